@@ -1,0 +1,53 @@
+import { parseArgs } from "node:util";
+import { getPlatformProxy } from "wrangler";
+import { countAccommodations, seedDemoAccommodations, seedDemoAccounts } from "./demo/seed";
+import { ensureDevVars, migrateLocal, quietWranglerEnv, root, stateDir } from "./local-platform";
+
+export const DEFAULT_ACCOMMODATIONS = 2_000;
+export const LARGE_ACCOMMODATIONS = 100_000;
+
+/** Local set-up: .dev.vars, D1 migrations, demo accounts and accommodations. Idempotent. */
+export const bootstrap = async (accommodationCount: number) => {
+  ensureDevVars();
+  await migrateLocal();
+  Object.assign(process.env, quietWranglerEnv());
+  const { env, dispose } = await getPlatformProxy<Env>({
+    configPath: `${root}/wrangler.toml`,
+    persist: { path: `${stateDir}/v3` },
+    remoteBindings: false,
+  });
+  try {
+    await seedDemoAccounts(env.DB);
+    const present = await countAccommodations(env.DB);
+    if (present < accommodationCount) {
+      const started = Date.now();
+      console.log(`Seeding ${accommodationCount} demo accommodations (${present} present)...`);
+      await seedDemoAccommodations(env.DB, {
+        accommodations: accommodationCount,
+        onProgress: (done) => done % 10_000 === 0 && done > 0 && console.log(`  ${done} generated`),
+      });
+      console.log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    } else {
+      console.log(`Demo data present (${present} accommodations).`);
+    }
+  } finally {
+    await dispose();
+  }
+};
+
+export const accommodationCountFromArgs = (args: string[]) => {
+  const { values } = parseArgs({
+    args,
+    options: { large: { type: "boolean", default: false }, accommodations: { type: "string" } },
+  });
+  if (values.accommodations !== undefined) {
+    const n = Number(values.accommodations);
+    if (!Number.isInteger(n) || n < 1 || n > 999_999) throw new Error("--accommodations takes a whole number from 1 to 999999");
+    return n;
+  }
+  return values.large ? LARGE_ACCOMMODATIONS : DEFAULT_ACCOMMODATIONS;
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await bootstrap(accommodationCountFromArgs(process.argv.slice(2)));
+}

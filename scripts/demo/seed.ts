@@ -1,0 +1,85 @@
+import { drizzle } from "drizzle-orm/d1";
+import { sql } from "drizzle-orm";
+import { hashPassword } from "../../src/platform/crypto/password";
+import { sha256Hex } from "../../src/platform/crypto/digest";
+import { accommodations, apiKeys, connections, partners, users } from "../../src/platform/db/schema";
+import { DEMO_ACCOUNTS } from "./accounts";
+import { generateAccommodations, type DemoAccommodation } from "./accommodations";
+
+export type SeedOptions = { accommodations: number; seed?: number; onProgress?: (done: number) => void };
+
+/** Demo partners, admins, API keys and in-use connections. Safe to run again: existing rows are kept. */
+export const seedDemoAccounts = async (d1: D1Database) => {
+  const db = drizzle(d1);
+  for (const account of DEMO_ACCOUNTS) {
+    await db.batch([
+      db.insert(partners)
+        .values({ ...account.partner, collectorKeyHash: await sha256Hex(account.collectorKey) })
+        .onConflictDoNothing(),
+      db.insert(users)
+        .values({
+          id: account.admin.id,
+          partnerId: account.partner.id,
+          email: account.admin.email,
+          passwordHash: await hashPassword(account.admin.passwordMd5),
+          firstName: "Demo",
+          lastName: "Admin",
+          role: "admin",
+        })
+        .onConflictDoNothing(),
+      db.insert(apiKeys)
+        .values({ id: account.apiKey.id, partnerId: account.partner.id, keyHash: await sha256Hex(account.apiKey.key), keyPrefix: account.apiKey.key.slice(0, 8), name: "Demo key" })
+        .onConflictDoNothing(),
+      db.insert(connections)
+        .values({
+          id: account.connection.id,
+          code: account.connection.code,
+          partnerId: account.partner.id,
+          apiType: "b2b",
+          connectionType: "direct",
+          rateLimit: 600,
+          rateLimitWindowMs: 60_000,
+          netMarkups: 0,
+          currentInUse: true,
+        })
+        .onConflictDoNothing(),
+    ]);
+  }
+};
+
+// D1 allows 100 bound parameters per statement: 11 columns, so 9 rows per insert.
+const ROWS_PER_INSERT = 9;
+const INSERTS_PER_BATCH = 50;
+
+const toRow = (a: DemoAccommodation) => ({ ...a, content: JSON.stringify(a.content) });
+
+/** Inserts the first `count` generated accommodations; rows already present are kept as they are. */
+export const seedDemoAccommodations = async (d1: D1Database, options: SeedOptions) => {
+  const db = drizzle(d1);
+  let rows: ReturnType<typeof toRow>[] = [];
+  let inserts: Array<ReturnType<typeof insertRows>> = [];
+  let done = 0;
+  const insertRows = (chunk: typeof rows) => db.insert(accommodations).values(chunk).onConflictDoNothing();
+  const flush = async () => {
+    if (rows.length) inserts.push(insertRows(rows));
+    rows = [];
+    if (inserts.length) await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
+    inserts = [];
+    options.onProgress?.(done);
+  };
+  for (const accommodation of generateAccommodations(options.accommodations, options.seed)) {
+    rows.push(toRow(accommodation));
+    done++;
+    if (rows.length === ROWS_PER_INSERT) {
+      inserts.push(insertRows(rows));
+      rows = [];
+      if (inserts.length === INSERTS_PER_BATCH) await flush();
+    }
+  }
+  await flush();
+};
+
+export const countAccommodations = async (d1: D1Database): Promise<number> => {
+  const [row] = await drizzle(d1).select({ n: sql<number>`count(*)` }).from(accommodations);
+  return row?.n ?? 0;
+};

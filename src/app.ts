@@ -1,0 +1,76 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { swaggerUI } from "@hono/swagger-ui";
+import { sql } from "drizzle-orm";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { contentRoutes } from "./features/content/routes";
+import { withDb } from "./platform/db/client";
+import { ApiError } from "./platform/http/api-error";
+import { envelopeSchema, success } from "./platform/http/envelope";
+import { CONTENT_TYPE_MESSAGE, jsonBody } from "./platform/http/json-body";
+import { requestId } from "./platform/http/request-id";
+import { featureRouter } from "./platform/http/router";
+
+const health = createRoute({
+  method: "get",
+  path: "/health",
+  tags: ["Operations"],
+  summary: "Liveness with one trivial D1 query",
+  responses: {
+    200: { description: "Up", content: { "application/json": { schema: envelopeSchema(z.object({ status: z.literal("ok") })) } } },
+  },
+});
+
+export const createApp = () => {
+  const app = featureRouter();
+
+  app.use("*", requestId());
+  app.use("*", withDb());
+  app.use("*", jsonBody());
+
+  app.openapi(health, async (c) => {
+    await c.get("db").run(sql`select 1`);
+    return c.json(success({ status: "ok" as const }), 200);
+  });
+  app.route("/", contentRoutes);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "api-key" });
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: { title: "Edgestay Partner API", version: "1.0.0", description: "Business-to-business accommodation distribution." },
+  });
+  app.get("/docs", swaggerUI({ url: "/openapi.json", title: "Edgestay Partner API" }));
+
+  app.notFound(async (c) => {
+    // Test calls and run_worker_first requests reach the Worker before the asset router.
+    if ((c.req.method === "GET" || c.req.method === "HEAD") && !c.req.path.startsWith("/api/")) {
+      const asset = await c.env.ASSETS.fetch(c.req.raw);
+      if (asset.status !== 404) return asset;
+    }
+    return c.json(
+      { message: `Route not found: ${c.req.method} ${c.req.path}`, code: "not_found", requestId: c.get("requestId") },
+      404,
+    );
+  });
+
+  app.onError((err, c) => {
+    const requestId = c.get("requestId") ?? crypto.randomUUID();
+    c.header("x-request-id", requestId);
+    if (err instanceof ApiError) {
+      return c.json({ message: err.message, code: err.code, requestId, ...(err.details ? { details: err.details } : {}) }, err.status);
+    }
+    if (err instanceof HTTPException && err.status === 415) {
+      // zod-openapi's media-type gate: the same 400 as every other wrong content type.
+      return c.json({ message: CONTENT_TYPE_MESSAGE, code: "unsupported_content_type", requestId }, 400);
+    }
+    if (err instanceof HTTPException && err.status < 500) {
+      const status = err.status as ContentfulStatusCode;
+      return c.json({ message: err.message || "Bad request", code: `http_${status}`, requestId }, status);
+    }
+    // Internals stay in the log, keyed by request id; the client gets only the id.
+    console.error(JSON.stringify({ level: "error", requestId, path: c.req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) }));
+    return c.json({ message: "Internal server error", code: "internal_error", requestId }, 500);
+  });
+
+  return app;
+};

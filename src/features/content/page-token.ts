@@ -1,0 +1,36 @@
+import { z } from "@hono/zod-openapi";
+import { openToken, signToken } from "../../platform/crypto/signed-token";
+import { ApiError } from "../../platform/http/api-error";
+
+/** How long a content page token stays valid: long enough to walk 100,000 accommodations slowly. */
+export const PAGE_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+const payloadSchema = z
+  .object({
+    v: z.literal(1),
+    p: z.string(), // partner
+    t: z.string().nullable(), // type filter
+    c: z.array(z.string()), // countries
+    s: z.number().int(), // size
+    a: z.string(), // last code served: the keyset cursor
+    e: z.number().int(), // expiry, epoch ms
+  })
+  .strict();
+
+export type PageCursor = { partnerId: string; type: string | null; countries: string[]; size: number; after: string; expiresAt: number };
+
+export const issuePageToken = (secret: string, cursor: PageCursor): Promise<string> =>
+  signToken(secret, { v: 1, p: cursor.partnerId, t: cursor.type, c: cursor.countries, s: cursor.size, a: cursor.after, e: cursor.expiresAt });
+
+/** Opens a token with the spec's errors, in order: format, signature, owner, expiry. */
+export const readPageToken = async (secret: string, token: string, partnerId: string, now: number): Promise<PageCursor> => {
+  const opened = await openToken(secret, token);
+  if (opened.kind === "malformed") throw new ApiError(400, "Invalid pageToken format", "invalid_page_token");
+  if (opened.kind === "bad_signature") throw new ApiError(401, "Invalid pageToken signature", "page_token_signature");
+  const parsed = payloadSchema.safeParse(opened.payload);
+  if (!parsed.success) throw new ApiError(400, "Invalid pageToken format", "invalid_page_token");
+  const { p, t, c, s, a, e } = parsed.data;
+  if (p !== partnerId) throw new ApiError(401, "pageToken does not belong to the current partner", "page_token_partner");
+  if (now >= e) throw new ApiError(401, "pageToken expired", "page_token_expired");
+  return { partnerId: p, type: t, countries: c, size: s, after: a, expiresAt: e };
+};

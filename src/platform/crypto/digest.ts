@@ -1,0 +1,32 @@
+const encoder = new TextEncoder();
+
+export const toHex = (bytes: ArrayBuffer | Uint8Array): string =>
+  Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+
+export const sha256Hex = async (value: string): Promise<string> =>
+  toHex(await crypto.subtle.digest("SHA-256", encoder.encode(value)));
+
+/** Constant-time comparison of two secrets (no early exit on the first differing byte). */
+export const timingSafeEqual = (a: string, b: string): boolean => {
+  const left = encoder.encode(a);
+  const right = encoder.encode(b);
+  let diff = left.length ^ right.length;
+  for (let i = 0; i < Math.max(left.length, right.length); i++) diff |= (left[i] ?? 0) ^ (right[i] ?? 0);
+  return diff === 0;
+};
+
+/** Random URL-safe token with `bytes` bytes of entropy. */
+export const randomToken = (bytes = 24): string => base64url(crypto.getRandomValues(new Uint8Array(bytes)));
+
+export const base64url = (bytes: Uint8Array): string =>
+  btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+
+export const fromBase64url = (text: string): Uint8Array | null => {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  try {
+    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+  } catch {
+    return null;
+  }
+};

@@ -1,0 +1,6 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../app-env";
+import { validationHook } from "./validation";
+
+/** Every feature's router: OpenAPI-described routes sharing the one validation hook. */
+export const featureRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

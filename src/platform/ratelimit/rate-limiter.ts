@@ -1,0 +1,28 @@
+import { DurableObject } from "cloudflare:workers";
+
+export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetAt: number };
+type Window = { start: number; count: number };
+
+/**
+ * One instance per connection. A fixed window that opens at the first request; the
+ * object is single-threaded, so admissions are exact under any concurrency. An alarm
+ * deletes the state once a window has passed idle.
+ */
+export class RateLimiter extends DurableObject<Env> {
+  async consume(limit: number, windowMs: number, now = Date.now()): Promise<RateDecision> {
+    let window = await this.ctx.storage.get<Window>("window");
+    if (!window || now >= window.start + windowMs) {
+      window = { start: now, count: 0 };
+      await this.ctx.storage.setAlarm(now + windowMs * 2);
+    }
+    const resetAt = window.start + windowMs;
+    if (window.count >= limit) return { allowed: false, limit, remaining: 0, resetAt };
+    window.count += 1;
+    await this.ctx.storage.put("window", window);
+    return { allowed: true, limit, remaining: limit - window.count, resetAt };
+  }
+
+  async alarm(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+  }
+}

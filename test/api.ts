@@ -1,0 +1,30 @@
+import { exports } from "cloudflare:workers";
+
+export const DEMO_KEY = "demo-partner-key";
+export const OTHER_KEY = "other-partner-key";
+
+type CallOptions = { headers?: Record<string, string>; apiKey?: string | null; raw?: string };
+
+/** One call through the Worker's own fetch handler, the way a partner's server makes it. */
+export const call = async (method: string, path: string, body?: unknown, options: CallOptions = {}) => {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.apiKey !== null) headers["api-key"] = options.apiKey ?? DEMO_KEY;
+  let payload: string | undefined = options.raw;
+  if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers["content-type"] ??= "application/json";
+  }
+  const response = await exports.default.fetch(
+    new Request(`https://edgestay.test${path}`, { method, headers, body: payload }),
+  );
+  const text = await response.text();
+  let json: any = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  return { status: response.status, headers: response.headers, json, text };
+};
+
+export const post = (path: string, body?: unknown, options?: CallOptions) => call("POST", path, body, options);

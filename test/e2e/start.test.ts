@@ -1,0 +1,103 @@
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "../..");
+
+const freePort = () =>
+  new Promise<number>((ok) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => ok(port));
+    });
+  });
+
+const waitFor = async (url: string, child: ChildProcess, ms: number) => {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`npm start exited early with ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} not ready within ${ms} ms`);
+};
+
+const processesUsing = (marker: string) =>
+  execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => line.includes(marker) && !line.includes("ps -eo"));
+
+describe("npm start, out of process", () => {
+  let child: ChildProcess;
+  let base: string;
+  let stateDir: string;
+  let output = "";
+
+  beforeAll(async () => {
+    const port = await freePort();
+    stateDir = mkdtempSync(join(tmpdir(), "edgestay-e2e-"));
+    base = `http://127.0.0.1:${port}`;
+    // `npm start` exactly as README says, in its own process group like a terminal job.
+    child = spawn("npm", ["start", "--silent"], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), EDGESTAY_STATE_DIR: stateDir },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    child.stdout!.on("data", (d) => (output += d));
+    child.stderr!.on("data", (d) => (output += d));
+    const started = Date.now();
+    await waitFor(`${base}/health`, child, 60_000).catch((e) => {
+      throw new Error(`${e.message}\n${output}`);
+    });
+    console.log(`npm start ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  });
+
+  afterAll(() => {
+    if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  it("serves seeded content over HTTP with the demo key, as README shows", async () => {
+    const res = await fetch(`${base}/api/v1/content/accommodations`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "api-key": "demo-partner-key" },
+      body: JSON.stringify({ size: 2 }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    const body = (await res.json()) as any;
+    expect(body.message).toBe("success");
+    expect(body.data.accommodations.map((a: { code: string }) => a.code)).toEqual(["US000001", "US000002"]);
+    const next = await fetch(`${base}/api/v1/content/accommodations`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "api-key": "demo-partner-key" },
+      body: JSON.stringify({ pageToken: body.data.nextPageToken }),
+    });
+    expect(((await next.json()) as any).data.accommodations[0].code).toBe("US000003");
+  });
+
+  it("serves static assets and the docs", async () => {
+    expect((await fetch(`${base}/docs`)).status).toBe(200);
+    expect((await fetch(`${base}/openapi.json`)).status).toBe(200);
+  });
+
+  it("stops every process it started on Ctrl-C (SIGINT to the job's process group)", async () => {
+    expect(processesUsing(stateDir).length).toBeGreaterThan(0);
+    const exited = new Promise<void>((ok) => child.on("exit", () => ok()));
+    process.kill(-child.pid!, "SIGINT");
+    await exited;
+    const deadline = Date.now() + 10_000;
+    while (processesUsing(stateDir).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(processesUsing(stateDir)).toEqual([]);
+    await expect(fetch(`${base}/health`)).rejects.toThrow();
+  });
+});

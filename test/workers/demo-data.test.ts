@@ -1,0 +1,72 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { accommodationContentSchema } from "../../src/features/content/schemas";
+import { generateAccommodations } from "../../scripts/demo/accommodations";
+import { DEMO_ACCOUNTS } from "../../scripts/demo/accounts";
+import { verifyPassword } from "../../src/platform/crypto/password";
+
+const md5Hex = async (text: string) =>
+  [...new Uint8Array(await crypto.subtle.digest("MD5", new TextEncoder().encode(text)))]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
+
+describe("demo accommodation generator", () => {
+  const sample = [...generateAccommodations(500)];
+
+  it("is deterministic: same seed, same data; another seed, other data", () => {
+    expect([...generateAccommodations(500)]).toEqual(sample);
+    expect([...generateAccommodations(20, 7)].map((a) => a.name)).not.toEqual(sample.slice(0, 20).map((a) => a.name));
+  });
+
+  it("fills every field of section 4.1 plausibly", () => {
+    for (const a of sample) {
+      const doc = accommodationContentSchema.strict().parse(a.content);
+      expect(doc.localizedDescription[0]!.content.map((c) => c.type).sort()).toEqual(["ADDITIONAL", "GENERAL", "LOCATION", "RESTAURANT", "ROOM"]);
+      expect(doc.localizedDescription[0]!.content.every((c) => /<\/?[a-z]+>/.test(c.content))).toBe(true);
+      expect(() => new Intl.DateTimeFormat("en-US", { timeZone: doc.timezone })).not.toThrow();
+      expect(doc.timezone).toMatch(/^(America|Pacific)\//);
+      const [lng, lat] = doc.location;
+      expect(lat).toBeGreaterThan(18);
+      expect(lat).toBeLessThan(72);
+      expect(lng).toBeGreaterThan(-180);
+      expect(lng).toBeLessThan(-64);
+      expect(doc.address.postalCode).toMatch(/^\d{5}$/);
+      expect(doc.address.state).toMatch(/^[A-Z]{2}$/);
+      expect(doc.images.length).toBeGreaterThanOrEqual(3);
+      expect(doc.checkInPolicy.checkInFrom).toMatch(/^\d{2}:\d{2}$/);
+      expect(doc.starRating).toBeGreaterThanOrEqual(1);
+      expect(doc.starRating).toBeLessThanOrEqual(5);
+      expect(a.name).toBe(doc.localizedName[0]!.content);
+    }
+  });
+
+  it("spreads over many real cities and several types, densest in the big ones", () => {
+    const cities = new Map<string, number>();
+    for (const a of sample) cities.set(`${a.city}, ${a.state}`, (cities.get(`${a.city}, ${a.state}`) ?? 0) + 1);
+    expect(cities.size).toBeGreaterThan(100);
+    expect(new Set(sample.map((a) => a.type)).size).toBeGreaterThanOrEqual(5);
+    const busiest = [...cities.entries()].sort((x, y) => y[1] - x[1])[0]!;
+    expect(busiest[1]).toBeGreaterThan(5);
+  });
+});
+
+describe("demo accounts", () => {
+  it("document the MD5 strings clients send, and keep only PBKDF2 hashes of them", async () => {
+    for (const account of DEMO_ACCOUNTS) {
+      expect(await md5Hex(account.admin.password)).toBe(account.admin.passwordMd5);
+      const row = await env.DB.prepare("select password_hash from users where email = ?").bind(account.admin.email).first<{ password_hash: string }>();
+      expect(row!.password_hash).toMatch(/^pbkdf2-sha256\$100000\$/);
+      expect(row!.password_hash).not.toContain(account.admin.passwordMd5);
+      expect(await verifyPassword(account.admin.passwordMd5, row!.password_hash)).toBe(true);
+      expect(await verifyPassword(await md5Hex("wrong"), row!.password_hash)).toBe(false);
+    }
+  });
+
+  it("give each partner one in-use b2b direct connection with the documented limits", async () => {
+    const { results } = await env.DB.prepare("select partner_id, code, api_type, connection_type, current_in_use, rate_limit, rate_limit_window_ms from connections order by code").all();
+    expect(results).toEqual([
+      { partner_id: "demo", code: 1001, api_type: "b2b", connection_type: "direct", current_in_use: 1, rate_limit: 600, rate_limit_window_ms: 60000 },
+      { partner_id: "other", code: 2001, api_type: "b2b", connection_type: "direct", current_in_use: 1, rate_limit: 600, rate_limit_window_ms: 60000 },
+    ]);
+  });
+});

@@ -1,0 +1,29 @@
+import { readFileSync } from "node:fs";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+// Tests use the documented local demo values, whatever a developer's own .dev.vars says.
+const demoVars = Object.fromEntries(
+  readFileSync(new URL(".dev.vars.example", import.meta.url), "utf8")
+    .split("\n")
+    .filter((line) => /^[A-Z_]+=/.test(line))
+    .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+);
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest(async () => ({
+      main: "./src/index.ts",
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: { ...demoVars, TEST_MIGRATIONS: await readD1Migrations("./migrations") },
+      },
+    })),
+  ],
+  test: {
+    include: ["src/**/*.test.ts", "test/workers/**/*.test.ts"],
+    setupFiles: ["./test/setup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
