@@ -35,6 +35,7 @@ export const createApp = () => {
   app.route("/", contentRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "api-key" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer" });
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: { title: "Edgestay Partner API", version: "1.0.0", description: "Business-to-business accommodation distribution." },
