@@ -3,7 +3,7 @@ import type { Db } from "../../platform/db/client";
 import { accommodations } from "../../platform/db/schema";
 import { ApiError } from "../../platform/http/api-error";
 import { issuePageToken, PAGE_TOKEN_LIFETIME_MS, readPageToken } from "./page-token";
-import { ACCOMMODATION_TYPES, DEFAULT_PAGE_SIZE, SUPPORTED_COUNTRIES, type AccommodationContent } from "./schemas";
+import { ACCOMMODATION_TYPES, DEFAULT_PAGE_SIZE, SUPPORTED_COUNTRIES } from "./schemas";
 
 export type ContentQuery = {
   partnerId: string;
@@ -19,7 +19,8 @@ export type ContentPage = {
   size: number;
   hasMore: boolean;
   nextPageToken: string | null;
-  accommodations: AccommodationContent[];
+  /** Each accommodation's section 4.1 document as stored: JSON text, served without re-encoding. */
+  documents: string[];
 };
 
 const normaliseType = (type: string | undefined): string | null => {
@@ -105,6 +106,6 @@ export const listAccommodationContent = async (
     size,
     hasMore,
     nextPageToken,
-    accommodations: page.map((row) => JSON.parse(row.content) as AccommodationContent),
+    documents: page.map((row) => row.content),
   };
 };
