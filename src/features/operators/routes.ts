@@ -10,6 +10,7 @@ import {
   setConnectionInUse,
   updateConnection,
 } from "./connections";
+import { purgeLoginFailures } from "../partners/login";
 import { listPartners, onboardPartner } from "./onboarding";
 import {
   connectionIdParamsSchema,
@@ -21,6 +22,8 @@ import {
   onboardedPartnerResponseSchema,
   operatorConnectionResponseSchema,
   partnerPageResponseSchema,
+  purgeLoginFailuresSchema,
+  purgeResultResponseSchema,
   updateConnectionSchema,
 } from "./schemas";
 
@@ -75,6 +78,13 @@ const partnerList = createRoute({
   responses: { 200: { description: "One page", ...json(partnerPageResponseSchema) }, ...errorResponses(400, 401, 403) },
 });
 
+const purgeFailures = createRoute({
+  method: "post", path: "/api/operator/login-failures/purge", tags: ["Operator: housekeeping"],
+  summary: "Delete expired login-failure counters, or unlock one account", ...operator,
+  request: body(purgeLoginFailuresSchema),
+  responses: { 200: { description: "How many counters were deleted", ...json(purgeResultResponseSchema) }, ...errorResponses(400, 401, 403) },
+});
+
 export const operatorRoutes = featureRouter()
   .openapi(create, async (c) => c.json(success(await createConnection(c.get("db"), c.req.valid("json"))), 201))
   .openapi(list, async (c) => c.json(success(await listConnections(c.get("db"), c.req.valid("query"))), 200))
@@ -84,4 +94,5 @@ export const operatorRoutes = featureRouter()
   .openapi(enable, async (c) => c.json(success(await setConnectionInUse(c.get("db"), c.req.valid("param").id, true)), 200))
   .openapi(disable, async (c) => c.json(success(await setConnectionInUse(c.get("db"), c.req.valid("param").id, false)), 200))
   .openapi(createPartner, async (c) => c.json(success(await onboardPartner(c.get("db"), c.req.valid("json"))), 201))
-  .openapi(partnerList, async (c) => c.json(success(await listPartners(c.get("db"), c.req.valid("query"))), 200));
+  .openapi(partnerList, async (c) => c.json(success(await listPartners(c.get("db"), c.req.valid("query"))), 200))
+  .openapi(purgeFailures, async (c) => c.json(success(await purgeLoginFailures(c.get("db"), c.req.valid("json"))), 200));

@@ -85,3 +85,9 @@ export const onboardedPartnerResponseSchema = envelopeSchema(
 export const partnerPageResponseSchema = envelopeSchema(
   z.object({ items: z.array(partnerSchema), pagination: paginationSchema }),
 ).openapi("PartnerPageResponse");
+
+export const purgeLoginFailuresSchema = z
+  .object({ email: emailSchema.optional().openapi({ description: "Unlock this account now; without it, purge expired counters" }) })
+  .openapi("PurgeLoginFailuresRequest");
+
+export const purgeResultResponseSchema = envelopeSchema(z.object({ deleted: z.number() })).openapi("PurgeResultResponse");

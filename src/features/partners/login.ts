@@ -72,3 +72,15 @@ export const login = async (db: Db, jwtSecret: string, input: LoginInput, now = 
   const accessToken = await issueAccessToken(jwtSecret, { userId: user.id, partnerId: user.partnerId }, now);
   return { accessToken, tokenType: "Bearer", expiresIn: ACCESS_TOKEN_LIFETIME_SECONDS };
 };
+
+/**
+ * Housekeeping: forgets failure counters whose window and lock have both run out (they no longer
+ * affect any login), or, given an e-mail, that account's counter (an operator unlocking it).
+ */
+export const purgeLoginFailures = async (db: Db, options: { email?: string }, now = Date.now()): Promise<{ deleted: number }> => {
+  const where = options.email
+    ? eq(loginFailures.email, options.email.trim().toLowerCase())
+    : sql`${loginFailures.windowStartedAt} <= ${now - LOGIN_LOCKOUT.windowMs} and coalesce(${loginFailures.lockedUntil}, 0) <= ${now}`;
+  const deleted = await db.delete(loginFailures).where(where).returning({ email: loginFailures.email });
+  return { deleted: deleted.length };
+};
