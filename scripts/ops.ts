@@ -1,0 +1,243 @@
+/**
+ * Operator CLI: `npm run ops -- <command> [options]`. Talks HTTP to a running Edgestay Worker
+ * (local or deployed) with the operator token. Prints the response `data` as JSON on stdout;
+ * errors go to stderr with a non-zero exit (1 for an API or network failure, 2 for usage).
+ */
+import { createHash } from "node:crypto";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+
+const HELP = `Edgestay operator CLI
+
+Usage: npm run ops -- <command> [options]
+
+Partners
+  partners create --name NAME --admin-email EMAIL (--admin-password PASSWORD | --admin-password-md5 MD5)
+                  [--id ID] [--first-name NAME] [--last-name NAME] [--key-name NAME]
+  partners list [--page N] [--size N]
+
+Connections
+  connections create --partner ID --api-type public|b2b|cug|mobile --connection-type direct|tgx|metasearch
+                     --rate-limit N --window-ms N [--net-markups N] [--rate-name NAME]
+                     [--notification-email EMAIL] [--in-use]
+  connections list [--partner ID] [--page N] [--size N]
+  connections get ID
+  connections update ID [any create option; --clear-rate-name, --clear-notification-email, --in-use / --not-in-use]
+  connections enable ID
+  connections disable ID
+  connections delete ID
+
+Housekeeping
+  health                                   is the Worker up and its database reachable
+  login-failures purge [--email EMAIL]     delete expired login-failure counters, or unlock one account
+
+Options
+  --url URL        base URL (env EDGESTAY_URL, default http://127.0.0.1:8787)
+  --token TOKEN    operator token (env EDGESTAY_OPERATOR_TOKEN)
+  -h, --help       this help
+
+Exit status: 0 on success, 1 when the API or the network refuses, 2 for a usage error.
+`;
+
+class UsageError extends Error {}
+class ApiFailure extends Error {}
+
+const options = {
+  url: { type: "string" },
+  token: { type: "string" },
+  help: { type: "boolean", short: "h" },
+  name: { type: "string" },
+  id: { type: "string" },
+  "admin-email": { type: "string" },
+  "admin-password": { type: "string" },
+  "admin-password-md5": { type: "string" },
+  "first-name": { type: "string" },
+  "last-name": { type: "string" },
+  "key-name": { type: "string" },
+  page: { type: "string" },
+  size: { type: "string" },
+  partner: { type: "string" },
+  "api-type": { type: "string" },
+  "connection-type": { type: "string" },
+  "rate-limit": { type: "string" },
+  "window-ms": { type: "string" },
+  "net-markups": { type: "string" },
+  "rate-name": { type: "string" },
+  "notification-email": { type: "string" },
+  "in-use": { type: "boolean" },
+  "not-in-use": { type: "boolean" },
+  "clear-rate-name": { type: "boolean" },
+  "clear-notification-email": { type: "boolean" },
+  email: { type: "string" },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>["values"];
+
+const required = (values: Values, name: keyof Values & string): string => {
+  const value = values[name];
+  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required`);
+  return value;
+};
+
+const numberOption = (values: Values, name: keyof Values & string): number | undefined => {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (typeof raw !== "string" || raw.trim() === "" || !Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got "${String(raw)}"`);
+  return n;
+};
+
+const positionalId = (positionals: string[]): string => {
+  const id = positionals[2];
+  if (!id) throw new UsageError(`${positionals.slice(0, 2).join(" ")} needs a connection ID`);
+  if (positionals.length > 3) throw new UsageError(`unexpected argument "${positionals[3]}"`);
+  return id;
+};
+
+const query = (params: Record<string, string | number | undefined>) => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) search.set(key, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : "";
+};
+
+const connectionFields = (values: Values) => {
+  if (values["in-use"] && values["not-in-use"]) throw new UsageError("--in-use and --not-in-use exclude each other");
+  if (values["rate-name"] !== undefined && values["clear-rate-name"]) throw new UsageError("--rate-name and --clear-rate-name exclude each other");
+  if (values["notification-email"] !== undefined && values["clear-notification-email"]) {
+    throw new UsageError("--notification-email and --clear-notification-email exclude each other");
+  }
+  const fields: Record<string, unknown> = {
+    partnerId: values.partner,
+    apiType: values["api-type"],
+    connectionType: values["connection-type"],
+    rateLimit: numberOption(values, "rate-limit"),
+    rateLimitWindowMs: numberOption(values, "window-ms"),
+    netMarkups: numberOption(values, "net-markups"),
+    rateName: values["clear-rate-name"] ? null : values["rate-name"],
+    notificationEmail: values["clear-notification-email"] ? null : values["notification-email"],
+    currentInUse: values["in-use"] ? true : values["not-in-use"] ? false : undefined,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+};
+
+type Request = { method: string; path: string; body?: unknown; auth?: boolean };
+
+/** Maps a command line to one HTTP request. */
+const requestFor = (positionals: string[], values: Values): Request => {
+  const [group, action] = positionals;
+  const command = `${group ?? ""} ${action ?? ""}`.trim();
+  switch (command) {
+    case "health":
+      return { method: "GET", path: "/health", auth: false };
+    case "partners create": {
+      const plain = values["admin-password"];
+      const md5 = values["admin-password-md5"];
+      if (plain !== undefined && md5 !== undefined) throw new UsageError("give --admin-password or --admin-password-md5, not both");
+      if (plain === undefined && md5 === undefined) throw new UsageError("--admin-password (or --admin-password-md5) is required");
+      const password = md5 ?? createHash("md5").update(plain!).digest("hex");
+      return {
+        method: "POST",
+        path: "/api/partners",
+        body: {
+          id: values.id,
+          name: required(values, "name"),
+          admin: { email: required(values, "admin-email"), password, firstName: values["first-name"], lastName: values["last-name"] },
+          apiKeyName: values["key-name"],
+        },
+      };
+    }
+    case "partners list":
+      return { method: "GET", path: `/api/partners${query({ page: numberOption(values, "page"), size: numberOption(values, "size") })}` };
+    case "connections create": {
+      for (const name of ["partner", "api-type", "connection-type", "rate-limit", "window-ms"] as const) required(values, name);
+      return { method: "POST", path: "/api/connections", body: { netMarkups: 0, ...connectionFields(values) } };
+    }
+    case "connections list":
+      return {
+        method: "GET",
+        path: `/api/connections${query({ partnerId: values.partner, page: numberOption(values, "page"), size: numberOption(values, "size") })}`,
+      };
+    case "connections get":
+      return { method: "GET", path: `/api/connections/${encodeURIComponent(positionalId(positionals))}` };
+    case "connections update": {
+      const body = connectionFields(values);
+      const id = positionalId(positionals);
+      if (Object.keys(body).length === 0) throw new UsageError("connections update needs at least one field to change");
+      return { method: "PATCH", path: `/api/connections/${encodeURIComponent(id)}`, body };
+    }
+    case "connections enable":
+    case "connections disable":
+      return { method: "PUT", path: `/api/connections/${encodeURIComponent(positionalId(positionals))}/${action}` };
+    case "connections delete":
+      return { method: "DELETE", path: `/api/connections/${encodeURIComponent(positionalId(positionals))}` };
+    case "login-failures purge":
+      return { method: "POST", path: "/api/operator/login-failures/purge", body: values.email ? { email: values.email } : {} };
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : "no command given");
+  }
+};
+
+const send = async (baseUrl: string, token: string | undefined, request: Request) => {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (request.auth !== false) {
+    if (!token) throw new UsageError("an operator token is required: --token or EDGESTAY_OPERATOR_TOKEN");
+    headers.authorization = `Bearer ${token}`;
+  }
+  if (request.body !== undefined) headers["content-type"] = "application/json";
+  const url = `${baseUrl.replace(/\/+$/, "")}${request.path}`;
+  let response: Response;
+  try {
+    response = await fetch(url, { method: request.method, headers, body: request.body === undefined ? undefined : JSON.stringify(request.body) });
+  } catch (err) {
+    throw new ApiFailure(`cannot reach ${baseUrl}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`);
+  }
+  const text = await response.text();
+  let body: { data?: unknown; message?: string; requestId?: string; details?: unknown } | null = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON: reported below */
+  }
+  if (!response.ok) {
+    const message = body?.message ?? (text.slice(0, 200) || response.statusText);
+    const requestId = body?.requestId ?? response.headers.get("x-request-id");
+    throw new ApiFailure(`${response.status} ${message}${requestId ? ` (request id ${requestId})` : ""}`);
+  }
+  if (!body) throw new ApiFailure(`${response.status} but the response is not JSON`);
+  return body.data;
+};
+
+export const runOps = async (argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> => {
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const { values, positionals } = parsed;
+    if (values.help || positionals.length === 0) {
+      process.stdout.write(HELP);
+      return values.help ? 0 : 2;
+    }
+    const request = requestFor(positionals, values);
+    const data = await send(values.url ?? env.EDGESTAY_URL ?? "http://127.0.0.1:8787", values.token ?? env.EDGESTAY_OPERATOR_TOKEN, request);
+    process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+    if (positionals[0] === "partners" && positionals[1] === "create") {
+      process.stderr.write("Store apiKey.apiKey and collectorKey now: they are not shown again.\n");
+    }
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`ops: ${err.message}\nRun "npm run ops -- --help" for usage.\n`);
+      return 2;
+    }
+    process.stderr.write(`ops: ${err instanceof ApiFailure ? err.message : String(err)}\n`);
+    return 1;
+  }
+};
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await runOps(process.argv.slice(2));
+}

@@ -1,0 +1,98 @@
+import { createRoute } from "@hono/zod-openapi";
+import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
+import { errorResponses, success } from "../../platform/http/envelope";
+import { featureRouter } from "../../platform/http/router";
+import {
+  createConnection,
+  deleteConnection,
+  getConnection,
+  listConnections,
+  setConnectionInUse,
+  updateConnection,
+} from "./connections";
+import { purgeLoginFailures } from "../partners/login";
+import { listPartners, onboardPartner } from "./onboarding";
+import {
+  connectionIdParamsSchema,
+  connectionPageResponseSchema,
+  createConnectionSchema,
+  createPartnerSchema,
+  listConnectionsQuerySchema,
+  listPartnersQuerySchema,
+  onboardedPartnerResponseSchema,
+  operatorConnectionResponseSchema,
+  partnerPageResponseSchema,
+  purgeLoginFailuresSchema,
+  purgeResultResponseSchema,
+  updateConnectionSchema,
+} from "./schemas";
+
+const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
+const body = <T>(schema: T) => ({ body: { required: true, ...json(schema) } });
+const operator = { security: operatorSecurity, middleware: [operatorAuth()] };
+const one = { description: "Connection", ...json(operatorConnectionResponseSchema) };
+
+const create = createRoute({
+  method: "post", path: "/api/connections", tags: ["Operator: connections"], summary: "Create a connection; the code is assigned", ...operator,
+  request: body(createConnectionSchema),
+  responses: { 201: one, ...errorResponses(400, 401, 403, 404, 409) },
+});
+const list = createRoute({
+  method: "get", path: "/api/connections", tags: ["Operator: connections"], summary: "List connections, paged, optionally for one partner", ...operator,
+  request: { query: listConnectionsQuerySchema },
+  responses: { 200: { description: "One page", ...json(connectionPageResponseSchema) }, ...errorResponses(400, 401, 403) },
+});
+const read = createRoute({
+  method: "get", path: "/api/connections/{id}", tags: ["Operator: connections"], summary: "Read one connection", ...operator,
+  request: { params: connectionIdParamsSchema },
+  responses: { 200: one, ...errorResponses(401, 403, 404) },
+});
+const update = createRoute({
+  method: "patch", path: "/api/connections/{id}", tags: ["Operator: connections"], summary: "Update any of the create fields", ...operator,
+  request: { params: connectionIdParamsSchema, ...body(updateConnectionSchema) },
+  responses: { 200: one, ...errorResponses(400, 401, 403, 404, 409) },
+});
+const remove = createRoute({
+  method: "delete", path: "/api/connections/{id}", tags: ["Operator: connections"], summary: "Delete a connection; returns what was deleted", ...operator,
+  request: { params: connectionIdParamsSchema },
+  responses: { 200: one, ...errorResponses(401, 403, 404) },
+});
+const enable = createRoute({
+  method: "put", path: "/api/connections/{id}/enable", tags: ["Operator: connections"], summary: "Set currentInUse (one per partner, apiType, connectionType)", ...operator,
+  request: { params: connectionIdParamsSchema },
+  responses: { 200: one, ...errorResponses(401, 403, 404, 409) },
+});
+const disable = createRoute({
+  method: "put", path: "/api/connections/{id}/disable", tags: ["Operator: connections"], summary: "Clear currentInUse", ...operator,
+  request: { params: connectionIdParamsSchema },
+  responses: { 200: one, ...errorResponses(401, 403, 404) },
+});
+const createPartner = createRoute({
+  method: "post", path: "/api/partners", tags: ["Operator: partners"], summary: "Onboard a partner with its first admin, API key and collector key", ...operator,
+  request: body(createPartnerSchema),
+  responses: { 201: { description: "The partner and its keys, shown once", ...json(onboardedPartnerResponseSchema) }, ...errorResponses(400, 401, 403, 409) },
+});
+const partnerList = createRoute({
+  method: "get", path: "/api/partners", tags: ["Operator: partners"], summary: "List partners, paged", ...operator,
+  request: { query: listPartnersQuerySchema },
+  responses: { 200: { description: "One page", ...json(partnerPageResponseSchema) }, ...errorResponses(400, 401, 403) },
+});
+
+const purgeFailures = createRoute({
+  method: "post", path: "/api/operator/login-failures/purge", tags: ["Operator: housekeeping"],
+  summary: "Delete expired login-failure counters, or unlock one account", ...operator,
+  request: body(purgeLoginFailuresSchema),
+  responses: { 200: { description: "How many counters were deleted", ...json(purgeResultResponseSchema) }, ...errorResponses(400, 401, 403) },
+});
+
+export const operatorRoutes = featureRouter()
+  .openapi(create, async (c) => c.json(success(await createConnection(c.get("db"), c.req.valid("json"))), 201))
+  .openapi(list, async (c) => c.json(success(await listConnections(c.get("db"), c.req.valid("query"))), 200))
+  .openapi(read, async (c) => c.json(success(await getConnection(c.get("db"), c.req.valid("param").id)), 200))
+  .openapi(update, async (c) => c.json(success(await updateConnection(c.get("db"), c.req.valid("param").id, c.req.valid("json"))), 200))
+  .openapi(remove, async (c) => c.json(success(await deleteConnection(c.get("db"), c.req.valid("param").id)), 200))
+  .openapi(enable, async (c) => c.json(success(await setConnectionInUse(c.get("db"), c.req.valid("param").id, true)), 200))
+  .openapi(disable, async (c) => c.json(success(await setConnectionInUse(c.get("db"), c.req.valid("param").id, false)), 200))
+  .openapi(createPartner, async (c) => c.json(success(await onboardPartner(c.get("db"), c.req.valid("json"))), 201))
+  .openapi(partnerList, async (c) => c.json(success(await listPartners(c.get("db"), c.req.valid("query"))), 200))
+  .openapi(purgeFailures, async (c) => c.json(success(await purgeLoginFailures(c.get("db"), c.req.valid("json"))), 200));

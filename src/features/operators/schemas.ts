@@ -1,0 +1,93 @@
+import { z } from "@hono/zod-openapi";
+import { envelopeSchema } from "../../platform/http/envelope";
+import { API_TYPES, CONNECTION_TYPES, connectionSchema, emailSchema, md5Schema, userProfileSchema, createdApiKeySchema } from "../partners/schemas";
+
+const MAX_INT = 2_147_483_647;
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+
+const partnerIdField = z.string().trim().min(1).max(64).openapi({ example: "demo" });
+
+/** Spec 2.4 and 4.11: every field validated (enums, numbers >= 0, e-mail). */
+export const createConnectionSchema = z
+  .object({
+    partnerId: partnerIdField,
+    apiType: z.enum(API_TYPES),
+    connectionType: z.enum(CONNECTION_TYPES),
+    rateLimit: z.number().int().min(0).max(MAX_INT).openapi({ example: 600 }),
+    rateLimitWindowMs: z.number().int().min(0).max(MAX_INT).openapi({ example: 60000 }),
+    netMarkups: z.number().min(0).max(1_000_000).openapi({ example: 0 }),
+    rateName: z.string().trim().min(1).max(100).nullable().optional(),
+    notificationEmail: emailSchema.nullable().optional(),
+    currentInUse: z.boolean().optional(),
+  })
+  .openapi("CreateConnectionRequest");
+
+/** PATCH takes any of the create fields; null clears rateName or notificationEmail. */
+export const updateConnectionSchema = createConnectionSchema.partial().openapi("UpdateConnectionRequest");
+
+const pageQuery = {
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1).openapi({ param: { name: "page", in: "query" }, example: 1 }),
+  size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).openapi({ param: { name: "size", in: "query" }, example: 20 }),
+};
+
+export const listConnectionsQuerySchema = z.object({
+  ...pageQuery,
+  partnerId: z.string().min(1).max(64).optional().openapi({ param: { name: "partnerId", in: "query" } }),
+});
+export const listPartnersQuerySchema = z.object(pageQuery);
+
+export const connectionIdParamsSchema = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
+
+const paginationSchema = z
+  .object({ page: z.number(), size: z.number(), total: z.number(), totalPages: z.number() })
+  .openapi("Pagination");
+
+export const connectionPageResponseSchema = envelopeSchema(
+  z.object({ items: z.array(connectionSchema), pagination: paginationSchema }),
+).openapi("ConnectionPageResponse");
+export const operatorConnectionResponseSchema = envelopeSchema(connectionSchema).openapi("OperatorConnectionResponse");
+
+// ---- partners (onboarding)
+
+export const partnerSchema = z
+  .object({ id: z.string(), name: z.string(), isActive: z.boolean(), createdAt: z.string(), updatedAt: z.string() })
+  .openapi("Partner");
+
+export const createPartnerSchema = z
+  .object({
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, "must be 2 to 63 lower-case letters, digits or hyphens")
+      .optional()
+      .openapi({ description: "Chosen partner id; generated when absent", example: "acme-travel" }),
+    name: z.string().trim().min(1).max(200).openapi({ example: "Acme Travel" }),
+    admin: z.object({
+      email: emailSchema,
+      password: md5Schema,
+      firstName: z.string().trim().min(1).max(100).optional(),
+      lastName: z.string().trim().min(1).max(100).optional(),
+      phoneNumber: z.string().trim().regex(/^\+?[0-9 ()-]{4,32}$/, "must be a phone number").optional(),
+    }),
+    apiKeyName: z.string().trim().min(1).max(100).optional(),
+  })
+  .openapi("CreatePartnerRequest");
+
+export const onboardedPartnerResponseSchema = envelopeSchema(
+  z.object({
+    partner: partnerSchema,
+    admin: userProfileSchema,
+    apiKey: createdApiKeySchema,
+    collectorKey: z.string().openapi({ description: "Radar collector key, shown only in this response" }),
+  }),
+).openapi("OnboardedPartnerResponse");
+
+export const partnerPageResponseSchema = envelopeSchema(
+  z.object({ items: z.array(partnerSchema), pagination: paginationSchema }),
+).openapi("PartnerPageResponse");
+
+export const purgeLoginFailuresSchema = z
+  .object({ email: emailSchema.optional().openapi({ description: "Unlock this account now; without it, purge expired counters" }) })
+  .openapi("PurgeLoginFailuresRequest");
+
+export const purgeResultResponseSchema = envelopeSchema(z.object({ deleted: z.number() })).openapi("PurgeResultResponse");

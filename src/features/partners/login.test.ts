@@ -1,0 +1,182 @@
+import { env } from "cloudflare:test";
+import { decode, sign } from "hono/jwt";
+import { describe, expect, it } from "vitest";
+import { call, post } from "../../../test/api";
+import { ACCESS_TOKEN_LIFETIME_SECONDS } from "../../platform/auth/bearer";
+import { INVALID_CREDENTIALS, LOGIN_LOCKOUT, PHONE_UNSUPPORTED } from "./login";
+import { asBearer, createUser, DEMO, demoAdminToken, loginAs, loginBody, md5 } from "./test-sessions";
+
+const LOGIN = "/api/auth/login";
+const attempt = (body: unknown) => post(LOGIN, body, { apiKey: null });
+
+describe("POST /api/auth/login", () => {
+  it("returns a signed HS256 JWT at data.token.accessToken with its lifetime", async () => {
+    const res = await attempt(loginBody(DEMO.admin.email, DEMO.admin.passwordMd5));
+    expect(res.status).toBe(200);
+    expect(res.json.message).toBe("success");
+    expect(res.json.data.token).toMatchObject({ tokenType: "Bearer", expiresIn: ACCESS_TOKEN_LIFETIME_SECONDS });
+    const { header, payload } = decode(res.json.data.token.accessToken);
+    expect(header).toMatchObject({ alg: "HS256", typ: "JWT" });
+    expect(payload).toMatchObject({ sub: DEMO.admin.id, pid: DEMO.partner.id, iss: "edgestay" });
+    expect(payload.exp! - payload.iat!).toBe(3600);
+    const me = await asBearer(res.json.data.token.accessToken).get("/api/users/me");
+    expect(me.status).toBe(200);
+    expect(me.json.data.email).toBe(DEMO.admin.email);
+  });
+
+  it("accepts the e-mail in any case and the MD5 in upper case", async () => {
+    const res = await attempt(loginBody("ADMIN@Demo.Test", DEMO.admin.passwordMd5.toUpperCase()));
+    expect(res.status).toBe(200);
+  });
+
+  it("refuses accountType phone with 400", async () => {
+    const res = await attempt({ accountType: "phone", accountValue: "+15551234567", password: DEMO.admin.passwordMd5 });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe(PHONE_UNSUPPORTED);
+  });
+
+  it("gives one generic 401 for an unknown e-mail and for a wrong password, identical bodies", async () => {
+    const unknown = await attempt(loginBody("nobody-here@demo.test", await md5("x")));
+    const wrong = await attempt(loginBody(DEMO.admin.email, await md5("not-the-password")));
+    for (const res of [unknown, wrong]) {
+      expect(res.status).toBe(401);
+      expect(res.json.message).toBe(INVALID_CREDENTIALS);
+    }
+    const { requestId: _a, ...unknownBody } = unknown.json;
+    const { requestId: _b, ...wrongBody } = wrong.json;
+    expect(unknownBody).toEqual(wrongBody);
+    await env.DB.prepare("delete from login_failures").run();
+  });
+
+  it.each([
+    ["missing password", { accountType: "email", accountValue: "a@b.test" }, "password is required"],
+    ["missing accountValue", { accountType: "email", password: "0".repeat(32) }, "accountValue is required"],
+    ["unknown accountType", { accountType: "sms", accountValue: "a@b.test", password: "0".repeat(32) }, "accountType"],
+    ["number password", { accountType: "email", accountValue: "a@b.test", password: 123 }, "password"],
+    ["a password that is not MD5", { accountType: "email", accountValue: DEMO.admin.email, password: "demo-password" }, "MD5"],
+  ])("rejects %s with 400", async (_name, body, text) => {
+    const res = await attempt(body);
+    expect(res.status).toBe(400);
+    expect(res.json.message).toContain(text);
+  });
+
+  it("rejects malformed JSON and an empty body with 400", async () => {
+    const malformed = await call("POST", LOGIN, undefined, { apiKey: null, raw: "{\"accountType\":", headers: { "content-type": "application/json" } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json.message).toBe("Malformed JSON in request body");
+    const empty = await call("POST", LOGIN, undefined, { apiKey: null, headers: { "content-type": "application/json" } });
+    expect(empty.status).toBe(400);
+  });
+
+  it("stores a salted PBKDF2 hash, never the MD5 string itself", async () => {
+    const row = await env.DB.prepare("select password_hash from users where id = ?").bind(DEMO.admin.id).first<{ password_hash: string }>();
+    expect(row!.password_hash).toMatch(/^pbkdf2-sha256\$100000\$[\w-]{22}\$[\w-]{43}$/);
+    expect(row!.password_hash).not.toContain(DEMO.admin.passwordMd5);
+  });
+});
+
+describe("inactive users", () => {
+  it("cannot log in (403 only with the right password; 401 otherwise)", async () => {
+    const admin = await demoAdminToken();
+    const { profile, password } = await createUser(admin, "sleepy@demo.test");
+    expect((await asBearer(admin).post(`/api/users/${profile.id}/active-status`, { isActive: false })).status).toBe(200);
+    const right = await attempt(loginBody("sleepy@demo.test", password));
+    expect(right.status).toBe(403);
+    expect(right.json.message).toBe("User is inactive");
+    expect(right.json).not.toHaveProperty("data");
+    const wrong = await attempt(loginBody("sleepy@demo.test", await md5("nope")));
+    expect(wrong.status).toBe(401);
+    await env.DB.prepare("delete from login_failures").run();
+  });
+});
+
+describe("login lockout", () => {
+  it(`locks an account after ${LOGIN_LOCKOUT.maxFailures} failures: 429 with Retry-After, even with the right password`, async () => {
+    const admin = await demoAdminToken();
+    const { password } = await createUser(admin, "target@demo.test");
+    for (let i = 0; i < LOGIN_LOCKOUT.maxFailures; i++) {
+      expect((await attempt(loginBody("target@demo.test", await md5(`guess-${i}`)))).status).toBe(401);
+    }
+    const locked = await attempt(loginBody("target@demo.test", password));
+    expect(locked.status).toBe(429);
+    expect(locked.json.code).toBe("login_locked");
+    const retryAfter = Number(locked.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(LOGIN_LOCKOUT.lockMs / 1000 - 30);
+    expect(retryAfter).toBeLessThanOrEqual(LOGIN_LOCKOUT.lockMs / 1000);
+    // Other accounts are unaffected.
+    expect((await attempt(loginBody(DEMO.admin.email, DEMO.admin.passwordMd5))).status).toBe(200);
+
+    // Once the lock has run out, the right password works and clears the counter.
+    await env.DB.prepare("update login_failures set locked_until = ?, window_started_at = ? where email = ?")
+      .bind(Date.now() - 1, Date.now() - LOGIN_LOCKOUT.windowMs - 1, "target@demo.test").run();
+    expect((await attempt(loginBody("target@demo.test", password))).status).toBe(200);
+    expect(await env.DB.prepare("select * from login_failures where email = ?").bind("target@demo.test").first()).toBeNull();
+  });
+
+  it("counts concurrent failures (one atomic statement each) and locks unknown e-mails alike", async () => {
+    const wrong = await md5("wrong");
+    const results = await Promise.all(Array.from({ length: LOGIN_LOCKOUT.maxFailures }, () => attempt(loginBody("ghost@nowhere.test", wrong))));
+    expect(results.map((r) => r.status)).toEqual(Array(LOGIN_LOCKOUT.maxFailures).fill(401));
+    const row = await env.DB.prepare("select failures from login_failures where email = 'ghost@nowhere.test'").first<{ failures: number }>();
+    expect(row!.failures).toBe(LOGIN_LOCKOUT.maxFailures);
+    expect((await attempt(loginBody("ghost@nowhere.test", wrong))).status).toBe(429);
+  });
+
+  it("starts a fresh window once the old one has passed", async () => {
+    const wrong = await md5("wrong");
+    for (let i = 0; i < LOGIN_LOCKOUT.maxFailures - 1; i++) await attempt(loginBody("slow@nowhere.test", wrong));
+    await env.DB.prepare("update login_failures set window_started_at = ? where email = 'slow@nowhere.test'").bind(Date.now() - LOGIN_LOCKOUT.windowMs - 1).run();
+    expect((await attempt(loginBody("slow@nowhere.test", wrong))).status).toBe(401);
+    const row = await env.DB.prepare("select failures, locked_until from login_failures where email = 'slow@nowhere.test'").first<{ failures: number; locked_until: number | null }>();
+    expect(row).toEqual({ failures: 1, locked_until: null });
+  });
+});
+
+describe("bearer tokens", () => {
+  const me = (authorization?: string) => call("GET", "/api/users/me", undefined, { apiKey: null, headers: authorization ? { authorization } : {} });
+  const now = () => Math.floor(Date.now() / 1000);
+
+  it("requires the header: 401 Bearer token is required", async () => {
+    for (const res of [await me(), await me("Basic abc"), await call("GET", "/api/users/me")]) {
+      expect(res.status).toBe(401);
+      expect(res.json.message).toBe("Bearer token is required");
+    }
+  });
+
+  it.each([
+    ["garbage", async () => "not.a.jwt"],
+    ["an API key", async () => "demo-partner-key"],
+    ["the operator token", async () => "demo-operator-token"],
+    ["an expired token", async () => sign({ sub: DEMO.admin.id, pid: "demo", iss: "edgestay", iat: now() - 7200, exp: now() - 3600 }, env.JWT_SECRET, "HS256")],
+    ["a token signed with another secret", async () => sign({ sub: DEMO.admin.id, pid: "demo", iss: "edgestay", exp: now() + 600 }, "guessed-secret", "HS256")],
+    ["a token of another issuer", async () => sign({ sub: DEMO.admin.id, pid: "demo", iss: "someone", exp: now() + 600 }, env.JWT_SECRET, "HS256")],
+    ["a token with a mismatched partner", async () => sign({ sub: DEMO.admin.id, pid: "other", iss: "edgestay", exp: now() + 600 }, env.JWT_SECRET, "HS256")],
+    ["an unsigned alg=none token", async () => {
+      const part = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+      return `${part({ alg: "none", typ: "JWT" })}.${part({ sub: DEMO.admin.id, pid: "demo", iss: "edgestay", exp: now() + 600 })}.`;
+    }],
+  ])("refuses %s with 401", async (_name, token) => {
+    const res = await me(`Bearer ${await token()}`);
+    expect(res.status).toBe(401);
+    expect(res.json.message).toBe("Invalid or expired token");
+  });
+
+  it("stops a token at once when its user is deactivated, deleted, or its partner switched off", async () => {
+    const admin = await demoAdminToken();
+    const a = await createUser(admin, "short-lived-a@demo.test");
+    const b = await createUser(admin, "short-lived-b@demo.test");
+    const tokenA = await loginAs("short-lived-a@demo.test", a.password);
+    const tokenB = await loginAs("short-lived-b@demo.test", b.password);
+    expect((await asBearer(tokenA).get("/api/users/me")).status).toBe(200);
+
+    await asBearer(admin).post(`/api/users/${a.profile.id}/active-status`, { isActive: false });
+    expect((await asBearer(tokenA).get("/api/users/me")).status).toBe(401);
+    await asBearer(admin).del(`/api/users/${b.profile.id}`);
+    expect((await asBearer(tokenB).get("/api/users/me")).status).toBe(401);
+
+    await env.DB.prepare("update partners set is_active = 0 where id = 'demo'").run();
+    expect((await asBearer(admin).get("/api/users/me")).status).toBe(401);
+    await env.DB.prepare("update partners set is_active = 1 where id = 'demo'").run();
+    expect((await asBearer(admin).get("/api/users/me")).status).toBe(200);
+  });
+});

@@ -1,0 +1,152 @@
+import { createRoute } from "@hono/zod-openapi";
+import { bearerAuth, bearerSecurity } from "../../platform/auth/bearer";
+import { errorResponses, success } from "../../platform/http/envelope";
+import { featureRouter } from "../../platform/http/router";
+import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys";
+import { getPartnerConnection, connectionView, listPartnerConnections, updateNotificationEmail } from "./connections";
+import { login, LoginLocked } from "./login";
+import {
+  activeStatusSchema,
+  apiKeyListResponseSchema,
+  apiKeyResponseSchema,
+  connectionListResponseSchema,
+  connectionResponseSchema,
+  createApiKeySchema,
+  createdApiKeyResponseSchema,
+  createUserSchema,
+  emptyResponseSchema,
+  idParamSchema,
+  loginRequestSchema,
+  loginResponseSchema,
+  notificationEmailSchema,
+  partnerConnectionIdParamsSchema,
+  partnerConnectionParamsSchema,
+  userListResponseSchema,
+  userResponseSchema,
+} from "./schemas";
+import { createPartnerUser, deletePartnerUser, getOwnProfile, listPartnerUsers, requireAdmin, setUserActiveStatus } from "./users";
+
+const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
+const body = <T>(schema: T) => ({ body: { required: true, ...json(schema) } });
+const bearer = { security: bearerSecurity, middleware: [bearerAuth()] };
+
+// ---- login
+
+const loginRoute = createRoute({
+  method: "post",
+  path: "/api/auth/login",
+  tags: ["Auth"],
+  summary: "Exchange e-mail and MD5 password for a bearer token (1 hour)",
+  request: body(loginRequestSchema),
+  responses: {
+    200: { description: "Access token", ...json(loginResponseSchema) },
+    ...errorResponses(400, 401, 403, 429),
+  },
+});
+
+// ---- users
+
+const me = createRoute({
+  method: "get", path: "/api/users/me", tags: ["Users"], summary: "The caller's profile", ...bearer,
+  responses: { 200: { description: "Profile", ...json(userResponseSchema) }, ...errorResponses(401, 404) },
+});
+const listUsers = createRoute({
+  method: "get", path: "/api/users", tags: ["Users"], summary: "All users of the caller's partner", ...bearer,
+  responses: { 200: { description: "Users", ...json(userListResponseSchema) }, ...errorResponses(401) },
+});
+const createUser = createRoute({
+  method: "post", path: "/api/users", tags: ["Users"], summary: "Create a user (partner admin)", ...bearer,
+  request: body(createUserSchema),
+  responses: { 201: { description: "Created user", ...json(userResponseSchema) }, ...errorResponses(400, 401, 403, 409) },
+});
+const deleteUser = createRoute({
+  method: "delete", path: "/api/users/{id}", tags: ["Users"], summary: "Delete a user of the caller's partner (partner admin)", ...bearer,
+  request: { params: idParamSchema },
+  responses: { 200: { description: "Deleted", ...json(emptyResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
+});
+const activeStatus = createRoute({
+  method: "post", path: "/api/users/{id}/active-status", tags: ["Users"], summary: "Activate or deactivate a user of role user (partner admin)", ...bearer,
+  request: { params: idParamSchema, ...body(activeStatusSchema) },
+  responses: { 200: { description: "Updated user", ...json(userResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
+});
+
+// ---- API keys
+
+const listKeys = createRoute({
+  method: "get", path: "/api/partner/api-keys", tags: ["API keys"], summary: "The partner's API keys, masked", ...bearer,
+  responses: { 200: { description: "Keys", ...json(apiKeyListResponseSchema) }, ...errorResponses(401) },
+});
+const createKey = createRoute({
+  method: "post", path: "/api/partner/api-keys", tags: ["API keys"], summary: "Create an API key (partner admin); the full key is shown once", ...bearer,
+  request: body(createApiKeySchema),
+  responses: { 201: { description: "Created key", ...json(createdApiKeyResponseSchema) }, ...errorResponses(400, 401, 403) },
+});
+const revokeKey = createRoute({
+  method: "delete", path: "/api/partner/api-keys/{id}", tags: ["API keys"], summary: "Revoke an API key (partner admin)", ...bearer,
+  request: { params: idParamSchema },
+  responses: { 200: { description: "Revoked key", ...json(apiKeyResponseSchema) }, ...errorResponses(401, 403, 404) },
+});
+
+// ---- partner connections
+
+const listConnections = createRoute({
+  method: "get", path: "/api/partners/{partnerId}/connections", tags: ["Partner connections"], summary: "The partner's connections", ...bearer,
+  request: { params: partnerConnectionParamsSchema },
+  responses: { 200: { description: "Connections", ...json(connectionListResponseSchema) }, ...errorResponses(401, 403) },
+});
+const getConnection = createRoute({
+  method: "get", path: "/api/partners/{partnerId}/connections/{id}", tags: ["Partner connections"], summary: "One connection", ...bearer,
+  request: { params: partnerConnectionIdParamsSchema },
+  responses: { 200: { description: "Connection", ...json(connectionResponseSchema) }, ...errorResponses(401, 403, 404) },
+});
+const setNotificationEmail = createRoute({
+  method: "put", path: "/api/partners/{partnerId}/connections/{id}/notification-email", tags: ["Partner connections"],
+  summary: "Set or clear the connection's notification e-mail", ...bearer,
+  request: { params: partnerConnectionIdParamsSchema, ...body(notificationEmailSchema) },
+  responses: { 200: { description: "Updated connection", ...json(connectionResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
+});
+
+export const partnerRoutes = featureRouter()
+  .openapi(loginRoute, async (c) => {
+    try {
+      const token = await login(c.get("db"), c.env.JWT_SECRET, c.req.valid("json"));
+      return c.json(success({ token }), 200);
+    } catch (err) {
+      if (err instanceof LoginLocked) c.header("Retry-After", String(err.retryAfterSeconds));
+      throw err;
+    }
+  })
+  .openapi(me, async (c) => c.json(success(await getOwnProfile(c.get("db"), c.get("user"))), 200))
+  .openapi(listUsers, async (c) => c.json(success(await listPartnerUsers(c.get("db"), c.get("user").partnerId)), 200))
+  .openapi(createUser, async (c) => c.json(success(await createPartnerUser(c.get("db"), c.get("user"), c.req.valid("json"))), 201))
+  .openapi(deleteUser, async (c) => {
+    await deletePartnerUser(c.get("db"), c.get("user"), c.req.valid("param").id);
+    return c.json(success({}), 200);
+  })
+  .openapi(activeStatus, async (c) => {
+    const profile = await setUserActiveStatus(c.get("db"), c.get("user"), c.req.valid("param").id, c.req.valid("json").isActive);
+    return c.json(success(profile), 200);
+  })
+  .openapi(listKeys, async (c) => c.json(success(await listApiKeys(c.get("db"), c.get("user").partnerId)), 200))
+  .openapi(createKey, async (c) => {
+    requireAdmin(c.get("user"));
+    const key = await createApiKey(c.get("db"), c.get("user").partnerId, c.req.valid("json").name ?? null);
+    return c.json(success(key), 201);
+  })
+  .openapi(revokeKey, async (c) => {
+    requireAdmin(c.get("user"));
+    return c.json(success(await revokeApiKey(c.get("db"), c.get("user").partnerId, c.req.valid("param").id)), 200);
+  })
+  .openapi(listConnections, async (c) => {
+    const list = await listPartnerConnections(c.get("db"), c.get("user").partnerId, c.req.valid("param").partnerId);
+    return c.json(success(list), 200);
+  })
+  .openapi(getConnection, async (c) => {
+    const { partnerId, id } = c.req.valid("param");
+    return c.json(success(connectionView(await getPartnerConnection(c.get("db"), c.get("user").partnerId, partnerId, id))), 200);
+  })
+  .openapi(setNotificationEmail, async (c) => {
+    const { partnerId, id } = c.req.valid("param");
+    const email = c.req.valid("json").notificationEmail ?? null;
+    return c.json(success(await updateNotificationEmail(c.get("db"), c.get("user").partnerId, partnerId, id, email)), 200);
+  });

@@ -1,0 +1,131 @@
+import { z } from "@hono/zod-openapi";
+import { envelopeSchema } from "../../platform/http/envelope";
+
+export const USER_ROLES = ["admin", "user"] as const;
+export const API_TYPES = ["public", "b2b", "cug", "mobile"] as const;
+export const CONNECTION_TYPES = ["direct", "tgx", "metasearch"] as const;
+
+/** The client sends its password as an MD5 hex string (spec 2.5, 4.7). */
+export const md5Schema = z
+  .string()
+  .regex(/^[0-9a-fA-F]{32}$/, "must be an MD5 hex string (32 hexadecimal characters)")
+  .openapi({ example: "4b4d9529148d8d9440d7e20c78287f69" });
+
+export const emailSchema = z.email().max(254).openapi({ example: "jane@demo.test" });
+
+// ---- login (4.7)
+
+export const loginRequestSchema = z
+  .object({
+    accountType: z.enum(["email", "phone"]),
+    accountValue: z.string().min(1).max(254).openapi({ example: "admin@demo.test" }),
+    password: z.string().min(1).max(128).openapi({ description: "MD5 hex string of the password", example: "4b4d9529148d8d9440d7e20c78287f69" }),
+  })
+  .openapi("LoginRequest");
+
+export const loginResponseSchema = envelopeSchema(
+  z.object({
+    token: z.object({
+      accessToken: z.string(),
+      tokenType: z.literal("Bearer"),
+      expiresIn: z.number().openapi({ description: "Seconds until the token expires", example: 3600 }),
+    }),
+  }),
+).openapi("LoginResponse");
+
+// ---- users (4.9)
+
+export const userProfileSchema = z
+  .object({
+    id: z.string(),
+    partnerId: z.string(),
+    email: z.string(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    phoneNumber: z.string().nullable(),
+    role: z.enum(USER_ROLES),
+    isActive: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("UserProfile");
+
+const optionalName = z.string().trim().min(1).max(100).optional();
+
+export const createUserSchema = z
+  .object({
+    email: emailSchema,
+    password: md5Schema,
+    firstName: optionalName,
+    lastName: optionalName,
+    phoneNumber: z.string().trim().regex(/^\+?[0-9 ()-]{4,32}$/, "must be a phone number").optional(),
+    role: z.enum(USER_ROLES),
+  })
+  .openapi("CreateUserRequest");
+
+export const activeStatusSchema = z.object({ isActive: z.boolean() }).openapi("ActiveStatusRequest");
+
+export const idParamSchema = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
+
+export const userResponseSchema = envelopeSchema(userProfileSchema).openapi("UserResponse");
+export const userListResponseSchema = envelopeSchema(z.array(userProfileSchema)).openapi("UserListResponse");
+
+// ---- API keys (4.8)
+
+export const apiKeyRecordSchema = z
+  .object({
+    id: z.string(),
+    name: z.string().nullable(),
+    apiKey: z.string().openapi({ description: "Masked: the key's first characters and an ellipsis", example: "esk_a1B2c3D4…" }),
+    createdAt: z.string(),
+    revokedAt: z.string().nullable(),
+  })
+  .openapi("ApiKeyRecord");
+
+export const createdApiKeySchema = apiKeyRecordSchema
+  .extend({ apiKey: z.string().openapi({ description: "The full key, shown only in this response" }) })
+  .openapi("CreatedApiKey");
+
+export const createApiKeySchema = z
+  .object({ name: z.string().trim().min(1).max(100).optional().openapi({ example: "booking server" }) })
+  .openapi("CreateApiKeyRequest");
+
+export const apiKeyListResponseSchema = envelopeSchema(z.array(apiKeyRecordSchema)).openapi("ApiKeyListResponse");
+export const createdApiKeyResponseSchema = envelopeSchema(createdApiKeySchema).openapi("CreatedApiKeyResponse");
+export const apiKeyResponseSchema = envelopeSchema(apiKeyRecordSchema).openapi("ApiKeyResponse");
+
+// ---- connections (2.4, 4.10; the operator feature reuses the record)
+
+export const connectionSchema = z
+  .object({
+    id: z.string(),
+    code: z.number().int(),
+    apiType: z.enum(API_TYPES),
+    connectionType: z.enum(CONNECTION_TYPES),
+    rateName: z.string().nullable(),
+    rateLimit: z.number().int(),
+    rateLimitWindowMs: z.number().int(),
+    netMarkups: z.number(),
+    currentInUse: z.boolean(),
+    notificationEmail: z.string().nullable(),
+    partnerId: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Connection");
+
+export const partnerConnectionParamsSchema = z.object({
+  partnerId: z.string().min(1).max(64).openapi({ param: { name: "partnerId", in: "path" } }),
+});
+export const partnerConnectionIdParamsSchema = partnerConnectionParamsSchema.extend({
+  id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }),
+});
+
+export const notificationEmailSchema = z
+  .object({ notificationEmail: emailSchema.nullable().optional().openapi({ description: "Absent or null clears it" }) })
+  .openapi("NotificationEmailRequest");
+
+export const connectionResponseSchema = envelopeSchema(connectionSchema).openapi("ConnectionResponse");
+export const connectionListResponseSchema = envelopeSchema(z.array(connectionSchema)).openapi("ConnectionListResponse");
+
+export const emptyResponseSchema = envelopeSchema(z.object({}).strict()).openapi("EmptyResponse");

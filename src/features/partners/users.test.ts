@@ -1,0 +1,194 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call } from "../../../test/api";
+import { asBearer, bearer, createUser, DEMO, demoAdminToken, loginAs, md5, OTHER, otherAdminToken } from "./test-sessions";
+
+let admin: string;
+let otherAdmin: string;
+let plainUser: { token: string; id: string };
+
+beforeAll(async () => {
+  admin = await demoAdminToken();
+  otherAdmin = await otherAdminToken();
+  const { profile, password } = await createUser(admin, "plain@demo.test");
+  plainUser = { id: profile.id, token: await loginAs("plain@demo.test", password) };
+});
+
+const PROFILE_KEYS = ["createdAt", "email", "firstName", "id", "isActive", "lastName", "partnerId", "phoneNumber", "role", "updatedAt"];
+
+describe("GET /api/users/me", () => {
+  it("returns the caller's profile, without any password field", async () => {
+    const res = await asBearer(admin).get("/api/users/me");
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.json.data).sort()).toEqual(PROFILE_KEYS);
+    expect(res.json.data).toMatchObject({ id: DEMO.admin.id, partnerId: "demo", email: DEMO.admin.email, role: "admin", isActive: true });
+    expect(res.text).not.toMatch(/password|pbkdf2/i);
+  });
+
+  it("works for a role user too", async () => {
+    const res = await asBearer(plainUser.token).get("/api/users/me");
+    expect(res.json.data).toMatchObject({ id: plainUser.id, role: "user" });
+  });
+});
+
+describe("GET /api/users", () => {
+  it("lists the users of the caller's partner only, never hashes", async () => {
+    const res = await asBearer(plainUser.token).get("/api/users");
+    expect(res.status).toBe(200);
+    const emails = res.json.data.map((u: { email: string }) => u.email);
+    expect(emails).toContain(DEMO.admin.email);
+    expect(emails).toContain("plain@demo.test");
+    expect(emails).not.toContain(OTHER.admin.email);
+    expect(res.json.data.every((u: { partnerId: string }) => u.partnerId === "demo")).toBe(true);
+    expect(res.text).not.toMatch(/password|pbkdf2/i);
+  });
+});
+
+describe("POST /api/users", () => {
+  it("creates a user (201) who can then log in; the e-mail is stored lower-cased", async () => {
+    const password = await md5("fresh-secret");
+    const res = await asBearer(admin).post("/api/users", {
+      email: "New.Person@Demo.Test", password, role: "user", firstName: "New", lastName: "Person", phoneNumber: "+1 555 010 0000",
+    });
+    expect(res.status).toBe(201);
+    expect(res.json.data).toMatchObject({ email: "new.person@demo.test", partnerId: "demo", role: "user", isActive: true, firstName: "New", phoneNumber: "+1 555 010 0000" });
+    expect(res.json.data.id).toMatch(/^usr_[0-9a-f]{32}$/);
+    expect(res.text).not.toMatch(/password|pbkdf2/i);
+    expect(await loginAs("new.person@demo.test", password)).toBeTruthy();
+  });
+
+  it("can create another admin", async () => {
+    const { profile, password } = await createUser(admin, "second-admin@demo.test", "admin");
+    expect(profile.role).toBe("admin");
+    const token = await loginAs("second-admin@demo.test", password);
+    expect((await asBearer(token).post("/api/users", { email: "made-by-second@demo.test", password, role: "user" })).status).toBe(201);
+  });
+
+  it("needs the admin role: 403 Require partner admin role", async () => {
+    const res = await asBearer(plainUser.token).post("/api/users", { email: "x@demo.test", password: await md5("x"), role: "user" });
+    expect(res.status).toBe(403);
+    expect(res.json.message).toBe("Require partner admin role");
+  });
+
+  it("409 Conflict for a duplicate e-mail (any case), decided by the unique index", async () => {
+    const body = { email: "dup@demo.test", password: await md5("x"), role: "user" };
+    expect((await asBearer(admin).post("/api/users", body)).status).toBe(201);
+    const again = await asBearer(admin).post("/api/users", { ...body, email: "DUP@demo.test" });
+    expect(again.status).toBe(409);
+    expect(again.json.message).toBe("Conflict");
+  });
+
+  it("lets exactly one of two concurrent creations of one e-mail win", async () => {
+    const body = { email: "race@demo.test", password: await md5("x"), role: "user" };
+    const results = await Promise.all([asBearer(admin).post("/api/users", body), asBearer(admin).post("/api/users", body)]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+  });
+
+  it("409 Conflict for an e-mail already used under another partner (e-mails are global login names)", async () => {
+    const res = await asBearer(admin).post("/api/users", { email: OTHER.admin.email, password: await md5("x"), role: "user" });
+    expect(res.status).toBe(409);
+    expect(res.json.message).toBe("Conflict");
+    const row = await env.DB.prepare("select count(*) n from users where email = ?").bind(OTHER.admin.email).first<{ n: number }>();
+    expect(row!.n).toBe(1);
+  });
+
+  it.each([
+    ["an invalid e-mail", { email: "not-an-email", role: "user" }, "email"],
+    ["a password that is not MD5", { email: "p@demo.test", password: "plaintext", role: "user" }, "password"],
+    ["an unknown role", { email: "r@demo.test", role: "owner" }, "role"],
+    ["a missing role", { email: "r@demo.test" }, "role"],
+    ["a missing e-mail", { role: "user" }, "email is required"],
+    ["a numeric e-mail", { email: 42, role: "user" }, "email"],
+    ["an array body", [], "Request body"],
+  ])("rejects %s with 400", async (_name, partial, text) => {
+    const body = Array.isArray(partial) ? partial : { password: "0123456789abcdef0123456789abcdef", ...partial };
+    const res = await asBearer(admin).post("/api/users", body);
+    expect(res.status).toBe(400);
+    expect(res.json.message).toContain(text);
+  });
+
+  it("rejects malformed JSON with 400 and a huge body with 413", async () => {
+    const malformed = await call("POST", "/api/users", undefined, { ...bearer(admin), raw: "{\"email\":", headers: { ...bearer(admin).headers, "content-type": "application/json" } });
+    expect(malformed.status).toBe(400);
+    const huge = await asBearer(admin).post("/api/users", { email: "a@demo.test", role: "user", password: "x".repeat(2 * 1024 * 1024) });
+    expect(huge.status).toBe(413);
+  });
+});
+
+describe("DELETE /api/users/:id", () => {
+  it("deletes a user of the same partner; the user disappears from the list", async () => {
+    const { profile } = await createUser(admin, "to-delete@demo.test");
+    const res = await asBearer(admin).del(`/api/users/${profile.id}`);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ data: {}, message: "success" });
+    const list = await asBearer(admin).get("/api/users");
+    expect(list.json.data.map((u: { id: string }) => u.id)).not.toContain(profile.id);
+    const again = await asBearer(admin).del(`/api/users/${profile.id}`);
+    expect(again.status).toBe(404);
+    expect(again.json.message).toBe("User not found");
+  });
+
+  it("403 Cannot delete user from another partner, and the user survives", async () => {
+    const res = await asBearer(otherAdmin).del(`/api/users/${plainUser.id}`);
+    expect(res.status).toBe(403);
+    expect(res.json.message).toBe("Cannot delete user from another partner");
+    expect((await asBearer(plainUser.token).get("/api/users/me")).status).toBe(200);
+  });
+
+  it("refuses to delete oneself (400) and needs the admin role (403)", async () => {
+    const self = await asBearer(admin).del(`/api/users/${DEMO.admin.id}`);
+    expect(self.status).toBe(400);
+    expect(self.json.message).toBe("Cannot delete your own user");
+    const byUser = await asBearer(plainUser.token).del(`/api/users/${DEMO.admin.id}`);
+    expect(byUser.status).toBe(403);
+    expect(byUser.json.message).toBe("Require partner admin role");
+  });
+
+  it("404 User not found for an unknown id", async () => {
+    const res = await asBearer(admin).del("/api/users/usr_nope");
+    expect(res.status).toBe(404);
+    expect(res.json.message).toBe("User not found");
+  });
+});
+
+describe("POST /api/users/:id/active-status", () => {
+  it("deactivates and reactivates a role user, whose token follows at once", async () => {
+    const { profile, password } = await createUser(admin, "toggle@demo.test");
+    const token = await loginAs("toggle@demo.test", password);
+    const off = await asBearer(admin).post(`/api/users/${profile.id}/active-status`, { isActive: false });
+    expect(off.status).toBe(200);
+    expect(off.json.data).toMatchObject({ id: profile.id, isActive: false });
+    expect((await asBearer(token).get("/api/users/me")).status).toBe(401);
+    const on = await asBearer(admin).post(`/api/users/${profile.id}/active-status`, { isActive: true });
+    expect(on.json.data.isActive).toBe(true);
+    expect((await asBearer(token).get("/api/users/me")).status).toBe(200);
+  });
+
+  it("400 Can only update user role status, not admin", async () => {
+    const { profile } = await createUser(admin, "admin-target@demo.test", "admin");
+    const res = await asBearer(admin).post(`/api/users/${profile.id}/active-status`, { isActive: false });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe("Can only update user role status, not admin");
+    const self = await asBearer(admin).post(`/api/users/${DEMO.admin.id}/active-status`, { isActive: false });
+    expect(self.status).toBe(400);
+  });
+
+  it("403 Cannot update user from another partner; 403 for a role user; 404 for unknown", async () => {
+    const other = await asBearer(otherAdmin).post(`/api/users/${plainUser.id}/active-status`, { isActive: false });
+    expect(other.status).toBe(403);
+    expect(other.json.message).toBe("Cannot update user from another partner");
+    expect((await asBearer(plainUser.token).get("/api/users/me")).status).toBe(200);
+    const byUser = await asBearer(plainUser.token).post(`/api/users/${plainUser.id}/active-status`, { isActive: false });
+    expect(byUser.status).toBe(403);
+    expect(byUser.json.message).toBe("Require partner admin role");
+    const missing = await asBearer(admin).post("/api/users/usr_nope/active-status", { isActive: false });
+    expect(missing.status).toBe(404);
+    expect(missing.json.message).toBe("User not found");
+  });
+
+  it.each([[{}], [{ isActive: "false" }], [{ isActive: 0 }], [{ isActive: null }]])("rejects %j with 400", async (body) => {
+    const res = await asBearer(admin).post(`/api/users/${plainUser.id}/active-status`, body);
+    expect(res.status).toBe(400);
+    expect(res.json.message).toContain("isActive");
+  });
+});

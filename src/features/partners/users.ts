@@ -1,0 +1,112 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { BearerUser } from "../../platform/app-env";
+import type { Db } from "../../platform/db/client";
+import { isUniqueViolation } from "../../platform/db/constraint";
+import { users, type User } from "../../platform/db/schema";
+import { hashPassword } from "../../platform/crypto/password";
+import { ApiError } from "../../platform/http/api-error";
+
+export type UserProfile = {
+  id: string;
+  partnerId: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  phoneNumber: string | null;
+  role: "admin" | "user";
+  isActive: boolean;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type NewUser = {
+  email: string;
+  password: string;
+  firstName?: string;
+  lastName?: string;
+  phoneNumber?: string;
+  role: "admin" | "user";
+};
+
+/** What reads return: everything but the password hash. */
+export const userProfile = (row: User): UserProfile => ({
+  id: row.id,
+  partnerId: row.partnerId,
+  email: row.email,
+  firstName: row.firstName,
+  lastName: row.lastName,
+  phoneNumber: row.phoneNumber,
+  role: row.role,
+  isActive: row.isActive,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+/** Spec section 5 rule 3. */
+export const requireAdmin = (user: BearerUser) => {
+  if (user.role !== "admin") throw new ApiError(403, "Require partner admin role", "admin_required");
+};
+
+/** The row for a new user: e-mail lower-cased, the MD5 string lower-cased and PBKDF2-hashed. */
+export const newUserRow = async (partnerId: string, input: NewUser) => ({
+  id: `usr_${crypto.randomUUID().replaceAll("-", "")}`,
+  partnerId,
+  email: input.email.trim().toLowerCase(),
+  passwordHash: await hashPassword(input.password.toLowerCase()),
+  firstName: input.firstName ?? null,
+  lastName: input.lastName ?? null,
+  phoneNumber: input.phoneNumber ?? null,
+  role: input.role,
+});
+
+/** A duplicate e-mail is caught by the unique indexes, never by a check before the insert. */
+export const emailConflict = (err: unknown) =>
+  isUniqueViolation(err, "users.email") ? new ApiError(409, "Conflict", "conflict", { field: "email" }) : err;
+
+const findUser = async (db: Db, id: string) => (await db.select().from(users).where(eq(users.id, id)).limit(1))[0];
+
+export const getOwnProfile = async (db: Db, caller: BearerUser): Promise<UserProfile> => {
+  const row = await findUser(db, caller.userId);
+  if (!row) throw new ApiError(404, "User not found", "user_not_found");
+  return userProfile(row);
+};
+
+export const listPartnerUsers = async (db: Db, partnerId: string): Promise<UserProfile[]> =>
+  (await db.select().from(users).where(eq(users.partnerId, partnerId)).orderBy(asc(users.createdAt), asc(users.id))).map(userProfile);
+
+export const createPartnerUser = async (db: Db, caller: BearerUser, input: NewUser): Promise<UserProfile> => {
+  requireAdmin(caller);
+  try {
+    const [row] = await db.insert(users).values(await newUserRow(caller.partnerId, input)).returning();
+    return userProfile(row!);
+  } catch (err) {
+    throw emailConflict(err);
+  }
+};
+
+/** The target of an admin action: 404 when missing, 403 with `otherPartnerMessage` when not the caller's partner. */
+const targetUser = async (db: Db, caller: BearerUser, id: string, otherPartnerMessage: string) => {
+  requireAdmin(caller);
+  const row = await findUser(db, id);
+  if (!row) throw new ApiError(404, "User not found", "user_not_found");
+  if (row.partnerId !== caller.partnerId) throw new ApiError(403, otherPartnerMessage, "other_partner");
+  return row;
+};
+
+export const deletePartnerUser = async (db: Db, caller: BearerUser, id: string): Promise<void> => {
+  const row = await targetUser(db, caller, id, "Cannot delete user from another partner");
+  if (row.id === caller.userId) throw new ApiError(400, "Cannot delete your own user", "cannot_delete_self");
+  await db.delete(users).where(and(eq(users.id, row.id), eq(users.partnerId, caller.partnerId)));
+};
+
+export const setUserActiveStatus = async (db: Db, caller: BearerUser, id: string, isActive: boolean): Promise<UserProfile> => {
+  const row = await targetUser(db, caller, id, "Cannot update user from another partner");
+  if (row.role !== "user") throw new ApiError(400, "Can only update user role status, not admin", "target_is_admin");
+  const [updated] = await db
+    .update(users)
+    .set({ isActive, updatedAt: new Date().toISOString() })
+    .where(and(eq(users.id, row.id), eq(users.partnerId, caller.partnerId)))
+    .returning();
+  if (!updated) throw new ApiError(404, "User not found", "user_not_found");
+  return userProfile(updated);
+};

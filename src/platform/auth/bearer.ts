@@ -1,0 +1,54 @@
+import { and, eq } from "drizzle-orm";
+import type { MiddlewareHandler } from "hono";
+import { sign, verify } from "hono/jwt";
+import type { AppEnv, BearerUser } from "../app-env";
+import type { Db } from "../db/client";
+import { partners, users } from "../db/schema";
+import { ApiError } from "../http/api-error";
+
+/** Access tokens live one hour; there is no refresh token, the client logs in again. */
+export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
+const ISSUER = "edgestay";
+
+/** HS256 JWT naming the user and partner; authority comes from the user row, not the token. */
+export const issueAccessToken = async (secret: string, user: { userId: string; partnerId: string }, now = Date.now()) => {
+  const iat = Math.floor(now / 1000);
+  return sign({ sub: user.userId, pid: user.partnerId, iss: ISSUER, iat, exp: iat + ACCESS_TOKEN_LIFETIME_SECONDS }, secret, "HS256");
+};
+
+/** The active user of an active partner named by a verified token, or null. */
+export const findBearerUser = async (db: Db, userId: string, partnerId: string): Promise<BearerUser | null> => {
+  const [row] = await db
+    .select({ userId: users.id, partnerId: users.partnerId, email: users.email, role: users.role })
+    .from(users)
+    .innerJoin(partners, eq(partners.id, users.partnerId))
+    .where(and(eq(users.id, userId), eq(users.partnerId, partnerId), eq(users.isActive, true), eq(partners.isActive, true)))
+    .limit(1);
+  return row ?? null;
+};
+
+const invalidToken = () => new ApiError(401, "Invalid or expired token", "invalid_token");
+
+/**
+ * Spec section 5 rule 2: `Authorization: Bearer <accessToken>` from login. The token's signature,
+ * issuer and expiry are checked, then the user row is read again, so a deactivated or deleted
+ * user's token stops working on its next request.
+ */
+export const bearerAuth = (): MiddlewareHandler<AppEnv> =>
+  async function bearerAuth(c, next) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "");
+    if (!match) throw new ApiError(401, "Bearer token is required", "bearer_token_required");
+    let claims: Record<string, unknown>;
+    try {
+      claims = await verify(match[1]!, c.env.JWT_SECRET, { alg: "HS256", iss: ISSUER });
+    } catch {
+      throw invalidToken();
+    }
+    if (typeof claims.sub !== "string" || typeof claims.pid !== "string") throw invalidToken();
+    const user = await findBearerUser(c.get("db"), claims.sub, claims.pid);
+    if (!user) throw invalidToken();
+    c.set("user", user);
+    await next();
+  };
+
+export const bearerSecurity = [{ Bearer: [] as string[] }];

@@ -1,0 +1,157 @@
+import { execFile, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { unstable_startWorker } from "wrangler";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { quietWranglerEnv, wranglerBin } from "../../scripts/local-platform";
+
+const root = resolve(import.meta.dirname, "../..");
+const OPERATOR_TOKEN = "demo-operator-token";
+const run = promisify(execFile);
+
+let worker: Awaited<ReturnType<typeof unstable_startWorker>>;
+let base: string;
+let stateDir: string;
+
+/** Runs the CLI exactly as `npm run ops -- <args>` does, returning exit code and output. */
+const ops = async (args: string[], env: Record<string, string> = {}) => {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/ops.ts", ...args], {
+      cwd: root,
+      env: { ...process.env, EDGESTAY_URL: base, EDGESTAY_OPERATOR_TOKEN: OPERATOR_TOKEN, ...env },
+    });
+    let data = null;
+    try {
+      data = JSON.parse(stdout);
+    } catch {
+      /* help text */
+    }
+    return { code: 0, stdout, stderr, data };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr, data: null };
+  }
+};
+
+const api = async (method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) => {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...(init.body !== undefined ? { "content-type": "application/json" } : {}), ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: res.status, json: (await res.json()) as any };
+};
+
+beforeAll(async () => {
+  stateDir = mkdtempSync(join(tmpdir(), "edgestay-ops-"));
+  const migrate = spawnSync(process.execPath, [wranglerBin, "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], {
+    cwd: root, env: quietWranglerEnv(), stdio: ["ignore", "pipe", "pipe"], encoding: "utf8",
+  });
+  if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
+  Object.assign(process.env, quietWranglerEnv());
+  worker = await unstable_startWorker({
+    config: join(root, "wrangler.toml"),
+    envFiles: [join(root, ".dev.vars.example")],
+    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: stateDir, logLevel: "error" },
+  });
+  await worker.ready;
+  base = (await worker.url).origin;
+});
+
+afterAll(async () => {
+  await worker?.dispose();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+describe("operator CLI against a running Worker", () => {
+  it("onboards a partner whose admin logs in, creates a user and an API key, and calls content with it", async () => {
+    expect((await ops(["--help"])).stdout).toContain("partners create");
+
+    const onboarded = await ops([
+      "partners", "create", "--id", "e2e-travel", "--name", "E2E Travel",
+      "--admin-email", "owner@e2e.test", "--admin-password", "owner-password", "--key-name", "first key",
+    ]);
+    expect(onboarded.code, onboarded.stderr).toBe(0);
+    expect(onboarded.stderr).toContain("not shown again");
+    expect(onboarded.data.partner).toMatchObject({ id: "e2e-travel", name: "E2E Travel" });
+    expect(onboarded.data.admin).toMatchObject({ email: "owner@e2e.test", role: "admin" });
+    const firstKey = onboarded.data.apiKey.apiKey as string;
+
+    const listed = await ops(["partners", "list"]);
+    expect(listed.data.items.map((p: { id: string }) => p.id)).toContain("e2e-travel");
+
+    // The admin logs in with the MD5 of the password, as clients do.
+    const md5 = createHash("md5").update("owner-password").digest("hex");
+    const login = await api("POST", "/api/auth/login", { body: { accountType: "email", accountValue: "owner@e2e.test", password: md5 } });
+    expect(login.status).toBe(200);
+    const auth = { authorization: `Bearer ${login.json.data.token.accessToken}` };
+
+    const user = await api("POST", "/api/users", { headers: auth, body: { email: "agent@e2e.test", password: createHash("md5").update("agent").digest("hex"), role: "user" } });
+    expect(user.status).toBe(201);
+    const key = await api("POST", "/api/partner/api-keys", { headers: auth, body: { name: "booking server" } });
+    expect(key.status).toBe(201);
+
+    for (const apiKey of [firstKey, key.json.data.apiKey]) {
+      const content = await api("POST", "/api/v1/content/accommodations", { headers: { "api-key": apiKey }, body: { size: 1 } });
+      expect(content.status).toBe(200);
+      expect(content.json.message).toBe("success");
+    }
+
+    // The partner's first connection, made by the operator, shows up for the partner.
+    const connection = await ops(["connections", "create", "--partner", "e2e-travel", "--api-type", "b2b", "--connection-type", "direct", "--rate-limit", "60", "--window-ms", "60000", "--in-use"]);
+    expect(connection.code, connection.stderr).toBe(0);
+    const mine = await api("GET", "/api/partners/e2e-travel/connections", { headers: auth });
+    expect(mine.json.data.map((c: { code: number }) => c.code)).toEqual([connection.data.code]);
+  });
+
+  it("manages connections: create, list, get, update, enable, disable, delete, with clear errors", async () => {
+    const made = await ops(["connections", "create", "--partner", "e2e-travel", "--api-type", "cug", "--connection-type", "tgx", "--rate-limit", "10", "--window-ms", "1000", "--rate-name", "CUG"]);
+    expect(made.code, made.stderr).toBe(0);
+    const id = made.data.id as string;
+    expect(made.data).toMatchObject({ apiType: "cug", connectionType: "tgx", rateName: "CUG", currentInUse: false, netMarkups: 0 });
+
+    expect((await ops(["connections", "list", "--partner", "e2e-travel", "--size", "1"])).data.pagination).toMatchObject({ size: 1, total: 2 });
+    expect((await ops(["connections", "get", id])).data.id).toBe(id);
+    expect((await ops(["connections", "update", id, "--rate-limit", "20", "--clear-rate-name"])).data).toMatchObject({ rateLimit: 20, rateName: null });
+    expect((await ops(["connections", "enable", id])).data.currentInUse).toBe(true);
+
+    const second = await ops(["connections", "create", "--partner", "e2e-travel", "--api-type", "cug", "--connection-type", "tgx", "--rate-limit", "10", "--window-ms", "1000"]);
+    const clash = await ops(["connections", "enable", second.data.id]);
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toContain("409 Another connection is already currentInUse for this partner/apiType/connectionType");
+
+    expect((await ops(["connections", "disable", id])).data.currentInUse).toBe(false);
+    expect((await ops(["connections", "delete", id])).data.id).toBe(id);
+    const gone = await ops(["connections", "get", id]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/404 Connection not found \(request id [\w-]+\)/);
+
+    const noPartner = await ops(["connections", "create", "--partner", "ghost", "--api-type", "b2b", "--connection-type", "direct", "--rate-limit", "1", "--window-ms", "1"]);
+    expect(noPartner.code).toBe(1);
+    expect(noPartner.stderr).toContain("404 Partner not found");
+  });
+
+  it("runs housekeeping and fails clearly on usage errors, bad tokens and unreachable servers", async () => {
+    expect((await ops(["health"])).data).toEqual({ status: "ok" });
+    expect((await ops(["login-failures", "purge"])).data).toEqual({ deleted: expect.any(Number) });
+
+    const usage = await ops(["connections", "create", "--partner", "x"]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("--api-type is required");
+    expect((await ops(["connections", "frobnicate"])).code).toBe(2);
+    expect((await ops(["connections", "list", "--size", "ten"])).stderr).toContain("--size must be a number");
+    expect((await ops(["partners", "list", "--bogus"])).code).toBe(2);
+
+    const badToken = await ops(["partners", "list"], { EDGESTAY_OPERATOR_TOKEN: "wrong" });
+    expect(badToken.code).toBe(1);
+    expect(badToken.stderr).toContain("403 Invalid operator token");
+    const noToken = await ops(["partners", "list"], { EDGESTAY_OPERATOR_TOKEN: "" });
+    expect(noToken.code).toBe(2);
+    const down = await ops(["partners", "list", "--url", "http://127.0.0.1:9"]);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain("cannot reach http://127.0.0.1:9");
+  });
+});
