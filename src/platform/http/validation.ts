@@ -17,21 +17,33 @@ const fieldPath = (path: ReadonlyArray<PropertyKey>): string =>
     return out ? `${out}.${String(key)}` : String(key);
   }, "");
 
+/** Whether the request carried a value at `path` (an absent field is reported as required). */
+const isAbsent = (input: unknown, path: ReadonlyArray<PropertyKey>): boolean => {
+  let node: unknown = input;
+  for (const key of path) {
+    if (node === null || typeof node !== "object" || !(key in node)) return true;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return node === undefined;
+};
+
 /** One readable sentence for a validation issue, naming the field. */
-export const describeIssue = (issue: z.core.$ZodIssue): string => {
+export const describeIssue = (issue: z.core.$ZodIssue, input?: unknown): string => {
   if (specMessages.has(issue.message)) return issue.message;
   const field = fieldPath(issue.path);
   if (!field) return `Request body: ${issue.message}`;
-  const missing = issue.code === "invalid_type" && /received undefined$/.test(issue.message);
+  const missing =
+    issue.code !== "custom" &&
+    (input === undefined ? issue.code === "invalid_type" && /received undefined$/.test(issue.message) : isAbsent(input, issue.path));
   return missing ? `${field} is required` : `${field}: ${issue.message}`;
 };
 
-export const validationError = (issues: z.core.$ZodIssue[]): ApiError =>
-  new ApiError(400, describeIssue(issues[0]!), "invalid_request", {
-    issues: issues.slice(0, 20).map((i) => ({ field: fieldPath(i.path), message: describeIssue(i) })),
+export const validationError = (issues: z.core.$ZodIssue[], input?: unknown): ApiError =>
+  new ApiError(400, describeIssue(issues[0]!, input), "invalid_request", {
+    issues: issues.slice(0, 20).map((i) => ({ field: fieldPath(i.path), message: describeIssue(i, input) })),
   });
 
 /** Default hook for every route: the first issue becomes the message, all are listed in details. */
 export const validationHook: Hook<unknown, any, any, any> = (result) => {
-  if (!result.success) throw validationError(result.error.issues);
+  if (!result.success) throw validationError(result.error.issues, (result as { data?: unknown }).data);
 };
