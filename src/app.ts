@@ -3,6 +3,7 @@ import { swaggerUI } from "@hono/swagger-ui";
 import { sql } from "drizzle-orm";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { bookingRoutes } from "./features/booking/routes";
 import { contentRoutes } from "./features/content/routes";
 import { withDb } from "./platform/db/client";
 import { ApiError } from "./platform/http/api-error";
@@ -33,6 +34,7 @@ export const createApp = () => {
     return c.json(success({ status: "ok" as const }), 200);
   });
   app.route("/", contentRoutes);
+  app.route("/", bookingRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "api-key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer" });
