@@ -37,7 +37,7 @@ describe("search by accommodation codes", () => {
 describe("business rules (4.2 table)", () => {
   const pick = async (settings: Record<string, unknown>) => {
     const hotels = await search({ destinations: { accommodations: [{ code: "US000001" }, { code: "US000002" }, { code: "US000003" }, { code: "US000004" }] } }, settings);
-    return Object.fromEntries(hotels.map((h) => [h.accommodationCode, h.options.map((o: any) => o.rate.chargeTotal)]));
+    return Object.fromEntries(hotels.map((h) => [h.accommodationCode as string, h.options.map((o: any) => o.rate.chargeTotal) as number[]]));
   };
 
   it("neither, DEFAULT without quota: all options; CHEAPEST (with or without quota): the cheapest one", async () => {
