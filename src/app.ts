@@ -5,6 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { bookingRoutes } from "./features/booking/routes";
 import { contentRoutes } from "./features/content/routes";
+import { supplyRoutes } from "./features/supply/routes";
 import { withDb } from "./platform/db/client";
 import { ApiError } from "./platform/http/api-error";
 import { envelopeSchema, success } from "./platform/http/envelope";
@@ -35,6 +36,7 @@ export const createApp = () => {
   });
   app.route("/", contentRoutes);
   app.route("/", bookingRoutes);
+  app.route("/", supplyRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "api-key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer" });
