@@ -4,7 +4,7 @@ import { seedDemoAccommodations } from "../../../scripts/demo/seed";
 import { OTHER_KEY, post } from "../../../test/api";
 import { signToken } from "../../platform/crypto/signed-token";
 import { bookBody, cancelBody, inDays, quoteBody, quoteOf, searchBody, searchOne, type SearchedOption } from "./booking-test-kit";
-import { issueOptionId } from "./option-token";
+import { issueOptionId, readOptionId } from "./option-token";
 import { quoteStore } from "./quote-store";
 
 beforeAll(async () => {
@@ -133,6 +133,12 @@ describe("quote: section 7 messages", () => {
     }
   });
 
+  it("an option is good for 24 hours: moving the clock past that expires it", async () => {
+    const now = Date.now();
+    await expect(readOptionId(env.PAGE_TOKEN_SECRET, searched.option.id, "demo", now + 23 * 3600_000)).resolves.toMatchObject({ accommodationCode: "US000002" });
+    await expect(readOptionId(env.PAGE_TOKEN_SECRET, searched.option.id, "demo", now + 24 * 3600_000 + 1000)).rejects.toMatchObject({ status: 400, message: "Option reference expired or invalid" });
+  });
+
   it("an option searched by another partner: Option reference invalid", async () => {
     const theirs = await searchOne("US000002", { apiKey: OTHER_KEY, connection: 2001 });
     const res = await post("/api/quote", quoteBody(theirs));
@@ -240,6 +246,9 @@ describe("book: section 7 messages", () => {
     const expiration = listed.keys[0]!.expiration!;
     expect(expiration - Date.now() / 1000).toBeGreaterThan(1790);
     expect(expiration - Date.now() / 1000).toBeLessThanOrEqual(1801);
+    // Moving the clock: within 30 minutes the quote is there, after them it is not.
+    expect(await quoteStore(env.CACHE).get(q.id, Date.now() + 29 * 60_000)).not.toBeNull();
+    expect(await quoteStore(env.CACHE).get(q.id, Date.now() + 30 * 60_000 + 1000)).toBeNull();
   });
 
   it("Missing rate snapshot, Missing supplier metadata, Accommodation not found", async () => {

@@ -2,7 +2,7 @@ import { randomToken } from "../../platform/crypto/digest";
 import { catalogueFor, defaultRoomNightPrice, round2, type AccommodationCatalogue, type RatePlan, type RoomType } from "./catalogue";
 import type { CancelPolicy, Offer, OfferRef, OfferRoom, Rate, Stay, Supplier, SupplyAccommodation } from "./supplier";
 import { SupplierRefusal } from "./supplier";
-import { addDays, stayNights, zonedTimeToUtc } from "./zoned-time";
+import { addDays, localDate, stayNights, zonedTimeToUtc } from "./zoned-time";
 
 export const CURRENCY = "USD";
 /** Sales tax and fees added on top of the room price. */
@@ -95,6 +95,7 @@ const priceOffer = (
   now: number,
 ): Offer | null => {
   if (!stay.rooms.every((ages) => roomFits(room, ages))) return null;
+  if (checkInPassed(accommodation, stay.checkIn, now)) return null;
   const nightly: number[] = [];
   for (const night of nights) {
     const roomNight = overrides.rooms.get(roomKey(accommodation.code, room.code, night));
@@ -128,6 +129,10 @@ const priceOffer = (
     rooms,
   };
 };
+
+/** Whether the check-in date is already behind the hotel's own calendar (only near today is it worth asking). */
+const checkInPassed = (accommodation: SupplyAccommodation, checkIn: string, now: number) =>
+  checkIn <= addDays(new Date(now).toISOString().slice(0, 10), 1) && localDate(now, accommodation.timezone) > checkIn;
 
 const offersFor = (accommodation: SupplyAccommodation, stay: Stay, nights: string[], overrides: NightOverrides, now: number): Offer[] => {
   const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
