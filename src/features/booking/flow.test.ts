@@ -93,6 +93,14 @@ describe("search -> quote -> book -> cancel over HTTP", () => {
     expect(crowd.json.data.accommodations).toEqual([]);
   });
 
+  it("every booking route is in /openapi.json", async () => {
+    const doc = await call("GET", "/openapi.json");
+    for (const path of ["/api/search", "/api/search/tgx", "/api/quote", "/api/quote/tgx", "/api/book", "/api/cancel", "/api/bookings/{bookingReference}", "/api/bookings", "/api/inventory/{accommodationCode}/rooms/{roomCode}"]) {
+      expect(Object.keys(doc.json.paths)).toContain(path);
+    }
+    expect(doc.json.paths["/api/search"].post.requestBody.required).toBe(true);
+  });
+
   it("another partner cannot read or cancel the booking", async () => {
     const quote = await quoteOf(await searchOne("US000004", { pick: (o) => o.isRefundable }));
     const booked = await post("/api/book", bookBody(quote, "cross-1"));

@@ -1,4 +1,4 @@
-import { openToken, signToken } from "../../platform/crypto/signed-token";
+import { openToken, signToken, tokenSigner } from "../../platform/crypto/signed-token";
 import { ApiError } from "../../platform/http/api-error";
 
 /** Option ids live about 24 hours (spec 3.2). */
@@ -24,9 +24,17 @@ export type OptionSnapshot = {
 // Key separation: options are signed with a key derived for this purpose, never the page-token key itself.
 const optionKey = (secret: string) => `option-token:v1:${secret}`;
 
+const payloadOf = (o: OptionSnapshot) =>
+  [1, o.partnerId, o.accommodationCode, o.roomCode, o.ratePlanCode, o.checkIn, o.checkOut, o.rooms.map((r) => r.join(".")).join("_"), o.chargeTotal, Math.floor(o.expiresAt / 1000)];
+
 /** Compact positional payload: a 1,000-hotel search signs thousands of these. */
-export const issueOptionId = (secret: string, o: OptionSnapshot): Promise<string> =>
-  signToken(optionKey(secret), [1, o.partnerId, o.accommodationCode, o.roomCode, o.ratePlanCode, o.checkIn, o.checkOut, o.rooms.map((r) => r.join(".")).join("_"), o.chargeTotal, Math.floor(o.expiresAt / 1000)]);
+export const issueOptionId = (secret: string, o: OptionSnapshot): Promise<string> => signToken(optionKey(secret), payloadOf(o));
+
+/** Issues many option ids with one imported key (search signs one per option). */
+export const optionIdIssuer = async (secret: string) => {
+  const sign = await tokenSigner(optionKey(secret));
+  return (o: OptionSnapshot) => sign(payloadOf(o));
+};
 
 const EXPIRED_OR_INVALID = () => new ApiError(400, "Option reference expired or invalid", "option_expired_or_invalid");
 

@@ -4,7 +4,7 @@ import { addDays, isCalendarDate, stayNights } from "../supply/zoned-time";
 import { accommodationsByCodes, accommodationsNamed, accommodationsNear } from "./accommodation-lookup";
 import type { CoreConnection } from "./connection-access";
 import { accommodationTypeName, supplierFor, type BookingDeps } from "./deps";
-import { issueOptionId, OPTION_LIFETIME_MS } from "./option-token";
+import { OPTION_LIFETIME_MS, optionIdIssuer } from "./option-token";
 import type { SearchRequest } from "./schemas";
 
 export const MAX_NIGHTS = 30;
@@ -87,13 +87,14 @@ export const searchAvailability = async (deps: BookingDeps, connection: CoreConn
   const accommodations = await selectAccommodations(deps, criteria);
   const offersByCode = await supplier.search(accommodations, stay, now);
   const expiresAt = now + OPTION_LIFETIME_MS;
+  const issueOptionId = await optionIdIssuer(deps.secret);
   const result = [];
   for (const accommodation of accommodations) {
     const offers = applyBusinessRules(applyFilters(offersByCode.get(accommodation.code) ?? [], request.filters), request.settings.businessRules);
     if (offers.length === 0) continue;
     const options = await Promise.all(
       offers.map(async (offer) => ({
-        id: await issueOptionId(deps.secret, {
+        id: await issueOptionId({
           partnerId: connection.partnerId,
           accommodationCode: accommodation.code,
           roomCode: offer.roomCode,
