@@ -3,6 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../scripts/demo/seed";
 import { call, OTHER_KEY, post } from "../../../test/api";
 import { bookBody, cancelBody, inDays, quoteBody, quoteOf, searchBody, searchOne } from "./booking-test-kit";
+import { cancelBooking } from "./cancel";
+import { bookingDeps } from "./deps";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 50 });
@@ -91,6 +93,19 @@ describe("search -> quote -> book -> cancel over HTTP", () => {
     const crowd = await post("/api/search", searchBody({ destinations: { accommodations: [{ code: "US000003" }] }, occupancies: [{ paxes: Array.from({ length: 7 }, () => ({ age: 30 })) }] }));
     expect(crowd.status).toBe(200);
     expect(crowd.json.data.accommodations).toEqual([]);
+  });
+
+  it("cancelling after the free-cancellation deadline costs the stored penalty (clock moved past the deadline)", async () => {
+    const quote = await quoteOf(await searchOne("US000005", { checkIn: inDays(40), pick: (o) => o.isRefundable }));
+    const booked = await post("/api/book", bookBody(quote, "late-cancel"));
+    const penalty = quote.cancelPolicy.cancelPenalties[0];
+    expect(penalty.value).toBeGreaterThan(0);
+    const deadline = Date.parse(penalty.deadline);
+    expect(deadline).toBeLessThan(Date.parse(`${inDays(40)}T00:00:00Z`));
+    const result = await cancelBooking(bookingDeps(env), "demo", booked.json.data.bookingReference, deadline + 60_000);
+    expect(result.cancelPrice).toEqual({ currency: "USD", amount: penalty.value });
+    const read = await call("GET", `/api/bookings/${booked.json.data.bookingReference}`);
+    expect(read.json.data).toMatchObject({ status: "cancelled", cancelPrice: { amount: penalty.value } });
   });
 
   it("every booking route is in /openapi.json", async () => {

@@ -133,6 +133,13 @@ describe("name search", () => {
     expect(twoHits.every((h) => h.accommodationName.toLowerCase().split(/\s+/).some((w: string) => w.startsWith(two.toLowerCase())))).toBe(true);
   });
 
+  it("keeps the name index in step with renamed accommodations", async () => {
+    await env.DB.prepare("update accommodations set name = 'Quixotic Zephyr Lodge' where code = 'US000009'").run();
+    expect((await search({ accommodationName: "xotic zeph" })).map((h) => h.accommodationCode)).toEqual(["US000009"]);
+    await env.DB.prepare("update accommodations set name = ? where code = 'US000009'").bind(all[8]!.name).run();
+    expect(await search({ accommodationName: "xotic zeph" })).toEqual([]);
+  });
+
   it("finds nothing for a name that does not exist, and treats FTS syntax as text", async () => {
     expect(await search({ accommodationName: "Zzyzx Qqq" })).toEqual([]);
     expect(await search({ accommodationName: 'Grand" OR "x' })).toEqual([]);
