@@ -3,9 +3,11 @@ import { swaggerUI } from "@hono/swagger-ui";
 import { sql } from "drizzle-orm";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { bookingRoutes } from "./features/booking/routes";
 import { contentRoutes } from "./features/content/routes";
 import { operatorRoutes } from "./features/operators/routes";
 import { partnerRoutes } from "./features/partners/routes";
+import { supplyRoutes } from "./features/supply/routes";
 import { withDb } from "./platform/db/client";
 import { ApiError } from "./platform/http/api-error";
 import { envelopeSchema, success } from "./platform/http/envelope";
@@ -37,6 +39,8 @@ export const createApp = () => {
   app.route("/", contentRoutes);
   app.route("/", partnerRoutes);
   app.route("/", operatorRoutes);
+  app.route("/", bookingRoutes);
+  app.route("/", supplyRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "api-key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer" });

@@ -1,0 +1,142 @@
+import { sha256Hex, randomToken } from "../../platform/crypto/digest";
+import { ApiError } from "../../platform/http/api-error";
+import { SupplierRefusal } from "../supply/supplier";
+import { accommodationByCode } from "./accommodation-lookup";
+import type { CoreConnection } from "./connection-access";
+import { supplierFor, type BookingDeps, type SandboxScenario } from "./deps";
+import { quoteStore } from "./quote-store";
+import type { BookRequest } from "./schemas";
+import type { BookingRow } from "./tables";
+
+export type BookResult = {
+  bookingReference: string;
+  partnerReference: string;
+  status: string;
+  chargeTotal: number;
+  hotelConfirmationNumber?: string;
+  requestId: string;
+  responseTime: number;
+};
+
+const QUOTE_INVALID = () => new ApiError(400, "Quote reference expired or invalid. Please quote again.", "quote_expired_or_invalid");
+const NOT_SUCCESSFUL = (reason: string) => new ApiError(400, "The booking was not successful.", "booking_failed", { reason });
+
+/** An unguessable booking reference: 15 random bytes. */
+const newBookingReference = () => `BK${randomToken(15).toUpperCase().replace(/[-_]/g, "Z")}`;
+
+export const findBookingByPartnerReference = (d1: D1Database, partnerId: string, partnerReference: string) =>
+  d1.prepare("SELECT * FROM bookings WHERE partner_id = ? AND partner_reference = ?").bind(partnerId, partnerReference).first<RawBooking>();
+
+export type RawBooking = {
+  reference: string; partner_id: string; connection_id: string; partner_reference: string; request_hash: string; status: BookingRow["status"];
+  accommodation_code: string; accommodation_name: string; timezone: string; check_in: string; check_out: string; room_code: string;
+  rate_plan_code: string; room_count: number; board_code: string; currency: string; charge_total: number; rate: string; rooms: string;
+  cancel_policy: string | null; holder: string; occupancies: string; supplier: string; supplier_reference: string;
+  hotel_confirmation_number: string | null; created_at: string; cancelled_at: string | null; cancel_price: number | null;
+};
+
+const resultOf = (row: RawBooking, meta: { requestId: string; startedAt: number }): BookResult => ({
+  bookingReference: row.reference,
+  partnerReference: row.partner_reference,
+  status: row.status,
+  chargeTotal: row.charge_total,
+  ...(row.hotel_confirmation_number ? { hotelConfirmationNumber: row.hotel_confirmation_number } : {}),
+  requestId: meta.requestId,
+  responseTime: Math.max(0, Date.now() - meta.startedAt),
+});
+
+/** The same partnerReference again: the first booking if the request is the same, else 409. */
+const retried = (existing: RawBooking, requestHash: string, meta: { requestId: string; startedAt: number }) => {
+  if (existing.request_hash !== requestHash) {
+    throw new ApiError(409, "partnerReference is already used by a different booking", "partner_reference_conflict", { bookingReference: existing.reference });
+  }
+  return resultOf(existing, meta);
+};
+
+const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed/i.test(error.message);
+
+/**
+ * POST /api/book. Retry-safe on partnerReference: the same request returns the first booking and
+ * never takes allotment twice. Allotment is taken for every night in one transaction by the supplier.
+ */
+export const bookQuote = async (
+  deps: BookingDeps,
+  connection: CoreConnection,
+  request: BookRequest,
+  meta: { requestId: string; startedAt: number; scenario: SandboxScenario | null },
+  now = Date.now(),
+): Promise<BookResult> => {
+  const criteria = request.bookCriteria;
+  const partnerId = connection.partnerId;
+  const requestHash = await sha256Hex(
+    JSON.stringify([criteria.quoteId, criteria.accommodation.code, criteria.checkIn, criteria.checkOut, criteria.holder.name, criteria.holder.surName, criteria.occupancies ?? null]),
+  );
+  const existing = await findBookingByPartnerReference(deps.d1, partnerId, criteria.partnerReference);
+  if (existing) return retried(existing, requestHash, meta);
+
+  const stored = await quoteStore(deps.quotes).get(criteria.quoteId, now);
+  if (!stored || stored.partnerId !== partnerId) throw QUOTE_INVALID();
+  if (criteria.accommodation.code !== stored.accommodationCode) throw new ApiError(400, "Accommodation code mismatch", "accommodation_mismatch");
+  if (criteria.checkIn !== stored.stay.checkIn || criteria.checkOut !== stored.stay.checkOut) throw new ApiError(400, "Stay dates mismatch", "stay_dates_mismatch");
+
+  // Optional occupancy override: each must name a quoted occupancy and match its adult, child and pax counts.
+  const quotedRooms = stored.stay.rooms;
+  let paxes = quotedRooms.map((ages, i) => ({ occupancyId: i + 1, paxes: ages.map((age) => ({ age })) as Array<Record<string, unknown> & { age: number }> }));
+  if (criteria.occupancies) {
+    const counts = (ages: number[]) => [ages.filter((a) => a >= 18).length, ages.filter((a) => a < 18).length, ages.length].join("/");
+    for (const occupancy of criteria.occupancies) {
+      const quoted = quotedRooms[occupancy.occupancyId - 1];
+      if (!quoted) throw new ApiError(400, `Occupancy ${occupancy.occupancyId} not found in cached quote`, "occupancy_not_found");
+      if (counts(quoted) !== counts(occupancy.paxes.map((p) => p.age))) throw new ApiError(400, "Occupancy details mismatch", "occupancy_mismatch");
+    }
+    const ids = new Set(criteria.occupancies.map((o) => o.occupancyId));
+    if (ids.size !== criteria.occupancies.length || ids.size !== quotedRooms.length) throw new ApiError(400, "Occupancy details mismatch", "occupancy_mismatch");
+    paxes = [...criteria.occupancies].sort((a, b) => a.occupancyId - b.occupancyId).map((o) => ({ occupancyId: o.occupancyId, paxes: o.paxes }));
+  }
+  const rate = stored.quote.rate;
+  if (!rate || typeof rate.chargeTotal !== "number") throw new ApiError(400, "Missing rate snapshot for booking", "missing_rate_snapshot");
+  const product = stored.supplier;
+  if (!product?.name || !product.roomCode || !product.ratePlanCode) throw new ApiError(400, "Missing supplier metadata for booking", "missing_supplier_metadata");
+
+  const accommodation = await accommodationByCode(deps.d1, stored.accommodationCode);
+  if (!accommodation) throw new ApiError(404, "Accommodation not found", "accommodation_not_found");
+  if (meta.scenario === "booking_failed") throw NOT_SUCCESSFUL("sandbox");
+
+  const supplier = supplierFor(deps, connection);
+  let confirmation;
+  try {
+    confirmation = await supplier.book(accommodation, product, stored.stay);
+  } catch (error) {
+    if (error instanceof SupplierRefusal) throw NOT_SUCCESSFUL(error.reason);
+    throw error;
+  }
+
+  const reference = newBookingReference();
+  try {
+    await deps.d1
+      .prepare(
+        `INSERT INTO bookings (reference, partner_id, connection_id, partner_reference, request_hash, status, accommodation_code, accommodation_name, timezone,
+          check_in, check_out, room_code, rate_plan_code, room_count, board_code, currency, charge_total, rate, rooms, cancel_policy, holder, occupancies,
+          supplier, supplier_reference, hotel_confirmation_number, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, 'success', ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)`,
+      )
+      .bind(
+        reference, partnerId, connection.id, criteria.partnerReference, requestHash, accommodation.code, accommodation.name, accommodation.timezone,
+        stored.stay.checkIn, stored.stay.checkOut, product.roomCode, product.ratePlanCode, stored.stay.rooms.length, String(stored.quote.boardCode ?? ""),
+        rate.currency, rate.chargeTotal, JSON.stringify(rate), JSON.stringify(stored.quote.rooms ?? []),
+        stored.quote.cancelPolicy ? JSON.stringify(stored.quote.cancelPolicy) : null,
+        JSON.stringify({ name: criteria.holder.name, surName: criteria.holder.surName }), JSON.stringify(paxes),
+        supplier.name, confirmation.supplierReference, confirmation.hotelConfirmationNumber, new Date(now).toISOString(),
+      )
+      .run();
+  } catch (error) {
+    // Another request with the same partnerReference won the race: give the rooms back, answer as a retry.
+    await supplier.cancel({ accommodationCode: accommodation.code, ...product, checkIn: stored.stay.checkIn, checkOut: stored.stay.checkOut, roomCount: stored.stay.rooms.length, supplierReference: confirmation.supplierReference });
+    if (!isUniqueViolation(error)) throw error;
+    const winner = await findBookingByPartnerReference(deps.d1, partnerId, criteria.partnerReference);
+    if (!winner) throw error;
+    return retried(winner, requestHash, meta);
+  }
+  const row = await deps.d1.prepare("SELECT * FROM bookings WHERE reference = ?").bind(reference).first<RawBooking>();
+  return resultOf(row!, meta);
+};

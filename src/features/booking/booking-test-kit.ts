@@ -1,0 +1,65 @@
+import { addDays } from "../supply/zoned-time";
+import { post } from "../../../test/api";
+
+/** Shared request builders for the booking tests (not a test file itself). */
+export const DEMO_CODE = 1001;
+export const OTHER_CODE = 2001;
+
+export const inDays = (days: number) => addDays(new Date().toISOString().slice(0, 10), days);
+
+export const searchBody = (criteria: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  searchCriteria: { occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], checkIn: inDays(30), checkOut: inDays(32), ...criteria },
+  settings: { access: { code: DEMO_CODE } },
+  ...extra,
+});
+
+export type SearchedOption = { accommodationCode: string; option: any; checkIn: string; checkOut: string; occupancies: any[] };
+
+/** Searches one accommodation and returns its cheapest option matching `pick`. */
+export const searchOne = async (
+  code: string,
+  opts: { checkIn?: string; checkOut?: string; occupancies?: any[]; pick?: (o: any) => boolean; apiKey?: string; connection?: number } = {},
+): Promise<SearchedOption> => {
+  const checkIn = opts.checkIn ?? inDays(30);
+  const checkOut = opts.checkOut ?? addDays(checkIn, 2);
+  const occupancies = opts.occupancies ?? [{ paxes: [{ age: 30 }, { age: 30 }] }];
+  const res = await post(
+    "/api/search",
+    { searchCriteria: { destinations: { accommodations: [{ code }] }, occupancies, checkIn, checkOut }, settings: { access: { code: opts.connection ?? DEMO_CODE } } },
+    { apiKey: opts.apiKey },
+  );
+  if (res.status !== 200) throw new Error(`search ${res.status} ${res.text}`);
+  const options = res.json.data.accommodations[0]?.options ?? [];
+  const option = options.find(opts.pick ?? (() => true));
+  if (!option) throw new Error(`no option for ${code}`);
+  return { accommodationCode: code, option, checkIn, checkOut, occupancies };
+};
+
+export const quoteBody = (s: SearchedOption, override: Record<string, unknown> = {}, connection = DEMO_CODE) => ({
+  quoteCriteria: { optionId: s.option.id, accommodation: { code: s.accommodationCode }, occupancies: s.occupancies, checkIn: s.checkIn, checkOut: s.checkOut, ...override },
+  settings: { access: { code: connection } },
+});
+
+export const bookBody = (quote: any, partnerReference: string, override: Record<string, unknown> = {}, connection = DEMO_CODE) => ({
+  bookCriteria: {
+    quoteId: quote.id,
+    accommodation: { code: quote.accommodation.accommodationCode },
+    partnerReference,
+    holder: { name: "Ada", surName: "Lovelace" },
+    checkIn: quote.checkIn,
+    checkOut: quote.checkOut,
+    ...override,
+  },
+  settings: { access: { code: connection } },
+});
+
+export const cancelBody = (bookingReference: unknown, connection: unknown = DEMO_CODE) => ({
+  input: { reference: { bookingReference } },
+  settings: { access: { code: connection } },
+});
+
+export const quoteOf = async (s: SearchedOption, options: { apiKey?: string } = {}) => {
+  const res = await post("/api/quote", quoteBody(s), options);
+  if (res.status !== 200) throw new Error(`quote ${res.status} ${res.text}`);
+  return res.json.data;
+};

@@ -1,0 +1,68 @@
+import { ApiError } from "../../platform/http/api-error";
+import { inventorySupplier } from "../supply/inventory-supplier";
+import type { CancelPolicy, Supplier } from "../supply/supplier";
+import { localDate } from "../supply/zoned-time";
+import type { RawBooking } from "./book";
+import type { BookingDeps } from "./deps";
+
+/** What cancelling costs at `now`: the highest penalty whose deadline has passed, else nothing. */
+export const cancelPenaltyAt = (policy: CancelPolicy, now: number): number =>
+  policy.cancelPenalties.reduce((cost, p) => (Date.parse(p.deadline) <= now ? Math.max(cost, p.value) : cost), 0);
+
+/** The supplier that holds a stored booking. */
+const supplierOfBooking = (deps: BookingDeps, name: string): Supplier => {
+  if (name === "inventory") return inventorySupplier(deps.d1);
+  throw new ApiError(501, `No supplier named ${name} is connected`, "supplier_not_implemented");
+};
+
+const parsePolicy = (text: string | null): CancelPolicy | null => {
+  if (!text) return null;
+  try {
+    const policy = JSON.parse(text) as CancelPolicy;
+    return typeof policy?.refundable === "boolean" && Array.isArray(policy.cancelPenalties) ? policy : null;
+  } catch {
+    return null;
+  }
+};
+
+/** POST /api/cancel, with the rules of sections 3.1, 4.6 and 7 in that order. */
+export const cancelBooking = async (deps: BookingDeps, partnerId: string, bookingReference: string, now = Date.now()) => {
+  const booking = await deps.d1.prepare("SELECT * FROM bookings WHERE reference = ?").bind(bookingReference).first<RawBooking>();
+  if (!booking) throw new ApiError(404, `Booking not found with bookingReference: ${bookingReference}`, "booking_not_found");
+  if (booking.partner_id !== partnerId) throw new ApiError(403, "This booking does not belong to the current partner", "booking_not_owned");
+  const cannot = (status: string) => new ApiError(400, `Booking cannot be cancelled. Current status: ${status}`, "booking_not_cancellable");
+  if (booking.status !== "success") throw cannot(booking.status);
+  // "Before the check-in date" on the hotel's own calendar.
+  if (localDate(now, booking.timezone) >= booking.check_in) {
+    throw new ApiError(400, "This booking can no longer be cancelled after the check-in date", "after_check_in");
+  }
+  const policy = parsePolicy(booking.cancel_policy);
+  if (!policy) throw new ApiError(400, "Cancellation policy not found for this booking", "cancel_policy_not_found");
+  if (!policy.refundable) throw new ApiError(400, "This booking is not refundable according to the cancellation policy", "not_refundable");
+
+  const cancelPrice = cancelPenaltyAt(policy, now);
+  const cancelledAt = new Date(now).toISOString();
+  // Conditional on the status: of two concurrent cancels only one changes the row and gives rooms back.
+  const update = await deps.d1
+    .prepare("UPDATE bookings SET status = 'cancelled', cancelled_at = ?1, cancel_price = ?2 WHERE reference = ?3 AND status = 'success'")
+    .bind(cancelledAt, cancelPrice, booking.reference)
+    .run();
+  if (update.meta.changes !== 1) throw cannot("cancelled");
+  await supplierOfBooking(deps, booking.supplier).cancel({
+    accommodationCode: booking.accommodation_code,
+    roomCode: booking.room_code,
+    ratePlanCode: booking.rate_plan_code,
+    checkIn: booking.check_in,
+    checkOut: booking.check_out,
+    roomCount: booking.room_count,
+    supplierReference: booking.supplier_reference,
+  });
+  return {
+    status: "cancelled" as const,
+    cancelledAt,
+    cancelLocator: booking.supplier_reference,
+    reference: { bookingReference: booking.reference, partnerReference: booking.partner_reference, hotelConfirmationNumber: booking.hotel_confirmation_number },
+    bookPrice: { currency: booking.currency, amount: booking.charge_total },
+    cancelPrice: { currency: booking.currency, amount: cancelPrice },
+  };
+};

@@ -1,0 +1,334 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedDemoAccommodations } from "../../../scripts/demo/seed";
+import { OTHER_KEY, post } from "../../../test/api";
+import { signToken } from "../../platform/crypto/signed-token";
+import { bookBody, cancelBody, inDays, quoteBody, quoteOf, searchBody, searchOne, type SearchedOption } from "./booking-test-kit";
+import { issueOptionId, readOptionId } from "./option-token";
+import { quoteStore } from "./quote-store";
+
+beforeAll(async () => {
+  await seedDemoAccommodations(env.DB, { accommodations: 30 });
+  // Connections the access rules need: another partner's, and one of demo's not in use.
+  await env.DB.prepare(
+    "insert into connections (id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, current_in_use) values ('con_demo_idle', 1002, 'demo', 'public', 'direct', 100, 60000, 0), ('con_demo_tgx', 1003, 'demo', 'b2b', 'tgx', 100, 60000, 1)",
+  ).run();
+});
+
+const codes = { destinations: { accommodations: [{ code: "US000001" }] } };
+
+describe("search: section 7 messages", () => {
+  it.each([
+    ["no selector", searchBody({}), 400, "Exactly one selector is required: destinations.accommodations, geo(lat/lng), or accommodationName"],
+    ["two selectors", searchBody({ ...codes, accommodationName: "Grand" }), 400, "Exactly one selector is required: destinations.accommodations, geo(lat/lng), or accommodationName"],
+    ["geo without lng", searchBody({ geo: { lat: 40 } }), 400, "Exactly one selector is required: destinations.accommodations, geo(lat/lng), or accommodationName"],
+    ["all three", searchBody({ ...codes, accommodationName: "Grand", geo: { lat: 1, lng: 1 } }), 400, "Exactly one selector is required: destinations.accommodations, geo(lat/lng), or accommodationName"],
+    ["no access code", searchBody(codes, { settings: {} }), 400, "No connection"],
+    ["null access code", searchBody(codes, { settings: { access: { code: null } } }), 400, "No connection"],
+    ["a code that is not a number", searchBody(codes, { settings: { access: { code: "abc" } } }), 400, "Invalid connection code"],
+    ["a negative code", searchBody(codes, { settings: { access: { code: -4 } } }), 400, "Invalid connection code"],
+    ["a fractional code", searchBody(codes, { settings: { access: { code: 1001.5 } } }), 400, "Invalid connection code"],
+    ["an unknown code", searchBody(codes, { settings: { access: { code: 999999 } } }), 401, "Connection not found"],
+    ["another partner's code", searchBody(codes, { settings: { access: { code: 2001 } } }), 401, "Connection access denied"],
+    ["own connection not in use", searchBody(codes, { settings: { access: { code: 1002 } } }), 401, "Connection access denied"],
+  ])("%s: %i %s", async (_name, body, status, message) => {
+    const res = await post("/api/search", body);
+    expect(res.status).toBe(status);
+    expect(res.json.message).toBe(message);
+    expect(res.json.data).toBeUndefined();
+  });
+
+  it("accepts the code as a numeric string", async () => {
+    const res = await post("/api/search", searchBody(codes, { settings: { access: { code: "1001" } } }));
+    expect(res.status).toBe(200);
+  });
+
+  it("401 without or with a wrong API key", async () => {
+    const missing = await post("/api/search", searchBody(codes), { apiKey: null });
+    expect(missing.status).toBe(401);
+    expect(missing.json.message).toBe("API key is required");
+    const wrong = await post("/api/search", searchBody(codes), { apiKey: "nope" });
+    expect(wrong.status).toBe(401);
+    expect(wrong.json.message).toBe("Invalid API key");
+  });
+
+  it("a tgx connection has no supplier yet: 501, and /api/search/tgx and /api/quote/tgx are 501", async () => {
+    const tgx = await post("/api/search", searchBody(codes, { settings: { access: { code: 1003 } } }));
+    expect(tgx.status).toBe(501);
+    expect(tgx.json.message).toContain("tgx");
+    for (const path of ["/api/search/tgx", "/api/quote/tgx"]) {
+      const res = await post(path, {});
+      expect(res.status).toBe(501);
+      expect(res.json.message).toMatch(/not implemented/);
+    }
+  });
+
+  it.each([
+    ["1,001 codes", searchBody({ destinations: { accommodations: Array.from({ length: 1001 }, (_, i) => ({ code: `US${String(i).padStart(6, "0")}` })) } })],
+    ["an empty code list", searchBody({ destinations: { accommodations: [] } })],
+    ["a name of one character", searchBody({ accommodationName: "G" })],
+    ["a name of 201 characters", searchBody({ accommodationName: "x".repeat(201) })],
+    ["radius 0.05", searchBody({ geo: { lat: 40, lng: -74, radiusKm: 0.05 } })],
+    ["radius 61", searchBody({ geo: { lat: 40, lng: -74, radiusKm: 61 } })],
+    ["limit 0", searchBody({ geo: { lat: 40, lng: -74, limit: 0 } })],
+    ["limit 1001", searchBody({ geo: { lat: 40, lng: -74, limit: 1001 } })],
+    ["lat as a string", searchBody({ geo: { lat: "40", lng: -74 } })],
+    ["no occupancies", searchBody({ ...codes, occupancies: undefined })],
+    ["a pax without age", searchBody({ ...codes, occupancies: [{ paxes: [{}] }] })],
+    ["a room of children only", searchBody({ ...codes, occupancies: [{ paxes: [{ age: 9 }] }] })],
+    ["checkOut before checkIn", searchBody({ ...codes, checkIn: inDays(10), checkOut: inDays(9) })],
+    ["a bad date", searchBody({ ...codes, checkIn: "2027-02-30", checkOut: "2027-03-02" })],
+    ["a past check-in", searchBody({ ...codes, checkIn: "2020-01-01", checkOut: "2020-01-02" })],
+    ["40 nights", searchBody({ ...codes, checkIn: inDays(10), checkOut: inDays(50) })],
+    ["quota 0", searchBody(codes, { settings: { access: { code: 1001 }, businessRules: { optionsQuota: 0 } } })],
+    ["an unknown rule type", searchBody(codes, { settings: { access: { code: 1001 }, businessRules: { businessRuleType: "PRICIEST" } } })],
+    ["no settings", { searchCriteria: searchBody(codes).searchCriteria }],
+    ["an array body", []],
+  ])("bad input: %s gives a 400 naming the problem", async (_name, body) => {
+    const res = await post("/api/search", body);
+    expect(res.status).toBe(400);
+    expect(res.json.message).toEqual(expect.any(String));
+    expect(res.json.code).toMatch(/invalid_request|invalid_dates|invalid_occupancy/);
+  });
+
+  it("malformed JSON is 400, a huge body 413", async () => {
+    const malformed = await post("/api/search", undefined, { raw: "{\"searchCriteria\":", headers: { "content-type": "application/json" } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json.message).toBe("Malformed JSON in request body");
+    const huge = await post("/api/search", searchBody({ accommodationName: "x".repeat(2 * 1024 * 1024) }));
+    expect(huge.status).toBe(413);
+  });
+});
+
+describe("quote: section 7 messages", () => {
+  let searched: SearchedOption;
+  beforeAll(async () => {
+    searched = await searchOne("US000002");
+  });
+
+  it.each([
+    ["no optionId", { optionId: undefined }, 400, "optionRefId is required"],
+    ["an empty optionId", { optionId: "" }, 400, "optionRefId is required"],
+    ["a garbage optionId", { optionId: "garbage" }, 400, "Option reference expired or invalid"],
+    ["another accommodation", { accommodation: { code: "US000003" } }, 400, "Accommodation code mismatch"],
+    ["other dates", { checkOut: inDays(33) }, 400, "Stay dates mismatch"],
+    ["another occupancy", { occupancies: [{ paxes: [{ age: 30 }] }] }, 400, "Occupancy details mismatch"],
+    ["an extra room", { occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }, { paxes: [{ age: 30 }] }] }, 400, "Occupancy details mismatch"],
+  ])("%s: %i %s", async (_name, override, status, message) => {
+    const res = await post("/api/quote", quoteBody(searched, override));
+    expect(res.status).toBe(status);
+    expect(res.json.message).toBe(message);
+  });
+
+  it("a forged option (wrong secret) and an expired option: Option reference expired or invalid", async () => {
+    const snapshot = { partnerId: "demo", accommodationCode: "US000002", roomCode: "STD", ratePlanCode: "STD-RO-FLX", checkIn: searched.checkIn, checkOut: searched.checkOut, rooms: [[30, 30]], chargeTotal: 1 };
+    const forged = await issueOptionId("not-the-secret", { ...snapshot, expiresAt: Date.now() + 60_000 });
+    const expired = await issueOptionId(env.PAGE_TOKEN_SECRET, { ...snapshot, expiresAt: Date.now() - 1000 });
+    const tampered = searched.option.id.replace(/.$/, (ch: string) => (ch === "A" ? "B" : "A"));
+    const pageTokenShaped = await signToken(env.PAGE_TOKEN_SECRET, [1, "demo"]);
+    for (const optionId of [forged, expired, tampered, pageTokenShaped]) {
+      const res = await post("/api/quote", quoteBody(searched, { optionId }));
+      expect(res.status).toBe(400);
+      expect(res.json.message).toBe("Option reference expired or invalid");
+    }
+  });
+
+  it("an option is good for 24 hours: moving the clock past that expires it", async () => {
+    const now = Date.now();
+    await expect(readOptionId(env.PAGE_TOKEN_SECRET, searched.option.id, "demo", now + 23 * 3600_000)).resolves.toMatchObject({ accommodationCode: "US000002" });
+    await expect(readOptionId(env.PAGE_TOKEN_SECRET, searched.option.id, "demo", now + 24 * 3600_000 + 1000)).rejects.toMatchObject({ status: 400, message: "Option reference expired or invalid" });
+  });
+
+  it("an option searched by another partner: Option reference invalid", async () => {
+    const theirs = await searchOne("US000002", { apiKey: OTHER_KEY, connection: 2001 });
+    const res = await post("/api/quote", quoteBody(theirs));
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe("Option reference invalid");
+  });
+
+  it("an option for a room type the accommodation does not sell: Room is unavailable", async () => {
+    const option = await issueOptionId(env.PAGE_TOKEN_SECRET, {
+      partnerId: "demo", accommodationCode: "US000002", roomCode: "NOPE", ratePlanCode: "NOPE-RO-FLX", checkIn: searched.checkIn, checkOut: searched.checkOut, rooms: [[30, 30]], chargeTotal: 1, expiresAt: Date.now() + 60_000,
+    });
+    const res = await post("/api/quote", quoteBody(searched, { optionId: option }));
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe("Room is unavailable");
+  });
+
+  it.each([[undefined], ["x"], [2001], [999999], [1002]])("connection code %j: 403 Invalid connection code.", async (code) => {
+    const body = quoteBody(searched);
+    body.settings = { access: { code: code as number } };
+    const res = await post("/api/quote", body);
+    expect(res.status).toBe(403);
+    expect(res.json.message).toBe("Invalid connection code.");
+  });
+
+  it("Room is unavailable on a real sell-out and a real stop-sell", async () => {
+    const s = await searchOne("US000005");
+    const room = s.option.rooms[0].code;
+    await env.DB.prepare("insert into room_nights (accommodation_code, room_code, night, allotment, sold) values ('US000005', ?, ?, 3, 3)").bind(room, s.checkIn).run();
+    const soldOut = await post("/api/quote", quoteBody(s));
+    expect(soldOut.status).toBe(400);
+    expect(soldOut.json.message).toBe("Room is unavailable");
+    await env.DB.prepare("update room_nights set sold = 0, stop_sell = 1 where accommodation_code = 'US000005'").run();
+    const stopped = await post("/api/quote", quoteBody(s));
+    expect(stopped.json.message).toBe("Room is unavailable");
+    await env.DB.prepare("update room_nights set stop_sell = 0 where accommodation_code = 'US000005'").run();
+    expect((await post("/api/quote", quoteBody(s))).status).toBe(200);
+  });
+
+  it("Price changed on a real rise beyond 1 %, with both totals; a fall is quoted at the new price", async () => {
+    const s = await searchOne("US000006");
+    const room = s.option.rooms[0].code;
+    await env.DB.prepare("insert into room_nights (accommodation_code, room_code, night, allotment, sold, price) values ('US000006', ?, ?, 5, 0, 5000)").bind(room, s.checkIn).run();
+    const risen = await post("/api/quote", quoteBody(s));
+    expect(risen.status).toBe(400);
+    expect(risen.json.message).toBe("Price changed");
+    expect(risen.json.details.previousTotal).toBe(s.option.rate.chargeTotal);
+    expect(risen.json.details.currentTotal).toBeGreaterThan(s.option.rate.chargeTotal * 1.01);
+    await env.DB.prepare("update room_nights set price = 1 where accommodation_code = 'US000006'").run();
+    const fallen = await post("/api/quote", quoteBody(s));
+    expect(fallen.status).toBe(200);
+    expect(fallen.json.data.rate.chargeTotal).toBeLessThan(s.option.rate.chargeTotal);
+  });
+});
+
+describe("book: section 7 messages", () => {
+  let quote: any;
+  beforeAll(async () => {
+    quote = await quoteOf(await searchOne("US000007", { pick: (o) => o.isRefundable }));
+  });
+
+  it.each([
+    ["no quoteId", { quoteId: undefined }, 400, "optionId is required"],
+    ["an unknown quoteId", { quoteId: "qt_" + "A".repeat(32) }, 400, "Quote reference expired or invalid. Please quote again."],
+    ["a malformed quoteId", { quoteId: "whatever" }, 400, "Quote reference expired or invalid. Please quote again."],
+    ["another accommodation", { accommodation: { code: "US000008" } }, 400, "Accommodation code mismatch"],
+    ["other dates", { checkIn: inDays(29) }, 400, "Stay dates mismatch"],
+    ["an occupancy without occupancyId", { occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }] }, 400, "occupancyId is required when providing occupancies"],
+    ["an occupancy the quote lacks", { occupancies: [{ occupancyId: 7, paxes: [{ age: 30 }, { age: 30 }] }] }, 400, "Occupancy 7 not found in cached quote"],
+    ["fewer paxes than quoted", { occupancies: [{ occupancyId: 1, paxes: [{ age: 30 }] }] }, 400, "Occupancy details mismatch"],
+    ["a child for an adult", { occupancies: [{ occupancyId: 1, paxes: [{ age: 30 }, { age: 5 }] }] }, 400, "Occupancy details mismatch"],
+    ["no holder", { holder: undefined }, 400, "bookCriteria.holder is required"],
+    ["no partnerReference", { partnerReference: undefined }, 400, "bookCriteria.partnerReference is required"],
+  ])("%s: %i %s", async (_name, override, status, message) => {
+    const res = await post("/api/book", bookBody(quote, `err-${_name}`, override));
+    expect(res.status).toBe(status);
+    expect(res.json.message).toBe(message);
+  });
+
+  it("403 Invalid connection code. for another partner's connection", async () => {
+    const res = await post("/api/book", bookBody(quote, "err-conn", {}, 2001));
+    expect(res.status).toBe(403);
+    expect(res.json.message).toBe("Invalid connection code.");
+  });
+
+  it("another partner cannot book my quote", async () => {
+    const res = await post("/api/book", bookBody(quote, "err-theirs", {}, 2001), { apiKey: OTHER_KEY });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe("Quote reference expired or invalid. Please quote again.");
+  });
+
+  it("an expired quote (by its own clock, and gone from KV)", async () => {
+    const q = await quoteOf(await searchOne("US000009"));
+    const store = quoteStore(env.CACHE);
+    const stored = await store.get(q.id, Date.now());
+    await store.put(q.id, { ...stored!, expiresAt: Date.now() - 1 });
+    const res = await post("/api/book", bookBody(q, "err-expired"));
+    expect(res.json.message).toBe("Quote reference expired or invalid. Please quote again.");
+    await env.CACHE.delete(`quote:${q.id}`);
+    expect((await post("/api/book", bookBody(q, "err-expired"))).json.message).toBe("Quote reference expired or invalid. Please quote again.");
+  });
+
+  it("quotes are written with a 30-minute expirationTtl", async () => {
+    const q = await quoteOf(await searchOne("US000009"));
+    const listed = await env.CACHE.list({ prefix: `quote:${q.id}` });
+    const expiration = listed.keys[0]!.expiration!;
+    expect(expiration - Date.now() / 1000).toBeGreaterThan(1790);
+    expect(expiration - Date.now() / 1000).toBeLessThanOrEqual(1801);
+    // Moving the clock: within 30 minutes the quote is there, after them it is not.
+    expect(await quoteStore(env.CACHE).get(q.id, Date.now() + 29 * 60_000)).not.toBeNull();
+    expect(await quoteStore(env.CACHE).get(q.id, Date.now() + 30 * 60_000 + 1000)).toBeNull();
+  });
+
+  it("Missing rate snapshot, Missing supplier metadata, Accommodation not found", async () => {
+    const q = await quoteOf(await searchOne("US000010"));
+    const store = quoteStore(env.CACHE);
+    const stored = (await store.get(q.id, Date.now()))!;
+    await store.put(q.id, { ...stored, quote: { ...stored.quote, rate: undefined } });
+    expect((await post("/api/book", bookBody(q, "err-rate"))).json.message).toBe("Missing rate snapshot for booking");
+    await store.put(q.id, { ...stored, supplier: undefined });
+    expect((await post("/api/book", bookBody(q, "err-supplier"))).json.message).toBe("Missing supplier metadata for booking");
+    await store.put(q.id, { ...stored, accommodationCode: "US999999" });
+    const gone = await post("/api/book", bookBody(q, "err-gone", { accommodation: { code: "US999999" } }));
+    expect(gone.status).toBe(404);
+    expect(gone.json.message).toBe("Accommodation not found");
+    expect(await env.DB.prepare("select count(*) n from bookings where partner_reference like 'err-%'").first("n")).toBe(0);
+  });
+
+  it("a real sell-out between quote and book: 400 The booking was not successful., nothing stored", async () => {
+    const q = await quoteOf(await searchOne("US000011"));
+    await env.DB.prepare("insert into room_nights (accommodation_code, room_code, night, allotment, sold) values ('US000011', ?, ?, 0, 0)").bind(q.roomCodes[0], inDays(31)).run(); // the second night only
+    const res = await post("/api/book", bookBody(q, "sold-out"));
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe("The booking was not successful.");
+    expect(await env.DB.prepare("select count(*) n from bookings where partner_reference = 'sold-out'").first("n")).toBe(0);
+    // The rolled-back batch left no night taken.
+    expect(await env.DB.prepare("select coalesce(sum(sold), 0) s from room_nights where accommodation_code = 'US000011'").first("s")).toBe(0);
+  });
+});
+
+describe("cancel: section 7 messages", () => {
+  const book = async (code: string, ref: string, pick: (o: any) => boolean) => {
+    const q = await quoteOf(await searchOne(code, { pick }));
+    const res = await post("/api/book", bookBody(q, ref));
+    expect(res.status).toBe(200);
+    return res.json.data.bookingReference as string;
+  };
+
+  it.each([
+    ["no reference object", { input: {}, settings: { access: { code: 1001 } } }],
+    ["no bookingReference", cancelBody(undefined)],
+    ["an empty bookingReference", cancelBody("")],
+  ])("%s: 400 bookingReference is required for cancellation", async (_name, body) => {
+    const res = await post("/api/cancel", body);
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe("bookingReference is required for cancellation");
+  });
+
+  it("404 for an unknown reference, 403 for a bad connection code", async () => {
+    const missing = await post("/api/cancel", cancelBody("BKNOPE"));
+    expect(missing.status).toBe(404);
+    expect(missing.json.message).toBe("Booking not found with bookingReference: BKNOPE");
+    const badCode = await post("/api/cancel", cancelBody("BKNOPE", 2001));
+    expect(badCode.status).toBe(403);
+    expect(badCode.json.message).toBe("Invalid connection code.");
+  });
+
+  it("non-refundable, missing policy, after check-in, and a status other than success", async () => {
+    // Find an accommodation that sells a non-refundable plan.
+    let nrfRef: string | null = null;
+    for (let n = 13; n <= 30 && !nrfRef; n++) {
+      const code = `US0000${String(n).padStart(2, "0")}`;
+      nrfRef = await book(code, `cx-nrf-${n}`, (o) => !o.isRefundable).catch(() => null);
+    }
+    expect(nrfRef).not.toBeNull();
+    const nrf = await post("/api/cancel", cancelBody(nrfRef));
+    expect(nrf.status).toBe(400);
+    expect(nrf.json.message).toBe("This booking is not refundable according to the cancellation policy");
+
+    const ref = await book("US000014", "cx-policy", (o) => o.isRefundable);
+    await env.DB.prepare("update bookings set cancel_policy = null where reference = ?").bind(ref).run();
+    const noPolicy = await post("/api/cancel", cancelBody(ref));
+    expect(noPolicy.json.message).toBe("Cancellation policy not found for this booking");
+
+    await env.DB.prepare("update bookings set check_in = ?, check_out = ? where reference = ?").bind(inDays(-1), inDays(1), ref).run();
+    const late = await post("/api/cancel", cancelBody(ref));
+    expect(late.status).toBe(400);
+    expect(late.json.message).toBe("This booking can no longer be cancelled after the check-in date");
+
+    await env.DB.prepare("update bookings set status = 'cancelled' where reference = ?").bind(ref).run();
+    const status = await post("/api/cancel", cancelBody(ref));
+    expect(status.json.message).toBe("Booking cannot be cancelled. Current status: cancelled");
+  });
+});

@@ -1,0 +1,90 @@
+import { ApiError } from "../../platform/http/api-error";
+import { round2 } from "../supply/catalogue";
+import { accommodationByCode } from "./accommodation-lookup";
+import type { CoreConnection } from "./connection-access";
+import { accommodationTypeName, supplierFor, type BookingDeps, type SandboxScenario } from "./deps";
+import { readOptionId } from "./option-token";
+import { newQuoteId, QUOTE_TTL_SECONDS, quoteStore } from "./quote-store";
+import type { QuoteRequest } from "./schemas";
+import { locationOf, stayFrom } from "./search";
+
+/** A price may rise by up to 1 % of the searched total before quote refuses with `Price changed`. */
+export const PRICE_TOLERANCE = 0.01;
+
+const sameRooms = (a: number[][], b: number[][]) =>
+  a.length === b.length && a.every((ages, i) => {
+    const x = [...ages].sort((m, n) => m - n);
+    const y = [...b[i]!].sort((m, n) => m - n);
+    return x.length === y.length && x.every((v, j) => v === y[j]);
+  });
+
+const priceChanged = (previousTotal: number, currentTotal: number, currency: string) =>
+  new ApiError(400, "Price changed", "price_changed", { previousTotal, currentTotal, currency });
+
+/** POST /api/quote: checks the option against the request, re-prices from current inventory, keeps the quote 30 minutes. */
+export const quoteOption = async (
+  deps: BookingDeps,
+  connection: CoreConnection,
+  request: QuoteRequest,
+  meta: { requestId: string; startedAt: number; scenario: SandboxScenario | null },
+  now = Date.now(),
+) => {
+  const criteria = request.quoteCriteria;
+  const option = await readOptionId(deps.secret, criteria.optionId, connection.partnerId, now);
+  if (criteria.accommodation.code !== option.accommodationCode) throw new ApiError(400, "Accommodation code mismatch", "accommodation_mismatch");
+  if (criteria.checkIn !== option.checkIn || criteria.checkOut !== option.checkOut) throw new ApiError(400, "Stay dates mismatch", "stay_dates_mismatch");
+  const requested = criteria.occupancies.map((o) => o.paxes.map((p) => p.age));
+  if (!sameRooms(requested, option.rooms)) throw new ApiError(400, "Occupancy details mismatch", "occupancy_mismatch");
+  const stay = stayFrom(option.checkIn, option.checkOut, criteria.occupancies, now);
+
+  const accommodation = await accommodationByCode(deps.d1, option.accommodationCode);
+  if (!accommodation) throw new ApiError(400, "Option reference invalid", "option_invalid");
+  if (meta.scenario === "room_unavailable") throw new ApiError(400, "Room is unavailable", "room_unavailable", { sandbox: true });
+  if (meta.scenario === "price_changed") {
+    throw new ApiError(400, "Price changed", "price_changed", { previousTotal: option.chargeTotal, currentTotal: round2(option.chargeTotal * 1.1), currency: "USD", sandbox: true });
+  }
+  const supplier = supplierFor(deps, connection);
+  const offer = await supplier.quote(accommodation, { roomCode: option.roomCode, ratePlanCode: option.ratePlanCode }, stay, now);
+  if (!offer) throw new ApiError(400, "Room is unavailable", "room_unavailable");
+  if (offer.rate.chargeTotal > round2(option.chargeTotal * (1 + PRICE_TOLERANCE))) {
+    throw priceChanged(option.chargeTotal, offer.rate.chargeTotal, offer.rate.currency);
+  }
+
+  const quoteId = newQuoteId();
+  const quote = {
+    id: quoteId,
+    accommodation: {
+      accommodationCode: accommodation.code,
+      accommodationName: accommodation.name,
+      accommodationType: accommodationTypeName(accommodation.type),
+      location: locationOf(accommodation),
+    },
+    occupancies: criteria.occupancies.map((o, i) => ({
+      occupancyId: i + 1,
+      paxes: o.paxes.map((p) => ({ age: p.age, ...(p.nationality ? { nationality: p.nationality } : {}) })),
+    })),
+    checkIn: stay.checkIn,
+    checkOut: stay.checkOut,
+    roomCodes: offer.rooms.map((r) => r.code),
+    roomNames: offer.rooms.map((r) => r.description),
+    boardCode: offer.boardCode,
+    boardName: offer.boardName,
+    isRefundable: offer.isRefundable,
+    rate: offer.rate,
+    cancelPolicy: offer.cancelPolicy,
+    rooms: offer.rooms,
+    requestId: meta.requestId,
+    responseTime: Math.max(0, Date.now() - meta.startedAt),
+  };
+  await quoteStore(deps.quotes).put(quoteId, {
+    v: 1,
+    partnerId: connection.partnerId,
+    connectionId: connection.id,
+    supplier: { name: supplier.name, roomCode: offer.roomCode, ratePlanCode: offer.ratePlanCode },
+    stay,
+    accommodationCode: accommodation.code,
+    expiresAt: now + QUOTE_TTL_SECONDS * 1000,
+    quote,
+  });
+  return quote;
+};

@@ -1,0 +1,294 @@
+import { z } from "@hono/zod-openapi";
+import { envelopeSchema } from "../../platform/http/envelope";
+import { specMessage } from "../../platform/http/validation";
+
+export const MAX_SEARCH_CODES = 1000;
+export const MAX_ROOMS = 9;
+export const MAX_PAXES_PER_ROOM = 8;
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD").openapi({ example: "2027-03-10" });
+const code = z.string().min(1).max(64);
+
+const searchPax = z.object({ age: z.number().int().min(0).max(120), nationality: z.string().max(2).optional() });
+const searchOccupancy = z.object({
+  occupancyId: z.number().int().min(1).optional(),
+  paxes: z.array(searchPax).min(1).max(MAX_PAXES_PER_ROOM),
+});
+const occupancies = z.array(searchOccupancy).min(1).max(MAX_ROOMS);
+
+/**
+ * `settings.access.code` is validated by the service, not here, so that each bad value gets the
+ * spec's connection message rather than a generic validation error.
+ */
+export const settingsSchema = z
+  .object({
+    access: z
+      .object({ code: z.unknown().optional().openapi({ type: "number", description: "The connection code", example: 1001 }) })
+      .passthrough()
+      .optional(),
+    timeout: z.string().optional(),
+    businessRules: z
+      .object({
+        businessRuleType: z.enum(["CHEAPEST", "DEFAULT"]).optional(),
+        optionsQuota: z.number().int().min(1).optional(),
+      })
+      .optional(),
+  })
+  .passthrough();
+
+const distributionContext = z.record(z.string(), z.unknown()).optional();
+
+const stringList = z.array(z.string().max(64)).max(50).optional();
+
+const SELECTOR_MESSAGE = specMessage("Exactly one selector is required: destinations.accommodations, geo(lat/lng), or accommodationName");
+
+export const searchRequestSchema = z
+  .object({
+    searchCriteria: z
+      .object({
+        destinations: z
+          .object({
+            accommodations: z
+              .array(z.object({ type: z.string().optional(), code }))
+              .min(1)
+              .max(MAX_SEARCH_CODES, `at most ${MAX_SEARCH_CODES} accommodations per search`)
+              .optional(),
+          })
+          .optional(),
+        geo: z
+          .object({
+            lat: z.number().min(-90).max(90).optional(),
+            lng: z.number().min(-180).max(180).optional(),
+            radiusKm: z.number().min(0.1).max(60).optional(),
+            limit: z.number().int().min(1).max(1000).optional(),
+          })
+          .optional(),
+        accommodationName: z.string().trim().min(2).max(200).optional(),
+        occupancies,
+        markets: z.array(z.string()).optional(),
+        checkIn: date,
+        checkOut: date,
+        language: z.string().optional(),
+        currency: z.string().optional(),
+        nationality: z.string().optional(),
+      })
+      .superRefine((criteria, ctx) => {
+        const geo = criteria.geo;
+        const selectors = [
+          criteria.destinations?.accommodations !== undefined,
+          geo !== undefined && (geo.lat !== undefined || geo.lng !== undefined),
+          criteria.accommodationName !== undefined,
+        ].filter(Boolean).length;
+        if (selectors !== 1) ctx.addIssue({ code: "custom", message: SELECTOR_MESSAGE, path: [] });
+        else if (geo && (geo.lat === undefined || geo.lng === undefined)) ctx.addIssue({ code: "custom", message: SELECTOR_MESSAGE, path: [] });
+      }),
+    settings: settingsSchema,
+    filters: z
+      .object({
+        status: z.object({ includes: stringList, excludes: stringList }).optional(),
+        rateRuleFilter: z
+          .object({ includes: stringList, excludes: stringList, includeEmptyRateRulesOptions: z.boolean().optional() })
+          .optional(),
+      })
+      .optional(),
+    distributionContext,
+    listing: z.boolean().optional(),
+    requestFromPortal: z.boolean().optional(),
+  })
+  .openapi("SearchRequest");
+
+export type SearchRequest = z.infer<typeof searchRequestSchema>;
+
+const rate = z.object({ currency: z.string(), baseRate: z.number(), taxesAndFees: z.number(), chargeTotal: z.number() }).openapi("Rate");
+const cancelPolicy = z
+  .object({
+    refundable: z.boolean(),
+    cancelPenalties: z.array(z.object({ penaltyType: z.string(), currency: z.string(), deadline: z.string(), value: z.number() })),
+  })
+  .openapi("CancelPolicy");
+const room = z.object({ occupancyRefId: z.number(), code: z.string(), description: z.string(), rate });
+const location = z.object({ country: z.string(), longitude: z.number(), latitude: z.number() });
+
+export const optionSchema = z
+  .object({
+    id: z.string().openapi({ description: "optionId for quote; valid about 24 hours" }),
+    boardCode: z.string(),
+    boardName: z.string(),
+    isRefundable: z.boolean(),
+    rate,
+    cancelPolicy,
+    rooms: z.array(room),
+  })
+  .openapi("SearchOption");
+
+export const searchResponseSchema = envelopeSchema(
+  z.object({
+    accommodations: z.array(
+      z.object({ accommodationCode: z.string(), accommodationName: z.string(), accommodationType: z.string(), location, options: z.array(optionSchema) }),
+    ),
+    requestId: z.string(),
+    responseTime: z.number(),
+  }),
+).openapi("SearchResponse");
+
+export const quoteRequestSchema = z
+  .object({
+    quoteCriteria: z.object({
+      optionId: z.string({ error: specMessage("optionRefId is required") }).min(1, specMessage("optionRefId is required")).max(2048),
+      accommodation: z.object({ type: z.string().optional(), code }),
+      occupancies,
+      market: z.string().optional(),
+      paymentType: z.string().optional(),
+      parameters: z
+        .array(z.object({ key: z.number(), value: z.string(), parameterType: z.string().optional(), immutable: z.boolean().optional(), roomId: z.number().optional() }))
+        .optional(),
+      checkIn: date,
+      checkOut: date,
+      language: z.string().optional(),
+      currency: z.string().optional(),
+      nationality: z.string().optional(),
+    }),
+    settings: settingsSchema,
+    distributionContext,
+    requestFromPortal: z.boolean().optional(),
+  })
+  .openapi("QuoteRequest");
+
+export type QuoteRequest = z.infer<typeof quoteRequestSchema>;
+
+const occupancyOut = z.object({ occupancyId: z.number(), paxes: z.array(z.object({ age: z.number(), nationality: z.string().optional() })) });
+
+export const quoteSchema = z
+  .object({
+    id: z.string().openapi({ description: "quoteId for book; valid 30 minutes" }),
+    accommodation: z.object({ accommodationCode: z.string(), accommodationName: z.string(), accommodationType: z.string(), location }),
+    occupancies: z.array(occupancyOut),
+    checkIn: z.string(),
+    checkOut: z.string(),
+    roomCodes: z.array(z.string()),
+    roomNames: z.array(z.string()),
+    boardCode: z.string(),
+    boardName: z.string(),
+    isRefundable: z.boolean(),
+    rate,
+    cancelPolicy,
+    rooms: z.array(room),
+    requestId: z.string(),
+    responseTime: z.number(),
+  })
+  .openapi("Quote");
+
+export const quoteResponseSchema = envelopeSchema(quoteSchema).openapi("QuoteResponse");
+
+const bookPax = z.object({
+  age: z.number().int().min(0).max(120),
+  nationality: z.string().max(2).optional(),
+  name: z.string().max(100).optional(),
+  surName: z.string().max(100).optional(),
+});
+
+export const bookRequestSchema = z
+  .object({
+    bookCriteria: z.object({
+      quoteId: z.string({ error: specMessage("optionId is required") }).min(1, specMessage("optionId is required")).max(200),
+      accommodation: z.object({ type: z.string().optional(), code }),
+      occupancies: z
+        .array(
+          z.object({
+            occupancyId: z.number({ error: specMessage("occupancyId is required when providing occupancies") }).int(),
+            paxes: z.array(bookPax).min(1).max(MAX_PAXES_PER_ROOM),
+          }),
+        )
+        .min(1)
+        .max(MAX_ROOMS)
+        .optional(),
+      market: z.string().optional(),
+      paymentType: z.string().optional(),
+      partnerReference: z.string().trim().min(1).max(100),
+      holder: z.object({ name: z.string().trim().min(1).max(100), surName: z.string().trim().min(1).max(100) }),
+      checkIn: date,
+      checkOut: date,
+      language: z.string().optional(),
+      currency: z.string().optional(),
+      nationality: z.string().optional(),
+    }),
+    settings: settingsSchema,
+    distributionContext,
+  })
+  .openapi("BookRequest");
+
+export type BookRequest = z.infer<typeof bookRequestSchema>;
+
+export const bookResultSchema = z
+  .object({
+    bookingReference: z.string(),
+    partnerReference: z.string(),
+    status: z.string(),
+    chargeTotal: z.number(),
+    hotelConfirmationNumber: z.string().optional(),
+    requestId: z.string(),
+    responseTime: z.number(),
+  })
+  .openapi("BookResult");
+
+export const bookResponseSchema = envelopeSchema(bookResultSchema).openapi("BookResponse");
+
+export const cancelRequestSchema = z
+  .object({
+    input: z.object({
+      reference: z.object(
+        {
+          bookingReference: z
+            .string({ error: specMessage("bookingReference is required for cancellation") })
+            .min(1, specMessage("bookingReference is required for cancellation"))
+            .max(100),
+        },
+        { error: specMessage("bookingReference is required for cancellation") },
+      ),
+      language: z.string().optional(),
+      accommodation: z.object({ type: z.string().optional(), code: z.string().optional() }).optional(),
+    }),
+    settings: settingsSchema,
+  })
+  .openapi("CancelRequest");
+
+export type CancelRequest = z.infer<typeof cancelRequestSchema>;
+
+const money = z.object({ currency: z.string(), amount: z.number() });
+
+export const cancelResultSchema = z
+  .object({
+    status: z.literal("cancelled"),
+    cancelledAt: z.string(),
+    cancelLocator: z.string().optional(),
+    reference: z.object({ bookingReference: z.string(), partnerReference: z.string(), hotelConfirmationNumber: z.string().nullable() }).optional(),
+    bookPrice: money.optional(),
+    cancelPrice: money.optional(),
+  })
+  .openapi("CancelResult");
+
+export const cancelResponseSchema = envelopeSchema(cancelResultSchema).openapi("CancelResponse");
+
+export const bookingViewSchema = z
+  .object({
+    bookingReference: z.string(),
+    partnerReference: z.string(),
+    status: z.string(),
+    accommodation: z.object({ code: z.string(), name: z.string() }),
+    checkIn: z.string(),
+    checkOut: z.string(),
+    boardCode: z.string(),
+    rate,
+    rooms: z.array(room),
+    cancelPolicy: cancelPolicy.nullable(),
+    holder: z.object({ name: z.string(), surName: z.string() }),
+    occupancies: z.array(z.object({ occupancyId: z.number(), paxes: z.array(bookPax) })),
+    chargeTotal: z.number(),
+    hotelConfirmationNumber: z.string().nullable(),
+    createdAt: z.string(),
+    cancelledAt: z.string().nullable(),
+    cancelPrice: money.nullable(),
+  })
+  .openapi("Booking");
+
+export const bookingResponseSchema = envelopeSchema(bookingViewSchema).openapi("BookingResponse");

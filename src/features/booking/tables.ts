@@ -1,0 +1,60 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { connections, partners } from "../../platform/db/schema";
+
+export const bookings = sqliteTable(
+  "bookings",
+  {
+    reference: text("reference").primaryKey(),
+    partnerId: text("partner_id").notNull().references(() => partners.id),
+    connectionId: text("connection_id").notNull().references(() => connections.id),
+    partnerReference: text("partner_reference").notNull(),
+    // SHA-256 of the booking request's meaningful fields: a retry must match it.
+    requestHash: text("request_hash").notNull(),
+    status: text("status", { enum: ["success", "cancelled"] }).notNull(),
+    accommodationCode: text("accommodation_code").notNull(),
+    accommodationName: text("accommodation_name").notNull(),
+    timezone: text("timezone").notNull(),
+    checkIn: text("check_in").notNull(),
+    checkOut: text("check_out").notNull(),
+    roomCode: text("room_code").notNull(),
+    ratePlanCode: text("rate_plan_code").notNull(),
+    roomCount: integer("room_count").notNull(),
+    boardCode: text("board_code").notNull(),
+    currency: text("currency").notNull(),
+    chargeTotal: real("charge_total").notNull(),
+    // JSON snapshots taken at booking time.
+    rate: text("rate").notNull(),
+    rooms: text("rooms").notNull(),
+    cancelPolicy: text("cancel_policy"),
+    holder: text("holder").notNull(),
+    occupancies: text("occupancies").notNull(),
+    supplier: text("supplier").notNull(),
+    supplierReference: text("supplier_reference").notNull(),
+    hotelConfirmationNumber: text("hotel_confirmation_number"),
+    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+    cancelledAt: text("cancelled_at"),
+    cancelPrice: real("cancel_price"),
+  },
+  (t) => [
+    uniqueIndex("bookings_partner_reference").on(t.partnerId, t.partnerReference),
+    index("bookings_accommodation").on(t.accommodationCode, t.checkIn),
+  ],
+);
+
+/** Stored successful responses of book and cancel, replayed for a repeated `Idempotency-Key`. */
+export const idempotencyRecords = sqliteTable(
+  "idempotency_records",
+  {
+    partnerId: text("partner_id").notNull(),
+    operation: text("operation").notNull(),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    status: integer("status").notNull(),
+    body: text("body").notNull(),
+    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.operation, t.key] })],
+);
+
+export type BookingRow = typeof bookings.$inferSelect;

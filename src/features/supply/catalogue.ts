@@ -1,0 +1,115 @@
+/**
+ * Room types and rate plans of the embedded supply, derived deterministically from the
+ * accommodation's code and star rating. Nothing is stored per accommodation until a night
+ * differs from these defaults (room_nights / rate_plan_nights), so 100,000 accommodations
+ * cost no rows at all.
+ */
+
+export type BoardCode = "RO" | "BB" | "HB";
+
+export type RoomType = {
+  code: string;
+  name: string;
+  maxAdults: number;
+  maxChildren: number;
+  maxOccupancy: number;
+  /** Rooms of this type for sale each night unless a room_nights row says otherwise. */
+  defaultAllotment: number;
+  /** Multiplier over the accommodation's base nightly price. */
+  priceFactor: number;
+};
+
+/** Cancellation rule: free until `freeDays` days before check-in at 15:00 local, then the penalty. */
+export type CancellationRule =
+  | { refundable: false }
+  | { refundable: true; freeDays: number; penalty: "FIRST_NIGHT" | "FULL_STAY" };
+
+export type RatePlan = {
+  code: string;
+  roomCode: string;
+  boardCode: BoardCode;
+  boardName: string;
+  priceFactor: number;
+  cancellation: CancellationRule;
+};
+
+export type AccommodationCatalogue = { basePrice: number; rooms: RoomType[]; ratePlans: RatePlan[] };
+
+export const BOARD_NAMES: Record<BoardCode, string> = { RO: "Room Only", BB: "Bed and Breakfast", HB: "Half Board" };
+
+const ROOM_TEMPLATES: Array<Omit<RoomType, "defaultAllotment">> = [
+  { code: "STD", name: "Standard Queen Room", maxAdults: 2, maxChildren: 1, maxOccupancy: 3, priceFactor: 1 },
+  { code: "TWN", name: "Superior Twin Room", maxAdults: 2, maxChildren: 0, maxOccupancy: 2, priceFactor: 1.1 },
+  { code: "DLX", name: "Deluxe King Room", maxAdults: 2, maxChildren: 2, maxOccupancy: 4, priceFactor: 1.3 },
+  { code: "FAM", name: "Family Suite", maxAdults: 4, maxChildren: 3, maxOccupancy: 6, priceFactor: 1.75 },
+  { code: "STE", name: "Junior Suite", maxAdults: 3, maxChildren: 2, maxOccupancy: 4, priceFactor: 2.1 },
+];
+
+type PlanTemplate = Omit<RatePlan, "code" | "roomCode" | "cancellation"> & { suffix: string; cancellation: (r: () => number) => CancellationRule };
+
+const PLAN_TEMPLATES: PlanTemplate[] = [
+  { suffix: "RO-NRF", boardCode: "RO", boardName: BOARD_NAMES.RO, priceFactor: 0.9, cancellation: () => ({ refundable: false }) },
+  { suffix: "RO-FLX", boardCode: "RO", boardName: BOARD_NAMES.RO, priceFactor: 1, cancellation: (r) => ({ refundable: true, freeDays: [1, 2, 3][Math.floor(r() * 3)]!, penalty: "FIRST_NIGHT" }) },
+  { suffix: "BB-FLX", boardCode: "BB", boardName: BOARD_NAMES.BB, priceFactor: 1.12, cancellation: (r) => ({ refundable: true, freeDays: [2, 3, 7][Math.floor(r() * 3)]!, penalty: "FIRST_NIGHT" }) },
+  { suffix: "HB-FLX", boardCode: "HB", boardName: BOARD_NAMES.HB, priceFactor: 1.35, cancellation: (r) => ({ refundable: true, freeDays: [3, 7, 14][Math.floor(r() * 3)]!, penalty: "FULL_STAY" }) },
+];
+
+/** 32-bit FNV-1a of a string: a stable seed per accommodation. */
+const fnv1a = (text: string): number => {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+};
+
+/** mulberry32: small deterministic PRNG in [0, 1). */
+const prng = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+
+const cache = new Map<string, AccommodationCatalogue>();
+
+export const catalogueFor = (code: string, starRating: number): AccommodationCatalogue => {
+  const key = `${code}:${starRating}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const random = prng(fnv1a(code));
+  const basePrice = Math.round((30 + 32 * starRating) * (0.85 + random() * 0.3));
+  const roomCount = 2 + Math.floor(random() * 3); // 2 to 4
+  // STD always, then a deterministic choice of the others.
+  const others = ROOM_TEMPLATES.slice(1).sort(() => random() - 0.5);
+  const templates = [ROOM_TEMPLATES[0]!, ...others.slice(0, roomCount - 1)];
+  const rooms: RoomType[] = templates.map((t) => ({ ...t, defaultAllotment: 2 + Math.floor(random() * 9) }));
+  const ratePlans: RatePlan[] = [];
+  for (const room of rooms) {
+    const planCount = 1 + Math.floor(random() * 3); // 1 to 3
+    // Every room sells at least one refundable room-only plan, so refundable stock exists everywhere.
+    const extra = [PLAN_TEMPLATES[0]!, PLAN_TEMPLATES[2]!, PLAN_TEMPLATES[3]!].sort(() => random() - 0.5);
+    for (const plan of [PLAN_TEMPLATES[1]!, ...extra.slice(0, planCount - 1)]) {
+      const { suffix, cancellation, ...rest } = plan;
+      ratePlans.push({ ...rest, code: `${room.code}-${suffix}`, roomCode: room.code, cancellation: cancellation(random) });
+    }
+  }
+  const catalogue = { basePrice, rooms, ratePlans };
+  if (cache.size > 5_000) cache.clear();
+  cache.set(key, catalogue);
+  return catalogue;
+};
+
+/** Season by month (1-12) and weekend uplift on Friday and Saturday nights. */
+const SEASON: number[] = [0.85, 0.85, 0.95, 1, 1.05, 1.2, 1.25, 1.25, 1.05, 1, 0.95, 1.2];
+
+/** Default nightly price of a room type (USD, before board and occupancy) on a night. */
+export const defaultRoomNightPrice = (catalogue: AccommodationCatalogue, room: RoomType, night: string): number => {
+  const date = new Date(`${night}T00:00:00Z`);
+  const weekday = date.getUTCDay();
+  const weekend = weekday === 5 || weekday === 6 ? 1.15 : 1;
+  return round2(catalogue.basePrice * room.priceFactor * SEASON[date.getUTCMonth()]! * weekend);
+};
+
+export const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -1,0 +1,63 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
+import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
+import { featureRouter } from "../../platform/http/router";
+import { setRatePlanNights, setRoomNights, viewInventory } from "./service";
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD");
+const range = { from: date.openapi({ description: "First night (included)" }), to: date.openapi({ description: "Last night (included)" }) };
+const price = z.number().positive().max(100_000).nullable().optional().openapi({ description: "Nightly USD price before occupancy; null restores the derived price" });
+
+const roomChange = z.object({ ...range, allotment: z.number().int().min(0).max(10_000).optional(), price, stopSell: z.boolean().optional() }).openapi("RoomNightChange");
+const planChange = z.object({ ...range, price, stopSell: z.boolean().optional() }).openapi("RatePlanNightChange");
+
+const inventorySchema = envelopeSchema(z.object({ accommodationCode: z.string(), currency: z.string(), rooms: z.array(z.record(z.string(), z.unknown())) })).openapi("InventoryResponse");
+const json = { content: { "application/json": { schema: inventorySchema } } };
+const code = z.string().min(1).max(64);
+
+const view = createRoute({
+  method: "get",
+  path: "/api/inventory/{accommodationCode}",
+  tags: ["Inventory (operator)"],
+  summary: "Room types, rate plans and the effective state of each night (at most 62 nights)",
+  security: operatorSecurity,
+  middleware: [operatorAuth()] as const,
+  request: { params: z.object({ accommodationCode: code }), query: z.object(range) },
+  responses: { 200: { description: "Inventory", ...json }, ...errorResponses(400, 401, 403, 404) },
+});
+
+const setRoom = createRoute({
+  method: "put",
+  path: "/api/inventory/{accommodationCode}/rooms/{roomCode}",
+  tags: ["Inventory (operator)"],
+  summary: "Set allotment, price and stop-sell of a room type for a date range",
+  security: operatorSecurity,
+  middleware: [operatorAuth()] as const,
+  request: { params: z.object({ accommodationCode: code, roomCode: code }), body: { required: true, content: { "application/json": { schema: roomChange } } } },
+  responses: { 200: { description: "Inventory after the change", ...json }, ...errorResponses(400, 401, 403, 404, 409) },
+});
+
+const setPlan = createRoute({
+  method: "put",
+  path: "/api/inventory/{accommodationCode}/rate-plans/{ratePlanCode}",
+  tags: ["Inventory (operator)"],
+  summary: "Set price and stop-sell of a rate plan for a date range",
+  security: operatorSecurity,
+  middleware: [operatorAuth()] as const,
+  request: { params: z.object({ accommodationCode: code, ratePlanCode: code }), body: { required: true, content: { "application/json": { schema: planChange } } } },
+  responses: { 200: { description: "Inventory after the change", ...json }, ...errorResponses(400, 401, 403, 404) },
+});
+
+export const supplyRoutes = featureRouter()
+  .openapi(view, async (c) => {
+    const { from, to } = c.req.valid("query");
+    return c.json(success(await viewInventory(c.env.DB, c.req.valid("param").accommodationCode, from, to)), 200);
+  })
+  .openapi(setRoom, async (c) => {
+    const { accommodationCode, roomCode } = c.req.valid("param");
+    return c.json(success(await setRoomNights(c.env.DB, accommodationCode, roomCode, c.req.valid("json"))), 200);
+  })
+  .openapi(setPlan, async (c) => {
+    const { accommodationCode, ratePlanCode } = c.req.valid("param");
+    return c.json(success(await setRatePlanNights(c.env.DB, accommodationCode, ratePlanCode, c.req.valid("json"))), 200);
+  });

@@ -1,0 +1,65 @@
+/**
+ * What the booking engine needs from a source of rooms and prices. The embedded inventory
+ * (inventory-supplier.ts) is the default; a `tgx` or `metasearch` connection can later be
+ * served by another implementation without touching the API layer.
+ */
+
+export type Rate = { currency: string; baseRate: number; taxesAndFees: number; chargeTotal: number };
+export type CancelPenalty = { penaltyType: string; currency: string; deadline: string; value: number };
+export type CancelPolicy = { refundable: boolean; cancelPenalties: CancelPenalty[] };
+export type OfferRoom = { occupancyRefId: number; code: string; description: string; rate: Rate };
+
+/** The accommodation row a supplier prices (content lives in our own D1). */
+export type SupplyAccommodation = {
+  code: string;
+  name: string;
+  type: string;
+  country: string;
+  latitude: number;
+  longitude: number;
+  starRating: number;
+  timezone: string;
+};
+
+/** A stay: dates and, per room, the ages of its guests. */
+export type Stay = { checkIn: string; checkOut: string; rooms: number[][] };
+
+/** Which product of an accommodation an offer sells. */
+export type OfferRef = { roomCode: string; ratePlanCode: string };
+
+export type Offer = OfferRef & {
+  roomName: string;
+  boardCode: string;
+  boardName: string;
+  isRefundable: boolean;
+  /** Rate rules attached to the offer (filterable by rateRuleFilter); empty for plain rates. */
+  rateRules: string[];
+  /** `OK`: confirmable at once (the only status the embedded inventory produces). */
+  status: "OK" | "RQ";
+  rate: Rate;
+  cancelPolicy: CancelPolicy;
+  rooms: OfferRoom[];
+};
+
+export type SupplierBooking = { supplierReference: string; hotelConfirmationNumber: string | null };
+
+export type BookedStay = OfferRef & { accommodationCode: string; checkIn: string; checkOut: string; roomCount: number; supplierReference: string };
+
+/** Thrown by `book` when the supplier refuses (sold out, stop-sell); nothing was taken. */
+export class SupplierRefusal extends Error {
+  constructor(readonly reason: "unavailable" | "failed") {
+    super(`Supplier refused the booking: ${reason}`);
+  }
+}
+
+export interface Supplier {
+  readonly name: string;
+  /** Offers per accommodation code; accommodations without offers are absent. */
+  search(accommodations: SupplyAccommodation[], stay: Stay, now: number): Promise<Map<string, Offer[]>>;
+  /** The product priced now, or null when it is not sellable for the stay. */
+  quote(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay, now: number): Promise<Offer | null>;
+  /** Takes the rooms for every night, all or nothing. */
+  book(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay): Promise<SupplierBooking>;
+  /** Gives the rooms of a booked stay back. */
+  cancel(stay: BookedStay): Promise<void>;
+}

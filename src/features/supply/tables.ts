@@ -1,0 +1,39 @@
+import { sql } from "drizzle-orm";
+import { check, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * Sparse per-night state of one room type: a row exists only where a night differs from the
+ * room type's derived default (see catalogue.ts). `allotment` is materialised from the default
+ * when the row is first written, so the CHECK can refuse an oversell inside the booking batch.
+ */
+export const roomNights = sqliteTable(
+  "room_nights",
+  {
+    accommodationCode: text("accommodation_code").notNull(),
+    roomCode: text("room_code").notNull(),
+    night: text("night").notNull(), // YYYY-MM-DD, the night starting that day
+    allotment: integer("allotment").notNull(),
+    sold: integer("sold").notNull().default(0),
+    stopSell: integer("stop_sell", { mode: "boolean" }).notNull().default(false),
+    // Nightly USD price of the room type before board and occupancy; null = derived default.
+    price: real("price"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accommodationCode, t.roomCode, t.night] }),
+    check("room_nights_sold_within_allotment", sql`${t.sold} >= 0 AND ${t.sold} <= ${t.allotment}`),
+    check("room_nights_allotment_non_negative", sql`${t.allotment} >= 0`),
+  ],
+);
+
+/** Sparse per-night overrides of one rate plan (stop-sell or an absolute nightly price). */
+export const ratePlanNights = sqliteTable(
+  "rate_plan_nights",
+  {
+    accommodationCode: text("accommodation_code").notNull(),
+    ratePlanCode: text("rate_plan_code").notNull(),
+    night: text("night").notNull(),
+    stopSell: integer("stop_sell", { mode: "boolean" }).notNull().default(false),
+    price: real("price"),
+  },
+  (t) => [primaryKey({ columns: [t.accommodationCode, t.ratePlanCode, t.night] })],
+);
