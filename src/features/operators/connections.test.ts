@@ -206,3 +206,18 @@ describe("PUT /api/connections/:id/enable and /disable (spec 3.3)", () => {
     }
   });
 });
+
+describe("DELETE /api/connections/:id of a connection with bookings", () => {
+  it("answers 409 and keeps the connection and its booking", async () => {
+    const { seedDemoAccommodations } = await import("../../../scripts/demo/seed");
+    const { searchOne, quoteOf, bookBody } = await import("../booking/booking-test-kit");
+    await seedDemoAccommodations(env.DB, { accommodations: 3 });
+    const quote = await quoteOf(await searchOne("US000001"));
+    const booked = await call("POST", "/api/book", bookBody(quote, "ops-delete-guard"));
+    expect(booked.status).toBe(200);
+    const res = await op("DELETE", "/api/connections/con_demo_b2b");
+    expect(res.status).toBe(409);
+    expect(res.json.message).toBe("Connection has bookings and cannot be deleted; disable it instead");
+    expect((await op("GET", "/api/connections/con_demo_b2b")).status).toBe(200);
+  });
+});

@@ -1,6 +1,6 @@
 import { asc, count, eq, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
-import { isUniqueViolation } from "../../platform/db/constraint";
+import { isForeignKeyViolation, isUniqueViolation } from "../../platform/db/constraint";
 import { connections, partners } from "../../platform/db/schema";
 import { ApiError } from "../../platform/http/api-error";
 import { connectionNotFound, connectionView, type ConnectionView } from "../partners/connections";
@@ -102,7 +102,15 @@ export const updateConnection = async (db: Db, id: string, patch: Partial<Connec
 export const setConnectionInUse = (db: Db, id: string, currentInUse: boolean) => updateConnection(db, id, { currentInUse });
 
 export const deleteConnection = async (db: Db, id: string): Promise<ConnectionView> => {
-  const [row] = await db.delete(connections).where(eq(connections.id, id)).returning();
-  if (!row) throw connectionNotFound();
-  return connectionView(row);
+  try {
+    const [row] = await db.delete(connections).where(eq(connections.id, id)).returning();
+    if (!row) throw connectionNotFound();
+    return connectionView(row);
+  } catch (err) {
+    // Bookings keep their connection for audit and cancellation; such a connection is disabled, not deleted.
+    if (isForeignKeyViolation(err)) {
+      throw new ApiError(409, "Connection has bookings and cannot be deleted; disable it instead", "connection_has_bookings");
+    }
+    throw err;
+  }
 };

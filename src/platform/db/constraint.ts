@@ -10,3 +10,11 @@ export const isUniqueViolation = (err: unknown, columns?: string): boolean => {
   }
   return false;
 };
+
+/** True when `err` (a D1 error, possibly wrapped by drizzle) is a FOREIGN KEY constraint failure. */
+export const isForeignKeyViolation = (err: unknown): boolean => {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (/FOREIGN KEY constraint failed/.test(e.message)) return true;
+  }
+  return false;
+};
