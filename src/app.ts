@@ -49,7 +49,8 @@ export const createApp = () => {
     // Test calls and run_worker_first requests reach the Worker before the asset router.
     if ((c.req.method === "GET" || c.req.method === "HEAD") && !c.req.path.startsWith("/api/")) {
       const asset = await c.env.ASSETS.fetch(c.req.raw);
-      if (asset.status !== 404) return asset;
+      // A copy: the asset's own headers are immutable and middleware (request id) sets one.
+      if (asset.status !== 404) return new Response(asset.body, asset);
     }
     return c.json(
       { message: `Route not found: ${c.req.method} ${c.req.path}`, code: "not_found", requestId: c.get("requestId") },
