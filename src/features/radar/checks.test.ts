@@ -33,7 +33,9 @@ describe("POST /api/v1/radar/checks: decisions", () => {
       trigger_event: "booking_attempt",
       score: 0,
       reasons: [],
+      merged_signals: { user_agent: CHROME_UA, timezone: "America/New_York", language: "en-US", webdriver: false, ip_country: "US" },
     });
+    expect(res.json.data.merged_signals.visitor_id).toMatch(/^v/);
     expect(res.json.data.check_id).toMatch(/^chk_[0-9a-f-]{36}$/);
     expect(Date.parse(res.json.data.checked_at)).toBeGreaterThan(Date.now() - 60_000);
   });
@@ -42,6 +44,7 @@ describe("POST /api/v1/radar/checks: decisions", () => {
     const res = await runCheckCall(checkBody(), { sessionId: unique("never-posted") });
     expect(res.json.data).toMatchObject({ decision: "allow", score: 25, radar_result: "low_risk" });
     expect(reasonCodes(res.json)).toEqual(["no_browser_signals"]);
+    expect(res.json.data.merged_signals).toBeNull();
     expect(res.json.data.reasons[0].message).toBe("No browser signals were received for this session");
   });
 
@@ -168,6 +171,7 @@ describe("POST /api/v1/radar/checks: sessions belong to their partner", () => {
     expect(byOther.status).toBe(200);
     expect(byOther.json.data.partner_id).toBe("other");
     expect(reasonCodes(byOther.json)).toEqual(["no_browser_signals"]);
+    expect(byOther.json.data.merged_signals).toBeNull();
     const stored = await storedCheck(byOther.json.data.check_id);
     expect(JSON.parse(stored.inputs).signals).toBeNull();
     const byOwner = await runCheckCall(checkBody(), { apiKey: DEMO_KEY, sessionId });

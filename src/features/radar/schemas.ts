@@ -107,6 +107,17 @@ export const riskCheckSchema = z
     trigger_event: z.enum(TRIGGER_EVENTS),
     score: z.number().int().min(0).max(100),
     reasons: z.array(reasonSchema),
+    merged_signals: z
+      .object({
+        visitor_id: z.string(),
+        user_agent: z.string().nullable(),
+        timezone: z.string().nullable(),
+        language: z.string().nullable(),
+        webdriver: z.boolean().nullable(),
+        ip_country: z.string().nullable(),
+      })
+      .nullable()
+      .openapi({ description: "The browser signals of this session that the check used; null when none were merged" }),
   })
   .openapi("RadarCheck");
 

@@ -72,6 +72,19 @@ export type CheckInput = {
 
 export type CheckOutcome = { check: RiskCheck; replayed: boolean };
 
+/** What the check saw of the browser, so the partner can read why (from the stored inputs). */
+const mergedSignalsOf = (inputs: { signals: BrowserSignals | null; ip_country: string | null }): RiskCheck["merged_signals"] =>
+  inputs.signals
+    ? {
+        visitor_id: inputs.signals.fingerprint.visitor_id,
+        user_agent: inputs.signals.user_agent ?? null,
+        timezone: inputs.signals.timezone ?? null,
+        language: inputs.signals.language ?? null,
+        webdriver: inputs.signals.device?.webdriver ?? null,
+        ip_country: inputs.ip_country,
+      }
+    : null;
+
 const toRiskCheck = (row: RadarCheckRow): RiskCheck => ({
   check_id: row.id,
   partner_id: row.partnerId,
@@ -84,6 +97,7 @@ const toRiskCheck = (row: RadarCheckRow): RiskCheck => ({
   trigger_event: row.triggerEvent as RiskCheck["trigger_event"],
   score: row.score,
   reasons: JSON.parse(row.reasons) as Reason[],
+  merged_signals: mergedSignalsOf(JSON.parse(row.inputs)),
 });
 
 const findByIdempotencyKey = async (db: Db, partnerId: string, key: string) => {
