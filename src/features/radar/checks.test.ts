@@ -274,6 +274,23 @@ describe("POST /api/v1/radar/checks: bypass (fail open)", () => {
   });
 });
 
+describe("POST /api/v1/radar/checks: fail open on storage failure", () => {
+  it("bypasses with evaluation_error when its reads fail, and still answers 200", async () => {
+    // A real failure, no mock: the signals table is briefly missing.
+    await env.DB.prepare("alter table radar_signals rename to radar_signals_away").run();
+    try {
+      const res = await runCheckCall(checkBody(), { sessionId: unique("s") });
+      expect(res.status).toBe(200);
+      expect(res.json.data).toMatchObject({ decision: "bypass", radar_result: "evaluation_error", billable: false, should_hide_rate: false });
+      expect(JSON.stringify(res.json)).not.toContain("radar_signals");
+    } finally {
+      await env.DB.prepare("alter table radar_signals_away rename to radar_signals").run();
+    }
+    const after = await runCheckCall(checkBody(), { sessionId: await browserSession() });
+    expect(after.json.data.decision).toBe("allow");
+  });
+});
+
 describe("POST /api/v1/radar/checks: authentication and bad input", () => {
   it("needs an API key; a collector key is not an API key", async () => {
     const missing = await runCheckCall(checkBody(), { apiKey: null });
