@@ -212,6 +212,17 @@ describe("POST /api/v1/radar/checks: idempotency, billing and storage", () => {
     expect(results).toHaveLength(1);
   });
 
+  it("two concurrent calls with one idempotency-key store one check and both answer with it", async () => {
+    const sessionId = unique("s");
+    const body = checkBody();
+    const key = unique("race");
+    const [a, b] = await Promise.all([runCheckCall(body, { sessionId, idempotencyKey: key }), runCheckCall(body, { sessionId, idempotencyKey: key })]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.json.data.check_id).toBe(b.json.data.check_id);
+    const { results } = await env.DB.prepare("select id from radar_checks where idempotency_key = ?").bind(key).all();
+    expect(results).toHaveLength(1);
+  });
+
   it("refuses the same idempotency-key with a different request (409), and keys are per partner", async () => {
     const sessionId = unique("s");
     const key = unique("idem");
