@@ -38,20 +38,40 @@ const signalsBodyLimit = (): MiddlewareHandler =>
     await next();
   };
 
+/** Per browser IP and partner: a page posts once per load, so this only stops floods of the public key. */
+export const SIGNALS_RATE = { limit: 60, windowMs: 60_000 };
+
+const signalsRateLimit = (): MiddlewareHandler<CollectorEnv> =>
+  async function signalsRateLimit(c, next) {
+    // The edge always sets cf-connecting-ip; calls that reach the Worker without it are not browsers.
+    const ip = c.req.header("cf-connecting-ip");
+    if (!ip) return next();
+    const limiter = c.env.RATE_LIMITER.getByName(`radar-signals:${c.get("collectorPartnerId")}:${ip}`);
+    const decision = await limiter.consume(SIGNALS_RATE.limit, SIGNALS_RATE.windowMs);
+    c.header("X-RateLimit-Limit", String(decision.limit));
+    c.header("X-RateLimit-Remaining", String(decision.remaining));
+    c.header("X-RateLimit-Reset", String(Math.ceil(decision.resetAt / 1000)));
+    if (!decision.allowed) {
+      c.header("Retry-After", String(Math.max(1, Math.ceil((decision.resetAt - Date.now()) / 1000))));
+      throw new ApiError(429, "Rate limit exceeded", "rate_limited");
+    }
+    await next();
+  };
+
 const postSignals = createRoute({
   method: "post",
   path: SIGNALS_PATH,
   tags: ["Radar"],
   summary: "Browser signals from the page snippet (collector key, CORS)",
   security: [{ CollectorKey: [] }],
-  middleware: [signalsBodyLimit(), collectorKeyAuth()] as const,
+  middleware: [signalsBodyLimit(), collectorKeyAuth(), signalsRateLimit()] as const,
   request: {
     headers: z.object({ "session-id": sessionIdHeader }),
     body: { required: true, content: { "application/json": { schema: signalsRequestSchema } } },
   },
   responses: {
     202: { description: "Signals kept for the session", content: { "application/json": { schema: signalsAcceptedSchema } } },
-    ...errorResponses(400, 401, 413),
+    ...errorResponses(400, 401, 413, 429),
   },
 });
 
@@ -64,7 +84,7 @@ signalsRoutes.use(
     origin: "*",
     allowMethods: ["POST", "OPTIONS"],
     allowHeaders: ["content-type", "session-id", "x-radar-collector-key"],
-    exposeHeaders: ["x-request-id"],
+    exposeHeaders: ["x-request-id", "retry-after"],
     maxAge: 86_400,
   }),
 );

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DEMO_KEY } from "../../../test/api";
 import { humanSignals, sendSignals, unique } from "./radar-fixtures";
+import { SIGNALS_RATE } from "./routes";
 import { SIGNALS_RETENTION_MS } from "./service";
 
 describe("POST /api/v1/radar/sessions/signals", () => {
@@ -114,6 +115,22 @@ describe("POST /api/v1/radar/sessions/signals", () => {
     expect(huge.status).toBe(413);
     const { results } = await env.DB.prepare("select 1 from radar_signals where session_id = ?").bind(sessionId).all();
     expect(results).toHaveLength(0);
+  });
+
+  it("limits posts per partner and browser IP (429 with Retry-After); other IPs are unaffected", async () => {
+    const ip = "198.51.100.77";
+    for (let i = 0; i < SIGNALS_RATE.limit; i++) {
+      const res = await sendSignals(humanSignals(), { sessionId: unique("s"), ip });
+      expect(res.status).toBe(202);
+    }
+    const limited = await sendSignals(humanSignals(), { sessionId: unique("s"), ip });
+    expect(limited.status).toBe(429);
+    expect(limited.json.message).toBe("Rate limit exceeded");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(limited.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(limited.headers.get("access-control-allow-origin")).toBe("*");
+    expect((await sendSignals(humanSignals(), { sessionId: unique("s"), ip: "198.51.100.78" })).status).toBe(202);
+    expect((await sendSignals(humanSignals(), { sessionId: unique("s"), ip, collectorKey: "other-collector-key" })).status).toBe(202);
   });
 
   it("prunes expired signals on later writes", async () => {
