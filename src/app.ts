@@ -8,6 +8,7 @@ import { contentRoutes } from "./features/content/routes";
 import { operatorRoutes } from "./features/operators/routes";
 import { partnerRoutes } from "./features/partners/routes";
 import { supplyRoutes } from "./features/supply/routes";
+import { radarRoutes } from "./features/radar/routes";
 import { withDb } from "./platform/db/client";
 import { ApiError } from "./platform/http/api-error";
 import { envelopeSchema, success } from "./platform/http/envelope";
@@ -41,10 +42,12 @@ export const createApp = () => {
   app.route("/", operatorRoutes);
   app.route("/", bookingRoutes);
   app.route("/", supplyRoutes);
+  app.route("/", radarRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "api-key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer" });
   app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "CollectorKey", { type: "apiKey", in: "header", name: "x-radar-collector-key" });
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: { title: "Edgestay Partner API", version: "1.0.0", description: "Business-to-business accommodation distribution." },
@@ -55,7 +58,8 @@ export const createApp = () => {
     // Test calls and run_worker_first requests reach the Worker before the asset router.
     if ((c.req.method === "GET" || c.req.method === "HEAD") && !c.req.path.startsWith("/api/")) {
       const asset = await c.env.ASSETS.fetch(c.req.raw);
-      if (asset.status !== 404) return asset;
+      // A copy: the asset's own headers are immutable and middleware (request id) sets one.
+      if (asset.status !== 404) return new Response(asset.body, asset);
     }
     return c.json(
       { message: `Route not found: ${c.req.method} ${c.req.path}`, code: "not_found", requestId: c.get("requestId") },

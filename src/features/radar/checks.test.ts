@@ -1,0 +1,368 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { DEMO_KEY, OTHER_KEY } from "../../../test/api";
+import { database } from "../../platform/db/client";
+import { sha256Hex } from "../../platform/crypto/digest";
+import { CHROME_UA, checkBody, DEMO_COLLECTOR_KEY, humanSignals, reasonCodes, runCheckCall, sendSignals, unique, uniqueIp } from "./radar-fixtures";
+import { countBillableChecks, runCheck, setRadarEnabled } from "./service";
+import { checkRequestSchema } from "./schemas";
+
+/** A browser session that posted human signals from the US, ready for a check. */
+const browserSession = async (signals: Record<string, unknown> = {}, country = "US") => {
+  const sessionId = unique("s");
+  const res = await sendSignals(humanSignals(signals), { sessionId, country });
+  expect(res.status).toBe(202);
+  return sessionId;
+};
+
+const storedCheck = (id: string) => env.DB.prepare("select * from radar_checks where id = ?").bind(id).first<any>();
+
+describe("POST /api/v1/radar/checks: decisions", () => {
+  it("allows a human browser session with every field of 2.9, the score and no reasons", async () => {
+    const sessionId = await browserSession();
+    const res = await runCheckCall(checkBody(), { sessionId });
+    expect(res.status).toBe(200);
+    expect(res.json.message).toBe("success");
+    expect(res.json.data).toMatchObject({
+      partner_id: "demo",
+      session_id: sessionId,
+      decision: "allow",
+      radar_result: "low_risk",
+      should_hide_rate: false,
+      billable: true,
+      trigger_event: "booking_attempt",
+      score: 0,
+      reasons: [],
+      merged_signals: { user_agent: CHROME_UA, timezone: "America/New_York", language: "en-US", webdriver: false, ip_country: "US" },
+    });
+    expect(res.json.data.merged_signals.visitor_id).toMatch(/^v/);
+    expect(res.json.data.check_id).toMatch(/^chk_[0-9a-f-]{36}$/);
+    expect(Date.parse(res.json.data.checked_at)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it("no signals at all is itself a risk signal", async () => {
+    const res = await runCheckCall(checkBody(), { sessionId: unique("never-posted") });
+    expect(res.json.data).toMatchObject({ decision: "allow", score: 25, radar_result: "low_risk" });
+    expect(reasonCodes(res.json)).toEqual(["no_browser_signals"]);
+    expect(res.json.data.merged_signals).toBeNull();
+    expect(res.json.data.reasons[0].message).toBe("No browser signals were received for this session");
+  });
+
+  it("disposable e-mail alone is elevated risk but allowed; with no signals it is denied and the rate hidden", async () => {
+    const email = `x${unique("")}@mailinator.com`;
+    const alone = await runCheckCall(checkBody({ booker: { email } }), { sessionId: await browserSession() });
+    expect(alone.json.data).toMatchObject({ decision: "allow", radar_result: "elevated_risk", score: 40, should_hide_rate: false });
+    expect(reasonCodes(alone.json)).toEqual(["disposable_email_domain"]);
+    const denied = await runCheckCall(checkBody({ booker: { email: `y${unique("")}@mailinator.com` } }), { sessionId: unique("none") });
+    expect(denied.json.data).toMatchObject({ decision: "deny", radar_result: "high_risk", score: 65, should_hide_rate: true, billable: true });
+  });
+
+  it("denies a headless browser, a bot user agent and a webdriver-driven browser, each with its reason", async () => {
+    const headless = await runCheckCall(checkBody(), { sessionId: await browserSession({ user_agent: CHROME_UA.replace("Chrome/", "HeadlessChrome/") }) });
+    expect(headless.json.data).toMatchObject({ decision: "deny", should_hide_rate: true });
+    expect(reasonCodes(headless.json)).toEqual(["headless_browser"]);
+    const bot = await runCheckCall(checkBody(), { sessionId: await browserSession({ user_agent: "curl/8.5.0" }) });
+    expect(reasonCodes(bot.json)).toEqual(["bot_user_agent"]);
+    expect(bot.json.data.decision).toBe("deny");
+    const driven = await runCheckCall(checkBody(), {
+      sessionId: await browserSession({ device: { platform: "Win32", hardware_concurrency: 8, touch_points: 0, webdriver: true } }),
+    });
+    expect(reasonCodes(driven.json)).toEqual(["webdriver"]);
+    expect(driven.json.data.decision).toBe("deny");
+  });
+
+  it("compares the browser's IP country (request.cf.country at signal time) with the billing country", async () => {
+    const res = await runCheckCall(checkBody(), { sessionId: await browserSession({}, "DE") });
+    expect(reasonCodes(res.json)).toEqual(["ip_country_mismatch"]);
+    expect(res.json.data.score).toBe(20);
+    const lower = await runCheckCall(
+      checkBody({ payment: { billing_address: { country: "de" } } }),
+      { sessionId: await browserSession({ timezone: "Europe/Berlin" }, "DE") },
+    );
+    expect(reasonCodes(lower.json)).toEqual([]);
+  });
+
+  it("compares the browser's timezone with the billing country", async () => {
+    const res = await runCheckCall(checkBody(), { sessionId: await browserSession({ timezone: "Asia/Tokyo" }) });
+    expect(reasonCodes(res.json)).toEqual(["timezone_country_mismatch"]);
+    expect(res.json.data.score).toBe(15);
+  });
+
+  it("a check without a billing country skips both country rules", async () => {
+    const res = await runCheckCall(checkBody({ payment: undefined }), { sessionId: await browserSession({ timezone: "Asia/Tokyo" }, "JP") });
+    expect(reasonCodes(res.json)).toEqual([]);
+  });
+});
+
+describe("POST /api/v1/radar/checks: velocity over sliding windows", () => {
+  it("visitor velocity: the sixth check from one device within 10 minutes", async () => {
+    const visitor = unique("dev");
+    const [a, b] = [`${unique("a")}@example.com`, `${unique("b")}@example.com`];
+    // Prior e-mails a,a,a,b,b: 5 checks on the device, at most 3 per e-mail, one other identity.
+    for (const email of [a, a, a, b, b]) {
+      const res = await runCheckCall(checkBody({ booker: { email } }), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }) });
+      expect(reasonCodes(res.json)).not.toContain("visitor_velocity");
+    }
+    const sixth = await runCheckCall(checkBody({ booker: { email: a } }), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }) });
+    expect(reasonCodes(sixth.json)).toEqual(["visitor_velocity"]);
+  });
+
+  it("e-mail velocity: the sixth check for one e-mail within an hour, from different devices and IPs", async () => {
+    const email = `${unique("v")}@example.com`;
+    for (let i = 0; i < 5; i++) {
+      const res = await runCheckCall(checkBody({ booker: { email } }), { sessionId: await browserSession() });
+      expect(reasonCodes(res.json)).toEqual([]);
+    }
+    const sixth = await runCheckCall(checkBody({ booker: { email: email.toUpperCase() } }), { sessionId: await browserSession() });
+    expect(reasonCodes(sixth.json)).toEqual(["email_velocity"]);
+  });
+
+  it("IP velocity: the eleventh check from one IP within 10 minutes", async () => {
+    const ip = uniqueIp();
+    for (let i = 0; i < 10; i++) {
+      const res = await runCheckCall(checkBody({ context: { ip } }), { sessionId: await browserSession() });
+      expect(reasonCodes(res.json)).toEqual([]);
+    }
+    const eleventh = await runCheckCall(checkBody({ context: { ip } }), { sessionId: await browserSession() });
+    expect(reasonCodes(eleventh.json)).toEqual(["ip_velocity"]);
+  });
+
+  it("one device behind many identities: a third distinct e-mail on a visitor id within 24 hours", async () => {
+    const visitor = unique("dev");
+    for (const name of ["first", "second"]) {
+      const res = await runCheckCall(checkBody({ booker: { email: `${unique(name)}@example.com` } }), {
+        sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }),
+      });
+      expect(reasonCodes(res.json)).toEqual([]);
+    }
+    const third = await runCheckCall(checkBody(), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }) });
+    expect(reasonCodes(third.json)).toEqual(["device_many_identities"]);
+  });
+
+  it("windows slide: checks older than the window no longer count", async () => {
+    const db = database(env.DB);
+    const email = `${unique("old")}@example.com`;
+    const request = checkRequestSchema.parse(checkBody({ booker: { email }, context: {} }));
+    const now = Date.now();
+    for (let i = 0; i < 5; i++) {
+      await runCheck(db, { partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now: now - 61 * 60_000 });
+    }
+    const fresh = await runCheck(db, { partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now });
+    expect(fresh.check.reasons.map((r) => r.code)).toEqual(["no_browser_signals"]);
+    for (let i = 0; i < 4; i++) {
+      await runCheck(db, { partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now: now - 59 * 60_000 });
+    }
+    const within = await runCheck(db, { partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now });
+    expect(within.check.reasons.map((r) => r.code)).toEqual(["no_browser_signals", "email_velocity"]);
+  });
+
+  it("velocity is counted per partner: another partner's checks of the same e-mail do not count", async () => {
+    const email = `${unique("shared")}@example.com`;
+    for (let i = 0; i < 5; i++) await runCheckCall(checkBody({ booker: { email } }), { apiKey: OTHER_KEY, sessionId: unique("o") });
+    const res = await runCheckCall(checkBody({ booker: { email } }), { sessionId: await browserSession() });
+    expect(reasonCodes(res.json)).toEqual([]);
+  });
+});
+
+describe("POST /api/v1/radar/checks: sessions belong to their partner", () => {
+  it("a check by partner B for partner A's session id merges nothing of A's signals", async () => {
+    const sessionId = await browserSession({ user_agent: CHROME_UA.replace("Chrome/", "HeadlessChrome/") });
+    const byOther = await runCheckCall(checkBody(), { apiKey: OTHER_KEY, sessionId });
+    expect(byOther.status).toBe(200);
+    expect(byOther.json.data.partner_id).toBe("other");
+    expect(reasonCodes(byOther.json)).toEqual(["no_browser_signals"]);
+    expect(byOther.json.data.merged_signals).toBeNull();
+    const stored = await storedCheck(byOther.json.data.check_id);
+    expect(JSON.parse(stored.inputs).signals).toBeNull();
+    const byOwner = await runCheckCall(checkBody(), { apiKey: DEMO_KEY, sessionId });
+    expect(reasonCodes(byOwner.json)).toEqual(["headless_browser"]);
+  });
+
+  it("signals posted with partner B's collector key are not merged into partner A's check", async () => {
+    const sessionId = unique("s");
+    await sendSignals(humanSignals({ user_agent: "curl/8" }), { sessionId, collectorKey: "other-collector-key" });
+    const res = await runCheckCall(checkBody(), { sessionId });
+    expect(reasonCodes(res.json)).toEqual(["no_browser_signals"]);
+  });
+
+  it("expired signals are not merged", async () => {
+    const sessionId = await browserSession();
+    await env.DB.prepare("update radar_signals set expires_at_ms = ? where session_id = ?").bind(Date.now() - 1, sessionId).run();
+    const res = await runCheckCall(checkBody(), { sessionId });
+    expect(reasonCodes(res.json)).toEqual(["no_browser_signals"]);
+  });
+});
+
+describe("POST /api/v1/radar/checks: idempotency, billing and storage", () => {
+  it("replays the first result for the same idempotency-key, billed once", async () => {
+    const sessionId = unique("s");
+    const body = checkBody();
+    const key = unique("idem");
+    const before = await countBillableChecks(database(env.DB), "demo");
+    const first = await runCheckCall(body, { sessionId, idempotencyKey: key });
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    // Signals arriving between the two calls must not change a replayed answer.
+    await sendSignals(humanSignals({ user_agent: "curl/8" }), { sessionId });
+    const again = await runCheckCall(body, { sessionId, idempotencyKey: key });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.json.data).toEqual(first.json.data);
+    expect(await countBillableChecks(database(env.DB), "demo")).toBe(before + 1);
+    const { results } = await env.DB.prepare("select id from radar_checks where idempotency_key = ?").bind(key).all();
+    expect(results).toHaveLength(1);
+  });
+
+  it("two concurrent calls with one idempotency-key store one check and both answer with it", async () => {
+    const sessionId = unique("s");
+    const body = checkBody();
+    const key = unique("race");
+    const [a, b] = await Promise.all([runCheckCall(body, { sessionId, idempotencyKey: key }), runCheckCall(body, { sessionId, idempotencyKey: key })]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.json.data.check_id).toBe(b.json.data.check_id);
+    const { results } = await env.DB.prepare("select id from radar_checks where idempotency_key = ?").bind(key).all();
+    expect(results).toHaveLength(1);
+  });
+
+  it("refuses the same idempotency-key with a different request (409), and keys are per partner", async () => {
+    const sessionId = unique("s");
+    const key = unique("idem");
+    const first = await runCheckCall(checkBody(), { sessionId, idempotencyKey: key });
+    const different = await runCheckCall(checkBody(), { sessionId, idempotencyKey: key });
+    expect(different.status).toBe(409);
+    expect(different.json).toMatchObject({ message: "idempotency-key was already used with a different request", code: "idempotency_key_reused" });
+    const otherPartner = await runCheckCall(checkBody(), { apiKey: OTHER_KEY, sessionId, idempotencyKey: key });
+    expect(otherPartner.status).toBe(200);
+    expect(otherPartner.json.data.check_id).not.toBe(first.json.data.check_id);
+  });
+
+  it("without an idempotency-key every call is a new, billable check", async () => {
+    const sessionId = unique("s");
+    const body = checkBody();
+    const a = await runCheckCall(body, { sessionId });
+    const b = await runCheckCall(body, { sessionId });
+    expect(a.json.data.check_id).not.toBe(b.json.data.check_id);
+    expect([a.json.data.billable, b.json.data.billable]).toEqual([true, true]);
+  });
+
+  it("stores every check with the SHA-256 of its canonical inputs; e-mail and IP only hashed in indexed columns; no card data", async () => {
+    const sessionId = await browserSession();
+    const body = checkBody({ payment: { billing_address: { country: "US" }, card_number: "4242424242424242", cvc: "123" } });
+    const res = await runCheckCall(body, { sessionId });
+    expect(res.status).toBe(200);
+    const row = await storedCheck(res.json.data.check_id);
+    expect(row.input_digest).toBe(await sha256Hex(row.inputs));
+    const inputs = JSON.parse(row.inputs);
+    expect(inputs.request.booker.email).toBe(body.booker.email);
+    expect(inputs.signals.fingerprint.visitor_id).toBeTruthy();
+    expect(row.inputs).not.toContain("4242");
+    expect(row.inputs).not.toContain("cvc");
+    expect(row.email_hash).toBe(await sha256Hex(body.booker.email.toLowerCase()));
+    expect(row.ip_hash).toBe(await sha256Hex(body.context.ip));
+    expect(row.visitor_id).toBe(inputs.signals.fingerprint.visitor_id);
+    expect(JSON.parse(row.reasons)).toEqual(res.json.data.reasons);
+  });
+});
+
+describe("POST /api/v1/radar/checks: bypass (fail open)", () => {
+  it("bypasses when radar is off for the partner: not billable, rate shown", async () => {
+    const db = database(env.DB);
+    await setRadarEnabled(db, "other", false);
+    const res = await runCheckCall(checkBody({ booker: { email: "x@mailinator.com" } }), { apiKey: OTHER_KEY, sessionId: unique("s") });
+    await setRadarEnabled(db, "other", true);
+    expect(res.json.data).toMatchObject({ decision: "bypass", radar_result: "radar_disabled", should_hide_rate: false, billable: false, score: 0 });
+    expect(reasonCodes(res.json)).toEqual(["radar_disabled"]);
+    const on = await runCheckCall(checkBody({ booker: { email: "y@mailinator.com" } }), { apiKey: OTHER_KEY, sessionId: unique("s") });
+    expect(on.json.data.decision).toBe("deny");
+  });
+
+  it("bypasses when the evaluation cannot finish within its time budget, and stores that check", async () => {
+    const db = database(env.DB);
+    const request = checkRequestSchema.parse(checkBody({ booker: { email: "x@mailinator.com" } }));
+    const { check } = await runCheck(db, { partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, budgetMs: 0 });
+    expect(check).toMatchObject({ decision: "bypass", radar_result: "evaluation_timeout", should_hide_rate: false, billable: false, score: 0 });
+    expect(check.reasons[0]!.code).toBe("evaluation_timeout");
+    expect(await storedCheck(check.check_id)).not.toBeNull();
+  });
+});
+
+describe("POST /api/v1/radar/checks: fail open on storage failure", () => {
+  it("bypasses with evaluation_error when its reads fail, and still answers 200", async () => {
+    // A real failure, no mock: the signals table is briefly missing.
+    await env.DB.prepare("alter table radar_signals rename to radar_signals_away").run();
+    try {
+      const res = await runCheckCall(checkBody(), { sessionId: unique("s") });
+      expect(res.status).toBe(200);
+      expect(res.json.data).toMatchObject({ decision: "bypass", radar_result: "evaluation_error", billable: false, should_hide_rate: false });
+      expect(JSON.stringify(res.json)).not.toContain("radar_signals");
+    } finally {
+      await env.DB.prepare("alter table radar_signals_away rename to radar_signals").run();
+    }
+    const after = await runCheckCall(checkBody(), { sessionId: await browserSession() });
+    expect(after.json.data.decision).toBe("allow");
+  });
+});
+
+describe("POST /api/v1/radar/checks: authentication and bad input", () => {
+  it("needs an API key; a collector key is not an API key", async () => {
+    const missing = await runCheckCall(checkBody(), { apiKey: null });
+    expect(missing.status).toBe(401);
+    expect(missing.json.message).toBe("API key is required");
+    const collector = await runCheckCall(checkBody(), { apiKey: DEMO_COLLECTOR_KEY });
+    expect(collector.status).toBe(401);
+    expect(collector.json.message).toBe("Invalid API key");
+  });
+
+  it("has no CORS: browsers cannot call the check cross-origin", async () => {
+    const res = await runCheckCall(checkBody(), { headers: { origin: "https://partner.example" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("requires the session-id header", async () => {
+    const res = await runCheckCall(checkBody(), { sessionId: null });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe("session-id header is required (1 to 128 characters of A-Z a-z 0-9 . _ : -)");
+  });
+
+  it("requires booker.email, a known trigger_event and sane types", async () => {
+    const sessionId = unique("s");
+    const noEmail = await runCheckCall({ booker: { first_name: "A" } }, { sessionId });
+    expect(noEmail.status).toBe(400);
+    expect(noEmail.json.message).toBe("booker.email is required");
+    const empty = await runCheckCall(undefined, { sessionId, raw: "" });
+    expect(empty.status).toBe(400);
+    expect(empty.json.message).toBe("booker is required");
+    const badEmail = await runCheckCall(checkBody({ booker: { email: "not-an-email" } }), { sessionId });
+    expect(badEmail.status).toBe(400);
+    expect(badEmail.json.message).toMatch(/^booker\.email/);
+    const badTrigger = await runCheckCall(checkBody({ trigger_event: "whenever" }), { sessionId });
+    expect(badTrigger.status).toBe(400);
+    expect(badTrigger.json.message).toMatch(/^trigger_event/);
+    const badIp = await runCheckCall(checkBody({ context: { ip: "999.1.1.1" } }), { sessionId });
+    expect(badIp.status).toBe(400);
+    const badCountry = await runCheckCall(checkBody({ payment: { billing_address: { country: "USA" } } }), { sessionId });
+    expect(badCountry.status).toBe(400);
+    expect(badCountry.json.message).toBe("payment.billing_address.country: must be an ISO 3166-1 alpha-2 country code");
+    const badKey = await runCheckCall(checkBody(), { sessionId, idempotencyKey: "has space" });
+    expect(badKey.status).toBe(400);
+    expect(badKey.json.message).toMatch(/^idempotency-key/);
+  });
+
+  it("rejects malformed JSON (400) and huge bodies (413), never a 5xx", async () => {
+    const malformed = await runCheckCall(undefined, { raw: "{nope" });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json.message).toBe("Malformed JSON in request body");
+    const huge = await runCheckCall(undefined, { raw: JSON.stringify({ booker: { email: "a@b.co", first_name: "x".repeat(1_100_000) } }) });
+    expect(huge.status).toBe(413);
+    const long = await runCheckCall(checkBody({ booker: { email: "a@b.co", first_name: "x".repeat(5000) } }));
+    expect(long.status).toBe(400);
+  });
+
+  it("describes both radar routes in /openapi.json with their security schemes", async () => {
+    const { exports } = await import("cloudflare:workers");
+    const doc = (await (await exports.default.fetch("https://edgestay.test/openapi.json")).json()) as any;
+    expect(doc.paths["/api/v1/radar/checks"].post.security).toEqual([{ ApiKey: [] }]);
+    expect(doc.paths["/api/v1/radar/sessions/signals"].post.security).toEqual([{ CollectorKey: [] }]);
+    expect(doc.components.securitySchemes.CollectorKey).toEqual({ type: "apiKey", in: "header", name: "x-radar-collector-key" });
+  });
+});

@@ -1,0 +1,140 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
+import { ApiError } from "../../platform/http/api-error";
+import { errorResponses, success } from "../../platform/http/envelope";
+import { featureRouter } from "../../platform/http/router";
+import { specMessage, validationHook } from "../../platform/http/validation";
+import { collectorKeyAuth, type CollectorEnv } from "./collector-key";
+import {
+  checkRequestSchema,
+  checkResponseSchema,
+  IDEMPOTENCY_KEY_PATTERN,
+  SESSION_ID_MESSAGE,
+  SESSION_ID_PATTERN,
+  signalsAcceptedSchema,
+  signalsRequestSchema,
+} from "./schemas";
+import { runCheck, storeSignals } from "./service";
+
+export const SIGNALS_PATH = "/api/v1/radar/sessions/signals";
+export const CHECKS_PATH = "/api/v1/radar/checks";
+/** Signals are a few hundred bytes; anything near this is not a browser snippet. */
+export const MAX_SIGNALS_BYTES = 16 * 1024;
+
+const sessionIdHeader = z
+  .string({ error: specMessage(SESSION_ID_MESSAGE) })
+  .regex(SESSION_ID_PATTERN, specMessage(SESSION_ID_MESSAGE))
+  .openapi({ description: "The session id the page snippet was given (data-session-id)", example: "sess_8f1c2a" });
+
+const signalsBodyLimit = (): MiddlewareHandler =>
+  async function signalsBodyLimit(c, next) {
+    // The app's jsonBody has read (and cached) the text under its 1 MiB limit already.
+    const bytes = new TextEncoder().encode(await c.req.text()).byteLength;
+    if (bytes > MAX_SIGNALS_BYTES) {
+      throw new ApiError(413, `Request body too large: the limit is ${MAX_SIGNALS_BYTES} bytes`, "body_too_large");
+    }
+    await next();
+  };
+
+/** Per browser IP and partner: a page posts once per load, so this only stops floods of the public key. */
+export const SIGNALS_RATE = { limit: 60, windowMs: 60_000 };
+
+const signalsRateLimit = (): MiddlewareHandler<CollectorEnv> =>
+  async function signalsRateLimit(c, next) {
+    // The edge always sets cf-connecting-ip; calls that reach the Worker without it are not browsers.
+    const ip = c.req.header("cf-connecting-ip");
+    if (!ip) return next();
+    const limiter = c.env.RATE_LIMITER.getByName(`radar-signals:${c.get("collectorPartnerId")}:${ip}`);
+    const decision = await limiter.consume(SIGNALS_RATE.limit, SIGNALS_RATE.windowMs);
+    c.header("X-RateLimit-Limit", String(decision.limit));
+    c.header("X-RateLimit-Remaining", String(decision.remaining));
+    c.header("X-RateLimit-Reset", String(Math.ceil(decision.resetAt / 1000)));
+    if (!decision.allowed) {
+      c.header("Retry-After", String(Math.max(1, Math.ceil((decision.resetAt - Date.now()) / 1000))));
+      throw new ApiError(429, "Rate limit exceeded", "rate_limited");
+    }
+    await next();
+  };
+
+const postSignals = createRoute({
+  method: "post",
+  path: SIGNALS_PATH,
+  tags: ["Radar"],
+  summary: "Browser signals from the page snippet (collector key, CORS)",
+  security: [{ CollectorKey: [] }],
+  middleware: [signalsBodyLimit(), collectorKeyAuth(), signalsRateLimit()] as const,
+  request: {
+    headers: z.object({ "session-id": sessionIdHeader }),
+    body: { required: true, content: { "application/json": { schema: signalsRequestSchema } } },
+  },
+  responses: {
+    202: { description: "Signals kept for the session", content: { "application/json": { schema: signalsAcceptedSchema } } },
+    ...errorResponses(400, 401, 413, 429),
+  },
+});
+
+const signalsRoutes = new OpenAPIHono<CollectorEnv>({ defaultHook: validationHook });
+
+// Partner pages on any origin post here; no cookies are involved, so `*` without credentials.
+signalsRoutes.use(
+  SIGNALS_PATH,
+  cors({
+    origin: "*",
+    allowMethods: ["POST", "OPTIONS"],
+    allowHeaders: ["content-type", "session-id", "x-radar-collector-key"],
+    exposeHeaders: ["x-request-id", "retry-after"],
+    maxAge: 86_400,
+  }),
+);
+
+signalsRoutes.openapi(postSignals, async (c) => {
+  const cf = c.req.raw.cf as { country?: unknown } | undefined;
+  const stored = await storeSignals(c.get("db"), {
+    partnerId: c.get("collectorPartnerId"),
+    sessionId: c.req.valid("header")["session-id"],
+    signals: c.req.valid("json"),
+    ipCountry: typeof cf?.country === "string" ? cf.country.toUpperCase() : null,
+    ip: c.req.header("cf-connecting-ip") ?? null,
+  });
+  return c.json(success({ accepted: true as const, expires_at: stored.expiresAt }), 202);
+});
+
+const postCheck = createRoute({
+  method: "post",
+  path: CHECKS_PATH,
+  tags: ["Radar"],
+  summary: "Pre-booking risk check (server to server)",
+  security: apiKeySecurity,
+  middleware: [apiKeyAuth()] as const,
+  request: {
+    headers: z.object({
+      "session-id": sessionIdHeader,
+      "idempotency-key": z
+        .string()
+        .regex(IDEMPOTENCY_KEY_PATTERN, "must be 1 to 255 printable ASCII characters")
+        .optional()
+        .openapi({ description: "Retries with the same key replay the first result and are not billed again" }),
+    }),
+    body: { required: true, content: { "application/json": { schema: checkRequestSchema } } },
+  },
+  responses: {
+    200: { description: "The decision, with a reason per fired rule", content: { "application/json": { schema: checkResponseSchema } } },
+    ...errorResponses(400, 401, 409, 413),
+  },
+});
+
+const checkRoutes = featureRouter().openapi(postCheck, async (c) => {
+  const headers = c.req.valid("header");
+  const outcome = await runCheck(c.get("db"), {
+    partnerId: c.get("caller").partnerId,
+    sessionId: headers["session-id"],
+    idempotencyKey: headers["idempotency-key"] ?? null,
+    request: c.req.valid("json"),
+  });
+  if (outcome.replayed) c.header("idempotent-replayed", "true");
+  return c.json(success(outcome.check), 200);
+});
+
+export const radarRoutes = featureRouter().route("/", signalsRoutes).route("/", checkRoutes);

@@ -1,0 +1,126 @@
+import { z } from "@hono/zod-openapi";
+import { envelopeSchema } from "../../platform/http/envelope";
+
+/** Session ids come from the partner's page and server alike: a short opaque token. */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+export const SESSION_ID_MESSAGE = "session-id header is required (1 to 128 characters of A-Z a-z 0-9 . _ : -)";
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+const text = (max: number) => z.string().max(max);
+const count = z.number().int().min(0).max(100_000);
+
+/** 4.14 body. Every spec field; `device.webdriver` is our addition (navigator.webdriver). */
+export const signalsRequestSchema = z
+  .object({
+    page_url: text(2048).optional(),
+    referrer: text(2048).optional(),
+    user_agent: text(1024).optional(),
+    language: text(64).optional(),
+    timezone: text(64).optional(),
+    screen: z
+      .object({ width: count.optional(), height: count.optional(), pixel_ratio: z.number().min(0).max(100).optional() })
+      .optional(),
+    device: z
+      .object({
+        platform: text(128).optional(),
+        hardware_concurrency: z.number().int().min(0).max(4096).optional(),
+        touch_points: z.number().int().min(0).max(1024).optional(),
+        webdriver: z.boolean().optional().openapi({ description: "navigator.webdriver (not in 4.14; added)" }),
+      })
+      .optional(),
+    fingerprint: z.object({
+      visitor_id: z.string().min(1).max(128).openapi({ description: "Hash of stable browser attributes, computed in the page" }),
+    }),
+  })
+  .openapi("RadarSignals");
+
+export type BrowserSignals = z.infer<typeof signalsRequestSchema>;
+
+export const signalsAcceptedSchema = envelopeSchema(
+  z.object({
+    accepted: z.literal(true),
+    expires_at: z.string().openapi({ description: "Signals are merged into checks of this session until then" }),
+  }),
+).openapi("RadarSignalsAccepted");
+
+export const TRIGGER_EVENTS = ["rate_view", "booking_attempt", "payment_attempt"] as const;
+
+const person = z.object({ first_name: text(200).optional(), last_name: text(200).optional() });
+
+export const checkRequestSchema = z
+  .object({
+    trigger_event: z.enum(TRIGGER_EVENTS).default("booking_attempt").openapi({ description: "Where in the partner's flow the check runs" }),
+    booker: person.extend({
+      email: z.email().max(320).openapi({ example: "jane@example.com" }),
+      phone: text(64).optional(),
+    }),
+    guest: person.optional(),
+    context: z
+      .object({
+        partner_request_id: text(200).optional(),
+        booker_uuid: text(200).optional(),
+        user_id: text(200).optional(),
+        ip: z.union([z.ipv4(), z.ipv6()]).optional().openapi({ description: "The booker's IP as the partner's server saw it" }),
+      })
+      .optional(),
+    payment: z
+      .object({
+        billing_address: z
+          .object({
+            line1: text(500).optional(),
+            city: text(200).optional(),
+            state: text(200).optional(),
+            postal_code: text(32).optional(),
+            country: z.string().regex(/^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 country code").optional(),
+          })
+          .optional(),
+      })
+      .optional(),
+    extras: z.object({ channel: text(64).optional() }).optional(),
+    inventory_id: text(200).optional(),
+    inventory_country: text(2).optional(),
+  })
+  .openapi("RadarCheckRequest");
+
+export type CheckRequest = z.infer<typeof checkRequestSchema>;
+
+export const reasonSchema = z
+  .object({
+    code: z.string().openapi({ example: "disposable_email_domain" }),
+    weight: z.number().int(),
+    message: z.string(),
+  })
+  .openapi("RadarReason");
+
+export const RADAR_RESULTS = ["low_risk", "elevated_risk", "high_risk", "radar_disabled", "evaluation_timeout", "evaluation_error"] as const;
+
+export const riskCheckSchema = z
+  .object({
+    check_id: z.string(),
+    partner_id: z.string(),
+    session_id: z.string(),
+    decision: z.enum(["deny", "allow", "bypass"]),
+    radar_result: z.enum(RADAR_RESULTS),
+    should_hide_rate: z.boolean(),
+    billable: z.boolean(),
+    checked_at: z.string(),
+    trigger_event: z.enum(TRIGGER_EVENTS),
+    score: z.number().int().min(0).max(100),
+    reasons: z.array(reasonSchema),
+    merged_signals: z
+      .object({
+        visitor_id: z.string(),
+        user_agent: z.string().nullable(),
+        timezone: z.string().nullable(),
+        language: z.string().nullable(),
+        webdriver: z.boolean().nullable(),
+        ip_country: z.string().nullable(),
+      })
+      .nullable()
+      .openapi({ description: "The browser signals of this session that the check used; null when none were merged" }),
+  })
+  .openapi("RadarCheck");
+
+export type RiskCheck = z.infer<typeof riskCheckSchema>;
+
+export const checkResponseSchema = envelopeSchema(riskCheckSchema).openapi("RadarCheckResponse");

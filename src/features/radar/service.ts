@@ -1,0 +1,303 @@
+import { and, count, countDistinct, eq, gt, gte, lt, ne } from "drizzle-orm";
+import type { Db } from "../../platform/db/client";
+import { sha256Hex } from "../../platform/crypto/digest";
+import { ApiError } from "../../platform/http/api-error";
+import { evaluateRules, VELOCITY, verdictFor, type Reason, type VelocityCounts } from "./rules";
+import type { BrowserSignals, CheckRequest, RiskCheck } from "./schemas";
+import { radarChecks, radarSettings, radarSignals, type RadarCheckRow } from "./tables";
+
+/** How long posted signals are merged into checks of their session. */
+export const SIGNALS_RETENTION_MS = 24 * 60 * 60_000;
+/** Time budget of one evaluation; past it the check is a bypass (fail open). */
+export const CHECK_BUDGET_MS = 1_500;
+
+/** JSON with object keys sorted, so equal inputs always give the same digest. */
+export const canonicalJson = (value: unknown): string => {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+};
+
+export type SignalsInput = {
+  partnerId: string;
+  sessionId: string;
+  signals: BrowserSignals;
+  /** request.cf.country of the browser's request, when the edge provides it. */
+  ipCountry: string | null;
+  /** The browser's IP (cf-connecting-ip); only its SHA-256 is kept. */
+  ip: string | null;
+  now?: number;
+};
+
+/** Keeps the latest signals of a (partner, session) for SIGNALS_RETENTION_MS and prunes expired rows. */
+export const storeSignals = async (db: Db, input: SignalsInput): Promise<{ expiresAt: string }> => {
+  const now = input.now ?? Date.now();
+  const expiresAtMs = now + SIGNALS_RETENTION_MS;
+  const row = {
+    partnerId: input.partnerId,
+    sessionId: input.sessionId,
+    signals: JSON.stringify(input.signals),
+    ipCountry: input.ipCountry,
+    ipHash: input.ip ? await sha256Hex(input.ip) : null,
+    receivedAt: new Date(now).toISOString(),
+    expiresAtMs,
+  };
+  await db.batch([
+    db
+      .insert(radarSignals)
+      .values(row)
+      .onConflictDoUpdate({
+        target: [radarSignals.partnerId, radarSignals.sessionId],
+        set: { signals: row.signals, ipCountry: row.ipCountry, ipHash: row.ipHash, receivedAt: row.receivedAt, expiresAtMs },
+      }),
+    // Clean-up on the write path (indexed on expires_at_ms) keeps the table near its live size without a cron.
+    db.delete(radarSignals).where(lt(radarSignals.expiresAtMs, now)),
+  ]);
+  return { expiresAt: new Date(expiresAtMs).toISOString() };
+};
+
+export type CheckInput = {
+  partnerId: string;
+  sessionId: string;
+  idempotencyKey: string | null;
+  request: CheckRequest;
+  budgetMs?: number;
+  now?: number;
+};
+
+export type CheckOutcome = { check: RiskCheck; replayed: boolean };
+
+/** What the check saw of the browser, so the partner can read why (from the stored inputs). */
+const mergedSignalsOf = (inputs: { signals: BrowserSignals | null; ip_country: string | null }): RiskCheck["merged_signals"] =>
+  inputs.signals
+    ? {
+        visitor_id: inputs.signals.fingerprint.visitor_id,
+        user_agent: inputs.signals.user_agent ?? null,
+        timezone: inputs.signals.timezone ?? null,
+        language: inputs.signals.language ?? null,
+        webdriver: inputs.signals.device?.webdriver ?? null,
+        ip_country: inputs.ip_country,
+      }
+    : null;
+
+const toRiskCheck = (row: RadarCheckRow): RiskCheck => ({
+  check_id: row.id,
+  partner_id: row.partnerId,
+  session_id: row.sessionId,
+  decision: row.decision,
+  radar_result: row.radarResult as RiskCheck["radar_result"],
+  should_hide_rate: row.shouldHideRate,
+  billable: row.billable,
+  checked_at: row.checkedAt,
+  trigger_event: row.triggerEvent as RiskCheck["trigger_event"],
+  score: row.score,
+  reasons: JSON.parse(row.reasons) as Reason[],
+  merged_signals: mergedSignalsOf(JSON.parse(row.inputs)),
+});
+
+const findByIdempotencyKey = async (db: Db, partnerId: string, key: string) => {
+  const [row] = await db
+    .select()
+    .from(radarChecks)
+    .where(and(eq(radarChecks.partnerId, partnerId), eq(radarChecks.idempotencyKey, key)))
+    .limit(1);
+  return row ?? null;
+};
+
+/** A replay must be the same request; anything else under the same key is a client error. */
+const replay = (row: RadarCheckRow, input: CheckInput): CheckOutcome => {
+  const stored = JSON.parse(row.inputs) as { request: unknown };
+  if (row.sessionId !== input.sessionId || canonicalJson(stored.request) !== canonicalJson(input.request)) {
+    throw new ApiError(409, "idempotency-key was already used with a different request", "idempotency_key_reused");
+  }
+  return { check: toRiskCheck(row), replayed: true };
+};
+
+const isRadarEnabled = async (db: Db, partnerId: string) => {
+  const [row] = await db.select({ enabled: radarSettings.enabled }).from(radarSettings).where(eq(radarSettings.partnerId, partnerId));
+  return row?.enabled ?? true;
+};
+
+/** Turns radar on or off for a partner (no row means on). */
+export const setRadarEnabled = async (db: Db, partnerId: string, enabled: boolean) => {
+  await db
+    .insert(radarSettings)
+    .values({ partnerId, enabled })
+    .onConflictDoUpdate({ target: radarSettings.partnerId, set: { enabled, updatedAt: new Date().toISOString() } });
+};
+
+type Identities = { visitorId: string | null; emailHash: string; ipHash: string | null };
+
+type Evaluation = {
+  decision: RiskCheck["decision"];
+  radarResult: RiskCheck["radar_result"];
+  score: number;
+  reasons: Reason[];
+  signals: BrowserSignals | null;
+  ipCountry: string | null;
+  identities: Identities;
+};
+
+class BudgetExceeded extends Error {}
+
+const bypass = (radarResult: RiskCheck["radar_result"], code: string, message: string, identities: Identities): Evaluation => ({
+  decision: "bypass",
+  radarResult,
+  score: 0,
+  reasons: [{ code, weight: 0, message }],
+  signals: null,
+  ipCountry: null,
+  identities,
+});
+
+/** Reads this partner's live signals of the session, then the velocity counts (one batch), then applies the rules. */
+const evaluate = async (db: Db, input: CheckInput, now: number, emailHash: string, deadline: number): Promise<Evaluation> => {
+  const signalRows = await db
+    .select()
+    .from(radarSignals)
+    .where(and(eq(radarSignals.partnerId, input.partnerId), eq(radarSignals.sessionId, input.sessionId), gt(radarSignals.expiresAtMs, now)))
+    .limit(1);
+  const signalRow = signalRows[0] ?? null;
+  const signals = signalRow ? (JSON.parse(signalRow.signals) as BrowserSignals) : null;
+  const visitorId = signals?.fingerprint.visitor_id ?? null;
+  const ipHash = input.request.context?.ip ? await sha256Hex(input.request.context.ip) : (signalRow?.ipHash ?? null);
+  if (Date.now() > deadline) throw new BudgetExceeded();
+
+  const partner = eq(radarChecks.partnerId, input.partnerId);
+  const since = (windowMs: number) => gte(radarChecks.checkedAtMs, now - windowMs);
+  // Sentinels that match nothing keep the batch shape fixed when an identity is unknown.
+  const [visitorRows, emailRows, ipRows, identityRows] = await db.batch([
+    db.select({ n: count() }).from(radarChecks).where(and(partner, eq(radarChecks.visitorId, visitorId ?? "\u0000"), since(VELOCITY.visitor.windowMs))),
+    db.select({ n: count() }).from(radarChecks).where(and(partner, eq(radarChecks.emailHash, emailHash), since(VELOCITY.email.windowMs))),
+    db.select({ n: count() }).from(radarChecks).where(and(partner, eq(radarChecks.ipHash, ipHash ?? "\u0000"), since(VELOCITY.ip.windowMs))),
+    db
+      .select({ n: countDistinct(radarChecks.emailHash) })
+      .from(radarChecks)
+      .where(and(partner, eq(radarChecks.visitorId, visitorId ?? "\u0000"), ne(radarChecks.emailHash, emailHash), since(VELOCITY.identities.windowMs))),
+  ]);
+  if (Date.now() > deadline) throw new BudgetExceeded();
+  const velocity: VelocityCounts = {
+    visitorChecks: visitorId ? (visitorRows[0]?.n ?? 0) : 0,
+    emailChecks: emailRows[0]?.n ?? 0,
+    ipChecks: ipHash ? (ipRows[0]?.n ?? 0) : 0,
+    visitorOtherEmails: visitorId ? (identityRows[0]?.n ?? 0) : 0,
+  };
+  const billing = input.request.payment?.billing_address?.country?.toUpperCase() ?? null;
+  const { score, reasons } = evaluateRules({
+    email: input.request.booker.email,
+    billingCountry: billing,
+    signals,
+    ipCountry: signalRow?.ipCountry ?? null,
+    velocity,
+  });
+  const verdict = verdictFor(score);
+  return {
+    ...verdict,
+    score,
+    reasons,
+    signals,
+    ipCountry: signalRow?.ipCountry ?? null,
+    identities: { visitorId, emailHash, ipHash },
+  };
+};
+
+/** Evaluates within the budget; past it, or on an unexpected failure, the check fails open as a bypass. */
+const evaluateWithinBudget = async (db: Db, input: CheckInput, now: number, emailHash: string): Promise<Evaluation> => {
+  const budgetMs = input.budgetMs ?? CHECK_BUDGET_MS;
+  const identities: Identities = { visitorId: null, emailHash, ipHash: input.request.context?.ip ? await sha256Hex(input.request.context.ip) : null };
+  const timedOut = () => bypass("evaluation_timeout", "evaluation_timeout", `The evaluation did not finish within ${budgetMs} ms; failing open`, identities);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = Date.now() + budgetMs;
+  try {
+    return await Promise.race([
+      evaluate(db, input, now, emailHash, deadline),
+      new Promise<Evaluation>((resolve) => {
+        timer = setTimeout(() => resolve(timedOut()), budgetMs);
+      }),
+    ]);
+  } catch (error) {
+    if (error instanceof BudgetExceeded) return timedOut();
+    // Fail open: a risk check must not block bookings when its own storage misbehaves.
+    console.error(JSON.stringify({ level: "error", event: "radar_evaluation_failed", partnerId: input.partnerId, error: error instanceof Error ? error.message : String(error) }));
+    return bypass("evaluation_error", "evaluation_error", "The evaluation failed; failing open", identities);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/**
+ * Runs (or replays) one risk check: merges this partner's signals for the session with the server's
+ * payload, applies the rules, stores the check with the SHA-256 of its inputs and returns it.
+ */
+export const runCheck = async (db: Db, input: CheckInput): Promise<CheckOutcome> => {
+  if (input.idempotencyKey) {
+    const existing = await findByIdempotencyKey(db, input.partnerId, input.idempotencyKey);
+    if (existing) return replay(existing, input);
+  }
+  const now = input.now ?? Date.now();
+  const emailHash = await sha256Hex(input.request.booker.email.trim().toLowerCase());
+
+  const evaluation = (await isRadarEnabled(db, input.partnerId))
+    ? await evaluateWithinBudget(db, input, now, emailHash)
+    : bypass("radar_disabled", "radar_disabled", "Radar is turned off for this partner", {
+        visitorId: null,
+        emailHash,
+        ipHash: input.request.context?.ip ? await sha256Hex(input.request.context.ip) : null,
+      });
+
+  const inputs = {
+    partner_id: input.partnerId,
+    session_id: input.sessionId,
+    request: input.request,
+    signals: evaluation.signals,
+    ip_country: evaluation.ipCountry,
+  };
+  const serialized = canonicalJson(inputs);
+  const row: RadarCheckRow = {
+    id: `chk_${crypto.randomUUID()}`,
+    partnerId: input.partnerId,
+    sessionId: input.sessionId,
+    idempotencyKey: input.idempotencyKey,
+    triggerEvent: input.request.trigger_event,
+    decision: evaluation.decision,
+    radarResult: evaluation.radarResult,
+    score: evaluation.score,
+    reasons: JSON.stringify(evaluation.reasons),
+    shouldHideRate: evaluation.decision === "deny",
+    billable: evaluation.decision !== "bypass",
+    inputDigest: await sha256Hex(serialized),
+    inputs: serialized,
+    visitorId: evaluation.identities.visitorId,
+    emailHash: evaluation.identities.emailHash,
+    ipHash: evaluation.identities.ipHash,
+    checkedAt: new Date(now).toISOString(),
+    checkedAtMs: now,
+  };
+  // A concurrent request with the same idempotency key may have stored first: then replay that one.
+  const inserted = await db.insert(radarChecks).values(row).onConflictDoNothing().returning({ id: radarChecks.id });
+  if (inserted.length === 0 && input.idempotencyKey) {
+    const winner = await findByIdempotencyKey(db, input.partnerId, input.idempotencyKey);
+    if (winner) return replay(winner, input);
+  }
+  return { check: toRiskCheck(row), replayed: false };
+};
+
+/** A stored check of this partner, for review (digest, inputs, reasons). */
+export const findCheck = async (db: Db, partnerId: string, checkId: string) => {
+  const [row] = await db.select().from(radarChecks).where(and(eq(radarChecks.id, checkId), eq(radarChecks.partnerId, partnerId)));
+  return row ?? null;
+};
+
+export const countBillableChecks = async (db: Db, partnerId: string, sinceMs = 0) => {
+  const [row] = await db
+    .select({ n: count() })
+    .from(radarChecks)
+    .where(and(eq(radarChecks.partnerId, partnerId), eq(radarChecks.billable, true), gte(radarChecks.checkedAtMs, sinceMs)));
+  return row?.n ?? 0;
+};
+

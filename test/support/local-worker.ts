@@ -1,0 +1,41 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { getPlatformProxy, unstable_startWorker } from "wrangler";
+import { seedDemoAccounts } from "../../scripts/demo/seed";
+import { quietWranglerEnv, root, runWrangler } from "../../scripts/local-platform";
+
+export type LocalWorker = { url: string; stateDir: string; stop: () => Promise<void> };
+
+/**
+ * The real Worker out of process on 127.0.0.1 (a free port), with its own temporary state:
+ * D1 migrations applied by wrangler, demo accounts seeded through getPlatformProxy, then
+ * unstable_startWorker on the same folder. `stop()` disposes it and removes the folder.
+ */
+export const startLocalWorker = async (): Promise<LocalWorker> => {
+  Object.assign(process.env, quietWranglerEnv());
+  const stateDir = mkdtempSync(join(tmpdir(), "edgestay-worker-"));
+  const config = join(root, "wrangler.toml");
+  await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
+  const proxy = await getPlatformProxy<Env>({ configPath: config, persist: { path: join(stateDir, "v3") }, remoteBindings: false });
+  try {
+    await seedDemoAccounts(proxy.env.DB);
+  } finally {
+    await proxy.dispose();
+  }
+  const worker = await unstable_startWorker({
+    config,
+    envFiles: [join(root, ".dev.vars.example")],
+    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: stateDir, watch: false, logLevel: "warn" },
+  });
+  await worker.ready;
+  const url = (await worker.url).origin;
+  return {
+    url,
+    stateDir,
+    stop: async () => {
+      await worker.dispose();
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+};
