@@ -145,14 +145,14 @@ describe("POST /api/v1/radar/checks: velocity over sliding windows", () => {
     const request = checkRequestSchema.parse(checkBody({ booker: { email }, context: {} }));
     const now = Date.now();
     for (let i = 0; i < 5; i++) {
-      await runCheck(db, { partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now: now - 61 * 60_000 });
+      await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now: now - 61 * 60_000 });
     }
-    const fresh = await runCheck(db, { partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now });
+    const fresh = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now });
     expect(fresh.check.reasons.map((r) => r.code)).toEqual(["no_browser_signals"]);
     for (let i = 0; i < 4; i++) {
-      await runCheck(db, { partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now: now - 59 * 60_000 });
+      await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now: now - 59 * 60_000 });
     }
-    const within = await runCheck(db, { partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now });
+    const within = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now });
     expect(within.check.reasons.map((r) => r.code)).toEqual(["no_browser_signals", "email_velocity"]);
   });
 
@@ -278,7 +278,7 @@ describe("POST /api/v1/radar/checks: bypass (fail open)", () => {
   it("bypasses when the evaluation cannot finish within its time budget, and stores that check", async () => {
     const db = database(env.DB);
     const request = checkRequestSchema.parse(checkBody({ booker: { email: "x@mailinator.com" } }));
-    const { check } = await runCheck(db, { partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, budgetMs: 0 });
+    const { check } = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, budgetMs: 0 });
     expect(check).toMatchObject({ decision: "bypass", radar_result: "evaluation_timeout", should_hide_rate: false, billable: false, score: 0 });
     expect(check.reasons[0]!.code).toBe("evaluation_timeout");
     expect(await storedCheck(check.check_id)).not.toBeNull();

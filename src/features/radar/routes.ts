@@ -128,6 +128,7 @@ const postCheck = createRoute({
 const checkRoutes = featureRouter().openapi(postCheck, async (c) => {
   const headers = c.req.valid("header");
   const outcome = await runCheck(c.get("db"), {
+    assets: c.env.ASSETS,
     partnerId: c.get("caller").partnerId,
     sessionId: headers["session-id"],
     idempotencyKey: headers["idempotency-key"] ?? null,

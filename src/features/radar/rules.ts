@@ -1,6 +1,4 @@
 import { getTimezone } from "countries-and-timezones";
-import disposableDomains from "disposable-email-domains";
-import disposableWildcards from "disposable-email-domains/wildcard.json";
 import { isbot } from "isbot";
 import type { BrowserSignals } from "./schemas";
 
@@ -47,26 +45,13 @@ export type VelocityCounts = {
 };
 
 export type RuleInputs = {
-  email: string;
+  /** Whether the booker's e-mail domain is on the disposable list (looked up by the service). */
+  disposableEmail: boolean;
   billingCountry: string | null;
   signals: BrowserSignals | null;
   /** Country of the browser's IP from the edge (request.cf.country at signal time). */
   ipCountry: string | null;
   velocity: VelocityCounts;
-};
-
-let disposableSet: Set<string> | undefined;
-let wildcardSet: Set<string> | undefined;
-
-/** True when the e-mail's domain, or for wildcard entries any parent domain, is on the maintained list. */
-export const isDisposableEmail = (email: string): boolean => {
-  disposableSet ??= new Set(disposableDomains);
-  wildcardSet ??= new Set(disposableWildcards);
-  const domain = email.slice(email.lastIndexOf("@") + 1).trim().toLowerCase().replace(/\.$/, "");
-  if (disposableSet.has(domain)) return true;
-  const labels = domain.split(".");
-  for (let i = 0; i < labels.length - 1; i++) if (wildcardSet.has(labels.slice(i).join("."))) return true;
-  return false;
 };
 
 /** Countries that use an IANA zone (several for shared zones), empty when the zone is unknown or not a country's. */
@@ -80,7 +65,7 @@ export const evaluateRules = (inputs: RuleInputs): { score: number; reasons: Rea
   const { signals, billingCountry } = inputs;
 
   if (!signals) fired.push("no_browser_signals");
-  if (isDisposableEmail(inputs.email)) fired.push("disposable_email_domain");
+  if (inputs.disposableEmail) fired.push("disposable_email_domain");
 
   const userAgent = signals?.user_agent ?? "";
   // A headless browser is also an isbot match; one piece of evidence counts once.

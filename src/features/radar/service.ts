@@ -2,6 +2,7 @@ import { and, count, countDistinct, eq, gt, gte, lt, ne } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { sha256Hex } from "../../platform/crypto/digest";
 import { ApiError } from "../../platform/http/api-error";
+import { isDisposableEmail } from "./disposable-domains";
 import { evaluateRules, VELOCITY, verdictFor, type Reason, type VelocityCounts } from "./rules";
 import type { BrowserSignals, CheckRequest, RiskCheck } from "./schemas";
 import { radarChecks, radarSettings, radarSignals, type RadarCheckRow } from "./tables";
@@ -62,6 +63,8 @@ export const storeSignals = async (db: Db, input: SignalsInput): Promise<{ expir
 };
 
 export type CheckInput = {
+  /** Static assets, where the disposable-domain list lives. */
+  assets: Fetcher;
   partnerId: string;
   sessionId: string;
   idempotencyKey: string | null;
@@ -188,8 +191,10 @@ const evaluate = async (db: Db, input: CheckInput, now: number, emailHash: strin
     visitorOtherEmails: visitorId ? (identityRows[0]?.n ?? 0) : 0,
   };
   const billing = input.request.payment?.billing_address?.country?.toUpperCase() ?? null;
+  const disposableEmail = await isDisposableEmail(input.assets, input.request.booker.email);
+  if (Date.now() > deadline) throw new BudgetExceeded();
   const { score, reasons } = evaluateRules({
-    email: input.request.booker.email,
+    disposableEmail,
     billingCountry: billing,
     signals,
     ipCountry: signalRow?.ipCountry ?? null,
