@@ -25,7 +25,11 @@ const seedConfig = () => {
 };
 
 /** Local set-up: .dev.vars, D1 migrations, demo accounts and accommodations. Idempotent. */
-export const bootstrap = async (accommodationCount: number, stateDir = defaultStateDir) => {
+export const bootstrap = async (
+  accommodationCount: number,
+  stateDir = defaultStateDir,
+  afterSeed?: (db: D1Database) => Promise<void>,
+) => {
   ensureDevVars();
   await migrateLocal(stateDir);
   Object.assign(process.env, quietWranglerEnv());
@@ -48,6 +52,7 @@ export const bootstrap = async (accommodationCount: number, stateDir = defaultSt
     } else {
       console.log(`Demo data present (${present} accommodations).`);
     }
+    await afterSeed?.(env.DB);
   } finally {
     await dispose();
   }

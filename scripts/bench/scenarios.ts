@@ -54,3 +54,51 @@ export const contentScenarios = async (ctx: BenchContext): Promise<Scenario[]> =
     },
   ];
 };
+
+const stayDates = () => {
+  const checkIn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+  const checkOut = new Date(Date.now() + 32 * 86_400_000).toISOString().slice(0, 10);
+  return { checkIn, checkOut };
+};
+const TWO_ADULTS = [{ occupancyId: 1, paxes: [{ age: 30 }, { age: 30 }] }];
+const SETTINGS = { access: { code: 1001 } };
+// The densest city of the demo data (the generator weights cities by population).
+export const NEW_YORK = { lat: 40.74997906, lng: -73.98001693 };
+
+export const searchBody = (criteria: Record<string, unknown>) => ({
+  searchCriteria: { ...criteria, occupancies: TWO_ADULTS, ...stayDates() },
+  settings: SETTINGS,
+});
+
+const codes = (n: number, total: number) =>
+  Array.from({ length: n }, (_, i) => ({ code: accommodationCode(1 + Math.floor((i * total) / n)) }));
+
+/** Search scenarios (the booking engine); names are shared by the 2,000 and 100,000 runs. */
+export const searchScenarios = (ctx: BenchContext): Scenario[] => [
+  ...[1, 100, 1000].map((n) => ({
+    name: `search: ${n} code${n > 1 ? "s" : ""}`,
+    meaning: n === 1 ? "Re-pricing one hotel." : `Pricing a list of ${n} hotels in one call.`,
+    method: "POST" as const,
+    path: "/api/search",
+    body: searchBody({ destinations: { accommodations: codes(n, ctx.accommodations) } }),
+    headers: API_KEY,
+  })),
+  {
+    name: "search: geo, New York, default radius",
+    meaning: "Everything within 20 km of a dense city centre, nearest first.",
+    method: "POST",
+    path: "/api/search",
+    body: searchBody({ geo: { lat: NEW_YORK.lat, lng: NEW_YORK.lng } }),
+    headers: API_KEY,
+  },
+  {
+    name: "search: name \"harbor\"",
+    meaning: "A partial, case-insensitive name match.",
+    method: "POST",
+    path: "/api/search",
+    body: searchBody({ accommodationName: "harbor" }),
+    headers: API_KEY,
+  },
+];
+
+export const API_KEY_HEADERS = API_KEY;
