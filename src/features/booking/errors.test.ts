@@ -124,13 +124,30 @@ describe("quote: section 7 messages", () => {
     const snapshot = { partnerId: "demo", accommodationCode: "US000002", roomCode: "STD", ratePlanCode: "STD-RO-FLX", checkIn: searched.checkIn, checkOut: searched.checkOut, rooms: [[30, 30]], chargeTotal: 1 };
     const forged = await issueOptionId("not-the-secret", { ...snapshot, expiresAt: Date.now() + 60_000 });
     const expired = await issueOptionId(env.PAGE_TOKEN_SECRET, { ...snapshot, expiresAt: Date.now() - 1000 });
-    const tampered = searched.option.id.replace(/.$/, (ch: string) => (ch === "A" ? "B" : "A"));
+    // The signed stay part is the first segment. Flip the first character of its signature: the
+    // last one carries padding bits, so changing it may decode to the same bytes.
+    const [signedStay, ...rest] = searched.option.id.split("~");
+    const [body, signature] = signedStay.split(".");
+    const tampered = [`${body}.${signature[0] === "A" ? "B" : "A"}${signature.slice(1)}`, ...rest].join("~");
     const pageTokenShaped = await signToken(env.PAGE_TOKEN_SECRET, [1, "demo"]);
-    for (const optionId of [forged, expired, tampered, pageTokenShaped]) {
+    const truncated = searched.option.id.split("~").slice(0, 4).join("~");
+    for (const optionId of [forged, expired, tampered, pageTokenShaped, truncated, `${searched.option.id}~extra`]) {
       const res = await post("/api/quote", quoteBody(searched, { optionId }));
       expect(res.status).toBe(400);
       expect(res.json.message).toBe("Option reference expired or invalid");
     }
+  });
+
+  it("an option id's unsigned total cannot lower a price: quote re-prices from live inventory", async () => {
+    const [signedStay, code, room, plan, total] = searched.option.id.split("~");
+    const cheaper = [signedStay, code, room, plan, "0.01"].join("~");
+    const lowered = await post("/api/quote", quoteBody(searched, { optionId: cheaper }));
+    expect(lowered.status).toBe(400);
+    expect(lowered.json.message).toBe("Price changed");
+    const dearer = [signedStay, code, room, plan, String(Number(total) * 10)].join("~");
+    const raised = await post("/api/quote", quoteBody(searched, { optionId: dearer }));
+    expect(raised.status).toBe(200);
+    expect(raised.json.data.rate.chargeTotal).toBe(Number(total));
   });
 
   it("an option is good for 24 hours: moving the clock past that expires it", async () => {

@@ -22,18 +22,37 @@ export type OptionSnapshot = {
 };
 
 // Key separation: options are signed with a key derived for this purpose, never the page-token key itself.
-const optionKey = (secret: string) => `option-token:v1:${secret}`;
+const optionKey = (secret: string) => `option-token:v2:${secret}`;
+const SEPARATOR = "~";
 
-const payloadOf = (o: OptionSnapshot) =>
-  [1, o.partnerId, o.accommodationCode, o.roomCode, o.ratePlanCode, o.checkIn, o.checkOut, o.rooms.map((r) => r.join(".")).join("_"), o.chargeTotal, Math.floor(o.expiresAt / 1000)];
+/** What every option of one search shares: the signed part of an option id. */
+const stayPayload = (o: OptionSnapshot) =>
+  [2, o.partnerId, o.checkIn, o.checkOut, o.rooms.map((r) => r.join(".")).join("_"), Math.floor(o.expiresAt / 1000)];
 
-/** Compact positional payload: a 1,000-hotel search signs thousands of these. */
-export const issueOptionId = (secret: string, o: OptionSnapshot): Promise<string> => signToken(optionKey(secret), payloadOf(o));
+/**
+ * `<signed stay>~<accommodation>~<room>~<rate plan>~<total>`. The signature binds partner, dates,
+ * occupancy and expiry; a search signs it once, not once per option (a 1,000-hotel search has
+ * thousands of options and an HMAC each cost most of its time). Hotel, room, plan and total need
+ * no signature: quote re-prices them from live inventory, so an altered value can only ask about
+ * another room of the same stay or change whether `Price changed` is reported to its sender.
+ */
+const optionIdOf = (signedStay: string, o: OptionSnapshot) =>
+  [signedStay, o.accommodationCode, o.roomCode, o.ratePlanCode, String(o.chargeTotal)].join(SEPARATOR);
 
-/** Issues many option ids with one imported key (search signs one per option). */
+export const issueOptionId = async (secret: string, o: OptionSnapshot): Promise<string> =>
+  optionIdOf(await signToken(optionKey(secret), stayPayload(o)), o);
+
+/** Issues the option ids of one search: one signature per distinct stay (in practice one). */
 export const optionIdIssuer = async (secret: string) => {
   const sign = await tokenSigner(optionKey(secret));
-  return (o: OptionSnapshot) => sign(payloadOf(o));
+  const signedStays = new Map<string, Promise<string>>();
+  return async (o: OptionSnapshot) => {
+    const payload = stayPayload(o);
+    const key = JSON.stringify(payload);
+    let signed = signedStays.get(key);
+    if (!signed) signedStays.set(key, (signed = sign(payload)));
+    return optionIdOf(await signed, o);
+  };
 };
 
 const EXPIRED_OR_INVALID = () => new ApiError(400, "Option reference expired or invalid", "option_expired_or_invalid");
@@ -43,13 +62,17 @@ const EXPIRED_OR_INVALID = () => new ApiError(400, "Option reference expired or 
  * Genuine but issued to another partner: `Option reference invalid`.
  */
 export const readOptionId = async (secret: string, token: string, partnerId: string, now: number): Promise<OptionSnapshot> => {
-  const opened = await openToken(optionKey(secret), token);
+  const parts = token.split(SEPARATOR);
+  if (parts.length !== 5 || parts.slice(1).some((p) => p.length === 0 || p.length > 64)) throw EXPIRED_OR_INVALID();
+  const [signedStay, accommodationCode, roomCode, ratePlanCode, total] = parts as [string, string, string, string, string];
+  const chargeTotal = Number(total);
+  if (!Number.isFinite(chargeTotal) || chargeTotal < 0) throw EXPIRED_OR_INVALID();
+  const opened = await openToken(optionKey(secret), signedStay);
   if (opened.kind !== "ok" || !Array.isArray(opened.payload)) throw EXPIRED_OR_INVALID();
-  const [version, partner, accommodationCode, roomCode, ratePlanCode, checkIn, checkOut, rooms, chargeTotal, expires] = opened.payload as unknown[];
+  const [version, partner, checkIn, checkOut, rooms, expires] = opened.payload as unknown[];
   if (
-    version !== 1 || typeof partner !== "string" || typeof accommodationCode !== "string" || typeof roomCode !== "string" ||
-    typeof ratePlanCode !== "string" || typeof checkIn !== "string" || typeof checkOut !== "string" || typeof rooms !== "string" ||
-    typeof chargeTotal !== "number" || typeof expires !== "number"
+    version !== 2 || typeof partner !== "string" || typeof checkIn !== "string" || typeof checkOut !== "string" ||
+    typeof rooms !== "string" || typeof expires !== "number"
   ) {
     throw EXPIRED_OR_INVALID();
   }
