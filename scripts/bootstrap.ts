@@ -1,18 +1,36 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { getPlatformProxy } from "wrangler";
+import { getPlatformProxy, unstable_readConfig } from "wrangler";
 import { countAccommodations, seedDemoAccommodations, seedDemoAccounts } from "./demo/seed";
-import { ensureDevVars, migrateLocal, quietWranglerEnv, root, stateDir } from "./local-platform";
+import { defaultStateDir, ensureDevVars, migrateLocal, quietWranglerEnv, root } from "./local-platform";
 
 export const DEFAULT_ACCOMMODATIONS = 2_000;
 export const LARGE_ACCOMMODATIONS = 100_000;
 
+/**
+ * The seed needs only D1: a config with just that binding (same database id, so the same local
+ * file) keeps the proxy from warning about the Worker's Durable Objects it cannot host.
+ */
+const seedConfig = () => {
+  const config = unstable_readConfig({ config: join(root, "wrangler.toml") });
+  const path = join(root, ".wrangler", "seed.wrangler.json");
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify({
+    name: "edgestay-seed",
+    compatibility_date: config.compatibility_date,
+    d1_databases: config.d1_databases,
+  }));
+  return path;
+};
+
 /** Local set-up: .dev.vars, D1 migrations, demo accounts and accommodations. Idempotent. */
-export const bootstrap = async (accommodationCount: number) => {
+export const bootstrap = async (accommodationCount: number, stateDir = defaultStateDir) => {
   ensureDevVars();
-  await migrateLocal();
+  await migrateLocal(stateDir);
   Object.assign(process.env, quietWranglerEnv());
   const { env, dispose } = await getPlatformProxy<Env>({
-    configPath: `${root}/wrangler.toml`,
+    configPath: seedConfig(),
     persist: { path: `${stateDir}/v3` },
     remoteBindings: false,
   });

@@ -8,7 +8,7 @@ const require = createRequire(import.meta.url);
 export const wranglerBin = require.resolve("wrangler/bin/wrangler.js");
 
 /** Local state folder shared by wrangler dev, migrations and the seed (wrangler's own default). */
-export const stateDir = resolve(root, process.env.EDGESTAY_STATE_DIR ?? ".wrangler/state");
+export const defaultStateDir = resolve(root, process.env.EDGESTAY_STATE_DIR ?? ".wrangler/state");
 
 /** Keeps wrangler from update checks, metrics and request.cf fetches, which stall offline. */
 export const quietWranglerEnv = (): NodeJS.ProcessEnv => ({
@@ -39,7 +39,7 @@ export const ensureDevVars = () => {
   }
 };
 
-export const migrateLocal = () => {
+export const migrateLocal = (stateDir = defaultStateDir) => {
   mkdirSync(stateDir, { recursive: true });
   return runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
 };

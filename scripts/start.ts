@@ -1,11 +1,11 @@
 import { accommodationCountFromArgs, bootstrap } from "./bootstrap";
-import { stateDir, startWrangler } from "./local-platform";
+import { defaultStateDir, startWrangler } from "./local-platform";
 
 // npm start: migrate and seed, then serve. Ctrl-C (or SIGTERM) stops wrangler and its workerd.
 const port = process.env.PORT ?? "8787";
 await bootstrap(accommodationCountFromArgs(process.argv.slice(2)));
 
-const dev = startWrangler(["dev", "--ip", "127.0.0.1", "--port", port, "--persist-to", stateDir, "--show-interactive-dev-session=false"]);
+const dev = startWrangler(["dev", "--ip", "127.0.0.1", "--port", port, "--persist-to", defaultStateDir, "--show-interactive-dev-session=false"]);
 console.log(`Edgestay API starting on http://127.0.0.1:${port} (docs at /docs). Ctrl-C stops it.`);
 
 const stop = (signal: NodeJS.Signals) => {

@@ -1,19 +1,11 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/local-server";
 
 const root = resolve(import.meta.dirname, "../..");
-
-const freePort = () =>
-  new Promise<number>((ok) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
 
 const waitFor = async (url: string, child: ChildProcess, ms: number) => {
   const deadline = Date.now() + ms;

@@ -1,0 +1,121 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { bootstrap, DEFAULT_ACCOMMODATIONS, LARGE_ACCOMMODATIONS } from "../bootstrap";
+import { quietWranglerEnv, root, wranglerBin } from "../local-platform";
+import { startLocalServer } from "../local-server";
+import { contentScenarios, type Scenario } from "./scenarios";
+
+const { values } = parseArgs({
+  options: {
+    large: { type: "boolean", default: false },
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "10" },
+    only: { type: "string" },
+  },
+});
+const accommodations = values.large ? LARGE_ACCOMMODATIONS : DEFAULT_ACCOMMODATIONS;
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+
+// A state folder per dataset, apart from the one `npm start` uses.
+const stateDir = join(root, ".wrangler", `bench-${accommodations}`);
+await bootstrap(accommodations, stateDir);
+const pageTokenSecret = /^PAGE_TOKEN_SECRET=(.*)$/m.exec(readFileSync(join(root, ".dev.vars"), "utf8"))![1]!;
+
+type Row = { name: string; meaning: string; rps: number; p50: number; p99: number; errors: number };
+
+const measure = async (base: string, s: Scenario): Promise<Row> => {
+  const result = await autocannon({
+    url: `${base}${s.path}`,
+    method: s.method,
+    headers: s.headers,
+    body: s.body === undefined ? undefined : JSON.stringify(s.body),
+    connections,
+    duration,
+  });
+  const errors = result.errors + result.non2xx;
+  return { name: s.name, meaning: s.meaning, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+};
+
+/** CPU the workerd process spends per request, from /proc (utime + stime), over sequential calls. */
+const cpuMsPerRequest = async (pid: number, base: string, s: Scenario, calls = 100) => {
+  const ticks = () => {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  };
+  const clockTicks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+  const init = { method: s.method, headers: s.headers, body: s.body === undefined ? undefined : JSON.stringify(s.body) };
+  for (let i = 0; i < 10; i++) await (await fetch(`${base}${s.path}`, init)).arrayBuffer();
+  const before = ticks();
+  for (let i = 0; i < calls; i++) await (await fetch(`${base}${s.path}`, init)).arrayBuffer();
+  return ((ticks() - before) * 1000) / clockTicks / calls;
+};
+
+const workerdPid = (rootPid: number): number | null => {
+  const table = execFileSync("ps", ["-eo", "pid=,ppid=,comm="], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .map(([pid, ppid, comm]) => ({ pid: Number(pid), ppid: Number(ppid), comm: comm ?? "" }));
+  const queue = [rootPid];
+  while (queue.length) {
+    const parent = queue.shift()!;
+    for (const p of table.filter((row) => row.ppid === parent)) {
+      if (p.comm.startsWith("workerd")) return p.pid;
+      queue.push(p.pid);
+    }
+  }
+  return null;
+};
+
+const bundleSize = () => {
+  const out = execFileSync(process.execPath, [wranglerBin, "deploy", "--dry-run", "--outdir", join(root, ".tmp", "bundle")], {
+    cwd: root,
+    env: quietWranglerEnv(),
+    encoding: "utf8",
+  });
+  const match = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(out);
+  return match ? { rawKiB: Number(match[1]), gzipKiB: Number(match[2]) } : null;
+};
+
+const server = await startLocalServer(stateDir);
+const rows: Row[] = [];
+let cpu: { scenario: string; ms: number } | null = null;
+try {
+  const scenarios = (await contentScenarios({ accommodations, pageTokenSecret })).filter(
+    (s) => !values.only || s.name.includes(values.only) || s.name.startsWith("baseline"),
+  );
+  for (const scenario of scenarios) {
+    process.stdout.write(`  ${scenario.name} ...`);
+    rows.push(await measure(server.base, scenario));
+    process.stdout.write(" done\n");
+  }
+  const pid = workerdPid(server.process.pid!);
+  const cpuScenario = scenarios[scenarios.length - 1]!;
+  if (pid) cpu = { scenario: cpuScenario.name, ms: await cpuMsPerRequest(pid, server.base, cpuScenario) };
+} finally {
+  await server.stop();
+}
+
+const baseline = rows[0]!;
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+console.log(`\nEdgestay bench: ${accommodations} accommodations, ${connections} connections, ${duration} s each, ${new Date().toISOString()}`);
+console.log(`machine: ${execFileSync("nproc", { encoding: "utf8" }).trim()} cores, node ${process.version}, autocannon over loopback to wrangler dev\n`);
+console.log("| scenario | req/s | p50 ms | p99 ms | req/s vs baseline | errors |");
+console.log("|---|---:|---:|---:|---:|---:|");
+for (const r of rows) {
+  console.log(`| ${r.name} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.rps / baseline.rps, 2)} | ${r.errors} |`);
+}
+if (cpu) console.log(`\nworkerd CPU per request (${cpu.scenario}): ${fmt(cpu.ms, 2)} ms`);
+const bundle = bundleSize();
+if (bundle) console.log(`Worker upload size: ${bundle.rawKiB} KiB, gzip ${bundle.gzipKiB} KiB (wrangler deploy --dry-run)`);
+
+mkdirSync(join(root, ".tmp"), { recursive: true });
+writeFileSync(join(root, ".tmp", `bench-${accommodations}.json`), JSON.stringify({ accommodations, connections, duration, rows, cpu, bundle }, null, 2));
+if (rows.some((r) => r.errors > 0)) {
+  console.error("Some requests failed: the figures above are not valid.");
+  process.exit(1);
+}

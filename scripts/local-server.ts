@@ -1,0 +1,41 @@
+import type { ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { startWrangler } from "./local-platform";
+
+export const freePort = () =>
+  new Promise<number>((ok) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => ok(port));
+    });
+  });
+
+export type LocalServer = { base: string; process: ChildProcess; stop: () => Promise<void> };
+
+/** `wrangler dev` on a free loopback port over the given state folder, ready when /health answers. */
+export const startLocalServer = async (stateDir: string): Promise<LocalServer> => {
+  const port = await freePort();
+  const child = startWrangler(["dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", stateDir, "--show-interactive-dev-session=false"], "pipe");
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}\n${output}`);
+    if (Date.now() > deadline) throw new Error(`wrangler dev not ready in 60 s\n${output}`);
+    try {
+      if ((await fetch(`${base}/health`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const stop = () =>
+    new Promise<void>((ok) => {
+      if (child.exitCode !== null) return ok();
+      child.on("exit", () => ok());
+      child.kill("SIGINT");
+    });
+  return { base, process: child, stop };
+};
