@@ -4,7 +4,12 @@ import { sql } from "drizzle-orm";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { bookingRoutes } from "./features/booking/routes";
+import { chatAuth } from "./features/chat/chat-auth";
+import { chatErrorBody, CHAT_BASE, isChatPath } from "./features/chat/errors";
+import { chatPages } from "./features/chat/pages";
+import { chatRoutes } from "./features/chat/routes";
 import { contentRoutes } from "./features/content/routes";
+import { paymentRoutes } from "./features/payments/routes";
 import { withDb } from "./platform/db/client";
 import { ApiError } from "./platform/http/api-error";
 import { envelopeSchema, success } from "./platform/http/envelope";
@@ -27,6 +32,9 @@ export const createApp = () => {
 
   app.use("*", requestId());
   app.use("*", withDb());
+  // Chat authenticates and counts every call before the body is read, so even a malformed body
+  // answers with x-partner-id and the rate headers (spec 4.12).
+  app.use(`${CHAT_BASE}/*`, chatAuth());
   app.use("*", jsonBody());
 
   app.openapi(health, async (c) => {
@@ -35,9 +43,14 @@ export const createApp = () => {
   });
   app.route("/", contentRoutes);
   app.route("/", bookingRoutes);
+  app.route("/", chatRoutes);
+  app.route("/", chatPages);
+  app.route("/", paymentRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "api-key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "ChatApiKey", { type: "apiKey", in: "header", name: "x-partner-api-key" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "ChatBearer", { type: "http", scheme: "bearer", description: "The partner API key as a bearer token (chat only)" });
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: { title: "Edgestay Partner API", version: "1.0.0", description: "Business-to-business accommodation distribution." },
@@ -48,17 +61,26 @@ export const createApp = () => {
     // Test calls and run_worker_first requests reach the Worker before the asset router.
     if ((c.req.method === "GET" || c.req.method === "HEAD") && !c.req.path.startsWith("/api/")) {
       const asset = await c.env.ASSETS.fetch(c.req.raw);
-      if (asset.status !== 404) return asset;
+      // A copy: the asset response's headers are immutable and middleware adds x-request-id.
+      if (asset.status !== 404) return new Response(asset.body, asset);
     }
-    return c.json(
-      { message: `Route not found: ${c.req.method} ${c.req.path}`, code: "not_found", requestId: c.get("requestId") },
-      404,
-    );
+    const message = `Route not found: ${c.req.method} ${c.req.path}`;
+    if (isChatPath(c.req.path)) return c.json(chatErrorBody({ message, code: "not_found" }, c.get("requestId")), 404);
+    return c.json({ message, code: "not_found", requestId: c.get("requestId") }, 404);
   });
 
   app.onError((err, c) => {
     const requestId = c.get("requestId") ?? crypto.randomUUID();
     c.header("x-request-id", requestId);
+    // The chat API has its own error body (spec section 7): same errors, chat shape.
+    if (isChatPath(c.req.path)) {
+      if (err instanceof ApiError) return c.json(chatErrorBody(err, requestId), err.status);
+      if (err instanceof HTTPException && err.status === 415) return c.json(chatErrorBody({ message: CONTENT_TYPE_MESSAGE, code: "unsupported_content_type" }, requestId), 400);
+      if (err instanceof HTTPException && err.status < 500) {
+        const status = err.status as ContentfulStatusCode;
+        return c.json(chatErrorBody({ message: err.message || "Bad request", code: `http_${status}` }, requestId), status);
+      }
+    }
     if (err instanceof ApiError) {
       return c.json({ message: err.message, code: err.code, requestId, ...(err.details ? { details: err.details } : {}) }, err.status);
     }
@@ -72,6 +94,7 @@ export const createApp = () => {
     }
     // Internals stay in the log, keyed by request id; the client gets only the id.
     console.error(JSON.stringify({ level: "error", requestId, path: c.req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) }));
+    if (isChatPath(c.req.path)) return c.json(chatErrorBody({ message: "Internal server error", code: "internal_error" }, requestId), 500);
     return c.json({ message: "Internal server error", code: "internal_error", requestId }, 500);
   });
 

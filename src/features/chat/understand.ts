@@ -1,6 +1,7 @@
 // English only: the full package would bundle every locale into the Worker.
 import * as chrono from "chrono-node/en";
 import type { ParsedComponents } from "chrono-node";
+import { addDays } from "../supply/zoned-time";
 
 /**
  * Reading a traveller's words without any external service. Each reader handles one kind of
@@ -43,12 +44,6 @@ const toNumber = (word: string): number => {
 
 const isoDate = (year: number, month: number, day: number) =>
   `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
-
-export const addDays = (date: string, days: number): string => {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-};
 
 export const nightsBetween = (checkIn: string, checkOut: string) =>
   Math.round((Date.parse(`${checkOut}T00:00:00Z`) - Date.parse(`${checkIn}T00:00:00Z`)) / 86_400_000);
