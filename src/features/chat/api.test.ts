@@ -32,7 +32,8 @@ const actorWithCard = async (actorId: string) => {
 describe("chat authentication (section 5) and error bodies (section 7)", () => {
   it("accepts x-partner-api-key, Authorization: Bearer and api-key", async () => {
     const body = { actor: { actorId: "a-1" } };
-    for (const headers of [{ "x-partner-api-key": DEMO_KEY }, { authorization: `Bearer ${DEMO_KEY}` }, { "api-key": DEMO_KEY }]) {
+    const forms: Array<Record<string, string>> = [{ "x-partner-api-key": DEMO_KEY }, { authorization: `Bearer ${DEMO_KEY}` }, { "api-key": DEMO_KEY }];
+    for (const headers of forms) {
       const res = await chat("POST", "/sessions", body, { key: null, headers });
       expect(res.status).toBe(201);
       expect(res.json.data.tenantId).toBe("demo");
