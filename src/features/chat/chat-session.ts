@@ -58,8 +58,8 @@ export class ChatSession extends DurableObject<Env> {
   /** The tail of the event queue: each event starts when the previous one has finished. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
+  /** Tables are made by create() only, so a request for an unknown session id writes nothing. */
+  private makeTables() {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS session (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL, state TEXT NOT NULL, touched_at INTEGER NOT NULL)`);
     this.sql.exec(
       `CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, result_status TEXT NOT NULL,
@@ -67,7 +67,12 @@ export class ChatSession extends DurableObject<Env> {
     );
   }
 
+  private hasSession(): boolean {
+    return this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session'").toArray().length > 0;
+  }
+
   private load(): { record: SessionRecord; state: ConversationState } | null {
+    if (!this.hasSession()) return null;
     const row = this.sql.exec<{ record: string; state: string }>("SELECT record, state FROM session WHERE id = 1").toArray()[0];
     return row ? { record: JSON.parse(row.record), state: JSON.parse(row.state) } : null;
   }
@@ -78,6 +83,7 @@ export class ChatSession extends DurableObject<Env> {
 
   async create(record: SessionRecord): Promise<SessionRecord> {
     if (this.load()) throw new Error("session id collision");
+    this.makeTables();
     const now = Date.now();
     this.sql.exec("INSERT INTO session (id, record, state, touched_at) VALUES (1, ?, ?, ?)", JSON.stringify(record), JSON.stringify(newConversation()), now);
     await this.touch(now);
@@ -157,7 +163,7 @@ export class ChatSession extends DurableObject<Env> {
 
   /** Retention: an idle session is deleted; one used since the alarm was set is kept for another period. */
   async alarm(): Promise<void> {
-    const row = this.sql.exec<{ touched_at: number }>("SELECT touched_at FROM session WHERE id = 1").toArray()[0];
+    const row = this.hasSession() ? this.sql.exec<{ touched_at: number }>("SELECT touched_at FROM session WHERE id = 1").toArray()[0] : undefined;
     if (row && row.touched_at + SESSION_RETENTION_MS > Date.now()) {
       await this.ctx.storage.setAlarm(row.touched_at + SESSION_RETENTION_MS);
       return;
