@@ -170,7 +170,7 @@ const search = async (ctx: TurnContext, state: ConversationState, text: string):
   state.stay = shortlist.stay;
   delete state.selection;
   const lines = shortlist.entries.map(
-    (e, i) => `${i + 1}. ${e.name} (${e.rating} stars): ${money(e.pricePerNight, e.currency)} per night, ${money(e.totalPrice, e.currency)} in total, ${e.refundable ? "refundable" : "non-refundable"}${e.distanceTo ? `, ${e.distanceTo}` : ""}`,
+    (e, i) => `${i + 1}. ${e.name} (${e.rating} star${e.rating === 1 ? "" : "s"}): ${money(e.pricePerNight, e.currency)} per night, ${money(e.totalPrice, e.currency)} in total, ${e.refundable ? "refundable" : "non-refundable"}${e.distanceTo ? `, ${e.distanceTo}` : ""}`,
   );
   const defaulted = slots.adults === undefined ? " I assumed 2 adults; tell me if you are more or fewer." : "";
   return reply(
@@ -381,7 +381,8 @@ const textTurn = async (ctx: TurnContext, state: ConversationState, text: string
     }
     case "payment_setup_required": {
       if (readConfirmation(text) === "no") return decline(state, s!.name);
-      if (isCompletion(text)) return paymentStep(ctx, state);
+      // "Done" (or "yes, I did") re-checks for a saved card.
+      if (isCompletion(text) || readConfirmation(text) === "yes") return paymentStep(ctx, state);
       break;
     }
     case "payment_confirmation_required": {
@@ -406,7 +407,8 @@ const textTurn = async (ctx: TurnContext, state: ConversationState, text: string
   }
   // Choosing from the shortlist: "book the second one", "the Marriott", "I'll take the cheapest".
   const searchWords = readSearch(text, { now: new Date(ctx.now), timezoneOffsetMinutes: ctx.timezoneOffsetMinutes });
-  const looksLikeSearch = Boolean(searchWords.destination || searchWords.checkIn);
+  // A short answer ("Yes", "Done") is never a new search, whatever its capital letter suggests.
+  const looksLikeSearch = Boolean(searchWords.checkIn || (searchWords.destination && readConfirmation(text) === null && !isCompletion(text)));
   const picked = pickFromText(state, text);
   if (picked && (isBookingIntent(text) || (state.status === "shortlist" && !looksLikeSearch))) {
     select(ctx, state, { optionId: picked.optionId, accommodationCode: picked.accommodationCode, name: picked.name, totalPrice: picked.totalPrice, currency: picked.currency, stay: state.stay! });

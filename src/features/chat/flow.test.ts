@@ -139,6 +139,19 @@ describe("the conversation of spec 3.5 over HTTP", () => {
     expect(await bookingsOf(id)).toEqual([]);
   });
 
+  it("at the card step a short answer re-checks (never a new search) and no declines", async () => {
+    const id = await startSession("traveller-short-answers");
+    await say(id, NEW_YORK);
+    await say(id, "book the first one");
+    expect((await say(id, "Hedy Lamarr")).result.status).toBe("payment_setup_required");
+    const yes = await say(id, "Yes");
+    expect(yes.result.status).toBe("payment_setup_required");
+    expect(yes.result.artifacts.payment.setupUrl).toContain("token=pst_");
+    const no = await say(id, "No");
+    expect(no.result.status).toBe("error");
+    expect(await bookingsOf(id)).toEqual([]);
+  });
+
   it("asks in plain words for what a search lacks, then merges the answers", async () => {
     const id = await startSession("traveller-asks");
     const where = await say(id, "I need a hotel");

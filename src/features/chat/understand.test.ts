@@ -53,12 +53,18 @@ const PHRASINGS: Array<[string, SearchSlots]> = [
   ["4-star Hotel in New York for 2 adults from 2026-12-21 to 2026-12-23", { destination: "New York", minStars: 4, adults: 2, checkIn: "2026-12-21" }],
   ["Stay at the Liberty New York Resort from 2026-12-21 to 2026-12-23", { destination: "Liberty New York Resort", checkIn: "2026-12-21", checkOut: "2026-12-23" }],
   ["In New York please", { destination: "New York" }],
+  ["Yes", {}],
+  ["Done, card added", {}],
 ];
 
 describe("readSearch: at least 30 phrasings and the slots each must yield", () => {
   it("has at least 30 phrasings", () => expect(PHRASINGS.length).toBeGreaterThanOrEqual(30));
   it.each(PHRASINGS)("%s", (text, expected) => {
     expect(readSearch(text, ctx)).toMatchObject(expected);
+  });
+
+  it("does not read short answers as places", () => {
+    for (const answer of ["Yes", "No", "Done", "Okay", "Sure, go ahead", "Thanks"]) expect(readSearch(answer, ctx).destination).toBeUndefined();
   });
 
   it("does not invent what was not said", () => {

@@ -134,7 +134,7 @@ const PLACE_STOP = String.raw`(?=\s+(?:${MONTH}\s*\d|for|from|on|next|this|tomor
 const PLACE = new RegExp(String.raw`\b(?:[Ii]n|[Tt]o|[Aa]t|[Nn]ear|[Aa]round|[Vv]isiting|[Ss]tay(?:ing)? at)\s+(?:the\s+)?([A-Z][\w'&.-]*(?:\s+(?!${MONTH})(?:[A-Z][\w'&.-]*|of|the|de|la|del))*)` + PLACE_STOP);
 // A capitalised phrase standing alone at the start or between commas: "Houston with my son", "just me, Austin, 12/01".
 const BARE_PLACE = new RegExp(String.raw`(?:^|,\s*)([A-Z][a-z'.-]+(?:\s+(?!${MONTH})[A-Z][a-z'.-]+){0,3})` + PLACE_STOP);
-const NOT_PLACES = new Set(["I", "We", "Find", "Book", "Hotel", "Hotels", "Looking", "Somewhere", "Need", "Show", "Search", "Please", "Any", "Just", "Solo", "Me", "My", "Non", "Free", "Family", "At", "Refundable", "Max", "Next", "This", "Tomorrow", "Today", "Two", "One", "A", "The", "Room", "Rooms"]);
+const NOT_PLACES = new Set(["I", "We", "Find", "Book", "Hotel", "Hotels", "Looking", "Somewhere", "Need", "Show", "Search", "Please", "Any", "Just", "Solo", "Me", "My", "Non", "Free", "Family", "At", "Refundable", "Max", "Next", "This", "Tomorrow", "Today", "Two", "One", "A", "The", "Room", "Rooms", "Yes", "No", "Done", "Ok", "Okay", "Sure", "Thanks", "Thank", "Hi", "Hello", "Yep", "Nope", "Cancel", "Stop", "Finished", "Ready"]);
 
 const readDestination = (text: string): string | undefined => {
   const m = PLACE.exec(text);
