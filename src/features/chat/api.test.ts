@@ -223,6 +223,28 @@ describe("explicit actions (section 6)", () => {
     expect(twice.json.data.result).toMatchObject({ status: "error", message: { text: expect.stringContaining("Booking cannot be cancelled. Current status: cancelled") } });
   });
 
+  it("a confirmation whose booking was already made under the session's reference reports it instead of booking again", async () => {
+    await actorWithCard("recovery-actor");
+    const id = await startSession("recovery-actor");
+    const entry = (await say(id, NEW_YORK)).result.artifacts.shortlist[0];
+    await say(id, "book the first one");
+    expect((await say(id, "Rosalind Franklin")).result.status).toBe("payment_confirmation_required");
+    // The booking went through but its answer never reached the session (a crash between the two).
+    const option = await readOptionId(env.PAGE_TOKEN_SECRET, entry.optionId, "demo", Date.now());
+    const occupancies = option.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) }));
+    const quote = await post("/api/quote", { quoteCriteria: { optionId: entry.optionId, accommodation: { code: option.accommodationCode }, occupancies, checkIn: option.checkIn, checkOut: option.checkOut }, settings: { access: { code: 1001 } } });
+    const made = await post("/api/book", {
+      bookCriteria: { quoteId: quote.json.data.id, accommodation: { code: option.accommodationCode }, partnerReference: `chat-${id}-1`, holder: { name: "Rosalind", surName: "Franklin" }, checkIn: option.checkIn, checkOut: option.checkOut },
+      settings: { access: { code: 1001 } },
+    });
+    expect(made.status).toBe(200);
+    const booked = await say(id, "yes");
+    expect(booked.result.status).toBe("booked");
+    expect(booked.result.artifacts.booking.bookingId).toBe(made.json.data.bookingReference);
+    const { count } = (await env.DB.prepare("SELECT count(*) AS count FROM bookings WHERE partner_reference LIKE ?").bind(`chat-${id}-%`).first<{ count: number }>())!;
+    expect(count).toBe(1);
+  });
+
   it("a price rise asks for confirmation; accepting books at the new price, declining books nothing", async () => {
     await actorWithCard("price-actor");
     for (const accept of [true, false]) {
@@ -335,5 +357,15 @@ describe("chat rate limit", () => {
     // The demo partner has its own budget.
     expect((await chat("GET", `/sessions/cs_${"b".repeat(32)}`)).status).toBe(404);
     expect(CHAT).toBe("/api/partner/v1/core-chat");
+  });
+});
+
+describe("OpenAPI", () => {
+  it("documents the chat routes, their three key headers and the attach endpoint", async () => {
+    const doc = (await call("GET", "/openapi.json")).json;
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([`${CHAT}/sessions`, `${CHAT}/events`, `${CHAT}/sessions/{sessionId}`, "/v1/hotel-ea/payment-methods/attach", "/chat/accommodations/{code}", "/chat/bookings/{bookingReference}"]));
+    expect(doc.paths[`${CHAT}/events`].post.security).toEqual([{ ChatApiKey: [] }, { ChatBearer: [] }, { ApiKey: [] }]);
+    expect(doc.components.securitySchemes.ChatApiKey).toEqual({ type: "apiKey", in: "header", name: "x-partner-api-key" });
+    expect(doc.paths[`${CHAT}/sessions`].post.responses["201"]).toBeDefined();
   });
 });

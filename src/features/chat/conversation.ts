@@ -1,5 +1,5 @@
 import { ApiError } from "../../platform/http/api-error";
-import { bookQuote } from "../booking/book";
+import { bookQuote, findBookingByPartnerReference } from "../booking/book";
 import { accommodationByCode } from "../booking/accommodation-lookup";
 import { cancelBooking } from "../booking/cancel";
 import { coreConnection, type CoreConnection } from "../booking/connection-access";
@@ -266,12 +266,39 @@ const refreshOption = async (ctx: TurnContext, connection: CoreConnection, selec
   return null;
 };
 
+type BookingArtifact = { bookingId: string; confirmationBookingId: string; hotelName: string; totalPrice: number; currency: string; confirmationUrl: string; cancelPolicy: string };
+
+const bookedReply = (state: ConversationState, booking: BookingArtifact): ChatResult => {
+  const selection = state.selection!;
+  const guest = state.guest!;
+  state.status = "booked";
+  if (!state.bookings.some((b) => b.bookingId === booking.bookingId)) {
+    state.bookings.push({ bookingId: booking.bookingId, hotelName: booking.hotelName, totalPrice: booking.totalPrice, currency: booking.currency, status: "success" });
+  }
+  return reply(
+    "booked",
+    `Booked! ${booking.hotelName} for ${guest.firstName} ${guest.lastName}, ${stayWords(selection.stay)}, ${money(booking.totalPrice, booking.currency)} in total. Confirmation ${booking.confirmationBookingId}. ${booking.cancelPolicy}`,
+    { booking },
+  );
+};
+
 /** Quote then book through the same services as POST /api/quote and POST /api/book. */
 const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatResult> => {
   const selection = state.selection!;
   const guest = state.guest!;
   const connection = await chatConnection(ctx.deps, ctx.partnerId);
   if (!connection) return NO_CONNECTION();
+  // Booked already under this reference (an answer lost after the booking was made): report it.
+  const existing = await findBookingByPartnerReference(ctx.deps.d1, ctx.partnerId, selection.partnerReference);
+  if (existing) return bookedReply(state, {
+    bookingId: existing.reference,
+    confirmationBookingId: existing.hotel_confirmation_number ?? existing.reference,
+    hotelName: existing.accommodation_name,
+    totalPrice: existing.charge_total,
+    currency: existing.currency,
+    confirmationUrl: `${ctx.origin}/chat/bookings/${existing.reference}`,
+    cancelPolicy: describeCancelPolicy(existing.cancel_policy ? (JSON.parse(existing.cancel_policy) as CancelPolicy) : null),
+  });
   const meta = { requestId: ctx.requestId, startedAt: Date.now(), scenario: null };
   const occupancies = selection.stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) }));
   try {
@@ -302,7 +329,7 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
       meta,
       ctx.now,
     );
-    const booking = {
+    return bookedReply(state, {
       bookingId: booked.bookingReference,
       confirmationBookingId: booked.hotelConfirmationNumber ?? booked.bookingReference,
       hotelName: quote.accommodation.accommodationName,
@@ -310,14 +337,7 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
       currency: quote.rate.currency,
       confirmationUrl: `${ctx.origin}/chat/bookings/${booked.bookingReference}`,
       cancelPolicy: describeCancelPolicy(quote.cancelPolicy),
-    };
-    state.status = "booked";
-    state.bookings.push({ bookingId: booking.bookingId, hotelName: booking.hotelName, totalPrice: booking.totalPrice, currency: booking.currency, status: "success" });
-    return reply(
-      "booked",
-      `Booked! ${booking.hotelName} for ${guest.firstName} ${guest.lastName}, ${stayWords(selection.stay)}, ${money(booking.totalPrice, booking.currency)} in total. Confirmation ${booking.confirmationBookingId}. ${booking.cancelPolicy}`,
-      { booking },
-    );
+    });
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) throw error;
     if (error.code === "price_changed" && error.details) {
