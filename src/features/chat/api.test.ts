@@ -360,6 +360,22 @@ describe("chat rate limit", () => {
   });
 });
 
+describe("chat without a connection in use", () => {
+  it("answers error in plain words and books nothing", async () => {
+    const id = await startSession("no-connection-actor");
+    await env.DB.prepare("UPDATE connections SET current_in_use = 0 WHERE partner_id = 'demo'").run();
+    try {
+      const res = await chat("POST", "/events", { sessionId: id, text: NEW_YORK });
+      expect(res.status).toBe(200);
+      expect(res.json.data.result.status).toBe("error");
+      expect(res.json.data.result.message.text).toMatch(/no connection in use/);
+      expect(res.headers.get("x-ratelimit-limit")).toBe("600");
+    } finally {
+      await env.DB.prepare("UPDATE connections SET current_in_use = 1 WHERE partner_id = 'demo'").run();
+    }
+  });
+});
+
 describe("OpenAPI", () => {
   it("documents the chat routes, their three key headers and the attach endpoint", async () => {
     const doc = (await call("GET", "/openapi.json")).json;

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../platform/app-env";
 import { findCallerByApiKey } from "../../platform/auth/api-key";
 import { ApiError } from "../../platform/http/api-error";
+import { chatConnectionRow } from "./chat-connection";
 
 /** Chat calls per window when the partner has no rate-limited connection in use. */
 export const DEFAULT_CHAT_RATE = { limit: 600, windowMs: 60_000 };
@@ -20,13 +21,7 @@ export const presentedChatKey = (header: (name: string) => string | undefined): 
  * same connection chat books through), else DEFAULT_CHAT_RATE.
  */
 const chatRateOf = async (d1: D1Database, partnerId: string) => {
-  const row = await d1
-    .prepare(
-      `SELECT rate_limit, rate_limit_window_ms FROM connections WHERE partner_id = ? AND current_in_use = 1
-       ORDER BY (api_type = 'b2b') DESC, (connection_type = 'direct') DESC, code LIMIT 1`,
-    )
-    .bind(partnerId)
-    .first<{ rate_limit: number; rate_limit_window_ms: number }>();
+  const row = await chatConnectionRow(d1, partnerId);
   if (!row || row.rate_limit <= 0 || row.rate_limit_window_ms <= 0) return DEFAULT_CHAT_RATE;
   return { limit: row.rate_limit, windowMs: row.rate_limit_window_ms };
 };

@@ -10,6 +10,7 @@ import { searchAvailability } from "../booking/search";
 import type { CancelPolicy } from "../supply/supplier";
 import { stayNights } from "../supply/zoned-time";
 import { cardById, issueSetupToken, usableCard, type SavedCard } from "../payments/service";
+import { chatConnectionRow } from "./chat-connection";
 import { buildShortlist, type SearchedStay, type ShortlistEntry } from "./shortlist";
 import {
   isBookingIntent,
@@ -100,13 +101,7 @@ const reply = (status: ChatStatus, text: string, artifacts: Record<string, unkno
 
 /** The partner's in-use connection chat books through: b2b and direct preferred. */
 const chatConnection = async (deps: BookingDeps, partnerId: string): Promise<CoreConnection | null> => {
-  const row = await deps.d1
-    .prepare(
-      `SELECT code FROM connections WHERE partner_id = ? AND current_in_use = 1
-       ORDER BY (api_type = 'b2b') DESC, (connection_type = 'direct') DESC, code LIMIT 1`,
-    )
-    .bind(partnerId)
-    .first<{ code: number }>();
+  const row = await chatConnectionRow(deps.d1, partnerId);
   return row ? coreConnection(deps.d1, partnerId, row.code) : null;
 };
 

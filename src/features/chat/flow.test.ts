@@ -167,6 +167,23 @@ describe("the conversation of spec 3.5 over HTTP", () => {
     expect(nowhere.result.message.text).toContain("Atlantis");
   });
 
+  it("prices children and rooms, and asks again for dates the engine refuses", async () => {
+    const id = await startSession("traveller-family");
+    const dates = NEW_YORK.split(" from ")[1]!;
+    const family = await say(id, `Hotel in New York for 2 adults and 2 kids aged 5 and 8 from ${dates}`);
+    expect(family.result.status).toBe("shortlist");
+    expect(family.result.message.text).toContain("2 adults, 2 children");
+    const kidsWithoutAges = await say(id, `family trip to New York with 2 kids from ${dates}`);
+    expect(kidsWithoutAges.result.status).toBe("needs_input");
+    expect(kidsWithoutAges.result.message.text).toMatch(/how old/i);
+    const past = await say(id, "Hotel in New York from 2020-01-10 to 2020-01-12");
+    expect(past.result.status).toBe("needs_input");
+    expect(past.result.message.text).toContain("checkIn must not be in the past");
+    const tooLong = await say(id, `Hotel in New York from ${dates.split(" to ")[0]} for 40 nights`);
+    expect(tooLong.result.status).toBe("needs_input");
+    expect(tooLong.result.message.text).toContain("at most 30 nights");
+  });
+
   it("applies budget, refundable-only and star filters to real prices", async () => {
     const id = await startSession("traveller-filters");
     const all = (await say(id, NEW_YORK)).result.artifacts.shortlist;
