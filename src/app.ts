@@ -4,11 +4,16 @@ import { sql } from "drizzle-orm";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { bookingRoutes } from "./features/booking/routes";
+import { chatAuth } from "./features/chat/chat-auth";
+import { chatErrorBody, CHAT_BASE, isChatPath } from "./features/chat/errors";
+import { chatPages } from "./features/chat/pages";
+import { chatRoutes } from "./features/chat/routes";
 import { contentRoutes } from "./features/content/routes";
 import { operatorRoutes } from "./features/operators/routes";
 import { partnerRoutes } from "./features/partners/routes";
 import { supplyRoutes } from "./features/supply/routes";
 import { radarRoutes } from "./features/radar/routes";
+import { paymentRoutes } from "./features/payments/routes";
 import { withDb } from "./platform/db/client";
 import { ApiError } from "./platform/http/api-error";
 import { envelopeSchema, success } from "./platform/http/envelope";
@@ -26,11 +31,25 @@ const health = createRoute({
   },
 });
 
+/** Every thrown thing as the one error type: client errors keep their message, anything else is a bare 500. */
+const asApiError = (err: unknown): ApiError => {
+  if (err instanceof ApiError) return err;
+  // zod-openapi's media-type gate: the same 400 as every other wrong content type.
+  if (err instanceof HTTPException && err.status === 415) return new ApiError(400, CONTENT_TYPE_MESSAGE, "unsupported_content_type");
+  if (err instanceof HTTPException && err.status < 500) {
+    return new ApiError(err.status as ContentfulStatusCode, err.message || "Bad request", `http_${err.status}`);
+  }
+  return new ApiError(500, "Internal server error", "internal_error");
+};
+
 export const createApp = () => {
   const app = featureRouter();
 
   app.use("*", requestId());
   app.use("*", withDb());
+  // Chat authenticates and counts every call before the body is read, so even a malformed body
+  // answers with x-partner-id and the rate headers (spec 4.12).
+  app.use(`${CHAT_BASE}/*`, chatAuth());
   app.use("*", jsonBody());
 
   app.openapi(health, async (c) => {
@@ -43,11 +62,16 @@ export const createApp = () => {
   app.route("/", bookingRoutes);
   app.route("/", supplyRoutes);
   app.route("/", radarRoutes);
+  app.route("/", chatRoutes);
+  app.route("/", chatPages);
+  app.route("/", paymentRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "api-key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer" });
   app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
   app.openAPIRegistry.registerComponent("securitySchemes", "CollectorKey", { type: "apiKey", in: "header", name: "x-radar-collector-key" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "ChatApiKey", { type: "apiKey", in: "header", name: "x-partner-api-key" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "ChatBearer", { type: "http", scheme: "bearer", description: "The partner API key as a bearer token (chat only)" });
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: { title: "Edgestay Partner API", version: "1.0.0", description: "Business-to-business accommodation distribution." },
@@ -61,29 +85,23 @@ export const createApp = () => {
       // A copy: the asset's own headers are immutable and middleware (request id) sets one.
       if (asset.status !== 404) return new Response(asset.body, asset);
     }
-    return c.json(
-      { message: `Route not found: ${c.req.method} ${c.req.path}`, code: "not_found", requestId: c.get("requestId") },
-      404,
-    );
+    const message = `Route not found: ${c.req.method} ${c.req.path}`;
+    if (isChatPath(c.req.path)) return c.json(chatErrorBody({ message, code: "not_found" }, c.get("requestId")), 404);
+    return c.json({ message, code: "not_found", requestId: c.get("requestId") }, 404);
   });
 
   app.onError((err, c) => {
     const requestId = c.get("requestId") ?? crypto.randomUUID();
     c.header("x-request-id", requestId);
-    if (err instanceof ApiError) {
-      return c.json({ message: err.message, code: err.code, requestId, ...(err.details ? { details: err.details } : {}) }, err.status);
+    const failure = asApiError(err);
+    if (failure.status >= 500) {
+      // Internals stay in the log, keyed by request id; the client gets only the id.
+      console.error(JSON.stringify({ level: "error", requestId, path: c.req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) }));
     }
-    if (err instanceof HTTPException && err.status === 415) {
-      // zod-openapi's media-type gate: the same 400 as every other wrong content type.
-      return c.json({ message: CONTENT_TYPE_MESSAGE, code: "unsupported_content_type", requestId }, 400);
-    }
-    if (err instanceof HTTPException && err.status < 500) {
-      const status = err.status as ContentfulStatusCode;
-      return c.json({ message: err.message || "Bad request", code: `http_${status}`, requestId }, status);
-    }
-    // Internals stay in the log, keyed by request id; the client gets only the id.
-    console.error(JSON.stringify({ level: "error", requestId, path: c.req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) }));
-    return c.json({ message: "Internal server error", code: "internal_error", requestId }, 500);
+    // The chat API has its own error body (spec section 7): same errors, chat shape.
+    if (isChatPath(c.req.path)) return c.json(chatErrorBody(failure, requestId), failure.status);
+    const { message, code, details } = failure;
+    return c.json({ message, code, requestId, ...(details ? { details } : {}) }, failure.status);
   });
 
   return app;

@@ -1,8 +1,173 @@
 import { DurableObject } from "cloudflare:workers";
+import { sha256Hex } from "../../platform/crypto/digest";
+import { ApiError } from "../../platform/http/api-error";
+import { bookingDeps } from "../booking/deps";
+import { actorMismatch, sessionNotFound } from "./errors";
+import { newConversation, takeTurn, type ChatEvent, type ChatResult, type ConversationState } from "./conversation";
+
+/** A session idle this long is deleted by its alarm, with its event log. */
+export const SESSION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+export type SessionRecord = {
+  sessionId: string;
+  tenantId: string;
+  channel: { type: "partner_api"; workspaceId?: string };
+  conversation: { id?: string; channelId?: string; threadTs?: string };
+  actor: { actorId: string; timezoneOffsetMinutes: number };
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type HistoryEntry = { eventId: string; kind: string; resultStatus: string; recordedAt: string };
+
+export type EventRequest = {
+  tenantId: string;
+  actorId?: string;
+  event: ChatEvent;
+  idempotencyKey?: string;
+  origin: string;
+  requestId: string;
+};
+
+export type EventResponse = { sessionId: string; event: { id: string; kind: string }; result: ChatResult & { traceId: string } };
+
+/** RPC results carry errors as data: an ApiError does not survive the RPC boundary as its class. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; status: number; message: string; code: string; details?: Record<string, unknown> };
+
+export const unwrap = <T>(outcome: Outcome<T>): T => {
+  if (outcome.ok) return outcome.value;
+  throw new ApiError(outcome.status as ApiError["status"], outcome.message, outcome.code, outcome.details);
+};
+
+const asOutcome = async <T>(run: () => Promise<T>): Promise<Outcome<T>> => {
+  try {
+    return { ok: true, value: await run() };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, status: error.status, message: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) };
+    throw error;
+  }
+};
 
 /**
- * One instance per chat session (binding CHAT_SESSION). The class is declared now so the
- * binding and its SQLite migration exist from the start; the conversation state machine
- * and event log are the chat feature's work and are not built yet.
+ * One instance per chat session (binding CHAT_SESSION, addressed by the session id). It holds the
+ * session record, the conversation state and the event log in its own SQLite storage, and runs
+ * every event itself, one at a time, so two events of a session never race on its state.
  */
-export class ChatSession extends DurableObject<Env> {}
+export class ChatSession extends DurableObject<Env> {
+  private sql = this.ctx.storage.sql;
+  /** The tail of the event queue: each event starts when the previous one has finished. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** Tables are made by create() only, so a request for an unknown session id writes nothing. */
+  private makeTables() {
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS session (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL, state TEXT NOT NULL, touched_at INTEGER NOT NULL)`);
+    this.sql.exec(
+      `CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, result_status TEXT NOT NULL,
+        recorded_at TEXT NOT NULL, idempotency_key TEXT UNIQUE, request_hash TEXT, response TEXT)`,
+    );
+  }
+
+  private hasSession(): boolean {
+    return this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session'").toArray().length > 0;
+  }
+
+  private load(): { record: SessionRecord; state: ConversationState } | null {
+    if (!this.hasSession()) return null;
+    const row = this.sql.exec<{ record: string; state: string }>("SELECT record, state FROM session WHERE id = 1").toArray()[0];
+    return row ? { record: JSON.parse(row.record), state: JSON.parse(row.state) } : null;
+  }
+
+  private async touch(now: number) {
+    await this.ctx.storage.setAlarm(now + SESSION_RETENTION_MS);
+  }
+
+  async create(record: SessionRecord): Promise<SessionRecord> {
+    if (this.load()) throw new Error("session id collision");
+    this.makeTables();
+    const now = Date.now();
+    this.sql.exec("INSERT INTO session (id, record, state, touched_at) VALUES (1, ?, ?, ?)", JSON.stringify(record), JSON.stringify(newConversation()), now);
+    await this.touch(now);
+    return record;
+  }
+
+  /** The session with its history, or null when it does not exist or belongs to another partner. */
+  async read(tenantId: string): Promise<(SessionRecord & { status: string; events: HistoryEntry[] }) | null> {
+    const loaded = this.load();
+    if (!loaded || loaded.record.tenantId !== tenantId) return null;
+    const events = this.sql
+      .exec<{ event_id: string; kind: string; result_status: string; recorded_at: string }>("SELECT event_id, kind, result_status, recorded_at FROM events ORDER BY seq")
+      .toArray()
+      .map((e) => ({ eventId: e.event_id, kind: e.kind, resultStatus: e.result_status, recordedAt: e.recorded_at }));
+    return { ...loaded.record, status: loaded.state.status, events };
+  }
+
+  async handle(request: EventRequest): Promise<Outcome<EventResponse & { replayed: boolean }>> {
+    const run = this.queue.then(() => asOutcome(() => this.process(request)));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async process(request: EventRequest): Promise<EventResponse & { replayed: boolean }> {
+    const loaded = this.load();
+    if (!loaded || loaded.record.tenantId !== request.tenantId) throw sessionNotFound();
+    const { record, state } = loaded;
+    if (request.actorId !== undefined && request.actorId !== record.actor.actorId) {
+      throw actorMismatch();
+    }
+    const requestHash = request.idempotencyKey ? await sha256Hex(JSON.stringify(request.event)) : null;
+    if (request.idempotencyKey) {
+      const stored = this.sql
+        .exec<{ request_hash: string; response: string }>("SELECT request_hash, response FROM events WHERE idempotency_key = ?", request.idempotencyKey)
+        .toArray()[0];
+      if (stored) {
+        if (stored.request_hash !== requestHash) throw new ApiError(409, "idempotencyKey was already used with a different event in this session", "idempotency_key_reused");
+        return { ...(JSON.parse(stored.response) as EventResponse), replayed: true };
+      }
+    }
+    const now = Date.now();
+    const result = await takeTurn(
+      {
+        deps: bookingDeps(this.env),
+        partnerId: record.tenantId,
+        actorId: record.actor.actorId,
+        sessionId: record.sessionId,
+        timezoneOffsetMinutes: record.actor.timezoneOffsetMinutes,
+        origin: request.origin,
+        requestId: request.requestId,
+        now,
+      },
+      state,
+      request.event,
+    );
+    const eventId = `ev_${crypto.randomUUID()}`;
+    const response: EventResponse = { sessionId: record.sessionId, event: { id: eventId, kind: request.event.kind }, result: { traceId: request.requestId, ...result } };
+    const recordedAt = new Date(now).toISOString();
+    const updated = { ...record, updatedAt: recordedAt };
+    // State, history and the stored answer for the key are written together (one implicit transaction).
+    this.ctx.storage.transactionSync(() => {
+      this.sql.exec("UPDATE session SET record = ?, state = ?, touched_at = ? WHERE id = 1", JSON.stringify(updated), JSON.stringify(state), now);
+      this.sql.exec(
+        "INSERT INTO events (event_id, kind, result_status, recorded_at, idempotency_key, request_hash, response) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        eventId,
+        request.event.kind,
+        result.status,
+        recordedAt,
+        request.idempotencyKey ?? null,
+        requestHash,
+        request.idempotencyKey ? JSON.stringify(response) : null,
+      );
+    });
+    await this.touch(now);
+    return { ...response, replayed: false };
+  }
+
+  /** Retention: an idle session is deleted; one used since the alarm was set is kept for another period. */
+  async alarm(): Promise<void> {
+    const row = this.hasSession() ? this.sql.exec<{ touched_at: number }>("SELECT touched_at FROM session WHERE id = 1").toArray()[0] : undefined;
+    if (row && row.touched_at + SESSION_RETENTION_MS > Date.now()) {
+      await this.ctx.storage.setAlarm(row.touched_at + SESSION_RETENTION_MS);
+      return;
+    }
+    await this.ctx.storage.deleteAll();
+  }
+}

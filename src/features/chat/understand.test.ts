@@ -48,12 +48,23 @@ const PHRASINGS: Array<[string, SearchSlots]> = [
   ["In Kansas City for a party of four, check in Dec 15, 3 nights", { destination: "Kansas City", adults: 4, checkIn: "2026-12-15", checkOut: "2026-12-18" }],
   ["Looking for a 3 star motel in Reno on the 5th of December for 2 nights", { destination: "Reno", minStars: 3, checkIn: "2026-12-05", checkOut: "2026-12-07" }],
   ["solo traveller, Boise, 2026-12-01 to 2026-12-04, refundable", { destination: "Boise", adults: 1, refundableOnly: true, checkIn: "2026-12-01", checkOut: "2026-12-04", nights: 3 }],
+  // Phrasings the chat tests send through the whole flow.
+  ["refundable rooms, Hotel in New York for 2 adults from 2026-12-21 to 2026-12-23", { destination: "New York", adults: 2, refundableOnly: true, checkIn: "2026-12-21", checkOut: "2026-12-23", nights: 2 }],
+  ["4-star Hotel in New York for 2 adults from 2026-12-21 to 2026-12-23", { destination: "New York", minStars: 4, adults: 2, checkIn: "2026-12-21" }],
+  ["Stay at the Liberty New York Resort from 2026-12-21 to 2026-12-23", { destination: "Liberty New York Resort", checkIn: "2026-12-21", checkOut: "2026-12-23" }],
+  ["In New York please", { destination: "New York" }],
+  ["Yes", {}],
+  ["Done, card added", {}],
 ];
 
 describe("readSearch: at least 30 phrasings and the slots each must yield", () => {
   it("has at least 30 phrasings", () => expect(PHRASINGS.length).toBeGreaterThanOrEqual(30));
   it.each(PHRASINGS)("%s", (text, expected) => {
     expect(readSearch(text, ctx)).toMatchObject(expected);
+  });
+
+  it("does not read short answers as places", () => {
+    for (const answer of ["Yes", "No", "Done", "Okay", "Sure, go ahead", "Thanks"]) expect(readSearch(answer, ctx).destination).toBeUndefined();
   });
 
   it("does not invent what was not said", () => {

@@ -1,6 +1,7 @@
 // English only: the full package would bundle every locale into the Worker.
 import * as chrono from "chrono-node/en";
 import type { ParsedComponents } from "chrono-node";
+import { addDays } from "../supply/zoned-time";
 
 /**
  * Reading a traveller's words without any external service. Each reader handles one kind of
@@ -43,12 +44,6 @@ const toNumber = (word: string): number => {
 
 const isoDate = (year: number, month: number, day: number) =>
   `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
-
-export const addDays = (date: string, days: number): string => {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-};
 
 export const nightsBetween = (checkIn: string, checkOut: string) =>
   Math.round((Date.parse(`${checkOut}T00:00:00Z`) - Date.parse(`${checkIn}T00:00:00Z`)) / 86_400_000);
@@ -139,7 +134,7 @@ const PLACE_STOP = String.raw`(?=\s+(?:${MONTH}\s*\d|for|from|on|next|this|tomor
 const PLACE = new RegExp(String.raw`\b(?:[Ii]n|[Tt]o|[Aa]t|[Nn]ear|[Aa]round|[Vv]isiting|[Ss]tay(?:ing)? at)\s+(?:the\s+)?([A-Z][\w'&.-]*(?:\s+(?!${MONTH})(?:[A-Z][\w'&.-]*|of|the|de|la|del))*)` + PLACE_STOP);
 // A capitalised phrase standing alone at the start or between commas: "Houston with my son", "just me, Austin, 12/01".
 const BARE_PLACE = new RegExp(String.raw`(?:^|,\s*)([A-Z][a-z'.-]+(?:\s+(?!${MONTH})[A-Z][a-z'.-]+){0,3})` + PLACE_STOP);
-const NOT_PLACES = new Set(["I", "We", "Find", "Book", "Hotel", "Hotels", "Looking", "Somewhere", "Need", "Show", "Search", "Please", "Any", "Just", "Solo", "Me", "My", "Non", "Free", "Family", "At", "Refundable", "Max", "Next", "This", "Tomorrow", "Today", "Two", "One", "A", "The", "Room", "Rooms"]);
+const NOT_PLACES = new Set(["I", "We", "Find", "Book", "Hotel", "Hotels", "Looking", "Somewhere", "Need", "Show", "Search", "Please", "Any", "Just", "Solo", "Me", "My", "Non", "Free", "Family", "At", "Refundable", "Max", "Next", "This", "Tomorrow", "Today", "Two", "One", "A", "The", "Room", "Rooms", "Yes", "No", "Done", "Ok", "Okay", "Sure", "Thanks", "Thank", "Hi", "Hello", "Yep", "Nope", "Cancel", "Stop", "Finished", "Ready"]);
 
 const readDestination = (text: string): string | undefined => {
   const m = PLACE.exec(text);

@@ -1,0 +1,387 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedDemoAccommodations } from "../../../scripts/demo/seed";
+import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/api";
+import { readOptionId } from "../booking/option-token";
+import { stayNights } from "../supply/zoned-time";
+import { act, attachBody, chat, CHAT, NEW_YORK, say, startSession, tokenOf } from "./chat-test-kit";
+
+beforeAll(async () => {
+  await seedDemoAccommodations(env.DB, { accommodations: 50 });
+});
+
+const expectChatHeaders = (res: { headers: Headers }, partnerId: string | null) => {
+  expect(res.headers.get("x-request-id")).toBeTruthy();
+  expect(Number(res.headers.get("x-ratelimit-limit"))).toBeGreaterThan(0);
+  expect(res.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
+  expect(res.headers.get("x-partner-id")).toBe(partnerId);
+};
+
+/** An actor with a saved card, through the real setup flow (one setup URL, one attach). */
+const actorWithCard = async (actorId: string) => {
+  const id = await startSession(actorId);
+  await say(id, NEW_YORK);
+  await say(id, "book the first one");
+  const setup = await say(id, "Alan Turing");
+  if (setup.result.status !== "payment_setup_required") return;
+  const attached = await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setup.result.artifacts.payment.setupUrl), { cardBrand: "mastercard", cardLast4: "4444" }), { apiKey: null });
+  expect(attached.status).toBe(200);
+  return attached.json.data.paymentMethod.paymentMethodId as string;
+};
+
+describe("chat authentication (section 5) and error bodies (section 7)", () => {
+  it("accepts x-partner-api-key, Authorization: Bearer and api-key", async () => {
+    const body = { actor: { actorId: "a-1" } };
+    const forms: Array<Record<string, string>> = [{ "x-partner-api-key": DEMO_KEY }, { authorization: `Bearer ${DEMO_KEY}` }, { "api-key": DEMO_KEY }];
+    for (const headers of forms) {
+      const res = await chat("POST", "/sessions", body, { key: null, headers });
+      expect(res.status).toBe(201);
+      expect(res.json.data.tenantId).toBe("demo");
+      expect(res.json.data.actor).toEqual({ actorId: "a-1", timezoneOffsetMinutes: 0 });
+      expectChatHeaders(res, "demo");
+    }
+  });
+
+  it("401 for a missing key and 403 for an invalid one, with the exact chat bodies and rate headers", async () => {
+    const missing = await chat("POST", "/sessions", { actor: { actorId: "a" } }, { key: null });
+    expect(missing.status).toBe(401);
+    expect(missing.json).toEqual({ success: false, error: "Missing partner API key.", code: "missing_partner_api_key", details: null, requestId: missing.headers.get("x-request-id") });
+    expectChatHeaders(missing, null);
+    const invalid = await chat("GET", "/sessions/cs_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", undefined, { key: "not-a-key" });
+    expect(invalid.status).toBe(403);
+    expect(invalid.json).toEqual({ success: false, error: "Invalid partner API key.", code: "invalid_partner_api_key", details: null, requestId: invalid.headers.get("x-request-id") });
+    expectChatHeaders(invalid, null);
+    const badBearer = await chat("POST", "/events", {}, { key: null, headers: { authorization: "Bearer wrong" } });
+    expect(badBearer.status).toBe(403);
+  });
+
+  it("renders validation, malformed JSON, unknown routes and wrong content types in the chat body, with all headers", async () => {
+    const malformed = await chat("POST", "/events", undefined, { raw: "{not json", headers: { "content-type": "application/json" } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json).toMatchObject({ success: false, error: "Malformed JSON in request body", code: "malformed_json", details: null });
+    expectChatHeaders(malformed, "demo");
+    const noActor = await chat("POST", "/sessions", {});
+    expect(noActor.status).toBe(400);
+    expect(noActor.json).toMatchObject({ success: false, error: "actor is required", code: "invalid_request", details: { issues: expect.any(Array) } });
+    const wrongType = await chat("POST", "/sessions", { actor: { actorId: 42 } });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.json.error).toMatch(/^actor\.actorId/);
+    const badOffset = await chat("POST", "/sessions", { actor: { actorId: "x", timezoneOffsetMinutes: 5000 } });
+    expect(badOffset.status).toBe(400);
+    const textType = await chat("POST", "/sessions", undefined, { raw: "hello", headers: { "content-type": "text/plain" } });
+    expect(textType.status).toBe(400);
+    expect(textType.json.success).toBe(false);
+    const huge = await chat("POST", "/events", { sessionId: "cs_x", text: "x".repeat(1024 * 1024 + 10) });
+    expect(huge.status).toBe(413);
+    expect(huge.json).toMatchObject({ success: false, code: "body_too_large" });
+    const nowhere = await chat("GET", "/nothing");
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.json).toMatchObject({ success: false, code: "not_found", details: null });
+  });
+
+  it("checks events: text or a kind, a known kind, a session id, an idempotencyKey for write kinds, a valid payload", async () => {
+    const id = await startSession("events-1");
+    const empty = await chat("POST", "/events", { sessionId: id });
+    expect(empty.status).toBe(400);
+    expect(empty.json.error).toBe("text is required for kind=search_query");
+    const badKind = await chat("POST", "/events", { sessionId: id, kind: "action_teleport" });
+    expect(badKind.status).toBe(400);
+    expect(badKind.json.error).toMatch(/^kind/);
+    const badSession = await chat("POST", "/events", { sessionId: "session-1", text: "hi" });
+    expect(badSession.status).toBe(400);
+    for (const kind of ["command_book_by_option_id", "action_book_option", "action_confirm_price_change", "action_confirm_payment_card", "action_cancel_booking"]) {
+      const res = await act(id, kind, {});
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({ success: false, error: `idempotencyKey is required for kind=${kind}`, code: "idempotency_key_required", details: null, requestId: res.headers.get("x-request-id") });
+    }
+    const noOption = await act(id, "action_book_option", {}, "k-1");
+    expect(noOption.status).toBe(400);
+    expect(noOption.json.error).toBe("payload.optionId is required");
+    const badAccept = await act(id, "action_confirm_price_change", { accept: "yes" }, "k-2");
+    expect(badAccept.status).toBe(400);
+    const forged = await act(id, "command_book_by_option_id", { optionId: "forged" }, "k-3");
+    expect(forged.status).toBe(400);
+    expect(forged.json.error).toBe("Option reference expired or invalid");
+    const wrongState = await act(id, "action_confirm_payment_card", { paymentMethodId: "pm_x" }, "k-4");
+    expect(wrongState.status).toBe(409);
+    expect(wrongState.json.code).toBe("invalid_session_state");
+    // Errors leave no trace in the session.
+    expect((await chat("GET", `/sessions/${id}`)).json.data.events).toEqual([]);
+  });
+
+  it("refuses raw card numbers in chat events and records nothing", async () => {
+    const id = await startSession("card-in-chat");
+    const inText = await chat("POST", "/events", { sessionId: id, text: "my card is 4242 4242 4242 4242 exp 12/30" });
+    expect(inText.status).toBe(400);
+    expect(inText.json.code).toBe("raw_card_data_refused");
+    expect(inText.text).not.toContain("4242 4242");
+    const inPayload = await act(id, "action_confirm_payment_card", { paymentMethodId: "pm_x", cardNumber: "5555555555554444" }, "k");
+    expect(inPayload.status).toBe(400);
+    expect(inPayload.json.details).toEqual({ field: "payload.cardNumber" });
+    expect((await chat("GET", `/sessions/${id}`)).json.data.events).toEqual([]);
+  });
+});
+
+describe("sessions belong to one partner and one actor", () => {
+  it("another partner's session is 404 session_not_found on read and on events", async () => {
+    const id = await startSession("owner-actor");
+    const read = await chat("GET", `/sessions/${id}`, undefined, { key: OTHER_KEY });
+    expect(read.status).toBe(404);
+    expect(read.json).toEqual({ success: false, error: "session_not_found", code: "session_not_found", details: { error: "session_not_found" }, requestId: read.headers.get("x-request-id") });
+    expectChatHeaders(read, "other");
+    const event = await chat("POST", "/events", { sessionId: id, text: NEW_YORK }, { key: OTHER_KEY });
+    expect(event.status).toBe(404);
+    expect(event.json.details).toEqual({ error: "session_not_found" });
+    const unknown = await chat("GET", `/sessions/cs_${"a".repeat(32)}`);
+    expect(unknown.status).toBe(404);
+    const junk = await chat("GET", "/sessions/whatever");
+    expect(junk.status).toBe(404);
+    expect((await chat("GET", `/sessions/${id}`)).json.data.events).toEqual([]);
+  });
+
+  it("a different actor.actorId is 403 actor_mismatch; the same or no actor is accepted", async () => {
+    const id = await startSession("actor-a");
+    const other = await chat("POST", "/events", { sessionId: id, actor: { actorId: "actor-b" }, text: NEW_YORK });
+    expect(other.status).toBe(403);
+    expect(other.json).toMatchObject({ success: false, code: "actor_mismatch", details: { error: "actor_mismatch" } });
+    const same = await chat("POST", "/events", { sessionId: id, actor: { actorId: "actor-a" }, text: NEW_YORK });
+    expect(same.status).toBe(200);
+    expect(same.json.data.result.traceId).toBe(same.headers.get("x-request-id"));
+    expectChatHeaders(same, "demo");
+  });
+});
+
+describe("explicit actions (section 6)", () => {
+  it("command_book_by_option_id with a guest, then action_confirm_payment_card: replays never book twice", async () => {
+    const pm = await actorWithCard("actions-actor");
+    expect(pm).toMatch(/^pm_/);
+    // An option id straight from POST /api/search.
+    const search = await post("/api/search", {
+      searchCriteria: { destinations: { accommodations: [{ code: "US000040" }] }, occupancies: [{ paxes: [{ age: 30 }] }], checkIn: NEW_YORK.split(" ").at(-3), checkOut: NEW_YORK.split(" ").at(-1) },
+      settings: { access: { code: 1001 } },
+    });
+    const option = search.json.data.accommodations[0].options[0];
+    const id = await startSession("actions-actor");
+    const chosen = await act(id, "command_book_by_option_id", { optionId: option.id, guest: { firstName: "Katherine", lastName: "Johnson" } }, "choose-1");
+    expect(chosen.status).toBe(200);
+    expect(chosen.json.data.event.kind).toBe("command_book_by_option_id");
+    expect(chosen.json.data.result.status).toBe("payment_confirmation_required");
+    expect(chosen.json.data.result.artifacts.payment).toMatchObject({ paymentMethodId: pm, cardBrand: "mastercard", cardLast4: "4444" });
+
+    const foreignCard = await act(id, "action_confirm_payment_card", { paymentMethodId: "pm_notmine12345" }, "pay-x");
+    expect(foreignCard.status).toBe(400);
+    expect(foreignCard.json.code).toBe("payment_method_not_found");
+
+    const [first, second] = await Promise.all([
+      act(id, "action_confirm_payment_card", { paymentMethodId: pm }, "pay-1"),
+      act(id, "action_confirm_payment_card", { paymentMethodId: pm }, "pay-1"),
+    ]);
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(first.json.data.result.status).toBe("booked");
+    expect(second.json).toEqual(first.json);
+    expect([first.headers.get("idempotent-replayed"), second.headers.get("idempotent-replayed")].sort()).toEqual([null, "true"]);
+    const replay = await act(id, "action_confirm_payment_card", { paymentMethodId: pm }, "pay-1");
+    expect(replay.json).toEqual(first.json);
+    const misuse = await act(id, "action_confirm_payment_card", { paymentMethodId: "pm_other123456" }, "pay-1");
+    expect(misuse.status).toBe(409);
+    expect(misuse.json.code).toBe("idempotency_key_reused");
+    const { results } = await env.DB.prepare("SELECT reference, holder, charge_total FROM bookings WHERE partner_reference LIKE ?").bind(`chat-${id}-%`).all<{ reference: string; holder: string; charge_total: number }>();
+    expect(results).toHaveLength(1);
+    expect(results[0]!.reference).toBe(first.json.data.result.artifacts.booking.bookingId);
+    expect(results[0]!.charge_total).toBe(option.rate.chargeTotal);
+    // One event per distinct key, none for failures.
+    const events = (await chat("GET", `/sessions/${id}`)).json.data.events;
+    expect(events.map((e: any) => [e.kind, e.resultStatus])).toEqual([
+      ["command_book_by_option_id", "payment_confirmation_required"],
+      ["action_confirm_payment_card", "booked"],
+    ]);
+  });
+
+  it("action_book_option picks from the shortlist; action_cancel_booking cancels in chat and replays", async () => {
+    await actorWithCard("cancel-actor");
+    const id = await startSession("cancel-actor");
+    const list = (await say(id, `refundable rooms, ${NEW_YORK}`)).result.artifacts.shortlist;
+    expect(list.every((e: any) => e.refundable)).toBe(true);
+    const notListed = await act(id, "action_book_option", { optionId: "not-in-list" }, "pick-0");
+    expect(notListed.status).toBe(400);
+    const picked = await act(id, "action_book_option", { optionId: list[0].optionId }, "pick-1");
+    expect(picked.json.data.result.status).toBe("guest_name_required");
+    await say(id, "Dorothy Vaughan");
+    const booked = await say(id, "yes");
+    const bookingId = booked.result.artifacts.booking.bookingId;
+    expect(booked.result.artifacts.booking.cancelPolicy).toMatch(/^Free cancellation/);
+
+    const unknown = await act(id, "action_cancel_booking", { bookingId: "BKNOTINTHISSESSION00" }, "cancel-0");
+    expect(unknown.status).toBe(404);
+    const cancelled = await act(id, "action_cancel_booking", { bookingId }, "cancel-1");
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json.data.result).toMatchObject({ status: "cancelled", artifacts: { cancellation: { bookingId, status: "cancelled", cancelledAt: expect.any(String), cancelPrice: { currency: "USD", amount: 0 } } } });
+    expect((await call("GET", `/api/bookings/${bookingId}`)).json.data.status).toBe("cancelled");
+    expect((await act(id, "action_cancel_booking", { bookingId }, "cancel-1")).json).toEqual(cancelled.json);
+    const twice = await act(id, "action_cancel_booking", { bookingId }, "cancel-2");
+    expect(twice.json.data.result).toMatchObject({ status: "error", message: { text: expect.stringContaining("Booking cannot be cancelled. Current status: cancelled") } });
+  });
+
+  it("a confirmation whose booking was already made under the session's reference reports it instead of booking again", async () => {
+    await actorWithCard("recovery-actor");
+    const id = await startSession("recovery-actor");
+    const entry = (await say(id, NEW_YORK)).result.artifacts.shortlist[0];
+    await say(id, "book the first one");
+    expect((await say(id, "Rosalind Franklin")).result.status).toBe("payment_confirmation_required");
+    // The booking went through but its answer never reached the session (a crash between the two).
+    const option = await readOptionId(env.PAGE_TOKEN_SECRET, entry.optionId, "demo", Date.now());
+    const occupancies = option.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) }));
+    const quote = await post("/api/quote", { quoteCriteria: { optionId: entry.optionId, accommodation: { code: option.accommodationCode }, occupancies, checkIn: option.checkIn, checkOut: option.checkOut }, settings: { access: { code: 1001 } } });
+    const made = await post("/api/book", {
+      bookCriteria: { quoteId: quote.json.data.id, accommodation: { code: option.accommodationCode }, partnerReference: `chat-${id}-1`, holder: { name: "Rosalind", surName: "Franklin" }, checkIn: option.checkIn, checkOut: option.checkOut },
+      settings: { access: { code: 1001 } },
+    });
+    expect(made.status).toBe(200);
+    const booked = await say(id, "yes");
+    expect(booked.result.status).toBe("booked");
+    expect(booked.result.artifacts.booking.bookingId).toBe(made.json.data.bookingReference);
+    const { count } = (await env.DB.prepare("SELECT count(*) AS count FROM bookings WHERE partner_reference LIKE ?").bind(`chat-${id}-%`).first<{ count: number }>())!;
+    expect(count).toBe(1);
+  });
+
+  it("a price rise asks for confirmation; accepting books at the new price, declining books nothing", async () => {
+    await actorWithCard("price-actor");
+    for (const accept of [true, false]) {
+      const id = await startSession("price-actor");
+      const list = (await say(id, NEW_YORK)).result.artifacts.shortlist;
+      const entry = list[0];
+      await say(id, "book the first one");
+      expect((await say(id, "Mary Jackson")).result.status).toBe("payment_confirmation_required");
+      // The hotel raises this rate plan's price for every night of the stay.
+      const option = await readOptionId(env.PAGE_TOKEN_SECRET, entry.optionId, "demo", Date.now());
+      for (const night of stayNights(option.checkIn, option.checkOut)) {
+        await env.DB.prepare("INSERT OR REPLACE INTO rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price) VALUES (?, ?, ?, 0, ?)")
+          .bind(option.accommodationCode, option.ratePlanCode, night, entry.pricePerNight * 2)
+          .run();
+      }
+      const changed = await say(id, "yes");
+      expect(changed.result.status).toBe("price_change_confirmation_required");
+      expect(changed.result.artifacts.priceChange).toMatchObject({ previousTotal: entry.totalPrice, currency: "USD" });
+      expect(changed.result.artifacts.priceChange.currentTotal).toBeGreaterThan(entry.totalPrice);
+      const answer = await act(id, "action_confirm_price_change", { accept }, `price-${accept}`);
+      const rows = (await env.DB.prepare("SELECT charge_total FROM bookings WHERE partner_reference LIKE ?").bind(`chat-${id}-%`).all<{ charge_total: number }>()).results;
+      if (accept) {
+        expect(answer.json.data.result.status).toBe("booked");
+        expect(answer.json.data.result.artifacts.booking.totalPrice).toBe(changed.result.artifacts.priceChange.currentTotal);
+        expect(rows).toEqual([{ charge_total: changed.result.artifacts.priceChange.currentTotal }]);
+      } else {
+        expect(answer.json.data.result.status).toBe("error");
+        expect(rows).toEqual([]);
+      }
+      await env.DB.prepare("DELETE FROM rate_plan_nights WHERE accommodation_code = ?").bind(option.accommodationCode).run();
+    }
+  });
+});
+
+describe("payment attach (4.12 card setup step)", () => {
+  const setupToken = async (actorId: string) => {
+    const id = await startSession(actorId);
+    await say(id, NEW_YORK);
+    await say(id, "book the first one");
+    const setup = await say(id, "Ada Lovelace");
+    expect(setup.result.status).toBe("payment_setup_required");
+    return tokenOf(setup.result.artifacts.payment.setupUrl);
+  };
+
+  it("refuses any full card number or security code and stores nothing", async () => {
+    const token = await setupToken("attach-pan");
+    for (const extra of [{ cardNumber: "4242424242424242" }, { number: "1" }, { pan: "x" }, { cvc: "123" }, { note: "4000 0566 5566 5556" }, { paymentMethodId: "pm_4242424242424242" }, { nested: { value: 4242424242424242 } }]) {
+      const res = await post("/v1/hotel-ea/payment-methods/attach", attachBody(token, extra), { apiKey: null });
+      expect(res.status).toBe(400);
+      expect(res.json.code).toBe("raw_card_data_refused");
+      expect(res.text).not.toMatch(/4242424242424242|5566 5556/);
+    }
+    const { count } = (await env.DB.prepare("SELECT count(*) AS count FROM payment_methods WHERE actor_id = 'attach-pan'").first<{ count: number }>())!;
+    expect(count).toBe(0);
+    // The token was not spent by the refused calls.
+    expect((await post("/v1/hotel-ea/payment-methods/attach", attachBody(token), { apiKey: null })).status).toBe(200);
+    const stored = await env.DB.prepare("SELECT * FROM payment_methods WHERE actor_id = 'attach-pan'").first<Record<string, unknown>>();
+    expect(Object.keys(stored!).sort()).toEqual(["actor_id", "brand", "created_at", "exp_month", "exp_year", "is_default", "last4", "partner_id", "payment_method_id"]);
+  });
+
+  it("validates fields, the token and the expiry", async () => {
+    const token = await setupToken("attach-bad");
+    const cases: Array<[Record<string, unknown>, number]> = [
+      [{ cardLast4: "42" }, 400],
+      [{ expMonth: 13 }, 400],
+      [{ expYear: "2030" }, 400],
+      [{ paymentMethodId: "tok_1" }, 400],
+      [{ expYear: 2020 }, 400],
+      [{ portalToken: "pst_forged" }, 401],
+    ];
+    for (const [override, status] of cases) {
+      const res = await post("/v1/hotel-ea/payment-methods/attach", attachBody(token, override), { apiKey: null });
+      expect(res.status).toBe(status);
+    }
+    const missing = await post("/v1/hotel-ea/payment-methods/attach", { portalToken: token }, { apiKey: null });
+    expect(missing.status).toBe(400);
+    const malformed = await call("POST", "/v1/hotel-ea/payment-methods/attach", undefined, { apiKey: null, raw: "{", headers: { "content-type": "application/json" } });
+    expect(malformed.status).toBe(400);
+    // An expired token is refused.
+    await env.DB.prepare("UPDATE payment_setup_tokens SET expires_at = 0 WHERE actor_id = 'attach-bad'").run();
+    const expired = await post("/v1/hotel-ea/payment-methods/attach", attachBody(token), { apiKey: null });
+    expect(expired.status).toBe(401);
+    expect(expired.json.message).toBe("portalToken is invalid, expired or already used");
+  });
+
+  it("serves the card-setup page from snippet/", async () => {
+    const page = await call("GET", "/card-setup?token=pst_x", undefined, { apiKey: null });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('id="card-number"');
+    const script = await call("GET", "/card-setup.js", undefined, { apiKey: null });
+    expect(script.text).toContain("/v1/hotel-ea/payment-methods/attach");
+  });
+});
+
+describe("chat rate limit", () => {
+  it("counts chat calls per partner at its connection's rate and answers 429 in the chat body", async () => {
+    await env.DB.prepare("UPDATE connections SET rate_limit = 3, rate_limit_window_ms = 600000 WHERE partner_id = 'other'").run();
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 5; i++) {
+      last = await chat("GET", `/sessions/cs_${"b".repeat(32)}`, undefined, { key: OTHER_KEY });
+      statuses.push(last.status);
+    }
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
+    expect(last!.status).toBe(429);
+    expect(last!.json).toMatchObject({ success: false, error: "Rate limit exceeded", code: "rate_limit_exceeded" });
+    expect(last!.headers.get("x-ratelimit-limit")).toBe("3");
+    expect(last!.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(last!.headers.get("x-partner-id")).toBe("other");
+    // The demo partner has its own budget.
+    expect((await chat("GET", `/sessions/cs_${"b".repeat(32)}`)).status).toBe(404);
+    expect(CHAT).toBe("/api/partner/v1/core-chat");
+  });
+});
+
+describe("chat without a connection in use", () => {
+  it("answers error in plain words and books nothing", async () => {
+    const id = await startSession("no-connection-actor");
+    await env.DB.prepare("UPDATE connections SET current_in_use = 0 WHERE partner_id = 'demo'").run();
+    try {
+      const res = await chat("POST", "/events", { sessionId: id, text: NEW_YORK });
+      expect(res.status).toBe(200);
+      expect(res.json.data.result.status).toBe("error");
+      expect(res.json.data.result.message.text).toMatch(/no connection in use/);
+      expect(res.headers.get("x-ratelimit-limit")).toBe("600");
+    } finally {
+      await env.DB.prepare("UPDATE connections SET current_in_use = 1 WHERE partner_id = 'demo'").run();
+    }
+  });
+});
+
+describe("OpenAPI", () => {
+  it("documents the chat routes, their three key headers and the attach endpoint", async () => {
+    const doc = (await call("GET", "/openapi.json")).json;
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([`${CHAT}/sessions`, `${CHAT}/events`, `${CHAT}/sessions/{sessionId}`, "/v1/hotel-ea/payment-methods/attach", "/chat/accommodations/{code}", "/chat/bookings/{bookingReference}"]));
+    expect(doc.paths[`${CHAT}/events`].post.security).toEqual([{ ChatApiKey: [] }, { ChatBearer: [] }, { ApiKey: [] }]);
+    expect(doc.components.securitySchemes.ChatApiKey).toEqual({ type: "apiKey", in: "header", name: "x-partner-api-key" });
+    expect(doc.paths[`${CHAT}/sessions`].post.responses["201"]).toBeDefined();
+  });
+});

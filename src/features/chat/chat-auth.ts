@@ -1,0 +1,52 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../../platform/app-env";
+import { findCallerByApiKey } from "../../platform/auth/api-key";
+import { ApiError } from "../../platform/http/api-error";
+import { chatConnectionRow } from "./chat-connection";
+
+/** Chat calls per window when the partner has no rate-limited connection in use. */
+export const DEFAULT_CHAT_RATE = { limit: 600, windowMs: 60_000 };
+
+/** The key from `x-partner-api-key` (recommended), `Authorization: Bearer`, or `api-key`, in that order. */
+export const presentedChatKey = (header: (name: string) => string | undefined): string | undefined => {
+  const direct = header("x-partner-api-key")?.trim();
+  if (direct) return direct;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header("authorization") ?? "");
+  if (bearer) return bearer[1];
+  return header("api-key")?.trim() || undefined;
+};
+
+/**
+ * The partner's chat budget: the rate of its in-use connection (b2b and direct preferred, the
+ * same connection chat books through), else DEFAULT_CHAT_RATE.
+ */
+const chatRateOf = async (d1: D1Database, partnerId: string) => {
+  const row = await chatConnectionRow(d1, partnerId);
+  if (!row || row.rate_limit <= 0 || row.rate_limit_window_ms <= 0) return DEFAULT_CHAT_RATE;
+  return { limit: row.rate_limit, windowMs: row.rate_limit_window_ms };
+};
+
+/**
+ * Every chat call: counts it in a RateLimiter Durable Object and sets x-ratelimit-* (errors
+ * included), then authenticates. Calls without a valid key are counted per client address,
+ * which also slows key guessing.
+ */
+export const chatAuth = (): MiddlewareHandler<AppEnv> =>
+  async function chatAuth(c, next) {
+    const key = presentedChatKey((name) => c.req.header(name));
+    const caller = key ? await findCallerByApiKey(c.get("db"), key) : null;
+    const rate = caller ? await chatRateOf(c.env.DB, caller.partnerId) : DEFAULT_CHAT_RATE;
+    const bucket = caller ? `chat:${caller.partnerId}` : `chat-anonymous:${c.req.header("cf-connecting-ip") ?? "unknown"}`;
+    const decision = await c.env.RATE_LIMITER.getByName(bucket).consume(rate.limit, rate.windowMs);
+    c.header("x-ratelimit-limit", String(decision.limit));
+    c.header("x-ratelimit-remaining", String(decision.remaining));
+    if (caller) c.header("x-partner-id", caller.partnerId);
+    if (!decision.allowed) {
+      c.header("retry-after", String(Math.max(1, Math.ceil((decision.resetAt - Date.now()) / 1000))));
+      throw new ApiError(429, "Rate limit exceeded", "rate_limit_exceeded");
+    }
+    if (!key) throw new ApiError(401, "Missing partner API key.", "missing_partner_api_key");
+    if (!caller) throw new ApiError(403, "Invalid partner API key.", "invalid_partner_api_key");
+    c.set("caller", caller);
+    await next();
+  };

@@ -1,0 +1,495 @@
+import { ApiError } from "../../platform/http/api-error";
+import { bookQuote, findBookingByPartnerReference } from "../booking/book";
+import { accommodationByCode } from "../booking/accommodation-lookup";
+import { cancelBooking } from "../booking/cancel";
+import { coreConnection, type CoreConnection } from "../booking/connection-access";
+import type { BookingDeps } from "../booking/deps";
+import { readOptionId } from "../booking/option-token";
+import { quoteOption } from "../booking/quote";
+import { searchAvailability } from "../booking/search";
+import type { CancelPolicy } from "../supply/supplier";
+import { stayNights } from "../supply/zoned-time";
+import { cardById, issueSetupToken, usableCard, type SavedCard } from "../payments/service";
+import { chatConnectionRow } from "./chat-connection";
+import { buildShortlist, type SearchedStay, type ShortlistEntry } from "./shortlist";
+import {
+  isBookingIntent,
+  isCompletion,
+  mergeSlots,
+  missingForSearch,
+  readConfirmation,
+  readGuestName,
+  readSearch,
+  readShortlistPick,
+  type GuestName,
+  type SearchSlots,
+} from "./understand";
+
+/**
+ * The six statuses of spec 3.5 plus three documented in docs/api-decisions.md:
+ * `needs_input` (the assistant asks for something), `price_change_confirmation_required`, `cancelled`.
+ */
+export type ChatStatus =
+  | "shortlist"
+  | "guest_name_required"
+  | "payment_setup_required"
+  | "payment_confirmation_required"
+  | "booked"
+  | "error"
+  | "needs_input"
+  | "price_change_confirmation_required"
+  | "cancelled";
+
+export const WRITE_KINDS = ["command_book_by_option_id", "action_book_option", "action_confirm_price_change", "action_confirm_payment_card", "action_cancel_booking"] as const;
+export const EVENT_KINDS = ["search_query", ...WRITE_KINDS] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export type ChatEvent =
+  | { kind: "search_query"; text: string }
+  | { kind: "command_book_by_option_id"; payload: { optionId: string; guest?: GuestName } }
+  | { kind: "action_book_option"; payload: { optionId: string } }
+  | { kind: "action_confirm_price_change"; payload: { accept: boolean } }
+  | { kind: "action_confirm_payment_card"; payload: { paymentMethodId: string } }
+  | { kind: "action_cancel_booking"; payload: { bookingId: string } };
+
+/** The option the traveller chose, with what booking it needs. */
+type Selection = {
+  optionId: string;
+  accommodationCode: string;
+  name: string;
+  totalPrice: number;
+  currency: string;
+  stay: SearchedStay;
+  /** Fixed when the option is chosen, so a retried confirmation can never book twice. */
+  partnerReference: string;
+};
+
+export type BookedStay = { bookingId: string; hotelName: string; totalPrice: number; currency: string; status: "success" | "cancelled" };
+
+export type ConversationState = {
+  status: ChatStatus | "new";
+  slots: SearchSlots;
+  shortlist: ShortlistEntry[];
+  stay?: SearchedStay;
+  selection?: Selection;
+  guest?: GuestName;
+  paymentMethodId?: string;
+  priceChange?: { previousTotal: number; currentTotal: number; currency: string };
+  selections: number;
+  bookings: BookedStay[];
+};
+
+export const newConversation = (): ConversationState => ({ status: "new", slots: {}, shortlist: [], selections: 0, bookings: [] });
+
+export type ChatResult = { status: ChatStatus; message: { text: string }; artifacts: Record<string, unknown> };
+
+/** What one turn needs from the outside world. */
+export type TurnContext = {
+  deps: BookingDeps;
+  partnerId: string;
+  actorId: string;
+  sessionId: string;
+  timezoneOffsetMinutes: number;
+  origin: string;
+  requestId: string;
+  now: number;
+};
+
+const money = (amount: number, currency: string) => (currency === "USD" ? `$${amount.toFixed(2)}` : `${amount.toFixed(2)} ${currency}`);
+
+const reply = (status: ChatStatus, text: string, artifacts: Record<string, unknown> = {}): ChatResult => ({ status, message: { text }, artifacts });
+
+/** The partner's in-use connection chat books through: b2b and direct preferred. */
+const chatConnection = async (deps: BookingDeps, partnerId: string): Promise<CoreConnection | null> => {
+  const row = await chatConnectionRow(deps.d1, partnerId);
+  return row ? coreConnection(deps.d1, partnerId, row.code) : null;
+};
+
+const NO_CONNECTION = () => reply("error", "Booking is not available: your account has no connection in use. Ask your Edgestay contact to enable one.");
+
+export const describeCancelPolicy = (policy: CancelPolicy | undefined | null): string => {
+  if (!policy) return "Cancellation policy not available.";
+  if (!policy.refundable) return "Non-refundable: nothing is refunded on cancellation.";
+  const penalties = [...policy.cancelPenalties].sort((a, b) => a.deadline.localeCompare(b.deadline));
+  if (penalties.length === 0) return "Free cancellation before check-in.";
+  const first = penalties[0]!;
+  return `Free cancellation until ${first.deadline.slice(0, 16).replace("T", " ")} UTC; after that a penalty of ${money(first.value, first.currency)} applies, and no cancellation from the check-in date.`;
+};
+
+const stayWords = (stay: SearchedStay) => {
+  const nights = stayNights(stay.checkIn, stay.checkOut).length;
+  const guests = stay.rooms.flat();
+  const adults = guests.filter((a) => a >= 18).length;
+  const children = guests.length - adults;
+  const party = `${adults} adult${adults === 1 ? "" : "s"}${children ? `, ${children} child${children === 1 ? "" : "ren"}` : ""}${stay.rooms.length > 1 ? `, ${stay.rooms.length} rooms` : ""}`;
+  return `${stay.checkIn} to ${stay.checkOut} (${nights} night${nights === 1 ? "" : "s"}, ${party})`;
+};
+
+// --- search -------------------------------------------------------------------------------------
+
+const search = async (ctx: TurnContext, state: ConversationState, text: string): Promise<ChatResult> => {
+  const added = readSearch(text, { now: new Date(ctx.now), timezoneOffsetMinutes: ctx.timezoneOffsetMinutes });
+  // A message naming a new place, or a place and dates, is a new search; otherwise it refines what is known.
+  const fresh = Boolean(added.destination && (added.checkIn || added.destination !== state.slots.destination));
+  const slots = fresh ? added : mergeSlots(state.slots, added);
+  state.slots = slots;
+  const question = missingForSearch(slots);
+  if (question) {
+    state.status = "needs_input";
+    return reply("needs_input", question);
+  }
+  const connection = await chatConnection(ctx.deps, ctx.partnerId);
+  if (!connection) return NO_CONNECTION();
+  let shortlist;
+  try {
+    shortlist = await buildShortlist(ctx.deps, connection, slots as SearchSlots & { destination: string; checkIn: string; checkOut: string }, (code) => `${ctx.origin}/chat/accommodations/${code}`, ctx.now);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    state.status = "needs_input";
+    // The dates are the usual culprit (past, too far ahead, too long): ask for them again.
+    if (error.code === "invalid_dates") {
+      delete state.slots.checkIn;
+      delete state.slots.checkOut;
+      delete state.slots.nights;
+    }
+    return reply("needs_input", `I can't search that: ${error.message}. Could you tell me other dates or another place?`);
+  }
+  if (shortlist.entries.length === 0) {
+    state.status = "needs_input";
+    const filters = [slots.budget && "budget", slots.refundableOnly && "refundable-only", slots.minStars && "star rating"].filter(Boolean);
+    const hint = filters.length ? ` matching your ${filters.join(", ")} wishes` : "";
+    return reply("needs_input", `I found no available rooms in ${shortlist.place}${hint} for ${stayWords(shortlist.stay)}. Try other dates, another place${filters.length ? " or looser wishes" : ""}.`);
+  }
+  state.status = "shortlist";
+  state.shortlist = shortlist.entries;
+  state.stay = shortlist.stay;
+  delete state.selection;
+  const lines = shortlist.entries.map(
+    (e, i) => `${i + 1}. ${e.name} (${e.rating} star${e.rating === 1 ? "" : "s"}): ${money(e.pricePerNight, e.currency)} per night, ${money(e.totalPrice, e.currency)} in total, ${e.refundable ? "refundable" : "non-refundable"}${e.distanceTo ? `, ${e.distanceTo}` : ""}`,
+  );
+  const defaulted = slots.adults === undefined ? " I assumed 2 adults; tell me if you are more or fewer." : "";
+  return reply(
+    "shortlist",
+    `Here are ${shortlist.entries.length} options in ${shortlist.place} for ${stayWords(shortlist.stay)}:\n${lines.join("\n")}\nWhich one would you like to book?${defaulted}`,
+    { shortlist: shortlist.entries },
+  );
+};
+
+// --- choosing and paying ------------------------------------------------------------------------
+
+const select = (ctx: TurnContext, state: ConversationState, selection: Omit<Selection, "partnerReference">) => {
+  state.selections += 1;
+  state.selection = { ...selection, partnerReference: `chat-${ctx.sessionId}-${state.selections}` };
+  delete state.priceChange;
+  delete state.paymentMethodId;
+};
+
+const askGuestName = (state: ConversationState): ChatResult => {
+  state.status = "guest_name_required";
+  const s = state.selection!;
+  return reply("guest_name_required", `Good choice: ${s.name}, ${money(s.totalPrice, s.currency)} in total for ${stayWords(s.stay)}. What is the guest's full name (first and last name)?`);
+};
+
+const cardArtifact = (card: SavedCard) => ({ paymentMethodId: card.paymentMethodId, cardBrand: card.brand, cardLast4: card.last4, expMonth: card.expMonth, expYear: card.expYear });
+
+const askConfirmation = (state: ConversationState, card: SavedCard): ChatResult => {
+  state.status = "payment_confirmation_required";
+  state.paymentMethodId = card.paymentMethodId;
+  const s = state.selection!;
+  return reply(
+    "payment_confirmation_required",
+    `Shall I book ${s.name} for ${state.guest!.firstName} ${state.guest!.lastName}, ${stayWords(s.stay)}, ${money(s.totalPrice, s.currency)} in total, paid with your ${card.brand} card ending ${card.last4}? Reply yes to book or no to stop.`,
+    { payment: cardArtifact(card) },
+  );
+};
+
+/** Guest known: confirm with a saved card, or send a fresh one-time card-setup link. */
+const paymentStep = async (ctx: TurnContext, state: ConversationState): Promise<ChatResult> => {
+  const card = await usableCard(ctx.deps.d1, ctx.partnerId, ctx.actorId, ctx.now);
+  if (card) return askConfirmation(state, card);
+  state.status = "payment_setup_required";
+  const { token } = await issueSetupToken(ctx.deps.d1, { partnerId: ctx.partnerId, actorId: ctx.actorId, sessionId: ctx.sessionId }, ctx.now);
+  const setupUrl = `${ctx.origin}/card-setup?token=${encodeURIComponent(token)}`;
+  return reply(
+    "payment_setup_required",
+    `To book, please add a payment card on this secure page: ${setupUrl} (the link works once, for 30 minutes). Tell me "Done" when you have added it.`,
+    { payment: { setupUrl } },
+  );
+};
+
+const chooseByOptionId = async (ctx: TurnContext, state: ConversationState, optionId: string) => {
+  const fromShortlist = state.shortlist.find((e) => e.optionId === optionId);
+  if (fromShortlist) {
+    select(ctx, state, { optionId, accommodationCode: fromShortlist.accommodationCode, name: fromShortlist.name, totalPrice: fromShortlist.totalPrice, currency: fromShortlist.currency, stay: state.stay! });
+    return;
+  }
+  // Any option id this partner got from search carries its hotel, dates and guests (signed).
+  const option = await readOptionId(ctx.deps.secret, optionId, ctx.partnerId, ctx.now);
+  const accommodation = await accommodationByCode(ctx.deps.d1, option.accommodationCode);
+  if (!accommodation) throw new ApiError(400, "Option reference invalid", "option_invalid");
+  select(ctx, state, {
+    optionId,
+    accommodationCode: option.accommodationCode,
+    name: accommodation.name,
+    totalPrice: option.chargeTotal,
+    currency: "USD",
+    stay: { checkIn: option.checkIn, checkOut: option.checkOut, rooms: option.rooms },
+  });
+};
+
+/** A fresh option for the same room and rate plan at today's price (after the traveller accepted a change). */
+const refreshOption = async (ctx: TurnContext, connection: CoreConnection, selection: Selection) => {
+  const current = await readOptionId(ctx.deps.secret, selection.optionId, ctx.partnerId, ctx.now);
+  const { accommodations } = await searchAvailability(
+    ctx.deps,
+    connection,
+    {
+      searchCriteria: {
+        destinations: { accommodations: [{ code: selection.accommodationCode }] },
+        occupancies: selection.stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })),
+        checkIn: selection.stay.checkIn,
+        checkOut: selection.stay.checkOut,
+      },
+      settings: { access: { code: connection.code } },
+    },
+    ctx.now,
+  );
+  for (const option of accommodations[0]?.options ?? []) {
+    const opened = await readOptionId(ctx.deps.secret, option.id, ctx.partnerId, ctx.now);
+    if (opened.roomCode === current.roomCode && opened.ratePlanCode === current.ratePlanCode) return option;
+  }
+  return null;
+};
+
+type BookingArtifact = { bookingId: string; confirmationBookingId: string; hotelName: string; totalPrice: number; currency: string; confirmationUrl: string; cancelPolicy: string };
+
+const bookedReply = (state: ConversationState, booking: BookingArtifact): ChatResult => {
+  const selection = state.selection!;
+  const guest = state.guest!;
+  state.status = "booked";
+  if (!state.bookings.some((b) => b.bookingId === booking.bookingId)) {
+    state.bookings.push({ bookingId: booking.bookingId, hotelName: booking.hotelName, totalPrice: booking.totalPrice, currency: booking.currency, status: "success" });
+  }
+  return reply(
+    "booked",
+    `Booked! ${booking.hotelName} for ${guest.firstName} ${guest.lastName}, ${stayWords(selection.stay)}, ${money(booking.totalPrice, booking.currency)} in total. Confirmation ${booking.confirmationBookingId}. ${booking.cancelPolicy}`,
+    { booking },
+  );
+};
+
+/** Quote then book through the same services as POST /api/quote and POST /api/book. */
+const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatResult> => {
+  const selection = state.selection!;
+  const guest = state.guest!;
+  const connection = await chatConnection(ctx.deps, ctx.partnerId);
+  if (!connection) return NO_CONNECTION();
+  // Booked already under this reference (an answer lost after the booking was made): report it.
+  const existing = await findBookingByPartnerReference(ctx.deps.d1, ctx.partnerId, selection.partnerReference);
+  if (existing) return bookedReply(state, {
+    bookingId: existing.reference,
+    confirmationBookingId: existing.hotel_confirmation_number ?? existing.reference,
+    hotelName: existing.accommodation_name,
+    totalPrice: existing.charge_total,
+    currency: existing.currency,
+    confirmationUrl: `${ctx.origin}/chat/bookings/${existing.reference}`,
+    cancelPolicy: describeCancelPolicy(existing.cancel_policy ? (JSON.parse(existing.cancel_policy) as CancelPolicy) : null),
+  });
+  const meta = { requestId: ctx.requestId, startedAt: Date.now(), scenario: null };
+  const occupancies = selection.stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) }));
+  try {
+    const quote = await quoteOption(
+      ctx.deps,
+      connection,
+      {
+        quoteCriteria: { optionId: selection.optionId, accommodation: { code: selection.accommodationCode }, occupancies, checkIn: selection.stay.checkIn, checkOut: selection.stay.checkOut },
+        settings: { access: { code: connection.code } },
+      },
+      meta,
+      ctx.now,
+    );
+    const booked = await bookQuote(
+      ctx.deps,
+      connection,
+      {
+        bookCriteria: {
+          quoteId: quote.id,
+          accommodation: { code: selection.accommodationCode },
+          partnerReference: selection.partnerReference,
+          holder: { name: guest.firstName, surName: guest.lastName },
+          checkIn: selection.stay.checkIn,
+          checkOut: selection.stay.checkOut,
+        },
+        settings: { access: { code: connection.code } },
+      },
+      meta,
+      ctx.now,
+    );
+    return bookedReply(state, {
+      bookingId: booked.bookingReference,
+      confirmationBookingId: booked.hotelConfirmationNumber ?? booked.bookingReference,
+      hotelName: quote.accommodation.accommodationName,
+      totalPrice: booked.chargeTotal,
+      currency: quote.rate.currency,
+      confirmationUrl: `${ctx.origin}/chat/bookings/${booked.bookingReference}`,
+      cancelPolicy: describeCancelPolicy(quote.cancelPolicy),
+    });
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    if (error.code === "price_changed" && error.details) {
+      const { previousTotal, currentTotal, currency } = error.details as { previousTotal: number; currentTotal: number; currency: string };
+      state.status = "price_change_confirmation_required";
+      state.priceChange = { previousTotal, currentTotal, currency };
+      return reply(
+        "price_change_confirmation_required",
+        `The price of ${selection.name} has changed from ${money(previousTotal, currency)} to ${money(currentTotal, currency)}. Book at the new price? Reply yes or no.`,
+        { priceChange: state.priceChange },
+      );
+    }
+    // Sold out, expired option or a refusal: nothing was booked; the shortlist stays to pick again.
+    state.status = "error";
+    return reply("error", `I could not book ${selection.name}: ${error.message} Nothing was booked or charged. Pick another option or search again.`, { error: { code: error.code, message: error.message } });
+  }
+};
+
+const acceptPriceChange = async (ctx: TurnContext, state: ConversationState): Promise<ChatResult> => {
+  const connection = await chatConnection(ctx.deps, ctx.partnerId);
+  if (!connection) return NO_CONNECTION();
+  const fresh = await refreshOption(ctx, connection, state.selection!);
+  if (!fresh) {
+    state.status = "error";
+    return reply("error", `${state.selection!.name} is no longer available for these dates. Nothing was booked or charged.`);
+  }
+  state.selection = { ...state.selection!, optionId: fresh.id, totalPrice: fresh.rate.chargeTotal, currency: fresh.rate.currency };
+  delete state.priceChange;
+  return book(ctx, state);
+};
+
+const decline = (state: ConversationState, what: string): ChatResult => {
+  state.status = "error";
+  delete state.paymentMethodId;
+  delete state.priceChange;
+  return reply("error", `Understood, I have not booked ${what}. Nothing was booked and nothing was charged. Tell me if you want to look at other options.`);
+};
+
+// --- one turn -----------------------------------------------------------------------------------
+
+const invalidState = (kind: string, state: ConversationState) =>
+  new ApiError(409, `${kind} is not possible now: the session is at status ${state.status}`, "invalid_session_state", { status: state.status });
+
+const pickFromText = (state: ConversationState, text: string): ShortlistEntry | null => {
+  if (state.shortlist.length === 0) return null;
+  const pick = readShortlistPick(text, state.shortlist.map((e) => e.name));
+  if (!pick) return null;
+  if ("position" in pick) return state.shortlist[pick.position - 1] ?? null;
+  if ("cheapest" in pick) return [...state.shortlist].sort((a, b) => a.totalPrice - b.totalPrice)[0]!;
+  return state.shortlist.find((e) => e.name === pick.name) ?? null;
+};
+
+const textTurn = async (ctx: TurnContext, state: ConversationState, text: string): Promise<ChatResult> => {
+  const s = state.selection;
+  switch (state.status) {
+    case "guest_name_required": {
+      const guest = readGuestName(text);
+      if (!guest) break; // maybe a new pick or search; else ask again below
+      state.guest = guest;
+      return paymentStep(ctx, state);
+    }
+    case "payment_setup_required": {
+      if (readConfirmation(text) === "no") return decline(state, s!.name);
+      // "Done" (or "yes, I did") re-checks for a saved card.
+      if (isCompletion(text) || readConfirmation(text) === "yes") return paymentStep(ctx, state);
+      break;
+    }
+    case "payment_confirmation_required": {
+      const answer = readConfirmation(text);
+      if (answer === "yes") return book(ctx, state);
+      if (answer === "no") return decline(state, s!.name);
+      break;
+    }
+    case "price_change_confirmation_required": {
+      const answer = readConfirmation(text);
+      if (answer === "yes") return acceptPriceChange(ctx, state);
+      if (answer === "no") return decline(state, `${s!.name} at the new price`);
+      break;
+    }
+    case "booked": {
+      if (readConfirmation(text) === "yes") {
+        const last = state.bookings[state.bookings.length - 1]!;
+        return reply("booked", `Your booking ${last.bookingId} at ${last.hotelName} is already confirmed.`, {});
+      }
+      break;
+    }
+  }
+  // Choosing from the shortlist: "book the second one", "the Marriott", "I'll take the cheapest".
+  const searchWords = readSearch(text, { now: new Date(ctx.now), timezoneOffsetMinutes: ctx.timezoneOffsetMinutes });
+  // A short answer ("Yes", "Done") is never a new search, whatever its capital letter suggests.
+  const looksLikeSearch = Boolean(searchWords.checkIn || (searchWords.destination && readConfirmation(text) === null && !isCompletion(text)));
+  const picked = pickFromText(state, text);
+  if (picked && (isBookingIntent(text) || (state.status === "shortlist" && !looksLikeSearch))) {
+    select(ctx, state, { optionId: picked.optionId, accommodationCode: picked.accommodationCode, name: picked.name, totalPrice: picked.totalPrice, currency: picked.currency, stay: state.stay! });
+    return askGuestName(state);
+  }
+  // Still waiting for an answer the message did not give: ask again.
+  switch (state.status) {
+    case "guest_name_required":
+      if (!looksLikeSearch) return reply("guest_name_required", "Please tell me the guest's first and last name, for example \"Jane Smith\".");
+      break;
+    case "payment_setup_required":
+      if (!looksLikeSearch) return paymentStep(ctx, state);
+      break;
+    case "payment_confirmation_required":
+    case "price_change_confirmation_required":
+      if (!looksLikeSearch) return reply(state.status, "Please reply yes to book or no to stop.", state.priceChange ? { priceChange: state.priceChange } : {});
+      break;
+  }
+  return search(ctx, state, text);
+};
+
+/** One event against the conversation; mutates `state` and returns the assistant's result. */
+export const takeTurn = async (ctx: TurnContext, state: ConversationState, event: ChatEvent): Promise<ChatResult> => {
+  switch (event.kind) {
+    case "search_query":
+      return textTurn(ctx, state, event.text);
+    case "command_book_by_option_id": {
+      await chooseByOptionId(ctx, state, event.payload.optionId);
+      if (!event.payload.guest) return askGuestName(state);
+      state.guest = event.payload.guest;
+      return paymentStep(ctx, state);
+    }
+    case "action_book_option": {
+      if (!state.shortlist.some((e) => e.optionId === event.payload.optionId)) {
+        throw new ApiError(400, "optionId is not in this session's shortlist; use command_book_by_option_id for an option from POST /api/search", "option_not_in_shortlist");
+      }
+      await chooseByOptionId(ctx, state, event.payload.optionId);
+      return askGuestName(state);
+    }
+    case "action_confirm_payment_card": {
+      if (state.status !== "payment_confirmation_required" && state.status !== "payment_setup_required") throw invalidState(event.kind, state);
+      const card = await cardById(ctx.deps.d1, ctx.partnerId, ctx.actorId, event.payload.paymentMethodId);
+      if (!card) throw new ApiError(400, "paymentMethodId is not a card saved for this actor", "payment_method_not_found");
+      state.paymentMethodId = card.paymentMethodId;
+      return book(ctx, state);
+    }
+    case "action_confirm_price_change": {
+      if (state.status !== "price_change_confirmation_required") throw invalidState(event.kind, state);
+      return event.payload.accept ? acceptPriceChange(ctx, state) : decline(state, `${state.selection!.name} at the new price`);
+    }
+    case "action_cancel_booking": {
+      const booked = state.bookings.find((b) => b.bookingId === event.payload.bookingId);
+      if (!booked) throw new ApiError(404, "bookingId was not booked in this session", "booking_not_in_session");
+      try {
+        const cancelled = await cancelBooking(ctx.deps, ctx.partnerId, booked.bookingId, ctx.now);
+        booked.status = "cancelled";
+        state.status = "cancelled";
+        return reply(
+          "cancelled",
+          `Your booking ${booked.bookingId} at ${booked.hotelName} is cancelled.${cancelled.cancelPrice.amount > 0 ? ` A cancellation fee of ${money(cancelled.cancelPrice.amount, cancelled.cancelPrice.currency)} applies.` : " Nothing is charged."}`,
+          { cancellation: { bookingId: booked.bookingId, status: cancelled.status, cancelledAt: cancelled.cancelledAt, cancelPrice: cancelled.cancelPrice } },
+        );
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status >= 500) throw error;
+        return reply("error", `I could not cancel ${booked.bookingId}: ${error.message}`, { error: { code: error.code, message: error.message } });
+      }
+    }
+  }
+};

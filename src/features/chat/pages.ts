@@ -1,0 +1,81 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { featureRouter } from "../../platform/http/router";
+import { stayNights } from "../supply/zoned-time";
+import { describeCancelPolicy } from "./conversation";
+
+/** Text for HTML: content descriptions may contain markup and are shown as plain text. */
+const escapeHtml = (value: unknown) =>
+  String(value ?? "").replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+const stripTags = (html: string) => html.replace(/<[^>]*>/g, "");
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.5}dt{font-weight:600}</style></head><body>${body}</body></html>`;
+
+const html = { "text/html": { schema: z.string() } };
+
+const accommodationPage = createRoute({
+  method: "get",
+  path: "/chat/accommodations/{code}",
+  tags: ["Chat"],
+  summary: "Public details page of a shortlisted accommodation (the shortlist detailsUrl)",
+  request: { params: z.object({ code: z.string().regex(/^[A-Z0-9]{1,64}$/) }) },
+  responses: { 200: { description: "HTML page", content: html }, 404: { description: "Unknown accommodation", content: html } },
+});
+
+const bookingPage = createRoute({
+  method: "get",
+  path: "/chat/bookings/{bookingReference}",
+  tags: ["Chat"],
+  summary: "Confirmation page of a chat booking (the booking confirmationUrl; the reference is unguessable)",
+  request: { params: z.object({ bookingReference: z.string().regex(/^BK[A-Z0-9]{10,40}$/) }) },
+  responses: { 200: { description: "HTML page", content: html }, 404: { description: "Unknown booking", content: html } },
+});
+
+type Content = {
+  address?: { address?: string; city?: string; state?: string; postalCode?: string };
+  localizedDescription?: Array<{ content?: Array<{ type: string; content: string }> }>;
+  amenities?: string[];
+  checkInPolicy?: { checkInFrom?: string; checkOutUntil?: string };
+};
+
+export const chatPages = featureRouter()
+  .openapi(accommodationPage, async (c) => {
+    const row = await c.env.DB.prepare("SELECT name, type, city, state, star_rating, content FROM accommodations WHERE code = ?")
+      .bind(c.req.valid("param").code)
+      .first<{ name: string; type: string; city: string; state: string; star_rating: number; content: string }>();
+    if (!row) return c.html(page("Not found", "<h1>Accommodation not found</h1>"), 404);
+    const content = JSON.parse(row.content) as Content;
+    const general = content.localizedDescription?.[0]?.content?.find((d) => d.type === "GENERAL")?.content ?? "";
+    const address = content.address;
+    return c.html(
+      page(
+        row.name,
+        `<h1>${escapeHtml(row.name)}</h1><p>${escapeHtml(row.star_rating)}-star ${escapeHtml(row.type)} in ${escapeHtml(row.city)}, ${escapeHtml(row.state)}</p>
+<p>${escapeHtml(stripTags(general))}</p><dl><dt>Address</dt><dd>${escapeHtml([address?.address, address?.city, address?.state, address?.postalCode].filter(Boolean).join(", "))}</dd>
+<dt>Check-in from</dt><dd>${escapeHtml(content.checkInPolicy?.checkInFrom)}</dd><dt>Check-out until</dt><dd>${escapeHtml(content.checkInPolicy?.checkOutUntil)}</dd>
+<dt>Amenities</dt><dd>${escapeHtml((content.amenities ?? []).join(", "))}</dd></dl>`,
+      ),
+      200,
+    );
+  })
+  .openapi(bookingPage, async (c) => {
+    const row = await c.env.DB.prepare("SELECT reference, status, accommodation_name, check_in, check_out, currency, charge_total, cancel_policy, holder, hotel_confirmation_number FROM bookings WHERE reference = ?")
+      .bind(c.req.valid("param").bookingReference)
+      .first<{ reference: string; status: string; accommodation_name: string; check_in: string; check_out: string; currency: string; charge_total: number; cancel_policy: string | null; holder: string; hotel_confirmation_number: string | null }>();
+    if (!row) return c.html(page("Not found", "<h1>Booking not found</h1>"), 404);
+    const holder = JSON.parse(row.holder) as { name: string; surName: string };
+    const nights = stayNights(row.check_in, row.check_out).length;
+    return c.html(
+      page(
+        `Booking ${row.reference}`,
+        `<h1>${row.status === "success" ? "Booking confirmed" : "Booking cancelled"}</h1><dl>
+<dt>Booking</dt><dd>${escapeHtml(row.reference)}</dd><dt>Hotel confirmation</dt><dd>${escapeHtml(row.hotel_confirmation_number ?? row.reference)}</dd>
+<dt>Hotel</dt><dd>${escapeHtml(row.accommodation_name)}</dd><dt>Guest</dt><dd>${escapeHtml(`${holder.name} ${holder.surName}`)}</dd>
+<dt>Stay</dt><dd>${escapeHtml(row.check_in)} to ${escapeHtml(row.check_out)} (${nights} night${nights === 1 ? "" : "s"})</dd>
+<dt>Total</dt><dd>${escapeHtml(row.charge_total.toFixed(2))} ${escapeHtml(row.currency)}</dd>
+<dt>Cancellation</dt><dd>${escapeHtml(describeCancelPolicy(row.cancel_policy ? JSON.parse(row.cancel_policy) : null))}</dd></dl>`,
+      ),
+      200,
+    );
+  });

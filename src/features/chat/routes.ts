@@ -1,0 +1,119 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../../platform/app-env";
+import { randomToken } from "../../platform/crypto/digest";
+import { ApiError } from "../../platform/http/api-error";
+import { featureRouter } from "../../platform/http/router";
+import { validationError } from "../../platform/http/validation";
+import { refuseCardData } from "../payments/card-data";
+import { unwrap, type EventResponse, type Outcome, type SessionRecord } from "./chat-session";
+import { WRITE_KINDS, type ChatEvent } from "./conversation";
+import { CHAT_BASE, sessionNotFound } from "./errors";
+import { chatErrorSchema, createSessionSchema, eventRequestSchema, eventResponseSchema, payloadSchemas, sessionIdSchema, sessionReadSchema, sessionResponseSchema } from "./schemas";
+
+export const chatSecurity: Array<Record<string, string[]>> = [{ ChatApiKey: [] }, { ChatBearer: [] }, { ApiKey: [] }];
+
+const chatHeaders = z.object({
+  "x-request-id": z.string(),
+  "x-ratelimit-limit": z.string(),
+  "x-ratelimit-remaining": z.string(),
+  "x-partner-id": z.string(),
+});
+
+const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
+const chatErrors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { description: "Chat error (section 7)", ...json(chatErrorSchema) }]));
+
+/** Raw card data never enters a chat session, whatever field it hides in. */
+const noCardDataInChat = (): MiddlewareHandler<AppEnv> =>
+  async function noCardDataInChat(c, next) {
+    const body = JSON.parse(await c.req.text()) as Record<string, unknown> | null;
+    if (body && typeof body === "object") refuseCardData({ text: body.text, payload: body.payload });
+    await next();
+  };
+
+const createSession = createRoute({
+  method: "post",
+  path: `${CHAT_BASE}/sessions`,
+  tags: ["Chat"],
+  summary: "Start a chat session for one actor (end user)",
+  security: chatSecurity,
+  request: { body: { required: true, ...json(createSessionSchema) } },
+  responses: { 201: { description: "The session, with no events yet", headers: chatHeaders, ...json(sessionResponseSchema) }, ...chatErrors(400, 401, 403, 413, 429) },
+});
+
+const postEvent = createRoute({
+  method: "post",
+  path: `${CHAT_BASE}/events`,
+  tags: ["Chat"],
+  summary: "Send a message (text) or an explicit action (kind + payload) into a session",
+  security: chatSecurity,
+  middleware: [noCardDataInChat()] as const,
+  request: { body: { required: true, ...json(eventRequestSchema) } },
+  responses: { 200: { description: "The assistant's result", headers: chatHeaders, ...json(eventResponseSchema) }, ...chatErrors(400, 401, 403, 404, 409, 413, 429) },
+});
+
+const readSession = createRoute({
+  method: "get",
+  path: `${CHAT_BASE}/sessions/{sessionId}`,
+  tags: ["Chat"],
+  summary: "A session of yours with its event history",
+  security: chatSecurity,
+  request: { params: z.object({ sessionId: z.string().max(100) }) },
+  responses: { 200: { description: "The session", headers: chatHeaders, ...json(sessionReadSchema) }, ...chatErrors(401, 403, 404, 429) },
+});
+
+/** The event a request describes: text is a search_query; write kinds need a key and a valid payload. */
+const eventOf = (body: z.infer<typeof eventRequestSchema>): ChatEvent => {
+  const kind = body.kind ?? "search_query";
+  if ((WRITE_KINDS as readonly string[]).includes(kind) && !body.idempotencyKey) {
+    throw new ApiError(400, `idempotencyKey is required for kind=${kind}`, "idempotency_key_required");
+  }
+  if (kind === "search_query") {
+    if (!body.text) throw new ApiError(400, "text is required for kind=search_query", "text_required");
+    return { kind, text: body.text };
+  }
+  const parsed = payloadSchemas[kind as keyof typeof payloadSchemas].safeParse(body.payload ?? {});
+  if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ ...i, path: ["payload", ...i.path] })));
+  return { kind, payload: parsed.data } as ChatEvent;
+};
+
+export const chatRoutes = featureRouter()
+  .openapi(createSession, async (c) => {
+    const body = c.req.valid("json");
+    const now = new Date().toISOString();
+    const sessionId = `cs_${randomToken(24)}`;
+    const record: SessionRecord = {
+      sessionId,
+      tenantId: c.get("caller").partnerId,
+      channel: { type: "partner_api", ...(body.channel?.workspaceId ? { workspaceId: body.channel.workspaceId } : {}) },
+      conversation: { ...body.conversation },
+      actor: { actorId: body.actor.actorId, timezoneOffsetMinutes: body.actor.timezoneOffsetMinutes ?? 0 },
+      createdAt: now,
+      updatedAt: now,
+    };
+    const created = await c.env.CHAT_SESSION.getByName(sessionId).create(record);
+    return c.json({ data: { ...created, events: [] } }, 201);
+  })
+  .openapi(postEvent, async (c) => {
+    const body = c.req.valid("json");
+    const event = eventOf(body);
+    const outcome = await c.env.CHAT_SESSION.getByName(body.sessionId).handle({
+      tenantId: c.get("caller").partnerId,
+      ...(body.actor ? { actorId: body.actor.actorId } : {}),
+      event,
+      ...(body.idempotencyKey ? { idempotencyKey: body.idempotencyKey } : {}),
+      origin: new URL(c.req.url).origin,
+      requestId: c.get("requestId"),
+    });
+    const { replayed, ...data } = unwrap(outcome as Outcome<EventResponse & { replayed: boolean }>);
+    if (replayed) c.header("idempotent-replayed", "true");
+    return c.json({ data }, 200);
+  })
+  .openapi(readSession, async (c) => {
+    const { sessionId } = c.req.valid("param");
+    // A malformed id cannot name a session: answer without waking a Durable Object for it.
+    if (!sessionIdSchema.safeParse(sessionId).success) throw sessionNotFound();
+    const session = await c.env.CHAT_SESSION.getByName(sessionId).read(c.get("caller").partnerId);
+    if (!session) throw sessionNotFound();
+    return c.json({ data: session }, 200);
+  });

@@ -1,0 +1,97 @@
+import { z } from "@hono/zod-openapi";
+import { EVENT_KINDS } from "./conversation";
+
+const SESSION_ID = /^cs_[A-Za-z0-9_-]{32}$/;
+const label = z.string().max(200);
+
+export const actorSchema = z.object({
+  actorId: z.string().trim().min(1).max(200).openapi({ description: "Stable id of the end user in the partner's system", example: "user-42" }),
+  timezoneOffsetMinutes: z.number().int().min(-840).max(840).optional().openapi({ description: "Minutes east of UTC (New York in winter: -300); dates like 'next Friday' are read in it", example: -300 }),
+});
+
+export const createSessionSchema = z
+  .object({
+    actor: actorSchema,
+    channel: z.object({ workspaceId: label.optional() }).optional(),
+    conversation: z.object({ id: label.optional(), channelId: label.optional(), threadTs: label.optional() }).optional(),
+  })
+  .openapi("ChatCreateSession");
+
+export const sessionIdSchema = z.string().regex(SESSION_ID, "expected a session id from POST /sessions");
+
+export const eventRequestSchema = z
+  .object({
+    sessionId: sessionIdSchema,
+    actor: z.object({ actorId: z.string().trim().min(1).max(200) }).optional(),
+    text: z.string().trim().min(1).max(2000).optional().openapi({ description: "The traveller's message (natural-language flow)" }),
+    kind: z.enum(EVENT_KINDS).optional().openapi({ description: "search_query (default with text) or an explicit action kind" }),
+    payload: z.record(z.string(), z.unknown()).optional().openapi({ description: "Per kind: see docs/api-decisions.md" }),
+    idempotencyKey: z.string().regex(/^[\x21-\x7e]{1,255}$/, "expected 1 to 255 visible ASCII characters").optional(),
+  })
+  .openapi("ChatEventRequest");
+
+const guest = z.object({ firstName: z.string().trim().min(1).max(100), lastName: z.string().trim().min(1).max(100) });
+
+/** Payload per explicit kind (documented in docs/api-decisions.md). */
+export const payloadSchemas = {
+  command_book_by_option_id: z.object({ optionId: z.string().min(1).max(2048), guest: guest.optional() }),
+  action_book_option: z.object({ optionId: z.string().min(1).max(2048) }),
+  action_confirm_price_change: z.object({ accept: z.boolean() }),
+  action_confirm_payment_card: z.object({ paymentMethodId: z.string().min(1).max(200) }),
+  action_cancel_booking: z.object({ bookingId: z.string().min(1).max(100) }),
+} as const;
+
+const shortlistEntry = z.object({
+  optionId: z.string(),
+  name: z.string(),
+  pricePerNight: z.number(),
+  totalPrice: z.number(),
+  currency: z.string(),
+  refundable: z.boolean(),
+  rating: z.number(),
+  distanceTo: z.string().optional(),
+  detailsUrl: z.string(),
+});
+
+const sessionShape = {
+  sessionId: z.string(),
+  tenantId: z.string(),
+  channel: z.object({ type: z.literal("partner_api"), workspaceId: z.string().optional() }),
+  conversation: z.object({ id: z.string().optional(), channelId: z.string().optional(), threadTs: z.string().optional() }),
+  actor: z.object({ actorId: z.string(), timezoneOffsetMinutes: z.number() }),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+};
+
+const historyEntry = z.object({ eventId: z.string(), kind: z.string(), resultStatus: z.string(), recordedAt: z.string() });
+
+export const sessionResponseSchema = z.object({ data: z.object({ ...sessionShape, events: z.array(historyEntry) }) }).openapi("ChatSession");
+export const sessionReadSchema = z
+  .object({ data: z.object({ ...sessionShape, status: z.string().openapi({ description: "Status of the last result (new before any event)" }), events: z.array(historyEntry) }) })
+  .openapi("ChatSessionWithHistory");
+
+export const eventResponseSchema = z
+  .object({
+    data: z.object({
+      sessionId: z.string(),
+      event: z.object({ id: z.string(), kind: z.string() }),
+      result: z.object({
+        traceId: z.string(),
+        status: z.string().openapi({ description: "shortlist, guest_name_required, payment_setup_required, payment_confirmation_required, booked, error; also needs_input, price_change_confirmation_required, cancelled" }),
+        message: z.object({ text: z.string() }),
+        artifacts: z.object({
+          shortlist: z.array(shortlistEntry).optional(),
+          payment: z.record(z.string(), z.unknown()).optional(),
+          booking: z.record(z.string(), z.unknown()).optional(),
+          priceChange: z.record(z.string(), z.unknown()).optional(),
+          cancellation: z.record(z.string(), z.unknown()).optional(),
+          error: z.record(z.string(), z.unknown()).optional(),
+        }),
+      }),
+    }),
+  })
+  .openapi("ChatEventResponse");
+
+export const chatErrorSchema = z
+  .object({ success: z.literal(false), error: z.string(), code: z.string(), details: z.record(z.string(), z.unknown()).nullable(), requestId: z.string() })
+  .openapi("ChatError");

@@ -1,0 +1,113 @@
+import { ApiError } from "../../platform/http/api-error";
+import { accommodationsByCodes, haversineKm } from "../booking/accommodation-lookup";
+import type { CoreConnection } from "../booking/connection-access";
+import type { BookingDeps } from "../booking/deps";
+import type { SearchRequest } from "../booking/schemas";
+import { DEFAULT_RADIUS_KM, searchAvailability } from "../booking/search";
+import { round2 } from "../supply/catalogue";
+import { stayNights } from "../supply/zoned-time";
+import type { SearchSlots } from "./understand";
+
+/** How many options a shortlist shows. */
+export const SHORTLIST_SIZE = 5;
+/** Travellers not counted in the message: two adults, the most common party (said back in the reply). */
+export const DEFAULT_ADULTS = 2;
+
+export type ShortlistEntry = {
+  optionId: string;
+  accommodationCode: string;
+  name: string;
+  pricePerNight: number;
+  totalPrice: number;
+  currency: string;
+  refundable: boolean;
+  rating: number;
+  distanceTo?: string;
+  detailsUrl: string;
+};
+
+export type SearchedStay = { checkIn: string; checkOut: string; rooms: number[][] };
+
+export type Shortlist = { place: string; stay: SearchedStay; entries: ShortlistEntry[]; searched: number };
+
+/** Guests per room: adults spread first so every room has one, then children round-robin. */
+export const roomsFor = (slots: SearchSlots): number[][] => {
+  const adults = Math.max(1, slots.adults ?? DEFAULT_ADULTS);
+  const count = Math.max(1, Math.min(slots.rooms ?? 1, adults));
+  const rooms: number[][] = Array.from({ length: count }, () => []);
+  for (let i = 0; i < adults; i++) rooms[i % count]!.push(30);
+  (slots.childrenAges ?? []).forEach((age, i) => rooms[i % count]!.push(age));
+  return rooms;
+};
+
+/** A city in the content: the centre of its hotels. Case-insensitive exact city name. */
+const cityCentre = async (d1: D1Database, phrase: string) => {
+  const row = await d1
+    .prepare("SELECT min(city) AS city, avg(latitude) AS lat, avg(longitude) AS lng, count(*) AS n FROM accommodations WHERE city = ? COLLATE NOCASE")
+    .bind(phrase.trim())
+    .first<{ city: string | null; lat: number | null; lng: number | null; n: number }>();
+  return row && row.n > 0 && row.city ? { city: row.city, lat: row.lat!, lng: row.lng! } : null;
+};
+
+/**
+ * The shortlist for complete search slots, from the same search service as POST /api/search:
+ * a city is a geo search around its hotels' centre, anything else an accommodation-name search.
+ * Budget, refundable-only and star filters apply; the cheapest matching option per hotel is kept
+ * and the SHORTLIST_SIZE cheapest hotels are shown.
+ */
+export const buildShortlist = async (
+  deps: BookingDeps,
+  connection: CoreConnection,
+  slots: SearchSlots & { destination: string; checkIn: string; checkOut: string },
+  detailsUrl: (accommodationCode: string) => string,
+  now: number,
+): Promise<Shortlist> => {
+  const rooms = roomsFor(slots);
+  const centre = await cityCentre(deps.d1, slots.destination);
+  const name = slots.destination.trim();
+  if (!centre && (name.length < 2 || name.length > 200)) throw new ApiError(400, "Tell me a city or a hotel name of 2 to 200 characters.", "destination_unreadable");
+  const selector = centre
+    ? { geo: { lat: centre.lat, lng: centre.lng, radiusKm: DEFAULT_RADIUS_KM, limit: 300 } }
+    : { accommodationName: name };
+  const request: SearchRequest = {
+    searchCriteria: { ...selector, occupancies: rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })), checkIn: slots.checkIn, checkOut: slots.checkOut },
+    settings: { access: { code: connection.code } },
+  };
+  const { accommodations } = await searchAvailability(deps, connection, request, now);
+  const nights = stayNights(slots.checkIn, slots.checkOut).length;
+  const details = new Map((await accommodationsByCodes(deps.d1, accommodations.map((a) => a.accommodationCode))).map((a) => [a.code, a]));
+  const entries: ShortlistEntry[] = [];
+  for (const hotel of accommodations) {
+    const content = details.get(hotel.accommodationCode);
+    const rating = content?.starRating ?? 0;
+    if (slots.minStars && rating < slots.minStars) continue;
+    const fitting = hotel.options.filter((o) => {
+      if (slots.refundableOnly && !o.isRefundable) return false;
+      if (slots.budget?.per === "night" && o.rate.chargeTotal / nights > slots.budget.amount) return false;
+      if (slots.budget?.per === "total" && o.rate.chargeTotal > slots.budget.amount) return false;
+      return true;
+    });
+    const cheapest = fitting[0]; // options come back cheapest first
+    if (!cheapest) continue;
+    const entry: ShortlistEntry = {
+      optionId: cheapest.id,
+      accommodationCode: hotel.accommodationCode,
+      name: hotel.accommodationName,
+      pricePerNight: round2(cheapest.rate.chargeTotal / nights),
+      totalPrice: cheapest.rate.chargeTotal,
+      currency: cheapest.rate.currency,
+      refundable: cheapest.isRefundable,
+      rating,
+      detailsUrl: detailsUrl(hotel.accommodationCode),
+    };
+    if (centre) entry.distanceTo = `${haversineKm(centre.lat, centre.lng, hotel.location.latitude, hotel.location.longitude).toFixed(1)} km from the centre of ${centre.city}`;
+    entries.push(entry);
+  }
+  entries.sort((a, b) => a.totalPrice - b.totalPrice || a.name.localeCompare(b.name));
+  return {
+    place: centre?.city ?? name,
+    stay: { checkIn: slots.checkIn, checkOut: slots.checkOut, rooms },
+    entries: entries.slice(0, SHORTLIST_SIZE),
+    searched: accommodations.length,
+  };
+};

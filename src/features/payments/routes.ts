@@ -1,0 +1,33 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../../platform/app-env";
+import { errorResponses } from "../../platform/http/envelope";
+import { featureRouter } from "../../platform/http/router";
+import { refuseCardData } from "./card-data";
+import { attachRequestSchema, attachResponseSchema } from "./schemas";
+import { attachPaymentMethod } from "./service";
+
+/** Runs before validation so that a card number is refused even in a field the schema would drop. */
+const noRawCardData = (): MiddlewareHandler<AppEnv> =>
+  async function noRawCardData(c, next) {
+    refuseCardData(JSON.parse(await c.req.text()));
+    await next();
+  };
+
+const attach = createRoute({
+  method: "post",
+  path: "/v1/hotel-ea/payment-methods/attach",
+  tags: ["Payments"],
+  summary: "Attach a tokenised card to the actor behind a one-time portal token (called by the card-setup page)",
+  middleware: [noRawCardData()] as const,
+  request: { body: { required: true, content: { "application/json": { schema: attachRequestSchema } } } },
+  responses: {
+    200: { description: "Attached", content: { "application/json": { schema: attachResponseSchema } } },
+    ...errorResponses(400, 401, 413),
+  },
+});
+
+export const paymentRoutes = featureRouter().openapi(attach, async (c) => {
+  const result = await attachPaymentMethod(c.env.DB, c.req.valid("json"));
+  return c.json({ data: result }, 200);
+});

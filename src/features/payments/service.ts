@@ -1,0 +1,85 @@
+import { randomToken, sha256Hex } from "../../platform/crypto/digest";
+import { ApiError } from "../../platform/http/api-error";
+
+/** A setup URL works once and for this long. */
+export const SETUP_TOKEN_TTL_MS = 30 * 60 * 1000;
+
+export type SavedCard = { paymentMethodId: string; brand: string; last4: string; expMonth: number; expYear: number };
+
+type CardRow = { payment_method_id: string; brand: string; last4: string; exp_month: number; exp_year: number };
+const toCard = (r: CardRow): SavedCard => ({ paymentMethodId: r.payment_method_id, brand: r.brand, last4: r.last4, expMonth: r.exp_month, expYear: r.exp_year });
+
+/** Whether a card's expiry month has not yet ended at `now` (UTC). */
+export const cardUsableAt = (card: Pick<SavedCard, "expMonth" | "expYear">, now: number): boolean => {
+  const d = new Date(now);
+  const current = d.getUTCFullYear() * 12 + d.getUTCMonth() + 1;
+  return card.expYear * 12 + card.expMonth >= current;
+};
+
+/** Issues a one-time setup token bound to the partner, the actor and the chat session. */
+export const issueSetupToken = async (d1: D1Database, owner: { partnerId: string; actorId: string; sessionId: string }, now = Date.now()) => {
+  const token = `pst_${randomToken(32)}`;
+  await d1
+    .prepare("INSERT INTO payment_setup_tokens (token_hash, partner_id, actor_id, session_id, expires_at) VALUES (?, ?, ?, ?, ?)")
+    .bind(await sha256Hex(token), owner.partnerId, owner.actorId, owner.sessionId, now + SETUP_TOKEN_TTL_MS)
+    .run();
+  // Expired tokens are of no use to anyone: drop them as new ones are made.
+  await d1.prepare("DELETE FROM payment_setup_tokens WHERE expires_at < ?").bind(now - SETUP_TOKEN_TTL_MS).run();
+  return { token, expiresAt: now + SETUP_TOKEN_TTL_MS };
+};
+
+/** The actor's default card (else the newest) that has not expired, or null. */
+export const usableCard = async (d1: D1Database, partnerId: string, actorId: string, now = Date.now()): Promise<SavedCard | null> => {
+  const { results } = await d1
+    .prepare("SELECT payment_method_id, brand, last4, exp_month, exp_year FROM payment_methods WHERE partner_id = ? AND actor_id = ? ORDER BY is_default DESC, created_at DESC")
+    .bind(partnerId, actorId)
+    .all<CardRow>();
+  return results.map(toCard).find((c) => cardUsableAt(c, now)) ?? null;
+};
+
+export const cardById = async (d1: D1Database, partnerId: string, actorId: string, paymentMethodId: string): Promise<SavedCard | null> => {
+  const row = await d1
+    .prepare("SELECT payment_method_id, brand, last4, exp_month, exp_year FROM payment_methods WHERE partner_id = ? AND actor_id = ? AND payment_method_id = ?")
+    .bind(partnerId, actorId, paymentMethodId)
+    .first<CardRow>();
+  return row ? toCard(row) : null;
+};
+
+export type AttachInput = { portalToken: string; paymentMethodId: string; cardBrand: string; cardLast4: string; expMonth: number; expYear: number; setAsDefault?: boolean };
+
+const INVALID_TOKEN = () => new ApiError(401, "portalToken is invalid, expired or already used", "invalid_portal_token");
+
+/**
+ * POST /v1/hotel-ea/payment-methods/attach. The token is spent in the same statement that checks
+ * it, so two concurrent attaches with one token cannot both succeed.
+ */
+export const attachPaymentMethod = async (d1: D1Database, input: AttachInput, now = Date.now()) => {
+  if (!cardUsableAt(input, now)) throw new ApiError(400, "The card has expired", "card_expired");
+  const spent = await d1
+    .prepare("UPDATE payment_setup_tokens SET used_at = ?1 WHERE token_hash = ?2 AND used_at IS NULL AND expires_at > ?1 RETURNING partner_id, actor_id")
+    .bind(now, await sha256Hex(input.portalToken))
+    .first<{ partner_id: string; actor_id: string }>();
+  if (!spent) throw INVALID_TOKEN();
+  const { count } = (await d1
+    .prepare("SELECT count(*) AS count FROM payment_methods WHERE partner_id = ? AND actor_id = ?")
+    .bind(spent.partner_id, spent.actor_id)
+    .first<{ count: number }>())!;
+  // The first card is the default whatever the flag says; later ones only when asked.
+  const makeDefault = count === 0 || input.setAsDefault === true;
+  const statements = [];
+  if (makeDefault) statements.push(d1.prepare("UPDATE payment_methods SET is_default = 0 WHERE partner_id = ? AND actor_id = ?").bind(spent.partner_id, spent.actor_id));
+  statements.push(
+    d1
+      .prepare(
+        `INSERT INTO payment_methods (partner_id, actor_id, payment_method_id, brand, last4, exp_month, exp_year, is_default, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+         ON CONFLICT (partner_id, actor_id, payment_method_id) DO UPDATE SET brand = ?4, last4 = ?5, exp_month = ?6, exp_year = ?7, is_default = max(is_default, ?8)`,
+      )
+      .bind(spent.partner_id, spent.actor_id, input.paymentMethodId, input.cardBrand, input.cardLast4, input.expMonth, input.expYear, makeDefault ? 1 : 0, new Date(now).toISOString()),
+  );
+  await d1.batch(statements);
+  return {
+    status: "ATTACHED" as const,
+    paymentMethod: { paymentMethodId: input.paymentMethodId, brand: input.cardBrand, last4: input.cardLast4, expMonth: input.expMonth, expYear: input.expYear },
+  };
+};
