@@ -14,9 +14,11 @@ export const call = async (method: string, path: string, body?: unknown, options
     payload = JSON.stringify(body);
     headers["content-type"] ??= "application/json";
   }
-  const response = await exports.default.fetch(
-    new Request(`https://edgestay.test${path}`, { method, headers, body: payload }),
-  );
+  return readResponse(await exports.default.fetch(new Request(`https://edgestay.test${path}`, { method, headers, body: payload })));
+};
+
+/** Status, headers, text and (when it parses) JSON of a response, for assertions. */
+export const readResponse = async (response: Response) => {
   const text = await response.text();
   let json: any = null;
   try {

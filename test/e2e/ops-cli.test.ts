@@ -1,20 +1,16 @@
-import { execFile, spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { promisify } from "node:util";
-import { unstable_startWorker } from "wrangler";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { quietWranglerEnv, wranglerBin } from "../../scripts/local-platform";
+import { startLocalWorker, type LocalWorker } from "../support/local-worker";
 
 const root = resolve(import.meta.dirname, "../..");
 const OPERATOR_TOKEN = "demo-operator-token";
 const run = promisify(execFile);
 
-let worker: Awaited<ReturnType<typeof unstable_startWorker>>;
+let worker: LocalWorker;
 let base: string;
-let stateDir: string;
 
 /** Runs the CLI exactly as `npm run ops -- <args>` does, returning exit code and output. */
 const ops = async (args: string[], env: Record<string, string> = {}) => {
@@ -46,24 +42,12 @@ const api = async (method: string, path: string, init: { body?: unknown; headers
 };
 
 beforeAll(async () => {
-  stateDir = mkdtempSync(join(tmpdir(), "edgestay-ops-"));
-  const migrate = spawnSync(process.execPath, [wranglerBin, "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], {
-    cwd: root, env: quietWranglerEnv(), stdio: ["ignore", "pipe", "pipe"], encoding: "utf8",
-  });
-  if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
-  Object.assign(process.env, quietWranglerEnv());
-  worker = await unstable_startWorker({
-    config: join(root, "wrangler.toml"),
-    envFiles: [join(root, ".dev.vars.example")],
-    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: stateDir, logLevel: "error" },
-  });
-  await worker.ready;
-  base = (await worker.url).origin;
+  worker = await startLocalWorker();
+  base = worker.url;
 });
 
 afterAll(async () => {
-  await worker?.dispose();
-  rmSync(stateDir, { recursive: true, force: true });
+  await worker?.stop();
 });
 
 describe("operator CLI against a running Worker", () => {

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { getPlatformProxy, unstable_startWorker } from "wrangler";
-import { seedDemoAccounts } from "../../scripts/demo/seed";
-import { quietWranglerEnv, root, runWrangler } from "../../scripts/local-platform";
+import { unstable_startWorker } from "wrangler";
+import { bootstrap } from "../../scripts/bootstrap";
+import { root } from "../../scripts/local-platform";
 
 export type LocalWorker = { url: string; stateDir: string; stop: () => Promise<void> };
 
@@ -13,18 +13,11 @@ export type LocalWorker = { url: string; stateDir: string; stop: () => Promise<v
  * unstable_startWorker on the same folder. `stop()` disposes it and removes the folder.
  */
 export const startLocalWorker = async (): Promise<LocalWorker> => {
-  Object.assign(process.env, quietWranglerEnv());
   const stateDir = mkdtempSync(join(tmpdir(), "edgestay-worker-"));
-  const config = join(root, "wrangler.toml");
-  await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
-  const proxy = await getPlatformProxy<Env>({ configPath: config, persist: { path: join(stateDir, "v3") }, remoteBindings: false });
-  try {
-    await seedDemoAccounts(proxy.env.DB);
-  } finally {
-    await proxy.dispose();
-  }
+  // Migrations and demo accounts, no accommodations: the same bootstrap as npm start.
+  await bootstrap(0, stateDir);
   const worker = await unstable_startWorker({
-    config,
+    config: join(root, "wrangler.toml"),
     envFiles: [join(root, ".dev.vars.example")],
     dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: stateDir, watch: false, logLevel: "warn" },
   });

@@ -1,5 +1,5 @@
 import { exports } from "cloudflare:workers";
-import { post } from "../../../test/api";
+import { post, readResponse } from "../../../test/api";
 
 /** Test fixtures for radar: a real browser's signals and a check request, through the Worker's fetch. */
 export const SIGNALS_PATH = "/api/v1/radar/sessions/signals";
@@ -50,15 +50,7 @@ export const sendSignals = async (body: unknown, options: SignalOptions = {}) =>
     body: options.method === "OPTIONS" ? undefined : (options.raw ?? JSON.stringify(body)),
   };
   if (options.country) init.cf = { country: options.country } as IncomingRequestCfProperties;
-  const response = await exports.default.fetch(new Request(`https://edgestay.test${SIGNALS_PATH}`, init));
-  const text = await response.text();
-  let json: any = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
-  return { status: response.status, headers: response.headers, json, text };
+  return readResponse(await exports.default.fetch(new Request(`https://edgestay.test${SIGNALS_PATH}`, init)));
 };
 
 export const checkBody = (overrides: Record<string, unknown> = {}) => ({
