@@ -58,21 +58,27 @@ const cpuMsPerRequest = async (pid: number, base: string, s: Scenario, calls = 1
   return ((ticks() - before) * 1000) / clockTicks / calls;
 };
 
-const workerdPid = (rootPid: number): number | null => {
-  const table = execFileSync("ps", ["-eo", "pid=,ppid=,comm="], { encoding: "utf8" })
+/**
+ * The workerd process that runs the Worker itself. wrangler dev starts two: one serves the public
+ * port and proxies to the other, which runs the Worker and its D1, KV and Durable Objects.
+ */
+const workerdPid = (rootPid: number, publicPort: string): number | null => {
+  const table = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" })
     .trim()
     .split("\n")
-    .map((line) => line.trim().split(/\s+/))
-    .map(([pid, ppid, comm]) => ({ pid: Number(pid), ppid: Number(ppid), comm: comm ?? "" }));
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line)!)
+    .map(([, pid, ppid, args]) => ({ pid: Number(pid), ppid: Number(ppid), args: args! }));
+  const descendants: typeof table = [];
   const queue = [rootPid];
   while (queue.length) {
     const parent = queue.shift()!;
     for (const p of table.filter((row) => row.ppid === parent)) {
-      if (p.comm.startsWith("workerd")) return p.pid;
+      descendants.push(p);
       queue.push(p.pid);
     }
   }
-  return null;
+  const runtime = descendants.find((p) => /\/workerd serve/.test(p.args) && !p.args.includes(`entry=127.0.0.1:${publicPort}`));
+  return runtime?.pid ?? null;
 };
 
 const bundleSize = () => {
@@ -104,7 +110,7 @@ try {
     rows.push({ name: "flow: search, quote, book, cancel (per flow)", meaning: "A whole booking and its cancellation, four calls.", ...flow });
     process.stdout.write(" done\n");
   }
-  const pid = workerdPid(server.process.pid!);
+  const pid = workerdPid(server.process.pid!, new URL(server.base).port);
   const cpuScenario = scenarios.find((s) => s.name === "search: 1000 codes");
   if (pid && cpuScenario) cpu = { scenario: cpuScenario.name, ms: await cpuMsPerRequest(pid, server.base, cpuScenario) };
 } finally {

@@ -30,15 +30,29 @@ const zoneOffset = (instant: number, timeZone: string): number => {
   return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(instant / 1000) * 1000;
 };
 
+// A search prices thousands of offers whose deadlines share a few dates and zones; each Intl
+// conversion costs ~25 µs, so remember them (bounded: cleared when full).
+const utcInstants = new Map<string, number>();
+
 /** The UTC instant of a local wall-clock time (`YYYY-MM-DD`, `HH:MM`) in `timeZone`. */
 export const zonedTimeToUtc = (date: string, time: string, timeZone: string): Date => {
+  const key = `${date}|${time}|${timeZone}`;
+  let instant = utcInstants.get(key);
+  if (instant === undefined) {
+    instant = convertZonedTime(date, time, timeZone);
+    if (utcInstants.size >= 10_000) utcInstants.clear();
+    utcInstants.set(key, instant);
+  }
+  return new Date(instant);
+};
+
+const convertZonedTime = (date: string, time: string, timeZone: string): number => {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
   const [hh, mm] = time.split(":").map(Number) as [number, number];
   const asUtc = Date.UTC(y, m - 1, d, hh, mm);
   // Two passes settle the offset across a DST change (the second sees the offset in force then).
   const first = asUtc - zoneOffset(asUtc, timeZone);
-  const second = asUtc - zoneOffset(first, timeZone);
-  return new Date(second);
+  return asUtc - zoneOffset(first, timeZone);
 };
 
 /** The calendar date (`YYYY-MM-DD`) in `timeZone` at an instant. */
