@@ -93,3 +93,30 @@ describe("npm start, out of process", () => {
     await expect(fetch(`${base}/health`)).rejects.toThrow();
   });
 });
+
+describe("npm start, stopped by a signal to its own process only", () => {
+  it("stops wrangler and workerd when only the start process gets SIGINT (as a supervisor or a backgrounded job would send)", async () => {
+    const port = await freePort();
+    const stateDir = mkdtempSync(join(tmpdir(), "edgestay-e2e-signal-"));
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), EDGESTAY_STATE_DIR: stateDir },
+      stdio: ["ignore", "ignore", "ignore"],
+    });
+    try {
+      await waitFor(`http://127.0.0.1:${port}/health`, child, 60_000);
+      expect(processesUsing(stateDir).length).toBeGreaterThan(0);
+      const exited = new Promise<void>((ok) => child.on("exit", () => ok()));
+      child.kill("SIGINT");
+      await exited;
+      const deadline = Date.now() + 10_000;
+      while (processesUsing(stateDir).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect(processesUsing(stateDir)).toEqual([]);
+      await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      for (const line of processesUsing(stateDir)) process.kill(Number(line.trim().split(/\s+/)[0]), "SIGKILL");
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+});
