@@ -2,11 +2,11 @@ import { ApiError } from "../../platform/http/api-error";
 import { round2 } from "../supply/catalogue";
 import { accommodationByCode } from "./accommodation-lookup";
 import type { CoreConnection } from "./connection-access";
-import { accommodationTypeName, supplierFor, type BookingDeps, type SandboxScenario } from "./deps";
+import { supplierFor, type BookingDeps, type SandboxScenario } from "./deps";
 import { readOptionId } from "./option-token";
 import { newQuoteId, QUOTE_TTL_SECONDS, quoteStore } from "./quote-store";
 import type { QuoteRequest } from "./schemas";
-import { locationOf, stayFrom } from "./search";
+import { accommodationSummary, offerTerms, stayFrom } from "./search";
 
 /** A price may rise by up to 1 % of the searched total before quote refuses with `Price changed`. */
 export const PRICE_TOLERANCE = 0.01;
@@ -53,12 +53,7 @@ export const quoteOption = async (
   const quoteId = newQuoteId();
   const quote = {
     id: quoteId,
-    accommodation: {
-      accommodationCode: accommodation.code,
-      accommodationName: accommodation.name,
-      accommodationType: accommodationTypeName(accommodation.type),
-      location: locationOf(accommodation),
-    },
+    accommodation: accommodationSummary(accommodation),
     occupancies: criteria.occupancies.map((o, i) => ({
       occupancyId: i + 1,
       paxes: o.paxes.map((p) => ({ age: p.age, ...(p.nationality ? { nationality: p.nationality } : {}) })),
@@ -67,12 +62,7 @@ export const quoteOption = async (
     checkOut: stay.checkOut,
     roomCodes: offer.rooms.map((r) => r.code),
     roomNames: offer.rooms.map((r) => r.description),
-    boardCode: offer.boardCode,
-    boardName: offer.boardName,
-    isRefundable: offer.isRefundable,
-    rate: offer.rate,
-    cancelPolicy: offer.cancelPolicy,
-    rooms: offer.rooms,
+    ...offerTerms(offer),
     requestId: meta.requestId,
     responseTime: Math.max(0, Date.now() - meta.startedAt),
   };

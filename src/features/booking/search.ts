@@ -66,7 +66,25 @@ export const applyBusinessRules = (offers: Offer[], rules: NonNullable<SearchReq
   return sorted;
 };
 
-export const locationOf = (a: SupplyAccommodation) => ({ country: a.country, longitude: a.longitude, latitude: a.latitude });
+const locationOf = (a: SupplyAccommodation) => ({ country: a.country, longitude: a.longitude, latitude: a.latitude });
+
+/** How search results and quotes name an accommodation. */
+export const accommodationSummary = (a: SupplyAccommodation) => ({
+  accommodationCode: a.code,
+  accommodationName: a.name,
+  accommodationType: accommodationTypeName(a.type),
+  location: locationOf(a),
+});
+
+/** The terms of an offer, the same in a search option and in a quote. */
+export const offerTerms = (offer: Offer) => ({
+  boardCode: offer.boardCode,
+  boardName: offer.boardName,
+  isRefundable: offer.isRefundable,
+  rate: offer.rate,
+  cancelPolicy: offer.cancelPolicy,
+  rooms: offer.rooms,
+});
 
 const selectAccommodations = (deps: BookingDeps, criteria: SearchRequest["searchCriteria"]): Promise<SupplyAccommodation[]> => {
   const codes = criteria.destinations?.accommodations;
@@ -105,21 +123,10 @@ export const searchAvailability = async (deps: BookingDeps, connection: CoreConn
           chargeTotal: offer.rate.chargeTotal,
           expiresAt,
         }),
-        boardCode: offer.boardCode,
-        boardName: offer.boardName,
-        isRefundable: offer.isRefundable,
-        rate: offer.rate,
-        cancelPolicy: offer.cancelPolicy,
-        rooms: offer.rooms,
+        ...offerTerms(offer),
       })),
     );
-    result.push({
-      accommodationCode: accommodation.code,
-      accommodationName: accommodation.name,
-      accommodationType: accommodationTypeName(accommodation.type),
-      location: locationOf(accommodation),
-      options,
-    });
+    result.push({ ...accommodationSummary(accommodation), options });
   }
   return { accommodations: result };
 };
