@@ -66,7 +66,7 @@ describe("the conversation of spec 3.5 over HTTP", () => {
 
     const attach = attachBody(tokenOf(secondUrl));
     const attached = await post("/v1/hotel-ea/payment-methods/attach", attach, { apiKey: null });
-    expect(attached.status).toBe(200);
+    expect(attached.status, JSON.stringify(attached.json)).toBe(200);
     expect(attached.json).toEqual({
       data: { status: "ATTACHED", paymentMethod: { paymentMethodId: attach.paymentMethodId, brand: "visa", last4: "4242", expMonth: 12, expYear: attach.expYear } },
     });

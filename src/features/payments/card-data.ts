@@ -3,7 +3,9 @@ import { ApiError } from "../../platform/http/api-error";
 // Field names that only ever hold raw card data.
 const CARD_FIELDS = new Set(["number", "cardnumber", "card_number", "pan", "primaryaccountnumber", "cvc", "cvv", "cvv2", "cvc2", "securitycode", "security_code", "track", "trackdata"]);
 // 13 to 19 digits, optionally grouped by spaces or dashes: the shape of a primary account number.
-const PAN_SHAPE = /(?:^|[^\d])(\d(?:[ -]?\d){12,18})(?:[^\d]|$)/;
+// A run glued to letters is part of an identifier (a PSP token such as pm_1Nf4x...), not a card
+// number; after a separator such as "pm_" it is still refused.
+const PAN_SHAPE = /(?:^|[^\dA-Za-z])(\d(?:[ -]?\d){12,18})(?:[^\dA-Za-z]|$)/;
 
 /** The Luhn checksum every card number satisfies; it keeps long ids and timestamps from being mistaken for one. */
 const passesLuhn = (digits: string) => {
