@@ -1,4 +1,4 @@
-import type { SupplyAccommodation } from "../supply/supplier";
+import type { AccommodationSelection, SupplyAccommodation } from "../supply/supplier";
 
 type Row = { code: string; name: string; type: string; country: string; latitude: number; longitude: number; star_rating: number; timezone: string };
 
@@ -15,13 +15,24 @@ const toAccommodation = (r: Row): SupplyAccommodation => ({
   timezone: r.timezone,
 });
 
+const read = async (d1: D1Database, selection: AccommodationSelection): Promise<SupplyAccommodation[]> =>
+  selection.finish((await d1.prepare(selection.sql).bind(...selection.params).all()).results);
+
 /** Accommodations by code, in the order asked, unknown codes skipped: one statement for 1 to 1,000 codes. */
-export const accommodationsByCodes = async (d1: D1Database, codes: string[]): Promise<SupplyAccommodation[]> => {
+export const byCodes = (codes: string[]): AccommodationSelection => {
   const unique = [...new Set(codes)];
-  const { results } = await d1.prepare(`SELECT ${COLUMNS} FROM accommodations a WHERE a.code IN (SELECT value FROM json_each(?))`).bind(JSON.stringify(unique)).all<Row>();
-  const byCode = new Map(results.map((r) => [r.code, toAccommodation(r)]));
-  return unique.flatMap((c) => byCode.get(c) ?? []);
+  return {
+    sql: `SELECT ${COLUMNS} FROM accommodations a WHERE a.code IN (SELECT value FROM json_each(?1))`,
+    codesSql: "SELECT value FROM json_each(?1)",
+    params: [JSON.stringify(unique)],
+    finish(rows) {
+      const byCode = new Map((rows as Row[]).map((r) => [r.code, toAccommodation(r)]));
+      return unique.flatMap((c) => byCode.get(c) ?? []);
+    },
+  };
 };
+
+export const accommodationsByCodes = (d1: D1Database, codes: string[]) => read(d1, byCodes(codes));
 
 export const accommodationByCode = async (d1: D1Database, code: string): Promise<SupplyAccommodation | null> => {
   const row = await d1.prepare(`SELECT ${COLUMNS} FROM accommodations a WHERE a.code = ?`).bind(code).first<Row>();
@@ -38,24 +49,32 @@ export const haversineKm = (lat1: number, lng1: number, lat2: number, lng2: numb
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
 };
 
-export const GEO_SQL = `SELECT ${COLUMNS} FROM accommodations a WHERE a.latitude BETWEEN ?1 AND ?2 AND a.longitude BETWEEN ?3 AND ?4`;
+const inBox = "a.latitude BETWEEN ?1 AND ?2 AND a.longitude BETWEEN ?3 AND ?4";
+// haversineKm in SQL, from the centre at ?5 (latitude), ?6 (longitude). D1 allows these math functions, not power().
+const rad = (deg: string) => `((${deg}) * pi() / 180)`;
+const squaredSinHalf = (deg: string) => `(sin(${rad(deg)} / 2) * sin(${rad(deg)} / 2))`;
+// The same formula with the same order of operations as haversineKm.
+const DISTANCE_SQL = `2 * ${EARTH_RADIUS_KM} * asin(min(1, sqrt(${squaredSinHalf("a.latitude - ?5")} + cos(${rad("?5")}) * cos(${rad("a.latitude")}) * ${squaredSinHalf("a.longitude - ?6")})))`;
+const nearestSql = (columns: string) =>
+  `SELECT ${columns} FROM (SELECT ${COLUMNS}, ${DISTANCE_SQL} AS distance FROM accommodations a WHERE ${inBox}) a WHERE a.distance <= ?7 ORDER BY a.distance, a.code LIMIT ?8`;
+export const GEO_SQL = nearestSql(COLUMNS);
 
 /**
  * Nearest first within radiusKm: a bounding box on the (latitude, longitude) index narrows the
- * rows, then the exact great-circle distance filters and orders them.
+ * rows, then the exact great-circle distance filters, orders and limits them inside SQLite, so
+ * only the hotels returned leave D1.
  */
-export const accommodationsNear = async (d1: D1Database, lat: number, lng: number, radiusKm: number, limit: number): Promise<SupplyAccommodation[]> => {
+export const near = (lat: number, lng: number, radiusKm: number, limit: number): AccommodationSelection => {
   const dLat = radiusKm / 111.0;
   const cosLat = Math.cos(toRad(lat));
   // Near a pole the longitude span covers everything.
   const dLng = cosLat < 1e-6 ? 180 : Math.min(180, radiusKm / (111.32 * cosLat));
-  const { results } = await d1.prepare(GEO_SQL).bind(lat - dLat, lat + dLat, lng - dLng, lng + dLng).all<Row>();
-  return results
-    .map((r) => ({ row: r, distance: haversineKm(lat, lng, r.latitude, r.longitude) }))
-    .filter((r) => r.distance <= radiusKm)
-    .sort((a, b) => a.distance - b.distance || a.row.code.localeCompare(b.row.code))
-    .slice(0, limit)
-    .map((r) => toAccommodation(r.row));
+  return {
+    sql: GEO_SQL,
+    codesSql: nearestSql("a.code"),
+    params: [lat - dLat, lat + dLat, lng - dLng, lng + dLng, lat, lng, radiusKm, limit],
+    finish: (rows) => (rows as Row[]).map(toAccommodation),
+  };
 };
 
 export const NAME_SEARCH_LIMIT = 1000;
@@ -63,18 +82,21 @@ export const NAME_SEARCH_LIMIT = 1000;
 /** An FTS5 string literal: the whole input as one quoted phrase, quotes doubled. */
 const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
-export const nameSearchSql = (length: number) =>
-  length >= 3
-    ? `SELECT ${COLUMNS} FROM accommodation_name_trigrams f JOIN accommodations a ON a.rowid = f.rowid WHERE accommodation_name_trigrams MATCH ?1 ORDER BY a.code LIMIT ${NAME_SEARCH_LIMIT}`
-    : `SELECT ${COLUMNS} FROM accommodation_name_words f JOIN accommodations a ON a.rowid = f.rowid WHERE accommodation_name_words MATCH ?1 ORDER BY a.code LIMIT ${NAME_SEARCH_LIMIT}`;
+export const nameSearchSql = (length: number, columns = COLUMNS) => {
+  const index = length >= 3 ? "accommodation_name_trigrams" : "accommodation_name_words";
+  return `SELECT ${columns} FROM ${index} f JOIN accommodations a ON a.rowid = f.rowid WHERE ${index} MATCH ?1 ORDER BY a.code LIMIT ${NAME_SEARCH_LIMIT}`;
+};
 
 /**
  * Case-insensitive partial match on the name through an FTS5 index: any substring of 3+
  * characters (trigram index), or a word starting with a 2-character query (prefix index).
  */
-export const accommodationsNamed = async (d1: D1Database, name: string): Promise<SupplyAccommodation[]> => {
+export const named = (name: string): AccommodationSelection => {
   const text = name.trim();
-  const query = text.length >= 3 ? ftsPhrase(text) : `${ftsPhrase(text)}*`;
-  const { results } = await d1.prepare(nameSearchSql(text.length)).bind(query).all<Row>();
-  return results.map(toAccommodation);
+  return {
+    sql: nameSearchSql(text.length),
+    codesSql: nameSearchSql(text.length, "a.code"),
+    params: [text.length >= 3 ? ftsPhrase(text) : `${ftsPhrase(text)}*`],
+    finish: (rows) => (rows as Row[]).map(toAccommodation),
+  };
 };

@@ -1,4 +1,4 @@
-import { openToken, signToken, tokenSigner } from "../../platform/crypto/signed-token";
+import { openToken, signToken } from "../../platform/crypto/signed-token";
 import { ApiError } from "../../platform/http/api-error";
 
 /** Option ids live about 24 hours (spec 3.2). */
@@ -26,7 +26,10 @@ const optionKey = (secret: string) => `option-token:v2:${secret}`;
 const SEPARATOR = "~";
 
 /** What every option of one search shares: the signed part of an option id. */
-const stayPayload = (o: OptionSnapshot) =>
+type StaySnapshot = Pick<OptionSnapshot, "partnerId" | "checkIn" | "checkOut" | "rooms" | "expiresAt">;
+type ProductSnapshot = Pick<OptionSnapshot, "accommodationCode" | "roomCode" | "ratePlanCode" | "chargeTotal">;
+
+const stayPayload = (o: StaySnapshot) =>
   [2, o.partnerId, o.checkIn, o.checkOut, o.rooms.map((r) => r.join(".")).join("_"), Math.floor(o.expiresAt / 1000)];
 
 /**
@@ -36,24 +39,16 @@ const stayPayload = (o: OptionSnapshot) =>
  * no signature: quote re-prices them from live inventory, so an altered value can only ask about
  * another room of the same stay or change whether `Price changed` is reported to its sender.
  */
-const optionIdOf = (signedStay: string, o: OptionSnapshot) =>
+const optionIdOf = (signedStay: string, o: ProductSnapshot) =>
   [signedStay, o.accommodationCode, o.roomCode, o.ratePlanCode, String(o.chargeTotal)].join(SEPARATOR);
 
-export const issueOptionId = async (secret: string, o: OptionSnapshot): Promise<string> =>
-  optionIdOf(await signToken(optionKey(secret), stayPayload(o)), o);
-
-/** Issues the option ids of one search: one signature per distinct stay (in practice one). */
-export const optionIdIssuer = async (secret: string) => {
-  const sign = await tokenSigner(optionKey(secret));
-  const signedStays = new Map<string, Promise<string>>();
-  return async (o: OptionSnapshot) => {
-    const payload = stayPayload(o);
-    const key = JSON.stringify(payload);
-    let signed = signedStays.get(key);
-    if (!signed) signedStays.set(key, (signed = sign(payload)));
-    return optionIdOf(await signed, o);
-  };
+/** Signs a search's stay once; the ids of its options are then made without any crypto. */
+export const optionIdsFor = async (secret: string, stay: StaySnapshot): Promise<(product: ProductSnapshot) => string> => {
+  const signedStay = await signToken(optionKey(secret), stayPayload(stay));
+  return (product) => optionIdOf(signedStay, product);
 };
+
+export const issueOptionId = async (secret: string, o: OptionSnapshot): Promise<string> => (await optionIdsFor(secret, o))(o);
 
 const EXPIRED_OR_INVALID = () => new ApiError(400, "Option reference expired or invalid", "option_expired_or_invalid");
 

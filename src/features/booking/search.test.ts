@@ -105,8 +105,8 @@ describe("geo search", () => {
   });
 
   it("is index-assisted: the bounding box seeks the (latitude, longitude) index", async () => {
-    const detail = await plan(GEO_SQL, 40, 41, -75, -73);
-    expect(detail).toMatch(/USING INDEX accommodations_lat_lng/);
+    const detail = await plan(GEO_SQL, 40, 41, -75, -73, 40.5, -74, 20, 1000);
+    expect(detail).toMatch(/USING COVERING INDEX accommodations_geo/);
   });
 });
 

@@ -1,10 +1,10 @@
 import { ApiError } from "../../platform/http/api-error";
-import type { Offer, Stay, SupplyAccommodation } from "../supply/supplier";
+import type { AccommodationSelection, Offer, Stay, SupplyAccommodation } from "../supply/supplier";
 import { addDays, isCalendarDate, stayNights } from "../supply/zoned-time";
-import { accommodationsByCodes, accommodationsNamed, accommodationsNear } from "./accommodation-lookup";
+import { byCodes, named, near } from "./accommodation-lookup";
 import type { CoreConnection } from "./connection-access";
 import { accommodationTypeName, supplierFor, type BookingDeps } from "./deps";
-import { OPTION_LIFETIME_MS, optionIdIssuer } from "./option-token";
+import { OPTION_LIFETIME_MS, optionIdsFor } from "./option-token";
 import type { SearchRequest } from "./schemas";
 
 export const MAX_NIGHTS = 30;
@@ -33,10 +33,10 @@ export const stayFrom = (checkIn: string, checkOut: string, occupancies: Occupan
 };
 
 /**
- * Filters of section 4.2. Option status is `OK` (confirmable at once; `RQ` would be on request).
- * Rate rules: `NON_REFUNDABLE` on non-refundable plans, none on the others.
+ * Filters of section 4.2, as one predicate per search. Option status is `OK` (confirmable at
+ * once; `RQ` would be on request). Rate rules: `NON_REFUNDABLE` on non-refundable plans, none on the others.
  */
-export const applyFilters = (offers: Offer[], filters: SearchRequest["filters"]): Offer[] => {
+export const offerFilter = (filters: SearchRequest["filters"]): ((offer: Offer) => boolean) => {
   const status = filters?.status;
   const rules = filters?.rateRuleFilter;
   const upper = (list?: string[]) => list?.map((s) => s.toUpperCase());
@@ -45,7 +45,7 @@ export const applyFilters = (offers: Offer[], filters: SearchRequest["filters"])
   const ruleIn = upper(rules?.includes);
   const ruleOut = upper(rules?.excludes);
   const includeEmpty = rules?.includeEmptyRateRulesOptions ?? true;
-  return offers.filter((offer) => {
+  return (offer) => {
     if (statusIn?.length && !statusIn.includes(offer.status)) return false;
     if (statusOut?.includes(offer.status)) return false;
     if (ruleOut?.length && offer.rateRules.some((r) => ruleOut.includes(r))) return false;
@@ -55,12 +55,12 @@ export const applyFilters = (offers: Offer[], filters: SearchRequest["filters"])
     }
     if (offer.rateRules.length === 0 && rules?.includeEmptyRateRulesOptions === false) return false;
     return true;
-  });
+  };
 };
 
-/** The business-rules table of section 4.2, per accommodation; offers come back cheapest first. */
+/** The business-rules table of section 4.2, per accommodation; sorts `offers` in place, cheapest first. */
 export const applyBusinessRules = (offers: Offer[], rules: NonNullable<SearchRequest["settings"]["businessRules"]> | undefined): Offer[] => {
-  const sorted = [...offers].sort((a, b) => a.rate.chargeTotal - b.rate.chargeTotal || a.ratePlanCode.localeCompare(b.ratePlanCode));
+  const sorted = offers.sort((a, b) => a.rate.chargeTotal - b.rate.chargeTotal || a.ratePlanCode.localeCompare(b.ratePlanCode));
   if (rules?.businessRuleType === "CHEAPEST") return sorted.slice(0, 1);
   if (rules?.optionsQuota !== undefined) return sorted.slice(0, rules.optionsQuota);
   return sorted;
@@ -86,46 +86,30 @@ export const offerTerms = (offer: Offer) => ({
   rooms: offer.rooms,
 });
 
-const selectAccommodations = (deps: BookingDeps, criteria: SearchRequest["searchCriteria"]): Promise<SupplyAccommodation[]> => {
+const selectionOf = (criteria: SearchRequest["searchCriteria"]): AccommodationSelection => {
   const codes = criteria.destinations?.accommodations;
-  if (codes) return accommodationsByCodes(deps.d1, codes.map((c) => c.code));
-  if (criteria.accommodationName !== undefined) return accommodationsNamed(deps.d1, criteria.accommodationName);
+  if (codes) return byCodes(codes.map((c) => c.code));
+  if (criteria.accommodationName !== undefined) return named(criteria.accommodationName);
   const geo = criteria.geo!;
-  return accommodationsNear(deps.d1, geo.lat!, geo.lng!, geo.radiusKm ?? DEFAULT_RADIUS_KM, geo.limit ?? DEFAULT_GEO_LIMIT);
+  return near(geo.lat!, geo.lng!, geo.radiusKm ?? DEFAULT_RADIUS_KM, geo.limit ?? DEFAULT_GEO_LIMIT);
 };
 
-/**
- * POST /api/search. D1 round trips are fixed whatever the selector and count: one for the
- * accommodations, one batch for their stored night overrides. Nothing is written per option.
- */
+/** POST /api/search. Whatever the selector and count, the supplier reads D1 once; nothing is written per option. */
 export const searchAvailability = async (deps: BookingDeps, connection: CoreConnection, request: SearchRequest, now = Date.now()) => {
   const criteria = request.searchCriteria;
   const stay = stayFrom(criteria.checkIn, criteria.checkOut, criteria.occupancies, now);
   const supplier = supplierFor(deps, connection);
-  const accommodations = await selectAccommodations(deps, criteria);
-  const offersByCode = await supplier.search(accommodations, stay, now);
-  const expiresAt = now + OPTION_LIFETIME_MS;
-  const issueOptionId = await optionIdIssuer(deps.secret);
+  const { accommodations, offers: offersByCode } = await supplier.search(selectionOf(criteria), stay, now);
+  const optionId = await optionIdsFor(deps.secret, { partnerId: connection.partnerId, ...stay, expiresAt: now + OPTION_LIFETIME_MS });
+  const keep = offerFilter(request.filters);
   const result = [];
   for (const accommodation of accommodations) {
-    const offers = applyBusinessRules(applyFilters(offersByCode.get(accommodation.code) ?? [], request.filters), request.settings.businessRules);
+    const offers = applyBusinessRules((offersByCode.get(accommodation.code) ?? []).filter(keep), request.settings.businessRules);
     if (offers.length === 0) continue;
-    const options = await Promise.all(
-      offers.map(async (offer) => ({
-        id: await issueOptionId({
-          partnerId: connection.partnerId,
-          accommodationCode: accommodation.code,
-          roomCode: offer.roomCode,
-          ratePlanCode: offer.ratePlanCode,
-          checkIn: stay.checkIn,
-          checkOut: stay.checkOut,
-          rooms: stay.rooms,
-          chargeTotal: offer.rate.chargeTotal,
-          expiresAt,
-        }),
-        ...offerTerms(offer),
-      })),
-    );
+    const options = offers.map((offer) => ({
+      id: optionId({ accommodationCode: accommodation.code, roomCode: offer.roomCode, ratePlanCode: offer.ratePlanCode, chargeTotal: offer.rate.chargeTotal }),
+      ...offerTerms(offer),
+    }));
     result.push({ ...accommodationSummary(accommodation), options });
   }
   return { accommodations: result };

@@ -104,12 +104,20 @@ export const catalogueFor = (code: string, starRating: number): AccommodationCat
 /** Season by month (1-12) and weekend uplift on Friday and Saturday nights. */
 const SEASON: number[] = [0.85, 0.85, 0.95, 1, 1.05, 1.2, 1.25, 1.25, 1.05, 1, 0.95, 1.2];
 
-/** Default nightly price of a room type (USD, before board and occupancy) on a night. */
-export const defaultRoomNightPrice = (catalogue: AccommodationCatalogue, room: RoomType, night: string): number => {
+/** What a night's date does to every default price: its season and its weekend uplift. */
+export type NightFactors = { season: number; weekend: number };
+
+export const nightFactors = (night: string): NightFactors => {
   const date = new Date(`${night}T00:00:00Z`);
   const weekday = date.getUTCDay();
-  const weekend = weekday === 5 || weekday === 6 ? 1.15 : 1;
-  return round2(catalogue.basePrice * room.priceFactor * SEASON[date.getUTCMonth()]! * weekend);
+  return { season: SEASON[date.getUTCMonth()]!, weekend: weekday === 5 || weekday === 6 ? 1.15 : 1 };
 };
+
+/** Default nightly price of a room type (USD, before board and occupancy) on a night of these factors. */
+export const roomNightPrice = (catalogue: AccommodationCatalogue, room: RoomType, night: NightFactors): number =>
+  round2(catalogue.basePrice * room.priceFactor * night.season * night.weekend);
+
+export const defaultRoomNightPrice = (catalogue: AccommodationCatalogue, room: RoomType, night: string): number =>
+  roomNightPrice(catalogue, room, nightFactors(night));
 
 export const round2 = (n: number) => Math.round(n * 100) / 100;

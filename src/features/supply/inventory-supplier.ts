@@ -1,6 +1,6 @@
 import { randomToken } from "../../platform/crypto/digest";
-import { catalogueFor, defaultRoomNightPrice, round2, type AccommodationCatalogue, type RatePlan, type RoomType } from "./catalogue";
-import type { CancelPolicy, Offer, OfferRef, OfferRoom, Rate, Stay, Supplier, SupplyAccommodation } from "./supplier";
+import { catalogueFor, nightFactors, round2, roomNightPrice, type AccommodationCatalogue, type NightFactors, type RatePlan, type RoomType } from "./catalogue";
+import type { AccommodationSelection, CancelPolicy, Offer, OfferRef, OfferRoom, Rate, Stay, Supplier, SupplyAccommodation } from "./supplier";
 import { SupplierRefusal } from "./supplier";
 import { addDays, localDate, stayNights, zonedTimeToUtc } from "./zoned-time";
 
@@ -13,45 +13,78 @@ export const FREE_CANCELLATION_LOCAL_TIME = "15:00";
 type RoomNightRow = { accommodation_code: string; room_code: string; night: string; allotment: number; sold: number; stop_sell: number; price: number | null };
 type PlanNightRow = { accommodation_code: string; rate_plan_code: string; night: string; stop_sell: number; price: number | null };
 
-/** The stored exceptions to the derived defaults for some accommodations and nights. */
+/** One accommodation's stored exceptions to the derived defaults, by `room|night` and `plan|night`. */
 type NightOverrides = { rooms: Map<string, RoomNightRow>; plans: Map<string, PlanNightRow> };
 
-const roomKey = (code: string, room: string, night: string) => `${code}|${room}|${night}`;
+const nightKey = (product: string, night: string) => `${product}|${night}`;
 
-const ROOM_NIGHTS_SQL =
-  "SELECT accommodation_code, room_code, night, allotment, sold, stop_sell, price FROM room_nights WHERE accommodation_code IN (SELECT value FROM json_each(?1)) AND night >= ?2 AND night < ?3";
-const PLAN_NIGHTS_SQL =
-  "SELECT accommodation_code, rate_plan_code, night, stop_sell, price FROM rate_plan_nights WHERE accommodation_code IN (SELECT value FROM json_each(?1)) AND night >= ?2 AND night < ?3";
+// `codes` is a subquery yielding accommodation codes; its parameters come first, then the dates.
+const roomNightsSql = (codes: string, params: number) =>
+  `SELECT accommodation_code, room_code, night, allotment, sold, stop_sell, price FROM room_nights WHERE accommodation_code IN (${codes}) AND night >= ?${params + 1} AND night < ?${params + 2}`;
+const planNightsSql = (codes: string, params: number) =>
+  `SELECT accommodation_code, rate_plan_code, night, stop_sell, price FROM rate_plan_nights WHERE accommodation_code IN (${codes}) AND night >= ?${params + 1} AND night < ?${params + 2}`;
 
-/** One D1 round trip for any number of accommodations: the codes travel as one JSON parameter. */
-const loadOverrides = async (d1: D1Database, codes: string[], checkIn: string, checkOut: string): Promise<NightOverrides> => {
-  const json = JSON.stringify(codes);
-  const [rooms, plans] = await d1.batch<RoomNightRow | PlanNightRow>([
-    d1.prepare(ROOM_NIGHTS_SQL).bind(json, checkIn, checkOut),
-    d1.prepare(PLAN_NIGHTS_SQL).bind(json, checkIn, checkOut),
-  ]);
-  const overrides: NightOverrides = { rooms: new Map(), plans: new Map() };
-  for (const row of rooms!.results as RoomNightRow[]) overrides.rooms.set(roomKey(row.accommodation_code, row.room_code, row.night), row);
-  for (const row of plans!.results as PlanNightRow[]) overrides.plans.set(roomKey(row.accommodation_code, row.rate_plan_code, row.night), row);
-  return overrides;
+const overrideStatements = (d1: D1Database, selection: Pick<AccommodationSelection, "codesSql" | "params">, stay: Stay) => [
+  d1.prepare(roomNightsSql(selection.codesSql, selection.params.length)).bind(...selection.params, stay.checkIn, stay.checkOut),
+  d1.prepare(planNightsSql(selection.codesSql, selection.params.length)).bind(...selection.params, stay.checkIn, stay.checkOut),
+];
+
+/** Most accommodations have no stored night at all; only those that do get an entry. */
+const overridesOf = (rooms: RoomNightRow[], plans: PlanNightRow[]): Map<string, NightOverrides> => {
+  const byCode = new Map<string, NightOverrides>();
+  const entry = (code: string) => {
+    let found = byCode.get(code);
+    if (!found) byCode.set(code, (found = { rooms: new Map(), plans: new Map() }));
+    return found;
+  };
+  for (const row of rooms) entry(row.accommodation_code).rooms.set(nightKey(row.room_code, row.night), row);
+  for (const row of plans) entry(row.accommodation_code).plans.set(nightKey(row.rate_plan_code, row.night), row);
+  return byCode;
 };
 
-const ageGroups = (ages: number[]) => {
+type Guests = { adults: number; children: number; count: number; payingChildren: number };
+
+const guestsOf = (ages: number[]): Guests => {
   const adults = ages.filter((a) => a >= 18).length;
-  return { adults, children: ages.length - adults };
+  return { adults, children: ages.length - adults, count: ages.length, payingChildren: ages.filter((a) => a >= 2 && a < 18).length };
 };
 
 /** Whether one room of this type can hold these guests. */
-export const roomFits = (room: RoomType, ages: number[]): boolean => {
-  const { adults, children } = ageGroups(ages);
-  return adults >= 1 && adults <= room.maxAdults && children <= room.maxChildren && ages.length <= room.maxOccupancy;
-};
+const fits = (room: RoomType, g: Guests) => g.adults >= 1 && g.adults <= room.maxAdults && g.children <= room.maxChildren && g.count <= room.maxOccupancy;
 
 /** Occupancy pricing: two adults included; each extra adult +25 %, each child 2-17 +15 %, infants free. */
-const occupancyFactor = (ages: number[]) => {
-  const { adults } = ageGroups(ages);
-  const payingChildren = ages.filter((a) => a >= 2 && a < 18).length;
-  return 1 + 0.25 * Math.max(0, adults - 2) + 0.15 * payingChildren;
+const occupancyFactor = (g: Guests) => 1 + 0.25 * Math.max(0, g.adults - 2) + 0.15 * g.payingChildren;
+
+/**
+ * What every offer of one stay shares, worked out once per search rather than once per offer:
+ * a 1,000-hotel search prices about 6,000 offers, and date parsing per offer and night was most
+ * of its CPU.
+ */
+type StayPricing = {
+  stay: Stay;
+  now: number;
+  nights: string[];
+  nightFactors: NightFactors[];
+  guests: Guests[];
+  occupancyFactors: number[];
+  /** Only a check-in today or tomorrow (UTC) can already be past on a hotel's own calendar. */
+  nearToday: boolean;
+  bookedAt: string;
+};
+
+const stayPricing = (stay: Stay, now: number): StayPricing => {
+  const nights = stayNights(stay.checkIn, stay.checkOut);
+  const guests = stay.rooms.map(guestsOf);
+  return {
+    stay,
+    now,
+    nights,
+    nightFactors: nights.map(nightFactors),
+    guests,
+    occupancyFactors: guests.map(occupancyFactor),
+    nearToday: stay.checkIn <= addDays(new Date(now).toISOString().slice(0, 10), 1),
+    bookedAt: new Date(now).toISOString(),
+  };
 };
 
 const rateOf = (baseRate: number): Rate => {
@@ -61,9 +94,29 @@ const rateOf = (baseRate: number): Rate => {
 };
 
 const sumRates = (rates: Rate[]): Rate => {
-  const baseRate = round2(rates.reduce((s, r) => s + r.baseRate, 0));
-  const taxesAndFees = round2(rates.reduce((s, r) => s + r.taxesAndFees, 0));
+  let baseRate = 0;
+  let taxesAndFees = 0;
+  for (const r of rates) {
+    baseRate += r.baseRate;
+    taxesAndFees += r.taxesAndFees;
+  }
+  baseRate = round2(baseRate);
+  taxesAndFees = round2(taxesAndFees);
   return { currency: CURRENCY, baseRate, taxesAndFees, chargeTotal: round2(baseRate + taxesAndFees) };
+};
+
+// Free-cancellation deadlines: a few per search (check-in, days before, zone), each a zone conversion.
+const deadlines = new Map<string, string>();
+
+const freeCancellationDeadline = (checkIn: string, freeDays: number, timeZone: string): string => {
+  const key = `${checkIn}|${freeDays}|${timeZone}`;
+  let deadline = deadlines.get(key);
+  if (deadline === undefined) {
+    deadline = zonedTimeToUtc(addDays(checkIn, -freeDays), FREE_CANCELLATION_LOCAL_TIME, timeZone).toISOString();
+    if (deadlines.size >= 10_000) deadlines.clear();
+    deadlines.set(key, deadline);
+  }
+  return deadline;
 };
 
 /** Cancellation policy with deadlines as UTC instants computed in the accommodation's own zone. */
@@ -73,14 +126,15 @@ export const cancelPolicyFor = (
   checkIn: string,
   rate: Rate,
   firstNightTotal: number,
-  now: number,
+  /** Now, as an ISO timestamp: a non-refundable plan's penalty applies from the moment of booking. */
+  bookedAt: string,
 ): CancelPolicy => {
   if (!plan.cancellation.refundable) {
-    return { refundable: false, cancelPenalties: [{ penaltyType: "NON_REFUNDABLE", currency: CURRENCY, deadline: new Date(now).toISOString(), value: rate.chargeTotal }] };
+    return { refundable: false, cancelPenalties: [{ penaltyType: "NON_REFUNDABLE", currency: CURRENCY, deadline: bookedAt, value: rate.chargeTotal }] };
   }
-  const deadline = zonedTimeToUtc(addDays(checkIn, -plan.cancellation.freeDays), FREE_CANCELLATION_LOCAL_TIME, accommodation.timezone);
+  const deadline = freeCancellationDeadline(checkIn, plan.cancellation.freeDays, accommodation.timezone);
   const value = plan.cancellation.penalty === "FIRST_NIGHT" ? firstNightTotal : rate.chargeTotal;
-  return { refundable: true, cancelPenalties: [{ penaltyType: plan.cancellation.penalty, currency: CURRENCY, deadline: deadline.toISOString(), value }] };
+  return { refundable: true, cancelPenalties: [{ penaltyType: plan.cancellation.penalty, currency: CURRENCY, deadline, value }] };
 };
 
 /** Prices one rate plan for a stay from the derived defaults and the stored overrides; null if not sellable. */
@@ -89,32 +143,31 @@ const priceOffer = (
   catalogue: AccommodationCatalogue,
   room: RoomType,
   plan: RatePlan,
-  stay: Stay,
-  nights: string[],
-  overrides: NightOverrides,
-  now: number,
+  pricing: StayPricing,
+  overrides: NightOverrides | undefined,
 ): Offer | null => {
-  if (!stay.rooms.every((ages) => roomFits(room, ages))) return null;
-  if (checkInPassed(accommodation, stay.checkIn, now)) return null;
+  const { stay, nights } = pricing;
+  if (!pricing.guests.every((g) => fits(room, g))) return null;
   const nightly: number[] = [];
-  for (const night of nights) {
-    const roomNight = overrides.rooms.get(roomKey(accommodation.code, room.code, night));
-    const planNight = overrides.plans.get(roomKey(accommodation.code, plan.code, night));
+  for (let i = 0; i < nights.length; i++) {
+    const roomNight = overrides?.rooms.get(nightKey(room.code, nights[i]!));
+    const planNight = overrides?.plans.get(nightKey(plan.code, nights[i]!));
     const allotment = roomNight?.allotment ?? room.defaultAllotment;
     const sold = roomNight?.sold ?? 0;
     if (roomNight?.stop_sell || planNight?.stop_sell) return null;
     if (allotment - sold < stay.rooms.length) return null;
-    const roomPrice = roomNight?.price ?? defaultRoomNightPrice(catalogue, room, night);
+    const roomPrice = roomNight?.price ?? roomNightPrice(catalogue, room, pricing.nightFactors[i]!);
     nightly.push(planNight?.price ?? roomPrice * plan.priceFactor);
   }
-  const rooms: OfferRoom[] = stay.rooms.map((ages, i) => ({
-    occupancyRefId: i + 1,
-    code: room.code,
-    description: room.name,
-    rate: rateOf(nightly.reduce((s, p) => s + p * occupancyFactor(ages), 0)),
-  }));
+  const rooms: OfferRoom[] = pricing.occupancyFactors.map((factor, i) => {
+    let total = 0;
+    for (const price of nightly) total += price * factor;
+    return { occupancyRefId: i + 1, code: room.code, description: room.name, rate: rateOf(total) };
+  });
   const rate = sumRates(rooms.map((r) => r.rate));
-  const firstNight = round2(stay.rooms.reduce((s, ages) => s + nightly[0]! * occupancyFactor(ages), 0) * (1 + TAX_RATE));
+  let firstNight = 0;
+  for (const factor of pricing.occupancyFactors) firstNight += nightly[0]! * factor;
+  firstNight = round2(firstNight * (1 + TAX_RATE));
   return {
     roomCode: room.code,
     ratePlanCode: plan.code,
@@ -125,21 +178,22 @@ const priceOffer = (
     rateRules: plan.cancellation.refundable ? [] : ["NON_REFUNDABLE"],
     status: "OK",
     rate,
-    cancelPolicy: cancelPolicyFor(plan, accommodation, stay.checkIn, rate, firstNight, now),
+    cancelPolicy: cancelPolicyFor(plan, accommodation, stay.checkIn, rate, firstNight, pricing.bookedAt),
     rooms,
   };
 };
 
 /** Whether the check-in date is already behind the hotel's own calendar (only near today is it worth asking). */
-const checkInPassed = (accommodation: SupplyAccommodation, checkIn: string, now: number) =>
-  checkIn <= addDays(new Date(now).toISOString().slice(0, 10), 1) && localDate(now, accommodation.timezone) > checkIn;
+const checkInPassed = (accommodation: SupplyAccommodation, pricing: StayPricing) =>
+  pricing.nearToday && localDate(pricing.now, accommodation.timezone) > pricing.stay.checkIn;
 
-const offersFor = (accommodation: SupplyAccommodation, stay: Stay, nights: string[], overrides: NightOverrides, now: number): Offer[] => {
+const offersFor = (accommodation: SupplyAccommodation, pricing: StayPricing, overrides: NightOverrides | undefined): Offer[] => {
+  if (checkInPassed(accommodation, pricing)) return [];
   const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
   const offers: Offer[] = [];
   for (const plan of catalogue.ratePlans) {
     const room = catalogue.rooms.find((r) => r.code === plan.roomCode)!;
-    const offer = priceOffer(accommodation, catalogue, room, plan, stay, nights, overrides, now);
+    const offer = priceOffer(accommodation, catalogue, room, plan, pricing, overrides);
     if (offer) offers.push(offer);
   }
   return offers;
@@ -151,16 +205,18 @@ const isCheckFailure = (error: unknown) => error instanceof Error && /CHECK cons
 export const inventorySupplier = (d1: D1Database): Supplier => ({
   name: "inventory",
 
-  async search(accommodations, stay, now) {
-    const result = new Map<string, Offer[]>();
-    if (accommodations.length === 0) return result;
-    const nights = stayNights(stay.checkIn, stay.checkOut);
-    const overrides = await loadOverrides(d1, accommodations.map((a) => a.code), stay.checkIn, stay.checkOut);
+  /** One D1 round trip whatever the selector and count: the accommodations and their stored nights together. */
+  async search(selection, stay, now) {
+    const [found, rooms, plans] = await d1.batch<unknown>([d1.prepare(selection.sql).bind(...selection.params), ...overrideStatements(d1, selection, stay)]);
+    const accommodations = selection.finish(found!.results);
+    const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]);
+    const pricing = stayPricing(stay, now);
+    const offers = new Map<string, Offer[]>();
     for (const accommodation of accommodations) {
-      const offers = offersFor(accommodation, stay, nights, overrides, now);
-      if (offers.length) result.set(accommodation.code, offers);
+      const priced = offersFor(accommodation, pricing, overrides.get(accommodation.code));
+      if (priced.length) offers.set(accommodation.code, priced);
     }
-    return result;
+    return { accommodations, offers };
   },
 
   async quote(accommodation, ref: OfferRef, stay, now) {
@@ -168,9 +224,11 @@ export const inventorySupplier = (d1: D1Database): Supplier => ({
     const plan = catalogue.ratePlans.find((p) => p.code === ref.ratePlanCode && p.roomCode === ref.roomCode);
     const room = catalogue.rooms.find((r) => r.code === ref.roomCode);
     if (!plan || !room) return null;
-    const nights = stayNights(stay.checkIn, stay.checkOut);
-    const overrides = await loadOverrides(d1, [accommodation.code], stay.checkIn, stay.checkOut);
-    return priceOffer(accommodation, catalogue, room, plan, stay, nights, overrides, now);
+    const pricing = stayPricing(stay, now);
+    if (checkInPassed(accommodation, pricing)) return null;
+    const [rooms, plans] = await d1.batch<unknown>(overrideStatements(d1, { codesSql: "?1", params: [accommodation.code] }, stay));
+    const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]);
+    return priceOffer(accommodation, catalogue, room, plan, pricing, overrides.get(accommodation.code));
   },
 
   async book(accommodation, ref, stay) {

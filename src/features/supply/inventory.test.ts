@@ -45,7 +45,7 @@ describe("zoned deadlines", () => {
   it("puts a refundable plan's deadline N days before check-in at 15:00 hotel time", () => {
     const plan = { code: "STD-RO-FLX", roomCode: "STD", boardCode: "RO" as const, boardName: "Room Only", priceFactor: 1, cancellation: { refundable: true as const, freeDays: 3, penalty: "FIRST_NIGHT" as const } };
     const hotel = { code: "X", name: "X", type: "hotel", country: "US", latitude: 0, longitude: 0, starRating: 3, timezone: "America/Chicago" };
-    const policy = cancelPolicyFor(plan, hotel, "2027-11-10", { currency: "USD", baseRate: 200, taxesAndFees: 24, chargeTotal: 224 }, 112, Date.now());
+    const policy = cancelPolicyFor(plan, hotel, "2027-11-10", { currency: "USD", baseRate: 200, taxesAndFees: 24, chargeTotal: 224 }, 112, new Date().toISOString());
     // Chicago is on CST (UTC-6) on 7 November 2027, after the DST end on the 7th at 02:00.
     expect(policy).toEqual({ refundable: true, cancelPenalties: [{ penaltyType: "FIRST_NIGHT", currency: "USD", deadline: "2027-11-07T21:00:00.000Z", value: 112 }] });
   });

@@ -21,6 +21,19 @@ export type SupplyAccommodation = {
   timezone: string;
 };
 
+/**
+ * Which accommodations a search prices, as SQL over our own D1 so that the embedded inventory can
+ * read them and its night overrides in one round trip.
+ */
+export type AccommodationSelection = {
+  /** SELECT of accommodation rows; `finish` turns them into the accommodations to price, in result order. */
+  sql: string;
+  /** The codes of the same rows (a superset does no harm), usable as `code IN (...)`. */
+  codesSql: string;
+  params: unknown[];
+  finish: (rows: unknown[]) => SupplyAccommodation[];
+};
+
 /** A stay: dates and, per room, the ages of its guests. */
 export type Stay = { checkIn: string; checkOut: string; rooms: number[][] };
 
@@ -54,8 +67,8 @@ export class SupplierRefusal extends Error {
 
 export interface Supplier {
   readonly name: string;
-  /** Offers per accommodation code; accommodations without offers are absent. */
-  search(accommodations: SupplyAccommodation[], stay: Stay, now: number): Promise<Map<string, Offer[]>>;
+  /** The selected accommodations and their offers by code; accommodations without offers have no entry. */
+  search(selection: AccommodationSelection, stay: Stay, now: number): Promise<{ accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]> }>;
   /** The product priced now, or null when it is not sellable for the stay. */
   quote(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay, now: number): Promise<Offer | null>;
   /** Takes the rooms for every night, all or nothing. */

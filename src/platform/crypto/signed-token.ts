@@ -6,18 +6,12 @@ const decoder = new TextDecoder();
 const hmacKey = (secret: string) =>
   crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 
-/** A signer that imports the key once, for callers that sign many tokens in one request. */
-export const tokenSigner = async (secret: string) => {
-  const key = await hmacKey(secret);
-  return async (payload: unknown): Promise<string> => {
-    const body = base64url(encoder.encode(JSON.stringify(payload)));
-    const signature = await crypto.subtle.sign("HMAC", key, encoder.encode(body));
-    return `${body}.${base64url(new Uint8Array(signature))}`;
-  };
-};
-
 /** `base64url(JSON payload).base64url(HMAC-SHA-256)`: compact, tamper-evident, not secret. */
-export const signToken = async (secret: string, payload: unknown): Promise<string> => (await tokenSigner(secret))(payload);
+export const signToken = async (secret: string, payload: unknown): Promise<string> => {
+  const body = base64url(encoder.encode(JSON.stringify(payload)));
+  const signature = await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(body));
+  return `${body}.${base64url(new Uint8Array(signature))}`;
+};
 
 export type OpenedToken = { kind: "malformed" } | { kind: "bad_signature" } | { kind: "ok"; payload: unknown };
 
