@@ -1,9 +1,16 @@
+import type { AppEnv } from "../../platform/app-env";
+import { apiKeyAuth } from "../../platform/auth/api-key";
 import type { Connection } from "../../platform/db/schema";
 import { ApiError } from "../../platform/http/api-error";
 
 type ConnectionRow = { id: string; code: number; partner_id: string; api_type: string; connection_type: string; rate_limit: number; rate_limit_window_ms: number; current_in_use: number };
 
 export type CoreConnection = Pick<Connection, "id" | "code" | "partnerId" | "apiType" | "connectionType" | "rateLimit" | "rateLimitWindowMs">;
+
+/** The connection row read with the API key, for the code the body named. */
+export type PrefetchedConnection = { code: number; row: ConnectionRow | null };
+
+export type BookingEnv = AppEnv & { Variables: { connection?: PrefetchedConnection } };
 
 type Lookup =
   | { kind: "missing" } // no settings.access.code
@@ -12,15 +19,23 @@ type Lookup =
   | { kind: "denied" } // another partner's, or not in use
   | { kind: "ok"; connection: CoreConnection };
 
-const lookUp = async (d1: D1Database, partnerId: string, code: unknown): Promise<Lookup> => {
-  if (code === undefined || code === null) return { kind: "missing" };
-  // The spec types the code as a number; a numeric string is accepted as the same code.
+/** `settings.access.code` as a connection code; the spec types it as a number, and a numeric string is the same code. */
+const connectionCode = (code: unknown): number | "missing" | "malformed" => {
+  if (code === undefined || code === null) return "missing";
   const value = typeof code === "string" && /^\d{1,15}$/.test(code.trim()) ? Number(code) : code;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) return { kind: "malformed" };
-  const row = await d1
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) return "malformed";
+  return value;
+};
+
+const connectionStatement = (d1: D1Database, code: number) =>
+  d1
     .prepare("SELECT id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, current_in_use FROM connections WHERE code = ?")
-    .bind(value)
-    .first<ConnectionRow>();
+    .bind(code);
+
+const lookUp = async (d1: D1Database, partnerId: string, raw: unknown, prefetched?: PrefetchedConnection): Promise<Lookup> => {
+  const code = connectionCode(raw);
+  if (code === "missing" || code === "malformed") return { kind: code };
+  const row = prefetched?.code === code ? prefetched.row : await connectionStatement(d1, code).first<ConnectionRow>();
   if (!row) return { kind: "unknown" };
   if (row.partner_id !== partnerId || !row.current_in_use) return { kind: "denied" };
   return {
@@ -37,9 +52,28 @@ const lookUp = async (d1: D1Database, partnerId: string, code: unknown): Promise
   };
 };
 
+/**
+ * Core routes: the API key and the connection named by the body's `settings.access.code` are
+ * read in one D1 round trip. The connection is judged later, after the body is validated, so
+ * the order of errors stays key, body, connection.
+ */
+export const coreAccess = () =>
+  apiKeyAuth<BookingEnv>({
+    async statement(c) {
+      const body: unknown = await c.req.json();
+      const code = connectionCode((body as { settings?: { access?: { code?: unknown } } } | null)?.settings?.access?.code);
+      if (typeof code !== "number") return null;
+      c.set("connection", { code, row: null });
+      return connectionStatement(c.env.DB, code);
+    },
+    keep(c, rows) {
+      c.set("connection", { code: c.var.connection!.code, row: (rows[0] as ConnectionRow | undefined) ?? null });
+    },
+  });
+
 /** Search: the four connection messages of section 7 (see docs/api-decisions.md for which is which). */
-export const searchConnection = async (d1: D1Database, partnerId: string, code: unknown): Promise<CoreConnection> => {
-  const found = await lookUp(d1, partnerId, code);
+export const searchConnection = async (d1: D1Database, partnerId: string, code: unknown, prefetched?: PrefetchedConnection): Promise<CoreConnection> => {
+  const found = await lookUp(d1, partnerId, code, prefetched);
   switch (found.kind) {
     case "missing":
       throw new ApiError(400, "No connection", "no_connection");
@@ -55,8 +89,8 @@ export const searchConnection = async (d1: D1Database, partnerId: string, code: 
 };
 
 /** Quote, book and cancel: one 403 for every connection code that is not the caller's in-use connection. */
-export const coreConnection = async (d1: D1Database, partnerId: string, code: unknown): Promise<CoreConnection> => {
-  const found = await lookUp(d1, partnerId, code);
+export const coreConnection = async (d1: D1Database, partnerId: string, code: unknown, prefetched?: PrefetchedConnection): Promise<CoreConnection> => {
+  const found = await lookUp(d1, partnerId, code, prefetched);
   if (found.kind !== "ok") throw new ApiError(403, "Invalid connection code.", "invalid_connection_code");
   return found.connection;
 };

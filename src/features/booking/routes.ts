@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { AppEnv } from "../../platform/app-env";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { ApiError } from "../../platform/http/api-error";
 import { errorResponses, success } from "../../platform/http/envelope";
@@ -8,7 +7,7 @@ import { featureRouter } from "../../platform/http/router";
 import { bookQuote } from "./book";
 import { readBooking, readBookingByPartnerReference } from "./bookings";
 import { cancelBooking } from "./cancel";
-import { coreConnection, searchConnection, type CoreConnection } from "./connection-access";
+import { coreAccess, coreConnection, searchConnection, type BookingEnv, type CoreConnection } from "./connection-access";
 import { bookingDeps, sandboxScenario } from "./deps";
 import { withIdempotency } from "./idempotency";
 import { quoteOption } from "./quote";
@@ -41,7 +40,7 @@ const sandboxHeader = z.object({
 const idempotencyHeader = z.object({ "idempotency-key": z.string().optional().openapi({ description: "Replays the stored response for a retried request" }) });
 
 /** Counts the request against the connection's window; the rate headers go on success and on 429 alike. */
-const admit = async (c: Context<AppEnv>, connection: CoreConnection) => {
+const admit = async (c: Context<BookingEnv>, connection: CoreConnection) => {
   try {
     const headers = await consumeRateLimit(c.env.RATE_LIMITER, connection);
     for (const [name, value] of Object.entries(headers)) c.header(name, value);
@@ -57,7 +56,7 @@ const search = createRoute({
   tags: ["Booking"],
   summary: "Search availability and priced options (rate limited per connection)",
   security: apiKeySecurity,
-  middleware: [apiKeyAuth()] as const,
+  middleware: [coreAccess()] as const,
   request: body(searchRequestSchema),
   responses: { 200: { description: "Options per accommodation", headers: rateLimitHeaders, ...json(searchResponseSchema) }, ...errorResponses(400, 401, 413, 429, 501) },
 });
@@ -78,7 +77,7 @@ const quote = createRoute({
   tags: ["Booking"],
   summary: "Re-check one option and keep it as a quote for 30 minutes (rate limited)",
   security: apiKeySecurity,
-  middleware: [apiKeyAuth()] as const,
+  middleware: [coreAccess()] as const,
   request: { headers: sandboxHeader, ...body(quoteRequestSchema) },
   responses: { 200: { description: "The quote", headers: rateLimitHeaders, ...json(quoteResponseSchema) }, ...errorResponses(400, 401, 403, 413, 429, 501) },
 });
@@ -99,7 +98,7 @@ const book = createRoute({
   tags: ["Booking"],
   summary: "Book a quote",
   security: apiKeySecurity,
-  middleware: [apiKeyAuth()] as const,
+  middleware: [coreAccess()] as const,
   request: { headers: sandboxHeader.merge(idempotencyHeader), ...body(bookRequestSchema) },
   responses: { 200: { description: "The booking", ...json(bookResponseSchema) }, ...errorResponses(400, 401, 403, 404, 409, 413, 501) },
 });
@@ -110,7 +109,7 @@ const cancel = createRoute({
   tags: ["Booking"],
   summary: "Cancel a booking",
   security: apiKeySecurity,
-  middleware: [apiKeyAuth()] as const,
+  middleware: [coreAccess()] as const,
   request: { headers: idempotencyHeader, ...body(cancelRequestSchema) },
   responses: { 200: { description: "Cancelled", ...json(cancelResponseSchema) }, ...errorResponses(400, 401, 403, 404, 409, 413) },
 });
@@ -140,14 +139,17 @@ const bookingByPartnerReference = createRoute({
 const notImplemented = (what: string) =>
   new ApiError(501, `${what} is not implemented; use the JSON API at ${what.replace("/tgx", "")}`, "not_implemented");
 
-export const bookingRoutes = featureRouter()
+export const bookingRoutes = featureRouter<BookingEnv>()
   .openapi(search, async (c) => {
     const startedAt = Date.now();
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await searchConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code);
-    await admit(c, connection);
-    const result = await searchAvailability(deps, connection, request);
+    const connection = await searchConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
+    // Counting and searching overlap: a refused request only wasted reads, and the 429 still wins.
+    const [admitted, searched] = await Promise.allSettled([admit(c, connection), searchAvailability(deps, connection, request)]);
+    if (admitted.status === "rejected") throw admitted.reason;
+    if (searched.status === "rejected") throw searched.reason;
+    const result = searched.value;
     const requestId = c.get("requestId");
     return c.json(success({ ...result, requestId, responseTime: Math.max(0, Date.now() - startedAt) }), 200);
   })
@@ -158,7 +160,7 @@ export const bookingRoutes = featureRouter()
     const startedAt = Date.now();
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await coreConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code);
+    const connection = await coreConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
     await admit(c, connection);
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
     const result = await quoteOption(deps, connection, request, { requestId: c.get("requestId"), startedAt, scenario });
@@ -171,7 +173,7 @@ export const bookingRoutes = featureRouter()
     const startedAt = Date.now();
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await coreConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code);
+    const connection = await coreConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
     const response = await withIdempotency(
       deps.d1,
@@ -184,7 +186,7 @@ export const bookingRoutes = featureRouter()
   .openapi(cancel, async (c) => {
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await coreConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code);
+    const connection = await coreConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
     const response = await withIdempotency(
       deps.d1,
       { partnerId: connection.partnerId, operation: "cancel", key: c.req.header("idempotency-key"), request },

@@ -34,7 +34,7 @@ const chatRateOf = async (d1: D1Database, partnerId: string) => {
 export const chatAuth = (): MiddlewareHandler<AppEnv> =>
   async function chatAuth(c, next) {
     const key = presentedChatKey((name) => c.req.header(name));
-    const caller = key ? await findCallerByApiKey(c.get("db"), key) : null;
+    const caller = key ? await findCallerByApiKey(c.env.DB, key) : null;
     const rate = caller ? await chatRateOf(c.env.DB, caller.partnerId) : DEFAULT_CHAT_RATE;
     const bucket = caller ? `chat:${caller.partnerId}` : `chat-anonymous:${c.req.header("cf-connecting-ip") ?? "unknown"}`;
     const decision = await c.env.RATE_LIMITER.getByName(bucket).consume(rate.limit, rate.windowMs);

@@ -3,4 +3,4 @@ import type { AppEnv } from "../app-env";
 import { validationHook } from "./validation";
 
 /** Every feature's router: OpenAPI-described routes sharing the one validation hook. */
-export const featureRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+export const featureRouter = <E extends AppEnv = AppEnv>() => new OpenAPIHono<E>({ defaultHook: validationHook });

@@ -9,8 +9,10 @@ type Window = { start: number; count: number };
  * deletes the state once a window has passed idle.
  */
 export class RateLimiter extends DurableObject<Env> {
+  // The synchronous storage API of a SQLite-backed object: no await per request on the hot path.
   async consume(limit: number, windowMs: number, now = Date.now()): Promise<RateDecision> {
-    let window = await this.ctx.storage.get<Window>("window");
+    const kv = this.ctx.storage.kv;
+    let window = kv.get<Window>("window");
     if (!window || now >= window.start + windowMs) {
       window = { start: now, count: 0 };
       await this.ctx.storage.setAlarm(now + windowMs * 2);
@@ -18,7 +20,7 @@ export class RateLimiter extends DurableObject<Env> {
     const resetAt = window.start + windowMs;
     if (window.count >= limit) return { allowed: false, limit, remaining: 0, resetAt };
     window.count += 1;
-    await this.ctx.storage.put("window", window);
+    kv.put("window", window);
     return { allowed: true, limit, remaining: limit - window.count, resetAt };
   }
 
