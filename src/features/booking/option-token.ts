@@ -40,7 +40,7 @@ const stayPayload = (o: StaySnapshot) =>
  * another room of the same stay or change whether `Price changed` is reported to its sender.
  */
 const optionIdOf = (signedStay: string, o: ProductSnapshot) =>
-  [signedStay, o.accommodationCode, o.roomCode, o.ratePlanCode, String(o.chargeTotal)].join(SEPARATOR);
+  `${signedStay}${SEPARATOR}${o.accommodationCode}${SEPARATOR}${o.roomCode}${SEPARATOR}${o.ratePlanCode}${SEPARATOR}${o.chargeTotal}`;
 
 /** Signs a search's stay once; the ids of its options are then made without any crypto. */
 export const optionIdsFor = async (secret: string, stay: StaySnapshot): Promise<(product: ProductSnapshot) => string> => {

@@ -167,3 +167,55 @@ describe("search options", () => {
     expect((await env.CACHE.list()).keys.length).toBe(kvBefore);
   });
 });
+
+describe("search reads batched with the API key", () => {
+  // A key this isolate has never seen: its first search reads D1 twice, later ones once (the
+  // search's reads ride with the key lookup). Both must answer the same, from live rows.
+  const key = `esk_batch_${crypto.randomUUID()}`;
+  // Ids and a non-refundable penalty's deadline carry the time of the search; the rest must match.
+  const timeless = ({ id: _id, ...option }: any) => ({
+    ...option,
+    cancelPolicy: {
+      ...option.cancelPolicy,
+      cancelPenalties: option.cancelPolicy.cancelPenalties.map((p: any) => (p.penaltyType === "NON_REFUNDABLE" ? { ...p, deadline: "at booking" } : p)),
+    },
+  });
+  const withoutIds = (hotels: any[]) => hotels.map((h) => ({ ...h, options: h.options.map(timeless) }));
+  const searchAs = (apiKey: string, code = 1001) =>
+    post("/api/search", searchBody({ destinations: { accommodations: all.slice(0, 5).map((r) => ({ code: r.code })) } }, { settings: { access: { code } } }), { apiKey });
+
+  beforeAll(async () => {
+    const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    await env.DB.prepare("insert into api_keys (id, partner_id, key_hash, key_prefix, name) values ('key_batch', 'demo', ?, 'esk_batch_', 'batch')").bind(hash).run();
+  });
+
+  it("answers the first and the later searches of a key alike, and sees a stop-sell at once", async () => {
+    const first = await searchAs(key);
+    const second = await searchAs(key);
+    expect(first.status).toBe(200);
+    expect(withoutIds(second.json.data.accommodations)).toEqual(withoutIds(first.json.data.accommodations));
+
+    const hotel = first.json.data.accommodations[0];
+    const room = hotel.options[0].rooms[0].code;
+    const { checkIn } = searchBody({}).searchCriteria;
+    await env.DB.prepare("insert into room_nights (accommodation_code, room_code, night, allotment, sold, stop_sell) values (?, ?, ?, 5, 0, 1)")
+      .bind(hotel.accommodationCode, room, checkIn)
+      .run();
+    const after = await searchAs(key);
+    const options = after.json.data.accommodations.find((h: any) => h.accommodationCode === hotel.accommodationCode)?.options ?? [];
+    expect(options.length).toBeGreaterThan(0);
+    expect(options.some((o: any) => o.rooms[0].code === room)).toBe(false);
+    await env.DB.prepare("delete from room_nights where accommodation_code = ? and room_code = ?").bind(hotel.accommodationCode, room).run();
+  });
+
+  it("still judges the connection and the key on every batched call", async () => {
+    await searchAs(key);
+    const denied = await searchAs(key, 2001);
+    expect(denied.status).toBe(401);
+    expect(denied.json.message).toBe("Connection access denied");
+    await env.DB.prepare("update api_keys set revoked_at = '2026-01-01T00:00:00Z' where id = 'key_batch'").run();
+    const revoked = await searchAs(key);
+    expect(revoked.status).toBe(401);
+    expect(revoked.json.message).toBe("Invalid API key");
+  });
+});

@@ -202,66 +202,74 @@ const offersFor = (accommodation: SupplyAccommodation, pricing: StayPricing, ove
 const isCheckFailure = (error: unknown) => error instanceof Error && /CHECK constraint failed/i.test(error.message);
 
 /** The embedded default supply: derived room types and rate plans over sparse per-night rows in D1. */
-export const inventorySupplier = (d1: D1Database): Supplier => ({
-  name: "inventory",
-
+export const inventorySupplier = (d1: D1Database): Supplier => {
   /** One D1 round trip whatever the selector and count: the accommodations and their stored nights together. */
-  async search(selection, stay, now) {
-    const [found, rooms, plans] = await d1.batch<unknown>([d1.prepare(selection.sql).bind(...selection.params), ...overrideStatements(d1, selection, stay)]);
-    const accommodations = selection.finish(found!.results);
-    const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]);
-    const pricing = stayPricing(stay, now);
-    const offers = new Map<string, Offer[]>();
-    for (const accommodation of accommodations) {
-      const priced = offersFor(accommodation, pricing, overrides.get(accommodation.code));
-      if (priced.length) offers.set(accommodation.code, priced);
-    }
-    return { accommodations, offers };
-  },
+  const searchReads = (selection: AccommodationSelection, stay: Stay) => [
+    d1.prepare(selection.sql).bind(...selection.params),
+    ...overrideStatements(d1, selection, stay),
+  ];
+  return {
+    name: "inventory",
 
-  async quote(accommodation, ref: OfferRef, stay, now) {
-    const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
-    const plan = catalogue.ratePlans.find((p) => p.code === ref.ratePlanCode && p.roomCode === ref.roomCode);
-    const room = catalogue.rooms.find((r) => r.code === ref.roomCode);
-    if (!plan || !room) return null;
-    const pricing = stayPricing(stay, now);
-    if (checkInPassed(accommodation, pricing)) return null;
-    const [rooms, plans] = await d1.batch<unknown>(overrideStatements(d1, { codesSql: "?1", params: [accommodation.code] }, stay));
-    const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]);
-    return priceOffer(accommodation, catalogue, room, plan, pricing, overrides.get(accommodation.code));
-  },
+    searchReads,
 
-  async book(accommodation, ref, stay) {
-    const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
-    const room = catalogue.rooms.find((r) => r.code === ref.roomCode);
-    if (!room) throw new SupplierRefusal("unavailable");
-    const nights = stayNights(stay.checkIn, stay.checkOut);
-    // Rate-plan stop-sell is read first; room-level stop-sell and allotment are enforced by the batch itself.
-    const { results: planStops } = await d1
-      .prepare("SELECT night FROM rate_plan_nights WHERE accommodation_code = ?1 AND rate_plan_code = ?2 AND night >= ?3 AND night < ?4 AND stop_sell = 1 LIMIT 1")
-      .bind(accommodation.code, ref.ratePlanCode, stay.checkIn, stay.checkOut)
-      .all();
-    if (planStops.length) throw new SupplierRefusal("unavailable");
-    const count = stay.rooms.length;
-    // One batch is one transaction: every night's increment or none. A night that would sell past its
-    // allotment, or is stopped, breaks the CHECK (sold <= allotment) and rolls the whole batch back.
-    const take = d1.prepare(
-      `INSERT INTO room_nights (accommodation_code, room_code, night, allotment, sold) VALUES (?1, ?2, ?3, ?4, ?5)
-       ON CONFLICT (accommodation_code, room_code, night) DO UPDATE SET
-         sold = CASE WHEN room_nights.stop_sell = 1 THEN room_nights.allotment + 1 ELSE room_nights.sold + excluded.sold END`,
-    );
-    try {
-      await d1.batch(nights.map((night) => take.bind(accommodation.code, room.code, night, room.defaultAllotment, count)));
-    } catch (error) {
-      if (isCheckFailure(error)) throw new SupplierRefusal("unavailable");
-      throw error;
-    }
-    return { supplierReference: `INV-${randomToken(9)}`, hotelConfirmationNumber: randomToken(6).replace(/[-_]/g, "X").toUpperCase() };
-  },
+    async search(selection, stay, now, read) {
+      const [found, rooms, plans] = read ?? (await d1.batch<unknown>(searchReads(selection, stay)));
+      const accommodations = selection.finish(found!.results);
+      const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]);
+      const pricing = stayPricing(stay, now);
+      const offers = new Map<string, Offer[]>();
+      for (const accommodation of accommodations) {
+        const priced = offersFor(accommodation, pricing, overrides.get(accommodation.code));
+        if (priced.length) offers.set(accommodation.code, priced);
+      }
+      return { accommodations, offers };
+    },
 
-  async cancel(stay) {
-    const nights = stayNights(stay.checkIn, stay.checkOut);
-    const release = d1.prepare("UPDATE room_nights SET sold = sold - ?4 WHERE accommodation_code = ?1 AND room_code = ?2 AND night = ?3");
-    await d1.batch(nights.map((night) => release.bind(stay.accommodationCode, stay.roomCode, night, stay.roomCount)));
-  },
-});
+    async quote(accommodation, ref: OfferRef, stay, now) {
+      const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
+      const plan = catalogue.ratePlans.find((p) => p.code === ref.ratePlanCode && p.roomCode === ref.roomCode);
+      const room = catalogue.rooms.find((r) => r.code === ref.roomCode);
+      if (!plan || !room) return null;
+      const pricing = stayPricing(stay, now);
+      if (checkInPassed(accommodation, pricing)) return null;
+      const [rooms, plans] = await d1.batch<unknown>(overrideStatements(d1, { codesSql: "?1", params: [accommodation.code] }, stay));
+      const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]);
+      return priceOffer(accommodation, catalogue, room, plan, pricing, overrides.get(accommodation.code));
+    },
+
+    async book(accommodation, ref, stay) {
+      const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
+      const room = catalogue.rooms.find((r) => r.code === ref.roomCode);
+      if (!room) throw new SupplierRefusal("unavailable");
+      const nights = stayNights(stay.checkIn, stay.checkOut);
+      // Rate-plan stop-sell is read first; room-level stop-sell and allotment are enforced by the batch itself.
+      const { results: planStops } = await d1
+        .prepare("SELECT night FROM rate_plan_nights WHERE accommodation_code = ?1 AND rate_plan_code = ?2 AND night >= ?3 AND night < ?4 AND stop_sell = 1 LIMIT 1")
+        .bind(accommodation.code, ref.ratePlanCode, stay.checkIn, stay.checkOut)
+        .all();
+      if (planStops.length) throw new SupplierRefusal("unavailable");
+      const count = stay.rooms.length;
+      // One batch is one transaction: every night's increment or none. A night that would sell past its
+      // allotment, or is stopped, breaks the CHECK (sold <= allotment) and rolls the whole batch back.
+      const take = d1.prepare(
+        `INSERT INTO room_nights (accommodation_code, room_code, night, allotment, sold) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (accommodation_code, room_code, night) DO UPDATE SET
+           sold = CASE WHEN room_nights.stop_sell = 1 THEN room_nights.allotment + 1 ELSE room_nights.sold + excluded.sold END`,
+      );
+      try {
+        await d1.batch(nights.map((night) => take.bind(accommodation.code, room.code, night, room.defaultAllotment, count)));
+      } catch (error) {
+        if (isCheckFailure(error)) throw new SupplierRefusal("unavailable");
+        throw error;
+      }
+      return { supplierReference: `INV-${randomToken(9)}`, hotelConfirmationNumber: randomToken(6).replace(/[-_]/g, "X").toUpperCase() };
+    },
+
+    async cancel(stay) {
+      const nights = stayNights(stay.checkIn, stay.checkOut);
+      const release = d1.prepare("UPDATE room_nights SET sold = sold - ?4 WHERE accommodation_code = ?1 AND room_code = ?2 AND night = ?3");
+      await d1.batch(nights.map((night) => release.bind(stay.accommodationCode, stay.roomCode, night, stay.roomCount)));
+    },
+  };
+};

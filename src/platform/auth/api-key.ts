@@ -7,19 +7,32 @@ import { ApiError } from "../http/api-error";
 const CALLER_SQL =
   "SELECT k.partner_id AS partnerId, k.id AS apiKeyId FROM api_keys k JOIN partners p ON p.id = k.partner_id WHERE k.key_hash = ?1 AND k.revoked_at IS NULL AND p.is_active = 1 LIMIT 1";
 
-const callerStatement = async (d1: D1Database, apiKey: string) => d1.prepare(CALLER_SQL).bind(await sha256Hex(apiKey));
+const callerStatement = (d1: D1Database, keyHash: string) => d1.prepare(CALLER_SQL).bind(keyHash);
 
 /** The caller for a presented API key, or null when it is unknown, revoked or its partner inactive. */
 export const findCallerByApiKey = async (d1: D1Database, apiKey: string): Promise<Caller | null> =>
-  (await callerStatement(d1, apiKey)).first<Caller>();
+  callerStatement(d1, await sha256Hex(apiKey)).first<Caller>();
+
+// Key hashes that authenticated in this isolate lately. Only for them may a companion add
+// speculative reads, so an unknown key never costs more than its own lookup. It decides nothing
+// about access: the key itself is read on every call.
+const RECENT_MS = 5 * 60_000;
+const recentKeys = new Map<string, number>();
+const isRecent = (keyHash: string, now: number) => (recentKeys.get(keyHash) ?? 0) > now;
+const remember = (keyHash: string, now: number) => {
+  if (recentKeys.size >= 10_000) recentKeys.clear();
+  recentKeys.set(keyHash, now + RECENT_MS);
+};
 
 /**
- * A read a route needs right after authentication, run in the same D1 batch as the key lookup
- * (one round trip instead of two). `keep` sees its rows only when the key is valid.
+ * Reads a route needs right after authentication, run in the same D1 batch as the key lookup (one
+ * round trip instead of two). `recent` says the key was valid in this isolate lately: the cue for
+ * reads worth doing only for a caller who is very likely genuine. `keep` sees the results, in the
+ * order given, only when the key is valid.
  */
 export type Companion<E extends HonoEnv> = {
-  statement: (c: Context<E>) => Promise<D1PreparedStatement | null>;
-  keep: (c: Context<E>, rows: unknown[]) => void;
+  statements: (c: Context<E>, recent: boolean) => Promise<D1PreparedStatement[]>;
+  keep: (c: Context<E>, results: D1Result[]) => void;
 };
 
 /** Spec section 5 rule 1: the `api-key` header must map to a valid partner, which is put on the context. */
@@ -28,12 +41,18 @@ export const apiKeyAuth = <E extends AppEnv = AppEnv>(companion?: Companion<E>):
     const apiKey = c.req.header("api-key");
     if (!apiKey) throw new ApiError(401, "API key is required", "api_key_required");
     const d1 = c.env.DB;
-    const extra = companion ? await companion.statement(c) : null;
-    const [found, alongside] = await d1.batch([await callerStatement(d1, apiKey), ...(extra ? [extra] : [])]);
+    const keyHash = await sha256Hex(apiKey);
+    const now = Date.now();
+    const extra = companion ? await companion.statements(c, isRecent(keyHash, now)) : [];
+    const [found, ...alongside] = await d1.batch([callerStatement(d1, keyHash), ...extra]);
     const caller = (found!.results[0] as Caller | undefined) ?? null;
-    if (!caller) throw new ApiError(401, "Invalid API key", "invalid_api_key");
+    if (!caller) {
+      recentKeys.delete(keyHash);
+      throw new ApiError(401, "Invalid API key", "invalid_api_key");
+    }
+    remember(keyHash, now);
     c.set("caller", caller);
-    if (companion && alongside) companion.keep(c, alongside.results);
+    companion?.keep(c, alongside);
     await next();
   };
 
