@@ -92,6 +92,14 @@ export const searchScenarios = (ctx: BenchContext): Scenario[] => [
     headers: API_KEY,
   },
   {
+    name: "search: geo, New York, limit 100",
+    meaning: "The 100 nearest hotels of the same centre: whether geo cost follows the answer or the area.",
+    method: "POST",
+    path: "/api/search",
+    body: searchBody({ geo: { lat: NEW_YORK.lat, lng: NEW_YORK.lng, limit: 100 } }),
+    headers: API_KEY,
+  },
+  {
     name: "search: name \"harbor\"",
     meaning: "A partial, case-insensitive name match.",
     method: "POST",
