@@ -33,7 +33,13 @@ export type RatePlan = {
   cancellation: CancellationRule;
 };
 
-export type AccommodationCatalogue = { basePrice: number; rooms: RoomType[]; ratePlans: RatePlan[] };
+export type AccommodationCatalogue = {
+  basePrice: number;
+  rooms: RoomType[];
+  ratePlans: RatePlan[];
+  /** Every rate plan with its room type, in rate-plan order. */
+  products: Array<{ room: RoomType; plan: RatePlan }>;
+};
 
 export const BOARD_NAMES: Record<BoardCode, string> = { RO: "Room Only", BB: "Bed and Breakfast", HB: "Half Board" };
 
@@ -95,7 +101,8 @@ export const catalogueFor = (code: string, starRating: number): AccommodationCat
       ratePlans.push({ ...rest, code: `${room.code}-${suffix}`, roomCode: room.code, cancellation: cancellation(random) });
     }
   }
-  const catalogue = { basePrice, rooms, ratePlans };
+  const products = ratePlans.map((plan) => ({ room: rooms.find((r) => r.code === plan.roomCode)!, plan }));
+  const catalogue = { basePrice, rooms, ratePlans, products };
   if (cache.size > 5_000) cache.clear();
   cache.set(key, catalogue);
   return catalogue;

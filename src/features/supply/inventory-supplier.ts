@@ -70,11 +70,14 @@ type StayPricing = {
   /** Only a check-in today or tomorrow (UTC) can already be past on a hotel's own calendar. */
   nearToday: boolean;
   bookedAt: string;
+  freeCancellationDeadline: (freeDays: number, timeZone: string) => string;
 };
 
 const stayPricing = (stay: Stay, now: number): StayPricing => {
   const nights = stayNights(stay.checkIn, stay.checkOut);
   const guests = stay.rooms.map(guestsOf);
+  // One search has one check-in: its deadlines differ only by zone and days before.
+  const deadlinesByZone = new Map<string, string[]>();
   return {
     stay,
     now,
@@ -84,6 +87,11 @@ const stayPricing = (stay: Stay, now: number): StayPricing => {
     occupancyFactors: guests.map(occupancyFactor),
     nearToday: stay.checkIn <= addDays(new Date(now).toISOString().slice(0, 10), 1),
     bookedAt: new Date(now).toISOString(),
+    freeCancellationDeadline: (freeDays, timeZone) => {
+      let byDays = deadlinesByZone.get(timeZone);
+      if (!byDays) deadlinesByZone.set(timeZone, (byDays = []));
+      return (byDays[freeDays] ??= freeCancellationDeadline(stay.checkIn, freeDays, timeZone));
+    },
   };
 };
 
@@ -128,11 +136,12 @@ export const cancelPolicyFor = (
   firstNightTotal: number,
   /** Now, as an ISO timestamp: a non-refundable plan's penalty applies from the moment of booking. */
   bookedAt: string,
+  /** The free-cancellation deadline when the caller has it already. */
+  deadline = plan.cancellation.refundable ? freeCancellationDeadline(checkIn, plan.cancellation.freeDays, accommodation.timezone) : bookedAt,
 ): CancelPolicy => {
   if (!plan.cancellation.refundable) {
     return { refundable: false, cancelPenalties: [{ penaltyType: "NON_REFUNDABLE", currency: CURRENCY, deadline: bookedAt, value: rate.chargeTotal }] };
   }
-  const deadline = freeCancellationDeadline(checkIn, plan.cancellation.freeDays, accommodation.timezone);
   const value = plan.cancellation.penalty === "FIRST_NIGHT" ? firstNightTotal : rate.chargeTotal;
   return { refundable: true, cancelPenalties: [{ penaltyType: plan.cancellation.penalty, currency: CURRENCY, deadline, value }] };
 };
@@ -146,8 +155,9 @@ const priceOffer = (
   pricing: StayPricing,
   overrides: NightOverrides | undefined,
 ): Offer | null => {
-  const { stay, nights } = pricing;
-  if (!pricing.guests.every((g) => fits(room, g))) return null;
+  // Loops rather than every/map: this runs for every rate plan of every hotel searched.
+  const { stay, nights, guests, occupancyFactors } = pricing;
+  for (const g of guests) if (!fits(room, g)) return null;
   const nightly: number[] = [];
   for (let i = 0; i < nights.length; i++) {
     const roomNight = overrides?.rooms.get(nightKey(room.code, nights[i]!));
@@ -159,26 +169,32 @@ const priceOffer = (
     const roomPrice = roomNight?.price ?? roomNightPrice(catalogue, room, pricing.nightFactors[i]!);
     nightly.push(planNight?.price ?? roomPrice * plan.priceFactor);
   }
-  const rooms: OfferRoom[] = pricing.occupancyFactors.map((factor, i) => {
-    let total = 0;
-    for (const price of nightly) total += price * factor;
-    return { occupancyRefId: i + 1, code: room.code, description: room.name, rate: rateOf(total) };
-  });
-  const rate = sumRates(rooms.map((r) => r.rate));
+  const rooms: OfferRoom[] = [];
+  const rates: Rate[] = [];
   let firstNight = 0;
-  for (const factor of pricing.occupancyFactors) firstNight += nightly[0]! * factor;
-  firstNight = round2(firstNight * (1 + TAX_RATE));
+  for (let i = 0; i < occupancyFactors.length; i++) {
+    const factor = occupancyFactors[i]!;
+    let total = 0;
+    for (let n = 0; n < nightly.length; n++) total += nightly[n]! * factor;
+    const rate = rateOf(total);
+    rates.push(rate);
+    rooms.push({ occupancyRefId: i + 1, code: room.code, description: room.name, rate });
+    firstNight += nightly[0]! * factor;
+  }
+  const rate = sumRates(rates);
+  const refundable = plan.cancellation.refundable;
+  const deadline = refundable ? pricing.freeCancellationDeadline(plan.cancellation.freeDays, accommodation.timezone) : pricing.bookedAt;
   return {
     roomCode: room.code,
     ratePlanCode: plan.code,
     roomName: room.name,
     boardCode: plan.boardCode,
     boardName: plan.boardName,
-    isRefundable: plan.cancellation.refundable,
-    rateRules: plan.cancellation.refundable ? [] : ["NON_REFUNDABLE"],
+    isRefundable: refundable,
+    rateRules: refundable ? [] : ["NON_REFUNDABLE"],
     status: "OK",
     rate,
-    cancelPolicy: cancelPolicyFor(plan, accommodation, stay.checkIn, rate, firstNight, pricing.bookedAt),
+    cancelPolicy: cancelPolicyFor(plan, accommodation, stay.checkIn, rate, round2(firstNight * (1 + TAX_RATE)), pricing.bookedAt, deadline),
     rooms,
   };
 };
@@ -191,8 +207,7 @@ const offersFor = (accommodation: SupplyAccommodation, pricing: StayPricing, ove
   if (checkInPassed(accommodation, pricing)) return [];
   const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
   const offers: Offer[] = [];
-  for (const plan of catalogue.ratePlans) {
-    const room = catalogue.rooms.find((r) => r.code === plan.roomCode)!;
+  for (const { room, plan } of catalogue.products) {
     const offer = priceOffer(accommodation, catalogue, room, plan, pricing, overrides);
     if (offer) offers.push(offer);
   }
