@@ -71,7 +71,8 @@ export const near = (lat: number, lng: number, radiusKm: number, limit: number):
   const dLng = cosLat < 1e-6 ? 180 : Math.min(180, radiusKm / (111.32 * cosLat));
   return {
     sql: GEO_SQL,
-    codesSql: nearestSql("a.code"),
+    // The whole box (a superset): read from the index alone, without the distance sort again.
+    codesSql: `SELECT a.code FROM accommodations a WHERE ${inBox}`,
     params: [lat - dLat, lat + dLat, lng - dLng, lng + dLng, lat, lng, radiusKm, limit],
     finish: (rows) => (rows as Row[]).map(toAccommodation),
   };
