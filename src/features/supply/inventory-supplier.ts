@@ -113,19 +113,9 @@ const sumRates = (rates: Rate[]): Rate => {
   return { currency: CURRENCY, baseRate, taxesAndFees, chargeTotal: round2(baseRate + taxesAndFees) };
 };
 
-// Free-cancellation deadlines: a few per search (check-in, days before, zone), each a zone conversion.
-const deadlines = new Map<string, string>();
-
-const freeCancellationDeadline = (checkIn: string, freeDays: number, timeZone: string): string => {
-  const key = `${checkIn}|${freeDays}|${timeZone}`;
-  let deadline = deadlines.get(key);
-  if (deadline === undefined) {
-    deadline = zonedTimeToUtc(addDays(checkIn, -freeDays), FREE_CANCELLATION_LOCAL_TIME, timeZone).toISOString();
-    if (deadlines.size >= 10_000) deadlines.clear();
-    deadlines.set(key, deadline);
-  }
-  return deadline;
-};
+/** 15:00 hotel time `freeDays` before check-in, as a UTC instant (zoned-time remembers the conversions). */
+const freeCancellationDeadline = (checkIn: string, freeDays: number, timeZone: string): string =>
+  zonedTimeToUtc(addDays(checkIn, -freeDays), FREE_CANCELLATION_LOCAL_TIME, timeZone).toISOString();
 
 /** Cancellation policy with deadlines as UTC instants computed in the accommodation's own zone. */
 export const cancelPolicyFor = (
