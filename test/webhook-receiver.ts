@@ -4,7 +4,7 @@ import type { TestProject } from "vitest/node";
 /**
  * vitest globalSetup (runs in Node): a webhook receiver on 127.0.0.1, because workerd tests cannot
  * listen on a port. The Worker under test POSTs to `<url>/hooks/<name>`; `?fail=N` makes the first
- * N requests of that name answer 500. Tests read what arrived with `GET <url>/received/<name>?count=N`,
+ * N requests of that name answer 500, and `?hang=1` answers only after 15 s (past the 10 s timeout). Tests read what arrived with `GET <url>/received/<name>?count=N`,
  * which answers as soon as N requests have arrived (or after 20 s with what there is).
  */
 export type ReceivedWebhook = { headers: Record<string, string>; body: string; answeredStatus: number; receivedAt: number };
@@ -43,6 +43,7 @@ export default async function setup(project: TestProject) {
       list.push({ headers, body, answeredStatus, receivedAt: Date.now() });
       received.set(name, list);
       for (const wake of waiters) wake();
+      if (url.searchParams.has("hang")) await new Promise((resolve) => setTimeout(resolve, 15_000));
       return answer(res, answeredStatus, { received: answeredStatus === 200 });
     }
     if (req.method === "GET" && kind === "received" && name) {
@@ -68,5 +69,9 @@ export default async function setup(project: TestProject) {
   const address = server.address();
   if (!address || typeof address === "string") throw new Error("webhook receiver did not start");
   project.provide("webhookReceiver", `http://127.0.0.1:${address.port}`);
-  return () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
 }
