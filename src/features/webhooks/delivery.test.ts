@@ -82,6 +82,19 @@ describe("booking webhooks through the real queue", () => {
   });
 });
 
+describe("retries exhausted on the real queue", () => {
+  it(`stops after ${MAX_DELIVERY_ATTEMPTS} attempts (max_retries in wrangler.toml) and marks the delivery failed`, async () => {
+    const endpoint = await subscribe(admin, "real-dead-letter", { query: "?fail=99" });
+    await bookRefundable("US000004", "wh-dead-1");
+    const hooks = await receivedAt("real-dead-letter", MAX_DELIVERY_ATTEMPTS);
+    expect(hooks).toHaveLength(MAX_DELIVERY_ATTEMPTS);
+    expect(new Set(hooks.map((h) => h.headers["edgestay-event-id"])).size).toBe(1);
+    await vi.waitFor(async () => {
+      expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: "failed", attempts: MAX_DELIVERY_ATTEMPTS, lastStatusCode: 500, nextAttemptAt: null });
+    }, { timeout: 10_000, interval: 200 });
+  }, 45_000);
+});
+
 describe("booking.cancelled and chat bookings", () => {
   it("announces a cancellation with its cancelPrice to an endpoint subscribed to booking.cancelled only", async () => {
     const endpoint = await subscribe(admin, "cancel-only", { events: ["booking.cancelled"] });
