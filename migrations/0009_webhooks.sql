@@ -16,7 +16,7 @@ CREATE TABLE `webhook_deliveries` (
 );
 --> statement-breakpoint
 CREATE INDEX `webhook_deliveries_endpoint_page` ON `webhook_deliveries` (`endpoint_id`,`created_at`,`event_id`);--> statement-breakpoint
-CREATE INDEX `webhook_deliveries_not_enqueued` ON `webhook_deliveries` (`created_at`) WHERE enqueued_at is null and status = 'pending';--> statement-breakpoint
+CREATE INDEX `webhook_deliveries_not_enqueued` ON `webhook_deliveries` (`next_attempt_at`) WHERE enqueued_at is null and status = 'pending';--> statement-breakpoint
 CREATE TABLE `webhook_endpoints` (
 	`id` text PRIMARY KEY NOT NULL,
 	`partner_id` text NOT NULL,

@@ -89,8 +89,9 @@ export const webhookReenqueue = {
     const due = await db
       .select({ eventId: webhookDeliveries.eventId, endpointId: webhookDeliveries.endpointId })
       .from(webhookDeliveries)
-      .where(and(isNull(webhookDeliveries.enqueuedAt), eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.createdAt, new Date(now.getTime() - REENQUEUE_AFTER_MS).toISOString())))
-      .orderBy(asc(webhookDeliveries.createdAt))
+      // nextAttemptAt is when it was recorded (or redelivered): the grace runs from then.
+      .where(and(isNull(webhookDeliveries.enqueuedAt), eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, new Date(now.getTime() - REENQUEUE_AFTER_MS).toISOString())))
+      .orderBy(asc(webhookDeliveries.nextAttemptAt))
       .limit(REENQUEUE_BATCH);
     return enqueueDeliveries(db, env.WEBHOOK_QUEUE as Queue<WebhookMessage>, due, now.getTime());
   },

@@ -56,7 +56,8 @@ export const webhookDeliveries = sqliteTable(
     primaryKey({ columns: [t.endpointId, t.eventId] }),
     // Newest-first keyset pages per endpoint.
     index("webhook_deliveries_endpoint_page").on(t.endpointId, t.createdAt, t.eventId),
-    index("webhook_deliveries_not_enqueued").on(t.createdAt).where(sql`enqueued_at is null and status = 'pending'`),
+    // The re-enqueue upkeep task's scan: pending deliveries the queue never accepted.
+    index("webhook_deliveries_not_enqueued").on(t.nextAttemptAt).where(sql`enqueued_at is null and status = 'pending'`),
   ],
 );
 
