@@ -14,6 +14,7 @@ import { partnerRoutes } from "./features/partners/routes";
 import { supplyRoutes } from "./features/supply/routes";
 import { radarRoutes } from "./features/radar/routes";
 import { paymentRoutes } from "./features/payments/routes";
+import { webhookRoutes } from "./features/webhooks/routes";
 import { withDb } from "./platform/db/client";
 import { ApiError } from "./platform/http/api-error";
 import { envelopeSchema, success } from "./platform/http/envelope";
@@ -70,6 +71,7 @@ export const createApp = () => {
   app.route("/", chatRoutes);
   app.route("/", chatPages);
   app.route("/", paymentRoutes);
+  app.route("/", webhookRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "api-key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer" });

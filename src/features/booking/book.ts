@@ -1,6 +1,7 @@
 import { sha256Hex, randomToken } from "../../platform/crypto/digest";
 import { ApiError } from "../../platform/http/api-error";
 import { SupplierRefusal } from "../supply/supplier";
+import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
 import { accommodationByCode } from "./accommodation-lookup";
 import type { CoreConnection } from "./connection-access";
 import { supplierFor, type BookingDeps, type SandboxScenario } from "./deps";
@@ -140,5 +141,6 @@ export const bookQuote = async (
     return retried(winner, requestHash, meta);
   }
   const row = await deps.d1.prepare("SELECT * FROM bookings WHERE reference = ?").bind(reference).first<RawBooking>();
+  await announceBookingChange(deps, bookingChangeOf("booking.confirmed", row!), now);
   return resultOf(row!, meta);
 };

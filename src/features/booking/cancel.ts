@@ -2,6 +2,7 @@ import { ApiError } from "../../platform/http/api-error";
 import { inventorySupplier } from "../supply/inventory-supplier";
 import type { CancelPolicy, Supplier } from "../supply/supplier";
 import { localDate } from "../supply/zoned-time";
+import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
 import type { RawBooking } from "./book";
 import type { BookingDeps } from "./deps";
 
@@ -49,6 +50,7 @@ export const cancelBooking = async (deps: BookingDeps, partnerId: string, bookin
     .bind(cancelledAt, cancelPrice, booking.reference)
     .run();
   if (update.meta.changes !== 1) throw cannot("cancelled");
+  await announceBookingChange(deps, bookingChangeOf("booking.cancelled", { ...booking, status: "cancelled", cancel_price: cancelPrice }), now);
   await supplierOfBooking(deps, booking.supplier).cancel({
     accommodationCode: booking.accommodation_code,
     roomCode: booking.room_code,

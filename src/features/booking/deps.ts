@@ -1,5 +1,6 @@
 import { inventorySupplier } from "../supply/inventory-supplier";
 import type { Supplier } from "../supply/supplier";
+import type { WebhookMessage } from "../webhooks/events";
 import type { CoreConnection } from "./connection-access";
 
 /** The bindings the booking services use; chat builds the same from its own env. */
@@ -10,6 +11,8 @@ export type BookingDeps = {
   secret: string;
   /** Whether the `test-scenario` header is honoured (env SANDBOX_SCENARIOS = "on"). */
   sandbox: boolean;
+  /** Where committed booking changes are announced to the partner's webhooks. */
+  webhookQueue: Queue<WebhookMessage>;
 };
 
 export const bookingDeps = (env: Env): BookingDeps => ({
@@ -17,6 +20,7 @@ export const bookingDeps = (env: Env): BookingDeps => ({
   quotes: env.CACHE,
   secret: env.PAGE_TOKEN_SECRET,
   sandbox: env.SANDBOX_SCENARIOS === "on",
+  webhookQueue: env.WEBHOOK_QUEUE as Queue<WebhookMessage>,
 });
 
 /**
