@@ -23,6 +23,8 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/workers/**/*.test.ts"],
     setupFiles: ["./test/setup.ts"],
+    // The Worker logs one JSON line per request; keep them out of the test report.
+    onConsoleLog: (log) => !log.includes('"event":"request"'),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
