@@ -28,16 +28,25 @@ export const runUpkeep = async (tasks: readonly UpkeepTask[], env: Env, now: Dat
 
 /**
  * Deletes the rows `where` selects, at most `batch` per statement, so a large backlog never becomes
- * one long write that blocks D1's single writer. Returns how many went.
+ * one long write that blocks D1's single writer, and at most `maxBatches` statements per run, so a
+ * run stays well inside the 1,000 D1 queries one invocation may make; the rest goes next run.
+ * Returns how many rows went.
  */
-export const deleteInBatches = async (d1: D1Database, table: string, where: string, params: unknown[], batch = 1_000): Promise<number> => {
+export const deleteInBatches = async (
+  d1: D1Database,
+  table: string,
+  where: string,
+  params: unknown[],
+  { batch = 1_000, maxBatches = 100 }: { batch?: number; maxBatches?: number } = {},
+): Promise<number> => {
   let removed = 0;
-  for (;;) {
+  for (let round = 0; round < maxBatches; round++) {
     const result = await d1
       .prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${where} LIMIT ${batch})`)
       .bind(...params)
       .run();
     removed += result.meta.changes;
-    if (result.meta.changes < batch) return removed;
+    if (result.meta.changes < batch) break;
   }
+  return removed;
 };

@@ -1,7 +1,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import worker from "../../index";
-import { runUpkeep, type UpkeepTask } from "../../platform/upkeep";
+import { deleteInBatches, runUpkeep, type UpkeepTask } from "../../platform/upkeep";
 import { LOGIN_LOCKOUT } from "../partners/login";
 import { upkeepTasks } from "./tasks";
 
@@ -96,7 +96,7 @@ describe("scheduled upkeep", () => {
     expect(lines(errors)).toEqual([{ level: "error", event: "upkeep_failed", task: "broken_table", error: expect.stringContaining("no such table"), durationMs: expect.any(Number) }]);
   });
 
-  it("deletes a backlog larger than one batch", async () => {
+  const backlog = async () => {
     await env.DB.prepare("DELETE FROM payment_setup_tokens").run();
     const rows = Array.from({ length: 2_500 }, (_, i) => i);
     // One JSON parameter per statement: D1 allows at most 100 bound parameters.
@@ -104,8 +104,20 @@ describe("scheduled upkeep", () => {
       "INSERT INTO payment_setup_tokens (token_hash, partner_id, actor_id, session_id, expires_at) SELECT 'old-' || value, 'demo', 'a', 's', ? FROM json_each(?)",
     ).bind(NOW - MINUTE, JSON.stringify(rows)).run();
     await env.DB.prepare("INSERT INTO payment_setup_tokens (token_hash, partner_id, actor_id, session_id, expires_at) VALUES ('live', 'demo', 'a', 's', ?)").bind(NOW + MINUTE).run();
+  };
+
+  it("deletes a backlog larger than one batch", async () => {
+    await backlog();
     const cardTokens = upkeepTasks.find((t) => t.name === "expired_card_setup_tokens")!;
     expect(await cardTokens.run(env, new Date(NOW))).toBe(2_500);
+    expect((await remaining()).setupTokens).toEqual(["live"]);
+  });
+
+  it("stops after maxBatches statements; the next run takes the rest", async () => {
+    await backlog();
+    const expired = () => deleteInBatches(env.DB, "payment_setup_tokens", "expires_at <= ?", [NOW], { batch: 1_000, maxBatches: 2 });
+    expect(await expired()).toBe(2_000);
+    expect(await expired()).toBe(500);
     expect((await remaining()).setupTokens).toEqual(["live"]);
   });
 });
