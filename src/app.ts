@@ -44,13 +44,18 @@ const asApiError = (err: unknown): ApiError => {
   return new ApiError(500, "Internal server error", "internal_error");
 };
 
+/** Reads that may be a moment stale (content export, search, booking list and read) may start at a replica. */
+const staleReadsAllowed = (method: string, path: string) =>
+  (method === "POST" && (path === "/api/v1/content/accommodations" || path === "/api/search")) ||
+  (method === "GET" && (path === "/api/bookings" || path.startsWith("/api/bookings/")));
+
 export const createApp = () => {
   const app = featureRouter();
 
   app.use("*", requestLog());
   app.use("*", requestId());
   app.use("*", failClosed());
-  app.use("*", withDb());
+  app.use("*", withDb(staleReadsAllowed));
   // Chat authenticates and counts every call before the body is read, so even a malformed body
   // answers with x-partner-id and the rate headers (spec 4.12).
   app.use(`${CHAT_BASE}/*`, chatAuth());

@@ -74,7 +74,7 @@ export const bookQuote = async (
   const existing = await findBookingByPartnerReference(deps.d1, partnerId, criteria.partnerReference);
   if (existing) return retried(existing, requestHash, meta);
 
-  const stored = await quoteStore(deps.quotes).get(criteria.quoteId, now);
+  const stored = await quoteStore(deps.quotes, deps.d1).get(criteria.quoteId, now);
   if (!stored || stored.partnerId !== partnerId) throw QUOTE_INVALID();
   if (criteria.accommodation.code !== stored.accommodationCode) throw new ApiError(400, "Accommodation code mismatch", "accommodation_mismatch");
   if (criteria.checkIn !== stored.stay.checkIn || criteria.checkOut !== stored.stay.checkOut) throw new ApiError(400, "Stay dates mismatch", "stay_dates_mismatch");

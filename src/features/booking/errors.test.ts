@@ -249,7 +249,7 @@ describe("book: section 7 messages", () => {
 
   it("an expired quote (by its own clock, and gone from KV)", async () => {
     const q = await quoteOf(await searchOne("US000009"));
-    const store = quoteStore(env.CACHE);
+    const store = quoteStore(env.CACHE, env.DB);
     const stored = await store.get(q.id, Date.now());
     await store.put(q.id, { ...stored!, expiresAt: Date.now() - 1 });
     const res = await post("/api/book", bookBody(q, "err-expired"));
@@ -265,13 +265,13 @@ describe("book: section 7 messages", () => {
     expect(expiration - Date.now() / 1000).toBeGreaterThan(1790);
     expect(expiration - Date.now() / 1000).toBeLessThanOrEqual(1801);
     // Moving the clock: within 30 minutes the quote is there, after them it is not.
-    expect(await quoteStore(env.CACHE).get(q.id, Date.now() + 29 * 60_000)).not.toBeNull();
-    expect(await quoteStore(env.CACHE).get(q.id, Date.now() + 30 * 60_000 + 1000)).toBeNull();
+    expect(await quoteStore(env.CACHE, env.DB).get(q.id, Date.now() + 29 * 60_000)).not.toBeNull();
+    expect(await quoteStore(env.CACHE, env.DB).get(q.id, Date.now() + 30 * 60_000 + 1000)).toBeNull();
   });
 
   it("Missing rate snapshot, Missing supplier metadata, Accommodation not found", async () => {
     const q = await quoteOf(await searchOne("US000010"));
-    const store = quoteStore(env.CACHE);
+    const store = quoteStore(env.CACHE, env.DB);
     const stored = (await store.get(q.id, Date.now()))!;
     await store.put(q.id, { ...stored, quote: { ...stored.quote, rate: undefined } });
     expect((await post("/api/book", bookBody(q, "err-rate"))).json.message).toBe("Missing rate snapshot for booking");

@@ -66,7 +66,7 @@ export const quoteOption = async (
     requestId: meta.requestId,
     responseTime: Math.max(0, Date.now() - meta.startedAt),
   };
-  await quoteStore(deps.quotes).put(quoteId, {
+  await quoteStore(deps.quotes, deps.d1).put(quoteId, {
     v: 1,
     partnerId: connection.partnerId,
     connectionId: connection.id,
