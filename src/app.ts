@@ -44,9 +44,9 @@ const asApiError = (err: unknown): ApiError => {
   return new ApiError(500, "Internal server error", "internal_error");
 };
 
-/** Reads that may be a moment stale (content export, search, booking list and read) may start at a replica. */
+/** Reads that may be a moment stale (content export, both searches, booking list and read) may start at a replica. */
 const staleReadsAllowed = (method: string, path: string) =>
-  (method === "POST" && (path === "/api/v1/content/accommodations" || path === "/api/search")) ||
+  (method === "POST" && (path === "/api/v1/content/accommodations" || path === "/api/search" || path === "/api/search/tgx")) ||
   (method === "GET" && (path === "/api/bookings" || path.startsWith("/api/bookings/")));
 
 export const createApp = () => {

@@ -66,6 +66,8 @@ export const bookQuote = async (
   meta: { requestId: string; startedAt: number; scenario: SandboxScenario | null },
   now = Date.now(),
 ): Promise<BookResult> => {
+  // Metasearch connections show prices publicly: they search and quote, they never book.
+  if (connection.connectionType === "metasearch") throw new ApiError(403, "Booking is not available on metasearch connections", "booking_not_allowed");
   const criteria = request.bookCriteria;
   const partnerId = connection.partnerId;
   const requestHash = await sha256Hex(

@@ -12,7 +12,8 @@ export const cancelPenaltyAt = (policy: CancelPolicy, now: number): number =>
 /** The supplier that holds a stored booking. */
 const supplierOfBooking = (deps: BookingDeps, name: string): Supplier => {
   if (name === "inventory") return inventorySupplier(deps.d1);
-  throw new ApiError(501, `No supplier named ${name} is connected`, "supplier_not_implemented");
+  // Every stored booking names a supplier this code knows; anything else is a server fault, not a feature gap.
+  throw new Error(`No supplier named ${name} is connected`);
 };
 
 const parsePolicy = (text: string | null): CancelPolicy | null => {

@@ -1,6 +1,5 @@
 import { signingKeys } from "../../platform/config/secrets";
 import type { Keyring } from "../../platform/crypto/keyring";
-import { ApiError } from "../../platform/http/api-error";
 import { inventorySupplier } from "../supply/inventory-supplier";
 import type { Supplier } from "../supply/supplier";
 import type { CoreConnection } from "./connection-access";
@@ -22,11 +21,11 @@ export const bookingDeps = (env: Env): BookingDeps => ({
   sandbox: env.SANDBOX_SCENARIOS === "on",
 });
 
-/** The supplier behind a connection: `direct` is the embedded inventory; others are not connected yet. */
-export const supplierFor = (deps: BookingDeps, connection: Pick<CoreConnection, "connectionType">): Supplier => {
-  if (connection.connectionType === "direct") return inventorySupplier(deps.d1);
-  throw new ApiError(501, `No supplier is connected for connectionType ${connection.connectionType} yet; use a direct connection`, "supplier_not_implemented");
-};
+/**
+ * The supplier behind a connection. Every connection type (`direct`, `tgx`, `metasearch`) sells the
+ * embedded inventory; the type decides the request shape and what may be done (metasearch cannot book).
+ */
+export const supplierFor = (deps: BookingDeps, _connection: Pick<CoreConnection, "connectionType">): Supplier => inventorySupplier(deps.d1);
 
 export const SANDBOX_SCENARIOS = ["price_changed", "room_unavailable", "booking_failed"] as const;
 export type SandboxScenario = (typeof SANDBOX_SCENARIOS)[number];

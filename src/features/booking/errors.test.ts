@@ -53,15 +53,16 @@ describe("search: section 7 messages", () => {
     expect(wrong.json.message).toBe("Invalid API key");
   });
 
-  it("a tgx connection has no supplier yet: 501, and /api/search/tgx and /api/quote/tgx are 501", async () => {
+  it("a tgx connection sells the embedded inventory: 200; /api/search/tgx validates; only /api/quote/tgx is 501", async () => {
     const tgx = await post("/api/search", searchBody(codes, { settings: { access: { code: 1003 } } }));
-    expect(tgx.status).toBe(501);
-    expect(tgx.json.message).toContain("tgx");
-    for (const path of ["/api/search/tgx", "/api/quote/tgx"]) {
-      const res = await post(path, {});
-      expect(res.status).toBe(501);
-      expect(res.json.message).toMatch(/not implemented/);
-    }
+    expect(tgx.status).toBe(200);
+    expect(tgx.json.data.accommodations[0].options.length).toBeGreaterThan(0);
+    const searchTgx = await post("/api/search/tgx", {});
+    expect(searchTgx.status).toBe(400);
+    expect(searchTgx.json.message).toBe("criteria is required");
+    const quoteTgx = await post("/api/quote/tgx", {});
+    expect(quoteTgx.status).toBe(501);
+    expect(quoteTgx.json.message).toMatch(/not implemented/);
   });
 
   it.each([

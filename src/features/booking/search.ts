@@ -97,7 +97,7 @@ const selectionOf = (criteria: SearchRequest["searchCriteria"]): AccommodationSe
 /**
  * Search's D1 reads, prepared from the raw body so that `coreAccess` can send them in the API-key
  * batch: a search is then one D1 round trip in all. The embedded inventory is the supplier behind
- * direct connections, the only kind connected; for any other the read is simply not used.
+ * every connection type, so the read serves whichever connection the body names.
  */
 export const searchBodyReads: BodyReads = {
   statements(env, body) {
@@ -119,11 +119,19 @@ export const searchBodyReads: BodyReads = {
  * POST /api/search. Whatever the selector and count, the supplier reads D1 once (`read`: that
  * outcome when it came with the API key); nothing is written per option.
  */
-export const searchAvailability = async (deps: BookingDeps, connection: CoreConnection, request: SearchRequest, now = Date.now(), read?: D1Result[]) => {
+export const searchAvailability = async <Terms extends ReturnType<typeof offerTerms> = ReturnType<typeof offerTerms>>(
+  deps: BookingDeps,
+  connection: CoreConnection,
+  request: SearchRequest,
+  now = Date.now(),
+  read?: D1Result[],
+  /** How an offer's terms appear in an option; the Hotel-X shape also needs rate rules and status. */
+  terms: (offer: Offer) => Terms = offerTerms as (offer: Offer) => Terms,
+) => {
   const criteria = request.searchCriteria;
   const stay = stayFrom(criteria.checkIn, criteria.checkOut, criteria.occupancies, now);
   const supplier = supplierFor(deps, connection);
-  const { accommodations, offers: offersByCode } = await supplier.search(selectionOf(criteria), stay, now, connection.connectionType === "direct" ? read : undefined);
+  const { accommodations, offers: offersByCode } = await supplier.search(selectionOf(criteria), stay, now, read);
   const optionId = await optionIdsFor(deps.keys, { partnerId: connection.partnerId, ...stay, expiresAt: now + OPTION_LIFETIME_MS });
   const keep = offerFilter(request.filters);
   const result = [];
@@ -132,7 +140,7 @@ export const searchAvailability = async (deps: BookingDeps, connection: CoreConn
     if (offers.length === 0) continue;
     const options = offers.map((offer) => ({
       id: optionId({ accommodationCode: accommodation.code, roomCode: offer.roomCode, ratePlanCode: offer.ratePlanCode, chargeTotal: offer.rate.chargeTotal }),
-      ...offerTerms(offer),
+      ...terms(offer),
     }));
     result.push({ ...accommodationSummary(accommodation), options });
   }
