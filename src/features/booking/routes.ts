@@ -168,6 +168,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const [admitted, searched] = await Promise.allSettled([admit(c, connection), searchTgx(deps, connection, request, Date.now(), c.var.searchRead)]);
     if (admitted.status === "rejected") throw admitted.reason;
     if (searched.status === "rejected") throw searched.reason;
+    recordUsage(c.env, { partnerId: connection.partnerId, operation: "search", connectionCode: connection.code, requestId: c.get("requestId") });
     return c.json(searched.value, 200);
   })
   .openapi(quote, async (c) => {

@@ -13,6 +13,8 @@ const seed = async () => {
     env.DB.prepare("DELETE FROM login_failures"),
     env.DB.prepare("DELETE FROM payment_setup_tokens"),
     env.DB.prepare("DELETE FROM radar_signals"),
+    env.DB.prepare("DELETE FROM quotes"),
+    env.DB.prepare("INSERT INTO quotes (id, partner_id, expires_at, body) VALUES ('q-expired', 'demo', ?, '{}'), ('q-live', 'demo', ?, '{}')").bind(NOW, NOW + MINUTE),
     // Window and lock both over: removed. Lock still running, or window still open: kept.
     env.DB.prepare("INSERT INTO login_failures (email, failures, window_started_at, locked_until) VALUES (?, 2, ?, NULL)").bind("stale@x.test", NOW - LOGIN_LOCKOUT.windowMs - 1),
     env.DB.prepare("INSERT INTO login_failures (email, failures, window_started_at, locked_until) VALUES (?, 5, ?, ?)").bind("unlocked@x.test", NOW - 2 * LOGIN_LOCKOUT.windowMs, NOW - 1),
@@ -40,12 +42,14 @@ const remaining = async () => ({
   loginFailures: (await env.DB.prepare("SELECT email FROM login_failures ORDER BY email").all<{ email: string }>()).results.map((r) => r.email),
   setupTokens: (await env.DB.prepare("SELECT token_hash FROM payment_setup_tokens ORDER BY token_hash").all<{ token_hash: string }>()).results.map((r) => r.token_hash),
   radarSignals: (await env.DB.prepare("SELECT session_id FROM radar_signals ORDER BY session_id").all<{ session_id: string }>()).results.map((r) => r.session_id),
+  quotes: (await env.DB.prepare("SELECT id FROM quotes ORDER BY id").all<{ id: string }>()).results.map((r) => r.id),
 });
 
 const KEPT = {
   loginFailures: ["fresh@x.test", "locked@x.test"],
   setupTokens: ["live", "live-used"],
   radarSignals: ["sess-live"],
+  quotes: ["q-live"],
 };
 
 let logs: MockInstance<typeof console.log>;
@@ -68,6 +72,7 @@ describe("scheduled upkeep", () => {
     await waitOnExecutionContext(ctx);
     expect(await remaining()).toEqual(KEPT);
     expect(lines(logs)).toEqual([
+      { level: "info", event: "upkeep", task: "expired-quotes", removed: 1, durationMs: expect.any(Number) },
       { level: "info", event: "upkeep", task: "stale_login_failures", removed: 2, durationMs: expect.any(Number) },
       { level: "info", event: "upkeep", task: "expired_card_setup_tokens", removed: 3, durationMs: expect.any(Number) },
       { level: "info", event: "upkeep", task: "expired_radar_signals", removed: 1, durationMs: expect.any(Number) },
@@ -88,6 +93,7 @@ describe("scheduled upkeep", () => {
     const outcomes = await runUpkeep([broken, ...upkeepTasks], env, new Date(NOW));
     expect(outcomes[0]).toEqual({ task: "broken_table", failed: expect.stringContaining("no such table") });
     expect(outcomes.slice(1)).toEqual([
+      { task: "expired-quotes", removed: 1 },
       { task: "stale_login_failures", removed: 2 },
       { task: "expired_card_setup_tokens", removed: 3 },
       { task: "expired_radar_signals", removed: 1 },

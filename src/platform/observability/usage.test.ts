@@ -74,6 +74,15 @@ describe("USAGE: one data point per billable call", () => {
     expect(points).toEqual([{ indexes: ["demo"], blobs: ["radar_check", "", expect.any(String)], doubles: [1] }]);
   });
 
+  it("records a Hotel-X search as a search", async () => {
+    const { vars, points } = recordingEnv();
+    const { checkIn, checkOut, occupancies } = stay.searchCriteria;
+    const criteria = { checkIn, checkOut, hotels: ["US000004"], occupancies, currency: "USD", language: "en", nationality: "US", market: "US" };
+    const res = await send(vars, "/api/search/tgx", { criteria, settings: { access: { code: 1001 } } });
+    expect(res.status).toBe(200);
+    expect(points.map((p) => [p.indexes, p.blobs![0], p.blobs![1]])).toEqual([[["demo"], "search", "1001"]]);
+  });
+
   it("indexes another partner's calls under its own id", async () => {
     const { vars, points } = recordingEnv();
     const res = await send(vars, "/api/search", { ...stay, settings: { access: { code: 2001 } } }, { "api-key": "other-partner-key" });
