@@ -132,7 +132,7 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
   const stay = stayFrom(criteria.checkIn, criteria.checkOut, criteria.occupancies, now);
   const supplier = supplierFor(deps, connection);
   const { accommodations, offers: offersByCode } = await supplier.search(selectionOf(criteria), stay, now, read);
-  const optionId = await optionIdsFor(deps.secret, { partnerId: connection.partnerId, ...stay, expiresAt: now + OPTION_LIFETIME_MS });
+  const optionId = await optionIdsFor(deps.keys, { partnerId: connection.partnerId, ...stay, expiresAt: now + OPTION_LIFETIME_MS });
   const keep = offerFilter(request.filters);
   const result = [];
   for (const accommodation of accommodations) {
