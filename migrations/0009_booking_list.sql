@@ -1,0 +1,1 @@
+CREATE INDEX `bookings_partner_created` ON `bookings` (`partner_id`,`created_at`,`reference`);
