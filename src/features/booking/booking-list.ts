@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { openToken, signToken } from "../../platform/crypto/signed-token";
 import { ApiError } from "../../platform/http/api-error";
 import { envelopeSchema } from "../../platform/http/envelope";
+import { isIsoDate, isIsoDatetime } from "../../platform/http/iso-time";
 import type { RawBooking } from "./book";
 import { bookingView } from "./bookings";
 import { bookingViewSchema } from "./schemas";
@@ -11,23 +12,15 @@ export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 200;
 const BOOKING_STATUSES = ["success", "cancelled"] as const;
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-// Offset required: a datetime without a zone means a different instant on every partner server.
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-const isRealDate = (text: string) => !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
-/** An ISO 8601 datetime with a zone (Z or ±hh:mm) on a real calendar day. */
-export const isIsoDatetime = (v: string) => DATETIME.test(v) && isRealDate(v.slice(0, 10)) && !Number.isNaN(Date.parse(v));
-
 const dateParam = z
   .string()
-  .refine((v) => DATE.test(v) && isRealDate(v), "expected a date YYYY-MM-DD")
+  .refine(isIsoDate, "expected a date YYYY-MM-DD")
   .optional()
   .openapi({ example: "2027-03-10" });
 const instantParam = (description: string) =>
   z
     .string()
-    .refine((v) => (DATE.test(v) && isRealDate(v)) || isIsoDatetime(v), "expected a date YYYY-MM-DD or an ISO 8601 datetime with a zone")
+    .refine((v) => isIsoDate(v) || isIsoDatetime(v), "expected a date YYYY-MM-DD or an ISO 8601 datetime with a zone")
     .optional()
     .openapi({ description, example: "2026-11-01T00:00:00Z" });
 
@@ -60,9 +53,9 @@ export type ListFilters = { createdFrom: string | null; createdTo: string | null
 const FILTER_NAMES = ["createdFrom", "createdTo", "checkInFrom", "checkInTo", "status"] as const;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const lowerInstant = (v: string) => new Date(DATE.test(v) ? `${v}T00:00:00Z` : v).toISOString();
+const lowerInstant = (v: string) => new Date(isIsoDate(v) ? `${v}T00:00:00Z` : v).toISOString();
 // A date as an upper bound covers its whole UTC day.
-const upperInstant = (v: string) => (DATE.test(v) ? new Date(Date.parse(`${v}T00:00:00Z`) + DAY_MS - 1).toISOString() : new Date(v).toISOString());
+const upperInstant = (v: string) => (isIsoDate(v) ? new Date(Date.parse(`${v}T00:00:00Z`) + DAY_MS - 1).toISOString() : new Date(v).toISOString());
 
 const filtersOf = (q: BookingsQuery): ListFilters => ({
   createdFrom: q.createdFrom === undefined ? null : lowerInstant(q.createdFrom),

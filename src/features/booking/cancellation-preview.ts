@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/http/api-error";
 import { envelopeSchema } from "../../platform/http/envelope";
+import { isIsoDatetime } from "../../platform/http/iso-time";
 import type { RawBooking } from "./book";
-import { isIsoDatetime } from "./booking-list";
 import { cancelPenaltyAt, isOnOrAfterCheckIn, parsePolicy } from "./cancel";
 
 export const cancellationPreviewQuerySchema = z.object({
