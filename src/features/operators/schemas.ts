@@ -37,6 +37,7 @@ export const listConnectionsQuerySchema = z.object({
 });
 export const listPartnersQuerySchema = z.object(pageQuery);
 
+export const partnerIdParamsSchema = z.object({ partnerId: z.string().min(1).max(64).openapi({ param: { name: "partnerId", in: "path" } }) });
 export const connectionIdParamsSchema = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
 
 const paginationSchema = z

@@ -16,7 +16,7 @@ import {
   signalsAcceptedSchema,
   signalsRequestSchema,
 } from "./schemas";
-import { runCheck, storeSignals } from "./service";
+import { allowedOriginsOf, runCheck, storeSignals } from "./service";
 
 export const SIGNALS_PATH = "/api/v1/radar/sessions/signals";
 export const CHECKS_PATH = "/api/v1/radar/checks";
@@ -26,7 +26,7 @@ export const MAX_SIGNALS_BYTES = 16 * 1024;
 const sessionIdHeader = z
   .string({ error: specMessage(SESSION_ID_MESSAGE) })
   .regex(SESSION_ID_PATTERN, specMessage(SESSION_ID_MESSAGE))
-  .openapi({ description: "The session id the page snippet was given (data-session-id)", example: "sess_8f1c2a" });
+  .openapi({ description: "The session id the page snippet was given (data-session-id)", example: "sess_8f1c2a9d04e7b316" });
 
 const signalsBodyLimit = (): MiddlewareHandler =>
   async function signalsBodyLimit(c, next) {
@@ -34,6 +34,19 @@ const signalsBodyLimit = (): MiddlewareHandler =>
     const bytes = new TextEncoder().encode(await c.req.text()).byteLength;
     if (bytes > MAX_SIGNALS_BYTES) {
       throw new ApiError(413, `Request body too large: the limit is ${MAX_SIGNALS_BYTES} bytes`, "body_too_large");
+    }
+    await next();
+  };
+
+/**
+ * A partner may limit its collector key to its own pages' origins. Browsers always send Origin on
+ * a cross-site POST; a post without one (not a browser) is refused too once a list is set.
+ */
+const signalsOriginAllowlist = (): MiddlewareHandler<CollectorEnv> =>
+  async function signalsOriginAllowlist(c, next) {
+    const allowed = await allowedOriginsOf(c.get("db"), c.get("collectorPartnerId"));
+    if (allowed.length > 0 && !allowed.includes(c.req.header("origin") ?? "")) {
+      throw new ApiError(403, "This origin may not post signals with this collector key", "origin_not_allowed");
     }
     await next();
   };
@@ -64,14 +77,14 @@ const postSignals = createRoute({
   tags: ["Radar"],
   summary: "Browser signals from the page snippet (collector key, CORS)",
   security: [{ CollectorKey: [] }],
-  middleware: [signalsBodyLimit(), collectorKeyAuth(), signalsRateLimit()] as const,
+  middleware: [signalsBodyLimit(), collectorKeyAuth(), signalsOriginAllowlist(), signalsRateLimit()] as const,
   request: {
     headers: z.object({ "session-id": sessionIdHeader }),
     body: { required: true, content: { "application/json": { schema: signalsRequestSchema } } },
   },
   responses: {
     202: { description: "Signals kept for the session", content: { "application/json": { schema: signalsAcceptedSchema } } },
-    ...errorResponses(400, 401, 413, 429),
+    ...errorResponses(400, 401, 403, 413, 429),
   },
 });
 
