@@ -16,7 +16,8 @@ export default defineConfig({
       main: "./src/index.ts",
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
-        bindings: { ...demoVars, TEST_MIGRATIONS: await readD1Migrations("./migrations") },
+        // Links are built from PUBLIC_BASE_URL, as on a deploy, so a forged Host can be tested.
+        bindings: { ...demoVars, PUBLIC_BASE_URL: "https://edgestay.test", TEST_MIGRATIONS: await readD1Migrations("./migrations") },
       },
     })),
   ],

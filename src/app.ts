@@ -20,6 +20,7 @@ import { envelopeSchema, success } from "./platform/http/envelope";
 import { CONTENT_TYPE_MESSAGE, jsonBody } from "./platform/http/json-body";
 import { requestId } from "./platform/http/request-id";
 import { featureRouter } from "./platform/http/router";
+import { docsSecurityPolicy, pageSecurityHeaders } from "./platform/http/secure-headers";
 
 const health = createRoute({
   method: "get",
@@ -45,6 +46,7 @@ const asApiError = (err: unknown): ApiError => {
 export const createApp = () => {
   const app = featureRouter();
 
+  app.use("*", pageSecurityHeaders());
   app.use("*", requestId());
   app.use("*", withDb());
   // Chat authenticates and counts every call before the body is read, so even a malformed body
@@ -76,7 +78,7 @@ export const createApp = () => {
     openapi: "3.1.0",
     info: { title: "Edgestay Partner API", version: "1.0.0", description: "Business-to-business accommodation distribution." },
   });
-  app.get("/docs", swaggerUI({ url: "/openapi.json", title: "Edgestay Partner API" }));
+  app.get("/docs", docsSecurityPolicy(), swaggerUI({ url: "/openapi.json", title: "Edgestay Partner API" }));
 
   app.notFound(async (c) => {
     // Test calls and run_worker_first requests reach the Worker before the asset router.

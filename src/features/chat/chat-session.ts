@@ -133,6 +133,7 @@ export class ChatSession extends DurableObject<Env> {
         sessionId: record.sessionId,
         timezoneOffsetMinutes: record.actor.timezoneOffsetMinutes,
         origin: request.origin,
+        pageTokenSecret: this.env.PAGE_TOKEN_SECRET,
         requestId: request.requestId,
         now,
       },

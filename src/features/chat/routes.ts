@@ -1,3 +1,4 @@
+import { publicBaseUrl } from "../../platform/http/public-url";
 import { createRoute, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../platform/app-env";
@@ -102,7 +103,7 @@ export const chatRoutes = featureRouter()
       ...(body.actor ? { actorId: body.actor.actorId } : {}),
       event,
       ...(body.idempotencyKey ? { idempotencyKey: body.idempotencyKey } : {}),
-      origin: new URL(c.req.url).origin,
+      origin: publicBaseUrl(c.env, c.req.url),
       requestId: c.get("requestId"),
     });
     const { replayed, ...data } = unwrap(outcome as Outcome<EventResponse & { replayed: boolean }>);

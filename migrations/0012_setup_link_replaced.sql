@@ -1,0 +1,1 @@
+ALTER TABLE `payment_setup_tokens` ADD `replaced_at` integer;
