@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DEMO_KEY, OTHER_KEY } from "../../../test/api";
 import { database } from "../../platform/db/client";
-import { sha256Hex } from "../../platform/crypto/digest";
+import { keyedHash, sha256Hex } from "../../platform/crypto/digest";
 import { CHROME_UA, checkBody, DEMO_COLLECTOR_KEY, humanSignals, reasonCodes, runCheckCall, sendSignals, unique, uniqueIp } from "./radar-fixtures";
 import { countBillableChecks, runCheck, setRadarEnabled } from "./service";
 import { checkRequestSchema } from "./schemas";
@@ -148,14 +148,14 @@ describe("POST /api/v1/radar/checks: velocity over sliding windows", () => {
     const request = checkRequestSchema.parse(checkBody({ booker: { email }, context: {} }));
     const now = Date.now();
     for (let i = 0; i < 5; i++) {
-      await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now: now - 61 * 60_000 });
+      await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, piiKey: env.PII_HASH_SECRET, request, now: now - 61 * 60_000 });
     }
-    const fresh = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now });
+    const fresh = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, piiKey: env.PII_HASH_SECRET, request, now });
     expect(fresh.check.reasons.map((r) => r.code)).toEqual(["no_browser_signals"]);
     for (let i = 0; i < 4; i++) {
-      await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now: now - 59 * 60_000 });
+      await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, piiKey: env.PII_HASH_SECRET, request, now: now - 59 * 60_000 });
     }
-    const within = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now });
+    const within = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, piiKey: env.PII_HASH_SECRET, request, now });
     expect(within.check.reasons.map((r) => r.code)).toEqual(["no_browser_signals", "email_velocity"]);
   });
 
@@ -332,8 +332,10 @@ describe("POST /api/v1/radar/checks: idempotency, billing and storage", () => {
     expect(inputs.signals.fingerprint.visitor_id).toBeTruthy();
     expect(row.inputs).not.toContain("4242");
     expect(row.inputs).not.toContain("cvc");
-    expect(row.email_hash).toBe(await sha256Hex(body.booker.email.toLowerCase()));
-    expect(row.ip_hash).toBe(await sha256Hex(body.context.ip));
+    // Keyed hashes (PII_HASH_SECRET): a plain SHA-256 of a guessed e-mail or IP does not match.
+    expect(row.email_hash).toBe(await keyedHash(env.PII_HASH_SECRET, body.booker.email.toLowerCase()));
+    expect(row.email_hash).not.toBe(await sha256Hex(body.booker.email.toLowerCase()));
+    expect(row.ip_hash).toBe(await keyedHash(env.PII_HASH_SECRET, body.context.ip));
     expect(row.visitor_id).toBe(inputs.signals.fingerprint.visitor_id);
     expect(JSON.parse(row.reasons)).toEqual(res.json.data.reasons);
   });
@@ -354,7 +356,7 @@ describe("POST /api/v1/radar/checks: bypass (fail open)", () => {
   it("bypasses when the evaluation cannot finish within its time budget, and stores that check", async () => {
     const db = database(env.DB);
     const request = checkRequestSchema.parse(checkBody({ booker: { email: "x@mailinator.com" } }));
-    const { check } = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, budgetMs: 0 });
+    const { check } = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, piiKey: env.PII_HASH_SECRET, request, budgetMs: 0 });
     expect(check).toMatchObject({ decision: "bypass", radar_result: "evaluation_timeout", should_hide_rate: false, billable: false, score: 0 });
     expect(check.reasons[0]!.code).toBe("evaluation_timeout");
     expect(await storedCheck(check.check_id)).not.toBeNull();

@@ -110,6 +110,7 @@ signalsRoutes.openapi(postSignals, async (c) => {
     signals: c.req.valid("json"),
     ipCountry: typeof cf?.country === "string" ? cf.country.toUpperCase() : null,
     ip: c.req.header("cf-connecting-ip") ?? null,
+    piiKey: c.env.PII_HASH_SECRET,
   });
   return c.json(success({ accepted: true as const, expires_at: stored.expiresAt }), 202);
 });
@@ -146,6 +147,7 @@ const checkRoutes = featureRouter().openapi(postCheck, async (c) => {
     sessionId: headers["session-id"],
     idempotencyKey: headers["idempotency-key"] ?? null,
     request: c.req.valid("json"),
+    piiKey: c.env.PII_HASH_SECRET,
   });
   if (outcome.replayed) c.header("idempotent-replayed", "true");
   return c.json(success(outcome.check), 200);

@@ -1,7 +1,7 @@
 import { and, asc, count, countDistinct, eq, gt, gte, lt, ne, sql } from "drizzle-orm";
 import { partners } from "../../platform/db/schema";
 import type { Db } from "../../platform/db/client";
-import { sha256Hex } from "../../platform/crypto/digest";
+import { keyedHash, sha256Hex } from "../../platform/crypto/digest";
 import { ApiError } from "../../platform/http/api-error";
 import { isDisposableEmail } from "./disposable-domains";
 import { evaluateRules, VELOCITY, verdictFor, type Reason, type VelocityCounts } from "./rules";
@@ -31,8 +31,10 @@ export type SignalsInput = {
   signals: BrowserSignals;
   /** request.cf.country of the browser's request, when the edge provides it. */
   ipCountry: string | null;
-  /** The browser's IP (cf-connecting-ip); only its SHA-256 is kept. */
+  /** The browser's IP (cf-connecting-ip); only its keyed hash is kept. */
   ip: string | null;
+  /** PII_HASH_SECRET: key of the hashes that stand in for e-mails and IPs. */
+  piiKey: string;
   now?: number;
 };
 
@@ -47,7 +49,7 @@ export const MAX_SIGNAL_POSTS = 10;
 export const storeSignals = async (db: Db, input: SignalsInput): Promise<{ expiresAt: string }> => {
   const now = input.now ?? Date.now();
   const expiresAtMs = now + SIGNALS_RETENTION_MS;
-  const ipHash = input.ip ? await sha256Hex(input.ip) : null;
+  const ipHash = input.ip ? await keyedHash(input.piiKey, input.ip) : null;
   const s = radarSignals;
   // One statement: the cap holds under concurrent posts.
   await db.run(sql`insert into ${s} (${sql.identifier(s.partnerId.name)}, ${sql.identifier(s.sessionId.name)}, ${sql.identifier(s.signals.name)}, ${sql.identifier(s.ipCountry.name)}, ${sql.identifier(s.ipHash.name)}, ${sql.identifier(s.receivedAt.name)}, ${sql.identifier(s.expiresAtMs.name)})
@@ -90,6 +92,8 @@ export type CheckInput = {
   sessionId: string;
   idempotencyKey: string | null;
   request: CheckRequest;
+  /** PII_HASH_SECRET: e-mails and IPs are matched by keyed hash, so retention can drop the values. */
+  piiKey: string;
   budgetMs?: number;
   now?: number;
 };
@@ -192,7 +196,7 @@ const evaluate = async (db: Db, input: CheckInput, now: number, emailHash: strin
   const signals = signalRow ? (JSON.parse(signalRow.signals) as BrowserSignals) : null;
   const conflictingSignals = signals !== null && signalRows.slice(1).some((row) => conflictsWith(signals)(JSON.parse(row.signals) as BrowserSignals));
   const visitorId = signals?.fingerprint.visitor_id ?? null;
-  const ipHash = input.request.context?.ip ? await sha256Hex(input.request.context.ip) : (signalRow?.ipHash ?? null);
+  const ipHash = input.request.context?.ip ? await keyedHash(input.piiKey, input.request.context.ip) : (signalRow?.ipHash ?? null);
   // The device: the visitor id with the browser's own IP, else the server's, else the booker id.
   const bookerUuid = input.request.context?.booker_uuid;
   const anchor = signalRow?.ipHash ?? ipHash ?? (bookerUuid ? `booker:${bookerUuid}` : null);
@@ -243,7 +247,7 @@ const evaluate = async (db: Db, input: CheckInput, now: number, emailHash: strin
 /** Evaluates within the budget; past it, or on an unexpected failure, the check fails open as a bypass. */
 const evaluateWithinBudget = async (db: Db, input: CheckInput, now: number, emailHash: string): Promise<Evaluation> => {
   const budgetMs = input.budgetMs ?? CHECK_BUDGET_MS;
-  const identities: Identities = { visitorId: null, deviceKey: null, emailHash, ipHash: input.request.context?.ip ? await sha256Hex(input.request.context.ip) : null };
+  const identities: Identities = { visitorId: null, deviceKey: null, emailHash, ipHash: input.request.context?.ip ? await keyedHash(input.piiKey, input.request.context.ip) : null };
   const timedOut = () => bypass("evaluation_timeout", "evaluation_timeout", `The evaluation did not finish within ${budgetMs} ms; failing open`, identities);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = Date.now() + budgetMs;
@@ -274,7 +278,7 @@ export const runCheck = async (db: Db, input: CheckInput): Promise<CheckOutcome>
     if (existing) return replay(existing, input);
   }
   const now = input.now ?? Date.now();
-  const emailHash = await sha256Hex(input.request.booker.email.trim().toLowerCase());
+  const emailHash = await keyedHash(input.piiKey, input.request.booker.email.trim().toLowerCase());
 
   const evaluation = (await isRadarEnabled(db, input.partnerId))
     ? await evaluateWithinBudget(db, input, now, emailHash)
@@ -282,7 +286,7 @@ export const runCheck = async (db: Db, input: CheckInput): Promise<CheckOutcome>
         visitorId: null,
         deviceKey: null,
         emailHash,
-        ipHash: input.request.context?.ip ? await sha256Hex(input.request.context.ip) : null,
+        ipHash: input.request.context?.ip ? await keyedHash(input.piiKey, input.request.context.ip) : null,
       });
 
   const inputs = {
@@ -313,6 +317,7 @@ export const runCheck = async (db: Db, input: CheckInput): Promise<CheckOutcome>
     ipHash: evaluation.identities.ipHash,
     checkedAt: new Date(now).toISOString(),
     checkedAtMs: now,
+    piiRemovedAt: null,
   };
   // A concurrent request with the same idempotency key may have stored first: then replay that one.
   const inserted = await db.insert(radarChecks).values(row).onConflictDoNothing().returning({ id: radarChecks.id });

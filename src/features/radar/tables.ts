@@ -67,12 +67,16 @@ export const radarChecks = sqliteTable(
     ipHash: text("ip_hash"),
     checkedAt: text("checked_at").notNull(),
     checkedAtMs: integer("checked_at_ms").notNull(),
+    // When the personal values in `inputs` were replaced by keyed hashes (retention) or erased.
+    piiRemovedAt: integer("pii_removed_at"),
   },
   (t) => [
     uniqueIndex("radar_checks_idempotency").on(t.partnerId, t.idempotencyKey).where(sql`idempotency_key is not null`),
     index("radar_checks_device").on(t.partnerId, t.deviceKey, t.checkedAtMs),
     index("radar_checks_email").on(t.partnerId, t.emailHash, t.checkedAtMs),
     index("radar_checks_ip").on(t.partnerId, t.ipHash, t.checkedAtMs),
+    index("radar_checks_email_any_partner").on(t.emailHash),
+    index("radar_checks_pii_retention").on(t.checkedAtMs).where(sql`pii_removed_at is null`),
   ],
 );
 
