@@ -174,6 +174,12 @@ describe("every HTML page sends the security headers and no inline script", () =
     expect(scriptSrc).toContain(`'sha256-${btoa(String.fromCharCode(...digest))}'`);
   });
 
+  it("the asset router's own _headers file is configuration, not a page", async () => {
+    const res = await env.ASSETS.fetch("https://edgestay.test/_headers");
+    expect(res.status).toBe(404);
+    await res.body?.cancel();
+  });
+
   it("the radar snippet stays loadable from partner pages (no same-origin resource policy)", async () => {
     const res = await get("/radar.js");
     expect(res.status).toBe(200);
