@@ -21,6 +21,8 @@ export default defineConfig({
           TEST_MIGRATIONS: await readD1Migrations("./migrations"),
           // Webhook retries 1 s apart instead of 30 s..30 min, so the real queue's retry arrives in a test.
           WEBHOOK_RETRY_DELAYS_SECONDS: "1,1,1,1,1,1",
+          // Links are built from PUBLIC_BASE_URL, as on a deploy, so a forged Host can be tested.
+          PUBLIC_BASE_URL: "https://edgestay.test",
         },
       },
     })),

@@ -16,7 +16,8 @@
     if (!script) return;
     var sessionId = script.getAttribute("data-session-id");
     var collectorKey = script.getAttribute("data-collector-key");
-    if (!sessionId || !collectorKey) return;
+    // The API refuses session ids under 16 characters (guessable ones could be posted into).
+    if (!sessionId || sessionId.length < 16 || !collectorKey) return;
 
     // One namespaced object, and one post per session even if the snippet is included twice.
     var ns = (w.EdgestayRadar = w.EdgestayRadar || { sent: {} });

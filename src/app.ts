@@ -23,6 +23,7 @@ import { CONTENT_TYPE_MESSAGE, jsonBody } from "./platform/http/json-body";
 import { requestId } from "./platform/http/request-id";
 import { featureRouter } from "./platform/http/router";
 import { requestLog } from "./platform/observability/request-log";
+import { docsSecurityPolicy, pageSecurityHeaders } from "./platform/http/secure-headers";
 
 const health = createRoute({
   method: "get",
@@ -54,6 +55,7 @@ export const createApp = () => {
   const app = featureRouter();
 
   app.use("*", requestLog());
+  app.use("*", pageSecurityHeaders());
   app.use("*", requestId());
   app.use("*", failClosed());
   app.use("*", withDb(staleReadsAllowed));
@@ -87,7 +89,7 @@ export const createApp = () => {
     openapi: "3.1.0",
     info: { title: "Edgestay Partner API", version: "1.0.0", description: "Business-to-business accommodation distribution." },
   });
-  app.get("/docs", swaggerUI({ url: "/openapi.json", title: "Edgestay Partner API" }));
+  app.get("/docs", docsSecurityPolicy(), swaggerUI({ url: "/openapi.json", title: "Edgestay Partner API" }));
 
   app.notFound(async (c) => {
     // Test calls and run_worker_first requests reach the Worker before the asset router.

@@ -109,7 +109,7 @@ describe.skipIf(!hasChromium)("radar snippet in Chromium (skipped without /usr/b
   };
 
   it("a page on another origin embeds the snippet; the server's check merges its signals and catches the headless browser", async () => {
-    const sessionId = `sess_${Date.now().toString(36)}`;
+    const sessionId = `sess_${Date.now().toString(36)}_browser_test`;
     let posted: Promise<import("playwright-core").Response> | undefined;
     const { tab, errors, posts, close } = await openPartnerPage(
       `/book/${sessionId}`,

@@ -33,3 +33,19 @@ export const readBookingByPartnerReference = async (d1: D1Database, partnerId: s
   if (!row) throw new ApiError(404, `Booking not found with partnerReference: ${partnerReference}`, "booking_not_found");
   return bookingView(row);
 };
+
+/**
+ * Data-subject erasure of the bookings a chat session made (partner reference `chat-<session>-<n>`):
+ * the holder's names become [erased]; reference, amounts and stay stay for accounting.
+ */
+export const eraseChatBookingHolders = async (d1: D1Database, chatSessionIds: string[]): Promise<number> => {
+  if (chatSessionIds.length === 0) return 0;
+  const { meta } = await d1
+    .prepare(
+      `UPDATE bookings SET holder = json_object('name', '[erased]', 'surName', '[erased]')
+       WHERE EXISTS (SELECT 1 FROM json_each(?) WHERE bookings.partner_reference LIKE 'chat-' || json_each.value || '-%')`,
+    )
+    .bind(JSON.stringify(chatSessionIds))
+    .run();
+  return meta.changes ?? 0;
+};

@@ -331,8 +331,8 @@ describe("payment attach (4.12 card setup step)", () => {
     expect(expired.json.message).toBe("portalToken is invalid, expired or already used");
   });
 
-  it("serves the card-setup page from snippet/", async () => {
-    const page = await call("GET", "/card-setup?token=pst_x", undefined, { apiKey: null });
+  it("serves the card-setup page from snippet/ for a live link", async () => {
+    const page = await call("GET", `/card-setup?token=${await setupToken("attach-page")}`, undefined, { apiKey: null });
     expect(page.status).toBe(200);
     expect(page.text).toContain('id="card-number"');
     const script = await call("GET", "/card-setup.js", undefined, { apiKey: null });

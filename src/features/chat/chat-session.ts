@@ -1,3 +1,4 @@
+import { signingKeys } from "../../platform/config/secrets";
 import { DurableObject } from "cloudflare:workers";
 import { sha256Hex } from "../../platform/crypto/digest";
 import { isBookmark, sessionDatabase } from "../../platform/db/client";
@@ -5,6 +6,8 @@ import { ApiError } from "../../platform/http/api-error";
 import { bookingDeps } from "../booking/deps";
 import { actorMismatch, sessionNotFound } from "./errors";
 import { newConversation, takeTurn, type ChatEvent, type ChatResult, type ConversationState } from "./conversation";
+
+export const ERASED_NAME = "[erased]";
 
 /** A session idle this long is deleted by its alarm, with its event log. */
 export const SESSION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -139,6 +142,7 @@ export class ChatSession extends DurableObject<Env> {
         sessionId: record.sessionId,
         timezoneOffsetMinutes: record.actor.timezoneOffsetMinutes,
         origin: request.origin,
+        pageKeys: signingKeys(this.env, "PAGE_TOKEN_SECRET"),
         requestId: request.requestId,
         now,
       },
@@ -167,6 +171,26 @@ export class ChatSession extends DurableObject<Env> {
     return { ...response, replayed: false, d1Bookmark: d1.bookmark() };
   }
 
+  /**
+   * Data-subject erasure: the guest's names become [erased] in the conversation state and in every
+   * stored answer. Returns whether the session exists.
+   */
+  async erase(): Promise<boolean> {
+    const loaded = this.load();
+    if (!loaded) return false;
+    const { state } = loaded;
+    const names = [state.guest?.firstName, state.guest?.lastName].filter((n): n is string => Boolean(n) && n !== ERASED_NAME);
+    if (state.guest) state.guest = { firstName: ERASED_NAME, lastName: ERASED_NAME };
+    const scrub = (text: string) => names.reduce((out, name) => out.split(name).join(ERASED_NAME), text);
+    this.ctx.storage.transactionSync(() => {
+      this.sql.exec("UPDATE session SET state = ? WHERE id = 1", scrub(JSON.stringify(state)));
+      for (const event of this.sql.exec<{ seq: number; response: string }>("SELECT seq, response FROM events WHERE response IS NOT NULL").toArray()) {
+        this.sql.exec("UPDATE events SET response = ? WHERE seq = ?", scrub(event.response), event.seq);
+      }
+    });
+    return true;
+  }
+
   /** Retention: an idle session is deleted; one used since the alarm was set is kept for another period. */
   async alarm(): Promise<void> {
     const row = this.hasSession() ? this.sql.exec<{ touched_at: number }>("SELECT touched_at FROM session WHERE id = 1").toArray()[0] : undefined;
@@ -174,6 +198,8 @@ export class ChatSession extends DurableObject<Env> {
       await this.ctx.storage.setAlarm(row.touched_at + SESSION_RETENTION_MS);
       return;
     }
+    const sessionId = this.load()?.record.sessionId;
     await this.ctx.storage.deleteAll();
+    if (sessionId) await this.env.DB.prepare("DELETE FROM chat_session_actors WHERE session_id = ?").bind(sessionId).run();
   }
 }

@@ -1,3 +1,5 @@
+import type { Keyring } from "../../platform/crypto/keyring";
+import { bookingPageToken } from "./booking-page-token";
 import { ApiError } from "../../platform/http/api-error";
 import { bookQuote, findBookingByPartnerReference } from "../booking/book";
 import { accommodationByCode } from "../booking/accommodation-lookup";
@@ -90,7 +92,10 @@ export type TurnContext = {
   actorId: string;
   sessionId: string;
   timezoneOffsetMinutes: number;
+  /** Public origin of the links handed out (PUBLIC_BASE_URL; the request origin only locally). */
   origin: string;
+  /** Signs the booking page's link (PAGE_TOKEN_SECRET). */
+  pageKeys: Keyring;
   requestId: string;
   now: number;
 };
@@ -277,6 +282,10 @@ const bookedReply = (state: ConversationState, booking: BookingArtifact): ChatRe
   );
 };
 
+/** The confirmationUrl: the booking page opens only with the signed token it carries. */
+const bookingPageUrl = async (ctx: TurnContext, reference: string) =>
+  `${ctx.origin}/chat/bookings/${reference}?token=${encodeURIComponent(await bookingPageToken(ctx.pageKeys, reference))}`;
+
 /** Quote then book through the same services as POST /api/quote and POST /api/book. */
 const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatResult> => {
   const selection = state.selection!;
@@ -291,7 +300,7 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
     hotelName: existing.accommodation_name,
     totalPrice: existing.charge_total,
     currency: existing.currency,
-    confirmationUrl: `${ctx.origin}/chat/bookings/${existing.reference}`,
+    confirmationUrl: await bookingPageUrl(ctx, existing.reference),
     cancelPolicy: describeCancelPolicy(existing.cancel_policy ? (JSON.parse(existing.cancel_policy) as CancelPolicy) : null),
   });
   const meta = { requestId: ctx.requestId, startedAt: Date.now(), scenario: null };
@@ -330,7 +339,7 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
       hotelName: quote.accommodation.accommodationName,
       totalPrice: booked.chargeTotal,
       currency: quote.rate.currency,
-      confirmationUrl: `${ctx.origin}/chat/bookings/${booked.bookingReference}`,
+      confirmationUrl: await bookingPageUrl(ctx, booked.bookingReference),
       cancelPolicy: describeCancelPolicy(quote.cancelPolicy),
     });
   } catch (error) {

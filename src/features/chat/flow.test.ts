@@ -89,10 +89,14 @@ describe("the conversation of spec 3.5 over HTTP", () => {
     expect(JSON.parse(rows[0]!.holder)).toEqual({ name: "Ada", surName: "Lovelace" });
     // The booking is a real one: POST-side reads see it.
     expect((await call("GET", `/api/bookings/${booking.bookingId}`)).json.data.status).toBe("success");
-    const confirmation = await call("GET", new URL(booking.confirmationUrl).pathname);
+    const confirmation = await call("GET", new URL(booking.confirmationUrl).pathname + new URL(booking.confirmationUrl).search);
     expect(confirmation.status).toBe(200);
     expect(confirmation.text).toContain("Booking confirmed");
-    expect(confirmation.text).toContain("Ada Lovelace");
+    // Initial and surname only.
+    expect(confirmation.text).toContain("A. Lovelace");
+    expect(confirmation.text).not.toContain("Ada");
+    // The bare reference opens nothing.
+    expect((await call("GET", new URL(booking.confirmationUrl).pathname)).status).toBe(404);
 
     // "Yes" again books nothing more.
     expect((await say(id, "yes")).result.status).toBe("booked");

@@ -1,16 +1,16 @@
+import { signingKeys } from "../../platform/config/secrets";
 import { createRoute, z } from "@hono/zod-openapi";
 import { featureRouter } from "../../platform/http/router";
+import { escapeHtml, htmlPage } from "../../platform/http/html-page";
+import { opensBookingPage } from "./booking-page-token";
 import { stayNights } from "../supply/zoned-time";
 import { describeCancelPolicy } from "./conversation";
 
-/** Text for HTML: content descriptions may contain markup and are shown as plain text. */
-const escapeHtml = (value: unknown) =>
-  String(value ?? "").replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 const stripTags = (html: string) => html.replace(/<[^>]*>/g, "");
 
-const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.5}dt{font-weight:600}</style></head><body>${body}</body></html>`;
+/** The guest as the page shows them: initial and surname ("A. Lovelace"), never the full name. */
+export const guestShortName = (holder: { name?: string; surName?: string }) =>
+  [holder.name?.trim() ? `${[...holder.name.trim()][0]!.toUpperCase()}.` : "", holder.surName?.trim() ?? ""].filter(Boolean).join(" ");
 
 const html = { "text/html": { schema: z.string() } };
 
@@ -27,8 +27,11 @@ const bookingPage = createRoute({
   method: "get",
   path: "/chat/bookings/{bookingReference}",
   tags: ["Chat"],
-  summary: "Confirmation page of a chat booking (the booking confirmationUrl; the reference is unguessable)",
-  request: { params: z.object({ bookingReference: z.string().regex(/^BK[A-Z0-9]{10,40}$/) }) },
+  summary: "Confirmation page of a chat booking (the booking confirmationUrl, with its signed token)",
+  request: {
+    params: z.object({ bookingReference: z.string().regex(/^BK[A-Z0-9]{10,40}$/) }),
+    query: z.object({ token: z.string().max(512).optional() }),
+  },
   responses: { 200: { description: "HTML page", content: html }, 404: { description: "Unknown booking", content: html } },
 });
 
@@ -44,12 +47,12 @@ export const chatPages = featureRouter()
     const row = await c.env.DB.prepare("SELECT name, type, city, state, star_rating, content FROM accommodations WHERE code = ?")
       .bind(c.req.valid("param").code)
       .first<{ name: string; type: string; city: string; state: string; star_rating: number; content: string }>();
-    if (!row) return c.html(page("Not found", "<h1>Accommodation not found</h1>"), 404);
+    if (!row) return c.html(htmlPage("Not found", "<h1>Accommodation not found</h1>"), 404);
     const content = JSON.parse(row.content) as Content;
     const general = content.localizedDescription?.[0]?.content?.find((d) => d.type === "GENERAL")?.content ?? "";
     const address = content.address;
     return c.html(
-      page(
+      htmlPage(
         row.name,
         `<h1>${escapeHtml(row.name)}</h1><p>${escapeHtml(row.star_rating)}-star ${escapeHtml(row.type)} in ${escapeHtml(row.city)}, ${escapeHtml(row.state)}</p>
 <p>${escapeHtml(stripTags(general))}</p><dl><dt>Address</dt><dd>${escapeHtml([address?.address, address?.city, address?.state, address?.postalCode].filter(Boolean).join(", "))}</dd>
@@ -60,18 +63,24 @@ export const chatPages = featureRouter()
     );
   })
   .openapi(bookingPage, async (c) => {
+    const { bookingReference } = c.req.valid("param");
+    const token = c.req.valid("query").token;
+    // Without the link's token the page does not exist, whatever the reference.
+    if (!token || !(await opensBookingPage(signingKeys(c.env, "PAGE_TOKEN_SECRET"), token, bookingReference))) {
+      return c.html(htmlPage("Not found", "<h1>Booking not found</h1>"), 404);
+    }
     const row = await c.env.DB.prepare("SELECT reference, status, accommodation_name, check_in, check_out, currency, charge_total, cancel_policy, holder, hotel_confirmation_number FROM bookings WHERE reference = ?")
-      .bind(c.req.valid("param").bookingReference)
+      .bind(bookingReference)
       .first<{ reference: string; status: string; accommodation_name: string; check_in: string; check_out: string; currency: string; charge_total: number; cancel_policy: string | null; holder: string; hotel_confirmation_number: string | null }>();
-    if (!row) return c.html(page("Not found", "<h1>Booking not found</h1>"), 404);
+    if (!row) return c.html(htmlPage("Not found", "<h1>Booking not found</h1>"), 404);
     const holder = JSON.parse(row.holder) as { name: string; surName: string };
     const nights = stayNights(row.check_in, row.check_out).length;
     return c.html(
-      page(
+      htmlPage(
         `Booking ${row.reference}`,
         `<h1>${row.status === "success" ? "Booking confirmed" : "Booking cancelled"}</h1><dl>
 <dt>Booking</dt><dd>${escapeHtml(row.reference)}</dd><dt>Hotel confirmation</dt><dd>${escapeHtml(row.hotel_confirmation_number ?? row.reference)}</dd>
-<dt>Hotel</dt><dd>${escapeHtml(row.accommodation_name)}</dd><dt>Guest</dt><dd>${escapeHtml(`${holder.name} ${holder.surName}`)}</dd>
+<dt>Hotel</dt><dd>${escapeHtml(row.accommodation_name)}</dd><dt>Guest</dt><dd>${escapeHtml(guestShortName(holder))}</dd>
 <dt>Stay</dt><dd>${escapeHtml(row.check_in)} to ${escapeHtml(row.check_out)} (${nights} night${nights === 1 ? "" : "s"})</dd>
 <dt>Total</dt><dd>${escapeHtml(row.charge_total.toFixed(2))} ${escapeHtml(row.currency)}</dd>
 <dt>Cancellation</dt><dd>${escapeHtml(describeCancelPolicy(row.cancel_policy ? JSON.parse(row.cancel_policy) : null))}</dd></dl>`,

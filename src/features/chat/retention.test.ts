@@ -8,6 +8,7 @@ describe("session retention", () => {
     const id = await startSession("retention-actor");
     await chat("POST", "/events", { sessionId: id, text: "I need a hotel" });
     const stub = env.CHAT_SESSION.getByName(id);
+    expect(await env.DB.prepare("select actor_id from chat_session_actors where session_id = ?").bind(id).first()).toEqual({ actor_id: "retention-actor" });
     const alarmAt = await runInDurableObject(stub, (_instance: ChatSession, state) => state.storage.getAlarm());
     expect(alarmAt).toBeGreaterThan(Date.now() + SESSION_RETENTION_MS - 60_000);
 
@@ -23,5 +24,7 @@ describe("session retention", () => {
     const gone = await chat("GET", `/sessions/${id}`);
     expect(gone.status).toBe(404);
     expect(gone.json.error).toBe("session_not_found");
+    // The erasure index forgets it too.
+    expect(await env.DB.prepare("select 1 from chat_session_actors where session_id = ?").bind(id).first()).toBeNull();
   });
 });

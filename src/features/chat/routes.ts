@@ -1,3 +1,5 @@
+import { chatSessionActors } from "./tables";
+import { publicBaseUrl } from "../../platform/http/public-url";
 import { createRoute, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../platform/app-env";
@@ -92,6 +94,8 @@ export const chatRoutes = featureRouter()
       updatedAt: now,
     };
     const created = await c.env.CHAT_SESSION.getByName(sessionId).create(record);
+    // The index a data-subject erasure searches (a Durable Object cannot be found by its contents).
+    await c.get("db").insert(chatSessionActors).values({ sessionId, partnerId: record.tenantId, actorId: record.actor.actorId, createdAt: now });
     return c.json({ data: { ...created, events: [] } }, 201);
   })
   .openapi(postEvent, async (c) => {
@@ -102,7 +106,7 @@ export const chatRoutes = featureRouter()
       ...(body.actor ? { actorId: body.actor.actorId } : {}),
       event,
       ...(body.idempotencyKey ? { idempotencyKey: body.idempotencyKey } : {}),
-      origin: new URL(c.req.url).origin,
+      origin: publicBaseUrl(c.env, c.req.url),
       requestId: c.get("requestId"),
       d1Bookmark: c.get("d1").bookmark(),
     });

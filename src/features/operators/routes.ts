@@ -11,6 +11,9 @@ import {
   updateConnection,
 } from "./connections";
 import { purgeLoginFailures } from "../partners/login";
+import { radarSettingsRequestSchema, radarSettingsResponseSchema } from "../radar/schemas";
+import { setAllowedOrigins } from "../radar/service";
+import { eraseDataSubject } from "./data-subjects";
 import { listPartners, onboardPartner } from "./onboarding";
 import {
   connectionIdParamsSchema,
@@ -21,6 +24,9 @@ import {
   listPartnersQuerySchema,
   onboardedPartnerResponseSchema,
   operatorConnectionResponseSchema,
+  eraseDataSubjectSchema,
+  erasureResponseSchema,
+  partnerIdParamsSchema,
   partnerPageResponseSchema,
   purgeLoginFailuresSchema,
   purgeResultResponseSchema,
@@ -85,6 +91,20 @@ const purgeFailures = createRoute({
   responses: { 200: { description: "How many counters were deleted", ...json(purgeResultResponseSchema) }, ...errorResponses(400, 401, 403) },
 });
 
+const radarSettings = createRoute({
+  method: "put", path: "/api/partners/{partnerId}/radar-settings", tags: ["Operator: partners"],
+  summary: "Limit the partner's collector key to listed origins ([] or absent = any origin)", ...operator,
+  request: { params: partnerIdParamsSchema, ...body(radarSettingsRequestSchema) },
+  responses: { 200: { description: "The partner's radar settings", ...json(radarSettingsResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
+});
+
+const eraseSubject = createRoute({
+  method: "post", path: "/api/operator/data-subjects/erase", tags: ["Operator: housekeeping"],
+  summary: "Erase one person (by e-mail) from radar checks, chat sessions and the bookings they made", ...operator,
+  request: body(eraseDataSubjectSchema),
+  responses: { 200: { description: "What was erased, per kind", ...json(erasureResponseSchema) }, ...errorResponses(400, 401, 403) },
+});
+
 export const operatorRoutes = featureRouter()
   .openapi(create, async (c) => c.json(success(await createConnection(c.get("db"), c.req.valid("json"))), 201))
   .openapi(list, async (c) => c.json(success(await listConnections(c.get("db"), c.req.valid("query"))), 200))
@@ -95,4 +115,8 @@ export const operatorRoutes = featureRouter()
   .openapi(disable, async (c) => c.json(success(await setConnectionInUse(c.get("db"), c.req.valid("param").id, false)), 200))
   .openapi(createPartner, async (c) => c.json(success(await onboardPartner(c.get("db"), c.req.valid("json"))), 201))
   .openapi(partnerList, async (c) => c.json(success(await listPartners(c.get("db"), c.req.valid("query"))), 200))
-  .openapi(purgeFailures, async (c) => c.json(success(await purgeLoginFailures(c.get("db"), c.req.valid("json"))), 200));
+  .openapi(purgeFailures, async (c) => c.json(success(await purgeLoginFailures(c.get("db"), c.req.valid("json"))), 200))
+  .openapi(eraseSubject, async (c) => c.json(success({ erased: await eraseDataSubject(c.env, c.req.valid("json").email) }), 200))
+  .openapi(radarSettings, async (c) =>
+    c.json(success(await setAllowedOrigins(c.get("db"), c.req.valid("param").partnerId, c.req.valid("json").allowedOrigins ?? [])), 200),
+  );

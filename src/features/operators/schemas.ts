@@ -37,6 +37,7 @@ export const listConnectionsQuerySchema = z.object({
 });
 export const listPartnersQuerySchema = z.object(pageQuery);
 
+export const partnerIdParamsSchema = z.object({ partnerId: z.string().min(1).max(64).openapi({ param: { name: "partnerId", in: "path" } }) });
 export const connectionIdParamsSchema = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
 
 const paginationSchema = z
@@ -91,3 +92,17 @@ export const purgeLoginFailuresSchema = z
   .openapi("PurgeLoginFailuresRequest");
 
 export const purgeResultResponseSchema = envelopeSchema(z.object({ deleted: z.number() })).openapi("PurgeResultResponse");
+
+export const eraseDataSubjectSchema = z
+  .object({ email: emailSchema })
+  .openapi("EraseDataSubjectRequest");
+
+export const erasureResponseSchema = envelopeSchema(
+  z.object({
+    erased: z.object({
+      radarChecks: z.number().int().openapi({ description: "Radar checks whose names, e-mail, phone, IP and street address were erased" }),
+      chatSessions: z.number().int().openapi({ description: "Chat sessions whose guest names were erased" }),
+      bookings: z.number().int().openapi({ description: "Bookings (made through those chat sessions) whose holder names were erased" }),
+    }),
+  }),
+).openapi("Erasure");

@@ -1,9 +1,12 @@
+import { keyring } from "../../platform/crypto/keyring";
 import { env } from "cloudflare:test";
 import { decode, sign } from "hono/jwt";
 import { describe, expect, it } from "vitest";
 import { call, post } from "../../../test/api";
 import { ACCESS_TOKEN_LIFETIME_SECONDS } from "../../platform/auth/bearer";
-import { INVALID_CREDENTIALS, LOGIN_LOCKOUT, PHONE_UNSUPPORTED } from "./login";
+import { database } from "../../platform/db/client";
+import { INVALID_CREDENTIALS, login, LOGIN_LOCKOUT, LoginLocked, PHONE_UNSUPPORTED } from "./login";
+import { staleLoginFailures } from "./upkeep";
 import { asBearer, createUser, DEMO, demoAdminToken, loginAs, loginBody, md5 } from "./test-sessions";
 
 const LOGIN = "/api/auth/login";
@@ -45,7 +48,7 @@ describe("POST /api/auth/login", () => {
     const { requestId: _a, ...unknownBody } = unknown.json;
     const { requestId: _b, ...wrongBody } = wrong.json;
     expect(unknownBody).toEqual(wrongBody);
-    await env.DB.prepare("delete from login_failures").run();
+    await env.DB.prepare("delete from login_failure_counters").run();
   });
 
   it.each([
@@ -86,7 +89,7 @@ describe("inactive users", () => {
     expect(right.json).not.toHaveProperty("data");
     const wrong = await attempt(loginBody("sleepy@demo.test", await md5("nope")));
     expect(wrong.status).toBe(401);
-    await env.DB.prepare("delete from login_failures").run();
+    await env.DB.prepare("delete from login_failure_counters").run();
   });
 });
 
@@ -107,17 +110,17 @@ describe("login lockout", () => {
     expect((await attempt(loginBody(DEMO.admin.email, DEMO.admin.passwordMd5))).status).toBe(200);
 
     // Once the lock has run out, the right password works and clears the counter.
-    await env.DB.prepare("update login_failures set locked_until = ?, window_started_at = ? where email = ?")
+    await env.DB.prepare("update login_failure_counters set locked_until = ?, window_started_at = ? where email = ?")
       .bind(Date.now() - 1, Date.now() - LOGIN_LOCKOUT.windowMs - 1, "target@demo.test").run();
     expect((await attempt(loginBody("target@demo.test", password))).status).toBe(200);
-    expect(await env.DB.prepare("select * from login_failures where email = ?").bind("target@demo.test").first()).toBeNull();
+    expect(await env.DB.prepare("select * from login_failure_counters where email = ? and scope = 'ip:unknown'").bind("target@demo.test").first()).toBeNull();
   });
 
   it("counts concurrent failures (one atomic statement each) and locks unknown e-mails alike", async () => {
     const wrong = await md5("wrong");
     const results = await Promise.all(Array.from({ length: LOGIN_LOCKOUT.maxFailures }, () => attempt(loginBody("ghost@nowhere.test", wrong))));
     expect(results.map((r) => r.status)).toEqual(Array(LOGIN_LOCKOUT.maxFailures).fill(401));
-    const row = await env.DB.prepare("select failures from login_failures where email = 'ghost@nowhere.test'").first<{ failures: number }>();
+    const row = await env.DB.prepare("select failures from login_failure_counters where email = 'ghost@nowhere.test' and scope = '*'").first<{ failures: number }>();
     expect(row!.failures).toBe(LOGIN_LOCKOUT.maxFailures);
     expect((await attempt(loginBody("ghost@nowhere.test", wrong))).status).toBe(429);
   });
@@ -125,10 +128,82 @@ describe("login lockout", () => {
   it("starts a fresh window once the old one has passed", async () => {
     const wrong = await md5("wrong");
     for (let i = 0; i < LOGIN_LOCKOUT.maxFailures - 1; i++) await attempt(loginBody("slow@nowhere.test", wrong));
-    await env.DB.prepare("update login_failures set window_started_at = ? where email = 'slow@nowhere.test'").bind(Date.now() - LOGIN_LOCKOUT.windowMs - 1).run();
+    await env.DB.prepare("update login_failure_counters set window_started_at = ? where email = 'slow@nowhere.test'").bind(Date.now() - LOGIN_LOCKOUT.windowMs - 1).run();
     expect((await attempt(loginBody("slow@nowhere.test", wrong))).status).toBe(401);
-    const row = await env.DB.prepare("select failures, locked_until from login_failures where email = 'slow@nowhere.test'").first<{ failures: number; locked_until: number | null }>();
+    const row = await env.DB.prepare("select failures, locked_until from login_failure_counters where email = 'slow@nowhere.test' and scope = 'ip:unknown'").first<{ failures: number; locked_until: number | null }>();
     expect(row).toEqual({ failures: 1, locked_until: null });
+  });
+});
+
+describe("login abuse: failures reserved before the check, locks per (e-mail, client IP)", () => {
+  const from = (ip: string) => (body: unknown) => post(LOGIN, body, { apiKey: null, headers: { "cf-connecting-ip": ip } });
+
+  it("lets at most 5 of a parallel burst of 50 wrong guesses reach the password check", async () => {
+    const admin = await demoAdminToken();
+    await createUser(admin, "burst@demo.test");
+    const guesses = await Promise.all(Array.from({ length: 50 }, async (_, i) => from("203.0.113.7")(loginBody("burst@demo.test", await md5(`guess-${i}`)))));
+    const verified = guesses.filter((r) => r.status === 401);
+    const refused = guesses.filter((r) => r.status === 429);
+    expect(verified.length).toBe(LOGIN_LOCKOUT.maxFailures);
+    expect(refused.length).toBe(50 - LOGIN_LOCKOUT.maxFailures);
+    for (const r of verified) expect(r.json.message).toBe(INVALID_CREDENTIALS);
+    for (const r of refused) {
+      expect(r.json).toMatchObject({ message: "Too many failed login attempts; try again later", code: "login_locked" });
+      expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+  });
+
+  it("locks the stranger's IP for that e-mail, even with the right password, and not the owner's", async () => {
+    const admin = await demoAdminToken();
+    const { password } = await createUser(admin, "owner@demo.test");
+    for (let i = 0; i < LOGIN_LOCKOUT.maxFailures; i++) {
+      expect((await from("198.51.100.66")(loginBody("owner@demo.test", await md5(`guess-${i}`)))).status).toBe(401);
+    }
+    const stranger = await from("198.51.100.66")(loginBody("owner@demo.test", password));
+    expect(stranger.status).toBe(429);
+    expect(stranger.json.code).toBe("login_locked");
+    expect(Number(stranger.headers.get("retry-after"))).toBeGreaterThan(LOGIN_LOCKOUT.lockMs / 1000 - 30);
+
+    const owner = await from("192.0.2.10")(loginBody("owner@demo.test", password));
+    expect(owner.status).toBe(200);
+    // The stranger's IP stays locked after the owner's success.
+    expect((await from("198.51.100.66")(loginBody("owner@demo.test", password))).status).toBe(429);
+  });
+
+  it("slows an e-mail with more than 50 failures from all IPs, with a growing Retry-After, never for good", async () => {
+    const admin = await demoAdminToken();
+    const { password } = await createUser(admin, "popular@demo.test");
+    const db = database(env.DB);
+    const t0 = Date.UTC(2026, 10, 24, 12, 0, 0);
+    const attempt = (ip: string, pw: string, now: number) =>
+      login(db, keyring(env.JWT_SECRET), loginBody("popular@demo.test", pw) as never, ip, now).then(() => 200, (err) => err);
+    const wrong = await md5("wrong");
+    // 51 failures from 51 addresses: no single IP is locked.
+    const first = await Promise.all(Array.from({ length: 51 }, (_, i) => attempt(`10.0.0.${i}`, wrong, t0)));
+    expect(first.every((err) => err.status === 401)).toBe(true);
+
+    const slowed = await attempt("192.0.2.50", password, t0);
+    expect(slowed).toBeInstanceOf(LoginLocked);
+    expect(slowed).toMatchObject({ status: 429, code: "login_slowed", retryAfterSeconds: 1 });
+    // Once the wait is over one more failure is checked, and the next wait is longer.
+    expect((await attempt("10.0.1.1", wrong, t0 + 1_000)).status).toBe(401);
+    expect(await attempt("192.0.2.50", password, t0 + 1_000)).toMatchObject({ code: "login_slowed", retryAfterSeconds: 2 });
+    expect((await attempt("10.0.1.2", wrong, t0 + 3_000)).status).toBe(401);
+    expect(await attempt("192.0.2.50", password, t0 + 3_000)).toMatchObject({ code: "login_slowed", retryAfterSeconds: 3 });
+    // After the wait the owner gets in; the slowed refusals did not count against the owner's IP.
+    expect(await attempt("192.0.2.50", password, t0 + 6_000)).toBe(200);
+  });
+
+  it("upkeep task stale_login_failures deletes counters older than the window", async () => {
+    const t0 = Date.UTC(2026, 10, 24, 9, 0, 0);
+    const db = database(env.DB);
+    const wrong = await md5("wrong");
+    await login(db, keyring(env.JWT_SECRET), loginBody("aged@nowhere.test", wrong) as never, "192.0.2.1", t0).catch(() => undefined);
+    await login(db, keyring(env.JWT_SECRET), loginBody("recent@nowhere.test", wrong) as never, "192.0.2.1", t0 + LOGIN_LOCKOUT.windowMs).catch(() => undefined);
+    expect(staleLoginFailures.name).toBe("stale_login_failures");
+    expect(await staleLoginFailures.run(env, new Date(t0 + LOGIN_LOCKOUT.windowMs + 1))).toBe(2);
+    const left = await env.DB.prepare("select email from login_failure_counters where email in ('aged@nowhere.test', 'recent@nowhere.test')").all<{ email: string }>();
+    expect(left.results.map((r) => r.email)).toEqual(["recent@nowhere.test", "recent@nowhere.test"]);
   });
 });
 

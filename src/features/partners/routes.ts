@@ -5,7 +5,7 @@ import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys";
 import { getPartnerConnection, connectionView, listPartnerConnections, updateNotificationEmail } from "./connections";
-import { login, LoginLocked } from "./login";
+import { clientIp, login, LoginLocked } from "./login";
 import {
   activeStatusSchema,
   apiKeyListResponseSchema,
@@ -110,7 +110,7 @@ const setNotificationEmail = createRoute({
 export const partnerRoutes = featureRouter()
   .openapi(loginRoute, async (c) => {
     try {
-      const token = await login(c.get("db"), signingKeys(c.env, "JWT_SECRET"), c.req.valid("json"));
+      const token = await login(c.get("db"), signingKeys(c.env, "JWT_SECRET"), c.req.valid("json"), clientIp(c.req.raw));
       return c.json(success({ token }), 200);
     } catch (err) {
       if (err instanceof LoginLocked) c.header("Retry-After", String(err.retryAfterSeconds));

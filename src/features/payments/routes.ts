@@ -4,6 +4,7 @@ import type { AppEnv } from "../../platform/app-env";
 import { errorResponses } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { refuseCardData } from "./card-data";
+import { cardSetupPages } from "./pages";
 import { attachRequestSchema, attachResponseSchema } from "./schemas";
 import { attachPaymentMethod } from "./service";
 
@@ -27,7 +28,9 @@ const attach = createRoute({
   },
 });
 
-export const paymentRoutes = featureRouter().openapi(attach, async (c) => {
-  const result = await attachPaymentMethod(c.env.DB, c.req.valid("json"));
-  return c.json({ data: result }, 200);
-});
+export const paymentRoutes = featureRouter()
+  .openapi(attach, async (c) => {
+    const result = await attachPaymentMethod(c.env.DB, c.req.valid("json"));
+    return c.json({ data: result }, 200);
+  })
+  .route("/", cardSetupPages);

@@ -19,10 +19,15 @@ export const cardUsableAt = (card: Pick<SavedCard, "expMonth" | "expYear">, now:
 /** Issues a one-time setup token bound to the partner, the actor and the chat session. */
 export const issueSetupToken = async (d1: D1Database, owner: { partnerId: string; actorId: string; sessionId: string }, now = Date.now()) => {
   const token = `pst_${randomToken(32)}`;
-  await d1
-    .prepare("INSERT INTO payment_setup_tokens (token_hash, partner_id, actor_id, session_id, expires_at) VALUES (?, ?, ?, ?, ?)")
-    .bind(await sha256Hex(token), owner.partnerId, owner.actorId, owner.sessionId, now + SETUP_TOKEN_TTL_MS)
-    .run();
+  await d1.batch([
+    // Only the newest link of an actor works; older unused ones say they were replaced.
+    d1
+      .prepare("UPDATE payment_setup_tokens SET replaced_at = ? WHERE partner_id = ? AND actor_id = ? AND used_at IS NULL AND replaced_at IS NULL")
+      .bind(now, owner.partnerId, owner.actorId),
+    d1
+      .prepare("INSERT INTO payment_setup_tokens (token_hash, partner_id, actor_id, session_id, expires_at) VALUES (?, ?, ?, ?, ?)")
+      .bind(await sha256Hex(token), owner.partnerId, owner.actorId, owner.sessionId, now + SETUP_TOKEN_TTL_MS),
+  ]);
   // Expired tokens are of no use to anyone: drop them as new ones are made.
   await d1.prepare("DELETE FROM payment_setup_tokens WHERE expires_at < ?").bind(now - SETUP_TOKEN_TTL_MS).run();
   return { token, expiresAt: now + SETUP_TOKEN_TTL_MS };
@@ -56,7 +61,7 @@ const INVALID_TOKEN = () => new ApiError(401, "portalToken is invalid, expired o
 export const attachPaymentMethod = async (d1: D1Database, input: AttachInput, now = Date.now()) => {
   if (!cardUsableAt(input, now)) throw new ApiError(400, "The card has expired", "card_expired");
   const spent = await d1
-    .prepare("UPDATE payment_setup_tokens SET used_at = ?1 WHERE token_hash = ?2 AND used_at IS NULL AND expires_at > ?1 RETURNING partner_id, actor_id")
+    .prepare("UPDATE payment_setup_tokens SET used_at = ?1 WHERE token_hash = ?2 AND used_at IS NULL AND replaced_at IS NULL AND expires_at > ?1 RETURNING partner_id, actor_id")
     .bind(now, await sha256Hex(input.portalToken))
     .first<{ partner_id: string; actor_id: string }>();
   if (!spent) throw INVALID_TOKEN();
@@ -82,4 +87,18 @@ export const attachPaymentMethod = async (d1: D1Database, input: AttachInput, no
     status: "ATTACHED" as const,
     paymentMethod: { paymentMethodId: input.paymentMethodId, brand: input.cardBrand, last4: input.cardLast4, expMonth: input.expMonth, expYear: input.expYear },
   };
+};
+
+export type SetupLinkState = "ready" | "used" | "replaced" | "expired" | "unknown";
+
+/** What a card-setup link is worth right now, so the page can say so before showing the form. */
+export const setupLinkState = async (d1: D1Database, token: string, now = Date.now()): Promise<SetupLinkState> => {
+  const row = await d1
+    .prepare("SELECT used_at, replaced_at, expires_at FROM payment_setup_tokens WHERE token_hash = ?")
+    .bind(await sha256Hex(token))
+    .first<{ used_at: number | null; replaced_at: number | null; expires_at: number }>();
+  if (!row) return "unknown";
+  if (row.used_at !== null) return "used";
+  if (row.replaced_at !== null) return "replaced";
+  return row.expires_at > now ? "ready" : "expired";
 };

@@ -30,6 +30,8 @@ export const paymentSetupTokens = sqliteTable(
     sessionId: text("session_id").notNull(),
     expiresAt: integer("expires_at").notNull(),
     usedAt: integer("used_at"),
+    // Set when a newer link is issued to the same actor: only the newest link works.
+    replacedAt: integer("replaced_at"),
   },
   (t) => [index("payment_setup_tokens_expiry").on(t.expiresAt)],
 );

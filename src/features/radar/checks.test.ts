@@ -2,15 +2,16 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DEMO_KEY, OTHER_KEY } from "../../../test/api";
 import { database } from "../../platform/db/client";
-import { sha256Hex } from "../../platform/crypto/digest";
+import { keyedHash, sha256Hex } from "../../platform/crypto/digest";
 import { CHROME_UA, checkBody, DEMO_COLLECTOR_KEY, humanSignals, reasonCodes, runCheckCall, sendSignals, unique, uniqueIp } from "./radar-fixtures";
 import { countBillableChecks, runCheck, setRadarEnabled } from "./service";
 import { checkRequestSchema } from "./schemas";
+import { DENY_SCORE } from "./rules";
 
 /** A browser session that posted human signals from the US, ready for a check. */
-const browserSession = async (signals: Record<string, unknown> = {}, country = "US") => {
+const browserSession = async (signals: Record<string, unknown> = {}, country = "US", ip?: string) => {
   const sessionId = unique("s");
-  const res = await sendSignals(humanSignals(signals), { sessionId, country });
+  const res = await sendSignals(humanSignals(signals), { sessionId, country, ip });
   expect(res.status).toBe(202);
   return sessionId;
 };
@@ -97,13 +98,14 @@ describe("POST /api/v1/radar/checks: decisions", () => {
 describe("POST /api/v1/radar/checks: velocity over sliding windows", () => {
   it("visitor velocity: the sixth check from one device within 10 minutes", async () => {
     const visitor = unique("dev");
+    const deviceIp = uniqueIp();
     const [a, b] = [`${unique("a")}@example.com`, `${unique("b")}@example.com`];
     // Prior e-mails a,a,a,b,b: 5 checks on the device, at most 3 per e-mail, one other identity.
     for (const email of [a, a, a, b, b]) {
-      const res = await runCheckCall(checkBody({ booker: { email } }), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }) });
+      const res = await runCheckCall(checkBody({ booker: { email } }), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }, "US", deviceIp) });
       expect(reasonCodes(res.json)).not.toContain("visitor_velocity");
     }
-    const sixth = await runCheckCall(checkBody({ booker: { email: a } }), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }) });
+    const sixth = await runCheckCall(checkBody({ booker: { email: a } }), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }, "US", deviceIp) });
     expect(reasonCodes(sixth.json)).toEqual(["visitor_velocity"]);
   });
 
@@ -129,13 +131,14 @@ describe("POST /api/v1/radar/checks: velocity over sliding windows", () => {
 
   it("one device behind many identities: a third distinct e-mail on a visitor id within 24 hours", async () => {
     const visitor = unique("dev");
+    const deviceIp = uniqueIp();
     for (const name of ["first", "second"]) {
       const res = await runCheckCall(checkBody({ booker: { email: `${unique(name)}@example.com` } }), {
-        sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }),
+        sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }, "US", deviceIp),
       });
       expect(reasonCodes(res.json)).toEqual([]);
     }
-    const third = await runCheckCall(checkBody(), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }) });
+    const third = await runCheckCall(checkBody(), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }, "US", deviceIp) });
     expect(reasonCodes(third.json)).toEqual(["device_many_identities"]);
   });
 
@@ -145,14 +148,14 @@ describe("POST /api/v1/radar/checks: velocity over sliding windows", () => {
     const request = checkRequestSchema.parse(checkBody({ booker: { email }, context: {} }));
     const now = Date.now();
     for (let i = 0; i < 5; i++) {
-      await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now: now - 61 * 60_000 });
+      await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, piiKey: env.PII_HASH_SECRET, request, now: now - 61 * 60_000 });
     }
-    const fresh = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now });
+    const fresh = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, piiKey: env.PII_HASH_SECRET, request, now });
     expect(fresh.check.reasons.map((r) => r.code)).toEqual(["no_browser_signals"]);
     for (let i = 0; i < 4; i++) {
-      await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now: now - 59 * 60_000 });
+      await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, piiKey: env.PII_HASH_SECRET, request, now: now - 59 * 60_000 });
     }
-    const within = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, now });
+    const within = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, piiKey: env.PII_HASH_SECRET, request, now });
     expect(within.check.reasons.map((r) => r.code)).toEqual(["no_browser_signals", "email_velocity"]);
   });
 
@@ -161,6 +164,79 @@ describe("POST /api/v1/radar/checks: velocity over sliding windows", () => {
     for (let i = 0; i < 5; i++) await runCheckCall(checkBody({ booker: { email } }), { apiKey: OTHER_KEY, sessionId: unique("o") });
     const res = await runCheckCall(checkBody({ booker: { email } }), { sessionId: await browserSession() });
     expect(reasonCodes(res.json)).toEqual([]);
+  });
+});
+
+describe("POST /api/v1/radar/checks: device rules never key on the posted visitor id alone", () => {
+  it("a visitor id posted from other IPs (poisoning, or a copied id) counts as other devices", async () => {
+    const visitor = unique("dev");
+    const victimEmail = `${unique("victim")}@example.com`;
+    // A stranger posts the victim's visitor id with six e-mails from six addresses.
+    for (let i = 0; i < 6; i++) {
+      await runCheckCall(checkBody({ booker: { email: `${unique("fake")}@example.com` } }), {
+        sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }, "US", uniqueIp()),
+      });
+    }
+    const victim = await runCheckCall(checkBody({ booker: { email: victimEmail } }), {
+      sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }, "US", uniqueIp()),
+    });
+    expect(reasonCodes(victim.json)).toEqual([]);
+    expect(victim.json.data.decision).toBe("allow");
+  });
+
+  it("without any browser IP, the partner's booker id anchors the device", async () => {
+    const visitor = unique("dev");
+    const bookerUuid = unique("booker");
+    const body = () => checkBody({ booker: { email: `${unique("id")}@example.com` }, context: { booker_uuid: bookerUuid } });
+    for (let i = 0; i < 2; i++) expect(reasonCodes((await runCheckCall(body(), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }) })).json)).toEqual([]);
+    const third = await runCheckCall(body(), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }) });
+    expect(reasonCodes(third.json)).toEqual(["device_many_identities"]);
+    // The same visitor id under another booker id is another device.
+    const other = await runCheckCall(checkBody({ context: { booker_uuid: unique("booker") } }), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }) });
+    expect(reasonCodes(other.json)).toEqual([]);
+  });
+});
+
+describe("POST /api/v1/radar/checks: later signal posts cannot overwrite the first", () => {
+  it("a later headless/webdriver post of the same session leaves an allow an allow, with conflicting_signals", async () => {
+    const sessionId = await browserSession();
+    const bot = humanSignals({
+      user_agent: CHROME_UA.replace("Chrome/", "HeadlessChrome/"),
+      timezone: "Asia/Tokyo",
+      device: { platform: "Linux", hardware_concurrency: 2, touch_points: 0, webdriver: true },
+    });
+    expect((await sendSignals(bot, { sessionId, country: "JP" })).status).toBe(202);
+    const res = await runCheckCall(checkBody(), { sessionId });
+    expect(res.json.data.decision).toBe("allow");
+    expect(reasonCodes(res.json)).toEqual(["conflicting_signals"]);
+    const reason = res.json.data.reasons[0];
+    expect(reason.weight).toBeGreaterThan(0);
+    expect(reason.weight).toBeLessThanOrEqual(20);
+    // The first post is what the check merged.
+    expect(res.json.data.merged_signals).toMatchObject({ user_agent: CHROME_UA, webdriver: false, timezone: "America/New_York", ip_country: "US" });
+  });
+
+  it("a later post cannot push an elevated allow over the deny line either", async () => {
+    // Disposable e-mail (40) and a timezone outside the billing country (15): 55, an elevated allow.
+    const sessionId = await browserSession({ timezone: "Europe/Berlin" });
+    await sendSignals(humanSignals({ timezone: "Europe/Berlin", fingerprint: { visitor_id: unique("other") } }), { sessionId });
+    const res = await runCheckCall(checkBody({ booker: { email: `${unique("x")}@mailinator.com` } }), { sessionId });
+    expect(reasonCodes(res.json)).toEqual(["disposable_email_domain", "timezone_country_mismatch", "conflicting_signals"]);
+    expect(res.json.data).toMatchObject({ decision: "allow", radar_result: "elevated_risk", score: DENY_SCORE - 1 });
+  });
+
+  it("a repeated identical post is no conflict", async () => {
+    const signals = humanSignals();
+    const sessionId = unique("s");
+    await sendSignals(signals, { sessionId });
+    await sendSignals({ ...signals, page_url: "https://partner.example/book/123/step-2" }, { sessionId });
+    expect(reasonCodes((await runCheckCall(checkBody(), { sessionId })).json)).toEqual([]);
+  });
+
+  it("refuses session ids shorter than 16 characters (400)", async () => {
+    const res = await runCheckCall(checkBody(), { sessionId: "sess_0123456789" });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe("session-id header is required (16 to 128 characters of A-Z a-z 0-9 . _ : -)");
   });
 });
 
@@ -256,8 +332,10 @@ describe("POST /api/v1/radar/checks: idempotency, billing and storage", () => {
     expect(inputs.signals.fingerprint.visitor_id).toBeTruthy();
     expect(row.inputs).not.toContain("4242");
     expect(row.inputs).not.toContain("cvc");
-    expect(row.email_hash).toBe(await sha256Hex(body.booker.email.toLowerCase()));
-    expect(row.ip_hash).toBe(await sha256Hex(body.context.ip));
+    // Keyed hashes (PII_HASH_SECRET): a plain SHA-256 of a guessed e-mail or IP does not match.
+    expect(row.email_hash).toBe(await keyedHash(env.PII_HASH_SECRET, body.booker.email.toLowerCase()));
+    expect(row.email_hash).not.toBe(await sha256Hex(body.booker.email.toLowerCase()));
+    expect(row.ip_hash).toBe(await keyedHash(env.PII_HASH_SECRET, body.context.ip));
     expect(row.visitor_id).toBe(inputs.signals.fingerprint.visitor_id);
     expect(JSON.parse(row.reasons)).toEqual(res.json.data.reasons);
   });
@@ -278,7 +356,7 @@ describe("POST /api/v1/radar/checks: bypass (fail open)", () => {
   it("bypasses when the evaluation cannot finish within its time budget, and stores that check", async () => {
     const db = database(env.DB);
     const request = checkRequestSchema.parse(checkBody({ booker: { email: "x@mailinator.com" } }));
-    const { check } = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, request, budgetMs: 0 });
+    const { check } = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, piiKey: env.PII_HASH_SECRET, request, budgetMs: 0 });
     expect(check).toMatchObject({ decision: "bypass", radar_result: "evaluation_timeout", should_hide_rate: false, billable: false, score: 0 });
     expect(check.reasons[0]!.code).toBe("evaluation_timeout");
     expect(await storedCheck(check.check_id)).not.toBeNull();
@@ -321,7 +399,7 @@ describe("POST /api/v1/radar/checks: authentication and bad input", () => {
   it("requires the session-id header", async () => {
     const res = await runCheckCall(checkBody(), { sessionId: null });
     expect(res.status).toBe(400);
-    expect(res.json.message).toBe("session-id header is required (1 to 128 characters of A-Z a-z 0-9 . _ : -)");
+    expect(res.json.message).toBe("session-id header is required (16 to 128 characters of A-Z a-z 0-9 . _ : -)");
   });
 
   it("requires booker.email, a known trigger_event and sane types", async () => {

@@ -12,7 +12,7 @@ export const CHROME_UA =
 
 let counter = 0;
 /** Unique suffix so tests in one file never share sessions, visitors, e-mails or IPs by accident. */
-export const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(++counter).toString(36)}`;
+export const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(++counter).toString(36).padStart(8, "0")}`;
 
 export const uniqueIp = () => `10.${(counter >> 8) & 255}.${++counter & 255}.${Math.floor(Math.random() * 250) + 1}`;
 

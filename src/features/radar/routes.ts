@@ -17,7 +17,7 @@ import {
   signalsAcceptedSchema,
   signalsRequestSchema,
 } from "./schemas";
-import { runCheck, storeSignals } from "./service";
+import { allowedOriginsOf, runCheck, storeSignals } from "./service";
 
 export const SIGNALS_PATH = "/api/v1/radar/sessions/signals";
 export const CHECKS_PATH = "/api/v1/radar/checks";
@@ -27,7 +27,7 @@ export const MAX_SIGNALS_BYTES = 16 * 1024;
 const sessionIdHeader = z
   .string({ error: specMessage(SESSION_ID_MESSAGE) })
   .regex(SESSION_ID_PATTERN, specMessage(SESSION_ID_MESSAGE))
-  .openapi({ description: "The session id the page snippet was given (data-session-id)", example: "sess_8f1c2a" });
+  .openapi({ description: "The session id the page snippet was given (data-session-id)", example: "sess_8f1c2a9d04e7b316" });
 
 const signalsBodyLimit = (): MiddlewareHandler =>
   async function signalsBodyLimit(c, next) {
@@ -35,6 +35,19 @@ const signalsBodyLimit = (): MiddlewareHandler =>
     const bytes = new TextEncoder().encode(await c.req.text()).byteLength;
     if (bytes > MAX_SIGNALS_BYTES) {
       throw new ApiError(413, `Request body too large: the limit is ${MAX_SIGNALS_BYTES} bytes`, "body_too_large");
+    }
+    await next();
+  };
+
+/**
+ * A partner may limit its collector key to its own pages' origins. Browsers always send Origin on
+ * a cross-site POST; a post without one (not a browser) is refused too once a list is set.
+ */
+const signalsOriginAllowlist = (): MiddlewareHandler<CollectorEnv> =>
+  async function signalsOriginAllowlist(c, next) {
+    const allowed = await allowedOriginsOf(c.get("db"), c.get("collectorPartnerId"));
+    if (allowed.length > 0 && !allowed.includes(c.req.header("origin") ?? "")) {
+      throw new ApiError(403, "This origin may not post signals with this collector key", "origin_not_allowed");
     }
     await next();
   };
@@ -65,14 +78,14 @@ const postSignals = createRoute({
   tags: ["Radar"],
   summary: "Browser signals from the page snippet (collector key, CORS)",
   security: [{ CollectorKey: [] }],
-  middleware: [signalsBodyLimit(), collectorKeyAuth(), signalsRateLimit()] as const,
+  middleware: [signalsBodyLimit(), collectorKeyAuth(), signalsOriginAllowlist(), signalsRateLimit()] as const,
   request: {
     headers: z.object({ "session-id": sessionIdHeader }),
     body: { required: true, content: { "application/json": { schema: signalsRequestSchema } } },
   },
   responses: {
     202: { description: "Signals kept for the session", content: { "application/json": { schema: signalsAcceptedSchema } } },
-    ...errorResponses(400, 401, 413, 429),
+    ...errorResponses(400, 401, 403, 413, 429),
   },
 });
 
@@ -98,6 +111,7 @@ signalsRoutes.openapi(postSignals, async (c) => {
     signals: c.req.valid("json"),
     ipCountry: typeof cf?.country === "string" ? cf.country.toUpperCase() : null,
     ip: c.req.header("cf-connecting-ip") ?? null,
+    piiKey: c.env.PII_HASH_SECRET,
   });
   return c.json(success({ accepted: true as const, expires_at: stored.expiresAt }), 202);
 });
@@ -134,6 +148,7 @@ const checkRoutes = featureRouter().openapi(postCheck, async (c) => {
     sessionId: headers["session-id"],
     idempotencyKey: headers["idempotency-key"] ?? null,
     request: c.req.valid("json"),
+    piiKey: c.env.PII_HASH_SECRET,
   });
   if (outcome.replayed) c.header("idempotent-replayed", "true");
   // A replay was billed the first time; a bypass is never billable.

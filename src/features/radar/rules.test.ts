@@ -22,6 +22,22 @@ const human = (overrides: Partial<RuleInputs> = {}): RuleInputs => ({
 });
 const codes = (inputs: RuleInputs) => evaluateRules(inputs).reasons.map((r) => r.code);
 
+describe("conflicting_signals", () => {
+  it("adds a small weight, and never turns an allow into a deny", () => {
+    expect(RULES.conflicting_signals.weight).toBeLessThanOrEqual(20);
+    expect(evaluateRules(human({ conflictingSignals: true }))).toEqual({ score: RULES.conflicting_signals.weight, reasons: [{ code: "conflicting_signals", ...RULES.conflicting_signals }] });
+    const berlin = humanSignals({ timezone: "Europe/Berlin" }) as RuleInputs["signals"];
+    const nearDeny = human({ disposableEmail: true, signals: berlin });
+    expect(evaluateRules(nearDeny).score).toBe(55);
+    const conflicted = evaluateRules({ ...nearDeny, conflictingSignals: true });
+    expect(conflicted.score).toBe(DENY_SCORE - 1);
+    expect(verdictFor(conflicted.score).decision).toBe("allow");
+    // A deny stays a deny.
+    const denied = human({ disposableEmail: true, velocity: { ...quiet, emailChecks: VELOCITY.email.priorChecks } });
+    expect(evaluateRules({ ...denied, conflictingSignals: true }).score).toBe(75);
+  });
+});
+
 describe("radar rules, each alone", () => {
   it("a plain human browser with matching countries fires nothing", () => {
     expect(evaluateRules(human())).toEqual({ score: 0, reasons: [] });

@@ -18,6 +18,7 @@ export const RULES = {
   email_velocity: { weight: 20, message: "Many checks for this e-mail in a short time" },
   ip_velocity: { weight: 20, message: "Many checks from this IP in a short time" },
   device_many_identities: { weight: 35, message: "This device was used with several different e-mail addresses" },
+  conflicting_signals: { weight: 15, message: "Later browser signals for this session disagree with the first ones" },
 } as const;
 
 export type RuleCode = keyof typeof RULES;
@@ -52,6 +53,8 @@ export type RuleInputs = {
   /** Country of the browser's IP from the edge (request.cf.country at signal time). */
   ipCountry: string | null;
   velocity: VelocityCounts;
+  /** A later post of the session disagrees with the first (user agent, webdriver, visitor id, timezone). */
+  conflictingSignals?: boolean;
 };
 
 /** Countries that use an IANA zone (several for shared zones), empty when the zone is unknown or not a country's. */
@@ -85,9 +88,13 @@ export const evaluateRules = (inputs: RuleInputs): { score: number; reasons: Rea
   if (v.ipChecks >= VELOCITY.ip.priorChecks) fired.push("ip_velocity");
   if (v.visitorOtherEmails >= VELOCITY.identities.otherEmails) fired.push("device_many_identities");
 
-  const reasons = fired.map((code) => ({ code, weight: RULES[code].weight, message: RULES[code].message }));
+  const reason = (code: RuleCode) => ({ code, weight: RULES[code].weight, message: RULES[code].message });
+  const reasons = fired.map(reason);
   const score = Math.min(100, reasons.reduce((sum, r) => sum + r.weight, 0));
-  return { score, reasons };
+  if (!inputs.conflictingSignals) return { score, reasons };
+  // Anyone holding the session id can post later: that alone may raise the risk, never deny.
+  const ceiling = score >= DENY_SCORE ? 100 : DENY_SCORE - 1;
+  return { score: Math.min(ceiling, score + RULES.conflicting_signals.weight), reasons: [...reasons, reason("conflicting_signals")] };
 };
 
 export type Verdict = { decision: "deny" | "allow"; radarResult: "high_risk" | "elevated_risk" | "low_risk" };

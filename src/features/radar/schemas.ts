@@ -1,9 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
 
-/** Session ids come from the partner's page and server alike: a short opaque token. */
-export const SESSION_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
-export const SESSION_ID_MESSAGE = "session-id header is required (1 to 128 characters of A-Z a-z 0-9 . _ : -)";
+/**
+ * Session ids come from the partner's page and server alike: an opaque token, at least 16
+ * characters so that no one guesses another browser's session and posts into it.
+ */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9._:-]{16,128}$/;
+export const SESSION_ID_MESSAGE = "session-id header is required (16 to 128 characters of A-Z a-z 0-9 . _ : -)";
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 const text = (max: number) => z.string().max(max);
@@ -124,3 +127,26 @@ export const riskCheckSchema = z
 export type RiskCheck = z.infer<typeof riskCheckSchema>;
 
 export const checkResponseSchema = envelopeSchema(riskCheckSchema).openapi("RadarCheckResponse");
+
+/** An origin exactly as a browser sends it: scheme, host and port only (no path, no slash). */
+const originSchema = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === "https:" || url.protocol === "http:") && url.origin === value;
+    } catch {
+      return false;
+    }
+  }, "must be an origin such as https://shop.example (scheme, host and optional port; no path)");
+
+export const radarSettingsRequestSchema = z
+  .object({
+    allowedOrigins: z.array(originSchema).max(50).optional().openapi({ description: "Origins that may post signals with the collector key; [] or absent = any origin" }),
+  })
+  .openapi("RadarSettingsRequest");
+
+export const radarSettingsResponseSchema = envelopeSchema(
+  z.object({ partnerId: z.string(), allowedOrigins: z.array(z.string()) }),
+).openapi("RadarSettings");

@@ -1,6 +1,7 @@
-import { and, count, countDistinct, eq, gt, gte, lt, ne } from "drizzle-orm";
+import { and, asc, count, countDistinct, eq, gt, gte, lt, ne, sql } from "drizzle-orm";
+import { partners } from "../../platform/db/schema";
 import type { Db } from "../../platform/db/client";
-import { sha256Hex } from "../../platform/crypto/digest";
+import { keyedHash, sha256Hex } from "../../platform/crypto/digest";
 import { ApiError } from "../../platform/http/api-error";
 import { isDisposableEmail } from "./disposable-domains";
 import { evaluateRules, VELOCITY, verdictFor, type Reason, type VelocityCounts } from "./rules";
@@ -30,37 +31,59 @@ export type SignalsInput = {
   signals: BrowserSignals;
   /** request.cf.country of the browser's request, when the edge provides it. */
   ipCountry: string | null;
-  /** The browser's IP (cf-connecting-ip); only its SHA-256 is kept. */
+  /** The browser's IP (cf-connecting-ip); only its keyed hash is kept. */
   ip: string | null;
+  /** PII_HASH_SECRET: key of the hashes that stand in for e-mails and IPs. */
+  piiKey: string;
   now?: number;
 };
 
-/** Keeps the latest signals of a (partner, session) for SIGNALS_RETENTION_MS and prunes expired rows. */
+/** Posts kept per session: the first decides, the rest only reveal conflicts; more add nothing. */
+export const MAX_SIGNAL_POSTS = 10;
+
+/**
+ * Stores one post of signals beside any earlier ones of the (partner, session), never in their
+ * place, for SIGNALS_RETENTION_MS; past MAX_SIGNAL_POSTS live posts nothing more is stored. Prunes
+ * expired rows on the way.
+ */
 export const storeSignals = async (db: Db, input: SignalsInput): Promise<{ expiresAt: string }> => {
   const now = input.now ?? Date.now();
   const expiresAtMs = now + SIGNALS_RETENTION_MS;
-  const row = {
-    partnerId: input.partnerId,
-    sessionId: input.sessionId,
-    signals: JSON.stringify(input.signals),
-    ipCountry: input.ipCountry,
-    ipHash: input.ip ? await sha256Hex(input.ip) : null,
-    receivedAt: new Date(now).toISOString(),
-    expiresAtMs,
-  };
-  await db.batch([
-    db
-      .insert(radarSignals)
-      .values(row)
-      .onConflictDoUpdate({
-        target: [radarSignals.partnerId, radarSignals.sessionId],
-        set: { signals: row.signals, ipCountry: row.ipCountry, ipHash: row.ipHash, receivedAt: row.receivedAt, expiresAtMs },
-      }),
-    // Clean-up on the write path (indexed on expires_at_ms) keeps the table near its live size without a cron.
-    db.delete(radarSignals).where(lt(radarSignals.expiresAtMs, now)),
-  ]);
+  const ipHash = input.ip ? await keyedHash(input.piiKey, input.ip) : null;
+  const s = radarSignals;
+  // One statement: the cap holds under concurrent posts.
+  await db.run(sql`insert into ${s} (${sql.identifier(s.partnerId.name)}, ${sql.identifier(s.sessionId.name)}, ${sql.identifier(s.signals.name)}, ${sql.identifier(s.ipCountry.name)}, ${sql.identifier(s.ipHash.name)}, ${sql.identifier(s.receivedAt.name)}, ${sql.identifier(s.expiresAtMs.name)})
+      select ${input.partnerId}, ${input.sessionId}, ${JSON.stringify(input.signals)}, ${input.ipCountry}, ${ipHash}, ${new Date(now).toISOString()}, ${expiresAtMs}
+      where (select count(*) from ${s} where ${s.partnerId} = ${input.partnerId} and ${s.sessionId} = ${input.sessionId} and ${s.expiresAtMs} > ${now}) < ${MAX_SIGNAL_POSTS}`);
+  // Clean-up on the write path (indexed on expires_at_ms) keeps the table near its live size without a cron.
+  await db.delete(radarSignals).where(lt(radarSignals.expiresAtMs, now));
   return { expiresAt: new Date(expiresAtMs).toISOString() };
 };
+
+/** The origins a partner's collector key may post from; empty means any origin. */
+export const allowedOriginsOf = async (db: Db, partnerId: string): Promise<string[]> => {
+  const [row] = await db.select({ allowedOrigins: radarSettings.allowedOrigins }).from(radarSettings).where(eq(radarSettings.partnerId, partnerId));
+  return row?.allowedOrigins ? (JSON.parse(row.allowedOrigins) as string[]) : [];
+};
+
+/** Operator: limits a partner's collector key to these origins ([] = any origin). */
+export const setAllowedOrigins = async (db: Db, partnerId: string, origins: string[]) => {
+  const [partner] = await db.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId));
+  if (!partner) throw new ApiError(404, "Partner not found", "partner_not_found");
+  const allowedOrigins = [...new Set(origins)];
+  await db
+    .insert(radarSettings)
+    .values({ partnerId, allowedOrigins: JSON.stringify(allowedOrigins) })
+    .onConflictDoUpdate({ target: radarSettings.partnerId, set: { allowedOrigins: JSON.stringify(allowedOrigins), updatedAt: new Date().toISOString() } });
+  return { partnerId, allowedOrigins };
+};
+
+/** Fields whose change between posts of one session means someone else posted (or the page lies). */
+const conflictsWith = (first: BrowserSignals) => (later: BrowserSignals) =>
+  later.user_agent !== first.user_agent ||
+  (later.device?.webdriver ?? false) !== (first.device?.webdriver ?? false) ||
+  later.fingerprint.visitor_id !== first.fingerprint.visitor_id ||
+  later.timezone !== first.timezone;
 
 export type CheckInput = {
   /** Static assets, where the disposable-domain list lives. */
@@ -69,6 +92,8 @@ export type CheckInput = {
   sessionId: string;
   idempotencyKey: string | null;
   request: CheckRequest;
+  /** PII_HASH_SECRET: e-mails and IPs are matched by keyed hash, so retention can drop the values. */
+  piiKey: string;
   budgetMs?: number;
   now?: number;
 };
@@ -134,7 +159,7 @@ export const setRadarEnabled = async (db: Db, partnerId: string, enabled: boolea
     .onConflictDoUpdate({ target: radarSettings.partnerId, set: { enabled, updatedAt: new Date().toISOString() } });
 };
 
-type Identities = { visitorId: string | null; emailHash: string; ipHash: string | null };
+type Identities = { visitorId: string | null; deviceKey: string | null; emailHash: string; ipHash: string | null };
 
 type Evaluation = {
   decision: RiskCheck["decision"];
@@ -164,31 +189,38 @@ const evaluate = async (db: Db, input: CheckInput, now: number, emailHash: strin
     .select()
     .from(radarSignals)
     .where(and(eq(radarSignals.partnerId, input.partnerId), eq(radarSignals.sessionId, input.sessionId), gt(radarSignals.expiresAtMs, now)))
-    .limit(1);
+    .orderBy(asc(radarSignals.receivedAt), sql`rowid`)
+    .limit(MAX_SIGNAL_POSTS);
+  // The first post is the session's signals; later ones only reveal a conflict.
   const signalRow = signalRows[0] ?? null;
   const signals = signalRow ? (JSON.parse(signalRow.signals) as BrowserSignals) : null;
+  const conflictingSignals = signals !== null && signalRows.slice(1).some((row) => conflictsWith(signals)(JSON.parse(row.signals) as BrowserSignals));
   const visitorId = signals?.fingerprint.visitor_id ?? null;
-  const ipHash = input.request.context?.ip ? await sha256Hex(input.request.context.ip) : (signalRow?.ipHash ?? null);
+  const ipHash = input.request.context?.ip ? await keyedHash(input.piiKey, input.request.context.ip) : (signalRow?.ipHash ?? null);
+  // The device: the visitor id with the browser's own IP, else the server's, else the booker id.
+  const bookerUuid = input.request.context?.booker_uuid;
+  const anchor = signalRow?.ipHash ?? ipHash ?? (bookerUuid ? `booker:${bookerUuid}` : null);
+  const deviceKey = visitorId && anchor ? await sha256Hex(`${visitorId}\n${anchor}`) : null;
   if (Date.now() > deadline) throw new BudgetExceeded();
 
   const partner = eq(radarChecks.partnerId, input.partnerId);
   const since = (windowMs: number) => gte(radarChecks.checkedAtMs, now - windowMs);
   // Sentinels that match nothing keep the batch shape fixed when an identity is unknown.
   const [visitorRows, emailRows, ipRows, identityRows] = await db.batch([
-    db.select({ n: count() }).from(radarChecks).where(and(partner, eq(radarChecks.visitorId, visitorId ?? "\u0000"), since(VELOCITY.visitor.windowMs))),
+    db.select({ n: count() }).from(radarChecks).where(and(partner, eq(radarChecks.deviceKey, deviceKey ?? "\u0000"), since(VELOCITY.visitor.windowMs))),
     db.select({ n: count() }).from(radarChecks).where(and(partner, eq(radarChecks.emailHash, emailHash), since(VELOCITY.email.windowMs))),
     db.select({ n: count() }).from(radarChecks).where(and(partner, eq(radarChecks.ipHash, ipHash ?? "\u0000"), since(VELOCITY.ip.windowMs))),
     db
       .select({ n: countDistinct(radarChecks.emailHash) })
       .from(radarChecks)
-      .where(and(partner, eq(radarChecks.visitorId, visitorId ?? "\u0000"), ne(radarChecks.emailHash, emailHash), since(VELOCITY.identities.windowMs))),
+      .where(and(partner, eq(radarChecks.deviceKey, deviceKey ?? "\u0000"), ne(radarChecks.emailHash, emailHash), since(VELOCITY.identities.windowMs))),
   ]);
   if (Date.now() > deadline) throw new BudgetExceeded();
   const velocity: VelocityCounts = {
-    visitorChecks: visitorId ? (visitorRows[0]?.n ?? 0) : 0,
+    visitorChecks: deviceKey ? (visitorRows[0]?.n ?? 0) : 0,
     emailChecks: emailRows[0]?.n ?? 0,
     ipChecks: ipHash ? (ipRows[0]?.n ?? 0) : 0,
-    visitorOtherEmails: visitorId ? (identityRows[0]?.n ?? 0) : 0,
+    visitorOtherEmails: deviceKey ? (identityRows[0]?.n ?? 0) : 0,
   };
   const billing = input.request.payment?.billing_address?.country?.toUpperCase() ?? null;
   const disposableEmail = await isDisposableEmail(input.assets, input.request.booker.email);
@@ -199,6 +231,7 @@ const evaluate = async (db: Db, input: CheckInput, now: number, emailHash: strin
     signals,
     ipCountry: signalRow?.ipCountry ?? null,
     velocity,
+    conflictingSignals,
   });
   const verdict = verdictFor(score);
   return {
@@ -207,14 +240,14 @@ const evaluate = async (db: Db, input: CheckInput, now: number, emailHash: strin
     reasons,
     signals,
     ipCountry: signalRow?.ipCountry ?? null,
-    identities: { visitorId, emailHash, ipHash },
+    identities: { visitorId, deviceKey, emailHash, ipHash },
   };
 };
 
 /** Evaluates within the budget; past it, or on an unexpected failure, the check fails open as a bypass. */
 const evaluateWithinBudget = async (db: Db, input: CheckInput, now: number, emailHash: string): Promise<Evaluation> => {
   const budgetMs = input.budgetMs ?? CHECK_BUDGET_MS;
-  const identities: Identities = { visitorId: null, emailHash, ipHash: input.request.context?.ip ? await sha256Hex(input.request.context.ip) : null };
+  const identities: Identities = { visitorId: null, deviceKey: null, emailHash, ipHash: input.request.context?.ip ? await keyedHash(input.piiKey, input.request.context.ip) : null };
   const timedOut = () => bypass("evaluation_timeout", "evaluation_timeout", `The evaluation did not finish within ${budgetMs} ms; failing open`, identities);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = Date.now() + budgetMs;
@@ -245,14 +278,15 @@ export const runCheck = async (db: Db, input: CheckInput): Promise<CheckOutcome>
     if (existing) return replay(existing, input);
   }
   const now = input.now ?? Date.now();
-  const emailHash = await sha256Hex(input.request.booker.email.trim().toLowerCase());
+  const emailHash = await keyedHash(input.piiKey, input.request.booker.email.trim().toLowerCase());
 
   const evaluation = (await isRadarEnabled(db, input.partnerId))
     ? await evaluateWithinBudget(db, input, now, emailHash)
     : bypass("radar_disabled", "radar_disabled", "Radar is turned off for this partner", {
         visitorId: null,
+        deviceKey: null,
         emailHash,
-        ipHash: input.request.context?.ip ? await sha256Hex(input.request.context.ip) : null,
+        ipHash: input.request.context?.ip ? await keyedHash(input.piiKey, input.request.context.ip) : null,
       });
 
   const inputs = {
@@ -278,10 +312,12 @@ export const runCheck = async (db: Db, input: CheckInput): Promise<CheckOutcome>
     inputDigest: await sha256Hex(serialized),
     inputs: serialized,
     visitorId: evaluation.identities.visitorId,
+    deviceKey: evaluation.identities.deviceKey,
     emailHash: evaluation.identities.emailHash,
     ipHash: evaluation.identities.ipHash,
     checkedAt: new Date(now).toISOString(),
     checkedAtMs: now,
+    piiRemovedAt: null,
   };
   // A concurrent request with the same idempotency key may have stored first: then replay that one.
   const inserted = await db.insert(radarChecks).values(row).onConflictDoNothing().returning({ id: radarChecks.id });

@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { DEMO_KEY } from "../../../test/api";
 import { humanSignals, sendSignals, unique } from "./radar-fixtures";
 import { SIGNALS_RATE } from "./routes";
-import { SIGNALS_RETENTION_MS } from "./service";
+import { MAX_SIGNAL_POSTS, SIGNALS_RETENTION_MS } from "./service";
+import { OPERATOR } from "../partners/test-sessions";
+import { call } from "../../../test/api";
 
 describe("POST /api/v1/radar/sessions/signals", () => {
   it("accepts a browser's signals with 202, CORS headers, and keeps them for the session for 24 hours", async () => {
@@ -23,15 +25,22 @@ describe("POST /api/v1/radar/sessions/signals", () => {
     expect(res.json.data.expires_at).toBe(new Date(row.expires_at_ms).toISOString());
   });
 
-  it("keeps the latest post of a session and drops fields outside 4.14", async () => {
+  it("keeps the first post of a session and stores a later one beside it, never in its place", async () => {
     const sessionId = unique("s");
     await sendSignals(humanSignals({ language: "en-US" }), { sessionId });
     const res = await sendSignals({ ...humanSignals({ language: "de-DE" }), card_number: "4242424242424242" }, { sessionId });
     expect(res.status).toBe(202);
-    const { results } = await env.DB.prepare("select signals from radar_signals where session_id = ?").bind(sessionId).all<any>();
-    expect(results).toHaveLength(1);
-    expect(JSON.parse(results[0].signals).language).toBe("de-DE");
-    expect(results[0].signals).not.toContain("4242");
+    const { results } = await env.DB.prepare("select signals from radar_signals where session_id = ? order by received_at, rowid").bind(sessionId).all<any>();
+    expect(results.map((r) => JSON.parse(r.signals).language)).toEqual(["en-US", "de-DE"]);
+    expect(results[1].signals).not.toContain("4242");
+  });
+
+  it(`stores at most ${MAX_SIGNAL_POSTS} posts per session, even when they arrive in parallel`, async () => {
+    const sessionId = unique("s");
+    const posts = await Promise.all(Array.from({ length: MAX_SIGNAL_POSTS + 5 }, () => sendSignals(humanSignals(), { sessionId })));
+    expect(posts.every((r) => r.status === 202)).toBe(true);
+    const row = await env.DB.prepare("select count(*) as n from radar_signals where session_id = ?").bind(sessionId).first<{ n: number }>();
+    expect(row!.n).toBe(MAX_SIGNAL_POSTS);
   });
 
   it("answers the CORS preflight so partner pages on other origins can post", async () => {
@@ -82,10 +91,10 @@ describe("POST /api/v1/radar/sessions/signals", () => {
   });
 
   it("requires a sane session-id header", async () => {
-    for (const sessionId of [null, "has spaces", "x".repeat(129)]) {
+    for (const sessionId of [null, "has spaces", "x".repeat(129), "short-sess-id15"]) {
       const res = await sendSignals(humanSignals(), { sessionId });
       expect(res.status).toBe(400);
-      expect(res.json.message).toBe("session-id header is required (1 to 128 characters of A-Z a-z 0-9 . _ : -)");
+      expect(res.json.message).toBe("session-id header is required (16 to 128 characters of A-Z a-z 0-9 . _ : -)");
     }
   });
 
@@ -140,5 +149,51 @@ describe("POST /api/v1/radar/sessions/signals", () => {
     await sendSignals(humanSignals(), { sessionId: unique("s") });
     const row = await env.DB.prepare("select 1 from radar_signals where session_id = ?").bind(stale).first();
     expect(row).toBeNull();
+  });
+});
+
+describe("collector key origin allowlist: PUT /api/partners/:partnerId/radar-settings", () => {
+  const settings = (partnerId: string, body: unknown, options: Parameters<typeof call>[3] = OPERATOR) =>
+    call("PUT", `/api/partners/${partnerId}/radar-settings`, body, options);
+
+  it("limits the partner's collector key to the listed origins: others get 403; other partners are unaffected", async () => {
+    const set = await settings("demo", { allowedOrigins: ["https://shop.example", "http://localhost:8080"] });
+    expect(set.status).toBe(200);
+    expect(set.json.data).toEqual({ partnerId: "demo", allowedOrigins: ["https://shop.example", "http://localhost:8080"] });
+
+    const listed = await sendSignals(humanSignals(), { sessionId: unique("s"), headers: { origin: "https://shop.example" } });
+    expect(listed.status).toBe(202);
+    for (const origin of ["https://evil.example", "https://shop.example.evil.example", null]) {
+      const sessionId = unique("s");
+      const res = await sendSignals(humanSignals(), { sessionId, headers: origin ? { origin } : { origin: "" } });
+      expect(res.status).toBe(403);
+      expect(res.json).toMatchObject({ message: "This origin may not post signals with this collector key", code: "origin_not_allowed" });
+      expect(await env.DB.prepare("select 1 from radar_signals where session_id = ?").bind(sessionId).first()).toBeNull();
+    }
+    // Partner "other" set no list: any origin.
+    expect((await sendSignals(humanSignals(), { sessionId: unique("s"), collectorKey: "other-collector-key", headers: { origin: "https://evil.example" } })).status).toBe(202);
+
+    // [] (or no field) lifts the limit.
+    expect((await settings("demo", { allowedOrigins: [] })).json.data.allowedOrigins).toEqual([]);
+    expect((await sendSignals(humanSignals(), { sessionId: unique("s"), headers: { origin: "https://evil.example" } })).status).toBe(202);
+    await settings("demo", { allowedOrigins: ["https://shop.example"] });
+    expect((await settings("demo", {})).json.data.allowedOrigins).toEqual([]);
+  });
+
+  it("accepts only origins (scheme, host, port), with a clear 400", async () => {
+    for (const bad of ["shop.example", "https://shop.example/", "https://shop.example/path", "ftp://shop.example", "*", 42]) {
+      const res = await settings("demo", { allowedOrigins: [bad] });
+      expect(res.status, String(bad)).toBe(400);
+      expect(res.json.message).toMatch(/^allowedOrigins\[0\]/);
+    }
+    expect((await settings("demo", { allowedOrigins: "https://shop.example" })).status).toBe(400);
+    expect((await call("PUT", "/api/partners/demo/radar-settings", undefined, { ...OPERATOR, raw: "{", headers: { ...OPERATOR.headers, "content-type": "application/json" } })).status).toBe(400);
+  });
+
+  it("needs the operator token (a partner's key or bearer gets 401) and a known partner (404)", async () => {
+    expect((await settings("demo", { allowedOrigins: [] }, { apiKey: DEMO_KEY })).status).toBe(401);
+    const unknown = await settings("no-such-partner", { allowedOrigins: [] });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.message).toBe("Partner not found");
   });
 });

@@ -22,6 +22,8 @@ describe("snippet /radar.js (static asset)", () => {
     expect(text).not.toContain("api-key");
     expect(text).toContain("x-radar-collector-key");
     expect(text).toContain("keepalive: true");
+    // Session ids under 16 characters are refused by the API; the snippet does not post them.
+    expect(text).toContain("sessionId.length < 16");
     // The whole body is one try/catch inside an IIFE; only window.EdgestayRadar is assigned globally.
     expect(text.trim()).toMatch(/^\/\*[\s\S]*?\*\/\s*\(function \(\) \{\s*"use strict";[\s\S]*\}\)\(\);$/);
     expect([...text.matchAll(/\bw\.([A-Za-z]+)\s*=(?!=)/g)].map((m) => m[1])).toEqual(["EdgestayRadar"]);

@@ -6,11 +6,14 @@ import { partners } from "../../platform/db/schema";
 export const radarSettings = sqliteTable("radar_settings", {
   partnerId: text("partner_id").primaryKey().references(() => partners.id),
   enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+  // JSON array of origins allowed to post signals with the collector key; null or [] = any origin.
+  allowedOrigins: text("allowed_origins"),
   updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
 });
 
 /**
- * Browser signals, one row per (partner, session id), the latest post wins. Kept in D1 rather than
+ * Browser signals, one row per post of a (partner, session id): the first post is the session's
+ * signals; later ones are kept beside it, only to notice conflicts, never in its place. Kept in D1 rather than
  * KV: the check is read from the server right after the browser posted, possibly in another
  * location, and KV may not show a fresh write elsewhere for up to 60 s; D1 has one primary.
  */
@@ -29,7 +32,8 @@ export const radarSignals = sqliteTable(
     expiresAtMs: integer("expires_at_ms").notNull(),
   },
   (t) => [
-    uniqueIndex("radar_signals_partner_session").on(t.partnerId, t.sessionId),
+    // Posts of a session in arrival order (received_at, then rowid).
+    index("radar_signals_partner_session").on(t.partnerId, t.sessionId, t.receivedAt),
     index("radar_signals_expires").on(t.expiresAtMs),
   ],
 );
@@ -56,16 +60,23 @@ export const radarChecks = sqliteTable(
     inputs: text("inputs").notNull(),
     // Identities used by the velocity rules; e-mail and IP only as SHA-256.
     visitorId: text("visitor_id"),
+    // SHA-256 of the visitor id with the browser's IP (or the partner's booker id): a visitor id
+    // alone is whatever the page posted, so device rules never key on it by itself.
+    deviceKey: text("device_key"),
     emailHash: text("email_hash"),
     ipHash: text("ip_hash"),
     checkedAt: text("checked_at").notNull(),
     checkedAtMs: integer("checked_at_ms").notNull(),
+    // When the personal values in `inputs` were replaced by keyed hashes (retention) or erased.
+    piiRemovedAt: integer("pii_removed_at"),
   },
   (t) => [
     uniqueIndex("radar_checks_idempotency").on(t.partnerId, t.idempotencyKey).where(sql`idempotency_key is not null`),
-    index("radar_checks_visitor").on(t.partnerId, t.visitorId, t.checkedAtMs),
+    index("radar_checks_device").on(t.partnerId, t.deviceKey, t.checkedAtMs),
     index("radar_checks_email").on(t.partnerId, t.emailHash, t.checkedAtMs),
     index("radar_checks_ip").on(t.partnerId, t.ipHash, t.checkedAtMs),
+    index("radar_checks_email_any_partner").on(t.emailHash),
+    index("radar_checks_pii_retention").on(t.checkedAtMs).where(sql`pii_removed_at is null`),
   ],
 );
 

@@ -10,16 +10,16 @@ const MINUTE = 60_000;
 
 const seed = async () => {
   await env.DB.batch([
-    env.DB.prepare("DELETE FROM login_failures"),
+    env.DB.prepare("DELETE FROM login_failure_counters"),
     env.DB.prepare("DELETE FROM payment_setup_tokens"),
     env.DB.prepare("DELETE FROM radar_signals"),
     env.DB.prepare("DELETE FROM quotes"),
     env.DB.prepare("INSERT INTO quotes (id, partner_id, expires_at, body) VALUES ('q-expired', 'demo', ?, '{}'), ('q-live', 'demo', ?, '{}')").bind(NOW, NOW + MINUTE),
     // Window and lock both over: removed. Lock still running, or window still open: kept.
-    env.DB.prepare("INSERT INTO login_failures (email, failures, window_started_at, locked_until) VALUES (?, 2, ?, NULL)").bind("stale@x.test", NOW - LOGIN_LOCKOUT.windowMs - 1),
-    env.DB.prepare("INSERT INTO login_failures (email, failures, window_started_at, locked_until) VALUES (?, 5, ?, ?)").bind("unlocked@x.test", NOW - 2 * LOGIN_LOCKOUT.windowMs, NOW - 1),
-    env.DB.prepare("INSERT INTO login_failures (email, failures, window_started_at, locked_until) VALUES (?, 5, ?, ?)").bind("locked@x.test", NOW - LOGIN_LOCKOUT.windowMs - 1, NOW + 5 * MINUTE),
-    env.DB.prepare("INSERT INTO login_failures (email, failures, window_started_at, locked_until) VALUES (?, 1, ?, NULL)").bind("fresh@x.test", NOW - MINUTE),
+    env.DB.prepare("INSERT INTO login_failure_counters (email, scope, attempt_id, failures, window_started_at, locked_until) VALUES (?, 'ip:192.0.2.1', 'attempt', 2, ?, NULL)").bind("stale@x.test", NOW - LOGIN_LOCKOUT.windowMs - 1),
+    env.DB.prepare("INSERT INTO login_failure_counters (email, scope, attempt_id, failures, window_started_at, locked_until) VALUES (?, 'ip:192.0.2.1', 'attempt', 5, ?, ?)").bind("unlocked@x.test", NOW - 2 * LOGIN_LOCKOUT.windowMs, NOW - 1),
+    env.DB.prepare("INSERT INTO login_failure_counters (email, scope, attempt_id, failures, window_started_at, locked_until) VALUES (?, 'ip:192.0.2.1', 'attempt', 5, ?, ?)").bind("locked@x.test", NOW - LOGIN_LOCKOUT.windowMs - 1, NOW + 5 * MINUTE),
+    env.DB.prepare("INSERT INTO login_failure_counters (email, scope, attempt_id, failures, window_started_at, locked_until) VALUES (?, 'ip:192.0.2.1', 'attempt', 1, ?, NULL)").bind("fresh@x.test", NOW - MINUTE),
     ...[
       ["expired", NOW - MINUTE, null],
       ["expired-used", NOW - 1, NOW - 10 * MINUTE],
@@ -39,7 +39,7 @@ const seed = async () => {
 };
 
 const remaining = async () => ({
-  loginFailures: (await env.DB.prepare("SELECT email FROM login_failures ORDER BY email").all<{ email: string }>()).results.map((r) => r.email),
+  loginFailures: (await env.DB.prepare("SELECT email FROM login_failure_counters ORDER BY email").all<{ email: string }>()).results.map((r) => r.email),
   setupTokens: (await env.DB.prepare("SELECT token_hash FROM payment_setup_tokens ORDER BY token_hash").all<{ token_hash: string }>()).results.map((r) => r.token_hash),
   radarSignals: (await env.DB.prepare("SELECT session_id FROM radar_signals ORDER BY session_id").all<{ session_id: string }>()).results.map((r) => r.session_id),
   quotes: (await env.DB.prepare("SELECT id FROM quotes ORDER BY id").all<{ id: string }>()).results.map((r) => r.id),
@@ -76,6 +76,7 @@ describe("scheduled upkeep", () => {
       { level: "info", event: "upkeep", task: "stale_login_failures", removed: 2, durationMs: expect.any(Number) },
       { level: "info", event: "upkeep", task: "expired_card_setup_tokens", removed: 3, durationMs: expect.any(Number) },
       { level: "info", event: "upkeep", task: "expired_radar_signals", removed: 1, durationMs: expect.any(Number) },
+      { level: "info", event: "upkeep", task: "radar-pii-retention", removed: 0, durationMs: expect.any(Number) },
       { level: "info", event: "upkeep", task: "webhook-reenqueue", removed: 0, durationMs: expect.any(Number) },
     ]);
     expect(errors).not.toHaveBeenCalled();
@@ -98,6 +99,7 @@ describe("scheduled upkeep", () => {
       { task: "stale_login_failures", removed: 2 },
       { task: "expired_card_setup_tokens", removed: 3 },
       { task: "expired_radar_signals", removed: 1 },
+      { task: "radar-pii-retention", removed: 0 },
       { task: "webhook-reenqueue", removed: 0 },
     ]);
     expect(await remaining()).toEqual(KEPT);

@@ -11,6 +11,7 @@ const DEPLOYED = {
   JWT_SECRET: "j".repeat(40),
   OPERATOR_TOKEN: "o".repeat(48),
   WEBHOOK_SECRET_KEY: "w".repeat(32),
+  PII_HASH_SECRET: "h".repeat(32),
 };
 const deployed = (changes: Record<string, string | undefined> = {}) => {
   const vars: Record<string, unknown> = { ...env, ...DEPLOYED, ...changes };

@@ -6,6 +6,15 @@ export const toHex = (bytes: ArrayBuffer | Uint8Array): string =>
 export const sha256Hex = async (value: string): Promise<string> =>
   toHex(await crypto.subtle.digest("SHA-256", encoder.encode(value)));
 
+/**
+ * HMAC-SHA-256 of a personal value under a secret (PII_HASH_SECRET): equal values still match
+ * each other, but without the secret a hash cannot be reversed by trying likely e-mails or IPs.
+ */
+export const keyedHash = async (secret: string, value: string): Promise<string> => {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return toHex(await crypto.subtle.sign("HMAC", key, encoder.encode(value)));
+};
+
 /** Constant-time comparison of two secrets (no early exit on the first differing byte). */
 export const timingSafeEqual = (a: string, b: string): boolean => {
   const left = encoder.encode(a);
