@@ -65,7 +65,7 @@ describe("USAGE: one data point per billable call", () => {
     const { vars, points } = recordingEnv();
     const check = () =>
       send(vars, CHECKS_PATH, { booker: { email: "jane@example.com" }, payment: { billing_address: { country: "US" } } }, {
-        "session-id": "sess_usage_1", "idempotency-key": "usage-check-1",
+        "session-id": "sess_usage_000001", "idempotency-key": "usage-check-1",
       });
     const first = await check();
     expect(first.status).toBe(200);
