@@ -108,9 +108,8 @@ const stayPricing = (stay: Stay, now: number, terms: SellingTerms): StayPricing 
 /** Tax on a base price, both in whole minor units (integer arithmetic keeps the half unit exact). */
 const taxOn = (baseMinor: number) => Math.round((baseMinor * TAX_RATE_PERCENT) / 100);
 
-const rateOf = (baseMinor: number, pricing: StayPricing): Rate => {
+const rateOf = (baseMinor: number, pricing: StayPricing, tax = taxOn(baseMinor)): Rate => {
   const { money, terms } = pricing;
-  const tax = taxOn(baseMinor);
   return { currency: money.currency, baseRate: money.amount(baseMinor), taxesAndFees: money.amount(tax), chargeTotal: money.amount(baseMinor + tax), exchange: terms.exchange };
 };
 
@@ -177,6 +176,7 @@ const assembleOffer = (accommodation: SupplyAccommodation, picks: RoomPick[], ni
   const rooms: OfferRoom[] = [];
   const roomPenalties: Array<{ deadline: string; minor: number }> = [];
   let baseTotal = 0;
+  let taxTotal = 0;
   let firstNightTotal = 0;
   for (let i = 0; i < picks.length; i++) {
     const { room, plan } = picks[i]!;
@@ -188,13 +188,15 @@ const assembleOffer = (accommodation: SupplyAccommodation, picks: RoomPick[], ni
     const rate = rateOf(base, pricing);
     rooms.push({ occupancyRefId: i + 1, code: room.code, description: room.name, rate });
     baseTotal += base;
+    taxTotal += taxOn(base);
     firstNightTotal += first + taxOn(first);
     if (plan.cancellation.refundable) {
       const deadline = pricing.freeCancellationDeadline(plan.cancellation.freeDays, accommodation.timezone);
       roomPenalties.push({ deadline, minor: plan.cancellation.penalty === "FIRST_NIGHT" ? first + taxOn(first) : base + taxOn(base) });
     }
   }
-  const rate = rateOf(baseTotal, pricing);
+  // The offer's rate is the sum of its rooms' rates.
+  const rate = rateOf(baseTotal, pricing, taxTotal);
   const lead = picks[0]!;
   const single = picks.every((p) => p.room === lead.room);
   const refundable = lead.plan.cancellation.refundable;
