@@ -7,6 +7,7 @@ import { addDays } from "../supply/zoned-time";
 import { bookBody, DEMO_CODE, inDays, quoteBody, searchBody, type SearchedOption } from "./booking-test-kit";
 import { cancelBooking } from "./cancel";
 import { bookingDeps } from "./deps";
+import { searchBodyReads } from "./search";
 
 const RATES = "/api/operator/exchange-rates";
 const setRates = async (base: string, rates: Record<string, number>) => expect((await call("PUT", RATES, { base, rates }, OPERATOR)).status).toBe(200);
@@ -84,6 +85,13 @@ describe("settings.currency", () => {
     const malformed = await searchIn("EURO");
     expect(malformed.status).toBe(400);
     expect(malformed.json.code).toBe("invalid_request");
+  });
+
+  it("the rates read rides in the search's one D1 batch, only when another currency is asked for", () => {
+    const body = searchBody({ destinations: { accommodations: [{ code: "US000001" }] } });
+    const plain = searchBodyReads.statements(env, body)!;
+    expect(searchBodyReads.statements(env, { ...body, settings: { ...body.settings, currency: "USD" } })!).toHaveLength(plain.length);
+    expect(searchBodyReads.statements(env, { ...body, settings: { ...body.settings, currency: "EUR" } })!).toHaveLength(plain.length + 1);
   });
 
   it("a rate set by the operator is used by the very next search (no cache to go stale)", async () => {
