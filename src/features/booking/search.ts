@@ -85,14 +85,17 @@ export const accommodationSummary = (a: SupplyAccommodation) => ({
   location: locationOf(a),
 });
 
-/** The terms of an offer, the same in a search option and in a quote; rooms carry the partner's occupancy ids. */
-export const offerTerms = (offer: Offer, occupancyRefIds: number[]) => ({
+/**
+ * The terms of an offer, the same in a search option and in a quote. Rooms carry the partner's
+ * occupancy ids; without any (`undefined`) they keep the supplier's positions 1..n as they are.
+ */
+export const offerTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
   boardCode: offer.boardCode,
   boardName: offer.boardName,
   isRefundable: offer.isRefundable,
   rate: offer.rate,
   cancelPolicy: offer.cancelPolicy,
-  rooms: offer.rooms.map((room, i) => ({ ...room, occupancyRefId: occupancyRefIds[i] ?? room.occupancyRefId })),
+  rooms: occupancyRefIds ? offer.rooms.map((room, i) => ({ ...room, occupancyRefId: occupancyRefIds[i] ?? room.occupancyRefId })) : offer.rooms,
 });
 
 const selectionOf = (criteria: SearchRequest["searchCriteria"]): AccommodationSelection => {
@@ -161,13 +164,15 @@ export const searchAvailability = async (deps: BookingDeps, connection: CoreConn
   const { accommodations, offers: offersByCode } = await supplier.search(selection, stay, now, terms, supplyRead);
   const optionId = await optionIdsFor(deps.secret, { partnerId: connection.partnerId, ...stay, currency: terms.currency, occupancyRefIds, expiresAt: now + OPTION_LIFETIME_MS });
   const keep = offerFilter(request.filters);
+  // The common search sends no occupancy ids: its rooms go out as priced, without a copy per option.
+  const partnerIds = criteria.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIds : undefined;
   const result = [];
   for (const accommodation of accommodations) {
     const offers = applyBusinessRules((offersByCode.get(accommodation.code) ?? []).filter(keep), request.settings.businessRules);
     if (offers.length === 0) continue;
     const options = offers.map((offer) => ({
       id: optionId({ accommodationCode: accommodation.code, roomCode: offer.roomCode, ratePlanCode: offer.ratePlanCode, chargeTotal: offer.rate.chargeTotal }),
-      ...offerTerms(offer, occupancyRefIds),
+      ...offerTerms(offer, partnerIds),
     }));
     result.push({ ...accommodationSummary(accommodation), options });
   }
