@@ -39,8 +39,6 @@ export const moneyIn = (currency: string) => {
   return {
     currency,
     scale,
-    /** Whole minor units of an amount. */
-    minor: (amount: number) => Math.round(amount * scale),
     amount: (minor: number) => minor / scale,
   };
 };
