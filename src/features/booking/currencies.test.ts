@@ -85,6 +85,10 @@ describe("settings.currency", () => {
     const malformed = await searchIn("EURO");
     expect(malformed.status).toBe(400);
     expect(malformed.json.code).toBe("invalid_request");
+    for (const currency of [978, null, ["EUR"]]) {
+      const wrongType = await searchIn(undefined, "US000001", inDays(40), { currency });
+      expect(wrongType.status).toBe(400);
+    }
   });
 
   it("the rates read rides in the search's one D1 batch, only when another currency is asked for", () => {

@@ -77,6 +77,14 @@ describe("mixed room types", () => {
     expect(withoutIds.status).toBe(200);
     expect(withoutIds.json.data.rooms.map((r: any) => r.occupancyRefId)).toEqual([7, 3]);
 
+    // A product naming more rooms than the stay has, or a plan of another room type, is no product.
+    const [signed, hotel, rooms, plans, total] = s.option.id.split("~");
+    for (const optionId of [[signed, hotel, `${rooms}+FAM`, `${plans}+FAM-RO-FLX`, total], [signed, hotel, rooms, plans.split("+").reverse().join("+"), total]].map((p) => p.join("~"))) {
+      const forged = await post("/api/quote", quoteBody(s, { optionId }));
+      expect(forged.status).toBe(400);
+      expect(forged.json.message).toBe("Room is unavailable");
+    }
+
     const quoted = await post("/api/quote", quoteBody(s));
     expect(quoted.status).toBe(200);
     const quote = quoted.json.data;
