@@ -16,13 +16,20 @@ export default defineConfig({
       main: "./src/index.ts",
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
-        bindings: { ...demoVars, TEST_MIGRATIONS: await readD1Migrations("./migrations") },
+        bindings: {
+          ...demoVars,
+          TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+          // Webhook retries 1 s apart instead of 30 s..30 min, so the real queue's retry arrives in a test.
+          WEBHOOK_RETRY_DELAYS_SECONDS: "1,1,1,1,1,1",
+        },
       },
     })),
   ],
   test: {
     include: ["src/**/*.test.ts", "test/workers/**/*.test.ts"],
     setupFiles: ["./test/setup.ts"],
+    // A webhook receiver on 127.0.0.1 (Node), for the queue delivery tests.
+    globalSetup: ["./test/webhook-receiver.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -15,6 +15,7 @@ import { partnerRoutes } from "./features/partners/routes";
 import { supplyRoutes } from "./features/supply/routes";
 import { radarRoutes } from "./features/radar/routes";
 import { paymentRoutes } from "./features/payments/routes";
+import { webhookRoutes } from "./features/webhooks/routes";
 import { withDb } from "./platform/db/client";
 import { ApiError } from "./platform/http/api-error";
 import { envelopeSchema, success } from "./platform/http/envelope";
@@ -43,11 +44,16 @@ const asApiError = (err: unknown): ApiError => {
   return new ApiError(500, "Internal server error", "internal_error");
 };
 
+/** Reads that may be a moment stale (content export, both searches, booking list and read) may start at a replica. */
+const staleReadsAllowed = (method: string, path: string) =>
+  (method === "POST" && (path === "/api/v1/content/accommodations" || path === "/api/search" || path === "/api/search/tgx")) ||
+  (method === "GET" && (path === "/api/bookings" || path.startsWith("/api/bookings/")));
+
 export const createApp = () => {
   const app = featureRouter();
 
   app.use("*", requestId());
-  app.use("*", withDb());
+  app.use("*", withDb(staleReadsAllowed));
   // Chat authenticates and counts every call before the body is read, so even a malformed body
   // answers with x-partner-id and the rate headers (spec 4.12).
   app.use(`${CHAT_BASE}/*`, chatAuth());
@@ -67,6 +73,7 @@ export const createApp = () => {
   app.route("/", chatRoutes);
   app.route("/", chatPages);
   app.route("/", paymentRoutes);
+  app.route("/", webhookRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "api-key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer" });

@@ -4,6 +4,8 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      /** vitest.config.ts: short webhook retry waits (honoured only when ENVIRONMENT=local). */
+      WEBHOOK_RETRY_DELAYS_SECONDS: string;
     }
   }
 }

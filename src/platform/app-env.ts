@@ -1,4 +1,4 @@
-import type { Db } from "./db/client";
+import type { Db, SessionDatabase } from "./db/client";
 
 /** The partner behind an authenticated API key. */
 export type Caller = { partnerId: string; apiKeyId: string };
@@ -8,5 +8,5 @@ export type BearerUser = { userId: string; partnerId: string; email: string; rol
 
 export type AppEnv = {
   Bindings: Env;
-  Variables: { requestId: string; db: Db; caller: Caller; user: BearerUser };
+  Variables: { requestId: string; db: Db; d1: SessionDatabase; caller: Caller; user: BearerUser };
 };

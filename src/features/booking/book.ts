@@ -1,6 +1,7 @@
 import { sha256Hex, randomToken } from "../../platform/crypto/digest";
 import { ApiError } from "../../platform/http/api-error";
 import { SupplierRefusal } from "../supply/supplier";
+import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
 import { accommodationByCode } from "./accommodation-lookup";
 import type { CoreConnection } from "./connection-access";
 import { supplierFor, type BookingDeps, type SandboxScenario } from "./deps";
@@ -76,6 +77,8 @@ export const bookQuote = async (
   meta: { requestId: string; startedAt: number; scenario: SandboxScenario | null },
   now = Date.now(),
 ): Promise<BookResult> => {
+  // Metasearch connections show prices publicly: they search and quote, they never book.
+  if (connection.connectionType === "metasearch") throw new ApiError(403, "Booking is not available on metasearch connections", "booking_not_allowed");
   const criteria = request.bookCriteria;
   const partnerId = connection.partnerId;
   const requestHash = await sha256Hex(
@@ -84,7 +87,7 @@ export const bookQuote = async (
   const existing = await findBookingByPartnerReference(deps.d1, partnerId, criteria.partnerReference);
   if (existing) return retried(existing, requestHash, meta);
 
-  const stored = await quoteStore(deps.quotes).get(criteria.quoteId, now);
+  const stored = await quoteStore(deps.quotes, deps.d1).get(criteria.quoteId, now);
   if (!stored || stored.partnerId !== partnerId) throw QUOTE_INVALID();
   if (criteria.accommodation.code !== stored.accommodationCode) throw new ApiError(400, "Accommodation code mismatch", "accommodation_mismatch");
   if (criteria.checkIn !== stored.stay.checkIn || criteria.checkOut !== stored.stay.checkOut) throw new ApiError(400, "Stay dates mismatch", "stay_dates_mismatch");
@@ -108,7 +111,7 @@ export const bookQuote = async (
   const rate = stored.quote.rate;
   if (!rate || typeof rate.chargeTotal !== "number") throw new ApiError(400, "Missing rate snapshot for booking", "missing_rate_snapshot");
   // The booking charges the quoted currency at the quoted rate; asking for another one is refused, not converted.
-  const currency = requestedCurrency(request.settings, criteria.currency);
+  const currency = requestedCurrency(request.settings);
   if (currency !== undefined && currency !== rate.currency) {
     throw new ApiError(400, "Currency mismatch", "currency_mismatch", { quoteCurrency: rate.currency, requestedCurrency: currency });
   }
@@ -155,5 +158,6 @@ export const bookQuote = async (
     return retried(winner, requestHash, meta);
   }
   const row = await deps.d1.prepare("SELECT * FROM bookings WHERE reference = ?").bind(reference).first<RawBooking>();
+  await announceBookingChange(deps, bookingChangeOf("booking.confirmed", row!), now);
   return resultOf(row!, meta);
 };

@@ -2,6 +2,7 @@ import { ApiError } from "../../platform/http/api-error";
 import { inventorySupplier } from "../supply/inventory-supplier";
 import type { CancelPolicy, Supplier } from "../supply/supplier";
 import { localDate } from "../supply/zoned-time";
+import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
 import type { RawBooking } from "./book";
 import type { BookingDeps } from "./deps";
 
@@ -12,7 +13,8 @@ export const cancelPenaltyAt = (policy: CancelPolicy, now: number): number =>
 /** The supplier that holds a stored booking. */
 const supplierOfBooking = (deps: BookingDeps, name: string): Supplier => {
   if (name === "inventory") return inventorySupplier(deps.d1);
-  throw new ApiError(501, `No supplier named ${name} is connected`, "supplier_not_implemented");
+  // Every stored booking names a supplier this code knows; anything else is a server fault, not a feature gap.
+  throw new Error(`No supplier named ${name} is connected`);
 };
 
 const parsePolicy = (text: string | null): CancelPolicy | null => {
@@ -48,6 +50,7 @@ export const cancelBooking = async (deps: BookingDeps, partnerId: string, bookin
     .bind(cancelledAt, cancelPrice, booking.reference)
     .run();
   if (update.meta.changes !== 1) throw cannot("cancelled");
+  await announceBookingChange(deps, bookingChangeOf("booking.cancelled", { ...booking, status: "cancelled", cancel_price: cancelPrice }), now);
   await supplierOfBooking(deps, booking.supplier).cancel({
     accommodationCode: booking.accommodation_code,
     roomCode: booking.room_code,

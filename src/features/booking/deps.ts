@@ -1,6 +1,6 @@
-import { ApiError } from "../../platform/http/api-error";
 import { inventorySupplier } from "../supply/inventory-supplier";
 import type { Supplier } from "../supply/supplier";
+import type { WebhookMessage } from "../webhooks/events";
 import type { CoreConnection } from "./connection-access";
 
 /** The bindings the booking services use; chat builds the same from its own env. */
@@ -11,6 +11,8 @@ export type BookingDeps = {
   secret: string;
   /** Whether the `test-scenario` header is honoured (env SANDBOX_SCENARIOS = "on"). */
   sandbox: boolean;
+  /** Where committed booking changes are announced to the partner's webhooks. */
+  webhookQueue: Queue<WebhookMessage>;
 };
 
 export const bookingDeps = (env: Env): BookingDeps => ({
@@ -18,13 +20,14 @@ export const bookingDeps = (env: Env): BookingDeps => ({
   quotes: env.CACHE,
   secret: env.PAGE_TOKEN_SECRET,
   sandbox: env.SANDBOX_SCENARIOS === "on",
+  webhookQueue: env.WEBHOOK_QUEUE as Queue<WebhookMessage>,
 });
 
-/** The supplier behind a connection: `direct` is the embedded inventory; others are not connected yet. */
-export const supplierFor = (deps: BookingDeps, connection: Pick<CoreConnection, "connectionType">): Supplier => {
-  if (connection.connectionType === "direct") return inventorySupplier(deps.d1);
-  throw new ApiError(501, `No supplier is connected for connectionType ${connection.connectionType} yet; use a direct connection`, "supplier_not_implemented");
-};
+/**
+ * The supplier behind a connection. Every connection type (`direct`, `tgx`, `metasearch`) sells the
+ * embedded inventory; the type decides the request shape and what may be done (metasearch cannot book).
+ */
+export const supplierFor = (deps: BookingDeps, _connection: Pick<CoreConnection, "connectionType">): Supplier => inventorySupplier(deps.d1);
 
 export const SANDBOX_SCENARIOS = ["price_changed", "room_unavailable", "booking_failed"] as const;
 export type SandboxScenario = (typeof SANDBOX_SCENARIOS)[number];

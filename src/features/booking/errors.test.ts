@@ -52,15 +52,16 @@ describe("search: section 7 messages", () => {
     expect(wrong.json.message).toBe("Invalid API key");
   });
 
-  it("a tgx connection has no supplier yet: 501, and /api/search/tgx and /api/quote/tgx are 501", async () => {
+  it("a tgx connection sells the embedded inventory: 200; /api/search/tgx validates; only /api/quote/tgx is 501", async () => {
     const tgx = await post("/api/search", searchBody(codes, { settings: { access: { code: 1003 } } }));
-    expect(tgx.status).toBe(501);
-    expect(tgx.json.message).toContain("tgx");
-    for (const path of ["/api/search/tgx", "/api/quote/tgx"]) {
-      const res = await post(path, {});
-      expect(res.status).toBe(501);
-      expect(res.json.message).toMatch(/not implemented/);
-    }
+    expect(tgx.status).toBe(200);
+    expect(tgx.json.data.accommodations[0].options.length).toBeGreaterThan(0);
+    const searchTgx = await post("/api/search/tgx", {});
+    expect(searchTgx.status).toBe(400);
+    expect(searchTgx.json.message).toBe("criteria is required");
+    const quoteTgx = await post("/api/quote/tgx", {});
+    expect(quoteTgx.status).toBe(501);
+    expect(quoteTgx.json.message).toMatch(/not implemented/);
   });
 
   it.each([
@@ -248,7 +249,7 @@ describe("book: section 7 messages", () => {
 
   it("an expired quote (by its own clock, and gone from KV)", async () => {
     const q = await quoteOf(await searchOne("US000009"));
-    const store = quoteStore(env.CACHE);
+    const store = quoteStore(env.CACHE, env.DB);
     const stored = await store.get(q.id, Date.now());
     await store.put(q.id, { ...stored!, expiresAt: Date.now() - 1 });
     const res = await post("/api/book", bookBody(q, "err-expired"));
@@ -264,13 +265,13 @@ describe("book: section 7 messages", () => {
     expect(expiration - Date.now() / 1000).toBeGreaterThan(1790);
     expect(expiration - Date.now() / 1000).toBeLessThanOrEqual(1801);
     // Moving the clock: within 30 minutes the quote is there, after them it is not.
-    expect(await quoteStore(env.CACHE).get(q.id, Date.now() + 29 * 60_000)).not.toBeNull();
-    expect(await quoteStore(env.CACHE).get(q.id, Date.now() + 30 * 60_000 + 1000)).toBeNull();
+    expect(await quoteStore(env.CACHE, env.DB).get(q.id, Date.now() + 29 * 60_000)).not.toBeNull();
+    expect(await quoteStore(env.CACHE, env.DB).get(q.id, Date.now() + 30 * 60_000 + 1000)).toBeNull();
   });
 
   it("Missing rate snapshot, Missing supplier metadata, Accommodation not found", async () => {
     const q = await quoteOf(await searchOne("US000010"));
-    const store = quoteStore(env.CACHE);
+    const store = quoteStore(env.CACHE, env.DB);
     const stored = (await store.get(q.id, Date.now()))!;
     await store.put(q.id, { ...stored, quote: { ...stored.quote, rate: undefined } });
     expect((await post("/api/book", bookBody(q, "err-rate"))).json.message).toBe("Missing rate snapshot for booking");

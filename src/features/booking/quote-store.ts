@@ -1,7 +1,7 @@
 import { randomToken } from "../../platform/crypto/digest";
 import type { OfferRef, Stay } from "../supply/supplier";
 
-/** Quotes live 30 minutes (spec 3.2), kept in KV with expirationTtl. */
+/** Quotes live 30 minutes (spec 3.2), kept in KV with expirationTtl and in D1 with expires_at. */
 export const QUOTE_TTL_SECONDS = 1800;
 
 export type StoredQuote = {
@@ -24,13 +24,48 @@ const key = (quoteId: string) => `quote:${quoteId}`;
 /** An unguessable id: 24 random bytes. */
 export const newQuoteId = () => `qt_${randomToken(24)}`;
 
-export const quoteStore = (kv: KVNamespace) => ({
-  put: (quoteId: string, quote: StoredQuote) => kv.put(key(quoteId), JSON.stringify(quote), { expirationTtl: QUOTE_TTL_SECONDS }),
+/** A stored quote that is well formed and not past its own clock, else null. */
+const usable = (stored: unknown, now: number): StoredQuote | null => {
+  const quote = stored as StoredQuote | null;
+  if (!quote || typeof quote !== "object" || quote.v !== 1 || typeof quote.expiresAt !== "number" || now >= quote.expiresAt) return null;
+  return quote;
+};
+
+const parsed = (json: string | null) => {
+  try {
+    return json === null ? null : (JSON.parse(json) as unknown);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * KV is the fast path; D1 keeps the same quote so that a KV miss (another location that has not
+ * seen the write yet) does not lose it. Both copies expire with the quote.
+ */
+export const quoteStore = (kv: KVNamespace, d1: D1Database) => ({
+  async put(quoteId: string, quote: StoredQuote) {
+    const body = JSON.stringify(quote);
+    await Promise.all([
+      d1.prepare("INSERT OR REPLACE INTO quotes (id, partner_id, expires_at, body) VALUES (?, ?, ?, ?)").bind(quoteId, quote.partnerId, quote.expiresAt, body).run(),
+      kv.put(key(quoteId), body, { expirationTtl: QUOTE_TTL_SECONDS }),
+    ]);
+  },
   /** The stored quote, or null when absent, expired (also by its own clock) or unreadable. */
   async get(quoteId: string, now: number): Promise<StoredQuote | null> {
     if (!/^qt_[A-Za-z0-9_-]{32}$/.test(quoteId)) return null;
-    const stored = await kv.get<StoredQuote>(key(quoteId), "json").catch(() => null);
-    if (!stored || typeof stored !== "object" || stored.v !== 1 || typeof stored.expiresAt !== "number" || now >= stored.expiresAt) return null;
-    return stored;
+    const cached = usable(await kv.get(key(quoteId), "json").catch(() => null), now);
+    if (cached) return cached;
+    const row = await d1.prepare("SELECT body FROM quotes WHERE id = ? AND expires_at > ?").bind(quoteId, now).first<{ body: string }>();
+    return usable(parsed(row?.body ?? null), now);
   },
 });
+
+/** Upkeep: deletes quote rows past their expiry (KV expires its copies by itself). */
+export const expiredQuotes = {
+  name: "expired-quotes",
+  run: async (env: Env, now: Date): Promise<number> => {
+    const result = await env.DB.prepare("DELETE FROM quotes WHERE expires_at <= ?").bind(now.getTime()).run();
+    return result.meta.changes;
+  },
+};

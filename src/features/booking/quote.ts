@@ -41,7 +41,7 @@ export const quoteOption = async (
   const sentIds = criteria.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIdsOf(criteria.occupancies) : option.occupancyRefIds;
   if (sentIds.some((id, i) => id !== option.occupancyRefIds[i])) throw new ApiError(400, "Occupancy details mismatch", "occupancy_mismatch");
   // An option is priced in the currency it was searched in; asking for another is a different search.
-  const currency = requestedCurrency(request.settings, criteria.currency) ?? option.currency;
+  const currency = requestedCurrency(request.settings) ?? option.currency;
   if (currency !== option.currency) throw new ApiError(400, "Currency mismatch", "currency_mismatch", { optionCurrency: option.currency, requestedCurrency: currency });
   const stay = stayFrom(option.checkIn, option.checkOut, criteria.occupancies, now);
 
@@ -77,7 +77,7 @@ export const quoteOption = async (
     requestId: meta.requestId,
     responseTime: Math.max(0, Date.now() - meta.startedAt),
   };
-  await quoteStore(deps.quotes).put(quoteId, {
+  await quoteStore(deps.quotes, deps.d1).put(quoteId, {
     v: 1,
     partnerId: connection.partnerId,
     connectionId: connection.id,

@@ -24,6 +24,8 @@ import {
   searchResponseSchema,
 } from "./schemas";
 import { searchAvailability, searchBodyReads } from "./search";
+import { searchTgx, tgxSearchBodyReads } from "./tgx-search";
+import { tgxSearchRequestSchema, tgxSearchResponseSchema } from "./tgx-schemas";
 
 const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
 const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, ...json(schema) } });
@@ -58,17 +60,21 @@ const search = createRoute({
   security: apiKeySecurity,
   middleware: [coreAccess(searchBodyReads)] as const,
   request: body(searchRequestSchema),
-  responses: { 200: { description: "Options per accommodation", headers: rateLimitHeaders, ...json(searchResponseSchema) }, ...errorResponses(400, 401, 413, 429, 501) },
+  responses: { 200: { description: "Options per accommodation", headers: rateLimitHeaders, ...json(searchResponseSchema) }, ...errorResponses(400, 401, 413, 429) },
 });
 
-const searchTgx = createRoute({
+const searchTgxRoute = createRoute({
   method: "post",
   path: "/api/search/tgx",
   tags: ["Booking"],
-  summary: "TGX-shaped search: not implemented (501)",
+  summary: "Hotel-X (TravelgateX) shaped search over the same inventory, options quotable at /api/quote (rate limited)",
   security: apiKeySecurity,
-  middleware: [apiKeyAuth()] as const,
-  responses: errorResponses(401, 501),
+  middleware: [coreAccess(tgxSearchBodyReads)] as const,
+  request: body(tgxSearchRequestSchema),
+  responses: {
+    200: { description: "Hotel-X HotelSearch: options, and supplier-level errors/warnings", headers: rateLimitHeaders, ...json(tgxSearchResponseSchema) },
+    ...errorResponses(400, 401, 413, 429),
+  },
 });
 
 const quote = createRoute({
@@ -79,7 +85,7 @@ const quote = createRoute({
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: { headers: sandboxHeader, ...body(quoteRequestSchema) },
-  responses: { 200: { description: "The quote", headers: rateLimitHeaders, ...json(quoteResponseSchema) }, ...errorResponses(400, 401, 403, 413, 429, 501) },
+  responses: { 200: { description: "The quote", headers: rateLimitHeaders, ...json(quoteResponseSchema) }, ...errorResponses(400, 401, 403, 413, 429) },
 });
 
 const quoteTgx = createRoute({
@@ -96,11 +102,11 @@ const book = createRoute({
   method: "post",
   path: "/api/book",
   tags: ["Booking"],
-  summary: "Book a quote",
+  summary: "Book a quote (403 booking_not_allowed on a metasearch connection)",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: { headers: sandboxHeader.merge(idempotencyHeader), ...body(bookRequestSchema) },
-  responses: { 200: { description: "The booking", ...json(bookResponseSchema) }, ...errorResponses(400, 401, 403, 404, 409, 413, 501) },
+  responses: { 200: { description: "The booking", ...json(bookResponseSchema) }, ...errorResponses(400, 401, 403, 404, 409, 413) },
 });
 
 const cancel = createRoute({
@@ -153,8 +159,14 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const requestId = c.get("requestId");
     return c.json(success({ ...result, requestId, responseTime: Math.max(0, Date.now() - startedAt) }), 200);
   })
-  .openapi(searchTgx, () => {
-    throw notImplemented("/api/search/tgx");
+  .openapi(searchTgxRoute, async (c) => {
+    const request = c.req.valid("json");
+    const deps = bookingDeps(c.env);
+    const connection = await searchConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
+    const [admitted, searched] = await Promise.allSettled([admit(c, connection), searchTgx(deps, connection, request, Date.now(), c.var.searchRead)]);
+    if (admitted.status === "rejected") throw admitted.reason;
+    if (searched.status === "rejected") throw searched.reason;
+    return c.json(searched.value, 200);
   })
   .openapi(quote, async (c) => {
     const startedAt = Date.now();

@@ -109,7 +109,7 @@ const selectionOf = (criteria: SearchRequest["searchCriteria"]): AccommodationSe
 /**
  * Search's D1 reads, prepared from the raw body so that `coreAccess` can send them in the API-key
  * batch: a search is then one D1 round trip in all. The embedded inventory is the supplier behind
- * direct connections, the only kind connected; for any other the read is simply not used.
+ * every connection type, so the read serves whichever connection the body names.
  */
 export const searchBodyReads: BodyReads = {
   statements(env, body) {
@@ -120,7 +120,7 @@ export const searchBodyReads: BodyReads = {
     let currency: string | undefined;
     try {
       stay = stayFrom(criteria.checkIn, criteria.checkOut, criteria.occupancies, Date.now());
-      currency = requestedCurrency(parsed.data.settings, criteria.currency);
+      currency = requestedCurrency(parsed.data.settings);
     } catch {
       return null;
     }
@@ -138,14 +138,22 @@ export const searchBodyReads: BodyReads = {
  * POST /api/search. Whatever the selector and count, the supplier reads D1 once (`read`: that
  * outcome when it came with the API key); nothing is written per option.
  */
-export const searchAvailability = async (deps: BookingDeps, connection: CoreConnection, request: SearchRequest, now = Date.now(), read?: D1Result[]) => {
+export const searchAvailability = async <Terms extends ReturnType<typeof offerTerms> = ReturnType<typeof offerTerms>>(
+  deps: BookingDeps,
+  connection: CoreConnection,
+  request: SearchRequest,
+  now = Date.now(),
+  read?: D1Result[],
+  /** How an offer's terms appear in an option; the Hotel-X shape also needs rate rules and status. */
+  terms: (offer: Offer, occupancyRefIds?: number[]) => Terms = offerTerms as (offer: Offer, occupancyRefIds?: number[]) => Terms,
+) => {
   const criteria = request.searchCriteria;
   const stay = stayFrom(criteria.checkIn, criteria.checkOut, criteria.occupancies, now);
   const occupancyRefIds = occupancyRefIdsOf(criteria.occupancies);
-  const currency = requestedCurrency(request.settings, criteria.currency);
+  const currency = requestedCurrency(request.settings);
   const supplier = supplierFor(deps, connection);
   const selection = selectionOf(criteria);
-  let supplyRead = connection.connectionType === "direct" ? read : undefined;
+  let supplyRead = read;
   let table: ExchangeTable | null = null;
   if (needsExchangeRates(supplier, currency)) {
     // Still one round trip: the rates came with the API key (last of `read`), or go with the supplier's reads.
@@ -160,9 +168,9 @@ export const searchAvailability = async (deps: BookingDeps, connection: CoreConn
       table = await readExchangeTable(deps.d1);
     }
   }
-  const terms = sellingTermsFor(connection, supplier, currency, table);
-  const { accommodations, offers: offersByCode } = await supplier.search(selection, stay, now, terms, supplyRead);
-  const optionId = await optionIdsFor(deps.secret, { partnerId: connection.partnerId, ...stay, currency: terms.currency, occupancyRefIds, expiresAt: now + OPTION_LIFETIME_MS });
+  const selling = sellingTermsFor(connection, supplier, currency, table);
+  const { accommodations, offers: offersByCode } = await supplier.search(selection, stay, now, selling, supplyRead);
+  const optionId = await optionIdsFor(deps.secret, { partnerId: connection.partnerId, ...stay, currency: selling.currency, occupancyRefIds, expiresAt: now + OPTION_LIFETIME_MS });
   const keep = offerFilter(request.filters);
   // The common search sends no occupancy ids: its rooms go out as priced, without a copy per option.
   const partnerIds = criteria.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIds : undefined;
@@ -172,7 +180,7 @@ export const searchAvailability = async (deps: BookingDeps, connection: CoreConn
     if (offers.length === 0) continue;
     const options = offers.map((offer) => ({
       id: optionId({ accommodationCode: accommodation.code, roomCode: offer.roomCode, ratePlanCode: offer.ratePlanCode, chargeTotal: offer.rate.chargeTotal }),
-      ...offerTerms(offer, partnerIds),
+      ...terms(offer, partnerIds),
     }));
     result.push({ ...accommodationSummary(accommodation), options });
   }

@@ -5,11 +5,11 @@ import type { Supplier } from "../supply/supplier";
 import type { CoreConnection } from "./connection-access";
 
 /**
- * The currency a request asks for: `settings.currency`, else the criteria's own `currency` field;
- * undefined when neither is given (the hotel's currency). Codes are ISO 4217, any case.
+ * The currency a request asks for: `settings.currency` (ISO 4217, any case); undefined when absent
+ * (the hotel's currency). The criteria's own `currency` fields stay accepted and unused.
  */
-export const requestedCurrency = (settings: { currency?: string }, criteriaCurrency?: string): string | undefined => {
-  const code = (settings.currency ?? criteriaCurrency)?.trim().toUpperCase();
+export const requestedCurrency = (settings: { currency?: string }): string | undefined => {
+  const code = settings.currency?.trim().toUpperCase();
   if (code === undefined || code === "") return undefined;
   if (!/^[A-Z]{3}$/.test(code)) throw new ApiError(400, "Unsupported currency", "unsupported_currency", { currency: code });
   return code;

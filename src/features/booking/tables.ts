@@ -58,3 +58,19 @@ export const idempotencyRecords = sqliteTable(
 );
 
 export type BookingRow = typeof bookings.$inferSelect;
+
+/**
+ * Quotes, also kept here beside KV: KV is the fast path but eventually consistent between
+ * locations, so a quote written at one location is found here when another location's KV misses.
+ * `body` is the same JSON as the KV value; a row past `expires_at` (ms) counts as absent.
+ */
+export const quotes = sqliteTable(
+  "quotes",
+  {
+    id: text("id").primaryKey(),
+    partnerId: text("partner_id").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    body: text("body").notNull(),
+  },
+  (t) => [index("quotes_expires_at").on(t.expiresAt)],
+);

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { sha256Hex } from "../../platform/crypto/digest";
+import { isBookmark, sessionDatabase } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { bookingDeps } from "../booking/deps";
 import { actorMismatch, sessionNotFound } from "./errors";
@@ -27,6 +28,8 @@ export type EventRequest = {
   idempotencyKey?: string;
   origin: string;
   requestId: string;
+  /** The calling request's D1 bookmark: the event continues that session (see process). */
+  d1Bookmark?: string | null;
 };
 
 export type EventResponse = { sessionId: string; event: { id: string; kind: string }; result: ChatResult & { traceId: string } };
@@ -101,13 +104,13 @@ export class ChatSession extends DurableObject<Env> {
     return { ...loaded.record, status: loaded.state.status, events };
   }
 
-  async handle(request: EventRequest): Promise<Outcome<EventResponse & { replayed: boolean }>> {
+  async handle(request: EventRequest): Promise<Outcome<EventResponse & { replayed: boolean; d1Bookmark: string | null }>> {
     const run = this.queue.then(() => asOutcome(() => this.process(request)));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async process(request: EventRequest): Promise<EventResponse & { replayed: boolean }> {
+  private async process(request: EventRequest): Promise<EventResponse & { replayed: boolean; d1Bookmark: string | null }> {
     const loaded = this.load();
     if (!loaded || loaded.record.tenantId !== request.tenantId) throw sessionNotFound();
     const { record, state } = loaded;
@@ -121,13 +124,16 @@ export class ChatSession extends DurableObject<Env> {
         .toArray()[0];
       if (stored) {
         if (stored.request_hash !== requestHash) throw new ApiError(409, "idempotencyKey was already used with a different event in this session", "idempotency_key_reused");
-        return { ...(JSON.parse(stored.response) as EventResponse), replayed: true };
+        return { ...(JSON.parse(stored.response) as EventResponse), replayed: true, d1Bookmark: null };
       }
     }
     const now = Date.now();
+    // The event continues the calling request's D1 session (which started at the primary), so
+    // what it books is in the bookmark the request answers with.
+    const d1 = sessionDatabase(this.env.DB, isBookmark(request.d1Bookmark) ? request.d1Bookmark : "first-primary");
     const result = await takeTurn(
       {
-        deps: bookingDeps(this.env),
+        deps: bookingDeps({ ...this.env, DB: d1 }),
         partnerId: record.tenantId,
         actorId: record.actor.actorId,
         sessionId: record.sessionId,
@@ -158,7 +164,7 @@ export class ChatSession extends DurableObject<Env> {
       );
     });
     await this.touch(now);
-    return { ...response, replayed: false };
+    return { ...response, replayed: false, d1Bookmark: d1.bookmark() };
   }
 
   /** Retention: an idle session is deleted; one used since the alarm was set is kept for another period. */

@@ -124,8 +124,15 @@ describe("the conversation of spec 3.5 over HTTP", () => {
     const confirm = await say(id, "John Smith");
     expect(confirm.result.status).toBe("payment_confirmation_required");
     expect(confirm.result.artifacts.payment).toMatchObject({ cardBrand: "visa", cardLast4: "4242" });
+    const quotesBefore = await env.DB.prepare("SELECT count(*) n FROM quotes WHERE partner_id = 'demo'").first<number>("n");
     expect((await say(id, "yes please")).result.status).toBe("booked");
-    expect(await bookingsOf(id)).toHaveLength(1);
+    const booked = await bookingsOf(id);
+    expect(booked).toHaveLength(1);
+    const booking = booked[0]!;
+    // Chat quotes through the same store as POST /api/quote: the quote is kept in D1 too.
+    const quote = await env.DB.prepare("SELECT body FROM quotes WHERE partner_id = 'demo' ORDER BY rowid DESC LIMIT 1").first<string>("body");
+    expect(await env.DB.prepare("SELECT count(*) n FROM quotes WHERE partner_id = 'demo'").first<number>("n")).toBe(quotesBefore! + 1);
+    expect(JSON.parse(quote!).quote.rate.chargeTotal).toBe(booking.charge_total);
   });
 
   it("decline: no ends in error with nothing booked", async () => {

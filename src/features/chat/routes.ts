@@ -104,8 +104,10 @@ export const chatRoutes = featureRouter()
       ...(body.idempotencyKey ? { idempotencyKey: body.idempotencyKey } : {}),
       origin: new URL(c.req.url).origin,
       requestId: c.get("requestId"),
+      d1Bookmark: c.get("d1").bookmark(),
     });
-    const { replayed, ...data } = unwrap(outcome as Outcome<EventResponse & { replayed: boolean }>);
+    const { replayed, d1Bookmark, ...data } = unwrap(outcome as Outcome<EventResponse & { replayed: boolean; d1Bookmark: string | null }>);
+    c.get("d1").advanceTo(d1Bookmark);
     if (replayed) c.header("idempotent-replayed", "true");
     return c.json({ data }, 200);
   })

@@ -1,0 +1,119 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedDemoAccommodations } from "../../../scripts/demo/seed";
+import { call, OTHER_KEY, post } from "../../../test/api";
+import { bookBody, inDays, quoteOf, searchOne } from "./booking-test-kit";
+import { expiredQuotes, QUOTE_TTL_SECONDS, quoteStore, type StoredQuote } from "./quote-store";
+
+beforeAll(async () => {
+  await seedDemoAccommodations(env.DB, { accommodations: 20 });
+});
+
+const INVALID = "Quote reference expired or invalid. Please quote again.";
+
+/** What another location sees before KV has replicated the quote: no KV entry at all. */
+const missInKv = (quoteId: string) => env.CACHE.delete(`quote:${quoteId}`);
+
+const storedRow = (quoteId: string) =>
+  env.DB.prepare("SELECT partner_id, expires_at, body FROM quotes WHERE id = ?").bind(quoteId).first<{ partner_id: string; expires_at: number; body: string }>();
+
+describe("quotes survive a KV miss (D1 copy)", () => {
+  it("quote writes the same quote to KV and D1, expiring together", async () => {
+    const before = Date.now();
+    const q = await quoteOf(await searchOne("US000002"));
+    const row = await storedRow(q.id);
+    expect(row).not.toBeNull();
+    expect(row!.partner_id).toBe("demo");
+    expect(row!.expires_at).toBeGreaterThanOrEqual(before + QUOTE_TTL_SECONDS * 1000);
+    expect(row!.expires_at).toBeLessThanOrEqual(Date.now() + QUOTE_TTL_SECONDS * 1000);
+    expect(JSON.parse(row!.body)).toEqual(await env.CACHE.get(`quote:${q.id}`, "json"));
+  });
+
+  it("books at the quoted price when KV has no entry, even after the inventory price moved", async () => {
+    const q = await quoteOf(await searchOne("US000003", { pick: (o) => o.isRefundable }));
+    const stored = JSON.parse((await storedRow(q.id))!.body) as StoredQuote;
+    await missInKv(q.id);
+    expect(await env.CACHE.get(`quote:${q.id}`)).toBeNull();
+    // The hotel raises the price of that rate plan after the quote: the booking keeps the quoted price.
+    for (const night of [inDays(30), inDays(31)]) {
+      await env.DB.prepare("INSERT INTO rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price) VALUES (?, ?, ?, 0, 999)")
+        .bind("US000003", stored.supplier!.ratePlanCode, night)
+        .run();
+    }
+    const res = await post("/api/book", bookBody(q, "lag-1"));
+    expect(res.status).toBe(200);
+    expect(res.json.data.status).toBe("success");
+    expect(res.json.data.chargeTotal).toBe(q.rate.chargeTotal);
+    const read = await call("GET", `/api/bookings/${res.json.data.bookingReference}`);
+    expect(read.status).toBe(200);
+    expect(read.json.data.bookingReference ?? read.json.data.reference).toBe(res.json.data.bookingReference);
+    expect(await env.DB.prepare("SELECT charge_total FROM bookings WHERE reference = ?").bind(res.json.data.bookingReference).first("charge_total")).toBe(q.rate.chargeTotal);
+  });
+
+  it("an altered quote id is refused, with and without a KV entry", async () => {
+    const q = await quoteOf(await searchOne("US000004"));
+    const last = q.id.at(-1) === "A" ? "B" : "A";
+    const altered = { ...q, id: q.id.slice(0, -1) + last };
+    expect((await post("/api/book", bookBody(altered, "lag-altered-1"))).json.message).toBe(INVALID);
+    await missInKv(q.id);
+    const res = await post("/api/book", bookBody(altered, "lag-altered-2"));
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe(INVALID);
+    expect(await env.DB.prepare("SELECT count(*) n FROM bookings WHERE partner_reference LIKE 'lag-altered-%'").first("n")).toBe(0);
+  });
+
+  it("an expired quote is refused when only its D1 row is left", async () => {
+    const q = await quoteOf(await searchOne("US000005"));
+    await missInKv(q.id);
+    // By the row's expiry alone (the body's clock still says valid) ...
+    await env.DB.prepare("UPDATE quotes SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, q.id).run();
+    const res = await post("/api/book", bookBody(q, "lag-expired"));
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe(INVALID);
+    // ... and by the body's own clock alone.
+    const store = quoteStore(env.CACHE, env.DB);
+    const body = JSON.parse((await storedRow(q.id))!.body) as StoredQuote;
+    await env.DB.prepare("UPDATE quotes SET expires_at = ?, body = ? WHERE id = ?").bind(Date.now() + 60_000, JSON.stringify({ ...body, expiresAt: Date.now() - 1 }), q.id).run();
+    expect(await store.get(q.id, Date.now())).toBeNull();
+    expect((await post("/api/book", bookBody(q, "lag-expired"))).json.message).toBe(INVALID);
+  });
+
+  it("the store answers by its clock from D1 too: present for 30 minutes, then gone", async () => {
+    const q = await quoteOf(await searchOne("US000006"));
+    await missInKv(q.id);
+    const store = quoteStore(env.CACHE, env.DB);
+    expect((await store.get(q.id, Date.now() + 29 * 60_000))?.quote.id).toBe(q.id);
+    expect(await store.get(q.id, Date.now() + 30 * 60_000 + 1000)).toBeNull();
+  });
+
+  it("another partner cannot book my quote from the D1 copy", async () => {
+    const q = await quoteOf(await searchOne("US000007"));
+    await missInKv(q.id);
+    const res = await post("/api/book", bookBody(q, "lag-theirs", {}, 2001), { apiKey: OTHER_KEY });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe(INVALID);
+    expect(await env.DB.prepare("SELECT count(*) n FROM bookings WHERE partner_reference = 'lag-theirs'").first("n")).toBe(0);
+  });
+});
+
+describe("upkeep: expired-quotes", () => {
+  it("deletes only rows past their expiry and says how many", async () => {
+    const base = Date.UTC(2030, 0, 1);
+    const put = (id: string, expiresAt: number) =>
+      env.DB.prepare("INSERT INTO quotes (id, partner_id, expires_at, body) VALUES (?, 'demo', ?, '{}')").bind(id, expiresAt).run();
+    await put("qt_upkeep_old_1", base - 60_000);
+    await put("qt_upkeep_old_2", base);
+    await put("qt_upkeep_live", base + 1);
+    const live = await env.DB.prepare("SELECT count(*) n FROM quotes WHERE expires_at > ?").bind(base).first<number>("n");
+    const expired = await env.DB.prepare("SELECT count(*) n FROM quotes WHERE expires_at <= ?").bind(base).first<number>("n");
+
+    expect(expiredQuotes.name).toBe("expired-quotes");
+    const removed = await expiredQuotes.run(env, new Date(base));
+    // Real quotes made by other tests of this file expire 30 minutes from now, before 2030: they go too.
+    expect(removed).toBe(expired);
+    expect(removed).toBeGreaterThanOrEqual(2);
+    expect(await env.DB.prepare("SELECT count(*) n FROM quotes").first<number>("n")).toBe(live);
+    expect(await env.DB.prepare("SELECT id FROM quotes WHERE id LIKE 'qt_upkeep_%'").all().then((r) => r.results.map((x) => x.id))).toEqual(["qt_upkeep_live"]);
+    expect(await expiredQuotes.run(env, new Date(base))).toBe(0);
+  });
+});

@@ -1,0 +1,435 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedDemoAccommodations } from "../../../scripts/demo/seed";
+import { call, OTHER_KEY, post } from "../../../test/api";
+import { bookBody, inDays, searchBody } from "./booking-test-kit";
+
+/**
+ * Field names and enum values of TravelgateX's public Hotel-X GraphQL schema (travelgateX/graphql-schema,
+ * hotelx/), written out here so that a renamed field or value in our answer fails the test.
+ */
+const HOTEL_X = {
+  HotelSearch: ["context", "stats", "auditData", "requestCriteria", "options", "errors", "warnings"],
+  HotelOptionSearch: [
+    "supplierCode", "accessCode", "market", "hotelCode", "hotelCodeSupplier", "hotelName", "boardCode", "boardCodeSupplier", "paymentType", "status",
+    "occupancies", "rooms", "price", "supplements", "surcharges", "rateRules", "cancelPolicy", "remarks", "addOns", "token", "id",
+  ],
+  Occupancy: ["id", "paxes"],
+  Pax: ["age"],
+  Room: ["occupancyRefId", "code", "description", "refundable", "units", "roomPrice", "beds", "ratePlans", "promotions"],
+  RoomPrice: ["price", "breakdown"],
+  Price: ["currency", "binding", "net", "gross", "exchange", "markups", "minimumSellingPrice"],
+  Exchange: ["currency", "rate"],
+  CancelPolicy: ["refundable", "cancelPenalties", "description"],
+  CancelPenalty: ["hoursBefore", "deadline", "isCalculatedDeadline", "penaltyType", "currency", "value"],
+  Error: ["code", "type", "description"],
+  PaymentType: ["MERCHANT", "DIRECT", "CARD_BOOKING", "CARD_CHECK_IN"],
+  StatusType: ["OK", "RQ"],
+  CancelPenaltyType: ["NIGHTS", "PERCENT", "IMPORT"],
+  RateRulesType: [
+    "PACKAGE", "OLDER55", "OLDER60", "OLDER65", "CANARY_RESIDENT", "BALEARIC_RESIDENT", "LARGE_FAMILY", "HONEYMOON", "PUBLIC_SERVANT", "UNEMPLOYED", "NORMAL", "NON_REFUNDABLE",
+  ],
+};
+
+/** The fields this API answers with: all of the issue's list, each a schema field of its type. */
+const EMITTED = {
+  search: ["context", "errors", "options", "warnings"],
+  option: ["accessCode", "boardCode", "cancelPolicy", "hotelCode", "hotelName", "id", "occupancies", "paymentType", "price", "rateRules", "rooms", "status", "supplierCode"],
+  room: ["code", "description", "occupancyRefId", "refundable", "roomPrice"],
+  price: ["binding", "currency", "exchange", "gross", "net"],
+  penalty: ["currency", "deadline", "isCalculatedDeadline", "penaltyType", "value"],
+};
+
+const DIRECT = 1001;
+const TGX = 1003;
+const METASEARCH = 1004;
+const LIMITED = 1005;
+const HOTELS = Array.from({ length: 12 }, (_, i) => `US${String(i + 1).padStart(6, "0")}`);
+
+beforeAll(async () => {
+  await seedDemoAccommodations(env.DB, { accommodations: 30 });
+  // demo's connections of the other two types, and a tightly limited one (one in use per apiType and type).
+  await env.DB.prepare(
+    `insert into connections (id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, current_in_use) values
+     ('con_demo_tgx', ${TGX}, 'demo', 'b2b', 'tgx', 100, 60000, 1),
+     ('con_demo_meta', ${METASEARCH}, 'demo', 'public', 'metasearch', 100, 60000, 1),
+     ('con_demo_limited', ${LIMITED}, 'demo', 'mobile', 'direct', 3, 600000, 1)`,
+  ).run();
+});
+
+const tgxBody = (
+  criteria: Record<string, unknown> = {},
+  { code = DIRECT, settings = {}, filter }: { code?: unknown; settings?: Record<string, unknown>; filter?: unknown } = {},
+) => ({
+  criteria: { checkIn: inDays(30), checkOut: inDays(32), hotels: HOTELS.slice(0, 6), occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], currency: "USD", language: "en", nationality: "US", market: "US", ...criteria },
+  settings: { access: { code }, ...settings },
+  ...(filter === undefined ? {} : { filter }),
+});
+
+const searchTgx = async (body: unknown, apiKey?: string) => {
+  const res = await post("/api/search/tgx", body, { apiKey });
+  return { ...res, search: res.json?.data?.hotelX?.search };
+};
+
+const keys = (o: object) => Object.keys(o).sort();
+
+describe("POST /api/search/tgx: criteria validation", () => {
+  it.each([
+    ["no checkIn", tgxBody({ checkIn: undefined }), "criteria.checkIn is required"],
+    ["a checkOut that is not a date", tgxBody({ checkOut: "tomorrow" }), "criteria.checkOut: expected a date YYYY-MM-DD"],
+    ["no hotels", tgxBody({ hotels: undefined }), "criteria.hotels is required"],
+    ["hotels as a string", tgxBody({ hotels: "US000001" }), /^criteria\.hotels: /],
+    ["an empty hotel list", tgxBody({ hotels: [] }), /^criteria\.hotels: /],
+    ["no occupancies", tgxBody({ occupancies: undefined }), "criteria.occupancies is required"],
+    ["a pax without age", tgxBody({ occupancies: [{ paxes: [{}] }] }), "criteria.occupancies[0].paxes[0].age is required"],
+    ["an age as a string", tgxBody({ occupancies: [{ paxes: [{ age: "30" }] }] }), /^criteria\.occupancies\[0\]\.paxes\[0\]\.age: /],
+    ["destination codes", tgxBody({ destinations: ["BCN"] }), /^criteria\.destinations: destination codes are not supported/],
+    ["an unknown rate rule", tgxBody({}, { filter: { rateRules: { includes: ["CHEAP"] } } }), /^filter\.rateRules\.includes\[0\]: /],
+    ["access includes and excludes", tgxBody({}, { filter: { access: { includes: ["1001"], excludes: ["2"] } } }), "filter.access: use includes or excludes, not both"],
+    ["an unknown business rule", tgxBody({}, { settings: { businessRules: { businessRulesType: "PRICIEST" } } }), /^settings\.businessRules\.businessRulesType: /],
+    ["no criteria", { settings: { access: { code: DIRECT } } }, "criteria is required"],
+    ["no settings", { criteria: tgxBody().criteria }, "settings is required"],
+  ])("%s: 400 naming the field", async (_name, body, message) => {
+    const res = await post("/api/search/tgx", body);
+    expect(res.status).toBe(400);
+    expect(res.json.code).toBe("invalid_request");
+    if (typeof message === "string") expect(res.json.message).toBe(message);
+    else expect(res.json.message).toMatch(message);
+    expect(res.json.data).toBeUndefined();
+  });
+
+  it.each([
+    ["checkOut before checkIn", tgxBody({ checkIn: inDays(10), checkOut: inDays(9) }), "checkOut must be after checkIn"],
+    ["a past check-in", tgxBody({ checkIn: "2020-01-01", checkOut: "2020-01-02" }), "checkIn must not be in the past"],
+    ["a room of children only", tgxBody({ occupancies: [{ paxes: [{ age: 9 }] }] }), "Each occupancy needs at least one adult (age 18 or over)"],
+  ])("%s: the core search's own 400", async (_name, body, message) => {
+    const res = await post("/api/search/tgx", body);
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe(message);
+  });
+
+  it("malformed JSON is 400, and the API key is judged first (401)", async () => {
+    const malformed = await post("/api/search/tgx", undefined, { raw: "{\"criteria\":", headers: { "content-type": "application/json" } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json.message).toBe("Malformed JSON in request body");
+    const missing = await post("/api/search/tgx", tgxBody(), { apiKey: null });
+    expect(missing.status).toBe(401);
+    expect(missing.json.message).toBe("API key is required");
+    const wrong = await post("/api/search/tgx", tgxBody(), { apiKey: "nope" });
+    expect(wrong.json.message).toBe("Invalid API key");
+  });
+
+  it.each([
+    ["no access code", null, 400, "No connection"],
+    ["a code that is not a number", "abc", 400, "Invalid connection code"],
+    ["an unknown code", 999999, 401, "Connection not found"],
+    ["another partner's code", 2001, 401, "Connection access denied"],
+  ])("settings.access.code, %s: %s %s, as /api/search answers", async (_name, code, status, message) => {
+    const tgx = await post("/api/search/tgx", tgxBody({}, { code }));
+    const core = await post("/api/search", searchBody({ destinations: { accommodations: [{ code: "US000001" }] } }, { settings: { access: { code } } }));
+    expect([tgx.status, tgx.json.message]).toEqual([status, message]);
+    expect([core.status, core.json.message]).toEqual([status, message]);
+    expect(tgx.json.data).toBeUndefined();
+  });
+
+  it("another partner's key with my connection code gets no data", async () => {
+    const res = await post("/api/search/tgx", tgxBody(), { apiKey: OTHER_KEY });
+    expect(res.status).toBe(401);
+    expect(res.json.message).toBe("Connection access denied");
+    expect(res.json.data).toBeUndefined();
+  });
+});
+
+describe("POST /api/search/tgx: the Hotel-X response", () => {
+  let search: any;
+  beforeAll(async () => {
+    const res = await searchTgx(tgxBody({ hotels: HOTELS, occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }, { paxes: [{ age: 40 }, { age: 8 }] }] }));
+    expect(res.status).toBe(200);
+    search = res.search;
+  });
+
+  it("has the HotelSearch shape and every option the HotelOptionSearch field names and enum values", async () => {
+    const res = await post("/api/search/tgx", tgxBody());
+    expect(keys(res.json)).toEqual(["data"]);
+    expect(keys(res.json.data)).toEqual(["hotelX"]);
+    expect(keys(res.json.data.hotelX)).toEqual(["search"]);
+    expect(keys(search)).toEqual(EMITTED.search);
+    for (const key of keys(search)) expect(HOTEL_X.HotelSearch).toContain(key);
+    expect(search.context).toBe("EDGESTAY");
+    expect(search.errors).toEqual([]);
+    expect(search.options.length).toBeGreaterThan(HOTELS.length);
+
+    const checkPrice = (price: any) => {
+      expect(keys(price)).toEqual(EMITTED.price);
+      for (const key of keys(price)) expect(HOTEL_X.Price).toContain(key);
+      expect(keys(price.exchange)).toEqual([...HOTEL_X.Exchange].sort());
+      expect(price.exchange).toEqual({ currency: price.currency, rate: 1 });
+      expect(price.currency).toBe("USD");
+      expect(price.binding).toBe(false);
+      expect(price.net).toBeGreaterThan(0);
+    };
+    for (const option of search.options) {
+      expect(keys(option)).toEqual(EMITTED.option);
+      for (const key of keys(option)) expect(HOTEL_X.HotelOptionSearch).toContain(key);
+      expect(HOTEL_X.PaymentType).toContain(option.paymentType);
+      expect(option.paymentType).toBe("MERCHANT");
+      expect(HOTEL_X.StatusType).toContain(option.status);
+      expect(option.status).toBe("OK");
+      expect(option.accessCode).toBe(String(DIRECT));
+      expect(HOTELS).toContain(option.hotelCode);
+      expect(option.hotelName).toEqual(expect.any(String));
+      expect(option.boardCode).toMatch(/^[A-Z]{2}$/);
+      for (const rule of option.rateRules) expect(HOTEL_X.RateRulesType).toContain(rule);
+
+      expect(option.occupancies).toEqual([{ id: 1, paxes: [{ age: 30 }, { age: 30 }] }, { id: 2, paxes: [{ age: 40 }, { age: 8 }] }]);
+      for (const occupancy of option.occupancies) {
+        expect(keys(occupancy)).toEqual([...HOTEL_X.Occupancy].sort());
+        for (const pax of occupancy.paxes) expect(keys(pax)).toEqual(HOTEL_X.Pax);
+      }
+      expect(option.rooms.map((r: any) => r.occupancyRefId)).toEqual([1, 2]);
+      for (const room of option.rooms) {
+        expect(keys(room)).toEqual(EMITTED.room);
+        for (const key of keys(room)) expect(HOTEL_X.Room).toContain(key);
+        expect(keys(room.roomPrice)).toEqual(["price"]);
+        for (const key of keys(room.roomPrice)) expect(HOTEL_X.RoomPrice).toContain(key);
+        checkPrice(room.roomPrice.price);
+      }
+      checkPrice(option.price);
+      // The option's price is its rooms' prices together.
+      const roomsTotal = option.rooms.reduce((sum: number, r: any) => sum + r.roomPrice.price.net, 0);
+      expect(option.price.net).toBeCloseTo(roomsTotal, 1);
+
+      expect(keys(option.cancelPolicy)).toEqual(["cancelPenalties", "refundable"]);
+      for (const key of keys(option.cancelPolicy)) expect(HOTEL_X.CancelPolicy).toContain(key);
+      expect(option.cancelPolicy.refundable).toBe(!option.rateRules.includes("NON_REFUNDABLE"));
+      for (const penalty of option.cancelPolicy.cancelPenalties) {
+        expect(keys(penalty)).toEqual(EMITTED.penalty);
+        for (const key of keys(penalty)) expect(HOTEL_X.CancelPenalty).toContain(key);
+        expect(HOTEL_X.CancelPenaltyType).toContain(penalty.penaltyType);
+        expect(new Date(penalty.deadline).toISOString()).toBe(penalty.deadline);
+        expect(penalty.isCalculatedDeadline).toBe(false);
+        expect(penalty.value).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("answers the options /api/search answers for the same criteria: same ids, prices and terms", async () => {
+    const core = await post(
+      "/api/search",
+      searchBody({ destinations: { accommodations: HOTELS.slice(0, 6).map((code) => ({ code })) }, occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }] }),
+    );
+    const tgx = await searchTgx(tgxBody());
+    const coreOptions = core.json.data.accommodations.flatMap((h: any) => h.options.map((o: any) => ({ hotel: h.accommodationCode, o })));
+    expect(tgx.search.options).toHaveLength(coreOptions.length);
+    tgx.search.options.forEach((option: any, i: number) => {
+      const { hotel, o } = coreOptions[i];
+      expect(option.hotelCode).toBe(hotel);
+      // Ids carry their issue time; the signed product part is what identifies the option.
+      expect(option.id.split("~").slice(1)).toEqual(o.id.split("~").slice(1));
+      expect(option.price.net).toBe(o.rate.chargeTotal);
+      expect(option.boardCode).toBe(o.boardCode);
+      expect(option.rooms.map((r: any) => r.code)).toEqual(o.rooms.map((r: any) => r.code));
+      expect(option.cancelPolicy.refundable).toBe(o.isRefundable);
+    });
+  });
+});
+
+describe("POST /api/search/tgx: an option is quotable and bookable", () => {
+  const quoteBodyOf = (option: any, code: number, occupancies = [{ paxes: [{ age: 30 }, { age: 30 }] }]) => ({
+    quoteCriteria: { optionId: option.id, accommodation: { code: option.hotelCode }, occupancies, checkIn: inDays(30), checkOut: inDays(32) },
+    settings: { access: { code } },
+  });
+
+  it.each([
+    ["direct", DIRECT],
+    ["tgx", TGX],
+  ])("on a %s connection: search, quote at /api/quote, book at /api/book", async (name, code) => {
+    const { search } = await searchTgx(tgxBody({ hotels: [name === "direct" ? "US000020" : "US000021"] }, { code }));
+    const option = search.options.find((o: any) => o.cancelPolicy.refundable);
+    expect(option.accessCode).toBe(String(code));
+    const quote = await post("/api/quote", quoteBodyOf(option, code));
+    expect(quote.status).toBe(200);
+    expect(quote.json.data.rate.chargeTotal).toBe(option.price.net);
+    expect(quote.json.data.boardCode).toBe(option.boardCode);
+    const booked = await post("/api/book", bookBody(quote.json.data, `tgx-${name}`, {}, code));
+    expect(booked.status).toBe(200);
+    expect(booked.json.data).toMatchObject({ status: "success", chargeTotal: option.price.net });
+  });
+
+  it("a metasearch connection searches (both shapes) and quotes, but booking is 403 booking_not_allowed", async () => {
+    const tgx = await searchTgx(tgxBody({ hotels: ["US000022"] }, { code: METASEARCH }));
+    expect(tgx.status).toBe(200);
+    expect(tgx.search.options.length).toBeGreaterThan(0);
+    const core = await post("/api/search", searchBody({ destinations: { accommodations: [{ code: "US000022" }] } }, { settings: { access: { code: METASEARCH } } }));
+    expect(core.status).toBe(200);
+    expect(core.json.data.accommodations[0].options.length).toBeGreaterThan(0);
+
+    const quote = await post("/api/quote", quoteBodyOf(tgx.search.options[0], METASEARCH));
+    expect(quote.status).toBe(200);
+    const booked = await post("/api/book", bookBody(quote.json.data, "tgx-meta", {}, METASEARCH));
+    expect(booked.status).toBe(403);
+    expect(booked.json).toMatchObject({ message: "Booking is not available on metasearch connections", code: "booking_not_allowed" });
+    expect(await env.DB.prepare("select count(*) n from bookings where partner_reference = 'tgx-meta'").first("n")).toBe(0);
+    expect(await env.DB.prepare("select coalesce(sum(sold), 0) s from room_nights where accommodation_code = 'US000022'").first("s")).toBe(0);
+  });
+
+  it("the metasearch quote is bookable on the partner's direct connection", async () => {
+    const { search } = await searchTgx(tgxBody({ hotels: ["US000023"] }, { code: METASEARCH }));
+    const quote = await post("/api/quote", quoteBodyOf(search.options[0], METASEARCH));
+    const booked = await post("/api/book", bookBody(quote.json.data, "tgx-meta-direct", {}, DIRECT));
+    expect(booked.status).toBe(200);
+  });
+
+  it("another partner cannot quote my tgx option", async () => {
+    const { search } = await searchTgx(tgxBody({ hotels: ["US000024"] }));
+    const res = await post("/api/quote", quoteBodyOf(search.options[0], 2001), { apiKey: OTHER_KEY });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe("Option reference invalid");
+  });
+});
+
+describe("POST /api/search/tgx: filters and business rules", () => {
+  const rulesOf = (search: any) => search.options.map((o: any) => o.rateRules as string[]);
+
+  it("rateRules: excludes NON_REFUNDABLE, includes NORMAL, excludes NORMAL", async () => {
+    const all = await searchTgx(tgxBody({ hotels: HOTELS }));
+    const nrf = rulesOf(all.search).filter((r: string[]) => r.includes("NON_REFUNDABLE")).length;
+    const plain = rulesOf(all.search).filter((r: string[]) => r.length === 0).length;
+    expect(nrf).toBeGreaterThan(0);
+    expect(plain).toBeGreaterThan(0);
+
+    const noNrf = await searchTgx(tgxBody({ hotels: HOTELS }, { filter: { rateRules: { excludes: ["NON_REFUNDABLE"] } } }));
+    expect(noNrf.search.options).toHaveLength(plain);
+    expect(rulesOf(noNrf.search).every((r: string[]) => r.length === 0)).toBe(true);
+
+    const normal = await searchTgx(tgxBody({ hotels: HOTELS }, { filter: { rateRules: { includes: ["NORMAL"] } } }));
+    expect(normal.search.options).toHaveLength(plain);
+
+    const withNrf = await searchTgx(tgxBody({ hotels: HOTELS }, { filter: { rateRules: { includes: ["NON_REFUNDABLE"] } } }));
+    expect(withNrf.search.options).toHaveLength(plain + nrf);
+
+    const onlyRuled = await searchTgx(tgxBody({ hotels: HOTELS }, { filter: { rateRules: { excludes: ["NORMAL"] } } }));
+    expect(onlyRuled.search.options).toHaveLength(nrf);
+    expect(rulesOf(onlyRuled.search).every((r: string[]) => r.includes("NON_REFUNDABLE"))).toBe(true);
+  });
+
+  it("access: includes must name this connection; excluding it leaves nothing to search (errors NO_ACCESS)", async () => {
+    const included = await searchTgx(tgxBody({}, { filter: { access: { includes: [String(DIRECT), "77"] } } }));
+    expect(included.search.options.length).toBeGreaterThan(0);
+    const numeric = await searchTgx(tgxBody({}, { filter: { access: { includes: [DIRECT] } } }));
+    expect(numeric.search.options.length).toBe(included.search.options.length);
+    for (const filter of [{ access: { includes: ["77"] } }, { access: { excludes: [String(DIRECT)] } }]) {
+      const res = await searchTgx(tgxBody({}, { filter }));
+      expect(res.status).toBe(200);
+      expect(res.search.options).toEqual([]);
+      expect(res.search.errors).toEqual([{ code: "NO_ACCESS", type: "ACCESS", description: expect.stringContaining(String(DIRECT)) }]);
+    }
+  });
+
+  it("plugin filters are accepted and change nothing", async () => {
+    const plain = await searchTgx(tgxBody());
+    const plugged = await searchTgx(tgxBody({}, { filter: { plugin: { excludes: [{ step: "RESPONSE", type: "MARKUP", name: "x" }] } } }));
+    expect(plugged.status).toBe(200);
+    expect(plugged.search.options.map((o: any) => o.price.net)).toEqual(plain.search.options.map((o: any) => o.price.net));
+  });
+
+  it("businessRules: optionsQuota counts per search, cheapest first; ROOM_TYPE keeps one option per hotel and room", async () => {
+    const all = (await searchTgx(tgxBody({ hotels: HOTELS }))).search.options;
+    const cheapest = [...all].map((o: any) => o.price.net).sort((a, b) => a - b).slice(0, 3);
+    const quota = await searchTgx(tgxBody({ hotels: HOTELS }, { settings: { businessRules: { optionsQuota: 3, businessRulesType: "CHEAPER_AMOUNT" } } }));
+    expect(quota.search.options.map((o: any) => o.price.net)).toEqual(cheapest);
+
+    const byRoom = (await searchTgx(tgxBody({ hotels: HOTELS }, { settings: { businessRules: { businessRulesType: "ROOM_TYPE" } } }))).search.options;
+    const pairs = byRoom.map((o: any) => `${o.hotelCode}|${o.rooms[0].code}`);
+    expect(new Set(pairs).size).toBe(pairs.length);
+    expect(new Set(pairs)).toEqual(new Set(all.map((o: any) => `${o.hotelCode}|${o.rooms[0].code}`)));
+    expect(byRoom.length).toBeLessThan(all.length);
+  });
+});
+
+describe("POST /api/search/tgx: supplier-level problems are errors in a 200", () => {
+  it("unknown hotel codes: a warning beside the options, an error when none is known", async () => {
+    const mixed = await searchTgx(tgxBody({ hotels: ["US000001", "ZZ999999"] }));
+    expect(mixed.status).toBe(200);
+    expect(mixed.search.options.length).toBeGreaterThan(0);
+    expect(mixed.search.errors).toEqual([]);
+    expect(mixed.search.warnings).toEqual([{ code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "Unknown hotel codes: ZZ999999" }]);
+
+    const none = await searchTgx(tgxBody({ hotels: ["ZZ999998", "ZZ999999"] }));
+    expect(none.status).toBe(200);
+    expect(none.search.options).toEqual([]);
+    expect(none.search.errors).toEqual([{ code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "Unknown hotel codes: ZZ999998, ZZ999999" }]);
+    for (const error of none.search.errors) expect(keys(error)).toEqual([...HOTEL_X.Error].sort());
+  });
+
+  it("no availability: no room holds the party, or every room is stopped", async () => {
+    const crowd = await searchTgx(tgxBody({ hotels: ["US000002"], occupancies: [{ paxes: Array.from({ length: 8 }, () => ({ age: 30 })) }] }));
+    expect(crowd.status).toBe(200);
+    expect(crowd.search.options).toEqual([]);
+    expect(crowd.search.errors).toEqual([{ code: "NO_AVAILABILITY", type: "SUPPLIER", description: expect.any(String) }]);
+
+    const before = await searchTgx(tgxBody({ hotels: ["US000025"] }));
+    const rooms = [...new Set(before.search.options.map((o: any) => o.rooms[0].code as string))];
+    for (const room of rooms) {
+      await env.DB.prepare("insert into room_nights (accommodation_code, room_code, night, allotment, sold, stop_sell) values ('US000025', ?, ?, 5, 0, 1)").bind(room, inDays(31)).run();
+    }
+    const stopped = await searchTgx(tgxBody({ hotels: ["US000025"] }));
+    expect(stopped.search.options).toEqual([]);
+    expect(stopped.search.errors.map((e: any) => e.code)).toEqual(["NO_AVAILABILITY"]);
+  });
+
+  it("a currency the inventory does not price in is a warning; prices stay in their own currency", async () => {
+    const res = await searchTgx(tgxBody({ currency: "XTS" }));
+    expect(res.search.options.length).toBeGreaterThan(0);
+    expect(res.search.warnings).toEqual([{ code: "CURRENCY_NOT_AVAILABLE", type: "PRICE", description: expect.stringContaining("XTS") }]);
+    for (const option of res.search.options) expect(option.price.exchange).toEqual({ currency: option.price.currency, rate: 1 });
+  });
+});
+
+describe("POST /api/search/tgx: connections and rate limit", () => {
+  it("no connection type answers 501: direct, tgx and metasearch search in both shapes", async () => {
+    for (const code of [DIRECT, TGX, METASEARCH]) {
+      const tgx = await searchTgx(tgxBody({ hotels: ["US000003"] }, { code }));
+      expect(tgx.status).toBe(200);
+      expect(tgx.search.options.every((o: any) => o.accessCode === String(code))).toBe(true);
+      const core = await post("/api/search", searchBody({ destinations: { accommodations: [{ code: "US000003" }] } }, { settings: { access: { code } } }));
+      expect(core.status).toBe(200);
+    }
+  });
+
+  it("shares the connection's window with /api/search: parallel calls past rateLimit are 429 with the same headers", async () => {
+    const calls = await Promise.all([
+      ...Array.from({ length: 4 }, () => post("/api/search/tgx", tgxBody({ hotels: ["US000004"] }, { code: LIMITED }))),
+      post("/api/search", searchBody({ destinations: { accommodations: [{ code: "US000004" }] } }, { settings: { access: { code: LIMITED } } })),
+    ]);
+    const admitted = calls.filter((r) => r.status === 200);
+    const refused = calls.filter((r) => r.status === 429);
+    expect(admitted).toHaveLength(3);
+    expect(refused).toHaveLength(2);
+    expect(admitted.map((r) => r.headers.get("X-RateLimit-Remaining")).sort()).toEqual(["0", "1", "2"]);
+    for (const r of [...admitted, ...refused]) expect(r.headers.get("X-RateLimit-Limit")).toBe("3");
+    for (const r of refused) {
+      expect(r.json.message).toBe("Rate limit exceeded");
+      expect(Number(r.headers.get("Retry-After"))).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("/openapi.json", () => {
+  it("describes the tgx route's request and response", async () => {
+    const doc = (await call("GET", "/openapi.json")).json;
+    const route = doc.paths["/api/search/tgx"].post;
+    expect(route.requestBody.required).toBe(true);
+    const ref = (schema: any) => (schema.$ref ? doc.components.schemas[schema.$ref.split("/").pop()] : schema);
+    const request = ref(route.requestBody.content["application/json"].schema);
+    expect(Object.keys(request.properties).sort()).toEqual(["criteria", "filter", "settings"]);
+    expect(Object.keys(request.properties.criteria.properties)).toEqual(expect.arrayContaining(["checkIn", "checkOut", "hotels", "occupancies", "currency", "language", "nationality", "market"]));
+    const response = ref(route.responses["200"].content["application/json"].schema);
+    expect(Object.keys(response.properties)).toEqual(["data"]);
+    expect(route.responses["200"].headers["X-RateLimit-Limit"]).toBeDefined();
+    expect(Object.keys(doc.components.schemas.TgxOption.properties).sort()).toEqual(EMITTED.option);
+    expect(doc.components.schemas.TgxOption.properties.paymentType.enum).toEqual(HOTEL_X.PaymentType);
+    expect(route.responses["501"]).toBeUndefined();
+    expect(doc.paths["/api/quote/tgx"].post.responses["501"]).toBeDefined();
+  });
+});

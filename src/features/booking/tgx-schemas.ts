@@ -1,0 +1,146 @@
+import { z } from "@hono/zod-openapi";
+import { specMessage } from "../../platform/http/validation";
+import { MAX_PAXES_PER_ROOM, MAX_ROOMS, MAX_SEARCH_CODES, settingsSchema } from "./schemas";
+
+/**
+ * POST /api/search/tgx: the variables of a Hotel-X `hotelX.search` query and its `HotelSearch`
+ * answer, in the field names and enum values of TravelgateX's public GraphQL schema
+ * (HotelCriteriaSearchInput, HotelSettingsInput, HotelXFilterSearchInput, HotelOptionSearch).
+ * Written for this project from that schema; see docs/api-decisions.md, "Issue 14".
+ */
+
+/** Hotel-X `RateRulesType`. */
+export const RATE_RULES = [
+  "PACKAGE", "OLDER55", "OLDER60", "OLDER65", "CANARY_RESIDENT", "BALEARIC_RESIDENT", "LARGE_FAMILY",
+  "HONEYMOON", "PUBLIC_SERVANT", "UNEMPLOYED", "NORMAL", "NON_REFUNDABLE",
+] as const;
+/** Hotel-X `PaymentType`. */
+export const PAYMENT_TYPES = ["MERCHANT", "DIRECT", "CARD_BOOKING", "CARD_CHECK_IN"] as const;
+/** Hotel-X `StatusType`. */
+export const STATUS_TYPES = ["OK", "RQ"] as const;
+/** Hotel-X `CancelPenaltyType`. */
+export const CANCEL_PENALTY_TYPES = ["NIGHTS", "PERCENT", "IMPORT"] as const;
+/** Hotel-X `BusinessRulesType`. */
+export const BUSINESS_RULES_TYPES = ["CHEAPER_AMOUNT", "ROOM_TYPE"] as const;
+/** Hotel-X `PluginStepType`, for the plugin filter (accepted, not applied). */
+export const PLUGIN_STEP_TYPES = ["REQUEST", "REQUEST_ACCESS", "RESPONSE_OPTION", "RESPONSE_ACCESS", "RESPONSE"] as const;
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD").openapi({ example: "2027-03-10" });
+const idList = z.array(z.union([z.string().min(1).max(64), z.number().int()])).max(50);
+
+const ONE_ACCESS_LIST = specMessage("filter.access: use includes or excludes, not both");
+
+export const tgxSearchRequestSchema = z
+  .object({
+    criteria: z.object({
+      checkIn: date,
+      checkOut: date,
+      hotels: z
+        .array(z.string().min(1).max(64))
+        .min(1)
+        .max(MAX_SEARCH_CODES, `at most ${MAX_SEARCH_CODES} hotels per search`)
+        .openapi({ description: "Edgestay accommodation codes (the content API's `code`)", example: ["US000001"] }),
+      destinations: z.array(z.string()).max(0, "destination codes are not supported; list hotel codes in criteria.hotels").optional(),
+      occupancies: z
+        .array(z.object({ paxes: z.array(z.object({ age: z.number().int().min(0).max(120) })).min(1).max(MAX_PAXES_PER_ROOM) }))
+        .min(1)
+        .max(MAX_ROOMS),
+      language: z.string().max(8).optional(),
+      currency: z.string().max(3).optional(),
+      nationality: z.string().max(2).optional(),
+      market: z.string().max(16).optional(),
+    }),
+    settings: settingsSchema
+      .extend({
+        context: z.string().max(64).optional(),
+        client: z.string().max(64).optional(),
+        group: z.string().max(64).optional(),
+        timeout: z.union([z.number().int().min(0), z.string()]).optional(),
+        auditTransactions: z.boolean().optional(),
+        testMode: z.boolean().optional(),
+        clientTokens: z.array(z.string()).optional(),
+        businessRules: z
+          .object({ optionsQuota: z.number().int().min(1).max(10_000).optional(), businessRulesType: z.enum(BUSINESS_RULES_TYPES).optional() })
+          .optional(),
+      })
+      .openapi({ description: "Hotel-X HotelSettingsInput, plus `access.code`: the Edgestay connection code, as in /api/search" }),
+    filter: z
+      .object({
+        access: z
+          .object({ includes: idList.optional(), excludes: idList.optional() })
+          .refine((a) => !(a.includes && a.excludes), { message: ONE_ACCESS_LIST })
+          .optional(),
+        rateRules: z.object({ includes: z.array(z.enum(RATE_RULES)).optional(), excludes: z.array(z.enum(RATE_RULES)).optional() }).optional(),
+        plugin: z
+          .object({
+            includes: z.array(z.object({ step: z.enum(PLUGIN_STEP_TYPES), type: z.string(), name: z.string() })).optional(),
+            excludes: z.array(z.object({ step: z.enum(PLUGIN_STEP_TYPES), type: z.string(), name: z.string() })).optional(),
+          })
+          .optional(),
+      })
+      .optional()
+      .openapi({ description: "Hotel-X HotelXFilterSearchInput" }),
+  })
+  .openapi("TgxSearchRequest");
+
+export type TgxSearchRequest = z.infer<typeof tgxSearchRequestSchema>;
+
+const exchange = z.object({ currency: z.string(), rate: z.number() });
+const price = z
+  .object({ currency: z.string(), binding: z.boolean(), net: z.number(), gross: z.number().nullable(), exchange })
+  .openapi("TgxPrice");
+
+const hotelError = z.object({ code: z.string(), type: z.string(), description: z.string() }).openapi("TgxError");
+
+export const tgxOptionSchema = z
+  .object({
+    id: z.string().openapi({ description: "The optionId for POST /api/quote" }),
+    accessCode: z.string().openapi({ description: "The connection code the option was searched on" }),
+    supplierCode: z.string(),
+    hotelCode: z.string(),
+    hotelName: z.string().nullable(),
+    boardCode: z.string(),
+    paymentType: z.enum(PAYMENT_TYPES),
+    status: z.enum(STATUS_TYPES),
+    occupancies: z.array(z.object({ id: z.number().int(), paxes: z.array(z.object({ age: z.number().int() })) })),
+    rooms: z.array(
+      z.object({
+        occupancyRefId: z.number().int(),
+        code: z.string(),
+        description: z.string().nullable(),
+        refundable: z.boolean().nullable(),
+        roomPrice: z.object({ price }),
+      }),
+    ),
+    price,
+    rateRules: z.array(z.enum(RATE_RULES)).nullable(),
+    cancelPolicy: z
+      .object({
+        refundable: z.boolean(),
+        cancelPenalties: z.array(
+          z.object({ deadline: z.string(), isCalculatedDeadline: z.boolean(), penaltyType: z.enum(CANCEL_PENALTY_TYPES), currency: z.string(), value: z.number() }),
+        ),
+      })
+      .nullable(),
+  })
+  .openapi("TgxOption");
+
+export type TgxOption = z.infer<typeof tgxOptionSchema>;
+export type TgxError = z.infer<typeof hotelError>;
+
+export const tgxSearchResponseSchema = z
+  .object({
+    data: z.object({
+      hotelX: z.object({
+        search: z.object({
+          context: z.string().nullable(),
+          options: z.array(tgxOptionSchema),
+          errors: z.array(hotelError).openapi({ description: "Supplier-level problems (no availability, unknown hotels): HTTP 200 all the same" }),
+          warnings: z.array(hotelError),
+        }),
+      }),
+    }),
+  })
+  .openapi("TgxSearchResponse");
+
+export type TgxSearchResponse = z.infer<typeof tgxSearchResponseSchema>;

@@ -1,0 +1,176 @@
+import type { Offer, Rate } from "../supply/supplier";
+import type { BodyReads, CoreConnection } from "./connection-access";
+import type { BookingDeps } from "./deps";
+import type { SearchRequest } from "./schemas";
+import { offerTerms, searchAvailability, searchBodyReads } from "./search";
+import { tgxSearchRequestSchema, type TgxError, type TgxOption, type TgxSearchRequest, type TgxSearchResponse } from "./tgx-schemas";
+
+/** Codes in a Hotel-X answer are always Edgestay's own: the response context says so. */
+export const TGX_CONTEXT = "EDGESTAY";
+/** The supplier of every option: the embedded inventory. */
+export const TGX_SUPPLIER_CODE = "EDGESTAY";
+/** Hotel-X `RateRulesType` for "an option without rate rules". */
+const NORMAL = "NORMAL";
+const MAX_LISTED_CODES = 20;
+
+/**
+ * The core search request a Hotel-X search stands for. Rate-rule filters keep Hotel-X's meaning:
+ * `includes` keeps options without rules plus those with a listed rule; `excludes` drops options
+ * with a listed rule, and `NORMAL` in excludes drops those without rules.
+ */
+export const coreRequestOf = (request: TgxSearchRequest): SearchRequest => {
+  const { criteria, settings, filter } = request;
+  const includes = filter?.rateRules?.includes;
+  const excludes = filter?.rateRules?.excludes;
+  return {
+    searchCriteria: {
+      destinations: { accommodations: criteria.hotels.map((code) => ({ code })) },
+      occupancies: criteria.occupancies,
+      checkIn: criteria.checkIn,
+      checkOut: criteria.checkOut,
+      ...(criteria.market ? { markets: [criteria.market] } : {}),
+      ...(criteria.language ? { language: criteria.language } : {}),
+      ...(criteria.currency ? { currency: criteria.currency } : {}),
+      ...(criteria.nationality ? { nationality: criteria.nationality } : {}),
+    },
+    settings: { access: settings.access },
+    filters:
+      includes || excludes
+        ? {
+            rateRuleFilter: {
+              ...(includes ? { includes } : {}),
+              ...(excludes ? { excludes: excludes.filter((r) => r !== NORMAL) } : {}),
+              includeEmptyRateRulesOptions: !excludes?.includes(NORMAL),
+            },
+          }
+        : undefined,
+  };
+};
+
+/** The tgx route's D1 reads ride in the API-key batch exactly as the core search's do. */
+export const tgxSearchBodyReads: BodyReads = {
+  statements(env, body) {
+    const parsed = tgxSearchRequestSchema.safeParse(body);
+    return parsed.success ? searchBodyReads.statements(env, coreRequestOf(parsed.data)) : null;
+  },
+  keep: searchBodyReads.keep,
+};
+
+/** Core option terms plus what Hotel-X shows of an offer and /api/search does not. */
+const tgxTerms = (offer: Offer, occupancyRefIds?: number[]) => ({ ...offerTerms(offer, occupancyRefIds), rateRules: offer.rateRules, status: offer.status });
+
+/** A core rate as a Hotel-X price: the partner pays `chargeTotal`; no separate retail price is published. */
+const priceOf = (rate: Rate & { exchange?: { currency: string; rate: number } }) => ({
+  currency: rate.currency,
+  binding: false,
+  net: rate.chargeTotal,
+  gross: rate.chargeTotal,
+  exchange: rate.exchange ?? { currency: rate.currency, rate: 1 },
+});
+
+const listed = (codes: string[]) =>
+  codes.length > MAX_LISTED_CODES ? `${codes.slice(0, MAX_LISTED_CODES).join(", ")} and ${codes.length - MAX_LISTED_CODES} more` : codes.join(", ");
+
+/** Hotel-X business rules over the whole answer (the quota counts options per search, not per hotel). */
+const applyTgxBusinessRules = (options: TgxOption[], rules: TgxSearchRequest["settings"]["businessRules"]): TgxOption[] => {
+  if (!rules) return options;
+  let kept = [...options].sort((a, b) => a.price.net - b.price.net);
+  if (rules.businessRulesType === "ROOM_TYPE") {
+    const seen = new Set<string>();
+    kept = kept.filter((o) => {
+      const key = `${o.hotelCode}|${o.rooms.map((r) => r.code).join("+")}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+  return rules.optionsQuota === undefined ? kept : kept.slice(0, rules.optionsQuota);
+};
+
+/** Whether `filter.access` leaves this connection to search (Hotel-X access ids are our connection codes). */
+const accessAllowed = (connection: CoreConnection, access: NonNullable<TgxSearchRequest["filter"]>["access"]) => {
+  const code = String(connection.code);
+  if (access?.includes && !access.includes.map(String).includes(code)) return false;
+  if (access?.excludes?.map(String).includes(code)) return false;
+  return true;
+};
+
+const knownCodes = async (d1: D1Database, codes: string[]): Promise<Set<string>> => {
+  if (codes.length === 0) return new Set();
+  const { results } = await d1.prepare("SELECT code FROM accommodations WHERE code IN (SELECT value FROM json_each(?1))").bind(JSON.stringify(codes)).all<{ code: string }>();
+  return new Set(results.map((r) => r.code));
+};
+
+const answer = (options: TgxOption[], errors: TgxError[], warnings: TgxError[]): TgxSearchResponse => ({
+  data: { hotelX: { search: { context: TGX_CONTEXT, options, errors, warnings } } },
+});
+
+/**
+ * POST /api/search/tgx: the core search (`searchAvailability`, same supplier, filters and option
+ * ids) read back in Hotel-X's shape. Problems of supply (unknown hotels, nothing available, the
+ * access filtered out) are `errors`/`warnings` in an HTTP 200, the Hotel-X way; a malformed request
+ * is still the API's 400.
+ */
+export const searchTgx = async (deps: BookingDeps, connection: CoreConnection, request: TgxSearchRequest, now = Date.now(), read?: D1Result[]): Promise<TgxSearchResponse> => {
+  const { criteria, settings, filter } = request;
+  if (!accessAllowed(connection, filter?.access)) {
+    return answer([], [{ code: "NO_ACCESS", type: "ACCESS", description: `filter.access leaves no access to search: this request runs on connection ${connection.code} only` }], []);
+  }
+  const core = await searchAvailability(deps, connection, coreRequestOf(request), now, read, tgxTerms);
+  const occupancies = criteria.occupancies.map((o, i) => ({ id: i + 1, paxes: o.paxes.map((p) => ({ age: p.age })) }));
+  const accessCode = String(connection.code);
+  const options: TgxOption[] = core.accommodations.flatMap((hotel) =>
+    hotel.options.map((option) => ({
+      id: option.id,
+      accessCode,
+      supplierCode: TGX_SUPPLIER_CODE,
+      hotelCode: hotel.accommodationCode,
+      hotelName: hotel.accommodationName,
+      boardCode: option.boardCode,
+      paymentType: "MERCHANT" as const,
+      status: option.status,
+      occupancies,
+      rooms: option.rooms.map((room) => ({
+        occupancyRefId: room.occupancyRefId,
+        code: room.code,
+        description: room.description,
+        refundable: option.isRefundable,
+        roomPrice: { price: priceOf(room.rate) },
+      })),
+      price: priceOf(option.rate),
+      rateRules: option.rateRules as TgxOption["rateRules"],
+      cancelPolicy: {
+        refundable: option.cancelPolicy.refundable,
+        // Every core penalty is an amount in the option's currency, fixed by the supplier at its deadline.
+        cancelPenalties: option.cancelPolicy.cancelPenalties.map((p) => ({
+          deadline: p.deadline,
+          isCalculatedDeadline: false,
+          penaltyType: "IMPORT" as const,
+          currency: p.currency,
+          value: p.value,
+        })),
+      },
+    })),
+  );
+
+  const errors: TgxError[] = [];
+  const warnings: TgxError[] = [];
+  const requested = [...new Set(criteria.hotels)];
+  const answered = new Set(core.accommodations.map((a) => a.accommodationCode));
+  const silent = requested.filter((code) => !answered.has(code));
+  const known = await knownCodes(deps.d1, silent);
+  const unknown = silent.filter((code) => !known.has(code));
+  if (unknown.length) {
+    const problem = { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: `Unknown hotel codes: ${listed(unknown)}` };
+    (unknown.length === requested.length ? errors : warnings).push(problem);
+  }
+  const kept = applyTgxBusinessRules(options, settings.businessRules);
+  if (kept.length === 0 && errors.length === 0) {
+    errors.push({ code: "NO_AVAILABILITY", type: "SUPPLIER", description: "No options for the requested hotels, dates, occupancies and filters" });
+  }
+  const currencies = [...new Set(kept.map((o) => o.price.currency))];
+  if (criteria.currency && currencies.some((c) => c !== criteria.currency!.toUpperCase())) {
+    warnings.push({ code: "CURRENCY_NOT_AVAILABLE", type: "PRICE", description: `Prices are in ${currencies.join(", ")}; ${criteria.currency} was requested` });
+  }
+  return answer(kept, errors, warnings);
+};

@@ -1,0 +1,74 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../platform/db/client";
+import { randomToken } from "../../platform/crypto/digest";
+import { openSecret, sealSecret } from "../../platform/crypto/secret-box";
+import { ApiError } from "../../platform/http/api-error";
+import { checkEndpointUrl } from "./endpoint-url";
+import type { CreateWebhook } from "./schemas";
+import { webhookDeliveries, webhookEndpoints, type WebhookEndpoint, type WebhookEventType } from "./tables";
+
+/** Endpoints per partner: enough for production, staging and a few tools; more is a mistake. */
+export const MAX_ENDPOINTS_PER_PARTNER = 10;
+export const WEBHOOK_SECRET_PREFIX = "whsec_";
+const SECRET_PURPOSE = "webhook-signing-secret";
+
+export type WebhookView = { id: string; url: string; events: WebhookEventType[]; createdAt: string };
+
+/** What the deploy provides: the key material that seals secrets, and whether this is local development. */
+export type WebhookKeys = { secretKey: string; local: boolean };
+
+export const webhookView = (row: WebhookEndpoint): WebhookView => ({
+  id: row.id,
+  url: row.url,
+  events: JSON.parse(row.events) as WebhookEventType[],
+  createdAt: row.createdAt,
+});
+
+export const webhookNotFound = () => new ApiError(404, "Webhook endpoint not found", "webhook_not_found");
+
+/** The signing secret in clear, for signing one delivery; never logged, never returned after creation. */
+export const signingSecretOf = (secretKey: string, row: Pick<WebhookEndpoint, "id" | "sealedSecret">) =>
+  openSecret(secretKey, SECRET_PURPOSE, row.id, row.sealedSecret);
+
+/**
+ * Registers an endpoint and returns its secret, once. The cap is enforced by the insert itself
+ * (INSERT ... SELECT ... WHERE count < cap), so parallel requests cannot exceed it.
+ */
+export const createWebhook = async (db: Db, keys: WebhookKeys, partnerId: string, input: CreateWebhook) => {
+  const verdict = checkEndpointUrl(input.url, keys.local);
+  if (!verdict.ok) throw new ApiError(400, verdict.reason, "invalid_webhook_url");
+  const id = `wh_${crypto.randomUUID().replaceAll("-", "")}`;
+  const secret = `${WEBHOOK_SECRET_PREFIX}${randomToken(32)}`;
+  const sealed = await sealSecret(keys.secretKey, SECRET_PURPOSE, id, secret);
+  const events = JSON.stringify(input.events);
+  const inserted = await db.all<{ created_at: string }>(sql`
+    INSERT INTO webhook_endpoints (id, partner_id, url, events, sealed_secret)
+    SELECT ${id}, ${partnerId}, ${verdict.url}, ${events}, ${sealed}
+    WHERE (SELECT count(*) FROM webhook_endpoints WHERE partner_id = ${partnerId}) < ${MAX_ENDPOINTS_PER_PARTNER}
+    RETURNING created_at`);
+  if (inserted.length === 0) {
+    throw new ApiError(409, `A partner can have at most ${MAX_ENDPOINTS_PER_PARTNER} webhook endpoints`, "webhook_limit_reached");
+  }
+  return { id, url: verdict.url, events: input.events, secret, createdAt: inserted[0]!.created_at };
+};
+
+export const listWebhooks = async (db: Db, partnerId: string): Promise<WebhookView[]> =>
+  (await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.partnerId, partnerId)).orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id))).map(webhookView);
+
+/** The partner's own endpoint; another partner's is "not found", never "forbidden". */
+export const findWebhook = async (db: Db, partnerId: string, id: string): Promise<WebhookEndpoint> => {
+  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.partnerId, partnerId))).limit(1);
+  if (!row) throw webhookNotFound();
+  return row;
+};
+
+/** Deletes the endpoint and its delivery records; queued messages for it are dropped by the consumer. */
+export const deleteWebhook = async (db: Db, partnerId: string, id: string): Promise<WebhookView> => {
+  const row = await findWebhook(db, partnerId, id);
+  const [, deleted] = await db.batch([
+    db.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, row.id)),
+    db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, row.id), eq(webhookEndpoints.partnerId, partnerId))).returning(),
+  ]);
+  if (deleted.length === 0) throw webhookNotFound();
+  return webhookView(deleted[0]!);
+};

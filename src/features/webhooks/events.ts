@@ -1,0 +1,119 @@
+import { and, asc, isNull, lte, eq, sql } from "drizzle-orm";
+import { database, type Db } from "../../platform/db/client";
+import { webhookDeliveries, webhookEndpoints, webhookEvents, type WebhookEventType } from "./tables";
+
+/** What travels through the queue: a pointer; the body and secret are read from D1 at delivery. */
+export type WebhookMessage = { eventId: string; endpointId: string };
+
+/** The bindings that announcing a change needs (BookingDeps carries both). */
+export type WebhookOutbox = { d1: D1Database; webhookQueue: Queue<WebhookMessage> };
+
+/** A committed booking change, as partners receive it in `data`. */
+export type BookingChange = {
+  type: WebhookEventType;
+  partnerId: string;
+  bookingReference: string;
+  partnerReference: string;
+  status: string;
+  chargeTotal: number;
+  currency: string;
+  accommodationCode: string;
+  checkIn: string;
+  checkOut: string;
+  cancelPrice?: number;
+};
+
+/** Deliveries recorded but not enqueued for this long are picked up by the upkeep task. */
+export const REENQUEUE_AFTER_MS = 60_000;
+
+const log = (level: "error" | "warn", message: string, fields: Record<string, unknown>) =>
+  console[level](JSON.stringify({ level, message, ...fields }));
+
+const pairKey = (m: WebhookMessage) => `${m.endpointId} ${m.eventId}`;
+
+/**
+ * Hands deliveries to the queue and marks them enqueued. A refusal is logged and left for the
+ * upkeep task (the rows stay `enqueued_at is null`); it never throws. Returns how many were marked.
+ */
+export const enqueueDeliveries = async (db: Db, queue: Queue<WebhookMessage>, messages: WebhookMessage[], now: number): Promise<number> => {
+  if (messages.length === 0) return 0;
+  try {
+    await queue.sendBatch(messages.map((body) => ({ body, contentType: "json" as const })));
+  } catch (error) {
+    log("warn", "webhook deliveries not enqueued; the upkeep task retries", { events: [...new Set(messages.map((m) => m.eventId))], error: String(error) });
+    return 0;
+  }
+  const marked = await db
+    .update(webhookDeliveries)
+    .set({ enqueuedAt: new Date(now).toISOString() })
+    .where(sql`(${webhookDeliveries.endpointId} || ' ' || ${webhookDeliveries.eventId}) IN (SELECT value FROM json_each(${JSON.stringify(messages.map(pairKey))}))`)
+    .returning({ eventId: webhookDeliveries.eventId });
+  return marked.length;
+};
+
+/**
+ * Records the event and one delivery per subscribed endpoint, then enqueues them. Called once,
+ * after the booking change has committed; it never throws, so a webhook problem cannot fail or
+ * undo a booking. Partners without a subscribed endpoint cost one indexed read.
+ */
+export const announceBookingChange = async (outbox: WebhookOutbox, change: BookingChange, now = Date.now()): Promise<void> => {
+  const { type, partnerId, ...data } = change;
+  try {
+    const db = database(outbox.d1);
+    const endpoints = await db
+      .select({ id: webhookEndpoints.id })
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.partnerId, partnerId), sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE value = ${type})`));
+    if (endpoints.length === 0) return;
+    const id = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
+    const createdAt = new Date(now).toISOString();
+    const body = JSON.stringify({ id, type, createdAt, data });
+    await db.batch([
+      db.insert(webhookEvents).values({ id, partnerId, type, bookingReference: data.bookingReference, body, createdAt }),
+      db.insert(webhookDeliveries).values(endpoints.map((e) => ({ endpointId: e.id, eventId: id, nextAttemptAt: createdAt, createdAt }))),
+    ]);
+    await enqueueDeliveries(db, outbox.webhookQueue, endpoints.map((e) => ({ eventId: id, endpointId: e.id })), now);
+  } catch (error) {
+    log("error", "webhook event not recorded", { type, bookingReference: change.bookingReference, error: String(error) });
+  }
+};
+
+/** One Queue.sendBatch holds at most 100 messages. */
+const REENQUEUE_BATCH = 100;
+
+/** Upkeep: re-enqueues deliveries recorded but never accepted by the queue. Returns how many. */
+export const webhookReenqueue = {
+  name: "webhook-reenqueue",
+  run: async (env: Env, now: Date): Promise<number> => {
+    const db = database(env.DB);
+    const due = await db
+      .select({ eventId: webhookDeliveries.eventId, endpointId: webhookDeliveries.endpointId })
+      .from(webhookDeliveries)
+      // nextAttemptAt is when it was recorded (or redelivered): the grace runs from then.
+      .where(and(isNull(webhookDeliveries.enqueuedAt), eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, new Date(now.getTime() - REENQUEUE_AFTER_MS).toISOString())))
+      .orderBy(asc(webhookDeliveries.nextAttemptAt))
+      .limit(REENQUEUE_BATCH);
+    return enqueueDeliveries(db, env.WEBHOOK_QUEUE as Queue<WebhookMessage>, due, now.getTime());
+  },
+};
+
+/** The announced change of a stored booking row (book.ts's RawBooking). */
+export const bookingChangeOf = (
+  type: WebhookEventType,
+  row: {
+    partner_id: string; reference: string; partner_reference: string; status: string; charge_total: number; currency: string;
+    accommodation_code: string; check_in: string; check_out: string; cancel_price: number | null;
+  },
+): BookingChange => ({
+  type,
+  partnerId: row.partner_id,
+  bookingReference: row.reference,
+  partnerReference: row.partner_reference,
+  status: row.status,
+  chargeTotal: row.charge_total,
+  currency: row.currency,
+  accommodationCode: row.accommodation_code,
+  checkIn: row.check_in,
+  checkOut: row.check_out,
+  ...(type === "booking.cancelled" && row.cancel_price !== null ? { cancelPrice: row.cancel_price } : {}),
+});

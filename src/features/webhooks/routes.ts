@@ -1,0 +1,79 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { bearerAuth, bearerSecurity } from "../../platform/auth/bearer";
+import { isLocal } from "../../platform/environment";
+import { errorResponses, success } from "../../platform/http/envelope";
+import { featureRouter } from "../../platform/http/router";
+import { requireAdmin } from "../partners/users";
+import { listDeliveries, redeliver } from "./deliveries";
+import { createWebhook, deleteWebhook, listWebhooks } from "./endpoints";
+import type { WebhookMessage } from "./events";
+import {
+  createdWebhookResponseSchema,
+  createWebhookSchema,
+  deliveriesQuerySchema,
+  deliveryListResponseSchema,
+  deliveryParamsSchema,
+  deliveryResponseSchema,
+  webhookIdParamSchema,
+  webhookListResponseSchema,
+  webhookResponseSchema,
+} from "./schemas";
+
+const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
+// Every webhook route is for the partner's admins: endpoints carry where booking data goes.
+const admin = { tags: ["Webhooks"], security: bearerSecurity, middleware: [bearerAuth()] };
+
+const create = createRoute({
+  method: "post", path: "/api/partner/webhooks", ...admin,
+  summary: "Register a webhook endpoint (partner admin); the signing secret is shown once",
+  request: { body: { required: true, ...json(createWebhookSchema) } },
+  responses: { 201: { description: "Created endpoint with its secret", ...json(createdWebhookResponseSchema) }, ...errorResponses(400, 401, 403, 409) },
+});
+const list = createRoute({
+  method: "get", path: "/api/partner/webhooks", ...admin,
+  summary: "The partner's webhook endpoints, without secrets (partner admin)",
+  responses: { 200: { description: "Endpoints", ...json(webhookListResponseSchema) }, ...errorResponses(401, 403) },
+});
+const remove = createRoute({
+  method: "delete", path: "/api/partner/webhooks/{id}", ...admin,
+  summary: "Delete a webhook endpoint and its delivery records (partner admin)",
+  request: { params: webhookIdParamSchema },
+  responses: { 200: { description: "Deleted endpoint", ...json(webhookResponseSchema) }, ...errorResponses(401, 403, 404) },
+});
+const deliveries = createRoute({
+  method: "get", path: "/api/partner/webhooks/{id}/deliveries", ...admin,
+  summary: "The endpoint's events: attempts, last status code and next try, newest first (partner admin)",
+  request: { params: webhookIdParamSchema, query: deliveriesQuerySchema },
+  responses: { 200: { description: "A page of deliveries", ...json(deliveryListResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
+});
+const resend = createRoute({
+  method: "post", path: "/api/partner/webhooks/{id}/deliveries/{eventId}/redeliver", ...admin,
+  summary: "Send one event to the endpoint again (partner admin)",
+  request: { params: deliveryParamsSchema },
+  responses: { 202: { description: "Queued again", ...json(deliveryResponseSchema) }, ...errorResponses(401, 403, 404) },
+});
+
+export const webhookRoutes = featureRouter()
+  .openapi(create, async (c) => {
+    requireAdmin(c.get("user"));
+    const keys = { secretKey: c.env.WEBHOOK_SECRET_KEY, local: isLocal(c.env) };
+    return c.json(success(await createWebhook(c.get("db"), keys, c.get("user").partnerId, c.req.valid("json"))), 201);
+  })
+  .openapi(list, async (c) => {
+    requireAdmin(c.get("user"));
+    return c.json(success(await listWebhooks(c.get("db"), c.get("user").partnerId)), 200);
+  })
+  .openapi(remove, async (c) => {
+    requireAdmin(c.get("user"));
+    return c.json(success(await deleteWebhook(c.get("db"), c.get("user").partnerId, c.req.valid("param").id)), 200);
+  })
+  .openapi(deliveries, async (c) => {
+    requireAdmin(c.get("user"));
+    return c.json(success(await listDeliveries(c.get("db"), c.get("user").partnerId, c.req.valid("param").id, c.req.valid("query"))), 200);
+  })
+  .openapi(resend, async (c) => {
+    requireAdmin(c.get("user"));
+    const { id, eventId } = c.req.valid("param");
+    const queue = c.env.WEBHOOK_QUEUE as Queue<WebhookMessage>;
+    return c.json(success(await redeliver(c.get("db"), queue, c.get("user").partnerId, id, eventId)), 202);
+  });

@@ -1,0 +1,67 @@
+import { z } from "@hono/zod-openapi";
+import { envelopeSchema } from "../../platform/http/envelope";
+import { WEBHOOK_EVENT_TYPES } from "./tables";
+
+export const MAX_DELIVERY_PAGE = 100;
+
+export const createWebhookSchema = z
+  .object({
+    url: z.string().min(1).max(2048).openapi({ example: "https://partner.example/edgestay/webhooks" }),
+    events: z
+      .array(z.enum(WEBHOOK_EVENT_TYPES))
+      .min(1)
+      .max(WEBHOOK_EVENT_TYPES.length)
+      .refine((list) => new Set(list).size === list.length, "must not repeat an event type")
+      .openapi({ example: ["booking.confirmed", "booking.cancelled"] }),
+  })
+  .openapi("CreateWebhookRequest");
+
+export const webhookSchema = z
+  .object({
+    id: z.string().openapi({ example: "wh_6f1c0a9e2b7d4c3a8e5f0b1d2c3a4e5f" }),
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+    createdAt: z.string(),
+  })
+  .openapi("Webhook");
+
+export const createdWebhookSchema = webhookSchema
+  .extend({
+    secret: z.string().openapi({ description: "Signing secret, shown in this response only", example: "whsec_Zx3…" }),
+  })
+  .openapi("CreatedWebhook");
+
+export const webhookIdParamSchema = z.object({ id: z.string().min(1).max(100) });
+export const deliveryParamsSchema = z.object({ id: z.string().min(1).max(100), eventId: z.string().min(1).max(100) });
+
+export const deliveriesQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_DELIVERY_PAGE).default(20).openapi({ description: "1 to 100, default 20" }),
+  cursor: z.string().min(1).max(500).optional().openapi({ description: "nextCursor of the previous page" }),
+});
+
+export const deliverySchema = z
+  .object({
+    eventId: z.string().openapi({ example: "evt_0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f" }),
+    type: z.enum(WEBHOOK_EVENT_TYPES),
+    bookingReference: z.string(),
+    status: z.enum(["pending", "delivered", "failed"]).openapi({ description: "failed: retries exhausted, parked in the dead-letter queue" }),
+    attempts: z.number().int(),
+    lastStatusCode: z.number().int().nullable().openapi({ description: "HTTP status of the last attempt; null before any answer (or on timeout)" }),
+    lastError: z.string().nullable(),
+    lastAttemptAt: z.string().nullable(),
+    nextAttemptAt: z.string().nullable().openapi({ description: "When the next attempt is due; null once delivered or failed" }),
+    deliveredAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi("WebhookDelivery");
+
+export const webhookResponseSchema = envelopeSchema(webhookSchema);
+export const createdWebhookResponseSchema = envelopeSchema(createdWebhookSchema);
+export const webhookListResponseSchema = envelopeSchema(z.array(webhookSchema));
+export const deliveryListResponseSchema = envelopeSchema(
+  z.object({ deliveries: z.array(deliverySchema), nextCursor: z.string().nullable() }),
+);
+export const deliveryResponseSchema = envelopeSchema(deliverySchema);
+
+export type CreateWebhook = z.infer<typeof createWebhookSchema>;
+export type WebhookDelivery = z.infer<typeof deliverySchema>;

@@ -1,0 +1,14 @@
+import { toHex } from "../../platform/crypto/digest";
+
+const encoder = new TextEncoder();
+
+/**
+ * `Edgestay-Signature: t=<unix seconds>,v1=<hex HMAC-SHA-256 of "<t>.<raw body>">`, keyed with the
+ * whole `whsec_...` string (as Stripe does). Each attempt is signed afresh with its own `t`, so
+ * receivers can refuse stale timestamps (replays).
+ */
+export const signatureHeader = async (secret: string, body: string, unixSeconds: number): Promise<string> => {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${unixSeconds}.${body}`));
+  return `t=${unixSeconds},v1=${toHex(mac)}`;
+};
