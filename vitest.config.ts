@@ -30,6 +30,9 @@ export default defineConfig({
     setupFiles: ["./test/setup.ts"],
     // A webhook receiver on 127.0.0.1 (Node), for the queue delivery tests.
     globalSetup: ["./test/webhook-receiver.ts"],
+
+    // The Worker logs one JSON line per request; keep them out of the test report.
+    onConsoleLog: (log) => !log.includes('"event":"request"'),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 
@@ -30,12 +30,21 @@ export const runWrangler = (args: string[]): Promise<void> =>
     child.on("exit", (code) => (code === 0 ? ok() : fail(new Error(`wrangler ${args.join(" ")} exited with ${code}`))));
   });
 
-/** Creates .dev.vars from the documented demo values when it is missing. */
+/**
+ * Creates .dev.vars from the documented demo values when it is missing. An older .dev.vars without
+ * an ENVIRONMENT line gets `ENVIRONMENT=local`: without it the Worker refuses the demo secrets (503).
+ */
 export const ensureDevVars = () => {
   const target = join(root, ".dev.vars");
   if (!existsSync(target)) {
     copyFileSync(join(root, ".dev.vars.example"), target);
     console.log("Created .dev.vars from .dev.vars.example (local demo values).");
+    return;
+  }
+  const current = readFileSync(target, "utf8");
+  if (!/^ENVIRONMENT=/m.test(current)) {
+    appendFileSync(target, `${current === "" || current.endsWith("\n") ? "" : "\n"}ENVIRONMENT=local\n`);
+    console.log("Added ENVIRONMENT=local to .dev.vars: the Worker accepts the demo secrets only in local development.");
   }
 };
 

@@ -16,12 +16,14 @@ import { supplyRoutes } from "./features/supply/routes";
 import { radarRoutes } from "./features/radar/routes";
 import { paymentRoutes } from "./features/payments/routes";
 import { webhookRoutes } from "./features/webhooks/routes";
+import { failClosed } from "./platform/config/fail-closed";
 import { withDb } from "./platform/db/client";
 import { ApiError } from "./platform/http/api-error";
 import { envelopeSchema, success } from "./platform/http/envelope";
 import { CONTENT_TYPE_MESSAGE, jsonBody } from "./platform/http/json-body";
 import { requestId } from "./platform/http/request-id";
 import { featureRouter } from "./platform/http/router";
+import { requestLog } from "./platform/observability/request-log";
 
 const health = createRoute({
   method: "get",
@@ -52,7 +54,9 @@ const staleReadsAllowed = (method: string, path: string) =>
 export const createApp = () => {
   const app = featureRouter();
 
+  app.use("*", requestLog());
   app.use("*", requestId());
+  app.use("*", failClosed());
   app.use("*", withDb(staleReadsAllowed));
   // Chat authenticates and counts every call before the body is read, so even a malformed body
   // answers with x-partner-id and the rate headers (spec 4.12).

@@ -1,4 +1,5 @@
 import { issuePageToken } from "../../src/features/content/page-token";
+import { keyring } from "../../src/platform/crypto/keyring";
 import { accommodationCode } from "../demo/accommodations";
 
 export type Scenario = {
@@ -21,7 +22,7 @@ const DEEP_PAGE = 1_000;
 export const contentScenarios = async (ctx: BenchContext): Promise<Scenario[]> => {
   // The cursor a partner holds after walking DEEP_PAGE pages (or the last page of a smaller set).
   const deepPage = Math.min(DEEP_PAGE, Math.floor(ctx.accommodations / PAGE_SIZE) - 1);
-  const deepToken = await issuePageToken(ctx.pageTokenSecret, {
+  const deepToken = await issuePageToken(keyring(ctx.pageTokenSecret), {
     partnerId: "demo",
     type: null,
     countries: ["US"],

@@ -1,3 +1,5 @@
+import { signingKeys } from "../../platform/config/secrets";
+import type { Keyring } from "../../platform/crypto/keyring";
 import { inventorySupplier } from "../supply/inventory-supplier";
 import type { Supplier } from "../supply/supplier";
 import type { WebhookMessage } from "../webhooks/events";
@@ -7,8 +9,8 @@ import type { CoreConnection } from "./connection-access";
 export type BookingDeps = {
   d1: D1Database;
   quotes: KVNamespace;
-  /** HMAC secret for option ids (the page-token secret, under a derived purpose key). */
-  secret: string;
+  /** HMAC keys for option ids (the page-token secrets, under a derived purpose key). */
+  keys: Keyring;
   /** Whether the `test-scenario` header is honoured (env SANDBOX_SCENARIOS = "on"). */
   sandbox: boolean;
   /** Where committed booking changes are announced to the partner's webhooks. */
@@ -18,7 +20,7 @@ export type BookingDeps = {
 export const bookingDeps = (env: Env): BookingDeps => ({
   d1: env.DB,
   quotes: env.CACHE,
-  secret: env.PAGE_TOKEN_SECRET,
+  keys: signingKeys(env, "PAGE_TOKEN_SECRET"),
   sandbox: env.SANDBOX_SCENARIOS === "on",
   webhookQueue: env.WEBHOOK_QUEUE as Queue<WebhookMessage>,
 });

@@ -6,6 +6,7 @@ import { signToken } from "../../platform/crypto/signed-token";
 import { bookBody, cancelBody, inDays, quoteBody, quoteOf, searchBody, searchOne, type SearchedOption } from "./booking-test-kit";
 import { issueOptionId, readOptionId } from "./option-token";
 import { quoteStore } from "./quote-store";
+import { keyring } from "../../platform/crypto/keyring";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 30 });
@@ -123,14 +124,14 @@ describe("quote: section 7 messages", () => {
 
   it("a forged option (wrong secret) and an expired option: Option reference expired or invalid", async () => {
     const snapshot = { partnerId: "demo", accommodationCode: "US000002", roomCode: "STD", ratePlanCode: "STD-RO-FLX", checkIn: searched.checkIn, checkOut: searched.checkOut, rooms: [[30, 30]], chargeTotal: 1 };
-    const forged = await issueOptionId("not-the-secret", { ...snapshot, expiresAt: Date.now() + 60_000 });
-    const expired = await issueOptionId(env.PAGE_TOKEN_SECRET, { ...snapshot, expiresAt: Date.now() - 1000 });
+    const forged = await issueOptionId(keyring("not-the-secret"), { ...snapshot, expiresAt: Date.now() + 60_000 });
+    const expired = await issueOptionId(keyring(env.PAGE_TOKEN_SECRET), { ...snapshot, expiresAt: Date.now() - 1000 });
     // The signed stay part is the first segment. Flip the first character of its signature: the
     // last one carries padding bits, so changing it may decode to the same bytes.
     const [signedStay, ...rest] = searched.option.id.split("~");
     const [body, signature] = signedStay.split(".");
     const tampered = [`${body}.${signature[0] === "A" ? "B" : "A"}${signature.slice(1)}`, ...rest].join("~");
-    const pageTokenShaped = await signToken(env.PAGE_TOKEN_SECRET, [1, "demo"]);
+    const pageTokenShaped = await signToken(keyring(env.PAGE_TOKEN_SECRET), [1, "demo"]);
     const truncated = searched.option.id.split("~").slice(0, 4).join("~");
     for (const optionId of [forged, expired, tampered, pageTokenShaped, truncated, `${searched.option.id}~extra`]) {
       const res = await post("/api/quote", quoteBody(searched, { optionId }));
@@ -153,8 +154,8 @@ describe("quote: section 7 messages", () => {
 
   it("an option is good for 24 hours: moving the clock past that expires it", async () => {
     const now = Date.now();
-    await expect(readOptionId(env.PAGE_TOKEN_SECRET, searched.option.id, "demo", now + 23 * 3600_000)).resolves.toMatchObject({ accommodationCode: "US000002" });
-    await expect(readOptionId(env.PAGE_TOKEN_SECRET, searched.option.id, "demo", now + 24 * 3600_000 + 1000)).rejects.toMatchObject({ status: 400, message: "Option reference expired or invalid" });
+    await expect(readOptionId(keyring(env.PAGE_TOKEN_SECRET), searched.option.id, "demo", now + 23 * 3600_000)).resolves.toMatchObject({ accommodationCode: "US000002" });
+    await expect(readOptionId(keyring(env.PAGE_TOKEN_SECRET), searched.option.id, "demo", now + 24 * 3600_000 + 1000)).rejects.toMatchObject({ status: 400, message: "Option reference expired or invalid" });
   });
 
   it("an option searched by another partner: Option reference invalid", async () => {
@@ -165,7 +166,7 @@ describe("quote: section 7 messages", () => {
   });
 
   it("an option for a room type the accommodation does not sell: Room is unavailable", async () => {
-    const option = await issueOptionId(env.PAGE_TOKEN_SECRET, {
+    const option = await issueOptionId(keyring(env.PAGE_TOKEN_SECRET), {
       partnerId: "demo", accommodationCode: "US000002", roomCode: "NOPE", ratePlanCode: "NOPE-RO-FLX", checkIn: searched.checkIn, checkOut: searched.checkOut, rooms: [[30, 30]], chargeTotal: 1, expiresAt: Date.now() + 60_000,
     });
     const res = await post("/api/quote", quoteBody(searched, { optionId: option }));

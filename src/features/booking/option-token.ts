@@ -1,3 +1,4 @@
+import { deriveKeyring, type Keyring } from "../../platform/crypto/keyring";
 import { openToken, signToken } from "../../platform/crypto/signed-token";
 import { ApiError } from "../../platform/http/api-error";
 
@@ -26,7 +27,7 @@ export type OptionSnapshot = {
 };
 
 // Key separation: options are signed with a key derived for this purpose, never the page-token key itself.
-const optionKey = (secret: string) => `option-token:v2:${secret}`;
+const optionKeys = (keys: Keyring) => deriveKeyring(keys, (secret) => `option-token:v2:${secret}`);
 const SEPARATOR = "~";
 
 /** What every option of one search shares: the signed part of an option id. */
@@ -48,12 +49,12 @@ const optionIdOf = (signedStay: string, o: ProductSnapshot) =>
   `${signedStay}${SEPARATOR}${o.accommodationCode}${SEPARATOR}${o.roomCode}${SEPARATOR}${o.ratePlanCode}${SEPARATOR}${o.chargeTotal}`;
 
 /** Signs a search's stay once; the ids of its options are then made without any crypto. */
-export const optionIdsFor = async (secret: string, stay: StaySnapshot): Promise<(product: ProductSnapshot) => string> => {
-  const signedStay = await signToken(optionKey(secret), stayPayload(stay));
+export const optionIdsFor = async (keys: Keyring, stay: StaySnapshot): Promise<(product: ProductSnapshot) => string> => {
+  const signedStay = await signToken(optionKeys(keys), stayPayload(stay));
   return (product) => optionIdOf(signedStay, product);
 };
 
-export const issueOptionId = async (secret: string, o: StaySnapshot & ProductSnapshot): Promise<string> => (await optionIdsFor(secret, o))(o);
+export const issueOptionId = async (keys: Keyring, o: StaySnapshot & ProductSnapshot): Promise<string> => (await optionIdsFor(keys, o))(o);
 
 const EXPIRED_OR_INVALID = () => new ApiError(400, "Option reference expired or invalid", "option_expired_or_invalid");
 
@@ -61,14 +62,14 @@ const EXPIRED_OR_INVALID = () => new ApiError(400, "Option reference expired or 
  * Opens an option id. Unreadable, forged or expired: `Option reference expired or invalid`.
  * Genuine but issued to another partner: `Option reference invalid`.
  */
-export const readOptionId = async (secret: string, token: string, partnerId: string, now: number): Promise<OptionSnapshot> => {
+export const readOptionId = async (keys: Keyring, token: string, partnerId: string, now: number): Promise<OptionSnapshot> => {
   const parts = token.split(SEPARATOR);
   // Mixed products join one code per room with "+": up to 9 rooms of codes up to 12 characters.
   if (parts.length !== 5 || parts.slice(1).some((p) => p.length === 0 || p.length > 128)) throw EXPIRED_OR_INVALID();
   const [signedStay, accommodationCode, roomCode, ratePlanCode, total] = parts as [string, string, string, string, string];
   const chargeTotal = Number(total);
   if (!Number.isFinite(chargeTotal) || chargeTotal < 0) throw EXPIRED_OR_INVALID();
-  const opened = await openToken(optionKey(secret), signedStay);
+  const opened = await openToken(optionKeys(keys), signedStay);
   if (opened.kind !== "ok" || !Array.isArray(opened.payload)) throw EXPIRED_OR_INVALID();
   const [version, partner, checkIn, checkOut, rooms, expires, currency = "USD", refIds] = opened.payload as unknown[];
   if (

@@ -32,7 +32,7 @@ export const quoteOption = async (
   now = Date.now(),
 ) => {
   const criteria = request.quoteCriteria;
-  const option = await readOptionId(deps.secret, criteria.optionId, connection.partnerId, now);
+  const option = await readOptionId(deps.keys, criteria.optionId, connection.partnerId, now);
   if (criteria.accommodation.code !== option.accommodationCode) throw new ApiError(400, "Accommodation code mismatch", "accommodation_mismatch");
   if (criteria.checkIn !== option.checkIn || criteria.checkOut !== option.checkOut) throw new ApiError(400, "Stay dates mismatch", "stay_dates_mismatch");
   const requested = criteria.occupancies.map((o) => o.paxes.map((p) => p.age));

@@ -4,6 +4,7 @@ import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { ApiError } from "../../platform/http/api-error";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
+import { recordUsage } from "../../platform/observability/usage";
 import { bookQuote } from "./book";
 import { readBooking, readBookingByPartnerReference } from "./bookings";
 import { cancelBooking } from "./cancel";
@@ -157,6 +158,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     if (searched.status === "rejected") throw searched.reason;
     const result = searched.value;
     const requestId = c.get("requestId");
+    recordUsage(c.env, { partnerId: connection.partnerId, operation: "search", connectionCode: connection.code, requestId });
     return c.json(success({ ...result, requestId, responseTime: Math.max(0, Date.now() - startedAt) }), 200);
   })
   .openapi(searchTgxRoute, async (c) => {
@@ -166,6 +168,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const [admitted, searched] = await Promise.allSettled([admit(c, connection), searchTgx(deps, connection, request, Date.now(), c.var.searchRead)]);
     if (admitted.status === "rejected") throw admitted.reason;
     if (searched.status === "rejected") throw searched.reason;
+    recordUsage(c.env, { partnerId: connection.partnerId, operation: "search", connectionCode: connection.code, requestId: c.get("requestId") });
     return c.json(searched.value, 200);
   })
   .openapi(quote, async (c) => {
@@ -176,6 +179,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     await admit(c, connection);
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
     const result = await quoteOption(deps, connection, request, { requestId: c.get("requestId"), startedAt, scenario });
+    recordUsage(c.env, { partnerId: connection.partnerId, operation: "quote", connectionCode: connection.code, requestId: c.get("requestId") });
     return c.json(success(result), 200);
   })
   .openapi(quoteTgx, () => {
@@ -193,6 +197,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
       async () => ({ status: 200, body: success(await bookQuote(deps, connection, request, { requestId: c.get("requestId"), startedAt, scenario })) }),
     );
     if (response.replayed) c.header("Idempotent-Replayed", "true");
+    else recordUsage(c.env, { partnerId: connection.partnerId, operation: "book", connectionCode: connection.code, requestId: c.get("requestId") });
     return c.json(response.body as z.infer<typeof bookResponseSchema>, 200);
   })
   .openapi(cancel, async (c) => {
@@ -205,6 +210,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
       async () => ({ status: 200, body: success(await cancelBooking(deps, connection.partnerId, request.input.reference.bookingReference)) }),
     );
     if (response.replayed) c.header("Idempotent-Replayed", "true");
+    else recordUsage(c.env, { partnerId: connection.partnerId, operation: "cancel", connectionCode: connection.code, requestId: c.get("requestId") });
     return c.json(response.body as z.infer<typeof cancelResponseSchema>, 200);
   })
   .openapi(bookingByReference, async (c) => {

@@ -170,7 +170,7 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
   }
   const selling = sellingTermsFor(connection, supplier, currency, table);
   const { accommodations, offers: offersByCode } = await supplier.search(selection, stay, now, selling, supplyRead);
-  const optionId = await optionIdsFor(deps.secret, { partnerId: connection.partnerId, ...stay, currency: selling.currency, occupancyRefIds, expiresAt: now + OPTION_LIFETIME_MS });
+  const optionId = await optionIdsFor(deps.keys, { partnerId: connection.partnerId, ...stay, currency: selling.currency, occupancyRefIds, expiresAt: now + OPTION_LIFETIME_MS });
   const keep = offerFilter(request.filters);
   // The common search sends no occupancy ids: its rooms go out as priced, without a copy per option.
   const partnerIds = criteria.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIds : undefined;

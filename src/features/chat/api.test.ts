@@ -5,6 +5,7 @@ import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/api";
 import { readOptionId } from "../booking/option-token";
 import { stayNights } from "../supply/zoned-time";
 import { act, attachBody, chat, CHAT, NEW_YORK, say, startSession, tokenOf } from "./chat-test-kit";
+import { keyring } from "../../platform/crypto/keyring";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 50 });
@@ -230,7 +231,7 @@ describe("explicit actions (section 6)", () => {
     await say(id, "book the first one");
     expect((await say(id, "Rosalind Franklin")).result.status).toBe("payment_confirmation_required");
     // The booking went through but its answer never reached the session (a crash between the two).
-    const option = await readOptionId(env.PAGE_TOKEN_SECRET, entry.optionId, "demo", Date.now());
+    const option = await readOptionId(keyring(env.PAGE_TOKEN_SECRET), entry.optionId, "demo", Date.now());
     const occupancies = option.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) }));
     const quote = await post("/api/quote", { quoteCriteria: { optionId: entry.optionId, accommodation: { code: option.accommodationCode }, occupancies, checkIn: option.checkIn, checkOut: option.checkOut }, settings: { access: { code: 1001 } } });
     const made = await post("/api/book", {
@@ -254,7 +255,7 @@ describe("explicit actions (section 6)", () => {
       await say(id, "book the first one");
       expect((await say(id, "Mary Jackson")).result.status).toBe("payment_confirmation_required");
       // The hotel raises this rate plan's price for every night of the stay.
-      const option = await readOptionId(env.PAGE_TOKEN_SECRET, entry.optionId, "demo", Date.now());
+      const option = await readOptionId(keyring(env.PAGE_TOKEN_SECRET), entry.optionId, "demo", Date.now());
       for (const night of stayNights(option.checkIn, option.checkOut)) {
         await env.DB.prepare("INSERT OR REPLACE INTO rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price) VALUES (?, ?, ?, 0, ?)")
           .bind(option.accommodationCode, option.ratePlanCode, night, entry.pricePerNight * 2)

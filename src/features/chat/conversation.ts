@@ -224,7 +224,7 @@ const chooseByOptionId = async (ctx: TurnContext, state: ConversationState, opti
     return;
   }
   // Any option id this partner got from search carries its hotel, dates and guests (signed).
-  const option = await readOptionId(ctx.deps.secret, optionId, ctx.partnerId, ctx.now);
+  const option = await readOptionId(ctx.deps.keys, optionId, ctx.partnerId, ctx.now);
   const accommodation = await accommodationByCode(ctx.deps.d1, option.accommodationCode);
   if (!accommodation) throw new ApiError(400, "Option reference invalid", "option_invalid");
   select(ctx, state, {
@@ -239,7 +239,7 @@ const chooseByOptionId = async (ctx: TurnContext, state: ConversationState, opti
 
 /** A fresh option for the same room and rate plan at today's price (after the traveller accepted a change). */
 const refreshOption = async (ctx: TurnContext, connection: CoreConnection, selection: Selection) => {
-  const current = await readOptionId(ctx.deps.secret, selection.optionId, ctx.partnerId, ctx.now);
+  const current = await readOptionId(ctx.deps.keys, selection.optionId, ctx.partnerId, ctx.now);
   const { accommodations } = await searchAvailability(
     ctx.deps,
     connection,
@@ -255,7 +255,7 @@ const refreshOption = async (ctx: TurnContext, connection: CoreConnection, selec
     ctx.now,
   );
   for (const option of accommodations[0]?.options ?? []) {
-    const opened = await readOptionId(ctx.deps.secret, option.id, ctx.partnerId, ctx.now);
+    const opened = await readOptionId(ctx.deps.keys, option.id, ctx.partnerId, ctx.now);
     if (opened.roomCode === current.roomCode && opened.ratePlanCode === current.ratePlanCode) return option;
   }
   return null;

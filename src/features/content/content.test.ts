@@ -7,6 +7,7 @@ import { OTHER_KEY, post } from "../../../test/api";
 import { issuePageToken, PAGE_TOKEN_LIFETIME_MS } from "./page-token";
 import { contentPageQuery } from "./service";
 import { accommodationContentSchema } from "./schemas";
+import { keyring } from "../../platform/crypto/keyring";
 
 const PATH = "/api/v1/content/accommodations";
 const TOTAL = 2_000;
@@ -72,7 +73,7 @@ describe("POST /api/v1/content/accommodations: happy paths", () => {
   });
 
   it("serves the last page with hasMore false and a null token", async () => {
-    const res = await post(PATH, { size: 100, pageToken: await issuePageToken(env.PAGE_TOKEN_SECRET, {
+    const res = await post(PATH, { size: 100, pageToken: await issuePageToken(keyring(env.PAGE_TOKEN_SECRET), {
       partnerId: "demo", type: null, countries: ["US"], size: 100, after: "US001950", expiresAt: Date.now() + 60_000,
     }) });
     expect(res.status).toBe(200);
@@ -116,7 +117,7 @@ describe("content errors of section 7, word for word", () => {
   });
 
   it("rejects a token signed with another secret", async () => {
-    const forged = await issuePageToken("some-other-secret", { partnerId: "demo", type: null, countries: ["US"], size: 10, after: "US000010", expiresAt: Date.now() + 60_000 });
+    const forged = await issuePageToken(keyring("some-other-secret"), { partnerId: "demo", type: null, countries: ["US"], size: 10, after: "US000010", expiresAt: Date.now() + 60_000 });
     const res = await post(PATH, { pageToken: forged });
     expect(res.status).toBe(401);
     expect(res.json.message).toBe("Invalid pageToken signature");
@@ -124,7 +125,7 @@ describe("content errors of section 7, word for word", () => {
 
   it("rejects a correctly signed token whose payload is not a page cursor", async () => {
     const { signToken } = await import("../../platform/crypto/signed-token");
-    const res = await post(PATH, { pageToken: await signToken(env.PAGE_TOKEN_SECRET, { hello: "world" }) });
+    const res = await post(PATH, { pageToken: await signToken(keyring(env.PAGE_TOKEN_SECRET), { hello: "world" }) });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe("Invalid pageToken format");
   });
@@ -139,7 +140,7 @@ describe("content errors of section 7, word for word", () => {
 
   it("rejects an expired token, and documents a 24-hour lifetime", async () => {
     expect(PAGE_TOKEN_LIFETIME_MS).toBe(24 * 60 * 60 * 1000);
-    const expired = await issuePageToken(env.PAGE_TOKEN_SECRET, { partnerId: "demo", type: null, countries: ["US"], size: 10, after: "US000010", expiresAt: Date.now() - 1 });
+    const expired = await issuePageToken(keyring(env.PAGE_TOKEN_SECRET), { partnerId: "demo", type: null, countries: ["US"], size: 10, after: "US000010", expiresAt: Date.now() - 1 });
     const res = await post(PATH, { pageToken: expired });
     expect(res.status).toBe(401);
     expect(res.json.message).toBe("pageToken expired");
@@ -165,7 +166,7 @@ describe("content errors of section 7, word for word", () => {
   });
 
   it("checks countries against the token", async () => {
-    const token = await issuePageToken(env.PAGE_TOKEN_SECRET, { partnerId: "demo", type: null, countries: ["CA", "US"], size: 10, after: "US000010", expiresAt: Date.now() + 60_000 });
+    const token = await issuePageToken(keyring(env.PAGE_TOKEN_SECRET), { partnerId: "demo", type: null, countries: ["CA", "US"], size: 10, after: "US000010", expiresAt: Date.now() + 60_000 });
     const res = await post(PATH, { pageToken: token, countries: ["US"] });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe("countries in query must match countries in pageToken");

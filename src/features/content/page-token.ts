@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import type { Keyring } from "../../platform/crypto/keyring";
 import { openToken, signToken } from "../../platform/crypto/signed-token";
 import { ApiError } from "../../platform/http/api-error";
 
@@ -19,12 +20,12 @@ const payloadSchema = z
 
 export type PageCursor = { partnerId: string; type: string | null; countries: string[]; size: number; after: string; expiresAt: number };
 
-export const issuePageToken = (secret: string, cursor: PageCursor): Promise<string> =>
-  signToken(secret, { v: 1, p: cursor.partnerId, t: cursor.type, c: cursor.countries, s: cursor.size, a: cursor.after, e: cursor.expiresAt });
+export const issuePageToken = (keys: Keyring, cursor: PageCursor): Promise<string> =>
+  signToken(keys, { v: 1, p: cursor.partnerId, t: cursor.type, c: cursor.countries, s: cursor.size, a: cursor.after, e: cursor.expiresAt });
 
 /** Opens a token with the spec's errors, in order: format, signature, owner, expiry. */
-export const readPageToken = async (secret: string, token: string, partnerId: string, now: number): Promise<PageCursor> => {
-  const opened = await openToken(secret, token);
+export const readPageToken = async (keys: Keyring, token: string, partnerId: string, now: number): Promise<PageCursor> => {
+  const opened = await openToken(keys, token);
   if (opened.kind === "malformed") throw new ApiError(400, "Invalid pageToken format", "invalid_page_token");
   if (opened.kind === "bad_signature") throw new ApiError(401, "Invalid pageToken signature", "page_token_signature");
   const parsed = payloadSchema.safeParse(opened.payload);

@@ -1,6 +1,7 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { TypedResponse } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
+import { signingKeys } from "../../platform/config/secrets";
 import { featureRouter } from "../../platform/http/router";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { contentRequestSchema, contentResponseSchema } from "./schemas";
@@ -22,7 +23,7 @@ const listAccommodations = createRoute({
 
 export const contentRoutes = featureRouter().openapi(listAccommodations, async (c) => {
   const body = c.req.valid("json");
-  const page = await listAccommodationContent(c.get("db"), c.env.PAGE_TOKEN_SECRET, {
+  const page = await listAccommodationContent(c.get("db"), signingKeys(c.env, "PAGE_TOKEN_SECRET"), {
     partnerId: c.get("caller").partnerId,
     ...body,
   });

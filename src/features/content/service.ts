@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, inArray, type SQL } from "drizzle-orm";
+import type { Keyring } from "../../platform/crypto/keyring";
 import type { Db } from "../../platform/db/client";
 import { accommodations } from "../../platform/db/schema";
 import { ApiError } from "../../platform/http/api-error";
@@ -61,7 +62,7 @@ export const contentPageQuery = (db: Db, bound: { type: string | null; countries
  */
 export const listAccommodationContent = async (
   db: Db,
-  secret: string,
+  keys: Keyring,
   query: ContentQuery,
   now = Date.now(),
 ): Promise<ContentPage> => {
@@ -72,7 +73,7 @@ export const listAccommodationContent = async (
   let after: string | null = null;
 
   if (query.pageToken !== undefined) {
-    const cursor = await readPageToken(secret, query.pageToken, query.partnerId, now);
+    const cursor = await readPageToken(keys, query.pageToken, query.partnerId, now);
     if (query.type !== undefined && type !== cursor.type) {
       throw new ApiError(400, "type in query must match type in pageToken", "page_token_mismatch");
     }
@@ -92,7 +93,7 @@ export const listAccommodationContent = async (
   const hasMore = rows.length > size;
   const page = hasMore ? rows.slice(0, size) : rows;
   const nextPageToken = hasMore
-    ? await issuePageToken(secret, {
+    ? await issuePageToken(keys, {
         partnerId: query.partnerId,
         ...bound,
         size,

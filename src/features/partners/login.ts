@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { ACCESS_TOKEN_LIFETIME_SECONDS, issueAccessToken } from "../../platform/auth/bearer";
+import type { Keyring } from "../../platform/crypto/keyring";
 import type { Db } from "../../platform/db/client";
 import { partners, users } from "../../platform/db/schema";
 import { verifyPassword } from "../../platform/crypto/password";
@@ -46,7 +47,7 @@ const recordFailure = async (db: Db, email: string, now: number) => {
  * Spec 4.7. The MD5 string is checked against the stored PBKDF2 hash. Unknown e-mail and wrong
  * password give the same 401 after the same work; a locked account gets 429 before any check.
  */
-export const login = async (db: Db, jwtSecret: string, input: LoginInput, now = Date.now()): Promise<LoginResult> => {
+export const login = async (db: Db, jwtKeys: Keyring, input: LoginInput, now = Date.now()): Promise<LoginResult> => {
   if (input.accountType === "phone") throw new ApiError(400, PHONE_UNSUPPORTED, "unsupported_account_type");
   if (!MD5.test(input.password)) throw new ApiError(400, "password must be an MD5 hex string (32 hexadecimal characters)", "invalid_request");
   const email = input.accountValue.trim().toLowerCase();
@@ -69,7 +70,7 @@ export const login = async (db: Db, jwtSecret: string, input: LoginInput, now = 
   if (!user.isActive || !user.partnerActive) throw new ApiError(403, "User is inactive", "user_inactive");
 
   await db.delete(loginFailures).where(eq(loginFailures.email, email));
-  const accessToken = await issueAccessToken(jwtSecret, { userId: user.id, partnerId: user.partnerId }, now);
+  const accessToken = await issueAccessToken(jwtKeys, { userId: user.id, partnerId: user.partnerId }, now);
   return { accessToken, tokenType: "Bearer", expiresIn: ACCESS_TOKEN_LIFETIME_SECONDS };
 };
 

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { bearerAuth, bearerSecurity } from "../../platform/auth/bearer";
+import { signingKeys } from "../../platform/config/secrets";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys";
@@ -109,7 +110,7 @@ const setNotificationEmail = createRoute({
 export const partnerRoutes = featureRouter()
   .openapi(loginRoute, async (c) => {
     try {
-      const token = await login(c.get("db"), c.env.JWT_SECRET, c.req.valid("json"));
+      const token = await login(c.get("db"), signingKeys(c.env, "JWT_SECRET"), c.req.valid("json"));
       return c.json(success({ token }), 200);
     } catch (err) {
       if (err instanceof LoginLocked) c.header("Retry-After", String(err.retryAfterSeconds));

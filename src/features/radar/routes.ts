@@ -5,6 +5,7 @@ import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { ApiError } from "../../platform/http/api-error";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
+import { recordUsage } from "../../platform/observability/usage";
 import { specMessage, validationHook } from "../../platform/http/validation";
 import { collectorKeyAuth, type CollectorEnv } from "./collector-key";
 import {
@@ -135,6 +136,8 @@ const checkRoutes = featureRouter().openapi(postCheck, async (c) => {
     request: c.req.valid("json"),
   });
   if (outcome.replayed) c.header("idempotent-replayed", "true");
+  // A replay was billed the first time; a bypass is never billable.
+  else if (outcome.check.billable) recordUsage(c.env, { partnerId: outcome.check.partner_id, operation: "radar_check", requestId: c.get("requestId") });
   return c.json(success(outcome.check), 200);
 });
 

@@ -2,6 +2,8 @@ import { and, eq } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { sign, verify } from "hono/jwt";
 import type { AppEnv, BearerUser } from "../app-env";
+import { signingKeys } from "../config/secrets";
+import { verifyWithKeyring, type Keyring } from "../crypto/keyring";
 import type { Db } from "../db/client";
 import { partners, users } from "../db/schema";
 import { ApiError } from "../http/api-error";
@@ -11,9 +13,9 @@ export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 const ISSUER = "edgestay";
 
 /** HS256 JWT naming the user and partner; authority comes from the user row, not the token. */
-export const issueAccessToken = async (secret: string, user: { userId: string; partnerId: string }, now = Date.now()) => {
+export const issueAccessToken = async (keys: Keyring, user: { userId: string; partnerId: string }, now = Date.now()) => {
   const iat = Math.floor(now / 1000);
-  return sign({ sub: user.userId, pid: user.partnerId, iss: ISSUER, iat, exp: iat + ACCESS_TOKEN_LIFETIME_SECONDS }, secret, "HS256");
+  return sign({ sub: user.userId, pid: user.partnerId, iss: ISSUER, iat, exp: iat + ACCESS_TOKEN_LIFETIME_SECONDS }, keys.current, "HS256");
 };
 
 /** The active user of an active partner named by a verified token, or null. */
@@ -38,13 +40,12 @@ export const bearerAuth = (): MiddlewareHandler<AppEnv> =>
   async function bearerAuth(c, next) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "");
     if (!match) throw new ApiError(401, "Bearer token is required", "bearer_token_required");
-    let claims: Record<string, unknown>;
-    try {
-      claims = await verify(match[1]!, c.env.JWT_SECRET, { alg: "HS256", iss: ISSUER });
-    } catch {
-      throw invalidToken();
-    }
-    if (typeof claims.sub !== "string" || typeof claims.pid !== "string") throw invalidToken();
+    const token = match[1]!;
+    // A token signed before a JWT_SECRET rotation keeps working until it expires.
+    const claims = await verifyWithKeyring(signingKeys(c.env, "JWT_SECRET"), (secret) =>
+      verify(token, secret, { alg: "HS256", iss: ISSUER }).catch(() => null),
+    );
+    if (!claims || typeof claims.sub !== "string" || typeof claims.pid !== "string") throw invalidToken();
     const user = await findBearerUser(c.get("db"), claims.sub, claims.pid);
     if (!user) throw invalidToken();
     c.set("user", user);

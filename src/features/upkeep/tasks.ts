@@ -1,0 +1,9 @@
+import { expiredQuotes } from "../booking/quote-store";
+import { staleLoginFailures } from "../partners/upkeep";
+import { expiredCardSetupTokens } from "../payments/upkeep";
+import { expiredRadarSignals } from "../radar/upkeep";
+import { webhookReenqueue } from "../webhooks/events";
+import type { UpkeepTask } from "../../platform/upkeep";
+
+/** Every periodic clean-up, run by the Cron Trigger in wrangler.toml. Features export their task; add it here. */
+export const upkeepTasks: readonly UpkeepTask[] = [expiredQuotes, staleLoginFailures, expiredCardSetupTokens, expiredRadarSignals, webhookReenqueue];

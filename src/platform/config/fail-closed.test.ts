@@ -1,0 +1,107 @@
+import { env } from "cloudflare:test";
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
+import { readResponse } from "../../../test/api";
+import { createApp } from "../../app";
+import { DEMO_SECRET_VALUES, REQUIRED_SECRETS } from "./secrets";
+
+/** Strong values, as `wrangler secret put` would set them on a deploy. */
+const DEPLOYED = {
+  ENVIRONMENT: "production",
+  PAGE_TOKEN_SECRET: "p".repeat(32),
+  JWT_SECRET: "j".repeat(40),
+  OPERATOR_TOKEN: "o".repeat(48),
+};
+const deployed = (changes: Record<string, string | undefined> = {}) => {
+  const vars: Record<string, unknown> = { ...env, ...DEPLOYED, ...changes };
+  for (const [name, value] of Object.entries(changes)) if (value === undefined) delete vars[name];
+  return vars as unknown as Env;
+};
+
+const app = createApp();
+const send = async (vars: Env, method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
+  readResponse(await app.request(path, { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined }, vars));
+const content = (vars: Env) => send(vars, "POST", "/api/v1/content/accommodations", { "api-key": "demo-partner-key" }, { size: 1 });
+
+let errors: MockInstance<typeof console.error>;
+beforeEach(() => {
+  errors = vi.spyOn(console, "error").mockImplementation(() => {});
+});
+afterEach(() => errors.mockRestore());
+const misconfiguredLines = () => errors.mock.calls.map((args) => String(args[0])).filter((line) => line.includes('"misconfigured"'));
+
+describe("fail closed on configuration", () => {
+  it("serves a deploy whose secrets are all strong", async () => {
+    expect((await content(deployed())).status).toBe(200);
+    expect(misconfiguredLines()).toEqual([]);
+  });
+
+  const SHORT = "s".repeat(31);
+  const cases = REQUIRED_SECRETS.flatMap((name) => [
+    [name, "missing", undefined],
+    [name, "too_short", SHORT],
+    [name, "demo_value", (env as unknown as Record<string, string>)[name]],
+  ] as const);
+
+  it.each(cases)("%s %s: every route but GET /health answers 503, one log line names it", async (name, problem, value) => {
+    const vars = deployed({ [name]: value });
+    const requests = [
+      () => content(vars),
+      () => send(vars, "GET", "/api/partners", { authorization: `Bearer ${DEPLOYED.OPERATOR_TOKEN}` }),
+      () => send(vars, "POST", "/api/partner/v1/core-chat/sessions", { "x-partner-api-key": "demo-partner-key" }, { actor: { actorId: "a" } }),
+      () => send(vars, "GET", "/openapi.json"),
+      () => send(vars, "GET", "/no/such/route", { "x-request-id": "req-misconfigured-1" }),
+    ];
+    for (const request of requests) {
+      const res = await request();
+      expect(res.status).toBe(503);
+      expect(res.json).toEqual({ message: "Service misconfigured", code: "misconfigured", requestId: expect.any(String) });
+      expect(res.headers.get("x-request-id")).toBe(res.json.requestId);
+    }
+    expect((await send(vars, "GET", "/no/such/route", { "x-request-id": "req-42" })).json.requestId).toBe("req-42");
+    const health = await send(vars, "GET", "/health");
+    expect(health.status).toBe(200);
+    expect(health.json.data).toEqual({ status: "ok" });
+
+    // Once per env object (per isolate in production), however many requests came.
+    const lines = misconfiguredLines();
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toEqual({ level: "error", event: "misconfigured", secrets: [{ name, problem }] });
+    for (const secret of [DEPLOYED.PAGE_TOKEN_SECRET, DEPLOYED.JWT_SECRET, DEPLOYED.OPERATOR_TOKEN]) expect(lines[0]).not.toContain(secret);
+    if (value) expect(lines[0]).not.toContain(value);
+  });
+
+  it("judges the optional *_PREVIOUS secrets when they are set", async () => {
+    for (const name of ["JWT_SECRET_PREVIOUS", "PAGE_TOKEN_SECRET_PREVIOUS"]) {
+      expect((await content(deployed({ [name]: "x".repeat(32) }))).status).toBe(200);
+      expect((await content(deployed({ [name]: "short" }))).status).toBe(503);
+      expect((await content(deployed({ [name]: "local-demo-jwt-secret-change-me" }))).status).toBe(503);
+    }
+    expect(misconfiguredLines().map((line) => JSON.parse(line).secrets[0].name)).toEqual([
+      "JWT_SECRET_PREVIOUS", "JWT_SECRET_PREVIOUS", "PAGE_TOKEN_SECRET_PREVIOUS", "PAGE_TOKEN_SECRET_PREVIOUS",
+    ]);
+  });
+
+  it("names every faulty secret in the one line", async () => {
+    await content(deployed({ JWT_SECRET: undefined, OPERATOR_TOKEN: "demo-operator-token" }));
+    expect(JSON.parse(misconfiguredLines()[0]!).secrets).toEqual([
+      { name: "JWT_SECRET", problem: "missing" },
+      { name: "OPERATOR_TOKEN", problem: "demo_value" },
+    ]);
+  });
+
+  it("accepts the demo values only with ENVIRONMENT=local", async () => {
+    expect(env.ENVIRONMENT).toBe("local");
+    const local = { ...env } as Env;
+    expect((await content(local)).status).toBe(200);
+    expect((await send(local, "GET", "/api/partners", { authorization: "Bearer demo-operator-token" })).status).toBe(200);
+    expect((await content({ ...env, ENVIRONMENT: "staging" } as Env)).status).toBe(503);
+    expect((await content({ ...env, ENVIRONMENT: undefined } as unknown as Env)).status).toBe(503);
+    // Local or not, a missing secret is never accepted.
+    expect((await content({ ...env, JWT_SECRET: "" } as Env)).status).toBe(503);
+  });
+
+  it("knows every demo value of .dev.vars.example (the tests' env is read from that file)", () => {
+    for (const name of REQUIRED_SECRETS) expect(DEMO_SECRET_VALUES.has((env as unknown as Record<string, string>)[name]!)).toBe(true);
+    expect(DEMO_SECRET_VALUES.size).toBe(REQUIRED_SECRETS.length);
+  });
+});

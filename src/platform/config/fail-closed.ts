@@ -1,0 +1,31 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../app-env";
+import { secretProblems, type SecretProblem } from "./secrets";
+
+/** One verdict per env object: once per isolate in production, once per env a test passes. */
+const verdicts = new WeakMap<object, SecretProblem[]>();
+
+const verdictFor = (env: Env): SecretProblem[] => {
+  let problems = verdicts.get(env);
+  if (problems === undefined) {
+    problems = secretProblems(env);
+    verdicts.set(env, problems);
+    if (problems.length > 0) {
+      // Names and the kind of problem only, never a value; logged once, not per request.
+      console.error(JSON.stringify({ level: "error", event: "misconfigured", secrets: problems }));
+    }
+  }
+  return problems;
+};
+
+/**
+ * Fail closed: with a secret missing, too short or a demo value, every route but `GET /health`
+ * answers 503, so a half-configured deploy serves nothing it could get wrong.
+ */
+export const failClosed = (): MiddlewareHandler<AppEnv> =>
+  async function failClosed(c, next) {
+    if (verdictFor(c.env).length === 0 || (c.req.path === "/health" && (c.req.method === "GET" || c.req.method === "HEAD"))) {
+      return next();
+    }
+    return c.json({ message: "Service misconfigured", code: "misconfigured", requestId: c.get("requestId") }, 503);
+  };

@@ -1,0 +1,63 @@
+import { keyring, type Keyring } from "../crypto/keyring";
+import { isLocal } from "../environment";
+
+/** Secrets that sign tokens; each may have a `<NAME>_PREVIOUS` accepted for verification only. */
+export type SigningSecret = "PAGE_TOKEN_SECRET" | "JWT_SECRET";
+const SIGNING_SECRETS: readonly SigningSecret[] = ["PAGE_TOKEN_SECRET", "JWT_SECRET"];
+/** Every secret the Worker reads. */
+export const REQUIRED_SECRETS = [...SIGNING_SECRETS, "OPERATOR_TOKEN", "WEBHOOK_SECRET_KEY"] as const;
+
+/** Shortest accepted secret: 32 bytes, the HMAC-SHA-256 output size. */
+export const MIN_SECRET_BYTES = 32;
+
+/**
+ * The demo values of `.dev.vars.example` (a test keeps this list equal to that file). A deploy that
+ * copied them would let anyone forge tokens or call operator routes.
+ */
+export const DEMO_SECRET_VALUES: ReadonlySet<string> = new Set([
+  "local-demo-page-token-secret-change-me",
+  "local-demo-jwt-secret-change-me",
+  "demo-operator-token",
+  "local-demo-webhook-secret-key-change-me",
+]);
+
+/** Secrets may be absent at run time whatever the generated Env type says. */
+type SecretEnv = { ENVIRONMENT?: string } & Partial<Record<string, unknown>>;
+
+const valueOf = (env: SecretEnv, name: string): string | undefined => {
+  const value = env[name];
+  return typeof value === "string" && value !== "" ? value : undefined;
+};
+
+/** The keyring of one purpose: the current secret and, during a rotation, the previous one. */
+export const signingKeys = (env: Env, name: SigningSecret): Keyring => {
+  const vars = env as unknown as SecretEnv;
+  return keyring(valueOf(vars, name), valueOf(vars, `${name}_PREVIOUS`));
+};
+
+export type SecretProblem = { name: string; problem: "missing" | "too_short" | "demo_value" };
+
+/**
+ * What is wrong with the secrets, by name only (never a value). Locally (ENVIRONMENT=local) the
+ * demo values are accepted as they are; a missing secret is refused everywhere.
+ */
+export const secretProblems = (env: Env): SecretProblem[] => {
+  const vars = env as unknown as SecretEnv;
+  const local = isLocal(vars);
+  const problems: SecretProblem[] = [];
+  const judge = (name: string, required: boolean) => {
+    const value = valueOf(vars, name);
+    if (value === undefined) {
+      if (required) problems.push({ name, problem: "missing" });
+      return;
+    }
+    if (DEMO_SECRET_VALUES.has(value)) {
+      if (!local) problems.push({ name, problem: "demo_value" });
+      return;
+    }
+    if (new TextEncoder().encode(value).length < MIN_SECRET_BYTES) problems.push({ name, problem: "too_short" });
+  };
+  for (const name of REQUIRED_SECRETS) judge(name, true);
+  for (const name of SIGNING_SECRETS) judge(`${name}_PREVIOUS`, false);
+  return problems;
+};

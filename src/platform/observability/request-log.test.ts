@@ -1,0 +1,61 @@
+import { env } from "cloudflare:test";
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
+import { createApp } from "../../app";
+
+let logs: MockInstance<typeof console.log>;
+let errors: MockInstance<typeof console.error>;
+beforeEach(() => {
+  logs = vi.spyOn(console, "log").mockImplementation(() => {});
+  errors = vi.spyOn(console, "error").mockImplementation(() => {});
+});
+afterEach(() => {
+  logs.mockRestore();
+  errors.mockRestore();
+});
+const requestLines = () =>
+  logs.mock.calls.map((args) => String(args[0])).filter((line) => line.includes('"event":"request"')).map((line) => JSON.parse(line));
+
+describe("request log", () => {
+  it("writes one JSON line per request: route pattern, partner, status, duration, colo", async () => {
+    const app = createApp();
+    const request = new Request("https://edgestay.test/api/bookings/BKNOSUCHBOOKING1", {
+      headers: { "api-key": "demo-partner-key", "x-request-id": "req-log-1" },
+      cf: { colo: "FRA" },
+    });
+    const res = await app.request(request, undefined, env);
+    expect(res.status).toBe(404);
+    expect(requestLines()).toEqual([{
+      level: "info",
+      event: "request",
+      requestId: "req-log-1",
+      partnerId: "demo",
+      method: "GET",
+      route: "/api/bookings/:bookingReference",
+      status: 404,
+      durationMs: expect.any(Number),
+      colo: "FRA",
+    }]);
+  });
+
+  it("leaves partnerId null before authentication and omits colo when the request has none", async () => {
+    const res = await createApp().request("/api/bookings/BKNOSUCHBOOKING1", {}, env);
+    expect(res.status).toBe(401);
+    const [line] = requestLines();
+    expect(line).toMatchObject({ partnerId: null, status: 401, route: "/api/bookings/:bookingReference" });
+    expect(line).not.toHaveProperty("colo");
+  });
+
+  it("logs a failure's stack once (onError) and the request line without it", async () => {
+    const app = createApp();
+    app.get("/boom-probe", () => {
+      throw new Error("kaboom in a handler");
+    });
+    const res = await app.request("/boom-probe", { headers: { "x-request-id": "req-boom" } }, env);
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ message: "Internal server error", code: "internal_error", requestId: "req-boom" });
+    const stacks = [...errors.mock.calls, ...logs.mock.calls].map((args) => String(args[0])).filter((line) => line.includes("kaboom in a handler"));
+    expect(stacks).toHaveLength(1);
+    expect(JSON.parse(stacks[0]!)).toMatchObject({ level: "error", requestId: "req-boom", error: expect.stringContaining("Error: kaboom in a handler\n    at ") });
+    expect(requestLines()).toEqual([expect.objectContaining({ level: "error", requestId: "req-boom", route: "/boom-probe", status: 500 })]);
+  });
+});
