@@ -17,7 +17,7 @@ const supplierOfBooking = (deps: BookingDeps, name: string): Supplier => {
   throw new Error(`No supplier named ${name} is connected`);
 };
 
-const parsePolicy = (text: string | null): CancelPolicy | null => {
+export const parsePolicy = (text: string | null): CancelPolicy | null => {
   if (!text) return null;
   try {
     const policy = JSON.parse(text) as CancelPolicy;
@@ -27,6 +27,9 @@ const parsePolicy = (text: string | null): CancelPolicy | null => {
   }
 };
 
+/** "Before the check-in date" on the hotel's own calendar: from then on a booking cannot be cancelled. */
+export const isOnOrAfterCheckIn = (booking: Pick<RawBooking, "timezone" | "check_in">, now: number) => localDate(now, booking.timezone) >= booking.check_in;
+
 /** POST /api/cancel, with the rules of sections 3.1, 4.6 and 7 in that order. */
 export const cancelBooking = async (deps: BookingDeps, partnerId: string, bookingReference: string, now = Date.now()) => {
   const booking = await deps.d1.prepare("SELECT * FROM bookings WHERE reference = ?").bind(bookingReference).first<RawBooking>();
@@ -34,8 +37,7 @@ export const cancelBooking = async (deps: BookingDeps, partnerId: string, bookin
   if (booking.partner_id !== partnerId) throw new ApiError(403, "This booking does not belong to the current partner", "booking_not_owned");
   const cannot = (status: string) => new ApiError(400, `Booking cannot be cancelled. Current status: ${status}`, "booking_not_cancellable");
   if (booking.status !== "success") throw cannot(booking.status);
-  // "Before the check-in date" on the hotel's own calendar.
-  if (localDate(now, booking.timezone) >= booking.check_in) {
+  if (isOnOrAfterCheckIn(booking, now)) {
     throw new ApiError(400, "This booking can no longer be cancelled after the check-in date", "after_check_in");
   }
   const policy = parsePolicy(booking.cancel_policy);

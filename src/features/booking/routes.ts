@@ -1,13 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
+import { signingKeys } from "../../platform/config/secrets";
 import { ApiError } from "../../platform/http/api-error";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { recordUsage } from "../../platform/observability/usage";
 import { bookQuote } from "./book";
+import { bookingListResponseSchema, bookingsQuerySchema, listBookings } from "./booking-list";
 import { readBooking, readBookingByPartnerReference } from "./bookings";
 import { cancelBooking } from "./cancel";
+import { cancellationPreviewQuerySchema, cancellationPreviewResponseSchema, previewCancellation } from "./cancellation-preview";
 import { coreAccess, coreConnection, searchConnection, type BookingEnv, type CoreConnection } from "./connection-access";
 import { bookingDeps, sandboxScenario } from "./deps";
 import { withIdempotency } from "./idempotency";
@@ -132,15 +135,30 @@ const bookingByReference = createRoute({
   responses: { 200: { description: "The booking", ...json(bookingResponseSchema) }, ...errorResponses(401, 404) },
 });
 
+// One path, two reads: with partnerReference the one booking (as before), without it the reconciliation list.
 const bookingByPartnerReference = createRoute({
   method: "get",
   path: "/api/bookings",
   tags: ["Booking"],
-  summary: "Find one of your bookings by your partnerReference (after a timeout)",
+  summary: "List your bookings newest first (reconciliation), or find one by your partnerReference",
   security: apiKeySecurity,
   middleware: [apiKeyAuth()] as const,
-  request: { query: z.object({ partnerReference: z.string().min(1).max(100) }) },
-  responses: { 200: { description: "The booking", ...json(bookingResponseSchema) }, ...errorResponses(400, 401, 404) },
+  request: { query: bookingsQuerySchema },
+  responses: {
+    200: { description: "With partnerReference: the booking. Otherwise: one page of bookings", ...json(z.union([bookingResponseSchema, bookingListResponseSchema])) },
+    ...errorResponses(400, 401, 404),
+  },
+});
+
+const cancellationPreview = createRoute({
+  method: "get",
+  path: "/api/bookings/{bookingReference}/cancellation",
+  tags: ["Booking"],
+  summary: "What cancelling would cost at a moment (default now), without cancelling",
+  security: apiKeySecurity,
+  middleware: [apiKeyAuth()] as const,
+  request: { params: z.object({ bookingReference: z.string().min(1).max(100) }), query: cancellationPreviewQuerySchema },
+  responses: { 200: { description: "The cancellation cost", ...json(cancellationPreviewResponseSchema) }, ...errorResponses(400, 401, 404, 409) },
 });
 
 const notImplemented = (what: string) =>
@@ -218,6 +236,15 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     return c.json(success(booking), 200);
   })
   .openapi(bookingByPartnerReference, async (c) => {
-    const booking = await readBookingByPartnerReference(c.env.DB, c.get("caller").partnerId, c.req.valid("query").partnerReference);
-    return c.json(success(booking), 200);
+    const { partnerReference, ...list } = c.req.valid("query");
+    const partnerId = c.get("caller").partnerId;
+    if (partnerReference === undefined) return c.json(success(await listBookings(c.env.DB, signingKeys(c.env, "PAGE_TOKEN_SECRET"), partnerId, list)), 200);
+    const mixed = Object.keys(list).filter((name) => list[name as keyof typeof list] !== undefined);
+    if (mixed.length) throw new ApiError(400, `partnerReference cannot be combined with ${mixed.join(", ")}`, "invalid_request");
+    return c.json(success(await readBookingByPartnerReference(c.env.DB, partnerId, partnerReference)), 200);
+  })
+  .openapi(cancellationPreview, async (c) => {
+    const { at } = c.req.valid("query");
+    const preview = await previewCancellation(c.env.DB, c.get("caller").partnerId, c.req.valid("param").bookingReference, at === undefined ? Date.now() : Date.parse(at));
+    return c.json(success(preview), 200);
   });

@@ -39,6 +39,8 @@ export const bookings = sqliteTable(
   (t) => [
     uniqueIndex("bookings_partner_reference").on(t.partnerId, t.partnerReference),
     index("bookings_accommodation").on(t.accommodationCode, t.checkIn),
+    // Reconciliation list: newest first per partner, keyset on (created_at, reference).
+    index("bookings_partner_created").on(t.partnerId, t.createdAt, t.reference),
   ],
 );
 

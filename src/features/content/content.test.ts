@@ -6,7 +6,7 @@ import { database } from "../../platform/db/client";
 import { OTHER_KEY, post } from "../../../test/api";
 import { issuePageToken, PAGE_TOKEN_LIFETIME_MS } from "./page-token";
 import { contentPageQuery } from "./service";
-import { accommodationContentSchema } from "./schemas";
+import { servedAccommodationSchema } from "./schemas";
 import { keyring } from "../../platform/crypto/keyring";
 
 const PATH = "/api/v1/content/accommodations";
@@ -43,10 +43,10 @@ describe("POST /api/v1/content/accommodations: happy paths", () => {
     expect(res.status).toBe(200);
     expect(res.json.message).toBe("success");
     const page = res.json.data;
-    expect(page).toMatchObject({ type: null, countries: ["US"], size: 100, hasMore: true });
+    expect(page).toMatchObject({ type: null, countries: ["US"], size: 100, changedSince: null, hasMore: true });
     expect(page.accommodations).toHaveLength(100);
     expect(typeof page.nextPageToken).toBe("string");
-    for (const accommodation of page.accommodations) accommodationContentSchema.strict().parse(accommodation);
+    for (const accommodation of page.accommodations) servedAccommodationSchema.strict().parse(accommodation);
     expect(page.accommodations[0].code).toBe("US000001");
   });
 
@@ -82,7 +82,7 @@ describe("POST /api/v1/content/accommodations: happy paths", () => {
   });
 
   it("pages with a keyset seek on an index, so a deep page costs what the first costs", async () => {
-    const query = contentPageQuery(database(env.DB), { type: null, countries: ["US"] }, "US001000", 100).toSQL();
+    const query = contentPageQuery(database(env.DB), { type: null, countries: ["US"], changedSince: null }, { code: "US001000", updatedAt: null }, 100).toSQL();
     const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).bind(...query.params).all<{ detail: string }>();
     const details = plan.results.map((r) => r.detail).join("\n");
     expect(details).toMatch(/USING INDEX accommodations_country_code \(country=\? AND code>\?\)/);
@@ -226,6 +226,6 @@ describe("content: authentication and bad input", () => {
   it("serves the seeded documents as stored", async () => {
     const [expected] = [...generateAccommodations(1)];
     const res = await post(PATH, { size: 1 });
-    expect(res.json.data.accommodations[0]).toEqual(expected!.content);
+    expect(res.json.data.accommodations[0]).toEqual({ ...expected!.content, updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) });
   });
 });

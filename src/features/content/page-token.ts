@@ -14,14 +14,30 @@ const payloadSchema = z
     c: z.array(z.string()), // countries
     s: z.number().int(), // size
     a: z.string(), // last code served: the keyset cursor
+    d: z.string().optional(), // changedSince filter (deltas only)
+    u: z.string().optional(), // updatedAt of the last document served (deltas only: the keyset is updatedAt, code)
     e: z.number().int(), // expiry, epoch ms
   })
   .strict();
 
-export type PageCursor = { partnerId: string; type: string | null; countries: string[]; size: number; after: string; expiresAt: number };
+export type PageCursor = {
+  partnerId: string;
+  type: string | null;
+  countries: string[];
+  size: number;
+  after: string;
+  expiresAt: number;
+  /** Deltas: the changedSince filter and the updatedAt of the last document served. */
+  changedSince?: string | null;
+  afterUpdatedAt?: string | null;
+};
 
 export const issuePageToken = (keys: Keyring, cursor: PageCursor): Promise<string> =>
-  signToken(keys, { v: 1, p: cursor.partnerId, t: cursor.type, c: cursor.countries, s: cursor.size, a: cursor.after, e: cursor.expiresAt });
+  signToken(keys, {
+    v: 1, p: cursor.partnerId, t: cursor.type, c: cursor.countries, s: cursor.size, a: cursor.after,
+    ...(cursor.changedSince ? { d: cursor.changedSince, u: cursor.afterUpdatedAt ?? undefined } : {}),
+    e: cursor.expiresAt,
+  });
 
 /** Opens a token with the spec's errors, in order: format, signature, owner, expiry. */
 export const readPageToken = async (keys: Keyring, token: string, partnerId: string, now: number): Promise<PageCursor> => {
@@ -30,8 +46,10 @@ export const readPageToken = async (keys: Keyring, token: string, partnerId: str
   if (opened.kind === "bad_signature") throw new ApiError(401, "Invalid pageToken signature", "page_token_signature");
   const parsed = payloadSchema.safeParse(opened.payload);
   if (!parsed.success) throw new ApiError(400, "Invalid pageToken format", "invalid_page_token");
-  const { p, t, c, s, a, e } = parsed.data;
+  const { p, t, c, s, a, d, u, e } = parsed.data;
+  // A delta token carries both its filter and the updatedAt half of its keyset.
+  if ((d === undefined) !== (u === undefined)) throw new ApiError(400, "Invalid pageToken format", "invalid_page_token");
   if (p !== partnerId) throw new ApiError(401, "pageToken does not belong to the current partner", "page_token_partner");
   if (now >= e) throw new ApiError(401, "pageToken expired", "page_token_expired");
-  return { partnerId: p, type: t, countries: c, size: s, after: a, expiresAt: e };
+  return { partnerId: p, type: t, countries: c, size: s, after: a, expiresAt: e, changedSince: d ?? null, afterUpdatedAt: u ?? null };
 };

@@ -1,10 +1,12 @@
-import { createRoute, type z } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import type { TypedResponse } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { signingKeys } from "../../platform/config/secrets";
+import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { featureRouter } from "../../platform/http/router";
-import { errorResponses, success } from "../../platform/http/envelope";
-import { contentRequestSchema, contentResponseSchema } from "./schemas";
+import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
+import { replaceAccommodationContent } from "./content-edit";
+import { accommodationContentSchema, contentRequestSchema, contentResponseSchema, servedAccommodationSchema } from "./schemas";
 import { listAccommodationContent } from "./service";
 
 const listAccommodations = createRoute({
@@ -21,16 +23,46 @@ const listAccommodations = createRoute({
   },
 });
 
-export const contentRoutes = featureRouter().openapi(listAccommodations, async (c) => {
-  const body = c.req.valid("json");
-  const page = await listAccommodationContent(c.get("db"), signingKeys(c.env, "PAGE_TOKEN_SECRET"), {
-    partnerId: c.get("caller").partnerId,
-    ...body,
-  });
-  // Documents are stored as JSON text; splicing them in saves a parse and a re-encode of ~300 KB.
-  const { documents, ...meta } = page;
-  const head = JSON.stringify(success(meta)).replace(/},"message":"success"}$/, "");
-  return c.body(`${head},"accommodations":[${documents.join(",")}]},"message":"success"}`, 200, {
-    "content-type": "application/json",
-  }) as unknown as TypedResponse<z.infer<typeof contentResponseSchema>, 200, "json">;
+const replaceContent = createRoute({
+  method: "put",
+  path: "/api/operator/accommodations/{accommodationCode}",
+  tags: ["Content (operator)"],
+  summary: "Replace an accommodation's content document; a real change bumps its updatedAt (content deltas)",
+  security: operatorSecurity,
+  middleware: [operatorAuth()] as const,
+  request: {
+    params: z.object({ accommodationCode: z.string().min(1).max(64) }),
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          // A served document may be sent back as it is: its updatedAt is ignored (the database stamps it).
+          schema: accommodationContentSchema.extend({ updatedAt: z.string().optional() }).strict().openapi("AccommodationContentEdit"),
+        },
+      },
+    },
+  },
+  responses: {
+    200: { description: "The document as now served", content: { "application/json": { schema: envelopeSchema(servedAccommodationSchema) } } },
+    ...errorResponses(400, 401, 403, 404, 413),
+  },
 });
+
+export const contentRoutes = featureRouter()
+  .openapi(replaceContent, async (c) => {
+    const { updatedAt: _ignored, ...doc } = c.req.valid("json");
+    return c.json(success(await replaceAccommodationContent(c.get("db"), c.req.valid("param").accommodationCode, doc)), 200);
+  })
+  .openapi(listAccommodations, async (c) => {
+    const body = c.req.valid("json");
+    const page = await listAccommodationContent(c.get("db"), signingKeys(c.env, "PAGE_TOKEN_SECRET"), {
+      partnerId: c.get("caller").partnerId,
+      ...body,
+    });
+    // Documents are stored as JSON text; splicing them in saves a parse and a re-encode of ~300 KB.
+    const { documents, ...meta } = page;
+    const head = JSON.stringify(success(meta)).replace(/},"message":"success"}$/, "");
+    return c.body(`${head},"accommodations":[${documents.join(",")}]},"message":"success"}`, 200, {
+      "content-type": "application/json",
+    }) as unknown as TypedResponse<z.infer<typeof contentResponseSchema>, 200, "json">;
+  });

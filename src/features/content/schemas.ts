@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
+import { isIsoDatetime } from "../../platform/http/iso-time";
 
 /** Accommodation types the content filter accepts (lower case, as `type` is served). */
 export const ACCOMMODATION_TYPES = ["hotel", "resort", "motel", "apartment", "hostel", "guesthouse"] as const;
@@ -12,6 +13,11 @@ export const contentRequestSchema = z
     type: z.string().optional().openapi({ description: `One of ${ACCOMMODATION_TYPES.join(", ")} (case-insensitive)`, example: "hotel" }),
     countries: z.array(z.string()).optional().openapi({ description: "Only US is supported", example: ["US"] }),
     size: z.number().int().min(1).max(MAX_PAGE_SIZE).optional().openapi({ description: `Page size, default ${DEFAULT_PAGE_SIZE}`, example: 100 }),
+    changedSince: z
+      .string()
+      .refine(isIsoDatetime, "expected an ISO 8601 datetime with a zone")
+      .optional()
+      .openapi({ description: "Only documents updated after this moment, in the order they changed (updatedAt, then code). Use the last updatedAt you received as the next changedSince.", example: "2026-11-01T00:00:00Z" }),
     pageToken: z.string().optional().openapi({ description: "nextPageToken of the previous page" }),
   })
   .openapi("ContentRequest");
@@ -54,13 +60,19 @@ export const accommodationContentSchema = z
 
 export type AccommodationContent = z.infer<typeof accommodationContentSchema>;
 
+/** A document as served: the stored section 4.1 document plus when it last changed. */
+export const servedAccommodationSchema = accommodationContentSchema
+  .extend({ updatedAt: z.string().openapi({ description: "When this document last changed (UTC); content deltas compare changedSince with it" }) })
+  .openapi("ServedAccommodationContent");
+
 export const contentPageSchema = z.object({
   type: z.string().nullable().openapi({ description: "The type filter in force, null for all types" }),
   countries: z.array(z.string()),
   size: z.number(),
+  changedSince: z.string().nullable().openapi({ description: "The changedSince filter in force (UTC), null for the full list" }),
   hasMore: z.boolean(),
   nextPageToken: z.string().nullable().openapi({ description: "Null on the last page" }),
-  accommodations: z.array(accommodationContentSchema),
+  accommodations: z.array(servedAccommodationSchema),
 });
 
 export const contentResponseSchema = envelopeSchema(contentPageSchema).openapi("ContentResponse");

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { Keyring } from "../../platform/crypto/keyring";
 import type { Db } from "../../platform/db/client";
 import { accommodations } from "../../platform/db/schema";
@@ -11,6 +11,8 @@ export type ContentQuery = {
   type?: string;
   countries?: string[];
   size?: number;
+  /** ISO datetime (validated by the route): only documents updated after it. */
+  changedSince?: string;
   pageToken?: string;
 };
 
@@ -18,9 +20,10 @@ export type ContentPage = {
   type: string | null;
   countries: string[];
   size: number;
+  changedSince: string | null;
   hasMore: boolean;
   nextPageToken: string | null;
-  /** Each accommodation's section 4.1 document as stored: JSON text, served without re-encoding. */
+  /** Each accommodation's section 4.1 document as stored plus its updatedAt: JSON text, served without re-encoding. */
   documents: string[];
 };
 
@@ -43,22 +46,39 @@ const normaliseCountries = (countries: string[] | undefined): string[] => {
 
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
-/** Keyset query for one page: `code > after` on an index, never an OFFSET scan. */
-export const contentPageQuery = (db: Db, bound: { type: string | null; countries: string[] }, after: string | null, size: number) => {
-  const where: SQL[] = [inArray(accommodations.country, bound.countries)];
-  if (bound.type) where.push(eq(accommodations.type, bound.type));
-  if (after !== null) where.push(gt(accommodations.code, after));
-  return db
-    .select({ code: accommodations.code, content: accommodations.content })
-    .from(accommodations)
-    .where(and(...where))
-    .orderBy(asc(accommodations.code))
-    .limit(size + 1);
-};
+type Bound = { type: string | null; countries: string[]; changedSince: string | null };
+type After = { code: string; updatedAt: string | null };
 
 /**
- * One page of accommodation content in code order. Keyset pagination: the token carries
- * the last code served, so a page deep in the list costs what the first one costs.
+ * Keyset query for one page, never an OFFSET scan. The full list goes in code order (`code > after`);
+ * a delta (changedSince) goes in change order, (updated_at, code), on accommodations_updated, so a
+ * document edited during a walk comes again later in it and the last updatedAt served is the next
+ * changedSince.
+ */
+export const contentPageQuery = (db: Db, bound: Bound, after: After | null, size: number) => {
+  const where: SQL[] = [inArray(accommodations.country, bound.countries)];
+  if (bound.type) where.push(eq(accommodations.type, bound.type));
+  const columns = { code: accommodations.code, content: accommodations.content, updatedAt: accommodations.updatedAt };
+  if (bound.changedSince === null) {
+    if (after !== null) where.push(gt(accommodations.code, after.code));
+    return db.select(columns).from(accommodations).where(and(...where)).orderBy(asc(accommodations.code)).limit(size + 1);
+  }
+  // Unary + keeps the planner off the country and type indexes: with no statistics it takes an
+  // equality for the narrower filter, but one country matches every row; the change-order index narrows.
+  where[0] = inArray(sql`+${accommodations.country}`, bound.countries);
+  if (bound.type) where[1] = sql`+${accommodations.type} = ${bound.type}`;
+  where.push(gt(accommodations.updatedAt, bound.changedSince));
+  if (after !== null) where.push(sql`(${accommodations.updatedAt}, ${accommodations.code}) > (${after.updatedAt}, ${after.code})`);
+  return db.select(columns).from(accommodations).where(and(...where)).orderBy(asc(accommodations.updatedAt), asc(accommodations.code)).limit(size + 1);
+};
+
+/** The stored document with its updatedAt appended: a string splice, no parse of the document. */
+const withUpdatedAt = (content: string, updatedAt: string) => `${content.slice(0, -1)},"updatedAt":${JSON.stringify(updatedAt)}}`;
+
+/**
+ * One page of accommodation content: in code order, or for a delta (changedSince) in change order.
+ * Keyset pagination: the token carries the last key served, so a page deep in the list costs what
+ * the first one costs.
  */
 export const listAccommodationContent = async (
   db: Db,
@@ -68,9 +88,10 @@ export const listAccommodationContent = async (
 ): Promise<ContentPage> => {
   const type = normaliseType(query.type);
   const countries = normaliseCountries(query.countries);
+  const changedSince = query.changedSince === undefined ? null : new Date(query.changedSince).toISOString();
   let size = query.size ?? DEFAULT_PAGE_SIZE;
-  let bound = { type, countries };
-  let after: string | null = null;
+  let bound: Bound = { type, countries, changedSince };
+  let after: After | null = null;
 
   if (query.pageToken !== undefined) {
     const cursor = await readPageToken(keys, query.pageToken, query.partnerId, now);
@@ -83,9 +104,12 @@ export const listAccommodationContent = async (
     if (query.size !== undefined && query.size !== cursor.size) {
       throw new ApiError(400, "size in query must match size in pageToken", "page_token_mismatch");
     }
-    bound = { type: cursor.type, countries: cursor.countries };
+    if (query.changedSince !== undefined && changedSince !== cursor.changedSince) {
+      throw new ApiError(400, "changedSince in query must match changedSince in pageToken", "page_token_mismatch");
+    }
+    bound = { type: cursor.type, countries: cursor.countries, changedSince: cursor.changedSince ?? null };
     size = cursor.size;
-    after = cursor.after;
+    after = { code: cursor.after, updatedAt: cursor.afterUpdatedAt ?? null };
   }
 
   const rows = await contentPageQuery(db, bound, after, size);
@@ -98,6 +122,7 @@ export const listAccommodationContent = async (
         ...bound,
         size,
         after: page[page.length - 1]!.code,
+        afterUpdatedAt: bound.changedSince === null ? null : page[page.length - 1]!.updatedAt,
         expiresAt: now + PAGE_TOKEN_LIFETIME_MS,
       })
     : null;
@@ -107,6 +132,6 @@ export const listAccommodationContent = async (
     size,
     hasMore,
     nextPageToken,
-    documents: page.map((row) => row.content),
+    documents: page.map((row) => withUpdatedAt(row.content, row.updatedAt)),
   };
 };

@@ -76,6 +76,7 @@ describe("scheduled upkeep", () => {
       { level: "info", event: "upkeep", task: "stale_login_failures", removed: 2, durationMs: expect.any(Number) },
       { level: "info", event: "upkeep", task: "expired_card_setup_tokens", removed: 3, durationMs: expect.any(Number) },
       { level: "info", event: "upkeep", task: "expired_radar_signals", removed: 1, durationMs: expect.any(Number) },
+      { level: "info", event: "upkeep", task: "webhook-reenqueue", removed: 0, durationMs: expect.any(Number) },
     ]);
     expect(errors).not.toHaveBeenCalled();
   });
@@ -97,6 +98,7 @@ describe("scheduled upkeep", () => {
       { task: "stale_login_failures", removed: 2 },
       { task: "expired_card_setup_tokens", removed: 3 },
       { task: "expired_radar_signals", removed: 1 },
+      { task: "webhook-reenqueue", removed: 0 },
     ]);
     expect(await remaining()).toEqual(KEPT);
     expect(lines(errors)).toEqual([{ level: "error", event: "upkeep_failed", task: "broken_table", error: expect.stringContaining("no such table"), durationMs: expect.any(Number) }]);

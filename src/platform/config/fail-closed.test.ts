@@ -10,6 +10,7 @@ const DEPLOYED = {
   PAGE_TOKEN_SECRET: "p".repeat(32),
   JWT_SECRET: "j".repeat(40),
   OPERATOR_TOKEN: "o".repeat(48),
+  WEBHOOK_SECRET_KEY: "w".repeat(32),
 };
 const deployed = (changes: Record<string, string | undefined> = {}) => {
   const vars: Record<string, unknown> = { ...env, ...DEPLOYED, ...changes };

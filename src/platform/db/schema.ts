@@ -89,11 +89,17 @@ export const accommodations = sqliteTable(
     timezone: text("timezone").notNull(),
     // The whole section 4.1 document, served as stored.
     content: text("content").notNull(),
+    // When the content last changed, on D1's clock; content deltas (changedSince) read it. Triggers
+    // (migration content_deltas_custom) stamp every insert and every content update, whatever the
+    // write path. The default only marks rows from before the column (and is inlined, not bound).
+    updatedAt: text("updated_at").notNull().default(sql`'1970-01-01T00:00:00.000Z'`),
   },
   (t) => [
     // Keyset pagination: code order, optionally within one type or country.
     index("accommodations_type_code").on(t.type, t.code),
     index("accommodations_country_code").on(t.country, t.code),
+    // Content deltas: keyset in change order.
+    index("accommodations_updated").on(t.updatedAt, t.code),
     // Geo search reads its box from this index alone: a row of the table carries the whole content
     // document, so fetching thousands of rows by rowid cost more than the rest of the search.
     index("accommodations_geo").on(t.latitude, t.longitude, t.code, t.name, t.type, t.country, t.starRating, t.timezone),

@@ -1,0 +1,257 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedDemoAccommodations } from "../../../scripts/demo/seed";
+import { keyring } from "../../platform/crypto/keyring";
+import { signToken } from "../../platform/crypto/signed-token";
+import { call, OTHER_KEY, post } from "../../../test/api";
+import type { RawBooking } from "./book";
+import { bookingPageQuery } from "./booking-list";
+import { bookBody, OTHER_CODE, quoteBody, quoteOf, searchOne } from "./booking-test-kit";
+
+const PATH = "/api/bookings";
+
+/** A copy of a real booking row with other identity, time, stay or status: fixtures with distinct createdAt. */
+const cloneBooking = async (source: RawBooking, overrides: Partial<RawBooking>) => {
+  const row = { ...source, ...overrides };
+  const columns = Object.keys(row);
+  await env.DB.prepare(`INSERT INTO bookings (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`)
+    .bind(...columns.map((c) => row[c as keyof RawBooking]))
+    .run();
+};
+
+const hour = (h: number) => new Date(Date.UTC(2026, 9, 1, 10 + h)).toISOString(); // 2026-10-01T10:00Z + h hours
+
+let real: { reference: string; createdAt: string; checkIn: string };
+let otherReal: string;
+/** Demo partner's bookings, newest first, as the list must serve them. */
+let expected: string[];
+const fixture: { reference: string; createdAt: string; checkIn: string; status: "success" | "cancelled" }[] = [];
+
+beforeAll(async () => {
+  await seedDemoAccommodations(env.DB, { accommodations: 10 });
+  const booked = await post("/api/book", bookBody(await quoteOf(await searchOne("US000001", { pick: (o) => o.isRefundable })), "recon-real"));
+  expect(booked.status).toBe(200);
+  const source = (await env.DB.prepare("SELECT * FROM bookings WHERE reference = ?").bind(booked.json.data.bookingReference).first<RawBooking>())!;
+  real = { reference: source.reference, createdAt: source.created_at, checkIn: source.check_in };
+
+  const otherQuote = await post("/api/quote", quoteBody(await searchOne("US000002", { apiKey: OTHER_KEY, connection: OTHER_CODE }), {}, OTHER_CODE), { apiKey: OTHER_KEY });
+  const other = await post("/api/book", bookBody(otherQuote.json.data, "recon-other", {}, OTHER_CODE), { apiKey: OTHER_KEY });
+  expect(other.status).toBe(200);
+  otherReal = other.json.data.bookingReference;
+  const otherSource = (await env.DB.prepare("SELECT * FROM bookings WHERE reference = ?").bind(otherReal).first<RawBooking>())!;
+
+  // 12 demo bookings an hour apart; 7 and 8 share a createdAt (the reference breaks the tie), every third is cancelled.
+  for (let i = 0; i < 12; i++) {
+    const f = {
+      reference: `BKRECON${String(i).padStart(2, "0")}`,
+      createdAt: hour(i === 8 ? 7 : i),
+      checkIn: `2027-01-${String(1 + i).padStart(2, "0")}`,
+      status: (i % 3 === 2 ? "cancelled" : "success") as "success" | "cancelled",
+    };
+    fixture.push(f);
+    await cloneBooking(source, { reference: f.reference, partner_reference: `recon-${i}`, created_at: f.createdAt, check_in: f.checkIn, status: f.status });
+    // The other partner's bookings interleave in time: they must never show up.
+    await cloneBooking(otherSource, { reference: `BKOTHER${String(i).padStart(2, "0")}`, partner_reference: `other-${i}`, created_at: f.createdAt, check_in: f.checkIn });
+  }
+  const byNewest = [...fixture].sort((a, b) => (a.createdAt === b.createdAt ? b.reference.localeCompare(a.reference) : b.createdAt.localeCompare(a.createdAt)));
+  expected = [real.reference, ...byNewest.map((f) => f.reference)];
+});
+
+const refs = (res: { json: any }) => res.json.data.bookings.map((b: { bookingReference: string }) => b.bookingReference);
+const list = (query = "", apiKey?: string) => call("GET", `${PATH}${query ? `?${query}` : ""}`, undefined, { apiKey });
+
+/** Follows nextCursor to the end; returns every reference and the page sizes. */
+const walk = async (query: string) => {
+  const served: string[] = [];
+  const sizes: number[] = [];
+  let res = await list(query);
+  for (;;) {
+    expect(res.status).toBe(200);
+    served.push(...refs(res));
+    sizes.push(res.json.data.bookings.length);
+    if (res.json.data.nextCursor === null) return { served, sizes };
+    res = await list(`${query}&cursor=${encodeURIComponent(res.json.data.nextCursor)}`);
+  }
+};
+
+describe("GET /api/bookings: the reconciliation list", () => {
+  it("lists the partner's bookings newest first, in the booking read's shape, with a null cursor on the last page", async () => {
+    const res = await list();
+    expect(res.status).toBe(200);
+    expect(res.json.message).toBe("success");
+    expect(refs(res)).toEqual(expected);
+    expect(res.json.data.nextCursor).toBeNull();
+    const read = await call("GET", `${PATH}/${real.reference}`);
+    expect(res.json.data.bookings[0]).toEqual(read.json.data);
+    // The tie: same createdAt, the greater reference first.
+    expect(expected.indexOf("BKRECON08")).toBe(expected.indexOf("BKRECON07") - 1);
+  });
+
+  it.each([1, 2, 5, 13, 200])("pages with limit %i without duplicates or gaps, the tie split across pages included", async (limit) => {
+    const { served, sizes } = await walk(`limit=${limit}`);
+    expect(served).toEqual(expected);
+    expect(sizes.slice(0, -1).every((n) => n === limit)).toBe(true);
+    expect(sizes.at(-1)).toBe(expected.length - limit * (sizes.length - 1));
+  });
+
+  it("a booking made while paging does not shift the pages that follow", async () => {
+    const first = await list("limit=4");
+    await cloneBooking((await env.DB.prepare("SELECT * FROM bookings WHERE reference = ?").bind(real.reference).first<RawBooking>())!, {
+      reference: "BKRECONNEW", partner_reference: "recon-new", created_at: new Date(Date.parse(real.createdAt) + 1000).toISOString(),
+    });
+    try {
+      const second = await list(`limit=4&cursor=${encodeURIComponent(first.json.data.nextCursor)}`);
+      expect([...refs(first), ...refs(second)]).toEqual(expected.slice(0, 8));
+    } finally {
+      await env.DB.prepare("DELETE FROM bookings WHERE reference = 'BKRECONNEW'").run();
+    }
+  });
+
+  const only = (pick: (f: (typeof fixture)[number]) => boolean) => [...fixture].filter(pick).map((f) => f.reference);
+  const ordered = (wanted: string[]) => expected.filter((r) => wanted.includes(r));
+
+  it.each([
+    ["createdFrom as a date (from its start)", "createdFrom=2026-10-01", () => expected],
+    ["createdFrom as a datetime, inclusive", `createdFrom=${encodeURIComponent(hour(9))}`, () => [real.reference, ...ordered(only((f) => f.createdAt >= hour(9)))]],
+    ["createdFrom with an offset", `createdFrom=${encodeURIComponent("2026-10-01T21:00:00+02:00")}`, () => [real.reference, ...ordered(only((f) => f.createdAt >= hour(9)))]],
+    ["createdTo as a datetime, inclusive", `createdTo=${encodeURIComponent(hour(2))}`, () => ordered(only((f) => f.createdAt <= hour(2)))],
+    ["createdTo as a date (to its end)", "createdTo=2026-10-01", () => ordered(only(() => true))],
+    ["createdTo the day before", "createdTo=2026-09-30", () => []],
+    ["checkInFrom", "checkInFrom=2027-01-10", () => [...(real.checkIn >= "2027-01-10" ? [real.reference] : []), ...ordered(only((f) => f.checkIn >= "2027-01-10"))]],
+    ["checkInTo", "checkInTo=2027-01-03", () => [...(real.checkIn <= "2027-01-03" ? [real.reference] : []), ...ordered(only((f) => f.checkIn <= "2027-01-03"))]],
+    ["status cancelled", "status=cancelled", () => ordered(only((f) => f.status === "cancelled"))],
+    ["status success", "status=success", () => [real.reference, ...ordered(only((f) => f.status === "success"))]],
+    ["all together", `createdFrom=${encodeURIComponent(hour(1))}&createdTo=${encodeURIComponent(hour(10))}&checkInFrom=2027-01-03&checkInTo=2027-01-11&status=success`,
+      () => ordered(only((f) => f.createdAt >= hour(1) && f.createdAt <= hour(10) && f.checkIn >= "2027-01-03" && f.checkIn <= "2027-01-11" && f.status === "success"))],
+  ])("filters by %s", async (_name, query, want) => {
+    const res = await list(query);
+    expect(res.status).toBe(200);
+    const wanted = want();
+    expect(refs(res)).toEqual(wanted);
+    if (query !== "createdFrom=2026-10-01") expect(wanted.length).toBeLessThan(expected.length);
+  });
+
+  it("pages a filtered list, keeping the filters in the cursor", async () => {
+    const { served } = await walk("status=success&limit=2");
+    expect(served).toEqual(expected.filter((r) => r === real.reference || fixture.find((f) => f.reference === r)?.status === "success"));
+    // Filters left out of a later call are taken from the cursor.
+    const first = await list("status=cancelled&limit=2");
+    const next = await list(`limit=2&cursor=${encodeURIComponent(first.json.data.nextCursor)}`);
+    expect([...refs(first), ...refs(next)]).toEqual(ordered(only((f) => f.status === "cancelled")));
+  });
+
+  it("reads the list from the index, newest first, without sorting", async () => {
+    const { sql, params } = bookingPageQuery("demo", { createdFrom: null, createdTo: null, checkInFrom: null, checkInTo: null, status: "success" }, { createdAt: hour(5), reference: "BKRECON05" }, 51);
+    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+    const details = plan.results.map((r) => r.detail).join("\n");
+    expect(details).toMatch(/USING INDEX bookings_partner_created/);
+    expect(details).not.toMatch(/TEMP B-TREE/);
+  });
+});
+
+describe("GET /api/bookings: bad input and cursors", () => {
+  it.each([
+    ["limit=0", "limit: Too small: expected number to be >=1"],
+    ["limit=201", "limit: Too big: expected number to be <=200"],
+    ["limit=abc", "limit: Invalid input: expected number, received NaN"],
+    ["limit=2.5", "limit: Invalid input: expected int, received number"],
+    ["createdFrom=yesterday", "createdFrom: expected a date YYYY-MM-DD or an ISO 8601 datetime with a zone"],
+    ["createdTo=2026-02-30", "createdTo: expected a date YYYY-MM-DD or an ISO 8601 datetime with a zone"],
+    ["createdFrom=2026-10-01T10:00:00", "createdFrom: expected a date YYYY-MM-DD or an ISO 8601 datetime with a zone"],
+    ["checkInFrom=2027-01-01T00:00:00Z", "checkInFrom: expected a date YYYY-MM-DD"],
+    ["checkInTo=2027-13-01", "checkInTo: expected a date YYYY-MM-DD"],
+    ["status=pending", 'status: Invalid option: expected one of "success"|"cancelled"'],
+    ["partnerReference=recon-0&status=success", "partnerReference cannot be combined with status"],
+  ])("%s: 400 naming the field", async (query, message) => {
+    const res = await list(query);
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe(message);
+    expect(res.json.data).toBeUndefined();
+  });
+
+  it("accepts the limits 1 and 200", async () => {
+    expect(refs(await list("limit=1"))).toEqual(expected.slice(0, 1));
+    expect(refs(await list("limit=200"))).toEqual(expected);
+  });
+
+  it("refuses a malformed, tampered or foreign-signed cursor with 400 Invalid cursor", async () => {
+    const cursor = (await list("limit=2")).json.data.nextCursor as string;
+    const [body, signature] = cursor.split(".") as [string, string];
+    const tampered = `${body}.${signature.slice(0, -2)}${signature.endsWith("AA") ? "BB" : "AA"}`;
+    const contentToken = (await post("/api/v1/content/accommodations", { size: 1 })).json.data.nextPageToken as string;
+    const unsignedKey = await signToken(keyring(env.PAGE_TOKEN_SECRET), { v: 1, p: "demo", f: {}, c: hour(0), r: "BKRECON00" });
+    for (const bad of ["garbage", "a.b.c", tampered, contentToken, unsignedKey]) {
+      const res = await list(`cursor=${encodeURIComponent(bad)}`);
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ message: "Invalid cursor", code: "invalid_cursor" });
+    }
+  });
+
+  it("refuses another partner's cursor with 400 and no data", async () => {
+    const theirs = (await list("limit=2", OTHER_KEY)).json.data.nextCursor as string;
+    expect(theirs).toEqual(expect.any(String));
+    const res = await list(`cursor=${encodeURIComponent(theirs)}`);
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ message: "cursor does not belong to the current partner", code: "cursor_partner" });
+    expect(res.json.data).toBeUndefined();
+  });
+
+  it.each([
+    ["status=success", "status=cancelled", "status in query must match status in cursor"],
+    ["", "status=success", "status in query must match status in cursor"],
+    ["createdFrom=2026-10-01", "createdFrom=2026-10-02", "createdFrom in query must match createdFrom in cursor"],
+    ["checkInTo=2027-01-20", "checkInTo=2027-01-19", "checkInTo in query must match checkInTo in cursor"],
+  ])("a cursor issued for %j and sent with %j: 400 %s", async (bound, sent, message) => {
+    const cursor = (await list(`limit=2${bound ? `&${bound}` : ""}`)).json.data.nextCursor as string;
+    const res = await list(`limit=2&${sent}&cursor=${encodeURIComponent(cursor)}`);
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ message, code: "cursor_mismatch" });
+  });
+
+  it("accepts the same filters written another way (a date and its datetime)", async () => {
+    const cursor = (await list("limit=2&createdFrom=2026-10-01")).json.data.nextCursor as string;
+    const res = await list(`limit=2&createdFrom=${encodeURIComponent("2026-10-01T00:00:00Z")}&cursor=${encodeURIComponent(cursor)}`);
+    expect(res.status).toBe(200);
+    expect(refs(res)).toEqual(expected.slice(2, 4));
+  });
+});
+
+describe("GET /api/bookings: partners and the partnerReference read", () => {
+  it("another partner lists only its own bookings, never the demo partner's", async () => {
+    const { served } = await (async () => {
+      const all: string[] = [];
+      let res = await list("limit=5", OTHER_KEY);
+      for (;;) {
+        all.push(...refs(res));
+        if (!res.json.data.nextCursor) return { served: all };
+        res = await list(`limit=5&cursor=${encodeURIComponent(res.json.data.nextCursor)}`, OTHER_KEY);
+      }
+    })();
+    expect(served).toHaveLength(13);
+    expect(served).toContain(otherReal);
+    expect(served.every((r) => r === otherReal || r.startsWith("BKOTHER"))).toBe(true);
+    expect((await list()).json.data.bookings.some((b: any) => b.bookingReference.startsWith("BKOTHER") || b.bookingReference === otherReal)).toBe(false);
+  });
+
+  it("still finds one booking by partnerReference (404 for another partner's)", async () => {
+    const res = await list("partnerReference=recon-real");
+    expect(res.status).toBe(200);
+    expect(res.json.data.bookingReference).toBe(real.reference);
+    const foreign = await list("partnerReference=recon-other");
+    expect(foreign.status).toBe(404);
+    expect(foreign.json.message).toBe("Booking not found with partnerReference: recon-other");
+  });
+
+  it("401 without an API key", async () => {
+    const res = await call("GET", PATH, undefined, { apiKey: null });
+    expect(res.status).toBe(401);
+    expect(res.json.message).toBe("API key is required");
+  });
+
+  it("is described in /openapi.json with every list parameter", async () => {
+    const doc = (await call("GET", "/openapi.json")).json;
+    const names = doc.paths["/api/bookings"].get.parameters.map((p: { name: string }) => p.name);
+    expect(names).toEqual(expect.arrayContaining(["partnerReference", "createdFrom", "createdTo", "checkInFrom", "checkInTo", "status", "limit", "cursor"]));
+    expect(doc.components.schemas.BookingList).toBeDefined();
+  });
+});

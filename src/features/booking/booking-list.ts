@@ -1,0 +1,140 @@
+import { z } from "@hono/zod-openapi";
+import { deriveKeyring, type Keyring } from "../../platform/crypto/keyring";
+import { openToken, signToken } from "../../platform/crypto/signed-token";
+import { ApiError } from "../../platform/http/api-error";
+import { envelopeSchema } from "../../platform/http/envelope";
+import { isIsoDate, isIsoDatetime } from "../../platform/http/iso-time";
+import type { RawBooking } from "./book";
+import { bookingView } from "./bookings";
+import { bookingViewSchema } from "./schemas";
+
+/** Reconciliation list: GET /api/bookings without partnerReference. */
+export const DEFAULT_LIST_LIMIT = 50;
+export const MAX_LIST_LIMIT = 200;
+const BOOKING_STATUSES = ["success", "cancelled"] as const;
+
+const dateParam = z
+  .string()
+  .refine(isIsoDate, "expected a date YYYY-MM-DD")
+  .optional()
+  .openapi({ example: "2027-03-10" });
+const instantParam = (description: string) =>
+  z
+    .string()
+    .refine((v) => isIsoDate(v) || isIsoDatetime(v), "expected a date YYYY-MM-DD or an ISO 8601 datetime with a zone")
+    .optional()
+    .openapi({ description, example: "2026-11-01T00:00:00Z" });
+
+/** The query of GET /api/bookings: either `partnerReference` (one booking, as before) or the list parameters. */
+export const bookingsQuerySchema = z.object({
+  partnerReference: z.string().min(1).max(100).optional().openapi({ description: "Find one booking by your reference; cannot be combined with the list parameters" }),
+  createdFrom: instantParam("Created at or after: a UTC date (from its start) or a datetime (inclusive)"),
+  createdTo: instantParam("Created at or before: a UTC date (to its end) or a datetime (inclusive)"),
+  checkInFrom: dateParam.openapi({ description: "Check-in on or after this date" }),
+  checkInTo: dateParam.openapi({ description: "Check-in on or before this date" }),
+  status: z.enum(BOOKING_STATUSES).optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_LIST_LIMIT).optional().openapi({ type: "integer", description: `1 to ${MAX_LIST_LIMIT}, default ${DEFAULT_LIST_LIMIT}`, example: 50 }),
+  cursor: z.string().min(1).max(1000).optional().openapi({ description: "nextCursor of the previous page" }),
+});
+
+export type BookingsQuery = z.infer<typeof bookingsQuerySchema>;
+
+export const bookingListSchema = z
+  .object({
+    bookings: z.array(bookingViewSchema).openapi({ description: "Newest first (createdAt, then bookingReference, descending)" }),
+    nextCursor: z.string().nullable().openapi({ description: "Null on the last page" }),
+  })
+  .openapi("BookingList");
+
+export const bookingListResponseSchema = envelopeSchema(bookingListSchema).openapi("BookingListResponse");
+
+/** The filters in force, normalised so that equal filters compare equal. Instants are UTC ISO with milliseconds, as stored. */
+export type ListFilters = { createdFrom: string | null; createdTo: string | null; checkInFrom: string | null; checkInTo: string | null; status: string | null };
+
+const FILTER_NAMES = ["createdFrom", "createdTo", "checkInFrom", "checkInTo", "status"] as const;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const lowerInstant = (v: string) => new Date(isIsoDate(v) ? `${v}T00:00:00Z` : v).toISOString();
+// A date as an upper bound covers its whole UTC day.
+const upperInstant = (v: string) => (isIsoDate(v) ? new Date(Date.parse(`${v}T00:00:00Z`) + DAY_MS - 1).toISOString() : new Date(v).toISOString());
+
+const filtersOf = (q: BookingsQuery): ListFilters => ({
+  createdFrom: q.createdFrom === undefined ? null : lowerInstant(q.createdFrom),
+  createdTo: q.createdTo === undefined ? null : upperInstant(q.createdTo),
+  checkInFrom: q.checkInFrom ?? null,
+  checkInTo: q.checkInTo ?? null,
+  status: q.status ?? null,
+});
+
+// Key separation: list cursors are signed with a key derived for this purpose only.
+const cursorKeys = (keys: Keyring) => deriveKeyring(keys, (secret) => `booking-list-cursor:v1:${secret}`);
+
+const cursorPayload = z
+  .object({
+    v: z.literal(1),
+    p: z.string(), // partner
+    f: z.object({ createdFrom: z.string().nullable(), createdTo: z.string().nullable(), checkInFrom: z.string().nullable(), checkInTo: z.string().nullable(), status: z.string().nullable() }).strict(),
+    c: z.string(), // createdAt of the last booking served
+    r: z.string(), // its reference: the tiebreaker
+  })
+  .strict();
+
+const INVALID_CURSOR = () => new ApiError(400, "Invalid cursor", "invalid_cursor");
+
+const readCursor = async (keys: Keyring, token: string, partnerId: string) => {
+  const opened = await openToken(cursorKeys(keys), token);
+  if (opened.kind !== "ok") throw INVALID_CURSOR();
+  const parsed = cursorPayload.safeParse(opened.payload);
+  if (!parsed.success) throw INVALID_CURSOR();
+  if (parsed.data.p !== partnerId) throw new ApiError(400, "cursor does not belong to the current partner", "cursor_partner");
+  return parsed.data;
+};
+
+/** The SQL of one page: the partner's bookings matching the filters, after the keyset cursor, newest first. */
+export const bookingPageQuery = (partnerId: string, filters: ListFilters, after: { createdAt: string; reference: string } | null, rows: number) => {
+  const where = ["partner_id = ?"];
+  const params: unknown[] = [partnerId];
+  const add = (clause: string, ...values: unknown[]) => {
+    where.push(clause);
+    params.push(...values);
+  };
+  if (filters.createdFrom) add("created_at >= ?", filters.createdFrom);
+  if (filters.createdTo) add("created_at <= ?", filters.createdTo);
+  if (filters.checkInFrom) add("check_in >= ?", filters.checkInFrom);
+  if (filters.checkInTo) add("check_in <= ?", filters.checkInTo);
+  if (filters.status) add("status = ?", filters.status);
+  if (after) add("(created_at, reference) < (?, ?)", after.createdAt, after.reference);
+  params.push(rows);
+  return { sql: `SELECT * FROM bookings WHERE ${where.join(" AND ")} ORDER BY created_at DESC, reference DESC LIMIT ?`, params };
+};
+
+/**
+ * One page of the partner's bookings, newest first. Keyset pagination on (created_at, reference)
+ * through the index bookings_partner_created: a deep page costs what the first one costs, and a
+ * booking made while paging never shifts the pages already served.
+ */
+export const listBookings = async (d1: D1Database, keys: Keyring, partnerId: string, query: BookingsQuery) => {
+  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
+  let filters = filtersOf(query);
+  let after: { createdAt: string; reference: string } | null = null;
+
+  if (query.cursor !== undefined) {
+    const cursor = await readCursor(keys, query.cursor, partnerId);
+    // A filter left out is taken from the cursor; one sent must equal the cursor's (as content pageToken does).
+    const changed = FILTER_NAMES.find((name) => query[name] !== undefined && filters[name] !== cursor.f[name]);
+    if (changed) throw new ApiError(400, `${changed} in query must match ${changed} in cursor`, "cursor_mismatch");
+    filters = cursor.f;
+    after = { createdAt: cursor.c, reference: cursor.r };
+  }
+
+  const { sql, params } = bookingPageQuery(partnerId, filters, after, limit + 1);
+  const { results } = await d1.prepare(sql).bind(...params).all<RawBooking>();
+
+  const page = results.slice(0, limit);
+  const last = page[page.length - 1];
+  const nextCursor =
+    results.length > limit && last
+      ? await signToken(cursorKeys(keys), { v: 1, p: partnerId, f: filters, c: last.created_at, r: last.reference })
+      : null;
+  return { bookings: page.map(bookingView), nextCursor };
+};

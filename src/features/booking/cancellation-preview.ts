@@ -1,0 +1,51 @@
+import { z } from "@hono/zod-openapi";
+import { ApiError } from "../../platform/http/api-error";
+import { envelopeSchema } from "../../platform/http/envelope";
+import { isIsoDatetime } from "../../platform/http/iso-time";
+import type { RawBooking } from "./book";
+import { cancelPenaltyAt, isOnOrAfterCheckIn, parsePolicy } from "./cancel";
+
+export const cancellationPreviewQuerySchema = z.object({
+  at: z
+    .string()
+    .refine(isIsoDatetime, "expected an ISO 8601 datetime with a zone")
+    .optional()
+    .openapi({ description: "The moment to price the cancellation at; default now", example: "2027-03-01T12:00:00Z" }),
+});
+
+export const cancellationPreviewSchema = z
+  .object({
+    cancelPrice: z.number().openapi({ description: "What cancelling at `at` costs; the whole charge when the booking could not be cancelled then" }),
+    currency: z.string(),
+    refundable: z.boolean().openapi({ description: "Whether the booked rate is refundable at all" }),
+    deadline: z.string().nullable().openapi({ description: "End of free cancellation: the earliest penalty deadline (null when no penalty applies)" }),
+    cancellable: z.boolean().openapi({ description: "Whether POST /api/cancel would accept the booking at `at`" }),
+    at: z.string().openapi({ description: "The moment priced (UTC)" }),
+  })
+  .openapi("CancellationPreview");
+
+export const cancellationPreviewResponseSchema = envelopeSchema(cancellationPreviewSchema).openapi("CancellationPreviewResponse");
+
+/**
+ * What cancelling would cost at `at`, without cancelling: the same policy, penalty function
+ * (cancelPenaltyAt) and check-in rule as cancelBooking, so the preview is what a cancel then charges.
+ */
+export const previewCancellation = async (d1: D1Database, partnerId: string, bookingReference: string, at: number) => {
+  // Another partner's booking reads as not found, as the booking read does.
+  const booking = await d1.prepare("SELECT * FROM bookings WHERE reference = ? AND partner_id = ?").bind(bookingReference, partnerId).first<RawBooking>();
+  if (!booking) throw new ApiError(404, `Booking not found with bookingReference: ${bookingReference}`, "booking_not_found");
+  if (booking.status !== "success") throw new ApiError(409, `Booking is already ${booking.status}`, "booking_already_cancelled");
+  const policy = parsePolicy(booking.cancel_policy);
+  if (!policy) throw new ApiError(400, "Cancellation policy not found for this booking", "cancel_policy_not_found");
+  const cancellable = policy.refundable && !isOnOrAfterCheckIn(booking, at);
+  const deadlines = policy.cancelPenalties.map((p) => Date.parse(p.deadline)).filter((t) => !Number.isNaN(t));
+  return {
+    // A booking that cannot be cancelled refunds nothing: it costs the whole charge.
+    cancelPrice: cancellable ? cancelPenaltyAt(policy, at) : booking.charge_total,
+    currency: booking.currency,
+    refundable: policy.refundable,
+    deadline: deadlines.length ? new Date(Math.min(...deadlines)).toISOString() : null,
+    cancellable,
+    at: new Date(at).toISOString(),
+  };
+};
