@@ -10,6 +10,7 @@ import { chatPages } from "./features/chat/pages";
 import { chatRoutes } from "./features/chat/routes";
 import { contentRoutes } from "./features/content/routes";
 import { operatorRoutes } from "./features/operators/routes";
+import { exchangeRateRoutes } from "./features/operators/exchange-rate-routes";
 import { partnerRoutes } from "./features/partners/routes";
 import { supplyRoutes } from "./features/supply/routes";
 import { radarRoutes } from "./features/radar/routes";
@@ -71,6 +72,7 @@ export const createApp = () => {
   app.route("/", contentRoutes);
   app.route("/", partnerRoutes);
   app.route("/", operatorRoutes);
+  app.route("/", exchangeRateRoutes);
   app.route("/", bookingRoutes);
   app.route("/", supplyRoutes);
   app.route("/", radarRoutes);

@@ -7,6 +7,7 @@ import type { CoreConnection } from "./connection-access";
 import { supplierFor, type BookingDeps, type SandboxScenario } from "./deps";
 import { quoteStore } from "./quote-store";
 import type { BookRequest } from "./schemas";
+import { requestedCurrency } from "./selling-terms";
 import type { BookingRow } from "./tables";
 
 export type BookResult = {
@@ -14,6 +15,8 @@ export type BookResult = {
   partnerReference: string;
   status: string;
   chargeTotal: number;
+  currency: string;
+  exchange?: { currency: string; rate: number };
   hotelConfirmationNumber?: string;
   requestId: string;
   responseTime: number;
@@ -36,11 +39,18 @@ export type RawBooking = {
   hotel_confirmation_number: string | null; created_at: string; cancelled_at: string | null; cancel_price: number | null;
 };
 
+const exchangeOf = (rate: string): BookResult["exchange"] => {
+  const exchange = (JSON.parse(rate) as { exchange?: BookResult["exchange"] }).exchange;
+  return exchange ? { currency: exchange.currency, rate: exchange.rate } : undefined;
+};
+
 const resultOf = (row: RawBooking, meta: { requestId: string; startedAt: number }): BookResult => ({
   bookingReference: row.reference,
   partnerReference: row.partner_reference,
   status: row.status,
   chargeTotal: row.charge_total,
+  currency: row.currency,
+  ...(exchangeOf(row.rate) ? { exchange: exchangeOf(row.rate) } : {}),
   ...(row.hotel_confirmation_number ? { hotelConfirmationNumber: row.hotel_confirmation_number } : {}),
   requestId: meta.requestId,
   responseTime: Math.max(0, Date.now() - meta.startedAt),
@@ -82,22 +92,29 @@ export const bookQuote = async (
   if (criteria.accommodation.code !== stored.accommodationCode) throw new ApiError(400, "Accommodation code mismatch", "accommodation_mismatch");
   if (criteria.checkIn !== stored.stay.checkIn || criteria.checkOut !== stored.stay.checkOut) throw new ApiError(400, "Stay dates mismatch", "stay_dates_mismatch");
 
-  // Optional occupancy override: each must name a quoted occupancy and match its adult, child and pax counts.
+  // Optional occupancy override: each must name a quoted occupancy (by the partner's occupancy id) and match its adult, child and pax counts.
   const quotedRooms = stored.stay.rooms;
-  let paxes = quotedRooms.map((ages, i) => ({ occupancyId: i + 1, paxes: ages.map((age) => ({ age })) as Array<Record<string, unknown> & { age: number }> }));
+  const refIds = stored.occupancyRefIds ?? quotedRooms.map((_, i) => i + 1);
+  let paxes = quotedRooms.map((ages, i) => ({ occupancyId: refIds[i]!, paxes: ages.map((age) => ({ age })) as Array<Record<string, unknown> & { age: number }> }));
   if (criteria.occupancies) {
     const counts = (ages: number[]) => [ages.filter((a) => a >= 18).length, ages.filter((a) => a < 18).length, ages.length].join("/");
     for (const occupancy of criteria.occupancies) {
-      const quoted = quotedRooms[occupancy.occupancyId - 1];
+      const quoted = quotedRooms[refIds.indexOf(occupancy.occupancyId)];
       if (!quoted) throw new ApiError(400, `Occupancy ${occupancy.occupancyId} not found in cached quote`, "occupancy_not_found");
       if (counts(quoted) !== counts(occupancy.paxes.map((p) => p.age))) throw new ApiError(400, "Occupancy details mismatch", "occupancy_mismatch");
     }
     const ids = new Set(criteria.occupancies.map((o) => o.occupancyId));
     if (ids.size !== criteria.occupancies.length || ids.size !== quotedRooms.length) throw new ApiError(400, "Occupancy details mismatch", "occupancy_mismatch");
-    paxes = [...criteria.occupancies].sort((a, b) => a.occupancyId - b.occupancyId).map((o) => ({ occupancyId: o.occupancyId, paxes: o.paxes }));
+    const byId = new Map(criteria.occupancies.map((o) => [o.occupancyId, o]));
+    paxes = refIds.map((id) => ({ occupancyId: id, paxes: byId.get(id)!.paxes }));
   }
   const rate = stored.quote.rate;
   if (!rate || typeof rate.chargeTotal !== "number") throw new ApiError(400, "Missing rate snapshot for booking", "missing_rate_snapshot");
+  // The booking charges the quoted currency at the quoted rate; asking for another one is refused, not converted.
+  const currency = requestedCurrency(request.settings);
+  if (currency !== undefined && currency !== rate.currency) {
+    throw new ApiError(400, "Currency mismatch", "currency_mismatch", { quoteCurrency: rate.currency, requestedCurrency: currency });
+  }
   const product = stored.supplier;
   if (!product?.name || !product.roomCode || !product.ratePlanCode) throw new ApiError(400, "Missing supplier metadata for booking", "missing_supplier_metadata");
 

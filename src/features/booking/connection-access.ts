@@ -4,9 +4,9 @@ import { apiKeyAuth } from "../../platform/auth/api-key";
 import type { Connection } from "../../platform/db/schema";
 import { ApiError } from "../../platform/http/api-error";
 
-type ConnectionRow = { id: string; code: number; partner_id: string; api_type: string; connection_type: string; rate_limit: number; rate_limit_window_ms: number; current_in_use: number };
+type ConnectionRow = { id: string; code: number; partner_id: string; api_type: string; connection_type: string; rate_limit: number; rate_limit_window_ms: number; net_markups: number; current_in_use: number };
 
-export type CoreConnection = Pick<Connection, "id" | "code" | "partnerId" | "apiType" | "connectionType" | "rateLimit" | "rateLimitWindowMs">;
+export type CoreConnection = Pick<Connection, "id" | "code" | "partnerId" | "apiType" | "connectionType" | "rateLimit" | "rateLimitWindowMs" | "netMarkups">;
 
 /** The connection row read with the API key, for the code the body named. */
 export type PrefetchedConnection = { code: number; row: ConnectionRow | null };
@@ -30,7 +30,7 @@ const connectionCode = (code: unknown): number | "missing" | "malformed" => {
 
 const connectionStatement = (d1: D1Database, code: number) =>
   d1
-    .prepare("SELECT id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, current_in_use FROM connections WHERE code = ?")
+    .prepare("SELECT id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, net_markups, current_in_use FROM connections WHERE code = ?")
     .bind(code);
 
 const lookUp = async (d1: D1Database, partnerId: string, raw: unknown, prefetched?: PrefetchedConnection): Promise<Lookup> => {
@@ -49,6 +49,7 @@ const lookUp = async (d1: D1Database, partnerId: string, raw: unknown, prefetche
       connectionType: row.connection_type as CoreConnection["connectionType"],
       rateLimit: row.rate_limit,
       rateLimitWindowMs: row.rate_limit_window_ms,
+      netMarkups: row.net_markups,
     },
   };
 };

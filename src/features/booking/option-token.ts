@@ -19,6 +19,10 @@ export type OptionSnapshot = {
   /** Per room, the guests' ages in the order searched. */
   rooms: number[][];
   chargeTotal: number;
+  /** The currency `chargeTotal` is in: the one the search asked for. */
+  currency: string;
+  /** Per room, the partner's occupancy id (positions 1..n when none was sent). */
+  occupancyRefIds: number[];
   expiresAt: number;
 };
 
@@ -27,11 +31,12 @@ const optionKeys = (keys: Keyring) => deriveKeyring(keys, (secret) => `option-to
 const SEPARATOR = "~";
 
 /** What every option of one search shares: the signed part of an option id. */
-type StaySnapshot = Pick<OptionSnapshot, "partnerId" | "checkIn" | "checkOut" | "rooms" | "expiresAt">;
+type StaySnapshot = Pick<OptionSnapshot, "partnerId" | "checkIn" | "checkOut" | "rooms" | "expiresAt"> & Partial<Pick<OptionSnapshot, "currency" | "occupancyRefIds">>;
 type ProductSnapshot = Pick<OptionSnapshot, "accommodationCode" | "roomCode" | "ratePlanCode" | "chargeTotal">;
 
+// Version 3 adds the currency and the occupancy ids; version 2 ids (USD, positions) are still read.
 const stayPayload = (o: StaySnapshot) =>
-  [2, o.partnerId, o.checkIn, o.checkOut, o.rooms.map((r) => r.join(".")).join("_"), Math.floor(o.expiresAt / 1000)];
+  [3, o.partnerId, o.checkIn, o.checkOut, o.rooms.map((r) => r.join(".")).join("_"), Math.floor(o.expiresAt / 1000), o.currency ?? "USD", (o.occupancyRefIds ?? o.rooms.map((_, i) => i + 1)).join(".")];
 
 /**
  * `<signed stay>~<accommodation>~<room>~<rate plan>~<total>`. The signature binds partner, dates,
@@ -49,7 +54,7 @@ export const optionIdsFor = async (keys: Keyring, stay: StaySnapshot): Promise<(
   return (product) => optionIdOf(signedStay, product);
 };
 
-export const issueOptionId = async (keys: Keyring, o: OptionSnapshot): Promise<string> => (await optionIdsFor(keys, o))(o);
+export const issueOptionId = async (keys: Keyring, o: StaySnapshot & ProductSnapshot): Promise<string> => (await optionIdsFor(keys, o))(o);
 
 const EXPIRED_OR_INVALID = () => new ApiError(400, "Option reference expired or invalid", "option_expired_or_invalid");
 
@@ -59,21 +64,23 @@ const EXPIRED_OR_INVALID = () => new ApiError(400, "Option reference expired or 
  */
 export const readOptionId = async (keys: Keyring, token: string, partnerId: string, now: number): Promise<OptionSnapshot> => {
   const parts = token.split(SEPARATOR);
-  if (parts.length !== 5 || parts.slice(1).some((p) => p.length === 0 || p.length > 64)) throw EXPIRED_OR_INVALID();
+  // Mixed products join one code per room with "+": up to 9 rooms of codes up to 12 characters.
+  if (parts.length !== 5 || parts.slice(1).some((p) => p.length === 0 || p.length > 128)) throw EXPIRED_OR_INVALID();
   const [signedStay, accommodationCode, roomCode, ratePlanCode, total] = parts as [string, string, string, string, string];
   const chargeTotal = Number(total);
   if (!Number.isFinite(chargeTotal) || chargeTotal < 0) throw EXPIRED_OR_INVALID();
   const opened = await openToken(optionKeys(keys), signedStay);
   if (opened.kind !== "ok" || !Array.isArray(opened.payload)) throw EXPIRED_OR_INVALID();
-  const [version, partner, checkIn, checkOut, rooms, expires] = opened.payload as unknown[];
+  const [version, partner, checkIn, checkOut, rooms, expires, currency = "USD", refIds] = opened.payload as unknown[];
   if (
-    version !== 2 || typeof partner !== "string" || typeof checkIn !== "string" || typeof checkOut !== "string" ||
-    typeof rooms !== "string" || typeof expires !== "number"
+    (version !== 2 && version !== 3) || typeof partner !== "string" || typeof checkIn !== "string" || typeof checkOut !== "string" ||
+    typeof rooms !== "string" || typeof expires !== "number" || typeof currency !== "string" || (refIds !== undefined && typeof refIds !== "string")
   ) {
     throw EXPIRED_OR_INVALID();
   }
   if (now >= expires * 1000) throw EXPIRED_OR_INVALID();
   if (partner !== partnerId) throw new ApiError(400, "Option reference invalid", "option_invalid");
+  const roomAges = rooms.split("_").map((r) => r.split(".").map(Number));
   return {
     partnerId: partner,
     accommodationCode,
@@ -81,8 +88,10 @@ export const readOptionId = async (keys: Keyring, token: string, partnerId: stri
     ratePlanCode,
     checkIn,
     checkOut,
-    rooms: rooms.split("_").map((r) => r.split(".").map(Number)),
+    rooms: roomAges,
     chargeTotal,
+    currency,
+    occupancyRefIds: refIds === undefined ? roomAges.map((_, i) => i + 1) : refIds.split(".").map(Number),
     expiresAt: expires * 1000,
   };
 };

@@ -11,10 +11,12 @@ export type StoredQuote = {
   /** Supplier metadata: which supplier and product to book. */
   supplier?: { name: string } & OfferRef;
   stay: Stay;
+  /** The partner's occupancy id per room (absent in quotes stored before they existed: positions). */
+  occupancyRefIds?: number[];
   accommodationCode: string;
   expiresAt: number;
   /** The public quote as returned (its rate is the rate snapshot the booking charges). */
-  quote: Record<string, unknown> & { rate?: { currency: string; chargeTotal: number; baseRate: number; taxesAndFees: number } };
+  quote: Record<string, unknown> & { rate?: { currency: string; chargeTotal: number; baseRate: number; taxesAndFees: number; exchange?: { currency: string; rate: number } } };
 };
 
 const key = (quoteId: string) => `quote:${quoteId}`;

@@ -1,4 +1,5 @@
 import { ApiError } from "../../platform/http/api-error";
+import { readExchangeTable } from "../operators/exchange-rates";
 import { round2 } from "../supply/catalogue";
 import { accommodationByCode } from "./accommodation-lookup";
 import type { CoreConnection } from "./connection-access";
@@ -6,7 +7,8 @@ import { supplierFor, type BookingDeps, type SandboxScenario } from "./deps";
 import { readOptionId } from "./option-token";
 import { newQuoteId, QUOTE_TTL_SECONDS, quoteStore } from "./quote-store";
 import type { QuoteRequest } from "./schemas";
-import { accommodationSummary, offerTerms, stayFrom } from "./search";
+import { accommodationSummary, occupancyRefIdsOf, offerTerms, stayFrom } from "./search";
+import { needsExchangeRates, requestedCurrency, sellingTermsFor } from "./selling-terms";
 
 /** A price may rise by up to 1 % of the searched total before quote refuses with `Price changed`. */
 export const PRICE_TOLERANCE = 0.01;
@@ -35,16 +37,25 @@ export const quoteOption = async (
   if (criteria.checkIn !== option.checkIn || criteria.checkOut !== option.checkOut) throw new ApiError(400, "Stay dates mismatch", "stay_dates_mismatch");
   const requested = criteria.occupancies.map((o) => o.paxes.map((p) => p.age));
   if (!sameRooms(requested, option.rooms)) throw new ApiError(400, "Occupancy details mismatch", "occupancy_mismatch");
+  // The partner's occupancy ids, when sent again, must be the ones searched (in the same order).
+  const sentIds = criteria.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIdsOf(criteria.occupancies) : option.occupancyRefIds;
+  if (sentIds.some((id, i) => id !== option.occupancyRefIds[i])) throw new ApiError(400, "Occupancy details mismatch", "occupancy_mismatch");
+  // An option is priced in the currency it was searched in; asking for another is a different search.
+  const currency = requestedCurrency(request.settings) ?? option.currency;
+  if (currency !== option.currency) throw new ApiError(400, "Currency mismatch", "currency_mismatch", { optionCurrency: option.currency, requestedCurrency: currency });
   const stay = stayFrom(option.checkIn, option.checkOut, criteria.occupancies, now);
 
   const accommodation = await accommodationByCode(deps.d1, option.accommodationCode);
   if (!accommodation) throw new ApiError(400, "Option reference invalid", "option_invalid");
   if (meta.scenario === "room_unavailable") throw new ApiError(400, "Room is unavailable", "room_unavailable", { sandbox: true });
   if (meta.scenario === "price_changed") {
-    throw new ApiError(400, "Price changed", "price_changed", { previousTotal: option.chargeTotal, currentTotal: round2(option.chargeTotal * 1.1), currency: "USD", sandbox: true });
+    throw new ApiError(400, "Price changed", "price_changed", { previousTotal: option.chargeTotal, currentTotal: round2(option.chargeTotal * 1.1), currency: option.currency, sandbox: true });
   }
   const supplier = supplierFor(deps, connection);
-  const offer = await supplier.quote(accommodation, { roomCode: option.roomCode, ratePlanCode: option.ratePlanCode }, stay, now);
+  // Today's markup of this connection and today's rate: the quote fixes both for book.
+  const table = needsExchangeRates(supplier, currency) ? await readExchangeTable(deps.d1) : null;
+  const terms = sellingTermsFor(connection, supplier, currency, table);
+  const offer = await supplier.quote(accommodation, { roomCode: option.roomCode, ratePlanCode: option.ratePlanCode }, stay, now, terms);
   if (!offer) throw new ApiError(400, "Room is unavailable", "room_unavailable");
   if (offer.rate.chargeTotal > round2(option.chargeTotal * (1 + PRICE_TOLERANCE))) {
     throw priceChanged(option.chargeTotal, offer.rate.chargeTotal, offer.rate.currency);
@@ -55,14 +66,14 @@ export const quoteOption = async (
     id: quoteId,
     accommodation: accommodationSummary(accommodation),
     occupancies: criteria.occupancies.map((o, i) => ({
-      occupancyId: i + 1,
+      occupancyId: option.occupancyRefIds[i]!,
       paxes: o.paxes.map((p) => ({ age: p.age, ...(p.nationality ? { nationality: p.nationality } : {}) })),
     })),
     checkIn: stay.checkIn,
     checkOut: stay.checkOut,
     roomCodes: offer.rooms.map((r) => r.code),
     roomNames: offer.rooms.map((r) => r.description),
-    ...offerTerms(offer),
+    ...offerTerms(offer, option.occupancyRefIds),
     requestId: meta.requestId,
     responseTime: Math.max(0, Date.now() - meta.startedAt),
   };
@@ -72,6 +83,7 @@ export const quoteOption = async (
     connectionId: connection.id,
     supplier: { name: supplier.name, roomCode: offer.roomCode, ratePlanCode: offer.ratePlanCode },
     stay,
+    occupancyRefIds: option.occupancyRefIds,
     accommodationCode: accommodation.code,
     expiresAt: now + QUOTE_TTL_SECONDS * 1000,
     quote,

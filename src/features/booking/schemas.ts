@@ -27,6 +27,11 @@ export const settingsSchema = z
       .passthrough()
       .optional(),
     timeout: z.string().optional(),
+    currency: z
+      .string()
+      .regex(/^[A-Za-z]{3}$/, "expected an ISO 4217 currency code")
+      .optional()
+      .openapi({ example: "EUR", description: "Prices in this currency, converted with the operator's exchange rates (default: the hotel's currency)" }),
     businessRules: z
       .object({
         businessRuleType: z.enum(["CHEAPEST", "DEFAULT"]).optional(),
@@ -99,7 +104,10 @@ export const searchRequestSchema = z
 
 export type SearchRequest = z.infer<typeof searchRequestSchema>;
 
-const rate = z.object({ currency: z.string(), baseRate: z.number(), taxesAndFees: z.number(), chargeTotal: z.number() }).openapi("Rate");
+const exchange = z
+  .object({ currency: z.string().openapi({ description: "The hotel's currency" }), rate: z.number().openapi({ description: "Units of the rate's currency per unit of the hotel's" }) })
+  .openapi("Exchange");
+const rate = z.object({ currency: z.string(), baseRate: z.number(), taxesAndFees: z.number(), chargeTotal: z.number(), exchange: exchange.optional() }).openapi("Rate");
 const cancelPolicy = z
   .object({
     refundable: z.boolean(),
@@ -225,6 +233,8 @@ export const bookResultSchema = z
     partnerReference: z.string(),
     status: z.string(),
     chargeTotal: z.number(),
+    currency: z.string().optional().openapi({ description: "The quoted currency chargeTotal is in" }),
+    exchange: exchange.optional(),
     hotelConfirmationNumber: z.string().optional(),
     requestId: z.string(),
     responseTime: z.number(),

@@ -1,4 +1,5 @@
 import { ApiError } from "../../platform/http/api-error";
+import { exchangeRatesStatement, exchangeTableOf, readExchangeTable, type ExchangeTable } from "../operators/exchange-rates";
 import type { AccommodationSelection, Offer, Stay, SupplyAccommodation } from "../supply/supplier";
 import { addDays, isCalendarDate, stayNights } from "../supply/zoned-time";
 import { byCodes, named, near } from "./accommodation-lookup";
@@ -6,6 +7,7 @@ import type { BodyReads, CoreConnection } from "./connection-access";
 import { accommodationTypeName, bookingDeps, supplierFor, type BookingDeps } from "./deps";
 import { OPTION_LIFETIME_MS, optionIdsFor } from "./option-token";
 import { searchRequestSchema, type SearchRequest } from "./schemas";
+import { needsExchangeRates, requestedCurrency, sellingTermsFor } from "./selling-terms";
 
 export const MAX_NIGHTS = 30;
 /** Inventory is sold for check-ins up to this many days ahead. */
@@ -13,7 +15,14 @@ export const BOOKING_HORIZON_DAYS = 365;
 export const DEFAULT_RADIUS_KM = 20;
 export const DEFAULT_GEO_LIMIT = 1000;
 
-type Occupancy = { paxes: Array<{ age: number }> };
+type Occupancy = { occupancyId?: number; paxes: Array<{ age: number }> };
+
+/** Per room, the partner's occupancy id, echoed as `occupancyRefId`; positions 1..n when none was sent. */
+export const occupancyRefIdsOf = (occupancies: Occupancy[]): number[] => {
+  const ids = occupancies.map((o, i) => o.occupancyId ?? i + 1);
+  if (new Set(ids).size !== ids.length) throw new ApiError(400, "occupancyId must be unique within a request", "invalid_occupancy");
+  return ids;
+};
 
 /** Dates and guests every core operation validates the same way; ages per room in the order given. */
 export const stayFrom = (checkIn: string, checkOut: string, occupancies: Occupancy[], now: number): Stay => {
@@ -76,14 +85,17 @@ export const accommodationSummary = (a: SupplyAccommodation) => ({
   location: locationOf(a),
 });
 
-/** The terms of an offer, the same in a search option and in a quote. */
-export const offerTerms = (offer: Offer) => ({
+/**
+ * The terms of an offer, the same in a search option and in a quote. Rooms carry the partner's
+ * occupancy ids; without any (`undefined`) they keep the supplier's positions 1..n as they are.
+ */
+export const offerTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
   boardCode: offer.boardCode,
   boardName: offer.boardName,
   isRefundable: offer.isRefundable,
   rate: offer.rate,
   cancelPolicy: offer.cancelPolicy,
-  rooms: offer.rooms,
+  rooms: occupancyRefIds ? offer.rooms.map((room, i) => ({ ...room, occupancyRefId: occupancyRefIds[i] ?? room.occupancyRefId })) : offer.rooms,
 });
 
 const selectionOf = (criteria: SearchRequest["searchCriteria"]): AccommodationSelection => {
@@ -105,12 +117,19 @@ export const searchBodyReads: BodyReads = {
     if (!parsed.success) return null;
     const criteria = parsed.data.searchCriteria;
     let stay: Stay;
+    let currency: string | undefined;
     try {
       stay = stayFrom(criteria.checkIn, criteria.checkOut, criteria.occupancies, Date.now());
+      currency = requestedCurrency(parsed.data.settings);
     } catch {
       return null;
     }
-    return supplierFor(bookingDeps(env), { connectionType: "direct" }).searchReads?.(selectionOf(criteria), stay) ?? null;
+    const d1 = env.DB;
+    const supplier = supplierFor(bookingDeps(env), { connectionType: "direct" });
+    const reads = supplier.searchReads?.(selectionOf(criteria), stay);
+    if (!reads) return null;
+    // The exchange rates ride along (last) whenever the request prices in another currency.
+    return needsExchangeRates(supplier, currency) ? [...reads, exchangeRatesStatement(d1)] : reads;
   },
   keep: (c, results) => c.set("searchRead", results),
 };
@@ -126,21 +145,42 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
   now = Date.now(),
   read?: D1Result[],
   /** How an offer's terms appear in an option; the Hotel-X shape also needs rate rules and status. */
-  terms: (offer: Offer) => Terms = offerTerms as (offer: Offer) => Terms,
+  terms: (offer: Offer, occupancyRefIds?: number[]) => Terms = offerTerms as (offer: Offer, occupancyRefIds?: number[]) => Terms,
 ) => {
   const criteria = request.searchCriteria;
   const stay = stayFrom(criteria.checkIn, criteria.checkOut, criteria.occupancies, now);
+  const occupancyRefIds = occupancyRefIdsOf(criteria.occupancies);
+  const currency = requestedCurrency(request.settings);
   const supplier = supplierFor(deps, connection);
-  const { accommodations, offers: offersByCode } = await supplier.search(selectionOf(criteria), stay, now, read);
-  const optionId = await optionIdsFor(deps.keys, { partnerId: connection.partnerId, ...stay, expiresAt: now + OPTION_LIFETIME_MS });
+  const selection = selectionOf(criteria);
+  let supplyRead = read;
+  let table: ExchangeTable | null = null;
+  if (needsExchangeRates(supplier, currency)) {
+    // Still one round trip: the rates came with the API key (last of `read`), or go with the supplier's reads.
+    if (supplyRead) {
+      table = exchangeTableOf(supplyRead.at(-1)!);
+      supplyRead = supplyRead.slice(0, -1);
+    } else if (supplier.searchReads) {
+      const all = await deps.d1.batch<unknown>([...supplier.searchReads(selection, stay), exchangeRatesStatement(deps.d1)]);
+      table = exchangeTableOf(all.at(-1)!);
+      supplyRead = all.slice(0, -1);
+    } else {
+      table = await readExchangeTable(deps.d1);
+    }
+  }
+  const selling = sellingTermsFor(connection, supplier, currency, table);
+  const { accommodations, offers: offersByCode } = await supplier.search(selection, stay, now, selling, supplyRead);
+  const optionId = await optionIdsFor(deps.keys, { partnerId: connection.partnerId, ...stay, currency: selling.currency, occupancyRefIds, expiresAt: now + OPTION_LIFETIME_MS });
   const keep = offerFilter(request.filters);
+  // The common search sends no occupancy ids: its rooms go out as priced, without a copy per option.
+  const partnerIds = criteria.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIds : undefined;
   const result = [];
   for (const accommodation of accommodations) {
     const offers = applyBusinessRules((offersByCode.get(accommodation.code) ?? []).filter(keep), request.settings.businessRules);
     if (offers.length === 0) continue;
     const options = offers.map((offer) => ({
       id: optionId({ accommodationCode: accommodation.code, roomCode: offer.roomCode, ratePlanCode: offer.ratePlanCode, chargeTotal: offer.rate.chargeTotal }),
-      ...terms(offer),
+      ...terms(offer, partnerIds),
     }));
     result.push({ ...accommodationSummary(accommodation), options });
   }

@@ -57,7 +57,7 @@ export const tgxSearchBodyReads: BodyReads = {
 };
 
 /** Core option terms plus what Hotel-X shows of an offer and /api/search does not. */
-const tgxTerms = (offer: Offer) => ({ ...offerTerms(offer), rateRules: offer.rateRules, status: offer.status });
+const tgxTerms = (offer: Offer, occupancyRefIds?: number[]) => ({ ...offerTerms(offer, occupancyRefIds), rateRules: offer.rateRules, status: offer.status });
 
 /** A core rate as a Hotel-X price: the partner pays `chargeTotal`; no separate retail price is published. */
 const priceOf = (rate: Rate & { exchange?: { currency: string; rate: number } }) => ({

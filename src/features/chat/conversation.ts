@@ -237,7 +237,7 @@ const chooseByOptionId = async (ctx: TurnContext, state: ConversationState, opti
     accommodationCode: option.accommodationCode,
     name: accommodation.name,
     totalPrice: option.chargeTotal,
-    currency: "USD",
+    currency: option.currency,
     stay: { checkIn: option.checkIn, checkOut: option.checkOut, rooms: option.rooms },
   });
 };

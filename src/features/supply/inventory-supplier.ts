@@ -1,12 +1,15 @@
 import { randomToken } from "../../platform/crypto/digest";
-import { catalogueFor, nightFactors, round2, roomNightPrice, type AccommodationCatalogue, type NightFactors, type RatePlan, type RoomType } from "./catalogue";
+import { catalogueFor, nightFactors, roomNightPrice, type AccommodationCatalogue, type NightFactors, type RatePlan, type RoomType } from "./catalogue";
+import { moneyIn, sellNight, type SellingTerms } from "./selling-price";
 import type { AccommodationSelection, CancelPolicy, Offer, OfferRef, OfferRoom, Rate, Stay, Supplier, SupplyAccommodation } from "./supplier";
-import { SupplierRefusal } from "./supplier";
+import { MIXED_PRODUCT_SEPARATOR, SupplierRefusal } from "./supplier";
 import { addDays, localDate, stayNights, zonedTimeToUtc } from "./zoned-time";
 
 export const CURRENCY = "USD";
 /** Sales tax and fees added on top of the room price. */
 export const TAX_RATE = 0.12;
+/** The same rate in percent, for integer arithmetic on whole minor units. */
+const TAX_RATE_PERCENT = 12;
 /** Local time on the deadline day until which a refundable plan cancels free. */
 export const FREE_CANCELLATION_LOCAL_TIME = "15:00";
 
@@ -67,15 +70,20 @@ type StayPricing = {
   nightFactors: NightFactors[];
   guests: Guests[];
   occupancyFactors: number[];
+  /** Several rooms whose guests differ: each may be best served by another room type. */
+  mixable: boolean;
   /** Only a check-in today or tomorrow (UTC) can already be past on a hotel's own calendar. */
   nearToday: boolean;
   bookedAt: string;
   freeCancellationDeadline: (freeDays: number, timeZone: string) => string;
+  terms: SellingTerms;
+  money: ReturnType<typeof moneyIn>;
 };
 
-const stayPricing = (stay: Stay, now: number): StayPricing => {
+const stayPricing = (stay: Stay, now: number, terms: SellingTerms): StayPricing => {
   const nights = stayNights(stay.checkIn, stay.checkOut);
   const guests = stay.rooms.map(guestsOf);
+  const alike = new Set(stay.rooms.map((ages) => [...ages].sort((a, b) => a - b).join("."))).size === 1;
   // One search has one check-in: its deadlines differ only by zone and days before.
   const deadlinesByZone = new Map<string, string[]>();
   return {
@@ -85,6 +93,7 @@ const stayPricing = (stay: Stay, now: number): StayPricing => {
     nightFactors: nights.map(nightFactors),
     guests,
     occupancyFactors: guests.map(occupancyFactor),
+    mixable: !alike,
     nearToday: stay.checkIn <= addDays(new Date(now).toISOString().slice(0, 10), 1),
     bookedAt: new Date(now).toISOString(),
     freeCancellationDeadline: (freeDays, timeZone) => {
@@ -92,32 +101,24 @@ const stayPricing = (stay: Stay, now: number): StayPricing => {
       if (!byDays) deadlinesByZone.set(timeZone, (byDays = []));
       return (byDays[freeDays] ??= freeCancellationDeadline(stay.checkIn, freeDays, timeZone));
     },
+    terms,
+    money: moneyIn(terms.currency),
   };
 };
 
-const rateOf = (baseRate: number): Rate => {
-  const base = round2(baseRate);
-  const taxesAndFees = round2(base * TAX_RATE);
-  return { currency: CURRENCY, baseRate: base, taxesAndFees, chargeTotal: round2(base + taxesAndFees) };
-};
+/** Tax on a base price, both in whole minor units (integer arithmetic keeps the half unit exact). */
+const taxOn = (baseMinor: number) => Math.round((baseMinor * TAX_RATE_PERCENT) / 100);
 
-const sumRates = (rates: Rate[]): Rate => {
-  let baseRate = 0;
-  let taxesAndFees = 0;
-  for (const r of rates) {
-    baseRate += r.baseRate;
-    taxesAndFees += r.taxesAndFees;
-  }
-  baseRate = round2(baseRate);
-  taxesAndFees = round2(taxesAndFees);
-  return { currency: CURRENCY, baseRate, taxesAndFees, chargeTotal: round2(baseRate + taxesAndFees) };
+const rateOf = (baseMinor: number, pricing: StayPricing, tax = taxOn(baseMinor)): Rate => {
+  const { money, terms } = pricing;
+  return { currency: money.currency, baseRate: money.amount(baseMinor), taxesAndFees: money.amount(tax), chargeTotal: money.amount(baseMinor + tax), exchange: terms.exchange };
 };
 
 /** 15:00 hotel time `freeDays` before check-in, as a UTC instant (zoned-time remembers the conversions). */
 const freeCancellationDeadline = (checkIn: string, freeDays: number, timeZone: string): string =>
   zonedTimeToUtc(addDays(checkIn, -freeDays), FREE_CANCELLATION_LOCAL_TIME, timeZone).toISOString();
 
-/** Cancellation policy with deadlines as UTC instants computed in the accommodation's own zone. */
+/** Cancellation policy with deadlines as UTC instants computed in the accommodation's own zone, in the rate's currency. */
 export const cancelPolicyFor = (
   plan: RatePlan,
   accommodation: SupplyAccommodation,
@@ -129,25 +130,29 @@ export const cancelPolicyFor = (
   /** The free-cancellation deadline when the caller has it already. */
   deadline = plan.cancellation.refundable ? freeCancellationDeadline(checkIn, plan.cancellation.freeDays, accommodation.timezone) : bookedAt,
 ): CancelPolicy => {
+  const currency = rate.currency;
   if (!plan.cancellation.refundable) {
-    return { refundable: false, cancelPenalties: [{ penaltyType: "NON_REFUNDABLE", currency: CURRENCY, deadline: bookedAt, value: rate.chargeTotal }] };
+    return { refundable: false, cancelPenalties: [{ penaltyType: "NON_REFUNDABLE", currency, deadline: bookedAt, value: rate.chargeTotal }] };
   }
   const value = plan.cancellation.penalty === "FIRST_NIGHT" ? firstNightTotal : rate.chargeTotal;
-  return { refundable: true, cancelPenalties: [{ penaltyType: plan.cancellation.penalty, currency: CURRENCY, deadline, value }] };
+  return { refundable: true, cancelPenalties: [{ penaltyType: plan.cancellation.penalty, currency, deadline, value }] };
 };
 
-/** Prices one rate plan for a stay from the derived defaults and the stored overrides; null if not sellable. */
-const priceOffer = (
-  accommodation: SupplyAccommodation,
+/** One room type and rate plan chosen for one occupancy. */
+type RoomPick = { room: RoomType; plan: RatePlan };
+
+/**
+ * Net nightly prices (hotel currency, before occupancy) of a room type and plan for the stay, or
+ * null when a night is stopped or has fewer than `rooms` rooms left.
+ */
+const nightlyNet = (
   catalogue: AccommodationCatalogue,
-  room: RoomType,
-  plan: RatePlan,
+  { room, plan }: RoomPick,
   pricing: StayPricing,
   overrides: NightOverrides | undefined,
-): Offer | null => {
-  // Loops rather than every/map: this runs for every rate plan of every hotel searched.
-  const { stay, nights, guests, occupancyFactors } = pricing;
-  for (const g of guests) if (!fits(room, g)) return null;
+  rooms: number,
+): number[] | null => {
+  const nights = pricing.nights;
   const nightly: number[] = [];
   for (let i = 0; i < nights.length; i++) {
     const roomNight = overrides?.rooms.get(nightKey(room.code, nights[i]!));
@@ -155,38 +160,194 @@ const priceOffer = (
     const allotment = roomNight?.allotment ?? room.defaultAllotment;
     const sold = roomNight?.sold ?? 0;
     if (roomNight?.stop_sell || planNight?.stop_sell) return null;
-    if (allotment - sold < stay.rooms.length) return null;
+    if (allotment - sold < rooms) return null;
     const roomPrice = roomNight?.price ?? roomNightPrice(catalogue, room, pricing.nightFactors[i]!);
     nightly.push(planNight?.price ?? roomPrice * plan.priceFactor);
   }
+  return nightly;
+};
+
+/**
+ * An offer from the picks of every occupancy (the same pick repeated for a single room type) and
+ * their net nightly prices. Each night is sold per room with the connection's markup, in the
+ * currency asked for (selling-price.ts); the offer's rate is the sum of its rooms' rates.
+ */
+const assembleOffer = (accommodation: SupplyAccommodation, picks: RoomPick[], nightlies: number[][], pricing: StayPricing): Offer => {
+  const { occupancyFactors, terms, money } = pricing;
   const rooms: OfferRoom[] = [];
-  const rates: Rate[] = [];
-  let firstNight = 0;
-  for (let i = 0; i < occupancyFactors.length; i++) {
+  const roomPenalties: Array<{ deadline: string; minor: number }> = [];
+  let baseTotal = 0;
+  let taxTotal = 0;
+  let firstNightTotal = 0;
+  for (let i = 0; i < picks.length; i++) {
+    const { room, plan } = picks[i]!;
+    const nightly = nightlies[i]!;
     const factor = occupancyFactors[i]!;
-    let total = 0;
-    for (let n = 0; n < nightly.length; n++) total += nightly[n]! * factor;
-    const rate = rateOf(total);
-    rates.push(rate);
+    let base = 0;
+    for (let n = 0; n < nightly.length; n++) base += sellNight(nightly[n]! * factor, terms, money.scale);
+    const first = sellNight(nightly[0]! * factor, terms, money.scale);
+    const rate = rateOf(base, pricing);
     rooms.push({ occupancyRefId: i + 1, code: room.code, description: room.name, rate });
-    firstNight += nightly[0]! * factor;
+    baseTotal += base;
+    taxTotal += taxOn(base);
+    firstNightTotal += first + taxOn(first);
+    if (plan.cancellation.refundable) {
+      const deadline = pricing.freeCancellationDeadline(plan.cancellation.freeDays, accommodation.timezone);
+      roomPenalties.push({ deadline, minor: plan.cancellation.penalty === "FIRST_NIGHT" ? first + taxOn(first) : base + taxOn(base) });
+    }
   }
-  const rate = sumRates(rates);
-  const refundable = plan.cancellation.refundable;
-  const deadline = refundable ? pricing.freeCancellationDeadline(plan.cancellation.freeDays, accommodation.timezone) : pricing.bookedAt;
+  // The offer's rate is the sum of its rooms' rates.
+  const rate = rateOf(baseTotal, pricing, taxTotal);
+  const lead = picks[0]!;
+  const single = picks.every((p) => p.room === lead.room);
+  const refundable = lead.plan.cancellation.refundable;
+  const deadlines = new Set(roomPenalties.map((p) => p.deadline));
+  const cancelPolicy: CancelPolicy =
+    deadlines.size <= 1
+      ? cancelPolicyFor(lead.plan, accommodation, pricing.stay.checkIn, rate, money.amount(firstNightTotal), pricing.bookedAt, roomPenalties[0]?.deadline ?? pricing.bookedAt)
+      : mixedCancelPolicy(lead.plan, roomPenalties, pricing);
   return {
-    roomCode: room.code,
-    ratePlanCode: plan.code,
-    roomName: room.name,
-    boardCode: plan.boardCode,
-    boardName: plan.boardName,
+    roomCode: single ? lead.room.code : picks.map((p) => p.room.code).join(MIXED_PRODUCT_SEPARATOR),
+    ratePlanCode: single ? lead.plan.code : picks.map((p) => p.plan.code).join(MIXED_PRODUCT_SEPARATOR),
+    roomName: single ? lead.room.name : picks.map((p) => p.room.name).join(" + "),
+    boardCode: lead.plan.boardCode,
+    boardName: lead.plan.boardName,
     isRefundable: refundable,
     rateRules: refundable ? [] : ["NON_REFUNDABLE"],
     status: "OK",
     rate,
-    cancelPolicy: cancelPolicyFor(plan, accommodation, stay.checkIn, rate, round2(firstNight * (1 + TAX_RATE)), pricing.bookedAt, deadline),
+    cancelPolicy,
     rooms,
   };
+};
+
+/**
+ * Rooms of a mixed offer whose free-cancellation deadlines differ: one penalty per deadline, each
+ * the sum of the penalties of every room whose deadline has passed by then, so that "the highest
+ * penalty whose deadline has passed" is what cancelling costs at any moment.
+ */
+const mixedCancelPolicy = (plan: RatePlan, roomPenalties: Array<{ deadline: string; minor: number }>, pricing: StayPricing): CancelPolicy => {
+  const sorted = [...roomPenalties].sort((a, b) => a.deadline.localeCompare(b.deadline));
+  const penaltyType = plan.cancellation.refundable ? plan.cancellation.penalty : "NON_REFUNDABLE";
+  const cancelPenalties: CancelPolicy["cancelPenalties"] = [];
+  let running = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    running += sorted[i]!.minor;
+    if (sorted[i + 1]?.deadline === sorted[i]!.deadline) continue;
+    cancelPenalties.push({ penaltyType, currency: pricing.money.currency, deadline: sorted[i]!.deadline, value: pricing.money.amount(running) });
+  }
+  return { refundable: true, cancelPenalties };
+};
+
+/** Prices one rate plan of one room type for every occupancy of the stay; null if not sellable. */
+const priceOffer = (
+  accommodation: SupplyAccommodation,
+  catalogue: AccommodationCatalogue,
+  pick: RoomPick,
+  pricing: StayPricing,
+  overrides: NightOverrides | undefined,
+): Offer | null => {
+  const { stay, guests } = pricing;
+  // Loops rather than every/map: this runs for every rate plan of every hotel searched.
+  for (const g of guests) if (!fits(pick.room, g)) return null;
+  const nightly = nightlyNet(catalogue, pick, pricing, overrides, stay.rooms.length);
+  if (!nightly) return null;
+  return assembleOffer(accommodation, stay.rooms.map(() => pick), stay.rooms.map(() => nightly), pricing);
+};
+
+/** The plan template of a rate plan (`RO-FLX` of `STD-RO-FLX`): what mixed rooms must share. */
+const planKind = (plan: RatePlan) => plan.code.slice(plan.roomCode.length + 1);
+
+/** Rooms of a type left on every night of the stay (0 when a night is stopped). */
+const roomsLeft = (room: RoomType, pricing: StayPricing, overrides: NightOverrides | undefined) => {
+  let left = Infinity;
+  for (const night of pricing.nights) {
+    const row = overrides?.rooms.get(nightKey(room.code, night));
+    if (row?.stop_sell) return 0;
+    left = Math.min(left, (row?.allotment ?? room.defaultAllotment) - (row?.sold ?? 0));
+  }
+  return left;
+};
+
+/**
+ * Mixed offers for rooms whose guests differ: per plan template (board and cancellation terms),
+ * each occupancy in turn gets the cheapest room type that fits it and still has a room left.
+ * Offered only when that mixes room types; a single type is already offered on its own.
+ */
+const mixedOffers = (accommodation: SupplyAccommodation, catalogue: AccommodationCatalogue, pricing: StayPricing, overrides: NightOverrides | undefined): Offer[] => {
+  const offers: Offer[] = [];
+  const left = new Map(catalogue.rooms.map((room) => [room.code, roomsLeft(room, pricing, overrides)]));
+  const nightlyByPlan = new Map<string, number[] | null>();
+  const kinds = [...new Set(catalogue.ratePlans.map(planKind))];
+  for (const kind of kinds) {
+    const used = new Map<string, number>();
+    const picks: RoomPick[] = [];
+    const nightlies: number[][] = [];
+    for (let i = 0; i < pricing.guests.length; i++) {
+      let best: { pick: RoomPick; nightly: number[]; price: number } | null = null;
+      for (const room of catalogue.rooms) {
+        if (!fits(room, pricing.guests[i]!) || (left.get(room.code) ?? 0) - (used.get(room.code) ?? 0) < 1) continue;
+        const plan = catalogue.ratePlans.find((p) => p.roomCode === room.code && planKind(p) === kind);
+        if (!plan) continue;
+        if (!nightlyByPlan.has(plan.code)) nightlyByPlan.set(plan.code, nightlyNet(catalogue, { room, plan }, pricing, overrides, 1));
+        const nightly = nightlyByPlan.get(plan.code);
+        if (!nightly) continue;
+        const price = nightly.reduce((sum, n) => sum + n, 0);
+        if (!best || price < best.price) best = { pick: { room, plan }, nightly, price };
+      }
+      if (!best) break;
+      picks.push(best.pick);
+      nightlies.push(best.nightly);
+      used.set(best.pick.room.code, (used.get(best.pick.room.code) ?? 0) + 1);
+    }
+    if (picks.length !== pricing.guests.length || picks.every((p) => p.room === picks[0]!.room)) continue;
+    offers.push(assembleOffer(accommodation, picks, nightlies, pricing));
+  }
+  return offers;
+};
+
+/** The picks a product names, one per occupancy for a mixed product; null when it names no such product. */
+const picksOf = (catalogue: AccommodationCatalogue, ref: OfferRef, rooms: number): RoomPick[] | null => {
+  const roomCodes = ref.roomCode.split(MIXED_PRODUCT_SEPARATOR);
+  const planCodes = ref.ratePlanCode.split(MIXED_PRODUCT_SEPARATOR);
+  if (roomCodes.length !== planCodes.length || (roomCodes.length > 1 && roomCodes.length !== rooms)) return null;
+  const picks: RoomPick[] = [];
+  for (let i = 0; i < roomCodes.length; i++) {
+    const room = catalogue.rooms.find((r) => r.code === roomCodes[i]);
+    const plan = catalogue.ratePlans.find((p) => p.code === planCodes[i] && p.roomCode === roomCodes[i]);
+    if (!room || !plan) return null;
+    picks.push({ room, plan });
+  }
+  return picks;
+};
+
+/** How many rooms of each type a product takes. */
+const roomsByType = (roomCode: string, roomCount: number): Map<string, number> => {
+  const codes = roomCode.split(MIXED_PRODUCT_SEPARATOR);
+  const counts = new Map<string, number>();
+  if (codes.length === 1) return counts.set(codes[0]!, roomCount);
+  for (const code of codes) counts.set(code, (counts.get(code) ?? 0) + 1);
+  return counts;
+};
+
+/** A mixed product priced now for the stay, with the same picks; null if not sellable. */
+const priceMixed = (
+  accommodation: SupplyAccommodation,
+  catalogue: AccommodationCatalogue,
+  picks: RoomPick[],
+  pricing: StayPricing,
+  overrides: NightOverrides | undefined,
+): Offer | null => {
+  const counts = roomsByType(picks.map((p) => p.room.code).join(MIXED_PRODUCT_SEPARATOR), picks.length);
+  const nightlies: number[][] = [];
+  for (let i = 0; i < picks.length; i++) {
+    const pick = picks[i]!;
+    if (!fits(pick.room, pricing.guests[i]!) || planKind(pick.plan) !== planKind(picks[0]!.plan)) return null;
+    const nightly = nightlyNet(catalogue, pick, pricing, overrides, counts.get(pick.room.code)!);
+    if (!nightly) return null;
+    nightlies.push(nightly);
+  }
+  return assembleOffer(accommodation, picks, nightlies, pricing);
 };
 
 /** Whether the check-in date is already behind the hotel's own calendar (only near today is it worth asking). */
@@ -197,10 +358,12 @@ const offersFor = (accommodation: SupplyAccommodation, pricing: StayPricing, ove
   if (checkInPassed(accommodation, pricing)) return [];
   const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
   const offers: Offer[] = [];
-  for (const { room, plan } of catalogue.products) {
-    const offer = priceOffer(accommodation, catalogue, room, plan, pricing, overrides);
+  for (const pick of catalogue.products) {
+    const offer = priceOffer(accommodation, catalogue, pick, pricing, overrides);
     if (offer) offers.push(offer);
   }
+  // Only rooms whose guests differ can be served better by mixing; the common search never gets here.
+  if (pricing.mixable) for (const offer of mixedOffers(accommodation, catalogue, pricing, overrides)) offers.push(offer);
   return offers;
 };
 
@@ -215,14 +378,15 @@ export const inventorySupplier = (d1: D1Database): Supplier => {
   ];
   return {
     name: "inventory",
+    currency: CURRENCY,
 
     searchReads,
 
-    async search(selection, stay, now, read) {
+    async search(selection, stay, now, terms, read) {
       const [found, rooms, plans] = read ?? (await d1.batch<unknown>(searchReads(selection, stay)));
       const accommodations = selection.finish(found!.results);
       const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]);
-      const pricing = stayPricing(stay, now);
+      const pricing = stayPricing(stay, now, terms);
       const offers = new Map<string, Offer[]>();
       for (const accommodation of accommodations) {
         const priced = offersFor(accommodation, pricing, overrides.get(accommodation.code));
@@ -231,39 +395,45 @@ export const inventorySupplier = (d1: D1Database): Supplier => {
       return { accommodations, offers };
     },
 
-    async quote(accommodation, ref: OfferRef, stay, now) {
+    async quote(accommodation, ref: OfferRef, stay, now, terms) {
       const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
-      const plan = catalogue.ratePlans.find((p) => p.code === ref.ratePlanCode && p.roomCode === ref.roomCode);
-      const room = catalogue.rooms.find((r) => r.code === ref.roomCode);
-      if (!plan || !room) return null;
-      const pricing = stayPricing(stay, now);
+      const picks = picksOf(catalogue, ref, stay.rooms.length);
+      if (!picks) return null;
+      const pricing = stayPricing(stay, now, terms);
       if (checkInPassed(accommodation, pricing)) return null;
       const [rooms, plans] = await d1.batch<unknown>(overrideStatements(d1, { codesSql: "?1", params: [accommodation.code] }, stay));
-      const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]);
-      return priceOffer(accommodation, catalogue, room, plan, pricing, overrides.get(accommodation.code));
+      const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]).get(accommodation.code);
+      return picks.length === 1 ? priceOffer(accommodation, catalogue, picks[0]!, pricing, overrides) : priceMixed(accommodation, catalogue, picks, pricing, overrides);
     },
 
     async book(accommodation, ref, stay) {
       const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
-      const room = catalogue.rooms.find((r) => r.code === ref.roomCode);
-      if (!room) throw new SupplierRefusal("unavailable");
+      const picks = picksOf(catalogue, ref, stay.rooms.length);
+      if (!picks) throw new SupplierRefusal("unavailable");
       const nights = stayNights(stay.checkIn, stay.checkOut);
       // Rate-plan stop-sell is read first; room-level stop-sell and allotment are enforced by the batch itself.
       const { results: planStops } = await d1
-        .prepare("SELECT night FROM rate_plan_nights WHERE accommodation_code = ?1 AND rate_plan_code = ?2 AND night >= ?3 AND night < ?4 AND stop_sell = 1 LIMIT 1")
-        .bind(accommodation.code, ref.ratePlanCode, stay.checkIn, stay.checkOut)
+        .prepare(
+          "SELECT night FROM rate_plan_nights WHERE accommodation_code = ?1 AND rate_plan_code IN (SELECT value FROM json_each(?2)) AND night >= ?3 AND night < ?4 AND stop_sell = 1 LIMIT 1",
+        )
+        .bind(accommodation.code, JSON.stringify(picks.map((p) => p.plan.code)), stay.checkIn, stay.checkOut)
         .all();
       if (planStops.length) throw new SupplierRefusal("unavailable");
-      const count = stay.rooms.length;
-      // One batch is one transaction: every night's increment or none. A night that would sell past its
-      // allotment, or is stopped, breaks the CHECK (sold <= allotment) and rolls the whole batch back.
+      // One batch is one transaction: every night of every room type or none. A night that would sell past
+      // its allotment, or is stopped, breaks the CHECK (sold <= allotment) and rolls the whole batch back,
+      // so a mixed booking and a single-type booking can never both take the last room of a type.
       const take = d1.prepare(
         `INSERT INTO room_nights (accommodation_code, room_code, night, allotment, sold) VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT (accommodation_code, room_code, night) DO UPDATE SET
            sold = CASE WHEN room_nights.stop_sell = 1 THEN room_nights.allotment + 1 ELSE room_nights.sold + excluded.sold END`,
       );
+      const statements: D1PreparedStatement[] = [];
+      for (const [roomCode, count] of roomsByType(ref.roomCode, stay.rooms.length)) {
+        const room = picks.find((p) => p.room.code === roomCode)!.room;
+        for (const night of nights) statements.push(take.bind(accommodation.code, room.code, night, room.defaultAllotment, count));
+      }
       try {
-        await d1.batch(nights.map((night) => take.bind(accommodation.code, room.code, night, room.defaultAllotment, count)));
+        await d1.batch(statements);
       } catch (error) {
         if (isCheckFailure(error)) throw new SupplierRefusal("unavailable");
         throw error;
@@ -274,7 +444,11 @@ export const inventorySupplier = (d1: D1Database): Supplier => {
     async cancel(stay) {
       const nights = stayNights(stay.checkIn, stay.checkOut);
       const release = d1.prepare("UPDATE room_nights SET sold = sold - ?4 WHERE accommodation_code = ?1 AND room_code = ?2 AND night = ?3");
-      await d1.batch(nights.map((night) => release.bind(stay.accommodationCode, stay.roomCode, night, stay.roomCount)));
+      const statements: D1PreparedStatement[] = [];
+      for (const [roomCode, count] of roomsByType(stay.roomCode, stay.roomCount)) {
+        for (const night of nights) statements.push(release.bind(stay.accommodationCode, roomCode, night, count));
+      }
+      await d1.batch(statements);
     },
   };
 };

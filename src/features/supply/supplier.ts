@@ -4,7 +4,10 @@
  * served by another implementation without touching the API layer.
  */
 
-export type Rate = { currency: string; baseRate: number; taxesAndFees: number; chargeTotal: number };
+import type { SellingTerms } from "./selling-price";
+
+/** `exchange`: the hotel's currency and the rate that converted its prices into `currency`. */
+export type Rate = { currency: string; baseRate: number; taxesAndFees: number; chargeTotal: number; exchange?: { currency: string; rate: number } };
 export type CancelPenalty = { penaltyType: string; currency: string; deadline: string; value: number };
 export type CancelPolicy = { refundable: boolean; cancelPenalties: CancelPenalty[] };
 export type OfferRoom = { occupancyRefId: number; code: string; description: string; rate: Rate };
@@ -37,8 +40,13 @@ export type AccommodationSelection = {
 /** A stay: dates and, per room, the ages of its guests. */
 export type Stay = { checkIn: string; checkOut: string; rooms: number[][] };
 
-/** Which product of an accommodation an offer sells. */
+/**
+ * Which product of an accommodation an offer sells. A mixed offer (one room type per occupancy)
+ * joins its codes with `+` in occupancy order, e.g. `STD+FAM` and `STD-RO-FLX+FAM-RO-FLX`.
+ */
 export type OfferRef = { roomCode: string; ratePlanCode: string };
+
+export const MIXED_PRODUCT_SEPARATOR = "+";
 
 export type Offer = OfferRef & {
   roomName: string;
@@ -67,16 +75,18 @@ export class SupplierRefusal extends Error {
 
 export interface Supplier {
   readonly name: string;
+  /** The currency its net prices are in (the hotel's currency); `SellingTerms.exchange` converts from it. */
+  readonly currency: string;
   /**
    * The selected accommodations and their offers by code; accommodations without offers have no
    * entry. `read` is the outcome of `searchReads` when the caller batched them with its own reads.
    */
-  search(selection: AccommodationSelection, stay: Stay, now: number, read?: D1Result[]): Promise<{ accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]> }>;
+  search(selection: AccommodationSelection, stay: Stay, now: number, terms: SellingTerms, read?: D1Result[]): Promise<{ accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]> }>;
   /** A supplier that searches our own D1 names those reads, so a caller can batch them. */
   searchReads?(selection: AccommodationSelection, stay: Stay): D1PreparedStatement[];
   /** The product priced now, or null when it is not sellable for the stay. */
-  quote(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay, now: number): Promise<Offer | null>;
-  /** Takes the rooms for every night, all or nothing. */
+  quote(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay, now: number, terms: SellingTerms): Promise<Offer | null>;
+  /** Takes the rooms for every night (every room type of a mixed offer), all or nothing. */
   book(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay): Promise<SupplierBooking>;
   /** Gives the rooms of a booked stay back. */
   cancel(stay: BookedStay): Promise<void>;

@@ -1,0 +1,177 @@
+import { env } from "cloudflare:test";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { seedDemoAccommodations } from "../../../scripts/demo/seed";
+import { call, post } from "../../../test/api";
+import { OPERATOR } from "../partners/test-sessions";
+import { addDays } from "../supply/zoned-time";
+import { bookBody, DEMO_CODE, inDays, quoteBody, searchBody, type SearchedOption } from "./booking-test-kit";
+import { cancelBooking } from "./cancel";
+import { bookingDeps } from "./deps";
+import { searchBodyReads } from "./search";
+
+const RATES = "/api/operator/exchange-rates";
+const setRates = async (base: string, rates: Record<string, number>) => expect((await call("PUT", RATES, { base, rates }, OPERATOR)).status).toBe(200);
+
+beforeAll(async () => {
+  await seedDemoAccommodations(env.DB, { accommodations: 10 });
+});
+beforeEach(async () => {
+  await setRates("USD", { EUR: 0.92, GBP: 0.79, JPY: 151.3 });
+});
+
+/** One night, one room of two adults: every room's base rate is a single sold night. */
+const searchIn = async (currency: string | undefined, code = "US000001", checkIn = inDays(40), settings: Record<string, unknown> = {}) => {
+  const res = await post(
+    "/api/search",
+    searchBody({ destinations: { accommodations: [{ code }] }, checkIn, checkOut: addDays(checkIn, 1) }, { settings: { access: { code: DEMO_CODE }, ...(currency ? { currency } : {}), ...settings } }),
+  );
+  return res;
+};
+
+const searched = (option: any, code: string, checkIn: string): SearchedOption => ({ accommodationCode: code, option, checkIn, checkOut: addDays(checkIn, 1), occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }] });
+const withCurrency = (body: any, currency: string) => ({ ...body, settings: { ...body.settings, currency } });
+const cents = (amount: number) => Math.round(amount * 100);
+
+describe("settings.currency", () => {
+  it("converts every night from the hotel's USD with the operator's rate, and says so in exchange", async () => {
+    const usd = (await searchIn(undefined)).json.data.accommodations[0].options;
+    const eur = (await searchIn("EUR")).json.data.accommodations[0].options;
+    expect(eur.map((o: any) => o.id.split("~").slice(1, 4).join("~"))).toEqual(usd.map((o: any) => o.id.split("~").slice(1, 4).join("~")));
+    usd.forEach((option: any, i: number) => {
+      const converted = eur[i];
+      const night = Math.round((cents(option.rooms[0].rate.baseRate) / 100) * 0.92 * 100);
+      expect(converted.rate).toMatchObject({ currency: "EUR", baseRate: night / 100, taxesAndFees: Math.round((night * 12) / 100) / 100, exchange: { currency: "USD", rate: 0.92 } });
+      expect(converted.rooms[0].rate).toEqual(converted.rate);
+      expect(converted.cancelPolicy.cancelPenalties.every((p: any) => p.currency === "EUR")).toBe(true);
+      expect(option.rate.exchange).toEqual({ currency: "USD", rate: 1 });
+    });
+  });
+
+  it("accepts any case; the criteria's own currency field stays unused; USD needs no rate at all", async () => {
+    const lower = await searchIn("eur");
+    expect(lower.json.data.accommodations[0].options[0].rate.currency).toBe("EUR");
+    const criteria = await post("/api/search", searchBody({ destinations: { accommodations: [{ code: "US000001" }] }, currency: "GBP" }));
+    expect(criteria.json.data.accommodations[0].options[0].rate.currency).toBe("USD");
+    await setRates("EUR", {});
+    const usd = await searchIn("USD");
+    expect(usd.status).toBe(200);
+    expect(usd.json.data.accommodations[0].options[0].rate).toMatchObject({ currency: "USD", exchange: { currency: "USD", rate: 1 } });
+  });
+
+  it("goes through the base when neither side is the base", async () => {
+    await setRates("EUR", { USD: 1.087, GBP: 0.86 });
+    const gbp = await searchIn("GBP");
+    expect(gbp.status).toBe(200);
+    const option = gbp.json.data.accommodations[0].options[0];
+    expect(option.rate.currency).toBe("GBP");
+    expect(option.rate.exchange.currency).toBe("USD");
+    expect(option.rate.exchange.rate).toBeCloseTo(0.86 / 1.087, 12);
+  });
+
+  it("rounds to the currency's minor unit: yen have none", async () => {
+    const option = (await searchIn("JPY")).json.data.accommodations[0].options[0];
+    expect(option.rate.currency).toBe("JPY");
+    for (const amount of [option.rate.baseRate, option.rate.taxesAndFees, option.rate.chargeTotal]) expect(Number.isInteger(amount)).toBe(true);
+  });
+
+  it("a currency without a rate is 400 Unsupported currency; a malformed code is 400", async () => {
+    const res = await searchIn("CHF");
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe("Unsupported currency");
+    // The hotel's currency missing from the table makes every other currency unsupported too.
+    await setRates("EUR", { GBP: 0.86 });
+    expect((await searchIn("GBP")).json.message).toBe("Unsupported currency");
+    const malformed = await searchIn("EURO");
+    expect(malformed.status).toBe(400);
+    expect(malformed.json.code).toBe("invalid_request");
+    for (const currency of [978, null, ["EUR"]]) {
+      const wrongType = await searchIn(undefined, "US000001", inDays(40), { currency });
+      expect(wrongType.status).toBe(400);
+    }
+  });
+
+  it("the rates read rides in the search's one D1 batch, only when another currency is asked for", () => {
+    const body = searchBody({ destinations: { accommodations: [{ code: "US000001" }] } });
+    const plain = searchBodyReads.statements(env, body)!;
+    expect(searchBodyReads.statements(env, { ...body, settings: { ...body.settings, currency: "USD" } })!).toHaveLength(plain.length);
+    expect(searchBodyReads.statements(env, { ...body, settings: { ...body.settings, currency: "EUR" } })!).toHaveLength(plain.length + 1);
+  });
+
+  it("a rate set by the operator is used by the very next search (no cache to go stale)", async () => {
+    const before = (await searchIn("EUR")).json.data.accommodations[0].options[0];
+    await setRates("USD", { EUR: 0.5 });
+    const after = (await searchIn("EUR")).json.data.accommodations[0].options[0];
+    expect(after.rate.exchange.rate).toBe(0.5);
+    expect(after.rate.chargeTotal).toBeLessThan(before.rate.chargeTotal);
+  });
+});
+
+describe("quote and book in the searched currency", () => {
+  const searchEur = async (code: string, checkIn: string) => {
+    const res = await searchIn("EUR", code, checkIn);
+    const option = res.json.data.accommodations[0].options.find((o: any) => o.isRefundable);
+    return searched(option, code, checkIn);
+  };
+
+  it("the quote fixes the rate: book charges the quoted EUR total although the rate moved; cancel penalties are in EUR", async () => {
+    const s = await searchEur("US000002", inDays(41));
+    const quote = await post("/api/quote", quoteBody(s));
+    expect(quote.status).toBe(200);
+    expect(quote.json.data.rate).toEqual(s.option.rate);
+    await setRates("USD", { EUR: 1.5 });
+    const booked = await post("/api/book", bookBody(quote.json.data, "eur-1"));
+    expect(booked.status).toBe(200);
+    expect(booked.json.data).toMatchObject({ chargeTotal: s.option.rate.chargeTotal, currency: "EUR", exchange: { currency: "USD", rate: 0.92 } });
+    const read = await call("GET", `/api/bookings/${booked.json.data.bookingReference}`);
+    expect(read.json.data.rate).toEqual(s.option.rate);
+    const penalty = s.option.cancelPolicy.cancelPenalties[0];
+    const cancelled = await cancelBooking(bookingDeps(env), "demo", booked.json.data.bookingReference, Date.parse(penalty.deadline) + 60_000);
+    expect(cancelled.cancelPrice).toEqual({ currency: "EUR", amount: penalty.value });
+    expect(cancelled.bookPrice).toEqual({ currency: "EUR", amount: s.option.rate.chargeTotal });
+  });
+
+  it("a rate raised between search and quote is Price changed (in EUR); a lowered one quotes lower", async () => {
+    const s = await searchEur("US000003", inDays(42));
+    await setRates("USD", { EUR: 1.2 });
+    const raised = await post("/api/quote", quoteBody(s));
+    expect(raised.status).toBe(400);
+    expect(raised.json.message).toBe("Price changed");
+    expect(raised.json.details).toMatchObject({ previousTotal: s.option.rate.chargeTotal, currency: "EUR" });
+    await setRates("USD", { EUR: 0.8 });
+    const lowered = await post("/api/quote", quoteBody(s));
+    expect(lowered.status).toBe(200);
+    expect(lowered.json.data.rate).toMatchObject({ currency: "EUR", exchange: { currency: "USD", rate: 0.8 } });
+    expect(lowered.json.data.rate.chargeTotal).toBeLessThan(s.option.rate.chargeTotal);
+  });
+
+  it("a rate withdrawn between search and quote is Unsupported currency", async () => {
+    const s = await searchEur("US000004", inDays(43));
+    await setRates("USD", { GBP: 0.79 });
+    const res = await post("/api/quote", quoteBody(s));
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe("Unsupported currency");
+  });
+
+  it("quote or book asking for another currency than the option's is 400 Currency mismatch; the same one is fine", async () => {
+    const s = await searchEur("US000005", inDays(44));
+    const other = await post("/api/quote", withCurrency(quoteBody(s), "GBP"));
+    expect(other.status).toBe(400);
+    expect(other.json.message).toBe("Currency mismatch");
+    const same = await post("/api/quote", withCurrency(quoteBody(s), "EUR"));
+    expect(same.status).toBe(200);
+    const wrongBook = await post("/api/book", withCurrency(bookBody(same.json.data, "eur-mismatch"), "USD"));
+    expect(wrongBook.status).toBe(400);
+    expect(wrongBook.json.message).toBe("Currency mismatch");
+    const ok = await post("/api/book", withCurrency(bookBody(same.json.data, "eur-match"), "EUR"));
+    expect(ok.status).toBe(200);
+    expect(ok.json.data.currency).toBe("EUR");
+  });
+
+  it("without any currency everything stays in USD, as before", async () => {
+    const res = await searchIn(undefined, "US000006", inDays(45));
+    const s = searched(res.json.data.accommodations[0].options[0], "US000006", inDays(45));
+    const quote = await post("/api/quote", quoteBody(s));
+    const booked = await post("/api/book", bookBody(quote.json.data, "usd-1"));
+    expect(booked.json.data).toMatchObject({ currency: "USD", chargeTotal: s.option.rate.chargeTotal });
+  });
+});

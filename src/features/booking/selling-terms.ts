@@ -1,0 +1,35 @@
+import { ApiError } from "../../platform/http/api-error";
+import { exchangeFor, type ExchangeTable } from "../operators/exchange-rates";
+import type { SellingTerms } from "../supply/selling-price";
+import type { Supplier } from "../supply/supplier";
+import type { CoreConnection } from "./connection-access";
+
+/**
+ * The currency a request asks for: `settings.currency` (ISO 4217, any case); undefined when absent
+ * (the hotel's currency). The criteria's own `currency` fields stay accepted and unused.
+ */
+export const requestedCurrency = (settings: { currency?: string }): string | undefined => {
+  const code = settings.currency?.trim().toUpperCase();
+  if (code === undefined || code === "") return undefined;
+  if (!/^[A-Z]{3}$/.test(code)) throw new ApiError(400, "Unsupported currency", "unsupported_currency", { currency: code });
+  return code;
+};
+
+/** Whether pricing in `currency` needs the operator's exchange rates (a currency other than the supplier's). */
+export const needsExchangeRates = (supplier: Pick<Supplier, "currency">, currency: string | undefined) => currency !== undefined && currency !== supplier.currency;
+
+/**
+ * What a connection sells at: its `netMarkups` percentage on the net price, converted into the
+ * requested currency (`table` is required when `needsExchangeRates`). A currency without a rate
+ * is 400 `Unsupported currency`.
+ */
+export const sellingTermsFor = (
+  connection: Pick<CoreConnection, "netMarkups">,
+  supplier: Pick<Supplier, "currency">,
+  currency: string | undefined,
+  table: ExchangeTable | null,
+): SellingTerms => {
+  const target = currency ?? supplier.currency;
+  const exchange = target === supplier.currency ? { currency: supplier.currency, rate: 1 } : exchangeFor(table ?? new Map(), supplier.currency, target);
+  return { markupPercent: connection.netMarkups, currency: target, exchange };
+};

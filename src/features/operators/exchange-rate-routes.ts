@@ -1,0 +1,41 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
+import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
+import { featureRouter } from "../../platform/http/router";
+import { readExchangeRates, replaceExchangeRates } from "./exchange-rates";
+
+const currencyCode = z.string().regex(/^[A-Z]{3}$/, "expected an ISO 4217 code of 3 upper-case letters").openapi({ example: "EUR" });
+
+export const exchangeRatesRequestSchema = z
+  .object({
+    base: currencyCode.openapi({ example: "USD" }),
+    rates: z
+      .record(currencyCode, z.number().positive().finite())
+      .refine((rates) => Object.keys(rates).length <= 300, "at most 300 rates")
+      .openapi({ example: { EUR: 0.92, GBP: 0.79 }, description: "Units of each currency for one unit of base" }),
+  })
+  .openapi("ExchangeRatesRequest");
+
+const exchangeRatesSchema = z
+  .object({ base: z.string().nullable(), rates: z.record(z.string(), z.number()), updatedAt: z.string().nullable() })
+  .openapi("ExchangeRates");
+
+const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
+const operator = { security: operatorSecurity, middleware: [operatorAuth()] };
+const answer = { description: "The exchange rates in force", ...json(envelopeSchema(exchangeRatesSchema)) };
+
+const put = createRoute({
+  method: "put", path: "/api/operator/exchange-rates", tags: ["Operator: pricing"],
+  summary: "Replace the exchange rates search, quote and book convert prices with", ...operator,
+  request: { body: { required: true, ...json(exchangeRatesRequestSchema) } },
+  responses: { 200: answer, ...errorResponses(400, 401, 403) },
+});
+
+const get = createRoute({
+  method: "get", path: "/api/operator/exchange-rates", tags: ["Operator: pricing"], summary: "Read the exchange rates", ...operator,
+  responses: { 200: answer, ...errorResponses(401, 403) },
+});
+
+export const exchangeRateRoutes = featureRouter()
+  .openapi(put, async (c) => c.json(success(await replaceExchangeRates(c.env.DB, c.req.valid("json"))), 200))
+  .openapi(get, async (c) => c.json(success(await readExchangeRates(c.env.DB)), 200));

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { call } from "../../../test/api";
+import { demoAdminToken, OPERATOR } from "../partners/test-sessions";
+
+const PATH = "/api/operator/exchange-rates";
+
+describe("/api/operator/exchange-rates", () => {
+  it("reads nothing before a PUT, then the set in force; a PUT replaces the whole set", async () => {
+    const empty = await call("GET", PATH, undefined, OPERATOR);
+    expect(empty.status).toBe(200);
+    expect(empty.json).toEqual({ data: { base: null, rates: {}, updatedAt: null }, message: "success" });
+
+    const put = await call("PUT", PATH, { base: "USD", rates: { EUR: 0.92, GBP: 0.79, USD: 1 } }, OPERATOR);
+    expect(put.status).toBe(200);
+    expect(put.json.data).toMatchObject({ base: "USD", rates: { EUR: 0.92, GBP: 0.79 }, updatedAt: expect.stringMatching(/Z$/) });
+    expect((await call("GET", PATH, undefined, OPERATOR)).json.data).toEqual(put.json.data);
+
+    const replaced = await call("PUT", PATH, { base: "EUR", rates: { USD: 1.087 } }, OPERATOR);
+    expect(replaced.json.data).toMatchObject({ base: "EUR", rates: { USD: 1.087 } });
+    expect((await call("GET", PATH, undefined, OPERATOR)).json.data.rates).toEqual({ USD: 1.087 });
+  });
+
+  it.each([
+    ["a lower-case code", { base: "usd", rates: {} }],
+    ["a code of 4 letters", { base: "USD", rates: { EURO: 0.9 } }],
+    ["a lower-case rate code", { base: "USD", rates: { eur: 0.9 } }],
+    ["a zero rate", { base: "USD", rates: { EUR: 0 } }],
+    ["a negative rate", { base: "USD", rates: { EUR: -1 } }],
+    ["a rate as a string", { base: "USD", rates: { EUR: "0.92" } }],
+    ["no base", { rates: { EUR: 0.92 } }],
+    ["no rates", { base: "USD" }],
+    ["rates as a list", { base: "USD", rates: [0.92] }],
+  ])("%s: 400, nothing changed", async (_name, body) => {
+    await call("PUT", PATH, { base: "USD", rates: { EUR: 0.92 } }, OPERATOR);
+    const res = await call("PUT", PATH, body, OPERATOR);
+    expect(res.status).toBe(400);
+    expect((await call("GET", PATH, undefined, OPERATOR)).json.data.rates).toEqual({ EUR: 0.92 });
+  });
+
+  it("the base's own rate must be 1; malformed JSON is 400", async () => {
+    const base = await call("PUT", PATH, { base: "USD", rates: { USD: 2 } }, OPERATOR);
+    expect(base.status).toBe(400);
+    expect(base.json.message).toBe("The rate of the base currency itself must be 1");
+    const malformed = await call("PUT", PATH, undefined, { ...OPERATOR, raw: "{\"base\":", headers: { ...OPERATOR.headers, "content-type": "application/json" } });
+    expect(malformed.status).toBe(400);
+  });
+
+  it("needs the operator token: none 401, a wrong one, a partner's bearer token or API key 403/401", async () => {
+    const token = await demoAdminToken();
+    for (const method of ["GET", "PUT"]) {
+      const body = method === "PUT" ? { base: "USD", rates: {} } : undefined;
+      expect((await call(method, PATH, body, { apiKey: null })).status).toBe(401);
+      expect((await call(method, PATH, body, { apiKey: null, headers: { authorization: "Bearer nope" } })).status).toBe(403);
+      expect((await call(method, PATH, body, { apiKey: null, headers: { authorization: `Bearer ${token}` } })).status).toBe(403);
+      expect((await call(method, PATH, body)).status).toBe(401);
+    }
+  });
+
+  it("is described in /openapi.json", async () => {
+    const doc = await call("GET", "/openapi.json");
+    expect(Object.keys(doc.json.paths[PATH])).toEqual(expect.arrayContaining(["get", "put"]));
+  });
+});
