@@ -26,7 +26,7 @@ const chatErrors = (...statuses: number[]) => Object.fromEntries(statuses.map((s
 /** Raw card data never enters a chat session, whatever field it hides in. */
 const noCardDataInChat = (): MiddlewareHandler<AppEnv> =>
   async function noCardDataInChat(c, next) {
-    const body = JSON.parse(await c.req.text()) as Record<string, unknown> | null;
+    const body = (await c.req.json()) as Record<string, unknown> | null;
     if (body && typeof body === "object") refuseCardData({ text: body.text, payload: body.payload });
     await next();
   };
