@@ -3,13 +3,13 @@ import type { Context } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { ApiError } from "../../platform/http/api-error";
 import { errorResponses, success } from "../../platform/http/envelope";
+import { withIdempotency } from "../../platform/idempotency/idempotency";
 import { featureRouter } from "../../platform/http/router";
 import { bookQuote } from "./book";
 import { readBooking, readBookingByPartnerReference } from "./bookings";
 import { cancelBooking } from "./cancel";
 import { coreAccess, coreConnection, searchConnection, type BookingEnv, type CoreConnection } from "./connection-access";
 import { bookingDeps, sandboxScenario } from "./deps";
-import { withIdempotency } from "./idempotency";
 import { quoteOption } from "./quote";
 import { consumeRateLimit, RateLimited } from "./rate-limit";
 import {
@@ -177,7 +177,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
     const response = await withIdempotency(
       deps.d1,
-      { partnerId: connection.partnerId, operation: "book", key: c.req.header("idempotency-key"), request },
+      { scope: "book", partnerId: connection.partnerId, key: c.req.header("idempotency-key"), request },
       async () => ({ status: 200, body: success(await bookQuote(deps, connection, request, { requestId: c.get("requestId"), startedAt, scenario })) }),
     );
     if (response.replayed) c.header("Idempotent-Replayed", "true");
@@ -189,7 +189,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const connection = await coreConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
     const response = await withIdempotency(
       deps.d1,
-      { partnerId: connection.partnerId, operation: "cancel", key: c.req.header("idempotency-key"), request },
+      { scope: "cancel", partnerId: connection.partnerId, key: c.req.header("idempotency-key"), request },
       async () => ({ status: 200, body: success(await cancelBooking(deps, connection.partnerId, request.input.reference.bookingReference)) }),
     );
     if (response.replayed) c.header("Idempotent-Replayed", "true");

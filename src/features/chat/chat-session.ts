@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import { sha256Hex } from "../../platform/crypto/digest";
 import { ApiError } from "../../platform/http/api-error";
 import { bookingDeps } from "../booking/deps";
 import { actorMismatch, sessionNotFound } from "./errors";
@@ -24,7 +23,6 @@ export type EventRequest = {
   tenantId: string;
   actorId?: string;
   event: ChatEvent;
-  idempotencyKey?: string;
   origin: string;
   requestId: string;
 };
@@ -63,7 +61,7 @@ export class ChatSession extends DurableObject<Env> {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS session (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL, state TEXT NOT NULL, touched_at INTEGER NOT NULL)`);
     this.sql.exec(
       `CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, result_status TEXT NOT NULL,
-        recorded_at TEXT NOT NULL, idempotency_key TEXT UNIQUE, request_hash TEXT, response TEXT)`,
+        recorded_at TEXT NOT NULL)`,
     );
   }
 
@@ -101,28 +99,18 @@ export class ChatSession extends DurableObject<Env> {
     return { ...loaded.record, status: loaded.state.status, events };
   }
 
-  async handle(request: EventRequest): Promise<Outcome<EventResponse & { replayed: boolean }>> {
+  async handle(request: EventRequest): Promise<Outcome<EventResponse>> {
     const run = this.queue.then(() => asOutcome(() => this.process(request)));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async process(request: EventRequest): Promise<EventResponse & { replayed: boolean }> {
+  private async process(request: EventRequest): Promise<EventResponse> {
     const loaded = this.load();
     if (!loaded || loaded.record.tenantId !== request.tenantId) throw sessionNotFound();
     const { record, state } = loaded;
     if (request.actorId !== undefined && request.actorId !== record.actor.actorId) {
       throw actorMismatch();
-    }
-    const requestHash = request.idempotencyKey ? await sha256Hex(JSON.stringify(request.event)) : null;
-    if (request.idempotencyKey) {
-      const stored = this.sql
-        .exec<{ request_hash: string; response: string }>("SELECT request_hash, response FROM events WHERE idempotency_key = ?", request.idempotencyKey)
-        .toArray()[0];
-      if (stored) {
-        if (stored.request_hash !== requestHash) throw new ApiError(409, "idempotencyKey was already used with a different event in this session", "idempotency_key_reused");
-        return { ...(JSON.parse(stored.response) as EventResponse), replayed: true };
-      }
     }
     const now = Date.now();
     const result = await takeTurn(
@@ -143,22 +131,19 @@ export class ChatSession extends DurableObject<Env> {
     const response: EventResponse = { sessionId: record.sessionId, event: { id: eventId, kind: request.event.kind }, result: { traceId: request.requestId, ...result } };
     const recordedAt = new Date(now).toISOString();
     const updated = { ...record, updatedAt: recordedAt };
-    // State, history and the stored answer for the key are written together (one implicit transaction).
+    // State and history are written together (one implicit transaction); idempotency-key replays are the route's.
     this.ctx.storage.transactionSync(() => {
       this.sql.exec("UPDATE session SET record = ?, state = ?, touched_at = ? WHERE id = 1", JSON.stringify(updated), JSON.stringify(state), now);
       this.sql.exec(
-        "INSERT INTO events (event_id, kind, result_status, recorded_at, idempotency_key, request_hash, response) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO events (event_id, kind, result_status, recorded_at) VALUES (?, ?, ?, ?)",
         eventId,
         request.event.kind,
         result.status,
         recordedAt,
-        request.idempotencyKey ?? null,
-        requestHash,
-        request.idempotencyKey ? JSON.stringify(response) : null,
       );
     });
     await this.touch(now);
-    return { ...response, replayed: false };
+    return response;
   }
 
   /** Retention: an idle session is deleted; one used since the alarm was set is kept for another period. */

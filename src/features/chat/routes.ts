@@ -4,6 +4,7 @@ import type { AppEnv } from "../../platform/app-env";
 import { randomToken } from "../../platform/crypto/digest";
 import { ApiError } from "../../platform/http/api-error";
 import { featureRouter } from "../../platform/http/router";
+import { withIdempotency } from "../../platform/idempotency/idempotency";
 import { validationError } from "../../platform/http/validation";
 import { refuseCardData } from "../payments/card-data";
 import { unwrap, type EventResponse, type Outcome, type SessionRecord } from "./chat-session";
@@ -97,17 +98,25 @@ export const chatRoutes = featureRouter()
   .openapi(postEvent, async (c) => {
     const body = c.req.valid("json");
     const event = eventOf(body);
-    const outcome = await c.env.CHAT_SESSION.getByName(body.sessionId).handle({
-      tenantId: c.get("caller").partnerId,
-      ...(body.actor ? { actorId: body.actor.actorId } : {}),
-      event,
-      ...(body.idempotencyKey ? { idempotencyKey: body.idempotencyKey } : {}),
-      origin: new URL(c.req.url).origin,
-      requestId: c.get("requestId"),
-    });
-    const { replayed, ...data } = unwrap(outcome as Outcome<EventResponse & { replayed: boolean }>);
-    if (replayed) c.header("idempotent-replayed", "true");
-    return c.json({ data }, 200);
+    const partnerId = c.get("caller").partnerId;
+    const actorId = body.actor?.actorId;
+    const answer = await withIdempotency(
+      c.env.DB,
+      // Keys are per session, as the event log they replace was.
+      { scope: `chat_event:${body.sessionId}`, partnerId, key: body.idempotencyKey, keyName: "idempotencyKey", request: { actorId: actorId ?? null, event } },
+      async () => {
+        const outcome = await c.env.CHAT_SESSION.getByName(body.sessionId).handle({
+          tenantId: partnerId,
+          ...(actorId !== undefined ? { actorId } : {}),
+          event,
+          origin: new URL(c.req.url).origin,
+          requestId: c.get("requestId"),
+        });
+        return { status: 200, body: { data: unwrap(outcome as Outcome<EventResponse>) } };
+      },
+    );
+    if (answer.replayed) c.header("idempotent-replayed", "true");
+    return c.json(answer.body as { data: EventResponse }, 200);
   })
   .openapi(readSession, async (c) => {
     const { sessionId } = c.req.valid("param");

@@ -5,12 +5,12 @@ import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { ApiError } from "../../platform/http/api-error";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
+import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from "../../platform/idempotency/idempotency";
 import { specMessage, validationHook } from "../../platform/http/validation";
 import { collectorKeyAuth, type CollectorEnv } from "./collector-key";
 import {
   checkRequestSchema,
   checkResponseSchema,
-  IDEMPOTENCY_KEY_PATTERN,
   SESSION_ID_MESSAGE,
   SESSION_ID_PATTERN,
   signalsAcceptedSchema,
@@ -127,15 +127,17 @@ const postCheck = createRoute({
 
 const checkRoutes = featureRouter().openapi(postCheck, async (c) => {
   const headers = c.req.valid("header");
-  const outcome = await runCheck(c.get("db"), {
-    assets: c.env.ASSETS,
-    partnerId: c.get("caller").partnerId,
-    sessionId: headers["session-id"],
-    idempotencyKey: headers["idempotency-key"] ?? null,
-    request: c.req.valid("json"),
-  });
-  if (outcome.replayed) c.header("idempotent-replayed", "true");
-  return c.json(success(outcome.check), 200);
+  const partnerId = c.get("caller").partnerId;
+  const sessionId = headers["session-id"];
+  const idempotencyKey = headers["idempotency-key"] ?? null;
+  const request = c.req.valid("json");
+  const answer = await withIdempotency(
+    c.env.DB,
+    { scope: "radar_check", partnerId, key: idempotencyKey, keyName: "idempotency-key", request: { sessionId, request } },
+    async () => ({ status: 200, body: success((await runCheck(c.get("db"), { assets: c.env.ASSETS, partnerId, sessionId, idempotencyKey, request })).check) }),
+  );
+  if (answer.replayed) c.header("idempotent-replayed", "true");
+  return c.json(answer.body as z.infer<typeof checkResponseSchema>, 200);
 });
 
 export const radarRoutes = featureRouter().route("/", signalsRoutes).route("/", checkRoutes);

@@ -62,7 +62,8 @@ export const radarChecks = sqliteTable(
     checkedAtMs: integer("checked_at_ms").notNull(),
   },
   (t) => [
-    uniqueIndex("radar_checks_idempotency").on(t.partnerId, t.idempotencyKey).where(sql`idempotency_key is not null`),
+    // Which key a check ran under, for review; replays are platform/idempotency's job (keys expire after 24 hours).
+    index("radar_checks_idempotency").on(t.partnerId, t.idempotencyKey),
     index("radar_checks_visitor").on(t.partnerId, t.visitorId, t.checkedAtMs),
     index("radar_checks_email").on(t.partnerId, t.emailHash, t.checkedAtMs),
     index("radar_checks_ip").on(t.partnerId, t.ipHash, t.checkedAtMs),
