@@ -1,6 +1,6 @@
 import { randomToken } from "../../platform/crypto/digest";
 import { catalogueFor, nightFactors, round2, roomNightPrice, type AccommodationCatalogue, type NightFactors, type RatePlan, type RoomType } from "./catalogue";
-import type { AccommodationSelection, CancelPolicy, Offer, OfferRef, OfferRoom, Rate, Stay, Supplier, SupplyAccommodation } from "./supplier";
+import type { AccommodationSelection, BookedStay, CancelPolicy, Offer, OfferRef, OfferRoom, Rate, Stay, Supplier, SupplyAccommodation, WriteGuard } from "./supplier";
 import { SupplierRefusal } from "./supplier";
 import { addDays, localDate, stayNights, zonedTimeToUtc } from "./zoned-time";
 
@@ -208,6 +208,12 @@ const isCheckFailure = (error: unknown) => error instanceof Error && /CHECK cons
 
 /** The embedded default supply: derived room types and rate plans over sparse per-night rows in D1. */
 export const inventorySupplier = (d1: D1Database): Supplier => {
+  const cancelWrites = (stay: BookedStay, guard: WriteGuard) => [
+    // Every night of the stay in one statement (book wrote a row for each); the guard's `?`s number on from ?6.
+    d1
+      .prepare(`UPDATE room_nights SET sold = sold - ?5 WHERE accommodation_code = ?1 AND room_code = ?2 AND night >= ?3 AND night < ?4 AND (${guard.sql})`)
+      .bind(stay.accommodationCode, stay.roomCode, stay.checkIn, stay.checkOut, stay.roomCount, ...guard.params),
+  ];
   /** One D1 round trip whatever the selector and count: the accommodations and their stored nights together. */
   const searchReads = (selection: AccommodationSelection, stay: Stay) => [
     d1.prepare(selection.sql).bind(...selection.params),
@@ -272,9 +278,9 @@ export const inventorySupplier = (d1: D1Database): Supplier => {
     },
 
     async cancel(stay) {
-      const nights = stayNights(stay.checkIn, stay.checkOut);
-      const release = d1.prepare("UPDATE room_nights SET sold = sold - ?4 WHERE accommodation_code = ?1 AND room_code = ?2 AND night = ?3");
-      await d1.batch(nights.map((night) => release.bind(stay.accommodationCode, stay.roomCode, night, stay.roomCount)));
+      await d1.batch(cancelWrites(stay, { sql: "1", params: [] }));
     },
+
+    cancelWrites,
   };
 };

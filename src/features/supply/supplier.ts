@@ -65,6 +65,9 @@ export class SupplierRefusal extends Error {
   }
 }
 
+/** A condition over the caller's own tables (SQL with anonymous `?` parameters) that a write must meet to apply. */
+export type WriteGuard = { sql: string; params: unknown[] };
+
 export interface Supplier {
   readonly name: string;
   /**
@@ -80,4 +83,9 @@ export interface Supplier {
   book(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay): Promise<SupplierBooking>;
   /** Gives the rooms of a booked stay back. */
   cancel(stay: BookedStay): Promise<void>;
+  /**
+   * A supplier that keeps its inventory in our own D1 names the writes that give a stay back, each
+   * applied only while `guard` holds, so the caller can run them in one batch with its own writes.
+   */
+  cancelWrites?(stay: BookedStay, guard: WriteGuard): D1PreparedStatement[];
 }
