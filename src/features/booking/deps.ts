@@ -11,6 +11,8 @@ export type BookingDeps = {
   secret: string;
   /** Whether the `test-scenario` header is honoured (env SANDBOX_SCENARIOS = "on"). */
   sandbox: boolean;
+  /** Per-connection rate limits: chat's searches and quotes count against them too. */
+  rateLimiter: Env["RATE_LIMITER"];
 };
 
 export const bookingDeps = (env: Env): BookingDeps => ({
@@ -18,6 +20,7 @@ export const bookingDeps = (env: Env): BookingDeps => ({
   quotes: env.CACHE,
   secret: env.PAGE_TOKEN_SECRET,
   sandbox: env.SANDBOX_SCENARIOS === "on",
+  rateLimiter: env.RATE_LIMITER,
 });
 
 /** The supplier behind a connection: `direct` is the embedded inventory; others are not connected yet. */

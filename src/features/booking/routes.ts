@@ -23,7 +23,7 @@ import {
   searchRequestSchema,
   searchResponseSchema,
 } from "./schemas";
-import { searchAvailability, searchBodyReads } from "./search";
+import { searchAvailability } from "./search";
 
 const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
 const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, ...json(schema) } });
@@ -56,7 +56,7 @@ const search = createRoute({
   tags: ["Booking"],
   summary: "Search availability and priced options (rate limited per connection)",
   security: apiKeySecurity,
-  middleware: [coreAccess(searchBodyReads)] as const,
+  middleware: [coreAccess()] as const,
   request: body(searchRequestSchema),
   responses: { 200: { description: "Options per accommodation", headers: rateLimitHeaders, ...json(searchResponseSchema) }, ...errorResponses(400, 401, 413, 429, 501) },
 });
@@ -145,11 +145,9 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
     const connection = await searchConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
-    // Counting and searching overlap: a refused request only wasted reads, and the 429 still wins.
-    const [admitted, searched] = await Promise.allSettled([admit(c, connection), searchAvailability(deps, connection, request, Date.now(), c.var.searchRead)]);
-    if (admitted.status === "rejected") throw admitted.reason;
-    if (searched.status === "rejected") throw searched.reason;
-    const result = searched.value;
+    // Counted first: a refused search does no supplier work at all.
+    await admit(c, connection);
+    const result = await searchAvailability(deps, connection, request);
     const requestId = c.get("requestId");
     return c.json(success({ ...result, requestId, responseTime: Math.max(0, Date.now() - startedAt) }), 200);
   })

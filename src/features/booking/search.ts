@@ -2,10 +2,10 @@ import { ApiError } from "../../platform/http/api-error";
 import type { AccommodationSelection, Offer, Stay, SupplyAccommodation } from "../supply/supplier";
 import { addDays, isCalendarDate, stayNights } from "../supply/zoned-time";
 import { byCodes, named, near } from "./accommodation-lookup";
-import type { BodyReads, CoreConnection } from "./connection-access";
-import { accommodationTypeName, bookingDeps, supplierFor, type BookingDeps } from "./deps";
+import type { CoreConnection } from "./connection-access";
+import { accommodationTypeName, supplierFor, type BookingDeps } from "./deps";
 import { OPTION_LIFETIME_MS, optionIdsFor } from "./option-token";
-import { searchRequestSchema, type SearchRequest } from "./schemas";
+import type { SearchRequest } from "./schemas";
 
 export const MAX_NIGHTS = 30;
 /** Inventory is sold for check-ins up to this many days ahead. */
@@ -94,36 +94,12 @@ const selectionOf = (criteria: SearchRequest["searchCriteria"]): AccommodationSe
   return near(geo.lat!, geo.lng!, geo.radiusKm ?? DEFAULT_RADIUS_KM, geo.limit ?? DEFAULT_GEO_LIMIT);
 };
 
-/**
- * Search's D1 reads, prepared from the raw body so that `coreAccess` can send them in the API-key
- * batch: a search is then one D1 round trip in all. The embedded inventory is the supplier behind
- * direct connections, the only kind connected; for any other the read is simply not used.
- */
-export const searchBodyReads: BodyReads = {
-  statements(env, body) {
-    const parsed = searchRequestSchema.safeParse(body);
-    if (!parsed.success) return null;
-    const criteria = parsed.data.searchCriteria;
-    let stay: Stay;
-    try {
-      stay = stayFrom(criteria.checkIn, criteria.checkOut, criteria.occupancies, Date.now());
-    } catch {
-      return null;
-    }
-    return supplierFor(bookingDeps(env), { connectionType: "direct" }).searchReads?.(selectionOf(criteria), stay) ?? null;
-  },
-  keep: (c, results) => c.set("searchRead", results),
-};
-
-/**
- * POST /api/search. Whatever the selector and count, the supplier reads D1 once (`read`: that
- * outcome when it came with the API key); nothing is written per option.
- */
-export const searchAvailability = async (deps: BookingDeps, connection: CoreConnection, request: SearchRequest, now = Date.now(), read?: D1Result[]) => {
+/** POST /api/search. Whatever the selector and count, the supplier reads D1 once; nothing is written per option. */
+export const searchAvailability = async (deps: BookingDeps, connection: CoreConnection, request: SearchRequest, now = Date.now()) => {
   const criteria = request.searchCriteria;
   const stay = stayFrom(criteria.checkIn, criteria.checkOut, criteria.occupancies, now);
   const supplier = supplierFor(deps, connection);
-  const { accommodations, offers: offersByCode } = await supplier.search(selectionOf(criteria), stay, now, connection.connectionType === "direct" ? read : undefined);
+  const { accommodations, offers: offersByCode } = await supplier.search(selectionOf(criteria), stay, now);
   const optionId = await optionIdsFor(deps.secret, { partnerId: connection.partnerId, ...stay, expiresAt: now + OPTION_LIFETIME_MS });
   const keep = offerFilter(request.filters);
   const result = [];

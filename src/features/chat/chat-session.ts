@@ -30,18 +30,23 @@ export type EventRequest = {
 export type EventResponse = { sessionId: string; event: { id: string; kind: string }; result: ChatResult & { traceId: string } };
 
 /** RPC results carry errors as data: an ApiError does not survive the RPC boundary as its class. */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; status: number; message: string; code: string; details?: Record<string, unknown> };
+export type Outcome<T> =
+  | { ok: true; value: T }
+  | { ok: false; status: number; message: string; code: string; details?: Record<string, unknown>; headers?: Record<string, string> };
 
 export const unwrap = <T>(outcome: Outcome<T>): T => {
   if (outcome.ok) return outcome.value;
-  throw new ApiError(outcome.status as ApiError["status"], outcome.message, outcome.code, outcome.details);
+  throw new ApiError(outcome.status as ApiError["status"], outcome.message, outcome.code, outcome.details, outcome.headers);
 };
 
 const asOutcome = async <T>(run: () => Promise<T>): Promise<Outcome<T>> => {
   try {
     return { ok: true, value: await run() };
   } catch (error) {
-    if (error instanceof ApiError) return { ok: false, status: error.status, message: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) };
+    if (error instanceof ApiError) {
+      const { status, message, code, details, headers } = error;
+      return { ok: false, status, message, code, ...(details ? { details } : {}), ...(headers ? { headers } : {}) };
+    }
     throw error;
   }
 };

@@ -222,10 +222,9 @@ export const inventorySupplier = (d1: D1Database): Supplier => {
   return {
     name: "inventory",
 
-    searchReads,
 
-    async search(selection, stay, now, read) {
-      const [found, rooms, plans] = read ?? (await d1.batch<unknown>(searchReads(selection, stay)));
+    async search(selection, stay, now) {
+      const [found, rooms, plans] = await d1.batch<unknown>(searchReads(selection, stay));
       const accommodations = selection.finish(found!.results);
       const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]);
       const pricing = stayPricing(stay, now);

@@ -70,13 +70,8 @@ export type WriteGuard = { sql: string; params: unknown[] };
 
 export interface Supplier {
   readonly name: string;
-  /**
-   * The selected accommodations and their offers by code; accommodations without offers have no
-   * entry. `read` is the outcome of `searchReads` when the caller batched them with its own reads.
-   */
-  search(selection: AccommodationSelection, stay: Stay, now: number, read?: D1Result[]): Promise<{ accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]> }>;
-  /** A supplier that searches our own D1 names those reads, so a caller can batch them. */
-  searchReads?(selection: AccommodationSelection, stay: Stay): D1PreparedStatement[];
+  /** The selected accommodations and their offers by code; accommodations without offers have no entry. */
+  search(selection: AccommodationSelection, stay: Stay, now: number): Promise<{ accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]> }>;
   /** The product priced now, or null when it is not sellable for the stay. */
   quote(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay, now: number): Promise<Offer | null>;
   /** Takes the rooms for every night, all or nothing. */

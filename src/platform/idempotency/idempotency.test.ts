@@ -65,6 +65,9 @@ describe("withIdempotency (the module)", () => {
     const unavailable = await rejection(withIdempotency(env.DB, scope("k-fail"), async () => { throw new ApiError(503, "Unavailable", "unavailable"); }));
     expect(unavailable).toMatchObject({ status: 503 });
     expect((await withIdempotency(env.DB, scope("k-fail"), async () => ({ status: 502, body: "bad gateway" }))).status).toBe(502);
+    // A 429 says "not now": the retry after Retry-After must run, not replay it.
+    const limited = await rejection(withIdempotency(env.DB, scope("k-fail"), async () => { throw new ApiError(429, "Rate limit exceeded", "rate_limit_exceeded"); }));
+    expect(limited).toMatchObject({ status: 429 });
     expect((await rows("k-fail")).results).toEqual([]);
     expect(await withIdempotency(env.DB, scope("k-fail"), async () => ({ status: 200, body: "ok" }))).toEqual({ status: 200, body: "ok", replayed: false });
   });

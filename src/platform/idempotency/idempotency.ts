@@ -29,6 +29,8 @@ type StoredError = { message: string; code: string; details?: Record<string, unk
 type Row = { request_hash: string; state: "running" | "done"; status: number | null; answer: string | null };
 
 const REPLAYED = { "Idempotent-Replayed": "true" };
+/** Answers kept for replay: everything below 500 except 429, which says "not now" rather than "no". */
+const isFinal = (status: number) => status < 500 && status !== 429;
 
 // One statement reserves: a fresh key inserts; an expired record, or a dead reservation of the same
 // request, is taken over; anything else leaves the row alone and returns nothing.
@@ -54,7 +56,7 @@ const replayOf = (row: Row): IdempotentAnswer & { replayed: true } => {
  * many parallel requests with one key one does the work; the others replay its stored answer when it
  * is ready, or get 409 `idempotency_key_in_use` (Retry-After: 1) while it runs. The same key with a
  * different request is 409 `idempotency_key_reused`. Answers below 500, errors included, are stored
- * and replayed (a 4xx is the answer to that request); a 5xx or a throw releases the key for a retry.
+ * and replayed (a 4xx is the answer to that request); a 429, a 5xx or a throw releases the key for a retry.
  */
 export const withIdempotency = async (
   d1: D1Database,
@@ -111,14 +113,14 @@ export const withIdempotency = async (
   try {
     answer = await work();
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) {
+    if (error instanceof ApiError && isFinal(error.status)) {
       await quietly(() => finish(error.status, { error: { message: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) } }));
     } else {
       await quietly(release);
     }
     throw error;
   }
-  await quietly(() => (answer.status >= 500 ? release() : finish(answer.status, { body: answer.body })));
+  await quietly(() => (isFinal(answer.status) ? finish(answer.status, { body: answer.body }) : release()));
   return { ...answer, replayed: false };
 };
 
