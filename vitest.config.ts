@@ -16,7 +16,13 @@ export default defineConfig({
       main: "./src/index.ts",
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
-        bindings: { ...demoVars, TEST_MIGRATIONS: await readD1Migrations("./migrations") },
+        bindings: {
+          ...demoVars,
+          TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+          // The fuzz test's seed: fixed in CI so a failure reproduces; FUZZ_SEED=<n> replays one locally.
+          FUZZ_SEED: process.env.FUZZ_SEED ?? (process.env.CI ? "20261124" : ""),
+          FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
+        },
       },
     })),
   ],

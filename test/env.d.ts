@@ -4,6 +4,9 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      /** Fuzz test seed ("" = random) and runs per route ("" = default). */
+      FUZZ_SEED: string;
+      FUZZ_RUNS: string;
     }
   }
 }
