@@ -23,6 +23,9 @@ export default defineConfig({
           WEBHOOK_RETRY_DELAYS_SECONDS: "1,1,1,1,1,1",
           // Links are built from PUBLIC_BASE_URL, as on a deploy, so a forged Host can be tested.
           PUBLIC_BASE_URL: "https://edgestay.test",
+          // The fuzz test's seed: fixed in CI so a failure reproduces; FUZZ_SEED=<n> replays one locally.
+          FUZZ_SEED: process.env.FUZZ_SEED ?? (process.env.CI ? "20261124" : ""),
+          FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
         },
       },
     })),

@@ -109,6 +109,7 @@ export const createApp = () => {
     const requestId = c.get("requestId") ?? crypto.randomUUID();
     c.header("x-request-id", requestId);
     const failure = asApiError(err);
+    for (const [name, value] of Object.entries(failure.headers ?? {})) c.header(name, value);
     if (failure.status >= 500) {
       // Internals stay in the log, keyed by request id; the client gets only the id.
       console.error(JSON.stringify({ level: "error", requestId, path: c.req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) }));

@@ -6,6 +6,9 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       /** vitest.config.ts: short webhook retry waits (honoured only when ENVIRONMENT=local). */
       WEBHOOK_RETRY_DELAYS_SECONDS: string;
+      /** Fuzz test seed ("" = random) and runs per route ("" = default). */
+      FUZZ_SEED: string;
+      FUZZ_RUNS: string;
     }
   }
 }

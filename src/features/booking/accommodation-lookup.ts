@@ -93,7 +93,12 @@ export const nameSearchSql = (length: number, columns = COLUMNS) => {
  * characters (trigram index), or a word starting with a 2-character query (prefix index).
  */
 export const named = (name: string): AccommodationSelection => {
-  const text = name.trim();
+  // FTS5 reads a NUL as the end of its query (a syntax error); no name holds a control character.
+  const text = name.replace(/\p{Cc}+/gu, " ").trim();
+  if (text.length < 2) {
+    const none = (columns: string) => `SELECT ${columns} FROM accommodations a WHERE 0`;
+    return { sql: none(COLUMNS), codesSql: none("a.code"), params: [], finish: () => [] };
+  }
   return {
     sql: nameSearchSql(text.length),
     codesSql: nameSearchSql(text.length, "a.code"),

@@ -1,4 +1,5 @@
 import { sha256Hex, randomToken } from "../../platform/crypto/digest";
+import { isForeignKeyViolation, isUniqueViolation } from "../../platform/db/constraint";
 import { ApiError } from "../../platform/http/api-error";
 import { SupplierRefusal } from "../supply/supplier";
 import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
@@ -63,8 +64,6 @@ const retried = (existing: RawBooking, requestHash: string, meta: { requestId: s
   }
   return resultOf(existing, meta);
 };
-
-const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed/i.test(error.message);
 
 /**
  * POST /api/book. Retry-safe on partnerReference: the same request returns the first booking and
@@ -152,6 +151,8 @@ export const bookQuote = async (
   } catch (error) {
     // Another request with the same partnerReference won the race: give the rooms back, answer as a retry.
     await supplier.cancel({ accommodationCode: accommodation.code, ...product, checkIn: stored.stay.checkIn, checkOut: stored.stay.checkOut, roomCount: stored.stay.rooms.length, supplierReference: confirmation.supplierReference });
+    // The connection was deleted while this request ran: the same answer its check would give now.
+    if (isForeignKeyViolation(error)) throw new ApiError(403, "Invalid connection code.", "invalid_connection_code");
     if (!isUniqueViolation(error)) throw error;
     const winner = await findBookingByPartnerReference(deps.d1, partnerId, criteria.partnerReference);
     if (!winner) throw error;

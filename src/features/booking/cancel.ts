@@ -1,6 +1,6 @@
 import { ApiError } from "../../platform/http/api-error";
 import { inventorySupplier } from "../supply/inventory-supplier";
-import type { CancelPolicy, Supplier } from "../supply/supplier";
+import type { BookedStay, CancelPolicy, Supplier } from "../supply/supplier";
 import { localDate } from "../supply/zoned-time";
 import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
 import type { RawBooking } from "./book";
@@ -46,14 +46,8 @@ export const cancelBooking = async (deps: BookingDeps, partnerId: string, bookin
 
   const cancelPrice = cancelPenaltyAt(policy, now);
   const cancelledAt = new Date(now).toISOString();
-  // Conditional on the status: of two concurrent cancels only one changes the row and gives rooms back.
-  const update = await deps.d1
-    .prepare("UPDATE bookings SET status = 'cancelled', cancelled_at = ?1, cancel_price = ?2 WHERE reference = ?3 AND status = 'success'")
-    .bind(cancelledAt, cancelPrice, booking.reference)
-    .run();
-  if (update.meta.changes !== 1) throw cannot("cancelled");
-  await announceBookingChange(deps, bookingChangeOf("booking.cancelled", { ...booking, status: "cancelled", cancel_price: cancelPrice }), now);
-  await supplierOfBooking(deps, booking.supplier).cancel({
+  const supplier = supplierOfBooking(deps, booking.supplier);
+  const stay: BookedStay = {
     accommodationCode: booking.accommodation_code,
     roomCode: booking.room_code,
     ratePlanCode: booking.rate_plan_code,
@@ -61,7 +55,20 @@ export const cancelBooking = async (deps: BookingDeps, partnerId: string, bookin
     checkOut: booking.check_out,
     roomCount: booking.room_count,
     supplierReference: booking.supplier_reference,
-  });
+  };
+  // One batch (one transaction): the rooms go back only while the booking is still live, then its status
+  // changes. A failure keeps neither; of two concurrent cancels only one changes the row and gives rooms back.
+  const live = { sql: "EXISTS (SELECT 1 FROM bookings WHERE reference = ? AND status = 'success')", params: [booking.reference] };
+  const results = await deps.d1.batch([
+    ...(supplier.cancelWrites?.(stay, live) ?? []),
+    deps.d1
+      .prepare("UPDATE bookings SET status = 'cancelled', cancelled_at = ?1, cancel_price = ?2 WHERE reference = ?3 AND status = 'success'")
+      .bind(cancelledAt, cancelPrice, booking.reference),
+  ]);
+  if (results.at(-1)!.meta.changes !== 1) throw cannot("cancelled");
+  // A supplier outside our D1 is told afterwards (it cannot join the batch).
+  if (!supplier.cancelWrites) await supplier.cancel(stay);
+  await announceBookingChange(deps, bookingChangeOf("booking.cancelled", { ...booking, status: "cancelled", cancel_price: cancelPrice }), now);
   return {
     status: "cancelled" as const,
     cancelledAt,

@@ -11,7 +11,7 @@ export type CoreConnection = Pick<Connection, "id" | "code" | "partnerId" | "api
 /** The connection row read with the API key, for the code the body named. */
 export type PrefetchedConnection = { code: number; row: ConnectionRow | null };
 
-export type BookingEnv = AppEnv & { Variables: { connection?: PrefetchedConnection; searchRead?: D1Result[] } };
+export type BookingEnv = AppEnv & { Variables: { connection?: PrefetchedConnection } };
 
 type Lookup =
   | { kind: "missing" } // no settings.access.code
@@ -55,35 +55,22 @@ const lookUp = async (d1: D1Database, partnerId: string, raw: unknown, prefetche
 };
 
 /**
- * Reads a core route can prepare from the raw body, before validation, to ride in the API-key
- * batch; `null` when the body would not pass. Their results go to `keep`.
- */
-export type BodyReads = {
-  statements: (env: Env, body: unknown) => D1PreparedStatement[] | null;
-  keep: (c: Context<BookingEnv>, results: D1Result[]) => void;
-};
-
-/**
  * Core routes: the API key and the connection named by the body's `settings.access.code` are
- * read in one D1 round trip, with `reads` too for a key that was valid here lately. The
- * connection is judged later, after the body is validated, so the order of errors stays key,
+ * read in one D1 round trip. The connection is judged later, after the body is validated, so the order of errors stays key,
  * body, connection.
  */
-export const coreAccess = (reads?: BodyReads) =>
+export const coreAccess = () =>
   apiKeyAuth<BookingEnv>({
-    async statements(c, recent) {
+    async statements(c) {
       const body: unknown = await c.req.json();
       const code = connectionCode((body as { settings?: { access?: { code?: unknown } } } | null)?.settings?.access?.code);
-      const lookup = typeof code === "number" ? [connectionStatement(c.env.DB, code)] : [];
-      if (typeof code === "number") c.set("connection", { code, row: null });
-      const more = recent && reads ? (reads.statements(c.env, body) ?? []) : [];
-      return [...lookup, ...more];
+      if (typeof code !== "number") return [];
+      c.set("connection", { code, row: null });
+      return [connectionStatement(c.env.DB, code)];
     },
     keep(c, results) {
       const prefetched = c.var.connection;
-      const more = prefetched ? results.slice(1) : results;
       if (prefetched) c.set("connection", { code: prefetched.code, row: (results[0]!.results[0] as ConnectionRow | undefined) ?? null });
-      if (reads && more.length) reads.keep(c, more);
     },
   });
 

@@ -7,7 +7,6 @@ import { addDays } from "../supply/zoned-time";
 import { bookBody, DEMO_CODE, inDays, quoteBody, searchBody, type SearchedOption } from "./booking-test-kit";
 import { cancelBooking } from "./cancel";
 import { bookingDeps } from "./deps";
-import { searchBodyReads } from "./search";
 
 const RATES = "/api/operator/exchange-rates";
 const setRates = async (base: string, rates: Record<string, number>) => expect((await call("PUT", RATES, { base, rates }, OPERATOR)).status).toBe(200);
@@ -90,11 +89,13 @@ describe("settings.currency", () => {
     }
   });
 
-  it("the rates read rides in the search's one D1 batch, only when another currency is asked for", () => {
-    const body = searchBody({ destinations: { accommodations: [{ code: "US000001" }] } });
-    const plain = searchBodyReads.statements(env, body)!;
-    expect(searchBodyReads.statements(env, { ...body, settings: { ...body.settings, currency: "USD" } })!).toHaveLength(plain.length);
-    expect(searchBodyReads.statements(env, { ...body, settings: { ...body.settings, currency: "EUR" } })!).toHaveLength(plain.length + 1);
+  it("a search in the hotel's own currency needs no rates; another currency without one is refused", async () => {
+    await env.DB.prepare("DELETE FROM exchange_rates").run();
+    expect((await searchIn("USD")).status).toBe(200);
+    expect((await searchIn(undefined)).status).toBe(200);
+    const eur = await searchIn("EUR");
+    expect(eur.status).toBe(400);
+    expect(eur.json.message).toBe("Unsupported currency");
   });
 
   it("a rate set by the operator is used by the very next search (no cache to go stale)", async () => {

@@ -15,6 +15,8 @@ export type BookingDeps = {
   sandbox: boolean;
   /** Where committed booking changes are announced to the partner's webhooks. */
   webhookQueue: Queue<WebhookMessage>;
+  /** Per-connection rate limits: chat's searches and quotes count against them too. */
+  rateLimiter: Env["RATE_LIMITER"];
 };
 
 export const bookingDeps = (env: Env): BookingDeps => ({
@@ -23,6 +25,7 @@ export const bookingDeps = (env: Env): BookingDeps => ({
   keys: signingKeys(env, "PAGE_TOKEN_SECRET"),
   sandbox: env.SANDBOX_SCENARIOS === "on",
   webhookQueue: env.WEBHOOK_QUEUE as Queue<WebhookMessage>,
+  rateLimiter: env.RATE_LIMITER,
 });
 
 /**

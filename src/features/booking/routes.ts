@@ -4,6 +4,7 @@ import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { signingKeys } from "../../platform/config/secrets";
 import { ApiError } from "../../platform/http/api-error";
 import { errorResponses, success } from "../../platform/http/envelope";
+import { withIdempotency } from "../../platform/idempotency/idempotency";
 import { featureRouter } from "../../platform/http/router";
 import { recordUsage } from "../../platform/observability/usage";
 import { bookQuote } from "./book";
@@ -13,7 +14,6 @@ import { cancelBooking } from "./cancel";
 import { cancellationPreviewQuerySchema, cancellationPreviewResponseSchema, previewCancellation } from "./cancellation-preview";
 import { coreAccess, coreConnection, searchConnection, type BookingEnv, type CoreConnection } from "./connection-access";
 import { bookingDeps, sandboxScenario } from "./deps";
-import { withIdempotency } from "./idempotency";
 import { quoteOption } from "./quote";
 import { consumeRateLimit, RateLimited } from "./rate-limit";
 import {
@@ -27,8 +27,8 @@ import {
   searchRequestSchema,
   searchResponseSchema,
 } from "./schemas";
-import { searchAvailability, searchBodyReads } from "./search";
-import { searchTgx, tgxSearchBodyReads } from "./tgx-search";
+import { searchAvailability } from "./search";
+import { searchTgx } from "./tgx-search";
 import { tgxSearchRequestSchema, tgxSearchResponseSchema } from "./tgx-schemas";
 
 const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
@@ -62,7 +62,7 @@ const search = createRoute({
   tags: ["Booking"],
   summary: "Search availability and priced options (rate limited per connection)",
   security: apiKeySecurity,
-  middleware: [coreAccess(searchBodyReads)] as const,
+  middleware: [coreAccess()] as const,
   request: body(searchRequestSchema),
   responses: { 200: { description: "Options per accommodation", headers: rateLimitHeaders, ...json(searchResponseSchema) }, ...errorResponses(400, 401, 413, 429) },
 });
@@ -73,7 +73,7 @@ const searchTgxRoute = createRoute({
   tags: ["Booking"],
   summary: "Hotel-X (TravelgateX) shaped search over the same inventory, options quotable at /api/quote (rate limited)",
   security: apiKeySecurity,
-  middleware: [coreAccess(tgxSearchBodyReads)] as const,
+  middleware: [coreAccess()] as const,
   request: body(tgxSearchRequestSchema),
   responses: {
     200: { description: "Hotel-X HotelSearch: options, and supplier-level errors/warnings", headers: rateLimitHeaders, ...json(tgxSearchResponseSchema) },
@@ -170,11 +170,9 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
     const connection = await searchConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
-    // Counting and searching overlap: a refused request only wasted reads, and the 429 still wins.
-    const [admitted, searched] = await Promise.allSettled([admit(c, connection), searchAvailability(deps, connection, request, Date.now(), c.var.searchRead)]);
-    if (admitted.status === "rejected") throw admitted.reason;
-    if (searched.status === "rejected") throw searched.reason;
-    const result = searched.value;
+    // Counted first: a refused search does no supplier work at all.
+    await admit(c, connection);
+    const result = await searchAvailability(deps, connection, request);
     const requestId = c.get("requestId");
     recordUsage(c.env, { partnerId: connection.partnerId, operation: "search", connectionCode: connection.code, requestId });
     return c.json(success({ ...result, requestId, responseTime: Math.max(0, Date.now() - startedAt) }), 200);
@@ -183,11 +181,11 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
     const connection = await searchConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
-    const [admitted, searched] = await Promise.allSettled([admit(c, connection), searchTgx(deps, connection, request, Date.now(), c.var.searchRead)]);
-    if (admitted.status === "rejected") throw admitted.reason;
-    if (searched.status === "rejected") throw searched.reason;
+    // Counted first, as /api/search: a refused search does no supplier work at all.
+    await admit(c, connection);
+    const searched = await searchTgx(deps, connection, request);
     recordUsage(c.env, { partnerId: connection.partnerId, operation: "search", connectionCode: connection.code, requestId: c.get("requestId") });
-    return c.json(searched.value, 200);
+    return c.json(searched, 200);
   })
   .openapi(quote, async (c) => {
     const startedAt = Date.now();
@@ -211,7 +209,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
     const response = await withIdempotency(
       deps.d1,
-      { partnerId: connection.partnerId, operation: "book", key: c.req.header("idempotency-key"), request },
+      { scope: "book", partnerId: connection.partnerId, key: c.req.header("idempotency-key"), request },
       async () => ({ status: 200, body: success(await bookQuote(deps, connection, request, { requestId: c.get("requestId"), startedAt, scenario })) }),
     );
     if (response.replayed) c.header("Idempotent-Replayed", "true");
@@ -224,7 +222,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const connection = await coreConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
     const response = await withIdempotency(
       deps.d1,
-      { partnerId: connection.partnerId, operation: "cancel", key: c.req.header("idempotency-key"), request },
+      { scope: "cancel", partnerId: connection.partnerId, key: c.req.header("idempotency-key"), request },
       async () => ({ status: 200, body: success(await cancelBooking(deps, connection.partnerId, request.input.reference.bookingReference)) }),
     );
     if (response.replayed) c.header("Idempotent-Replayed", "true");

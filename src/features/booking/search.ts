@@ -1,12 +1,12 @@
 import { ApiError } from "../../platform/http/api-error";
-import { exchangeRatesStatement, exchangeTableOf, readExchangeTable, type ExchangeTable } from "../operators/exchange-rates";
+import { readExchangeTable } from "../operators/exchange-rates";
 import type { AccommodationSelection, Offer, Stay, SupplyAccommodation } from "../supply/supplier";
 import { addDays, isCalendarDate, stayNights } from "../supply/zoned-time";
 import { byCodes, named, near } from "./accommodation-lookup";
-import type { BodyReads, CoreConnection } from "./connection-access";
-import { accommodationTypeName, bookingDeps, supplierFor, type BookingDeps } from "./deps";
+import type { CoreConnection } from "./connection-access";
+import { accommodationTypeName, supplierFor, type BookingDeps } from "./deps";
 import { OPTION_LIFETIME_MS, optionIdsFor } from "./option-token";
-import { searchRequestSchema, type SearchRequest } from "./schemas";
+import type { SearchRequest } from "./schemas";
 import { needsExchangeRates, requestedCurrency, sellingTermsFor } from "./selling-terms";
 
 export const MAX_NIGHTS = 30;
@@ -106,44 +106,12 @@ const selectionOf = (criteria: SearchRequest["searchCriteria"]): AccommodationSe
   return near(geo.lat!, geo.lng!, geo.radiusKm ?? DEFAULT_RADIUS_KM, geo.limit ?? DEFAULT_GEO_LIMIT);
 };
 
-/**
- * Search's D1 reads, prepared from the raw body so that `coreAccess` can send them in the API-key
- * batch: a search is then one D1 round trip in all. The embedded inventory is the supplier behind
- * every connection type, so the read serves whichever connection the body names.
- */
-export const searchBodyReads: BodyReads = {
-  statements(env, body) {
-    const parsed = searchRequestSchema.safeParse(body);
-    if (!parsed.success) return null;
-    const criteria = parsed.data.searchCriteria;
-    let stay: Stay;
-    let currency: string | undefined;
-    try {
-      stay = stayFrom(criteria.checkIn, criteria.checkOut, criteria.occupancies, Date.now());
-      currency = requestedCurrency(parsed.data.settings);
-    } catch {
-      return null;
-    }
-    const d1 = env.DB;
-    const supplier = supplierFor(bookingDeps(env), { connectionType: "direct" });
-    const reads = supplier.searchReads?.(selectionOf(criteria), stay);
-    if (!reads) return null;
-    // The exchange rates ride along (last) whenever the request prices in another currency.
-    return needsExchangeRates(supplier, currency) ? [...reads, exchangeRatesStatement(d1)] : reads;
-  },
-  keep: (c, results) => c.set("searchRead", results),
-};
-
-/**
- * POST /api/search. Whatever the selector and count, the supplier reads D1 once (`read`: that
- * outcome when it came with the API key); nothing is written per option.
- */
+/** POST /api/search. Whatever the selector and count, the supplier reads D1 once; nothing is written per option. */
 export const searchAvailability = async <Terms extends ReturnType<typeof offerTerms> = ReturnType<typeof offerTerms>>(
   deps: BookingDeps,
   connection: CoreConnection,
   request: SearchRequest,
   now = Date.now(),
-  read?: D1Result[],
   /** How an offer's terms appear in an option; the Hotel-X shape also needs rate rules and status. */
   terms: (offer: Offer, occupancyRefIds?: number[]) => Terms = offerTerms as (offer: Offer, occupancyRefIds?: number[]) => Terms,
 ) => {
@@ -152,24 +120,10 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
   const occupancyRefIds = occupancyRefIdsOf(criteria.occupancies);
   const currency = requestedCurrency(request.settings);
   const supplier = supplierFor(deps, connection);
-  const selection = selectionOf(criteria);
-  let supplyRead = read;
-  let table: ExchangeTable | null = null;
-  if (needsExchangeRates(supplier, currency)) {
-    // Still one round trip: the rates came with the API key (last of `read`), or go with the supplier's reads.
-    if (supplyRead) {
-      table = exchangeTableOf(supplyRead.at(-1)!);
-      supplyRead = supplyRead.slice(0, -1);
-    } else if (supplier.searchReads) {
-      const all = await deps.d1.batch<unknown>([...supplier.searchReads(selection, stay), exchangeRatesStatement(deps.d1)]);
-      table = exchangeTableOf(all.at(-1)!);
-      supplyRead = all.slice(0, -1);
-    } else {
-      table = await readExchangeTable(deps.d1);
-    }
-  }
+  // Rates are read only for a search in another currency than the supplier's.
+  const table = needsExchangeRates(supplier, currency) ? await readExchangeTable(deps.d1) : null;
   const selling = sellingTermsFor(connection, supplier, currency, table);
-  const { accommodations, offers: offersByCode } = await supplier.search(selection, stay, now, selling, supplyRead);
+  const { accommodations, offers: offersByCode } = await supplier.search(selectionOf(criteria), stay, now, selling);
   const optionId = await optionIdsFor(deps.keys, { partnerId: connection.partnerId, ...stay, currency: selling.currency, occupancyRefIds, expiresAt: now + OPTION_LIFETIME_MS });
   const keep = offerFilter(request.filters);
   // The common search sends no occupancy ids: its rooms go out as priced, without a copy per option.

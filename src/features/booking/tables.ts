@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { connections, partners } from "../../platform/db/schema";
 
 export const bookings = sqliteTable(
@@ -42,21 +42,6 @@ export const bookings = sqliteTable(
     // Reconciliation list: newest first per partner, keyset on (created_at, reference).
     index("bookings_partner_created").on(t.partnerId, t.createdAt, t.reference),
   ],
-);
-
-/** Stored successful responses of book and cancel, replayed for a repeated `Idempotency-Key`. */
-export const idempotencyRecords = sqliteTable(
-  "idempotency_records",
-  {
-    partnerId: text("partner_id").notNull(),
-    operation: text("operation").notNull(),
-    key: text("key").notNull(),
-    requestHash: text("request_hash").notNull(),
-    status: integer("status").notNull(),
-    body: text("body").notNull(),
-    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
-  },
-  (t) => [primaryKey({ columns: [t.partnerId, t.operation, t.key] })],
 );
 
 export type BookingRow = typeof bookings.$inferSelect;

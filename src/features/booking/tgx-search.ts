@@ -1,9 +1,9 @@
 import type { Offer, Rate } from "../supply/supplier";
-import type { BodyReads, CoreConnection } from "./connection-access";
+import type { CoreConnection } from "./connection-access";
 import type { BookingDeps } from "./deps";
 import type { SearchRequest } from "./schemas";
-import { offerTerms, searchAvailability, searchBodyReads } from "./search";
-import { tgxSearchRequestSchema, type TgxError, type TgxOption, type TgxSearchRequest, type TgxSearchResponse } from "./tgx-schemas";
+import { offerTerms, searchAvailability } from "./search";
+import { type TgxError, type TgxOption, type TgxSearchRequest, type TgxSearchResponse } from "./tgx-schemas";
 
 /** Codes in a Hotel-X answer are always Edgestay's own: the response context says so. */
 export const TGX_CONTEXT = "EDGESTAY";
@@ -45,15 +45,6 @@ export const coreRequestOf = (request: TgxSearchRequest): SearchRequest => {
           }
         : undefined,
   };
-};
-
-/** The tgx route's D1 reads ride in the API-key batch exactly as the core search's do. */
-export const tgxSearchBodyReads: BodyReads = {
-  statements(env, body) {
-    const parsed = tgxSearchRequestSchema.safeParse(body);
-    return parsed.success ? searchBodyReads.statements(env, coreRequestOf(parsed.data)) : null;
-  },
-  keep: searchBodyReads.keep,
 };
 
 /** Core option terms plus what Hotel-X shows of an offer and /api/search does not. */
@@ -111,12 +102,12 @@ const answer = (options: TgxOption[], errors: TgxError[], warnings: TgxError[]):
  * access filtered out) are `errors`/`warnings` in an HTTP 200, the Hotel-X way; a malformed request
  * is still the API's 400.
  */
-export const searchTgx = async (deps: BookingDeps, connection: CoreConnection, request: TgxSearchRequest, now = Date.now(), read?: D1Result[]): Promise<TgxSearchResponse> => {
+export const searchTgx = async (deps: BookingDeps, connection: CoreConnection, request: TgxSearchRequest, now = Date.now()): Promise<TgxSearchResponse> => {
   const { criteria, settings, filter } = request;
   if (!accessAllowed(connection, filter?.access)) {
     return answer([], [{ code: "NO_ACCESS", type: "ACCESS", description: `filter.access leaves no access to search: this request runs on connection ${connection.code} only` }], []);
   }
-  const core = await searchAvailability(deps, connection, coreRequestOf(request), now, read, tgxTerms);
+  const core = await searchAvailability(deps, connection, coreRequestOf(request), now, tgxTerms);
   const occupancies = criteria.occupancies.map((o, i) => ({ id: i + 1, paxes: o.paxes.map((p) => ({ age: p.age })) }));
   const accessCode = String(connection.code);
   const options: TgxOption[] = core.accommodations.flatMap((hotel) =>

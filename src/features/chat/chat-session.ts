@@ -1,6 +1,5 @@
 import { signingKeys } from "../../platform/config/secrets";
 import { DurableObject } from "cloudflare:workers";
-import { sha256Hex } from "../../platform/crypto/digest";
 import { isBookmark, sessionDatabase } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { bookingDeps } from "../booking/deps";
@@ -28,7 +27,6 @@ export type EventRequest = {
   tenantId: string;
   actorId?: string;
   event: ChatEvent;
-  idempotencyKey?: string;
   origin: string;
   requestId: string;
   /** The calling request's D1 bookmark: the event continues that session (see process). */
@@ -38,18 +36,23 @@ export type EventRequest = {
 export type EventResponse = { sessionId: string; event: { id: string; kind: string }; result: ChatResult & { traceId: string } };
 
 /** RPC results carry errors as data: an ApiError does not survive the RPC boundary as its class. */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; status: number; message: string; code: string; details?: Record<string, unknown> };
+export type Outcome<T> =
+  | { ok: true; value: T }
+  | { ok: false; status: number; message: string; code: string; details?: Record<string, unknown>; headers?: Record<string, string> };
 
 export const unwrap = <T>(outcome: Outcome<T>): T => {
   if (outcome.ok) return outcome.value;
-  throw new ApiError(outcome.status as ApiError["status"], outcome.message, outcome.code, outcome.details);
+  throw new ApiError(outcome.status as ApiError["status"], outcome.message, outcome.code, outcome.details, outcome.headers);
 };
 
 const asOutcome = async <T>(run: () => Promise<T>): Promise<Outcome<T>> => {
   try {
     return { ok: true, value: await run() };
   } catch (error) {
-    if (error instanceof ApiError) return { ok: false, status: error.status, message: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) };
+    if (error instanceof ApiError) {
+      const { status, message, code, details, headers } = error;
+      return { ok: false, status, message, code, ...(details ? { details } : {}), ...(headers ? { headers } : {}) };
+    }
     throw error;
   }
 };
@@ -69,7 +72,7 @@ export class ChatSession extends DurableObject<Env> {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS session (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL, state TEXT NOT NULL, touched_at INTEGER NOT NULL)`);
     this.sql.exec(
       `CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, result_status TEXT NOT NULL,
-        recorded_at TEXT NOT NULL, idempotency_key TEXT UNIQUE, request_hash TEXT, response TEXT)`,
+        recorded_at TEXT NOT NULL)`,
     );
   }
 
@@ -107,28 +110,18 @@ export class ChatSession extends DurableObject<Env> {
     return { ...loaded.record, status: loaded.state.status, events };
   }
 
-  async handle(request: EventRequest): Promise<Outcome<EventResponse & { replayed: boolean; d1Bookmark: string | null }>> {
+  async handle(request: EventRequest): Promise<Outcome<EventResponse & { d1Bookmark: string | null }>> {
     const run = this.queue.then(() => asOutcome(() => this.process(request)));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async process(request: EventRequest): Promise<EventResponse & { replayed: boolean; d1Bookmark: string | null }> {
+  private async process(request: EventRequest): Promise<EventResponse & { d1Bookmark: string | null }> {
     const loaded = this.load();
     if (!loaded || loaded.record.tenantId !== request.tenantId) throw sessionNotFound();
     const { record, state } = loaded;
     if (request.actorId !== undefined && request.actorId !== record.actor.actorId) {
       throw actorMismatch();
-    }
-    const requestHash = request.idempotencyKey ? await sha256Hex(JSON.stringify(request.event)) : null;
-    if (request.idempotencyKey) {
-      const stored = this.sql
-        .exec<{ request_hash: string; response: string }>("SELECT request_hash, response FROM events WHERE idempotency_key = ?", request.idempotencyKey)
-        .toArray()[0];
-      if (stored) {
-        if (stored.request_hash !== requestHash) throw new ApiError(409, "idempotencyKey was already used with a different event in this session", "idempotency_key_reused");
-        return { ...(JSON.parse(stored.response) as EventResponse), replayed: true, d1Bookmark: null };
-      }
     }
     const now = Date.now();
     // The event continues the calling request's D1 session (which started at the primary), so
@@ -153,27 +146,25 @@ export class ChatSession extends DurableObject<Env> {
     const response: EventResponse = { sessionId: record.sessionId, event: { id: eventId, kind: request.event.kind }, result: { traceId: request.requestId, ...result } };
     const recordedAt = new Date(now).toISOString();
     const updated = { ...record, updatedAt: recordedAt };
-    // State, history and the stored answer for the key are written together (one implicit transaction).
+    // State and history are written together (one implicit transaction); idempotency-key replays are the route's.
     this.ctx.storage.transactionSync(() => {
       this.sql.exec("UPDATE session SET record = ?, state = ?, touched_at = ? WHERE id = 1", JSON.stringify(updated), JSON.stringify(state), now);
       this.sql.exec(
-        "INSERT INTO events (event_id, kind, result_status, recorded_at, idempotency_key, request_hash, response) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO events (event_id, kind, result_status, recorded_at) VALUES (?, ?, ?, ?)",
         eventId,
         request.event.kind,
         result.status,
         recordedAt,
-        request.idempotencyKey ?? null,
-        requestHash,
-        request.idempotencyKey ? JSON.stringify(response) : null,
       );
     });
     await this.touch(now);
-    return { ...response, replayed: false, d1Bookmark: d1.bookmark() };
+    return { ...response, d1Bookmark: d1.bookmark() };
   }
 
   /**
-   * Data-subject erasure: the guest's names become [erased] in the conversation state and in every
-   * stored answer. Returns whether the session exists.
+   * Data-subject erasure: the guest's names become [erased] in the conversation state (stored
+   * answers of idempotent events live in D1's idempotency_keys and are erased there). Returns
+   * whether the session exists.
    */
   async erase(): Promise<boolean> {
     const loaded = this.load();
@@ -182,12 +173,7 @@ export class ChatSession extends DurableObject<Env> {
     const names = [state.guest?.firstName, state.guest?.lastName].filter((n): n is string => Boolean(n) && n !== ERASED_NAME);
     if (state.guest) state.guest = { firstName: ERASED_NAME, lastName: ERASED_NAME };
     const scrub = (text: string) => names.reduce((out, name) => out.split(name).join(ERASED_NAME), text);
-    this.ctx.storage.transactionSync(() => {
-      this.sql.exec("UPDATE session SET state = ? WHERE id = 1", scrub(JSON.stringify(state)));
-      for (const event of this.sql.exec<{ seq: number; response: string }>("SELECT seq, response FROM events WHERE response IS NOT NULL").toArray()) {
-        this.sql.exec("UPDATE events SET response = ? WHERE seq = ?", scrub(event.response), event.seq);
-      }
-    });
+    this.sql.exec("UPDATE session SET state = ? WHERE id = 1", scrub(JSON.stringify(state)));
     return true;
   }
 

@@ -8,6 +8,7 @@ import { coreConnection, type CoreConnection } from "../booking/connection-acces
 import type { BookingDeps } from "../booking/deps";
 import { readOptionId } from "../booking/option-token";
 import { quoteOption } from "../booking/quote";
+import { consumeRateLimit, RateLimited } from "../booking/rate-limit";
 import { searchAvailability } from "../booking/search";
 import type { CancelPolicy } from "../supply/supplier";
 import { stayNights } from "../supply/zoned-time";
@@ -149,7 +150,8 @@ const search = async (ctx: TurnContext, state: ConversationState, text: string):
   try {
     shortlist = await buildShortlist(ctx.deps, connection, slots as SearchSlots & { destination: string; checkIn: string; checkOut: string }, (code) => `${ctx.origin}/chat/accommodations/${code}`, ctx.now);
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    // A rate limit is the client's to back off from (429 with Retry-After), not a question for the traveller.
+    if (!(error instanceof ApiError) || error.status >= 500 || error instanceof RateLimited) throw error;
     state.status = "needs_input";
     // The dates are the usual culprit (past, too far ahead, too long): ask for them again.
     if (error.code === "invalid_dates") {
@@ -245,6 +247,7 @@ const chooseByOptionId = async (ctx: TurnContext, state: ConversationState, opti
 /** A fresh option for the same room and rate plan at today's price (after the traveller accepted a change). */
 const refreshOption = async (ctx: TurnContext, connection: CoreConnection, selection: Selection) => {
   const current = await readOptionId(ctx.deps.keys, selection.optionId, ctx.partnerId, ctx.now);
+  await consumeRateLimit(ctx.deps.rateLimiter, connection);
   const { accommodations } = await searchAvailability(
     ctx.deps,
     connection,
@@ -305,6 +308,8 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
   });
   const meta = { requestId: ctx.requestId, startedAt: Date.now(), scenario: null };
   const occupancies = selection.stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) }));
+  // Chat quotes count against the connection's own limit too.
+  await consumeRateLimit(ctx.deps.rateLimiter, connection);
   try {
     const quote = await quoteOption(
       ctx.deps,

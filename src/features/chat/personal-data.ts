@@ -19,8 +19,18 @@ export const chatSessionsOf = async (db: Db, email: string, partnerUserIds: Arra
   return rows.map((r) => r.sessionId);
 };
 
-/** Erases the guest's names in each session's Durable Object; returns how many sessions existed. */
-export const eraseChatSessions = async (sessions: DurableObjectNamespace<ChatSession>, sessionIds: string[]): Promise<number> => {
+/** The idempotency scope of a session's events (keys are per session). */
+export const chatEventScope = (sessionId: string) => `chat_event:${sessionId}`;
+
+/**
+ * Erases the guest's names in each session's Durable Object, and drops the stored answers of its
+ * idempotent events (they may repeat the names); returns how many sessions existed.
+ */
+export const eraseChatSessions = async (sessions: DurableObjectNamespace<ChatSession>, d1: D1Database, sessionIds: string[]): Promise<number> => {
   const erased = await Promise.all(sessionIds.map((id) => sessions.getByName(id).erase()));
+  await d1
+    .prepare("DELETE FROM idempotency_keys WHERE scope IN (SELECT value FROM json_each(?1))")
+    .bind(JSON.stringify(sessionIds.map(chatEventScope)))
+    .run();
   return erased.filter(Boolean).length;
 };

@@ -6,11 +6,13 @@ import type { AppEnv } from "../../platform/app-env";
 import { randomToken } from "../../platform/crypto/digest";
 import { ApiError } from "../../platform/http/api-error";
 import { featureRouter } from "../../platform/http/router";
+import { withIdempotency } from "../../platform/idempotency/idempotency";
 import { validationError } from "../../platform/http/validation";
 import { refuseCardData } from "../payments/card-data";
 import { unwrap, type EventResponse, type Outcome, type SessionRecord } from "./chat-session";
 import { WRITE_KINDS, type ChatEvent } from "./conversation";
 import { CHAT_BASE, sessionNotFound } from "./errors";
+import { chatEventScope } from "./personal-data";
 import { chatErrorSchema, createSessionSchema, eventRequestSchema, eventResponseSchema, payloadSchemas, sessionIdSchema, sessionReadSchema, sessionResponseSchema } from "./schemas";
 
 export const chatSecurity: Array<Record<string, string[]>> = [{ ChatApiKey: [] }, { ChatBearer: [] }, { ApiKey: [] }];
@@ -28,7 +30,7 @@ const chatErrors = (...statuses: number[]) => Object.fromEntries(statuses.map((s
 /** Raw card data never enters a chat session, whatever field it hides in. */
 const noCardDataInChat = (): MiddlewareHandler<AppEnv> =>
   async function noCardDataInChat(c, next) {
-    const body = JSON.parse(await c.req.text()) as Record<string, unknown> | null;
+    const body = (await c.req.json()) as Record<string, unknown> | null;
     if (body && typeof body === "object") refuseCardData({ text: body.text, payload: body.payload });
     await next();
   };
@@ -101,19 +103,29 @@ export const chatRoutes = featureRouter()
   .openapi(postEvent, async (c) => {
     const body = c.req.valid("json");
     const event = eventOf(body);
-    const outcome = await c.env.CHAT_SESSION.getByName(body.sessionId).handle({
-      tenantId: c.get("caller").partnerId,
-      ...(body.actor ? { actorId: body.actor.actorId } : {}),
-      event,
-      ...(body.idempotencyKey ? { idempotencyKey: body.idempotencyKey } : {}),
-      origin: publicBaseUrl(c.env, c.req.url),
-      requestId: c.get("requestId"),
-      d1Bookmark: c.get("d1").bookmark(),
-    });
-    const { replayed, d1Bookmark, ...data } = unwrap(outcome as Outcome<EventResponse & { replayed: boolean; d1Bookmark: string | null }>);
-    c.get("d1").advanceTo(d1Bookmark);
-    if (replayed) c.header("idempotent-replayed", "true");
-    return c.json({ data }, 200);
+    const partnerId = c.get("caller").partnerId;
+    const actorId = body.actor?.actorId;
+    const answer = await withIdempotency(
+      c.env.DB,
+      // Keys are per session, as the event log they replace was.
+      { scope: chatEventScope(body.sessionId), partnerId, key: body.idempotencyKey, keyName: "idempotencyKey", request: { actorId: actorId ?? null, event } },
+      async () => {
+        const outcome = await c.env.CHAT_SESSION.getByName(body.sessionId).handle({
+          tenantId: partnerId,
+          ...(actorId !== undefined ? { actorId } : {}),
+          event,
+          origin: publicBaseUrl(c.env, c.req.url),
+          requestId: c.get("requestId"),
+          d1Bookmark: c.get("d1").bookmark(),
+        });
+        const { d1Bookmark, ...data } = unwrap(outcome as Outcome<EventResponse & { d1Bookmark: string | null }>);
+        // The event's D1 writes (a booking) are in the bookmark this request answers with.
+        c.get("d1").advanceTo(d1Bookmark);
+        return { status: 200, body: { data } };
+      },
+    );
+    if (answer.replayed) c.header("idempotent-replayed", "true");
+    return c.json(answer.body as { data: EventResponse }, 200);
   })
   .openapi(readSession, async (c) => {
     const { sessionId } = c.req.valid("param");

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { EVENT_KINDS } from "./conversation";
+import { IDEMPOTENCY_KEY_PATTERN } from "../../platform/idempotency/idempotency";
 
 const SESSION_ID = /^cs_[A-Za-z0-9_-]{32}$/;
 const label = z.string().max(200);
@@ -26,7 +27,7 @@ export const eventRequestSchema = z
     text: z.string().trim().min(1).max(2000).optional().openapi({ description: "The traveller's message (natural-language flow)" }),
     kind: z.enum(EVENT_KINDS).optional().openapi({ description: "search_query (default with text) or an explicit action kind" }),
     payload: z.record(z.string(), z.unknown()).optional().openapi({ description: "Per kind: see docs/api-decisions.md" }),
-    idempotencyKey: z.string().regex(/^[\x21-\x7e]{1,255}$/, "expected 1 to 255 visible ASCII characters").optional(),
+    idempotencyKey: z.string().regex(IDEMPOTENCY_KEY_PATTERN, "expected 1 to 255 visible ASCII characters").optional(),
   })
   .openapi("ChatEventRequest");
 

@@ -3,6 +3,7 @@ import { accommodationsByCodes, haversineKm } from "../booking/accommodation-loo
 import type { CoreConnection } from "../booking/connection-access";
 import type { BookingDeps } from "../booking/deps";
 import type { SearchRequest } from "../booking/schemas";
+import { consumeRateLimit } from "../booking/rate-limit";
 import { DEFAULT_RADIUS_KM, searchAvailability } from "../booking/search";
 import { round2 } from "../supply/catalogue";
 import { stayNights } from "../supply/zoned-time";
@@ -73,6 +74,8 @@ export const buildShortlist = async (
     searchCriteria: { ...selector, occupancies: rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })), checkIn: slots.checkIn, checkOut: slots.checkOut },
     settings: { access: { code: connection.code } },
   };
+  // Chat searches count against the connection's own limit too, before any supplier work.
+  await consumeRateLimit(deps.rateLimiter, connection);
   const { accommodations } = await searchAvailability(deps, connection, request, now);
   const nights = stayNights(slots.checkIn, slots.checkOut).length;
   const details = new Map((await accommodationsByCodes(deps.d1, accommodations.map((a) => a.accommodationCode))).map((a) => [a.code, a]));

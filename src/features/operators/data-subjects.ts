@@ -14,7 +14,7 @@ export const eraseDataSubject = async (env: Env, email: string, now = Date.now()
   const db = database(env.DB);
   const radar = await eraseRadarSubject(db, env.PII_HASH_SECRET, email, now);
   const sessionIds = await chatSessionsOf(db, email, radar.partnerUserIds);
-  const chatSessions = await eraseChatSessions(env.CHAT_SESSION, sessionIds);
+  const chatSessions = await eraseChatSessions(env.CHAT_SESSION, env.DB, sessionIds);
   const bookings = await eraseChatBookingHolders(env.DB, sessionIds);
   return { radarChecks: radar.checks, chatSessions, bookings };
 };

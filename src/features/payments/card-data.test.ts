@@ -29,3 +29,40 @@ describe("findCardData: what counts as raw card data", () => {
     expect(findCardData(value)).toBeNull();
   });
 });
+
+describe("findCardData: card numbers however they are written (issue 12)", () => {
+  it.each([
+    [{ text: "4242.4242.4242.4242" }, "text"],
+    [{ text: "card 4242 - 4242 - 4242 - 4242" }, "text"],
+    [{ text: "５５５５５５５５５５５５４４４４" }, "text"], // full-width digits
+    [{ text: "４２４２　４２４２　４２４２　４２４２" }, "text"], // full-width digits and spaces
+    [{ text: "4242．4242－4242－4242" }, "text"], // full-width dot and dash
+    [{ text: "3782 822463 10005" }, "text"], // American Express grouping
+    [{ text: "4242\u00a04242\u00a04242\u00a04242" }, "text"], // no-break spaces
+    [{ payload: { note: ["ok", { deep: "4111 1111 1111 1111" }] } }, "payload.note[1].deep"],
+    [{ payload: { "4242 4242 4242 4242": "my card" } }, "payload.<key>"],
+    [{ payload: { "５５５５-５５５５-５５５５-４４４４": true } }, "payload.<key>"],
+  ])("%j is refused at %s", (value, field) => {
+    expect(findCardData(value)).toBe(field);
+  });
+
+  it.each([
+    [{ text: "Stay 2026.12.21 to 2026.12.23, 2 adults, budget 1.000.000" }],
+    [{ text: "Call +1 212-555-0147 or 212.555.0148" }],
+    [{ payload: { "2026-12-21": "date key" } }],
+  ])("%j is accepted", (value) => {
+    expect(findCardData(value)).toBeNull();
+  });
+
+  it("walks a deep value without recursion and refuses past the depth budget", () => {
+    let deep: unknown = "x";
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(() => findCardData(deep)).toThrowError(expect.objectContaining({ code: "body_too_complex", status: 400 }));
+    expect(findCardData({ a: [[["4242-4242-4242-4242"]]] }, { depth: 4, chars: 100 })).toBe("a[0][0][0]");
+  });
+
+  it("refuses past the size budget rather than let an unchecked value through", () => {
+    expect(() => findCardData({ a: "x".repeat(60), b: "y".repeat(60) }, { depth: 8, chars: 100 })).toThrowError(expect.objectContaining({ code: "body_too_complex" }));
+    expect(findCardData({ a: "x".repeat(60) }, { depth: 8, chars: 100 })).toBeNull();
+  });
+});

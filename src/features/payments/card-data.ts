@@ -1,11 +1,17 @@
 import { ApiError } from "../../platform/http/api-error";
+import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from "../../platform/http/json-body";
 
 // Field names that only ever hold raw card data.
 const CARD_FIELDS = new Set(["number", "cardnumber", "card_number", "pan", "primaryaccountnumber", "cvc", "cvv", "cvv2", "cvc2", "securitycode", "security_code", "track", "trackdata"]);
-// 13 to 19 digits, optionally grouped by spaces or dashes: the shape of a primary account number.
+// 13 to 19 digits, each pair split by at most three separators such as " - " (spaces, dashes, dots, after NFKC
+// folding of full-width forms): the shape of a primary account number however it is written.
 // A run glued to letters is part of an identifier (a PSP token such as pm_1Nf4x...), not a card
 // number; after a separator such as "pm_" it is still refused.
-const PAN_SHAPE = /(?:^|[^\dA-Za-z])(\d(?:[ -]?\d){12,18})(?:[^\dA-Za-z]|$)/;
+const SEPARATOR = "[\\s.\\-\\u2010-\\u2015\\u2212]";
+const PAN_SHAPE = new RegExp(`(?:^|[^\\dA-Za-z])(\\d(?:${SEPARATOR}{0,3}\\d){12,18})(?=[^\\dA-Za-z]|$)`, "g");
+const NOT_DIGIT = /\D/g;
+/** Scan budget: never more than a maximal body's worth of characters, never deeper than a body may nest. */
+export const CARD_SCAN_BUDGET = { depth: MAX_BODY_DEPTH, chars: 2 * MAX_BODY_BYTES };
 
 /** The Luhn checksum every card number satisfies; it keeps long ids and timestamps from being mistaken for one. */
 const passesLuhn = (digits: string) => {
@@ -19,30 +25,52 @@ const passesLuhn = (digits: string) => {
 };
 
 const looksLikePan = (value: string) => {
-  for (const m of value.matchAll(new RegExp(PAN_SHAPE, "g"))) {
-    const digits = m[1]!.replace(/[ -]/g, "");
+  // NFKC turns full-width digits, spaces, dots and dashes into their ASCII forms.
+  for (const m of value.normalize("NFKC").matchAll(PAN_SHAPE)) {
+    const digits = m[1]!.replace(NOT_DIGIT, "");
     if (digits.length >= 13 && digits.length <= 19 && passesLuhn(digits)) return true;
   }
   return false;
 };
 
-/** Where in a JSON value raw card data appears (a field path), or null. The value itself is never returned. */
-export const findCardData = (value: unknown, path = ""): string | null => {
-  if (typeof value === "string") return looksLikePan(value) ? path || "body" : null;
-  if (typeof value === "number") return Number.isSafeInteger(value) && looksLikePan(String(Math.abs(value))) ? path || "body" : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findCardData(value[i], `${path}[${i}]`);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (value && typeof value === "object") {
-    for (const [key, inner] of Object.entries(value)) {
-      const here = path ? `${path}.${key}` : key;
-      if (CARD_FIELDS.has(key.toLowerCase())) return here;
-      const found = findCardData(inner, here);
-      if (found) return found;
+const tooComplex = () => new ApiError(400, "Request body is too large or nests too deeply to be checked for card data", "body_too_complex");
+
+/**
+ * Where in a JSON value raw card data appears (a field path), or null; strings, numbers and object
+ * keys are all looked at. The value itself is never returned. Walks without recursion, within
+ * CARD_SCAN_BUDGET: past it the value is refused rather than let through unchecked.
+ */
+export const findCardData = (value: unknown, budget = CARD_SCAN_BUDGET): string | null => {
+  let chars = 0;
+  const spend = (text: string) => {
+    chars += text.length;
+    if (chars > budget.chars) throw tooComplex();
+  };
+  const pending: Array<{ node: unknown; path: string; depth: number }> = [{ node: value, path: "", depth: 0 }];
+  while (pending.length > 0) {
+    const { node, path, depth } = pending.pop()!;
+    if (typeof node === "string") {
+      spend(node);
+      if (looksLikePan(node)) return path || "body";
+    } else if (typeof node === "number") {
+      if (Number.isSafeInteger(node) && looksLikePan(String(Math.abs(node)))) return path || "body";
+    } else if (node !== null && typeof node === "object") {
+      if (depth >= budget.depth) throw tooComplex();
+      // Pushed in reverse so that values are looked at in document order.
+      const children: typeof pending = [];
+      if (Array.isArray(node)) {
+        node.forEach((inner, i) => children.push({ node: inner, path: `${path}[${i}]`, depth: depth + 1 }));
+      } else {
+        for (const [key, inner] of Object.entries(node)) {
+          const here = path ? `${path}.${key}` : key;
+          spend(key);
+          if (CARD_FIELDS.has(key.toLowerCase())) return here;
+          // A key that is itself a card number is named by its parent only, so the number is never echoed.
+          if (looksLikePan(key)) return path ? `${path}.<key>` : "<key>";
+          children.push({ node: inner, path: here, depth: depth + 1 });
+        }
+      }
+      for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
     }
   }
   return null;

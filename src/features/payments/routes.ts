@@ -11,7 +11,7 @@ import { attachPaymentMethod } from "./service";
 /** Runs before validation so that a card number is refused even in a field the schema would drop. */
 const noRawCardData = (): MiddlewareHandler<AppEnv> =>
   async function noRawCardData(c, next) {
-    refuseCardData(JSON.parse(await c.req.text()));
+    refuseCardData(await c.req.json());
     await next();
   };
 

@@ -6,12 +6,12 @@ import { ApiError } from "../../platform/http/api-error";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { recordUsage } from "../../platform/observability/usage";
+import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from "../../platform/idempotency/idempotency";
 import { specMessage, validationHook } from "../../platform/http/validation";
 import { collectorKeyAuth, type CollectorEnv } from "./collector-key";
 import {
   checkRequestSchema,
   checkResponseSchema,
-  IDEMPOTENCY_KEY_PATTERN,
   SESSION_ID_MESSAGE,
   SESSION_ID_PATTERN,
   signalsAcceptedSchema,
@@ -142,18 +142,23 @@ const postCheck = createRoute({
 
 const checkRoutes = featureRouter().openapi(postCheck, async (c) => {
   const headers = c.req.valid("header");
-  const outcome = await runCheck(c.get("db"), {
-    assets: c.env.ASSETS,
-    partnerId: c.get("caller").partnerId,
-    sessionId: headers["session-id"],
-    idempotencyKey: headers["idempotency-key"] ?? null,
-    request: c.req.valid("json"),
-    piiKey: c.env.PII_HASH_SECRET,
-  });
-  if (outcome.replayed) c.header("idempotent-replayed", "true");
+  const partnerId = c.get("caller").partnerId;
+  const sessionId = headers["session-id"];
+  const idempotencyKey = headers["idempotency-key"] ?? null;
+  const request = c.req.valid("json");
+  const answer = await withIdempotency(
+    c.env.DB,
+    { scope: "radar_check", partnerId, key: idempotencyKey, keyName: "idempotency-key", request: { sessionId, request } },
+    async () => ({
+      status: 200,
+      body: success((await runCheck(c.get("db"), { assets: c.env.ASSETS, partnerId, sessionId, idempotencyKey, request, piiKey: c.env.PII_HASH_SECRET })).check),
+    }),
+  );
+  const body = answer.body as z.infer<typeof checkResponseSchema>;
+  if (answer.replayed) c.header("idempotent-replayed", "true");
   // A replay was billed the first time; a bypass is never billable.
-  else if (outcome.check.billable) recordUsage(c.env, { partnerId: outcome.check.partner_id, operation: "radar_check", requestId: c.get("requestId") });
-  return c.json(success(outcome.check), 200);
+  else if (body.data.billable) recordUsage(c.env, { partnerId, operation: "radar_check", requestId: c.get("requestId") });
+  return c.json(body, 200);
 });
 
 export const radarRoutes = featureRouter().route("/", signalsRoutes).route("/", checkRoutes);

@@ -7,7 +7,6 @@ import { envelopeSchema } from "../../platform/http/envelope";
  */
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9._:-]{16,128}$/;
 export const SESSION_ID_MESSAGE = "session-id header is required (16 to 128 characters of A-Z a-z 0-9 . _ : -)";
-export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 const text = (max: number) => z.string().max(max);
 const count = z.number().int().min(0).max(100_000);

@@ -3,6 +3,7 @@ import { partners } from "../../platform/db/schema";
 import type { Db } from "../../platform/db/client";
 import { keyedHash, sha256Hex } from "../../platform/crypto/digest";
 import { ApiError } from "../../platform/http/api-error";
+import { canonicalJson } from "../../platform/idempotency/canonical-json";
 import { isDisposableEmail } from "./disposable-domains";
 import { evaluateRules, VELOCITY, verdictFor, type Reason, type VelocityCounts } from "./rules";
 import type { BrowserSignals, CheckRequest, RiskCheck } from "./schemas";
@@ -13,17 +14,7 @@ export const SIGNALS_RETENTION_MS = 24 * 60 * 60_000;
 /** Time budget of one evaluation; past it the check is a bypass (fail open). */
 export const CHECK_BUDGET_MS = 1_500;
 
-/** JSON with object keys sorted, so equal inputs always give the same digest. */
-export const canonicalJson = (value: unknown): string => {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
-};
+export { canonicalJson };
 
 export type SignalsInput = {
   partnerId: string;
@@ -98,8 +89,6 @@ export type CheckInput = {
   now?: number;
 };
 
-export type CheckOutcome = { check: RiskCheck; replayed: boolean };
-
 /** What the check saw of the browser, so the partner can read why (from the stored inputs). */
 const mergedSignalsOf = (inputs: { signals: BrowserSignals | null; ip_country: string | null }): RiskCheck["merged_signals"] =>
   inputs.signals
@@ -127,24 +116,6 @@ const toRiskCheck = (row: RadarCheckRow): RiskCheck => ({
   reasons: JSON.parse(row.reasons) as Reason[],
   merged_signals: mergedSignalsOf(JSON.parse(row.inputs)),
 });
-
-const findByIdempotencyKey = async (db: Db, partnerId: string, key: string) => {
-  const [row] = await db
-    .select()
-    .from(radarChecks)
-    .where(and(eq(radarChecks.partnerId, partnerId), eq(radarChecks.idempotencyKey, key)))
-    .limit(1);
-  return row ?? null;
-};
-
-/** A replay must be the same request; anything else under the same key is a client error. */
-const replay = (row: RadarCheckRow, input: CheckInput): CheckOutcome => {
-  const stored = JSON.parse(row.inputs) as { request: unknown };
-  if (row.sessionId !== input.sessionId || canonicalJson(stored.request) !== canonicalJson(input.request)) {
-    throw new ApiError(409, "idempotency-key was already used with a different request", "idempotency_key_reused");
-  }
-  return { check: toRiskCheck(row), replayed: true };
-};
 
 const isRadarEnabled = async (db: Db, partnerId: string) => {
   const [row] = await db.select({ enabled: radarSettings.enabled }).from(radarSettings).where(eq(radarSettings.partnerId, partnerId));
@@ -269,14 +240,10 @@ const evaluateWithinBudget = async (db: Db, input: CheckInput, now: number, emai
 };
 
 /**
- * Runs (or replays) one risk check: merges this partner's signals for the session with the server's
+ * Runs one risk check (replays of an idempotency-key are platform/idempotency's, in the route): merges this partner's signals for the session with the server's
  * payload, applies the rules, stores the check with the SHA-256 of its inputs and returns it.
  */
-export const runCheck = async (db: Db, input: CheckInput): Promise<CheckOutcome> => {
-  if (input.idempotencyKey) {
-    const existing = await findByIdempotencyKey(db, input.partnerId, input.idempotencyKey);
-    if (existing) return replay(existing, input);
-  }
+export const runCheck = async (db: Db, input: CheckInput): Promise<{ check: RiskCheck }> => {
   const now = input.now ?? Date.now();
   const emailHash = await keyedHash(input.piiKey, input.request.booker.email.trim().toLowerCase());
 
@@ -319,13 +286,8 @@ export const runCheck = async (db: Db, input: CheckInput): Promise<CheckOutcome>
     checkedAtMs: now,
     piiRemovedAt: null,
   };
-  // A concurrent request with the same idempotency key may have stored first: then replay that one.
-  const inserted = await db.insert(radarChecks).values(row).onConflictDoNothing().returning({ id: radarChecks.id });
-  if (inserted.length === 0 && input.idempotencyKey) {
-    const winner = await findByIdempotencyKey(db, input.partnerId, input.idempotencyKey);
-    if (winner) return replay(winner, input);
-  }
-  return { check: toRiskCheck(row), replayed: false };
+  await db.insert(radarChecks).values(row);
+  return { check: toRiskCheck(row) };
 };
 
 /** A stored check of this partner, for review (digest, inputs, reasons). */

@@ -71,7 +71,8 @@ export const radarChecks = sqliteTable(
     piiRemovedAt: integer("pii_removed_at"),
   },
   (t) => [
-    uniqueIndex("radar_checks_idempotency").on(t.partnerId, t.idempotencyKey).where(sql`idempotency_key is not null`),
+    // Which key a check ran under, for review; replays are platform/idempotency's job (keys expire after 24 hours).
+    index("radar_checks_idempotency").on(t.partnerId, t.idempotencyKey),
     index("radar_checks_device").on(t.partnerId, t.deviceKey, t.checkedAtMs),
     index("radar_checks_email").on(t.partnerId, t.emailHash, t.checkedAtMs),
     index("radar_checks_ip").on(t.partnerId, t.ipHash, t.checkedAtMs),

@@ -1,7 +1,7 @@
 import { randomToken } from "../../platform/crypto/digest";
 import { catalogueFor, nightFactors, roomNightPrice, type AccommodationCatalogue, type NightFactors, type RatePlan, type RoomType } from "./catalogue";
 import { moneyIn, sellNight, type SellingTerms } from "./selling-price";
-import type { AccommodationSelection, CancelPolicy, Offer, OfferRef, OfferRoom, Rate, Stay, Supplier, SupplyAccommodation } from "./supplier";
+import type { AccommodationSelection, BookedStay, CancelPolicy, Offer, OfferRef, OfferRoom, Rate, Stay, Supplier, SupplyAccommodation, WriteGuard } from "./supplier";
 import { MIXED_PRODUCT_SEPARATOR, SupplierRefusal } from "./supplier";
 import { addDays, localDate, stayNights, zonedTimeToUtc } from "./zoned-time";
 
@@ -371,6 +371,14 @@ const isCheckFailure = (error: unknown) => error instanceof Error && /CHECK cons
 
 /** The embedded default supply: derived room types and rate plans over sparse per-night rows in D1. */
 export const inventorySupplier = (d1: D1Database): Supplier => {
+  // Every night of the stay in one statement per room type (book wrote a row for each night; a mixed
+  // offer books several types); the guard's `?`s number on from ?6.
+  const cancelWrites = (stay: BookedStay, guard: WriteGuard) =>
+    [...roomsByType(stay.roomCode, stay.roomCount)].map(([roomCode, count]) =>
+      d1
+        .prepare(`UPDATE room_nights SET sold = sold - ?5 WHERE accommodation_code = ?1 AND room_code = ?2 AND night >= ?3 AND night < ?4 AND (${guard.sql})`)
+        .bind(stay.accommodationCode, roomCode, stay.checkIn, stay.checkOut, count, ...guard.params),
+    );
   /** One D1 round trip whatever the selector and count: the accommodations and their stored nights together. */
   const searchReads = (selection: AccommodationSelection, stay: Stay) => [
     d1.prepare(selection.sql).bind(...selection.params),
@@ -380,10 +388,8 @@ export const inventorySupplier = (d1: D1Database): Supplier => {
     name: "inventory",
     currency: CURRENCY,
 
-    searchReads,
-
-    async search(selection, stay, now, terms, read) {
-      const [found, rooms, plans] = read ?? (await d1.batch<unknown>(searchReads(selection, stay)));
+    async search(selection, stay, now, terms) {
+      const [found, rooms, plans] = await d1.batch<unknown>(searchReads(selection, stay));
       const accommodations = selection.finish(found!.results);
       const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]);
       const pricing = stayPricing(stay, now, terms);
@@ -442,13 +448,9 @@ export const inventorySupplier = (d1: D1Database): Supplier => {
     },
 
     async cancel(stay) {
-      const nights = stayNights(stay.checkIn, stay.checkOut);
-      const release = d1.prepare("UPDATE room_nights SET sold = sold - ?4 WHERE accommodation_code = ?1 AND room_code = ?2 AND night = ?3");
-      const statements: D1PreparedStatement[] = [];
-      for (const [roomCode, count] of roomsByType(stay.roomCode, stay.roomCount)) {
-        for (const night of nights) statements.push(release.bind(stay.accommodationCode, roomCode, night, count));
-      }
-      await d1.batch(statements);
+      await d1.batch(cancelWrites(stay, { sql: "1", params: [] }));
     },
+
+    cancelWrites,
   };
 };

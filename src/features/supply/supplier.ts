@@ -73,21 +73,24 @@ export class SupplierRefusal extends Error {
   }
 }
 
+/** A condition over the caller's own tables (SQL with anonymous `?` parameters) that a write must meet to apply. */
+export type WriteGuard = { sql: string; params: unknown[] };
+
 export interface Supplier {
   readonly name: string;
   /** The currency its net prices are in (the hotel's currency); `SellingTerms.exchange` converts from it. */
   readonly currency: string;
-  /**
-   * The selected accommodations and their offers by code; accommodations without offers have no
-   * entry. `read` is the outcome of `searchReads` when the caller batched them with its own reads.
-   */
-  search(selection: AccommodationSelection, stay: Stay, now: number, terms: SellingTerms, read?: D1Result[]): Promise<{ accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]> }>;
-  /** A supplier that searches our own D1 names those reads, so a caller can batch them. */
-  searchReads?(selection: AccommodationSelection, stay: Stay): D1PreparedStatement[];
+  /** The selected accommodations and their offers by code; accommodations without offers have no entry. */
+  search(selection: AccommodationSelection, stay: Stay, now: number, terms: SellingTerms): Promise<{ accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]> }>;
   /** The product priced now, or null when it is not sellable for the stay. */
   quote(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay, now: number, terms: SellingTerms): Promise<Offer | null>;
   /** Takes the rooms for every night (every room type of a mixed offer), all or nothing. */
   book(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay): Promise<SupplierBooking>;
   /** Gives the rooms of a booked stay back. */
   cancel(stay: BookedStay): Promise<void>;
+  /**
+   * A supplier that keeps its inventory in our own D1 names the writes that give a stay back, each
+   * applied only while `guard` holds, so the caller can run them in one batch with its own writes.
+   */
+  cancelWrites?(stay: BookedStay, guard: WriteGuard): D1PreparedStatement[];
 }

@@ -13,25 +13,12 @@ const callerStatement = (d1: D1Database, keyHash: string) => d1.prepare(CALLER_S
 export const findCallerByApiKey = async (d1: D1Database, apiKey: string): Promise<Caller | null> =>
   callerStatement(d1, await sha256Hex(apiKey)).first<Caller>();
 
-// Key hashes that authenticated in this isolate lately. Only for them may a companion add
-// speculative reads, so an unknown key never costs more than its own lookup. It decides nothing
-// about access: the key itself is read on every call.
-const RECENT_MS = 5 * 60_000;
-const recentKeys = new Map<string, number>();
-const isRecent = (keyHash: string, now: number) => (recentKeys.get(keyHash) ?? 0) > now;
-const remember = (keyHash: string, now: number) => {
-  if (recentKeys.size >= 10_000) recentKeys.clear();
-  recentKeys.set(keyHash, now + RECENT_MS);
-};
-
 /**
  * Reads a route needs right after authentication, run in the same D1 batch as the key lookup (one
- * round trip instead of two). `recent` says the key was valid in this isolate lately: the cue for
- * reads worth doing only for a caller who is very likely genuine. `keep` sees the results, in the
- * order given, only when the key is valid.
+ * round trip instead of two). `keep` sees the results, in the order given, only when the key is valid.
  */
 export type Companion<E extends HonoEnv> = {
-  statements: (c: Context<E>, recent: boolean) => Promise<D1PreparedStatement[]>;
+  statements: (c: Context<E>) => Promise<D1PreparedStatement[]>;
   keep: (c: Context<E>, results: D1Result[]) => void;
 };
 
@@ -42,15 +29,10 @@ export const apiKeyAuth = <E extends AppEnv = AppEnv>(companion?: Companion<E>):
     if (!apiKey) throw new ApiError(401, "API key is required", "api_key_required");
     const d1 = c.env.DB;
     const keyHash = await sha256Hex(apiKey);
-    const now = Date.now();
-    const extra = companion ? await companion.statements(c, isRecent(keyHash, now)) : [];
+    const extra = companion ? await companion.statements(c) : [];
     const [found, ...alongside] = await d1.batch([callerStatement(d1, keyHash), ...extra]);
     const caller = (found!.results[0] as Caller | undefined) ?? null;
-    if (!caller) {
-      recentKeys.delete(keyHash);
-      throw new ApiError(401, "Invalid API key", "invalid_api_key");
-    }
-    remember(keyHash, now);
+    if (!caller) throw new ApiError(401, "Invalid API key", "invalid_api_key");
     c.set("caller", caller);
     companion?.keep(c, alongside);
     await next();

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const timestamps = {
   createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
@@ -111,3 +111,30 @@ export type User = typeof users.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type Connection = typeof connections.$inferSelect;
 export type Accommodation = typeof accommodations.$inferSelect;
+
+/**
+ * `Idempotency-Key` reservations and stored answers (platform/idempotency). The primary key is the
+ * reservation: of many parallel requests with one key, one insert wins and does the work.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    // The operation, e.g. "book", "radar_check", "chat_event:<sessionId>".
+    scope: text("scope").notNull(),
+    partnerId: text("partner_id").notNull(),
+    key: text("key").notNull(),
+    // SHA-256 of the canonical JSON of the request: the same key must come with the same request.
+    requestHash: text("request_hash").notNull(),
+    state: text("state", { enum: ["running", "done"] }).notNull(),
+    // Random per reservation, so only its owner completes or releases it.
+    token: text("token").notNull(),
+    // While running: past this, the owner is presumed dead and a retry of the same request may take over.
+    lockedUntilMs: integer("locked_until_ms").notNull(),
+    // When done: the answer, replayed as it was (status, and the body or the error).
+    status: integer("status"),
+    answer: text("answer"),
+    expiresAtMs: integer("expires_at_ms").notNull(),
+    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.partnerId, t.key] }), index("idempotency_keys_expires").on(t.expiresAtMs)],
+);

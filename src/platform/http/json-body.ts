@@ -4,6 +4,8 @@ import type { AppEnv } from "../app-env";
 import { ApiError } from "./api-error";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Deepest nesting a body may have; real requests of this API need fewer than ten levels. */
+export const MAX_BODY_DEPTH = 64;
 export const CONTENT_TYPE_MESSAGE = "Content-Type must be application/json";
 const jsonType = /^application\/([\w.-]+\+)?json$/i;
 
@@ -13,6 +15,26 @@ const limit = bodyLimit({
     throw new ApiError(413, `Request body too large: the limit is ${MAX_BODY_BYTES} bytes`, "body_too_large");
   },
 });
+
+/**
+ * How deeply a parsed JSON value nests (a scalar is 0, `[1]` is 1), counted without recursion and
+ * stopping at `limit + 1`, so a hostile body costs at most one pass over its nodes.
+ */
+export const deepestNesting = (value: unknown, limit: number): number => {
+  let deepest = 0;
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    if (node === null || typeof node !== "object") continue;
+    const level = depth + 1;
+    if (level > deepest) deepest = level;
+    if (deepest > limit) return deepest;
+    for (const inner of Array.isArray(node) ? node : Object.values(node)) {
+      if (inner !== null && typeof inner === "object") pending.push([inner, level]);
+    }
+  }
+  return deepest;
+};
 
 /**
  * Every body is JSON, at most MAX_BODY_BYTES, and checked here so that a wrong content type
@@ -42,6 +64,10 @@ export const jsonBody = (): MiddlewareHandler<AppEnv> =>
         parsed = JSON.parse(text);
       } catch {
         throw new ApiError(400, "Malformed JSON in request body", "malformed_json");
+      }
+      // Validators, guards and hashes walk the body; a deep one must never reach them.
+      if (deepestNesting(parsed, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+        throw new ApiError(400, "Request body nests too deeply", "body_too_deep");
       }
       cache.json = Promise.resolve(parsed);
       await next();
