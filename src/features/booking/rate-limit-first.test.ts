@@ -10,17 +10,23 @@ beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 50 });
 });
 
+/** Notes every SQL text prepared through a D1 binding or a session opened from it, then runs it there. */
+const spyOn = <T extends object>(target: T, sql: string[]): T =>
+  new Proxy(target, {
+    get(t, prop) {
+      const real = t as unknown as D1Database;
+      if (prop === "prepare") return (query: string) => (sql.push(query), real.prepare(query));
+      // Each request runs in a D1 session (platform/db/client.ts): its statements are noted too.
+      if (prop === "withSession") return (start?: string) => spyOn(real.withSession(start), sql);
+      const value = Reflect.get(t, prop, t);
+      return typeof value === "function" ? value.bind(t) : value;
+    },
+  });
+
 /** The real D1, with every SQL text prepared through it noted (a spy on the real binding, not a stand-in). */
 const spiedEnv = () => {
   const sql: string[] = [];
-  const DB = new Proxy(env.DB, {
-    get(target, prop) {
-      if (prop === "prepare") return (query: string) => (sql.push(query), target.prepare(query));
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return { env: { ...env, DB }, sql };
+  return { env: { ...env, DB: spyOn(env.DB, sql) }, sql };
 };
 
 const app = createApp();

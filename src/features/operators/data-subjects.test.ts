@@ -1,3 +1,4 @@
+import { chatEventScope } from "../chat/personal-data";
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../scripts/demo/seed";
@@ -18,22 +19,25 @@ const chatBooking = async (actorId: string, guest: string) => {
   const sessionId = await startSession(actorId);
   await say(sessionId, NEW_YORK);
   await say(sessionId, "book the first one");
-  const setup = await say(sessionId, guest);
+  // Sent with idempotency keys, so their answers are stored (and must be erased too).
+  const setup = await say(sessionId, guest, { idempotencyKey: `${sessionId}-guest` });
   expect((await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setup.result.artifacts.payment.setupUrl)), { apiKey: null })).status).toBe(200);
   await say(sessionId, "Done");
-  const booked = await say(sessionId, "Yes");
+  const booked = await say(sessionId, "Yes", { idempotencyKey: `${sessionId}-yes` });
   expect(booked.result.status).toBe("booked");
   return { sessionId, reference: booked.result.artifacts.booking.bookingId as string };
 };
 
 const radarRow = (id: string) => env.DB.prepare("select * from radar_checks where id = ?").bind(id).first<any>();
 const bookingRow = (reference: string) => env.DB.prepare("select * from bookings where reference = ?").bind(reference).first<any>();
-const sessionStorage = (sessionId: string) =>
-  runInDurableObject(env.CHAT_SESSION.getByName(sessionId), (_i: ChatSession, state) => {
-    const session = state.storage.sql.exec<{ record: string; state: string }>("select record, state from session").toArray()[0]!;
-    const responses = state.storage.sql.exec<{ response: string | null }>("select response from events").toArray().map((r) => r.response ?? "");
-    return { ...session, responses: responses.join("\n") };
-  });
+/** The session's Durable Object state, and the stored answers of its idempotent events (D1). */
+const sessionStorage = async (sessionId: string) => {
+  const session = await runInDurableObject(env.CHAT_SESSION.getByName(sessionId), (_i: ChatSession, state) =>
+    state.storage.sql.exec<{ record: string; state: string }>("select record, state from session").toArray()[0]!,
+  );
+  const { results } = await env.DB.prepare("select answer from idempotency_keys where scope = ?").bind(chatEventScope(sessionId)).all<{ answer: string | null }>();
+  return { ...session, responses: results.map((r) => r.answer ?? "").join("\n") };
+};
 
 describe("POST /api/operator/data-subjects/erase", () => {
   it("erases one person from radar checks of every partner, their chat sessions and the bookings those made", async () => {
@@ -92,6 +96,8 @@ describe("POST /api/operator/data-subjects/erase", () => {
     expect((await radarRow(bystanderCheck.json.data.check_id)).inputs).toContain("Bystander");
     expect(JSON.parse((await bookingRow(bystander.reference)).holder)).toEqual({ name: "Bea", surName: "Bystander" });
     expect(JSON.parse((await sessionStorage(bystander.sessionId)).state).guest).toEqual({ firstName: "Bea", lastName: "Bystander" });
+    // Stored answers do carry names, so their absence above means they were erased.
+    expect((await sessionStorage(bystander.sessionId)).responses).toContain("Bystander");
   });
 
   it("answers zeros for someone it does not know", async () => {
