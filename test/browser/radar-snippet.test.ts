@@ -145,7 +145,7 @@ describe.skipIf(!hasChromium)("radar snippet in Chromium (skipped without /usr/b
   });
 
   it("posts once even when included twice, and leaks only window.EdgestayRadar", async () => {
-    const sessionId = `twice_${Date.now().toString(36)}`;
+    const sessionId = `twice_${Date.now().toString(36)}_browser_test`;
     const tag = snippetTag(`${worker.url}/radar.js`, sessionId);
     const { tab, errors, posts, close } = await openPartnerPage(
       `/twice/${sessionId}`,
@@ -161,7 +161,7 @@ describe.skipIf(!hasChromium)("radar snippet in Chromium (skipped without /usr/b
   });
 
   it("never throws into or alters the host page when the signals endpoint is down", async () => {
-    const sessionId = `down_${Date.now().toString(36)}`;
+    const sessionId = `down_${Date.now().toString(36)}_browser_test`;
     // The snippet comes from the partner site itself here, whose signals endpoint drops connections.
     const { tab, errors, close } = await openPartnerPage(
       `/down/${sessionId}`,
