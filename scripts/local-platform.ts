@@ -30,10 +30,7 @@ export const runWrangler = (args: string[]): Promise<void> =>
     child.on("exit", (code) => (code === 0 ? ok() : fail(new Error(`wrangler ${args.join(" ")} exited with ${code}`))));
   });
 
-/**
- * Creates .dev.vars from the documented demo values when it is missing. An older .dev.vars without
- * an ENVIRONMENT line gets `ENVIRONMENT=local`: without it the Worker refuses the demo secrets (503).
- */
+/** Creates .dev.vars from the documented demo values when it is missing, or completes an older one. */
 export const ensureDevVars = () => {
   const target = join(root, ".dev.vars");
   if (!existsSync(target)) {
@@ -41,10 +38,16 @@ export const ensureDevVars = () => {
     console.log("Created .dev.vars from .dev.vars.example (local demo values).");
     return;
   }
+  // An older .dev.vars lacks what was added since (ENVIRONMENT=local, new secrets), and the Worker
+  // would answer 503 misconfigured: each missing variable gets its demo value; the rest is kept.
   const current = readFileSync(target, "utf8");
-  if (!/^ENVIRONMENT=/m.test(current)) {
-    appendFileSync(target, `${current === "" || current.endsWith("\n") ? "" : "\n"}ENVIRONMENT=local\n`);
-    console.log("Added ENVIRONMENT=local to .dev.vars: the Worker accepts the demo secrets only in local development.");
+  const present = new Set([...current.matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]));
+  const missing = readFileSync(join(root, ".dev.vars.example"), "utf8")
+    .split("\n")
+    .filter((line) => /^[A-Z_]+=/.test(line) && !present.has(line.slice(0, line.indexOf("="))));
+  if (missing.length > 0) {
+    appendFileSync(target, `${current === "" || current.endsWith("\n") ? "" : "\n"}${missing.join("\n")}\n`);
+    console.log(`Added to .dev.vars from .dev.vars.example: ${missing.map((line) => line.slice(0, line.indexOf("="))).join(", ")}.`);
   }
 };
 
