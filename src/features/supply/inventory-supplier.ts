@@ -6,9 +6,7 @@ import { MIXED_PRODUCT_SEPARATOR, SupplierRefusal } from "./supplier";
 import { addDays, localDate, stayNights, zonedTimeToUtc } from "./zoned-time";
 
 export const CURRENCY = "USD";
-/** Sales tax and fees added on top of the room price. */
-export const TAX_RATE = 0.12;
-/** The same rate in percent, for integer arithmetic on whole minor units. */
+/** Sales tax and fees added on top of the room price, in percent (integer arithmetic on minor units). */
 const TAX_RATE_PERCENT = 12;
 /** Local time on the deadline day until which a refundable plan cancels free. */
 export const FREE_CANCELLATION_LOCAL_TIME = "15:00";
