@@ -83,6 +83,22 @@ describe("fail closed on configuration", () => {
     ]);
   });
 
+  it("refuses a deploy without a valid https PUBLIC_BASE_URL, which every link is built on", async () => {
+    expect((await content(deployed({ PUBLIC_BASE_URL: "https://api.edgestay.example" }))).status).toBe(200);
+    for (const value of [undefined, "", "not a url", "http://api.edgestay.example"]) {
+      const res = await content(deployed({ PUBLIC_BASE_URL: value }));
+      expect(res.status, String(value)).toBe(503);
+    }
+    expect(misconfiguredLines().map((line) => JSON.parse(line).secrets)).toEqual([
+      [{ name: "PUBLIC_BASE_URL", problem: "missing" }],
+      [{ name: "PUBLIC_BASE_URL", problem: "missing" }],
+      [{ name: "PUBLIC_BASE_URL", problem: "invalid" }],
+      [{ name: "PUBLIC_BASE_URL", problem: "invalid" }],
+    ]);
+    // Local development may leave it empty (links then use the request's origin).
+    expect((await content({ ...env, PUBLIC_BASE_URL: "" } as Env)).status).toBe(200);
+  });
+
   it("names every faulty secret in the one line", async () => {
     await content(deployed({ JWT_SECRET: undefined, OPERATOR_TOKEN: "demo-operator-token" }));
     expect(JSON.parse(misconfiguredLines()[0]!).secrets).toEqual([

@@ -22,6 +22,14 @@ export const DEMO_SECRET_VALUES: ReadonlySet<string> = new Set([
   "local-demo-pii-hash-secret-change-me",
 ]);
 
+const isHttpsOrigin = (value: string) => {
+  try {
+    return new URL(value).protocol === "https:";
+  } catch {
+    return false;
+  }
+};
+
 /** Secrets may be absent at run time whatever the generated Env type says. */
 type SecretEnv = { ENVIRONMENT?: string } & Partial<Record<string, unknown>>;
 
@@ -36,7 +44,7 @@ export const signingKeys = (env: Env, name: SigningSecret): Keyring => {
   return keyring(valueOf(vars, name), valueOf(vars, `${name}_PREVIOUS`));
 };
 
-export type SecretProblem = { name: string; problem: "missing" | "too_short" | "demo_value" };
+export type SecretProblem = { name: string; problem: "missing" | "too_short" | "demo_value" | "invalid" };
 
 /**
  * What is wrong with the secrets, by name only (never a value). Locally (ENVIRONMENT=local) the
@@ -60,5 +68,13 @@ export const secretProblems = (env: Env): SecretProblem[] => {
   };
   for (const name of REQUIRED_SECRETS) judge(name, true);
   for (const name of SIGNING_SECRETS) judge(`${name}_PREVIOUS`, false);
+  // Not a secret, but every link the Worker hands out is built on it: a deploy without a valid
+  // https origin would fail at the first link, so it fails closed here instead (local may omit it).
+  const base = valueOf(vars, "PUBLIC_BASE_URL");
+  if (base === undefined) {
+    if (!local) problems.push({ name: "PUBLIC_BASE_URL", problem: "missing" });
+  } else if (!isHttpsOrigin(base) && !(local && base.startsWith("http://"))) {
+    problems.push({ name: "PUBLIC_BASE_URL", problem: "invalid" });
+  }
   return problems;
 };
