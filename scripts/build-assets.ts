@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { DISPOSABLE_DOMAINS_ASSET } from "../src/features/radar/disposable-domains";
+import { SWAGGER_UI_ASSET_DIR, SWAGGER_UI_FILES } from "../src/platform/docs/api-reference";
 import { root } from "./local-platform";
 
 /** The asset text of the disposable-domain list: sorted, one per line, a newline at both ends. */
@@ -16,4 +17,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   mkdirSync(dirname(target), { recursive: true });
   writeFileSync(target, disposableDomainsAssetText());
   console.log(`Wrote ${target}`);
+
+  // The API reference UI at /docs, verbatim from the pinned package.
+  const require = createRequire(import.meta.url);
+  const uiDir = join(root, "snippet", SWAGGER_UI_ASSET_DIR);
+  mkdirSync(uiDir, { recursive: true });
+  for (const file of SWAGGER_UI_FILES) copyFileSync(require.resolve(`swagger-ui-dist/${file}`), join(uiDir, file));
+  console.log(`Wrote ${uiDir} (swagger-ui-dist ${(require("swagger-ui-dist/package.json") as { version: string }).version})`);
 }

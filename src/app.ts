@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { swaggerUI } from "@hono/swagger-ui";
 import { sql } from "drizzle-orm";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -24,7 +23,7 @@ import { CONTENT_TYPE_MESSAGE, jsonBody } from "./platform/http/json-body";
 import { requestId } from "./platform/http/request-id";
 import { featureRouter } from "./platform/http/router";
 import { requestLog } from "./platform/observability/request-log";
-import { docsSecurityPolicy, pageSecurityHeaders } from "./platform/http/secure-headers";
+import { pageSecurityHeaders } from "./platform/http/secure-headers";
 
 const health = createRoute({
   method: "get",
@@ -91,7 +90,7 @@ export const createApp = () => {
     openapi: "3.1.0",
     info: { title: "Edgestay Partner API", version: "1.0.0", description: "Business-to-business accommodation distribution." },
   });
-  app.get("/docs", docsSecurityPolicy(), swaggerUI({ url: "/openapi.json", title: "Edgestay Partner API" }));
+  // /docs and / are static assets (snippet/docs.html, snippet/index.html): no CDN, no inline script.
 
   app.notFound(async (c) => {
     // Test calls and run_worker_first requests reach the Worker before the asset router.

@@ -1,0 +1,16 @@
+// Starts the vendored Swagger UI on this Worker's own OpenAPI document. A file, not an inline
+// script, so /docs keeps the same strict Content-Security-Policy as every other page.
+"use strict";
+window.ui = window.SwaggerUIBundle({
+  url: "/openapi.json",
+  dom_id: "#swagger-ui",
+  // No top bar (its URL box invites loading other documents) and no online validator badge.
+  presets: [window.SwaggerUIBundle.presets.apis],
+  layout: "BaseLayout",
+  validatorUrl: null,
+  deepLinking: true,
+  docExpansion: "list",
+  defaultModelsExpandDepth: 0,
+  displayRequestDuration: true,
+  filter: true,
+});
