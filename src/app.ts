@@ -21,6 +21,7 @@ import { ApiError } from "./platform/http/api-error";
 import { envelopeSchema, success } from "./platform/http/envelope";
 import { CONTENT_TYPE_MESSAGE, jsonBody } from "./platform/http/json-body";
 import { requestId } from "./platform/http/request-id";
+import { allowedMethods } from "./platform/http/allowed-methods";
 import { featureRouter } from "./platform/http/router";
 import { requestLog } from "./platform/observability/request-log";
 import { pageSecurityHeaders } from "./platform/http/secure-headers";
@@ -92,6 +93,7 @@ export const createApp = () => {
   });
   // /docs and / are static assets (snippet/docs.html, snippet/index.html): no CDN, no inline script.
 
+  const methodsAt = allowedMethods(app.routes);
   app.notFound(async (c) => {
     // Test calls and run_worker_first requests reach the Worker before the asset router.
     if ((c.req.method === "GET" || c.req.method === "HEAD") && !c.req.path.startsWith("/api/")) {
@@ -99,9 +101,15 @@ export const createApp = () => {
       // A copy: the asset's own headers are immutable and middleware (request id) sets one.
       if (asset.status !== 404) return new Response(asset.body, asset);
     }
-    const message = `Route not found: ${c.req.method} ${c.req.path}`;
-    if (isChatPath(c.req.path)) return c.json(chatErrorBody({ message, code: "not_found" }, c.get("requestId")), 404);
-    return c.json({ message, code: "not_found", requestId: c.get("requestId") }, 404);
+    // A known path with another method is a 405 that says which methods it takes.
+    const allowed = methodsAt(c.req.path);
+    if (allowed.length > 0) c.header("Allow", allowed.join(", "));
+    const [status, message, code] =
+      allowed.length > 0
+        ? ([405, `Method not allowed: ${c.req.method} ${c.req.path}`, "method_not_allowed"] as const)
+        : ([404, `Route not found: ${c.req.method} ${c.req.path}`, "not_found"] as const);
+    if (isChatPath(c.req.path)) return c.json(chatErrorBody({ message, code }, c.get("requestId")), status);
+    return c.json({ message, code, requestId: c.get("requestId") }, status);
   });
 
   app.onError((err, c) => {

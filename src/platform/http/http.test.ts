@@ -29,6 +29,34 @@ describe("routing and errors", () => {
     expect(res.json).toMatchObject({ message: "Route not found: POST /api/nothing-here", code: "not_found" });
   });
 
+  it("answers a known path with another method 405 and the methods it takes in Allow", async () => {
+    const health = await call("DELETE", "/health");
+    expect(health.status).toBe(405);
+    expect(health.headers.get("allow")).toBe("GET, HEAD");
+    expect(health.json).toEqual({ message: "Method not allowed: DELETE /health", code: "method_not_allowed", requestId: health.headers.get("x-request-id") });
+
+    const search = await call("GET", "/api/search");
+    expect(search.status).toBe(405);
+    expect(search.headers.get("allow")).toBe("POST");
+
+    // Path parameters match too; the booking read and its cancellation preview are GET only.
+    const booking = await call("PATCH", "/api/bookings/BK0000000001", {});
+    expect(booking.status).toBe(405);
+    expect(booking.headers.get("allow")).toBe("GET, HEAD");
+    expect((await call("PUT", "/api/bookings/BK0000000001/cancellation", {})).headers.get("allow")).toBe("GET, HEAD");
+
+    // Chat keeps its own error body.
+    const chat = await call("GET", "/api/partner/v1/core-chat/events", undefined, { headers: { "x-partner-api-key": "demo-partner-key" } });
+    expect(chat.status).toBe(405);
+    expect(chat.headers.get("allow")).toBe("POST");
+    expect(chat.json).toMatchObject({ success: false, error: "Method not allowed: GET /api/partner/v1/core-chat/events", code: "method_not_allowed" });
+
+    // An unknown path stays a 404 without Allow.
+    const unknown = await call("GET", "/api/nothing-here");
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("allow")).toBeNull();
+  });
+
   it("turns an unexpected error into a 500 that leaks nothing but the request id", async () => {
     const app = createApp();
     app.get("/boom", () => {
