@@ -1,13 +1,12 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type BrowserContext } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bootstrap } from "../../scripts/bootstrap";
 import { startLocalServer, type LocalServer } from "../../scripts/local-server";
+import { CHROMIUM, hasChromium, launchChromium } from "../support/chromium";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`Skipping the chat card-setup browser test: ${CHROMIUM} is missing (apt-get install -y chromium).`);
 
 const addDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -15,27 +14,20 @@ const addDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISO
 describe.skipIf(!hasChromium)("chat card setup in Chromium", () => {
   let server: LocalServer;
   let stateDir: string;
-  let profileDir: string;
   let browser: BrowserContext;
+  let closeBrowser: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     stateDir = mkdtempSync(join(tmpdir(), "edgestay-browser-"));
-    profileDir = mkdtempSync(join(tmpdir(), "edgestay-chromium-"));
     await bootstrap(50, stateDir);
     server = await startLocalServer(stateDir);
-    // A persistent context is how Playwright takes a fresh --user-data-dir.
-    browser = await chromium.launchPersistentContext(profileDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    ({ browser, close: closeBrowser } = await launchChromium());
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowser?.();
     await server?.stop();
     rmSync(stateDir, { recursive: true, force: true });
-    rmSync(profileDir, { recursive: true, force: true });
   });
 
   const chat = async (path: string, body: unknown) => {

@@ -1,18 +1,16 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type BrowserContext } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/local-platform";
+import { CHROMIUM, hasChromium, launchChromium } from "../support/chromium";
 import { startLocalWorker, type LocalWorker } from "../support/local-worker";
 
 // The callbacks given to tab.evaluate run in the page; the project compiles without the DOM lib.
 declare const window: any;
 declare const document: any;
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`Browser tests skipped: ${CHROMIUM} is missing. Install it with: apt-get install -y chromium`);
 
 const SIGNALS = "/api/v1/radar/sessions/signals";
@@ -61,35 +59,19 @@ describe.skipIf(!hasChromium)("radar snippet in Chromium (skipped without /usr/b
   let worker: LocalWorker;
   let site: { server: Server; origin: string };
   let browser: BrowserContext;
-  let profile: string;
+  let closeBrowser: (() => Promise<void>) | undefined;
   const pages = new Map<string, string>();
 
   beforeAll(async () => {
     worker = await startLocalWorker();
     site = await startPartnerSite(pages);
-    // A fresh profile per run; Playwright takes it as the persistent context's user-data-dir.
-    profile = mkdtempSync(join(tmpdir(), "edgestay-chromium-"));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    ({ browser, close: closeBrowser } = await launchChromium());
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowser?.();
     if (site) await new Promise((ok) => site.server.close(ok));
     await worker?.stop();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   /** Puts `html` on the partner site and opens a tab on it, recording page errors and signal posts. */
