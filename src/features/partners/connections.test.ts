@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { asBearer, createUser, DEMO, demoAdminToken, loginAs, OTHER } from "./test-sessions";
+import { textWithoutRequestId } from "../../../test/api";
 
 const base = (partnerId: string) => `/api/partners/${partnerId}/connections`;
 const DEMO_CONNECTION = DEMO.connection.id;
@@ -53,7 +54,7 @@ describe("GET /api/partners/:partnerId/connections/:id", () => {
     const res = await asBearer(admin).get(`${base("demo")}/${OTHER_CONNECTION}`);
     expect(res.status).toBe(403);
     expect(res.json.message).toBe("This connection does not belong to your partner");
-    expect(res.text).not.toContain("2001");
+    expect(textWithoutRequestId(res)).not.toContain("2001");
   });
 
   it("403 for another partner's path, 404 Connection not found for an unknown id", async () => {
