@@ -1,5 +1,18 @@
 import type { AccommodationSelection, SupplyAccommodation } from "../supply/supplier";
 
+/**
+ * A selection as SQL over our own D1, so that the embedded inventory can read the accommodations
+ * and their night overrides in one round trip.
+ */
+export type SqlSelection = {
+  /** SELECT of accommodation rows; `finish` turns them into the accommodations to price, in result order. */
+  sql: string;
+  /** The codes of the same rows (a superset does no harm), usable as `code IN (...)`. */
+  codesSql: string;
+  params: unknown[];
+  finish: (rows: unknown[]) => SupplyAccommodation[];
+};
+
 type Row = { code: string; name: string; type: string; country: string; latitude: number; longitude: number; star_rating: number; timezone: string };
 
 const COLUMNS = "a.code, a.name, a.type, a.country, a.latitude, a.longitude, a.star_rating, a.timezone";
@@ -15,11 +28,11 @@ const toAccommodation = (r: Row): SupplyAccommodation => ({
   timezone: r.timezone,
 });
 
-const read = async (d1: D1Database, selection: AccommodationSelection): Promise<SupplyAccommodation[]> =>
+const read = async (d1: D1Database, selection: SqlSelection): Promise<SupplyAccommodation[]> =>
   selection.finish((await d1.prepare(selection.sql).bind(...selection.params).all()).results);
 
 /** Accommodations by code, in the order asked, unknown codes skipped: one statement for 1 to 1,000 codes. */
-export const byCodes = (codes: string[]): AccommodationSelection => {
+export const byCodes = (codes: string[]): SqlSelection => {
   const unique = [...new Set(codes)];
   return {
     sql: `SELECT ${COLUMNS} FROM accommodations a WHERE a.code IN (SELECT value FROM json_each(?1))`,
@@ -64,7 +77,7 @@ export const GEO_SQL = nearestSql(COLUMNS);
  * rows, then the exact great-circle distance filters, orders and limits them inside SQLite, so
  * only the hotels returned leave D1.
  */
-export const near = (lat: number, lng: number, radiusKm: number, limit: number): AccommodationSelection => {
+export const near = (lat: number, lng: number, radiusKm: number, limit: number): SqlSelection => {
   const dLat = radiusKm / 111.0;
   const cosLat = Math.cos(toRad(lat));
   // Near a pole the longitude span covers everything.
@@ -92,7 +105,7 @@ export const nameSearchSql = (length: number, columns = COLUMNS) => {
  * Case-insensitive partial match on the name through an FTS5 index: any substring of 3+
  * characters (trigram index), or a word starting with a 2-character query (prefix index).
  */
-export const named = (name: string): AccommodationSelection => {
+export const named = (name: string): SqlSelection => {
   // FTS5 reads a NUL as the end of its query (a syntax error); no name holds a control character.
   const text = name.replace(/\p{Cc}+/gu, " ").trim();
   if (text.length < 2) {
@@ -105,4 +118,16 @@ export const named = (name: string): AccommodationSelection => {
     params: [text.length >= 3 ? ftsPhrase(text) : `${ftsPhrase(text)}*`],
     finish: (rows) => (rows as Row[]).map(toAccommodation),
   };
+};
+
+/** How our own D1 reads a selection. */
+export const sqlSelectionOf = (selection: AccommodationSelection): SqlSelection => {
+  switch (selection.kind) {
+    case "codes":
+      return byCodes(selection.codes);
+    case "geo":
+      return near(selection.lat, selection.lng, selection.radiusKm, selection.limit);
+    case "name":
+      return named(selection.query);
+  }
 };

@@ -6,7 +6,7 @@ import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
 import { accommodationByCode } from "./accommodation-lookup";
 import type { CoreConnection } from "./connection-access";
 import { supplierFor, type BookingDeps, type SandboxScenario } from "./deps";
-import { quoteStore } from "./quote-store";
+import { quoteStore, type StoredQuote } from "./quote-store";
 import type { BookRequest } from "./schemas";
 import { requestedCurrency } from "./selling-terms";
 import type { BookingRow } from "./tables";
@@ -57,6 +57,39 @@ const resultOf = (row: RawBooking, meta: { requestId: string; startedAt: number 
   responseTime: Math.max(0, Date.now() - meta.startedAt),
 });
 
+/** What a booking asks, as data: the quote, the partner's reference, the holder and (optionally) named guests. */
+export type BookOrder = {
+  quoteId: string;
+  accommodationCode: string;
+  checkIn: string;
+  checkOut: string;
+  partnerReference: string;
+  holder: { name: string; surName: string };
+  /** Per quoted occupancy (by the partner's occupancy id), its guests with names; the quoted guests when absent. */
+  occupancies?: Array<{ occupancyId: number; paxes: Array<Record<string, unknown> & { age: number }> }>;
+  /** `settings.currency` as sent: must be the quoted currency when present. */
+  currency?: string;
+};
+
+/** The data a POST /api/book body stands for. */
+export const bookOrderOf = (request: BookRequest): BookOrder => {
+  const criteria = request.bookCriteria;
+  return {
+    quoteId: criteria.quoteId,
+    accommodationCode: criteria.accommodation.code,
+    checkIn: criteria.checkIn,
+    checkOut: criteria.checkOut,
+    partnerReference: criteria.partnerReference,
+    holder: { name: criteria.holder.name, surName: criteria.holder.surName },
+    ...(criteria.occupancies ? { occupancies: criteria.occupancies } : {}),
+    currency: request.settings.currency,
+  };
+};
+
+/** What a retry under the same partnerReference must repeat. */
+const bookRequestHash = (criteria: BookOrder) =>
+  sha256Hex(JSON.stringify([criteria.quoteId, criteria.accommodationCode, criteria.checkIn, criteria.checkOut, criteria.holder.name, criteria.holder.surName, criteria.occupancies ?? null]));
+
 /** The same partnerReference again: the first booking if the request is the same, else 409. */
 const retried = (existing: RawBooking, requestHash: string, meta: { requestId: string; startedAt: number }) => {
   if (existing.request_hash !== requestHash) {
@@ -72,23 +105,50 @@ const retried = (existing: RawBooking, requestHash: string, meta: { requestId: s
 export const bookQuote = async (
   deps: BookingDeps,
   connection: CoreConnection,
-  request: BookRequest,
+  criteria: BookOrder,
   meta: { requestId: string; startedAt: number; scenario: SandboxScenario | null },
   now = Date.now(),
 ): Promise<BookResult> => {
   // Metasearch connections show prices publicly: they search and quote, they never book.
   if (connection.connectionType === "metasearch") throw new ApiError(403, "Booking is not available on metasearch connections", "booking_not_allowed");
-  const criteria = request.bookCriteria;
   const partnerId = connection.partnerId;
-  const requestHash = await sha256Hex(
-    JSON.stringify([criteria.quoteId, criteria.accommodation.code, criteria.checkIn, criteria.checkOut, criteria.holder.name, criteria.holder.surName, criteria.occupancies ?? null]),
-  );
+  const requestHash = await bookRequestHash(criteria);
   const existing = await findBookingByPartnerReference(deps.d1, partnerId, criteria.partnerReference);
   if (existing) return retried(existing, requestHash, meta);
 
   const stored = await quoteStore(deps.quotes, deps.d1).get(criteria.quoteId, now);
   if (!stored || stored.partnerId !== partnerId) throw QUOTE_INVALID();
-  if (criteria.accommodation.code !== stored.accommodationCode) throw new ApiError(400, "Accommodation code mismatch", "accommodation_mismatch");
+  return bookStoredQuote(deps, connection, criteria, stored, requestHash, meta, now);
+};
+
+/** Books a quote in hand, for the caller that priced it (chat) or read it back (POST /api/book). */
+export const bookPricedQuote = async (
+  deps: BookingDeps,
+  connection: CoreConnection,
+  criteria: BookOrder,
+  stored: StoredQuote,
+  meta: { requestId: string; startedAt: number; scenario: SandboxScenario | null },
+  now = Date.now(),
+): Promise<BookResult> => {
+  if (connection.connectionType === "metasearch") throw new ApiError(403, "Booking is not available on metasearch connections", "booking_not_allowed");
+  const requestHash = await bookRequestHash(criteria);
+  const existing = await findBookingByPartnerReference(deps.d1, connection.partnerId, criteria.partnerReference);
+  if (existing) return retried(existing, requestHash, meta);
+  if (stored.partnerId !== connection.partnerId) throw QUOTE_INVALID();
+  return bookStoredQuote(deps, connection, criteria, stored, requestHash, meta, now);
+};
+
+const bookStoredQuote = async (
+  deps: BookingDeps,
+  connection: CoreConnection,
+  criteria: BookOrder,
+  stored: StoredQuote,
+  requestHash: string,
+  meta: { requestId: string; startedAt: number; scenario: SandboxScenario | null },
+  now: number,
+): Promise<BookResult> => {
+  const partnerId = connection.partnerId;
+  if (criteria.accommodationCode !== stored.accommodationCode) throw new ApiError(400, "Accommodation code mismatch", "accommodation_mismatch");
   if (criteria.checkIn !== stored.stay.checkIn || criteria.checkOut !== stored.stay.checkOut) throw new ApiError(400, "Stay dates mismatch", "stay_dates_mismatch");
 
   // Optional occupancy override: each must name a quoted occupancy (by the partner's occupancy id) and match its adult, child and pax counts.
@@ -110,7 +170,7 @@ export const bookQuote = async (
   const rate = stored.quote.rate;
   if (!rate || typeof rate.chargeTotal !== "number") throw new ApiError(400, "Missing rate snapshot for booking", "missing_rate_snapshot");
   // The booking charges the quoted currency at the quoted rate; asking for another one is refused, not converted.
-  const currency = requestedCurrency(request.settings);
+  const currency = requestedCurrency({ currency: criteria.currency });
   if (currency !== undefined && currency !== rate.currency) {
     throw new ApiError(400, "Currency mismatch", "currency_mismatch", { quoteCurrency: rate.currency, requestedCurrency: currency });
   }

@@ -2,7 +2,8 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../scripts/demo/seed";
 import { post } from "../../../test/api";
-import { bookQuote } from "./book";
+import { bookOrderOf, bookQuote } from "./book";
+import type { BookRequest } from "./schemas";
 import { bookBody, cancelBody, quoteOf, searchOne } from "./booking-test-kit";
 import type { CoreConnection } from "./connection-access";
 import { bookingDeps } from "./deps";
@@ -61,7 +62,7 @@ describe("a connection deleted mid-book", () => {
       id: "conn_deleted_mid_book", code: 1001, partnerId: "demo", apiType: row.api_type as CoreConnection["apiType"],
       connectionType: "direct", rateLimit: 600, rateLimitWindowMs: 60_000, netMarkups: 0,
     };
-    const request = bookBody(q, "mid-book-delete") as Parameters<typeof bookQuote>[2];
+    const request = bookOrderOf(bookBody(q, "mid-book-delete") as BookRequest);
     const failure = await bookQuote(bookingDeps(env), gone, request, { requestId: "r", startedAt: Date.now(), scenario: null }).then(
       () => null,
       (error: unknown) => error as { status?: number; code?: string },

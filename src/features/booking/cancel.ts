@@ -1,5 +1,5 @@
 import { ApiError } from "../../platform/http/api-error";
-import { inventorySupplier } from "../supply/inventory-supplier";
+import { hasLocalWrites, inventorySupplier } from "../supply/inventory-supplier";
 import type { BookedStay, CancelPolicy, Supplier } from "../supply/supplier";
 import { localDate } from "../supply/zoned-time";
 import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
@@ -60,14 +60,14 @@ export const cancelBooking = async (deps: BookingDeps, partnerId: string, bookin
   // changes. A failure keeps neither; of two concurrent cancels only one changes the row and gives rooms back.
   const live = { sql: "EXISTS (SELECT 1 FROM bookings WHERE reference = ? AND status = 'success')", params: [booking.reference] };
   const results = await deps.d1.batch([
-    ...(supplier.cancelWrites?.(stay, live) ?? []),
+    ...(hasLocalWrites(supplier) ? supplier.localWrites.cancelWrites(stay, live) : []),
     deps.d1
       .prepare("UPDATE bookings SET status = 'cancelled', cancelled_at = ?1, cancel_price = ?2 WHERE reference = ?3 AND status = 'success'")
       .bind(cancelledAt, cancelPrice, booking.reference),
   ]);
   if (results.at(-1)!.meta.changes !== 1) throw cannot("cancelled");
   // A supplier outside our D1 is told afterwards (it cannot join the batch).
-  if (!supplier.cancelWrites) await supplier.cancel(stay);
+  if (!hasLocalWrites(supplier)) await supplier.cancel(stay);
   await announceBookingChange(deps, bookingChangeOf("booking.cancelled", { ...booking, status: "cancelled", cancel_price: cancelPrice }), now);
   return {
     status: "cancelled" as const,

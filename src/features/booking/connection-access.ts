@@ -4,7 +4,7 @@ import { apiKeyAuth } from "../../platform/auth/api-key";
 import type { Connection } from "../../platform/db/schema";
 import { ApiError } from "../../platform/http/api-error";
 
-type ConnectionRow = { id: string; code: number; partner_id: string; api_type: string; connection_type: string; rate_limit: number; rate_limit_window_ms: number; net_markups: number; current_in_use: number };
+export type ConnectionRow = { id: string; code: number; partner_id: string; api_type: string; connection_type: string; rate_limit: number; rate_limit_window_ms: number; net_markups: number; current_in_use: number };
 
 export type CoreConnection = Pick<Connection, "id" | "code" | "partnerId" | "apiType" | "connectionType" | "rateLimit" | "rateLimitWindowMs" | "netMarkups">;
 
@@ -30,8 +30,22 @@ const connectionCode = (code: unknown): number | "missing" | "malformed" => {
 
 const connectionStatement = (d1: D1Database, code: number) =>
   d1
-    .prepare("SELECT id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, net_markups, current_in_use FROM connections WHERE code = ?")
+    .prepare(`SELECT ${CONNECTION_COLUMNS} FROM connections WHERE code = ?`)
     .bind(code);
+
+/** A connection row as the booking services use it. */
+export const connectionOf = (row: ConnectionRow): CoreConnection => ({
+  id: row.id,
+  code: row.code,
+  partnerId: row.partner_id,
+  apiType: row.api_type as CoreConnection["apiType"],
+  connectionType: row.connection_type as CoreConnection["connectionType"],
+  rateLimit: row.rate_limit,
+  rateLimitWindowMs: row.rate_limit_window_ms,
+  netMarkups: row.net_markups,
+});
+
+export const CONNECTION_COLUMNS = "id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, net_markups, current_in_use";
 
 const lookUp = async (d1: D1Database, partnerId: string, raw: unknown, prefetched?: PrefetchedConnection): Promise<Lookup> => {
   const code = connectionCode(raw);
@@ -39,19 +53,7 @@ const lookUp = async (d1: D1Database, partnerId: string, raw: unknown, prefetche
   const row = prefetched?.code === code ? prefetched.row : await connectionStatement(d1, code).first<ConnectionRow>();
   if (!row) return { kind: "unknown" };
   if (row.partner_id !== partnerId || !row.current_in_use) return { kind: "denied" };
-  return {
-    kind: "ok",
-    connection: {
-      id: row.id,
-      code: row.code,
-      partnerId: row.partner_id,
-      apiType: row.api_type as CoreConnection["apiType"],
-      connectionType: row.connection_type as CoreConnection["connectionType"],
-      rateLimit: row.rate_limit,
-      rateLimitWindowMs: row.rate_limit_window_ms,
-      netMarkups: row.net_markups,
-    },
-  };
+  return { kind: "ok", connection: connectionOf(row) };
 };
 
 /**

@@ -5,9 +5,9 @@ import { accommodationByCode } from "./accommodation-lookup";
 import type { CoreConnection } from "./connection-access";
 import { supplierFor, type BookingDeps, type SandboxScenario } from "./deps";
 import { readOptionId } from "./option-token";
-import { newQuoteId, QUOTE_TTL_SECONDS, quoteStore } from "./quote-store";
+import { newQuoteId, QUOTE_TTL_SECONDS, quoteStore, type StoredQuote } from "./quote-store";
 import type { QuoteRequest } from "./schemas";
-import { accommodationSummary, occupancyRefIdsOf, offerTerms, stayFrom } from "./search";
+import { accommodationSummary, occupancyRefIdsOf, offerTerms, stayFrom, type Occupancy } from "./search";
 import { needsExchangeRates, requestedCurrency, sellingTermsFor } from "./selling-terms";
 
 /** A price may rise by up to 1 % of the searched total before quote refuses with `Price changed`. */
@@ -23,17 +23,43 @@ const sameRooms = (a: number[][], b: number[][]) =>
 const priceChanged = (previousTotal: number, currentTotal: number, currency: string) =>
   new ApiError(400, "Price changed", "price_changed", { previousTotal, currentTotal, currency });
 
-/** POST /api/quote: checks the option against the request, re-prices from current inventory, keeps the quote 30 minutes. */
-export const quoteOption = async (
+/** What a quote asks, as data: the searched option and the stay the partner names again. */
+export type QuoteQuery = {
+  optionId: string;
+  accommodationCode: string;
+  checkIn: string;
+  checkOut: string;
+  occupancies: Occupancy[];
+  /** `settings.currency` as sent; the option's currency when absent. */
+  currency?: string;
+};
+
+/** The data a POST /api/quote body stands for. */
+export const quoteQueryOf = (request: QuoteRequest): QuoteQuery => {
+  const criteria = request.quoteCriteria;
+  return {
+    optionId: criteria.optionId,
+    accommodationCode: criteria.accommodation.code,
+    checkIn: criteria.checkIn,
+    checkOut: criteria.checkOut,
+    occupancies: criteria.occupancies,
+    currency: request.settings.currency,
+  };
+};
+
+/**
+ * Checks the option against the query and re-prices it from current supply: the public quote and
+ * what booking it needs, kept nowhere (chat books it at once; POST /api/quote keeps it).
+ */
+export const priceQuote = async (
   deps: BookingDeps,
   connection: CoreConnection,
-  request: QuoteRequest,
+  criteria: QuoteQuery,
   meta: { requestId: string; startedAt: number; scenario: SandboxScenario | null },
   now = Date.now(),
 ) => {
-  const criteria = request.quoteCriteria;
   const option = await readOptionId(deps.keys, criteria.optionId, connection.partnerId, now);
-  if (criteria.accommodation.code !== option.accommodationCode) throw new ApiError(400, "Accommodation code mismatch", "accommodation_mismatch");
+  if (criteria.accommodationCode !== option.accommodationCode) throw new ApiError(400, "Accommodation code mismatch", "accommodation_mismatch");
   if (criteria.checkIn !== option.checkIn || criteria.checkOut !== option.checkOut) throw new ApiError(400, "Stay dates mismatch", "stay_dates_mismatch");
   const requested = criteria.occupancies.map((o) => o.paxes.map((p) => p.age));
   if (!sameRooms(requested, option.rooms)) throw new ApiError(400, "Occupancy details mismatch", "occupancy_mismatch");
@@ -41,7 +67,7 @@ export const quoteOption = async (
   const sentIds = criteria.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIdsOf(criteria.occupancies) : option.occupancyRefIds;
   if (sentIds.some((id, i) => id !== option.occupancyRefIds[i])) throw new ApiError(400, "Occupancy details mismatch", "occupancy_mismatch");
   // An option is priced in the currency it was searched in; asking for another is a different search.
-  const currency = requestedCurrency(request.settings) ?? option.currency;
+  const currency = requestedCurrency({ currency: criteria.currency }) ?? option.currency;
   if (currency !== option.currency) throw new ApiError(400, "Currency mismatch", "currency_mismatch", { optionCurrency: option.currency, requestedCurrency: currency });
   const stay = stayFrom(option.checkIn, option.checkOut, criteria.occupancies, now);
 
@@ -77,7 +103,7 @@ export const quoteOption = async (
     requestId: meta.requestId,
     responseTime: Math.max(0, Date.now() - meta.startedAt),
   };
-  await quoteStore(deps.quotes, deps.d1).put(quoteId, {
+  const stored: StoredQuote = {
     v: 1,
     partnerId: connection.partnerId,
     connectionId: connection.id,
@@ -87,6 +113,13 @@ export const quoteOption = async (
     accommodationCode: accommodation.code,
     expiresAt: now + QUOTE_TTL_SECONDS * 1000,
     quote,
-  });
+  };
+  return { quote, stored };
+};
+
+/** POST /api/quote: the priced quote, kept 30 minutes for book. */
+export const quoteOption = async (...[deps, connection, criteria, meta, now = Date.now()]: Parameters<typeof priceQuote>) => {
+  const { quote, stored } = await priceQuote(deps, connection, criteria, meta, now);
+  await quoteStore(deps.quotes, deps.d1).put(quote.id, stored);
   return quote;
 };

@@ -7,14 +7,14 @@ import { errorResponses, success } from "../../platform/http/envelope";
 import { withIdempotency } from "../../platform/idempotency/idempotency";
 import { featureRouter } from "../../platform/http/router";
 import { recordUsage } from "../../platform/observability/usage";
-import { bookQuote } from "./book";
+import { bookOrderOf, bookQuote } from "./book";
 import { bookingListResponseSchema, bookingsQuerySchema, listBookings } from "./booking-list";
 import { readBooking, readBookingByPartnerReference } from "./bookings";
 import { cancelBooking } from "./cancel";
 import { cancellationPreviewQuerySchema, cancellationPreviewResponseSchema, previewCancellation } from "./cancellation-preview";
 import { coreAccess, coreConnection, searchConnection, type BookingEnv, type CoreConnection } from "./connection-access";
 import { bookingDeps, sandboxScenario } from "./deps";
-import { quoteOption } from "./quote";
+import { quoteOption, quoteQueryOf } from "./quote";
 import { consumeRateLimit, RateLimited } from "./rate-limit";
 import {
   bookingResponseSchema,
@@ -27,7 +27,7 @@ import {
   searchRequestSchema,
   searchResponseSchema,
 } from "./schemas";
-import { searchAvailability } from "./search";
+import { searchAvailability, searchQueryOf } from "./search";
 import { searchTgx } from "./tgx-search";
 import { tgxSearchRequestSchema, tgxSearchResponseSchema } from "./tgx-schemas";
 
@@ -172,7 +172,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const connection = await searchConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
     // Counted first: a refused search does no supplier work at all.
     await admit(c, connection);
-    const result = await searchAvailability(deps, connection, request);
+    const result = await searchAvailability(deps, connection, searchQueryOf(request));
     const requestId = c.get("requestId");
     recordUsage(c.env, { partnerId: connection.partnerId, operation: "search", connectionCode: connection.code, requestId });
     return c.json(success({ ...result, requestId, responseTime: Math.max(0, Date.now() - startedAt) }), 200);
@@ -194,7 +194,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const connection = await coreConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
     await admit(c, connection);
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
-    const result = await quoteOption(deps, connection, request, { requestId: c.get("requestId"), startedAt, scenario });
+    const result = await quoteOption(deps, connection, quoteQueryOf(request), { requestId: c.get("requestId"), startedAt, scenario });
     recordUsage(c.env, { partnerId: connection.partnerId, operation: "quote", connectionCode: connection.code, requestId: c.get("requestId") });
     return c.json(success(result), 200);
   })
@@ -210,7 +210,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const response = await withIdempotency(
       deps.d1,
       { scope: "book", partnerId: connection.partnerId, key: c.req.header("idempotency-key"), request },
-      async () => ({ status: 200, body: success(await bookQuote(deps, connection, request, { requestId: c.get("requestId"), startedAt, scenario })) }),
+      async () => ({ status: 200, body: success(await bookQuote(deps, connection, bookOrderOf(request), { requestId: c.get("requestId"), startedAt, scenario })) }),
     );
     if (response.replayed) c.header("Idempotent-Replayed", "true");
     else recordUsage(c.env, { partnerId: connection.partnerId, operation: "book", connectionCode: connection.code, requestId: c.get("requestId") });

@@ -2,7 +2,6 @@ import { ApiError } from "../../platform/http/api-error";
 import { readExchangeTable } from "../operators/exchange-rates";
 import type { AccommodationSelection, Offer, Stay, SupplyAccommodation } from "../supply/supplier";
 import { addDays, isCalendarDate, stayNights } from "../supply/zoned-time";
-import { byCodes, named, near } from "./accommodation-lookup";
 import type { CoreConnection } from "./connection-access";
 import { accommodationTypeName, supplierFor, type BookingDeps } from "./deps";
 import { OPTION_LIFETIME_MS, optionIdsFor } from "./option-token";
@@ -15,7 +14,21 @@ export const BOOKING_HORIZON_DAYS = 365;
 export const DEFAULT_RADIUS_KM = 20;
 export const DEFAULT_GEO_LIMIT = 1000;
 
-type Occupancy = { occupancyId?: number; paxes: Array<{ age: number }> };
+export type Occupancy = { occupancyId?: number; paxes: Array<{ age: number; nationality?: string }> };
+export type SearchFilters = SearchRequest["filters"];
+export type BusinessRules = NonNullable<SearchRequest["settings"]["businessRules"]>;
+
+/** What a search asks, as data: which accommodations, the stay, and what the partner keeps of the answer. */
+export type SearchQuery = {
+  selection: AccommodationSelection;
+  checkIn: string;
+  checkOut: string;
+  occupancies: Occupancy[];
+  /** `settings.currency` as sent (validated by the search); the hotel's currency when absent. */
+  currency?: string;
+  filters?: SearchFilters;
+  businessRules?: BusinessRules;
+};
 
 /** Per room, the partner's occupancy id, echoed as `occupancyRefId`; positions 1..n when none was sent. */
 export const occupancyRefIdsOf = (occupancies: Occupancy[]): number[] => {
@@ -45,7 +58,7 @@ export const stayFrom = (checkIn: string, checkOut: string, occupancies: Occupan
  * Filters of section 4.2, as one predicate per search. Option status is `OK` (confirmable at
  * once; `RQ` would be on request). Rate rules: `NON_REFUNDABLE` on non-refundable plans, none on the others.
  */
-export const offerFilter = (filters: SearchRequest["filters"]): ((offer: Offer) => boolean) => {
+export const offerFilter = (filters: SearchFilters): ((offer: Offer) => boolean) => {
   const status = filters?.status;
   const rules = filters?.rateRuleFilter;
   const upper = (list?: string[]) => list?.map((s) => s.toUpperCase());
@@ -68,7 +81,7 @@ export const offerFilter = (filters: SearchRequest["filters"]): ((offer: Offer) 
 };
 
 /** The business-rules table of section 4.2, per accommodation; sorts `offers` in place, cheapest first. */
-export const applyBusinessRules = (offers: Offer[], rules: NonNullable<SearchRequest["settings"]["businessRules"]> | undefined): Offer[] => {
+export const applyBusinessRules = (offers: Offer[], rules: BusinessRules | undefined): Offer[] => {
   const sorted = offers.sort((a, b) => a.rate.chargeTotal - b.rate.chargeTotal || a.ratePlanCode.localeCompare(b.ratePlanCode));
   if (rules?.businessRuleType === "CHEAPEST") return sorted.slice(0, 1);
   if (rules?.optionsQuota !== undefined) return sorted.slice(0, rules.optionsQuota);
@@ -100,37 +113,50 @@ export const offerTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
 
 const selectionOf = (criteria: SearchRequest["searchCriteria"]): AccommodationSelection => {
   const codes = criteria.destinations?.accommodations;
-  if (codes) return byCodes(codes.map((c) => c.code));
-  if (criteria.accommodationName !== undefined) return named(criteria.accommodationName);
+  if (codes) return { kind: "codes", codes: codes.map((c) => c.code) };
+  if (criteria.accommodationName !== undefined) return { kind: "name", query: criteria.accommodationName };
   const geo = criteria.geo!;
-  return near(geo.lat!, geo.lng!, geo.radiusKm ?? DEFAULT_RADIUS_KM, geo.limit ?? DEFAULT_GEO_LIMIT);
+  return { kind: "geo", lat: geo.lat!, lng: geo.lng!, radiusKm: geo.radiusKm ?? DEFAULT_RADIUS_KM, limit: geo.limit ?? DEFAULT_GEO_LIMIT };
+};
+
+/** The data a POST /api/search body stands for. */
+export const searchQueryOf = (request: SearchRequest): SearchQuery => {
+  const criteria = request.searchCriteria;
+  return {
+    selection: selectionOf(criteria),
+    checkIn: criteria.checkIn,
+    checkOut: criteria.checkOut,
+    occupancies: criteria.occupancies,
+    currency: request.settings.currency,
+    filters: request.filters,
+    businessRules: request.settings.businessRules,
+  };
 };
 
 /** POST /api/search. Whatever the selector and count, the supplier reads D1 once; nothing is written per option. */
 export const searchAvailability = async <Terms extends ReturnType<typeof offerTerms> = ReturnType<typeof offerTerms>>(
   deps: BookingDeps,
   connection: CoreConnection,
-  request: SearchRequest,
+  query: SearchQuery,
   now = Date.now(),
   /** How an offer's terms appear in an option; the Hotel-X shape also needs rate rules and status. */
   terms: (offer: Offer, occupancyRefIds?: number[]) => Terms = offerTerms as (offer: Offer, occupancyRefIds?: number[]) => Terms,
 ) => {
-  const criteria = request.searchCriteria;
-  const stay = stayFrom(criteria.checkIn, criteria.checkOut, criteria.occupancies, now);
-  const occupancyRefIds = occupancyRefIdsOf(criteria.occupancies);
-  const currency = requestedCurrency(request.settings);
+  const stay = stayFrom(query.checkIn, query.checkOut, query.occupancies, now);
+  const occupancyRefIds = occupancyRefIdsOf(query.occupancies);
+  const currency = requestedCurrency({ currency: query.currency });
   const supplier = supplierFor(deps, connection);
   // Rates are read only for a search in another currency than the supplier's.
   const table = needsExchangeRates(supplier, currency) ? await readExchangeTable(deps.d1) : null;
   const selling = sellingTermsFor(connection, supplier, currency, table);
-  const { accommodations, offers: offersByCode } = await supplier.search(selectionOf(criteria), stay, now, selling);
+  const { accommodations, offers: offersByCode } = await supplier.search(query.selection, stay, now, selling);
   const optionId = await optionIdsFor(deps.keys, { partnerId: connection.partnerId, ...stay, currency: selling.currency, occupancyRefIds, expiresAt: now + OPTION_LIFETIME_MS });
-  const keep = offerFilter(request.filters);
+  const keep = offerFilter(query.filters);
   // The common search sends no occupancy ids: its rooms go out as priced, without a copy per option.
-  const partnerIds = criteria.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIds : undefined;
+  const partnerIds = query.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIds : undefined;
   const result = [];
   for (const accommodation of accommodations) {
-    const offers = applyBusinessRules((offersByCode.get(accommodation.code) ?? []).filter(keep), request.settings.businessRules);
+    const offers = applyBusinessRules((offersByCode.get(accommodation.code) ?? []).filter(keep), query.businessRules);
     if (offers.length === 0) continue;
     const options = offers.map((offer) => ({
       id: optionId({ accommodationCode: accommodation.code, roomCode: offer.roomCode, ratePlanCode: offer.ratePlanCode, chargeTotal: offer.rate.chargeTotal }),

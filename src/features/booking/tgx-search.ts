@@ -2,7 +2,7 @@ import type { Offer, Rate } from "../supply/supplier";
 import type { CoreConnection } from "./connection-access";
 import type { BookingDeps } from "./deps";
 import type { SearchRequest } from "./schemas";
-import { offerTerms, searchAvailability } from "./search";
+import { offerTerms, searchAvailability, searchQueryOf } from "./search";
 import { type TgxError, type TgxOption, type TgxSearchRequest, type TgxSearchResponse } from "./tgx-schemas";
 
 /** Codes in a Hotel-X answer are always Edgestay's own: the response context says so. */
@@ -107,7 +107,7 @@ export const searchTgx = async (deps: BookingDeps, connection: CoreConnection, r
   if (!accessAllowed(connection, filter?.access)) {
     return answer([], [{ code: "NO_ACCESS", type: "ACCESS", description: `filter.access leaves no access to search: this request runs on connection ${connection.code} only` }], []);
   }
-  const core = await searchAvailability(deps, connection, coreRequestOf(request), now, tgxTerms);
+  const core = await searchAvailability(deps, connection, searchQueryOf(coreRequestOf(request)), now, tgxTerms);
   const occupancies = criteria.occupancies.map((o, i) => ({ id: i + 1, paxes: o.paxes.map((p) => ({ age: p.age })) }));
   const accessCode = String(connection.code);
   const options: TgxOption[] = core.accommodations.flatMap((hotel) =>

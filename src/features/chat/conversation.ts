@@ -1,13 +1,13 @@
 import type { Keyring } from "../../platform/crypto/keyring";
 import { bookingPageToken } from "./booking-page-token";
 import { ApiError } from "../../platform/http/api-error";
-import { bookQuote, findBookingByPartnerReference } from "../booking/book";
+import { bookPricedQuote, findBookingByPartnerReference } from "../booking/book";
 import { accommodationByCode } from "../booking/accommodation-lookup";
 import { cancelBooking } from "../booking/cancel";
-import { coreConnection, type CoreConnection } from "../booking/connection-access";
+import { connectionOf, type CoreConnection } from "../booking/connection-access";
 import type { BookingDeps } from "../booking/deps";
 import { readOptionId } from "../booking/option-token";
-import { quoteOption } from "../booking/quote";
+import { priceQuote } from "../booking/quote";
 import { consumeRateLimit, RateLimited } from "../booking/rate-limit";
 import { searchAvailability } from "../booking/search";
 import type { CancelPolicy } from "../supply/supplier";
@@ -105,10 +105,14 @@ const money = (amount: number, currency: string) => (currency === "USD" ? `$${am
 
 const reply = (status: ChatStatus, text: string, artifacts: Record<string, unknown> = {}): ChatResult => ({ status, message: { text }, artifacts });
 
+// One read of the connection per turn, however many steps (search, quote, book) use it.
+const turnConnections = new WeakMap<TurnContext, Promise<CoreConnection | null>>();
+
 /** The partner's in-use connection chat books through: b2b and direct preferred. */
-const chatConnection = async (deps: BookingDeps, partnerId: string): Promise<CoreConnection | null> => {
-  const row = await chatConnectionRow(deps.d1, partnerId);
-  return row ? coreConnection(deps.d1, partnerId, row.code) : null;
+const chatConnection = (ctx: TurnContext): Promise<CoreConnection | null> => {
+  let found = turnConnections.get(ctx);
+  if (!found) turnConnections.set(ctx, (found = chatConnectionRow(ctx.deps.d1, ctx.partnerId).then((row) => (row ? connectionOf(row) : null))));
+  return found;
 };
 
 const NO_CONNECTION = () => reply("error", "Booking is not available: your account has no connection in use. Ask your Edgestay contact to enable one.");
@@ -144,7 +148,7 @@ const search = async (ctx: TurnContext, state: ConversationState, text: string):
     state.status = "needs_input";
     return reply("needs_input", question);
   }
-  const connection = await chatConnection(ctx.deps, ctx.partnerId);
+  const connection = await chatConnection(ctx);
   if (!connection) return NO_CONNECTION();
   let shortlist;
   try {
@@ -252,13 +256,10 @@ const refreshOption = async (ctx: TurnContext, connection: CoreConnection, selec
     ctx.deps,
     connection,
     {
-      searchCriteria: {
-        destinations: { accommodations: [{ code: selection.accommodationCode }] },
-        occupancies: selection.stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })),
-        checkIn: selection.stay.checkIn,
-        checkOut: selection.stay.checkOut,
-      },
-      settings: { access: { code: connection.code } },
+      selection: { kind: "codes", codes: [selection.accommodationCode] },
+      occupancies: selection.stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })),
+      checkIn: selection.stay.checkIn,
+      checkOut: selection.stay.checkOut,
     },
     ctx.now,
   );
@@ -293,7 +294,7 @@ const bookingPageUrl = async (ctx: TurnContext, reference: string) =>
 const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatResult> => {
   const selection = state.selection!;
   const guest = state.guest!;
-  const connection = await chatConnection(ctx.deps, ctx.partnerId);
+  const connection = await chatConnection(ctx);
   if (!connection) return NO_CONNECTION();
   // Booked already under this reference (an answer lost after the booking was made): report it.
   const existing = await findBookingByPartnerReference(ctx.deps.d1, ctx.partnerId, selection.partnerReference);
@@ -311,30 +312,26 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
   // Chat quotes count against the connection's own limit too.
   await consumeRateLimit(ctx.deps.rateLimiter, connection);
   try {
-    const quote = await quoteOption(
+    // The quote is booked at once, never kept: the same checks as POST /api/quote then /api/book.
+    const { quote, stored } = await priceQuote(
       ctx.deps,
       connection,
-      {
-        quoteCriteria: { optionId: selection.optionId, accommodation: { code: selection.accommodationCode }, occupancies, checkIn: selection.stay.checkIn, checkOut: selection.stay.checkOut },
-        settings: { access: { code: connection.code } },
-      },
+      { optionId: selection.optionId, accommodationCode: selection.accommodationCode, occupancies, checkIn: selection.stay.checkIn, checkOut: selection.stay.checkOut },
       meta,
       ctx.now,
     );
-    const booked = await bookQuote(
+    const booked = await bookPricedQuote(
       ctx.deps,
       connection,
       {
-        bookCriteria: {
-          quoteId: quote.id,
-          accommodation: { code: selection.accommodationCode },
-          partnerReference: selection.partnerReference,
-          holder: { name: guest.firstName, surName: guest.lastName },
-          checkIn: selection.stay.checkIn,
-          checkOut: selection.stay.checkOut,
-        },
-        settings: { access: { code: connection.code } },
+        quoteId: quote.id,
+        accommodationCode: selection.accommodationCode,
+        partnerReference: selection.partnerReference,
+        holder: { name: guest.firstName, surName: guest.lastName },
+        checkIn: selection.stay.checkIn,
+        checkOut: selection.stay.checkOut,
       },
+      stored,
       meta,
       ctx.now,
     );
@@ -366,7 +363,7 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
 };
 
 const acceptPriceChange = async (ctx: TurnContext, state: ConversationState): Promise<ChatResult> => {
-  const connection = await chatConnection(ctx.deps, ctx.partnerId);
+  const connection = await chatConnection(ctx);
   if (!connection) return NO_CONNECTION();
   const fresh = await refreshOption(ctx, connection, state.selection!);
   if (!fresh) {

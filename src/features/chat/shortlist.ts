@@ -2,9 +2,8 @@ import { ApiError } from "../../platform/http/api-error";
 import { accommodationsByCodes, haversineKm } from "../booking/accommodation-lookup";
 import type { CoreConnection } from "../booking/connection-access";
 import type { BookingDeps } from "../booking/deps";
-import type { SearchRequest } from "../booking/schemas";
 import { consumeRateLimit } from "../booking/rate-limit";
-import { DEFAULT_RADIUS_KM, searchAvailability } from "../booking/search";
+import { DEFAULT_RADIUS_KM, searchAvailability, type SearchQuery } from "../booking/search";
 import { round2 } from "../supply/catalogue";
 import { stayNights } from "../supply/zoned-time";
 import type { SearchSlots } from "./understand";
@@ -67,16 +66,15 @@ export const buildShortlist = async (
   const centre = await cityCentre(deps.d1, slots.destination);
   const name = slots.destination.trim();
   if (!centre && (name.length < 2 || name.length > 200)) throw new ApiError(400, "Tell me a city or a hotel name of 2 to 200 characters.", "destination_unreadable");
-  const selector = centre
-    ? { geo: { lat: centre.lat, lng: centre.lng, radiusKm: DEFAULT_RADIUS_KM, limit: 300 } }
-    : { accommodationName: name };
-  const request: SearchRequest = {
-    searchCriteria: { ...selector, occupancies: rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })), checkIn: slots.checkIn, checkOut: slots.checkOut },
-    settings: { access: { code: connection.code } },
+  const query: SearchQuery = {
+    selection: centre ? { kind: "geo", lat: centre.lat, lng: centre.lng, radiusKm: DEFAULT_RADIUS_KM, limit: 300 } : { kind: "name", query: name },
+    occupancies: rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })),
+    checkIn: slots.checkIn,
+    checkOut: slots.checkOut,
   };
   // Chat searches count against the connection's own limit too, before any supplier work.
   await consumeRateLimit(deps.rateLimiter, connection);
-  const { accommodations } = await searchAvailability(deps, connection, request, now);
+  const { accommodations } = await searchAvailability(deps, connection, query, now);
   const nights = stayNights(slots.checkIn, slots.checkOut).length;
   const details = new Map((await accommodationsByCodes(deps.d1, accommodations.map((a) => a.accommodationCode))).map((a) => [a.code, a]));
   const entries: ShortlistEntry[] = [];

@@ -1,7 +1,8 @@
 import { randomToken } from "../../platform/crypto/digest";
 import { catalogueFor, nightFactors, roomNightPrice, type AccommodationCatalogue, type NightFactors, type RatePlan, type RoomType } from "./catalogue";
 import { moneyIn, sellNight, type SellingTerms } from "./selling-price";
-import type { AccommodationSelection, BookedStay, CancelPolicy, Offer, OfferRef, OfferRoom, Rate, Stay, Supplier, SupplyAccommodation, WriteGuard } from "./supplier";
+import { sqlSelectionOf, type SqlSelection } from "../booking/accommodation-lookup";
+import type { BookedStay, CancelPolicy, Offer, OfferRef, OfferRoom, Rate, Stay, Supplier, SupplyAccommodation } from "./supplier";
 import { MIXED_PRODUCT_SEPARATOR, SupplierRefusal } from "./supplier";
 import { addDays, localDate, stayNights, zonedTimeToUtc } from "./zoned-time";
 
@@ -25,7 +26,7 @@ const roomNightsSql = (codes: string, params: number) =>
 const planNightsSql = (codes: string, params: number) =>
   `SELECT accommodation_code, rate_plan_code, night, stop_sell, price FROM rate_plan_nights WHERE accommodation_code IN (${codes}) AND night >= ?${params + 1} AND night < ?${params + 2}`;
 
-const overrideStatements = (d1: D1Database, selection: Pick<AccommodationSelection, "codesSql" | "params">, stay: Stay) => [
+const overrideStatements = (d1: D1Database, selection: Pick<SqlSelection, "codesSql" | "params">, stay: Stay) => [
   d1.prepare(roomNightsSql(selection.codesSql, selection.params.length)).bind(...selection.params, stay.checkIn, stay.checkOut),
   d1.prepare(planNightsSql(selection.codesSql, selection.params.length)).bind(...selection.params, stay.checkIn, stay.checkOut),
 ];
@@ -367,8 +368,22 @@ const offersFor = (accommodation: SupplyAccommodation, pricing: StayPricing, ove
 
 const isCheckFailure = (error: unknown) => error instanceof Error && /CHECK constraint failed/i.test(error.message);
 
+/** A condition over the caller's own tables (SQL with anonymous `?` parameters) that a write must meet to apply. */
+export type WriteGuard = { sql: string; params: unknown[] };
+
+/**
+ * What only a supplier keeping its inventory in our own D1 can offer: the writes that give a stay
+ * back, each applied only while `guard` holds, so the caller runs them in one batch with its own writes.
+ */
+export type LocalWrites = { cancelWrites(stay: BookedStay, guard: WriteGuard): D1PreparedStatement[] };
+
+export const hasLocalWrites = (supplier: Supplier): supplier is Supplier & { localWrites: LocalWrites } =>
+  typeof (supplier as { localWrites?: unknown }).localWrites === "object";
+
+export const INVENTORY_SUPPLIER = "inventory";
+
 /** The embedded default supply: derived room types and rate plans over sparse per-night rows in D1. */
-export const inventorySupplier = (d1: D1Database): Supplier => {
+export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: LocalWrites } => {
   // Every night of the stay in one statement per room type (book wrote a row for each night; a mixed
   // offer books several types); the guard's `?`s number on from ?6.
   const cancelWrites = (stay: BookedStay, guard: WriteGuard) =>
@@ -378,15 +393,16 @@ export const inventorySupplier = (d1: D1Database): Supplier => {
         .bind(stay.accommodationCode, roomCode, stay.checkIn, stay.checkOut, count, ...guard.params),
     );
   /** One D1 round trip whatever the selector and count: the accommodations and their stored nights together. */
-  const searchReads = (selection: AccommodationSelection, stay: Stay) => [
+  const searchReads = (selection: SqlSelection, stay: Stay) => [
     d1.prepare(selection.sql).bind(...selection.params),
     ...overrideStatements(d1, selection, stay),
   ];
   return {
-    name: "inventory",
+    name: INVENTORY_SUPPLIER,
     currency: CURRENCY,
 
-    async search(selection, stay, now, terms) {
+    async search(wanted, stay, now, terms) {
+      const selection = sqlSelectionOf(wanted);
       const [found, rooms, plans] = await d1.batch<unknown>(searchReads(selection, stay));
       const accommodations = selection.finish(found!.results);
       const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]);
@@ -449,6 +465,6 @@ export const inventorySupplier = (d1: D1Database): Supplier => {
       await d1.batch(cancelWrites(stay, { sql: "1", params: [] }));
     },
 
-    cancelWrites,
+    localWrites: { cancelWrites },
   };
 };

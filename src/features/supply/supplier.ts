@@ -25,17 +25,13 @@ export type SupplyAccommodation = {
 };
 
 /**
- * Which accommodations a search prices, as SQL over our own D1 so that the embedded inventory can
- * read them and its night overrides in one round trip.
+ * Which accommodations a search prices, as data: codes, a geo circle or a name query. Each
+ * supplier resolves it its own way (the embedded inventory in one D1 round trip).
  */
-export type AccommodationSelection = {
-  /** SELECT of accommodation rows; `finish` turns them into the accommodations to price, in result order. */
-  sql: string;
-  /** The codes of the same rows (a superset does no harm), usable as `code IN (...)`. */
-  codesSql: string;
-  params: unknown[];
-  finish: (rows: unknown[]) => SupplyAccommodation[];
-};
+export type AccommodationSelection =
+  | { kind: "codes"; codes: string[] }
+  | { kind: "geo"; lat: number; lng: number; radiusKm: number; limit: number }
+  | { kind: "name"; query: string };
 
 /** A stay: dates and, per room, the ages of its guests. */
 export type Stay = { checkIn: string; checkOut: string; rooms: number[][] };
@@ -73,9 +69,6 @@ export class SupplierRefusal extends Error {
   }
 }
 
-/** A condition over the caller's own tables (SQL with anonymous `?` parameters) that a write must meet to apply. */
-export type WriteGuard = { sql: string; params: unknown[] };
-
 export interface Supplier {
   readonly name: string;
   /** The currency its net prices are in (the hotel's currency); `SellingTerms.exchange` converts from it. */
@@ -88,9 +81,4 @@ export interface Supplier {
   book(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay): Promise<SupplierBooking>;
   /** Gives the rooms of a booked stay back. */
   cancel(stay: BookedStay): Promise<void>;
-  /**
-   * A supplier that keeps its inventory in our own D1 names the writes that give a stay back, each
-   * applied only while `guard` holds, so the caller can run them in one batch with its own writes.
-   */
-  cancelWrites?(stay: BookedStay, guard: WriteGuard): D1PreparedStatement[];
 }

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { seedDemoAccommodations } from "../../../scripts/demo/seed";
 import { post } from "../../../test/api";
 import { bookBody, cancelBody, quoteOf, searchOne } from "../booking/booking-test-kit";
-import { bookQuote } from "../booking/book";
+import { bookOrderOf, bookQuote } from "../booking/book";
 import { coreConnection } from "../booking/connection-access";
 import { bookingDeps } from "../booking/deps";
 import type { BookRequest } from "../booking/schemas";
@@ -142,7 +142,7 @@ describe("when the queue refuses the message", () => {
     const deps = { ...bookingDeps(env), webhookQueue: refusingQueue };
     const connection = await coreConnection(env.DB, "demo", 1001);
     const quote = await quoteOf(await searchOne("US000003", { pick: (o) => o.isRefundable }));
-    const booked = await bookQuote(deps, connection, bookBody(quote, "wh-refused-1") as BookRequest, { requestId: "test", startedAt: Date.now(), scenario: null });
+    const booked = await bookQuote(deps, connection, bookOrderOf(bookBody(quote, "wh-refused-1") as BookRequest), { requestId: "test", startedAt: Date.now(), scenario: null });
     expect(booked).toMatchObject({ status: "success", partnerReference: "wh-refused-1" });
     const stored = await env.DB.prepare("SELECT status FROM bookings WHERE reference = ?").bind(booked.bookingReference).first<{ status: string }>();
     expect(stored?.status).toBe("success");
