@@ -1,11 +1,14 @@
 import { sha256Hex, randomToken } from "../../platform/crypto/digest";
 import { isForeignKeyViolation, isUniqueViolation } from "../../platform/db/constraint";
 import { ApiError } from "../../platform/http/api-error";
-import { SupplierRefusal } from "../supply/supplier";
+import { success } from "../../platform/http/envelope";
+import { withIdempotency } from "../../platform/idempotency/idempotency";
+import { SupplierFailure, SupplierRefusal, type BookAnswer, type ProviderTransaction, type Supplier } from "../supply/supplier";
 import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
 import { accommodationByCode } from "./accommodation-lookup";
 import type { CoreConnection } from "./connection-access";
-import { supplierFor, type BookingDeps, type SandboxScenario } from "./deps";
+import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
+import { callSupplier, supplyOptionsOf, type SupplyOptions } from "./supplier-deadline";
 import { quoteStore, type StoredQuote } from "./quote-store";
 import type { BookRequest } from "./schemas";
 import { requestedCurrency } from "./selling-terms";
@@ -21,6 +24,7 @@ export type BookResult = {
   hotelConfirmationNumber?: string;
   requestId: string;
   responseTime: number;
+  providerTransactions?: ProviderTransaction[];
 };
 
 const QUOTE_INVALID = () => new ApiError(400, "Quote reference expired or invalid. Please quote again.", "quote_expired_or_invalid");
@@ -69,6 +73,7 @@ export type BookOrder = {
   occupancies?: Array<{ occupancyId: number; paxes: Array<Record<string, unknown> & { age: number }> }>;
   /** `settings.currency` as sent: must be the quoted currency when present. */
   currency?: string;
+  supply?: SupplyOptions;
 };
 
 /** The data a POST /api/book body stands for. */
@@ -83,6 +88,7 @@ export const bookOrderOf = (request: BookRequest): BookOrder => {
     holder: { name: criteria.holder.name, surName: criteria.holder.surName },
     ...(criteria.occupancies ? { occupancies: criteria.occupancies } : {}),
     currency: request.settings.currency,
+    supply: supplyOptionsOf(request.settings),
   };
 };
 
@@ -181,23 +187,24 @@ const bookStoredQuote = async (
   if (!accommodation) throw new ApiError(404, "Accommodation not found", "accommodation_not_found");
   if (meta.scenario === "booking_failed") throw NOT_SUCCESSFUL("sandbox");
 
-  const supplier = supplierFor(deps, connection);
-  let confirmation;
-  try {
-    confirmation = await supplier.book(accommodation, product, stored.stay);
-  } catch (error) {
-    if (error instanceof SupplierRefusal) throw NOT_SUCCESSFUL(error.reason);
-    throw error;
-  }
-
+  const supplier = await connectionSupplier(deps, connection, product.name);
+  // The supplier that quoted no longer serves this connection: the quote cannot be booked.
+  if (!supplier) throw QUOTE_INVALID();
+  // Our reference is the supplier's client reference: a booking whose answer is lost can be found by it.
   const reference = newBookingReference();
+  const options = criteria.supply ?? {};
+  const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
+  const answer = await askToBook(supplier, options, transactions, (call) => supplier.book(accommodation, product, stored.stay, reference, call));
+  const confirmed = answer.status === "confirmed" ? answer : null;
+  const withTransactions = (result: BookResult): BookResult => (transactions ? { ...result, providerTransactions: transactions } : result);
+
   try {
     await deps.d1
       .prepare(
         `INSERT INTO bookings (reference, partner_id, connection_id, partner_reference, request_hash, status, accommodation_code, accommodation_name, timezone,
           check_in, check_out, room_code, rate_plan_code, room_count, board_code, currency, charge_total, rate, rooms, cancel_policy, holder, occupancies,
           supplier, supplier_reference, hotel_confirmation_number, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, 'success', ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)`,
+         VALUES (?1, ?2, ?3, ?4, ?5, ?26, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)`,
       )
       .bind(
         reference, partnerId, connection.id, criteria.partnerReference, requestHash, accommodation.code, accommodation.name, accommodation.timezone,
@@ -205,20 +212,72 @@ const bookStoredQuote = async (
         rate.currency, rate.chargeTotal, JSON.stringify(rate), JSON.stringify(stored.quote.rooms ?? []),
         stored.quote.cancelPolicy ? JSON.stringify(stored.quote.cancelPolicy) : null,
         JSON.stringify({ name: criteria.holder.name, surName: criteria.holder.surName }), JSON.stringify(paxes),
-        supplier.name, confirmation.supplierReference, confirmation.hotelConfirmationNumber, new Date(now).toISOString(),
+        supplier.name, confirmed?.supplierReference ?? "", confirmed?.hotelConfirmationNumber ?? null, new Date(now).toISOString(),
+        confirmed ? "success" : "pending",
       )
       .run();
   } catch (error) {
     // Another request with the same partnerReference won the race: give the rooms back, answer as a retry.
-    await supplier.cancel({ accommodationCode: accommodation.code, ...product, checkIn: stored.stay.checkIn, checkOut: stored.stay.checkOut, roomCount: stored.stay.rooms.length, supplierReference: confirmation.supplierReference });
+    if (confirmed) {
+      await supplier.cancel({ accommodationCode: accommodation.code, ...product, checkIn: stored.stay.checkIn, checkOut: stored.stay.checkOut, roomCount: stored.stay.rooms.length, supplierReference: confirmed.supplierReference });
+    } else {
+      // Nothing to give back by supplier reference: say so loudly, with the client reference to find it by.
+      console.error(JSON.stringify({ level: "error", event: "unknown_booking_not_stored", supplier: supplier.name, clientReference: reference }));
+    }
     // The connection was deleted while this request ran: the same answer its check would give now.
     if (isForeignKeyViolation(error)) throw new ApiError(403, "Invalid connection code.", "invalid_connection_code");
     if (!isUniqueViolation(error)) throw error;
     const winner = await findBookingByPartnerReference(deps.d1, partnerId, criteria.partnerReference);
     if (!winner) throw error;
-    return retried(winner, requestHash, meta);
+    return withTransactions(retried(winner, requestHash, meta));
   }
   const row = await deps.d1.prepare("SELECT * FROM bookings WHERE reference = ?").bind(reference).first<RawBooking>();
-  await announceBookingChange(deps, bookingChangeOf("booking.confirmed", row!), now);
-  return resultOf(row!, meta);
+  // A pending booking is announced when it settles (settle-pending.ts), not before.
+  if (confirmed) await announceBookingChange(deps, bookingChangeOf("booking.confirmed", row!), now);
+  return withTransactions(resultOf(row!, meta));
+};
+
+/**
+ * The supplier's answer to a booking. A refusal, or a circuit that kept the request from leaving,
+ * books nothing (400). A request that went out without a usable answer (late, broken) may have
+ * booked: `unknown`, kept pending until settled, never a 5xx that a partner would retry as a new booking.
+ */
+const askToBook = async (
+  supplier: Supplier,
+  options: SupplyOptions,
+  transactions: ProviderTransaction[] | undefined,
+  book: Parameters<typeof callSupplier<BookAnswer>>[3],
+): Promise<BookAnswer> => {
+  try {
+    return await callSupplier(supplier, options, transactions, book);
+  } catch (error) {
+    if (error instanceof SupplierRefusal) throw NOT_SUCCESSFUL(error.reason);
+    if (error instanceof SupplierFailure && error.code === "supplier_unavailable") throw NOT_SUCCESSFUL(error.code);
+    if (!(error instanceof SupplierFailure) && !supplier.remote) throw error;
+    console.error(JSON.stringify({ level: "warn", event: "booking_answer_unknown", supplier: supplier.name, error: error instanceof Error ? error.message : String(error) }));
+    return { status: "unknown" };
+  }
+};
+
+const answerOf = (result: BookResult) => ({ status: result.status === "pending" ? (202 as const) : (200 as const), body: success(result) });
+
+/**
+ * POST /api/book under an optional Idempotency-Key: 200 when booked, 202 while pending. A replay
+ * of a pending answer reads the booking as it is now (it may have settled), not the stored 202.
+ */
+export const bookOnce = async (
+  deps: BookingDeps,
+  connection: CoreConnection,
+  order: BookOrder,
+  meta: { requestId: string; startedAt: number; scenario: SandboxScenario | null },
+  idempotency: { key: string | undefined; request: unknown },
+  now = Date.now(),
+) => {
+  const response = await withIdempotency(deps.d1, { scope: "book", partnerId: connection.partnerId, key: idempotency.key, request: idempotency.request }, async () =>
+    answerOf(await bookQuote(deps, connection, order, meta, now)),
+  );
+  const stored = (response.body as { data?: BookResult }).data;
+  if (!response.replayed || stored?.status !== "pending") return { status: response.status as 200 | 202, body: response.body as ReturnType<typeof answerOf>["body"], replayed: response.replayed };
+  const row = await deps.d1.prepare("SELECT * FROM bookings WHERE reference = ? AND partner_id = ?").bind(stored.bookingReference, connection.partnerId).first<RawBooking>();
+  return { ...answerOf(row ? resultOf(row, meta) : stored), replayed: true };
 };

@@ -1,20 +1,22 @@
 import { ApiError } from "../../platform/http/api-error";
-import { hasLocalWrites, inventorySupplier } from "../supply/inventory-supplier";
-import type { BookedStay, CancelPolicy, Supplier } from "../supply/supplier";
+import { hasLocalWrites } from "../supply/inventory-supplier";
+import { SupplierFailure, type BookedStay, type CancelPolicy, type ProviderTransaction, type Supplier } from "../supply/supplier";
 import { localDate } from "../supply/zoned-time";
 import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
 import type { RawBooking } from "./book";
 import type { BookingDeps } from "./deps";
+import { callSupplier, supplierFailureError, type SupplyOptions } from "./supplier-deadline";
 
 /** What cancelling costs at `now`: the highest penalty whose deadline has passed, else nothing. */
 export const cancelPenaltyAt = (policy: CancelPolicy, now: number): number =>
   policy.cancelPenalties.reduce((cost, p) => (Date.parse(p.deadline) <= now ? Math.max(cost, p.value) : cost), 0);
 
 /** The supplier that holds a stored booking. */
-const supplierOfBooking = (deps: BookingDeps, name: string): Supplier => {
-  if (name === "inventory") return inventorySupplier(deps.d1);
+export const supplierOfBooking = async (deps: BookingDeps, name: string): Promise<Supplier> => {
+  const supplier = await deps.supply.named(name);
   // Every stored booking names a supplier this code knows; anything else is a server fault, not a feature gap.
-  throw new Error(`No supplier named ${name} is connected`);
+  if (!supplier) throw new Error(`No supplier named ${name} is connected`);
+  return supplier;
 };
 
 export const parsePolicy = (text: string | null): CancelPolicy | null => {
@@ -31,11 +33,15 @@ export const parsePolicy = (text: string | null): CancelPolicy | null => {
 export const isOnOrAfterCheckIn = (booking: Pick<RawBooking, "timezone" | "check_in">, now: number) => localDate(now, booking.timezone) >= booking.check_in;
 
 /** POST /api/cancel, with the rules of sections 3.1, 4.6 and 7 in that order. */
-export const cancelBooking = async (deps: BookingDeps, partnerId: string, bookingReference: string, now = Date.now()) => {
+export const cancelBooking = async (deps: BookingDeps, partnerId: string, bookingReference: string, now = Date.now(), options: SupplyOptions = {}) => {
   const booking = await deps.d1.prepare("SELECT * FROM bookings WHERE reference = ?").bind(bookingReference).first<RawBooking>();
   if (!booking) throw new ApiError(404, `Booking not found with bookingReference: ${bookingReference}`, "booking_not_found");
   if (booking.partner_id !== partnerId) throw new ApiError(403, "This booking does not belong to the current partner", "booking_not_owned");
   const cannot = (status: string) => new ApiError(400, `Booking cannot be cancelled. Current status: ${status}`, "booking_not_cancellable");
+  // Not yet known to exist at the supplier: it settles to success or failed first (settle-pending.ts).
+  if (booking.status === "pending") {
+    throw new ApiError(409, "Booking is pending: the supplier has not confirmed it yet. Retry the cancellation once it is confirmed.", "booking_pending");
+  }
   if (booking.status !== "success") throw cannot(booking.status);
   if (isOnOrAfterCheckIn(booking, now)) {
     throw new ApiError(400, "This booking can no longer be cancelled after the check-in date", "after_check_in");
@@ -46,7 +52,7 @@ export const cancelBooking = async (deps: BookingDeps, partnerId: string, bookin
 
   const cancelPrice = cancelPenaltyAt(policy, now);
   const cancelledAt = new Date(now).toISOString();
-  const supplier = supplierOfBooking(deps, booking.supplier);
+  const supplier = await supplierOfBooking(deps, booking.supplier);
   const stay: BookedStay = {
     accommodationCode: booking.accommodation_code,
     roomCode: booking.room_code,
@@ -56,6 +62,16 @@ export const cancelBooking = async (deps: BookingDeps, partnerId: string, bookin
     roomCount: booking.room_count,
     supplierReference: booking.supplier_reference,
   };
+  const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
+  // A supplier outside our D1 cannot join the batch: it is told first, and a failure changes nothing here.
+  if (!hasLocalWrites(supplier)) {
+    try {
+      await callSupplier(supplier, options, transactions, (call) => supplier.cancel(stay, call));
+    } catch (error) {
+      if (error instanceof SupplierFailure) throw supplierFailureError(error);
+      throw error;
+    }
+  }
   // One batch (one transaction): the rooms go back only while the booking is still live, then its status
   // changes. A failure keeps neither; of two concurrent cancels only one changes the row and gives rooms back.
   const live = { sql: "EXISTS (SELECT 1 FROM bookings WHERE reference = ? AND status = 'success')", params: [booking.reference] };
@@ -66,8 +82,6 @@ export const cancelBooking = async (deps: BookingDeps, partnerId: string, bookin
       .bind(cancelledAt, cancelPrice, booking.reference),
   ]);
   if (results.at(-1)!.meta.changes !== 1) throw cannot("cancelled");
-  // A supplier outside our D1 is told afterwards (it cannot join the batch).
-  if (!hasLocalWrites(supplier)) await supplier.cancel(stay);
   await announceBookingChange(deps, bookingChangeOf("booking.cancelled", { ...booking, status: "cancelled", cancel_price: cancelPrice }), now);
   return {
     status: "cancelled" as const,
@@ -76,5 +90,6 @@ export const cancelBooking = async (deps: BookingDeps, partnerId: string, bookin
     reference: { bookingReference: booking.reference, partnerReference: booking.partner_reference, hotelConfirmationNumber: booking.hotel_confirmation_number },
     bookPrice: { currency: booking.currency, amount: booking.charge_total },
     cancelPrice: { currency: booking.currency, amount: cancelPrice },
+    ...(transactions ? { providerTransactions: transactions } : {}),
   };
 };

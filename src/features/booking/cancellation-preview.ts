@@ -34,6 +34,7 @@ export const previewCancellation = async (d1: D1Database, partnerId: string, boo
   // Another partner's booking reads as not found, as the booking read does.
   const booking = await d1.prepare("SELECT * FROM bookings WHERE reference = ? AND partner_id = ?").bind(bookingReference, partnerId).first<RawBooking>();
   if (!booking) throw new ApiError(404, `Booking not found with bookingReference: ${bookingReference}`, "booking_not_found");
+  if (booking.status === "pending") throw new ApiError(409, "Booking is pending: the supplier has not confirmed it yet", "booking_pending");
   if (booking.status !== "success") throw new ApiError(409, `Booking is already ${booking.status}`, "booking_already_cancelled");
   const policy = parsePolicy(booking.cancel_policy);
   if (!policy) throw new ApiError(400, "Cancellation policy not found for this booking", "cancel_policy_not_found");

@@ -17,6 +17,31 @@ export type BookingDeps = {
   webhookQueue: Queue<WebhookMessage>;
   /** Per-connection rate limits: chat's searches and quotes count against them too. */
   rateLimiter: Env["RATE_LIMITER"];
+  /** Which suppliers serve a connection, and which one holds a stored booking. */
+  supply: SupplyDirectory;
+};
+
+/**
+ * Where suppliers come from: the list that serves a connection (search asks all of them, quote and
+ * book the one that made the option) and the supplier a stored booking names (cancel, settling).
+ */
+export type SupplyDirectory = {
+  forConnection(connection: CoreConnection): Promise<Supplier[]>;
+  named(name: string): Promise<Supplier | null>;
+};
+
+/**
+ * Today every connection type (`direct`, `tgx`, `metasearch`) sells the embedded inventory; the type
+ * decides the request shape and what may be done (metasearch cannot book).
+ * THE SEAM for a network supplier: a directory that reads the connection's upstream and returns
+ * `[upstream]` or `[embedded, upstream]` (and knows it by name) replaces this one in `bookingDeps`.
+ */
+export const embeddedSupply = (d1: D1Database): SupplyDirectory => {
+  const inventory = inventorySupplier(d1);
+  return {
+    forConnection: async () => [inventory],
+    named: async (name) => (name === inventory.name ? inventory : null),
+  };
 };
 
 export const bookingDeps = (env: Env): BookingDeps => ({
@@ -26,13 +51,15 @@ export const bookingDeps = (env: Env): BookingDeps => ({
   sandbox: env.SANDBOX_SCENARIOS === "on",
   webhookQueue: env.WEBHOOK_QUEUE as Queue<WebhookMessage>,
   rateLimiter: env.RATE_LIMITER,
+  supply: embeddedSupply(env.DB),
 });
 
-/**
- * The supplier behind a connection. Every connection type (`direct`, `tgx`, `metasearch`) sells the
- * embedded inventory; the type decides the request shape and what may be done (metasearch cannot book).
- */
-export const supplierFor = (deps: BookingDeps, _connection: Pick<CoreConnection, "connectionType">): Supplier => inventorySupplier(deps.d1);
+/** The suppliers behind a connection, in the order their results are merged. */
+export const suppliersFor = (deps: BookingDeps, connection: CoreConnection): Promise<Supplier[]> => deps.supply.forConnection(connection);
+
+/** The supplier of a connection that made an option or quote (by name); null when it no longer serves the connection. */
+export const connectionSupplier = async (deps: BookingDeps, connection: CoreConnection, name: string): Promise<Supplier | null> =>
+  (await suppliersFor(deps, connection)).find((s) => s.name === name) ?? null;
 
 export const SANDBOX_SCENARIOS = ["price_changed", "room_unavailable", "booking_failed"] as const;
 export type SandboxScenario = (typeof SANDBOX_SCENARIOS)[number];

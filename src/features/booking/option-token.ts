@@ -24,6 +24,8 @@ export type OptionSnapshot = {
   /** Per room, the partner's occupancy id (positions 1..n when none was sent). */
   occupancyRefIds: number[];
   expiresAt: number;
+  /** The supplier that priced it, when not the embedded inventory (ids of the embedded one stay as they were). */
+  supplier?: string;
 };
 
 // Key separation: options are signed with a key derived for this purpose, never the page-token key itself.
@@ -32,21 +34,22 @@ const SEPARATOR = "~";
 
 /** What every option of one search shares: the signed part of an option id. */
 type StaySnapshot = Pick<OptionSnapshot, "partnerId" | "checkIn" | "checkOut" | "rooms" | "expiresAt"> & Partial<Pick<OptionSnapshot, "currency" | "occupancyRefIds">>;
-type ProductSnapshot = Pick<OptionSnapshot, "accommodationCode" | "roomCode" | "ratePlanCode" | "chargeTotal">;
+type ProductSnapshot = Pick<OptionSnapshot, "accommodationCode" | "roomCode" | "ratePlanCode" | "chargeTotal" | "supplier">;
 
 // Version 3 adds the currency and the occupancy ids; version 2 ids (USD, positions) are still read.
 const stayPayload = (o: StaySnapshot) =>
   [3, o.partnerId, o.checkIn, o.checkOut, o.rooms.map((r) => r.join(".")).join("_"), Math.floor(o.expiresAt / 1000), o.currency ?? "USD", (o.occupancyRefIds ?? o.rooms.map((_, i) => i + 1)).join(".")];
 
 /**
- * `<signed stay>~<accommodation>~<room>~<rate plan>~<total>`. The signature binds partner, dates,
+ * `<signed stay>~<accommodation>~<room>~<rate plan>~<total>[~<supplier>]`. The signature binds partner, dates,
  * occupancy and expiry; a search signs it once, not once per option (a 1,000-hotel search has
  * thousands of options and an HMAC each cost most of its time). Hotel, room, plan and total need
  * no signature: quote re-prices them from live inventory, so an altered value can only ask about
- * another room of the same stay or change whether `Price changed` is reported to its sender.
+ * another room of the same stay or change whether `Price changed` is reported to its sender. The
+ * supplier is unsigned too: quote accepts only a supplier of the caller's connection, which re-prices.
  */
 const optionIdOf = (signedStay: string, o: ProductSnapshot) =>
-  `${signedStay}${SEPARATOR}${o.accommodationCode}${SEPARATOR}${o.roomCode}${SEPARATOR}${o.ratePlanCode}${SEPARATOR}${o.chargeTotal}`;
+  `${signedStay}${SEPARATOR}${o.accommodationCode}${SEPARATOR}${o.roomCode}${SEPARATOR}${o.ratePlanCode}${SEPARATOR}${o.chargeTotal}${o.supplier ? `${SEPARATOR}${o.supplier}` : ""}`;
 
 /** Signs a search's stay once; the ids of its options are then made without any crypto. */
 export const optionIdsFor = async (keys: Keyring, stay: StaySnapshot): Promise<(product: ProductSnapshot) => string> => {
@@ -65,8 +68,8 @@ const EXPIRED_OR_INVALID = () => new ApiError(400, "Option reference expired or 
 export const readOptionId = async (keys: Keyring, token: string, partnerId: string, now: number): Promise<OptionSnapshot> => {
   const parts = token.split(SEPARATOR);
   // Mixed products join one code per room with "+": up to 9 rooms of codes up to 12 characters.
-  if (parts.length !== 5 || parts.slice(1).some((p) => p.length === 0 || p.length > 128)) throw EXPIRED_OR_INVALID();
-  const [signedStay, accommodationCode, roomCode, ratePlanCode, total] = parts as [string, string, string, string, string];
+  if ((parts.length !== 5 && parts.length !== 6) || parts.slice(1).some((p) => p.length === 0 || p.length > 128)) throw EXPIRED_OR_INVALID();
+  const [signedStay, accommodationCode, roomCode, ratePlanCode, total, supplier] = parts as [string, string, string, string, string, string | undefined];
   const chargeTotal = Number(total);
   if (!Number.isFinite(chargeTotal) || chargeTotal < 0) throw EXPIRED_OR_INVALID();
   const opened = await openToken(optionKeys(keys), signedStay);
@@ -93,5 +96,6 @@ export const readOptionId = async (keys: Keyring, token: string, partnerId: stri
     currency,
     occupancyRefIds: refIds === undefined ? roomAges.map((_, i) => i + 1) : refIds.split(".").map(Number),
     expiresAt: expires * 1000,
+    ...(supplier ? { supplier } : {}),
   };
 };

@@ -3,7 +3,10 @@ import { readExchangeTable } from "../operators/exchange-rates";
 import { round2 } from "../supply/catalogue";
 import { accommodationByCode } from "./accommodation-lookup";
 import type { CoreConnection } from "./connection-access";
-import { supplierFor, type BookingDeps, type SandboxScenario } from "./deps";
+import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
+import { INVENTORY_SUPPLIER } from "../supply/inventory-supplier";
+import { SupplierFailure, type ProviderTransaction } from "../supply/supplier";
+import { callSupplier, supplierFailureError, supplyOptionsOf, type SupplyOptions } from "./supplier-deadline";
 import { readOptionId } from "./option-token";
 import { newQuoteId, QUOTE_TTL_SECONDS, quoteStore, type StoredQuote } from "./quote-store";
 import type { QuoteRequest } from "./schemas";
@@ -32,6 +35,7 @@ export type QuoteQuery = {
   occupancies: Occupancy[];
   /** `settings.currency` as sent; the option's currency when absent. */
   currency?: string;
+  supply?: SupplyOptions;
 };
 
 /** The data a POST /api/quote body stands for. */
@@ -44,6 +48,7 @@ export const quoteQueryOf = (request: QuoteRequest): QuoteQuery => {
     checkOut: criteria.checkOut,
     occupancies: criteria.occupancies,
     currency: request.settings.currency,
+    supply: supplyOptionsOf(request.settings),
   };
 };
 
@@ -77,11 +82,24 @@ export const priceQuote = async (
   if (meta.scenario === "price_changed") {
     throw new ApiError(400, "Price changed", "price_changed", { previousTotal: option.chargeTotal, currentTotal: round2(option.chargeTotal * 1.1), currency: option.currency, sandbox: true });
   }
-  const supplier = supplierFor(deps, connection);
+  // The supplier that priced the option, while it still serves this connection.
+  const supplier = await connectionSupplier(deps, connection, option.supplier ?? INVENTORY_SUPPLIER);
+  if (!supplier) throw new ApiError(400, "Option reference expired or invalid", "option_expired_or_invalid");
   // Today's markup of this connection and today's rate: the quote fixes both for book.
   const table = needsExchangeRates(supplier, currency) ? await readExchangeTable(deps.d1) : null;
   const terms = sellingTermsFor(connection, supplier, currency, table);
-  const offer = await supplier.quote(accommodation, { roomCode: option.roomCode, ratePlanCode: option.ratePlanCode }, stay, now, terms);
+  const options = criteria.supply ?? {};
+  const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
+  let offer;
+  try {
+    offer = await callSupplier(supplier, options, transactions, (call) =>
+      supplier.quote(accommodation, { roomCode: option.roomCode, ratePlanCode: option.ratePlanCode }, stay, now, terms, call),
+    );
+  } catch (error) {
+    if (error instanceof SupplierFailure) throw supplierFailureError(error);
+    if (supplier.remote) throw supplierFailureError(new SupplierFailure("supplier_error", supplier.name, String(error)));
+    throw error;
+  }
   if (!offer) throw new ApiError(400, "Room is unavailable", "room_unavailable");
   if (offer.rate.chargeTotal > round2(option.chargeTotal * (1 + PRICE_TOLERANCE))) {
     throw priceChanged(option.chargeTotal, offer.rate.chargeTotal, offer.rate.currency);
@@ -114,12 +132,12 @@ export const priceQuote = async (
     expiresAt: now + QUOTE_TTL_SECONDS * 1000,
     quote,
   };
-  return { quote, stored };
+  return { quote, stored, transactions };
 };
 
 /** POST /api/quote: the priced quote, kept 30 minutes for book. */
 export const quoteOption = async (...[deps, connection, criteria, meta, now = Date.now()]: Parameters<typeof priceQuote>) => {
-  const { quote, stored } = await priceQuote(deps, connection, criteria, meta, now);
+  const { quote, stored, transactions } = await priceQuote(deps, connection, criteria, meta, now);
   await quoteStore(deps.quotes, deps.d1).put(quote.id, stored);
-  return quote;
+  return transactions ? { ...quote, providerTransactions: transactions } : quote;
 };

@@ -7,7 +7,7 @@ import { errorResponses, success } from "../../platform/http/envelope";
 import { withIdempotency } from "../../platform/idempotency/idempotency";
 import { featureRouter } from "../../platform/http/router";
 import { recordUsage } from "../../platform/observability/usage";
-import { bookOrderOf, bookQuote } from "./book";
+import { bookOnce, bookOrderOf } from "./book";
 import { bookingListResponseSchema, bookingsQuerySchema, listBookings } from "./booking-list";
 import { readBooking, readBookingByPartnerReference } from "./bookings";
 import { cancelBooking } from "./cancel";
@@ -28,6 +28,7 @@ import {
   searchResponseSchema,
 } from "./schemas";
 import { searchAvailability, searchQueryOf } from "./search";
+import { supplyOptionsOf } from "./supplier-deadline";
 import { searchTgx } from "./tgx-search";
 import { tgxSearchRequestSchema, tgxSearchResponseSchema } from "./tgx-schemas";
 
@@ -110,7 +111,11 @@ const book = createRoute({
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: { headers: sandboxHeader.merge(idempotencyHeader), ...body(bookRequestSchema) },
-  responses: { 200: { description: "The booking", ...json(bookResponseSchema) }, ...errorResponses(400, 401, 403, 404, 409, 413) },
+  responses: {
+    200: { description: "The booking", ...json(bookResponseSchema) },
+    202: { description: "Pending: the supplier's answer did not arrive in time; GET /api/bookings/{bookingReference} shows when it settles", ...json(bookResponseSchema) },
+    ...errorResponses(400, 401, 403, 404, 409, 413),
+  },
 });
 
 const cancel = createRoute({
@@ -207,14 +212,10 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const deps = bookingDeps(c.env);
     const connection = await coreConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
-    const response = await withIdempotency(
-      deps.d1,
-      { scope: "book", partnerId: connection.partnerId, key: c.req.header("idempotency-key"), request },
-      async () => ({ status: 200, body: success(await bookQuote(deps, connection, bookOrderOf(request), { requestId: c.get("requestId"), startedAt, scenario })) }),
-    );
+    const response = await bookOnce(deps, connection, bookOrderOf(request), { requestId: c.get("requestId"), startedAt, scenario }, { key: c.req.header("idempotency-key"), request });
     if (response.replayed) c.header("Idempotent-Replayed", "true");
     else recordUsage(c.env, { partnerId: connection.partnerId, operation: "book", connectionCode: connection.code, requestId: c.get("requestId") });
-    return c.json(response.body as z.infer<typeof bookResponseSchema>, 200);
+    return c.json(response.body as z.infer<typeof bookResponseSchema>, response.status);
   })
   .openapi(cancel, async (c) => {
     const request = c.req.valid("json");
@@ -223,7 +224,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const response = await withIdempotency(
       deps.d1,
       { scope: "cancel", partnerId: connection.partnerId, key: c.req.header("idempotency-key"), request },
-      async () => ({ status: 200, body: success(await cancelBooking(deps, connection.partnerId, request.input.reference.bookingReference)) }),
+      async () => ({ status: 200, body: success(await cancelBooking(deps, connection.partnerId, request.input.reference.bookingReference, Date.now(), supplyOptionsOf(request.settings))) }),
     );
     if (response.replayed) c.header("Idempotent-Replayed", "true");
     else recordUsage(c.env, { partnerId: connection.partnerId, operation: "cancel", connectionCode: connection.code, requestId: c.get("requestId") });

@@ -26,7 +26,8 @@ export const settingsSchema = z
       .object({ code: z.unknown().optional().openapi({ type: "number", description: "The connection code", example: 1001 }) })
       .passthrough()
       .optional(),
-    timeout: z.string().optional(),
+    timeout: z.string().optional().openapi({ description: "Supplier deadline in milliseconds (at most 25000, default 8000) for suppliers reached over the network", example: "8000" }),
+    includeProviderTransactions: z.boolean().optional().openapi({ description: "Adds data.providerTransactions: each supplier request and response, credentials and card data redacted" }),
     currency: z
       .string()
       .regex(/^[A-Za-z]{3}$/, "expected an ISO 4217 currency code")
@@ -129,11 +130,33 @@ export const optionSchema = z
   })
   .openapi("SearchOption");
 
+export const supplierWarningSchema = z
+  .object({
+    code: z.enum(["supplier_timeout", "supplier_error", "supplier_unavailable"]),
+    supplier: z.string(),
+    message: z.string(),
+  })
+  .openapi("SupplierWarning");
+
+export const providerTransactionSchema = z
+  .object({
+    supplier: z.string(),
+    operation: z.enum(["search", "quote", "book", "cancel", "bookingByReference"]),
+    request: z.string(),
+    response: z.string(),
+    status: z.number().nullable().openapi({ description: "HTTP status of the supplier's answer; null when none came" }),
+    durationMs: z.number(),
+  })
+  .openapi("ProviderTransaction");
+const providerTransactions = z.array(providerTransactionSchema).optional().openapi({ description: "With settings.includeProviderTransactions: true only; empty for the embedded inventory" });
+
 export const searchResponseSchema = envelopeSchema(
   z.object({
     accommodations: z.array(
       z.object({ accommodationCode: z.string(), accommodationName: z.string(), accommodationType: z.string(), location, options: z.array(optionSchema) }),
     ),
+    warnings: z.array(supplierWarningSchema).optional().openapi({ description: "One per supplier that did not answer in time or failed; absent when all answered" }),
+    providerTransactions,
     requestId: z.string(),
     responseTime: z.number(),
   }),
@@ -183,6 +206,7 @@ export const quoteSchema = z
     rooms: z.array(room),
     requestId: z.string(),
     responseTime: z.number(),
+    providerTransactions,
   })
   .openapi("Quote");
 
@@ -231,13 +255,14 @@ export const bookResultSchema = z
   .object({
     bookingReference: z.string(),
     partnerReference: z.string(),
-    status: z.string(),
+    status: z.string().openapi({ description: "success, or pending (HTTP 202) while the supplier's answer is awaited" }),
     chargeTotal: z.number(),
     currency: z.string().optional().openapi({ description: "The quoted currency chargeTotal is in" }),
     exchange: exchange.optional(),
     hotelConfirmationNumber: z.string().optional(),
     requestId: z.string(),
     responseTime: z.number(),
+    providerTransactions,
   })
   .openapi("BookResult");
 
@@ -274,6 +299,7 @@ export const cancelResultSchema = z
     reference: z.object({ bookingReference: z.string(), partnerReference: z.string(), hotelConfirmationNumber: z.string().nullable() }).optional(),
     bookPrice: money.optional(),
     cancelPrice: money.optional(),
+    providerTransactions,
   })
   .openapi("CancelResult");
 

@@ -1,12 +1,15 @@
 import { ApiError } from "../../platform/http/api-error";
 import { readExchangeTable } from "../operators/exchange-rates";
-import type { AccommodationSelection, Offer, Stay, SupplyAccommodation } from "../supply/supplier";
+import type { SellingTerms } from "../supply/selling-price";
+import { SupplierFailure, type AccommodationSelection, type Offer, type ProviderTransaction, type Stay, type Supplier, type SupplierFailureCode, type SupplyAccommodation } from "../supply/supplier";
 import { addDays, isCalendarDate, stayNights } from "../supply/zoned-time";
 import type { CoreConnection } from "./connection-access";
-import { accommodationTypeName, supplierFor, type BookingDeps } from "./deps";
+import { accommodationTypeName, suppliersFor, type BookingDeps } from "./deps";
 import { OPTION_LIFETIME_MS, optionIdsFor } from "./option-token";
 import type { SearchRequest } from "./schemas";
 import { needsExchangeRates, requestedCurrency, sellingTermsFor } from "./selling-terms";
+import { callSupplier, supplyOptionsOf, type SupplyOptions } from "./supplier-deadline";
+import { INVENTORY_SUPPLIER } from "../supply/inventory-supplier";
 
 export const MAX_NIGHTS = 30;
 /** Inventory is sold for check-ins up to this many days ahead. */
@@ -28,7 +31,11 @@ export type SearchQuery = {
   currency?: string;
   filters?: SearchFilters;
   businessRules?: BusinessRules;
+  supply?: SupplyOptions;
 };
+
+/** A supplier that did not answer a search in time or at all; the search answers with the others. */
+export type SupplierWarning = { code: SupplierFailureCode; supplier: string; message: string };
 
 /** Per room, the partner's occupancy id, echoed as `occupancyRefId`; positions 1..n when none was sent. */
 export const occupancyRefIdsOf = (occupancies: Occupancy[]): number[] => {
@@ -130,7 +137,34 @@ export const searchQueryOf = (request: SearchRequest): SearchQuery => {
     currency: request.settings.currency,
     filters: request.filters,
     businessRules: request.settings.businessRules,
+    supply: supplyOptionsOf(request.settings),
   };
+};
+
+type SupplierAnswer = { supplier: Supplier; selling: SellingTerms; accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]> };
+
+/**
+ * Asks one supplier. A SupplierFailure, or any throw of a remote supplier, is a warning; the
+ * embedded inventory's own faults (our D1) stay faults, as before.
+ */
+const askSupplier = async (
+  supplier: Supplier,
+  selection: AccommodationSelection,
+  stay: Stay,
+  now: number,
+  selling: SellingTerms,
+  options: SupplyOptions,
+  transactions: ProviderTransaction[] | undefined,
+): Promise<SupplierAnswer | SupplierWarning> => {
+  try {
+    const answer = await callSupplier(supplier, options, transactions, (call) => supplier.search(selection, stay, now, selling, call));
+    return { supplier, selling, ...answer };
+  } catch (error) {
+    if (error instanceof SupplierFailure) return { code: error.code, supplier: error.supplier, message: error.message };
+    if (!supplier.remote) throw error;
+    console.error(JSON.stringify({ level: "error", event: "supplier_search_failed", supplier: supplier.name, error: error instanceof Error ? error.message : String(error) }));
+    return { code: "supplier_error", supplier: supplier.name, message: `${supplier.name} failed to answer` };
+  }
 };
 
 /** POST /api/search. Whatever the selector and count, the supplier reads D1 once; nothing is written per option. */
@@ -145,24 +179,64 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
   const stay = stayFrom(query.checkIn, query.checkOut, query.occupancies, now);
   const occupancyRefIds = occupancyRefIdsOf(query.occupancies);
   const currency = requestedCurrency({ currency: query.currency });
-  const supplier = supplierFor(deps, connection);
-  // Rates are read only for a search in another currency than the supplier's.
-  const table = needsExchangeRates(supplier, currency) ? await readExchangeTable(deps.d1) : null;
-  const selling = sellingTermsFor(connection, supplier, currency, table);
-  const { accommodations, offers: offersByCode } = await supplier.search(query.selection, stay, now, selling);
-  const optionId = await optionIdsFor(deps.keys, { partnerId: connection.partnerId, ...stay, currency: selling.currency, occupancyRefIds, expiresAt: now + OPTION_LIFETIME_MS });
+  const suppliers = await suppliersFor(deps, connection);
+  // Rates are read only for a search in another currency than a supplier's.
+  const table = suppliers.some((s) => needsExchangeRates(s, currency)) ? await readExchangeTable(deps.d1) : null;
+  const sellings = suppliers.map((supplier) => sellingTermsFor(connection, supplier, currency, table));
+  const options = query.supply ?? {};
+  const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
+  // Every supplier at once; each answers in time or becomes a warning.
+  const answers = await Promise.all(suppliers.map((supplier, i) => askSupplier(supplier, query.selection, stay, now, sellings[i]!, options, transactions)));
+  const warnings = answers.filter((a): a is SupplierWarning => "code" in a);
+  const answered = answers.filter((a): a is SupplierAnswer => "supplier" in a && "selling" in a);
+
+  // One signed stay per currency, signed before the option loop (every option of the embedded inventory shares one).
+  const currencies = [...new Set(answered.map((a) => a.selling.currency))];
+  const signers = new Map(
+    await Promise.all(
+      currencies.map(async (c) => [c, await optionIdsFor(deps.keys, { partnerId: connection.partnerId, ...stay, currency: c, occupancyRefIds, expiresAt: now + OPTION_LIFETIME_MS })] as const),
+    ),
+  );
+  // Options of one accommodation from several suppliers are merged; accommodations keep the first supplier's order.
+  type Priced = { offer: Offer; supplier: string; currency: string };
+  const merged = new Map<string, { accommodation: SupplyAccommodation; offers: Priced[] }>();
+  for (const answer of answered) {
+    for (const accommodation of answer.accommodations) {
+      let entry = merged.get(accommodation.code);
+      if (!entry) merged.set(accommodation.code, (entry = { accommodation, offers: [] }));
+      for (const offer of answer.offers.get(accommodation.code) ?? []) entry.offers.push({ offer, supplier: answer.supplier.name, currency: answer.selling.currency });
+    }
+  }
   const keep = offerFilter(query.filters);
   // The common search sends no occupancy ids: its rooms go out as priced, without a copy per option.
   const partnerIds = query.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIds : undefined;
   const result = [];
-  for (const accommodation of accommodations) {
-    const offers = applyBusinessRules((offersByCode.get(accommodation.code) ?? []).filter(keep), query.businessRules);
+  for (const { accommodation, offers: priced } of merged.values()) {
+    // Which supplier priced an offer is only looked up when there is more than one.
+    const bySupplier = answered.length === 1 ? null : new Map(priced.map((p) => [p.offer, p]));
+    const offers = applyBusinessRules(priced.map((p) => p.offer).filter(keep), query.businessRules);
     if (offers.length === 0) continue;
-    const options = offers.map((offer) => ({
-      id: optionId({ accommodationCode: accommodation.code, roomCode: offer.roomCode, ratePlanCode: offer.ratePlanCode, chargeTotal: offer.rate.chargeTotal }),
-      ...terms(offer, partnerIds),
-    }));
+    const options = [];
+    for (const offer of offers) {
+      const from = bySupplier?.get(offer) ?? priced[0]!;
+      const optionId = signers.get(from.currency)!;
+      options.push({
+        id: optionId({
+          accommodationCode: accommodation.code,
+          roomCode: offer.roomCode,
+          ratePlanCode: offer.ratePlanCode,
+          chargeTotal: offer.rate.chargeTotal,
+          ...(from.supplier === INVENTORY_SUPPLIER ? {} : { supplier: from.supplier }),
+        }),
+        ...terms(offer, partnerIds),
+      });
+    }
     result.push({ ...accommodationSummary(accommodation), options });
   }
-  return { accommodations: result };
+  return {
+    accommodations: result,
+    // Absent when every supplier answered, so a search served by the embedded inventory alone reads as before.
+    ...(warnings.length ? { warnings } : {}),
+    ...(transactions ? { providerTransactions: transactions } : {}),
+  };
 };

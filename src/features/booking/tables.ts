@@ -11,7 +11,8 @@ export const bookings = sqliteTable(
     partnerReference: text("partner_reference").notNull(),
     // SHA-256 of the booking request's meaningful fields: a retry must match it.
     requestHash: text("request_hash").notNull(),
-    status: text("status", { enum: ["success", "cancelled"] }).notNull(),
+    // pending: the supplier's answer did not arrive; settled to success or failed by upkeep (settle-pending.ts).
+    status: text("status", { enum: ["success", "cancelled", "pending", "failed"] }).notNull(),
     accommodationCode: text("accommodation_code").notNull(),
     accommodationName: text("accommodation_name").notNull(),
     timezone: text("timezone").notNull(),

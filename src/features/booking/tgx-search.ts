@@ -3,6 +3,7 @@ import type { CoreConnection } from "./connection-access";
 import type { BookingDeps } from "./deps";
 import type { SearchRequest } from "./schemas";
 import { offerTerms, searchAvailability, searchQueryOf } from "./search";
+import { supplyOptionsOf } from "./supplier-deadline";
 import { type TgxError, type TgxOption, type TgxSearchRequest, type TgxSearchResponse } from "./tgx-schemas";
 
 /** Codes in a Hotel-X answer are always Edgestay's own: the response context says so. */
@@ -107,7 +108,7 @@ export const searchTgx = async (deps: BookingDeps, connection: CoreConnection, r
   if (!accessAllowed(connection, filter?.access)) {
     return answer([], [{ code: "NO_ACCESS", type: "ACCESS", description: `filter.access leaves no access to search: this request runs on connection ${connection.code} only` }], []);
   }
-  const core = await searchAvailability(deps, connection, searchQueryOf(coreRequestOf(request)), now, tgxTerms);
+  const core = await searchAvailability(deps, connection, { ...searchQueryOf(coreRequestOf(request)), supply: supplyOptionsOf({ timeout: settings.timeout }) }, now, tgxTerms);
   const occupancies = criteria.occupancies.map((o, i) => ({ id: i + 1, paxes: o.paxes.map((p) => ({ age: p.age })) }));
   const accessCode = String(connection.code);
   const options: TgxOption[] = core.accommodations.flatMap((hotel) =>
@@ -145,7 +146,8 @@ export const searchTgx = async (deps: BookingDeps, connection: CoreConnection, r
   );
 
   const errors: TgxError[] = [];
-  const warnings: TgxError[] = [];
+  // A supplier that did not answer is a Hotel-X warning (the others' options still come back).
+  const warnings: TgxError[] = (core.warnings ?? []).map((w) => ({ code: w.code.toUpperCase(), type: "SUPPLIER", description: `${w.supplier}: ${w.message}` }));
   const requested = [...new Set(criteria.hotels)];
   const answered = new Set(core.accommodations.map((a) => a.accommodationCode));
   const silent = requested.filter((code) => !answered.has(code));

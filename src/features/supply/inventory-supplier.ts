@@ -400,6 +400,7 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
   return {
     name: INVENTORY_SUPPLIER,
     currency: CURRENCY,
+    remote: false,
 
     async search(wanted, stay, now, terms) {
       const selection = sqlSelectionOf(wanted);
@@ -458,7 +459,8 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
         if (isCheckFailure(error)) throw new SupplierRefusal("unavailable");
         throw error;
       }
-      return { supplierReference: `INV-${randomToken(9)}`, hotelConfirmationNumber: randomToken(6).replace(/[-_]/g, "X").toUpperCase() };
+      // One D1 batch either commits or fails here: the answer is never unknown, so no look-up by client reference is needed.
+      return { status: "confirmed", supplierReference: `INV-${randomToken(9)}`, hotelConfirmationNumber: randomToken(6).replace(/[-_]/g, "X").toUpperCase() };
     },
 
     async cancel(stay) {

@@ -69,16 +69,60 @@ export class SupplierRefusal extends Error {
   }
 }
 
+/** Why a supplier gave no answer: too late, a broken answer, or not asked at all (circuit open). */
+export type SupplierFailureCode = "supplier_timeout" | "supplier_error" | "supplier_unavailable";
+
+/** Thrown by a supplier that could not answer; a search turns it into one `warnings[]` entry. */
+export class SupplierFailure extends Error {
+  constructor(
+    readonly code: SupplierFailureCode,
+    readonly supplier: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type ProviderOperation = "search" | "quote" | "book" | "cancel" | "bookingByReference";
+
+/** One exchange with a supplier over the network, texts already redacted (provider-transactions.ts). */
+export type ProviderTransaction = { supplier: string; operation: ProviderOperation; request: string; response: string; status: number | null; durationMs: number };
+
+/** What travels with every call: the deadline, and where a network supplier records its exchanges. */
+export type SupplierCall = {
+  /** Aborted at the caller's deadline; a supplier stops waiting then (the caller stops waiting for it anyway). */
+  signal?: AbortSignal;
+  /** When present, the supplier appends each request and response it exchanged (none for the embedded inventory). */
+  transactions?: ProviderTransaction[];
+};
+
+/**
+ * `confirmed`: booked. `unknown`: the request went out and no answer came in time, so the booking
+ * may exist; the caller keeps it pending and asks `bookingByReference` later.
+ */
+export type BookAnswer = ({ status: "confirmed" } & SupplierBooking) | { status: "unknown" };
+
+/** What a supplier says of a booking made under our client reference. */
+export type BookingLookup = ({ status: "confirmed" } & SupplierBooking) | { status: "not_found" } | { status: "cancelled" };
+
 export interface Supplier {
   readonly name: string;
   /** The currency its net prices are in (the hotel's currency); `SellingTerms.exchange` converts from it. */
   readonly currency: string;
+  /** Reached over the network: its calls get the caller's deadline. The embedded inventory (our own D1) does not. */
+  readonly remote: boolean;
   /** The selected accommodations and their offers by code; accommodations without offers have no entry. */
-  search(selection: AccommodationSelection, stay: Stay, now: number, terms: SellingTerms): Promise<{ accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]> }>;
+  search(selection: AccommodationSelection, stay: Stay, now: number, terms: SellingTerms, call?: SupplierCall): Promise<{ accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]> }>;
   /** The product priced now, or null when it is not sellable for the stay. */
-  quote(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay, now: number, terms: SellingTerms): Promise<Offer | null>;
-  /** Takes the rooms for every night (every room type of a mixed offer), all or nothing. */
-  book(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay): Promise<SupplierBooking>;
+  quote(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay, now: number, terms: SellingTerms, call?: SupplierCall): Promise<Offer | null>;
+  /**
+   * Takes the rooms for every night (every room type of a mixed offer), all or nothing, under our
+   * booking reference as the client reference (so that a retry or a later look-up finds the same booking).
+   * Throws SupplierRefusal when nothing was taken.
+   */
+  book(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay, clientReference: string, call?: SupplierCall): Promise<BookAnswer>;
   /** Gives the rooms of a booked stay back. */
-  cancel(stay: BookedStay): Promise<void>;
+  cancel(stay: BookedStay, call?: SupplierCall): Promise<void>;
+  /** The booking made under our client reference, for settling one whose answer never came. */
+  bookingByReference?(clientReference: string, call?: SupplierCall): Promise<BookingLookup>;
 }

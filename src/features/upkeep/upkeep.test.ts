@@ -79,6 +79,7 @@ describe("scheduled upkeep", () => {
       { level: "info", event: "upkeep", task: "radar-pii-retention", removed: 0, durationMs: expect.any(Number) },
       { level: "info", event: "upkeep", task: "webhook-reenqueue", removed: 0, durationMs: expect.any(Number) },
       { level: "info", event: "upkeep", task: "expired-idempotency", removed: 0, durationMs: expect.any(Number) },
+      { level: "info", event: "upkeep", task: "settle-pending-bookings", removed: 0, durationMs: expect.any(Number) },
     ]);
     expect(errors).not.toHaveBeenCalled();
   });
@@ -103,6 +104,7 @@ describe("scheduled upkeep", () => {
       { task: "radar-pii-retention", removed: 0 },
       { task: "webhook-reenqueue", removed: 0 },
       { task: "expired-idempotency", removed: 0 },
+      { task: "settle-pending-bookings", removed: 0 },
     ]);
     expect(await remaining()).toEqual(KEPT);
     expect(lines(errors)).toEqual([{ level: "error", event: "upkeep_failed", task: "broken_table", error: expect.stringContaining("no such table"), durationMs: expect.any(Number) }]);

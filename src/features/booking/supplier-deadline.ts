@@ -1,0 +1,72 @@
+import { ApiError } from "../../platform/http/api-error";
+import { SupplierFailure, type ProviderTransaction, type Supplier, type SupplierCall } from "../supply/supplier";
+
+export const DEFAULT_SUPPLIER_TIMEOUT_MS = 8_000;
+export const MAX_SUPPLIER_TIMEOUT_MS = 25_000;
+
+/** How a call reaches its suppliers: the deadline, and whether their exchanges are shown to the partner. */
+export type SupplyOptions = { timeoutMs?: number; includeProviderTransactions?: boolean };
+
+/**
+ * `settings.timeout`: milliseconds (the spec types it as a string; Hotel-X sends a number), at
+ * most MAX_SUPPLIER_TIMEOUT_MS (a larger hint is capped, not refused); DEFAULT when absent.
+ */
+export const supplierTimeoutMs = (timeout: unknown): number => {
+  if (timeout === undefined || timeout === null || (typeof timeout === "string" && timeout.trim() === "")) return DEFAULT_SUPPLIER_TIMEOUT_MS;
+  const value = typeof timeout === "number" ? timeout : typeof timeout === "string" && /^\s*\d{1,9}\s*$/.test(timeout) ? Number(timeout) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < 1) throw new ApiError(400, "settings.timeout must be a whole number of milliseconds", "invalid_timeout");
+  return Math.min(value, MAX_SUPPLIER_TIMEOUT_MS);
+};
+
+/** What a request's `settings` say about its suppliers. */
+export const supplyOptionsOf = (settings: { timeout?: unknown; includeProviderTransactions?: boolean }): SupplyOptions => ({
+  timeoutMs: supplierTimeoutMs(settings.timeout),
+  includeProviderTransactions: settings.includeProviderTransactions === true,
+});
+
+/**
+ * Runs one call to a supplier. A remote one gets the deadline as an AbortSignal and, past it, the
+ * caller stops waiting whether or not the supplier honours the signal: `SupplierFailure` with
+ * `supplier_timeout`. The embedded inventory (our own D1) is awaited as before.
+ */
+export const callSupplier = async <T>(
+  supplier: Supplier,
+  options: SupplyOptions,
+  transactions: ProviderTransaction[] | undefined,
+  work: (call: SupplierCall) => Promise<T>,
+): Promise<T> => {
+  if (!supplier.remote) return work({ transactions });
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SUPPLIER_TIMEOUT_MS;
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const failure = new SupplierFailure("supplier_timeout", supplier.name, `No answer from ${supplier.name} within ${timeoutMs} ms`);
+      controller.abort(failure);
+      reject(failure);
+    }, timeoutMs);
+  });
+  const answer = work({ signal: controller.signal, transactions });
+  // A late answer (or failure) after the deadline is dropped, not left unhandled.
+  answer.catch(() => undefined);
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/**
+ * A supplier that did not answer a quote or a cancel, as the partner sees it: retryable 5xx (nothing
+ * was changed). Search turns the same failure into a warning instead; book into a pending booking.
+ */
+export const supplierFailureError = (failure: SupplierFailure): ApiError => {
+  switch (failure.code) {
+    case "supplier_timeout":
+      return new ApiError(504, "The supplier did not answer in time", failure.code, { supplier: failure.supplier });
+    case "supplier_unavailable":
+      return new ApiError(503, "The supplier is unavailable; retry later", failure.code, { supplier: failure.supplier });
+    case "supplier_error":
+      return new ApiError(502, "The supplier answered with an error", failure.code, { supplier: failure.supplier });
+  }
+};
