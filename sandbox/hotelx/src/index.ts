@@ -97,7 +97,7 @@ const hotelCodesOf = (operation: string, vars: Vars): string[] => {
 };
 
 /** Scenarios that spoil the whole answer win over the rest when a search names several hotels. */
-const SPOILERS: Scenario["kind"][] = ["slow", "http_500", "bad_json", "graphql_errors"];
+const SPOILERS: Scenario["kind"][] = ["slow", "http_500", "bad_json", "graphql_errors", "bad_shape"];
 const scenarioFor = (codes: string[]): Scenario => {
   const scenarios = codes.map(scenarioOf);
   return scenarios.find((s) => SPOILERS.includes(s.kind)) ?? scenarios.find((s) => s.kind !== "normal") ?? { kind: "normal" };
@@ -218,6 +218,9 @@ export default {
         return new Response('{"data": {"hotelX": {"' + operation + '": {"options": [', { headers: { "content-type": "application/json" } });
       case "graphql_errors":
         return json({ data: null, errors: [{ message: `Supplier connection failed for ${operation}`, path: ["hotelX", operation] }] });
+      case "bad_shape":
+        // Valid JSON in the wrong shape: a list where an object belongs, an enum value Hotel-X does not have.
+        return answer(operation, { options: "none", optionQuote: { price: "free" }, booking: { status: "MAYBE" }, cancellation: [], bookings: {} });
     }
     switch (operation) {
       case "search":

@@ -22,6 +22,7 @@ export type Scenario =
   | { kind: "http_500" }
   | { kind: "bad_json" }
   | { kind: "graphql_errors" }
+  | { kind: "bad_shape" }
   | { kind: "price_up" }
   | { kind: "sold_out" }
   | { kind: "refused" }
@@ -33,6 +34,7 @@ const FIXED: Record<string, Scenario> = {
   HX500: { kind: "http_500" },
   HXBADJSON: { kind: "bad_json" },
   HXGQLERR: { kind: "graphql_errors" },
+  HXBADSHAPE: { kind: "bad_shape" },
   HXPRICEUP: { kind: "price_up" },
   HXSOLDOUT: { kind: "sold_out" },
   HXREFUSE: { kind: "refused" },
