@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { build } from "esbuild";
 import { defineConfig } from "vitest/config";
+import { sandboxUrl } from "./scripts/demo/accounts";
 
 // Tests use the documented local demo values, whatever a developer's own .dev.vars says.
 const demoVars = Object.fromEntries(
@@ -44,6 +45,8 @@ export default defineConfig({
           FUZZ_SEED: process.env.FUZZ_SEED ?? (process.env.CI ? "20261124" : ""),
           FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
           HOTELX_SANDBOX_API_KEY: hotelxSandbox.bindings.HOTELX_API_KEY,
+          // The URL connection 1002 is seeded with; requests to it take the binding (upstream-fetch.ts).
+          HOTELX_SANDBOX_URL: sandboxUrl(),
         },
         serviceBindings: { HOTELX_SANDBOX: hotelxSandbox.name },
         workers: [hotelxSandbox],

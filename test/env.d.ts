@@ -12,6 +12,7 @@ declare global {
       /** vitest.config.ts: the sandbox Hotel-X supplier (sandbox/hotelx), an auxiliary worker, and its API key. */
       HOTELX_SANDBOX: Fetcher;
       HOTELX_SANDBOX_API_KEY: string;
+      HOTELX_SANDBOX_URL: string;
     }
   }
 }
