@@ -128,9 +128,13 @@ describe("Hotel-X client against the sandbox", () => {
     expect((await failure(bookingByClientReference(access, { hotelCode: hotel, currency: "EUR", clientReference: "x" }, OK_DEADLINE))).code).toBe("supplier_error");
   });
 
-  it("refuses a wrong API key as supplier_error", async () => {
+  it("refuses a wrong API key as supplier_error, on book too (a 4xx books nothing)", async () => {
     const err = await failure(search({ ...access, apiKey: "wrong" }, { ...STAY, hotels: ["HX001"] }, OK_DEADLINE));
-    expect(err).toMatchObject({ code: "supplier_error", message: "Hotel-X search answered HTTP 401" });
+    expect(err).toMatchObject({ code: "supplier_error", message: "Hotel-X search answered HTTP 401", httpStatus: 401 });
+    const option = await firstOption("HX001");
+    const clientReference = reference();
+    expect(await failure(book({ ...access, apiKey: "wrong" }, bookInput(option.id, clientReference), OK_DEADLINE))).toMatchObject({ code: "supplier_error", httpStatus: 401 });
+    expect(await bookingByClientReference(access, { hotelCode: "HX001", currency: "EUR", clientReference }, OK_DEADLINE)).toEqual({ found: false });
   });
 
   it("records one provider transaction per call, credentials and card fields redacted", async () => {

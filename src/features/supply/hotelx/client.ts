@@ -61,6 +61,8 @@ export class SupplierCallError extends Error {
     readonly operation: HotelxOperation,
     message: string,
     readonly issues: HotelxIssue[] = [],
+    /** The HTTP status when the upstream answered a non-2xx one. */
+    readonly httpStatus?: number,
   ) {
     super(message);
     this.name = "SupplierCallError";
@@ -174,7 +176,7 @@ const readAnswer = async (
     throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} could not be reached`);
   }
   record();
-  if (!res.ok) throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} answered HTTP ${res.status}`);
+  if (!res.ok) throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} answered HTTP ${res.status}`, [], res.status);
   try {
     return JSON.parse(text ?? "");
   } catch {
@@ -230,7 +232,7 @@ export const quote = async (access: HotelxAccess, optionRefId: string, options: 
 /**
  * Books once. A refusal is an answer; no usable answer is `answer_lost`, never a failure: the
  * upstream may have committed, so the caller keeps the booking pending and reads it back later.
- * Only GraphQL-level `errors` (the request was rejected as a whole) throw `supplier_error`.
+ * Only a 4xx or GraphQL-level `errors` (the request was rejected as a whole) throw `supplier_error`.
  */
 export const book = async (access: HotelxAccess, input: BookInput, options: CallOptions): Promise<BookOutcome> => {
   let answer: unknown;
@@ -238,6 +240,8 @@ export const book = async (access: HotelxAccess, input: BookInput, options: Call
     answer = await readAnswer(access, "book", BOOK, { input }, options);
   } catch (err) {
     if (!(err instanceof SupplierCallError)) throw err;
+    // A 4xx refused the request itself (authentication, validation): nothing was booked.
+    if (err.httpStatus !== undefined && err.httpStatus < 500) throw err;
     return { outcome: "answer_lost", clientReference: input.clientReference, cause: err.code, message: err.message };
   }
   // GraphQL-level errors: the request was rejected as a whole, nothing was booked.
