@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { build } from "esbuild";
 import { defineConfig } from "vitest/config";
+import { sandboxUrl } from "./scripts/demo/accounts";
 
 // Tests use the documented local demo values, whatever a developer's own .dev.vars says.
 const demoVars = Object.fromEntries(
@@ -9,6 +11,22 @@ const demoVars = Object.fromEntries(
     .filter((line) => /^[A-Z_]+=/.test(line))
     .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
 );
+
+// The sandbox Hotel-X supplier (sandbox/hotelx) runs beside the API as an auxiliary worker, reached
+// through the HOTELX_SANDBOX service binding: a real Worker-to-Worker HTTP hop, not a stub.
+// Auxiliary workers take JavaScript, so its TypeScript is bundled here first.
+const sandboxToml = readFileSync(new URL("sandbox/hotelx/wrangler.toml", import.meta.url), "utf8");
+const sandboxBundle = await build({
+  entryPoints: [new URL("sandbox/hotelx/src/index.ts", import.meta.url).pathname],
+  bundle: true, format: "esm", platform: "neutral", target: "es2022", write: false, external: ["cloudflare:*"],
+});
+const hotelxSandbox = {
+  name: /^name = "(.+)"$/m.exec(sandboxToml)![1]!,
+  modules: [{ type: "ESModule" as const, path: "index.mjs", contents: sandboxBundle.outputFiles[0]!.text }],
+  compatibilityDate: /^compatibility_date = "(.+)"$/m.exec(sandboxToml)![1]!,
+  bindings: { HOTELX_API_KEY: /^HOTELX_API_KEY = "(.+)"$/m.exec(sandboxToml)![1]! },
+  durableObjects: { LEDGER: { className: "SandboxLedger", useSQLite: true } },
+};
 
 export default defineConfig({
   plugins: [
@@ -26,7 +44,12 @@ export default defineConfig({
           // The fuzz test's seed: fixed in CI so a failure reproduces; FUZZ_SEED=<n> replays one locally.
           FUZZ_SEED: process.env.FUZZ_SEED ?? (process.env.CI ? "20261124" : ""),
           FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
+          HOTELX_SANDBOX_API_KEY: hotelxSandbox.bindings.HOTELX_API_KEY,
+          // The URL connection 1002 is seeded with; requests to it take the binding (upstream-fetch.ts).
+          HOTELX_SANDBOX_URL: sandboxUrl(),
         },
+        serviceBindings: { HOTELX_SANDBOX: hotelxSandbox.name },
+        workers: [hotelxSandbox],
       },
     })),
   ],

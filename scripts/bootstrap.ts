@@ -2,8 +2,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { getPlatformProxy, unstable_readConfig } from "wrangler";
-import { countAccommodations, seedDemoAccommodations, seedDemoAccounts } from "./demo/seed";
-import { defaultStateDir, ensureDevVars, migrateLocal, quietWranglerEnv, root } from "./local-platform";
+import { SANDBOX_DEFAULT_PORT, sandboxUrl } from "./demo/accounts";
+import { countAccommodations, seedDemoAccommodations, seedDemoAccounts, seedDemoUpstream } from "./demo/seed";
+import { defaultStateDir, devVar, ensureDevVars, migrateLocal, quietWranglerEnv, root } from "./local-platform";
 
 export const DEFAULT_ACCOMMODATIONS = 2_000;
 export const LARGE_ACCOMMODATIONS = 100_000;
@@ -40,6 +41,11 @@ export const bootstrap = async (
   });
   try {
     await seedDemoAccounts(env.DB);
+    // Connection 1002: the sandbox Hotel-X supplier that `npm start` runs beside the API.
+    await seedDemoUpstream(env.DB, {
+      credentialsKey: devVar("UPSTREAM_CREDENTIALS_KEY"),
+      url: sandboxUrl(process.env.HOTELX_SANDBOX_PORT ?? SANDBOX_DEFAULT_PORT),
+    });
     const present = await countAccommodations(env.DB);
     if (present < accommodationCount) {
       const started = Date.now();

@@ -51,6 +51,13 @@ export const ensureDevVars = () => {
   }
 };
 
+/** One variable of .dev.vars (after ensureDevVars), e.g. a key the seed needs. */
+export const devVar = (name: string): string => {
+  const line = readFileSync(join(root, ".dev.vars"), "utf8").split("\n").find((l) => l.startsWith(`${name}=`));
+  if (!line) throw new Error(`${name} is missing from .dev.vars`);
+  return line.slice(name.length + 1).trim();
+};
+
 export const migrateLocal = (stateDir = defaultStateDir) => {
   mkdirSync(stateDir, { recursive: true });
   return runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);

@@ -1,10 +1,13 @@
 import { spawn } from "node:child_process";
+import { SANDBOX_DEFAULT_PORT } from "./demo/accounts";
 import { defaultStateDir, root, startWrangler } from "./local-platform";
 
 // npm start: migrate and seed, then serve. Ctrl-C (or SIGTERM) stops wrangler and its workerd.
 // The bootstrap runs in its own process: wrangler's in-process API installs exit handlers that
 // would otherwise end this process on Ctrl-C before it could stop wrangler.
 const port = process.env.PORT ?? "8787";
+// The sandbox Hotel-X supplier (sandbox/hotelx) that connection 1002 points at.
+const sandboxPort = process.env.HOTELX_SANDBOX_PORT ?? String(SANDBOX_DEFAULT_PORT);
 
 const bootstrapped = await new Promise<number | null>((done) => {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/bootstrap.ts", ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
@@ -13,13 +16,25 @@ const bootstrapped = await new Promise<number | null>((done) => {
 if (bootstrapped !== 0) process.exit(bootstrapped ?? 1);
 
 const dev = startWrangler(["dev", "--ip", "127.0.0.1", "--port", port, "--persist-to", defaultStateDir, "--show-interactive-dev-session=false"]);
+const sandbox = startWrangler([
+  "dev", "-c", "sandbox/hotelx/wrangler.toml", "--ip", "127.0.0.1", "--port", sandboxPort, "--inspector-port", "0",
+  "--persist-to", defaultStateDir, "--show-interactive-dev-session=false",
+]);
 console.log(`Edgestay API starting on http://127.0.0.1:${port} (docs at /docs). Ctrl-C stops it.`);
+console.log(`Sandbox Hotel-X supplier (connection 1002) starting on http://127.0.0.1:${sandboxPort}.`);
 
 // Always SIGTERM to wrangler: a job started in the background of a script ignores SIGINT,
 // so forwarding Ctrl-C as SIGINT would leave wrangler and workerd running there.
 const stop = () => {
-  if (dev.exitCode === null) dev.kill("SIGTERM");
+  for (const child of [dev, sandbox]) if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
-dev.on("exit", (code, signal) => process.exit(signal ? 0 : (code ?? 0)));
+// Either one ending ends both: the API without its sandbox (or the reverse) is not what npm start serves.
+let exited = 0;
+for (const child of [dev, sandbox]) {
+  child.on("exit", (code, signal) => {
+    stop();
+    if (++exited === 2) process.exit(signal ? 0 : (code ?? 0));
+  });
+}

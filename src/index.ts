@@ -9,3 +9,4 @@ const app = createApp();
 export default { fetch: app.fetch, queue: deliverWebhooks, scheduled } satisfies ExportedHandler<Env, WebhookMessage>;
 export { RateLimiter } from "./platform/ratelimit/rate-limiter";
 export { ChatSession } from "./features/chat/chat-session";
+export { UpstreamCircuit } from "./features/supply/upstream-circuit";

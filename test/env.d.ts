@@ -9,6 +9,10 @@ declare global {
       /** Fuzz test seed ("" = random) and runs per route ("" = default). */
       FUZZ_SEED: string;
       FUZZ_RUNS: string;
+      /** vitest.config.ts: the sandbox Hotel-X supplier (sandbox/hotelx), an auxiliary worker, and its API key. */
+      HOTELX_SANDBOX: Fetcher;
+      HOTELX_SANDBOX_API_KEY: string;
+      HOTELX_SANDBOX_URL: string;
     }
   }
 }

@@ -20,3 +20,16 @@ export const DEMO_ACCOUNTS = [
 ] as const;
 
 export const DEMO_OPERATOR_TOKEN = "demo-operator-token";
+
+/** The sandbox Hotel-X supplier's local port (sandbox/hotelx); HOTELX_SANDBOX_PORT overrides it. */
+export const SANDBOX_DEFAULT_PORT = 8791;
+export const sandboxUrl = (port: number | string = SANDBOX_DEFAULT_PORT) => `http://127.0.0.1:${port}/`;
+
+/**
+ * The demo partner's second in-use connection, served by the sandbox Hotel-X supplier; its API
+ * key is the sandbox's documented demo value (sandbox/hotelx/wrangler.toml).
+ */
+export const DEMO_UPSTREAM_CONNECTION = {
+  connection: { id: "con_demo_hotelx", code: 1002, partnerId: "demo" },
+  upstream: { kind: "hotelx", client: "edgestay-demo", context: "SANDBOX", apiKey: "demo-hotelx-key" },
+} as const;

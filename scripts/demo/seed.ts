@@ -3,7 +3,9 @@ import { sql } from "drizzle-orm";
 import { hashPassword } from "../../src/platform/crypto/password";
 import { sha256Hex } from "../../src/platform/crypto/digest";
 import { accommodations, apiKeys, connections, partners, users } from "../../src/platform/db/schema";
-import { DEMO_ACCOUNTS } from "./accounts";
+import { connectionUpstreams } from "../../src/features/operators/tables";
+import { DEMO_ACCOUNTS, DEMO_UPSTREAM_CONNECTION } from "./accounts";
+import { setUpstream } from "../../src/features/operators/upstreams";
 import { generateAccommodations, type DemoAccommodation } from "./accommodations";
 
 export type SeedOptions = { accommodations: number; seed?: number; onProgress?: (done: number) => void };
@@ -45,6 +47,24 @@ export const seedDemoAccounts = async (d1: D1Database) => {
         .onConflictDoNothing(),
     ]);
   }
+};
+
+/**
+ * Connection 1002 of the demo partner (b2b, tgx, in use), pointed at the sandbox Hotel-X supplier
+ * at `url`. Safe to run again: the connection is kept; its upstream is made only when missing.
+ */
+export const seedDemoUpstream = async (d1: D1Database, options: { credentialsKey: string; url: string }) => {
+  const db = drizzle(d1);
+  const { connection, upstream } = DEMO_UPSTREAM_CONNECTION;
+  await db
+    .insert(connections)
+    .values({ ...connection, apiType: "b2b", connectionType: "tgx", rateLimit: 600, rateLimitWindowMs: 60_000, netMarkups: 0, currentInUse: true })
+    .onConflictDoNothing();
+  const [present] = await db.select({ id: connectionUpstreams.connectionId }).from(connectionUpstreams).where(sql`${connectionUpstreams.connectionId} = ${connection.id}`);
+  if (present) return;
+  await setUpstream(db, { credentialsKey: options.credentialsKey, local: true }, connection.id, {
+    kind: upstream.kind, url: options.url, client: upstream.client, context: upstream.context, credentials: { apiKey: upstream.apiKey },
+  });
 };
 
 // D1 allows 100 bound parameters per statement: 11 columns, so 9 rows per insert.

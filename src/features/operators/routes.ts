@@ -14,6 +14,8 @@ import { purgeLoginFailures } from "../partners/login";
 import { radarSettingsRequestSchema, radarSettingsResponseSchema } from "../radar/schemas";
 import { setAllowedOrigins } from "../radar/service";
 import { eraseDataSubject } from "./data-subjects";
+import { getUpstream, removeUpstream, setUpstream } from "./upstreams";
+import { isLocal } from "../../platform/environment";
 import { listPartners, onboardPartner } from "./onboarding";
 import {
   connectionIdParamsSchema,
@@ -31,6 +33,8 @@ import {
   purgeLoginFailuresSchema,
   purgeResultResponseSchema,
   updateConnectionSchema,
+  upstreamRequestSchema,
+  upstreamResponseSchema,
 } from "./schemas";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
@@ -73,6 +77,24 @@ const disable = createRoute({
   request: { params: connectionIdParamsSchema },
   responses: { 200: one, ...errorResponses(401, 403, 404) },
 });
+const upstreamOk = { description: "The connection's upstream, credentials masked", ...json(upstreamResponseSchema) };
+const putUpstream = createRoute({
+  method: "put", path: "/api/connections/{id}/upstream", tags: ["Operator: connections"],
+  summary: "Point a connection at an upstream supplier (Hotel-X); credentials are stored encrypted, never returned", ...operator,
+  request: { params: connectionIdParamsSchema, ...body(upstreamRequestSchema) },
+  responses: { 200: upstreamOk, ...errorResponses(400, 401, 403, 404) },
+});
+const readUpstream = createRoute({
+  method: "get", path: "/api/connections/{id}/upstream", tags: ["Operator: connections"], summary: "Read a connection's upstream, credentials masked", ...operator,
+  request: { params: connectionIdParamsSchema },
+  responses: { 200: upstreamOk, ...errorResponses(401, 403, 404) },
+});
+const deleteUpstream = createRoute({
+  method: "delete", path: "/api/connections/{id}/upstream", tags: ["Operator: connections"],
+  summary: "Return the connection to the embedded inventory; answers what was removed", ...operator,
+  request: { params: connectionIdParamsSchema },
+  responses: { 200: upstreamOk, ...errorResponses(401, 403, 404) },
+});
 const createPartner = createRoute({
   method: "post", path: "/api/partners", tags: ["Operator: partners"], summary: "Onboard a partner with its first admin, API key and collector key", ...operator,
   request: body(createPartnerSchema),
@@ -113,6 +135,12 @@ export const operatorRoutes = featureRouter()
   .openapi(remove, async (c) => c.json(success(await deleteConnection(c.get("db"), c.req.valid("param").id)), 200))
   .openapi(enable, async (c) => c.json(success(await setConnectionInUse(c.get("db"), c.req.valid("param").id, true)), 200))
   .openapi(disable, async (c) => c.json(success(await setConnectionInUse(c.get("db"), c.req.valid("param").id, false)), 200))
+  .openapi(putUpstream, async (c) => {
+    const keys = { credentialsKey: c.env.UPSTREAM_CREDENTIALS_KEY, local: isLocal(c.env) };
+    return c.json(success(await setUpstream(c.get("db"), keys, c.req.valid("param").id, c.req.valid("json"))), 200);
+  })
+  .openapi(readUpstream, async (c) => c.json(success(await getUpstream(c.get("db"), c.req.valid("param").id)), 200))
+  .openapi(deleteUpstream, async (c) => c.json(success(await removeUpstream(c.get("db"), c.req.valid("param").id)), 200))
   .openapi(createPartner, async (c) => c.json(success(await onboardPartner(c.get("db"), c.req.valid("json"))), 201))
   .openapi(partnerList, async (c) => c.json(success(await listPartners(c.get("db"), c.req.valid("query"))), 200))
   .openapi(purgeFailures, async (c) => c.json(success(await purgeLoginFailures(c.get("db"), c.req.valid("json"))), 200))

@@ -106,3 +106,33 @@ export const erasureResponseSchema = envelopeSchema(
     }),
   }),
 ).openapi("Erasure");
+
+// ---- connection upstreams (issue 18)
+
+export const UPSTREAM_KINDS = ["hotelx"] as const;
+
+export const upstreamRequestSchema = z
+  .object({
+    kind: z.enum(UPSTREAM_KINDS),
+    url: z.string().min(1).max(2048).openapi({ example: "https://api.travelgatex.com" }),
+    client: z.string().trim().min(1).max(100).openapi({ example: "edgestay" }),
+    context: z.string().trim().min(1).max(100).openapi({ example: "HOTELX" }),
+    credentials: z.object({ apiKey: z.string().min(1).max(512) }),
+    withEmbedded: z.boolean().optional().openapi({ description: "Sell the embedded inventory beside the upstream" }),
+  })
+  .openapi("ConnectionUpstreamRequest");
+
+export const upstreamSchema = z
+  .object({
+    connectionId: z.string(),
+    kind: z.enum(UPSTREAM_KINDS),
+    url: z.string(),
+    client: z.string(),
+    context: z.string(),
+    credentials: z.object({ apiKey: z.string().openapi({ description: "Always masked", example: "********" }) }),
+    withEmbedded: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("ConnectionUpstream");
+export const upstreamResponseSchema = envelopeSchema(upstreamSchema).openapi("ConnectionUpstreamResponse");

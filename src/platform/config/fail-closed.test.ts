@@ -12,6 +12,7 @@ const DEPLOYED = {
   OPERATOR_TOKEN: "o".repeat(48),
   WEBHOOK_SECRET_KEY: "w".repeat(32),
   PII_HASH_SECRET: "h".repeat(32),
+  UPSTREAM_CREDENTIALS_KEY: "u".repeat(32),
 };
 const deployed = (changes: Record<string, string | undefined> = {}) => {
   const vars: Record<string, unknown> = { ...env, ...DEPLOYED, ...changes };

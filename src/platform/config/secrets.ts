@@ -5,7 +5,7 @@ import { isLocal } from "../environment";
 export type SigningSecret = "PAGE_TOKEN_SECRET" | "JWT_SECRET";
 const SIGNING_SECRETS: readonly SigningSecret[] = ["PAGE_TOKEN_SECRET", "JWT_SECRET"];
 /** Every secret the Worker reads. */
-export const REQUIRED_SECRETS = [...SIGNING_SECRETS, "OPERATOR_TOKEN", "WEBHOOK_SECRET_KEY", "PII_HASH_SECRET"] as const;
+export const REQUIRED_SECRETS = [...SIGNING_SECRETS, "OPERATOR_TOKEN", "WEBHOOK_SECRET_KEY", "PII_HASH_SECRET", "UPSTREAM_CREDENTIALS_KEY"] as const;
 
 /** Shortest accepted secret: 32 bytes, the HMAC-SHA-256 output size. */
 export const MIN_SECRET_BYTES = 32;
@@ -20,6 +20,7 @@ export const DEMO_SECRET_VALUES: ReadonlySet<string> = new Set([
   "demo-operator-token",
   "local-demo-webhook-secret-key-change-me",
   "local-demo-pii-hash-secret-change-me",
+  "local-demo-upstream-credentials-key-change-me",
 ]);
 
 const isHttpsOrigin = (value: string) => {

@@ -1,0 +1,84 @@
+import { DurableObject } from "cloudflare:workers";
+
+export type LedgerBooking = {
+  clientReference: string;
+  bookingId: string;
+  supplierReference: string;
+  hotelCode: string;
+  hotelName: string;
+  checkIn: string;
+  checkOut: string;
+  currency: string;
+  net: number;
+  status: "OK" | "CANCELLED";
+  holderName: string;
+  holderSurname: string;
+  cancelReference: string | null;
+};
+
+type Row = Record<string, string | number | null>;
+const toBooking = (r: Row): LedgerBooking => ({
+  clientReference: String(r.client_reference),
+  bookingId: String(r.booking_id),
+  supplierReference: String(r.supplier_reference),
+  hotelCode: String(r.hotel_code),
+  hotelName: String(r.hotel_name),
+  checkIn: String(r.check_in),
+  checkOut: String(r.check_out),
+  currency: String(r.currency),
+  net: Number(r.net),
+  status: r.status === "CANCELLED" ? "CANCELLED" : "OK",
+  holderName: String(r.holder_name),
+  holderSurname: String(r.holder_surname),
+  cancelReference: r.cancel_reference === null ? null : String(r.cancel_reference),
+});
+
+/**
+ * The sandbox's bookings, one instance for the whole sandbox. The primary key on the client
+ * reference decides duplicates: a Durable Object runs one call at a time, and the INSERT is one
+ * statement, so parallel books with one client reference commit exactly once.
+ */
+export class SandboxLedger extends DurableObject<Record<string, unknown>> {
+  constructor(ctx: DurableObjectState, env: Record<string, unknown>) {
+    super(ctx, env);
+    ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS bookings (
+      client_reference TEXT PRIMARY KEY, booking_id TEXT NOT NULL UNIQUE, supplier_reference TEXT NOT NULL UNIQUE,
+      hotel_code TEXT NOT NULL, hotel_name TEXT NOT NULL, check_in TEXT NOT NULL, check_out TEXT NOT NULL,
+      currency TEXT NOT NULL, net REAL NOT NULL, status TEXT NOT NULL, holder_name TEXT NOT NULL, holder_surname TEXT NOT NULL,
+      cancel_reference TEXT)`);
+  }
+
+  /** Commits a booking unless one with the client reference exists; then answers that one. */
+  commit(booking: Omit<LedgerBooking, "status" | "cancelReference">): { committed: boolean; booking: LedgerBooking } {
+    const inserted = this.ctx.storage.sql
+      .exec<Row>(
+        `INSERT INTO bookings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'OK', ?, ?, NULL) ON CONFLICT(client_reference) DO NOTHING RETURNING *`,
+        booking.clientReference, booking.bookingId, booking.supplierReference, booking.hotelCode, booking.hotelName,
+        booking.checkIn, booking.checkOut, booking.currency, booking.net, booking.holderName, booking.holderSurname,
+      )
+      .toArray();
+    if (inserted[0]) return { committed: true, booking: toBooking(inserted[0]) };
+    return { committed: false, booking: this.find({ clientReference: booking.clientReference })! };
+  }
+
+  find(by: { clientReference?: string; supplierReference?: string; bookingId?: string }): LedgerBooking | null {
+    const [row] = this.ctx.storage.sql
+      .exec<Row>(
+        "SELECT * FROM bookings WHERE client_reference = ? OR supplier_reference = ? OR booking_id = ? LIMIT 1",
+        by.clientReference ?? null, by.supplierReference ?? null, by.bookingId ?? null,
+      )
+      .toArray();
+    return row ? toBooking(row) : null;
+  }
+
+  /** Cancels once; cancelling again answers the same cancellation. */
+  cancel(by: { clientReference?: string; supplierReference?: string; bookingId?: string }): LedgerBooking | null {
+    const found = this.find(by);
+    if (!found) return null;
+    if (found.status === "CANCELLED") return found;
+    const [row] = this.ctx.storage.sql
+      .exec<Row>("UPDATE bookings SET status = 'CANCELLED', cancel_reference = ? WHERE client_reference = ? RETURNING *", `CXL-${found.supplierReference}`, found.clientReference)
+      .toArray();
+    return toBooking(row!);
+  }
+}

@@ -1,0 +1,170 @@
+import { env } from "cloudflare:test";
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
+import { call, textWithoutRequestId } from "../../../test/api";
+import { database } from "../../platform/db/client";
+import { demoAdminToken, bearer, OPERATOR } from "../partners/test-sessions";
+import { setUpstream, upstreamFor } from "./upstreams";
+
+const op = (method: string, path: string, body?: unknown) => call(method, path, body, OPERATOR);
+const SECRET = "hx-live-3f9a1c7e5b2d4f60";
+const valid = { kind: "hotelx", url: "https://api.hotelx.example/graphql", client: "edgestay", context: "HOTELX", credentials: { apiKey: SECRET } };
+const newConnection = async () => {
+  const res = await op("POST", "/api/connections", { partnerId: "demo", apiType: "cug", connectionType: "tgx", rateLimit: 100, rateLimitWindowMs: 1000, netMarkups: 0 });
+  expect(res.status).toBe(201);
+  return res.json.data.id as string;
+};
+const rowOf = (id: string) => env.DB.prepare("select * from connection_upstreams where connection_id = ?").bind(id).first<Record<string, unknown>>();
+
+let logs: MockInstance[] = [];
+beforeEach(() => {
+  logs = [vi.spyOn(console, "log"), vi.spyOn(console, "error"), vi.spyOn(console, "warn"), vi.spyOn(console, "info")];
+});
+afterEach(() => logs.forEach((spy) => spy.mockRestore()));
+const logged = () => JSON.stringify(logs.flatMap((spy) => spy.mock.calls));
+
+describe("operator authentication on /api/connections/:id/upstream", () => {
+  it("refuses no token (401), a partner API key (401), a wrong bearer (403) and a partner admin's token (403)", async () => {
+    const partnerAdmin = bearer(await demoAdminToken());
+    for (const method of ["PUT", "GET", "DELETE"]) {
+      const body = method === "PUT" ? valid : undefined;
+      const cases = [
+        [{ apiKey: null }, 401],
+        [{ apiKey: "demo-partner-key" }, 401],
+        [{ apiKey: null, headers: { authorization: "Bearer demo-partner-key" } }, 403],
+        [partnerAdmin, 403],
+      ] as const;
+      for (const [options, status] of cases) {
+        const res = await call(method, "/api/connections/con_demo_b2b/upstream", body, options);
+        expect(res.status, `${method} ${JSON.stringify(options)}`).toBe(status);
+        expect(res.json).not.toHaveProperty("data");
+      }
+    }
+    expect(await rowOf("con_demo_b2b")).toBeNull();
+  });
+});
+
+describe("PUT, GET, DELETE /api/connections/:id/upstream", () => {
+  it("stores the upstream with sealed credentials, shows it masked, replaces it, and returns the connection to the embedded inventory", async () => {
+    const id = await newConnection();
+    const put = await op("PUT", `/api/connections/${id}/upstream`, valid);
+    expect(put.status, put.text).toBe(200);
+    const view = { connectionId: id, kind: "hotelx", url: valid.url, client: "edgestay", context: "HOTELX", credentials: { apiKey: "********" }, withEmbedded: false };
+    expect(put.json.data).toMatchObject(view);
+
+    const got = await op("GET", `/api/connections/${id}/upstream`);
+    expect(got.status).toBe(200);
+    expect(got.json.data).toMatchObject(view);
+
+    // At rest: sealed, never the key in clear; the supply layer opens it.
+    const row = await rowOf(id);
+    expect(JSON.stringify(row)).not.toContain(SECRET);
+    expect(String(row!.sealed_credentials)).toMatch(/^v1\./);
+    const db = database(env.DB);
+    expect(await upstreamFor(db, env.UPSTREAM_CREDENTIALS_KEY, id)).toEqual({ kind: "hotelx", url: valid.url, client: "edgestay", context: "HOTELX", apiKey: SECRET, withEmbedded: false });
+    await expect(upstreamFor(db, "another-key-entirely-another-key", id)).rejects.toThrow();
+
+    // Same credentials again: a fresh IV, so a different sealed value.
+    const again = await op("PUT", `/api/connections/${id}/upstream`, { ...valid, url: "https://other.hotelx.example/", withEmbedded: true });
+    expect(again.json.data).toMatchObject({ url: "https://other.hotelx.example/", withEmbedded: true });
+    expect((await rowOf(id))!.sealed_credentials).not.toBe(row!.sealed_credentials);
+    expect(await upstreamFor(db, env.UPSTREAM_CREDENTIALS_KEY, id)).toMatchObject({ apiKey: SECRET, withEmbedded: true });
+
+    const removed = await op("DELETE", `/api/connections/${id}/upstream`);
+    expect(removed.status).toBe(200);
+    expect(removed.json.data).toMatchObject({ connectionId: id, credentials: { apiKey: "********" } });
+    expect(await upstreamFor(db, env.UPSTREAM_CREDENTIALS_KEY, id)).toBeNull();
+    for (const method of ["GET", "DELETE"]) {
+      const gone = await op(method, `/api/connections/${id}/upstream`);
+      expect(gone.status).toBe(404);
+      expect(gone.json.message).toBe("Connection has no upstream");
+    }
+
+    for (const res of [put, got, again, removed]) expect(res.text).not.toContain(SECRET);
+    expect(logged()).not.toContain(SECRET);
+  });
+
+  it("404 Connection not found for an unknown connection, on every verb", async () => {
+    for (const method of ["PUT", "GET", "DELETE"]) {
+      const res = await op(method, "/api/connections/con_nope/upstream", method === "PUT" ? valid : undefined);
+      expect(res.status, method).toBe(404);
+      expect(res.json.message).toBe("Connection not found");
+    }
+  });
+
+  it("deleting the connection deletes its upstream", async () => {
+    const id = await newConnection();
+    expect((await op("PUT", `/api/connections/${id}/upstream`, valid)).status).toBe(200);
+    expect((await op("DELETE", `/api/connections/${id}`)).status).toBe(200);
+    expect(await rowOf(id)).toBeNull();
+  });
+
+  it.each([
+    ["kind", { kind: "expedia" }],
+    ["kind", { kind: undefined }],
+    ["url", { url: undefined }],
+    ["url", { url: 42 }],
+    ["client", { client: "" }],
+    ["client", { client: undefined }],
+    ["context", { context: ["x"] }],
+    ["credentials", { credentials: undefined }],
+    ["apiKey", { credentials: {} }],
+    ["apiKey", { credentials: { apiKey: "" } }],
+    ["withEmbedded", { withEmbedded: "yes" }],
+  ])("rejects a bad %s with 400, never echoing the key", async (field, change) => {
+    const res = await op("PUT", "/api/connections/con_demo_b2b/upstream", { ...valid, ...change });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toContain(field);
+    expect(textWithoutRequestId(res)).not.toContain(SECRET);
+  });
+
+  it("rejects malformed JSON with 400", async () => {
+    const res = await call("PUT", "/api/connections/con_demo_b2b/upstream", undefined, { ...OPERATOR, raw: "{", headers: { ...OPERATOR.headers, "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe("Malformed JSON in request body");
+  });
+});
+
+describe("upstream URLs (no SSRF)", () => {
+  it.each([
+    ["http://api.hotelx.example/", "url must use https"],
+    ["ftp://api.hotelx.example/", "url must use https"],
+    ["not a url", "url must be an absolute URL"],
+    ["https://user:pw@api.hotelx.example/", "url must not contain credentials"],
+    ["https://localhost/", "url must not point to a local host name"],
+    ["https://localhost./", "url must not point to a local host name"],
+    ["https://sandbox.internal/", "url must not point to a local host name"],
+    ["https://127.0.0.1/", "url must not point to a private, loopback or link-local address"],
+    ["https://127.1/", "url must not point to a private, loopback or link-local address"],
+    ["https://2130706433/", "url must not point to a private, loopback or link-local address"],
+    ["https://0177.0.0.1/", "url must not point to a private, loopback or link-local address"],
+    ["https://0x7f.0.0.1/", "url must not point to a private, loopback or link-local address"],
+    ["https://10.1.2.3/", "url must not point to a private, loopback or link-local address"],
+    ["https://172.16.0.1/", "url must not point to a private, loopback or link-local address"],
+    ["https://192.168.0.10/", "url must not point to a private, loopback or link-local address"],
+    ["https://169.254.169.254/latest/meta-data", "url must not point to a private, loopback or link-local address"],
+    ["https://0.0.0.0/", "url must not point to a private, loopback or link-local address"],
+    ["https://[::1]/", "url must not point to a private, loopback or link-local address"],
+    ["https://[::ffff:127.0.0.1]/", "url must not point to a private, loopback or link-local address"],
+    ["https://[::ffff:a9fe:a9fe]/", "url must not point to a private, loopback or link-local address"],
+    ["https://[fe80::1]/", "url must not point to a private, loopback or link-local address"],
+    ["https://[fd00::1]/", "url must not point to a private, loopback or link-local address"],
+    ["http://127.0.0.1/", "url must use https"],
+    ["http://localhost:8791/", "url must use https"],
+  ])("refuses %s: %s", async (url, message) => {
+    const res = await op("PUT", "/api/connections/con_demo_b2b/upstream", { ...valid, url });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe(message);
+    expect(await rowOf("con_demo_b2b")).toBeNull();
+  });
+
+  it("allows http://127.0.0.1:<port> only in local development", async () => {
+    const id = await newConnection();
+    const local = await op("PUT", `/api/connections/${id}/upstream`, { ...valid, url: "http://127.0.0.1:8791/" });
+    expect(local.status).toBe(200);
+    expect(local.json.data.url).toBe("http://127.0.0.1:8791/");
+    const db = database(env.DB);
+    const deployed = { credentialsKey: env.UPSTREAM_CREDENTIALS_KEY, local: false };
+    await expect(setUpstream(db, deployed, id, { ...valid, kind: "hotelx", url: "http://127.0.0.1:8791/" })).rejects.toMatchObject({ status: 400, message: "url must use https" });
+    expect(await setUpstream(db, deployed, id, { ...valid, kind: "hotelx", url: "https://8.8.8.8/graphql" })).toMatchObject({ url: "https://8.8.8.8/graphql" });
+  });
+});

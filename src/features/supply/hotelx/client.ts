@@ -1,0 +1,295 @@
+import type { z } from "zod";
+import { BOOK, BOOKING_READ, CANCEL, QUOTE, SEARCH } from "./documents";
+import { redactTransaction } from "./redaction";
+import {
+  bookAnswerSchema,
+  bookingAnswerSchema,
+  cancelAnswerSchema,
+  graphqlErrorsSchema,
+  quoteAnswerSchema,
+  searchAnswerSchema,
+  type BookStatusType,
+  type HotelxBookingDetail,
+  type HotelxCancelPolicy,
+  type HotelxIssue,
+  type HotelxOption,
+  type HotelxPrice,
+  type HotelxPriceChange,
+  type HotelxReference,
+  type StatusType,
+} from "./wire";
+
+/**
+ * A GraphQL client for the Hotel-X operations search, quote, book, cancel and the booking read by
+ * client reference. Pure: plain `fetch` (injectable, e.g. a service binding's), no D1, no Hono.
+ */
+
+export type HotelxOperation = "search" | "quote" | "book" | "cancel" | "booking";
+
+/** Where and as whom to call: the connection's upstream. `fetch` defaults to the global one. */
+export type HotelxAccess = {
+  url: string;
+  client: string;
+  context: string;
+  apiKey: string;
+  fetch?: (input: Request) => Promise<Response>;
+};
+
+/** One request/response exchanged with the upstream, credentials and card data redacted. */
+export type ProviderTransaction = {
+  operation: HotelxOperation;
+  request: unknown;
+  response: unknown;
+  /** HTTP status, or null when no answer arrived (deadline, network). */
+  status: number | null;
+  durationMs: number;
+};
+
+export type CallOptions = {
+  /** Milliseconds the whole call (answer and body) may take. */
+  deadlineMs: number;
+  /** Receives one transaction per call, when the caller asked for them. */
+  transactions?: (transaction: ProviderTransaction) => void;
+};
+
+export type SupplierErrorCode = "supplier_timeout" | "supplier_error";
+
+/** A failed call: the deadline passed (`supplier_timeout`) or the answer was unusable (`supplier_error`). */
+export class SupplierCallError extends Error {
+  constructor(
+    readonly code: SupplierErrorCode,
+    readonly operation: HotelxOperation,
+    message: string,
+    readonly issues: HotelxIssue[] = [],
+    /** The HTTP status when the upstream answered a non-2xx one. */
+    readonly httpStatus?: number,
+  ) {
+    super(message);
+    this.name = "SupplierCallError";
+  }
+}
+
+export type Occupancy = { paxes: { age: number }[] };
+export type SearchCriteria = {
+  checkIn: string;
+  checkOut: string;
+  hotels: string[];
+  occupancies: Occupancy[];
+  currency?: string;
+  nationality?: string;
+  language?: string;
+};
+export type SearchResult = { options: HotelxOption[]; warnings: HotelxIssue[] };
+
+export type QuoteResult = {
+  optionRefId: string;
+  status: StatusType;
+  price: HotelxPrice;
+  /** The search price when the upstream reports one; `priceChanged` compares nets. */
+  searchPrice: HotelxPriceChange | null;
+  priceChanged: boolean;
+  cancelPolicy: HotelxCancelPolicy;
+  remarks: string | null;
+  warnings: HotelxIssue[];
+};
+
+export type BookInput = {
+  optionRefId: string;
+  /** Our booking reference: the upstream refuses a second booking with it. */
+  clientReference: string;
+  holder: { name: string; surname: string };
+  rooms: { occupancyRefId: number; paxes: { name: string; surname: string; age: number }[] }[];
+  remarks?: string;
+  language?: string;
+  deltaPrice?: { amount?: number; percent?: number; applyBoth: boolean };
+  paymentCard?: Record<string, unknown>;
+};
+
+export type BookRefusalReason = "sold_out" | "refused" | "duplicate_client_reference";
+export type BookOutcome =
+  | { outcome: "confirmed"; status: "OK" | "ON_REQUEST"; reference: HotelxReference; price: HotelxPrice | null; cancelPolicy: HotelxCancelPolicy | null; warnings: HotelxIssue[] }
+  | { outcome: "refused"; reason: BookRefusalReason; issues: HotelxIssue[] }
+  | { outcome: "price_changed"; price: HotelxPrice | null; quotePrice: HotelxPriceChange | null; issues: HotelxIssue[] }
+  /** Sent, but no usable answer: the booking may exist upstream. Settle it by `bookingByClientReference`. */
+  | { outcome: "answer_lost"; clientReference: string; cause: SupplierErrorCode; message: string };
+
+export type CancelInput = { hotelCode: string; clientReference?: string; supplierReference?: string; bookingID?: string; language?: string };
+export type CancelOutcome =
+  | { outcome: "cancelled"; status: BookStatusType; cancelReference: string | null; price: HotelxPrice | null; warnings: HotelxIssue[] }
+  | { outcome: "refused"; issues: HotelxIssue[] };
+
+export type BookingReadInput = { hotelCode: string; currency: string; clientReference: string };
+export type BookingReadResult = { found: false } | { found: true; booking: HotelxBookingDetail };
+
+/** Error codes of a book refusal (the sandbox's; see docs/api-decisions.md, issue 18). */
+const SOLD_OUT_CODES = new Set(["SOLD_OUT", "NO_AVAILABILITY"]);
+const PRICE_CHANGED_CODES = new Set(["PRICE_CHANGED"]);
+const DUPLICATE_CODES = new Set(["DUPLICATED_CLIENT_REFERENCE"]);
+
+const settingsOf = (access: HotelxAccess, deadlineMs: number) => ({
+  client: access.client,
+  context: access.context,
+  // Hotel-X cuts its own supplier connection at this; we keep our own deadline too.
+  timeout: deadlineMs,
+  auditTransactions: false,
+});
+
+const readAnswer = async (
+  access: HotelxAccess,
+  operation: HotelxOperation,
+  query: string,
+  variables: Record<string, unknown>,
+  options: CallOptions,
+): Promise<unknown> => {
+  const body = { query, variables: { ...variables, settings: settingsOf(access, options.deadlineMs) } };
+  const headers = { "content-type": "application/json", accept: "application/json", authorization: `Apikey ${access.apiKey}` };
+  const started = Date.now();
+  let status: number | null = null;
+  let text: string | null = null;
+  const record = () =>
+    options.transactions?.(
+      redactTransaction({ operation, request: { url: access.url, headers, body }, response: text, status, durationMs: Date.now() - started }),
+    );
+
+  const signal = AbortSignal.timeout(options.deadlineMs);
+  // The race guarantees the deadline even where a fetcher ignores `signal` (e.g. a slow body).
+  const deadline = new Promise<never>((_, reject) => {
+    const fire = () => reject(new SupplierCallError("supplier_timeout", operation, `Hotel-X ${operation} did not answer within ${options.deadlineMs} ms`));
+    if (signal.aborted) fire();
+    else signal.addEventListener("abort", fire, { once: true });
+  });
+  deadline.catch(() => {});
+  const exchange = async () => {
+    const res = await (access.fetch ?? fetch)(new Request(access.url, { method: "POST", headers, body: JSON.stringify(body), signal }));
+    status = res.status;
+    text = await res.text();
+    return res;
+  };
+  let res: Response;
+  try {
+    res = await Promise.race([exchange(), deadline]);
+  } catch (err) {
+    record();
+    if (err instanceof SupplierCallError || signal.aborted) {
+      throw err instanceof SupplierCallError ? err : new SupplierCallError("supplier_timeout", operation, `Hotel-X ${operation} did not answer within ${options.deadlineMs} ms`);
+    }
+    throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} could not be reached`);
+  }
+  record();
+  if (!res.ok) throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} answered HTTP ${res.status}`, [], res.status);
+  try {
+    return JSON.parse(text ?? "");
+  } catch {
+    throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} answered malformed JSON`);
+  }
+};
+
+/** Checks GraphQL-level errors, then the payload's shape; returns the operation's payload. */
+const payloadOf = <S extends z.ZodType>(operation: HotelxOperation, answer: unknown, schema: S): z.infer<S> => {
+  const failed = graphqlErrorsSchema.safeParse(answer);
+  if (failed.success) {
+    throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} failed: ${failed.data.errors.map((e) => e.message).join("; ")}`);
+  }
+  const parsed = schema.safeParse(answer);
+  if (!parsed.success) throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} answered an unexpected shape`);
+  return parsed.data;
+};
+
+/** Payload `errors` abort the operation (Hotel-X's own words: "Errors that abort services"). */
+const abortOnIssues = (operation: HotelxOperation, errors: HotelxIssue[]) => {
+  if (errors.length > 0) {
+    throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} refused: ${errors.map((e) => `${e.code} ${e.description}`).join("; ")}`, errors);
+  }
+};
+
+export const search = async (access: HotelxAccess, criteria: SearchCriteria, options: CallOptions): Promise<SearchResult> => {
+  const answer = await readAnswer(access, "search", SEARCH, { criteria }, options);
+  const payload = payloadOf("search", answer, searchAnswerSchema).data.hotelX.search;
+  abortOnIssues("search", payload.errors);
+  return { options: payload.options ?? [], warnings: payload.warnings };
+};
+
+export const quote = async (access: HotelxAccess, optionRefId: string, options: CallOptions & { language?: string }): Promise<QuoteResult> => {
+  const criteria = { optionRefId, ...(options.language ? { language: options.language } : {}) };
+  const answer = await readAnswer(access, "quote", QUOTE, { criteria }, options);
+  const payload = payloadOf("quote", answer, quoteAnswerSchema).data.hotelX.quote;
+  abortOnIssues("quote", payload.errors);
+  const found = payload.optionQuote;
+  if (!found) throw new SupplierCallError("supplier_error", "quote", "Hotel-X quote answered no optionQuote");
+  const searchPrice = found.searchPrice ?? null;
+  return {
+    optionRefId: found.optionRefId,
+    status: found.status,
+    price: found.price,
+    searchPrice,
+    priceChanged: searchPrice !== null && (searchPrice.net !== found.price.net || searchPrice.currency !== found.price.currency),
+    cancelPolicy: found.cancelPolicy,
+    remarks: found.remarks ?? null,
+    warnings: payload.warnings,
+  };
+};
+
+/**
+ * Books once. A refusal is an answer; no usable answer is `answer_lost`, never a failure: the
+ * upstream may have committed, so the caller keeps the booking pending and reads it back later.
+ * Only a 4xx or GraphQL-level `errors` (the request was rejected as a whole) throw `supplier_error`.
+ */
+export const book = async (access: HotelxAccess, input: BookInput, options: CallOptions): Promise<BookOutcome> => {
+  let answer: unknown;
+  try {
+    answer = await readAnswer(access, "book", BOOK, { input }, options);
+  } catch (err) {
+    if (!(err instanceof SupplierCallError)) throw err;
+    // A 4xx refused the request itself (authentication, validation): nothing was booked.
+    if (err.httpStatus !== undefined && err.httpStatus < 500) throw err;
+    return { outcome: "answer_lost", clientReference: input.clientReference, cause: err.code, message: err.message };
+  }
+  // GraphQL-level errors: the request was rejected as a whole, nothing was booked.
+  if (graphqlErrorsSchema.safeParse(answer).success) payloadOf("book", answer, bookAnswerSchema);
+  const parsed = bookAnswerSchema.safeParse(answer);
+  if (!parsed.success) {
+    return { outcome: "answer_lost", clientReference: input.clientReference, cause: "supplier_error", message: "Hotel-X book answered an unexpected shape" };
+  }
+  const payload = parsed.data.data.hotelX.book;
+  const codes = payload.errors.map((e) => e.code);
+  if (codes.some((c) => PRICE_CHANGED_CODES.has(c))) {
+    return { outcome: "price_changed", price: payload.booking?.price ?? null, quotePrice: payload.booking?.quotePrice ?? null, issues: payload.errors };
+  }
+  if (codes.some((c) => DUPLICATE_CODES.has(c))) return { outcome: "refused", reason: "duplicate_client_reference", issues: payload.errors };
+  if (codes.some((c) => SOLD_OUT_CODES.has(c))) return { outcome: "refused", reason: "sold_out", issues: payload.errors };
+  const booking = payload.booking;
+  if (payload.errors.length > 0 || !booking) return { outcome: "refused", reason: "refused", issues: payload.errors };
+  switch (booking.status) {
+    case "OK":
+    case "ON_REQUEST":
+      return { outcome: "confirmed", status: booking.status, reference: booking.reference, price: booking.price ?? null, cancelPolicy: booking.cancelPolicy ?? null, warnings: payload.warnings };
+    case "UNKNOWN":
+      return { outcome: "answer_lost", clientReference: input.clientReference, cause: "supplier_error", message: "Hotel-X book answered status UNKNOWN" };
+    default:
+      return { outcome: "refused", reason: "refused", issues: [{ code: booking.status, type: "BOOK_STATUS", description: `Booking status ${booking.status}` }] };
+  }
+};
+
+export const cancel = async (access: HotelxAccess, input: CancelInput, options: CallOptions): Promise<CancelOutcome> => {
+  const reference = input.clientReference || input.supplierReference ? { client: input.clientReference, supplier: input.supplierReference } : undefined;
+  const variables = { input: { hotelCode: input.hotelCode, ...(reference ? { reference } : {}), ...(input.bookingID ? { bookingID: input.bookingID } : {}), ...(input.language ? { language: input.language } : {}) } };
+  const answer = await readAnswer(access, "cancel", CANCEL, variables, options);
+  const payload = payloadOf("cancel", answer, cancelAnswerSchema).data.hotelX.cancel;
+  if (payload.errors.length > 0) return { outcome: "refused", issues: payload.errors };
+  const cancellation = payload.cancellation;
+  if (!cancellation?.status) throw new SupplierCallError("supplier_error", "cancel", "Hotel-X cancel answered no cancellation status");
+  if (cancellation.status !== "CANCELLED") {
+    return { outcome: "refused", issues: [{ code: cancellation.status, type: "BOOK_STATUS", description: `Cancellation status ${cancellation.status}` }] };
+  }
+  return { outcome: "cancelled", status: cancellation.status, cancelReference: cancellation.cancelReference ?? null, price: cancellation.price ?? null, warnings: payload.warnings };
+};
+
+/** The booking the upstream holds under our client reference (`typeSearch: REFERENCES`). */
+export const bookingByClientReference = async (access: HotelxAccess, input: BookingReadInput, options: CallOptions): Promise<BookingReadResult> => {
+  const criteria = { typeSearch: "REFERENCES", references: { hotelCode: input.hotelCode, currency: input.currency, references: [{ client: input.clientReference }] } };
+  const answer = await readAnswer(access, "booking", BOOKING_READ, { criteria }, options);
+  const payload = payloadOf("booking", answer, bookingAnswerSchema).data.hotelX.booking;
+  abortOnIssues("booking", payload.errors);
+  const booking = (payload.bookings ?? []).find((b) => b.reference.client === input.clientReference);
+  return booking ? { found: true, booking } : { found: false };
+};

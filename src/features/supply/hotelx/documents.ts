@@ -1,0 +1,62 @@
+/**
+ * The GraphQL documents sent to Hotel-X. Inputs travel as variables, never interpolated, so a
+ * partner's text can never change the document.
+ */
+const ISSUES = "errors { code type description } warnings { code type description }";
+const PRICE = "currency binding net gross exchange { currency rate }";
+const PRICE_CHANGE = "currency net gross binding";
+const CANCEL_POLICY = "refundable cancelPenalties { deadline hoursBefore penaltyType currency value }";
+const REFERENCE = "client supplier hotel bookingID";
+const BOOKING = `reference { ${REFERENCE} } status price { ${PRICE} } quotePrice { ${PRICE_CHANGE} } cancelPolicy { ${CANCEL_POLICY} } hotel { hotelCode hotelName checkIn checkOut } remarks`;
+
+export const SEARCH = `query ($criteria: HotelCriteriaSearchInput!, $settings: HotelSettingsInput) {
+  hotelX {
+    search(criteria: $criteria, settings: $settings) {
+      options {
+        id supplierCode accessCode hotelCode hotelName boardCode paymentType status
+        occupancies { id paxes { age } }
+        rooms { occupancyRefId code description refundable }
+        price { ${PRICE} }
+        cancelPolicy { ${CANCEL_POLICY} }
+        remarks
+      }
+      ${ISSUES}
+    }
+  }
+}`;
+
+export const QUOTE = `query ($criteria: HotelCriteriaQuoteInput!, $settings: HotelSettingsInput) {
+  hotelX {
+    quote(criteria: $criteria, settings: $settings) {
+      optionQuote { optionRefId status price { ${PRICE} } searchPrice { ${PRICE_CHANGE} } cancelPolicy { ${CANCEL_POLICY} } remarks }
+      ${ISSUES}
+    }
+  }
+}`;
+
+export const BOOK = `mutation ($input: HotelBookInput!, $settings: HotelSettingsInput) {
+  hotelX {
+    book(input: $input, settings: $settings) {
+      booking { ${BOOKING} }
+      ${ISSUES}
+    }
+  }
+}`;
+
+export const CANCEL = `mutation ($input: HotelCancelInput!, $settings: HotelSettingsInput) {
+  hotelX {
+    cancel(input: $input, settings: $settings) {
+      cancellation { reference { ${REFERENCE} } cancelReference status price { ${PRICE} } }
+      ${ISSUES}
+    }
+  }
+}`;
+
+export const BOOKING_READ = `query ($criteria: HotelCriteriaBookingInput!, $settings: HotelSettingsInput) {
+  hotelX {
+    booking(criteria: $criteria, settings: $settings) {
+      bookings { ${BOOKING} }
+      ${ISSUES}
+    }
+  }
+}`;
