@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { apiRoute } from "./platform/http/api-route";
 import { sql } from "drizzle-orm";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -20,13 +21,16 @@ import { withDb } from "./platform/db/client";
 import { ApiError } from "./platform/http/api-error";
 import { envelopeSchema, success } from "./platform/http/envelope";
 import { CONTENT_TYPE_MESSAGE, jsonBody } from "./platform/http/json-body";
+import { publicBaseUrl } from "./platform/http/public-url";
 import { requestId } from "./platform/http/request-id";
 import { allowedMethods } from "./platform/http/allowed-methods";
 import { featureRouter } from "./platform/http/router";
 import { requestLog } from "./platform/observability/request-log";
 import { pageSecurityHeaders } from "./platform/http/secure-headers";
 
-const health = createRoute({
+const health = apiRoute({
+  operationId: "getHealth",
+  security: [],
   method: "get",
   path: "/health",
   tags: ["Operations"],
@@ -51,6 +55,14 @@ const asApiError = (err: unknown): ApiError => {
 const staleReadsAllowed = (method: string, path: string) =>
   (method === "POST" && (path === "/api/v1/content/accommodations" || path === "/api/search" || path === "/api/search/tgx")) ||
   (method === "GET" && (path === "/api/bookings" || path.startsWith("/api/bookings/")));
+
+const documentServer = (env: Env, requestUrl: string) => {
+  try {
+    return publicBaseUrl(env, requestUrl);
+  } catch {
+    return "/";
+  }
+};
 
 export const createApp = () => {
   const app = featureRouter();
@@ -87,10 +99,12 @@ export const createApp = () => {
   app.openAPIRegistry.registerComponent("securitySchemes", "CollectorKey", { type: "apiKey", in: "header", name: "x-radar-collector-key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "ChatApiKey", { type: "apiKey", in: "header", name: "x-partner-api-key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "ChatBearer", { type: "http", scheme: "bearer", description: "The partner API key as a bearer token (chat only)" });
-  app.doc31("/openapi.json", {
+  app.doc31("/openapi.json", (c) => ({
     openapi: "3.1.0",
     info: { title: "Edgestay Partner API", version: "1.0.0", description: "Business-to-business accommodation distribution." },
-  });
+    // This deployment's own origin (PUBLIC_BASE_URL); relative to the document where it is not set.
+    servers: [{ url: documentServer(c.env, c.req.url), description: "This deployment" }],
+  }));
   // /docs and / are static assets (snippet/docs.html, snippet/index.html): no CDN, no inline script.
 
   const methodsAt = allowedMethods(app.routes);

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { apiRoute } from "../../platform/http/api-route";
 import type { TypedResponse } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { signingKeys } from "../../platform/config/secrets";
@@ -9,7 +10,8 @@ import { replaceAccommodationContent } from "./content-edit";
 import { accommodationContentSchema, contentRequestSchema, contentResponseSchema, servedAccommodationSchema } from "./schemas";
 import { listAccommodationContent } from "./service";
 
-const listAccommodations = createRoute({
+const listAccommodations = apiRoute({
+  operationId: "listAccommodationContent",
   method: "post",
   path: "/api/v1/content/accommodations",
   tags: ["Content"],
@@ -23,7 +25,8 @@ const listAccommodations = createRoute({
   },
 });
 
-const replaceContent = createRoute({
+const replaceContent = apiRoute({
+  operationId: "replaceAccommodationContent",
   method: "put",
   path: "/api/operator/accommodations/{accommodationCode}",
   tags: ["Content (operator)"],

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { apiRoute } from "../../platform/http/api-route";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
@@ -15,7 +16,8 @@ const inventorySchema = envelopeSchema(z.object({ accommodationCode: z.string(),
 const json = { content: { "application/json": { schema: inventorySchema } } };
 const code = z.string().min(1).max(64);
 
-const view = createRoute({
+const view = apiRoute({
+  operationId: "getInventory",
   method: "get",
   path: "/api/inventory/{accommodationCode}",
   tags: ["Inventory (operator)"],
@@ -26,7 +28,8 @@ const view = createRoute({
   responses: { 200: { description: "Inventory", ...json }, ...errorResponses(400, 401, 403, 404) },
 });
 
-const setRoom = createRoute({
+const setRoom = apiRoute({
+  operationId: "setRoomInventory",
   method: "put",
   path: "/api/inventory/{accommodationCode}/rooms/{roomCode}",
   tags: ["Inventory (operator)"],
@@ -37,7 +40,8 @@ const setRoom = createRoute({
   responses: { 200: { description: "Inventory after the change", ...json }, ...errorResponses(400, 401, 403, 404, 409) },
 });
 
-const setPlan = createRoute({
+const setPlan = apiRoute({
+  operationId: "setRatePlanInventory",
   method: "put",
   path: "/api/inventory/{accommodationCode}/rate-plans/{ratePlanCode}",
   tags: ["Inventory (operator)"],

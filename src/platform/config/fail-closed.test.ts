@@ -21,7 +21,7 @@ const deployed = (changes: Record<string, string | undefined> = {}) => {
 
 const app = createApp();
 const send = async (vars: Env, method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
-  readResponse(await app.request(path, { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined }, vars));
+  readResponse(await app.request(path, { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined }, vars), { method, url: path });
 const content = (vars: Env) => send(vars, "POST", "/api/v1/content/accommodations", { "api-key": "demo-partner-key" }, { size: 1 });
 
 let errors: MockInstance<typeof console.error>;
