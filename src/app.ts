@@ -51,6 +51,10 @@ const asApiError = (err: unknown): ApiError => {
   return new ApiError(500, "Internal server error", "internal_error");
 };
 
+/** The error body of a path: the chat API has its own (spec section 7), everything else the core one. */
+const errorBody = (path: string, error: { message: string; code: string; details?: Record<string, unknown> }, requestId: string) =>
+  isChatPath(path) ? chatErrorBody(error, requestId) : { message: error.message, code: error.code, requestId, ...(error.details ? { details: error.details } : {}) };
+
 /** Reads that may be a moment stale (content export, both searches, booking list and read) may start at a replica. */
 const staleReadsAllowed = (method: string, path: string) =>
   (method === "POST" && (path === "/api/v1/content/accommodations" || path === "/api/search" || path === "/api/search/tgx")) ||
@@ -70,7 +74,7 @@ export const createApp = () => {
   app.use("*", requestLog());
   app.use("*", pageSecurityHeaders());
   app.use("*", requestId());
-  app.use("*", failClosed());
+  app.use("*", failClosed(errorBody));
   app.use("*", withDb(staleReadsAllowed));
   // Chat authenticates and counts every call before the body is read, so even a malformed body
   // answers with x-partner-id and the rate headers (spec 4.12).
@@ -122,8 +126,7 @@ export const createApp = () => {
       allowed.length > 0
         ? ([405, `Method not allowed: ${c.req.method} ${c.req.path}`, "method_not_allowed"] as const)
         : ([404, `Route not found: ${c.req.method} ${c.req.path}`, "not_found"] as const);
-    if (isChatPath(c.req.path)) return c.json(chatErrorBody({ message, code }, c.get("requestId")), status);
-    return c.json({ message, code, requestId: c.get("requestId") }, status);
+    return c.json(errorBody(c.req.path, { message, code }, c.get("requestId")), status);
   });
 
   app.onError((err, c) => {
@@ -136,9 +139,7 @@ export const createApp = () => {
       console.error(JSON.stringify({ level: "error", requestId, path: c.req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) }));
     }
     // The chat API has its own error body (spec section 7): same errors, chat shape.
-    if (isChatPath(c.req.path)) return c.json(chatErrorBody(failure, requestId), failure.status);
-    const { message, code, details } = failure;
-    return c.json({ message, code, requestId, ...(details ? { details } : {}) }, failure.status);
+    return c.json(errorBody(c.req.path, failure, requestId), failure.status);
   });
 
   return app;

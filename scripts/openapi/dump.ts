@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { pathToFileURL } from "node:url";
 import { dirname, join, resolve } from "node:path";
 import { unstable_startWorker } from "wrangler";
 import { quietWranglerEnv, root } from "../local-platform";
@@ -31,7 +32,7 @@ export const dumpOpenApi = async (target = join(root, ".openapi", "openapi.json"
   }
 };
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("dump.ts")) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const written = await dumpOpenApi(process.argv[2] ? resolve(process.argv[2]) : undefined);
   console.log(`OpenAPI document written to ${written}`);
 }

@@ -7,7 +7,7 @@ import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { featureRouter } from "../../platform/http/router";
 import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
 import { replaceAccommodationContent } from "./content-edit";
-import { accommodationContentSchema, contentRequestSchema, contentResponseSchema, servedAccommodationSchema } from "./schemas";
+import { accommodationContentExample, accommodationContentSchema, contentRequestSchema, contentResponseSchema, servedAccommodationSchema } from "./schemas";
 import { listAccommodationContent } from "./service";
 
 const listAccommodations = apiRoute({
@@ -40,7 +40,10 @@ const replaceContent = apiRoute({
       content: {
         "application/json": {
           // A served document may be sent back as it is: its updatedAt is ignored (the database stamps it).
-          schema: accommodationContentSchema.extend({ updatedAt: z.string().optional() }).strict().openapi("AccommodationContentEdit"),
+          schema: accommodationContentSchema
+            .extend({ updatedAt: z.string().optional() })
+            .strict()
+            .openapi("AccommodationContentEdit", { example: accommodationContentExample }),
         },
       },
     },

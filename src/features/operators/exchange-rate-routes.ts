@@ -19,7 +19,7 @@ export const exchangeRatesRequestSchema = z
 
 const exchangeRatesSchema = z
   .object({ base: z.string().nullable(), rates: z.record(z.string(), z.number()), updatedAt: z.string().nullable() })
-  .openapi("ExchangeRates");
+  .openapi("ExchangeRates", { example: { base: "USD", rates: { EUR: 0.92, GBP: 0.79 }, updatedAt: "2026-11-02T09:15:00.000Z" } });
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
 const operator = { security: operatorSecurity, middleware: [operatorAuth()] };

@@ -66,7 +66,7 @@ const remove = apiRoute({
   operationId: "deleteConnection",
   method: "delete", path: "/api/connections/{id}", tags: ["Operator: connections"], summary: "Delete a connection; returns what was deleted", ...operator,
   request: { params: connectionIdParamsSchema },
-  responses: { 200: one, ...errorResponses(401, 403, 404) },
+  responses: { 200: one, ...errorResponses(401, 403, 404, 409) },
 });
 const enable = apiRoute({
   operationId: "enableConnection",

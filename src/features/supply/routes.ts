@@ -9,10 +9,34 @@ const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD
 const range = { from: date.openapi({ description: "First night (included)" }), to: date.openapi({ description: "Last night (included)" }) };
 const price = z.number().positive().max(100_000).nullable().optional().openapi({ description: "Nightly USD price before occupancy; null restores the derived price" });
 
-const roomChange = z.object({ ...range, allotment: z.number().int().min(0).max(10_000).optional(), price, stopSell: z.boolean().optional() }).openapi("RoomNightChange");
-const planChange = z.object({ ...range, price, stopSell: z.boolean().optional() }).openapi("RatePlanNightChange");
+const roomChange = z
+  .object({ ...range, allotment: z.number().int().min(0).max(10_000).optional(), price, stopSell: z.boolean().optional() })
+  .openapi("RoomNightChange", { example: { from: "2027-03-10", to: "2027-03-11", allotment: 5, price: 120 } });
+const planChange = z
+  .object({ ...range, price, stopSell: z.boolean().optional() })
+  .openapi("RatePlanNightChange", { example: { from: "2027-03-10", to: "2027-03-11", stopSell: true } });
 
-const inventorySchema = envelopeSchema(z.object({ accommodationCode: z.string(), currency: z.string(), rooms: z.array(z.record(z.string(), z.unknown())) })).openapi("InventoryResponse");
+const inventoryExample = {
+  accommodationCode: "US000001",
+  currency: "USD",
+  rooms: [
+    {
+      code: "STD",
+      name: "Standard Queen Room",
+      maxAdults: 2,
+      maxChildren: 1,
+      maxOccupancy: 3,
+      defaultAllotment: 8,
+      nights: [{ night: "2027-03-10", allotment: 5, sold: 2, available: 3, stopSell: false, price: 120, stored: true }],
+      ratePlans: [
+        { code: "STD-RO-FLX", boardCode: "RO", boardName: "Room Only", cancellation: { refundable: true, freeDays: 2, penalty: "FIRST_NIGHT" }, nights: [{ night: "2027-03-10", stopSell: false, price: 120 }] },
+      ],
+    },
+  ],
+};
+const inventorySchema = envelopeSchema(
+  z.object({ accommodationCode: z.string(), currency: z.string(), rooms: z.array(z.record(z.string(), z.unknown())) }).openapi({ example: inventoryExample }),
+).openapi("InventoryResponse");
 const json = { content: { "application/json": { schema: inventorySchema } } };
 const code = z.string().min(1).max(64);
 

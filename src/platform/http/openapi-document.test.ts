@@ -3,7 +3,7 @@ import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { call } from "../../../test/api";
 
-type Schema = { $ref?: string; example?: unknown; examples?: unknown[]; type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; const?: unknown; anyOf?: Schema[]; oneOf?: Schema[]; items?: Schema };
+type Schema = { $ref?: string; example?: unknown; examples?: unknown[]; type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; const?: unknown; enum?: unknown[]; anyOf?: Schema[]; oneOf?: Schema[]; items?: Schema };
 type Media = { schema?: Schema; example?: unknown; examples?: Record<string, { value?: unknown }> };
 type Operation = {
   operationId?: string;
@@ -28,7 +28,7 @@ const operationsOf = (document: Awaited<ReturnType<typeof loadDocument>>) =>
   );
 
 /**
- * The example a schema shows, as a reference renders it: its own `example`, else its `const`, its
+ * The example a schema shows, as a reference renders it: its own `example`, else its `const` (or only enum value), its
  * first variant's, its items' as a one-item list, or one composed from its properties' examples
  * (every required property needs one).
  */
@@ -38,6 +38,7 @@ const exampleOf = (schema: Schema | undefined, schemas: Record<string, Schema>, 
   if (schema.example !== undefined) return schema.example;
   if (schema.examples?.length) return schema.examples[0];
   if (schema.const !== undefined) return schema.const;
+  if (schema.enum?.length === 1) return schema.enum[0];
   for (const branch of schema.anyOf ?? schema.oneOf ?? []) {
     const value = exampleOf(branch, schemas, depth + 1);
     if (value !== undefined) return value;
