@@ -73,7 +73,7 @@ export const checkRequestSchema = z
         partner_request_id: text(200).optional(),
         booker_uuid: text(200).optional(),
         user_id: text(200).optional(),
-        ip: z.union([z.ipv4(), z.ipv6()]).optional().openapi({ description: "The booker's IP as the partner's server saw it" }),
+        ip: z.union([z.ipv4().openapi({ format: "ipv4" }), z.ipv6().openapi({ format: "ipv6" })]).optional().openapi({ description: "The booker's IP as the partner's server saw it" }),
       })
       .optional(),
     payment: z

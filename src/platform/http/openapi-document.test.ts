@@ -2,6 +2,7 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { call } from "../../../test/api";
+import { assertDocumented } from "../../../test/openapi-conformance";
 
 type Schema = { $ref?: string; example?: unknown; examples?: unknown[]; type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; const?: unknown; enum?: unknown[]; anyOf?: Schema[]; oneOf?: Schema[]; items?: Schema };
 type Media = { schema?: Schema; example?: unknown; examples?: Record<string, { value?: unknown }> };
@@ -108,5 +109,35 @@ describe("the OpenAPI document is complete", () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe("every response a test receives is checked against the document", () => {
+  const json = (status: number, body: unknown, type = "application/json") => ({ status, headers: new Headers({ "content-type": type }), text: JSON.stringify(body), json: body });
+
+  it("refuses an undocumented status, naming the operation and the statuses it documents", async () => {
+    await expect(assertDocumented({ method: "GET", url: "/health" }, json(418, { message: "x", code: "x", requestId: "r" }))).rejects.toThrow(
+      /GET \/health answered 418, a status GET \/health does not document \(documented: 200, 500\)/,
+    );
+  });
+
+  it("refuses a body that breaks the documented schema, naming the field", async () => {
+    await expect(assertDocumented({ method: "GET", url: "/health" }, json(200, { data: { status: "down" }, message: "success" }))).rejects.toThrow(
+      /breaks the documented schema of GET \/health 200:\n {2}\/data\/status must be equal to one of the allowed values/,
+    );
+    await expect(
+      assertDocumented({ method: "POST", url: "/api/search" }, json(400, { error: "wrong shape" })),
+    ).rejects.toThrow(/POST \/api\/search 400/);
+  });
+
+  it("accepts what is documented, path parameters included, and skips bodies that are not JSON", async () => {
+    await assertDocumented({ method: "GET", url: "https://edgestay.test/health?x=1" }, json(200, { data: { status: "ok" }, message: "success" }));
+    await assertDocumented({ method: "GET", url: "/api/bookings/BK1" }, json(404, { message: "Booking not found", code: "not_found", requestId: "r" }));
+    await assertDocumented({ method: "GET", url: "/chat/accommodations/US000001" }, { ...json(200, null, "text/html; charset=UTF-8"), text: "<!doctype html>" });
+  });
+
+  it("holds errors answered before any route (404, 405, refused bodies) to a documented error body", async () => {
+    await assertDocumented({ method: "GET", url: "/nowhere" }, json(404, { message: "Route not found: GET /nowhere", code: "not_found", requestId: "r" }));
+    await expect(assertDocumented({ method: "GET", url: "/nowhere" }, json(404, { oops: true }))).rejects.toThrow(/on no documented operation/);
   });
 });
