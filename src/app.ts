@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { apiRoute } from "./platform/http/api-route";
 import { sql } from "drizzle-orm";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -20,13 +21,16 @@ import { withDb } from "./platform/db/client";
 import { ApiError } from "./platform/http/api-error";
 import { envelopeSchema, success } from "./platform/http/envelope";
 import { CONTENT_TYPE_MESSAGE, jsonBody } from "./platform/http/json-body";
+import { publicBaseUrl } from "./platform/http/public-url";
 import { requestId } from "./platform/http/request-id";
 import { allowedMethods } from "./platform/http/allowed-methods";
 import { featureRouter } from "./platform/http/router";
 import { requestLog } from "./platform/observability/request-log";
 import { pageSecurityHeaders } from "./platform/http/secure-headers";
 
-const health = createRoute({
+const health = apiRoute({
+  operationId: "getHealth",
+  security: [],
   method: "get",
   path: "/health",
   tags: ["Operations"],
@@ -47,10 +51,22 @@ const asApiError = (err: unknown): ApiError => {
   return new ApiError(500, "Internal server error", "internal_error");
 };
 
+/** The error body of a path: the chat API has its own (spec section 7), everything else the core one. */
+const errorBody = (path: string, error: { message: string; code: string; details?: Record<string, unknown> }, requestId: string) =>
+  isChatPath(path) ? chatErrorBody(error, requestId) : { message: error.message, code: error.code, requestId, ...(error.details ? { details: error.details } : {}) };
+
 /** Reads that may be a moment stale (content export, both searches, booking list and read) may start at a replica. */
 const staleReadsAllowed = (method: string, path: string) =>
   (method === "POST" && (path === "/api/v1/content/accommodations" || path === "/api/search" || path === "/api/search/tgx")) ||
   (method === "GET" && (path === "/api/bookings" || path.startsWith("/api/bookings/")));
+
+const documentServer = (env: Env, requestUrl: string) => {
+  try {
+    return publicBaseUrl(env, requestUrl);
+  } catch {
+    return "/";
+  }
+};
 
 export const createApp = () => {
   const app = featureRouter();
@@ -58,7 +74,7 @@ export const createApp = () => {
   app.use("*", requestLog());
   app.use("*", pageSecurityHeaders());
   app.use("*", requestId());
-  app.use("*", failClosed());
+  app.use("*", failClosed(errorBody));
   app.use("*", withDb(staleReadsAllowed));
   // Chat authenticates and counts every call before the body is read, so even a malformed body
   // answers with x-partner-id and the rate headers (spec 4.12).
@@ -87,10 +103,12 @@ export const createApp = () => {
   app.openAPIRegistry.registerComponent("securitySchemes", "CollectorKey", { type: "apiKey", in: "header", name: "x-radar-collector-key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "ChatApiKey", { type: "apiKey", in: "header", name: "x-partner-api-key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "ChatBearer", { type: "http", scheme: "bearer", description: "The partner API key as a bearer token (chat only)" });
-  app.doc31("/openapi.json", {
+  app.doc31("/openapi.json", (c) => ({
     openapi: "3.1.0",
     info: { title: "Edgestay Partner API", version: "1.0.0", description: "Business-to-business accommodation distribution." },
-  });
+    // This deployment's own origin (PUBLIC_BASE_URL); relative to the document where it is not set.
+    servers: [{ url: documentServer(c.env, c.req.url), description: "This deployment" }],
+  }));
   // /docs and / are static assets (snippet/docs.html, snippet/index.html): no CDN, no inline script.
 
   const methodsAt = allowedMethods(app.routes);
@@ -108,8 +126,7 @@ export const createApp = () => {
       allowed.length > 0
         ? ([405, `Method not allowed: ${c.req.method} ${c.req.path}`, "method_not_allowed"] as const)
         : ([404, `Route not found: ${c.req.method} ${c.req.path}`, "not_found"] as const);
-    if (isChatPath(c.req.path)) return c.json(chatErrorBody({ message, code }, c.get("requestId")), status);
-    return c.json({ message, code, requestId: c.get("requestId") }, status);
+    return c.json(errorBody(c.req.path, { message, code }, c.get("requestId")), status);
   });
 
   app.onError((err, c) => {
@@ -122,9 +139,7 @@ export const createApp = () => {
       console.error(JSON.stringify({ level: "error", requestId, path: c.req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) }));
     }
     // The chat API has its own error body (spec section 7): same errors, chat shape.
-    if (isChatPath(c.req.path)) return c.json(chatErrorBody(failure, requestId), failure.status);
-    const { message, code, details } = failure;
-    return c.json({ message, code, requestId, ...(details ? { details } : {}) }, failure.status);
+    return c.json(errorBody(c.req.path, failure, requestId), failure.status);
   });
 
   return app;

@@ -1,4 +1,5 @@
 import { exports } from "cloudflare:workers";
+import { assertDocumented, type Sent } from "./openapi-conformance";
 
 export const DEMO_KEY = "demo-partner-key";
 export const OTHER_KEY = "other-partner-key";
@@ -14,11 +15,15 @@ export const call = async (method: string, path: string, body?: unknown, options
     payload = JSON.stringify(body);
     headers["content-type"] ??= "application/json";
   }
-  return readResponse(await exports.default.fetch(new Request(`https://edgestay.test${path}`, { method, headers, body: payload })));
+  const request = new Request(`https://edgestay.test${path}`, { method, headers, body: payload });
+  return readResponse(await exports.default.fetch(request), request);
 };
 
-/** Status, headers, text and (when it parses) JSON of a response, for assertions. */
-export const readResponse = async (response: Response) => {
+/**
+ * Status, headers, text and (when it parses) JSON of a response, for assertions; throws when the
+ * response is not what /openapi.json documents for the request that got it (`sent`).
+ */
+export const readResponse = async (response: Response, sent: Sent) => {
   const text = await response.text();
   let json: any = null;
   try {
@@ -26,7 +31,9 @@ export const readResponse = async (response: Response) => {
   } catch {
     json = null;
   }
-  return { status: response.status, headers: response.headers, json, text };
+  const answer = { status: response.status, headers: response.headers, json, text };
+  await assertDocumented(sent, answer);
+  return answer;
 };
 
 /** The body without its random request id, so a "no data leaked" check never matches a UUID by chance. */

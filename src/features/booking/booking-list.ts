@@ -6,7 +6,7 @@ import { envelopeSchema } from "../../platform/http/envelope";
 import { isIsoDate, isIsoDatetime } from "../../platform/http/iso-time";
 import type { RawBooking } from "./book";
 import { bookingView } from "./bookings";
-import { bookingViewSchema } from "./schemas";
+import { bookingExample, bookingViewSchema } from "./schemas";
 
 /** Reconciliation list: GET /api/bookings without partnerReference. */
 export const DEFAULT_LIST_LIMIT = 50;
@@ -44,7 +44,7 @@ export const bookingListSchema = z
     bookings: z.array(bookingViewSchema).openapi({ description: "Newest first (createdAt, then bookingReference, descending)" }),
     nextCursor: z.string().nullable().openapi({ description: "Null on the last page" }),
   })
-  .openapi("BookingList");
+  .openapi("BookingList", { example: { bookings: [bookingExample], nextCursor: null } });
 
 export const bookingListResponseSchema = envelopeSchema(bookingListSchema).openapi("BookingListResponse");
 

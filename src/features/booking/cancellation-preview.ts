@@ -22,7 +22,9 @@ export const cancellationPreviewSchema = z
     cancellable: z.boolean().openapi({ description: "Whether POST /api/cancel would accept the booking at `at`" }),
     at: z.string().openapi({ description: "The moment priced (UTC)" }),
   })
-  .openapi("CancellationPreview");
+  .openapi("CancellationPreview", {
+    example: { cancelPrice: 0, currency: "USD", refundable: true, deadline: "2027-03-08T00:00:00.000Z", cancellable: true, at: "2027-03-01T12:00:00.000Z" },
+  });
 
 export const cancellationPreviewResponseSchema = envelopeSchema(cancellationPreviewSchema).openapi("CancellationPreviewResponse");
 

@@ -33,6 +33,7 @@ const app = createApp();
 const send = async (target: ReturnType<typeof spiedEnv>["env"], path: string, body: unknown, headers: Record<string, string> = {}) =>
   readResponse(
     await app.request(`https://edgestay.test${path}`, { method: "POST", headers: { "content-type": "application/json", "api-key": "demo-partner-key", ...headers }, body: JSON.stringify(body) }, target),
+    { method: "POST", url: path },
   );
 const supplierWork = (sql: string[]) => sql.filter((q) => /room_nights|rate_plan_nights|accommodation_name_|FROM accommodations/i.test(q));
 const limitConnection = (code: number, limit: number) =>

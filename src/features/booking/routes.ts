@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { apiRoute } from "../../platform/http/api-route";
 import type { Context } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { signingKeys } from "../../platform/config/secrets";
@@ -57,7 +58,8 @@ const admit = async (c: Context<BookingEnv>, connection: CoreConnection) => {
   }
 };
 
-const search = createRoute({
+const search = apiRoute({
+  operationId: "searchAvailability",
   method: "post",
   path: "/api/search",
   tags: ["Booking"],
@@ -68,7 +70,8 @@ const search = createRoute({
   responses: { 200: { description: "Options per accommodation", headers: rateLimitHeaders, ...json(searchResponseSchema) }, ...errorResponses(400, 401, 413, 429) },
 });
 
-const searchTgxRoute = createRoute({
+const searchTgxRoute = apiRoute({
+  operationId: "searchAvailabilityTgx",
   method: "post",
   path: "/api/search/tgx",
   tags: ["Booking"],
@@ -82,7 +85,8 @@ const searchTgxRoute = createRoute({
   },
 });
 
-const quote = createRoute({
+const quote = apiRoute({
+  operationId: "createQuote",
   method: "post",
   path: "/api/quote",
   tags: ["Booking"],
@@ -93,7 +97,8 @@ const quote = createRoute({
   responses: { 200: { description: "The quote", headers: rateLimitHeaders, ...json(quoteResponseSchema) }, ...errorResponses(400, 401, 403, 413, 429) },
 });
 
-const quoteTgx = createRoute({
+const quoteTgx = apiRoute({
+  operationId: "createQuoteTgx",
   method: "post",
   path: "/api/quote/tgx",
   tags: ["Booking"],
@@ -103,7 +108,8 @@ const quoteTgx = createRoute({
   responses: errorResponses(401, 501),
 });
 
-const book = createRoute({
+const book = apiRoute({
+  operationId: "createBooking",
   method: "post",
   path: "/api/book",
   tags: ["Booking"],
@@ -118,7 +124,8 @@ const book = createRoute({
   },
 });
 
-const cancel = createRoute({
+const cancel = apiRoute({
+  operationId: "cancelBooking",
   method: "post",
   path: "/api/cancel",
   tags: ["Booking"],
@@ -129,7 +136,8 @@ const cancel = createRoute({
   responses: { 200: { description: "Cancelled", ...json(cancelResponseSchema) }, ...errorResponses(400, 401, 403, 404, 409, 413) },
 });
 
-const bookingByReference = createRoute({
+const bookingByReference = apiRoute({
+  operationId: "getBooking",
   method: "get",
   path: "/api/bookings/{bookingReference}",
   tags: ["Booking"],
@@ -141,7 +149,8 @@ const bookingByReference = createRoute({
 });
 
 // One path, two reads: with partnerReference the one booking (as before), without it the reconciliation list.
-const bookingByPartnerReference = createRoute({
+const bookingByPartnerReference = apiRoute({
+  operationId: "listBookings",
   method: "get",
   path: "/api/bookings",
   tags: ["Booking"],
@@ -155,7 +164,8 @@ const bookingByPartnerReference = createRoute({
   },
 });
 
-const cancellationPreview = createRoute({
+const cancellationPreview = apiRoute({
+  operationId: "previewCancellation",
   method: "get",
   path: "/api/bookings/{bookingReference}/cancellation",
   tags: ["Booking"],

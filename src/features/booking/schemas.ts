@@ -9,6 +9,35 @@ export const MAX_PAXES_PER_ROOM = 8;
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD").openapi({ example: "2027-03-10" });
 const code = z.string().min(1).max(64);
 
+// Examples for the reference, taken from a demo-data run (one option, one room; ids shortened where they are long).
+const OPTION_ID = "WzMsImRlbW8iLCIyMDI3LTAzLTEwIiwiMjAyNy0wMy0xMiJd.dsZpj7AE69bB1gmzZkN15IUpSyFCW8_n401HG7MVFUE~US000001~STD~STD-RO-FLX~442.11";
+const RATE_EXAMPLE = { currency: "USD", baseRate: 394.74, taxesAndFees: 47.37, chargeTotal: 442.11, exchange: { currency: "USD", rate: 1 } };
+const CANCEL_POLICY_EXAMPLE = { refundable: true, cancelPenalties: [{ penaltyType: "FIRST_NIGHT", currency: "USD", deadline: "2027-03-08T00:00:00.000Z", value: 221.06 }] };
+const ROOM_EXAMPLE = { occupancyRefId: 1, code: "STD", description: "Standard Queen Room", rate: RATE_EXAMPLE };
+const ACCOMMODATION_EXAMPLE = { accommodationCode: "US000001", accommodationName: "Midtown Norfolk Suites", accommodationType: "Hotel", location: { country: "US", longitude: -76.245643, latitude: 36.836137 } };
+const OCCUPANCIES_EXAMPLE = [{ occupancyId: 1, paxes: [{ age: 30 }, { age: 30 }] }];
+const BOOKING_EXAMPLE = {
+  bookingReference: "BKFGEOEIKMQZYK4POB5HFF",
+  partnerReference: "PR-2027-0001",
+  status: "success",
+  accommodation: { code: "US000001", name: "Midtown Norfolk Suites" },
+  checkIn: "2027-03-10",
+  checkOut: "2027-03-12",
+  boardCode: "RO",
+  rate: RATE_EXAMPLE,
+  rooms: [ROOM_EXAMPLE],
+  cancelPolicy: CANCEL_POLICY_EXAMPLE,
+  holder: { name: "Ada", surName: "Lovelace" },
+  occupancies: OCCUPANCIES_EXAMPLE,
+  chargeTotal: 442.11,
+  hotelConfirmationNumber: "VPICM5RK",
+  createdAt: "2027-02-01T10:00:00.000Z",
+  cancelledAt: null,
+  cancelPrice: null,
+};
+/** One booking as the reads show it (list and single read share it). */
+export const bookingExample = BOOKING_EXAMPLE;
+
 const searchPax = z.object({ age: z.number().int().min(0).max(120), nationality: z.string().max(2).optional() });
 const searchOccupancy = z.object({
   occupancyId: z.number().int().min(1).optional(),
@@ -101,7 +130,12 @@ export const searchRequestSchema = z
     listing: z.boolean().optional(),
     requestFromPortal: z.boolean().optional(),
   })
-  .openapi("SearchRequest");
+  .openapi("SearchRequest", {
+    example: {
+      searchCriteria: { destinations: { accommodations: [{ code: "US000001" }] }, occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], checkIn: "2027-03-10", checkOut: "2027-03-12" },
+      settings: { access: { code: 1001 } },
+    },
+  });
 
 export type SearchRequest = z.infer<typeof searchRequestSchema>;
 
@@ -159,6 +193,17 @@ export const searchResponseSchema = envelopeSchema(
     providerTransactions,
     requestId: z.string(),
     responseTime: z.number(),
+  }).openapi({
+    example: {
+      accommodations: [
+        {
+          ...ACCOMMODATION_EXAMPLE,
+          options: [{ id: OPTION_ID, boardCode: "RO", boardName: "Room Only", isRefundable: true, rate: RATE_EXAMPLE, cancelPolicy: CANCEL_POLICY_EXAMPLE, rooms: [ROOM_EXAMPLE] }],
+        },
+      ],
+      requestId: "3226ea4d-9af1-4d49-834d-ad57ddfb839d",
+      responseTime: 51,
+    },
   }),
 ).openapi("SearchResponse");
 
@@ -183,7 +228,12 @@ export const quoteRequestSchema = z
     distributionContext,
     requestFromPortal: z.boolean().optional(),
   })
-  .openapi("QuoteRequest");
+  .openapi("QuoteRequest", {
+    example: {
+      quoteCriteria: { optionId: OPTION_ID, accommodation: { code: "US000001" }, occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], checkIn: "2027-03-10", checkOut: "2027-03-12" },
+      settings: { access: { code: 1001 } },
+    },
+  });
 
 export type QuoteRequest = z.infer<typeof quoteRequestSchema>;
 
@@ -208,7 +258,25 @@ export const quoteSchema = z
     responseTime: z.number(),
     providerTransactions,
   })
-  .openapi("Quote");
+  .openapi("Quote", {
+    example: {
+      id: "qt_1Vrv81VE8_wcA76YLMteG7WQ6yqAfx7k",
+      accommodation: ACCOMMODATION_EXAMPLE,
+      occupancies: OCCUPANCIES_EXAMPLE,
+      checkIn: "2027-03-10",
+      checkOut: "2027-03-12",
+      roomCodes: ["STD"],
+      roomNames: ["Standard Queen Room"],
+      boardCode: "RO",
+      boardName: "Room Only",
+      isRefundable: true,
+      rate: RATE_EXAMPLE,
+      cancelPolicy: CANCEL_POLICY_EXAMPLE,
+      rooms: [ROOM_EXAMPLE],
+      requestId: "f1e25ec3-15dd-405e-9a50-ffb60481c3cd",
+      responseTime: 47,
+    },
+  });
 
 export const quoteResponseSchema = envelopeSchema(quoteSchema).openapi("QuoteResponse");
 
@@ -247,7 +315,19 @@ export const bookRequestSchema = z
     settings: settingsSchema,
     distributionContext,
   })
-  .openapi("BookRequest");
+  .openapi("BookRequest", {
+    example: {
+      bookCriteria: {
+        quoteId: "qt_1Vrv81VE8_wcA76YLMteG7WQ6yqAfx7k",
+        accommodation: { code: "US000001" },
+        partnerReference: "PR-2027-0001",
+        holder: { name: "Ada", surName: "Lovelace" },
+        checkIn: "2027-03-10",
+        checkOut: "2027-03-12",
+      },
+      settings: { access: { code: 1001 } },
+    },
+  });
 
 export type BookRequest = z.infer<typeof bookRequestSchema>;
 
@@ -264,7 +344,19 @@ export const bookResultSchema = z
     responseTime: z.number(),
     providerTransactions,
   })
-  .openapi("BookResult");
+  .openapi("BookResult", {
+    example: {
+      bookingReference: "BKFGEOEIKMQZYK4POB5HFF",
+      partnerReference: "PR-2027-0001",
+      status: "success",
+      chargeTotal: 442.11,
+      currency: "USD",
+      exchange: { currency: "USD", rate: 1 },
+      hotelConfirmationNumber: "VPICM5RK",
+      requestId: "cb68f4ac-e291-4d2f-9e38-5ce1cf6786bc",
+      responseTime: 12,
+    },
+  });
 
 export const bookResponseSchema = envelopeSchema(bookResultSchema).openapi("BookResponse");
 
@@ -285,7 +377,7 @@ export const cancelRequestSchema = z
     }),
     settings: settingsSchema,
   })
-  .openapi("CancelRequest");
+  .openapi("CancelRequest", { example: { input: { reference: { bookingReference: "BKFGEOEIKMQZYK4POB5HFF" } }, settings: { access: { code: 1001 } } } });
 
 export type CancelRequest = z.infer<typeof cancelRequestSchema>;
 
@@ -301,7 +393,15 @@ export const cancelResultSchema = z
     cancelPrice: money.optional(),
     providerTransactions,
   })
-  .openapi("CancelResult");
+  .openapi("CancelResult", {
+    example: {
+      status: "cancelled",
+      cancelledAt: "2027-02-03T09:30:00.000Z",
+      reference: { bookingReference: "BKFGEOEIKMQZYK4POB5HFF", partnerReference: "PR-2027-0001", hotelConfirmationNumber: "VPICM5RK" },
+      bookPrice: { currency: "USD", amount: 442.11 },
+      cancelPrice: { currency: "USD", amount: 0 },
+    },
+  });
 
 export const cancelResponseSchema = envelopeSchema(cancelResultSchema).openapi("CancelResponse");
 
@@ -325,6 +425,6 @@ export const bookingViewSchema = z
     cancelledAt: z.string().nullable(),
     cancelPrice: money.nullable(),
   })
-  .openapi("Booking");
+  .openapi("Booking", { example: BOOKING_EXAMPLE });
 
 export const bookingResponseSchema = envelopeSchema(bookingViewSchema).openapi("BookingResponse");

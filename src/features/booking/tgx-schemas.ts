@@ -81,7 +81,9 @@ export const tgxSearchRequestSchema = z
       .optional()
       .openapi({ description: "Hotel-X HotelXFilterSearchInput" }),
   })
-  .openapi("TgxSearchRequest");
+  .openapi("TgxSearchRequest", {
+    example: { criteria: { checkIn: "2027-03-10", checkOut: "2027-03-12", hotels: ["US000001"], occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }] }, settings: { access: { code: 1001 } } },
+  });
 
 export type TgxSearchRequest = z.infer<typeof tgxSearchRequestSchema>;
 
@@ -141,6 +143,43 @@ export const tgxSearchResponseSchema = z
       }),
     }),
   })
-  .openapi("TgxSearchResponse");
+  .openapi("TgxSearchResponse", {
+    example: {
+      data: {
+        hotelX: {
+          search: {
+            context: null,
+            options: [
+              {
+                id: "WzMsImRlbW8iLCIyMDI3LTAzLTEwIiwiMjAyNy0wMy0xMiJd.dsZpj7AE69bB1gmzZkN15IUpSyFCW8_n401HG7MVFUE~US000001~STD~STD-RO-FLX~442.11",
+                accessCode: "1001",
+                supplierCode: "EDGESTAY",
+                hotelCode: "US000001",
+                hotelName: "Midtown Norfolk Suites",
+                boardCode: "RO",
+                paymentType: "MERCHANT",
+                status: "OK",
+                occupancies: [{ id: 1, paxes: [{ age: 30 }, { age: 30 }] }],
+                rooms: [
+                  {
+                    occupancyRefId: 1,
+                    code: "STD",
+                    description: "Standard Queen Room",
+                    refundable: true,
+                    roomPrice: { price: { currency: "USD", binding: false, net: 442.11, gross: null, exchange: { currency: "USD", rate: 1 } } },
+                  },
+                ],
+                price: { currency: "USD", binding: false, net: 442.11, gross: null, exchange: { currency: "USD", rate: 1 } },
+                rateRules: null,
+                cancelPolicy: { refundable: true, cancelPenalties: [{ deadline: "2027-03-08T00:00:00.000Z", isCalculatedDeadline: false, penaltyType: "IMPORT", currency: "USD", value: 221.06 }] },
+              },
+            ],
+            errors: [],
+            warnings: [],
+          },
+        },
+      },
+    },
+  });
 
 export type TgxSearchResponse = z.infer<typeof tgxSearchResponseSchema>;

@@ -24,6 +24,7 @@ const forged = async (method: string, path: string, body?: unknown) =>
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
     ),
+    { method, url: `${CHAT}${path}` },
   );
 const sayForged = async (sessionId: string, text: string) => (await forged("POST", "/events", { sessionId, text })).json.data;
 

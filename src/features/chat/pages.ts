@@ -1,5 +1,6 @@
 import { signingKeys } from "../../platform/config/secrets";
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { apiRoute } from "../../platform/http/api-route";
 import { featureRouter } from "../../platform/http/router";
 import { escapeHtml, htmlPage } from "../../platform/http/html-page";
 import { opensBookingPage } from "./booking-page-token";
@@ -14,7 +15,9 @@ export const guestShortName = (holder: { name?: string; surName?: string }) =>
 
 const html = { "text/html": { schema: z.string() } };
 
-const accommodationPage = createRoute({
+const accommodationPage = apiRoute({
+  operationId: "getChatAccommodationPage",
+  security: [],
   method: "get",
   path: "/chat/accommodations/{code}",
   tags: ["Chat"],
@@ -23,7 +26,9 @@ const accommodationPage = createRoute({
   responses: { 200: { description: "HTML page", content: html }, 404: { description: "Unknown accommodation", content: html } },
 });
 
-const bookingPage = createRoute({
+const bookingPage = apiRoute({
+  operationId: "getChatBookingPage",
+  security: [],
   method: "get",
   path: "/chat/bookings/{bookingReference}",
   tags: ["Chat"],

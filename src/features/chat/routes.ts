@@ -1,6 +1,7 @@
 import { chatSessionActors } from "./tables";
 import { publicBaseUrl } from "../../platform/http/public-url";
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { apiRoute } from "../../platform/http/api-route";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../platform/app-env";
 import { randomToken } from "../../platform/crypto/digest";
@@ -35,33 +36,39 @@ const noCardDataInChat = (): MiddlewareHandler<AppEnv> =>
     await next();
   };
 
-const createSession = createRoute({
+const createSession = apiRoute({
+  operationId: "createChatSession",
   method: "post",
   path: `${CHAT_BASE}/sessions`,
   tags: ["Chat"],
   summary: "Start a chat session for one actor (end user)",
   security: chatSecurity,
+  errorSchema: chatErrorSchema,
   request: { body: { required: true, ...json(createSessionSchema) } },
   responses: { 201: { description: "The session, with no events yet", headers: chatHeaders, ...json(sessionResponseSchema) }, ...chatErrors(400, 401, 403, 413, 429) },
 });
 
-const postEvent = createRoute({
+const postEvent = apiRoute({
+  operationId: "postChatEvent",
   method: "post",
   path: `${CHAT_BASE}/events`,
   tags: ["Chat"],
   summary: "Send a message (text) or an explicit action (kind + payload) into a session",
   security: chatSecurity,
+  errorSchema: chatErrorSchema,
   middleware: [noCardDataInChat()] as const,
   request: { body: { required: true, ...json(eventRequestSchema) } },
   responses: { 200: { description: "The assistant's result", headers: chatHeaders, ...json(eventResponseSchema) }, ...chatErrors(400, 401, 403, 404, 409, 413, 429) },
 });
 
-const readSession = createRoute({
+const readSession = apiRoute({
+  operationId: "getChatSession",
   method: "get",
   path: `${CHAT_BASE}/sessions/{sessionId}`,
   tags: ["Chat"],
   summary: "A session of yours with its event history",
   security: chatSecurity,
+  errorSchema: chatErrorSchema,
   request: { params: z.object({ sessionId: z.string().max(100) }) },
   responses: { 200: { description: "The session", headers: chatHeaders, ...json(sessionReadSchema) }, ...chatErrors(401, 403, 404, 429) },
 });

@@ -16,7 +16,7 @@ export const createSessionSchema = z
     channel: z.object({ workspaceId: label.optional() }).optional(),
     conversation: z.object({ id: label.optional(), channelId: label.optional(), threadTs: label.optional() }).optional(),
   })
-  .openapi("ChatCreateSession");
+  .openapi("ChatCreateSession", { example: { actor: { actorId: "user-42", timezoneOffsetMinutes: -300 } } });
 
 export const sessionIdSchema = z.string().regex(SESSION_ID, "expected a session id from POST /sessions");
 
@@ -29,7 +29,9 @@ export const eventRequestSchema = z
     payload: z.record(z.string(), z.unknown()).optional().openapi({ description: "Per kind: see docs/api-decisions.md" }),
     idempotencyKey: z.string().regex(IDEMPOTENCY_KEY_PATTERN, "expected 1 to 255 visible ASCII characters").optional(),
   })
-  .openapi("ChatEventRequest");
+  .openapi("ChatEventRequest", {
+    example: { sessionId: "cs_9rQs8J1JxUs8lks0BCBpifIHEKSW9GUf", actor: { actorId: "user-42" }, text: "a hotel in New York for 2 adults from 2027-03-10 to 2027-03-12" },
+  });
 
 const guest = z.object({ firstName: z.string().trim().min(1).max(100), lastName: z.string().trim().min(1).max(100) });
 
@@ -66,10 +68,31 @@ const sessionShape = {
 
 const historyEntry = z.object({ eventId: z.string(), kind: z.string(), resultStatus: z.string(), recordedAt: z.string() });
 
-export const sessionResponseSchema = z.object({ data: z.object({ ...sessionShape, events: z.array(historyEntry) }) }).openapi("ChatSession");
+const SESSION_EXAMPLE = {
+  sessionId: "cs_9rQs8J1JxUs8lks0BCBpifIHEKSW9GUf",
+  tenantId: "demo",
+  channel: { type: "partner_api" as const },
+  conversation: {},
+  actor: { actorId: "user-42", timezoneOffsetMinutes: -300 },
+  createdAt: "2026-11-24T14:59:01.505Z",
+  updatedAt: "2026-11-24T14:59:01.505Z",
+};
+
+export const sessionResponseSchema = z
+  .object({ data: z.object({ ...sessionShape, events: z.array(historyEntry) }) })
+  .openapi("ChatSession", { example: { data: { ...SESSION_EXAMPLE, events: [] } } });
 export const sessionReadSchema = z
   .object({ data: z.object({ ...sessionShape, status: z.string().openapi({ description: "Status of the last result (new before any event)" }), events: z.array(historyEntry) }) })
-  .openapi("ChatSessionWithHistory");
+  .openapi("ChatSessionWithHistory", {
+    example: {
+      data: {
+        ...SESSION_EXAMPLE,
+        updatedAt: "2026-11-24T14:59:01.529Z",
+        status: "shortlist",
+        events: [{ eventId: "ev_3e10bdf5-77ff-4766-aa73-94041d7b2ebd", kind: "search_query", resultStatus: "shortlist", recordedAt: "2026-11-24T14:59:01.529Z" }],
+      },
+    },
+  });
 
 export const eventResponseSchema = z
   .object({
@@ -91,7 +114,34 @@ export const eventResponseSchema = z
       }),
     }),
   })
-  .openapi("ChatEventResponse");
+  .openapi("ChatEventResponse", {
+    example: {
+      data: {
+        sessionId: "cs_9rQs8J1JxUs8lks0BCBpifIHEKSW9GUf",
+        event: { id: "ev_3e10bdf5-77ff-4766-aa73-94041d7b2ebd", kind: "search_query" },
+        result: {
+          traceId: "c7fddbb7-0d69-4b7a-a438-e2e444117867",
+          status: "shortlist",
+          message: { text: "Here is 1 option in New York for 2027-03-10 to 2027-03-12 (2 nights, 2 adults):\n1. Harborview New York Motel (1 star): $80.10 per night, $160.20 in total, non-refundable, 4.1 km from the centre of New York\nWhich one would you like to book?" },
+          artifacts: {
+            shortlist: [
+              {
+                optionId: "WzMsImRlbW8iLCIyMDI3LTAzLTEwIiwiMjAyNy0wMy0xMiJd.dsZpj7AE69bB1gmzZkN15IUpSyFCW8_n401HG7MVFUE~US001041~TWN~TWN-RO-NRF~160.2",
+                name: "Harborview New York Motel",
+                pricePerNight: 80.1,
+                totalPrice: 160.2,
+                currency: "USD",
+                refundable: false,
+                rating: 1,
+                distanceTo: "4.1 km from the centre of New York",
+                detailsUrl: "https://api.edgestay.example/chat/accommodations/US001041",
+              },
+            ],
+          },
+        },
+      },
+    },
+  });
 
 export const chatErrorSchema = z
   .object({ success: z.literal(false), error: z.string(), code: z.string(), details: z.record(z.string(), z.unknown()).nullable(), requestId: z.string() })

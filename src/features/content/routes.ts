@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { apiRoute } from "../../platform/http/api-route";
 import type { TypedResponse } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { signingKeys } from "../../platform/config/secrets";
@@ -6,10 +7,11 @@ import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { featureRouter } from "../../platform/http/router";
 import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
 import { replaceAccommodationContent } from "./content-edit";
-import { accommodationContentSchema, contentRequestSchema, contentResponseSchema, servedAccommodationSchema } from "./schemas";
+import { accommodationContentExample, accommodationContentSchema, contentRequestSchema, contentResponseSchema, servedAccommodationSchema } from "./schemas";
 import { listAccommodationContent } from "./service";
 
-const listAccommodations = createRoute({
+const listAccommodations = apiRoute({
+  operationId: "listAccommodationContent",
   method: "post",
   path: "/api/v1/content/accommodations",
   tags: ["Content"],
@@ -23,7 +25,8 @@ const listAccommodations = createRoute({
   },
 });
 
-const replaceContent = createRoute({
+const replaceContent = apiRoute({
+  operationId: "replaceAccommodationContent",
   method: "put",
   path: "/api/operator/accommodations/{accommodationCode}",
   tags: ["Content (operator)"],
@@ -37,7 +40,10 @@ const replaceContent = createRoute({
       content: {
         "application/json": {
           // A served document may be sent back as it is: its updatedAt is ignored (the database stamps it).
-          schema: accommodationContentSchema.extend({ updatedAt: z.string().optional() }).strict().openapi("AccommodationContentEdit"),
+          schema: accommodationContentSchema
+            .extend({ updatedAt: z.string().optional() })
+            .strict()
+            .openapi("AccommodationContentEdit", { example: accommodationContentExample }),
         },
       },
     },

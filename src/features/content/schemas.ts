@@ -22,6 +22,33 @@ export const contentRequestSchema = z
   })
   .openapi("ContentRequest");
 
+/** One accommodation's content document, from the demo data (one entry per list), for the reference. */
+export const accommodationContentExample = {
+  code: "US000001",
+  location: [-76.245643, 36.836137] as [number, number],
+  images: [{ priority: 1, thumbnail: "https://images.example.com/accommodations/US000001/1-thumb.jpg", url: "https://images.example.com/accommodations/US000001/1.jpg" }],
+  contact: { phone: "(416) 574-5574", fax: "(854) 331-7192", email: "reservations@midtown-norfolk-suites.example.com" },
+  address: { address: "24702 Cloyd Alley", city: "Norfolk", state: "VA", country: "US", postalCode: "24328" },
+  localizedName: [{ language: "en", region: "US", locale: "en-US", content: "Midtown Norfolk Suites" }],
+  localizedDescription: [
+    { language: "en", region: "US", locale: "en-US", content: [{ type: "GENERAL" as const, content: "<p>Midtown Norfolk Suites is a 4-star hotel in Norfolk, VA, with 504 rooms over 21 floors.</p>" }] },
+  ],
+  type: "hotel" as const,
+  amenities: ["Parking"],
+  timezone: "America/New_York",
+  checkInPolicy: {
+    checkInFrom: "16:00",
+    checkInUntil: "23:59",
+    checkOutFrom: "06:00",
+    checkOutUntil: "11:00",
+    minAge: 21,
+    checkinInstructions: [{ language: "en", region: "US", locale: "en-US", content: "<p>Check in at the front desk from 16:00.</p>" }],
+    checkinSpecialInstructions: [{ language: "en", content: "Late arrivals after 23:00 should contact the property in advance." }],
+    checkoutSpecialInstructions: [{ language: "en", content: "Please return keys at the front desk by 11:00." }],
+  },
+  starRating: 4,
+};
+
 const localizedText = z.object({ language: z.string(), region: z.string(), locale: z.string(), content: z.string() });
 const languageText = z.object({ language: z.string(), content: z.string() });
 
@@ -56,14 +83,14 @@ export const accommodationContentSchema = z
     }),
     starRating: z.number(),
   })
-  .openapi("AccommodationContent");
+  .openapi("AccommodationContent", { example: accommodationContentExample });
 
 export type AccommodationContent = z.infer<typeof accommodationContentSchema>;
 
 /** A document as served: the stored section 4.1 document plus when it last changed. */
 export const servedAccommodationSchema = accommodationContentSchema
   .extend({ updatedAt: z.string().openapi({ description: "When this document last changed (UTC); content deltas compare changedSince with it" }) })
-  .openapi("ServedAccommodationContent");
+  .openapi("ServedAccommodationContent", { example: { ...accommodationContentExample, updatedAt: "2026-11-02T09:15:00.000Z" } });
 
 export const contentPageSchema = z.object({
   type: z.string().nullable().openapi({ description: "The type filter in force, null for all types" }),
@@ -73,6 +100,16 @@ export const contentPageSchema = z.object({
   hasMore: z.boolean(),
   nextPageToken: z.string().nullable().openapi({ description: "Null on the last page" }),
   accommodations: z.array(servedAccommodationSchema),
+}).openapi({
+  example: {
+    type: null,
+    countries: ["US"],
+    size: 1,
+    changedSince: null,
+    hasMore: true,
+    nextPageToken: "eyJ2IjoxLCJwIjoiZGVtbyIsInQiOm51bGwsImMiOlsiVVMiXSwicyI6MSwiYSI6IlVTMDAwMDAxIn0.o1h0dYJ2VRfo6dHnmbWFMfXqnUtGswz1anmSp8Mg31c",
+    accommodations: [{ ...accommodationContentExample, updatedAt: "2026-11-02T09:15:00.000Z" }],
+  },
 });
 
 export const contentResponseSchema = envelopeSchema(contentPageSchema).openapi("ContentResponse");

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { apiRoute } from "../../platform/http/api-route";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
@@ -18,20 +19,22 @@ export const exchangeRatesRequestSchema = z
 
 const exchangeRatesSchema = z
   .object({ base: z.string().nullable(), rates: z.record(z.string(), z.number()), updatedAt: z.string().nullable() })
-  .openapi("ExchangeRates");
+  .openapi("ExchangeRates", { example: { base: "USD", rates: { EUR: 0.92, GBP: 0.79 }, updatedAt: "2026-11-02T09:15:00.000Z" } });
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
 const operator = { security: operatorSecurity, middleware: [operatorAuth()] };
 const answer = { description: "The exchange rates in force", ...json(envelopeSchema(exchangeRatesSchema)) };
 
-const put = createRoute({
+const put = apiRoute({
+  operationId: "setExchangeRates",
   method: "put", path: "/api/operator/exchange-rates", tags: ["Operator: pricing"],
   summary: "Replace the exchange rates search, quote and book convert prices with", ...operator,
   request: { body: { required: true, ...json(exchangeRatesRequestSchema) } },
   responses: { 200: answer, ...errorResponses(400, 401, 403) },
 });
 
-const get = createRoute({
+const get = apiRoute({
+  operationId: "listExchangeRates",
   method: "get", path: "/api/operator/exchange-rates", tags: ["Operator: pricing"], summary: "Read the exchange rates", ...operator,
   responses: { 200: answer, ...errorResponses(401, 403) },
 });

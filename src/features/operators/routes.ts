@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+import { apiRoute } from "../../platform/http/api-route";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
@@ -42,85 +42,100 @@ const body = <T>(schema: T) => ({ body: { required: true, ...json(schema) } });
 const operator = { security: operatorSecurity, middleware: [operatorAuth()] };
 const one = { description: "Connection", ...json(operatorConnectionResponseSchema) };
 
-const create = createRoute({
+const create = apiRoute({
+  operationId: "createConnection",
   method: "post", path: "/api/connections", tags: ["Operator: connections"], summary: "Create a connection; the code is assigned", ...operator,
   request: body(createConnectionSchema),
   responses: { 201: one, ...errorResponses(400, 401, 403, 404, 409) },
 });
-const list = createRoute({
+const list = apiRoute({
+  operationId: "listConnections",
   method: "get", path: "/api/connections", tags: ["Operator: connections"], summary: "List connections, paged, optionally for one partner", ...operator,
   request: { query: listConnectionsQuerySchema },
   responses: { 200: { description: "One page", ...json(connectionPageResponseSchema) }, ...errorResponses(400, 401, 403) },
 });
-const read = createRoute({
+const read = apiRoute({
+  operationId: "getConnection",
   method: "get", path: "/api/connections/{id}", tags: ["Operator: connections"], summary: "Read one connection", ...operator,
   request: { params: connectionIdParamsSchema },
   responses: { 200: one, ...errorResponses(401, 403, 404) },
 });
-const update = createRoute({
+const update = apiRoute({
+  operationId: "updateConnection",
   method: "patch", path: "/api/connections/{id}", tags: ["Operator: connections"], summary: "Update any of the create fields", ...operator,
   request: { params: connectionIdParamsSchema, ...body(updateConnectionSchema) },
   responses: { 200: one, ...errorResponses(400, 401, 403, 404, 409) },
 });
-const remove = createRoute({
+const remove = apiRoute({
+  operationId: "deleteConnection",
   method: "delete", path: "/api/connections/{id}", tags: ["Operator: connections"], summary: "Delete a connection; returns what was deleted", ...operator,
   request: { params: connectionIdParamsSchema },
-  responses: { 200: one, ...errorResponses(401, 403, 404) },
+  responses: { 200: one, ...errorResponses(401, 403, 404, 409) },
 });
-const enable = createRoute({
+const enable = apiRoute({
+  operationId: "enableConnection",
   method: "put", path: "/api/connections/{id}/enable", tags: ["Operator: connections"], summary: "Set currentInUse (one per partner, apiType, connectionType)", ...operator,
   request: { params: connectionIdParamsSchema },
   responses: { 200: one, ...errorResponses(401, 403, 404, 409) },
 });
-const disable = createRoute({
+const disable = apiRoute({
+  operationId: "disableConnection",
   method: "put", path: "/api/connections/{id}/disable", tags: ["Operator: connections"], summary: "Clear currentInUse", ...operator,
   request: { params: connectionIdParamsSchema },
   responses: { 200: one, ...errorResponses(401, 403, 404) },
 });
 const upstreamOk = { description: "The connection's upstream, credentials masked", ...json(upstreamResponseSchema) };
-const putUpstream = createRoute({
+const putUpstream = apiRoute({
+  operationId: "putConnectionUpstream",
   method: "put", path: "/api/connections/{id}/upstream", tags: ["Operator: connections"],
   summary: "Point a connection at an upstream supplier (Hotel-X); credentials are stored encrypted, never returned", ...operator,
   request: { params: connectionIdParamsSchema, ...body(upstreamRequestSchema) },
   responses: { 200: upstreamOk, ...errorResponses(400, 401, 403, 404) },
 });
-const readUpstream = createRoute({
+const readUpstream = apiRoute({
+  operationId: "getConnectionUpstream",
   method: "get", path: "/api/connections/{id}/upstream", tags: ["Operator: connections"], summary: "Read a connection's upstream, credentials masked", ...operator,
   request: { params: connectionIdParamsSchema },
   responses: { 200: upstreamOk, ...errorResponses(401, 403, 404) },
 });
-const deleteUpstream = createRoute({
+const deleteUpstream = apiRoute({
+  operationId: "deleteConnectionUpstream",
   method: "delete", path: "/api/connections/{id}/upstream", tags: ["Operator: connections"],
   summary: "Return the connection to the embedded inventory; answers what was removed", ...operator,
   request: { params: connectionIdParamsSchema },
   responses: { 200: upstreamOk, ...errorResponses(401, 403, 404) },
 });
-const createPartner = createRoute({
+const createPartner = apiRoute({
+  operationId: "createPartner",
   method: "post", path: "/api/partners", tags: ["Operator: partners"], summary: "Onboard a partner with its first admin, API key and collector key", ...operator,
   request: body(createPartnerSchema),
   responses: { 201: { description: "The partner and its keys, shown once", ...json(onboardedPartnerResponseSchema) }, ...errorResponses(400, 401, 403, 409) },
 });
-const partnerList = createRoute({
+const partnerList = apiRoute({
+  operationId: "listPartners",
   method: "get", path: "/api/partners", tags: ["Operator: partners"], summary: "List partners, paged", ...operator,
   request: { query: listPartnersQuerySchema },
   responses: { 200: { description: "One page", ...json(partnerPageResponseSchema) }, ...errorResponses(400, 401, 403) },
 });
 
-const purgeFailures = createRoute({
+const purgeFailures = apiRoute({
+  operationId: "purgeLoginFailures",
   method: "post", path: "/api/operator/login-failures/purge", tags: ["Operator: housekeeping"],
   summary: "Delete expired login-failure counters, or unlock one account", ...operator,
   request: body(purgeLoginFailuresSchema),
   responses: { 200: { description: "How many counters were deleted", ...json(purgeResultResponseSchema) }, ...errorResponses(400, 401, 403) },
 });
 
-const radarSettings = createRoute({
+const radarSettings = apiRoute({
+  operationId: "setRadarSettings",
   method: "put", path: "/api/partners/{partnerId}/radar-settings", tags: ["Operator: partners"],
   summary: "Limit the partner's collector key to listed origins ([] or absent = any origin)", ...operator,
   request: { params: partnerIdParamsSchema, ...body(radarSettingsRequestSchema) },
   responses: { 200: { description: "The partner's radar settings", ...json(radarSettingsResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
 });
 
-const eraseSubject = createRoute({
+const eraseSubject = apiRoute({
+  operationId: "eraseDataSubject",
   method: "post", path: "/api/operator/data-subjects/erase", tags: ["Operator: housekeeping"],
   summary: "Erase one person (by e-mail) from radar checks, chat sessions and the bookings they made", ...operator,
   request: body(eraseDataSubjectSchema),

@@ -21,10 +21,12 @@ export const createConnectionSchema = z
     notificationEmail: emailSchema.nullable().optional(),
     currentInUse: z.boolean().optional(),
   })
-  .openapi("CreateConnectionRequest");
+  .openapi("CreateConnectionRequest", {
+    example: { partnerId: "demo", apiType: "b2b", connectionType: "direct", rateLimit: 600, rateLimitWindowMs: 60000, netMarkups: 0, rateName: "Demo B2B", notificationEmail: "ops@demo.test" },
+  });
 
 /** PATCH takes any of the create fields; null clears rateName or notificationEmail. */
-export const updateConnectionSchema = createConnectionSchema.partial().openapi("UpdateConnectionRequest");
+export const updateConnectionSchema = createConnectionSchema.partial().openapi("UpdateConnectionRequest", { example: { rateLimit: 1200, notificationEmail: null } });
 
 const pageQuery = {
   page: z.coerce.number().int().min(1).max(1_000_000).default(1).openapi({ param: { name: "page", in: "query" }, example: 1 }),
@@ -42,7 +44,7 @@ export const connectionIdParamsSchema = z.object({ id: z.string().min(1).max(64)
 
 const paginationSchema = z
   .object({ page: z.number(), size: z.number(), total: z.number(), totalPages: z.number() })
-  .openapi("Pagination");
+  .openapi("Pagination", { example: { page: 1, size: 20, total: 1, totalPages: 1 } });
 
 export const connectionPageResponseSchema = envelopeSchema(
   z.object({ items: z.array(connectionSchema), pagination: paginationSchema }),
@@ -53,7 +55,7 @@ export const operatorConnectionResponseSchema = envelopeSchema(connectionSchema)
 
 export const partnerSchema = z
   .object({ id: z.string(), name: z.string(), isActive: z.boolean(), createdAt: z.string(), updatedAt: z.string() })
-  .openapi("Partner");
+  .openapi("Partner", { example: { id: "acme-travel", name: "Acme Travel", isActive: true, createdAt: "2026-11-02T09:15:00.000Z", updatedAt: "2026-11-02T09:15:00.000Z" } });
 
 export const createPartnerSchema = z
   .object({
@@ -72,14 +74,16 @@ export const createPartnerSchema = z
     }),
     apiKeyName: z.string().trim().min(1).max(100).optional(),
   })
-  .openapi("CreatePartnerRequest");
+  .openapi("CreatePartnerRequest", {
+    example: { id: "acme-travel", name: "Acme Travel", admin: { email: "admin@acme.example", password: "4b4d9529148d8d9440d7e20c78287f69", firstName: "Ada" }, apiKeyName: "booking server" },
+  });
 
 export const onboardedPartnerResponseSchema = envelopeSchema(
   z.object({
     partner: partnerSchema,
     admin: userProfileSchema,
     apiKey: createdApiKeySchema,
-    collectorKey: z.string().openapi({ description: "Radar collector key, shown only in this response" }),
+    collectorKey: z.string().openapi({ description: "Radar collector key, shown only in this response", example: "rck_9Hq2Lm5Np8Rs1Tv4Wx7Yz0Ab3Cd6Ef" }),
   }),
 ).openapi("OnboardedPartnerResponse");
 
@@ -89,13 +93,13 @@ export const partnerPageResponseSchema = envelopeSchema(
 
 export const purgeLoginFailuresSchema = z
   .object({ email: emailSchema.optional().openapi({ description: "Unlock this account now; without it, purge expired counters" }) })
-  .openapi("PurgeLoginFailuresRequest");
+  .openapi("PurgeLoginFailuresRequest", { example: { email: "jane@demo.test" } });
 
-export const purgeResultResponseSchema = envelopeSchema(z.object({ deleted: z.number() })).openapi("PurgeResultResponse");
+export const purgeResultResponseSchema = envelopeSchema(z.object({ deleted: z.number().openapi({ example: 1 }) })).openapi("PurgeResultResponse");
 
 export const eraseDataSubjectSchema = z
   .object({ email: emailSchema })
-  .openapi("EraseDataSubjectRequest");
+  .openapi("EraseDataSubjectRequest", { example: { email: "jane@demo.test" } });
 
 export const erasureResponseSchema = envelopeSchema(
   z.object({
@@ -103,7 +107,7 @@ export const erasureResponseSchema = envelopeSchema(
       radarChecks: z.number().int().openapi({ description: "Radar checks whose names, e-mail, phone, IP and street address were erased" }),
       chatSessions: z.number().int().openapi({ description: "Chat sessions whose guest names were erased" }),
       bookings: z.number().int().openapi({ description: "Bookings (made through those chat sessions) whose holder names were erased" }),
-    }),
+    }).openapi({ example: { radarChecks: 2, chatSessions: 1, bookings: 1 } }),
   }),
 ).openapi("Erasure");
 
@@ -120,7 +124,9 @@ export const upstreamRequestSchema = z
     credentials: z.object({ apiKey: z.string().min(1).max(512) }),
     withEmbedded: z.boolean().optional().openapi({ description: "Sell the embedded inventory beside the upstream" }),
   })
-  .openapi("ConnectionUpstreamRequest");
+  .openapi("ConnectionUpstreamRequest", {
+    example: { kind: "hotelx", url: "https://api.travelgatex.com", client: "edgestay", context: "HOTELX", credentials: { apiKey: "supplier-api-key" }, withEmbedded: false },
+  });
 
 export const upstreamSchema = z
   .object({
@@ -134,5 +140,10 @@ export const upstreamSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
   })
-  .openapi("ConnectionUpstream");
+  .openapi("ConnectionUpstream", {
+    example: {
+      connectionId: "con_demo_hotelx", kind: "hotelx", url: "https://api.travelgatex.com", client: "edgestay", context: "HOTELX",
+      credentials: { apiKey: "********" }, withEmbedded: false, createdAt: "2026-11-24T09:00:00.000Z", updatedAt: "2026-11-24T09:00:00.000Z",
+    },
+  });
 export const upstreamResponseSchema = envelopeSchema(upstreamSchema).openapi("ConnectionUpstreamResponse");

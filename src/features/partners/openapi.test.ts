@@ -19,7 +19,8 @@ describe("OpenAPI document for partner and operator routes", () => {
     for (const [method, path] of bearerRoutes) expect(doc.paths[path!]?.[method!]?.security, `${method} ${path}`).toEqual([{ Bearer: [] }]);
     for (const [method, path] of operatorRoutes) expect(doc.paths[path!]?.[method!]?.security, `${method} ${path}`).toEqual([{ OperatorToken: [] }]);
     const login = doc.paths["/api/auth/login"].post;
-    expect(login.security).toBeUndefined();
+    // Public: an explicit empty security statement, not an omission.
+    expect(login.security).toEqual([]);
     expect(login.requestBody.required).toBe(true);
     const createUser = doc.components.schemas.CreateUserRequest;
     expect(createUser.required).toEqual(expect.arrayContaining(["email", "password", "role"]));

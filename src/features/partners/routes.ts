@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+import { apiRoute } from "../../platform/http/api-route";
 import { bearerAuth, bearerSecurity } from "../../platform/auth/bearer";
 import { signingKeys } from "../../platform/config/secrets";
 import { errorResponses, success } from "../../platform/http/envelope";
@@ -33,7 +33,9 @@ const bearer = { security: bearerSecurity, middleware: [bearerAuth()] };
 
 // ---- login
 
-const loginRoute = createRoute({
+const loginRoute = apiRoute({
+  operationId: "login",
+  security: [],
   method: "post",
   path: "/api/auth/login",
   tags: ["Auth"],
@@ -47,25 +49,30 @@ const loginRoute = createRoute({
 
 // ---- users
 
-const me = createRoute({
+const me = apiRoute({
+  operationId: "getOwnProfile",
   method: "get", path: "/api/users/me", tags: ["Users"], summary: "The caller's profile", ...bearer,
   responses: { 200: { description: "Profile", ...json(userResponseSchema) }, ...errorResponses(401, 404) },
 });
-const listUsers = createRoute({
+const listUsers = apiRoute({
+  operationId: "listUsers",
   method: "get", path: "/api/users", tags: ["Users"], summary: "All users of the caller's partner", ...bearer,
   responses: { 200: { description: "Users", ...json(userListResponseSchema) }, ...errorResponses(401) },
 });
-const createUser = createRoute({
+const createUser = apiRoute({
+  operationId: "createUser",
   method: "post", path: "/api/users", tags: ["Users"], summary: "Create a user (partner admin)", ...bearer,
   request: body(createUserSchema),
   responses: { 201: { description: "Created user", ...json(userResponseSchema) }, ...errorResponses(400, 401, 403, 409) },
 });
-const deleteUser = createRoute({
+const deleteUser = apiRoute({
+  operationId: "deleteUser",
   method: "delete", path: "/api/users/{id}", tags: ["Users"], summary: "Delete a user of the caller's partner (partner admin)", ...bearer,
   request: { params: idParamSchema },
   responses: { 200: { description: "Deleted", ...json(emptyResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
 });
-const activeStatus = createRoute({
+const activeStatus = apiRoute({
+  operationId: "setUserActiveStatus",
   method: "post", path: "/api/users/{id}/active-status", tags: ["Users"], summary: "Activate or deactivate a user of role user (partner admin)", ...bearer,
   request: { params: idParamSchema, ...body(activeStatusSchema) },
   responses: { 200: { description: "Updated user", ...json(userResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
@@ -73,16 +80,19 @@ const activeStatus = createRoute({
 
 // ---- API keys
 
-const listKeys = createRoute({
+const listKeys = apiRoute({
+  operationId: "listApiKeys",
   method: "get", path: "/api/partner/api-keys", tags: ["API keys"], summary: "The partner's API keys, masked", ...bearer,
   responses: { 200: { description: "Keys", ...json(apiKeyListResponseSchema) }, ...errorResponses(401) },
 });
-const createKey = createRoute({
+const createKey = apiRoute({
+  operationId: "createApiKey",
   method: "post", path: "/api/partner/api-keys", tags: ["API keys"], summary: "Create an API key (partner admin); the full key is shown once", ...bearer,
   request: body(createApiKeySchema),
   responses: { 201: { description: "Created key", ...json(createdApiKeyResponseSchema) }, ...errorResponses(400, 401, 403) },
 });
-const revokeKey = createRoute({
+const revokeKey = apiRoute({
+  operationId: "revokeApiKey",
   method: "delete", path: "/api/partner/api-keys/{id}", tags: ["API keys"], summary: "Revoke an API key (partner admin)", ...bearer,
   request: { params: idParamSchema },
   responses: { 200: { description: "Revoked key", ...json(apiKeyResponseSchema) }, ...errorResponses(401, 403, 404) },
@@ -90,17 +100,20 @@ const revokeKey = createRoute({
 
 // ---- partner connections
 
-const listConnections = createRoute({
+const listConnections = apiRoute({
+  operationId: "listPartnerConnections",
   method: "get", path: "/api/partners/{partnerId}/connections", tags: ["Partner connections"], summary: "The partner's connections", ...bearer,
   request: { params: partnerConnectionParamsSchema },
   responses: { 200: { description: "Connections", ...json(connectionListResponseSchema) }, ...errorResponses(401, 403) },
 });
-const getConnection = createRoute({
+const getConnection = apiRoute({
+  operationId: "getPartnerConnection",
   method: "get", path: "/api/partners/{partnerId}/connections/{id}", tags: ["Partner connections"], summary: "One connection", ...bearer,
   request: { params: partnerConnectionIdParamsSchema },
   responses: { 200: { description: "Connection", ...json(connectionResponseSchema) }, ...errorResponses(401, 403, 404) },
 });
-const setNotificationEmail = createRoute({
+const setNotificationEmail = apiRoute({
+  operationId: "setConnectionNotificationEmail",
   method: "put", path: "/api/partners/{partnerId}/connections/{id}/notification-email", tags: ["Partner connections"],
   summary: "Set or clear the connection's notification e-mail", ...bearer,
   request: { params: partnerConnectionIdParamsSchema, ...body(notificationEmailSchema) },

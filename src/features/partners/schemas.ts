@@ -21,7 +21,7 @@ export const loginRequestSchema = z
     accountValue: z.string().min(1).max(254).openapi({ example: "admin@demo.test" }),
     password: z.string().min(1).max(128).openapi({ description: "MD5 hex string of the password", example: "4b4d9529148d8d9440d7e20c78287f69" }),
   })
-  .openapi("LoginRequest");
+  .openapi("LoginRequest", { example: { accountType: "email", accountValue: "admin@demo.test", password: "4b4d9529148d8d9440d7e20c78287f69" } });
 
 export const loginResponseSchema = envelopeSchema(
   z.object({
@@ -30,7 +30,7 @@ export const loginResponseSchema = envelopeSchema(
       tokenType: z.literal("Bearer"),
       expiresIn: z.number().openapi({ description: "Seconds until the token expires", example: 3600 }),
     }),
-  }),
+  }).openapi({ example: { token: { accessToken: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfZGVtb19hZG1pbiJ9.c2lnbmF0dXJl", tokenType: "Bearer", expiresIn: 3600 } } }),
 ).openapi("LoginResponse");
 
 // ---- users (4.9)
@@ -48,7 +48,20 @@ export const userProfileSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
   })
-  .openapi("UserProfile");
+  .openapi("UserProfile", {
+    example: {
+      id: "usr_8f2k3m9q",
+      partnerId: "demo",
+      email: "jane@demo.test",
+      firstName: "Jane",
+      lastName: "Doe",
+      phoneNumber: null,
+      role: "user",
+      isActive: true,
+      createdAt: "2026-11-02T09:15:00.000Z",
+      updatedAt: "2026-11-02T09:15:00.000Z",
+    },
+  });
 
 const optionalName = z.string().trim().min(1).max(100).optional();
 
@@ -61,9 +74,9 @@ export const createUserSchema = z
     phoneNumber: z.string().trim().regex(/^\+?[0-9 ()-]{4,32}$/, "must be a phone number").optional(),
     role: z.enum(USER_ROLES),
   })
-  .openapi("CreateUserRequest");
+  .openapi("CreateUserRequest", { example: { email: "jane@demo.test", password: "4b4d9529148d8d9440d7e20c78287f69", firstName: "Jane", lastName: "Doe", role: "user" } });
 
-export const activeStatusSchema = z.object({ isActive: z.boolean() }).openapi("ActiveStatusRequest");
+export const activeStatusSchema = z.object({ isActive: z.boolean() }).openapi("ActiveStatusRequest", { example: { isActive: false } });
 
 export const idParamSchema = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
 
@@ -80,15 +93,15 @@ export const apiKeyRecordSchema = z
     createdAt: z.string(),
     revokedAt: z.string().nullable(),
   })
-  .openapi("ApiKeyRecord");
+  .openapi("ApiKeyRecord", { example: { id: "key_5hx2p7", name: "booking server", apiKey: "esk_a1B2c3D4…", createdAt: "2026-11-02T09:15:00.000Z", revokedAt: null } });
 
 export const createdApiKeySchema = apiKeyRecordSchema
   .extend({ apiKey: z.string().openapi({ description: "The full key, shown only in this response" }) })
-  .openapi("CreatedApiKey");
+  .openapi("CreatedApiKey", { example: { id: "key_5hx2p7", name: "booking server", apiKey: "esk_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6", createdAt: "2026-11-02T09:15:00.000Z", revokedAt: null } });
 
 export const createApiKeySchema = z
   .object({ name: z.string().trim().min(1).max(100).optional().openapi({ example: "booking server" }) })
-  .openapi("CreateApiKeyRequest");
+  .openapi("CreateApiKeyRequest", { example: { name: "booking server" } });
 
 export const apiKeyListResponseSchema = envelopeSchema(z.array(apiKeyRecordSchema)).openapi("ApiKeyListResponse");
 export const createdApiKeyResponseSchema = envelopeSchema(createdApiKeySchema).openapi("CreatedApiKeyResponse");
@@ -112,7 +125,23 @@ export const connectionSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
   })
-  .openapi("Connection");
+  .openapi("Connection", {
+    example: {
+      id: "con_3k9d2w",
+      code: 1001,
+      apiType: "b2b",
+      connectionType: "direct",
+      rateName: "Demo B2B",
+      rateLimit: 100,
+      rateLimitWindowMs: 60000,
+      netMarkups: 0.1,
+      currentInUse: true,
+      notificationEmail: "ops@demo.test",
+      partnerId: "demo",
+      createdAt: "2026-11-02T09:15:00.000Z",
+      updatedAt: "2026-11-02T09:15:00.000Z",
+    },
+  });
 
 export const partnerConnectionParamsSchema = z.object({
   partnerId: z.string().min(1).max(64).openapi({ param: { name: "partnerId", in: "path" } }),
@@ -123,9 +152,9 @@ export const partnerConnectionIdParamsSchema = partnerConnectionParamsSchema.ext
 
 export const notificationEmailSchema = z
   .object({ notificationEmail: emailSchema.nullable().optional().openapi({ description: "Absent or null clears it" }) })
-  .openapi("NotificationEmailRequest");
+  .openapi("NotificationEmailRequest", { example: { notificationEmail: "ops@demo.test" } });
 
 export const connectionResponseSchema = envelopeSchema(connectionSchema).openapi("ConnectionResponse");
 export const connectionListResponseSchema = envelopeSchema(z.array(connectionSchema)).openapi("ConnectionListResponse");
 
-export const emptyResponseSchema = envelopeSchema(z.object({}).strict()).openapi("EmptyResponse");
+export const emptyResponseSchema = envelopeSchema(z.object({}).strict().openapi({ example: {} })).openapi("EmptyResponse");

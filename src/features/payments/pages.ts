@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { apiRoute } from "../../platform/http/api-route";
 import { featureRouter } from "../../platform/http/router";
 import { escapeHtml, htmlPage } from "../../platform/http/html-page";
 import { setupLinkState, type SetupLinkState } from "./service";
@@ -28,8 +29,10 @@ export const SETUP_LINK_MESSAGES: Record<Exclude<SetupLinkState, "ready">, { sta
 };
 
 const html = { "text/html": { schema: z.string() } };
-const route = (path: string) =>
-  createRoute({
+const route = (path: string, operationId: string) =>
+  apiRoute({
+    operationId,
+    security: [],
     method: "get",
     path,
     tags: ["Payments"],
@@ -43,8 +46,8 @@ const route = (path: string) =>
   });
 
 export const cardSetupPages = featureRouter();
-for (const path of ["/card-setup", "/card-setup.html"]) {
-  cardSetupPages.openapi(route(path), async (c) => {
+for (const [path, operationId] of [["/card-setup", "getCardSetupPage"], ["/card-setup.html", "getCardSetupPageHtml"]] as const) {
+  cardSetupPages.openapi(route(path, operationId), async (c) => {
     const token = c.req.valid("query").token;
     const state = token ? await setupLinkState(c.env.DB, token) : "unknown";
     if (state !== "ready") {

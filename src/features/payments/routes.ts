@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+import { apiRoute } from "../../platform/http/api-route";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../platform/app-env";
 import { errorResponses } from "../../platform/http/envelope";
@@ -15,7 +15,9 @@ const noRawCardData = (): MiddlewareHandler<AppEnv> =>
     await next();
   };
 
-const attach = createRoute({
+const attach = apiRoute({
+  operationId: "attachPaymentMethod",
+  security: [],
   method: "post",
   path: "/v1/hotel-ea/payment-methods/attach",
   tags: ["Payments"],

@@ -10,7 +10,9 @@ export const attachRequestSchema = z
     expYear: z.number().int().min(2000).max(2100),
     setAsDefault: z.boolean().optional(),
   })
-  .openapi("AttachPaymentMethodRequest");
+  .openapi("AttachPaymentMethodRequest", {
+    example: { portalToken: "pt_Hq2Lm5Np8Rs1Tv4Wx7Yz0Ab3", paymentMethodId: "pm_3kT9x0aQw2LmNpR7", cardBrand: "visa", cardLast4: "4242", expMonth: 12, expYear: 2029, setAsDefault: true },
+  });
 
 export const attachResponseSchema = z
   .object({
@@ -19,4 +21,6 @@ export const attachResponseSchema = z
       paymentMethod: z.object({ paymentMethodId: z.string(), brand: z.string(), last4: z.string(), expMonth: z.number(), expYear: z.number() }),
     }),
   })
-  .openapi("AttachPaymentMethodResponse");
+  .openapi("AttachPaymentMethodResponse", {
+    example: { data: { status: "ATTACHED", paymentMethod: { paymentMethodId: "pm_3kT9x0aQw2LmNpR7", brand: "visa", last4: "4242", expMonth: 12, expYear: 2029 } } },
+  });

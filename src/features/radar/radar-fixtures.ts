@@ -50,7 +50,8 @@ export const sendSignals = async (body: unknown, options: SignalOptions = {}) =>
     body: options.method === "OPTIONS" ? undefined : (options.raw ?? JSON.stringify(body)),
   };
   if (options.country) init.cf = { country: options.country } as IncomingRequestCfProperties;
-  return readResponse(await exports.default.fetch(new Request(`https://edgestay.test${SIGNALS_PATH}`, init)));
+  const request = new Request(`https://edgestay.test${SIGNALS_PATH}`, init);
+  return readResponse(await exports.default.fetch(request), request);
 };
 
 export const checkBody = (overrides: Record<string, unknown> = {}) => ({

@@ -1,4 +1,5 @@
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import { apiRoute } from "../../platform/http/api-route";
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
@@ -72,7 +73,8 @@ const signalsRateLimit = (): MiddlewareHandler<CollectorEnv> =>
     await next();
   };
 
-const postSignals = createRoute({
+const postSignals = apiRoute({
+  operationId: "collectRadarSignals",
   method: "post",
   path: SIGNALS_PATH,
   tags: ["Radar"],
@@ -116,7 +118,8 @@ signalsRoutes.openapi(postSignals, async (c) => {
   return c.json(success({ accepted: true as const, expires_at: stored.expiresAt }), 202);
 });
 
-const postCheck = createRoute({
+const postCheck = apiRoute({
+  operationId: "createRadarCheck",
   method: "post",
   path: CHECKS_PATH,
   tags: ["Radar"],

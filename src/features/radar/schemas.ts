@@ -34,14 +34,25 @@ export const signalsRequestSchema = z
       visitor_id: z.string().min(1).max(128).openapi({ description: "Hash of stable browser attributes, computed in the page" }),
     }),
   })
-  .openapi("RadarSignals");
+  .openapi("RadarSignals", {
+    example: {
+      page_url: "https://partner.example/book/123",
+      referrer: "https://partner.example/",
+      user_agent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
+      language: "en-US",
+      timezone: "America/New_York",
+      screen: { width: 1920, height: 1080, pixel_ratio: 1 },
+      device: { platform: "Win32", hardware_concurrency: 8, touch_points: 0, webdriver: false },
+      fingerprint: { visitor_id: "v_3f9a1c" },
+    },
+  });
 
 export type BrowserSignals = z.infer<typeof signalsRequestSchema>;
 
 export const signalsAcceptedSchema = envelopeSchema(
   z.object({
     accepted: z.literal(true),
-    expires_at: z.string().openapi({ description: "Signals are merged into checks of this session until then" }),
+    expires_at: z.string().openapi({ description: "Signals are merged into checks of this session until then", example: "2026-11-25T14:59:13.091Z" }),
   }),
 ).openapi("RadarSignalsAccepted");
 
@@ -62,7 +73,7 @@ export const checkRequestSchema = z
         partner_request_id: text(200).optional(),
         booker_uuid: text(200).optional(),
         user_id: text(200).optional(),
-        ip: z.union([z.ipv4(), z.ipv6()]).optional().openapi({ description: "The booker's IP as the partner's server saw it" }),
+        ip: z.union([z.ipv4().openapi({ format: "ipv4" }), z.ipv6().openapi({ format: "ipv6" })]).optional().openapi({ description: "The booker's IP as the partner's server saw it" }),
       })
       .optional(),
     payment: z
@@ -121,7 +132,22 @@ export const riskCheckSchema = z
       .nullable()
       .openapi({ description: "The browser signals of this session that the check used; null when none were merged" }),
   })
-  .openapi("RadarCheck");
+  .openapi("RadarCheck", {
+    example: {
+      check_id: "chk_e8714918-a8a6-4f85-a954-7b9ab6b41c7f",
+      partner_id: "demo",
+      session_id: "sess_7Yk2Qp9Lm4Xw8Rt3",
+      decision: "allow",
+      radar_result: "low_risk",
+      should_hide_rate: false,
+      billable: true,
+      checked_at: "2026-11-24T14:59:13.116Z",
+      trigger_event: "booking_attempt",
+      score: 0,
+      reasons: [],
+      merged_signals: { visitor_id: "v_3f9a1c", user_agent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36", timezone: "America/New_York", language: "en-US", webdriver: false, ip_country: "US" },
+    },
+  });
 
 export type RiskCheck = z.infer<typeof riskCheckSchema>;
 
@@ -144,8 +170,8 @@ export const radarSettingsRequestSchema = z
   .object({
     allowedOrigins: z.array(originSchema).max(50).optional().openapi({ description: "Origins that may post signals with the collector key; [] or absent = any origin" }),
   })
-  .openapi("RadarSettingsRequest");
+  .openapi("RadarSettingsRequest", { example: { allowedOrigins: ["https://partner.example"] } });
 
 export const radarSettingsResponseSchema = envelopeSchema(
-  z.object({ partnerId: z.string(), allowedOrigins: z.array(z.string()) }),
+  z.object({ partnerId: z.string(), allowedOrigins: z.array(z.string()) }).openapi({ example: { partnerId: "demo", allowedOrigins: ["https://partner.example"] } }),
 ).openapi("RadarSettings");

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { apiRoute } from "../../platform/http/api-route";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
@@ -8,14 +9,39 @@ const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD
 const range = { from: date.openapi({ description: "First night (included)" }), to: date.openapi({ description: "Last night (included)" }) };
 const price = z.number().positive().max(100_000).nullable().optional().openapi({ description: "Nightly USD price before occupancy; null restores the derived price" });
 
-const roomChange = z.object({ ...range, allotment: z.number().int().min(0).max(10_000).optional(), price, stopSell: z.boolean().optional() }).openapi("RoomNightChange");
-const planChange = z.object({ ...range, price, stopSell: z.boolean().optional() }).openapi("RatePlanNightChange");
+const roomChange = z
+  .object({ ...range, allotment: z.number().int().min(0).max(10_000).optional(), price, stopSell: z.boolean().optional() })
+  .openapi("RoomNightChange", { example: { from: "2027-03-10", to: "2027-03-11", allotment: 5, price: 120 } });
+const planChange = z
+  .object({ ...range, price, stopSell: z.boolean().optional() })
+  .openapi("RatePlanNightChange", { example: { from: "2027-03-10", to: "2027-03-11", stopSell: true } });
 
-const inventorySchema = envelopeSchema(z.object({ accommodationCode: z.string(), currency: z.string(), rooms: z.array(z.record(z.string(), z.unknown())) })).openapi("InventoryResponse");
+const inventoryExample = {
+  accommodationCode: "US000001",
+  currency: "USD",
+  rooms: [
+    {
+      code: "STD",
+      name: "Standard Queen Room",
+      maxAdults: 2,
+      maxChildren: 1,
+      maxOccupancy: 3,
+      defaultAllotment: 8,
+      nights: [{ night: "2027-03-10", allotment: 5, sold: 2, available: 3, stopSell: false, price: 120, stored: true }],
+      ratePlans: [
+        { code: "STD-RO-FLX", boardCode: "RO", boardName: "Room Only", cancellation: { refundable: true, freeDays: 2, penalty: "FIRST_NIGHT" }, nights: [{ night: "2027-03-10", stopSell: false, price: 120 }] },
+      ],
+    },
+  ],
+};
+const inventorySchema = envelopeSchema(
+  z.object({ accommodationCode: z.string(), currency: z.string(), rooms: z.array(z.record(z.string(), z.unknown())) }).openapi({ example: inventoryExample }),
+).openapi("InventoryResponse");
 const json = { content: { "application/json": { schema: inventorySchema } } };
 const code = z.string().min(1).max(64);
 
-const view = createRoute({
+const view = apiRoute({
+  operationId: "getInventory",
   method: "get",
   path: "/api/inventory/{accommodationCode}",
   tags: ["Inventory (operator)"],
@@ -26,7 +52,8 @@ const view = createRoute({
   responses: { 200: { description: "Inventory", ...json }, ...errorResponses(400, 401, 403, 404) },
 });
 
-const setRoom = createRoute({
+const setRoom = apiRoute({
+  operationId: "setRoomInventory",
   method: "put",
   path: "/api/inventory/{accommodationCode}/rooms/{roomCode}",
   tags: ["Inventory (operator)"],
@@ -37,7 +64,8 @@ const setRoom = createRoute({
   responses: { 200: { description: "Inventory after the change", ...json }, ...errorResponses(400, 401, 403, 404, 409) },
 });
 
-const setPlan = createRoute({
+const setPlan = apiRoute({
+  operationId: "setRatePlanInventory",
   method: "put",
   path: "/api/inventory/{accommodationCode}/rate-plans/{ratePlanCode}",
   tags: ["Inventory (operator)"],

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { apiRoute } from "../../platform/http/api-route";
 import { bearerAuth, bearerSecurity } from "../../platform/auth/bearer";
 import { isLocal } from "../../platform/environment";
 import { errorResponses, success } from "../../platform/http/envelope";
@@ -23,30 +24,35 @@ const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json
 // Every webhook route is for the partner's admins: endpoints carry where booking data goes.
 const admin = { tags: ["Webhooks"], security: bearerSecurity, middleware: [bearerAuth()] };
 
-const create = createRoute({
+const create = apiRoute({
+  operationId: "createWebhook",
   method: "post", path: "/api/partner/webhooks", ...admin,
   summary: "Register a webhook endpoint (partner admin); the signing secret is shown once",
   request: { body: { required: true, ...json(createWebhookSchema) } },
   responses: { 201: { description: "Created endpoint with its secret", ...json(createdWebhookResponseSchema) }, ...errorResponses(400, 401, 403, 409) },
 });
-const list = createRoute({
+const list = apiRoute({
+  operationId: "listWebhooks",
   method: "get", path: "/api/partner/webhooks", ...admin,
   summary: "The partner's webhook endpoints, without secrets (partner admin)",
   responses: { 200: { description: "Endpoints", ...json(webhookListResponseSchema) }, ...errorResponses(401, 403) },
 });
-const remove = createRoute({
+const remove = apiRoute({
+  operationId: "deleteWebhook",
   method: "delete", path: "/api/partner/webhooks/{id}", ...admin,
   summary: "Delete a webhook endpoint and its delivery records (partner admin)",
   request: { params: webhookIdParamSchema },
   responses: { 200: { description: "Deleted endpoint", ...json(webhookResponseSchema) }, ...errorResponses(401, 403, 404) },
 });
-const deliveries = createRoute({
+const deliveries = apiRoute({
+  operationId: "listWebhookDeliveries",
   method: "get", path: "/api/partner/webhooks/{id}/deliveries", ...admin,
   summary: "The endpoint's events: attempts, last status code and next try, newest first (partner admin)",
   request: { params: webhookIdParamSchema, query: deliveriesQuerySchema },
   responses: { 200: { description: "A page of deliveries", ...json(deliveryListResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
 });
-const resend = createRoute({
+const resend = apiRoute({
+  operationId: "redeliverWebhookEvent",
   method: "post", path: "/api/partner/webhooks/{id}/deliveries/{eventId}/redeliver", ...admin,
   summary: "Send one event to the endpoint again (partner admin)",
   request: { params: deliveryParamsSchema },

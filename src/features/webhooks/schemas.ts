@@ -14,7 +14,7 @@ export const createWebhookSchema = z
       .refine((list) => new Set(list).size === list.length, "must not repeat an event type")
       .openapi({ example: ["booking.confirmed", "booking.cancelled"] }),
   })
-  .openapi("CreateWebhookRequest");
+  .openapi("CreateWebhookRequest", { example: { url: "https://partner.example/edgestay/webhooks", events: ["booking.confirmed", "booking.cancelled"] } });
 
 export const webhookSchema = z
   .object({
@@ -23,13 +23,23 @@ export const webhookSchema = z
     events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
     createdAt: z.string(),
   })
-  .openapi("Webhook");
+  .openapi("Webhook", {
+    example: { id: "wh_6f1c0a9e2b7d4c3a8e5f0b1d2c3a4e5f", url: "https://partner.example/edgestay/webhooks", events: ["booking.confirmed", "booking.cancelled"], createdAt: "2026-11-02T09:15:00.000Z" },
+  });
 
 export const createdWebhookSchema = webhookSchema
   .extend({
     secret: z.string().openapi({ description: "Signing secret, shown in this response only", example: "whsec_Zx3…" }),
   })
-  .openapi("CreatedWebhook");
+  .openapi("CreatedWebhook", {
+    example: {
+      id: "wh_6f1c0a9e2b7d4c3a8e5f0b1d2c3a4e5f",
+      url: "https://partner.example/edgestay/webhooks",
+      events: ["booking.confirmed", "booking.cancelled"],
+      createdAt: "2026-11-02T09:15:00.000Z",
+      secret: "whsec_Zx3kP9qR2sT5vW8yA1bC4dE7fG0hJ3kL",
+    },
+  });
 
 export const webhookIdParamSchema = z.object({ id: z.string().min(1).max(100) });
 export const deliveryParamsSchema = z.object({ id: z.string().min(1).max(100), eventId: z.string().min(1).max(100) });
@@ -53,13 +63,27 @@ export const deliverySchema = z
     deliveredAt: z.string().nullable(),
     createdAt: z.string(),
   })
-  .openapi("WebhookDelivery");
+  .openapi("WebhookDelivery", {
+    example: {
+      eventId: "evt_0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f",
+      type: "booking.confirmed",
+      bookingReference: "BKQ7W2E9R4T6Y1U3",
+      status: "delivered",
+      attempts: 1,
+      lastStatusCode: 200,
+      lastError: null,
+      lastAttemptAt: "2026-11-02T09:15:01.000Z",
+      nextAttemptAt: null,
+      deliveredAt: "2026-11-02T09:15:01.000Z",
+      createdAt: "2026-11-02T09:15:00.000Z",
+    },
+  });
 
 export const webhookResponseSchema = envelopeSchema(webhookSchema);
 export const createdWebhookResponseSchema = envelopeSchema(createdWebhookSchema);
 export const webhookListResponseSchema = envelopeSchema(z.array(webhookSchema));
 export const deliveryListResponseSchema = envelopeSchema(
-  z.object({ deliveries: z.array(deliverySchema), nextCursor: z.string().nullable() }),
+  z.object({ deliveries: z.array(deliverySchema), nextCursor: z.string().nullable().openapi({ example: null }) }),
 );
 export const deliveryResponseSchema = envelopeSchema(deliverySchema);
 

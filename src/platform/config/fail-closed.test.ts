@@ -22,7 +22,7 @@ const deployed = (changes: Record<string, string | undefined> = {}) => {
 
 const app = createApp();
 const send = async (vars: Env, method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
-  readResponse(await app.request(path, { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined }, vars));
+  readResponse(await app.request(path, { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined }, vars), { method, url: path });
 const content = (vars: Env) => send(vars, "POST", "/api/v1/content/accommodations", { "api-key": "demo-partner-key" }, { size: 1 });
 
 let errors: MockInstance<typeof console.error>;
@@ -54,10 +54,15 @@ describe("fail closed on configuration", () => {
       () => send(vars, "GET", "/openapi.json"),
       () => send(vars, "GET", "/no/such/route", { "x-request-id": "req-misconfigured-1" }),
     ];
-    for (const request of requests) {
+    for (const [index, request] of requests.entries()) {
       const res = await request();
       expect(res.status).toBe(503);
-      expect(res.json).toEqual({ message: "Service misconfigured", code: "misconfigured", requestId: expect.any(String) });
+      // The chat API answers in its own error body (spec section 7), the rest in the core one.
+      expect(res.json).toEqual(
+        index === 2
+          ? { success: false, error: "Service misconfigured", code: "misconfigured", details: null, requestId: expect.any(String) }
+          : { message: "Service misconfigured", code: "misconfigured", requestId: expect.any(String) },
+      );
       expect(res.headers.get("x-request-id")).toBe(res.json.requestId);
     }
     expect((await send(vars, "GET", "/no/such/route", { "x-request-id": "req-42" })).json.requestId).toBe("req-42");

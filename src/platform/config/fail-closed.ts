@@ -18,14 +18,20 @@ const verdictFor = (env: Env): SecretProblem[] => {
   return problems;
 };
 
+/** The one route that answers while misconfigured, so a deploy's health can still be checked. */
+export const servesWhileMisconfigured = (method: string, path: string) => path === "/health" && (method === "GET" || method === "HEAD");
+
+type ErrorBody = (path: string, error: { message: string; code: string }, requestId: string) => object;
+
 /**
  * Fail closed: with a secret missing, too short or a demo value, every route but `GET /health`
- * answers 503, so a half-configured deploy serves nothing it could get wrong.
+ * answers 503, so a half-configured deploy serves nothing it could get wrong. `errorBody` shapes
+ * the answer as every other error of that path is shaped (the chat API has its own).
  */
-export const failClosed = (): MiddlewareHandler<AppEnv> =>
+export const failClosed = (errorBody: ErrorBody): MiddlewareHandler<AppEnv> =>
   async function failClosed(c, next) {
-    if (verdictFor(c.env).length === 0 || (c.req.path === "/health" && (c.req.method === "GET" || c.req.method === "HEAD"))) {
+    if (verdictFor(c.env).length === 0 || servesWhileMisconfigured(c.req.method, c.req.path)) {
       return next();
     }
-    return c.json({ message: "Service misconfigured", code: "misconfigured", requestId: c.get("requestId") }, 503);
+    return c.json(errorBody(c.req.path, { message: "Service misconfigured", code: "misconfigured" }, c.get("requestId")), 503);
   };

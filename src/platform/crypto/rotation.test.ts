@@ -25,7 +25,7 @@ const stages = (name: "JWT_SECRET" | "PAGE_TOKEN_SECRET") => ({
 
 const app = createApp();
 const send = async (vars: Env, method: string, path: string, headers: Record<string, string>, body?: unknown) =>
-  readResponse(await app.request(path, { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined }, vars));
+  readResponse(await app.request(path, { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined }, vars), { method, url: path });
 const API_KEY = { "api-key": "demo-partner-key" };
 
 describe("JWT_SECRET rotation", () => {

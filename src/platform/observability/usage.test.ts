@@ -23,7 +23,7 @@ const recordingEnv = () => {
 
 const app = createApp();
 const send = async (vars: Env, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  readResponse(await app.request(path, { method: "POST", headers: { "content-type": "application/json", "api-key": "demo-partner-key", ...headers }, body: JSON.stringify(body) }, vars));
+  readResponse(await app.request(path, { method: "POST", headers: { "content-type": "application/json", "api-key": "demo-partner-key", ...headers }, body: JSON.stringify(body) }, vars), { method: "POST", url: path });
 
 const stay = searchBody({ destinations: { accommodations: [{ code: "US000004" }] } }, { filters: { rateRuleFilter: { excludes: ["NON_REFUNDABLE"] } } });
 const searched = (res: Awaited<ReturnType<typeof send>>) => ({

@@ -1,0 +1,50 @@
+import { createRoute, type RouteConfig, type z } from "@hono/zod-openapi";
+import { servesWhileMisconfigured } from "../config/fail-closed";
+import { errorBodySchema } from "./envelope";
+
+type SecurityRequirement = Record<string, string[]>;
+
+/** What every operation must say about itself for the document to be complete. */
+type Described = {
+  /** camelCase, unique across the API and never renamed: generated clients call it by this name. */
+  operationId: string;
+  summary: string;
+  /** At least one: the reference groups operations by their first tag. */
+  tags: string[];
+  /** `[]` for a public route: an absent security is an omission, an empty one a statement. */
+  security: SecurityRequirement[];
+  /** The error body this route answers with (default: the core API's `Error`). */
+  errorSchema?: z.ZodType;
+};
+
+const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;
+const BODY_METHODS = new Set(["post", "put", "patch"]);
+
+/**
+ * The errors the platform itself can answer on a route, whatever its handler does: input the
+ * validators or the body gate refuse (400, 413), a missing or wrong credential (401), an
+ * unexpected failure (500) and a misconfigured deploy (503, see failClosed).
+ */
+const platformErrors = (config: RouteConfig & Described) => {
+  const { request = {}, security, method, path } = config;
+  const statuses: number[] = [500];
+  const hasBody = BODY_METHODS.has(method);
+  if (hasBody || request.query || request.params || request.headers) statuses.push(400);
+  if (hasBody) statuses.push(413);
+  if (security.length > 0) statuses.push(401);
+  if (!servesWhileMisconfigured(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ":$1"))) statuses.push(503);
+  const schema = config.errorSchema ?? errorBodySchema;
+  return Object.fromEntries(statuses.map((status) => [status, { description: "Error", content: { "application/json": { schema } } }]));
+};
+
+/**
+ * `createRoute` for every operation of this API: it requires an operationId, a summary, a tag and
+ * a security statement, and documents the platform's own errors beside the route's, so the
+ * OpenAPI document lists every status a caller can get.
+ */
+export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> & { path: P } & Described>(config: R) => {
+  if (!CAMEL_CASE.test(config.operationId)) throw new Error(`operationId must be camelCase: ${config.operationId}`);
+  if (config.tags.length === 0) throw new Error(`${config.operationId} needs a tag`);
+  const { errorSchema: _errorSchema, ...route } = config;
+  return createRoute({ ...route, responses: { ...platformErrors(config), ...config.responses } }) as unknown as ReturnType<typeof createRoute<P, R>>;
+};

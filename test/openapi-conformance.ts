@@ -1,0 +1,101 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import { exports } from "cloudflare:workers";
+
+/** What a test sent: a Request, or the method and path of one. */
+export type Sent = { method: string; url: string };
+
+type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+type Document = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } };
+
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\b/i;
+// The document itself is the one JSON route it does not describe.
+const UNDESCRIBED = new Set(["/openapi.json"]);
+
+const escapePointer = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
+const patternOf = (path: string) => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
+
+/**
+ * The app's own /openapi.json, loaded once per test file, with one ajv validator per documented
+ * response, compiled on first use. Every response a test receives is checked against it, so the
+ * document cannot drift from the code.
+ */
+const loadDocument = async () => {
+  const response = await exports.default.fetch(new Request("https://edgestay.test/openapi.json"));
+  if (response.status !== 200) throw new Error(`/openapi.json answered ${response.status}`);
+  const document = (await response.json()) as Document;
+  // OpenAPI 3.1 schemas are JSON Schema 2020-12; `example` and friends are annotations ajv need not know.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+  addFormats(ajv);
+  ajv.addSchema(document as object, "openapi");
+  const validators = new Map<string, ValidateFunction>();
+  const validator = (pointer: string) => {
+    let validate = validators.get(pointer);
+    if (!validate) {
+      validate = ajv.compile({ $ref: `openapi#${pointer}` });
+      validators.set(pointer, validate);
+    }
+    return validate;
+  };
+  // Fewest path parameters first: /api/search/tgx is that route, not /api/search/{x}.
+  const routes = Object.keys(document.paths)
+    .map((path) => ({ path, pattern: patternOf(path), parameters: (path.match(/\{/g) ?? []).length }))
+    .sort((a, b) => a.parameters - b.parameters);
+  // Errors answered before any route matches (404, 405, refused bodies) use one of the documented error bodies.
+  const errorSchemas = new Set<string>();
+  for (const item of Object.values(document.paths))
+    for (const operation of Object.values(item))
+      for (const [status, answer] of Object.entries(operation.responses ?? {}))
+        if (status.startsWith("4")) {
+          const ref = (answer.content?.["application/json"]?.schema as { $ref?: string } | undefined)?.$ref;
+          if (ref) errorSchemas.add(ref);
+        }
+  const anyErrorBody = ajv.compile({ anyOf: [...errorSchemas].map((ref) => ({ $ref: `openapi${ref}` })) });
+  return { document, routes, validator, anyErrorBody };
+};
+
+let loaded: ReturnType<typeof loadDocument> | undefined;
+
+const describeErrors = (errors: ErrorObject[] | null | undefined) =>
+  (errors ?? [])
+    .slice(0, 8)
+    .map((error) => `  ${error.instancePath || "(body)"} ${error.message}${error.params && Object.keys(error.params).length ? ` ${JSON.stringify(error.params)}` : ""}`)
+    .join("\n");
+
+const excerpt = (text: string) => (text.length > 600 ? `${text.slice(0, 600)}…` : text);
+
+/**
+ * Throws, naming the operation and what is wrong, when a response is not what /openapi.json
+ * documents for the request: an undocumented status, a JSON body where none is documented, or a
+ * body that breaks the documented schema. Bodies that are not JSON (pages, assets) are skipped.
+ */
+export const assertDocumented = async (sent: Sent, answer: { status: number; headers: Headers; text: string; json: unknown }) => {
+  const { document, routes, validator, anyErrorBody } = await (loaded ??= loadDocument());
+  const path = new URL(sent.url, "https://edgestay.test").pathname;
+  const method = sent.method.toLowerCase() === "head" ? "get" : sent.method.toLowerCase();
+  const isJson = JSON_TYPE.test(answer.headers.get("content-type") ?? "");
+  const where = `${sent.method.toUpperCase()} ${path} answered ${answer.status}`;
+  if (UNDESCRIBED.has(path) || !isJson || sent.method.toUpperCase() === "HEAD") return;
+
+  const route = routes.find((candidate) => candidate.pattern.test(path) && document.paths[candidate.path]![method]);
+  if (!route) {
+    if (answer.status < 400 || !anyErrorBody(answer.json)) {
+      throw new Error(`OpenAPI: ${where} on no documented operation, with a body that is not a documented error:\n${describeErrors(anyErrorBody.errors)}\nbody: ${excerpt(answer.text)}`);
+    }
+    return;
+  }
+  const responses = document.paths[route.path]![method]!.responses ?? {};
+  const status = String(answer.status);
+  const key = [status, `${status[0]}XX`, "default"].find((candidate) => candidate in responses);
+  if (!key) {
+    throw new Error(`OpenAPI: ${where}, a status ${method.toUpperCase()} ${route.path} does not document (documented: ${Object.keys(responses).join(", ")})\nbody: ${excerpt(answer.text)}`);
+  }
+  if (!responses[key]!.content?.["application/json"]) {
+    throw new Error(`OpenAPI: ${where} with a JSON body, but ${method.toUpperCase()} ${route.path} documents no JSON body for ${key}\nbody: ${excerpt(answer.text)}`);
+  }
+  const pointer = `/paths/${escapePointer(route.path)}/${method}/responses/${key}/content/application~1json/schema`;
+  const validate = validator(pointer);
+  if (!validate(answer.json)) {
+    throw new Error(`OpenAPI: ${where}, a body that breaks the documented schema of ${method.toUpperCase()} ${route.path} ${key}:\n${describeErrors(validate.errors)}\nbody: ${excerpt(answer.text)}`);
+  }
+};
