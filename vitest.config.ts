@@ -12,11 +12,16 @@ const demoVars = Object.fromEntries(
 
 // vitest-pool-workers closes its WebSocket to each test runner and disposes workerd at once, so
 // workerd reports the peer as gone after every file. The pool filters the older wording of this
-// line ("WebSocket was aborted") but not this one; it writes straight to stderr, so it is dropped here.
+// line ("WebSocket was aborted") but not this one, and prints workerd's lines itself, so it is
+// dropped here, and nothing else.
 const poolDisconnect = "disconnected: WebSocket peer disconnected";
-const writeStderr = process.stderr.write.bind(process.stderr);
-process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
-  String(chunk).includes(poolDisconnect) ? true : (writeStderr as (...args: unknown[]) => boolean)(chunk, ...rest)) as typeof process.stderr.write;
+for (const stream of [process.stdout, process.stderr]) {
+  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => (String(chunk).includes(poolDisconnect) ? true : write(chunk, ...rest))) as typeof stream.write;
+}
+// Wrangler's info lines ("Using secrets defined in .dev.vars") are not test results: the tests
+// use .dev.vars.example's values whatever a developer's .dev.vars says. Warnings still show.
+process.env.WRANGLER_LOG ??= "warn";
 
 /**
  * One run, one summary: `vitest run` runs three projects, one after the other (2 cores).
