@@ -28,42 +28,91 @@ const hotelxSandbox = {
   durableObjects: { LEDGER: { className: "SandboxLedger", useSQLite: true } },
 };
 
-export default defineConfig({
-  plugins: [
-    cloudflareTest(async () => ({
-      main: "./src/index.ts",
-      wrangler: { configPath: "./wrangler.toml" },
-      miniflare: {
-        bindings: {
-          ...demoVars,
-          TEST_MIGRATIONS: await readD1Migrations("./migrations"),
-          // Webhook retries 1 s apart instead of 30 s..30 min, so the real queue's retry arrives in a test.
-          WEBHOOK_RETRY_DELAYS_SECONDS: "1,1,1,1,1,1",
-          // Links are built from PUBLIC_BASE_URL, as on a deploy, so a forged Host can be tested.
-          PUBLIC_BASE_URL: "https://edgestay.test",
-          // The fuzz test's seed: fixed in CI so a failure reproduces; FUZZ_SEED=<n> replays one locally.
-          FUZZ_SEED: process.env.FUZZ_SEED ?? (process.env.CI ? "20261124" : ""),
-          FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
-          HOTELX_SANDBOX_API_KEY: hotelxSandbox.bindings.HOTELX_API_KEY,
-          // The URL connection 1002 is seeded with; requests to it take the binding (upstream-fetch.ts).
-          HOTELX_SANDBOX_URL: sandboxUrl(),
-        },
-        serviceBindings: { HOTELX_SANDBOX: hotelxSandbox.name },
-        workers: [hotelxSandbox],
-      },
-    })),
-  ],
-  test: {
-    include: ["src/**/*.test.ts", "test/workers/**/*.test.ts"],
-    setupFiles: ["./test/setup.ts"],
-    // A webhook receiver on 127.0.0.1 (Node), for the queue delivery tests.
-    globalSetup: ["./test/webhook-receiver.ts"],
+// vitest-pool-workers closes its WebSocket to each test runner and disposes workerd at once, so
+// workerd reports the peer as gone after every file. The pool filters the older wording of this
+// line ("WebSocket was aborted") but not this one, and prints workerd's lines itself, so it is
+// dropped here, and nothing else.
+const poolDisconnect = "disconnected: WebSocket peer disconnected";
+for (const stream of [process.stdout, process.stderr]) {
+  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => (String(chunk).includes(poolDisconnect) ? true : write(chunk, ...rest))) as typeof stream.write;
+}
+// Wrangler's info lines ("Using secrets defined in .dev.vars") are not test results: the tests
+// use .dev.vars.example's values whatever a developer's .dev.vars says. Warnings still show.
+process.env.WRANGLER_LOG ??= "warn";
 
+/**
+ * One run, one summary: `vitest run` runs three projects, one after the other (2 cores).
+ * - workerd: the Worker inside workerd with real local D1, KV, Durable Objects and queues;
+ * - e2e: `npm start` and the operator CLI out of process, over real HTTP;
+ * - browser: the Worker out of process driven by Debian's Chromium, one file at a time.
+ * `--project <name>` runs one of them; a file path runs that file in the project that owns it.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest(async () => ({
+            main: "./src/index.ts",
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                ...demoVars,
+                TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+                // Webhook retries 1 s apart instead of 30 s..30 min, so the real queue's retry arrives in a test.
+                WEBHOOK_RETRY_DELAYS_SECONDS: "1,1,1,1,1,1",
+                // Links are built from PUBLIC_BASE_URL, as on a deploy, so a forged Host can be tested.
+                PUBLIC_BASE_URL: "https://edgestay.test",
+                // The fuzz test's seed: fixed in CI so a failure reproduces; FUZZ_SEED=<n> replays one locally.
+                FUZZ_SEED: process.env.FUZZ_SEED ?? (process.env.CI ? "20261124" : ""),
+                FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
+                HOTELX_SANDBOX_API_KEY: hotelxSandbox.bindings.HOTELX_API_KEY,
+                // The URL connection 1002 is seeded with; requests to it take the binding (upstream-fetch.ts).
+                HOTELX_SANDBOX_URL: sandboxUrl(),
+              },
+              serviceBindings: { HOTELX_SANDBOX: hotelxSandbox.name },
+              workers: [hotelxSandbox],
+            },
+          })),
+        ],
+        test: {
+          name: "workerd",
+          include: ["src/**/*.test.ts", "test/workers/**/*.test.ts"],
+          setupFiles: ["./test/setup.ts"],
+          // A webhook receiver on 127.0.0.1 (Node), for the queue delivery tests.
+          globalSetup: ["./test/webhook-receiver.ts"],
+          // The vendored Swagger UI stylesheet is compared with the package's (?raw), not stubbed out.
+          css: { include: [/swagger-ui\.css/] },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          // Each file starts its own Worker and browser on a 2-core machine.
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
+        },
+      },
+    ],
     // The Worker logs one JSON line per request; keep them out of the test report.
     onConsoleLog: (log) => !log.includes('"event":"request"'),
-    // The vendored Swagger UI stylesheet is compared with the package's (?raw), not stubbed out.
-    css: { include: [/swagger-ui\.css/] },
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
   },
 });

@@ -5,6 +5,7 @@ import { getPlatformProxy, unstable_readConfig } from "wrangler";
 import { SANDBOX_DEFAULT_PORT, sandboxUrl } from "./demo/accounts";
 import { countAccommodations, seedDemoAccommodations, seedDemoAccounts, seedDemoUpstream } from "./demo/seed";
 import { defaultStateDir, devVar, ensureDevVars, migrateLocal, quietWranglerEnv, root } from "./local-platform";
+import { progressBar } from "./progress";
 
 export const DEFAULT_ACCOMMODATIONS = 2_000;
 export const LARGE_ACCOMMODATIONS = 100_000;
@@ -50,10 +51,12 @@ export const bootstrap = async (
     if (present < accommodationCount) {
       const started = Date.now();
       console.log(`Seeding ${accommodationCount} demo accommodations (${present} present)...`);
-      await seedDemoAccommodations(env.DB, {
-        accommodations: accommodationCount,
-        onProgress: (done) => done % 10_000 === 0 && done > 0 && console.log(`  ${done} generated`),
-      });
+      const progress = progressBar("accommodations", accommodationCount);
+      try {
+        await seedDemoAccommodations(env.DB, { accommodations: accommodationCount, onProgress: progress.update });
+      } finally {
+        progress.stop();
+      }
       console.log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     } else {
       console.log(`Demo data present (${present} accommodations).`);

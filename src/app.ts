@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { apiRoute } from "./platform/http/api-route";
 import { sql } from "drizzle-orm";
 import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { bookingRoutes } from "./features/booking/routes";
 import { chatAuth } from "./features/chat/chat-auth";
@@ -22,7 +23,6 @@ import { ApiError } from "./platform/http/api-error";
 import { envelopeSchema, success } from "./platform/http/envelope";
 import { CONTENT_TYPE_MESSAGE, jsonBody } from "./platform/http/json-body";
 import { publicBaseUrl } from "./platform/http/public-url";
-import { requestId } from "./platform/http/request-id";
 import { allowedMethods } from "./platform/http/allowed-methods";
 import { featureRouter } from "./platform/http/router";
 import { requestLog } from "./platform/observability/request-log";
@@ -73,7 +73,8 @@ export const createApp = () => {
 
   app.use("*", requestLog());
   app.use("*", pageSecurityHeaders());
-  app.use("*", requestId());
+  // Hono's: a caller's X-Request-Id is kept when it is at most 128 of [A-Za-z0-9_=-], else a UUID.
+  app.use("*", requestId({ limitLength: 128 }));
   app.use("*", failClosed(errorBody));
   app.use("*", withDb(staleReadsAllowed));
   // Chat authenticates and counts every call before the body is read, so even a malformed body
@@ -116,8 +117,8 @@ export const createApp = () => {
     // Test calls and run_worker_first requests reach the Worker before the asset router.
     if ((c.req.method === "GET" || c.req.method === "HEAD") && !c.req.path.startsWith("/api/")) {
       const asset = await c.env.ASSETS.fetch(c.req.raw);
-      // A copy: the asset's own headers are immutable and middleware (request id) sets one.
-      if (asset.status !== 404) return new Response(asset.body, asset);
+      // Through the context, so the headers middleware set (request id) join the asset's own.
+      if (asset.status !== 404) return c.newResponse(asset.body as ReadableStream, asset);
     }
     // A known path with another method is a 405 that says which methods it takes.
     const allowed = methodsAt(c.req.path);
@@ -130,11 +131,11 @@ export const createApp = () => {
   });
 
   app.onError((err, c) => {
-    const requestId = c.get("requestId") ?? crypto.randomUUID();
-    c.header("x-request-id", requestId);
+    const requestId = c.get("requestId");
     const failure = asApiError(err);
     for (const [name, value] of Object.entries(failure.headers ?? {})) c.header(name, value);
-    if (failure.status >= 500) {
+    // An ApiError is an answer chosen on purpose (a 501, a 503): the request log has its status.
+    if (failure.status >= 500 && !(err instanceof ApiError)) {
       // Internals stay in the log, keyed by request id; the client gets only the id.
       console.error(JSON.stringify({ level: "error", requestId, path: c.req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) }));
     }

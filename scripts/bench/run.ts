@@ -103,13 +103,19 @@ try {
   const scenarios = [...(await contentScenarios(ctx)), ...searchScenarios(ctx), await quoteScenario(server.base)].filter(
     (s) => !values.only || s.name.includes(values.only) || s.name.startsWith("baseline"),
   );
-  for (const scenario of scenarios) {
-    process.stdout.write(`  ${scenario.name} ...`);
+  const withFlow = !values.only || "flow".includes(values.only);
+  // Which scenario runs and how long the rest takes: each is a 2 s warm-up plus the measured run.
+  const steps = scenarios.length + (withFlow ? 1 : 0);
+  const announce = (step: number, name: string) =>
+    process.stdout.write(`  [${step}/${steps}] ${name} (${2 + duration} s, about ${Math.ceil(((steps - step + 1) * (2 + duration)) / 60)} min left) ...`);
+  console.log(`Running ${steps} scenarios, ${connections} connections, ${duration} s each after a 2 s warm-up:`);
+  for (const [i, scenario] of scenarios.entries()) {
+    announce(i + 1, scenario.name);
     rows.push(await measure(server.base, scenario));
     process.stdout.write(" done\n");
   }
-  if (!values.only || "flow".includes(values.only)) {
-    process.stdout.write("  flow: search, quote, book, cancel ...");
+  if (withFlow) {
+    announce(steps, "flow: search, quote, book, cancel");
     const flow = await runFlow(server.base, duration, connections, accommodations);
     rows.push({ name: "flow: search, quote, book, cancel (per flow)", meaning: "A whole booking and its cancellation, four calls.", ...flow });
     process.stdout.write(" done\n");

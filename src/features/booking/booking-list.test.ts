@@ -179,7 +179,8 @@ describe("GET /api/bookings: bad input and cursors", () => {
     const [body, signature] = cursor.split(".") as [string, string];
     const tampered = `${body}.${signature.slice(0, -2)}${signature.endsWith("AA") ? "BB" : "AA"}`;
     const contentToken = (await post("/api/v1/content/accommodations", { size: 1 })).json.data.nextPageToken as string;
-    const unsignedKey = await signToken(keyring(env.PAGE_TOKEN_SECRET), { v: 1, p: "demo", f: {}, c: hour(0), r: "BKRECON00" });
+    // The right payload and secret under another purpose's key.
+    const unsignedKey = await signToken(keyring(env.PAGE_TOKEN_SECRET), "content-page", { v: 1, p: "demo", f: {}, c: hour(0), r: "BKRECON00" }, null);
     for (const bad of ["garbage", "a.b.c", tampered, contentToken, unsignedKey]) {
       const res = await list(`cursor=${encodeURIComponent(bad)}`);
       expect(res.status).toBe(400);

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { deriveKeyring, type Keyring } from "../../platform/crypto/keyring";
+import type { Keyring } from "../../platform/crypto/keyring";
 import { openToken, signToken } from "../../platform/crypto/signed-token";
 import { ApiError } from "../../platform/http/api-error";
 import { envelopeSchema } from "../../platform/http/envelope";
@@ -66,9 +66,6 @@ const filtersOf = (q: BookingsQuery): ListFilters => ({
   status: q.status ?? null,
 });
 
-// Key separation: list cursors are signed with a key derived for this purpose only.
-const cursorKeys = (keys: Keyring) => deriveKeyring(keys, (secret) => `booking-list-cursor:v1:${secret}`);
-
 const cursorPayload = z
   .object({
     v: z.literal(1),
@@ -82,7 +79,8 @@ const cursorPayload = z
 const INVALID_CURSOR = () => new ApiError(400, "Invalid cursor", "invalid_cursor");
 
 const readCursor = async (keys: Keyring, token: string, partnerId: string) => {
-  const opened = await openToken(cursorKeys(keys), token);
+  // A cursor does not expire: it only names a position in the partner's own list.
+  const opened = await openToken(keys, "booking-list-cursor", token, Date.now());
   if (opened.kind !== "ok") throw INVALID_CURSOR();
   const parsed = cursorPayload.safeParse(opened.payload);
   if (!parsed.success) throw INVALID_CURSOR();
@@ -134,7 +132,7 @@ export const listBookings = async (d1: D1Database, keys: Keyring, partnerId: str
   const last = page[page.length - 1];
   const nextCursor =
     results.length > limit && last
-      ? await signToken(cursorKeys(keys), { v: 1, p: partnerId, f: filters, c: last.created_at, r: last.reference })
+      ? await signToken(keys, "booking-list-cursor", { v: 1, p: partnerId, f: filters, c: last.created_at, r: last.reference }, null)
       : null;
   return { bookings: page.map(bookingView), nextCursor };
 };

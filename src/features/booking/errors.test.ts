@@ -131,7 +131,7 @@ describe("quote: section 7 messages", () => {
     const [signedStay, ...rest] = searched.option.id.split("~");
     const [body, signature] = signedStay.split(".");
     const tampered = [`${body}.${signature[0] === "A" ? "B" : "A"}${signature.slice(1)}`, ...rest].join("~");
-    const pageTokenShaped = await signToken(keyring(env.PAGE_TOKEN_SECRET), [1, "demo"]);
+    const pageTokenShaped = await signToken(keyring(env.PAGE_TOKEN_SECRET), "content-page", [4, "demo"], Date.now() + 60_000);
     const truncated = searched.option.id.split("~").slice(0, 4).join("~");
     for (const optionId of [forged, expired, tampered, pageTokenShaped, truncated, `${searched.option.id}~extra`]) {
       const res = await post("/api/quote", quoteBody(searched, { optionId }));

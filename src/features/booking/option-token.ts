@@ -1,4 +1,4 @@
-import { deriveKeyring, type Keyring } from "../../platform/crypto/keyring";
+import type { Keyring } from "../../platform/crypto/keyring";
 import { openToken, signToken } from "../../platform/crypto/signed-token";
 import { ApiError } from "../../platform/http/api-error";
 
@@ -28,17 +28,15 @@ export type OptionSnapshot = {
   supplier?: string;
 };
 
-// Key separation: options are signed with a key derived for this purpose, never the page-token key itself.
-const optionKeys = (keys: Keyring) => deriveKeyring(keys, (secret) => `option-token:v2:${secret}`);
 const SEPARATOR = "~";
 
 /** What every option of one search shares: the signed part of an option id. */
 type StaySnapshot = Pick<OptionSnapshot, "partnerId" | "checkIn" | "checkOut" | "rooms" | "expiresAt"> & Partial<Pick<OptionSnapshot, "currency" | "occupancyRefIds">>;
 type ProductSnapshot = Pick<OptionSnapshot, "accommodationCode" | "roomCode" | "ratePlanCode" | "chargeTotal" | "supplier">;
 
-// Version 3 adds the currency and the occupancy ids; version 2 ids (USD, positions) are still read.
+// Version 4: the expiry moved to the shared token envelope (signed-token.ts).
 const stayPayload = (o: StaySnapshot) =>
-  [3, o.partnerId, o.checkIn, o.checkOut, o.rooms.map((r) => r.join(".")).join("_"), Math.floor(o.expiresAt / 1000), o.currency ?? "USD", (o.occupancyRefIds ?? o.rooms.map((_, i) => i + 1)).join(".")];
+  [4, o.partnerId, o.checkIn, o.checkOut, o.rooms.map((r) => r.join(".")).join("_"), o.currency ?? "USD", (o.occupancyRefIds ?? o.rooms.map((_, i) => i + 1)).join(".")];
 
 /**
  * `<signed stay>~<accommodation>~<room>~<rate plan>~<total>[~<supplier>]`. The signature binds partner, dates,
@@ -53,7 +51,8 @@ const optionIdOf = (signedStay: string, o: ProductSnapshot) =>
 
 /** Signs a search's stay once; the ids of its options are then made without any crypto. */
 export const optionIdsFor = async (keys: Keyring, stay: StaySnapshot): Promise<(product: ProductSnapshot) => string> => {
-  const signedStay = await signToken(optionKeys(keys), stayPayload(stay));
+  // Whole seconds, as before: every option of a search carries the same signed part.
+  const signedStay = await signToken(keys, "booking-option", stayPayload(stay), Math.floor(stay.expiresAt / 1000) * 1000);
   return (product) => optionIdOf(signedStay, product);
 };
 
@@ -72,16 +71,15 @@ export const readOptionId = async (keys: Keyring, token: string, partnerId: stri
   const [signedStay, accommodationCode, roomCode, ratePlanCode, total, supplier] = parts as [string, string, string, string, string, string | undefined];
   const chargeTotal = Number(total);
   if (!Number.isFinite(chargeTotal) || chargeTotal < 0) throw EXPIRED_OR_INVALID();
-  const opened = await openToken(optionKeys(keys), signedStay);
-  if (opened.kind !== "ok" || !Array.isArray(opened.payload)) throw EXPIRED_OR_INVALID();
-  const [version, partner, checkIn, checkOut, rooms, expires, currency = "USD", refIds] = opened.payload as unknown[];
+  const opened = await openToken(keys, "booking-option", signedStay, now);
+  if (opened.kind !== "ok" || opened.expiresAt === null || !Array.isArray(opened.payload)) throw EXPIRED_OR_INVALID();
+  const [version, partner, checkIn, checkOut, rooms, currency, refIds] = opened.payload as unknown[];
   if (
-    (version !== 2 && version !== 3) || typeof partner !== "string" || typeof checkIn !== "string" || typeof checkOut !== "string" ||
-    typeof rooms !== "string" || typeof expires !== "number" || typeof currency !== "string" || (refIds !== undefined && typeof refIds !== "string")
+    version !== 4 || typeof partner !== "string" || typeof checkIn !== "string" || typeof checkOut !== "string" ||
+    typeof rooms !== "string" || typeof currency !== "string" || typeof refIds !== "string"
   ) {
     throw EXPIRED_OR_INVALID();
   }
-  if (now >= expires * 1000) throw EXPIRED_OR_INVALID();
   if (partner !== partnerId) throw new ApiError(400, "Option reference invalid", "option_invalid");
   const roomAges = rooms.split("_").map((r) => r.split(".").map(Number));
   return {
@@ -94,8 +92,8 @@ export const readOptionId = async (keys: Keyring, token: string, partnerId: stri
     rooms: roomAges,
     chargeTotal,
     currency,
-    occupancyRefIds: refIds === undefined ? roomAges.map((_, i) => i + 1) : refIds.split(".").map(Number),
-    expiresAt: expires * 1000,
+    occupancyRefIds: refIds.split(".").map(Number),
+    expiresAt: opened.expiresAt,
     ...(supplier ? { supplier } : {}),
   };
 };

@@ -90,8 +90,9 @@ describe("the booking page", () => {
     expect(bare.status).toBe(404);
     expect(bare.text).not.toContain("Hopper");
     const otherReference = await bookingPageToken(keyring(env.PAGE_TOKEN_SECRET), "BKAAAAAAAAAAAA");
-    const wrongSecret = await signToken(keyring("guessed-secret"), { k: "chat-booking-page", r: bookingId });
-    for (const token of [otherReference, wrongSecret, "garbage", ""]) {
+    const wrongSecret = await signToken(keyring("guessed-secret"), "chat-booking-page", { r: bookingId }, null);
+    const otherPurpose = await signToken(keyring(env.PAGE_TOKEN_SECRET), "content-page", { r: bookingId }, null);
+    for (const token of [otherReference, wrongSecret, otherPurpose, "garbage", ""]) {
       const res = await get(`/chat/bookings/${bookingId}?token=${encodeURIComponent(token)}`);
       expect(res.status, token).toBe(404);
       expect(res.text).not.toContain("Hopper");

@@ -125,7 +125,7 @@ describe("content errors of section 7, word for word", () => {
 
   it("rejects a correctly signed token whose payload is not a page cursor", async () => {
     const { signToken } = await import("../../platform/crypto/signed-token");
-    const res = await post(PATH, { pageToken: await signToken(keyring(env.PAGE_TOKEN_SECRET), { hello: "world" }) });
+    const res = await post(PATH, { pageToken: await signToken(keyring(env.PAGE_TOKEN_SECRET), "content-page", { hello: "world" }, Date.now() + 60_000) });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe("Invalid pageToken format");
   });

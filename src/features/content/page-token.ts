@@ -16,7 +16,6 @@ const payloadSchema = z
     a: z.string(), // last code served: the keyset cursor
     d: z.string().optional(), // changedSince filter (deltas only)
     u: z.string().optional(), // updatedAt of the last document served (deltas only: the keyset is updatedAt, code)
-    e: z.number().int(), // expiry, epoch ms
   })
   .strict();
 
@@ -33,23 +32,22 @@ export type PageCursor = {
 };
 
 export const issuePageToken = (keys: Keyring, cursor: PageCursor): Promise<string> =>
-  signToken(keys, {
+  signToken(keys, "content-page", {
     v: 1, p: cursor.partnerId, t: cursor.type, c: cursor.countries, s: cursor.size, a: cursor.after,
     ...(cursor.changedSince ? { d: cursor.changedSince, u: cursor.afterUpdatedAt ?? undefined } : {}),
-    e: cursor.expiresAt,
-  });
+  }, cursor.expiresAt);
 
 /** Opens a token with the spec's errors, in order: format, signature, owner, expiry. */
 export const readPageToken = async (keys: Keyring, token: string, partnerId: string, now: number): Promise<PageCursor> => {
-  const opened = await openToken(keys, token);
+  const opened = await openToken(keys, "content-page", token, now);
   if (opened.kind === "malformed") throw new ApiError(400, "Invalid pageToken format", "invalid_page_token");
   if (opened.kind === "bad_signature") throw new ApiError(401, "Invalid pageToken signature", "page_token_signature");
   const parsed = payloadSchema.safeParse(opened.payload);
   if (!parsed.success) throw new ApiError(400, "Invalid pageToken format", "invalid_page_token");
-  const { p, t, c, s, a, d, u, e } = parsed.data;
+  const { p, t, c, s, a, d, u } = parsed.data;
   // A delta token carries both its filter and the updatedAt half of its keyset.
   if ((d === undefined) !== (u === undefined)) throw new ApiError(400, "Invalid pageToken format", "invalid_page_token");
   if (p !== partnerId) throw new ApiError(401, "pageToken does not belong to the current partner", "page_token_partner");
-  if (now >= e) throw new ApiError(401, "pageToken expired", "page_token_expired");
-  return { partnerId: p, type: t, countries: c, size: s, after: a, expiresAt: e, changedSince: d ?? null, afterUpdatedAt: u ?? null };
+  if (opened.kind === "expired" || opened.expiresAt === null) throw new ApiError(401, "pageToken expired", "page_token_expired");
+  return { partnerId: p, type: t, countries: c, size: s, after: a, expiresAt: opened.expiresAt, changedSince: d ?? null, afterUpdatedAt: u ?? null };
 };

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DEMO_KEY, OTHER_KEY } from "../../../test/api";
+import { expectLogs } from "../../../test/expected-logs";
 import { database } from "../../platform/db/client";
 import { keyedHash, sha256Hex } from "../../platform/crypto/digest";
 import { CHROME_UA, checkBody, DEMO_COLLECTOR_KEY, humanSignals, reasonCodes, runCheckCall, sendSignals, unique, uniqueIp } from "./radar-fixtures";
@@ -376,12 +377,14 @@ describe("POST /api/v1/radar/checks: bypass (fail open)", () => {
 describe("POST /api/v1/radar/checks: fail open on storage failure", () => {
   it("bypasses with evaluation_error when its reads fail, and still answers 200", async () => {
     // A real failure, no mock: the signals table is briefly missing.
+    const errors = expectLogs("error");
     await env.DB.prepare("alter table radar_signals rename to radar_signals_away").run();
     try {
       const res = await runCheckCall(checkBody(), { sessionId: unique("s") });
       expect(res.status).toBe(200);
       expect(res.json.data).toMatchObject({ decision: "bypass", radar_result: "evaluation_error", billable: false, should_hide_rate: false });
       expect(JSON.stringify(res.json)).not.toContain("radar_signals");
+      expect(errors.join("\n")).toContain('"event":"radar_evaluation_failed"');
     } finally {
       await env.DB.prepare("alter table radar_signals_away rename to radar_signals").run();
     }

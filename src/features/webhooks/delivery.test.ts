@@ -11,6 +11,7 @@ import { attachBody, NEW_YORK, say, startSession, tokenOf } from "../chat/chat-t
 import { asBearer, demoAdminToken } from "../partners/test-sessions";
 import { deliverWebhooks, MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_SECONDS, retryDelays } from "./delivery";
 import { announceBookingChange, webhookReenqueue, type WebhookMessage } from "./events";
+import { expectLogs } from "../../../test/expected-logs";
 import { bookRefundable, receivedAt, refusingQueue, signatureIsValid, subscribe } from "./webhook-test-kit";
 
 let admin: string;
@@ -139,6 +140,7 @@ describe("booking.cancelled and chat bookings", () => {
 describe("when the queue refuses the message", () => {
   it("still books, records the event as not enqueued, and the upkeep task enqueues it later", async () => {
     const endpoint = await subscribe(admin, "refused-then-reenqueued");
+    const warnings = expectLogs("warn");
     const deps = { ...bookingDeps(env), webhookQueue: refusingQueue };
     const connection = await coreConnection(env.DB, "demo", 1001);
     const quote = await quoteOf(await searchOne("US000003", { pick: (o) => o.isRefundable }));
@@ -146,6 +148,7 @@ describe("when the queue refuses the message", () => {
     expect(booked).toMatchObject({ status: "success", partnerReference: "wh-refused-1" });
     const stored = await env.DB.prepare("SELECT status FROM bookings WHERE reference = ?").bind(booked.bookingReference).first<{ status: string }>();
     expect(stored?.status).toBe("success");
+    expect(warnings.join("\n")).toContain("webhook deliveries not enqueued");
 
     const pending = () => env.DB.prepare("SELECT event_id, enqueued_at FROM webhook_deliveries WHERE endpoint_id = ?").bind(endpoint.id).all<{ event_id: string; enqueued_at: string | null }>();
     expect((await pending()).results).toEqual([{ event_id: expect.stringMatching(/^evt_/), enqueued_at: null }]);
@@ -164,6 +167,7 @@ describe("when the queue refuses the message", () => {
 describe("the consumer's retry schedule and dead-letter queue", () => {
   /** Records an event for the endpoint without enqueueing it, so the test alone drives the consumer. */
   const recordedEvent = async (endpointId: string, bookingReference: string) => {
+    expectLogs("warn"); // the refusing queue's "not enqueued" warning, on purpose
     await announceBookingChange({ d1: env.DB, webhookQueue: refusingQueue }, {
       type: "booking.confirmed", partnerId: "demo", bookingReference, partnerReference: bookingReference, status: "success",
       chargeTotal: 100, currency: "USD", accommodationCode: "US000001", checkIn: "2030-01-01", checkOut: "2030-01-03",

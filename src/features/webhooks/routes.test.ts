@@ -4,6 +4,7 @@ import { call } from "../../../test/api";
 import { asBearer, createUser, demoAdminToken, loginAs, otherAdminToken } from "../partners/test-sessions";
 import { MAX_ENDPOINTS_PER_PARTNER } from "./endpoints";
 import { announceBookingChange } from "./events";
+import { expectLogs } from "../../../test/expected-logs";
 import { RECEIVER, refusingQueue } from "./webhook-test-kit";
 
 const BOTH = ["booking.confirmed", "booking.cancelled"];
@@ -150,6 +151,7 @@ describe("another partner's endpoint", () => {
 describe("DELETE /api/partner/webhooks/:id", () => {
   it("deletes the endpoint and its delivery records; a second delete is 404", async () => {
     const id = (await create(demo, "https://partner.example/hooks/deleted")).json.data.id;
+    expectLogs("warn"); // the refusing queue's "not enqueued" warning, on purpose
     await announceBookingChange({ d1: env.DB, webhookQueue: refusingQueue }, change("BK-DEL-1"));
     expect((await demo.get(`/api/partner/webhooks/${id}/deliveries`)).json.data.deliveries.length).toBeGreaterThan(0);
     const res = await demo.del(`/api/partner/webhooks/${id}`);
@@ -172,6 +174,7 @@ describe("GET /api/partner/webhooks/:id/deliveries", () => {
     await env.DB.prepare("DELETE FROM webhook_endpoints WHERE partner_id = 'demo'").run();
     const id = (await create(demo, "https://partner.example/hooks/paged")).json.data.id;
     const start = Date.parse("2030-01-01T00:00:00.000Z");
+    expectLogs("warn"); // the refusing queue's "not enqueued" warning, on purpose
     for (let i = 0; i < 5; i++) await announceBookingChange({ d1: env.DB, webhookQueue: refusingQueue }, change(`BK-PAGE-${i}`), start + i * 1000);
 
     const first = await demo.get(`/api/partner/webhooks/${id}/deliveries?limit=2`);

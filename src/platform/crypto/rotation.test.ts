@@ -68,8 +68,8 @@ describe("PAGE_TOKEN_SECRET rotation", () => {
     expect(second.status).toBe(200);
     expect(second.json.data.accommodations[0].code > first.json.data.accommodations[1].code).toBe(true);
     const issuedDuring = second.json.data.nextPageToken as string;
-    expect((await openToken(keyring(NEW), issuedDuring)).kind).toBe("ok");
-    expect((await openToken(keyring(OLD), issuedDuring)).kind).toBe("bad_signature");
+    expect((await openToken(keyring(NEW), "content-page", issuedDuring, Date.now())).kind).toBe("ok");
+    expect((await openToken(keyring(OLD), "content-page", issuedDuring, Date.now())).kind).toBe("bad_signature");
 
     const refused = await send(after, "POST", CONTENT, API_KEY, { pageToken: issuedBefore });
     expect(refused.status).toBe(401);

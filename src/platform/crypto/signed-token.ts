@@ -1,38 +1,61 @@
 import { base64url, fromBase64url } from "./digest";
-import { verifyWithKeyring, type Keyring } from "./keyring";
+import { deriveKeyring, verifyWithKeyring, type Keyring } from "./keyring";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/**
+ * What a token is for. Each purpose signs under its own key derived from the keyring, so a token
+ * of one purpose never opens as another (a page token is not an option id, nor a booking link).
+ */
+export type TokenPurpose = "content-page" | "booking-option" | "booking-list-cursor" | "chat-booking-page";
+
+const purposeKeys = (keys: Keyring, purpose: TokenPurpose) => deriveKeyring(keys, (secret) => `${purpose}:v1:${secret}`);
+
 const hmacKey = (secret: string) =>
   crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 
-/** `base64url(JSON payload).base64url(HMAC-SHA-256)`: compact, tamper-evident, not secret. Signed with the current secret. */
-export const signToken = async (keys: Keyring, payload: unknown): Promise<string> => {
-  const body = base64url(encoder.encode(JSON.stringify(payload)));
-  const signature = await crypto.subtle.sign("HMAC", await hmacKey(keys.current), encoder.encode(body));
+/**
+ * `base64url(JSON {d: payload, e: expiry}).base64url(HMAC-SHA-256)`: compact, tamper-evident, not
+ * secret. Signed with the keyring's current secret under the purpose's key. `expiresAt` is epoch ms,
+ * or null for a token that lives as long as its key (a confirmation link).
+ */
+export const signToken = async (keys: Keyring, purpose: TokenPurpose, payload: unknown, expiresAt: number | null): Promise<string> => {
+  const body = base64url(encoder.encode(JSON.stringify({ d: payload, e: expiresAt })));
+  const signature = await crypto.subtle.sign("HMAC", await hmacKey(purposeKeys(keys, purpose).current), encoder.encode(body));
   return `${body}.${base64url(new Uint8Array(signature))}`;
 };
 
-export type OpenedToken = { kind: "malformed" } | { kind: "bad_signature" } | { kind: "ok"; payload: unknown };
+/** `expired` still carries the payload, so a caller can report ownership before expiry when its contract says so. */
+export type OpenedToken =
+  | { kind: "malformed" }
+  | { kind: "bad_signature" }
+  | { kind: "ok" | "expired"; payload: unknown; expiresAt: number | null };
 
-/** Checks shape first, then the signature against the keyring (WebCrypto verify compares in constant time). */
-export const openToken = async (keys: Keyring, token: string): Promise<OpenedToken> => {
+/**
+ * Checks shape, then the signature against the purpose's keyring (current, then previous; WebCrypto
+ * verify compares in constant time), then the expiry against `now`.
+ */
+export const openToken = async (keys: Keyring, purpose: TokenPurpose, token: string, now: number): Promise<OpenedToken> => {
   const parts = token.split(".");
   if (parts.length !== 2) return { kind: "malformed" };
   const [body, sig] = parts as [string, string];
   const bodyBytes = fromBase64url(body);
   const sigBytes = fromBase64url(sig);
   if (!bodyBytes || !sigBytes || bodyBytes.length === 0) return { kind: "malformed" };
-  let payload: unknown;
+  let envelope: unknown;
   try {
-    payload = JSON.parse(decoder.decode(bodyBytes));
+    envelope = JSON.parse(decoder.decode(bodyBytes));
   } catch {
     return { kind: "malformed" };
   }
+  if (envelope === null || typeof envelope !== "object" || !("d" in envelope) || !("e" in envelope)) return { kind: "malformed" };
+  const { d: payload, e: expiresAt } = envelope as { d: unknown; e: unknown };
+  if (expiresAt !== null && (typeof expiresAt !== "number" || !Number.isFinite(expiresAt))) return { kind: "malformed" };
   const signed = encoder.encode(body);
-  const valid = await verifyWithKeyring(keys, async (secret) =>
+  const valid = await verifyWithKeyring(purposeKeys(keys, purpose), async (secret) =>
     (await crypto.subtle.verify("HMAC", await hmacKey(secret), sigBytes, signed)) ? true : null,
   );
-  return valid ? { kind: "ok", payload } : { kind: "bad_signature" };
+  if (!valid) return { kind: "bad_signature" };
+  return { kind: expiresAt !== null && now >= expiresAt ? "expired" : "ok", payload, expiresAt };
 };

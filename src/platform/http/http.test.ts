@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../app";
 import { call } from "../../../test/api";
+import { expectLogs } from "../../../test/expected-logs";
 import { ApiError } from "./api-error";
 
 describe("request id", () => {
@@ -57,7 +58,8 @@ describe("routing and errors", () => {
     expect(unknown.headers.get("allow")).toBeNull();
   });
 
-  it("turns an unexpected error into a 500 that leaks nothing but the request id", async () => {
+  it("turns an unexpected error into a 500 that leaks nothing but the request id, and logs it under that id", async () => {
+    const errors = expectLogs("error");
     const app = createApp();
     app.get("/boom", () => {
       throw new Error("D1_ERROR: secret table layout");
@@ -67,6 +69,9 @@ describe("routing and errors", () => {
     const body = (await res.json()) as Record<string, unknown>;
     expect(body).toEqual({ message: "Internal server error", code: "internal_error", requestId: res.headers.get("x-request-id") });
     expect(JSON.stringify(body)).not.toContain("secret");
+    // The details go to the log only, keyed by the id the client got.
+    expect(errors).toHaveLength(1);
+    expect(JSON.parse(errors[0]!)).toMatchObject({ level: "error", requestId: body.requestId, path: "/boom", error: expect.stringContaining("secret table layout") });
   });
 
   it("maps ApiError to its status, message, code and details", async () => {
@@ -77,6 +82,18 @@ describe("routing and errors", () => {
     const res = await app.request("/teapot", {}, env);
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({ message: "Conflict", code: "conflict", details: { field: "email" } });
+  });
+
+  it("answers a deliberate 5xx ApiError as it is, without logging it as a crash", async () => {
+    const errors = expectLogs("error");
+    const app = createApp();
+    app.get("/later", () => {
+      throw new ApiError(501, "Not implemented here", "not_implemented");
+    });
+    const res = await app.request("/later", {}, env);
+    expect(res.status).toBe(501);
+    expect(await res.json()).toEqual({ message: "Not implemented here", code: "not_implemented", requestId: res.headers.get("x-request-id") });
+    expect(errors).toEqual([]);
   });
 });
 

@@ -46,11 +46,14 @@ export const jsonBody = (): MiddlewareHandler<AppEnv> =>
   async function jsonBody(c, next) {
     if (c.req.method !== "POST" && c.req.method !== "PUT" && c.req.method !== "PATCH") return next();
     return limit(c, async () => {
-      const text = await c.req.text();
+      // Bytes, not c.req.text(): workerd warns when a body of a non-text type is read as text,
+      // and a form or binary body is refused below anyway.
+      const text = new TextDecoder().decode(await c.req.arrayBuffer());
       const mediaType = (c.req.header("content-type") ?? "").split(";")[0]!.trim();
       // Hono keeps body promises in bodyCache at runtime (its type says values). The parsed body is
       // kept too: c.req.json() would otherwise parse the text again for every reader.
       const cache = c.req.bodyCache as Record<string, unknown>;
+      cache.text = Promise.resolve(text);
       if (text.length === 0) {
         cache.text = Promise.resolve("{}");
         cache.json = Promise.resolve({});
