@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { build } from "esbuild";
 import { defineConfig } from "vitest/config";
@@ -52,6 +53,8 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // The same zod the bundle carries (wrangler.toml [alias]).
+        resolve: { alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL("./src/platform/zod-without-locales/index.ts", import.meta.url)) }] },
         plugins: [
           cloudflareTest(async () => ({
             main: "./src/index.ts",
