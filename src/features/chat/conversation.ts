@@ -219,7 +219,7 @@ const paymentStep = async (ctx: TurnContext, state: ConversationState): Promise<
   const card = await usableCard(ctx.deps.d1, ctx.partnerId, ctx.actorId, ctx.now);
   if (card) return askConfirmation(state, card);
   state.status = "payment_setup_required";
-  const { token } = await issueSetupToken(ctx.deps.d1, { partnerId: ctx.partnerId, actorId: ctx.actorId, sessionId: ctx.sessionId }, ctx.now);
+  const { token } = await issueSetupToken(ctx.deps.d1, ctx.deps.keys, { partnerId: ctx.partnerId, actorId: ctx.actorId, sessionId: ctx.sessionId }, ctx.now);
   const setupUrl = `${ctx.origin}/card-setup?token=${encodeURIComponent(token)}`;
   return reply(
     "payment_setup_required",

@@ -1,3 +1,4 @@
+import { signingKeys } from "../../platform/config/secrets";
 import { apiRoute } from "../../platform/http/api-route";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../platform/app-env";
@@ -32,7 +33,7 @@ const attach = apiRoute({
 
 export const paymentRoutes = featureRouter()
   .openapi(attach, async (c) => {
-    const result = await attachPaymentMethod(c.env.DB, c.req.valid("json"));
+    const result = await attachPaymentMethod(c.env.DB, signingKeys(c.env, "PAGE_TOKEN_SECRET"), c.req.valid("json"));
     return c.json({ data: result }, 200);
   })
   .route("/", cardSetupPages);

@@ -1,4 +1,6 @@
 import { randomToken, sha256Hex } from "../../platform/crypto/digest";
+import type { Keyring } from "../../platform/crypto/keyring";
+import { openToken, signToken } from "../../platform/crypto/signed-token";
 import { ApiError } from "../../platform/http/api-error";
 
 /** A setup URL works once and for this long. */
@@ -16,9 +18,15 @@ export const cardUsableAt = (card: Pick<SavedCard, "expMonth" | "expYear">, now:
   return card.expYear * 12 + card.expMonth >= current;
 };
 
-/** Issues a one-time setup token bound to the partner, the actor and the chat session. */
-export const issueSetupToken = async (d1: D1Database, owner: { partnerId: string; actorId: string; sessionId: string }, now = Date.now()) => {
-  const token = `pst_${randomToken(32)}`;
+const SETUP_TOKEN_PREFIX = "pst_";
+
+/**
+ * Issues a one-time setup token bound to the partner, the actor and the chat session. It is signed
+ * (the one signed-token helper, purpose `card-setup`) so a forged or altered link is refused before
+ * any D1 read; the D1 row, keyed by its SHA-256, is what makes it one-time.
+ */
+export const issueSetupToken = async (d1: D1Database, keys: Keyring, owner: { partnerId: string; actorId: string; sessionId: string }, now = Date.now()) => {
+  const token = `${SETUP_TOKEN_PREFIX}${await signToken(keys, "card-setup", randomToken(32), now + SETUP_TOKEN_TTL_MS)}`;
   await d1.batch([
     // Only the newest link of an actor works; older unused ones say they were replaced.
     d1
@@ -52,14 +60,22 @@ export const cardById = async (d1: D1Database, partnerId: string, actorId: strin
 
 export type AttachInput = { portalToken: string; paymentMethodId: string; cardBrand: string; cardLast4: string; expMonth: number; expYear: number; setAsDefault?: boolean };
 
+/** Whether we signed this token (expired or not: the D1 row says which state it is in). */
+const signedByUs = async (keys: Keyring, token: string, now: number) => {
+  if (!token.startsWith(SETUP_TOKEN_PREFIX)) return false;
+  const opened = await openToken(keys, "card-setup", token.slice(SETUP_TOKEN_PREFIX.length), now);
+  return opened.kind === "ok" || opened.kind === "expired";
+};
+
 const INVALID_TOKEN = () => new ApiError(401, "portalToken is invalid, expired or already used", "invalid_portal_token");
 
 /**
  * POST /v1/hotel-ea/payment-methods/attach. The token is spent in the same statement that checks
  * it, so two concurrent attaches with one token cannot both succeed.
  */
-export const attachPaymentMethod = async (d1: D1Database, input: AttachInput, now = Date.now()) => {
+export const attachPaymentMethod = async (d1: D1Database, keys: Keyring, input: AttachInput, now = Date.now()) => {
   if (!cardUsableAt(input, now)) throw new ApiError(400, "The card has expired", "card_expired");
+  if (!(await signedByUs(keys, input.portalToken, now))) throw INVALID_TOKEN();
   const spent = await d1
     .prepare("UPDATE payment_setup_tokens SET used_at = ?1 WHERE token_hash = ?2 AND used_at IS NULL AND replaced_at IS NULL AND expires_at > ?1 RETURNING partner_id, actor_id")
     .bind(now, await sha256Hex(input.portalToken))
@@ -92,7 +108,8 @@ export const attachPaymentMethod = async (d1: D1Database, input: AttachInput, no
 export type SetupLinkState = "ready" | "used" | "replaced" | "expired" | "unknown";
 
 /** What a card-setup link is worth right now, so the page can say so before showing the form. */
-export const setupLinkState = async (d1: D1Database, token: string, now = Date.now()): Promise<SetupLinkState> => {
+export const setupLinkState = async (d1: D1Database, keys: Keyring, token: string, now = Date.now()): Promise<SetupLinkState> => {
+  if (!(await signedByUs(keys, token, now))) return "unknown";
   const row = await d1
     .prepare("SELECT used_at, replaced_at, expires_at FROM payment_setup_tokens WHERE token_hash = ?")
     .bind(await sha256Hex(token))

@@ -8,7 +8,7 @@ const decoder = new TextDecoder();
  * What a token is for. Each purpose signs under its own key derived from the keyring, so a token
  * of one purpose never opens as another (a page token is not an option id, nor a booking link).
  */
-export type TokenPurpose = "content-page" | "booking-option" | "booking-list-cursor" | "chat-booking-page";
+export type TokenPurpose = "content-page" | "booking-option" | "booking-list-cursor" | "chat-booking-page" | "card-setup";
 
 const purposeKeys = (keys: Keyring, purpose: TokenPurpose) => deriveKeyring(keys, (secret) => `${purpose}:v1:${secret}`);
 
