@@ -72,7 +72,7 @@ export const seedDemoUpstream = async (d1: D1Database, options: { credentialsKey
 
 /** The scenario hotels (sandbox/hotelx/README.md) our content index knows, beside the sandbox's inventory. */
 export const SANDBOX_SCENARIO_CODES = [
-  "HX500", "HXBADJSON", "HXGQLERR", "HXBADSHAPE", "HXPRICEUP", "HXSOLDOUT", "HXREFUSE", "HXSLOW2000", "HXSLOW5000", "HXLOST2000", "HXLOST5000",
+  "HX500", "HXBADJSON", "HXGQLERR", "HXBADSHAPE", "HXPRICEUP", "HXSOLDOUT", "HXREFUSE", "HXSLOW2000", "HXSLOW5000", "HXLOST2000", "HXLOST5000", "HXLOST10000",
 ] as const;
 
 const SANDBOX_CITIES: Record<string, { country: string; latitude: number; longitude: number; timezone: string }> = {
