@@ -140,6 +140,7 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     const res = await post("/api/book", bookBody(quote, partnerReference, {}, UPSTREAM));
     expect(res.status).toBe(400);
     expect(res.json.message).toBe("The booking was not successful.");
+    expect(res.json.details).toEqual({ reason: code === "HXSOLDOUT" ? "unavailable" : "failed" });
     expect(await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE partner_reference = ?").bind(partnerReference).first("n")).toBe(0);
   });
 
