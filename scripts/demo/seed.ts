@@ -1,5 +1,6 @@
 import { drizzle } from "drizzle-orm/d1";
 import { sql } from "drizzle-orm";
+import type { AccommodationContent } from "../../src/features/content/schemas";
 import { hashPassword } from "../../src/platform/crypto/password";
 import { sha256Hex } from "../../src/platform/crypto/digest";
 import { accommodations, apiKeys, connections, partners, users } from "../../src/platform/db/schema";
@@ -7,6 +8,7 @@ import { connectionUpstreams } from "../../src/features/operators/tables";
 import { DEMO_ACCOUNTS, DEMO_UPSTREAM_CONNECTION } from "./accounts";
 import { setUpstream } from "../../src/features/operators/upstreams";
 import { generateAccommodations, type DemoAccommodation } from "./accommodations";
+import { hotelFor, inventoryCodes } from "../../sandbox/hotelx/src/inventory";
 
 export type SeedOptions = { accommodations: number; seed?: number; onProgress?: (done: number) => void };
 
@@ -53,7 +55,8 @@ export const seedDemoAccounts = async (d1: D1Database) => {
  * Connection 1002 of the demo partner (b2b, tgx, in use), pointed at the sandbox Hotel-X supplier
  * at `url`. Safe to run again: the connection is kept; its upstream is made only when missing.
  */
-export const seedDemoUpstream = async (d1: D1Database, options: { credentialsKey: string; url: string }) => {
+export const seedDemoUpstream = async (d1: D1Database, options: { credentialsKey: string; url: string; hotels?: boolean }) => {
+  if (options.hotels !== false) await seedSandboxHotels(d1);
   const db = drizzle(d1);
   const { connection, upstream } = DEMO_UPSTREAM_CONNECTION;
   await db
@@ -65,6 +68,57 @@ export const seedDemoUpstream = async (d1: D1Database, options: { credentialsKey
   await setUpstream(db, { credentialsKey: options.credentialsKey, local: true }, connection.id, {
     kind: upstream.kind, url: options.url, client: upstream.client, context: upstream.context, credentials: { apiKey: upstream.apiKey },
   });
+};
+
+/** The scenario hotels (sandbox/hotelx/README.md) our content index knows, beside the sandbox's inventory. */
+export const SANDBOX_SCENARIO_CODES = [
+  "HX500", "HXBADJSON", "HXGQLERR", "HXBADSHAPE", "HXPRICEUP", "HXSOLDOUT", "HXREFUSE", "HXSLOW2000", "HXSLOW5000", "HXLOST2000", "HXLOST5000", "HXLOST10000",
+] as const;
+
+const SANDBOX_CITIES: Record<string, { country: string; latitude: number; longitude: number; timezone: string }> = {
+  Barcelona: { country: "ES", latitude: 41.3874, longitude: 2.1686, timezone: "Europe/Madrid" },
+  Madrid: { country: "ES", latitude: 40.4168, longitude: -3.7038, timezone: "Europe/Madrid" },
+  Lisbon: { country: "PT", latitude: 38.7223, longitude: -9.1393, timezone: "Europe/Lisbon" },
+  Paris: { country: "FR", latitude: 48.8566, longitude: 2.3522, timezone: "Europe/Paris" },
+  Rome: { country: "IT", latitude: 41.9028, longitude: 12.4964, timezone: "Europe/Rome" },
+};
+
+/**
+ * Our content for the sandbox upstream's hotels: an upstream sells only hotels our content index
+ * holds (it is asked for the codes a search resolves here). Inventory hotels sit in their city
+ * (the last word of the name; Barcelona when unknown); scenario hotels sit one degree apart on the
+ * equator, far from everything, so a geo search never meets one by accident. Rows present are kept.
+ */
+export const seedSandboxHotels = async (d1: D1Database) => {
+  const codes = [...inventoryCodes(), ...SANDBOX_SCENARIO_CODES];
+  const rows = codes.map((code, i) => {
+    const hotel = hotelFor(code)!;
+    const scenario = (SANDBOX_SCENARIO_CODES as readonly string[]).includes(code);
+    const cityName = scenario ? "Sandbox" : (hotel.name.split(" ").at(-1) ?? "Barcelona");
+    const city = scenario
+      ? { country: "ES", latitude: 0, longitude: i, timezone: "UTC" }
+      : (SANDBOX_CITIES[cityName] ?? { ...SANDBOX_CITIES.Barcelona!, latitude: SANDBOX_CITIES.Barcelona!.latitude + i * 0.001 });
+    const content: AccommodationContent = {
+      code,
+      location: [city.longitude, city.latitude],
+      images: [],
+      contact: { phone: "", fax: "", email: "" },
+      address: { address: "", city: cityName, state: "", country: city.country, postalCode: "" },
+      localizedName: [{ language: "en", region: "US", locale: "en-US", content: hotel.name }],
+      localizedDescription: [{ language: "en", region: "US", locale: "en-US", content: [{ type: "GENERAL", content: `<p>${hotel.name}, sold by the sandbox Hotel-X supplier.</p>` }] }],
+      type: "hotel",
+      amenities: [],
+      timezone: city.timezone,
+      checkInPolicy: {
+        checkInFrom: "15:00", checkInUntil: "23:59", checkOutFrom: "06:00", checkOutUntil: "11:00", minAge: 18,
+        checkinInstructions: [], checkinSpecialInstructions: [], checkoutSpecialInstructions: [],
+      },
+      starRating: 4,
+    };
+    return { code, name: hotel.name, type: "hotel", country: city.country, state: "", city: cityName, latitude: city.latitude, longitude: city.longitude, starRating: 4, timezone: city.timezone, content: JSON.stringify(content) };
+  });
+  const db = drizzle(d1);
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await db.insert(accommodations).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing();
 };
 
 // D1 allows 100 bound parameters per statement: 11 columns, so 9 rows per insert.

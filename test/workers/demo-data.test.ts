@@ -62,10 +62,11 @@ describe("demo accounts", () => {
     }
   });
 
-  it("give each partner one in-use b2b direct connection with the documented limits", async () => {
+  it("give each partner one in-use b2b direct connection with the documented limits, and demo the sandbox upstream's 1002", async () => {
     const { results } = await env.DB.prepare("select partner_id, code, api_type, connection_type, current_in_use, rate_limit, rate_limit_window_ms from connections order by code").all();
     expect(results).toEqual([
       { partner_id: "demo", code: 1001, api_type: "b2b", connection_type: "direct", current_in_use: 1, rate_limit: 600, rate_limit_window_ms: 60000 },
+      { partner_id: "demo", code: 1002, api_type: "b2b", connection_type: "tgx", current_in_use: 1, rate_limit: 600, rate_limit_window_ms: 60000 },
       { partner_id: "other", code: 2001, api_type: "b2b", connection_type: "direct", current_in_use: 1, rate_limit: 600, rate_limit_window_ms: 60000 },
     ]);
   });

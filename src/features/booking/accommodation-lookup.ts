@@ -47,6 +47,9 @@ export const byCodes = (codes: string[]): SqlSelection => {
 
 export const accommodationsByCodes = (d1: D1Database, codes: string[]) => read(d1, byCodes(codes));
 
+/** The accommodations of our content index a selection names (an upstream is asked for their codes). */
+export const accommodationsOf = (d1: D1Database, selection: AccommodationSelection) => read(d1, sqlSelectionOf(selection));
+
 export const accommodationByCode = async (d1: D1Database, code: string): Promise<SupplyAccommodation | null> => {
   const row = await d1.prepare(`SELECT ${COLUMNS} FROM accommodations a WHERE a.code = ?`).bind(code).first<Row>();
   return row ? toAccommodation(row) : null;

@@ -194,7 +194,9 @@ const bookStoredQuote = async (
   const reference = newBookingReference();
   const options = criteria.supply ?? {};
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
-  const answer = await askToBook(supplier, options, transactions, (call) => supplier.book(accommodation, product, stored.stay, reference, call));
+  const answer = await askToBook(supplier, options, transactions, (call) =>
+    supplier.book(accommodation, product, stored.stay, reference, call, { name: criteria.holder.name, surname: criteria.holder.surName }),
+  );
   const confirmed = answer.status === "confirmed" ? answer : null;
   const withTransactions = (result: BookResult): BookResult => (transactions ? { ...result, providerTransactions: transactions } : result);
 

@@ -4,9 +4,13 @@ import { apiKeyAuth } from "../../platform/auth/api-key";
 import type { Connection } from "../../platform/db/schema";
 import { ApiError } from "../../platform/http/api-error";
 
-export type ConnectionRow = { id: string; code: number; partner_id: string; api_type: string; connection_type: string; rate_limit: number; rate_limit_window_ms: number; net_markups: number; current_in_use: number };
+export type ConnectionRow = { id: string; code: number; partner_id: string; api_type: string; connection_type: string; rate_limit: number; rate_limit_window_ms: number; net_markups: number; current_in_use: number; has_upstream?: number };
 
-export type CoreConnection = Pick<Connection, "id" | "code" | "partnerId" | "apiType" | "connectionType" | "rateLimit" | "rateLimitWindowMs" | "netMarkups">;
+/**
+ * `hasUpstream`: read with the connection (same statement), so that a connection served by the
+ * embedded inventory alone costs no extra D1 round trip to learn that. Unknown (absent) means ask.
+ */
+export type CoreConnection = Pick<Connection, "id" | "code" | "partnerId" | "apiType" | "connectionType" | "rateLimit" | "rateLimitWindowMs" | "netMarkups"> & { hasUpstream?: boolean };
 
 /** The connection row read with the API key, for the code the body named. */
 export type PrefetchedConnection = { code: number; row: ConnectionRow | null };
@@ -43,9 +47,11 @@ export const connectionOf = (row: ConnectionRow): CoreConnection => ({
   rateLimit: row.rate_limit,
   rateLimitWindowMs: row.rate_limit_window_ms,
   netMarkups: row.net_markups,
+  ...(row.has_upstream === undefined ? {} : { hasUpstream: row.has_upstream === 1 }),
 });
 
-export const CONNECTION_COLUMNS = "id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, net_markups, current_in_use";
+export const CONNECTION_COLUMNS =
+  "id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, net_markups, current_in_use, EXISTS (SELECT 1 FROM connection_upstreams u WHERE u.connection_id = connections.id) AS has_upstream";
 
 const lookUp = async (d1: D1Database, partnerId: string, raw: unknown, prefetched?: PrefetchedConnection): Promise<Lookup> => {
   const code = connectionCode(raw);

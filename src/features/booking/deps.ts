@@ -1,5 +1,8 @@
 import { signingKeys } from "../../platform/config/secrets";
 import type { Keyring } from "../../platform/crypto/keyring";
+import { database } from "../../platform/db/client";
+import { upstreamFor } from "../operators/upstreams";
+import { connectionOfHotelxSupplier, hotelxSupplier } from "../supply/hotelx/hotelx-supplier";
 import { inventorySupplier } from "../supply/inventory-supplier";
 import type { Supplier } from "../supply/supplier";
 import type { WebhookMessage } from "../webhooks/events";
@@ -31,16 +34,30 @@ export type SupplyDirectory = {
 };
 
 /**
- * Today every connection type (`direct`, `tgx`, `metasearch`) sells the embedded inventory; the type
- * decides the request shape and what may be done (metasearch cannot book).
- * THE SEAM for a network supplier: a directory that reads the connection's upstream and returns
- * `[upstream]` or `[embedded, upstream]` (and knows it by name) replaces this one in `bookingDeps`.
+ * Every connection type (`direct`, `tgx`, `metasearch`) sells the embedded inventory unless the
+ * operator pointed it at an upstream (connection_upstreams): then it sells the upstream's, or both
+ * with `withEmbedded` (embedded first, so its order leads a merged search). The type decides the
+ * request shape and what may be done (metasearch cannot book).
  */
-export const embeddedSupply = (d1: D1Database): SupplyDirectory => {
+export const supplyDirectory = (env: Pick<Env, "UPSTREAM_CIRCUIT" | "UPSTREAM_CREDENTIALS_KEY">, d1: D1Database): SupplyDirectory => {
   const inventory = inventorySupplier(d1);
+  const upstreamOf = async (connectionId: string): Promise<{ supplier: Supplier; withEmbedded: boolean } | null> => {
+    const upstream = await upstreamFor(database(d1), env.UPSTREAM_CREDENTIALS_KEY, connectionId);
+    return upstream ? { supplier: hotelxSupplier(env, d1, connectionId, upstream), withEmbedded: upstream.withEmbedded } : null;
+  };
   return {
-    forConnection: async () => [inventory],
-    named: async (name) => (name === inventory.name ? inventory : null),
+    async forConnection(connection) {
+      // Read with the connection: an embedded-only connection costs no extra round trip.
+      if (connection.hasUpstream === false) return [inventory];
+      const upstream = await upstreamOf(connection.id);
+      if (!upstream) return [inventory];
+      return upstream.withEmbedded ? [inventory, upstream.supplier] : [upstream.supplier];
+    },
+    async named(name) {
+      if (name === inventory.name) return inventory;
+      const connectionId = connectionOfHotelxSupplier(name);
+      return connectionId ? ((await upstreamOf(connectionId))?.supplier ?? null) : null;
+    },
   };
 };
 
@@ -51,7 +68,7 @@ export const bookingDeps = (env: Env): BookingDeps => ({
   sandbox: env.SANDBOX_SCENARIOS === "on",
   webhookQueue: env.WEBHOOK_QUEUE as Queue<WebhookMessage>,
   rateLimiter: env.RATE_LIMITER,
-  supply: embeddedSupply(env.DB),
+  supply: supplyDirectory(env, env.DB),
 });
 
 /** The suppliers behind a connection, in the order their results are merged. */

@@ -10,10 +10,14 @@ import { keyring } from "../../platform/crypto/keyring";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 30 });
-  // Connections the access rules need: another partner's, and one of demo's not in use.
-  await env.DB.prepare(
-    "insert into connections (id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, current_in_use) values ('con_demo_idle', 1002, 'demo', 'public', 'direct', 100, 60000, 0), ('con_demo_tgx', 1003, 'demo', 'b2b', 'tgx', 100, 60000, 1)",
-  ).run();
+  // Connections the access rules need: one of demo's not in use; and the seeded tgx connection 1002
+  // returned to the embedded inventory (its upstream is tested in supply/hotelx).
+  await env.DB.batch([
+    env.DB.prepare(
+      "insert into connections (id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, current_in_use) values ('con_demo_idle', 1003, 'demo', 'public', 'direct', 100, 60000, 0)",
+    ),
+    env.DB.prepare("delete from connection_upstreams where connection_id = 'con_demo_hotelx'"),
+  ]);
 });
 
 const codes = { destinations: { accommodations: [{ code: "US000001" }] } };
@@ -31,7 +35,7 @@ describe("search: section 7 messages", () => {
     ["a fractional code", searchBody(codes, { settings: { access: { code: 1001.5 } } }), 400, "Invalid connection code"],
     ["an unknown code", searchBody(codes, { settings: { access: { code: 999999 } } }), 401, "Connection not found"],
     ["another partner's code", searchBody(codes, { settings: { access: { code: 2001 } } }), 401, "Connection access denied"],
-    ["own connection not in use", searchBody(codes, { settings: { access: { code: 1002 } } }), 401, "Connection access denied"],
+    ["own connection not in use", searchBody(codes, { settings: { access: { code: 1003 } } }), 401, "Connection access denied"],
   ])("%s: %i %s", async (_name, body, status, message) => {
     const res = await post("/api/search", body);
     expect(res.status).toBe(status);
@@ -54,7 +58,7 @@ describe("search: section 7 messages", () => {
   });
 
   it("a tgx connection sells the embedded inventory: 200; /api/search/tgx validates; only /api/quote/tgx is 501", async () => {
-    const tgx = await post("/api/search", searchBody(codes, { settings: { access: { code: 1003 } } }));
+    const tgx = await post("/api/search", searchBody(codes, { settings: { access: { code: 1002 } } }));
     expect(tgx.status).toBe(200);
     expect(tgx.json.data.accommodations[0].options.length).toBeGreaterThan(0);
     const searchTgx = await post("/api/search/tgx", {});
@@ -174,7 +178,7 @@ describe("quote: section 7 messages", () => {
     expect(res.json.message).toBe("Room is unavailable");
   });
 
-  it.each([[undefined], ["x"], [2001], [999999], [1002]])("connection code %j: 403 Invalid connection code.", async (code) => {
+  it.each([[undefined], ["x"], [2001], [999999], [1003]])("connection code %j: 403 Invalid connection code.", async (code) => {
     const body = quoteBody(searched);
     body.settings = { access: { code: code as number } };
     const res = await post("/api/quote", body);

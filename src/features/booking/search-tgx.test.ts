@@ -41,7 +41,8 @@ const EMITTED = {
 };
 
 const DIRECT = 1001;
-const TGX = 1003;
+/** The seeded tgx connection, returned to the embedded inventory below. */
+const TGX = 1002;
 const METASEARCH = 1004;
 const LIMITED = 1005;
 const HOTELS = Array.from({ length: 12 }, (_, i) => `US${String(i + 1).padStart(6, "0")}`);
@@ -49,12 +50,14 @@ const HOTELS = Array.from({ length: 12 }, (_, i) => `US${String(i + 1).padStart(
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 30 });
   // demo's connections of the other two types, and a tightly limited one (one in use per apiType and type).
-  await env.DB.prepare(
-    `insert into connections (id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, current_in_use) values
-     ('con_demo_tgx', ${TGX}, 'demo', 'b2b', 'tgx', 100, 60000, 1),
-     ('con_demo_meta', ${METASEARCH}, 'demo', 'public', 'metasearch', 100, 60000, 1),
-     ('con_demo_limited', ${LIMITED}, 'demo', 'mobile', 'direct', 3, 600000, 1)`,
-  ).run();
+  await env.DB.batch([
+    env.DB.prepare(
+      `insert into connections (id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, current_in_use) values
+       ('con_demo_meta', ${METASEARCH}, 'demo', 'public', 'metasearch', 100, 60000, 1),
+       ('con_demo_limited', ${LIMITED}, 'demo', 'mobile', 'direct', 3, 600000, 1)`,
+    ),
+    env.DB.prepare("delete from connection_upstreams where connection_id = 'con_demo_hotelx'"),
+  ]);
 });
 
 const tgxBody = (

@@ -32,7 +32,7 @@ export const settlePendingBookings = async (deps: BookingDeps, now: number, olde
     }
     let found: BookingLookup;
     try {
-      found = await callSupplier(supplier, {}, undefined, (call) => supplier.bookingByReference!(booking.reference, call));
+      found = await callSupplier(supplier, {}, undefined, (call) => supplier.bookingByReference!(booking.reference, call, { accommodationCode: booking.accommodation_code }));
     } catch (error) {
       log("pending_booking_not_settled", booking, error instanceof SupplierFailure ? error.code : String(error));
       continue;

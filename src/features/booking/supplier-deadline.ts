@@ -46,7 +46,7 @@ export const callSupplier = async <T>(
       reject(failure);
     }, timeoutMs);
   });
-  const answer = work({ signal: controller.signal, transactions });
+  const answer = work({ signal: controller.signal, transactions, timeoutMs });
   // A late answer (or failure) after the deadline is dropped, not left unhandled.
   answer.catch(() => undefined);
   try {

@@ -272,12 +272,20 @@ const refreshOption = async (ctx: TurnContext, connection: CoreConnection, selec
 
 type BookingArtifact = { bookingId: string; confirmationBookingId: string; hotelName: string; totalPrice: number; currency: string; confirmationUrl: string; cancelPolicy: string };
 
-const bookedReply = (state: ConversationState, booking: BookingArtifact): ChatResult => {
+/** `pending`: the supplier's answer did not arrive in time; upkeep settles it (never "Booked!" before that). */
+const bookedReply = (state: ConversationState, booking: BookingArtifact, pending = false): ChatResult => {
   const selection = state.selection!;
   const guest = state.guest!;
   state.status = "booked";
   if (!state.bookings.some((b) => b.bookingId === booking.bookingId)) {
     state.bookings.push({ bookingId: booking.bookingId, hotelName: booking.hotelName, totalPrice: booking.totalPrice, currency: booking.currency, status: "success" });
+  }
+  if (pending) {
+    return reply(
+      "booked",
+      `Your booking of ${booking.hotelName} for ${guest.firstName} ${guest.lastName}, ${stayWords(selection.stay)}, ${money(booking.totalPrice, booking.currency)} in total, is being confirmed by the supplier. Reference ${booking.bookingId}: its page shows when it is confirmed.`,
+      { booking },
+    );
   }
   return reply(
     "booked",
@@ -306,7 +314,7 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
     currency: existing.currency,
     confirmationUrl: await bookingPageUrl(ctx, existing.reference),
     cancelPolicy: describeCancelPolicy(existing.cancel_policy ? (JSON.parse(existing.cancel_policy) as CancelPolicy) : null),
-  });
+  }, existing.status === "pending");
   const meta = { requestId: ctx.requestId, startedAt: Date.now(), scenario: null };
   const occupancies = selection.stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) }));
   // Chat quotes count against the connection's own limit too.
@@ -343,7 +351,7 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
       currency: quote.rate.currency,
       confirmationUrl: await bookingPageUrl(ctx, booked.bookingReference),
       cancelPolicy: describeCancelPolicy(quote.cancelPolicy),
-    });
+    }, booked.status === "pending");
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) throw error;
     if (error.code === "price_changed" && error.details) {

@@ -25,7 +25,8 @@ describe("GET /api/partners/:partnerId/connections", () => {
   it("lists the caller's partner's connections with the fields of 2.4", async () => {
     const res = await asBearer(userToken).get(base("demo"));
     expect(res.status).toBe(200);
-    expect(res.json.data).toHaveLength(1);
+    // 1001 (embedded inventory) and 1002 (the sandbox upstream), both seeded by test/setup.ts.
+    expect(res.json.data.map((c: { code: number }) => c.code)).toEqual([1001, 1002]);
     expect(Object.keys(res.json.data[0]).sort()).toEqual(CONNECTION_KEYS);
     expect(res.json.data[0]).toMatchObject({
       id: DEMO_CONNECTION, code: 1001, apiType: "b2b", connectionType: "direct", rateLimit: 600, rateLimitWindowMs: 60000,

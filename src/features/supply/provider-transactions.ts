@@ -5,7 +5,7 @@ export const REDACTED = "[REDACTED]";
 /** Field names whose values never leave in a provider transaction: credentials and card data. */
 const SECRET_FIELDS = [
   "password", "passwd", "apikey", "api_key", "api-key", "x-api-key", "authorization", "token", "access_token", "refresh_token", "secret", "client_secret",
-  "credentials", "cardnumber", "card_number", "pan", "cvc", "cvv", "cvv2", "securitycode", "security_code", "expiry", "expirymonth", "expiryyear", "expmonth", "expyear",
+  "credentials", "cardnumber", "card_number", "pan", "cvc", "cvv", "cvv2", "securitycode", "security_code", "expiry", "expire", "expirymonth", "expiryyear", "expmonth", "expyear",
 ];
 const names = SECRET_FIELDS.map((f) => f.replace(/[-_]/g, "[-_]?")).join("|");
 // "name": "value" / "name": 123 / "name": {...one level...} in JSON or GraphQL variables, any case.

@@ -94,7 +94,12 @@ export type SupplierCall = {
   signal?: AbortSignal;
   /** When present, the supplier appends each request and response it exchanged (none for the embedded inventory). */
   transactions?: ProviderTransaction[];
+  /** The caller's deadline in milliseconds (the signal fires at it), for a supplier that passes it on upstream. */
+  timeoutMs?: number;
 };
+
+/** Who a booking is for, as a supplier needs it (the hotel holds the room under this name). */
+export type BookingHolder = { name: string; surname: string };
 
 /**
  * `confirmed`: booked. `unknown`: the request went out and no answer came in time, so the booking
@@ -120,9 +125,10 @@ export interface Supplier {
    * booking reference as the client reference (so that a retry or a later look-up finds the same booking).
    * Throws SupplierRefusal when nothing was taken.
    */
-  book(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay, clientReference: string, call?: SupplierCall): Promise<BookAnswer>;
+  book(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay, clientReference: string, call?: SupplierCall, holder?: BookingHolder): Promise<BookAnswer>;
   /** Gives the rooms of a booked stay back. */
   cancel(stay: BookedStay, call?: SupplierCall): Promise<void>;
   /** The booking made under our client reference, for settling one whose answer never came. */
-  bookingByReference?(clientReference: string, call?: SupplierCall): Promise<BookingLookup>;
+  /** `booking`: what we stored of it (an upstream looks bookings up per hotel). */
+  bookingByReference?(clientReference: string, call?: SupplierCall, booking?: { accommodationCode: string }): Promise<BookingLookup>;
 }

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { BOOK, BOOKING_READ, CANCEL, QUOTE, SEARCH } from "./documents";
-import { redactTransaction } from "./redaction";
+import { redactTransactionText } from "../provider-transactions";
 import {
   bookAnswerSchema,
   bookingAnswerSchema,
@@ -35,11 +35,15 @@ export type HotelxAccess = {
   fetch?: (input: Request) => Promise<Response>;
 };
 
-/** One request/response exchanged with the upstream, credentials and card data redacted. */
+/**
+ * One request/response exchanged with the upstream as text (the request as method, URL, headers
+ * and body), credentials and card data redacted by the one redaction of provider-transactions.ts.
+ */
 export type ProviderTransaction = {
   operation: HotelxOperation;
-  request: unknown;
-  response: unknown;
+  request: string;
+  /** The answer's body, or null when none arrived. */
+  response: string | null;
   /** HTTP status, or null when no answer arrived (deadline, network). */
   status: number | null;
   durationMs: number;
@@ -48,6 +52,8 @@ export type ProviderTransaction = {
 export type CallOptions = {
   /** Milliseconds the whole call (answer and body) may take. */
   deadlineMs: number;
+  /** The caller's own deadline or cancellation; the call stops at whichever comes first. */
+  signal?: AbortSignal;
   /** Receives one transaction per call, when the caller asked for them. */
   transactions?: (transaction: ProviderTransaction) => void;
 };
@@ -146,12 +152,14 @@ const readAnswer = async (
   const started = Date.now();
   let status: number | null = null;
   let text: string | null = null;
-  const record = () =>
-    options.transactions?.(
-      redactTransaction({ operation, request: { url: access.url, headers, body }, response: text, status, durationMs: Date.now() - started }),
-    );
+  const record = () => {
+    if (!options.transactions) return;
+    const request = `POST ${access.url}\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\n")}\n\n${JSON.stringify(body)}`;
+    options.transactions({ operation, request: redactTransactionText(request), response: text === null ? null : redactTransactionText(text), status, durationMs: Date.now() - started });
+  };
 
-  const signal = AbortSignal.timeout(options.deadlineMs);
+  const timeout = AbortSignal.timeout(options.deadlineMs);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   // The race guarantees the deadline even where a fetcher ignores `signal` (e.g. a slow body).
   const deadline = new Promise<never>((_, reject) => {
     const fire = () => reject(new SupplierCallError("supplier_timeout", operation, `Hotel-X ${operation} did not answer within ${options.deadlineMs} ms`));

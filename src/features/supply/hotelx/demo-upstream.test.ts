@@ -7,8 +7,7 @@ import { upstreamFor } from "../../operators/upstreams";
 import { search } from "./client";
 import { upstreamFetch } from "./upstream-fetch";
 
-// The bootstrap (npm start) seeds connection 1002; test/setup.ts does not yet, because booking tests
-// insert their own connection with code 1002 (see the report of issue 18). Seeded here, twice: it is idempotent.
+// The bootstrap (npm start) and test/setup.ts seed connection 1002. Seeded here twice more: it is idempotent.
 beforeAll(async () => {
   for (let i = 0; i < 2; i++) await seedDemoUpstream(env.DB, { credentialsKey: env.UPSTREAM_CREDENTIALS_KEY, url: sandboxUrl() });
 });

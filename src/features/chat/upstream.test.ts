@@ -1,0 +1,61 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedSandboxHotels } from "../../../scripts/demo/seed";
+import { post } from "../../../test/api";
+import { bookingByClientReference } from "../supply/hotelx/client";
+import { hotelxSupplierName } from "../supply/hotelx/hotelx-supplier";
+import { attachBody, inDays, say, startSession, tokenOf } from "./chat-test-kit";
+
+// Chat books through the partner's preferred in-use connection. With 1001 out of use, that is 1002,
+// served by the sandbox Hotel-X supplier (an auxiliary worker behind the HOTELX_SANDBOX binding).
+beforeAll(async () => {
+  await seedSandboxHotels(env.DB);
+  await env.DB.prepare("UPDATE connections SET current_in_use = 0 WHERE code = 1001").run();
+});
+
+const STAY = `from ${inDays(30)} to ${inDays(32)} for 2 adults`;
+const bookingOf = (sessionId: string) =>
+  env.DB.prepare("SELECT reference, status, supplier, accommodation_code FROM bookings WHERE partner_reference LIKE ?")
+    .bind(`chat-${sessionId}-%`)
+    .first<{ reference: string; status: string; supplier: string; accommodation_code: string }>();
+const upstreamBooking = async (hotelCode: string, clientReference: string) => {
+  const url = (await env.DB.prepare("SELECT url FROM connection_upstreams WHERE connection_id = 'con_demo_hotelx'").first<string>("url"))!;
+  const access = { url, client: "test", context: "SANDBOX", apiKey: env.HOTELX_SANDBOX_API_KEY, fetch: (request: Request) => env.HOTELX_SANDBOX.fetch(request) };
+  return bookingByClientReference(access, { hotelCode, currency: "EUR", clientReference }, { deadlineMs: 5_000 });
+};
+
+describe("a chat booking on connection 1002 (the sandbox upstream)", () => {
+  it("finds the upstream's hotel by name, books it upstream under our reference and says Booked!", async () => {
+    const id = await startSession("traveller-upstream");
+    const list = await say(id, `Stay at the Hotel Sandbox Lisbon ${STAY}`);
+    expect(list.result.status).toBe("shortlist");
+    expect(list.result.artifacts.shortlist[0]).toMatchObject({ name: "Hotel Sandbox Lisbon", currency: "EUR" });
+    expect((await say(id, "Book the first one")).result.status).toBe("guest_name_required");
+    const setup = await say(id, "The guest is Ada Lovelace");
+    expect(setup.result.status).toBe("payment_setup_required");
+    const attached = await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setup.result.artifacts.payment.setupUrl)), { apiKey: null });
+    expect(attached.status).toBe(200);
+    expect((await say(id, "Done, card added")).result.status).toBe("payment_confirmation_required");
+    const booked = await say(id, "yes");
+    expect(booked.result.status).toBe("booked");
+    expect(booked.result.message.text).toMatch(/^Booked! Hotel Sandbox Lisbon/);
+    const row = (await bookingOf(id))!;
+    expect(row).toMatchObject({ status: "success", supplier: hotelxSupplierName("con_demo_hotelx"), accommodation_code: "HX003" });
+    expect(await upstreamBooking("HX003", row.reference)).toMatchObject({ found: true, booking: { status: "OK" } });
+  });
+
+  it("a booking whose upstream answer is late is not 'Booked!': it is being confirmed, with its reference", async () => {
+    // The chat's deadline is the default 8 s; this hotel books, then answers after 10 s.
+    const id = await startSession("traveller-upstream"); // the card saved above
+    const list = await say(id, `Stay at the Sandbox Scenario HXLOST10000 ${STAY}`);
+    expect(list.result.artifacts.shortlist?.[0], JSON.stringify(list.result)).toMatchObject({ name: "Sandbox scenario HXLOST10000" });
+    expect((await say(id, "Book the first one")).result.status).toBe("guest_name_required");
+    expect((await say(id, "The guest is Ada Lovelace")).result.status).toBe("payment_confirmation_required");
+    const answer = await say(id, "yes");
+    const row = (await bookingOf(id))!;
+    expect(row.status).toBe("pending");
+    expect(answer.result.message.text).not.toContain("Booked!");
+    expect(answer.result.message.text).toContain(`is being confirmed by the supplier. Reference ${row.reference}`);
+    expect(await upstreamBooking("HXLOST10000", row.reference)).toMatchObject({ found: true, booking: { status: "OK" } });
+  });
+});

@@ -1,0 +1,206 @@
+import { env } from "cloudflare:test";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { seedSandboxHotels } from "../../../../scripts/demo/seed";
+import { call, post } from "../../../../test/api";
+import { bookBody, cancelBody, inDays, quoteBody, searchOne } from "../../booking/booking-test-kit";
+import { settlePendingBookingsTask } from "../../booking/settle-pending";
+import { circuitFor } from "../upstream-circuit";
+import { bookingByClientReference, type HotelxAccess } from "./client";
+import { hotelxSupplierName } from "./hotelx-supplier";
+
+// Connection 1002 (seeded by test/setup.ts) sells the sandbox Hotel-X supplier, an auxiliary
+// worker reached through the HOTELX_SANDBOX service binding: every call below crosses that hop.
+const UPSTREAM = 1002;
+const SUPPLIER = hotelxSupplierName("con_demo_hotelx");
+let upstreamUrl: string;
+let ledger: HotelxAccess;
+
+beforeAll(async () => {
+  await seedSandboxHotels(env.DB);
+  upstreamUrl = (await env.DB.prepare("SELECT url FROM connection_upstreams WHERE connection_id = 'con_demo_hotelx'").first<string>("url"))!;
+  ledger = { url: upstreamUrl, client: "test", context: "SANDBOX", apiKey: env.HOTELX_SANDBOX_API_KEY, fetch: (request) => env.HOTELX_SANDBOX.fetch(request) };
+});
+// The upstream's circuit is shared by every test here: each starts closed.
+beforeEach(async () => {
+  await circuitFor(env, upstreamUrl).record(true, Date.now());
+});
+
+const search = (codes: string[], settings: Record<string, unknown> = {}) =>
+  post("/api/search", {
+    searchCriteria: { destinations: { accommodations: codes.map((code) => ({ code })) }, occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], checkIn: inDays(30), checkOut: inDays(32) },
+    settings: { access: { code: UPSTREAM }, ...settings },
+  });
+const searched = (code: string, pick?: (o: any) => boolean) => searchOne(code, { connection: UPSTREAM, pick });
+const quoted = async (code: string, pick?: (o: any) => boolean) => {
+  const res = await post("/api/quote", quoteBody(await searched(code, pick), {}, UPSTREAM));
+  expect(res.status).toBe(200);
+  return res.json.data;
+};
+const upstreamBooking = (hotelCode: string, clientReference: string) => bookingByClientReference(ledger, { hotelCode, currency: "EUR", clientReference }, { deadlineMs: 5_000 });
+const reference = () => `PR-${crypto.randomUUID()}`;
+
+describe("connection 1002 through the sandbox Hotel-X supplier", () => {
+  it("searches by codes, geo and name: the codes our content index resolves, priced by the upstream (EUR), ids naming the supplier", async () => {
+    const res = await search(["HX001", "HX002", "NOPE"]);
+    expect(res.status).toBe(200);
+    expect(res.json.data.warnings).toBeUndefined();
+    expect(res.json.data.accommodations.map((a: any) => a.accommodationCode)).toEqual(["HX001", "HX002"]);
+    const hx001 = res.json.data.accommodations[0];
+    expect(hx001.accommodationName).toBe("Hotel Sandbox Barcelona");
+    expect(hx001.options.map((o: any) => [o.boardCode, o.rate.currency, o.rate.chargeTotal])).toEqual([
+      ["RO", "EUR", 210],
+      ["RO", "EUR", 240],
+      ["BB", "EUR", 276],
+    ]);
+    expect(hx001.options.every((o: any) => o.id.endsWith(`~${SUPPLIER}`))).toBe(true);
+    expect(hx001.options[0].isRefundable).toBe(false);
+
+    const geo = await post("/api/search", {
+      searchCriteria: { geo: { lat: 38.72, lng: -9.14, radiusKm: 5 }, occupancies: [{ paxes: [{ age: 30 }] }], checkIn: inDays(30), checkOut: inDays(31) },
+      settings: { access: { code: UPSTREAM } },
+    });
+    expect(geo.json.data.accommodations.map((a: any) => a.accommodationCode)).toEqual(["HX003"]);
+    const named = await post("/api/search", {
+      searchCriteria: { accommodationName: "sandbox paris", occupancies: [{ paxes: [{ age: 30 }] }], checkIn: inDays(30), checkOut: inDays(31) },
+      settings: { access: { code: UPSTREAM } },
+    });
+    expect(named.json.data.accommodations.map((a: any) => a.accommodationCode)).toEqual(["HX004"]);
+  });
+
+  it("quotes, books (our reference is the upstream's client reference), reads and cancels", async () => {
+    const quote = await quoted("HX002", (o) => o.isRefundable);
+    expect(quote.rate).toMatchObject({ currency: "EUR" });
+    const booked = await post("/api/book", bookBody(quote, reference(), {}, UPSTREAM));
+    expect(booked.status).toBe(200);
+    expect(booked.json.data).toMatchObject({ status: "success", currency: "EUR", chargeTotal: quote.rate.chargeTotal });
+    const ref = booked.json.data.bookingReference;
+    expect(await upstreamBooking("HX002", ref)).toMatchObject({ found: true, booking: { status: "OK", reference: { client: ref } } });
+
+    const read = await call("GET", `/api/bookings/${ref}`);
+    expect(read.status).toBe(200);
+    expect(read.json.data.status).toBe("success");
+
+    const cancelled = await post("/api/cancel", cancelBody(ref, UPSTREAM));
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json.data.status).toBe("cancelled");
+    expect(await upstreamBooking("HX002", ref)).toMatchObject({ found: true, booking: { status: "CANCELLED" } });
+  });
+
+  it("a slow upstream: 200 with a supplier_timeout warning, within the partner's settings.timeout", async () => {
+    const started = Date.now();
+    const res = await search(["HX001", "HXSLOW5000"], { timeout: "300" });
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(res.status).toBe(200);
+    expect(res.json.data.accommodations).toEqual([]);
+    expect(res.json.data.warnings).toEqual([{ code: "supplier_timeout", supplier: SUPPLIER, message: expect.any(String) }]);
+  });
+
+  it.each([["HX500"], ["HXBADJSON"], ["HXGQLERR"], ["HXBADSHAPE"]])("%s: 200 with a supplier_error warning", async (code) => {
+    const res = await search([code]);
+    expect(res.status).toBe(200);
+    expect(res.json.data.accommodations).toEqual([]);
+    expect(res.json.data.warnings).toEqual([{ code: "supplier_error", supplier: SUPPLIER, message: expect.any(String) }]);
+  });
+
+  it("five failures in a row open the circuit: the upstream is not asked, supplier_unavailable (search warning, quote 503)", async () => {
+    const option = await searched("HX001");
+    for (let i = 0; i < 5; i++) expect((await search(["HX500"])).json.data.warnings[0].code).toBe("supplier_error");
+    const open = await search(["HX001"]);
+    expect(open.status).toBe(200);
+    expect(open.json.data.warnings).toEqual([{ code: "supplier_unavailable", supplier: SUPPLIER, message: expect.stringContaining("unavailable") }]);
+    const quote = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
+    expect(quote.status).toBe(503);
+    expect(quote.json.message).toBe("The supplier is unavailable; retry later");
+  });
+
+  it("withEmbedded: one search asks both and merges their options per accommodation", async () => {
+    await env.DB.prepare("UPDATE connection_upstreams SET with_embedded = 1 WHERE connection_id = 'con_demo_hotelx'").run();
+    try {
+      const res = await search(["HX001"]);
+      expect(res.status).toBe(200);
+      const ids: string[] = res.json.data.accommodations[0].options.map((o: any) => o.id);
+      expect(ids.filter((id) => id.endsWith(`~${SUPPLIER}`))).toHaveLength(3);
+      expect(ids.filter((id) => !id.endsWith(`~${SUPPLIER}`)).length).toBeGreaterThan(0);
+    } finally {
+      await env.DB.prepare("UPDATE connection_upstreams SET with_embedded = 0 WHERE connection_id = 'con_demo_hotelx'").run();
+    }
+  });
+
+  it("price up at quote: 400 Price changed with both totals", async () => {
+    const option = await searched("HXPRICEUP");
+    const res = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe("Price changed");
+    expect(res.json.details).toMatchObject({ previousTotal: option.option.rate.chargeTotal, currentTotal: Math.round(option.option.rate.chargeTotal * 115) / 100 });
+  });
+
+  it.each([["HXSOLDOUT"], ["HXREFUSE"]])("%s at book: 400 The booking was not successful, nothing stored as booked", async (code) => {
+    const quote = await quoted(code);
+    const partnerReference = reference();
+    const res = await post("/api/book", bookBody(quote, partnerReference, {}, UPSTREAM));
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe("The booking was not successful.");
+    expect(res.json.details).toEqual({ reason: code === "HXSOLDOUT" ? "unavailable" : "failed" });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE partner_reference = ?").bind(partnerReference).first("n")).toBe(0);
+  });
+
+  it("an answer lost after the upstream booked: 202 pending, settled to success by upkeep; retries make one upstream booking", async () => {
+    const quote = await quoted("HXLOST2000");
+    const partnerReference = reference();
+    const body = bookBody(quote, partnerReference, {}, UPSTREAM);
+    (body.settings as Record<string, unknown>).timeout = "300";
+    const key = { headers: { "Idempotency-Key": `k-${partnerReference}` } };
+    // Ten at once under one key: one books, the others wait (409) or replay it.
+    const first = await Promise.all(Array.from({ length: 10 }, () => post("/api/book", body, key)));
+    const answered = first.filter((r) => r.status === 202);
+    expect(answered.length).toBeGreaterThan(0);
+    expect(first.every((r) => r.status === 202 || (r.status === 409 && r.json.message.includes("still being processed")))).toBe(true);
+    const ref = answered[0]!.json.data.bookingReference;
+    expect(answered.every((r) => r.json.data.status === "pending" && r.json.data.bookingReference === ref)).toBe(true);
+
+    const pending = await call("GET", `/api/bookings/${ref}`);
+    expect(pending.json.data.status).toBe("pending");
+    // Ten more with new keys and the same partnerReference: the same booking, nothing sent upstream.
+    const retried = await Promise.all(Array.from({ length: 10 }, (_, i) => post("/api/book", body, { headers: { "Idempotency-Key": `n${i}-${partnerReference}` } })));
+    expect(retried.map((r) => [r.status, r.json.data.bookingReference])).toEqual(Array.from({ length: 10 }, () => [202, ref]));
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE partner_reference = ?").bind(partnerReference).first("n")).toBe(1);
+
+    // Upkeep asks the upstream by our reference (its client reference) and settles the booking.
+    expect(await settlePendingBookingsTask.run(env, new Date(Date.now() + 120_000))).toBe(1);
+    const settled = await call("GET", `/api/bookings/${ref}`);
+    expect(settled.json.data.status).toBe("success");
+    const upstream = await upstreamBooking("HXLOST2000", ref);
+    expect(upstream).toMatchObject({ found: true, booking: { status: "OK", reference: { client: ref } } });
+    // The replay of the key now answers the booking as it is: confirmed.
+    const replay = await post("/api/book", body, key);
+    expect([replay.status, replay.json.data.status, replay.json.data.bookingReference]).toEqual([200, "success", ref]);
+  });
+
+  it("includeProviderTransactions shows the upstream exchange, the API key redacted", async () => {
+    const res = await search(["HX005"], { includeProviderTransactions: true });
+    expect(res.status).toBe(200);
+    const [exchange, ...rest] = res.json.data.providerTransactions;
+    expect(rest).toEqual([]);
+    expect(exchange).toMatchObject({ supplier: SUPPLIER, operation: "search", status: 200 });
+    expect(exchange.request).toContain(`POST ${upstreamUrl}`);
+    expect(exchange.request).toContain("authorization: [REDACTED]");
+    expect(exchange.request).toContain('"hotels":["HX005"]');
+    expect(JSON.parse(exchange.response).data.hotelX.search.options.length).toBe(3);
+    expect(res.text).not.toContain(env.HOTELX_SANDBOX_API_KEY);
+  });
+
+  it("/api/search/tgx: the upstream's options in the Hotel-X shape; a failed upstream is a warning", async () => {
+    const body = (hotels: string[]) => ({
+      criteria: { checkIn: inDays(30), checkOut: inDays(32), hotels, occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], currency: "EUR" },
+      settings: { access: { code: UPSTREAM } },
+    });
+    const ok = await post("/api/search/tgx", body(["HX004"]));
+    expect(ok.status).toBe(200);
+    const search = ok.json.data.hotelX.search;
+    expect(search.options.map((o: any) => o.hotelCode)).toEqual(["HX004", "HX004", "HX004"]);
+    expect(search.errors).toEqual([]);
+    const failed = await post("/api/search/tgx", body(["HX500"]));
+    expect(failed.status).toBe(200);
+    expect(failed.json.data.hotelX.search.warnings).toContainEqual(expect.objectContaining({ code: "SUPPLIER_ERROR", type: "SUPPLIER" }));
+  });
+});

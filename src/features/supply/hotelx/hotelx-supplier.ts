@@ -1,0 +1,261 @@
+import { accommodationsOf } from "../../booking/accommodation-lookup";
+import type { Upstream } from "../../operators/upstreams";
+import { BOARD_NAMES } from "../catalogue";
+import { recordProviderTransaction } from "../provider-transactions";
+import { moneyIn, sellNight, type SellingTerms } from "../selling-price";
+import {
+  MIXED_PRODUCT_SEPARATOR,
+  SupplierFailure,
+  SupplierRefusal,
+  type BookAnswer,
+  type BookingLookup,
+  type CancelPolicy,
+  type Offer,
+  type OfferRef,
+  type ProviderOperation,
+  type Stay,
+  type Supplier,
+  type SupplierCall,
+  type SupplyAccommodation,
+} from "../supplier";
+import { circuitFor } from "../upstream-circuit";
+import * as hotelx from "./client";
+import { upstreamFetch } from "./upstream-fetch";
+import type { HotelxBookingDetail, HotelxCancelPolicy, HotelxOption, HotelxPrice } from "./wire";
+
+/** Prices are asked in this currency (criteria.currency); an option in another one is dropped. */
+export const HOTELX_CURRENCY = "EUR";
+/** The deadline when a call comes without one (a caller that is not the booking services). */
+const DEFAULT_DEADLINE_MS = 8_000;
+
+const NAME_PREFIX = "hotelx-";
+/** A connection's upstream is its own supplier: the name carries the connection, so `named` finds it again. */
+export const hotelxSupplierName = (connectionId: string) => `${NAME_PREFIX}${connectionId}`;
+export const connectionOfHotelxSupplier = (name: string): string | null => (name.startsWith(NAME_PREFIX) && name.length > NAME_PREFIX.length ? name.slice(NAME_PREFIX.length) : null);
+
+const OPERATIONS: Record<hotelx.HotelxOperation, ProviderOperation> = { search: "search", quote: "quote", book: "book", cancel: "cancel", booking: "bookingByReference" };
+
+type HotelxEnv = Pick<Env, "UPSTREAM_CIRCUIT"> & object;
+
+/** The product of an option, as our option ids carry it: room code(s), and room + board as the rate plan. */
+const productOf = (option: HotelxOption): OfferRef => {
+  const roomCode = option.rooms.map((r) => r.code).join(MIXED_PRODUCT_SEPARATOR);
+  return { roomCode, ratePlanCode: `${roomCode}-${option.boardCode}` };
+};
+
+/** An upstream total (the whole stay, every room) as we sell it: the connection's markup and exchange, on the total. */
+const rateOf = (price: HotelxPrice, terms: SellingTerms) => {
+  const money = moneyIn(terms.currency);
+  const chargeTotal = money.amount(sellNight(price.net, terms, money.scale));
+  return {
+    currency: terms.currency,
+    baseRate: chargeTotal,
+    // Hotel-X nets include taxes: nothing is added on top.
+    taxesAndFees: 0,
+    chargeTotal,
+    ...(terms.exchange.rate === 1 && terms.exchange.currency === terms.currency ? {} : { exchange: terms.exchange }),
+  };
+};
+
+/** Each penalty as money in the selling currency, its deadline `hoursBefore` check-in (00:00 UTC) when none is given. */
+const cancelPolicyOf = (policy: HotelxCancelPolicy | null | undefined, refundable: boolean, chargeTotal: number, netTotal: number, stay: Stay, currency: string): CancelPolicy => {
+  const checkIn = Date.parse(`${stay.checkIn}T00:00:00Z`);
+  const nights = Math.max(1, (Date.parse(`${stay.checkOut}T00:00:00Z`) - checkIn) / 86_400_000);
+  const round = (n: number) => Math.round(n * 100) / 100;
+  const penalties = (policy?.cancelPenalties ?? []).map((p) => {
+    const value =
+      p.penaltyType === "PERCENT" ? (chargeTotal * p.value) / 100 : p.penaltyType === "NIGHTS" ? (chargeTotal / nights) * p.value : netTotal > 0 ? (chargeTotal * p.value) / netTotal : 0;
+    return { penaltyType: p.penaltyType, currency, deadline: p.deadline ?? new Date(checkIn - p.hoursBefore * 3_600_000).toISOString(), value: round(Math.min(value, chargeTotal)) };
+  });
+  return { refundable: policy?.refundable ?? refundable, cancelPenalties: penalties };
+};
+
+const offerOf = (option: HotelxOption, stay: Stay, terms: SellingTerms, price = option.price, policy = option.cancelPolicy, ratePlanCode?: string): Offer => {
+  const product = productOf(option);
+  const rate = rateOf(price, terms);
+  const refundable = policy?.refundable ?? option.rooms.every((r) => r.refundable !== false);
+  // The total split over the rooms in whole cents, the rest on the first room.
+  const cents = Math.round(rate.chargeTotal * 100);
+  const share = Math.floor(cents / option.rooms.length);
+  return {
+    roomCode: product.roomCode,
+    ratePlanCode: ratePlanCode ?? product.ratePlanCode,
+    roomName: option.rooms[0]?.description ?? product.roomCode,
+    boardCode: option.boardCode,
+    boardName: BOARD_NAMES[option.boardCode as keyof typeof BOARD_NAMES] ?? option.boardCode,
+    isRefundable: refundable,
+    rateRules: refundable ? [] : ["NON_REFUNDABLE"],
+    status: option.status,
+    rate,
+    cancelPolicy: cancelPolicyOf(policy, refundable, rate.chargeTotal, price.net, stay, terms.currency),
+    rooms: option.rooms.map((room, i) => {
+      const roomCents = share + (i === 0 ? cents - share * option.rooms.length : 0);
+      return {
+        occupancyRefId: room.occupancyRefId,
+        code: room.code,
+        description: room.description ?? room.code,
+        rate: { currency: rate.currency, baseRate: roomCents / 100, taxesAndFees: 0, chargeTotal: roomCents / 100 },
+      };
+    }),
+  };
+};
+
+const criteriaOf = (stay: Stay, hotels: string[]): hotelx.SearchCriteria => ({
+  checkIn: stay.checkIn,
+  checkOut: stay.checkOut,
+  hotels,
+  occupancies: stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })),
+  currency: HOTELX_CURRENCY,
+});
+
+const lookupOf = (booking: HotelxBookingDetail): BookingLookup => {
+  switch (booking.status) {
+    case "OK":
+      return { status: "confirmed", supplierReference: booking.reference.supplier ?? booking.reference.bookingID ?? "", hotelConfirmationNumber: booking.reference.hotel ?? null };
+    case "CANCELLED":
+    case "KO":
+      return { status: "cancelled" };
+    default:
+      // ON_REQUEST, UNKNOWN: not settled upstream either; asked again on the next run.
+      throw new Error(`booking status ${booking.status}`);
+  }
+};
+
+/**
+ * A connection's Hotel-X upstream as a Supplier. The accommodations it sells are those of our own
+ * content index (D1) that the selection names: their codes are what the upstream is asked for.
+ * Every call takes the caller's deadline, passes the upstream's circuit first (open: refused at
+ * once) and reports to it after; client errors become SupplierFailure, refusals SupplierRefusal.
+ */
+export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: string, upstream: Upstream): Supplier => {
+  const name = hotelxSupplierName(connectionId);
+  const access: hotelx.HotelxAccess = { url: upstream.url, client: upstream.client, context: upstream.context, apiKey: upstream.apiKey, fetch: upstreamFetch(env, upstream.url) };
+  // One circuit per upstream URL: two connections on one upstream share its health.
+  const circuit = circuitFor(env, upstream.url);
+
+  const optionsOf = (call: SupplierCall | undefined): hotelx.CallOptions => {
+    const timeoutMs = call?.timeoutMs ?? DEFAULT_DEADLINE_MS;
+    return {
+      // A little under the caller's deadline, so that the failure is recorded in the circuit before the caller stops waiting.
+      deadlineMs: Math.max(1, timeoutMs - Math.min(100, Math.floor(timeoutMs / 10))),
+      signal: call?.signal,
+      transactions: call?.transactions ? (t) => recordProviderTransaction(call, { supplier: name, operation: OPERATIONS[t.operation], request: t.request, response: t.response ?? "", status: t.status, durationMs: t.durationMs }) : undefined,
+    };
+  };
+
+  /** Circuit first; then the call; a timeout or broken answer counts against the upstream and becomes a SupplierFailure. */
+  const guarded = async <T>(work: () => Promise<T>, failed: (answer: T) => boolean = () => false): Promise<T> => {
+    const verdict = await circuit.allow(Date.now());
+    if (!verdict.allowed) throw new SupplierFailure("supplier_unavailable", name, `${name} is unavailable after repeated failures; retry in ${Math.ceil(verdict.retryAfterMs / 1000)} s`);
+    let answer: T;
+    try {
+      answer = await work();
+    } catch (error) {
+      if (error instanceof hotelx.SupplierCallError) {
+        await circuit.record(false, Date.now());
+        throw new SupplierFailure(error.code, name, error.message);
+      }
+      throw error;
+    }
+    await circuit.record(!failed(answer), Date.now());
+    return answer;
+  };
+
+  const searchUpstream = async (accommodations: SupplyAccommodation[], stay: Stay, call: SupplierCall | undefined) =>
+    guarded(() => hotelx.search(access, criteriaOf(stay, accommodations.map((a) => a.code)), optionsOf(call)));
+
+  const supplier: Supplier = {
+    name,
+    currency: HOTELX_CURRENCY,
+    remote: true,
+
+    async search(selection, stay, _now, terms, call) {
+      const accommodations = await accommodationsOf(d1, selection);
+      if (accommodations.length === 0) return { accommodations: [], offers: new Map() };
+      const answer = await searchUpstream(accommodations, stay, call);
+      const offers = new Map<string, Offer[]>();
+      for (const option of answer.options) {
+        if (option.price.currency !== HOTELX_CURRENCY || option.rooms.length !== stay.rooms.length) continue;
+        const list = offers.get(option.hotelCode) ?? [];
+        list.push(offerOf(option, stay, terms));
+        offers.set(option.hotelCode, list);
+      }
+      return { accommodations: accommodations.filter((a) => offers.has(a.code)), offers };
+    },
+
+    /**
+     * The option is found again by a search of its hotel (Hotel-X option ids are opaque and long),
+     * then quoted. The offer's rate plan code is the quote's optionRefId: book sends exactly that.
+     */
+    async quote(accommodation, ref, stay, _now, terms, call) {
+      const found = (await searchUpstream([accommodation], stay, call)).options.find((o) => {
+        const product = productOf(o);
+        return o.hotelCode === accommodation.code && product.roomCode === ref.roomCode && product.ratePlanCode === ref.ratePlanCode && o.price.currency === HOTELX_CURRENCY;
+      });
+      if (!found) return null;
+      const quoted = await guarded(() => hotelx.quote(access, found.id, optionsOf(call)));
+      if (quoted.price.currency !== HOTELX_CURRENCY) return null;
+      // A changed price is the offer at its new price: the caller compares it with the searched one.
+      return offerOf(found, stay, terms, quoted.price, quoted.cancelPolicy, quoted.optionRefId);
+    },
+
+    async book(accommodation, ref, stay, clientReference, call, holder) {
+      const guest = holder ?? { name: "Guest", surname: "Guest" };
+      let outcome: hotelx.BookOutcome;
+      try {
+        outcome = await guarded(
+          () =>
+            hotelx.book(
+              access,
+              {
+                optionRefId: ref.ratePlanCode,
+                clientReference,
+                holder: guest,
+                rooms: stay.rooms.map((ages, i) => ({ occupancyRefId: i + 1, paxes: ages.map((age) => ({ ...guest, age })) })),
+              },
+              optionsOf(call),
+            ),
+          (o) => o.outcome === "answer_lost",
+        );
+      } catch (error) {
+        // A rejected request (4xx, GraphQL errors) booked nothing; an open circuit sent nothing.
+        if (error instanceof SupplierFailure && error.code === "supplier_error") throw new SupplierRefusal("failed");
+        throw error;
+      }
+      switch (outcome.outcome) {
+        case "confirmed":
+          if (outcome.status !== "OK") return { status: "unknown" };
+          return { status: "confirmed", supplierReference: outcome.reference.supplier ?? outcome.reference.bookingID ?? "", hotelConfirmationNumber: outcome.reference.hotel ?? null };
+        case "answer_lost":
+          return { status: "unknown" };
+        case "price_changed":
+          throw new SupplierRefusal("failed");
+        case "refused": {
+          if (outcome.reason === "sold_out") throw new SupplierRefusal("unavailable");
+          if (outcome.reason !== "duplicate_client_reference") throw new SupplierRefusal("failed");
+          // Booked before under this reference (an earlier attempt whose answer was lost): that booking is the answer.
+          const found = await supplier.bookingByReference!(clientReference, call, { accommodationCode: accommodation.code });
+          if (found.status === "confirmed") return found;
+          throw new SupplierRefusal("failed");
+        }
+      }
+    },
+
+    async cancel(stay, call) {
+      const outcome = await guarded(() => hotelx.cancel(access, { hotelCode: stay.accommodationCode, supplierReference: stay.supplierReference }, optionsOf(call)));
+      if (outcome.outcome !== "cancelled") throw new SupplierFailure("supplier_error", name, `${name} refused the cancellation: ${outcome.issues.map((i) => i.code).join(", ")}`);
+    },
+
+    async bookingByReference(clientReference, call, booking) {
+      if (!booking) throw new SupplierFailure("supplier_error", name, `${name} looks bookings up by hotel: the accommodation is needed`);
+      const found = await guarded(() => hotelx.bookingByClientReference(access, { hotelCode: booking.accommodationCode, currency: HOTELX_CURRENCY, clientReference }, optionsOf(call)));
+      if (!found.found) return { status: "not_found" };
+      try {
+        return lookupOf(found.booking);
+      } catch (error) {
+        throw new SupplierFailure("supplier_error", name, `${name}: ${(error as Error).message}`);
+      }
+    },
+  };
+  return supplier;
+};
