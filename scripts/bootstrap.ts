@@ -42,11 +42,6 @@ export const bootstrap = async (
   });
   try {
     await seedDemoAccounts(env.DB);
-    // Connection 1002: the sandbox Hotel-X supplier that `npm start` runs beside the API.
-    await seedDemoUpstream(env.DB, {
-      credentialsKey: devVar("UPSTREAM_CREDENTIALS_KEY"),
-      url: sandboxUrl(process.env.HOTELX_SANDBOX_PORT ?? SANDBOX_DEFAULT_PORT),
-    });
     const present = await countAccommodations(env.DB);
     if (present < accommodationCount) {
       const started = Date.now();
@@ -61,6 +56,12 @@ export const bootstrap = async (
     } else {
       console.log(`Demo data present (${present} accommodations).`);
     }
+    // Connection 1002: the sandbox Hotel-X supplier that `npm start` runs beside the API. Its hotels'
+    // content rows come after the demo accommodations, so an interrupted seed is still counted short.
+    await seedDemoUpstream(env.DB, {
+      credentialsKey: devVar("UPSTREAM_CREDENTIALS_KEY"),
+      url: sandboxUrl(process.env.HOTELX_SANDBOX_PORT ?? SANDBOX_DEFAULT_PORT),
+    });
     await afterSeed?.(env.DB);
   } finally {
     await dispose();
