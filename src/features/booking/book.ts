@@ -194,14 +194,13 @@ const bookStoredQuote = async (
   const reference = newBookingReference();
   const options = criteria.supply ?? {};
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
-  const answer = await askToBook(supplier, options, transactions, (call) =>
-    supplier.book(accommodation, product, stored.stay, reference, call, { name: criteria.holder.name, surname: criteria.holder.surName }),
-  );
-  const confirmed = answer.status === "confirmed" ? answer : null;
   const withTransactions = (result: BookResult): BookResult => (transactions ? { ...result, providerTransactions: transactions } : result);
-
-  try {
-    await deps.d1
+  const askSupplier = () =>
+    askToBook(supplier, options, transactions, (call) =>
+      supplier.book(accommodation, product, stored.stay, reference, call, { name: criteria.holder.name, surname: criteria.holder.surName }),
+    );
+  const insertBooking = (status: "success" | "pending", confirmed: { supplierReference: string; hotelConfirmationNumber: string | null } | null) =>
+    deps.d1
       .prepare(
         `INSERT INTO bookings (reference, partner_id, connection_id, partner_reference, request_hash, status, accommodation_code, accommodation_name, timezone,
           check_in, check_out, room_code, rate_plan_code, room_count, board_code, currency, charge_total, rate, rooms, cancel_policy, holder, occupancies,
@@ -215,28 +214,64 @@ const bookStoredQuote = async (
         stored.quote.cancelPolicy ? JSON.stringify(stored.quote.cancelPolicy) : null,
         JSON.stringify({ name: criteria.holder.name, surName: criteria.holder.surName }), JSON.stringify(paxes),
         supplier.name, confirmed?.supplierReference ?? "", confirmed?.hotelConfirmationNumber ?? null, new Date(now).toISOString(),
-        confirmed ? "success" : "pending",
+        status,
       )
       .run();
-  } catch (error) {
-    // Another request with the same partnerReference won the race: give the rooms back, answer as a retry.
-    if (confirmed) {
-      await supplier.cancel({ accommodationCode: accommodation.code, ...product, checkIn: stored.stay.checkIn, checkOut: stored.stay.checkOut, roomCount: stored.stay.rooms.length, supplierReference: confirmed.supplierReference });
-    } else {
-      // Nothing to give back by supplier reference: say so loudly, with the client reference to find it by.
-      console.error(JSON.stringify({ level: "error", event: "unknown_booking_not_stored", supplier: supplier.name, clientReference: reference }));
-    }
+  /** Another request with the same partnerReference stored its booking first: answer as a retry of it. */
+  const answerAsRetry = async (error: unknown) => {
     // The connection was deleted while this request ran: the same answer its check would give now.
     if (isForeignKeyViolation(error)) throw new ApiError(403, "Invalid connection code.", "invalid_connection_code");
     if (!isUniqueViolation(error)) throw error;
     const winner = await findBookingByPartnerReference(deps.d1, partnerId, criteria.partnerReference);
     if (!winner) throw error;
     return withTransactions(retried(winner, requestHash, meta));
+  };
+  const storedBooking = async (confirmed: boolean) => {
+    const row = await deps.d1.prepare("SELECT * FROM bookings WHERE reference = ?").bind(reference).first<RawBooking>();
+    // A pending booking is announced when it settles (settle-pending.ts), not before.
+    if (confirmed) await announceBookingChange(deps, bookingChangeOf("booking.confirmed", row!), now);
+    return withTransactions(resultOf(row!, meta));
+  };
+
+  if (supplier.remote) {
+    // The partnerReference is reserved (a pending row) before the upstream is asked, so parallel
+    // first requests under one partnerReference reach the upstream once; the others answer as retries.
+    try {
+      await insertBooking("pending", null);
+    } catch (error) {
+      return answerAsRetry(error);
+    }
+    let answer: BookAnswer;
+    try {
+      answer = await askSupplier();
+    } catch (error) {
+      // Refused: nothing was booked upstream, so the reservation goes and the reference is free again.
+      await deps.d1.prepare("DELETE FROM bookings WHERE reference = ? AND status = 'pending'").bind(reference).run();
+      throw error;
+    }
+    if (answer.status !== "confirmed") return storedBooking(false);
+    await deps.d1
+      .prepare("UPDATE bookings SET status = 'success', supplier_reference = ?2, hotel_confirmation_number = ?3 WHERE reference = ?1 AND status = 'pending'")
+      .bind(reference, answer.supplierReference, answer.hotelConfirmationNumber ?? null)
+      .run();
+    return storedBooking(true);
   }
-  const row = await deps.d1.prepare("SELECT * FROM bookings WHERE reference = ?").bind(reference).first<RawBooking>();
-  // A pending booking is announced when it settles (settle-pending.ts), not before.
-  if (confirmed) await announceBookingChange(deps, bookingChangeOf("booking.confirmed", row!), now);
-  return withTransactions(resultOf(row!, meta));
+
+  // The embedded inventory takes the rooms and the booking row must follow; a lost race gives the rooms back.
+  const answer = await askSupplier();
+  const confirmed = answer.status === "confirmed" ? answer : null;
+  try {
+    await insertBooking(confirmed ? "success" : "pending", confirmed);
+  } catch (error) {
+    if (confirmed) {
+      await supplier.cancel({ accommodationCode: accommodation.code, ...product, checkIn: stored.stay.checkIn, checkOut: stored.stay.checkOut, roomCount: stored.stay.rooms.length, supplierReference: confirmed.supplierReference });
+    } else {
+      // Nothing to give back by supplier reference: say so loudly, with the client reference to find it by.
+      console.error(JSON.stringify({ level: "error", event: "unknown_booking_not_stored", supplier: supplier.name, clientReference: reference }));
+    }
+    return answerAsRetry(error);
+  }
+  return storedBooking(confirmed !== null);
 };
 
 /**

@@ -176,6 +176,23 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     expect([replay.status, replay.json.data.status, replay.json.data.bookingReference]).toEqual([200, "success", ref]);
   });
 
+  it("ten first books at once under one partnerReference, each with its own Idempotency-Key: one upstream booking", async () => {
+    const quote = await quoted("HX001");
+    const partnerReference = reference();
+    const body = bookBody(quote, partnerReference, {}, UPSTREAM);
+    (body.settings as Record<string, unknown>).includeProviderTransactions = true;
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => post("/api/book", body, { headers: { "Idempotency-Key": `p${i}-${partnerReference}` } })));
+    const refs = new Set(answers.map((r) => r.json.data.bookingReference));
+    expect(refs.size).toBe(1);
+    expect(answers.every((r) => [200, 202].includes(r.status))).toBe(true);
+    // Every request that reached the upstream shows its exchanges: exactly one of them is a book.
+    const books = answers.flatMap((r) => (r.json.data.providerTransactions ?? []).filter((t: any) => t.operation === "book"));
+    expect(books).toHaveLength(1);
+    const [ref] = refs;
+    expect(await upstreamBooking("HX001", ref!)).toMatchObject({ found: true, booking: { status: "OK" } });
+    expect((await call("GET", `/api/bookings/${ref}`)).json.data.status).toBe("success");
+  });
+
   it("includeProviderTransactions shows the upstream exchange, the API key redacted", async () => {
     const res = await search(["HX005"], { includeProviderTransactions: true });
     expect(res.status).toBe(200);
