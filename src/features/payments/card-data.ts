@@ -1,3 +1,4 @@
+import { passesLuhn } from "../../platform/card-number";
 import { ApiError } from "../../platform/http/api-error";
 import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from "../../platform/http/json-body";
 
@@ -12,17 +13,6 @@ const PAN_SHAPE = new RegExp(`(?:^|[^\\dA-Za-z])(\\d(?:${SEPARATOR}{0,3}\\d){12,
 const NOT_DIGIT = /\D/g;
 /** Scan budget: never more than a maximal body's worth of characters, never deeper than a body may nest. */
 export const CARD_SCAN_BUDGET = { depth: MAX_BODY_DEPTH, chars: 2 * MAX_BODY_BYTES };
-
-/** The Luhn checksum every card number satisfies; it keeps long ids and timestamps from being mistaken for one. */
-const passesLuhn = (digits: string) => {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-};
 
 const looksLikePan = (value: string) => {
   // NFKC turns full-width digits, spaces, dots and dashes into their ASCII forms.

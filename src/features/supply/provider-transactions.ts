@@ -1,3 +1,4 @@
+import { passesLuhn } from "../../platform/card-number";
 import type { ProviderTransaction, SupplierCall } from "./supplier";
 
 export const REDACTED = "[REDACTED]";
@@ -18,16 +19,6 @@ const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
 // 13 to 19 digits, spaces or dashes between them allowed: a card number when Luhn says so.
 const DIGIT_RUN = /\b\d(?:[ -]?\d){12,18}\b/g;
 
-const luhn = (digits: string) => {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-};
-
 /** A request or response text with credentials and card data replaced by [REDACTED], whatever its format. */
 export const redactTransactionText = (text: string): string =>
   text
@@ -36,7 +27,7 @@ export const redactTransactionText = (text: string): string =>
     .replace(PAIR_FIELD, (_, name: string) => `${name}${REDACTED}`)
     .replace(HEADER_LINE, (_, name: string) => `${name}${REDACTED}`)
     .replace(BEARER, (_, scheme: string) => `${scheme} ${REDACTED}`)
-    .replace(DIGIT_RUN, (run) => (luhn(run.replace(/[ -]/g, "")) ? REDACTED : run));
+    .replace(DIGIT_RUN, (run) => (passesLuhn(run.replace(/[ -]/g, "")) ? REDACTED : run));
 
 /** Where a network supplier records one exchange: redacted here, so no supplier can forget to. */
 export const recordProviderTransaction = (call: SupplierCall | undefined, transaction: ProviderTransaction): void => {
