@@ -44,7 +44,7 @@ const generatedIndex = (code: string): number | null => {
 
 export const generatedHotelCity = (i: number): SandboxCity => SANDBOX_CITIES[i % SANDBOX_CITIES.length]!;
 
-const generatedHotel = (i: number): SandboxHotel => ({
+export const generatedHotel = (i: number): SandboxHotel => ({
   code: generatedHotelCode(i),
   name: `Hotel Sandbox ${generatedHotelCity(i).name} ${GENERATED_HOTELS.first + i}`,
   currency: "EUR",
