@@ -134,7 +134,7 @@ try {
   console.log(`Running ${steps} scenarios, ${connections} connections, ${duration} s each after a 2 s warm-up:`);
   for (const [i, scenario] of scenarios.entries()) {
     announce(i + 1, scenario.name);
-    const notMeasured = scenario.upstream ? await whyNotUpstream(server.base, scenario) : null;
+    const notMeasured = scenario.upstream ? await whyNotUpstream(server.base, scenario).catch((e: Error) => `the check search failed: ${e.message}`) : null;
     if (notMeasured) {
       rows.push({ name: scenario.name, meaning: scenario.meaning, rps: 0, p50: 0, p99: 0, errors: 0, notMeasured });
       process.stdout.write(` not measured: ${notMeasured}\n`);
