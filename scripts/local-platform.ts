@@ -23,6 +23,12 @@ export const quietWranglerEnv = (): NodeJS.ProcessEnv => ({
 export const startWrangler = (args: string[], stdio: "inherit" | "pipe" = "inherit"): ChildProcess =>
   spawn(process.execPath, [wranglerBin, ...args], { cwd: root, env: quietWranglerEnv(), stdio: ["ignore", stdio, stdio] });
 
+/** `wrangler dev` of the sandbox Hotel-X supplier (sandbox/hotelx) on a loopback port, beside the API. */
+export const sandboxDevArgs = (port: number | string, stateDir = defaultStateDir): string[] => [
+  "dev", "-c", "sandbox/hotelx/wrangler.toml", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", "0",
+  "--persist-to", stateDir, "--show-interactive-dev-session=false",
+];
+
 export const runWrangler = (args: string[]): Promise<void> =>
   new Promise((ok, fail) => {
     const child = startWrangler(args);

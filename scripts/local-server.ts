@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { startWrangler } from "./local-platform";
+import { sandboxDevArgs, startWrangler } from "./local-platform";
 
 export const freePort = () =>
   new Promise<number>((ok) => {
@@ -12,10 +12,13 @@ export const freePort = () =>
 
 export type LocalServer = { base: string; process: ChildProcess; stop: () => Promise<void> };
 
-/** `wrangler dev` on a free loopback port over the given state folder, ready when /health answers. */
-export const startLocalServer = async (stateDir: string): Promise<LocalServer> => {
+/**
+ * `wrangler dev` with `args(port)` on a free loopback port, ready when a GET of `probe` answers
+ * with a status `isReady` accepts.
+ */
+const startDev = async (args: (port: number) => string[], probe: string, isReady: (status: number) => boolean): Promise<LocalServer> => {
   const port = await freePort();
-  const child = startWrangler(["dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", stateDir, "--show-interactive-dev-session=false"], "pipe");
+  const child = startWrangler(args(port), "pipe");
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
@@ -23,9 +26,12 @@ export const startLocalServer = async (stateDir: string): Promise<LocalServer> =
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}\n${output}`);
-    if (Date.now() > deadline) throw new Error(`wrangler dev not ready in 60 s\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGINT");
+      throw new Error(`wrangler dev not ready in 60 s\n${output}`);
+    }
     try {
-      if ((await fetch(`${base}/health`)).ok) break;
+      if (isReady((await fetch(`${base}${probe}`)).status)) break;
     } catch {
       /* not up yet */
     }
@@ -39,3 +45,10 @@ export const startLocalServer = async (stateDir: string): Promise<LocalServer> =
     });
   return { base, process: child, stop };
 };
+
+/** `wrangler dev` of the API on a free loopback port over the given state folder, ready when /health answers. */
+export const startLocalServer = (stateDir: string): Promise<LocalServer> =>
+  startDev((port) => ["dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", stateDir, "--show-interactive-dev-session=false"], "/health", (status) => status >= 200 && status < 300);
+
+/** The sandbox Hotel-X supplier on a free loopback port, ready when it answers at all (a GET is its 405). */
+export const startLocalSandbox = (stateDir: string): Promise<LocalServer> => startDev((port) => sandboxDevArgs(port, stateDir), "/", () => true);

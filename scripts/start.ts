@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { SANDBOX_DEFAULT_PORT } from "./demo/accounts";
-import { defaultStateDir, root, startWrangler } from "./local-platform";
+import { defaultStateDir, root, sandboxDevArgs, startWrangler } from "./local-platform";
 
 // npm start: migrate and seed, then serve. Ctrl-C (or SIGTERM) stops wrangler and its workerd.
 // The bootstrap runs in its own process: wrangler's in-process API installs exit handlers that
@@ -16,10 +16,7 @@ const bootstrapped = await new Promise<number | null>((done) => {
 if (bootstrapped !== 0) process.exit(bootstrapped ?? 1);
 
 const dev = startWrangler(["dev", "--ip", "127.0.0.1", "--port", port, "--persist-to", defaultStateDir, "--show-interactive-dev-session=false"]);
-const sandbox = startWrangler([
-  "dev", "-c", "sandbox/hotelx/wrangler.toml", "--ip", "127.0.0.1", "--port", sandboxPort, "--inspector-port", "0",
-  "--persist-to", defaultStateDir, "--show-interactive-dev-session=false",
-]);
+const sandbox = startWrangler(sandboxDevArgs(sandboxPort));
 console.log(`Edgestay API starting on http://127.0.0.1:${port} (docs at /docs). Ctrl-C stops it.`);
 console.log(`Sandbox Hotel-X supplier (connection 1002) starting on http://127.0.0.1:${sandboxPort}.`);
 

@@ -4,11 +4,13 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { bootstrap, DEFAULT_ACCOMMODATIONS, LARGE_ACCOMMODATIONS } from "../bootstrap";
-import { quietWranglerEnv, root, wranglerBin } from "../local-platform";
-import { startLocalServer } from "../local-server";
+import { devVar, quietWranglerEnv, root, wranglerBin } from "../local-platform";
+import { startLocalSandbox, startLocalServer, type LocalServer } from "../local-server";
 import { quoteScenario, runFlow } from "./flow";
 import { contentScenarios, searchScenarios, type Scenario } from "./scenarios";
 import { FLAT_MEMORY_GROWTH, judgeSoak, P99_LIMIT_MS, runSoak } from "./soak";
+import { seedSandboxHotelContent } from "./sandbox-hotels";
+import { pointAtSandbox, sandboxHotels, upstreamScenarios, whyNotUpstream } from "./upstream";
 
 const { values } = parseArgs({
   options: {
@@ -27,13 +29,16 @@ const connections = Number(values.connections ?? (values.soak ? 50 : 10));
 
 // A state folder per dataset, apart from the one `npm start` uses.
 const stateDir = join(root, ".wrangler", `bench-${accommodations}`);
-// The bench measures the rate-limit path too, with a limit high enough never to refuse.
+// The bench measures the rate-limit path too, with a limit high enough never to refuse
+// (1002: the demo connection served by the sandbox Hotel-X supplier).
 await bootstrap(accommodations, stateDir, async (db) => {
-  await db.prepare("update connections set rate_limit = 100000000, rate_limit_window_ms = 60000 where code = 1001").run();
+  await db.prepare("update connections set rate_limit = 100000000, rate_limit_window_ms = 60000 where code in (1001, 1002)").run();
+  await seedSandboxHotelContent(db, sandboxHotels);
 });
 const pageTokenSecret = /^PAGE_TOKEN_SECRET=(.*)$/m.exec(readFileSync(join(root, ".dev.vars"), "utf8"))![1]!;
 
-type Row = { name: string; meaning: string; rps: number; p50: number; p99: number; errors: number };
+/** `notMeasured`: why a row has no figures (its check before measuring failed); its numbers are then 0. */
+type Row = { name: string; meaning: string; rps: number; p50: number; p99: number; errors: number; notMeasured?: string };
 
 const measure = async (base: string, s: Scenario): Promise<Row> => {
   const load = (seconds: number) =>
@@ -105,13 +110,22 @@ if (values.soak) {
 }
 
 const server = await startLocalServer(stateDir);
+let sandbox: LocalServer | null = null;
 const rows: Row[] = [];
 const cpu: Array<{ scenario: string; ms: number }> = [];
 try {
   const ctx = { accommodations, pageTokenSecret };
-  const scenarios = [...(await contentScenarios(ctx)), ...searchScenarios(ctx), await quoteScenario(server.base)].filter(
+  // The upstream row right after the embedded "search: 100 codes", under the same load.
+  const search = searchScenarios(ctx);
+  search.splice(search.findIndex((s) => s.name === "search: 100 codes") + 1, 0, ...upstreamScenarios());
+  const scenarios = [...(await contentScenarios(ctx)), ...search, await quoteScenario(server.base)].filter(
     (s) => !values.only || s.name.includes(values.only) || s.name.startsWith("baseline"),
   );
+  // The sandbox Hotel-X supplier beside the API, as `npm start` runs it, on a port of its own.
+  if (scenarios.some((s) => s.upstream)) {
+    sandbox = await startLocalSandbox(stateDir);
+    await pointAtSandbox(server.base, sandbox.base, devVar("OPERATOR_TOKEN"));
+  }
   const withFlow = !values.only || "flow".includes(values.only);
   // Which scenario runs and how long the rest takes: each is a 2 s warm-up plus the measured run.
   const steps = scenarios.length + (withFlow ? 1 : 0);
@@ -120,6 +134,12 @@ try {
   console.log(`Running ${steps} scenarios, ${connections} connections, ${duration} s each after a 2 s warm-up:`);
   for (const [i, scenario] of scenarios.entries()) {
     announce(i + 1, scenario.name);
+    const notMeasured = scenario.upstream ? await whyNotUpstream(server.base, scenario).catch((e: Error) => `the check search failed: ${e.message}`) : null;
+    if (notMeasured) {
+      rows.push({ name: scenario.name, meaning: scenario.meaning, rps: 0, p50: 0, p99: 0, errors: 0, notMeasured });
+      process.stdout.write(` not measured: ${notMeasured}\n`);
+      continue;
+    }
     rows.push(await measure(server.base, scenario));
     process.stdout.write(" done\n");
   }
@@ -133,6 +153,7 @@ try {
   const cpuScenarios = scenarios.filter((s) => s.name.startsWith("baseline") || ["search: 1 code", "search: 1000 codes", "search: geo, New York, default radius"].includes(s.name));
   if (pid) for (const s of cpuScenarios) cpu.push({ scenario: s.name, ms: await cpuMsPerRequest(pid, server.base, s) });
 } finally {
+  await sandbox?.stop();
   await server.stop();
 }
 
@@ -143,7 +164,8 @@ console.log(`machine: ${execFileSync("nproc", { encoding: "utf8" }).trim()} core
 console.log("| scenario | req/s | p50 ms | p99 ms | req/s vs baseline | errors |");
 console.log("|---|---:|---:|---:|---:|---:|");
 for (const r of rows) {
-  console.log(`| ${r.name} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.rps / baseline.rps, 2)} | ${r.errors} |`);
+  if (r.notMeasured) console.log(`| ${r.name} | not measured: ${r.notMeasured} | | | | |`);
+  else console.log(`| ${r.name} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.rps / baseline.rps, 2)} | ${r.errors} |`);
 }
 if (cpu.length) console.log("");
 for (const c of cpu) console.log(`workerd CPU per request (${c.scenario}): ${fmt(c.ms, 2)} ms`);

@@ -4,6 +4,8 @@ import { accommodationCode } from "../demo/accommodations";
 
 export type Scenario = {
   name: string;
+  /** Served by the sandbox Hotel-X supplier: the bench starts it, and checks the answer before measuring. */
+  upstream?: boolean;
   /** What the figure means to a partner. */
   meaning: string;
   method: "GET" | "POST";
@@ -66,9 +68,9 @@ const SETTINGS = { access: { code: 1001 } };
 // The densest city of the demo data (the generator weights cities by population).
 export const NEW_YORK = { lat: 40.74997906, lng: -73.98001693 };
 
-export const searchBody = (criteria: Record<string, unknown>) => ({
+export const searchBody = (criteria: Record<string, unknown>, settings: Record<string, unknown> = SETTINGS) => ({
   searchCriteria: { ...criteria, occupancies: TWO_ADULTS, ...stayDates() },
-  settings: SETTINGS,
+  settings,
 });
 
 const codes = (n: number, total: number) =>

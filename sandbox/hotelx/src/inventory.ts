@@ -2,6 +2,9 @@
 export type SandboxRoom = { code: string; description: string; board: string; nightly: number; refundable: boolean };
 export type SandboxHotel = { code: string; name: string; currency: string; rooms: SandboxRoom[] };
 
+/** Where a generated hotel stands, so content rows made for it (the bench's) agree with its name. */
+export type SandboxCity = { name: string; country: string; latitude: number; longitude: number; timezone: string };
+
 const standardRooms = (base: number): SandboxRoom[] => [
   { code: "DBL", description: "Double room", board: "RO", nightly: base, refundable: true },
   { code: "DBL-BB", description: "Double room with breakfast", board: "BB", nightly: base + 18, refundable: true },
@@ -15,6 +18,39 @@ const HOTELS: SandboxHotel[] = [
   { code: "HX004", name: "Hotel Sandbox Paris", currency: "EUR", rooms: standardRooms(160) },
   { code: "HX005", name: "Hotel Sandbox Rome", currency: "EUR", rooms: standardRooms(110) },
 ];
+
+/**
+ * Generated normal hotels `HX1000`..`HX1999`, for searches by many codes (the bench prices 100).
+ * Four digits, so no generated code is one of the hotels or scenario codes above (`HX500` is).
+ * Name, city and price follow from the number alone: the same code always answers the same.
+ */
+export const GENERATED_HOTELS = { first: 1_000, count: 1_000 } as const;
+const SANDBOX_CITIES: SandboxCity[] = [
+  { name: "Barcelona", country: "ES", latitude: 41.3874, longitude: 2.1686, timezone: "Europe/Madrid" },
+  { name: "Madrid", country: "ES", latitude: 40.4168, longitude: -3.7038, timezone: "Europe/Madrid" },
+  { name: "Lisbon", country: "PT", latitude: 38.7223, longitude: -9.1393, timezone: "Europe/Lisbon" },
+  { name: "Paris", country: "FR", latitude: 48.8566, longitude: 2.3522, timezone: "Europe/Paris" },
+  { name: "Rome", country: "IT", latitude: 41.9028, longitude: 12.4964, timezone: "Europe/Rome" },
+];
+
+export const generatedHotelCode = (i: number) => `HX${GENERATED_HOTELS.first + i}`;
+
+/** The i-th generated hotel's number (0-based), or null for any other code. */
+const generatedIndex = (code: string): number | null => {
+  const match = /^HX(\d{4})$/.exec(code);
+  const i = match ? Number(match[1]) - GENERATED_HOTELS.first : -1;
+  return i >= 0 && i < GENERATED_HOTELS.count ? i : null;
+};
+
+export const generatedHotelCity = (i: number): SandboxCity => SANDBOX_CITIES[i % SANDBOX_CITIES.length]!;
+
+export const generatedHotel = (i: number): SandboxHotel => ({
+  code: generatedHotelCode(i),
+  name: `Hotel Sandbox ${generatedHotelCity(i).name} ${GENERATED_HOTELS.first + i}`,
+  currency: "EUR",
+  // 70..199 EUR a night for the double room, spread by a fixed stride.
+  rooms: standardRooms(70 + ((i * 37) % 130)),
+});
 
 export type Scenario =
   | { kind: "normal" }
@@ -51,10 +87,12 @@ export const scenarioOf = (code: string): Scenario => {
   return { kind: "normal" };
 };
 
-/** Inventory hotels, and every scenario code as a hotel too (priced like HX001) so it can be searched. */
+/** Inventory and generated hotels, and every scenario code as a hotel too (100 EUR a night) so it can be searched. */
 export const hotelFor = (code: string): SandboxHotel | null => {
   const listed = HOTELS.find((h) => h.code === code);
   if (listed) return listed;
+  const generated = generatedIndex(code);
+  if (generated !== null) return generatedHotel(generated);
   return scenarioOf(code).kind === "normal" ? null : { code, name: `Sandbox scenario ${code}`, currency: "EUR", rooms: standardRooms(100) };
 };
 
