@@ -8,7 +8,7 @@ import { connectionUpstreams } from "../../src/features/operators/tables";
 import { DEMO_ACCOUNTS, DEMO_UPSTREAM_CONNECTION } from "./accounts";
 import { setUpstream } from "../../src/features/operators/upstreams";
 import { generateAccommodations, type DemoAccommodation } from "./accommodations";
-import { hotelFor, inventoryCodes } from "../../sandbox/hotelx/src/inventory";
+import { hotelFor, inventoryCodes, SANDBOX_CITIES } from "../../sandbox/hotelx/src/inventory";
 
 export type SeedOptions = { accommodations: number; seed?: number; onProgress?: (done: number) => void };
 
@@ -75,14 +75,6 @@ export const SANDBOX_SCENARIO_CODES = [
   "HX500", "HXBADJSON", "HXGQLERR", "HXBADSHAPE", "HXPRICEUP", "HXSOLDOUT", "HXREFUSE", "HXSLOW2000", "HXSLOW5000", "HXLOST2000", "HXLOST5000", "HXLOST10000",
 ] as const;
 
-const SANDBOX_CITIES: Record<string, { country: string; latitude: number; longitude: number; timezone: string }> = {
-  Barcelona: { country: "ES", latitude: 41.3874, longitude: 2.1686, timezone: "Europe/Madrid" },
-  Madrid: { country: "ES", latitude: 40.4168, longitude: -3.7038, timezone: "Europe/Madrid" },
-  Lisbon: { country: "PT", latitude: 38.7223, longitude: -9.1393, timezone: "Europe/Lisbon" },
-  Paris: { country: "FR", latitude: 48.8566, longitude: 2.3522, timezone: "Europe/Paris" },
-  Rome: { country: "IT", latitude: 41.9028, longitude: 12.4964, timezone: "Europe/Rome" },
-};
-
 /**
  * Our content for the sandbox upstream's hotels: an upstream sells only hotels our content index
  * holds (it is asked for the codes a search resolves here). Inventory hotels sit in their city
@@ -94,31 +86,49 @@ export const seedSandboxHotels = async (d1: D1Database) => {
   const rows = codes.map((code, i) => {
     const hotel = hotelFor(code)!;
     const scenario = (SANDBOX_SCENARIO_CODES as readonly string[]).includes(code);
-    const cityName = scenario ? "Sandbox" : (hotel.name.split(" ").at(-1) ?? "Barcelona");
+    // Inventory hotels are named after their city ("Hotel Sandbox Lisbon").
     const city = scenario
-      ? { country: "ES", latitude: 0, longitude: i, timezone: "UTC" }
-      : (SANDBOX_CITIES[cityName] ?? { ...SANDBOX_CITIES.Barcelona!, latitude: SANDBOX_CITIES.Barcelona!.latitude + i * 0.001 });
-    const content: AccommodationContent = {
-      code,
-      location: [city.longitude, city.latitude],
-      images: [],
-      contact: { phone: "", fax: "", email: "" },
-      address: { address: "", city: cityName, state: "", country: city.country, postalCode: "" },
-      localizedName: [{ language: "en", region: "US", locale: "en-US", content: hotel.name }],
-      localizedDescription: [{ language: "en", region: "US", locale: "en-US", content: [{ type: "GENERAL", content: `<p>${hotel.name}, sold by the sandbox Hotel-X supplier.</p>` }] }],
-      type: "hotel",
-      amenities: [],
-      timezone: city.timezone,
-      checkInPolicy: {
-        checkInFrom: "15:00", checkInUntil: "23:59", checkOutFrom: "06:00", checkOutUntil: "11:00", minAge: 18,
-        checkinInstructions: [], checkinSpecialInstructions: [], checkoutSpecialInstructions: [],
-      },
-      starRating: 4,
-    };
-    return { code, name: hotel.name, type: "hotel", country: city.country, state: "", city: cityName, latitude: city.latitude, longitude: city.longitude, starRating: 4, timezone: city.timezone, content: JSON.stringify(content) };
+      ? { name: "Sandbox", country: "ES", latitude: 0, longitude: i, timezone: "UTC" }
+      : (SANDBOX_CITIES.find((c) => hotel.name.endsWith(` ${c.name}`)) ?? { ...SANDBOX_CITIES[0]!, latitude: SANDBOX_CITIES[0]!.latitude + i * 0.001 });
+    return sandboxHotelContentRow({ code, name: hotel.name, city, starRating: 4 });
   });
+  await insertContentRows(d1, rows);
+};
+
+type SandboxPlace = { name: string; country: string; latitude: number; longitude: number; timezone: string };
+
+/** Our content row (accommodations) for a hotel the sandbox Hotel-X supplier sells: the upstream prices, the content is ours. */
+export const sandboxHotelContentRow = (hotel: { code: string; name: string; city: SandboxPlace; starRating: number }) => {
+  const { code, name, city, starRating } = hotel;
+  const content: AccommodationContent = {
+    code,
+    location: [city.longitude, city.latitude],
+    images: [],
+    contact: { phone: "", fax: "", email: "" },
+    address: { address: "", city: city.name, state: "", country: city.country, postalCode: "" },
+    localizedName: [{ language: "en", region: "US", locale: "en-US", content: name }],
+    localizedDescription: [{ language: "en", region: "US", locale: "en-US", content: [{ type: "GENERAL", content: `<p>${name}, sold by the sandbox Hotel-X supplier.</p>` }] }],
+    type: "hotel",
+    amenities: [],
+    timezone: city.timezone,
+    checkInPolicy: {
+      checkInFrom: "15:00", checkInUntil: "23:59", checkOutFrom: "06:00", checkOutUntil: "11:00", minAge: 18,
+      checkinInstructions: [], checkinSpecialInstructions: [], checkoutSpecialInstructions: [],
+    },
+    starRating,
+  };
+  return {
+    code, name, type: "hotel", country: city.country, state: "", city: city.name,
+    latitude: city.latitude, longitude: city.longitude, starRating, timezone: city.timezone, content: JSON.stringify(content),
+  };
+};
+
+/** Inserts content rows in one batch, as many per statement as D1's 100 bound parameters allow; rows present are kept. */
+export const insertContentRows = async (d1: D1Database, rows: Array<ReturnType<typeof sandboxHotelContentRow>>) => {
   const db = drizzle(d1);
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await db.insert(accommodations).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing();
+  const inserts = [];
+  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) inserts.push(db.insert(accommodations).values(rows.slice(at, at + ROWS_PER_INSERT)).onConflictDoNothing());
+  if (inserts.length) await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
 };
 
 // D1 allows 100 bound parameters per statement: 11 columns, so 9 rows per insert.

@@ -25,7 +25,7 @@ const HOTELS: SandboxHotel[] = [
  * Name, city and price follow from the number alone: the same code always answers the same.
  */
 export const GENERATED_HOTELS = { first: 1_000, count: 1_000 } as const;
-const SANDBOX_CITIES: SandboxCity[] = [
+export const SANDBOX_CITIES: SandboxCity[] = [
   { name: "Barcelona", country: "ES", latitude: 41.3874, longitude: 2.1686, timezone: "Europe/Madrid" },
   { name: "Madrid", country: "ES", latitude: 40.4168, longitude: -3.7038, timezone: "Europe/Madrid" },
   { name: "Lisbon", country: "PT", latitude: 38.7223, longitude: -9.1393, timezone: "Europe/Lisbon" },
