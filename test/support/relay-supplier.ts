@@ -3,8 +3,8 @@ import { recordProviderTransaction } from "../../src/features/supply/provider-tr
 import { SupplierFailure, SupplierRefusal, type Supplier, type SupplierBooking, type SupplierCall } from "../../src/features/supply/supplier";
 
 /**
- * A second supplier for tests, standing in for one reached over the network until a real one is
- * joined: it sells the embedded inventory (same rooms, same allotment, our own D1) through the
+ * A second supplier for tests of the booking side's failure paths (the Hotel-X supplier has its own,
+ * over the sandbox): it sells the embedded inventory (same rooms, same allotment, our own D1) through the
  * Supplier interface as a remote supplier would, and misbehaves on demand. It keeps its own record
  * of bookings by client reference, refuses a second booking under one, and answers look-ups from it.
  */

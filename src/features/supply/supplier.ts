@@ -1,7 +1,7 @@
 /**
- * What the booking engine needs from a source of rooms and prices. The embedded inventory
- * (inventory-supplier.ts) is the default; a `tgx` or `metasearch` connection can later be
- * served by another implementation without touching the API layer.
+ * What the booking engine needs from a source of rooms and prices, as data. The embedded inventory
+ * (inventory-supplier.ts) is the default; a connection pointed at an upstream is served by the
+ * Hotel-X supplier (hotelx/hotelx-supplier.ts), or by both (`withEmbedded`), through `supplyDirectory`.
  */
 
 import type { SellingTerms } from "./selling-price";
