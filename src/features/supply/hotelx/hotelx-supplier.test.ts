@@ -113,6 +113,23 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     expect(quote.json.message).toBe("The supplier is unavailable; retry later");
   });
 
+  it("a cancel the upstream cannot take (circuit open): 503, the booking stays booked here and upstream", async () => {
+    const quote = await quoted("HX005", (o) => o.isRefundable);
+    const booked = await post("/api/book", bookBody(quote, reference(), {}, UPSTREAM));
+    expect(booked.status).toBe(200);
+    const ref = booked.json.data.bookingReference;
+    const now = Date.now();
+    for (let i = 0; i < 5; i++) await circuitFor(env, upstreamUrl).record(false, now);
+    const cancel = await post("/api/cancel", cancelBody(ref, UPSTREAM));
+    expect(cancel.status).toBe(503);
+    expect(cancel.json.message).toBe("The supplier is unavailable; retry later");
+    expect((await call("GET", `/api/bookings/${ref}`)).json.data.status).toBe("success");
+    expect(await upstreamBooking("HX005", ref)).toMatchObject({ found: true, booking: { status: "OK" } });
+    // Once the circuit closes, the same cancel goes through.
+    await circuitFor(env, upstreamUrl).record(true, Date.now());
+    expect((await post("/api/cancel", cancelBody(ref, UPSTREAM))).json.data.status).toBe("cancelled");
+  });
+
   it("withEmbedded: one search asks both and merges their options per accommodation", async () => {
     await env.DB.prepare("UPDATE connection_upstreams SET with_embedded = 1 WHERE connection_id = 'con_demo_hotelx'").run();
     try {
