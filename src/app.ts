@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { apiRoute } from "./platform/http/api-route";
 import { sql } from "drizzle-orm";
+import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { bookingRoutes } from "./features/booking/routes";
 import { chatAuth } from "./features/chat/chat-auth";
 import { chatErrorBody, CHAT_BASE, isChatPath } from "./features/chat/errors";
@@ -25,6 +25,7 @@ import { CONTENT_TYPE_MESSAGE, jsonBody } from "./platform/http/json-body";
 import { publicBaseUrl } from "./platform/http/public-url";
 import { allowedMethods } from "./platform/http/allowed-methods";
 import { featureRouter } from "./platform/http/router";
+import type { AppEnv } from "./platform/app-env";
 import { requestLog } from "./platform/observability/request-log";
 import { pageSecurityHeaders } from "./platform/http/secure-headers";
 
@@ -44,11 +45,11 @@ const health = apiRoute({
 const asApiError = (err: unknown): ApiError => {
   if (err instanceof ApiError) return err;
   // zod-openapi's media-type gate: the same 400 as every other wrong content type.
-  if (err instanceof HTTPException && err.status === 415) return new ApiError(400, CONTENT_TYPE_MESSAGE, "unsupported_content_type");
+  if (err instanceof HTTPException && err.status === 415) return new ApiError("unsupported_content_type", CONTENT_TYPE_MESSAGE);
   if (err instanceof HTTPException && err.status < 500) {
-    return new ApiError(err.status as ContentfulStatusCode, err.message || "Bad request", `http_${err.status}`);
+    return ApiError.revived({ status: err.status, code: `http_${err.status}`, message: err.message || "Bad request" });
   }
-  return new ApiError(500, "Internal server error", "internal_error");
+  return new ApiError("internal_error", "Internal server error");
 };
 
 /** The error body of a path: the chat API has its own (spec section 7), everything else the core one. */
@@ -59,6 +60,15 @@ const errorBody = (path: string, error: { message: string; code: string; details
 const staleReadsAllowed = (method: string, path: string) =>
   (method === "POST" && (path === "/api/v1/content/accommodations" || path === "/api/search" || path === "/api/search/tgx")) ||
   (method === "GET" && (path === "/api/bookings" || path.startsWith("/api/bookings/")));
+
+/**
+ * Every error answer, in one place: the error's own headers (Retry-After and the rate headers of a
+ * 429, Idempotent-Replayed) and the body of its path, with the status from the error table.
+ */
+const errorResponse = (c: Context<AppEnv>, failure: ApiError) => {
+  for (const [name, value] of Object.entries(failure.headers ?? {})) c.header(name, value);
+  return c.json(errorBody(c.req.path, failure, c.get("requestId")), failure.status);
+};
 
 const documentServer = (env: Env, requestUrl: string) => {
   try {
@@ -75,7 +85,7 @@ export const createApp = () => {
   app.use("*", pageSecurityHeaders());
   // Hono's: a caller's X-Request-Id is kept when it is at most 128 of [A-Za-z0-9_=-], else a UUID.
   app.use("*", requestId({ limitLength: 128 }));
-  app.use("*", failClosed(errorBody));
+  app.use("*", failClosed());
   app.use("*", withDb(staleReadsAllowed));
   // Chat authenticates and counts every call before the body is read, so even a malformed body
   // answers with x-partner-id and the rate headers (spec 4.12).
@@ -123,24 +133,22 @@ export const createApp = () => {
     // A known path with another method is a 405 that says which methods it takes.
     const allowed = methodsAt(c.req.path);
     if (allowed.length > 0) c.header("Allow", allowed.join(", "));
-    const [status, message, code] =
+    const failure =
       allowed.length > 0
-        ? ([405, `Method not allowed: ${c.req.method} ${c.req.path}`, "method_not_allowed"] as const)
-        : ([404, `Route not found: ${c.req.method} ${c.req.path}`, "not_found"] as const);
-    return c.json(errorBody(c.req.path, { message, code }, c.get("requestId")), status);
+        ? new ApiError("method_not_allowed", `Method not allowed: ${c.req.method} ${c.req.path}`)
+        : new ApiError("not_found", `Route not found: ${c.req.method} ${c.req.path}`);
+    return errorResponse(c, failure);
   });
 
   app.onError((err, c) => {
     const requestId = c.get("requestId");
     const failure = asApiError(err);
-    for (const [name, value] of Object.entries(failure.headers ?? {})) c.header(name, value);
     // An ApiError is an answer chosen on purpose (a 501, a 503): the request log has its status.
     if (failure.status >= 500 && !(err instanceof ApiError)) {
       // Internals stay in the log, keyed by request id; the client gets only the id.
       console.error(JSON.stringify({ level: "error", requestId, path: c.req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) }));
     }
-    // The chat API has its own error body (spec section 7): same errors, chat shape.
-    return c.json(errorBody(c.req.path, failure, requestId), failure.status);
+    return errorResponse(c, failure);
   });
 
   return app;

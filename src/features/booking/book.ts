@@ -27,8 +27,8 @@ export type BookResult = {
   providerTransactions?: ProviderTransaction[];
 };
 
-const QUOTE_INVALID = () => new ApiError(400, "Quote reference expired or invalid. Please quote again.", "quote_expired_or_invalid");
-const NOT_SUCCESSFUL = (reason: string) => new ApiError(400, "The booking was not successful.", "booking_failed", { reason });
+const QUOTE_INVALID = () => new ApiError("quote_expired_or_invalid", "Quote reference expired or invalid. Please quote again.");
+const NOT_SUCCESSFUL = (reason: string) => new ApiError("booking_failed", "The booking was not successful.", { reason });
 
 /** An unguessable booking reference: 15 random bytes. */
 const newBookingReference = () => `BK${randomToken(15).toUpperCase().replace(/[-_]/g, "Z")}`;
@@ -99,7 +99,7 @@ const bookRequestHash = (criteria: BookOrder) =>
 /** The same partnerReference again: the first booking if the request is the same, else 409. */
 const retried = (existing: RawBooking, requestHash: string, meta: { requestId: string; startedAt: number }) => {
   if (existing.request_hash !== requestHash) {
-    throw new ApiError(409, "partnerReference is already used by a different booking", "partner_reference_conflict", { bookingReference: existing.reference });
+    throw new ApiError("partner_reference_conflict", "partnerReference is already used by a different booking", { bookingReference: existing.reference });
   }
   return resultOf(existing, meta);
 };
@@ -116,7 +116,7 @@ export const bookQuote = async (
   now = Date.now(),
 ): Promise<BookResult> => {
   // Metasearch connections show prices publicly: they search and quote, they never book.
-  if (connection.connectionType === "metasearch") throw new ApiError(403, "Booking is not available on metasearch connections", "booking_not_allowed");
+  if (connection.connectionType === "metasearch") throw new ApiError("booking_not_allowed", "Booking is not available on metasearch connections");
   const partnerId = connection.partnerId;
   const requestHash = await bookRequestHash(criteria);
   const existing = await findBookingByPartnerReference(deps.d1, partnerId, criteria.partnerReference);
@@ -136,7 +136,7 @@ export const bookPricedQuote = async (
   meta: { requestId: string; startedAt: number; scenario: SandboxScenario | null },
   now = Date.now(),
 ): Promise<BookResult> => {
-  if (connection.connectionType === "metasearch") throw new ApiError(403, "Booking is not available on metasearch connections", "booking_not_allowed");
+  if (connection.connectionType === "metasearch") throw new ApiError("booking_not_allowed", "Booking is not available on metasearch connections");
   const requestHash = await bookRequestHash(criteria);
   const existing = await findBookingByPartnerReference(deps.d1, connection.partnerId, criteria.partnerReference);
   if (existing) return retried(existing, requestHash, meta);
@@ -154,8 +154,8 @@ const bookStoredQuote = async (
   now: number,
 ): Promise<BookResult> => {
   const partnerId = connection.partnerId;
-  if (criteria.accommodationCode !== stored.accommodationCode) throw new ApiError(400, "Accommodation code mismatch", "accommodation_mismatch");
-  if (criteria.checkIn !== stored.stay.checkIn || criteria.checkOut !== stored.stay.checkOut) throw new ApiError(400, "Stay dates mismatch", "stay_dates_mismatch");
+  if (criteria.accommodationCode !== stored.accommodationCode) throw new ApiError("accommodation_mismatch", "Accommodation code mismatch");
+  if (criteria.checkIn !== stored.stay.checkIn || criteria.checkOut !== stored.stay.checkOut) throw new ApiError("stay_dates_mismatch", "Stay dates mismatch");
 
   // Optional occupancy override: each must name a quoted occupancy (by the partner's occupancy id) and match its adult, child and pax counts.
   const quotedRooms = stored.stay.rooms;
@@ -165,26 +165,26 @@ const bookStoredQuote = async (
     const counts = (ages: number[]) => [ages.filter((a) => a >= 18).length, ages.filter((a) => a < 18).length, ages.length].join("/");
     for (const occupancy of criteria.occupancies) {
       const quoted = quotedRooms[refIds.indexOf(occupancy.occupancyId)];
-      if (!quoted) throw new ApiError(400, `Occupancy ${occupancy.occupancyId} not found in cached quote`, "occupancy_not_found");
-      if (counts(quoted) !== counts(occupancy.paxes.map((p) => p.age))) throw new ApiError(400, "Occupancy details mismatch", "occupancy_mismatch");
+      if (!quoted) throw new ApiError("occupancy_not_found", `Occupancy ${occupancy.occupancyId} not found in cached quote`);
+      if (counts(quoted) !== counts(occupancy.paxes.map((p) => p.age))) throw new ApiError("occupancy_mismatch", "Occupancy details mismatch");
     }
     const ids = new Set(criteria.occupancies.map((o) => o.occupancyId));
-    if (ids.size !== criteria.occupancies.length || ids.size !== quotedRooms.length) throw new ApiError(400, "Occupancy details mismatch", "occupancy_mismatch");
+    if (ids.size !== criteria.occupancies.length || ids.size !== quotedRooms.length) throw new ApiError("occupancy_mismatch", "Occupancy details mismatch");
     const byId = new Map(criteria.occupancies.map((o) => [o.occupancyId, o]));
     paxes = refIds.map((id) => ({ occupancyId: id, paxes: byId.get(id)!.paxes }));
   }
   const rate = stored.quote.rate;
-  if (!rate || typeof rate.chargeTotal !== "number") throw new ApiError(400, "Missing rate snapshot for booking", "missing_rate_snapshot");
+  if (!rate || typeof rate.chargeTotal !== "number") throw new ApiError("missing_rate_snapshot", "Missing rate snapshot for booking");
   // The booking charges the quoted currency at the quoted rate; asking for another one is refused, not converted.
   const currency = requestedCurrency({ currency: criteria.currency });
   if (currency !== undefined && currency !== rate.currency) {
-    throw new ApiError(400, "Currency mismatch", "currency_mismatch", { quoteCurrency: rate.currency, requestedCurrency: currency });
+    throw new ApiError("currency_mismatch", "Currency mismatch", { quoteCurrency: rate.currency, requestedCurrency: currency });
   }
   const product = stored.supplier;
-  if (!product?.name || !product.roomCode || !product.ratePlanCode) throw new ApiError(400, "Missing supplier metadata for booking", "missing_supplier_metadata");
+  if (!product?.name || !product.roomCode || !product.ratePlanCode) throw new ApiError("missing_supplier_metadata", "Missing supplier metadata for booking");
 
   const accommodation = await accommodationByCode(deps.d1, stored.accommodationCode);
-  if (!accommodation) throw new ApiError(404, "Accommodation not found", "accommodation_not_found");
+  if (!accommodation) throw new ApiError("accommodation_not_found", "Accommodation not found");
   if (meta.scenario === "booking_failed") throw NOT_SUCCESSFUL("sandbox");
 
   const supplier = await connectionSupplier(deps, connection, product.name);
@@ -220,7 +220,7 @@ const bookStoredQuote = async (
   /** Another request with the same partnerReference stored its booking first: answer as a retry of it. */
   const answerAsRetry = async (error: unknown) => {
     // The connection was deleted while this request ran: the same answer its check would give now.
-    if (isForeignKeyViolation(error)) throw new ApiError(403, "Invalid connection code.", "invalid_connection_code");
+    if (isForeignKeyViolation(error)) throw new ApiError("invalid_connection_code", "Invalid connection code.");
     if (!isUniqueViolation(error)) throw error;
     const winner = await findBookingByPartnerReference(deps.d1, partnerId, criteria.partnerReference);
     if (!winner) throw error;

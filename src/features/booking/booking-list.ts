@@ -76,7 +76,7 @@ const cursorPayload = z
   })
   .strict();
 
-const INVALID_CURSOR = () => new ApiError(400, "Invalid cursor", "invalid_cursor");
+const INVALID_CURSOR = () => new ApiError("invalid_cursor", "Invalid cursor");
 
 const readCursor = async (keys: Keyring, token: string, partnerId: string) => {
   // A cursor does not expire: it only names a position in the partner's own list.
@@ -84,7 +84,7 @@ const readCursor = async (keys: Keyring, token: string, partnerId: string) => {
   if (opened.kind !== "ok") throw INVALID_CURSOR();
   const parsed = cursorPayload.safeParse(opened.payload);
   if (!parsed.success) throw INVALID_CURSOR();
-  if (parsed.data.p !== partnerId) throw new ApiError(400, "cursor does not belong to the current partner", "cursor_partner");
+  if (parsed.data.p !== partnerId) throw new ApiError("cursor_partner", "cursor does not belong to the current partner");
   return parsed.data;
 };
 
@@ -120,7 +120,7 @@ export const listBookings = async (d1: D1Database, keys: Keyring, partnerId: str
     const cursor = await readCursor(keys, query.cursor, partnerId);
     // A filter left out is taken from the cursor; one sent must equal the cursor's (as content pageToken does).
     const changed = FILTER_NAMES.find((name) => query[name] !== undefined && filters[name] !== cursor.f[name]);
-    if (changed) throw new ApiError(400, `${changed} in query must match ${changed} in cursor`, "cursor_mismatch");
+    if (changed) throw new ApiError("cursor_mismatch", `${changed} in query must match ${changed} in cursor`);
     filters = cursor.f;
     after = { createdAt: cursor.c, reference: cursor.r };
   }

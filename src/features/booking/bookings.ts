@@ -24,13 +24,13 @@ export const bookingView = (row: RawBooking) => ({
 /** Another partner's booking reads as not found: its existence is not disclosed. */
 export const readBooking = async (d1: D1Database, partnerId: string, bookingReference: string) => {
   const row = await d1.prepare("SELECT * FROM bookings WHERE reference = ? AND partner_id = ?").bind(bookingReference, partnerId).first<RawBooking>();
-  if (!row) throw new ApiError(404, `Booking not found with bookingReference: ${bookingReference}`, "booking_not_found");
+  if (!row) throw new ApiError("booking_not_found", `Booking not found with bookingReference: ${bookingReference}`);
   return bookingView(row);
 };
 
 export const readBookingByPartnerReference = async (d1: D1Database, partnerId: string, partnerReference: string) => {
   const row = await findBookingByPartnerReference(d1, partnerId, partnerReference);
-  if (!row) throw new ApiError(404, `Booking not found with partnerReference: ${partnerReference}`, "booking_not_found");
+  if (!row) throw new ApiError("booking_not_found", `Booking not found with partnerReference: ${partnerReference}`);
   return bookingView(row);
 };
 

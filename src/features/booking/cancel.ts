@@ -35,20 +35,20 @@ export const isOnOrAfterCheckIn = (booking: Pick<RawBooking, "timezone" | "check
 /** POST /api/cancel, with the rules of sections 3.1, 4.6 and 7 in that order. */
 export const cancelBooking = async (deps: BookingDeps, partnerId: string, bookingReference: string, now = Date.now(), options: SupplyOptions = {}) => {
   const booking = await deps.d1.prepare("SELECT * FROM bookings WHERE reference = ?").bind(bookingReference).first<RawBooking>();
-  if (!booking) throw new ApiError(404, `Booking not found with bookingReference: ${bookingReference}`, "booking_not_found");
-  if (booking.partner_id !== partnerId) throw new ApiError(403, "This booking does not belong to the current partner", "booking_not_owned");
-  const cannot = (status: string) => new ApiError(400, `Booking cannot be cancelled. Current status: ${status}`, "booking_not_cancellable");
+  if (!booking) throw new ApiError("booking_not_found", `Booking not found with bookingReference: ${bookingReference}`);
+  if (booking.partner_id !== partnerId) throw new ApiError("booking_not_owned", "This booking does not belong to the current partner");
+  const cannot = (status: string) => new ApiError("booking_not_cancellable", `Booking cannot be cancelled. Current status: ${status}`);
   // Not yet known to exist at the supplier: it settles to success or failed first (settle-pending.ts).
   if (booking.status === "pending") {
-    throw new ApiError(409, "Booking is pending: the supplier has not confirmed it yet. Retry the cancellation once it is confirmed.", "booking_pending");
+    throw new ApiError("booking_pending", "Booking is pending: the supplier has not confirmed it yet. Retry the cancellation once it is confirmed.");
   }
   if (booking.status !== "success") throw cannot(booking.status);
   if (isOnOrAfterCheckIn(booking, now)) {
-    throw new ApiError(400, "This booking can no longer be cancelled after the check-in date", "after_check_in");
+    throw new ApiError("after_check_in", "This booking can no longer be cancelled after the check-in date");
   }
   const policy = parsePolicy(booking.cancel_policy);
-  if (!policy) throw new ApiError(400, "Cancellation policy not found for this booking", "cancel_policy_not_found");
-  if (!policy.refundable) throw new ApiError(400, "This booking is not refundable according to the cancellation policy", "not_refundable");
+  if (!policy) throw new ApiError("cancel_policy_not_found", "Cancellation policy not found for this booking");
+  if (!policy.refundable) throw new ApiError("not_refundable", "This booking is not refundable according to the cancellation policy");
 
   const cancelPrice = cancelPenaltyAt(policy, now);
   const cancelledAt = new Date(now).toISOString();

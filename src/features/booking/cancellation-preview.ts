@@ -35,11 +35,11 @@ export const cancellationPreviewResponseSchema = envelopeSchema(cancellationPrev
 export const previewCancellation = async (d1: D1Database, partnerId: string, bookingReference: string, at: number) => {
   // Another partner's booking reads as not found, as the booking read does.
   const booking = await d1.prepare("SELECT * FROM bookings WHERE reference = ? AND partner_id = ?").bind(bookingReference, partnerId).first<RawBooking>();
-  if (!booking) throw new ApiError(404, `Booking not found with bookingReference: ${bookingReference}`, "booking_not_found");
-  if (booking.status === "pending") throw new ApiError(409, "Booking is pending: the supplier has not confirmed it yet", "booking_pending");
-  if (booking.status !== "success") throw new ApiError(409, `Booking is already ${booking.status}`, "booking_already_cancelled");
+  if (!booking) throw new ApiError("booking_not_found", `Booking not found with bookingReference: ${bookingReference}`);
+  if (booking.status === "pending") throw new ApiError("booking_pending", "Booking is pending: the supplier has not confirmed it yet");
+  if (booking.status !== "success") throw new ApiError("booking_already_cancelled", `Booking is already ${booking.status}`);
   const policy = parsePolicy(booking.cancel_policy);
-  if (!policy) throw new ApiError(400, "Cancellation policy not found for this booking", "cancel_policy_not_found");
+  if (!policy) throw new ApiError("cancel_policy_not_found", "Cancellation policy not found for this booking");
   const cancellable = policy.refundable && !isOnOrAfterCheckIn(booking, at);
   const deadlines = policy.cancelPenalties.map((p) => Date.parse(p.deadline)).filter((t) => !Number.isNaN(t));
   return {

@@ -87,13 +87,13 @@ export const searchConnection = async (d1: D1Database, partnerId: string, code: 
   const found = await lookUp(d1, partnerId, code, prefetched);
   switch (found.kind) {
     case "missing":
-      throw new ApiError(400, "No connection", "no_connection");
+      throw new ApiError("no_connection", "No connection");
     case "malformed":
-      throw new ApiError(400, "Invalid connection code", "invalid_connection_code");
+      throw new ApiError("malformed_connection_code", "Invalid connection code");
     case "unknown":
-      throw new ApiError(401, "Connection not found", "connection_not_found");
+      throw new ApiError("unknown_connection", "Connection not found");
     case "denied":
-      throw new ApiError(401, "Connection access denied", "connection_access_denied");
+      throw new ApiError("connection_access_denied", "Connection access denied");
     case "ok":
       return found.connection;
   }
@@ -102,6 +102,6 @@ export const searchConnection = async (d1: D1Database, partnerId: string, code: 
 /** Quote, book and cancel: one 403 for every connection code that is not the caller's in-use connection. */
 export const coreConnection = async (d1: D1Database, partnerId: string, code: unknown, prefetched?: PrefetchedConnection): Promise<CoreConnection> => {
   const found = await lookUp(d1, partnerId, code, prefetched);
-  if (found.kind !== "ok") throw new ApiError(403, "Invalid connection code.", "invalid_connection_code");
+  if (found.kind !== "ok") throw new ApiError("invalid_connection_code", "Invalid connection code.");
   return found.connection;
 };

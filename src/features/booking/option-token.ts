@@ -58,7 +58,7 @@ export const optionIdsFor = async (keys: Keyring, stay: StaySnapshot): Promise<(
 
 export const issueOptionId = async (keys: Keyring, o: StaySnapshot & ProductSnapshot): Promise<string> => (await optionIdsFor(keys, o))(o);
 
-const EXPIRED_OR_INVALID = () => new ApiError(400, "Option reference expired or invalid", "option_expired_or_invalid");
+const EXPIRED_OR_INVALID = () => new ApiError("option_expired_or_invalid", "Option reference expired or invalid");
 
 /**
  * Opens an option id. Unreadable, forged or expired: `Option reference expired or invalid`.
@@ -80,7 +80,7 @@ export const readOptionId = async (keys: Keyring, token: string, partnerId: stri
   ) {
     throw EXPIRED_OR_INVALID();
   }
-  if (partner !== partnerId) throw new ApiError(400, "Option reference invalid", "option_invalid");
+  if (partner !== partnerId) throw new ApiError("option_invalid", "Option reference invalid");
   const roomAges = rooms.split("_").map((r) => r.split(".").map(Number));
   return {
     partnerId: partner,

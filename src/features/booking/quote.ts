@@ -24,7 +24,7 @@ const sameRooms = (a: number[][], b: number[][]) =>
   });
 
 const priceChanged = (previousTotal: number, currentTotal: number, currency: string) =>
-  new ApiError(400, "Price changed", "price_changed", { previousTotal, currentTotal, currency });
+  new ApiError("price_changed", "Price changed", { previousTotal, currentTotal, currency });
 
 /** What a quote asks, as data: the searched option and the stay the partner names again. */
 export type QuoteQuery = {
@@ -64,27 +64,27 @@ export const priceQuote = async (
   now = Date.now(),
 ) => {
   const option = await readOptionId(deps.keys, criteria.optionId, connection.partnerId, now);
-  if (criteria.accommodationCode !== option.accommodationCode) throw new ApiError(400, "Accommodation code mismatch", "accommodation_mismatch");
-  if (criteria.checkIn !== option.checkIn || criteria.checkOut !== option.checkOut) throw new ApiError(400, "Stay dates mismatch", "stay_dates_mismatch");
+  if (criteria.accommodationCode !== option.accommodationCode) throw new ApiError("accommodation_mismatch", "Accommodation code mismatch");
+  if (criteria.checkIn !== option.checkIn || criteria.checkOut !== option.checkOut) throw new ApiError("stay_dates_mismatch", "Stay dates mismatch");
   const requested = criteria.occupancies.map((o) => o.paxes.map((p) => p.age));
-  if (!sameRooms(requested, option.rooms)) throw new ApiError(400, "Occupancy details mismatch", "occupancy_mismatch");
+  if (!sameRooms(requested, option.rooms)) throw new ApiError("occupancy_mismatch", "Occupancy details mismatch");
   // The partner's occupancy ids, when sent again, must be the ones searched (in the same order).
   const sentIds = criteria.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIdsOf(criteria.occupancies) : option.occupancyRefIds;
-  if (sentIds.some((id, i) => id !== option.occupancyRefIds[i])) throw new ApiError(400, "Occupancy details mismatch", "occupancy_mismatch");
+  if (sentIds.some((id, i) => id !== option.occupancyRefIds[i])) throw new ApiError("occupancy_mismatch", "Occupancy details mismatch");
   // An option is priced in the currency it was searched in; asking for another is a different search.
   const currency = requestedCurrency({ currency: criteria.currency }) ?? option.currency;
-  if (currency !== option.currency) throw new ApiError(400, "Currency mismatch", "currency_mismatch", { optionCurrency: option.currency, requestedCurrency: currency });
+  if (currency !== option.currency) throw new ApiError("currency_mismatch", "Currency mismatch", { optionCurrency: option.currency, requestedCurrency: currency });
   const stay = stayFrom(option.checkIn, option.checkOut, criteria.occupancies, now);
 
   const accommodation = await accommodationByCode(deps.d1, option.accommodationCode);
-  if (!accommodation) throw new ApiError(400, "Option reference invalid", "option_invalid");
-  if (meta.scenario === "room_unavailable") throw new ApiError(400, "Room is unavailable", "room_unavailable", { sandbox: true });
+  if (!accommodation) throw new ApiError("option_invalid", "Option reference invalid");
+  if (meta.scenario === "room_unavailable") throw new ApiError("room_unavailable", "Room is unavailable", { sandbox: true });
   if (meta.scenario === "price_changed") {
-    throw new ApiError(400, "Price changed", "price_changed", { previousTotal: option.chargeTotal, currentTotal: round2(option.chargeTotal * 1.1), currency: option.currency, sandbox: true });
+    throw new ApiError("price_changed", "Price changed", { previousTotal: option.chargeTotal, currentTotal: round2(option.chargeTotal * 1.1), currency: option.currency, sandbox: true });
   }
   // The supplier that priced the option, while it still serves this connection.
   const supplier = await connectionSupplier(deps, connection, option.supplier ?? INVENTORY_SUPPLIER);
-  if (!supplier) throw new ApiError(400, "Option reference expired or invalid", "option_expired_or_invalid");
+  if (!supplier) throw new ApiError("option_expired_or_invalid", "Option reference expired or invalid");
   // Today's markup of this connection and today's rate: the quote fixes both for book.
   const table = needsExchangeRates(supplier, currency) ? await readExchangeTable(deps.d1) : null;
   const terms = sellingTermsFor(connection, supplier, currency, table);
@@ -100,7 +100,7 @@ export const priceQuote = async (
     if (supplier.remote) throw supplierFailureError(new SupplierFailure("supplier_error", supplier.name, String(error)));
     throw error;
   }
-  if (!offer) throw new ApiError(400, "Room is unavailable", "room_unavailable");
+  if (!offer) throw new ApiError("room_unavailable", "Room is unavailable");
   if (offer.rate.chargeTotal > round2(option.chargeTotal * (1 + PRICE_TOLERANCE))) {
     throw priceChanged(option.chargeTotal, offer.rate.chargeTotal, offer.rate.currency);
   }

@@ -16,7 +16,7 @@ import { cancellationPreviewQuerySchema, cancellationPreviewResponseSchema, prev
 import { coreAccess, coreConnection, searchConnection, type BookingEnv, type CoreConnection } from "./connection-access";
 import { bookingDeps, sandboxScenario } from "./deps";
 import { quoteOption, quoteQueryOf } from "./quote";
-import { consumeRateLimit, RateLimited } from "./rate-limit";
+import { consumeRateLimit } from "./rate-limit";
 import {
   bookingResponseSchema,
   bookRequestSchema,
@@ -49,13 +49,8 @@ const idempotencyHeader = z.object({ "idempotency-key": z.string().optional().op
 
 /** Counts the request against the connection's window; the rate headers go on success and on 429 alike. */
 const admit = async (c: Context<BookingEnv>, connection: CoreConnection) => {
-  try {
-    const headers = await consumeRateLimit(c.env.RATE_LIMITER, connection);
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
-  } catch (error) {
-    if (error instanceof RateLimited) for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-    throw error;
-  }
+  const headers = await consumeRateLimit(c.env.RATE_LIMITER, connection);
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
 };
 
 const search = apiRoute({
@@ -177,7 +172,7 @@ const cancellationPreview = apiRoute({
 });
 
 const notImplemented = (what: string) =>
-  new ApiError(501, `${what} is not implemented; use the JSON API at ${what.replace("/tgx", "")}`, "not_implemented");
+  new ApiError("not_implemented", `${what} is not implemented; use the JSON API at ${what.replace("/tgx", "")}`);
 
 export const bookingRoutes = featureRouter<BookingEnv>()
   .openapi(search, async (c) => {
@@ -249,7 +244,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const partnerId = c.get("caller").partnerId;
     if (partnerReference === undefined) return c.json(success(await listBookings(c.env.DB, signingKeys(c.env, "PAGE_TOKEN_SECRET"), partnerId, list)), 200);
     const mixed = Object.keys(list).filter((name) => list[name as keyof typeof list] !== undefined);
-    if (mixed.length) throw new ApiError(400, `partnerReference cannot be combined with ${mixed.join(", ")}`, "invalid_request");
+    if (mixed.length) throw new ApiError("invalid_request", `partnerReference cannot be combined with ${mixed.join(", ")}`);
     return c.json(success(await readBookingByPartnerReference(c.env.DB, partnerId, partnerReference)), 200);
   })
   .openapi(cancellationPreview, async (c) => {

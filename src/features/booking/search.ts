@@ -40,23 +40,23 @@ export type SupplierWarning = { code: SupplierFailureCode; supplier: string; mes
 /** Per room, the partner's occupancy id, echoed as `occupancyRefId`; positions 1..n when none was sent. */
 export const occupancyRefIdsOf = (occupancies: Occupancy[]): number[] => {
   const ids = occupancies.map((o, i) => o.occupancyId ?? i + 1);
-  if (new Set(ids).size !== ids.length) throw new ApiError(400, "occupancyId must be unique within a request", "invalid_occupancy");
+  if (new Set(ids).size !== ids.length) throw new ApiError("invalid_occupancy", "occupancyId must be unique within a request");
   return ids;
 };
 
 /** Dates and guests every core operation validates the same way; ages per room in the order given. */
 export const stayFrom = (checkIn: string, checkOut: string, occupancies: Occupancy[], now: number): Stay => {
-  if (!isCalendarDate(checkIn)) throw new ApiError(400, "checkIn is not a valid date", "invalid_dates");
-  if (!isCalendarDate(checkOut)) throw new ApiError(400, "checkOut is not a valid date", "invalid_dates");
-  if (checkOut <= checkIn) throw new ApiError(400, "checkOut must be after checkIn", "invalid_dates");
+  if (!isCalendarDate(checkIn)) throw new ApiError("invalid_dates", "checkIn is not a valid date");
+  if (!isCalendarDate(checkOut)) throw new ApiError("invalid_dates", "checkOut is not a valid date");
+  if (checkOut <= checkIn) throw new ApiError("invalid_dates", "checkOut must be after checkIn");
   // Yesterday in UTC is still today somewhere west of UTC; each hotel's own date is checked again later.
   const earliest = addDays(new Date(now).toISOString().slice(0, 10), -1);
-  if (checkIn < earliest) throw new ApiError(400, "checkIn must not be in the past", "invalid_dates");
-  if (checkIn > addDays(earliest, BOOKING_HORIZON_DAYS + 1)) throw new ApiError(400, `checkIn must be within ${BOOKING_HORIZON_DAYS} days`, "invalid_dates");
-  if (stayNights(checkIn, checkOut).length > MAX_NIGHTS) throw new ApiError(400, `A stay is at most ${MAX_NIGHTS} nights`, "invalid_dates");
+  if (checkIn < earliest) throw new ApiError("invalid_dates", "checkIn must not be in the past");
+  if (checkIn > addDays(earliest, BOOKING_HORIZON_DAYS + 1)) throw new ApiError("invalid_dates", `checkIn must be within ${BOOKING_HORIZON_DAYS} days`);
+  if (stayNights(checkIn, checkOut).length > MAX_NIGHTS) throw new ApiError("invalid_dates", `A stay is at most ${MAX_NIGHTS} nights`);
   const rooms = occupancies.map((o) => o.paxes.map((p) => p.age));
   if (rooms.some((ages) => !ages.some((age) => age >= 18))) {
-    throw new ApiError(400, "Each occupancy needs at least one adult (age 18 or over)", "invalid_occupancy");
+    throw new ApiError("invalid_occupancy", "Each occupancy needs at least one adult (age 18 or over)");
   }
   return { checkIn, checkOut, rooms };
 };

@@ -11,7 +11,7 @@ import type { CoreConnection } from "./connection-access";
 export const requestedCurrency = (settings: { currency?: string }): string | undefined => {
   const code = settings.currency?.trim().toUpperCase();
   if (code === undefined || code === "") return undefined;
-  if (!/^[A-Z]{3}$/.test(code)) throw new ApiError(400, "Unsupported currency", "unsupported_currency", { currency: code });
+  if (!/^[A-Z]{3}$/.test(code)) throw new ApiError("unsupported_currency", "Unsupported currency", { currency: code });
   return code;
 };
 

@@ -14,7 +14,7 @@ export type SupplyOptions = { timeoutMs?: number; includeProviderTransactions?: 
 export const supplierTimeoutMs = (timeout: unknown): number => {
   if (timeout === undefined || timeout === null || (typeof timeout === "string" && timeout.trim() === "")) return DEFAULT_SUPPLIER_TIMEOUT_MS;
   const value = typeof timeout === "number" ? timeout : typeof timeout === "string" && /^\s*\d{1,9}\s*$/.test(timeout) ? Number(timeout) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < 1) throw new ApiError(400, "settings.timeout must be a whole number of milliseconds", "invalid_timeout");
+  if (!Number.isSafeInteger(value) || value < 1) throw new ApiError("invalid_timeout", "settings.timeout must be a whole number of milliseconds");
   return Math.min(value, MAX_SUPPLIER_TIMEOUT_MS);
 };
 
@@ -63,10 +63,10 @@ export const callSupplier = async <T>(
 export const supplierFailureError = (failure: SupplierFailure): ApiError => {
   switch (failure.code) {
     case "supplier_timeout":
-      return new ApiError(504, "The supplier did not answer in time", failure.code, { supplier: failure.supplier });
+      return new ApiError(failure.code, "The supplier did not answer in time", { supplier: failure.supplier });
     case "supplier_unavailable":
-      return new ApiError(503, "The supplier is unavailable; retry later", failure.code, { supplier: failure.supplier });
+      return new ApiError(failure.code, "The supplier is unavailable; retry later", { supplier: failure.supplier });
     case "supplier_error":
-      return new ApiError(502, "The supplier answered with an error", failure.code, { supplier: failure.supplier });
+      return new ApiError(failure.code, "The supplier answered with an error", { supplier: failure.supplier });
   }
 };

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../platform/app-env";
 import { findCallerByApiKey } from "../../platform/auth/api-key";
 import { ApiError } from "../../platform/http/api-error";
+import { rateHeaders, rateLimitExceeded } from "../../platform/ratelimit/rate-headers";
 import { chatConnectionRow } from "./chat-connection";
 
 /** Chat calls per window when the partner has no rate-limited connection in use. */
@@ -38,15 +39,13 @@ export const chatAuth = (): MiddlewareHandler<AppEnv> =>
     const rate = caller ? await chatRateOf(c.env.DB, caller.partnerId) : DEFAULT_CHAT_RATE;
     const bucket = caller ? `chat:${caller.partnerId}` : `chat-anonymous:${c.req.header("cf-connecting-ip") ?? "unknown"}`;
     const decision = await c.env.RATE_LIMITER.getByName(bucket).consume(rate.limit, rate.windowMs);
-    c.header("x-ratelimit-limit", String(decision.limit));
-    c.header("x-ratelimit-remaining", String(decision.remaining));
+    // Spec section 8: chat sends limit and remaining only (no reset).
+    const headers = rateHeaders(decision, Date.now(), { reset: false });
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
     if (caller) c.header("x-partner-id", caller.partnerId);
-    if (!decision.allowed) {
-      c.header("retry-after", String(Math.max(1, Math.ceil((decision.resetAt - Date.now()) / 1000))));
-      throw new ApiError(429, "Rate limit exceeded", "rate_limit_exceeded");
-    }
-    if (!key) throw new ApiError(401, "Missing partner API key.", "missing_partner_api_key");
-    if (!caller) throw new ApiError(403, "Invalid partner API key.", "invalid_partner_api_key");
+    if (!decision.allowed) throw rateLimitExceeded(headers);
+    if (!key) throw new ApiError("missing_partner_api_key", "Missing partner API key.");
+    if (!caller) throw new ApiError("invalid_partner_api_key", "Invalid partner API key.");
     c.set("caller", caller);
     await next();
   };

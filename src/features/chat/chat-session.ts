@@ -42,7 +42,7 @@ export type Outcome<T> =
 
 export const unwrap = <T>(outcome: Outcome<T>): T => {
   if (outcome.ok) return outcome.value;
-  throw new ApiError(outcome.status as ApiError["status"], outcome.message, outcome.code, outcome.details, outcome.headers);
+  throw ApiError.revived(outcome);
 };
 
 const asOutcome = async <T>(run: () => Promise<T>): Promise<Outcome<T>> => {

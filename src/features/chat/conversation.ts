@@ -8,7 +8,7 @@ import { connectionOf, type CoreConnection } from "../booking/connection-access"
 import type { BookingDeps } from "../booking/deps";
 import { readOptionId } from "../booking/option-token";
 import { priceQuote } from "../booking/quote";
-import { consumeRateLimit, RateLimited } from "../booking/rate-limit";
+import { consumeRateLimit } from "../booking/rate-limit";
 import { searchAvailability } from "../booking/search";
 import type { CancelPolicy } from "../supply/supplier";
 import { stayNights } from "../supply/zoned-time";
@@ -155,7 +155,7 @@ const search = async (ctx: TurnContext, state: ConversationState, text: string):
     shortlist = await buildShortlist(ctx.deps, connection, slots as SearchSlots & { destination: string; checkIn: string; checkOut: string }, (code) => `${ctx.origin}/chat/accommodations/${code}`, ctx.now);
   } catch (error) {
     // A rate limit is the client's to back off from (429 with Retry-After), not a question for the traveller.
-    if (!(error instanceof ApiError) || error.status >= 500 || error instanceof RateLimited) throw error;
+    if (!(error instanceof ApiError) || error.status >= 500 || error.code === "rate_limit_exceeded") throw error;
     state.status = "needs_input";
     // The dates are the usual culprit (past, too far ahead, too long): ask for them again.
     if (error.code === "invalid_dates") {
@@ -237,7 +237,7 @@ const chooseByOptionId = async (ctx: TurnContext, state: ConversationState, opti
   // Any option id this partner got from search carries its hotel, dates and guests (signed).
   const option = await readOptionId(ctx.deps.keys, optionId, ctx.partnerId, ctx.now);
   const accommodation = await accommodationByCode(ctx.deps.d1, option.accommodationCode);
-  if (!accommodation) throw new ApiError(400, "Option reference invalid", "option_invalid");
+  if (!accommodation) throw new ApiError("option_invalid", "Option reference invalid");
   select(ctx, state, {
     optionId,
     accommodationCode: option.accommodationCode,
@@ -393,7 +393,7 @@ const decline = (state: ConversationState, what: string): ChatResult => {
 // --- one turn -----------------------------------------------------------------------------------
 
 const invalidState = (kind: string, state: ConversationState) =>
-  new ApiError(409, `${kind} is not possible now: the session is at status ${state.status}`, "invalid_session_state", { status: state.status });
+  new ApiError("invalid_session_state", `${kind} is not possible now: the session is at status ${state.status}`, { status: state.status });
 
 const pickFromText = (state: ConversationState, text: string): ShortlistEntry | null => {
   if (state.shortlist.length === 0) return null;
@@ -477,7 +477,7 @@ export const takeTurn = async (ctx: TurnContext, state: ConversationState, event
     }
     case "action_book_option": {
       if (!state.shortlist.some((e) => e.optionId === event.payload.optionId)) {
-        throw new ApiError(400, "optionId is not in this session's shortlist; use command_book_by_option_id for an option from POST /api/search", "option_not_in_shortlist");
+        throw new ApiError("option_not_in_shortlist", "optionId is not in this session's shortlist; use command_book_by_option_id for an option from POST /api/search");
       }
       await chooseByOptionId(ctx, state, event.payload.optionId);
       return askGuestName(state);
@@ -485,7 +485,7 @@ export const takeTurn = async (ctx: TurnContext, state: ConversationState, event
     case "action_confirm_payment_card": {
       if (state.status !== "payment_confirmation_required" && state.status !== "payment_setup_required") throw invalidState(event.kind, state);
       const card = await cardById(ctx.deps.d1, ctx.partnerId, ctx.actorId, event.payload.paymentMethodId);
-      if (!card) throw new ApiError(400, "paymentMethodId is not a card saved for this actor", "payment_method_not_found");
+      if (!card) throw new ApiError("payment_method_not_found", "paymentMethodId is not a card saved for this actor");
       state.paymentMethodId = card.paymentMethodId;
       return book(ctx, state);
     }
@@ -495,7 +495,7 @@ export const takeTurn = async (ctx: TurnContext, state: ConversationState, event
     }
     case "action_cancel_booking": {
       const booked = state.bookings.find((b) => b.bookingId === event.payload.bookingId);
-      if (!booked) throw new ApiError(404, "bookingId was not booked in this session", "booking_not_in_session");
+      if (!booked) throw new ApiError("booking_not_in_session", "bookingId was not booked in this session");
       try {
         const cancelled = await cancelBooking(ctx.deps, ctx.partnerId, booked.bookingId, ctx.now);
         booked.status = "cancelled";

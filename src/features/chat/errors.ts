@@ -13,7 +13,7 @@ export const chatErrorBody = (error: { message: string; code: string; details?: 
   requestId,
 });
 
-export const sessionNotFound = () => new ApiError(404, "session_not_found", "session_not_found", { error: "session_not_found" });
+export const sessionNotFound = () => new ApiError("session_not_found", "session_not_found", { error: "session_not_found" });
 
 export const actorMismatch = () =>
-  new ApiError(403, "This session belongs to another actor; start a session for this actor instead.", "actor_mismatch", { error: "actor_mismatch" });
+  new ApiError("actor_mismatch", "This session belongs to another actor; start a session for this actor instead.", { error: "actor_mismatch" });

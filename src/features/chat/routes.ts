@@ -77,10 +77,10 @@ const readSession = apiRoute({
 const eventOf = (body: z.infer<typeof eventRequestSchema>): ChatEvent => {
   const kind = body.kind ?? "search_query";
   if ((WRITE_KINDS as readonly string[]).includes(kind) && !body.idempotencyKey) {
-    throw new ApiError(400, `idempotencyKey is required for kind=${kind}`, "idempotency_key_required");
+    throw new ApiError("idempotency_key_required", `idempotencyKey is required for kind=${kind}`);
   }
   if (kind === "search_query") {
-    if (!body.text) throw new ApiError(400, "text is required for kind=search_query", "text_required");
+    if (!body.text) throw new ApiError("text_required", "text is required for kind=search_query");
     return { kind, text: body.text };
   }
   const parsed = payloadSchemas[kind as keyof typeof payloadSchemas].safeParse(body.payload ?? {});

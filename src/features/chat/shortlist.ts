@@ -65,7 +65,7 @@ export const buildShortlist = async (
   const rooms = roomsFor(slots);
   const centre = await cityCentre(deps.d1, slots.destination);
   const name = slots.destination.trim();
-  if (!centre && (name.length < 2 || name.length > 200)) throw new ApiError(400, "Tell me a city or a hotel name of 2 to 200 characters.", "destination_unreadable");
+  if (!centre && (name.length < 2 || name.length > 200)) throw new ApiError("destination_unreadable", "Tell me a city or a hotel name of 2 to 200 characters.");
   const query: SearchQuery = {
     selection: centre ? { kind: "geo", lat: centre.lat, lng: centre.lng, radiusKm: DEFAULT_RADIUS_KM, limit: 300 } : { kind: "name", query: name },
     occupancies: rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })),

@@ -13,7 +13,7 @@ const isTimeZone = (zone: string) => {
   }
 };
 
-const invalid = (message: string) => new ApiError(400, message, "invalid_request");
+const invalid = (message: string) => new ApiError("invalid_request", message);
 
 /** The indexed columns search and content filter on, taken from the document so the two never disagree. */
 const columnsOf = (doc: AccommodationContent) => {
@@ -22,7 +22,7 @@ const columnsOf = (doc: AccommodationContent) => {
   if (!isTimeZone(doc.timezone)) throw invalid(`timezone: unknown IANA zone ${doc.timezone}`);
   const country = doc.address.country.toUpperCase();
   if (!(SUPPORTED_COUNTRIES as readonly string[]).includes(country)) {
-    throw new ApiError(400, `Unsupported country: ${country}. Currently only US is supported`, "unsupported_country");
+    throw new ApiError("unsupported_country", `Unsupported country: ${country}. Currently only US is supported`);
   }
   const name = (doc.localizedName.find((n) => n.locale === "en-US") ?? doc.localizedName.find((n) => n.language === "en") ?? doc.localizedName[0])?.content.trim();
   if (!name) throw invalid("localizedName: at least one name is required");
@@ -42,6 +42,6 @@ export const replaceAccommodationContent = async (db: Db, code: string, doc: Acc
     db.select({ content: accommodations.content, updatedAt: accommodations.updatedAt }).from(accommodations).where(eq(accommodations.code, code)),
   ]);
   const row = rows[0];
-  if (!row) throw new ApiError(404, "Accommodation not found", "accommodation_not_found");
+  if (!row) throw new ApiError("accommodation_not_found", "Accommodation not found");
   return { ...(JSON.parse(row.content) as AccommodationContent), updatedAt: row.updatedAt };
 };

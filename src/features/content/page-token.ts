@@ -40,14 +40,14 @@ export const issuePageToken = (keys: Keyring, cursor: PageCursor): Promise<strin
 /** Opens a token with the spec's errors, in order: format, signature, owner, expiry. */
 export const readPageToken = async (keys: Keyring, token: string, partnerId: string, now: number): Promise<PageCursor> => {
   const opened = await openToken(keys, "content-page", token, now);
-  if (opened.kind === "malformed") throw new ApiError(400, "Invalid pageToken format", "invalid_page_token");
-  if (opened.kind === "bad_signature") throw new ApiError(401, "Invalid pageToken signature", "page_token_signature");
+  if (opened.kind === "malformed") throw new ApiError("invalid_page_token", "Invalid pageToken format");
+  if (opened.kind === "bad_signature") throw new ApiError("page_token_signature", "Invalid pageToken signature");
   const parsed = payloadSchema.safeParse(opened.payload);
-  if (!parsed.success) throw new ApiError(400, "Invalid pageToken format", "invalid_page_token");
+  if (!parsed.success) throw new ApiError("invalid_page_token", "Invalid pageToken format");
   const { p, t, c, s, a, d, u } = parsed.data;
   // A delta token carries both its filter and the updatedAt half of its keyset.
-  if ((d === undefined) !== (u === undefined)) throw new ApiError(400, "Invalid pageToken format", "invalid_page_token");
-  if (p !== partnerId) throw new ApiError(401, "pageToken does not belong to the current partner", "page_token_partner");
-  if (opened.kind === "expired" || opened.expiresAt === null) throw new ApiError(401, "pageToken expired", "page_token_expired");
+  if ((d === undefined) !== (u === undefined)) throw new ApiError("invalid_page_token", "Invalid pageToken format");
+  if (p !== partnerId) throw new ApiError("page_token_partner", "pageToken does not belong to the current partner");
+  if (opened.kind === "expired" || opened.expiresAt === null) throw new ApiError("page_token_expired", "pageToken expired");
   return { partnerId: p, type: t, countries: c, size: s, after: a, expiresAt: opened.expiresAt, changedSince: d ?? null, afterUpdatedAt: u ?? null };
 };

@@ -30,7 +30,7 @@ export type ContentPage = {
 const normaliseType = (type: string | undefined): string | null => {
   if (type === undefined) return null;
   const lower = type.toLowerCase();
-  if (!(ACCOMMODATION_TYPES as readonly string[]).includes(lower)) throw new ApiError(400, "Unsupported type", "unsupported_type");
+  if (!(ACCOMMODATION_TYPES as readonly string[]).includes(lower)) throw new ApiError("unsupported_type", "Unsupported type");
   return lower;
 };
 
@@ -39,7 +39,7 @@ const normaliseCountries = (countries: string[] | undefined): string[] => {
   const upper = [...new Set(countries.map((c) => c.toUpperCase()))];
   const unsupported = upper.find((c) => !(SUPPORTED_COUNTRIES as readonly string[]).includes(c));
   if (unsupported !== undefined) {
-    throw new ApiError(400, `Unsupported country: ${unsupported}. Currently only US is supported`, "unsupported_country");
+    throw new ApiError("unsupported_country", `Unsupported country: ${unsupported}. Currently only US is supported`);
   }
   return upper.sort();
 };
@@ -96,16 +96,16 @@ export const listAccommodationContent = async (
   if (query.pageToken !== undefined) {
     const cursor = await readPageToken(keys, query.pageToken, query.partnerId, now);
     if (query.type !== undefined && type !== cursor.type) {
-      throw new ApiError(400, "type in query must match type in pageToken", "page_token_mismatch");
+      throw new ApiError("page_token_mismatch", "type in query must match type in pageToken");
     }
     if (query.countries !== undefined && !sameList(countries, cursor.countries)) {
-      throw new ApiError(400, "countries in query must match countries in pageToken", "page_token_mismatch");
+      throw new ApiError("page_token_mismatch", "countries in query must match countries in pageToken");
     }
     if (query.size !== undefined && query.size !== cursor.size) {
-      throw new ApiError(400, "size in query must match size in pageToken", "page_token_mismatch");
+      throw new ApiError("page_token_mismatch", "size in query must match size in pageToken");
     }
     if (query.changedSince !== undefined && changedSince !== cursor.changedSince) {
-      throw new ApiError(400, "changedSince in query must match changedSince in pageToken", "page_token_mismatch");
+      throw new ApiError("page_token_mismatch", "changedSince in query must match changedSince in pageToken");
     }
     bound = { type: cursor.type, countries: cursor.countries, changedSince: cursor.changedSince ?? null };
     size = cursor.size;

@@ -24,7 +24,7 @@ const FIRST_CODE = 1001;
 const CODE_ATTEMPTS = 5;
 
 const inUseConflict = () =>
-  new ApiError(409, "Another connection is already currentInUse for this partner/apiType/connectionType", "connection_in_use_conflict");
+  new ApiError("connection_in_use_conflict", "Another connection is already currentInUse for this partner/apiType/connectionType");
 
 /** The partial unique index connections_one_in_use is the judge; its failure becomes the spec's 409. */
 const mapWriteError = (err: unknown) =>
@@ -32,7 +32,7 @@ const mapWriteError = (err: unknown) =>
 
 const requirePartner = async (db: Db, partnerId: string) => {
   const [row] = await db.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).limit(1);
-  if (!row) throw new ApiError(404, "Partner not found", "partner_not_found");
+  if (!row) throw new ApiError("partner_not_found", "Partner not found");
 };
 
 /**
@@ -109,7 +109,7 @@ export const deleteConnection = async (db: Db, id: string): Promise<ConnectionVi
   } catch (err) {
     // Bookings keep their connection for audit and cancellation; such a connection is disabled, not deleted.
     if (isForeignKeyViolation(err)) {
-      throw new ApiError(409, "Connection has bookings and cannot be deleted; disable it instead", "connection_has_bookings");
+      throw new ApiError("connection_has_bookings", "Connection has bookings and cannot be deleted; disable it instead");
     }
     throw err;
   }

@@ -24,7 +24,7 @@ export const exchangeFor = (table: ExchangeTable, from: string, to: string): { c
   if (from === to) return { currency: from, rate: 1 };
   const fromPerBase = table.get(from);
   const toPerBase = table.get(to);
-  if (fromPerBase === undefined || toPerBase === undefined) throw new ApiError(400, "Unsupported currency", "unsupported_currency", { currency: to });
+  if (fromPerBase === undefined || toPerBase === undefined) throw new ApiError("unsupported_currency", "Unsupported currency", { currency: to });
   return { currency: from, rate: toPerBase / fromPerBase };
 };
 
@@ -39,7 +39,7 @@ export const readExchangeRates = async (d1: D1Database): Promise<ExchangeRateSet
 /** Replaces every rate at once (one batch, one transaction), so a reader never sees half a set. */
 export const replaceExchangeRates = async (d1: D1Database, input: { base: string; rates: Record<string, number> }, now = new Date()): Promise<ExchangeRateSet> => {
   if (input.base in input.rates && input.rates[input.base] !== 1) {
-    throw new ApiError(400, "The rate of the base currency itself must be 1", "invalid_exchange_rates");
+    throw new ApiError("invalid_exchange_rates", "The rate of the base currency itself must be 1");
   }
   const rows = { ...input.rates, [input.base]: 1 };
   const updatedAt = now.toISOString();

@@ -40,7 +40,7 @@ export const onboardPartner = async (db: Db, input: NewPartner): Promise<Onboard
     ]);
     return { partner: partnerView(partner!), admin: userProfile(admin!), apiKey: { ...maskedApiKey(apiKey!), apiKey: key }, collectorKey };
   } catch (err) {
-    if (isUniqueViolation(err, "partners.id")) throw new ApiError(409, "Partner already exists", "partner_exists", { field: "id" });
+    if (isUniqueViolation(err, "partners.id")) throw new ApiError("partner_exists", "Partner already exists", { field: "id" });
     throw emailConflict(err);
   }
 };

@@ -18,7 +18,7 @@ export type UpstreamKeys = { credentialsKey: string; local: boolean };
 const SEAL_PURPOSE = "upstream-credentials";
 const MASK = "********";
 
-const upstreamNotFound = () => new ApiError(404, "Connection has no upstream", "upstream_not_found");
+const upstreamNotFound = () => new ApiError("upstream_not_found", "Connection has no upstream");
 
 const viewOf = (row: typeof connectionUpstreams.$inferSelect): UpstreamView => ({
   connectionId: row.connectionId,
@@ -43,7 +43,7 @@ const requireConnection = async (db: Db, connectionId: string) => {
  */
 export const setUpstream = async (db: Db, keys: UpstreamKeys, connectionId: string, input: UpstreamInput): Promise<UpstreamView> => {
   const verdict = checkEndpointUrl(input.url, keys.local);
-  if (!verdict.ok) throw new ApiError(400, verdict.reason, "invalid_upstream_url");
+  if (!verdict.ok) throw new ApiError("invalid_upstream_url", verdict.reason);
   await requireConnection(db, connectionId);
   const sealedCredentials = await sealSecret(keys.credentialsKey, SEAL_PURPOSE, connectionId, JSON.stringify({ apiKey: input.credentials.apiKey }));
   const fields = { kind: input.kind, url: verdict.url, client: input.client, context: input.context, sealedCredentials, withEmbedded: input.withEmbedded ?? false };

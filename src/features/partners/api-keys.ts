@@ -48,6 +48,6 @@ export const revokeApiKey = async (db: Db, partnerId: string, id: string): Promi
     .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.partnerId, partnerId)))
     .returning();
-  if (!row) throw new ApiError(404, "API key not found", "api_key_not_found");
+  if (!row) throw new ApiError("api_key_not_found", "API key not found");
   return maskedApiKey(row);
 };

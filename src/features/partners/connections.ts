@@ -23,11 +23,11 @@ export const connectionView = (row: Connection): ConnectionView => ({
   updatedAt: row.updatedAt,
 });
 
-export const connectionNotFound = () => new ApiError(404, "Connection not found", "connection_not_found");
+export const connectionNotFound = () => new ApiError("connection_not_found", "Connection not found");
 
 const ownPartnerOnly = (callerPartnerId: string, pathPartnerId: string) => {
   if (callerPartnerId !== pathPartnerId) {
-    throw new ApiError(403, "You can only access connections for your own partner", "other_partner");
+    throw new ApiError("other_partner", "You can only access connections for your own partner");
   }
 };
 
@@ -42,7 +42,7 @@ export const getPartnerConnection = async (db: Db, callerPartnerId: string, path
   const [row] = await db.select().from(connections).where(eq(connections.id, id)).limit(1);
   if (!row) throw connectionNotFound();
   if (row.partnerId !== callerPartnerId) {
-    throw new ApiError(403, "This connection does not belong to your partner", "connection_of_other_partner");
+    throw new ApiError("connection_of_other_partner", "This connection does not belong to your partner");
   }
   return row;
 };

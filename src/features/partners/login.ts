@@ -5,6 +5,7 @@ import type { Db } from "../../platform/db/client";
 import { partners, users } from "../../platform/db/schema";
 import { verifyPassword } from "../../platform/crypto/password";
 import { ApiError } from "../../platform/http/api-error";
+import { retryAfterHeader, secondsUntil } from "../../platform/ratelimit/rate-headers";
 import { loginFailures } from "./tables";
 
 /**
@@ -34,7 +35,7 @@ export type LoginResult = { accessToken: string; tokenType: "Bearer"; expiresIn:
 
 export class LoginLocked extends ApiError {
   constructor(readonly retryAfterSeconds: number, code: "login_locked" | "login_slowed" = "login_locked") {
-    super(429, LOCKED_MESSAGE, code, { retryAfterSeconds });
+    super(code, LOCKED_MESSAGE, { retryAfterSeconds }, retryAfterHeader(retryAfterSeconds));
   }
 }
 
@@ -90,26 +91,24 @@ const releaseAttempt = (db: Db, email: string, scope: string) =>
     })
     .where(and(eq(loginFailures.email, email), eq(loginFailures.scope, scope)));
 
-const retryAfter = (blockedUntil: number, now: number) => Math.max(1, Math.ceil((blockedUntil - now) / 1000));
-
 /**
  * Spec 4.7. The MD5 string is checked against the stored PBKDF2 hash. Unknown e-mail and wrong
  * password give the same 401 after the same work. Each attempt is first reserved as a failure for
  * (e-mail, client IP) and then for the e-mail from all IPs; only a reserved attempt is verified.
  */
 export const login = async (db: Db, jwtKeys: Keyring, input: LoginInput, clientIp: string, now = Date.now()): Promise<LoginResult> => {
-  if (input.accountType === "phone") throw new ApiError(400, PHONE_UNSUPPORTED, "unsupported_account_type");
-  if (!MD5.test(input.password)) throw new ApiError(400, "password must be an MD5 hex string (32 hexadecimal characters)", "invalid_request");
+  if (input.accountType === "phone") throw new ApiError("unsupported_account_type", PHONE_UNSUPPORTED);
+  if (!MD5.test(input.password)) throw new ApiError("invalid_request", "password must be an MD5 hex string (32 hexadecimal characters)");
   const email = input.accountValue.trim().toLowerCase();
   const fromIp = ipScope(clientIp);
 
   const perIp = await reserveAttempt(db, email, fromIp, now);
-  if (!perIp.admitted) throw new LoginLocked(retryAfter(perIp.blockedUntil, now));
+  if (!perIp.admitted) throw new LoginLocked(secondsUntil(perIp.blockedUntil, now));
   const allIps = await reserveAttempt(db, email, ALL_IPS, now);
   if (!allIps.admitted) {
     // The slowdown is not this IP's failure: it must not count toward its lock.
     await releaseAttempt(db, email, fromIp);
-    throw new LoginLocked(retryAfter(allIps.blockedUntil, now), "login_slowed");
+    throw new LoginLocked(secondsUntil(allIps.blockedUntil, now), "login_slowed");
   }
 
   const [user] = await db
@@ -119,7 +118,7 @@ export const login = async (db: Db, jwtKeys: Keyring, input: LoginInput, clientI
     .where(eq(users.email, email))
     .limit(1);
   const passwordOk = await verifyPassword(input.password.toLowerCase(), user?.passwordHash ?? DECOY_HASH);
-  if (!user || !passwordOk) throw new ApiError(401, INVALID_CREDENTIALS, "invalid_credentials");
+  if (!user || !passwordOk) throw new ApiError("invalid_credentials", INVALID_CREDENTIALS);
 
   // The right password: this IP starts afresh; the attempt is given back to the all-IPs count.
   await db.batch([
@@ -128,7 +127,7 @@ export const login = async (db: Db, jwtKeys: Keyring, input: LoginInput, clientI
     db.delete(loginFailures).where(and(eq(loginFailures.email, email), eq(loginFailures.scope, ALL_IPS), lte(loginFailures.failures, 0))),
   ]);
   // Only someone who knows the password learns that the account is switched off.
-  if (!user.isActive || !user.partnerActive) throw new ApiError(403, "User is inactive", "user_inactive");
+  if (!user.isActive || !user.partnerActive) throw new ApiError("user_inactive", "User is inactive");
 
   const accessToken = await issueAccessToken(jwtKeys, { userId: user.id, partnerId: user.partnerId }, now);
   return { accessToken, tokenType: "Bearer", expiresIn: ACCESS_TOKEN_LIFETIME_SECONDS };

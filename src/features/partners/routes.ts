@@ -5,7 +5,7 @@ import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys";
 import { getPartnerConnection, connectionView, listPartnerConnections, updateNotificationEmail } from "./connections";
-import { clientIp, login, LoginLocked } from "./login";
+import { clientIp, login } from "./login";
 import {
   activeStatusSchema,
   apiKeyListResponseSchema,
@@ -122,13 +122,8 @@ const setNotificationEmail = apiRoute({
 
 export const partnerRoutes = featureRouter()
   .openapi(loginRoute, async (c) => {
-    try {
-      const token = await login(c.get("db"), signingKeys(c.env, "JWT_SECRET"), c.req.valid("json"), clientIp(c.req.raw));
-      return c.json(success({ token }), 200);
-    } catch (err) {
-      if (err instanceof LoginLocked) c.header("Retry-After", String(err.retryAfterSeconds));
-      throw err;
-    }
+    const token = await login(c.get("db"), signingKeys(c.env, "JWT_SECRET"), c.req.valid("json"), clientIp(c.req.raw));
+    return c.json(success({ token }), 200);
   })
   .openapi(me, async (c) => c.json(success(await getOwnProfile(c.get("db"), c.get("user"))), 200))
   .openapi(listUsers, async (c) => c.json(success(await listPartnerUsers(c.get("db"), c.get("user").partnerId)), 200))

@@ -44,7 +44,7 @@ export const userProfile = (row: User): UserProfile => ({
 
 /** Spec section 5 rule 3. */
 export const requireAdmin = (user: BearerUser) => {
-  if (user.role !== "admin") throw new ApiError(403, "Require partner admin role", "admin_required");
+  if (user.role !== "admin") throw new ApiError("admin_required", "Require partner admin role");
 };
 
 /** The row for a new user: e-mail lower-cased, the MD5 string lower-cased and PBKDF2-hashed. */
@@ -61,13 +61,13 @@ export const newUserRow = async (partnerId: string, input: NewUser) => ({
 
 /** A duplicate e-mail is caught by the unique indexes, never by a check before the insert. */
 export const emailConflict = (err: unknown) =>
-  isUniqueViolation(err, "users.email") ? new ApiError(409, "Conflict", "conflict", { field: "email" }) : err;
+  isUniqueViolation(err, "users.email") ? new ApiError("conflict", "Conflict", { field: "email" }) : err;
 
 const findUser = async (db: Db, id: string) => (await db.select().from(users).where(eq(users.id, id)).limit(1))[0];
 
 export const getOwnProfile = async (db: Db, caller: BearerUser): Promise<UserProfile> => {
   const row = await findUser(db, caller.userId);
-  if (!row) throw new ApiError(404, "User not found", "user_not_found");
+  if (!row) throw new ApiError("user_not_found", "User not found");
   return userProfile(row);
 };
 
@@ -88,25 +88,25 @@ export const createPartnerUser = async (db: Db, caller: BearerUser, input: NewUs
 const targetUser = async (db: Db, caller: BearerUser, id: string, otherPartnerMessage: string) => {
   requireAdmin(caller);
   const row = await findUser(db, id);
-  if (!row) throw new ApiError(404, "User not found", "user_not_found");
-  if (row.partnerId !== caller.partnerId) throw new ApiError(403, otherPartnerMessage, "other_partner");
+  if (!row) throw new ApiError("user_not_found", "User not found");
+  if (row.partnerId !== caller.partnerId) throw new ApiError("other_partner", otherPartnerMessage);
   return row;
 };
 
 export const deletePartnerUser = async (db: Db, caller: BearerUser, id: string): Promise<void> => {
   const row = await targetUser(db, caller, id, "Cannot delete user from another partner");
-  if (row.id === caller.userId) throw new ApiError(400, "Cannot delete your own user", "cannot_delete_self");
+  if (row.id === caller.userId) throw new ApiError("cannot_delete_self", "Cannot delete your own user");
   await db.delete(users).where(and(eq(users.id, row.id), eq(users.partnerId, caller.partnerId)));
 };
 
 export const setUserActiveStatus = async (db: Db, caller: BearerUser, id: string, isActive: boolean): Promise<UserProfile> => {
   const row = await targetUser(db, caller, id, "Cannot update user from another partner");
-  if (row.role !== "user") throw new ApiError(400, "Can only update user role status, not admin", "target_is_admin");
+  if (row.role !== "user") throw new ApiError("target_is_admin", "Can only update user role status, not admin");
   const [updated] = await db
     .update(users)
     .set({ isActive, updatedAt: new Date().toISOString() })
     .where(and(eq(users.id, row.id), eq(users.partnerId, caller.partnerId)))
     .returning();
-  if (!updated) throw new ApiError(404, "User not found", "user_not_found");
+  if (!updated) throw new ApiError("user_not_found", "User not found");
   return userProfile(updated);
 };

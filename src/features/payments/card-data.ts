@@ -23,7 +23,7 @@ const looksLikePan = (value: string) => {
   return false;
 };
 
-const tooComplex = () => new ApiError(400, "Request body is too large or nests too deeply to be checked for card data", "body_too_complex");
+const tooComplex = () => new ApiError("body_too_complex", "Request body is too large or nests too deeply to be checked for card data");
 
 /**
  * Where in a JSON value raw card data appears (a field path), or null; strings, numbers and object
@@ -70,6 +70,6 @@ export const findCardData = (value: unknown, budget = CARD_SCAN_BUDGET): string 
 export const refuseCardData = (body: unknown) => {
   const field = findCardData(body);
   if (field) {
-    throw new ApiError(400, "Raw card data (card number or security code) must never be sent; send only the payment method token, brand, last 4 digits and expiry", "raw_card_data_refused", { field });
+    throw new ApiError("raw_card_data_refused", "Raw card data (card number or security code) must never be sent; send only the payment method token, brand, last 4 digits and expiry", { field });
   }
 };

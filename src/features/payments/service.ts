@@ -67,14 +67,14 @@ const signedByUs = async (keys: Keyring, token: string, now: number) => {
   return opened.kind === "ok" || opened.kind === "expired";
 };
 
-const INVALID_TOKEN = () => new ApiError(401, "portalToken is invalid, expired or already used", "invalid_portal_token");
+const INVALID_TOKEN = () => new ApiError("invalid_portal_token", "portalToken is invalid, expired or already used");
 
 /**
  * POST /v1/hotel-ea/payment-methods/attach. The token is spent in the same statement that checks
  * it, so two concurrent attaches with one token cannot both succeed.
  */
 export const attachPaymentMethod = async (d1: D1Database, keys: Keyring, input: AttachInput, now = Date.now()) => {
-  if (!cardUsableAt(input, now)) throw new ApiError(400, "The card has expired", "card_expired");
+  if (!cardUsableAt(input, now)) throw new ApiError("card_expired", "The card has expired");
   if (!(await signedByUs(keys, input.portalToken, now))) throw INVALID_TOKEN();
   const spent = await d1
     .prepare("UPDATE payment_setup_tokens SET used_at = ?1 WHERE token_hash = ?2 AND used_at IS NULL AND replaced_at IS NULL AND expires_at > ?1 RETURNING partner_id, actor_id")

@@ -15,14 +15,14 @@ export type CollectorEnv = AppEnv & { Variables: AppEnv["Variables"] & { collect
 export const collectorKeyAuth = (): MiddlewareHandler<CollectorEnv> =>
   async function collectorKeyAuth(c, next) {
     const key = c.req.header("x-radar-collector-key");
-    if (!key) throw new ApiError(401, "Collector key is required", "collector_key_required");
+    if (!key) throw new ApiError("collector_key_required", "Collector key is required");
     const [row] = await c
       .get("db")
       .select({ id: partners.id })
       .from(partners)
       .where(and(eq(partners.collectorKeyHash, await sha256Hex(key)), eq(partners.isActive, true)))
       .limit(1);
-    if (!row) throw new ApiError(401, "Invalid collector key", "invalid_collector_key");
+    if (!row) throw new ApiError("invalid_collector_key", "Invalid collector key");
     c.set("collectorPartnerId", row.id);
     await next();
   };

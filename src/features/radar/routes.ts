@@ -7,6 +7,7 @@ import { ApiError } from "../../platform/http/api-error";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { recordUsage } from "../../platform/observability/usage";
+import { rateHeaders, rateLimitExceeded } from "../../platform/ratelimit/rate-headers";
 import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from "../../platform/idempotency/idempotency";
 import { specMessage, validationHook } from "../../platform/http/validation";
 import { collectorKeyAuth, type CollectorEnv } from "./collector-key";
@@ -35,7 +36,7 @@ const signalsBodyLimit = (): MiddlewareHandler =>
     // The app's jsonBody has read (and cached) the text under its 1 MiB limit already.
     const bytes = new TextEncoder().encode(await c.req.text()).byteLength;
     if (bytes > MAX_SIGNALS_BYTES) {
-      throw new ApiError(413, `Request body too large: the limit is ${MAX_SIGNALS_BYTES} bytes`, "body_too_large");
+      throw new ApiError("body_too_large", `Request body too large: the limit is ${MAX_SIGNALS_BYTES} bytes`);
     }
     await next();
   };
@@ -48,7 +49,7 @@ const signalsOriginAllowlist = (): MiddlewareHandler<CollectorEnv> =>
   async function signalsOriginAllowlist(c, next) {
     const allowed = await allowedOriginsOf(c.get("db"), c.get("collectorPartnerId"));
     if (allowed.length > 0 && !allowed.includes(c.req.header("origin") ?? "")) {
-      throw new ApiError(403, "This origin may not post signals with this collector key", "origin_not_allowed");
+      throw new ApiError("origin_not_allowed", "This origin may not post signals with this collector key");
     }
     await next();
   };
@@ -63,13 +64,9 @@ const signalsRateLimit = (): MiddlewareHandler<CollectorEnv> =>
     if (!ip) return next();
     const limiter = c.env.RATE_LIMITER.getByName(`radar-signals:${c.get("collectorPartnerId")}:${ip}`);
     const decision = await limiter.consume(SIGNALS_RATE.limit, SIGNALS_RATE.windowMs);
-    c.header("X-RateLimit-Limit", String(decision.limit));
-    c.header("X-RateLimit-Remaining", String(decision.remaining));
-    c.header("X-RateLimit-Reset", String(Math.ceil(decision.resetAt / 1000)));
-    if (!decision.allowed) {
-      c.header("Retry-After", String(Math.max(1, Math.ceil((decision.resetAt - Date.now()) / 1000))));
-      throw new ApiError(429, "Rate limit exceeded", "rate_limited");
-    }
+    const headers = rateHeaders(decision);
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    if (!decision.allowed) throw rateLimitExceeded(headers);
     await next();
   };
 

@@ -60,7 +60,7 @@ export const allowedOriginsOf = async (db: Db, partnerId: string): Promise<strin
 /** Operator: limits a partner's collector key to these origins ([] = any origin). */
 export const setAllowedOrigins = async (db: Db, partnerId: string, origins: string[]) => {
   const [partner] = await db.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId));
-  if (!partner) throw new ApiError(404, "Partner not found", "partner_not_found");
+  if (!partner) throw new ApiError("partner_not_found", "Partner not found");
   const allowedOrigins = [...new Set(origins)];
   await db
     .insert(radarSettings)

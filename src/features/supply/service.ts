@@ -9,18 +9,18 @@ const MAX_VIEW_NIGHTS = 62;
 
 const accommodation = async (d1: D1Database, code: string) => {
   const row = await d1.prepare("SELECT code, star_rating FROM accommodations WHERE code = ?").bind(code).first<AccommodationRow>();
-  if (!row) throw new ApiError(404, "Accommodation not found", "accommodation_not_found");
+  if (!row) throw new ApiError("accommodation_not_found", "Accommodation not found");
   return { row, catalogue: catalogueFor(row.code, row.star_rating) };
 };
 
 /** Nights `from` to `to`, both included, within the sold horizon. */
 const nightsBetween = (from: string, to: string, max: number, now: number): string[] => {
-  if (!isCalendarDate(from) || !isCalendarDate(to)) throw new ApiError(400, "from and to must be dates YYYY-MM-DD", "invalid_dates");
-  if (to < from) throw new ApiError(400, "to must not be before from", "invalid_dates");
+  if (!isCalendarDate(from) || !isCalendarDate(to)) throw new ApiError("invalid_dates", "from and to must be dates YYYY-MM-DD");
+  if (to < from) throw new ApiError("invalid_dates", "to must not be before from");
   const today = new Date(now).toISOString().slice(0, 10);
-  if (from < addDays(today, -1) || to > addDays(today, 366)) throw new ApiError(400, "Dates must lie within the next 365 days", "invalid_dates");
+  if (from < addDays(today, -1) || to > addDays(today, 366)) throw new ApiError("invalid_dates", "Dates must lie within the next 365 days");
   const nights = stayNights(from, addDays(to, 1));
-  if (nights.length > max) throw new ApiError(400, `At most ${max} nights per request`, "invalid_dates");
+  if (nights.length > max) throw new ApiError("invalid_dates", `At most ${max} nights per request`);
   return nights;
 };
 
@@ -29,7 +29,7 @@ export type RatePlanNightChange = { from: string; to: string; price?: number | n
 
 const requireChange = (change: { allotment?: unknown; price?: unknown; stopSell?: unknown }) => {
   if (change.allotment === undefined && change.price === undefined && change.stopSell === undefined) {
-    throw new ApiError(400, "Give at least one of allotment, price, stopSell", "nothing_to_change");
+    throw new ApiError("nothing_to_change", "Give at least one of allotment, price, stopSell");
   }
 };
 
@@ -41,7 +41,7 @@ export const setRoomNights = async (d1: D1Database, code: string, roomCode: stri
   requireChange(change);
   const { catalogue } = await accommodation(d1, code);
   const room = catalogue.rooms.find((r) => r.code === roomCode);
-  if (!room) throw new ApiError(404, "Room type not found", "room_type_not_found");
+  if (!room) throw new ApiError("room_type_not_found", "Room type not found");
   const nights = nightsBetween(change.from, change.to, MAX_RANGE_NIGHTS, now);
   const sets = [
     change.allotment !== undefined ? "allotment = excluded.allotment" : null,
@@ -59,7 +59,7 @@ export const setRoomNights = async (d1: D1Database, code: string, roomCode: stri
       .run();
   } catch (error) {
     if (error instanceof Error && /CHECK constraint failed/i.test(error.message)) {
-      throw new ApiError(409, "Allotment cannot be set below the rooms already sold", "allotment_below_sold");
+      throw new ApiError("allotment_below_sold", "Allotment cannot be set below the rooms already sold");
     }
     throw error;
   }
@@ -70,7 +70,7 @@ export const setRoomNights = async (d1: D1Database, code: string, roomCode: stri
 export const setRatePlanNights = async (d1: D1Database, code: string, ratePlanCode: string, change: RatePlanNightChange, now = Date.now()) => {
   requireChange(change);
   const { catalogue } = await accommodation(d1, code);
-  if (!catalogue.ratePlans.some((p) => p.code === ratePlanCode)) throw new ApiError(404, "Rate plan not found", "rate_plan_not_found");
+  if (!catalogue.ratePlans.some((p) => p.code === ratePlanCode)) throw new ApiError("rate_plan_not_found", "Rate plan not found");
   const nights = nightsBetween(change.from, change.to, MAX_RANGE_NIGHTS, now);
   const sets = [change.stopSell !== undefined ? "stop_sell = excluded.stop_sell" : null, change.price !== undefined ? "price = excluded.price" : null].filter(Boolean);
   await d1

@@ -20,7 +20,7 @@ const decodeCursor = (text: string): PageCursor => {
   } catch {
     // falls through to the 400
   }
-  throw new ApiError(400, "cursor: Invalid cursor", "invalid_cursor");
+  throw new ApiError("invalid_cursor", "cursor: Invalid cursor");
 };
 
 const columns = {
@@ -69,7 +69,7 @@ export const redeliver = async (db: Db, queue: Queue<WebhookMessage>, partnerId:
     .set({ status: "pending", nextAttemptAt: new Date(now).toISOString(), enqueuedAt: null })
     .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.eventId, eventId)))
     .returning({ eventId: webhookDeliveries.eventId });
-  if (reset.length === 0) throw new ApiError(404, "Webhook event not found", "webhook_event_not_found");
+  if (reset.length === 0) throw new ApiError("webhook_event_not_found", "Webhook event not found");
   await enqueueDeliveries(db, queue, [{ endpointId: endpoint.id, eventId }], now);
   const [row] = await db
     .select(columns)

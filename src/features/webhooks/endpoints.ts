@@ -24,7 +24,7 @@ export const webhookView = (row: WebhookEndpoint): WebhookView => ({
   createdAt: row.createdAt,
 });
 
-export const webhookNotFound = () => new ApiError(404, "Webhook endpoint not found", "webhook_not_found");
+export const webhookNotFound = () => new ApiError("webhook_not_found", "Webhook endpoint not found");
 
 /** The signing secret in clear, for signing one delivery; never logged, never returned after creation. */
 export const signingSecretOf = (secretKey: string, row: Pick<WebhookEndpoint, "id" | "sealedSecret">) =>
@@ -36,7 +36,7 @@ export const signingSecretOf = (secretKey: string, row: Pick<WebhookEndpoint, "i
  */
 export const createWebhook = async (db: Db, keys: WebhookKeys, partnerId: string, input: CreateWebhook) => {
   const verdict = checkEndpointUrl(input.url, keys.local);
-  if (!verdict.ok) throw new ApiError(400, verdict.reason, "invalid_webhook_url");
+  if (!verdict.ok) throw new ApiError("invalid_webhook_url", verdict.reason);
   const id = `wh_${crypto.randomUUID().replaceAll("-", "")}`;
   const secret = `${WEBHOOK_SECRET_PREFIX}${randomToken(32)}`;
   const sealed = await sealSecret(keys.secretKey, SECRET_PURPOSE, id, secret);
@@ -47,7 +47,7 @@ export const createWebhook = async (db: Db, keys: WebhookKeys, partnerId: string
     WHERE (SELECT count(*) FROM webhook_endpoints WHERE partner_id = ${partnerId}) < ${MAX_ENDPOINTS_PER_PARTNER}
     RETURNING created_at`);
   if (inserted.length === 0) {
-    throw new ApiError(409, `A partner can have at most ${MAX_ENDPOINTS_PER_PARTNER} webhook endpoints`, "webhook_limit_reached");
+    throw new ApiError("webhook_limit_reached", `A partner can have at most ${MAX_ENDPOINTS_PER_PARTNER} webhook endpoints`);
   }
   return { id, url: verdict.url, events: input.events, secret, createdAt: inserted[0]!.created_at };
 };

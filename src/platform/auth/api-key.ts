@@ -26,13 +26,13 @@ export type Companion<E extends HonoEnv> = {
 export const apiKeyAuth = <E extends AppEnv = AppEnv>(companion?: Companion<E>): MiddlewareHandler<E> =>
   async function apiKeyAuth(c, next) {
     const apiKey = c.req.header("api-key");
-    if (!apiKey) throw new ApiError(401, "API key is required", "api_key_required");
+    if (!apiKey) throw new ApiError("api_key_required", "API key is required");
     const d1 = c.env.DB;
     const keyHash = await sha256Hex(apiKey);
     const extra = companion ? await companion.statements(c) : [];
     const [found, ...alongside] = await d1.batch([callerStatement(d1, keyHash), ...extra]);
     const caller = (found!.results[0] as Caller | undefined) ?? null;
-    if (!caller) throw new ApiError(401, "Invalid API key", "invalid_api_key");
+    if (!caller) throw new ApiError("invalid_api_key", "Invalid API key");
     c.set("caller", caller);
     companion?.keep(c, alongside);
     await next();

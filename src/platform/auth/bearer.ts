@@ -29,7 +29,7 @@ export const findBearerUser = async (db: Db, userId: string, partnerId: string):
   return row ?? null;
 };
 
-const invalidToken = () => new ApiError(401, "Invalid or expired token", "invalid_token");
+const invalidToken = () => new ApiError("invalid_token", "Invalid or expired token");
 
 /**
  * Spec section 5 rule 2: `Authorization: Bearer <accessToken>` from login. The token's signature,
@@ -39,7 +39,7 @@ const invalidToken = () => new ApiError(401, "Invalid or expired token", "invali
 export const bearerAuth = (): MiddlewareHandler<AppEnv> =>
   async function bearerAuth(c, next) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "");
-    if (!match) throw new ApiError(401, "Bearer token is required", "bearer_token_required");
+    if (!match) throw new ApiError("bearer_token_required", "Bearer token is required");
     const token = match[1]!;
     // A token signed before a JWT_SECRET rotation keeps working until it expires.
     const claims = await verifyWithKeyring(signingKeys(c.env, "JWT_SECRET"), (secret) =>

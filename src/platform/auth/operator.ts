@@ -11,10 +11,10 @@ export const operatorAuth = (): MiddlewareHandler<AppEnv> =>
   async function operatorAuth(c, next) {
     const header = c.req.header("authorization") ?? "";
     const match = /^Bearer\s+(.+)$/i.exec(header);
-    if (!match) throw new ApiError(401, "Operator token is required", "operator_token_required");
+    if (!match) throw new ApiError("operator_token_required", "Operator token is required");
     const expected = c.env.OPERATOR_TOKEN;
     if (!expected || !timingSafeEqual(match[1]!.trim(), expected)) {
-      throw new ApiError(403, "Invalid operator token", "invalid_operator_token");
+      throw new ApiError("invalid_operator_token", "Invalid operator token");
     }
     await next();
   };

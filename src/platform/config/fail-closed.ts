@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
+import { ApiError } from "../http/api-error";
 import { secretProblems, type SecretProblem } from "./secrets";
 
 /** One verdict per env object: once per isolate in production, once per env a test passes. */
@@ -21,17 +22,15 @@ const verdictFor = (env: Env): SecretProblem[] => {
 /** The one route that answers while misconfigured, so a deploy's health can still be checked. */
 export const servesWhileMisconfigured = (method: string, path: string) => path === "/health" && (method === "GET" || method === "HEAD");
 
-type ErrorBody = (path: string, error: { message: string; code: string }, requestId: string) => object;
-
 /**
  * Fail closed: with a secret missing, too short or a demo value, every route but `GET /health`
- * answers 503, so a half-configured deploy serves nothing it could get wrong. `errorBody` shapes
- * the answer as every other error of that path is shaped (the chat API has its own).
+ * answers 503, so a half-configured deploy serves nothing it could get wrong. Thrown, so the
+ * answer is shaped as every other error of that path is (the chat API has its own body).
  */
-export const failClosed = (errorBody: ErrorBody): MiddlewareHandler<AppEnv> =>
+export const failClosed = (): MiddlewareHandler<AppEnv> =>
   async function failClosed(c, next) {
-    if (verdictFor(c.env).length === 0 || servesWhileMisconfigured(c.req.method, c.req.path)) {
-      return next();
+    if (verdictFor(c.env).length > 0 && !servesWhileMisconfigured(c.req.method, c.req.path)) {
+      throw new ApiError("misconfigured", "Service misconfigured");
     }
-    return c.json(errorBody(c.req.path, { message: "Service misconfigured", code: "misconfigured" }, c.get("requestId")), 503);
+    await next();
   };

@@ -77,7 +77,7 @@ describe("routing and errors", () => {
   it("maps ApiError to its status, message, code and details", async () => {
     const app = createApp();
     app.get("/teapot", () => {
-      throw new ApiError(409, "Conflict", "conflict", { field: "email" });
+      throw new ApiError("conflict", "Conflict", { field: "email" });
     });
     const res = await app.request("/teapot", {}, env);
     expect(res.status).toBe(409);
@@ -88,7 +88,7 @@ describe("routing and errors", () => {
     const errors = expectLogs("error");
     const app = createApp();
     app.get("/later", () => {
-      throw new ApiError(501, "Not implemented here", "not_implemented");
+      throw new ApiError("not_implemented", "Not implemented here");
     });
     const res = await app.request("/later", {}, env);
     expect(res.status).toBe(501);

@@ -12,7 +12,7 @@ const jsonType = /^application\/([\w.-]+\+)?json$/i;
 const limit = bodyLimit({
   maxSize: MAX_BODY_BYTES,
   onError: () => {
-    throw new ApiError(413, `Request body too large: the limit is ${MAX_BODY_BYTES} bytes`, "body_too_large");
+    throw new ApiError("body_too_large", `Request body too large: the limit is ${MAX_BODY_BYTES} bytes`);
   },
 });
 
@@ -60,17 +60,17 @@ export const jsonBody = (): MiddlewareHandler<AppEnv> =>
         return next();
       }
       if (!jsonType.test(mediaType)) {
-        throw new ApiError(400, CONTENT_TYPE_MESSAGE, "unsupported_content_type");
+        throw new ApiError("unsupported_content_type", CONTENT_TYPE_MESSAGE);
       }
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch {
-        throw new ApiError(400, "Malformed JSON in request body", "malformed_json");
+        throw new ApiError("malformed_json", "Malformed JSON in request body");
       }
       // Validators, guards and hashes walk the body; a deep one must never reach them.
       if (deepestNesting(parsed, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
-        throw new ApiError(400, "Request body nests too deeply", "body_too_deep");
+        throw new ApiError("body_too_deep", "Request body nests too deeply");
       }
       cache.json = Promise.resolve(parsed);
       await next();

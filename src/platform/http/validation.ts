@@ -39,7 +39,7 @@ export const describeIssue = (issue: z.core.$ZodIssue, input?: unknown): string 
 };
 
 export const validationError = (issues: z.core.$ZodIssue[], input?: unknown): ApiError =>
-  new ApiError(400, describeIssue(issues[0]!, input), "invalid_request", {
+  new ApiError("invalid_request", describeIssue(issues[0]!, input), {
     issues: issues.slice(0, 20).map((i) => ({ field: fieldPath(i.path), message: describeIssue(i, input) })),
   });
 

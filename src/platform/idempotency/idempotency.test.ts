@@ -62,11 +62,11 @@ describe("withIdempotency (the module)", () => {
     const boom = await rejection(withIdempotency(env.DB, scope("k-fail"), async () => { throw new Error("D1 went away"); }));
     expect(boom).toBeInstanceOf(Error);
     expect((await rows("k-fail")).results).toEqual([]);
-    const unavailable = await rejection(withIdempotency(env.DB, scope("k-fail"), async () => { throw new ApiError(503, "Unavailable", "unavailable"); }));
+    const unavailable = await rejection(withIdempotency(env.DB, scope("k-fail"), async () => { throw new ApiError("supplier_unavailable", "Unavailable"); }));
     expect(unavailable).toMatchObject({ status: 503 });
     expect((await withIdempotency(env.DB, scope("k-fail"), async () => ({ status: 502, body: "bad gateway" }))).status).toBe(502);
     // A 429 says "not now": the retry after Retry-After must run, not replay it.
-    const limited = await rejection(withIdempotency(env.DB, scope("k-fail"), async () => { throw new ApiError(429, "Rate limit exceeded", "rate_limit_exceeded"); }));
+    const limited = await rejection(withIdempotency(env.DB, scope("k-fail"), async () => { throw new ApiError("rate_limit_exceeded", "Rate limit exceeded"); }));
     expect(limited).toMatchObject({ status: 429 });
     expect((await rows("k-fail")).results).toEqual([]);
     expect(await withIdempotency(env.DB, scope("k-fail"), async () => ({ status: 200, body: "ok" }))).toEqual({ status: 200, body: "ok", replayed: false });
@@ -76,7 +76,7 @@ describe("withIdempotency (the module)", () => {
     let runs = 0;
     const refuse = async () => {
       runs++;
-      throw new ApiError(400, "Quote reference expired or invalid. Please quote again.", "quote_expired_or_invalid", { reason: "gone" });
+      throw new ApiError("quote_expired_or_invalid", "Quote reference expired or invalid. Please quote again.", { reason: "gone" });
     };
     const first = await rejection(withIdempotency(env.DB, scope("k-4xx"), refuse));
     const again = await rejection(withIdempotency(env.DB, scope("k-4xx"), refuse));

@@ -1,6 +1,6 @@
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { randomToken, sha256Hex } from "../crypto/digest";
 import { ApiError } from "../http/api-error";
+import { retryAfterHeader } from "../ratelimit/rate-headers";
 import { canonicalJson } from "./canonical-json";
 
 /** An answer as the route sends it: status and JSON body. */
@@ -46,7 +46,7 @@ const replayOf = (row: Row): IdempotentAnswer & { replayed: true } => {
   const stored = JSON.parse(row.answer!) as { body?: unknown; error?: StoredError };
   if (stored.error) {
     const { message, code, details } = stored.error;
-    throw new ApiError(row.status as ContentfulStatusCode, message, code, details, REPLAYED);
+    throw ApiError.revived({ status: row.status!, code, message, details, headers: REPLAYED });
   }
   return { status: row.status!, body: stored.body, replayed: true };
 };
@@ -66,7 +66,7 @@ export const withIdempotency = async (
   const { key } = scope;
   if (key === undefined || key === null) return { ...(await work()), replayed: false };
   const keyName = scope.keyName ?? "Idempotency-Key";
-  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new ApiError(400, `${keyName} must be 1 to 255 visible ASCII characters`, "invalid_idempotency_key");
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new ApiError("invalid_idempotency_key", `${keyName} must be 1 to 255 visible ASCII characters`);
   const requestHash = await sha256Hex(canonicalJson(scope.request));
   const now = scope.now ?? Date.now();
   const token = randomToken(16);
@@ -88,11 +88,11 @@ export const withIdempotency = async (
       .bind(...where)
       .first<Row>();
     if (!row) continue;
-    if (row.request_hash !== requestHash) throw new ApiError(409, `${keyName} was already used with a different request`, "idempotency_key_reused");
+    if (row.request_hash !== requestHash) throw new ApiError("idempotency_key_reused", `${keyName} was already used with a different request`);
     if (row.state === "done") return replayOf(row);
-    throw new ApiError(409, `A request with this ${keyName} is still being processed; retry shortly`, "idempotency_key_in_use", undefined, { "Retry-After": "1" });
+    throw new ApiError("idempotency_key_in_use", `A request with this ${keyName} is still being processed; retry shortly`, undefined, retryAfterHeader(1));
   }
-  if (!reserved) throw new ApiError(409, `A request with this ${keyName} is still being processed; retry shortly`, "idempotency_key_in_use", undefined, { "Retry-After": "1" });
+  if (!reserved) throw new ApiError("idempotency_key_in_use", `A request with this ${keyName} is still being processed; retry shortly`, undefined, retryAfterHeader(1));
 
   const finish = (status: number, answer: { body: unknown } | { error: StoredError }) =>
     d1
