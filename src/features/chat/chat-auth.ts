@@ -8,7 +8,11 @@ import { chatConnectionRow } from "./chat-connection";
 /** Chat calls per window when the partner has no rate-limited connection in use. */
 export const DEFAULT_CHAT_RATE = { limit: 600, windowMs: 60_000 };
 
-/** The key from `x-partner-api-key` (recommended), `Authorization: Bearer`, or `api-key`, in that order. */
+/**
+ * The key from `x-partner-api-key` (recommended), `Authorization: Bearer`, or `api-key`, in that order.
+ * Not hono/bearer-auth: here a bearer header is one of three optional places for the key, read before
+ * the call is counted, while bearer-auth answers a request without one itself.
+ */
 export const presentedChatKey = (header: (name: string) => string | undefined): string | undefined => {
   const direct = header("x-partner-api-key")?.trim();
   if (direct) return direct;

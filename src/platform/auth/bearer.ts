@@ -7,6 +7,7 @@ import { verifyWithKeyring, type Keyring } from "../crypto/keyring";
 import type { Db } from "../db/client";
 import { partners, users } from "../db/schema";
 import { ApiError } from "../http/api-error";
+import { bearerCredential } from "./bearer-credential";
 
 /** Access tokens live one hour; there is no refresh token, the client logs in again. */
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
@@ -29,27 +30,26 @@ export const findBearerUser = async (db: Db, userId: string, partnerId: string):
   return row ?? null;
 };
 
-const invalidToken = () => new ApiError("invalid_token", "Invalid or expired token");
-
 /**
- * Spec section 5 rule 2: `Authorization: Bearer <accessToken>` from login. The token's signature,
- * issuer and expiry are checked, then the user row is read again, so a deactivated or deleted
- * user's token stops working on its next request.
+ * Spec section 5 rule 2: `Authorization: Bearer <accessToken>` from login, read by Hono's
+ * bearer-auth. The token's signature, issuer and expiry are checked, then the user row is read
+ * again, so a deactivated or deleted user's token stops working on its next request.
  */
 export const bearerAuth = (): MiddlewareHandler<AppEnv> =>
-  async function bearerAuth(c, next) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "");
-    if (!match) throw new ApiError("bearer_token_required", "Bearer token is required");
-    const token = match[1]!;
-    // A token signed before a JWT_SECRET rotation keeps working until it expires.
-    const claims = await verifyWithKeyring(signingKeys(c.env, "JWT_SECRET"), (secret) =>
-      verify(token, secret, { alg: "HS256", iss: ISSUER }).catch(() => null),
-    );
-    if (!claims || typeof claims.sub !== "string" || typeof claims.pid !== "string") throw invalidToken();
-    const user = await findBearerUser(c.get("db"), claims.sub, claims.pid);
-    if (!user) throw invalidToken();
-    c.set("user", user);
-    await next();
-  };
+  bearerCredential<AppEnv>({
+    required: () => new ApiError("bearer_token_required", "Bearer token is required"),
+    refused: () => new ApiError("invalid_token", "Invalid or expired token"),
+    verify: async (token, c) => {
+      // A token signed before a JWT_SECRET rotation keeps working until it expires.
+      const claims = await verifyWithKeyring(signingKeys(c.env, "JWT_SECRET"), (secret) =>
+        verify(token, secret, { alg: "HS256", iss: ISSUER }).catch(() => null),
+      );
+      if (!claims || typeof claims.sub !== "string" || typeof claims.pid !== "string") return false;
+      const user = await findBearerUser(c.get("db"), claims.sub, claims.pid);
+      if (!user) return false;
+      c.set("user", user);
+      return true;
+    },
+  });
 
 export const bearerSecurity = [{ Bearer: [] as string[] }];

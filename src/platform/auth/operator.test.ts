@@ -15,6 +15,9 @@ describe("operator auth", () => {
     ["Basic abc", 401, "Operator token is required"],
     ["Bearer demo-operator-tokem", 403, "Invalid operator token"],
     ["Bearer demo-partner-key", 403, "Invalid operator token"],
+    ["Bearer demo-operator-token extra", 403, "Invalid operator token"],
+    ["Bearer", 401, "Operator token is required"],
+    ["bearer demo-operator-token!", 403, "Invalid operator token"],
   ])("%s gives %i %s", async (authorization, status, message) => {
     const headers: Record<string, string> = authorization ? { authorization } : {};
     const res = await appWithOperatorRoute().request("/ops-probe", { headers }, env);

@@ -113,6 +113,16 @@ describe("fail closed on configuration", () => {
     ]);
   });
 
+  it("refuses an OPERATOR_TOKEN that cannot be sent as a bearer token (RFC 6750 token68)", async () => {
+    expect((await content(deployed({ OPERATOR_TOKEN: `${"o".repeat(40)}+/._~-==` }))).status).toBe(200);
+    for (const value of [`${"o".repeat(40)} spaced`, `${"o".repeat(40)}!`, `${"o".repeat(40)}=x`]) {
+      expect((await content(deployed({ OPERATOR_TOKEN: value }))).status, value).toBe(503);
+    }
+    expect(misconfiguredLines().map((line) => JSON.parse(line).secrets)).toEqual(
+      Array.from({ length: 3 }, () => [{ name: "OPERATOR_TOKEN", problem: "invalid" }]),
+    );
+  });
+
   it("accepts the demo values only with ENVIRONMENT=local", async () => {
     expect(env.ENVIRONMENT).toBe("local");
     const local = { ...env } as Env;

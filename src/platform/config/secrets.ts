@@ -7,6 +7,9 @@ const SIGNING_SECRETS: readonly SigningSecret[] = ["PAGE_TOKEN_SECRET", "JWT_SEC
 /** Every secret the Worker reads. */
 export const REQUIRED_SECRETS = [...SIGNING_SECRETS, "OPERATOR_TOKEN", "WEBHOOK_SECRET_KEY", "PII_HASH_SECRET", "UPSTREAM_CREDENTIALS_KEY"] as const;
 
+/** RFC 6750's token68, as hono/bearer-auth reads a bearer token. */
+const BEARER_TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
+
 /** Shortest accepted secret: 32 bytes, the HMAC-SHA-256 output size. */
 export const MIN_SECRET_BYTES = 32;
 
@@ -66,6 +69,9 @@ export const secretProblems = (env: Env): SecretProblem[] => {
       return;
     }
     if (new TextEncoder().encode(value).length < MIN_SECRET_BYTES) problems.push({ name, problem: "too_short" });
+    // Presented as `Authorization: Bearer <token>` (hono/bearer-auth): outside RFC 6750's token68
+    // alphabet the operator could never send it, so it fails closed here rather than refusing every call.
+    else if (name === "OPERATOR_TOKEN" && !BEARER_TOKEN.test(value)) problems.push({ name, problem: "invalid" });
   };
   for (const name of REQUIRED_SECRETS) judge(name, true);
   for (const name of SIGNING_SECRETS) judge(`${name}_PREVIOUS`, false);

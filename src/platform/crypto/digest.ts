@@ -15,15 +15,6 @@ export const keyedHash = async (secret: string, value: string): Promise<string> 
   return toHex(await crypto.subtle.sign("HMAC", key, encoder.encode(value)));
 };
 
-/** Constant-time comparison of two secrets (no early exit on the first differing byte). */
-export const timingSafeEqual = (a: string, b: string): boolean => {
-  const left = encoder.encode(a);
-  const right = encoder.encode(b);
-  let diff = left.length ^ right.length;
-  for (let i = 0; i < Math.max(left.length, right.length); i++) diff |= (left[i] ?? 0) ^ (right[i] ?? 0);
-  return diff === 0;
-};
-
 /** Random URL-safe token with `bytes` bytes of entropy. */
 export const randomToken = (bytes = 24): string => base64url(crypto.getRandomValues(new Uint8Array(bytes)));
 

@@ -1,4 +1,5 @@
-import { fromBase64url, base64url, timingSafeEqual } from "./digest";
+import { timingSafeEqual } from "hono/utils/buffer";
+import { fromBase64url, base64url } from "./digest";
 
 // Workers' WebCrypto caps PBKDF2 at 100,000 iterations.
 const ITERATIONS = 100_000;
