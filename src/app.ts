@@ -5,8 +5,6 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { bookingRoutes } from "./features/booking/routes";
-import { chatAuth } from "./features/chat/chat-auth";
-import { chatErrorBody, CHAT_BASE, isChatPath } from "./features/chat/errors";
 import { chatPages } from "./features/chat/pages";
 import { chatRoutes } from "./features/chat/routes";
 import { contentRoutes } from "./features/content/routes";
@@ -24,7 +22,7 @@ import { envelopeSchema, success } from "./platform/http/envelope";
 import { CONTENT_TYPE_MESSAGE, jsonBody } from "./platform/http/json-body";
 import { publicBaseUrl } from "./platform/http/public-url";
 import { allowedMethods } from "./platform/http/allowed-methods";
-import { featureRouter } from "./platform/http/router";
+import { errorBodies, featureRouter } from "./platform/http/router";
 import type { AppEnv } from "./platform/app-env";
 import { requestLog } from "./platform/observability/request-log";
 import { pageSecurityHeaders } from "./platform/http/secure-headers";
@@ -52,23 +50,10 @@ const asApiError = (err: unknown): ApiError => {
   return new ApiError("internal_error", "Internal server error");
 };
 
-/** The error body of a path: the chat API has its own (spec section 7), everything else the core one. */
-const errorBody = (path: string, error: { message: string; code: string; details?: Record<string, unknown> }, requestId: string) =>
-  isChatPath(path) ? chatErrorBody(error, requestId) : { message: error.message, code: error.code, requestId, ...(error.details ? { details: error.details } : {}) };
-
 /** Reads that may be a moment stale (content export, both searches, booking list and read) may start at a replica. */
 const staleReadsAllowed = (method: string, path: string) =>
   (method === "POST" && (path === "/api/v1/content/accommodations" || path === "/api/search" || path === "/api/search/tgx")) ||
   (method === "GET" && (path === "/api/bookings" || path.startsWith("/api/bookings/")));
-
-/**
- * Every error answer, in one place: the error's own headers (Retry-After and the rate headers of a
- * 429, Idempotent-Replayed) and the body of its path, with the status from the error table.
- */
-const errorResponse = (c: Context<AppEnv>, failure: ApiError) => {
-  for (const [name, value] of Object.entries(failure.headers ?? {})) c.header(name, value);
-  return c.json(errorBody(c.req.path, failure, c.get("requestId")), failure.status);
-};
 
 const documentServer = (env: Env, requestUrl: string) => {
   try {
@@ -87,10 +72,6 @@ export const createApp = () => {
   app.use("*", requestId({ limitLength: 128 }));
   app.use("*", failClosed());
   app.use("*", withDb(staleReadsAllowed));
-  // Chat authenticates and counts every call before the body is read, so even a malformed body
-  // answers with x-partner-id and the rate headers (spec 4.12).
-  app.use(`${CHAT_BASE}/*`, chatAuth());
-  app.use("*", jsonBody());
 
   app.openapi(health, async (c) => {
     await c.get("db").run(sql`select 1`);
@@ -101,12 +82,12 @@ export const createApp = () => {
   app.route("/", operatorRoutes);
   app.route("/", exchangeRateRoutes);
   app.route("/", bookingRoutes);
-  app.route("/", supplyRoutes);
-  app.route("/", radarRoutes);
-  app.route("/", chatRoutes);
-  app.route("/", chatPages);
+  app.route("/api/inventory", supplyRoutes);
+  app.route("/api/v1/radar", radarRoutes);
+  app.route("/api/partner/v1/core-chat", chatRoutes);
+  app.route("/chat", chatPages);
   app.route("/", paymentRoutes);
-  app.route("/", webhookRoutes);
+  app.route("/api/partner/webhooks", webhookRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "api-key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer" });
@@ -123,6 +104,17 @@ export const createApp = () => {
   // /docs and / are static assets (snippet/docs.html, snippet/index.html): no CDN, no inline script.
 
   const methodsAt = allowedMethods(app.routes);
+  const errorBodyAt = errorBodies(app.routes);
+  /**
+   * Every error answer, in one place: the error's own headers (Retry-After and the rate headers of a
+   * 429, Idempotent-Replayed) and the body of its path (a router may bring its own), with the status
+   * from the error table.
+   */
+  const errorResponse = (c: Context<AppEnv>, failure: ApiError) => {
+    for (const [name, value] of Object.entries(failure.headers ?? {})) c.header(name, value);
+    return c.json(errorBodyAt(c.req.path)(failure, c.get("requestId")), failure.status);
+  };
+
   app.notFound(async (c) => {
     // Test calls and run_worker_first requests reach the Worker before the asset router.
     if ((c.req.method === "GET" || c.req.method === "HEAD") && !c.req.path.startsWith("/api/")) {
@@ -130,6 +122,8 @@ export const createApp = () => {
       // Through the context, so the headers middleware set (request id) join the asset's own.
       if (asset.status !== 404) return c.newResponse(asset.body as ReadableStream, asset);
     }
+    // No route read the body: it is judged all the same, so a bad one is a 400 on any path.
+    await jsonBody()(c, async () => {});
     // A known path with another method is a 405 that says which methods it takes.
     const allowed = methodsAt(c.req.path);
     if (allowed.length > 0) c.header("Allow", allowed.join(", "));

@@ -1,11 +1,8 @@
 import { ApiError } from "../../platform/http/api-error";
-
-export const CHAT_BASE = "/api/partner/v1/core-chat";
-
-export const isChatPath = (path: string) => path === CHAT_BASE || path.startsWith(`${CHAT_BASE}/`);
+import type { ErrorFacts } from "../../platform/http/router";
 
 /** Section 7 chat error body: { success: false, error, code, details, requestId }. */
-export const chatErrorBody = (error: { message: string; code: string; details?: Record<string, unknown> | null }, requestId: string) => ({
+export const chatErrorBody = (error: ErrorFacts, requestId: string) => ({
   success: false as const,
   error: error.message,
   code: error.code,

@@ -19,7 +19,7 @@ const accommodationPage = apiRoute({
   operationId: "getChatAccommodationPage",
   security: [],
   method: "get",
-  path: "/chat/accommodations/{code}",
+  path: "/accommodations/{code}",
   tags: ["Chat"],
   summary: "Public details page of a shortlisted accommodation (the shortlist detailsUrl)",
   request: { params: z.object({ code: z.string().regex(/^[A-Z0-9]{1,64}$/) }) },
@@ -30,7 +30,7 @@ const bookingPage = apiRoute({
   operationId: "getChatBookingPage",
   security: [],
   method: "get",
-  path: "/chat/bookings/{bookingReference}",
+  path: "/bookings/{bookingReference}",
   tags: ["Chat"],
   summary: "Confirmation page of a chat booking (the booking confirmationUrl, with its signed token)",
   request: {
@@ -47,6 +47,7 @@ type Content = {
   checkInPolicy?: { checkInFrom?: string; checkOutUntil?: string };
 };
 
+/** Public pages behind the links chat hands out, mounted at /chat. */
 export const chatPages = featureRouter()
   .openapi(accommodationPage, async (c) => {
     const row = await c.env.DB.prepare("SELECT name, type, city, state, star_rating, content FROM accommodations WHERE code = ?")

@@ -12,7 +12,8 @@ import { validationError } from "../../platform/http/validation";
 import { refuseCardData } from "../payments/card-data";
 import { unwrap, type EventResponse, type Outcome, type SessionRecord } from "./chat-session";
 import { WRITE_KINDS, type ChatEvent } from "./conversation";
-import { CHAT_BASE, sessionNotFound } from "./errors";
+import { chatAuth } from "./chat-auth";
+import { chatErrorBody, sessionNotFound } from "./errors";
 import { chatEventScope } from "./personal-data";
 import { chatErrorSchema, createSessionSchema, eventRequestSchema, eventResponseSchema, payloadSchemas, sessionIdSchema, sessionReadSchema, sessionResponseSchema } from "./schemas";
 
@@ -39,7 +40,7 @@ const noCardDataInChat = (): MiddlewareHandler<AppEnv> =>
 const createSession = apiRoute({
   operationId: "createChatSession",
   method: "post",
-  path: `${CHAT_BASE}/sessions`,
+  path: "/sessions",
   tags: ["Chat"],
   summary: "Start a chat session for one actor (end user)",
   security: chatSecurity,
@@ -51,7 +52,7 @@ const createSession = apiRoute({
 const postEvent = apiRoute({
   operationId: "postChatEvent",
   method: "post",
-  path: `${CHAT_BASE}/events`,
+  path: "/events",
   tags: ["Chat"],
   summary: "Send a message (text) or an explicit action (kind + payload) into a session",
   security: chatSecurity,
@@ -64,7 +65,7 @@ const postEvent = apiRoute({
 const readSession = apiRoute({
   operationId: "getChatSession",
   method: "get",
-  path: `${CHAT_BASE}/sessions/{sessionId}`,
+  path: "/sessions/{sessionId}",
   tags: ["Chat"],
   summary: "A session of yours with its event history",
   security: chatSecurity,
@@ -88,7 +89,12 @@ const eventOf = (body: z.infer<typeof eventRequestSchema>): ChatEvent => {
   return { kind, payload: parsed.data } as ChatEvent;
 };
 
-export const chatRoutes = featureRouter()
+/**
+ * The chat API, mounted at /api/partner/v1/core-chat: its own error body (spec section 7) for every
+ * error under that prefix, and every call authenticated and counted before the body is read, so even
+ * a malformed body answers with x-partner-id and the rate headers (spec 4.12).
+ */
+export const chatRoutes = featureRouter({ errorBody: chatErrorBody, first: [chatAuth()] })
   .openapi(createSession, async (c) => {
     const body = c.req.valid("json");
     const now = new Date().toISOString();

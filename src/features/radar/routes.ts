@@ -1,4 +1,4 @@
-import { OpenAPIHono, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { apiRoute } from "../../platform/http/api-route";
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
@@ -9,7 +9,7 @@ import { featureRouter } from "../../platform/http/router";
 import { recordUsage } from "../../platform/observability/usage";
 import { rateHeaders, rateLimitExceeded } from "../../platform/ratelimit/rate-headers";
 import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from "../../platform/idempotency/idempotency";
-import { specMessage, validationHook } from "../../platform/http/validation";
+import { specMessage } from "../../platform/http/validation";
 import { collectorKeyAuth, type CollectorEnv } from "./collector-key";
 import {
   checkRequestSchema,
@@ -21,8 +21,9 @@ import {
 } from "./schemas";
 import { allowedOriginsOf, runCheck, storeSignals } from "./service";
 
-export const SIGNALS_PATH = "/api/v1/radar/sessions/signals";
-export const CHECKS_PATH = "/api/v1/radar/checks";
+// Under /api/v1/radar, where the app mounts radarRoutes.
+const SIGNALS_PATH = "/sessions/signals";
+const CHECKS_PATH = "/checks";
 /** Signals are a few hundred bytes; anything near this is not a browser snippet. */
 export const MAX_SIGNALS_BYTES = 16 * 1024;
 
@@ -88,7 +89,7 @@ const postSignals = apiRoute({
   },
 });
 
-const signalsRoutes = new OpenAPIHono<CollectorEnv>({ defaultHook: validationHook });
+const signalsRoutes = featureRouter<CollectorEnv>();
 
 // Partner pages on any origin post here; no cookies are involved, so `*` without credentials.
 signalsRoutes.use(
@@ -161,4 +162,5 @@ const checkRoutes = featureRouter().openapi(postCheck, async (c) => {
   return c.json(body, 200);
 });
 
+/** Mounted at /api/v1/radar. */
 export const radarRoutes = featureRouter().route("/", signalsRoutes).route("/", checkRoutes);

@@ -43,7 +43,7 @@ const code = z.string().min(1).max(64);
 const view = apiRoute({
   operationId: "getInventory",
   method: "get",
-  path: "/api/inventory/{accommodationCode}",
+  path: "/{accommodationCode}",
   tags: ["Inventory (operator)"],
   summary: "Room types, rate plans and the effective state of each night (at most 62 nights)",
   security: operatorSecurity,
@@ -55,7 +55,7 @@ const view = apiRoute({
 const setRoom = apiRoute({
   operationId: "setRoomInventory",
   method: "put",
-  path: "/api/inventory/{accommodationCode}/rooms/{roomCode}",
+  path: "/{accommodationCode}/rooms/{roomCode}",
   tags: ["Inventory (operator)"],
   summary: "Set allotment, price and stop-sell of a room type for a date range",
   security: operatorSecurity,
@@ -67,7 +67,7 @@ const setRoom = apiRoute({
 const setPlan = apiRoute({
   operationId: "setRatePlanInventory",
   method: "put",
-  path: "/api/inventory/{accommodationCode}/rate-plans/{ratePlanCode}",
+  path: "/{accommodationCode}/rate-plans/{ratePlanCode}",
   tags: ["Inventory (operator)"],
   summary: "Set price and stop-sell of a rate plan for a date range",
   security: operatorSecurity,
@@ -76,6 +76,7 @@ const setPlan = apiRoute({
   responses: { 200: { description: "Inventory after the change", ...json }, ...errorResponses(400, 401, 403, 404) },
 });
 
+/** Mounted at /api/inventory. */
 export const supplyRoutes = featureRouter()
   .openapi(view, async (c) => {
     const { from, to } = c.req.valid("query");

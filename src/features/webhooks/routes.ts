@@ -26,39 +26,40 @@ const admin = { tags: ["Webhooks"], security: bearerSecurity, middleware: [beare
 
 const create = apiRoute({
   operationId: "createWebhook",
-  method: "post", path: "/api/partner/webhooks", ...admin,
+  method: "post", path: "/", ...admin,
   summary: "Register a webhook endpoint (partner admin); the signing secret is shown once",
   request: { body: { required: true, ...json(createWebhookSchema) } },
   responses: { 201: { description: "Created endpoint with its secret", ...json(createdWebhookResponseSchema) }, ...errorResponses(400, 401, 403, 409) },
 });
 const list = apiRoute({
   operationId: "listWebhooks",
-  method: "get", path: "/api/partner/webhooks", ...admin,
+  method: "get", path: "/", ...admin,
   summary: "The partner's webhook endpoints, without secrets (partner admin)",
   responses: { 200: { description: "Endpoints", ...json(webhookListResponseSchema) }, ...errorResponses(401, 403) },
 });
 const remove = apiRoute({
   operationId: "deleteWebhook",
-  method: "delete", path: "/api/partner/webhooks/{id}", ...admin,
+  method: "delete", path: "/{id}", ...admin,
   summary: "Delete a webhook endpoint and its delivery records (partner admin)",
   request: { params: webhookIdParamSchema },
   responses: { 200: { description: "Deleted endpoint", ...json(webhookResponseSchema) }, ...errorResponses(401, 403, 404) },
 });
 const deliveries = apiRoute({
   operationId: "listWebhookDeliveries",
-  method: "get", path: "/api/partner/webhooks/{id}/deliveries", ...admin,
+  method: "get", path: "/{id}/deliveries", ...admin,
   summary: "The endpoint's events: attempts, last status code and next try, newest first (partner admin)",
   request: { params: webhookIdParamSchema, query: deliveriesQuerySchema },
   responses: { 200: { description: "A page of deliveries", ...json(deliveryListResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
 });
 const resend = apiRoute({
   operationId: "redeliverWebhookEvent",
-  method: "post", path: "/api/partner/webhooks/{id}/deliveries/{eventId}/redeliver", ...admin,
+  method: "post", path: "/{id}/deliveries/{eventId}/redeliver", ...admin,
   summary: "Send one event to the endpoint again (partner admin)",
   request: { params: deliveryParamsSchema },
   responses: { 202: { description: "Queued again", ...json(deliveryResponseSchema) }, ...errorResponses(401, 403, 404) },
 });
 
+/** Mounted at /api/partner/webhooks. */
 export const webhookRoutes = featureRouter()
   .openapi(create, async (c) => {
     requireAdmin(c.get("user"));

@@ -1,6 +1,7 @@
 import { createRoute, type RouteConfig, type z } from "@hono/zod-openapi";
 import { servesWhileMisconfigured } from "../config/fail-closed";
 import { errorBodySchema } from "./envelope";
+import { jsonBody } from "./json-body";
 
 type SecurityRequirement = Record<string, string[]>;
 
@@ -40,11 +41,13 @@ const platformErrors = (config: RouteConfig & Described) => {
 /**
  * `createRoute` for every operation of this API: it requires an operationId, a summary, a tag and
  * a security statement, and documents the platform's own errors beside the route's, so the
- * OpenAPI document lists every status a caller can get.
+ * OpenAPI document lists every status a caller can get. A POST, PUT or PATCH passes the body gate
+ * (`jsonBody`) first, before its own middleware (authentication included).
  */
 export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> & { path: P } & Described>(config: R) => {
   if (!CAMEL_CASE.test(config.operationId)) throw new Error(`operationId must be camelCase: ${config.operationId}`);
   if (config.tags.length === 0) throw new Error(`${config.operationId} needs a tag`);
   const { errorSchema: _errorSchema, ...route } = config;
-  return createRoute({ ...route, responses: { ...platformErrors(config), ...config.responses } }) as unknown as ReturnType<typeof createRoute<P, R>>;
+  const middleware = BODY_METHODS.has(config.method) ? [jsonBody(), ...[config.middleware ?? []].flat()] : config.middleware;
+  return createRoute({ ...route, ...(middleware ? { middleware } : {}), responses: { ...platformErrors(config), ...config.responses } }) as unknown as ReturnType<typeof createRoute<P, R>>;
 };
