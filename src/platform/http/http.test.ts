@@ -52,6 +52,14 @@ describe("routing and errors", () => {
     expect(chat.headers.get("allow")).toBe("POST");
     expect(chat.json).toMatchObject({ success: false, error: "Method not allowed: GET /api/partner/v1/core-chat/events", code: "method_not_allowed" });
 
+    // The chat router's error body covers the app's own 404 under its prefix, and only there.
+    const chatUnknown = await call("GET", "/api/partner/v1/core-chat/nowhere", undefined, { headers: { "x-partner-api-key": "demo-partner-key" } });
+    expect(chatUnknown.status).toBe(404);
+    expect(chatUnknown.json).toMatchObject({ success: false, error: "Route not found: GET /api/partner/v1/core-chat/nowhere", code: "not_found", details: null });
+    const lookalike = await call("GET", "/api/partner/v1/core-chatter");
+    expect(lookalike.status).toBe(404);
+    expect(lookalike.json).toMatchObject({ message: "Route not found: GET /api/partner/v1/core-chatter", code: "not_found" });
+
     // An unknown path stays a 404 without Allow.
     const unknown = await call("GET", "/api/nothing-here");
     expect(unknown.status).toBe(404);
