@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { getPlatformProxy, unstable_readConfig } from "wrangler";
-import { SANDBOX_DEFAULT_PORT, sandboxUrl } from "./demo/accounts";
-import { countAccommodations, seedDemoAccommodations, seedDemoAccounts, seedDemoUpstream } from "./demo/seed";
+import { SANDBOX_DEFAULT_PORT, sandboxUrl } from "../test/support/accounts";
+import { countAccommodations, seedDemoAccommodations, seedDemoAccounts, seedDemoUpstream } from "../test/support/seed";
 import { defaultStateDir, devVar, ensureDevVars, migrateLocal, quietWranglerEnv, root } from "./local-platform";
 import { progressBar } from "./progress";
 

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { SANDBOX_DEFAULT_PORT } from "./demo/accounts";
+import { SANDBOX_DEFAULT_PORT } from "../test/support/accounts";
 import { defaultStateDir, root, sandboxDevArgs, startWrangler } from "./local-platform";
 
 // npm start: migrate and seed, then serve. Ctrl-C (or SIGTERM) stops wrangler and its workerd.

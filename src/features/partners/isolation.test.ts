@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, post, textWithoutRequestId } from "../../../test/api";
-import { asBearer, createUser, DEMO, demoAdminToken, loginAs, OTHER, otherAdminToken } from "./test-sessions";
+import { call, post, textWithoutRequestId } from "../../../test/support/api";
+import { asBearer, createUser, DEMO, demoAdminToken, loginAs, OTHER, otherAdminToken } from "../../../test/support/sessions";
 
 /**
  * Tenant isolation: every credential of partner `other` against every resource of partner `demo`.

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import { DEMO_ACCOUNTS } from "../../../scripts/demo/accounts";
-import { call, post } from "../../../test/api";
+import { DEMO_ACCOUNTS } from "./accounts";
+import { call, post } from "./api";
 
 export const [DEMO, OTHER] = DEMO_ACCOUNTS;
 

@@ -1,5 +1,5 @@
 import { exports } from "cloudflare:workers";
-import { post, readResponse } from "../../../test/api";
+import { post, readResponse } from "./api";
 
 /** Test fixtures for radar: a real browser's signals and a check request, through the Worker's fetch. */
 export const SIGNALS_PATH = "/api/v1/radar/sessions/signals";

@@ -1,5 +1,5 @@
-import { call, DEMO_KEY } from "../../../test/api";
-import { addDays } from "../supply/zoned-time";
+import { call, DEMO_KEY } from "./api";
+import { addDays } from "../../src/features/supply/zoned-time";
 
 /** Shared helpers for the chat tests (not a test file itself). */
 export const CHAT = "/api/partner/v1/core-chat";

@@ -1,5 +1,5 @@
-import { addDays } from "../supply/zoned-time";
-import { post } from "../../../test/api";
+import { addDays } from "../../src/features/supply/zoned-time";
+import { post } from "./api";
 
 /** Shared request builders for the booking tests (not a test file itself). */
 export const DEMO_CODE = 1001;
