@@ -2,7 +2,8 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, OTHER_KEY, post } from "../../../test/support/api";
-import { bookBody, inDays, quoteOf, searchOne } from "../../../test/support/booking";
+import { bookBody, quoteOf, searchOne } from "../../../test/support/booking";
+import { inDays } from "../../../test/support/clock";
 import { cancelBooking } from "./cancel";
 import { bookingDeps } from "./deps";
 

@@ -4,7 +4,8 @@ import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, post } from "../../../test/support/api";
 import { OPERATOR } from "../../../test/support/sessions";
 import { addDays } from "../supply/zoned-time";
-import { bookBody, inDays, quoteBody, searchOne, type SearchedOption } from "../../../test/support/booking";
+import { bookBody, quoteBody, searchOne, type SearchedOption } from "../../../test/support/booking";
+import { inDays } from "../../../test/support/clock";
 import { cancelBooking } from "./cancel";
 import { bookingDeps } from "./deps";
 

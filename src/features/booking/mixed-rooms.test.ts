@@ -5,7 +5,8 @@ import { call, post } from "../../../test/support/api";
 import { OPERATOR } from "../../../test/support/sessions";
 import { catalogueFor } from "../supply/catalogue";
 import { addDays } from "../supply/zoned-time";
-import { bookBody, cancelBody, inDays, quoteBody, searchBody, searchOne } from "../../../test/support/booking";
+import { bookBody, cancelBody, quoteBody, searchBody, searchOne } from "../../../test/support/booking";
+import { inDays } from "../../../test/support/clock";
 
 /** Accommodations whose derived catalogue has a family room (4 adults) as well as the standard room. */
 let families: string[] = [];

@@ -2,7 +2,8 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, OTHER_KEY, post } from "../../../test/support/api";
-import { bookBody, inDays, searchBody } from "../../../test/support/booking";
+import { bookBody, searchBody } from "../../../test/support/booking";
+import { inDays } from "../../../test/support/clock";
 
 /**
  * Field names and enum values of TravelgateX's public Hotel-X GraphQL schema (travelgateX/graphql-schema,

@@ -7,7 +7,8 @@ import { ACCESS_TOKEN_LIFETIME_SECONDS } from "../../platform/auth/bearer";
 import { database } from "../../platform/db/client";
 import { INVALID_CREDENTIALS, login, LOGIN_LOCKOUT, LoginLocked, PHONE_UNSUPPORTED } from "./login";
 import { staleLoginFailures } from "./upkeep";
-import { asBearer, createUser, DEMO, demoAdminToken, loginAs, loginBody, md5 } from "../../../test/support/sessions";
+import { asBearer, createUser, demoAdminToken, loginAs, loginBody, md5 } from "../../../test/support/sessions";
+import { DEMO } from "../../../test/support/accounts";
 
 const LOGIN = "/api/auth/login";
 const attempt = (body: unknown) => post(LOGIN, body, { apiKey: null });

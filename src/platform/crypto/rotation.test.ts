@@ -5,7 +5,8 @@ import { seedDemoAccommodations } from "../../../test/support/seed";
 import { readResponse } from "../../../test/support/api";
 import { createApp } from "../../app";
 import { quoteBody, searchBody } from "../../../test/support/booking";
-import { DEMO, loginBody } from "../../../test/support/sessions";
+import { loginBody } from "../../../test/support/sessions";
+import { DEMO } from "../../../test/support/accounts";
 import { keyring } from "./keyring";
 import { openToken } from "./signed-token";
 
