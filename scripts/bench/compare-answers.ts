@@ -13,10 +13,10 @@ import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_ACCOMMODATIONS, LARGE_ACCOMMODATIONS } from "../bootstrap";
-import { quietWranglerEnv, root, wranglerBin } from "../local-platform";
-import { freePort } from "../local-server";
-import { accommodationCode } from "../demo/accommodations";
+import { DEFAULT_ACCOMMODATIONS, LARGE_ACCOMMODATIONS } from "../../local/bootstrap";
+import { quietWranglerEnv, root, wranglerBin } from "../../local/platform";
+import { freePort } from "../../local/server";
+import { accommodationCode } from "../../test/support/accommodations";
 import { API_KEY_HEADERS, NEW_YORK, searchBody } from "./scenarios";
 
 const { values } = parseArgs({ options: { base: { type: "string" }, large: { type: "boolean", default: false } } });

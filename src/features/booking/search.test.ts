@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { post } from "../../../test/api";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { post } from "../../../test/support/api";
 import { haversineKm, near, nameSearchSql } from "./accommodation-lookup";
-import { searchBody } from "./booking-test-kit";
+import { searchBody } from "../../../test/support/booking";
 
 const COUNT = 400;
 type Row = { code: string; name: string; latitude: number; longitude: number };
