@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { build } from "esbuild";
 import { defineConfig } from "vitest/config";
-import { sandboxUrl } from "./scripts/demo/accounts";
+import { sandboxUrl } from "./test/support/accounts";
 
 // Tests use the documented local demo values, whatever a developer's own .dev.vars says.
 const demoVars = Object.fromEntries(
@@ -82,9 +82,9 @@ export default defineConfig({
         test: {
           name: "workerd",
           include: ["src/**/*.test.ts", "test/workers/**/*.test.ts"],
-          setupFiles: ["./test/setup.ts"],
+          setupFiles: ["./test/support/setup.ts"],
           // A webhook receiver on 127.0.0.1 (Node), for the queue delivery tests.
-          globalSetup: ["./test/webhook-receiver.ts"],
+          globalSetup: ["./test/support/webhook-receiver.ts"],
           // The vendored Swagger UI stylesheet is compared with the package's (?raw), not stubbed out.
           css: { include: [/swagger-ui\.css/] },
           testTimeout: 30_000,

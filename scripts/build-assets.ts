@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { DISPOSABLE_DOMAINS_ASSET } from "../src/features/radar/disposable-domains";
 import { SWAGGER_UI_ASSET_DIR, SWAGGER_UI_FILES } from "../src/platform/docs/api-reference";
-import { root } from "./local-platform";
+import { root } from "../local/platform";
 
 /** The asset text of the disposable-domain list: sorted, one per line, a newline at both ends. */
 export const disposableDomainsAssetText = () => {

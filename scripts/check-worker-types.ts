@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { quietWranglerEnv, root, wranglerBin } from "./local-platform";
+import { quietWranglerEnv, root, wranglerBin } from "../local/platform";
 
 // `wrangler types --check` (4.86) ignores --env-file and so fails on a clone without .dev.vars;
 // this regenerates beside the committed file and compares everything but the command line.

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { SANDBOX_DEFAULT_PORT } from "./demo/accounts";
-import { defaultStateDir, root, sandboxDevArgs, startWrangler } from "./local-platform";
+import { SANDBOX_DEFAULT_PORT } from "../test/support/accounts";
+import { defaultStateDir, root, sandboxDevArgs, startWrangler } from "../local/platform";
 
 // npm start: migrate and seed, then serve. Ctrl-C (or SIGTERM) stops wrangler and its workerd.
 // The bootstrap runs in its own process: wrangler's in-process API installs exit handlers that

@@ -1,4 +1,4 @@
-import { accommodationCode } from "../demo/accommodations";
+import { accommodationCode } from "../../test/support/accommodations";
 import { API_KEY_HEADERS, searchBody, type Scenario } from "./scenarios";
 
 type Json = Record<string, any>;

@@ -1,6 +1,6 @@
 import { issuePageToken } from "../../src/features/content/page-token";
 import { keyring } from "../../src/platform/crypto/keyring";
-import { accommodationCode } from "../demo/accommodations";
+import { accommodationCode } from "../../test/support/accommodations";
 
 export type Scenario = {
   name: string;

@@ -1,5 +1,5 @@
 import { generatedHotelCode, GENERATED_HOTELS } from "../../sandbox/hotelx/src/inventory";
-import { DEMO_UPSTREAM_CONNECTION } from "../demo/accounts";
+import { DEMO_UPSTREAM_CONNECTION } from "../../test/support/accounts";
 import { API_KEY_HEADERS, searchBody, type Scenario } from "./scenarios";
 
 const { connection, upstream } = DEMO_UPSTREAM_CONNECTION;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
 import { dirname, join, resolve } from "node:path";
 import { unstable_startWorker } from "wrangler";
-import { quietWranglerEnv, root } from "../local-platform";
+import { quietWranglerEnv, root } from "../../local/platform";
 
 /**
  * Writes the Worker's own /openapi.json, fetched from the real Worker in workerd (the document is

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { root } from "../../scripts/local-platform";
+import { root } from "../../local/platform";
 import { hasChromium, launchChromium, CHROMIUM } from "../support/chromium";
 import { startLocalWorker, type LocalWorker } from "../support/local-worker";
 

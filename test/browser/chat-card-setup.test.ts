@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bootstrap } from "../../scripts/bootstrap";
-import { startLocalServer, type LocalServer } from "../../scripts/local-server";
+import { bootstrap } from "../../local/bootstrap";
+import { startLocalServer, type LocalServer } from "../../local/server";
 import { CHROMIUM, hasChromium, launchChromium } from "../support/chromium";
 
 if (!hasChromium) console.warn(`Skipping the chat card-setup browser test: ${CHROMIUM} is missing (apt-get install -y chromium).`);

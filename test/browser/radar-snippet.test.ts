@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { root } from "../../scripts/local-platform";
+import { root } from "../../local/platform";
 import { CHROMIUM, hasChromium, launchChromium } from "../support/chromium";
 import { startLocalWorker, type LocalWorker } from "../support/local-worker";
 

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unstable_startWorker } from "wrangler";
-import { bootstrap } from "../../scripts/bootstrap";
-import { root } from "../../scripts/local-platform";
+import { bootstrap } from "../../local/bootstrap";
+import { root } from "../../local/platform";
 
 export type LocalWorker = { url: string; stateDir: string; stop: () => Promise<void> };
 

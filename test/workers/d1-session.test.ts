@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../scripts/demo/seed";
-import { bookBody, cancelBody, quoteBody, quoteOf, searchBody, searchOne } from "../../src/features/booking/booking-test-kit";
-import { attachBody, chat, NEW_YORK, say, startSession, tokenOf } from "../../src/features/chat/chat-test-kit";
-import { humanSignals, sendSignals, unique } from "../../src/features/radar/radar-fixtures";
+import { seedDemoAccommodations } from "../support/seed";
+import { bookBody, cancelBody, quoteBody, quoteOf, searchBody, searchOne } from "../support/booking";
+import { attachBody, chat, NEW_YORK, say, startSession, tokenOf } from "../support/chat";
+import { humanSignals, sendSignals, unique } from "../support/radar";
 import { BOOKMARK_HEADER, isBookmark, sessionStart } from "../../src/platform/db/client";
-import { call, post } from "../api";
+import { call, post } from "../support/api";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 50 });

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { accommodationContentSchema } from "../../src/features/content/schemas";
-import { generateAccommodations } from "../../scripts/demo/accommodations";
-import { DEMO_ACCOUNTS } from "../../scripts/demo/accounts";
+import { generateAccommodations } from "../support/accommodations";
+import { DEMO_ACCOUNTS } from "../support/accounts";
 import { verifyPassword } from "../../src/platform/crypto/password";
 
 const md5Hex = async (text: string) =>

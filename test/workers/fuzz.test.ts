@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../scripts/demo/seed";
+import { seedDemoAccommodations } from "../support/seed";
 import { catalogueFor } from "../../src/features/supply/catalogue";
 import { addDays } from "../../src/features/supply/zoned-time";
-import { demoAdminToken } from "../../src/features/partners/test-sessions";
-import { call } from "../api";
+import { demoAdminToken } from "../support/sessions";
+import { call } from "../support/api";
 
 /**
  * Property: no POST or PUT route of /openapi.json answers 5xx, whatever the body. Bodies are valid

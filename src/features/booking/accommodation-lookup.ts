@@ -1,3 +1,4 @@
+import { CELLS_PER_DEGREE, GRID_COLUMNS, gridCell, gridRowOf } from "../../platform/db/geo-grid";
 import type { AccommodationSelection, SupplyAccommodation } from "../supply/supplier";
 
 /**
@@ -65,31 +66,92 @@ export const haversineKm = (lat1: number, lng1: number, lat2: number, lng2: numb
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
 };
 
-const inBox = "a.latitude BETWEEN ?1 AND ?2 AND a.longitude BETWEEN ?3 AND ?4";
-// haversineKm in SQL, from the centre at ?5 (latitude), ?6 (longitude). D1 allows these math functions, not power().
+// haversineKm in SQL, from the centre at ?2 (latitude), ?3 (longitude). D1 allows these math functions, not power().
 const rad = (deg: string) => `((${deg}) * pi() / 180)`;
 const squaredSinHalf = (deg: string) => `(sin(${rad(deg)} / 2) * sin(${rad(deg)} / 2))`;
 // The same formula with the same order of operations as haversineKm.
-const DISTANCE_SQL = `2 * ${EARTH_RADIUS_KM} * asin(min(1, sqrt(${squaredSinHalf("a.latitude - ?5")} + cos(${rad("?5")}) * cos(${rad("a.latitude")}) * ${squaredSinHalf("a.longitude - ?6")})))`;
-const nearestSql = (columns: string) =>
-  `SELECT ${columns} FROM (SELECT ${COLUMNS}, ${DISTANCE_SQL} AS distance FROM accommodations a WHERE ${inBox}) a WHERE a.distance <= ?7 ORDER BY a.distance, a.code LIMIT ?8`;
-export const GEO_SQL = nearestSql(COLUMNS);
+const DISTANCE_SQL = `2 * ${EARTH_RADIUS_KM} * asin(min(1, sqrt(${squaredSinHalf("a.latitude - ?2")} + cos(${rad("?2")}) * cos(${rad("a.latitude")}) * ${squaredSinHalf("a.longitude - ?3")})))`;
 
 /**
- * Nearest first within radiusKm: a bounding box on the (latitude, longitude) index narrows the
- * rows, then the exact great-circle distance filters, orders and limits them inside SQLite, so
- * only the hotels returned leave D1.
+ * The cells to read, nearest first (?1: `[[cell, nearKm, farKm], ...]`), and `reach`: how far
+ * the walk must go. Counting cell by cell in that order (from the index alone), the cells up to
+ * the one where `?5` hotels are reached hold at least that many hotels, all within the farthest
+ * `farKm` of them; so the nearest `?5` lie within that distance, in cells whose `nearKm` is no
+ * more. Without enough hotels in the radius, every cell listed is read.
+ */
+const CELL_WALK = `WITH cells(cell, near, far) AS (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?1)),
+  counted AS (SELECT near, far, (SELECT count(*) FROM accommodations n WHERE n.geo_cell = cells.cell) AS hotels FROM cells),
+  walked AS (SELECT sum(hotels) OVER running AS found, max(far) OVER running AS bound FROM counted WINDOW running AS (ORDER BY near, far ROWS UNBOUNDED PRECEDING)),
+  reach(km) AS (SELECT coalesce((SELECT min(bound) FROM walked WHERE found >= ?5), ?4))`;
+// CROSS JOIN keeps the cells as the outer loop, so each is one seek of the cell index.
+const cellRows = (columns: string) =>
+  `${CELL_WALK} SELECT ${columns} FROM cells c CROSS JOIN accommodations a ON a.geo_cell = c.cell WHERE c.near <= (SELECT km FROM reach)`;
+const GEO_SQL = `SELECT ${COLUMNS} FROM (${cellRows(`${COLUMNS}, ${DISTANCE_SQL} AS distance`)}) a WHERE a.distance <= ?4 ORDER BY a.distance, a.code LIMIT ?5`;
+
+/** Beyond this many cells (a large radius near a pole) the search reads whole grid rows instead. */
+const MAX_CELLS = 20_000;
+// Whole rows of the grid (?1 first cell, ?6 last cell): every longitude of a latitude band.
+const BAND_SQL = `SELECT ${COLUMNS} FROM (SELECT ${COLUMNS}, ${DISTANCE_SQL} AS distance FROM accommodations a WHERE a.geo_cell BETWEEN ?1 AND ?6) a WHERE a.distance <= ?4 ORDER BY a.distance, a.code LIMIT ?5`;
+
+/** The cells a circle may touch, each with a lower and an upper bound of its distance from the centre. */
+const cellsNear = (lat: number, lng: number, radiusKm: number, dLat: number, dLng: number): Array<[number, number, number]> | null => {
+  const rows = [gridRowOf(Math.max(-90, lat - dLat)), gridRowOf(Math.min(90, lat + dLat))] as const;
+  const first = Math.floor((lng - dLng + 180) * CELLS_PER_DEGREE);
+  const last = Math.floor((lng + dLng + 180) * CELLS_PER_DEGREE);
+  const columns = Math.min(GRID_COLUMNS, last - first + 1);
+  if ((rows[1] - rows[0] + 1) * columns > MAX_CELLS) return null;
+  const size = 1 / CELLS_PER_DEGREE;
+  const cells: Array<[number, number, number]> = [];
+  for (let row = rows[0]; row <= rows[1]; row++) {
+    const south = row * size - 90;
+    for (let k = 0; k < columns; k++) {
+      // Columns wrap at the antimeridian.
+      const column = (((first + k) % GRID_COLUMNS) + GRID_COLUMNS) % GRID_COLUMNS;
+      const west = column * size - 180;
+      const midLat = south + size / 2;
+      const midLng = west + size / 2;
+      // Every point of a cell lies within its half-diagonal of its middle (the triangle inequality
+      // gives both bounds); the margin covers rounding at the cell's edges.
+      const toMiddle = haversineKm(lat, lng, midLat, midLng);
+      const halfDiagonal = Math.max(haversineKm(midLat, midLng, south, west), haversineKm(midLat, midLng, south + size, west)) * 1.001 + 1e-6;
+      const near = Math.max(0, toMiddle - halfDiagonal);
+      if (near > radiusKm) continue;
+      cells.push([gridCell(row, column), near, toMiddle + halfDiagonal]);
+    }
+  }
+  return cells.sort((a, b) => a[1] - b[1]);
+};
+
+// Metres are enough: `near` rounded down and `far` up keep both bounds true, and the list short.
+const cellsJson = (cells: Array<[number, number, number]>) =>
+  `[${cells.map(([cell, near, far]) => `[${cell},${(Math.floor(near * 1000) / 1000).toFixed(3)},${(Math.ceil(far * 1000) / 1000).toFixed(3)}]`).join(",")}]`;
+
+/**
+ * Nearest first within radiusKm, at a cost that follows the answer: the grid cells the circle
+ * touches are counted nearest first from the cell index, only those that can hold the nearest
+ * `limit` hotels are read, and the exact great-circle distance filters, orders and limits them
+ * inside SQLite, so only the hotels returned leave D1.
  */
 export const near = (lat: number, lng: number, radiusKm: number, limit: number): SqlSelection => {
   const dLat = radiusKm / 111.0;
   const cosLat = Math.cos(toRad(lat));
   // Near a pole the longitude span covers everything.
   const dLng = cosLat < 1e-6 ? 180 : Math.min(180, radiusKm / (111.32 * cosLat));
+  const cells = cellsNear(lat, lng, radiusKm, dLat, dLng);
+  if (!cells) {
+    const band = [gridCell(gridRowOf(Math.max(-90, lat - dLat)), 0), gridCell(gridRowOf(Math.min(90, lat + dLat)), GRID_COLUMNS - 1)] as const;
+    return {
+      sql: BAND_SQL,
+      codesSql: "SELECT a.code FROM accommodations a WHERE a.geo_cell BETWEEN ?1 AND ?6",
+      params: [band[0], lat, lng, radiusKm, limit, band[1]],
+      finish: (rows) => (rows as Row[]).map(toAccommodation),
+    };
+  }
   return {
     sql: GEO_SQL,
-    // The whole box (a superset): read from the index alone, without the distance sort again.
-    codesSql: `SELECT a.code FROM accommodations a WHERE ${inBox}`,
-    params: [lat - dLat, lat + dLat, lng - dLng, lng + dLng, lat, lng, radiusKm, limit],
+    // The cells the walk reads (a superset of the answer).
+    codesSql: cellRows("a.code"),
+    params: [cellsJson(cells), lat, lng, radiusKm, limit],
     finish: (rows) => (rows as Row[]).map(toAccommodation),
   };
 };

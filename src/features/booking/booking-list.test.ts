@@ -1,12 +1,12 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
+import { seedDemoAccommodations } from "../../../test/support/seed";
 import { keyring } from "../../platform/crypto/keyring";
 import { signToken } from "../../platform/crypto/signed-token";
-import { call, OTHER_KEY, post } from "../../../test/api";
+import { call, OTHER_KEY, post } from "../../../test/support/api";
 import type { RawBooking } from "./book";
 import { bookingPageQuery } from "./booking-list";
-import { bookBody, OTHER_CODE, quoteBody, quoteOf, searchOne } from "./booking-test-kit";
+import { bookBody, OTHER_CODE, quoteBody, quoteOf, searchOne } from "../../../test/support/booking";
 
 const PATH = "/api/bookings";
 

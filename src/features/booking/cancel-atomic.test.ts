@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { post } from "../../../test/api";
-import { expectLogs } from "../../../test/expected-logs";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { post } from "../../../test/support/api";
+import { expectLogs } from "../../../test/support/expected-logs";
 import { bookOrderOf, bookQuote } from "./book";
 import type { BookRequest } from "./schemas";
-import { bookBody, cancelBody, quoteOf, searchOne } from "./booking-test-kit";
+import { bookBody, cancelBody, quoteOf, searchOne } from "../../../test/support/booking";
 import type { CoreConnection } from "./connection-access";
 import { bookingDeps } from "./deps";
 

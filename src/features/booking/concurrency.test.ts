@@ -1,9 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { call, post } from "../../../test/api";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { call, post } from "../../../test/support/api";
 import { createApp } from "../../app";
-import { bookBody, cancelBody, inDays, quoteBody, quoteOf, searchBody, searchOne } from "./booking-test-kit";
+import { bookBody, cancelBody, quoteBody, quoteOf, searchBody, searchOne } from "../../../test/support/booking";
+import { inDays } from "../../../test/support/clock";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 20 });

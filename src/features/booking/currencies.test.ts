@@ -1,10 +1,11 @@
 import { env } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { call, post } from "../../../test/api";
-import { OPERATOR } from "../partners/test-sessions";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { call, post } from "../../../test/support/api";
+import { OPERATOR } from "../../../test/support/sessions";
 import { addDays } from "../supply/zoned-time";
-import { bookBody, DEMO_CODE, inDays, quoteBody, searchBody, type SearchedOption } from "./booking-test-kit";
+import { bookBody, DEMO_CODE, quoteBody, searchBody, type SearchedOption } from "../../../test/support/booking";
+import { inDays } from "../../../test/support/clock";
 import { cancelBooking } from "./cancel";
 import { bookingDeps } from "./deps";
 

@@ -1,9 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { OTHER_KEY, post } from "../../../test/api";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { OTHER_KEY, post } from "../../../test/support/api";
 import { signToken } from "../../platform/crypto/signed-token";
-import { bookBody, cancelBody, inDays, quoteBody, quoteOf, searchBody, searchOne, type SearchedOption } from "./booking-test-kit";
+import { bookBody, cancelBody, quoteBody, quoteOf, searchBody, searchOne, type SearchedOption } from "../../../test/support/booking";
+import { inDays } from "../../../test/support/clock";
 import { issueOptionId, readOptionId } from "./option-token";
 import { quoteStore } from "./quote-store";
 import { keyring } from "../../platform/crypto/keyring";

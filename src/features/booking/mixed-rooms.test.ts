@@ -1,11 +1,12 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { call, post } from "../../../test/api";
-import { OPERATOR } from "../partners/test-sessions";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { call, post } from "../../../test/support/api";
+import { OPERATOR } from "../../../test/support/sessions";
 import { catalogueFor } from "../supply/catalogue";
 import { addDays } from "../supply/zoned-time";
-import { bookBody, cancelBody, inDays, quoteBody, searchBody, searchOne } from "./booking-test-kit";
+import { bookBody, cancelBody, quoteBody, searchBody, searchOne } from "../../../test/support/booking";
+import { inDays } from "../../../test/support/clock";
 
 /** Accommodations whose derived catalogue has a family room (4 adults) as well as the standard room. */
 let families: string[] = [];

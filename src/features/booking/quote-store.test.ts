@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { call, OTHER_KEY, post } from "../../../test/api";
-import { bookBody, inDays, quoteOf, searchOne } from "./booking-test-kit";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { call, OTHER_KEY, post } from "../../../test/support/api";
+import { bookBody, quoteOf, searchOne } from "../../../test/support/booking";
+import { inDays } from "../../../test/support/clock";
 import { expiredQuotes, QUOTE_TTL_SECONDS, quoteStore, type StoredQuote } from "./quote-store";
 
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { OTHER_KEY, post, readResponse } from "../../../test/api";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { OTHER_KEY, post, readResponse } from "../../../test/support/api";
 import { createApp } from "../../app";
-import { CHAT, NEW_YORK } from "../chat/chat-test-kit";
-import { quoteBody, searchBody, searchOne } from "./booking-test-kit";
+import { CHAT, NEW_YORK } from "../../../test/support/chat";
+import { quoteBody, searchBody, searchOne } from "../../../test/support/booking";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 50 });

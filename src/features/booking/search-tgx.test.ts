@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { call, OTHER_KEY, post } from "../../../test/api";
-import { bookBody, inDays, searchBody } from "./booking-test-kit";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { call, OTHER_KEY, post } from "../../../test/support/api";
+import { bookBody, searchBody } from "../../../test/support/booking";
+import { inDays } from "../../../test/support/clock";
 
 /**
  * Field names and enum values of TravelgateX's public Hotel-X GraphQL schema (travelgateX/graphql-schema,

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { post } from "../../../test/api";
-import { haversineKm, GEO_SQL, nameSearchSql } from "./accommodation-lookup";
-import { searchBody } from "./booking-test-kit";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { post } from "../../../test/support/api";
+import { haversineKm, near, nameSearchSql } from "./accommodation-lookup";
+import { searchBody } from "../../../test/support/booking";
 
 const COUNT = 400;
 type Row = { code: string; name: string; latitude: number; longitude: number };
@@ -104,9 +104,9 @@ describe("geo search", () => {
     expect(await search({ geo: { lat: 0, lng: -140 } })).toEqual([]);
   });
 
-  it("is index-assisted: the bounding box seeks the (latitude, longitude) index", async () => {
-    const detail = await plan(GEO_SQL, 40, 41, -75, -73, 40.5, -74, 20, 1000);
-    expect(detail).toMatch(/USING COVERING INDEX accommodations_geo/);
+  it("is index-assisted: the grid cells near the centre are seeks of the cell index (geo-grid.test.ts has the rest)", async () => {
+    const selection = near(40.5, -74, 20, 1000);
+    expect(await plan(selection.sql, ...selection.params)).toMatch(/SEARCH a USING COVERING INDEX accommodations_geo_cell \(geo_cell=\?\)/);
   });
 });
 

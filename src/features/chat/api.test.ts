@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/api";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/support/api";
 import { readOptionId } from "../booking/option-token";
 import { stayNights } from "../supply/zoned-time";
-import { act, attachBody, chat, CHAT, NEW_YORK, say, startSession, tokenOf } from "./chat-test-kit";
+import { act, attachBody, chat, CHAT, NEW_YORK, say, startSession, tokenOf } from "../../../test/support/chat";
 import { keyring } from "../../platform/crypto/keyring";
 
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { call, post } from "../../../test/api";
-import { act, attachBody, chat, NEW_YORK, say, startSession, tokenOf } from "./chat-test-kit";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { call, post } from "../../../test/support/api";
+import { act, attachBody, chat, NEW_YORK, say, startSession, tokenOf } from "../../../test/support/chat";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 50 });

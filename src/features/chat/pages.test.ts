@@ -2,13 +2,13 @@ import { keyring } from "../../platform/crypto/keyring";
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { call, DEMO_KEY, post, readResponse } from "../../../test/api";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { call, DEMO_KEY, post, readResponse } from "../../../test/support/api";
 import { signToken } from "../../platform/crypto/signed-token";
 import { publicBaseUrl } from "../../platform/http/public-url";
 import { SETUP_LINK_MESSAGES } from "../payments/pages";
 import { bookingPageToken } from "./booking-page-token";
-import { attachBody, CHAT, NEW_YORK, tokenOf } from "./chat-test-kit";
+import { attachBody, CHAT, NEW_YORK, tokenOf } from "../../../test/support/chat";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 50 });

@@ -1,7 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SESSION_RETENTION_MS, type ChatSession } from "./chat-session";
-import { chat, startSession } from "./chat-test-kit";
+import { chat, startSession } from "../../../test/support/chat";
 
 describe("session retention", () => {
   it("keeps a session used within the retention period and deletes an idle one with its events", async () => {

@@ -1,10 +1,11 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedSandboxHotels } from "../../../scripts/demo/seed";
-import { post } from "../../../test/api";
+import { seedSandboxHotels } from "../../../test/support/seed";
+import { post } from "../../../test/support/api";
 import { bookingByClientReference } from "../supply/hotelx/client";
 import { hotelxSupplierName } from "../supply/hotelx/hotelx-supplier";
-import { attachBody, inDays, say, startSession, tokenOf } from "./chat-test-kit";
+import { attachBody, say, startSession, tokenOf } from "../../../test/support/chat";
+import { inDays } from "../../../test/support/clock";
 
 // Chat books through the partner's preferred in-use connection. With 1001 out of use, that is 1002,
 // served by the sandbox Hotel-X supplier (an auxiliary worker behind the HOTELX_SANDBOX binding).

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
+import { seedDemoAccommodations } from "../../../test/support/seed";
 import { database } from "../../platform/db/client";
-import { call, post } from "../../../test/api";
+import { call, post } from "../../../test/support/api";
 import { contentPageQuery } from "./service";
 
 const PATH = "/api/v1/content/accommodations";

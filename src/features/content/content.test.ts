@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { generateAccommodations } from "../../../scripts/demo/accommodations";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
+import { generateAccommodations } from "../../../test/support/accommodations";
+import { seedDemoAccommodations } from "../../../test/support/seed";
 import { database } from "../../platform/db/client";
-import { OTHER_KEY, post } from "../../../test/api";
+import { OTHER_KEY, post } from "../../../test/support/api";
 import { issuePageToken, PAGE_TOKEN_LIFETIME_MS } from "./page-token";
 import { contentPageQuery } from "./service";
 import { servedAccommodationSchema } from "./schemas";

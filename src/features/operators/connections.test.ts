@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/api";
-import { OPERATOR } from "../partners/test-sessions";
+import { call } from "../../../test/support/api";
+import { OPERATOR } from "../../../test/support/sessions";
 
 const op = (method: string, path: string, body?: unknown) => call(method, path, body, OPERATOR);
 const valid = { partnerId: "demo", apiType: "cug", connectionType: "tgx", rateLimit: 100, rateLimitWindowMs: 1000, netMarkups: 1.5 };
@@ -209,8 +209,8 @@ describe("PUT /api/connections/:id/enable and /disable (spec 3.3)", () => {
 
 describe("DELETE /api/connections/:id of a connection with bookings", () => {
   it("answers 409 and keeps the connection and its booking", async () => {
-    const { seedDemoAccommodations } = await import("../../../scripts/demo/seed");
-    const { searchOne, quoteOf, bookBody } = await import("../booking/booking-test-kit");
+    const { seedDemoAccommodations } = await import("../../../test/support/seed");
+    const { searchOne, quoteOf, bookBody } = await import("../../../test/support/booking");
     await seedDemoAccommodations(env.DB, { accommodations: 3 });
     const quote = await quoteOf(await searchOne("US000001"));
     const booked = await call("POST", "/api/book", bookBody(quote, "ops-delete-guard"));

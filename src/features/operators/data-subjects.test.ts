@@ -1,12 +1,12 @@
 import { chatEventScope } from "../chat/personal-data";
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/api";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/support/api";
 import type { ChatSession } from "../chat/chat-session";
-import { attachBody, NEW_YORK, say, startSession, tokenOf } from "../chat/chat-test-kit";
-import { OPERATOR } from "../partners/test-sessions";
-import { checkBody, runCheckCall, unique } from "../radar/radar-fixtures";
+import { attachBody, NEW_YORK, say, startSession, tokenOf } from "../../../test/support/chat";
+import { OPERATOR } from "../../../test/support/sessions";
+import { checkBody, runCheckCall, unique } from "../../../test/support/radar";
 
 const ERASE = "/api/operator/data-subjects/erase";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/api";
-import { demoAdminToken, OPERATOR } from "../partners/test-sessions";
+import { call } from "../../../test/support/api";
+import { demoAdminToken, OPERATOR } from "../../../test/support/sessions";
 
 const PATH = "/api/operator/exchange-rates";
 

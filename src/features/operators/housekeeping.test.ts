@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, post } from "../../../test/api";
+import { call, post } from "../../../test/support/api";
 import { LOGIN_LOCKOUT } from "../partners/login";
-import { DEMO, loginBody, md5, OPERATOR } from "../partners/test-sessions";
+import { loginBody, md5, OPERATOR } from "../../../test/support/sessions";
+import { DEMO } from "../../../test/support/accounts";
 
 const PURGE = "/api/operator/login-failures/purge";
 const fail = async (email: string) => post("/api/auth/login", loginBody(email, await md5("wrong")), { apiKey: null });

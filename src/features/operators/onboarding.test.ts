@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, post } from "../../../test/api";
-import { asBearer, loginAs, md5, OPERATOR, OTHER } from "../partners/test-sessions";
+import { call, post } from "../../../test/support/api";
+import { asBearer, loginAs, md5, OPERATOR } from "../../../test/support/sessions";
+import { OTHER } from "../../../test/support/accounts";
 
 const op = (method: string, path: string, body?: unknown) => call(method, path, body, OPERATOR);
 const sha256 = async (text: string) =>

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
-import { call, textWithoutRequestId } from "../../../test/api";
+import { call, textWithoutRequestId } from "../../../test/support/api";
 import { database } from "../../platform/db/client";
-import { demoAdminToken, bearer, OPERATOR } from "../partners/test-sessions";
+import { demoAdminToken, bearer, OPERATOR } from "../../../test/support/sessions";
 import { setUpstream, upstreamFor } from "./upstreams";
 
 const op = (method: string, path: string, body?: unknown) => call(method, path, body, OPERATOR);

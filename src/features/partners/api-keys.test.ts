@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { post } from "../../../test/api";
-import { asBearer, createUser, demoAdminToken, loginAs, otherAdminToken } from "./test-sessions";
+import { post } from "../../../test/support/api";
+import { asBearer, createUser, demoAdminToken, loginAs, otherAdminToken } from "../../../test/support/sessions";
 
 const KEYS = "/api/partner/api-keys";
 const content = (apiKey: string) => post("/api/v1/content/accommodations", { size: 1 }, { apiKey });

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { asBearer, createUser, DEMO, demoAdminToken, loginAs, OTHER } from "./test-sessions";
-import { textWithoutRequestId } from "../../../test/api";
+import { asBearer, createUser, demoAdminToken, loginAs } from "../../../test/support/sessions";
+import { DEMO, OTHER } from "../../../test/support/accounts";
+import { textWithoutRequestId } from "../../../test/support/api";
 
 const base = (partnerId: string) => `/api/partners/${partnerId}/connections`;
 const DEMO_CONNECTION = DEMO.connection.id;

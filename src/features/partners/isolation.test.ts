@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, post, textWithoutRequestId } from "../../../test/api";
-import { asBearer, createUser, DEMO, demoAdminToken, loginAs, OTHER, otherAdminToken } from "./test-sessions";
+import { call, post, textWithoutRequestId } from "../../../test/support/api";
+import { asBearer, createUser, demoAdminToken, loginAs, otherAdminToken } from "../../../test/support/sessions";
+import { DEMO, OTHER } from "../../../test/support/accounts";
 
 /**
  * Tenant isolation: every credential of partner `other` against every resource of partner `demo`.

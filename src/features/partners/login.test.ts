@@ -2,12 +2,13 @@ import { keyring } from "../../platform/crypto/keyring";
 import { env } from "cloudflare:test";
 import { decode, sign } from "hono/jwt";
 import { describe, expect, it } from "vitest";
-import { call, post } from "../../../test/api";
+import { call, post } from "../../../test/support/api";
 import { ACCESS_TOKEN_LIFETIME_SECONDS } from "../../platform/auth/bearer";
 import { database } from "../../platform/db/client";
 import { INVALID_CREDENTIALS, login, LOGIN_LOCKOUT, LoginLocked, PHONE_UNSUPPORTED } from "./login";
 import { staleLoginFailures } from "./upkeep";
-import { asBearer, createUser, DEMO, demoAdminToken, loginAs, loginBody, md5 } from "./test-sessions";
+import { asBearer, createUser, demoAdminToken, loginAs, loginBody, md5 } from "../../../test/support/sessions";
+import { DEMO } from "../../../test/support/accounts";
 
 const LOGIN = "/api/auth/login";
 const attempt = (body: unknown) => post(LOGIN, body, { apiKey: null });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/api";
+import { call } from "../../../test/support/api";
 
 describe("OpenAPI document for partner and operator routes", () => {
   it("describes every route with its security scheme, generated from the validating schemas", async () => {

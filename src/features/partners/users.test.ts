@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call } from "../../../test/api";
-import { asBearer, bearer, createUser, DEMO, demoAdminToken, loginAs, md5, OTHER, otherAdminToken } from "./test-sessions";
+import { call } from "../../../test/support/api";
+import { asBearer, bearer, createUser, demoAdminToken, loginAs, md5, otherAdminToken } from "../../../test/support/sessions";
+import { DEMO, OTHER } from "../../../test/support/accounts";
 
 let admin: string;
 let otherAdmin: string;

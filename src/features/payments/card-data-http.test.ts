@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { post } from "../../../test/api";
-import { act, attachBody, chat, startSession } from "../chat/chat-test-kit";
+import { post } from "../../../test/support/api";
+import { act, attachBody, chat, startSession } from "../../../test/support/chat";
 
 const ATTACH = "/v1/hotel-ea/payment-methods/attach";
 const written = ["4242.4242.4242.4242", "4242 - 4242 - 4242 - 4242", "４２４２４２４２４２４２４２４２", "５５５５　５５５５　５５５５　４４４４"];

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, post } from "../../../test/api";
+import { call, post } from "../../../test/support/api";
 import { signingKeys } from "../../platform/config/secrets";
 import { signToken } from "../../platform/crypto/signed-token";
 import { sha256Hex } from "../../platform/crypto/digest";

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { DEMO_KEY, OTHER_KEY } from "../../../test/api";
-import { expectLogs } from "../../../test/expected-logs";
+import { DEMO_KEY, OTHER_KEY } from "../../../test/support/api";
+import { expectLogs } from "../../../test/support/expected-logs";
 import { database } from "../../platform/db/client";
 import { keyedHash, sha256Hex } from "../../platform/crypto/digest";
-import { CHROME_UA, checkBody, DEMO_COLLECTOR_KEY, humanSignals, reasonCodes, runCheckCall, sendSignals, unique, uniqueIp } from "./radar-fixtures";
+import { CHROME_UA, checkBody, DEMO_COLLECTOR_KEY, humanSignals, reasonCodes, runCheckCall, sendSignals, unique, uniqueIp } from "../../../test/support/radar";
 import { countBillableChecks, runCheck, setRadarEnabled } from "./service";
 import { checkRequestSchema } from "./schemas";
 import { DENY_SCORE } from "./rules";

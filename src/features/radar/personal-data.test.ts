@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { keyedHash } from "../../platform/crypto/digest";
 import { database } from "../../platform/db/client";
 import { hashOldRadarPii, radarPiiRetention, retentionDays } from "./personal-data";
-import { checkBody, unique } from "./radar-fixtures";
+import { checkBody, unique } from "../../../test/support/radar";
 import { checkRequestSchema } from "./schemas";
 import { runCheck } from "./service";
 

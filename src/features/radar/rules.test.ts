@@ -9,7 +9,7 @@ import {
   verdictFor,
   type RuleInputs,
 } from "./rules";
-import { CHROME_UA, humanSignals } from "./radar-fixtures";
+import { CHROME_UA, humanSignals } from "../../../test/support/radar";
 
 const quiet = { visitorChecks: 0, emailChecks: 0, ipChecks: 0, visitorOtherEmails: 0 };
 const human = (overrides: Partial<RuleInputs> = {}): RuleInputs => ({

@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { call, post } from "../../../test/api";
-import { bookBody, inDays, quoteBody, quoteOf, searchOne } from "../booking/booking-test-kit";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { call, post } from "../../../test/support/api";
+import { bookBody, quoteBody, quoteOf, searchOne } from "../../../test/support/booking";
+import { inDays } from "../../../test/support/clock";
 import { catalogueFor } from "./catalogue";
 import { cancelPolicyFor } from "./inventory-supplier";
 import { localDate, zonedTimeToUtc } from "./zoned-time";

@@ -1,18 +1,18 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { post } from "../../../test/api";
-import { bookBody, cancelBody, quoteOf, searchOne } from "../booking/booking-test-kit";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { post } from "../../../test/support/api";
+import { bookBody, cancelBody, quoteOf, searchOne } from "../../../test/support/booking";
 import { bookOrderOf, bookQuote } from "../booking/book";
 import { coreConnection } from "../booking/connection-access";
 import { bookingDeps } from "../booking/deps";
 import type { BookRequest } from "../booking/schemas";
-import { attachBody, NEW_YORK, say, startSession, tokenOf } from "../chat/chat-test-kit";
-import { asBearer, demoAdminToken } from "../partners/test-sessions";
+import { attachBody, NEW_YORK, say, startSession, tokenOf } from "../../../test/support/chat";
+import { asBearer, demoAdminToken } from "../../../test/support/sessions";
 import { deliverWebhooks, MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_SECONDS, retryDelays } from "./delivery";
 import { announceBookingChange, webhookReenqueue, type WebhookMessage } from "./events";
-import { expectLogs } from "../../../test/expected-logs";
-import { bookRefundable, receivedAt, refusingQueue, signatureIsValid, subscribe } from "./webhook-test-kit";
+import { expectLogs } from "../../../test/support/expected-logs";
+import { bookRefundable, receivedAt, refusingQueue, signatureIsValid, subscribe } from "../../../test/support/webhooks";
 
 let admin: string;
 

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call } from "../../../test/api";
-import { asBearer, createUser, demoAdminToken, loginAs, otherAdminToken } from "../partners/test-sessions";
+import { call } from "../../../test/support/api";
+import { asBearer, createUser, demoAdminToken, loginAs, otherAdminToken } from "../../../test/support/sessions";
 import { MAX_ENDPOINTS_PER_PARTNER } from "./endpoints";
 import { announceBookingChange } from "./events";
-import { expectLogs } from "../../../test/expected-logs";
-import { RECEIVER, refusingQueue } from "./webhook-test-kit";
+import { expectLogs } from "../../../test/support/expected-logs";
+import { RECEIVER, refusingQueue } from "../../../test/support/webhooks";
 
 const BOTH = ["booking.confirmed", "booking.cancelled"];
 let demo: ReturnType<typeof asBearer>;

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
-import { readResponse } from "../../../test/api";
+import { readResponse } from "../../../test/support/api";
 import { createApp } from "../../app";
 import { DEMO_SECRET_VALUES, REQUIRED_SECRETS } from "./secrets";
 

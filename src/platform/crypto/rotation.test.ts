@@ -1,11 +1,12 @@
 import { env } from "cloudflare:test";
 import { verify } from "hono/jwt";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { readResponse } from "../../../test/api";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { readResponse } from "../../../test/support/api";
 import { createApp } from "../../app";
-import { quoteBody, searchBody } from "../../features/booking/booking-test-kit";
-import { DEMO, loginBody } from "../../features/partners/test-sessions";
+import { quoteBody, searchBody } from "../../../test/support/booking";
+import { loginBody } from "../../../test/support/sessions";
+import { DEMO } from "../../../test/support/accounts";
 import { keyring } from "./keyring";
 import { openToken } from "./signed-token";
 

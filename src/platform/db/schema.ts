@@ -93,6 +93,9 @@ export const accommodations = sqliteTable(
     // (migration content_deltas_custom) stamp every insert and every content update, whatever the
     // write path. The default only marks rows from before the column (and is inlined, not bound).
     updatedAt: text("updated_at").notNull().default(sql`'1970-01-01T00:00:00.000Z'`),
+    // The geo grid cell of the position (geo-grid.ts), kept by triggers on every write (migration
+    // geo_grid_custom). Not a generated column: SQLite does not read an index on one as covering.
+    geoCell: integer("geo_cell"),
   },
   (t) => [
     // Keyset pagination: code order, optionally within one type or country.
@@ -100,9 +103,9 @@ export const accommodations = sqliteTable(
     index("accommodations_country_code").on(t.country, t.code),
     // Content deltas: keyset in change order.
     index("accommodations_updated").on(t.updatedAt, t.code),
-    // Geo search reads its box from this index alone: a row of the table carries the whole content
-    // document, so fetching thousands of rows by rowid cost more than the rest of the search.
-    index("accommodations_geo").on(t.latitude, t.longitude, t.code, t.name, t.type, t.country, t.starRating, t.timezone),
+    // Geo search counts and reads the cells near its centre from this index alone: a row of the table
+    // carries the whole content document, so fetching rows by rowid cost more than the rest of the search.
+    index("accommodations_geo_cell").on(t.geoCell, t.latitude, t.longitude, t.code, t.name, t.type, t.country, t.starRating, t.timezone),
   ],
 );
 

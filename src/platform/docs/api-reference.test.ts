@@ -4,7 +4,7 @@ import bundleJs from "swagger-ui-dist/swagger-ui-bundle.js?raw";
 import uiCss from "swagger-ui-dist/swagger-ui.css?raw";
 import licence from "swagger-ui-dist/LICENSE?raw";
 import notice from "swagger-ui-dist/NOTICE?raw";
-import { call } from "../../../test/api";
+import { call } from "../../../test/support/api";
 import { SWAGGER_UI_ASSET_DIR, SWAGGER_UI_FILES } from "./api-reference";
 
 const PACKAGE_FILES: Record<(typeof SWAGGER_UI_FILES)[number], string> = {

@@ -146,5 +146,3 @@ export const errorStatus = {
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof errorStatus;
-
-export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(errorStatus, code);

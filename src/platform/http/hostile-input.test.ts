@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { call, post } from "../../../test/api";
-import { searchBody } from "../../features/booking/booking-test-kit";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { call, post } from "../../../test/support/api";
+import { searchBody } from "../../../test/support/booking";
 import { deepestNesting, MAX_BODY_DEPTH } from "./json-body";
 
 const nested = (depth: number, leaf: unknown = 1) => `${"[".repeat(depth)}${JSON.stringify(leaf)}${"]".repeat(depth)}`;

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../app";
-import { call } from "../../../test/api";
-import { expectLogs } from "../../../test/expected-logs";
+import { call } from "../../../test/support/api";
+import { expectLogs } from "../../../test/support/expected-logs";
 import { ApiError } from "./api-error";
 
 describe("request id", () => {

@@ -1,8 +1,8 @@
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/api";
-import { assertDocumented } from "../../../test/openapi-conformance";
+import { call } from "../../../test/support/api";
+import { assertDocumented } from "../../../test/support/openapi-conformance";
 
 type Schema = { $ref?: string; example?: unknown; examples?: unknown[]; type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; const?: unknown; enum?: unknown[]; anyOf?: Schema[]; oneOf?: Schema[]; items?: Schema };
 type Media = { schema?: Schema; example?: unknown; examples?: Record<string, { value?: unknown }> };

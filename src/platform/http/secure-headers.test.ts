@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/api";
+import { call } from "../../../test/support/api";
 
 const directive = (csp: string, name: string) => csp.split(";").map((d) => d.trim()).find((d) => d.startsWith(`${name} `)) ?? "";
 

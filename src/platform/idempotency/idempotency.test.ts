@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { post } from "../../../test/api";
-import { bookBody, quoteOf, searchOne } from "../../features/booking/booking-test-kit";
-import { chat, startSession } from "../../features/chat/chat-test-kit";
-import { checkBody, runCheckCall, unique } from "../../features/radar/radar-fixtures";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { post } from "../../../test/support/api";
+import { bookBody, quoteOf, searchOne } from "../../../test/support/booking";
+import { chat, startSession } from "../../../test/support/chat";
+import { checkBody, runCheckCall, unique } from "../../../test/support/radar";
 import { sha256Hex } from "../crypto/digest";
 import { ApiError } from "../http/api-error";
 import { canonicalJson } from "./canonical-json";

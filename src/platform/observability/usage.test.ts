@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../scripts/demo/seed";
-import { readResponse } from "../../../test/api";
+import { seedDemoAccommodations } from "../../../test/support/seed";
+import { readResponse } from "../../../test/support/api";
 import { createApp } from "../../app";
-import { bookBody, cancelBody, quoteBody, searchBody } from "../../features/booking/booking-test-kit";
-import { CHECKS_PATH } from "../../features/radar/radar-fixtures";
+import { bookBody, cancelBody, quoteBody, searchBody } from "../../../test/support/booking";
+import { CHECKS_PATH } from "../../../test/support/radar";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 10 });

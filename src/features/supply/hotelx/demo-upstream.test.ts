@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEMO_UPSTREAM_CONNECTION, sandboxUrl } from "../../../../scripts/demo/accounts";
-import { seedDemoUpstream } from "../../../../scripts/demo/seed";
+import { DEMO_UPSTREAM_CONNECTION, sandboxUrl } from "../../../../test/support/accounts";
+import { seedDemoUpstream } from "../../../../test/support/seed";
 import { database } from "../../../platform/db/client";
 import { upstreamFor } from "../../operators/upstreams";
 import { search } from "./client";

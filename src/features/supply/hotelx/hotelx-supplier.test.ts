@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { seedSandboxHotels } from "../../../../scripts/demo/seed";
-import { call, post } from "../../../../test/api";
-import { bookBody, cancelBody, inDays, quoteBody, searchOne } from "../../booking/booking-test-kit";
+import { seedSandboxHotels } from "../../../../test/support/seed";
+import { call, post } from "../../../../test/support/api";
+import { bookBody, cancelBody, quoteBody, searchOne } from "../../../../test/support/booking";
+import { inDays } from "../../../../test/support/clock";
 import { settlePendingBookingsTask } from "../../booking/settle-pending";
 import { circuitFor } from "../upstream-circuit";
 import { bookingByClientReference, type HotelxAccess } from "./client";

@@ -1,9 +1,9 @@
 import { expect, inject } from "vitest";
-import type { ReceivedWebhook } from "../../../test/webhook-receiver";
-import { post } from "../../../test/api";
-import { bookBody, quoteOf, searchOne } from "../booking/booking-test-kit";
-import { asBearer } from "../partners/test-sessions";
-import type { WebhookMessage } from "./events";
+import type { ReceivedWebhook } from "./webhook-receiver";
+import { post } from "./api";
+import { bookBody, quoteOf, searchOne } from "./booking";
+import { asBearer } from "./sessions";
+import type { WebhookMessage } from "../../src/features/webhooks/events";
 
 /** Shared helpers for the webhook tests (not a test file itself). */
 export const RECEIVER = inject("webhookReceiver");

@@ -1,10 +1,8 @@
-import { call, DEMO_KEY } from "../../../test/api";
-import { addDays } from "../supply/zoned-time";
+import { call, DEMO_KEY } from "./api";
+import { inDays } from "./clock";
 
 /** Shared helpers for the chat tests (not a test file itself). */
 export const CHAT = "/api/partner/v1/core-chat";
-
-export const inDays = (days: number) => addDays(new Date().toISOString().slice(0, 10), days);
 
 type ChatCallOptions = { key?: string | null; headers?: Record<string, string>; raw?: string };
 

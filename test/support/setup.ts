@@ -1,6 +1,6 @@
 import { applyD1Migrations, env } from "cloudflare:test";
-import { sandboxUrl } from "../scripts/demo/accounts";
-import { seedDemoAccounts, seedDemoUpstream } from "../scripts/demo/seed";
+import { sandboxUrl } from "./accounts";
+import { seedDemoAccounts, seedDemoUpstream } from "./seed";
 
 // Storage is isolated per test file; every file starts from migrations and the demo accounts,
 // connection 1002 (the sandbox Hotel-X upstream) included. The sandbox's hotels are not content

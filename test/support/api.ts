@@ -1,8 +1,9 @@
 import { exports } from "cloudflare:workers";
+import { DEMO, OTHER } from "./accounts";
 import { assertDocumented, type Sent } from "./openapi-conformance";
 
-export const DEMO_KEY = "demo-partner-key";
-export const OTHER_KEY = "other-partner-key";
+export const DEMO_KEY: string = DEMO.apiKey.key;
+export const OTHER_KEY: string = OTHER.apiKey.key;
 
 type CallOptions = { headers?: Record<string, string>; apiKey?: string | null; raw?: string };
 

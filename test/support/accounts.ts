@@ -19,6 +19,9 @@ export const DEMO_ACCOUNTS = [
   },
 ] as const;
 
+/** The demo partner and the other one, for tests that need both sides. */
+export const [DEMO, OTHER] = DEMO_ACCOUNTS;
+
 export const DEMO_OPERATOR_TOKEN = "demo-operator-token";
 
 /** The sandbox Hotel-X supplier's local port (sandbox/hotelx); HOTELX_SANDBOX_PORT overrides it. */

@@ -1,11 +1,11 @@
-import { addDays } from "../supply/zoned-time";
-import { post } from "../../../test/api";
+import { addDays } from "../../src/features/supply/zoned-time";
+import { DEMO, OTHER } from "./accounts";
+import { post } from "./api";
+import { inDays } from "./clock";
 
 /** Shared request builders for the booking tests (not a test file itself). */
-export const DEMO_CODE = 1001;
-export const OTHER_CODE = 2001;
-
-export const inDays = (days: number) => addDays(new Date().toISOString().slice(0, 10), days);
+export const DEMO_CODE: number = DEMO.connection.code;
+export const OTHER_CODE: number = OTHER.connection.code;
 
 export const searchBody = (criteria: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   searchCriteria: { occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], checkIn: inDays(30), checkOut: inDays(32), ...criteria },

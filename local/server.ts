@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { sandboxDevArgs, startWrangler } from "./local-platform";
+import { sandboxDevArgs, startWrangler } from "./platform";
 
 export const freePort = () =>
   new Promise<number>((ok) => {

@@ -1,11 +1,12 @@
 import { exports } from "cloudflare:workers";
-import { post, readResponse } from "../../../test/api";
+import { DEMO, OTHER } from "./accounts";
+import { post, readResponse } from "./api";
 
 /** Test fixtures for radar: a real browser's signals and a check request, through the Worker's fetch. */
 export const SIGNALS_PATH = "/api/v1/radar/sessions/signals";
 export const CHECKS_PATH = "/api/v1/radar/checks";
-export const DEMO_COLLECTOR_KEY = "demo-collector-key";
-export const OTHER_COLLECTOR_KEY = "other-collector-key";
+export const DEMO_COLLECTOR_KEY: string = DEMO.collectorKey;
+export const OTHER_COLLECTOR_KEY: string = OTHER.collectorKey;
 
 export const CHROME_UA =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";

@@ -1,8 +1,6 @@
 import { expect } from "vitest";
-import { DEMO_ACCOUNTS } from "../../../scripts/demo/accounts";
-import { call, post } from "../../../test/api";
-
-export const [DEMO, OTHER] = DEMO_ACCOUNTS;
+import { DEMO, DEMO_OPERATOR_TOKEN, OTHER } from "./accounts";
+import { call, post } from "./api";
 
 /** MD5 hex of a password, as a client sends it at login. */
 export const md5 = async (text: string) => {
@@ -28,7 +26,7 @@ export const bearer = (token: string, headers: Record<string, string> = {}) => (
   headers: { authorization: `Bearer ${token}`, ...headers },
 });
 
-export const OPERATOR = { apiKey: null, headers: { authorization: "Bearer demo-operator-token" } } as const;
+export const OPERATOR = { apiKey: null, headers: { authorization: `Bearer ${DEMO_OPERATOR_TOKEN}` } } as const;
 
 export const asBearer = (token: string) => ({
   get: (path: string) => call("GET", path, undefined, bearer(token)),
