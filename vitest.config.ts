@@ -19,7 +19,12 @@ const demoVars = Object.fromEntries(
 const sandboxToml = readFileSync(new URL("sandbox/hotelx/wrangler.toml", import.meta.url), "utf8");
 const sandboxBundle = await build({
   entryPoints: [new URL("sandbox/hotelx/src/index.ts", import.meta.url).pathname],
-  bundle: true, format: "esm", platform: "neutral", target: "es2022", write: false, external: ["cloudflare:*"],
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  target: "es2022",
+  write: false,
+  external: ["cloudflare:*"],
 });
 const hotelxSandbox = {
   name: /^name = "(.+)"$/m.exec(sandboxToml)![1]!,
@@ -36,7 +41,8 @@ const hotelxSandbox = {
 const poolDisconnect = "disconnected: WebSocket peer disconnected";
 for (const stream of [process.stdout, process.stderr]) {
   const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
-  stream.write = ((chunk: unknown, ...rest: unknown[]) => (String(chunk).includes(poolDisconnect) ? true : write(chunk, ...rest))) as typeof stream.write;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+    String(chunk).includes(poolDisconnect) ? true : write(chunk, ...rest)) as typeof stream.write;
 }
 // Wrangler's info lines ("Using secrets defined in .dev.vars") are not test results: the tests
 // use .dev.vars.example's values whatever a developer's .dev.vars says. Warnings still show.
@@ -54,7 +60,14 @@ export default defineConfig({
     projects: [
       {
         // The same zod the bundle carries (wrangler.toml [alias]).
-        resolve: { alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL("./src/platform/zod-without-locales/index.ts", import.meta.url)) }] },
+        resolve: {
+          alias: [
+            {
+              find: /^zod$/,
+              replacement: fileURLToPath(new URL("./src/platform/zod-without-locales/index.ts", import.meta.url)),
+            },
+          ],
+        },
         plugins: [
           cloudflareTest(async () => ({
             main: "./src/index.ts",

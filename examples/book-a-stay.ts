@@ -27,7 +27,10 @@ const fail = (step: string, error: { message?: string; code?: string } | undefin
 
 // 1. Search one destination for two adults, two nights.
 const searched = await client.POST("/api/search", {
-  body: { searchCriteria: { destinations: { accommodations: [{ code: "US000001" }] }, occupancies, checkIn, checkOut }, settings: connection },
+  body: {
+    searchCriteria: { destinations: { accommodations: [{ code: "US000001" }] }, occupancies, checkIn, checkOut },
+    settings: connection,
+  },
 });
 if (!searched.data) fail("search", searched.error, searched.response.status);
 const accommodation = searched.data!.data.accommodations[0];
@@ -37,7 +40,16 @@ console.log(`search: ${searched.data!.data.accommodations.length} accommodation(
 
 // 2. Quote the option: re-checked price, kept for 30 minutes.
 const quoted = await client.POST("/api/quote", {
-  body: { quoteCriteria: { optionId: option.id, accommodation: { code: accommodation.accommodationCode }, occupancies, checkIn, checkOut }, settings: connection },
+  body: {
+    quoteCriteria: {
+      optionId: option.id,
+      accommodation: { code: accommodation.accommodationCode },
+      occupancies,
+      checkIn,
+      checkOut,
+    },
+    settings: connection,
+  },
 });
 if (!quoted.data) fail("quote", quoted.error, quoted.response.status);
 const quote = quoted.data!.data;
@@ -48,9 +60,18 @@ const partnerReference = `example-${Date.now()}`;
 const booked = await client.POST("/api/book", {
   params: { header: { "idempotency-key": partnerReference } },
   body: {
-    bookCriteria: { quoteId: quote.id, accommodation: { code: accommodation.accommodationCode }, partnerReference, holder: { name: "Ada", surName: "Lovelace" }, checkIn, checkOut },
+    bookCriteria: {
+      quoteId: quote.id,
+      accommodation: { code: accommodation.accommodationCode },
+      partnerReference,
+      holder: { name: "Ada", surName: "Lovelace" },
+      checkIn,
+      checkOut,
+    },
     settings: connection,
   },
 });
 if (!booked.data) fail("book", booked.error, booked.response.status);
-console.log(`booked: ${booked.data!.data.bookingReference} (${booked.data!.data.status}), ${booked.data!.data.chargeTotal} ${booked.data!.data.currency}`);
+console.log(
+  `booked: ${booked.data!.data.bookingReference} (${booked.data!.data.status}), ${booked.data!.data.chargeTotal} ${booked.data!.data.currency}`,
+);

@@ -17,11 +17,14 @@ const seedConfig = () => {
   const config = unstable_readConfig({ config: join(root, "wrangler.toml") });
   const path = join(root, ".wrangler", "seed.wrangler.json");
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify({
-    name: "edgestay-seed",
-    compatibility_date: config.compatibility_date,
-    d1_databases: config.d1_databases,
-  }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      name: "edgestay-seed",
+      compatibility_date: config.compatibility_date,
+      d1_databases: config.d1_databases,
+    }),
+  );
   return path;
 };
 

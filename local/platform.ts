@@ -21,12 +21,26 @@ export const quietWranglerEnv = (): NodeJS.ProcessEnv => ({
 
 /** Starts wrangler directly under node (not through npx) so a signal reaches the process that owns workerd. */
 export const startWrangler = (args: string[], stdio: "inherit" | "pipe" = "inherit"): ChildProcess =>
-  spawn(process.execPath, [wranglerBin, ...args], { cwd: root, env: quietWranglerEnv(), stdio: ["ignore", stdio, stdio] });
+  spawn(process.execPath, [wranglerBin, ...args], {
+    cwd: root,
+    env: quietWranglerEnv(),
+    stdio: ["ignore", stdio, stdio],
+  });
 
 /** `wrangler dev` of the sandbox Hotel-X supplier (sandbox/hotelx) on a loopback port, beside the API. */
 export const sandboxDevArgs = (port: number | string, stateDir = defaultStateDir): string[] => [
-  "dev", "-c", "sandbox/hotelx/wrangler.toml", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", "0",
-  "--persist-to", stateDir, "--show-interactive-dev-session=false",
+  "dev",
+  "-c",
+  "sandbox/hotelx/wrangler.toml",
+  "--ip",
+  "127.0.0.1",
+  "--port",
+  String(port),
+  "--inspector-port",
+  "0",
+  "--persist-to",
+  stateDir,
+  "--show-interactive-dev-session=false",
 ];
 
 export const runWrangler = (args: string[]): Promise<void> =>
@@ -53,13 +67,17 @@ export const ensureDevVars = () => {
     .filter((line) => /^[A-Z_]+=/.test(line) && !present.has(line.slice(0, line.indexOf("="))));
   if (missing.length > 0) {
     appendFileSync(target, `${current === "" || current.endsWith("\n") ? "" : "\n"}${missing.join("\n")}\n`);
-    console.log(`Added to .dev.vars from .dev.vars.example: ${missing.map((line) => line.slice(0, line.indexOf("="))).join(", ")}.`);
+    console.log(
+      `Added to .dev.vars from .dev.vars.example: ${missing.map((line) => line.slice(0, line.indexOf("="))).join(", ")}.`,
+    );
   }
 };
 
 /** One variable of .dev.vars (after ensureDevVars), e.g. a key the seed needs. */
 export const devVar = (name: string): string => {
-  const line = readFileSync(join(root, ".dev.vars"), "utf8").split("\n").find((l) => l.startsWith(`${name}=`));
+  const line = readFileSync(join(root, ".dev.vars"), "utf8")
+    .split("\n")
+    .find((l) => l.startsWith(`${name}=`));
   if (!line) throw new Error(`${name} is missing from .dev.vars`);
   return line.slice(name.length + 1).trim();
 };

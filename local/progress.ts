@@ -18,7 +18,8 @@ export const progressBar = (label: string, total: number): Progress => {
     notTTYSchedule: 5_000,
     etaBuffer: 20,
   });
-  const rate = (done: number) => Math.round(done / Math.max((Date.now() - started) / 1000, 0.001)).toLocaleString("en-US");
+  const rate = (done: number) =>
+    Math.round(done / Math.max((Date.now() - started) / 1000, 0.001)).toLocaleString("en-US");
   bar.start(total, 0, { rate: "0" });
   return {
     update: (done) => bar.update(done, { rate: rate(done) }),

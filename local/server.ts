@@ -16,7 +16,11 @@ export type LocalServer = { base: string; process: ChildProcess; stop: () => Pro
  * `wrangler dev` with `args(port)` on a free loopback port, ready when a GET of `probe` answers
  * with a status `isReady` accepts.
  */
-const startDev = async (args: (port: number) => string[], probe: string, isReady: (status: number) => boolean): Promise<LocalServer> => {
+const startDev = async (
+  args: (port: number) => string[],
+  probe: string,
+  isReady: (status: number) => boolean,
+): Promise<LocalServer> => {
   const port = await freePort();
   const child = startWrangler(args(port), "pipe");
   let output = "";
@@ -48,7 +52,25 @@ const startDev = async (args: (port: number) => string[], probe: string, isReady
 
 /** `wrangler dev` of the API on a free loopback port over the given state folder, ready when /health answers. */
 export const startLocalServer = (stateDir: string): Promise<LocalServer> =>
-  startDev((port) => ["dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", stateDir, "--show-interactive-dev-session=false"], "/health", (status) => status >= 200 && status < 300);
+  startDev(
+    (port) => [
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      stateDir,
+      "--show-interactive-dev-session=false",
+    ],
+    "/health",
+    (status) => status >= 200 && status < 300,
+  );
 
 /** The sandbox Hotel-X supplier on a free loopback port, ready when it answers at all (a GET is its 405). */
-export const startLocalSandbox = (stateDir: string): Promise<LocalServer> => startDev((port) => sandboxDevArgs(port, stateDir), "/", () => true);
+export const startLocalSandbox = (stateDir: string): Promise<LocalServer> =>
+  startDev(
+    (port) => sandboxDevArgs(port, stateDir),
+    "/",
+    () => true,
+  );

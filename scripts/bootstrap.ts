@@ -9,7 +9,8 @@ const accommodationCountFromArgs = (args: string[]) => {
   });
   if (values.accommodations !== undefined) {
     const n = Number(values.accommodations);
-    if (!Number.isInteger(n) || n < 1 || n > 999_999) throw new Error("--accommodations takes a whole number from 1 to 999999");
+    if (!Number.isInteger(n) || n < 1 || n > 999_999)
+      throw new Error("--accommodations takes a whole number from 1 to 999999");
     return n;
   }
   return values.large ? LARGE_ACCOMMODATIONS : DEFAULT_ACCOMMODATIONS;

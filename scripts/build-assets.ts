@@ -23,5 +23,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const uiDir = join(root, "snippet", SWAGGER_UI_ASSET_DIR);
   mkdirSync(uiDir, { recursive: true });
   for (const file of SWAGGER_UI_FILES) copyFileSync(require.resolve(`swagger-ui-dist/${file}`), join(uiDir, file));
-  console.log(`Wrote ${uiDir} (swagger-ui-dist ${(require("swagger-ui-dist/package.json") as { version: string }).version})`);
+  console.log(
+    `Wrote ${uiDir} (swagger-ui-dist ${(require("swagger-ui-dist/package.json") as { version: string }).version})`,
+  );
 }

@@ -9,11 +9,15 @@ const committed = join(root, "worker-configuration.d.ts");
 const fresh = join(root, "worker-configuration.check.d.ts");
 const body = (path: string) => readFileSync(path, "utf8").split("\n").slice(2).join("\n");
 try {
-  execFileSync(process.execPath, [wranglerBin, "types", fresh, "--env-file", ".dev.vars.example", "--strict-vars", "false"], {
-    cwd: root,
-    env: quietWranglerEnv(),
-    stdio: "ignore",
-  });
+  execFileSync(
+    process.execPath,
+    [wranglerBin, "types", fresh, "--env-file", ".dev.vars.example", "--strict-vars", "false"],
+    {
+      cwd: root,
+      env: quietWranglerEnv(),
+      stdio: "ignore",
+    },
+  );
   if (body(fresh) !== body(committed)) {
     console.error("worker-configuration.d.ts is out of date: run `npm run types` and commit it.");
     process.exit(1);

@@ -83,7 +83,8 @@ const numberOption = (values: Values, name: keyof Values & string): number | und
   const raw = values[name];
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (typeof raw !== "string" || raw.trim() === "" || !Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got "${String(raw)}"`);
+  if (typeof raw !== "string" || raw.trim() === "" || !Number.isFinite(n))
+    throw new UsageError(`--${name} must be a number, got "${String(raw)}"`);
   return n;
 };
 
@@ -103,7 +104,8 @@ const query = (params: Record<string, string | number | undefined>) => {
 
 const connectionFields = (values: Values) => {
   if (values["in-use"] && values["not-in-use"]) throw new UsageError("--in-use and --not-in-use exclude each other");
-  if (values["rate-name"] !== undefined && values["clear-rate-name"]) throw new UsageError("--rate-name and --clear-rate-name exclude each other");
+  if (values["rate-name"] !== undefined && values["clear-rate-name"])
+    throw new UsageError("--rate-name and --clear-rate-name exclude each other");
   if (values["notification-email"] !== undefined && values["clear-notification-email"]) {
     throw new UsageError("--notification-email and --clear-notification-email exclude each other");
   }
@@ -133,8 +135,10 @@ const requestFor = (positionals: string[], values: Values): Request => {
     case "partners create": {
       const plain = values["admin-password"];
       const md5 = values["admin-password-md5"];
-      if (plain !== undefined && md5 !== undefined) throw new UsageError("give --admin-password or --admin-password-md5, not both");
-      if (plain === undefined && md5 === undefined) throw new UsageError("--admin-password (or --admin-password-md5) is required");
+      if (plain !== undefined && md5 !== undefined)
+        throw new UsageError("give --admin-password or --admin-password-md5, not both");
+      if (plain === undefined && md5 === undefined)
+        throw new UsageError("--admin-password (or --admin-password-md5) is required");
       const password = md5 ?? createHash("md5").update(plain!).digest("hex");
       return {
         method: "POST",
@@ -142,15 +146,24 @@ const requestFor = (positionals: string[], values: Values): Request => {
         body: {
           id: values.id,
           name: required(values, "name"),
-          admin: { email: required(values, "admin-email"), password, firstName: values["first-name"], lastName: values["last-name"] },
+          admin: {
+            email: required(values, "admin-email"),
+            password,
+            firstName: values["first-name"],
+            lastName: values["last-name"],
+          },
           apiKeyName: values["key-name"],
         },
       };
     }
     case "partners list":
-      return { method: "GET", path: `/api/partners${query({ page: numberOption(values, "page"), size: numberOption(values, "size") })}` };
+      return {
+        method: "GET",
+        path: `/api/partners${query({ page: numberOption(values, "page"), size: numberOption(values, "size") })}`,
+      };
     case "connections create": {
-      for (const name of ["partner", "api-type", "connection-type", "rate-limit", "window-ms"] as const) required(values, name);
+      for (const name of ["partner", "api-type", "connection-type", "rate-limit", "window-ms"] as const)
+        required(values, name);
       return { method: "POST", path: "/api/connections", body: { netMarkups: 0, ...connectionFields(values) } };
     }
     case "connections list":
@@ -172,7 +185,11 @@ const requestFor = (positionals: string[], values: Values): Request => {
     case "connections delete":
       return { method: "DELETE", path: `/api/connections/${encodeURIComponent(positionalId(positionals))}` };
     case "login-failures purge":
-      return { method: "POST", path: "/api/operator/login-failures/purge", body: values.email ? { email: values.email } : {} };
+      return {
+        method: "POST",
+        path: "/api/operator/login-failures/purge",
+        body: values.email ? { email: values.email } : {},
+      };
     default:
       throw new UsageError(command ? `unknown command "${command}"` : "no command given");
   }
@@ -188,9 +205,15 @@ const send = async (baseUrl: string, token: string | undefined, request: Request
   const url = `${baseUrl.replace(/\/+$/, "")}${request.path}`;
   let response: Response;
   try {
-    response = await fetch(url, { method: request.method, headers, body: request.body === undefined ? undefined : JSON.stringify(request.body) });
+    response = await fetch(url, {
+      method: request.method,
+      headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+    });
   } catch (err) {
-    throw new ApiFailure(`cannot reach ${baseUrl}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`);
+    throw new ApiFailure(
+      `cannot reach ${baseUrl}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`,
+    );
   }
   const text = await response.text();
   let body: { data?: unknown; message?: string; requestId?: string; details?: unknown } | null = null;
@@ -222,7 +245,11 @@ export const runOps = async (argv: string[], env: NodeJS.ProcessEnv = process.en
       return values.help ? 0 : 2;
     }
     const request = requestFor(positionals, values);
-    const data = await send(values.url ?? env.EDGESTAY_URL ?? "http://127.0.0.1:8787", values.token ?? env.EDGESTAY_OPERATOR_TOKEN, request);
+    const data = await send(
+      values.url ?? env.EDGESTAY_URL ?? "http://127.0.0.1:8787",
+      values.token ?? env.EDGESTAY_OPERATOR_TOKEN,
+      request,
+    );
     process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
     if (positionals[0] === "partners" && positionals[1] === "create") {
       process.stderr.write("Store apiKey.apiKey and collectorKey now: they are not shown again.\n");

@@ -10,12 +10,24 @@ const port = process.env.PORT ?? "8787";
 const sandboxPort = process.env.HOTELX_SANDBOX_PORT ?? String(SANDBOX_DEFAULT_PORT);
 
 const bootstrapped = await new Promise<number | null>((done) => {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/bootstrap.ts", ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/bootstrap.ts", ...process.argv.slice(2)], {
+    cwd: root,
+    stdio: "inherit",
+  });
   child.on("exit", (code) => done(code));
 });
 if (bootstrapped !== 0) process.exit(bootstrapped ?? 1);
 
-const dev = startWrangler(["dev", "--ip", "127.0.0.1", "--port", port, "--persist-to", defaultStateDir, "--show-interactive-dev-session=false"]);
+const dev = startWrangler([
+  "dev",
+  "--ip",
+  "127.0.0.1",
+  "--port",
+  port,
+  "--persist-to",
+  defaultStateDir,
+  "--show-interactive-dev-session=false",
+]);
 const sandbox = startWrangler(sandboxDevArgs(sandboxPort));
 console.log(`Edgestay API starting on http://127.0.0.1:${port} (docs at /docs). Ctrl-C stops it.`);
 console.log(`Sandbox Hotel-X supplier (connection 1002) starting on http://127.0.0.1:${sandboxPort}.`);

@@ -20,7 +20,10 @@
     var sum = 0;
     for (var i = 0; i < digits.length; i++) {
       var d = Number(digits[digits.length - 1 - i]);
-      if (i % 2 === 1) { d *= 2; if (d > 9) d -= 9; }
+      if (i % 2 === 1) {
+        d *= 2;
+        if (d > 9) d -= 9;
+      }
       sum += d;
     }
     return sum % 10 === 0;
@@ -37,7 +40,7 @@
   function paymentMethodId() {
     var bytes = new Uint8Array(18);
     crypto.getRandomValues(bytes);
-    return "pm_" + btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    return `pm_${btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
   }
 
   if (!token) {
@@ -55,7 +58,8 @@
     var expYear = Number(document.getElementById("exp-year").value);
     if (expYear < 100) expYear += 2000;
     if (!/^\d{13,19}$/.test(digits) || !luhn(digits)) return show("Please check the card number.", "error");
-    if (!(expMonth >= 1 && expMonth <= 12) || !(expYear >= 2000 && expYear <= 2100)) return show("Please check the expiry date.", "error");
+    if (!(expMonth >= 1 && expMonth <= 12) || !(expYear >= 2000 && expYear <= 2100))
+      return show("Please check the expiry date.", "error");
     if (!/^\d{3,4}$/.test(cvcField.value.trim())) return show("Please check the security code.", "error");
     var body = {
       portalToken: token,
@@ -71,16 +75,24 @@
     cvcField.value = "";
     document.getElementById("submit").disabled = true;
     show("Saving your card...", "");
-    fetch("/v1/hotel-ea/payment-methods/attach", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
-      .then(function (res) { return res.json().then(function (json) { return { ok: res.ok, json: json }; }); })
+    fetch("/v1/hotel-ea/payment-methods/attach", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    })
+      .then(function (res) {
+        return res.json().then(function (json) {
+          return { ok: res.ok, json: json };
+        });
+      })
       .then(function (r) {
         if (r.ok && r.json.data && r.json.data.status === "ATTACHED") {
           var pm = r.json.data.paymentMethod;
           form.hidden = true;
-          show("Card saved: " + pm.brand + " ending " + pm.last4 + ". You can go back to the chat and say \"Done\".", "ok");
+          show(`Card saved: ${pm.brand} ending ${pm.last4}. You can go back to the chat and say "Done".`, "ok");
         } else {
           document.getElementById("submit").disabled = false;
-          show((r.json && r.json.message) || "The card could not be saved.", "error");
+          show(r.json?.message || "The card could not be saved.", "error");
         }
       })
       .catch(function () {

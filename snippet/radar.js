@@ -9,7 +9,7 @@
     var nav = navigator;
 
     var script = d.currentScript;
-    if (!script || !script.getAttribute("data-collector-key")) {
+    if (!script?.getAttribute("data-collector-key")) {
       // Fallback for loaders that run us outside the script element's own execution.
       script = d.querySelector("script[data-collector-key][data-session-id]");
     }
@@ -53,14 +53,14 @@
       screen: {
         width: whole(scr.width, 100000),
         height: whole(scr.height, 100000),
-        pixel_ratio: isFinite(ratio) && ratio >= 0 ? Math.min(ratio, 100) : undefined
+        pixel_ratio: isFinite(ratio) && ratio >= 0 ? Math.min(ratio, 100) : undefined,
       },
       device: {
         platform: cut(nav.platform, 128),
         hardware_concurrency: whole(nav.hardwareConcurrency, 4096),
         touch_points: whole(nav.maxTouchPoints, 1024),
-        webdriver: nav.webdriver === true
-      }
+        webdriver: nav.webdriver === true,
+      },
     };
 
     // Stable attributes of this browser on this device; the visitor id is their hash.
@@ -72,9 +72,9 @@
       nav.hardwareConcurrency,
       nav.deviceMemory,
       nav.maxTouchPoints,
-      scr.width + "x" + scr.height + "x" + scr.colorDepth,
+      `${scr.width}x${scr.height}x${scr.colorDepth}`,
       ratio,
-      timezone
+      timezone,
     ].join("|");
 
     // FNV-1a, used where crypto.subtle is missing (pages served over plain HTTP).
@@ -84,18 +84,20 @@
         h ^= text.charCodeAt(i);
         h = Math.imul(h, 16777619) >>> 0;
       }
-      return ("0000000" + h.toString(16)).slice(-8);
+      return `0000000${h.toString(16)}`.slice(-8);
     };
     var visitorId = function () {
-      var subtle = w.crypto && w.crypto.subtle;
+      var subtle = w.crypto?.subtle;
       if (!subtle || typeof TextEncoder === "undefined") {
-        return Promise.resolve("f" + fnv(stable, 2166136261) + fnv(stable, 16777619) + fnv(stable, 3735928559) + fnv(stable, 84696351));
+        return Promise.resolve(
+          `f${fnv(stable, 2166136261)}${fnv(stable, 16777619)}${fnv(stable, 3735928559)}${fnv(stable, 84696351)}`
+        );
       }
       return subtle.digest("SHA-256", new TextEncoder().encode(stable)).then(function (buf) {
         var bytes = new Uint8Array(buf);
         var hex = "";
-        for (var i = 0; i < 16; i++) hex += ("0" + bytes[i].toString(16)).slice(-2);
-        return "s" + hex;
+        for (var i = 0; i < 16; i++) hex += `0${bytes[i].toString(16)}`.slice(-2);
+        return `s${hex}`;
       });
     };
 
@@ -108,7 +110,7 @@
         mode: "cors",
         credentials: "omit",
         headers: { "content-type": "application/json", "session-id": sessionId, "x-radar-collector-key": collectorKey },
-        body: JSON.stringify(signals)
+        body: JSON.stringify(signals),
       }).then(
         function (res) {
           ns.sent[sessionId] = res.ok ? "sent" : "rejected";
@@ -121,7 +123,7 @@
 
     visitorId()
       .then(null, function () {
-        return "f" + fnv(stable, 2166136261) + fnv(stable, 16777619);
+        return `f${fnv(stable, 2166136261)}${fnv(stable, 16777619)}`;
       })
       .then(send)
       .then(null, function () {

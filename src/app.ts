@@ -35,7 +35,10 @@ const health = apiRoute({
   tags: ["Operations"],
   summary: "Liveness with one trivial D1 query",
   responses: {
-    200: { description: "Up", content: { "application/json": { schema: envelopeSchema(z.object({ status: z.literal("ok") })) } } },
+    200: {
+      description: "Up",
+      content: { "application/json": { schema: envelopeSchema(z.object({ status: z.literal("ok") })) } },
+    },
   },
 });
 
@@ -43,7 +46,8 @@ const health = apiRoute({
 const asApiError = (err: unknown): ApiError => {
   if (err instanceof ApiError) return err;
   // zod-openapi's media-type gate: the same 400 as every other wrong content type.
-  if (err instanceof HTTPException && err.status === 415) return new ApiError("unsupported_content_type", CONTENT_TYPE_MESSAGE);
+  if (err instanceof HTTPException && err.status === 415)
+    return new ApiError("unsupported_content_type", CONTENT_TYPE_MESSAGE);
   if (err instanceof HTTPException && err.status < 500) {
     return ApiError.revived({ status: err.status, code: `http_${err.status}`, message: err.message || "Bad request" });
   }
@@ -52,7 +56,8 @@ const asApiError = (err: unknown): ApiError => {
 
 /** Reads that may be a moment stale (content export, both searches, booking list and read) may start at a replica. */
 const staleReadsAllowed = (method: string, path: string) =>
-  (method === "POST" && (path === "/api/v1/content/accommodations" || path === "/api/search" || path === "/api/search/tgx")) ||
+  (method === "POST" &&
+    (path === "/api/v1/content/accommodations" || path === "/api/search" || path === "/api/search/tgx")) ||
   (method === "GET" && (path === "/api/bookings" || path.startsWith("/api/bookings/")));
 
 const documentServer = (env: Env, requestUrl: string) => {
@@ -91,13 +96,33 @@ export const createApp = () => {
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "api-key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer" });
-  app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
-  app.openAPIRegistry.registerComponent("securitySchemes", "CollectorKey", { type: "apiKey", in: "header", name: "x-radar-collector-key" });
-  app.openAPIRegistry.registerComponent("securitySchemes", "ChatApiKey", { type: "apiKey", in: "header", name: "x-partner-api-key" });
-  app.openAPIRegistry.registerComponent("securitySchemes", "ChatBearer", { type: "http", scheme: "bearer", description: "The partner API key as a bearer token (chat only)" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "CollectorKey", {
+    type: "apiKey",
+    in: "header",
+    name: "x-radar-collector-key",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "ChatApiKey", {
+    type: "apiKey",
+    in: "header",
+    name: "x-partner-api-key",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "ChatBearer", {
+    type: "http",
+    scheme: "bearer",
+    description: "The partner API key as a bearer token (chat only)",
+  });
   app.doc31("/openapi.json", (c) => ({
     openapi: "3.1.0",
-    info: { title: "Edgestay Partner API", version: "1.0.0", description: "Business-to-business accommodation distribution." },
+    info: {
+      title: "Edgestay Partner API",
+      version: "1.0.0",
+      description: "Business-to-business accommodation distribution.",
+    },
     // This deployment's own origin (PUBLIC_BASE_URL); relative to the document where it is not set.
     servers: [{ url: documentServer(c.env, c.req.url), description: "This deployment" }],
   }));
@@ -140,7 +165,14 @@ export const createApp = () => {
     // An ApiError is an answer chosen on purpose (a 501, a 503): the request log has its status.
     if (failure.status >= 500 && !(err instanceof ApiError)) {
       // Internals stay in the log, keyed by request id; the client gets only the id.
-      console.error(JSON.stringify({ level: "error", requestId, path: c.req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) }));
+      console.error(
+        JSON.stringify({
+          level: "error",
+          requestId,
+          path: c.req.path,
+          error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+        }),
+      );
     }
     return errorResponse(c, failure);
   });

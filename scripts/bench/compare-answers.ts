@@ -23,7 +23,8 @@ const { values } = parseArgs({ options: { base: { type: "string" }, large: { typ
 if (!values.base) throw new Error("--base <git ref> is required");
 const accommodations = values.large ? LARGE_ACCOMMODATIONS : DEFAULT_ACCOMMODATIONS;
 const dataset = join(root, ".wrangler", `bench-${accommodations}`);
-if (!existsSync(dataset)) throw new Error(`${dataset} is missing: run npm run bench${values.large ? " -- --large" : ""} first`);
+if (!existsSync(dataset))
+  throw new Error(`${dataset} is missing: run npm run bench${values.large ? " -- --large" : ""} first`);
 
 const work = mkdtempSync(join(tmpdir(), "edgestay-compare-"));
 const oldTree = join(work, "tree");
@@ -35,11 +36,25 @@ cpSync(dataset, join(work, "new-state"), { recursive: true });
 
 const serve = async (cwd: string, state: string) => {
   const port = await freePort();
-  const child = spawn(process.execPath, [wranglerBin, "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state, "--show-interactive-dev-session=false"], {
-    cwd,
-    env: quietWranglerEnv(),
-    stdio: "ignore",
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      wranglerBin,
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      state,
+      "--show-interactive-dev-session=false",
+    ],
+    {
+      cwd,
+      env: quietWranglerEnv(),
+      stdio: "ignore",
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
@@ -50,34 +65,68 @@ const serve = async (cwd: string, state: string) => {
     if (i > 240) throw new Error(`wrangler dev in ${cwd} did not start`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { base, stop: () => new Promise<void>((ok) => (child.exitCode !== null ? ok() : (child.on("exit", () => ok()), child.kill("SIGINT")))) };
+  return {
+    base,
+    stop: () =>
+      new Promise<void>((ok) => {
+        if (child.exitCode !== null) return ok();
+        child.on("exit", () => ok());
+        child.kill("SIGINT");
+      }),
+  };
 };
 
-const codes = (n: number) => Array.from({ length: n }, (_, i) => ({ code: accommodationCode(1 + Math.floor((i * accommodations) / n)) }));
-const centres = [NEW_YORK, { lat: 34.05, lng: -118.24 }, { lat: 41.88, lng: -87.63 }, { lat: 29.76, lng: -95.37 }, { lat: 47.61, lng: -122.33 }];
+const codes = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ code: accommodationCode(1 + Math.floor((i * accommodations) / n)) }));
+const centres = [
+  NEW_YORK,
+  { lat: 34.05, lng: -118.24 },
+  { lat: 41.88, lng: -87.63 },
+  { lat: 29.76, lng: -95.37 },
+  { lat: 47.61, lng: -122.33 },
+];
 const searches: Array<[string, unknown]> = [
-  ...[1, 100, 1000].map((n) => [`codes ${n}`, searchBody({ destinations: { accommodations: codes(n) } })] as [string, unknown]),
+  ...[1, 100, 1000].map(
+    (n) => [`codes ${n}`, searchBody({ destinations: { accommodations: codes(n) } })] as [string, unknown],
+  ),
   ...centres.flatMap((c) =>
     [{}, { limit: 100 }, { limit: 7, radiusKm: 5 }, { radiusKm: 60 }, { radiusKm: 0.5 }].map(
-      (extra) => [`geo ${c.lat},${c.lng} ${JSON.stringify(extra)}`, searchBody({ geo: { lat: c.lat, lng: c.lng, ...extra } })] as [string, unknown],
+      (extra) =>
+        [
+          `geo ${c.lat},${c.lng} ${JSON.stringify(extra)}`,
+          searchBody({ geo: { lat: c.lat, lng: c.lng, ...extra } }),
+        ] as [string, unknown],
     ),
   ),
-  ...["harbor", "ha", "inn", "Grand"].map((name) => [`name ${name}`, searchBody({ accommodationName: name })] as [string, unknown]),
+  ...["harbor", "ha", "inn", "Grand"].map(
+    (name) => [`name ${name}`, searchBody({ accommodationName: name })] as [string, unknown],
+  ),
 ];
 
 const masked = (text: string) =>
   JSON.stringify(JSON.parse(text), (key, value) => {
     if (key === "requestId" || key === "responseTime") return "<moment>";
-    if (key === "id" && typeof value === "string" && value.includes("~")) return `<signed>${value.slice(value.indexOf("~"))}`;
+    if (key === "id" && typeof value === "string" && value.includes("~"))
+      return `<signed>${value.slice(value.indexOf("~"))}`;
     return value;
-  }).replace(/"penaltyType":"NON_REFUNDABLE","currency":"([A-Z]{3})","deadline":"[^"]+"/g, '"penaltyType":"NON_REFUNDABLE","currency":"$1","deadline":"<moment>"');
+  }).replace(
+    /"penaltyType":"NON_REFUNDABLE","currency":"([A-Z]{3})","deadline":"[^"]+"/g,
+    '"penaltyType":"NON_REFUNDABLE","currency":"$1","deadline":"<moment>"',
+  );
 
-const [before, after] = await Promise.all([serve(oldTree, join(work, "old-state")), serve(root, join(work, "new-state"))]);
+const [before, after] = await Promise.all([
+  serve(oldTree, join(work, "old-state")),
+  serve(root, join(work, "new-state")),
+]);
 let differ = 0;
 try {
   for (const [name, body] of searches) {
     const ask = async (base: string) => {
-      const res = await fetch(`${base}/api/search`, { method: "POST", headers: API_KEY_HEADERS, body: JSON.stringify(body) });
+      const res = await fetch(`${base}/api/search`, {
+        method: "POST",
+        headers: API_KEY_HEADERS,
+        body: JSON.stringify(body),
+      });
       return { status: res.status, text: masked(await res.text()) };
     };
     const [a, b] = await Promise.all([ask(before.base), ask(after.base)]);
@@ -91,5 +140,7 @@ try {
   execFileSync("git", ["worktree", "remove", "--force", oldTree], { cwd: root, stdio: "ignore" });
   rmSync(work, { recursive: true, force: true });
 }
-console.log(`\n${searches.length - differ} of ${searches.length} answers the same at ${values.base} and in the working tree (${accommodations} accommodations).`);
+console.log(
+  `\n${searches.length - differ} of ${searches.length} answers the same at ${values.base} and in the working tree (${accommodations} accommodations).`,
+);
 process.exit(differ ? 1 : 0);

@@ -19,7 +19,13 @@ export const refundableOption = async (base: string, code: string) => {
 };
 
 export const quoteBody = (optionId: string, code: string, criteria: Json) => ({
-  quoteCriteria: { optionId, accommodation: { code }, occupancies: criteria.occupancies, checkIn: criteria.checkIn, checkOut: criteria.checkOut },
+  quoteCriteria: {
+    optionId,
+    accommodation: { code },
+    occupancies: criteria.occupancies,
+    checkIn: criteria.checkIn,
+    checkOut: criteria.checkOut,
+  },
   settings: { access: { code: 1001 } },
 });
 
@@ -37,7 +43,8 @@ export const quoteScenario = async (base: string): Promise<Scenario> => {
   };
 };
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /**
  * The whole flow, search -> quote -> book -> cancel, by `concurrency` partners in parallel for
@@ -58,10 +65,20 @@ export const runFlow = async (base: string, seconds: number, concurrency: number
         const { checkIn, checkOut } = found.request.searchCriteria;
         const quote = await call(base, "/api/quote", quoteBody(found.option.id, code, found.request.searchCriteria));
         const booking = await call(base, "/api/book", {
-          bookCriteria: { quoteId: quote.id, accommodation: { code }, partnerReference: `bench-${Date.now()}-${id}-${n}`, holder: { name: "Bench", surName: "Runner" }, checkIn, checkOut },
+          bookCriteria: {
+            quoteId: quote.id,
+            accommodation: { code },
+            partnerReference: `bench-${Date.now()}-${id}-${n}`,
+            holder: { name: "Bench", surName: "Runner" },
+            checkIn,
+            checkOut,
+          },
           settings: { access: { code: 1001 } },
         });
-        await call(base, "/api/cancel", { input: { reference: { bookingReference: booking.bookingReference } }, settings: { access: { code: 1001 } } });
+        await call(base, "/api/cancel", {
+          input: { reference: { bookingReference: booking.bookingReference } },
+          settings: { access: { code: 1001 } },
+        });
         latencies.push(performance.now() - started);
       } catch (error) {
         errors++;

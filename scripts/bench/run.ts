@@ -30,20 +30,36 @@ const duration = Number(values.duration);
 const connections = Number(values.connections ?? (values.soak ? 50 : 10));
 const soakConnections = values.soak ? connections : 50;
 // Measured unloaded too (p50 and CPU per request), beside the baseline.
-const UNLOADED = ["search: 1 code", "search: 1000 codes", "search: geo, New York, default radius", "search: geo, New York, limit 100", "content: first page (100)"];
+const UNLOADED = [
+  "search: 1 code",
+  "search: 1000 codes",
+  "search: geo, New York, default radius",
+  "search: geo, New York, limit 100",
+  "content: first page (100)",
+];
 
 // A state folder per dataset, apart from the one `npm start` uses.
 const stateDir = join(root, ".wrangler", `bench-${accommodations}`);
 // The bench measures the rate-limit path too, with a limit high enough never to refuse
 // (1002: the demo connection served by the sandbox Hotel-X supplier).
 await bootstrap(accommodations, stateDir, async (db) => {
-  await db.prepare("update connections set rate_limit = 100000000, rate_limit_window_ms = 60000 where code in (1001, 1002)").run();
+  await db
+    .prepare("update connections set rate_limit = 100000000, rate_limit_window_ms = 60000 where code in (1001, 1002)")
+    .run();
   await seedSandboxHotelContent(db, sandboxHotels);
 });
 const pageTokenSecret = /^PAGE_TOKEN_SECRET=(.*)$/m.exec(readFileSync(join(root, ".dev.vars"), "utf8"))![1]!;
 
 /** `notMeasured`: why a row has no figures (its check before measuring failed); its numbers are then 0. */
-type Row = { name: string; meaning: string; rps: number; p50: number; p99: number; errors: number; notMeasured?: string };
+type Row = {
+  name: string;
+  meaning: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  notMeasured?: string;
+};
 
 const measure = async (base: string, s: Scenario): Promise<Row> => {
   const load = (seconds: number) =>
@@ -59,7 +75,14 @@ const measure = async (base: string, s: Scenario): Promise<Row> => {
   await load(2);
   const result = await load(duration);
   const errors = result.errors + result.non2xx;
-  return { name: s.name, meaning: s.meaning, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+  return {
+    name: s.name,
+    meaning: s.meaning,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors,
+  };
 };
 
 /**
@@ -76,7 +99,11 @@ const unloaded = async (pid: number, base: string, s: Scenario, calls = 100): Pr
   };
   const clockTicks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
   const run = async (encoding: string) => {
-    const init = { method: s.method, headers: { ...s.headers, "accept-encoding": encoding }, body: s.body === undefined ? undefined : JSON.stringify(s.body) };
+    const init = {
+      method: s.method,
+      headers: { ...s.headers, "accept-encoding": encoding },
+      body: s.body === undefined ? undefined : JSON.stringify(s.body),
+    };
     for (let i = 0; i < 10; i++) await (await fetch(`${base}${s.path}`, init)).arrayBuffer();
     const latencies: number[] = [];
     const before = ticks();
@@ -112,16 +139,22 @@ const workerdPid = (rootPid: number, publicPort: string): number | null => {
       queue.push(p.pid);
     }
   }
-  const runtime = descendants.find((p) => /\/workerd serve/.test(p.args) && !p.args.includes(`entry=127.0.0.1:${publicPort}`));
+  const runtime = descendants.find(
+    (p) => /\/workerd serve/.test(p.args) && !p.args.includes(`entry=127.0.0.1:${publicPort}`),
+  );
   return runtime?.pid ?? null;
 };
 
 const bundleSize = () => {
-  const out = execFileSync(process.execPath, [wranglerBin, "deploy", "--dry-run", "--outdir", join(root, ".tmp", "bundle")], {
-    cwd: root,
-    env: quietWranglerEnv(),
-    encoding: "utf8",
-  });
+  const out = execFileSync(
+    process.execPath,
+    [wranglerBin, "deploy", "--dry-run", "--outdir", join(root, ".tmp", "bundle")],
+    {
+      cwd: root,
+      env: quietWranglerEnv(),
+      encoding: "utf8",
+    },
+  );
   const match = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(out);
   return match ? { rawKiB: Number(match[1]), gzipKiB: Number(match[2]) } : null;
 };
@@ -152,11 +185,15 @@ try {
   // Which scenario runs and how long the rest takes: each is a 2 s warm-up plus the measured run.
   const steps = scenarios.length + (withFlow ? 1 : 0);
   const announce = (step: number, name: string) =>
-    process.stdout.write(`  [${step}/${steps}] ${name} (${2 + duration} s, about ${Math.ceil(((steps - step + 1) * (2 + duration)) / 60)} min left) ...`);
+    process.stdout.write(
+      `  [${step}/${steps}] ${name} (${2 + duration} s, about ${Math.ceil(((steps - step + 1) * (2 + duration)) / 60)} min left) ...`,
+    );
   console.log(`Running ${steps} scenarios, ${connections} connections, ${duration} s each after a 2 s warm-up:`);
   for (const [i, scenario] of scenarios.entries()) {
     announce(i + 1, scenario.name);
-    const notMeasured = scenario.upstream ? await whyNotUpstream(server.base, scenario).catch((e: Error) => `the check search failed: ${e.message}`) : null;
+    const notMeasured = scenario.upstream
+      ? await whyNotUpstream(server.base, scenario).catch((e: Error) => `the check search failed: ${e.message}`)
+      : null;
     if (notMeasured) {
       rows.push({ name: scenario.name, meaning: scenario.meaning, rps: 0, p50: 0, p99: 0, errors: 0, notMeasured });
       process.stdout.write(` not measured: ${notMeasured}\n`);
@@ -168,7 +205,11 @@ try {
   if (withFlow) {
     announce(steps, "flow: search, quote, book, cancel");
     const flow = await runFlow(server.base, duration, connections, accommodations);
-    rows.push({ name: "flow: search, quote, book, cancel (per flow)", meaning: "A whole booking and its cancellation, four calls.", ...flow });
+    rows.push({
+      name: "flow: search, quote, book, cancel (per flow)",
+      meaning: "A whole booking and its cancellation, four calls.",
+      ...flow,
+    });
     process.stdout.write(" done\n");
   }
   const pid = workerdPid(server.process.pid!, new URL(server.base).port);
@@ -181,13 +222,20 @@ try {
 
 const baseline = rows[0]!;
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
-console.log(`\nEdgestay bench: ${accommodations} accommodations, ${connections} connections, ${duration} s each, ${new Date().toISOString()}`);
-console.log(`machine: ${execFileSync("nproc", { encoding: "utf8" }).trim()} cores, node ${process.version}, autocannon over loopback to wrangler dev\n`);
+console.log(
+  `\nEdgestay bench: ${accommodations} accommodations, ${connections} connections, ${duration} s each, ${new Date().toISOString()}`,
+);
+console.log(
+  `machine: ${execFileSync("nproc", { encoding: "utf8" }).trim()} cores, node ${process.version}, autocannon over loopback to wrangler dev\n`,
+);
 console.log("| scenario | req/s | p50 ms | p99 ms | req/s vs baseline | errors |");
 console.log("|---|---:|---:|---:|---:|---:|");
 for (const r of rows) {
   if (r.notMeasured) console.log(`| ${r.name} | not measured: ${r.notMeasured} | | | | |`);
-  else console.log(`| ${r.name} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.rps / baseline.rps, 2)} | ${r.errors} |`);
+  else
+    console.log(
+      `| ${r.name} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.rps / baseline.rps, 2)} | ${r.errors} |`,
+    );
 }
 if (quiet.length) {
   console.log("\nUnloaded (sequential calls): p50, and workerd CPU per request without and with gzip of the answer\n");
@@ -195,21 +243,27 @@ if (quiet.length) {
   for (const q of quiet) console.log(`| ${q.scenario} | ${fmt(q.p50)} | ${fmt(q.cpuMs, 2)} | ${fmt(q.cpuGzipMs, 2)} |`);
 }
 const bundle = bundleSize();
-if (bundle) console.log(`\nWorker upload size: ${bundle.rawKiB} KiB, gzip ${bundle.gzipKiB} KiB (wrangler deploy --dry-run)`);
+if (bundle)
+  console.log(`\nWorker upload size: ${bundle.rawKiB} KiB, gzip ${bundle.gzipKiB} KiB (wrangler deploy --dry-run)`);
 
 mkdirSync(join(root, ".tmp"), { recursive: true });
-writeFileSync(join(root, ".tmp", `bench-${accommodations}.json`), JSON.stringify({ accommodations, connections, duration, rows, unloaded: quiet, bundle }, null, 2));
+writeFileSync(
+  join(root, ".tmp", `bench-${accommodations}.json`),
+  JSON.stringify({ accommodations, connections, duration, rows, unloaded: quiet, bundle }, null, 2),
+);
 const soakSkipped = values["no-soak"] ? "--no-soak" : values.only ? "--only" : null;
 const soakVerdict = soakSkipped ? null : await soak();
 
 // The targets of the performance issue (second round), from this run's own figures.
 const row = (prefix: string) => rows.find((r) => r.name.startsWith(prefix));
 const still = (name: string) => quiet.find((q) => q.scenario === name);
-const ratio = <T,>(a: T | undefined, b: T | undefined, of: (r: T) => number) => (a && b ? of(a) / of(b) : undefined);
+const ratio = <T>(a: T | undefined, b: T | undefined, of: (r: T) => number) => (a && b ? of(a) / of(b) : undefined);
 // The geo row compares with the same scenario on the 2,000 set, from that run's file.
 const small = (() => {
   try {
-    return JSON.parse(readFileSync(join(root, ".tmp", `bench-${DEFAULT_ACCOMMODATIONS}.json`), "utf8")) as { unloaded?: Unloaded[] };
+    return JSON.parse(readFileSync(join(root, ".tmp", `bench-${DEFAULT_ACCOMMODATIONS}.json`), "utf8")) as {
+      unloaded?: Unloaded[];
+    };
   } catch {
     return null;
   }
@@ -217,15 +271,38 @@ const small = (() => {
 const geo100 = "search: geo, New York, limit 100";
 type Target = { label: string; value: number | undefined; limit: number; kind: "min" | "max"; missing?: string };
 const targets: Target[] = [
-  { label: "CPU of one 1,000-code search, ms (Worker's own work, identity)", value: still("search: 1000 codes")?.cpuMs, limit: 45, kind: "max" },
-  { label: "CPU of one 1,000-code search, ms (with local workerd's gzip of the answer)", value: still("search: 1000 codes")?.cpuGzipMs, limit: 45, kind: "max" },
-  { label: "search by 1,000 codes p50, unloaded: x search by 1 code", value: ratio(still("search: 1000 codes"), still("search: 1 code"), (r) => r.p50), limit: 5, kind: "max" },
+  {
+    label: "CPU of one 1,000-code search, ms (Worker's own work, identity)",
+    value: still("search: 1000 codes")?.cpuMs,
+    limit: 45,
+    kind: "max",
+  },
+  {
+    label: "CPU of one 1,000-code search, ms (with local workerd's gzip of the answer)",
+    value: still("search: 1000 codes")?.cpuGzipMs,
+    limit: 45,
+    kind: "max",
+  },
+  {
+    label: "search by 1,000 codes p50, unloaded: x search by 1 code",
+    value: ratio(still("search: 1000 codes"), still("search: 1 code"), (r) => r.p50),
+    limit: 5,
+    kind: "max",
+  },
   {
     label: `geo limited to 100 on 100,000, p50 unloaded: x the same on ${DEFAULT_ACCOMMODATIONS}`,
-    value: values.large ? ratio(still(geo100), small?.unloaded?.find((q) => q.scenario === geo100), (r) => r.p50) : undefined,
+    value: values.large
+      ? ratio(
+          still(geo100),
+          small?.unloaded?.find((q) => q.scenario === geo100),
+          (r) => r.p50,
+        )
+      : undefined,
     limit: 1.3,
     kind: "max",
-    missing: values.large ? `needs .tmp/bench-${DEFAULT_ACCOMMODATIONS}.json from \`npm run bench\`` : "measured by `npm run bench -- --large`",
+    missing: values.large
+      ? `needs .tmp/bench-${DEFAULT_ACCOMMODATIONS}.json from \`npm run bench\``
+      : "measured by `npm run bench -- --large`",
   },
   {
     label: `geo with the default limit, p50 unloaded: x the 1,000-code search${values.large ? "" : " (the target is for 100,000)"}`,
@@ -233,17 +310,31 @@ const targets: Target[] = [
     limit: 1.1,
     kind: "max",
   },
-  { label: "content page of 100, req/s: x baseline", value: ratio(row("content: first"), baseline, (r) => r.rps), limit: 0.6, kind: "min" },
+  {
+    label: "content page of 100, req/s: x baseline",
+    value: ratio(row("content: first"), baseline, (r) => r.rps),
+    limit: 0.6,
+    kind: "min",
+  },
   { label: "gzipped upload, KiB", value: bundle?.gzipKiB, limit: 200, kind: "max" },
 ];
 console.log("\n| target | figure | limit | met |\n|---|---:|---:|---|");
 for (const t of targets) {
-  if (t.value === undefined) console.log(`| ${t.label} | not measured${t.missing ? `: ${t.missing}` : ""} | ${t.kind === "min" ? ">=" : "<="} ${t.limit} | |`);
-  else console.log(`| ${t.label} | ${fmt(t.value, 2)} | ${t.kind === "min" ? ">=" : "<="} ${t.limit} | ${(t.kind === "min" ? t.value >= t.limit : t.value <= t.limit) ? "yes" : "**no**"} |`);
+  if (t.value === undefined)
+    console.log(
+      `| ${t.label} | not measured${t.missing ? `: ${t.missing}` : ""} | ${t.kind === "min" ? ">=" : "<="} ${t.limit} | |`,
+    );
+  else
+    console.log(
+      `| ${t.label} | ${fmt(t.value, 2)} | ${t.kind === "min" ? ">=" : "<="} ${t.limit} | ${(t.kind === "min" ? t.value >= t.limit : t.value <= t.limit) ? "yes" : "**no**"} |`,
+    );
 }
 const SOAK_TARGET = `${soakConnections} connections for ${values["soak-seconds"]} s of search by 1 code: no errors, p99 under 1 s, workerd memory flat`;
 if (soakVerdict) {
-  const growth = soakVerdict.memoryGrowth === null ? "memory not read" : `memory ${soakVerdict.memoryGrowth >= 0 ? "+" : ""}${(soakVerdict.memoryGrowth * 100).toFixed(1)}%`;
+  const growth =
+    soakVerdict.memoryGrowth === null
+      ? "memory not read"
+      : `memory ${soakVerdict.memoryGrowth >= 0 ? "+" : ""}${(soakVerdict.memoryGrowth * 100).toFixed(1)}%`;
   const summary = `${soakVerdict.noErrors ? "no errors" : "errors"}, worst p99 ${fmt(soakVerdict.worstP99)} ms, ${growth}`;
   console.log(`| ${SOAK_TARGET} | ${summary} | | ${soakVerdict.met ? "yes" : "**no**"} |`);
 } else console.log(`| ${SOAK_TARGET} | not measured (${soakSkipped}) | | |`);
@@ -267,21 +358,32 @@ async function soak() {
   } finally {
     await server.stop();
   }
-  console.log(`\nEdgestay soak: ${accommodations} accommodations, ${scenario.name}, ${soakConnections} connections, ${seconds} s, ${new Date().toISOString()}`);
+  console.log(
+    `\nEdgestay soak: ${accommodations} accommodations, ${scenario.name}, ${soakConnections} connections, ${seconds} s, ${new Date().toISOString()}`,
+  );
   console.log("| window s | requests | errors | p50 ms | p99 ms | workerd RSS MiB |\n|---|---:|---:|---:|---:|---:|");
   for (const w of windows) {
-    console.log(`| ${w.from}-${w.to} | ${w.requests} | ${w.errors} | ${w.p50.toFixed(1)} | ${w.p99.toFixed(1)} | ${w.rssMiB?.toFixed(1) ?? "-"} |`);
+    console.log(
+      `| ${w.from}-${w.to} | ${w.requests} | ${w.errors} | ${w.p50.toFixed(1)} | ${w.p99.toFixed(1)} | ${w.rssMiB?.toFixed(1) ?? "-"} |`,
+    );
   }
   const verdict = judgeSoak(windows);
   const yes = (ok: boolean | null) => (ok === null ? "not measured" : ok ? "yes" : "**no**");
-  console.log(`\ntarget: no errors, p99 under 1 s, memory flat after warm-up (workerd RSS at the end of the last window within ${FLAT_MEMORY_GROWTH * 100}% of the first window's)`);
+  console.log(
+    `\ntarget: no errors, p99 under 1 s, memory flat after warm-up (workerd RSS at the end of the last window within ${FLAT_MEMORY_GROWTH * 100}% of the first window's)`,
+  );
   console.log(`| no errors | ${yes(verdict.noErrors)} |`);
   console.log(`| p99 under ${P99_LIMIT_MS} ms in every window | ${yes(verdict.p99Met)} |`);
-  console.log(`| memory flat after warm-up | ${yes(verdict.memoryFlat)}${verdict.memoryGrowth === null ? "" : ` (${(verdict.memoryGrowth * 100).toFixed(1)}%)`} |`);
+  console.log(
+    `| memory flat after warm-up | ${yes(verdict.memoryFlat)}${verdict.memoryGrowth === null ? "" : ` (${(verdict.memoryGrowth * 100).toFixed(1)}%)`} |`,
+  );
   const met = verdict.noErrors && verdict.p99Met && verdict.memoryFlat === true;
   console.log(`verdict: ${met ? "met" : "**not met**"}`);
   mkdirSync(join(root, ".tmp"), { recursive: true });
-  writeFileSync(join(root, ".tmp", `soak-${accommodations}.json`), JSON.stringify({ accommodations, connections: soakConnections, seconds, windows, verdict }, null, 2));
+  writeFileSync(
+    join(root, ".tmp", `soak-${accommodations}.json`),
+    JSON.stringify({ accommodations, connections: soakConnections, seconds, windows, verdict }, null, 2),
+  );
   if (!verdict.noErrors) console.error("Some soak requests failed.");
   return { ...verdict, met, worstP99: Math.max(...windows.map((w) => w.p99)) };
 }

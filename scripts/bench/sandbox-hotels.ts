@@ -8,7 +8,12 @@ const contentRow = (i: number) => {
   // A few hundred metres apart around the city centre, by number.
   const latitude = Math.round((city.latitude + ((i % 7) - 3) * 0.003) * 1e6) / 1e6;
   const longitude = Math.round((city.longitude + ((i % 11) - 5) * 0.003) * 1e6) / 1e6;
-  return sandboxHotelContentRow({ code: hotel.code, name: hotel.name, city: { ...city, latitude, longitude }, starRating: 3 + (i % 3) * 0.5 });
+  return sandboxHotelContentRow({
+    code: hotel.code,
+    name: hotel.name,
+    city: { ...city, latitude, longitude },
+    starRating: 3 + (i % 3) * 0.5,
+  });
 };
 
 /**
@@ -16,4 +21,5 @@ const contentRow = (i: number) => {
  * search on connection 1002 can resolve their codes as it resolves any other. Outside the US, so
  * the content pull (US only) never serves them. Rows already present are kept.
  */
-export const seedSandboxHotelContent = (d1: D1Database, hotels: number[]) => insertContentRows(d1, hotels.map(contentRow));
+export const seedSandboxHotelContent = (d1: D1Database, hotels: number[]) =>
+  insertContentRows(d1, hotels.map(contentRow));

@@ -103,7 +103,7 @@ export const searchScenarios = (ctx: BenchContext): Scenario[] => [
     headers: API_KEY,
   },
   {
-    name: "search: name \"harbor\"",
+    name: 'search: name "harbor"',
     meaning: "A partial, case-insensitive name match.",
     method: "POST",
     path: "/api/search",

@@ -2,7 +2,15 @@ import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import type { Scenario } from "./scenarios";
 
-export type SoakWindow = { from: number; to: number; requests: number; errors: number; p50: number; p99: number; rssMiB: number | null };
+export type SoakWindow = {
+  from: number;
+  to: number;
+  requests: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  rssMiB: number | null;
+};
 
 const WINDOW_S = 10;
 /** Growth of workerd's resident memory from the end of the first (warm-up) window to the end of the last. */
@@ -16,13 +24,20 @@ const residentMiB = (pid: number | null): number | null => {
   return match ? Number(match[1]) / 1024 : null;
 };
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
 
 /**
  * One uninterrupted autocannon run of `seconds`, cut into 10 s windows from its own response
  * events: latency percentiles and errors per window, and workerd's resident memory at each window's end.
  */
-export const runSoak = async (base: string, s: Scenario, workerdPid: number | null, seconds: number, connections: number): Promise<SoakWindow[]> => {
+export const runSoak = async (
+  base: string,
+  s: Scenario,
+  workerdPid: number | null,
+  seconds: number,
+  connections: number,
+): Promise<SoakWindow[]> => {
   const options = {
     url: `${base}${s.path}`,
     method: s.method,
@@ -48,7 +63,15 @@ export const runSoak = async (base: string, s: Scenario, workerdPid: number | nu
   const close = () => {
     const to = Math.round((Date.now() - started) / 1000);
     const sorted = latencies.sort((a, b) => a - b);
-    windows.push({ from, to, requests: sorted.length + errors, errors, p50: percentile(sorted, 50), p99: percentile(sorted, 99), rssMiB: residentMiB(workerdPid) });
+    windows.push({
+      from,
+      to,
+      requests: sorted.length + errors,
+      errors,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      rssMiB: residentMiB(workerdPid),
+    });
     latencies = [];
     errors = 0;
     from = to;
@@ -60,7 +83,12 @@ export const runSoak = async (base: string, s: Scenario, workerdPid: number | nu
   return windows;
 };
 
-export type SoakVerdict = { noErrors: boolean; p99Met: boolean; memoryGrowth: number | null; memoryFlat: boolean | null };
+export type SoakVerdict = {
+  noErrors: boolean;
+  p99Met: boolean;
+  memoryGrowth: number | null;
+  memoryFlat: boolean | null;
+};
 
 export const judgeSoak = (windows: SoakWindow[]): SoakVerdict => {
   const warm = windows[0]?.rssMiB ?? null;

@@ -6,7 +6,9 @@ const { connection, upstream } = DEMO_UPSTREAM_CONNECTION;
 const HOTELS = 100;
 
 /** 100 of the sandbox's generated hotels (their numbers), spread over its range as the embedded row spreads its codes. */
-export const sandboxHotels = Array.from({ length: HOTELS }, (_, i) => Math.floor((i * GENERATED_HOTELS.count) / HOTELS));
+export const sandboxHotels = Array.from({ length: HOTELS }, (_, i) =>
+  Math.floor((i * GENERATED_HOTELS.count) / HOTELS),
+);
 const sandboxHotelCodes = sandboxHotels.map(generatedHotelCode);
 
 /** The embedded row "search: 100 codes", asked of connection 1002, which the sandbox Hotel-X supplier serves. */
@@ -17,7 +19,10 @@ export const upstreamScenarios = (): Scenario[] => [
     meaning: "Pricing a list of 100 hotels held by a Hotel-X supplier: our search plus one GraphQL call over loopback.",
     method: "POST",
     path: "/api/search",
-    body: searchBody({ destinations: { accommodations: sandboxHotelCodes.map((code) => ({ code })) } }, { access: { code: connection.code } }),
+    body: searchBody(
+      { destinations: { accommodations: sandboxHotelCodes.map((code) => ({ code })) } },
+      { access: { code: connection.code } },
+    ),
     headers: API_KEY_HEADERS,
   },
 ];
@@ -27,7 +32,13 @@ export const pointAtSandbox = async (base: string, sandboxBase: string, operator
   const res = await fetch(`${base}/api/connections/${connection.id}/upstream`, {
     method: "PUT",
     headers: { "content-type": "application/json", authorization: `Bearer ${operatorToken}` },
-    body: JSON.stringify({ kind: upstream.kind, url: `${sandboxBase}/`, client: upstream.client, context: upstream.context, credentials: { apiKey: upstream.apiKey } }),
+    body: JSON.stringify({
+      kind: upstream.kind,
+      url: `${sandboxBase}/`,
+      client: upstream.client,
+      context: upstream.context,
+      credentials: { apiKey: upstream.apiKey },
+    }),
   });
   if (res.status !== 200) throw new Error(`PUT upstream of ${connection.id}: ${res.status} ${await res.text()}`);
 };
@@ -48,12 +59,17 @@ export const whyNotUpstream = async (base: string, s: Scenario): Promise<string 
   const json = (await res.json().catch(() => ({}))) as Json;
   if (res.status !== 200) return `the check search answered ${res.status}: ${json.message ?? "no message"}`;
   const data = json.data as Json;
-  if (data.warnings?.length) return `the upstream did not answer: ${data.warnings.map((w: Json) => `${w.code} (${w.message})`).join("; ")}`;
+  if (data.warnings?.length)
+    return `the upstream did not answer: ${data.warnings.map((w: Json) => `${w.code} (${w.message})`).join("; ")}`;
   const hotels: Json[] = data.accommodations ?? [];
   // `<signed stay>~<accommodation>~<room>~<rate plan>~<total>[~<supplier>]`: the embedded inventory's ids have no supplier.
   const suppliers = new Set(hotels.flatMap((h) => h.options.map((o: Json) => String(o.id).split("~")[5] ?? "")));
-  const exchanges: Json[] = (data.providerTransactions ?? []).filter((t: Json) => t.operation === "search" && suppliers.has(t.supplier));
-  const priced = hotels.filter((h) => h.options.length > 0 && h.options.every((o: Json) => String(o.id).split("~")[5])).length;
+  const exchanges: Json[] = (data.providerTransactions ?? []).filter(
+    (t: Json) => t.operation === "search" && suppliers.has(t.supplier),
+  );
+  const priced = hotels.filter(
+    (h) => h.options.length > 0 && h.options.every((o: Json) => String(o.id).split("~")[5]),
+  ).length;
   if (priced === 0 || exchanges.length === 0) {
     return `connection ${connection.code} is not served by the sandbox upstream yet (${hotels.length} hotels priced, ${priced} by an upstream; ${(data.providerTransactions ?? []).length} provider transactions)`;
   }

@@ -16,7 +16,13 @@ export const dumpOpenApi = async (target = join(root, ".openapi", "openapi.json"
   const worker = await unstable_startWorker({
     config: join(root, "wrangler.toml"),
     envFiles: [join(root, ".dev.vars.example")],
-    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: stateDir, watch: false, logLevel: "warn" },
+    dev: {
+      server: { hostname: "127.0.0.1", port: 0 },
+      inspector: false,
+      persist: stateDir,
+      watch: false,
+      logLevel: "warn",
+    },
   });
   try {
     await worker.ready;

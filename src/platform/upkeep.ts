@@ -14,13 +14,21 @@ export const runUpkeep = async (tasks: readonly UpkeepTask[], env: Env, now: Dat
     try {
       const removed = await task.run(env, now);
       outcomes.push({ task: task.name, removed });
-      console.log(JSON.stringify({ level: "info", event: "upkeep", task: task.name, removed, durationMs: Date.now() - started }));
+      console.log(
+        JSON.stringify({ level: "info", event: "upkeep", task: task.name, removed, durationMs: Date.now() - started }),
+      );
     } catch (error) {
       const failed = error instanceof Error ? error.message : String(error);
       outcomes.push({ task: task.name, failed });
-      console.error(JSON.stringify({
-        level: "error", event: "upkeep_failed", task: task.name, error: error instanceof Error ? error.stack ?? failed : failed, durationMs: Date.now() - started,
-      }));
+      console.error(
+        JSON.stringify({
+          level: "error",
+          event: "upkeep_failed",
+          task: task.name,
+          error: error instanceof Error ? (error.stack ?? failed) : failed,
+          durationMs: Date.now() - started,
+        }),
+      );
     }
   }
   return outcomes;

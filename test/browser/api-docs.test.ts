@@ -11,7 +11,8 @@ declare const window: any;
 declare const document: any;
 declare const getComputedStyle: (e: unknown) => { backgroundColor: string; display: string };
 
-if (!hasChromium) console.warn(`Browser tests skipped: ${CHROMIUM} is missing. Install it with: apt-get install -y chromium`);
+if (!hasChromium)
+  console.warn(`Browser tests skipped: ${CHROMIUM} is missing. Install it with: apt-get install -y chromium`);
 
 const OUTPUT = join(root, "test/browser/output");
 const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost"]);
@@ -37,7 +38,9 @@ describe.skipIf(!hasChromium)("API reference and landing page in Chromium, with 
     // CSP violations are reported in the page; collect them before any page script runs.
     await browser.addInitScript(() => {
       window.__cspViolations = [];
-      document.addEventListener("securitypolicyviolation", (e: any) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+      document.addEventListener("securitypolicyviolation", (e: any) =>
+        window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`),
+      );
     });
   });
 
@@ -70,9 +73,14 @@ describe.skipIf(!hasChromium)("API reference and landing page in Chromium, with 
     await search.waitFor({ timeout: 30_000 });
     await expect(tab.locator(".info .title").innerText()).resolves.toContain("Edgestay Partner API");
     expect(await tab.locator(".opblock").count()).toBeGreaterThan(30);
-    expect(await tab.locator(".opblock-tag").allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining("Operations")]));
+    expect(await tab.locator(".opblock-tag").allInnerTexts()).toEqual(
+      expect.arrayContaining([expect.stringContaining("Operations")]),
+    );
     // The vendored stylesheet applies (Swagger UI's POST colour), not an unstyled list.
-    const postColour = await tab.locator(".opblock-post .opblock-summary-method").first().evaluate((e: any) => getComputedStyle(e).backgroundColor);
+    const postColour = await tab
+      .locator(".opblock-post .opblock-summary-method")
+      .first()
+      .evaluate((e: any) => getComputedStyle(e).backgroundColor);
     expect(postColour).toBe("rgb(73, 204, 144)");
 
     // One operation opened: its request body schema and responses render.

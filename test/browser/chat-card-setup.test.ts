@@ -7,7 +7,8 @@ import { bootstrap } from "../../local/bootstrap";
 import { startLocalServer, type LocalServer } from "../../local/server";
 import { CHROMIUM, hasChromium, launchChromium } from "../support/chromium";
 
-if (!hasChromium) console.warn(`Skipping the chat card-setup browser test: ${CHROMIUM} is missing (apt-get install -y chromium).`);
+if (!hasChromium)
+  console.warn(`Skipping the chat card-setup browser test: ${CHROMIUM} is missing (apt-get install -y chromium).`);
 
 const addDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
@@ -41,9 +42,13 @@ describe.skipIf(!hasChromium)("chat card setup in Chromium", () => {
   };
 
   it("opens the setupUrl, saves a card in the page, and the conversation continues to booked", async () => {
-    const { sessionId } = await chat("/sessions", { actor: { actorId: "browser-traveller", timezoneOffsetMinutes: -300 } });
+    const { sessionId } = await chat("/sessions", {
+      actor: { actorId: "browser-traveller", timezoneOffsetMinutes: -300 },
+    });
     const say = (text: string) => chat("/events", { sessionId, text });
-    expect((await say(`Hotel in New York for 2 adults from ${addDays(30)} to ${addDays(32)}`)).result.status).toBe("shortlist");
+    expect((await say(`Hotel in New York for 2 adults from ${addDays(30)} to ${addDays(32)}`)).result.status).toBe(
+      "shortlist",
+    );
     expect((await say("Book the first one")).result.status).toBe("guest_name_required");
     const setup = await say("Ada Lovelace");
     expect(setup.result.status).toBe("payment_setup_required");
@@ -66,16 +71,28 @@ describe.skipIf(!hasChromium)("chat card setup in Chromium", () => {
     // Only the token, brand, last 4 and expiry left the page.
     expect(sent).toHaveLength(1);
     const body = JSON.parse(sent[0]!);
-    expect(Object.keys(body).sort()).toEqual(["cardBrand", "cardLast4", "expMonth", "expYear", "paymentMethodId", "portalToken", "setAsDefault"]);
+    expect(Object.keys(body).sort()).toEqual([
+      "cardBrand",
+      "cardLast4",
+      "expMonth",
+      "expYear",
+      "paymentMethodId",
+      "portalToken",
+      "setAsDefault",
+    ]);
     expect(sent[0]).not.toContain("4242424242424242");
-    expect(sent[0]).not.toContain("123\"");
+    expect(sent[0]).not.toContain('123"');
     // The token left the address bar.
     expect(page.url()).not.toContain("token=");
     await page.close();
 
     const confirm = await say("Done");
     expect(confirm.result.status).toBe("payment_confirmation_required");
-    expect(confirm.result.artifacts.payment).toMatchObject({ paymentMethodId: body.paymentMethodId, cardBrand: "visa", cardLast4: "4242" });
+    expect(confirm.result.artifacts.payment).toMatchObject({
+      paymentMethodId: body.paymentMethodId,
+      cardBrand: "visa",
+      cardLast4: "4242",
+    });
     const booked = await say("Yes");
     expect(booked.result.status).toBe("booked");
     const confirmation = await fetch(booked.result.artifacts.booking.confirmationUrl);

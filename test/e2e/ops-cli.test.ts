@@ -55,8 +55,18 @@ describe("operator CLI against a running Worker", () => {
     expect((await ops(["--help"])).stdout).toContain("partners create");
 
     const onboarded = await ops([
-      "partners", "create", "--id", "e2e-travel", "--name", "E2E Travel",
-      "--admin-email", "owner@e2e.test", "--admin-password", "owner-password", "--key-name", "first key",
+      "partners",
+      "create",
+      "--id",
+      "e2e-travel",
+      "--name",
+      "E2E Travel",
+      "--admin-email",
+      "owner@e2e.test",
+      "--admin-password",
+      "owner-password",
+      "--key-name",
+      "first key",
     ]);
     expect(onboarded.code, onboarded.stderr).toBe(0);
     expect(onboarded.stderr).toContain("not shown again");
@@ -69,43 +79,106 @@ describe("operator CLI against a running Worker", () => {
 
     // The admin logs in with the MD5 of the password, as clients do.
     const md5 = createHash("md5").update("owner-password").digest("hex");
-    const login = await api("POST", "/api/auth/login", { body: { accountType: "email", accountValue: "owner@e2e.test", password: md5 } });
+    const login = await api("POST", "/api/auth/login", {
+      body: { accountType: "email", accountValue: "owner@e2e.test", password: md5 },
+    });
     expect(login.status).toBe(200);
     const auth = { authorization: `Bearer ${login.json.data.token.accessToken}` };
 
-    const user = await api("POST", "/api/users", { headers: auth, body: { email: "agent@e2e.test", password: createHash("md5").update("agent").digest("hex"), role: "user" } });
+    const user = await api("POST", "/api/users", {
+      headers: auth,
+      body: { email: "agent@e2e.test", password: createHash("md5").update("agent").digest("hex"), role: "user" },
+    });
     expect(user.status).toBe(201);
     const key = await api("POST", "/api/partner/api-keys", { headers: auth, body: { name: "booking server" } });
     expect(key.status).toBe(201);
 
     for (const apiKey of [firstKey, key.json.data.apiKey]) {
-      const content = await api("POST", "/api/v1/content/accommodations", { headers: { "api-key": apiKey }, body: { size: 1 } });
+      const content = await api("POST", "/api/v1/content/accommodations", {
+        headers: { "api-key": apiKey },
+        body: { size: 1 },
+      });
       expect(content.status).toBe(200);
       expect(content.json.message).toBe("success");
     }
 
     // The partner's first connection, made by the operator, shows up for the partner.
-    const connection = await ops(["connections", "create", "--partner", "e2e-travel", "--api-type", "b2b", "--connection-type", "direct", "--rate-limit", "60", "--window-ms", "60000", "--in-use"]);
+    const connection = await ops([
+      "connections",
+      "create",
+      "--partner",
+      "e2e-travel",
+      "--api-type",
+      "b2b",
+      "--connection-type",
+      "direct",
+      "--rate-limit",
+      "60",
+      "--window-ms",
+      "60000",
+      "--in-use",
+    ]);
     expect(connection.code, connection.stderr).toBe(0);
     const mine = await api("GET", "/api/partners/e2e-travel/connections", { headers: auth });
     expect(mine.json.data.map((c: { code: number }) => c.code)).toEqual([connection.data.code]);
   });
 
   it("manages connections: create, list, get, update, enable, disable, delete, with clear errors", async () => {
-    const made = await ops(["connections", "create", "--partner", "e2e-travel", "--api-type", "cug", "--connection-type", "tgx", "--rate-limit", "10", "--window-ms", "1000", "--rate-name", "CUG"]);
+    const made = await ops([
+      "connections",
+      "create",
+      "--partner",
+      "e2e-travel",
+      "--api-type",
+      "cug",
+      "--connection-type",
+      "tgx",
+      "--rate-limit",
+      "10",
+      "--window-ms",
+      "1000",
+      "--rate-name",
+      "CUG",
+    ]);
     expect(made.code, made.stderr).toBe(0);
     const id = made.data.id as string;
-    expect(made.data).toMatchObject({ apiType: "cug", connectionType: "tgx", rateName: "CUG", currentInUse: false, netMarkups: 0 });
+    expect(made.data).toMatchObject({
+      apiType: "cug",
+      connectionType: "tgx",
+      rateName: "CUG",
+      currentInUse: false,
+      netMarkups: 0,
+    });
 
-    expect((await ops(["connections", "list", "--partner", "e2e-travel", "--size", "1"])).data.pagination).toMatchObject({ size: 1, total: 2 });
+    expect(
+      (await ops(["connections", "list", "--partner", "e2e-travel", "--size", "1"])).data.pagination,
+    ).toMatchObject({ size: 1, total: 2 });
     expect((await ops(["connections", "get", id])).data.id).toBe(id);
-    expect((await ops(["connections", "update", id, "--rate-limit", "20", "--clear-rate-name"])).data).toMatchObject({ rateLimit: 20, rateName: null });
+    expect((await ops(["connections", "update", id, "--rate-limit", "20", "--clear-rate-name"])).data).toMatchObject({
+      rateLimit: 20,
+      rateName: null,
+    });
     expect((await ops(["connections", "enable", id])).data.currentInUse).toBe(true);
 
-    const second = await ops(["connections", "create", "--partner", "e2e-travel", "--api-type", "cug", "--connection-type", "tgx", "--rate-limit", "10", "--window-ms", "1000"]);
+    const second = await ops([
+      "connections",
+      "create",
+      "--partner",
+      "e2e-travel",
+      "--api-type",
+      "cug",
+      "--connection-type",
+      "tgx",
+      "--rate-limit",
+      "10",
+      "--window-ms",
+      "1000",
+    ]);
     const clash = await ops(["connections", "enable", second.data.id]);
     expect(clash.code).toBe(1);
-    expect(clash.stderr).toContain("409 Another connection is already currentInUse for this partner/apiType/connectionType");
+    expect(clash.stderr).toContain(
+      "409 Another connection is already currentInUse for this partner/apiType/connectionType",
+    );
 
     expect((await ops(["connections", "disable", id])).data.currentInUse).toBe(false);
     expect((await ops(["connections", "delete", id])).data.id).toBe(id);
@@ -113,7 +186,20 @@ describe("operator CLI against a running Worker", () => {
     expect(gone.code).toBe(1);
     expect(gone.stderr).toMatch(/404 Connection not found \(request id [\w-]+\)/);
 
-    const noPartner = await ops(["connections", "create", "--partner", "ghost", "--api-type", "b2b", "--connection-type", "direct", "--rate-limit", "1", "--window-ms", "1"]);
+    const noPartner = await ops([
+      "connections",
+      "create",
+      "--partner",
+      "ghost",
+      "--api-type",
+      "b2b",
+      "--connection-type",
+      "direct",
+      "--rate-limit",
+      "1",
+      "--window-ms",
+      "1",
+    ]);
     expect(noPartner.code).toBe(1);
     expect(noPartner.stderr).toContain("404 Partner not found");
   });

@@ -27,16 +27,48 @@ const usCities = (cityMap as City[])
 // Bigger cities get more hotels (weight ~ population^0.75), so dense downtowns exist for geo search.
 const cumulativeWeights = (() => {
   let total = 0;
-  return usCities.map((c) => (total += Math.pow(c.pop, 0.75)));
+  return usCities.map((c) => (total += c.pop ** 0.75));
 })();
 
 const TYPES: Array<[AccommodationContent["type"], number]> = [
-  ["hotel", 70], ["motel", 10], ["resort", 8], ["apartment", 6], ["hostel", 3], ["guesthouse", 3],
+  ["hotel", 70],
+  ["motel", 10],
+  ["resort", 8],
+  ["apartment", 6],
+  ["hostel", 3],
+  ["guesthouse", 3],
 ];
 const NAME_STEMS = [
-  "Grand", "Parkside", "Harborview", "Summit", "Maple", "Lakeside", "Riverside", "Heritage", "Sunset", "Union",
-  "Liberty", "Cedar", "Bayfront", "Highland", "Midtown", "Ironwood", "Copper", "Silver Creek", "Oak Hollow", "Beacon",
-  "Northstar", "Magnolia", "Canyon", "Prairie", "Harbor Lights", "Juniper", "Redwood", "Gateway", "Meridian", "Willow",
+  "Grand",
+  "Parkside",
+  "Harborview",
+  "Summit",
+  "Maple",
+  "Lakeside",
+  "Riverside",
+  "Heritage",
+  "Sunset",
+  "Union",
+  "Liberty",
+  "Cedar",
+  "Bayfront",
+  "Highland",
+  "Midtown",
+  "Ironwood",
+  "Copper",
+  "Silver Creek",
+  "Oak Hollow",
+  "Beacon",
+  "Northstar",
+  "Magnolia",
+  "Canyon",
+  "Prairie",
+  "Harbor Lights",
+  "Juniper",
+  "Redwood",
+  "Gateway",
+  "Meridian",
+  "Willow",
 ];
 const NAME_SUFFIX: Record<AccommodationContent["type"], string[]> = {
   hotel: ["Hotel", "Inn & Suites", "Suites", "Hotel & Conference Center", "Boutique Hotel", "Plaza Hotel"],
@@ -55,9 +87,26 @@ const STARS: Record<AccommodationContent["type"], number[]> = {
   guesthouse: [2.5, 3, 3.5, 4],
 };
 const AMENITIES = [
-  "Free WiFi", "Parking", "Outdoor pool", "Indoor pool", "Fitness center", "Restaurant", "Bar", "Spa",
-  "Airport shuttle", "Pet friendly", "Business center", "Room service", "24-hour front desk", "Laundry",
-  "Air conditioning", "EV charging", "Breakfast available", "Meeting rooms", "Kitchenette", "Wheelchair accessible",
+  "Free WiFi",
+  "Parking",
+  "Outdoor pool",
+  "Indoor pool",
+  "Fitness center",
+  "Restaurant",
+  "Bar",
+  "Spa",
+  "Airport shuttle",
+  "Pet friendly",
+  "Business center",
+  "Room service",
+  "24-hour front desk",
+  "Laundry",
+  "Air conditioning",
+  "EV charging",
+  "Breakfast available",
+  "Meeting rooms",
+  "Kitchenette",
+  "Wheelchair accessible",
 ];
 
 export const DEMO_SEED = 20261121;
@@ -102,7 +151,10 @@ export function* generateAccommodations(count: number, seed = DEMO_SEED): Genera
     const chef = faker.person.fullName();
 
     const code = accommodationCode(n);
-    const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/(^-|-$)/g, "");
+    const slug = name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/(^-|-$)/g, "");
     const content: AccommodationContent = {
       code,
       location: [longitude, latitude],
@@ -120,11 +172,31 @@ export function* generateAccommodations(count: number, seed = DEMO_SEED): Genera
           region: "US",
           locale: "en-US",
           content: [
-            { type: "GENERAL", content: `<p>${name} is a ${starRating}-star ${type} in ${city.city}, ${city.state_ansi}, with ${rooms} rooms over ${floors} floors.</p>` },
-            { type: "LOCATION", content: `<p>Set ${spreadKm.toFixed(1)} km from downtown ${city.city}, close to ${landmark}.</p>` },
-            { type: "ROOM", content: `<p>Rooms offer:</p><ul>${amenities.slice(0, 3).map((a) => `<li>${a}</li>`).join("")}</ul>` },
-            { type: "RESTAURANT", content: amenities.includes("Restaurant") ? `<p>The on-site restaurant, led by chef ${chef}, serves breakfast, lunch and dinner.</p>` : `<p>Restaurants are within walking distance.</p>` },
-            { type: "ADDITIONAL", content: `<p><strong>Please note:</strong> guests must be ${minAge} or older to check in. Photo ID and a credit card are required.</p>` },
+            {
+              type: "GENERAL",
+              content: `<p>${name} is a ${starRating}-star ${type} in ${city.city}, ${city.state_ansi}, with ${rooms} rooms over ${floors} floors.</p>`,
+            },
+            {
+              type: "LOCATION",
+              content: `<p>Set ${spreadKm.toFixed(1)} km from downtown ${city.city}, close to ${landmark}.</p>`,
+            },
+            {
+              type: "ROOM",
+              content: `<p>Rooms offer:</p><ul>${amenities
+                .slice(0, 3)
+                .map((a) => `<li>${a}</li>`)
+                .join("")}</ul>`,
+            },
+            {
+              type: "RESTAURANT",
+              content: amenities.includes("Restaurant")
+                ? `<p>The on-site restaurant, led by chef ${chef}, serves breakfast, lunch and dinner.</p>`
+                : `<p>Restaurants are within walking distance.</p>`,
+            },
+            {
+              type: "ADDITIONAL",
+              content: `<p><strong>Please note:</strong> guests must be ${minAge} or older to check in. Photo ID and a credit card are required.</p>`,
+            },
           ],
         },
       ],
@@ -137,12 +209,35 @@ export function* generateAccommodations(count: number, seed = DEMO_SEED): Genera
         checkOutFrom: "06:00",
         checkOutUntil,
         minAge,
-        checkinInstructions: [{ language: "en", region: "US", locale: "en-US", content: `<p>Check in at the front desk from ${checkInFrom}.</p>` }],
-        checkinSpecialInstructions: [{ language: "en", content: "Late arrivals after 23:00 should contact the property in advance." }],
-        checkoutSpecialInstructions: [{ language: "en", content: `Please return keys at the front desk by ${checkOutUntil}.` }],
+        checkinInstructions: [
+          {
+            language: "en",
+            region: "US",
+            locale: "en-US",
+            content: `<p>Check in at the front desk from ${checkInFrom}.</p>`,
+          },
+        ],
+        checkinSpecialInstructions: [
+          { language: "en", content: "Late arrivals after 23:00 should contact the property in advance." },
+        ],
+        checkoutSpecialInstructions: [
+          { language: "en", content: `Please return keys at the front desk by ${checkOutUntil}.` },
+        ],
       },
       starRating,
     };
-    yield { code, name, type, country: "US", state: city.state_ansi, city: city.city, latitude, longitude, starRating, timezone: city.timezone, content };
+    yield {
+      code,
+      name,
+      type,
+      country: "US",
+      state: city.state_ansi,
+      city: city.city,
+      latitude,
+      longitude,
+      starRating,
+      timezone: city.timezone,
+      content,
+    };
   }
 }

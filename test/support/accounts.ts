@@ -5,14 +5,24 @@
 export const DEMO_ACCOUNTS = [
   {
     partner: { id: "demo", name: "Demo Travel" },
-    admin: { id: "usr_demo_admin", email: "admin@demo.test", password: "demo-password", passwordMd5: "4b4d9529148d8d9440d7e20c78287f69" },
+    admin: {
+      id: "usr_demo_admin",
+      email: "admin@demo.test",
+      password: "demo-password",
+      passwordMd5: "4b4d9529148d8d9440d7e20c78287f69",
+    },
     apiKey: { id: "key_demo", key: "demo-partner-key" },
     collectorKey: "demo-collector-key",
     connection: { id: "con_demo_b2b", code: 1001 },
   },
   {
     partner: { id: "other", name: "Other Trips" },
-    admin: { id: "usr_other_admin", email: "admin@other.test", password: "other-password", passwordMd5: "455d12ba5891711c2bb67f7ea3fcc315" },
+    admin: {
+      id: "usr_other_admin",
+      email: "admin@other.test",
+      password: "other-password",
+      passwordMd5: "455d12ba5891711c2bb67f7ea3fcc315",
+    },
     apiKey: { id: "key_other", key: "other-partner-key" },
     collectorKey: "other-collector-key",
     connection: { id: "con_other_b2b", code: 2001 },

@@ -8,24 +8,45 @@ export const DEMO_CODE: number = DEMO.connection.code;
 export const OTHER_CODE: number = OTHER.connection.code;
 
 export const searchBody = (criteria: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  searchCriteria: { occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], checkIn: inDays(30), checkOut: inDays(32), ...criteria },
+  searchCriteria: {
+    occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+    checkIn: inDays(30),
+    checkOut: inDays(32),
+    ...criteria,
+  },
   settings: { access: { code: DEMO_CODE } },
   ...extra,
 });
 
-export type SearchedOption = { accommodationCode: string; option: any; checkIn: string; checkOut: string; occupancies: any[] };
+export type SearchedOption = {
+  accommodationCode: string;
+  option: any;
+  checkIn: string;
+  checkOut: string;
+  occupancies: any[];
+};
 
 /** Searches one accommodation and returns its cheapest option matching `pick`. */
 export const searchOne = async (
   code: string,
-  opts: { checkIn?: string; checkOut?: string; occupancies?: any[]; pick?: (o: any) => boolean; apiKey?: string; connection?: number } = {},
+  opts: {
+    checkIn?: string;
+    checkOut?: string;
+    occupancies?: any[];
+    pick?: (o: any) => boolean;
+    apiKey?: string;
+    connection?: number;
+  } = {},
 ): Promise<SearchedOption> => {
   const checkIn = opts.checkIn ?? inDays(30);
   const checkOut = opts.checkOut ?? addDays(checkIn, 2);
   const occupancies = opts.occupancies ?? [{ paxes: [{ age: 30 }, { age: 30 }] }];
   const res = await post(
     "/api/search",
-    { searchCriteria: { destinations: { accommodations: [{ code }] }, occupancies, checkIn, checkOut }, settings: { access: { code: opts.connection ?? DEMO_CODE } } },
+    {
+      searchCriteria: { destinations: { accommodations: [{ code }] }, occupancies, checkIn, checkOut },
+      settings: { access: { code: opts.connection ?? DEMO_CODE } },
+    },
     { apiKey: opts.apiKey },
   );
   if (res.status !== 200) throw new Error(`search ${res.status} ${res.text}`);
@@ -36,11 +57,23 @@ export const searchOne = async (
 };
 
 export const quoteBody = (s: SearchedOption, override: Record<string, unknown> = {}, connection = DEMO_CODE) => ({
-  quoteCriteria: { optionId: s.option.id, accommodation: { code: s.accommodationCode }, occupancies: s.occupancies, checkIn: s.checkIn, checkOut: s.checkOut, ...override },
+  quoteCriteria: {
+    optionId: s.option.id,
+    accommodation: { code: s.accommodationCode },
+    occupancies: s.occupancies,
+    checkIn: s.checkIn,
+    checkOut: s.checkOut,
+    ...override,
+  },
   settings: { access: { code: connection } },
 });
 
-export const bookBody = (quote: any, partnerReference: string, override: Record<string, unknown> = {}, connection = DEMO_CODE) => ({
+export const bookBody = (
+  quote: any,
+  partnerReference: string,
+  override: Record<string, unknown> = {},
+  connection = DEMO_CODE,
+) => ({
   bookCriteria: {
     quoteId: quote.id,
     accommodation: { code: quote.accommodation.accommodationCode },

@@ -10,7 +10,11 @@ type ChatCallOptions = { key?: string | null; headers?: Record<string, string>; 
 export const chat = (method: string, path: string, body?: unknown, options: ChatCallOptions = {}) => {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== null) headers["x-partner-api-key"] = options.key ?? DEMO_KEY;
-  return call(method, `${CHAT}${path}`, body, { apiKey: null, headers, ...(options.raw !== undefined ? { raw: options.raw } : {}) });
+  return call(method, `${CHAT}${path}`, body, {
+    apiKey: null,
+    headers,
+    ...(options.raw !== undefined ? { raw: options.raw } : {}),
+  });
 };
 
 export const startSession = async (actorId: string, key?: string) => {

@@ -19,7 +19,13 @@ export const startLocalWorker = async (): Promise<LocalWorker> => {
   const worker = await unstable_startWorker({
     config: join(root, "wrangler.toml"),
     envFiles: [join(root, ".dev.vars.example")],
-    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: stateDir, watch: false, logLevel: "warn" },
+    dev: {
+      server: { hostname: "127.0.0.1", port: 0 },
+      inspector: false,
+      persist: stateDir,
+      watch: false,
+      logLevel: "warn",
+    },
   });
   await worker.ready;
   const url = (await worker.url).origin;

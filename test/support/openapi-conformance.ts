@@ -6,14 +6,18 @@ import { exports } from "cloudflare:workers";
 export type Sent = { method: string; url: string };
 
 type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
-type Document = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } };
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, unknown> };
+};
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\b/i;
 // The document itself is the one JSON route it does not describe.
 const UNDESCRIBED = new Set(["/openapi.json"]);
 
 const escapePointer = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
-const patternOf = (path: string) => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
+const patternOf = (path: string) =>
+  new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
 
 /**
  * The app's own /openapi.json, loaded once per test file, with one ajv validator per documented
@@ -59,7 +63,10 @@ let loaded: ReturnType<typeof loadDocument> | undefined;
 const describeErrors = (errors: ErrorObject[] | null | undefined) =>
   (errors ?? [])
     .slice(0, 8)
-    .map((error) => `  ${error.instancePath || "(body)"} ${error.message}${error.params && Object.keys(error.params).length ? ` ${JSON.stringify(error.params)}` : ""}`)
+    .map(
+      (error) =>
+        `  ${error.instancePath || "(body)"} ${error.message}${error.params && Object.keys(error.params).length ? ` ${JSON.stringify(error.params)}` : ""}`,
+    )
     .join("\n");
 
 const excerpt = (text: string) => (text.length > 600 ? `${text.slice(0, 600)}…` : text);
@@ -69,7 +76,10 @@ const excerpt = (text: string) => (text.length > 600 ? `${text.slice(0, 600)}…
  * documents for the request: an undocumented status, a JSON body where none is documented, or a
  * body that breaks the documented schema. Bodies that are not JSON (pages, assets) are skipped.
  */
-export const assertDocumented = async (sent: Sent, answer: { status: number; headers: Headers; text: string; json: unknown }) => {
+export const assertDocumented = async (
+  sent: Sent,
+  answer: { status: number; headers: Headers; text: string; json: unknown },
+) => {
   const { document, routes, validator, anyErrorBody } = await (loaded ??= loadDocument());
   const path = new URL(sent.url, "https://edgestay.test").pathname;
   const method = sent.method.toLowerCase() === "head" ? "get" : sent.method.toLowerCase();
@@ -80,7 +90,9 @@ export const assertDocumented = async (sent: Sent, answer: { status: number; hea
   const route = routes.find((candidate) => candidate.pattern.test(path) && document.paths[candidate.path]![method]);
   if (!route) {
     if (answer.status < 400 || !anyErrorBody(answer.json)) {
-      throw new Error(`OpenAPI: ${where} on no documented operation, with a body that is not a documented error:\n${describeErrors(anyErrorBody.errors)}\nbody: ${excerpt(answer.text)}`);
+      throw new Error(
+        `OpenAPI: ${where} on no documented operation, with a body that is not a documented error:\n${describeErrors(anyErrorBody.errors)}\nbody: ${excerpt(answer.text)}`,
+      );
     }
     return;
   }
@@ -88,14 +100,20 @@ export const assertDocumented = async (sent: Sent, answer: { status: number; hea
   const status = String(answer.status);
   const key = [status, `${status[0]}XX`, "default"].find((candidate) => candidate in responses);
   if (!key) {
-    throw new Error(`OpenAPI: ${where}, a status ${method.toUpperCase()} ${route.path} does not document (documented: ${Object.keys(responses).join(", ")})\nbody: ${excerpt(answer.text)}`);
+    throw new Error(
+      `OpenAPI: ${where}, a status ${method.toUpperCase()} ${route.path} does not document (documented: ${Object.keys(responses).join(", ")})\nbody: ${excerpt(answer.text)}`,
+    );
   }
   if (!responses[key]!.content?.["application/json"]) {
-    throw new Error(`OpenAPI: ${where} with a JSON body, but ${method.toUpperCase()} ${route.path} documents no JSON body for ${key}\nbody: ${excerpt(answer.text)}`);
+    throw new Error(
+      `OpenAPI: ${where} with a JSON body, but ${method.toUpperCase()} ${route.path} documents no JSON body for ${key}\nbody: ${excerpt(answer.text)}`,
+    );
   }
   const pointer = `/paths/${escapePointer(route.path)}/${method}/responses/${key}/content/application~1json/schema`;
   const validate = validator(pointer);
   if (!validate(answer.json)) {
-    throw new Error(`OpenAPI: ${where}, a body that breaks the documented schema of ${method.toUpperCase()} ${route.path} ${key}:\n${describeErrors(validate.errors)}\nbody: ${excerpt(answer.text)}`);
+    throw new Error(
+      `OpenAPI: ${where}, a body that breaks the documented schema of ${method.toUpperCase()} ${route.path} ${key}:\n${describeErrors(validate.errors)}\nbody: ${excerpt(answer.text)}`,
+    );
   }
 };

@@ -13,7 +13,8 @@ export const CHROME_UA =
 
 let counter = 0;
 /** Unique suffix so tests in one file never share sessions, visitors, e-mails or IPs by accident. */
-export const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(++counter).toString(36).padStart(8, "0")}`;
+export const unique = (prefix: string) =>
+  `${prefix}${Date.now().toString(36)}${(++counter).toString(36).padStart(8, "0")}`;
 
 export const uniqueIp = () => `10.${(counter >> 8) & 255}.${++counter & 255}.${Math.floor(Math.random() * 250) + 1}`;
 
@@ -41,7 +42,11 @@ type SignalOptions = {
 
 /** A browser's post of signals: collector key, session id and, optionally, the edge's cf.country. */
 export const sendSignals = async (body: unknown, options: SignalOptions = {}) => {
-  const headers: Record<string, string> = { "content-type": "application/json", origin: "https://partner.example", ...options.headers };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    origin: "https://partner.example",
+    ...options.headers,
+  };
   if (options.collectorKey !== null) headers["x-radar-collector-key"] = options.collectorKey ?? DEMO_COLLECTOR_KEY;
   if (options.sessionId !== null && options.sessionId !== undefined) headers["session-id"] = options.sessionId;
   if (options.ip) headers["cf-connecting-ip"] = options.ip;
@@ -60,12 +65,20 @@ export const checkBody = (overrides: Record<string, unknown> = {}) => ({
   booker: { first_name: "Jane", last_name: "Doe", email: `${unique("jane")}@example.com`, phone: "+12025550123" },
   guest: { first_name: "John", last_name: "Doe" },
   context: { partner_request_id: unique("req"), booker_uuid: unique("b"), user_id: "u-1", ip: uniqueIp() },
-  payment: { billing_address: { line1: "1 Main St", city: "Boston", state: "MA", postal_code: "02110", country: "US" } },
+  payment: {
+    billing_address: { line1: "1 Main St", city: "Boston", state: "MA", postal_code: "02110", country: "US" },
+  },
   extras: { channel: "web" },
   ...overrides,
 });
 
-type CheckOptions = { sessionId?: string | null; apiKey?: string | null; idempotencyKey?: string; raw?: string; headers?: Record<string, string> };
+type CheckOptions = {
+  sessionId?: string | null;
+  apiKey?: string | null;
+  idempotencyKey?: string;
+  raw?: string;
+  headers?: Record<string, string>;
+};
 
 export const runCheckCall = (body: unknown, options: CheckOptions = {}) => {
   const headers: Record<string, string> = { ...options.headers };

@@ -1,6 +1,12 @@
 import { inventorySupplier } from "../../src/features/supply/inventory-supplier";
 import { recordProviderTransaction } from "../../src/features/supply/provider-transactions";
-import { SupplierFailure, SupplierRefusal, type Supplier, type SupplierBooking, type SupplierCall } from "../../src/features/supply/supplier";
+import {
+  SupplierFailure,
+  SupplierRefusal,
+  type Supplier,
+  type SupplierBooking,
+  type SupplierCall,
+} from "../../src/features/supply/supplier";
 
 /**
  * A second supplier for tests of the booking side's failure paths (the Hotel-X supplier has its own,
@@ -39,11 +45,21 @@ export const relaySupplier = (d1: D1Database, name = "relay", mode: RelayMode = 
   const held = new Map<string, SupplierBooking>();
   const bookRequests: string[] = [];
   // What a client sends: credentials included, so the redaction of providerTransactions is exercised.
-  const exchange = (call: SupplierCall | undefined, operation: "search" | "quote" | "book" | "cancel" | "bookingByReference", variables: unknown, answer: unknown) =>
+  const exchange = (
+    call: SupplierCall | undefined,
+    operation: "search" | "quote" | "book" | "cancel" | "bookingByReference",
+    variables: unknown,
+    answer: unknown,
+  ) =>
     recordProviderTransaction(call, {
       supplier: name,
       operation,
-      request: JSON.stringify({ query: `${operation}(...)`, variables, credentials: { apiKey: "relay-secret-key" }, card: { cardNumber: "4242424242424242", cvc: "123" } }),
+      request: JSON.stringify({
+        query: `${operation}(...)`,
+        variables,
+        credentials: { apiKey: "relay-secret-key" },
+        card: { cardNumber: "4242424242424242", cvc: "123" },
+      }),
       response: JSON.stringify({ data: answer }),
       status: 200,
       durationMs: 0,
@@ -59,7 +75,8 @@ export const relaySupplier = (d1: D1Database, name = "relay", mode: RelayMode = 
     async search(selection, stay, now, terms, call) {
       if (relay.mode.search === "hang") return hang(call);
       if (relay.mode.search === "error") throw new SupplierFailure("supplier_error", name, `${name} answered HTTP 500`);
-      if (relay.mode.search === "unavailable") throw new SupplierFailure("supplier_unavailable", name, `${name} circuit is open`);
+      if (relay.mode.search === "unavailable")
+        throw new SupplierFailure("supplier_unavailable", name, `${name} circuit is open`);
       const answer = await inventory.search(selection, stay, now, terms);
       exchange(call, "search", { selection, stay }, { accommodations: answer.accommodations.length });
       return answer;
@@ -81,7 +98,10 @@ export const relaySupplier = (d1: D1Database, name = "relay", mode: RelayMode = 
       if (held.has(clientReference)) throw new SupplierRefusal("failed");
       const booked = await inventory.book(accommodation, ref, stay, clientReference);
       if (booked.status !== "confirmed") return booked;
-      held.set(clientReference, { supplierReference: booked.supplierReference, hotelConfirmationNumber: booked.hotelConfirmationNumber });
+      held.set(clientReference, {
+        supplierReference: booked.supplierReference,
+        hotelConfirmationNumber: booked.hotelConfirmationNumber,
+      });
       exchange(call, "book", { clientReference }, { reference: booked.supplierReference });
       return relay.mode.book === "unknown" ? { status: "unknown" } : booked;
     },

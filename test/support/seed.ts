@@ -17,10 +17,12 @@ export const seedDemoAccounts = async (d1: D1Database) => {
   const db = drizzle(d1);
   for (const account of DEMO_ACCOUNTS) {
     await db.batch([
-      db.insert(partners)
+      db
+        .insert(partners)
         .values({ ...account.partner, collectorKeyHash: await sha256Hex(account.collectorKey) })
         .onConflictDoNothing(),
-      db.insert(users)
+      db
+        .insert(users)
         .values({
           id: account.admin.id,
           partnerId: account.partner.id,
@@ -31,10 +33,18 @@ export const seedDemoAccounts = async (d1: D1Database) => {
           role: "admin",
         })
         .onConflictDoNothing(),
-      db.insert(apiKeys)
-        .values({ id: account.apiKey.id, partnerId: account.partner.id, keyHash: await sha256Hex(account.apiKey.key), keyPrefix: account.apiKey.key.slice(0, 8), name: "Demo key" })
+      db
+        .insert(apiKeys)
+        .values({
+          id: account.apiKey.id,
+          partnerId: account.partner.id,
+          keyHash: await sha256Hex(account.apiKey.key),
+          keyPrefix: account.apiKey.key.slice(0, 8),
+          name: "Demo key",
+        })
         .onConflictDoNothing(),
-      db.insert(connections)
+      db
+        .insert(connections)
         .values({
           id: account.connection.id,
           code: account.connection.code,
@@ -55,24 +65,53 @@ export const seedDemoAccounts = async (d1: D1Database) => {
  * Connection 1002 of the demo partner (b2b, tgx, in use), pointed at the sandbox Hotel-X supplier
  * at `url`. Safe to run again: the connection is kept; its upstream is made only when missing.
  */
-export const seedDemoUpstream = async (d1: D1Database, options: { credentialsKey: string; url: string; hotels?: boolean }) => {
+export const seedDemoUpstream = async (
+  d1: D1Database,
+  options: { credentialsKey: string; url: string; hotels?: boolean },
+) => {
   if (options.hotels !== false) await seedSandboxHotels(d1);
   const db = drizzle(d1);
   const { connection, upstream } = DEMO_UPSTREAM_CONNECTION;
   await db
     .insert(connections)
-    .values({ ...connection, apiType: "b2b", connectionType: "tgx", rateLimit: 600, rateLimitWindowMs: 60_000, netMarkups: 0, currentInUse: true })
+    .values({
+      ...connection,
+      apiType: "b2b",
+      connectionType: "tgx",
+      rateLimit: 600,
+      rateLimitWindowMs: 60_000,
+      netMarkups: 0,
+      currentInUse: true,
+    })
     .onConflictDoNothing();
-  const [present] = await db.select({ id: connectionUpstreams.connectionId }).from(connectionUpstreams).where(sql`${connectionUpstreams.connectionId} = ${connection.id}`);
+  const [present] = await db
+    .select({ id: connectionUpstreams.connectionId })
+    .from(connectionUpstreams)
+    .where(sql`${connectionUpstreams.connectionId} = ${connection.id}`);
   if (present) return;
   await setUpstream(db, { credentialsKey: options.credentialsKey, local: true }, connection.id, {
-    kind: upstream.kind, url: options.url, client: upstream.client, context: upstream.context, credentials: { apiKey: upstream.apiKey },
+    kind: upstream.kind,
+    url: options.url,
+    client: upstream.client,
+    context: upstream.context,
+    credentials: { apiKey: upstream.apiKey },
   });
 };
 
 /** The scenario hotels (sandbox/hotelx/README.md) our content index knows, beside the sandbox's inventory. */
 export const SANDBOX_SCENARIO_CODES = [
-  "HX500", "HXBADJSON", "HXGQLERR", "HXBADSHAPE", "HXPRICEUP", "HXSOLDOUT", "HXREFUSE", "HXSLOW2000", "HXSLOW5000", "HXLOST2000", "HXLOST5000", "HXLOST10000",
+  "HX500",
+  "HXBADJSON",
+  "HXGQLERR",
+  "HXBADSHAPE",
+  "HXPRICEUP",
+  "HXSOLDOUT",
+  "HXREFUSE",
+  "HXSLOW2000",
+  "HXSLOW5000",
+  "HXLOST2000",
+  "HXLOST5000",
+  "HXLOST10000",
 ] as const;
 
 /**
@@ -89,7 +128,10 @@ export const seedSandboxHotels = async (d1: D1Database) => {
     // Inventory hotels are named after their city ("Hotel Sandbox Lisbon").
     const city = scenario
       ? { name: "Sandbox", country: "ES", latitude: 0, longitude: i, timezone: "UTC" }
-      : (SANDBOX_CITIES.find((c) => hotel.name.endsWith(` ${c.name}`)) ?? { ...SANDBOX_CITIES[0]!, latitude: SANDBOX_CITIES[0]!.latitude + i * 0.001 });
+      : (SANDBOX_CITIES.find((c) => hotel.name.endsWith(` ${c.name}`)) ?? {
+          ...SANDBOX_CITIES[0]!,
+          latitude: SANDBOX_CITIES[0]!.latitude + i * 0.001,
+        });
     return sandboxHotelContentRow({ code, name: hotel.name, city, starRating: 4 });
   });
   await insertContentRows(d1, rows);
@@ -98,7 +140,12 @@ export const seedSandboxHotels = async (d1: D1Database) => {
 type SandboxPlace = { name: string; country: string; latitude: number; longitude: number; timezone: string };
 
 /** Our content row (accommodations) for a hotel the sandbox Hotel-X supplier sells: the upstream prices, the content is ours. */
-export const sandboxHotelContentRow = (hotel: { code: string; name: string; city: SandboxPlace; starRating: number }) => {
+export const sandboxHotelContentRow = (hotel: {
+  code: string;
+  name: string;
+  city: SandboxPlace;
+  starRating: number;
+}) => {
   const { code, name, city, starRating } = hotel;
   const content: AccommodationContent = {
     code,
@@ -107,19 +154,41 @@ export const sandboxHotelContentRow = (hotel: { code: string; name: string; city
     contact: { phone: "", fax: "", email: "" },
     address: { address: "", city: city.name, state: "", country: city.country, postalCode: "" },
     localizedName: [{ language: "en", region: "US", locale: "en-US", content: name }],
-    localizedDescription: [{ language: "en", region: "US", locale: "en-US", content: [{ type: "GENERAL", content: `<p>${name}, sold by the sandbox Hotel-X supplier.</p>` }] }],
+    localizedDescription: [
+      {
+        language: "en",
+        region: "US",
+        locale: "en-US",
+        content: [{ type: "GENERAL", content: `<p>${name}, sold by the sandbox Hotel-X supplier.</p>` }],
+      },
+    ],
     type: "hotel",
     amenities: [],
     timezone: city.timezone,
     checkInPolicy: {
-      checkInFrom: "15:00", checkInUntil: "23:59", checkOutFrom: "06:00", checkOutUntil: "11:00", minAge: 18,
-      checkinInstructions: [], checkinSpecialInstructions: [], checkoutSpecialInstructions: [],
+      checkInFrom: "15:00",
+      checkInUntil: "23:59",
+      checkOutFrom: "06:00",
+      checkOutUntil: "11:00",
+      minAge: 18,
+      checkinInstructions: [],
+      checkinSpecialInstructions: [],
+      checkoutSpecialInstructions: [],
     },
     starRating,
   };
   return {
-    code, name, type: "hotel", country: city.country, state: "", city: city.name,
-    latitude: city.latitude, longitude: city.longitude, starRating, timezone: city.timezone, content: JSON.stringify(content),
+    code,
+    name,
+    type: "hotel",
+    country: city.country,
+    state: "",
+    city: city.name,
+    latitude: city.latitude,
+    longitude: city.longitude,
+    starRating,
+    timezone: city.timezone,
+    content: JSON.stringify(content),
   };
 };
 
@@ -127,7 +196,13 @@ export const sandboxHotelContentRow = (hotel: { code: string; name: string; city
 export const insertContentRows = async (d1: D1Database, rows: Array<ReturnType<typeof sandboxHotelContentRow>>) => {
   const db = drizzle(d1);
   const inserts = [];
-  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) inserts.push(db.insert(accommodations).values(rows.slice(at, at + ROWS_PER_INSERT)).onConflictDoNothing());
+  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT)
+    inserts.push(
+      db
+        .insert(accommodations)
+        .values(rows.slice(at, at + ROWS_PER_INSERT))
+        .onConflictDoNothing(),
+    );
   if (inserts.length) await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
 };
 

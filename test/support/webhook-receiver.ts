@@ -7,7 +7,12 @@ import type { TestProject } from "vitest/node";
  * N requests of that name answer 500, and `?hang=1` answers only after 15 s (past the 10 s timeout). Tests read what arrived with `GET <url>/received/<name>?count=N`,
  * which answers as soon as N requests have arrived (or after 20 s with what there is).
  */
-export type ReceivedWebhook = { headers: Record<string, string>; body: string; answeredStatus: number; receivedAt: number };
+export type ReceivedWebhook = {
+  headers: Record<string, string>;
+  body: string;
+  answeredStatus: number;
+  receivedAt: number;
+};
 
 declare module "vitest" {
   interface ProvidedContext {

@@ -14,7 +14,11 @@ export const receivedAt = async (name: string, count: number): Promise<ReceivedW
   return (await res.json()) as ReceivedWebhook[];
 };
 
-export const subscribe = async (adminToken: string, name: string, options: { events?: string[]; query?: string } = {}) => {
+export const subscribe = async (
+  adminToken: string,
+  name: string,
+  options: { events?: string[]; query?: string } = {},
+) => {
   const res = await asBearer(adminToken).post("/api/partner/webhooks", {
     url: `${RECEIVER}/hooks/${name}${options.query ?? ""}`,
     events: options.events ?? ["booking.confirmed", "booking.cancelled"],
@@ -35,8 +39,16 @@ export const bookRefundable = async (code: string, partnerReference: string) => 
 export const signatureIsValid = async (secret: string, hook: Pick<ReceivedWebhook, "headers" | "body">) => {
   const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(hook.headers["edgestay-signature"] ?? "");
   if (!match) return false;
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${match[1]}.${hook.body}`)));
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = new Uint8Array(
+    await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${match[1]}.${hook.body}`)),
+  );
   return [...mac].map((b) => b.toString(16).padStart(2, "0")).join("") === match[2];
 };
 

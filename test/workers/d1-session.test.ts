@@ -77,7 +77,12 @@ describe("x-d1-bookmark on responses", () => {
     const quote = await post("/api/quote", quoteBody(await searchOne("US000013", { pick: (o) => o.isRefundable })));
     const book = await post("/api/book", bookBody(quote.json.data, "bm-writes"));
     const cancel = await post("/api/cancel", cancelBody(book.json.data.bookingReference));
-    const purge = await call("POST", "/api/operator/login-failures/purge", {}, { apiKey: null, headers: { authorization: `Bearer ${env.OPERATOR_TOKEN}` } });
+    const purge = await call(
+      "POST",
+      "/api/operator/login-failures/purge",
+      {},
+      { apiKey: null, headers: { authorization: `Bearer ${env.OPERATOR_TOKEN}` } },
+    );
     const signals = await sendSignals(humanSignals(), { sessionId: unique("bm") });
     for (const res of [quote, book, cancel, purge, signals]) {
       expect(res.status, res.text).toBeLessThan(300);
@@ -103,18 +108,36 @@ describe("continuing from a bookmark", () => {
     const booked = await bookOne("bm-read-your-write");
     const bookmark = bookmarkOf(booked)!;
     expect(isBookmark(bookmark)).toBe(true);
-    const read = await call("GET", `/api/bookings/${booked.json.data.bookingReference}`, undefined, withBookmark(bookmark));
+    const read = await call(
+      "GET",
+      `/api/bookings/${booked.json.data.bookingReference}`,
+      undefined,
+      withBookmark(bookmark),
+    );
     expect(read.status).toBe(200);
-    expect(read.json.data).toMatchObject({ bookingReference: booked.json.data.bookingReference, partnerReference: "bm-read-your-write", status: "success" });
+    expect(read.json.data).toMatchObject({
+      bookingReference: booked.json.data.bookingReference,
+      partnerReference: "bm-read-your-write",
+      status: "success",
+    });
     // The session moved on from the sent bookmark, never back.
     expect(bookmarkOf(read)! >= bookmark).toBe(true);
-    const listed = await call("GET", "/api/bookings?partnerReference=bm-read-your-write", undefined, withBookmark(bookmark));
+    const listed = await call(
+      "GET",
+      "/api/bookings?partnerReference=bm-read-your-write",
+      undefined,
+      withBookmark(bookmark),
+    );
     expect(listed.status).toBe(200);
   });
 
   it("stale-tolerant reads continue from the sent bookmark; writes start at the primary", async () => {
     const reads = [
-      await post("/api/search", searchBody({ destinations: { accommodations: [{ code: "US000001" }] } }), withBookmark(AHEAD)),
+      await post(
+        "/api/search",
+        searchBody({ destinations: { accommodations: [{ code: "US000001" }] } }),
+        withBookmark(AHEAD),
+      ),
       await post("/api/v1/content/accommodations", { limit: 5 }, withBookmark(AHEAD)),
       await call("GET", "/api/bookings?partnerReference=bm-read-your-write", undefined, withBookmark(AHEAD)),
     ];
@@ -137,7 +160,11 @@ describe("continuing from a bookmark", () => {
       expect(read.json.data.bookingReference).toBe(reference);
       // The bad value is not passed to D1: the answer carries a real bookmark.
       expect(isBookmark(bookmarkOf(read))).toBe(true);
-      const search = await post("/api/search", searchBody({ destinations: { accommodations: [{ code: "US000001" }] } }), withBookmark(garbage));
+      const search = await post(
+        "/api/search",
+        searchBody({ destinations: { accommodations: [{ code: "US000001" }] } }),
+        withBookmark(garbage),
+      );
       expect(search.status).toBe(200);
       expect(isBookmark(bookmarkOf(search))).toBe(true);
     }
@@ -163,7 +190,9 @@ describe("chat: the Durable Object continues the request's session", () => {
     await say(id, "I'll take the cheapest");
     const named = await say(id, "The guest is Grace Hopper");
     const setupUrl = named.result.artifacts.payment.setupUrl as string;
-    expect((await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setupUrl)), { apiKey: null })).status).toBe(200);
+    expect(
+      (await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setupUrl)), { apiKey: null })).status,
+    ).toBe(200);
     expect((await say(id, "Done")).result.status).toBe("payment_confirmation_required");
 
     const res = await chat("POST", "/events", { sessionId: id, text: "yes" });

@@ -21,7 +21,13 @@ describe("demo accommodation generator", () => {
   it("fills every field of section 4.1 plausibly", () => {
     for (const a of sample) {
       const doc = accommodationContentSchema.strict().parse(a.content);
-      expect(doc.localizedDescription[0]!.content.map((c) => c.type).sort()).toEqual(["ADDITIONAL", "GENERAL", "LOCATION", "RESTAURANT", "ROOM"]);
+      expect(doc.localizedDescription[0]!.content.map((c) => c.type).sort()).toEqual([
+        "ADDITIONAL",
+        "GENERAL",
+        "LOCATION",
+        "RESTAURANT",
+        "ROOM",
+      ]);
       expect(doc.localizedDescription[0]!.content.every((c) => /<\/?[a-z]+>/.test(c.content))).toBe(true);
       expect(() => new Intl.DateTimeFormat("en-US", { timeZone: doc.timezone })).not.toThrow();
       expect(doc.timezone).toMatch(/^(America|Pacific)\//);
@@ -54,7 +60,9 @@ describe("demo accounts", () => {
   it("document the MD5 strings clients send, and keep only PBKDF2 hashes of them", async () => {
     for (const account of DEMO_ACCOUNTS) {
       expect(await md5Hex(account.admin.password)).toBe(account.admin.passwordMd5);
-      const row = await env.DB.prepare("select password_hash from users where email = ?").bind(account.admin.email).first<{ password_hash: string }>();
+      const row = await env.DB.prepare("select password_hash from users where email = ?")
+        .bind(account.admin.email)
+        .first<{ password_hash: string }>();
       expect(row!.password_hash).toMatch(/^pbkdf2-sha256\$100000\$/);
       expect(row!.password_hash).not.toContain(account.admin.passwordMd5);
       expect(await verifyPassword(account.admin.passwordMd5, row!.password_hash)).toBe(true);
@@ -63,11 +71,37 @@ describe("demo accounts", () => {
   });
 
   it("give each partner one in-use b2b direct connection with the documented limits, and demo the sandbox upstream's 1002", async () => {
-    const { results } = await env.DB.prepare("select partner_id, code, api_type, connection_type, current_in_use, rate_limit, rate_limit_window_ms from connections order by code").all();
+    const { results } = await env.DB.prepare(
+      "select partner_id, code, api_type, connection_type, current_in_use, rate_limit, rate_limit_window_ms from connections order by code",
+    ).all();
     expect(results).toEqual([
-      { partner_id: "demo", code: 1001, api_type: "b2b", connection_type: "direct", current_in_use: 1, rate_limit: 600, rate_limit_window_ms: 60000 },
-      { partner_id: "demo", code: 1002, api_type: "b2b", connection_type: "tgx", current_in_use: 1, rate_limit: 600, rate_limit_window_ms: 60000 },
-      { partner_id: "other", code: 2001, api_type: "b2b", connection_type: "direct", current_in_use: 1, rate_limit: 600, rate_limit_window_ms: 60000 },
+      {
+        partner_id: "demo",
+        code: 1001,
+        api_type: "b2b",
+        connection_type: "direct",
+        current_in_use: 1,
+        rate_limit: 600,
+        rate_limit_window_ms: 60000,
+      },
+      {
+        partner_id: "demo",
+        code: 1002,
+        api_type: "b2b",
+        connection_type: "tgx",
+        current_in_use: 1,
+        rate_limit: 600,
+        rate_limit_window_ms: 60000,
+      },
+      {
+        partner_id: "other",
+        code: 2001,
+        api_type: "b2b",
+        connection_type: "direct",
+        current_in_use: 1,
+        rate_limit: 600,
+        rate_limit_window_ms: 60000,
+      },
     ]);
   });
 });

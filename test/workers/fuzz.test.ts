@@ -20,7 +20,15 @@ const RUNS = Number(env.FUZZ_RUNS || 50);
 const ROUTE_BUDGET_MS = 2_000;
 
 type Schema = Record<string, any>;
-type Route = { method: "POST" | "PUT"; path: string; template: string; security: string[]; body: Schema | null; headers: Schema[]; declares501: boolean };
+type Route = {
+  method: "POST" | "PUT";
+  path: string;
+  template: string;
+  security: string[];
+  body: Schema | null;
+  headers: Schema[];
+  declares501: boolean;
+};
 
 let doc: { paths: Record<string, Record<string, any>>; components?: { schemas?: Record<string, Schema> } };
 let credentials: Record<string, Record<string, string>>;
@@ -44,7 +52,9 @@ const stringFor = (s: Schema): fc.Arbitrary<string> => {
   const minLength = Math.min(s.minLength ?? 0, maxLength);
   if (s.pattern) {
     try {
-      return fc.stringMatching(new RegExp(s.pattern)).filter((v) => v.length <= (s.maxLength ?? 10_000) && v.length >= (s.minLength ?? 0));
+      return fc
+        .stringMatching(new RegExp(s.pattern))
+        .filter((v) => v.length <= (s.maxLength ?? 10_000) && v.length >= (s.minLength ?? 0));
     } catch {
       // A pattern fast-check cannot read: plain strings still exercise validation.
     }
@@ -59,10 +69,18 @@ const valueFor = (schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> 
   if (s.const !== undefined) return fc.constant(s.const);
   if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum);
   const alternatives = s.anyOf ?? s.oneOf;
-  if (Array.isArray(alternatives) && alternatives.length) return fc.oneof(...alternatives.map((a: Schema) => valueFor(a, depth + 1)));
+  if (Array.isArray(alternatives) && alternatives.length)
+    return fc.oneof(...alternatives.map((a: Schema) => valueFor(a, depth + 1)));
   if (Array.isArray(s.allOf) && s.allOf.length) {
     const parts = s.allOf.map((p: Schema) => resolve(p) ?? {});
-    return valueFor({ type: "object", properties: Object.assign({}, ...parts.map((p: Schema) => p.properties ?? {})), required: parts.flatMap((p: Schema) => p.required ?? []) }, depth + 1);
+    return valueFor(
+      {
+        type: "object",
+        properties: Object.assign({}, ...parts.map((p: Schema) => p.properties ?? {})),
+        required: parts.flatMap((p: Schema) => p.required ?? []),
+      },
+      depth + 1,
+    );
   }
   const types: string[] = Array.isArray(s.type) ? s.type : s.type ? [s.type] : s.properties ? ["object"] : [];
   const type = types.find((t) => t !== "null") ?? types[0];
@@ -70,21 +88,32 @@ const valueFor = (schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> 
     case "object": {
       const properties: Record<string, Schema> = s.properties ?? {};
       if (Object.keys(properties).length === 0) {
-        return typeof s.additionalProperties === "object" ? fc.dictionary(fc.string({ maxLength: 8 }), valueFor(s.additionalProperties, depth + 1), { maxKeys: 3 }) : fc.constant({});
+        return typeof s.additionalProperties === "object"
+          ? fc.dictionary(fc.string({ maxLength: 8 }), valueFor(s.additionalProperties, depth + 1), { maxKeys: 3 })
+          : fc.constant({});
       }
       const model = Object.fromEntries(
-        Object.entries(properties).map(([key, inner]) => [key, key === "sessionId" ? fc.constantFrom(chatSessionId, "cs_unknown") : valueFor(inner, depth + 1)]),
+        Object.entries(properties).map(([key, inner]) => [
+          key,
+          key === "sessionId" ? fc.constantFrom(chatSessionId, "cs_unknown") : valueFor(inner, depth + 1),
+        ]),
       );
       return fc.record(model, { requiredKeys: (s.required ?? []).filter((k: string) => k in properties) });
     }
     case "array": {
       const minLength = Math.min(s.minItems ?? 0, 3);
-      return fc.array(valueFor(s.items, depth + 1), { minLength, maxLength: Math.max(minLength, Math.min(s.maxItems ?? 3, 3)) });
+      return fc.array(valueFor(s.items, depth + 1), {
+        minLength,
+        maxLength: Math.max(minLength, Math.min(s.maxItems ?? 3, 3)),
+      });
     }
     case "string":
       return stringFor(s);
     case "integer":
-      return fc.integer({ min: Math.max(s.minimum ?? -1000, -2_000_000_000), max: Math.min(s.maximum ?? 100_000, 2_000_000_000) });
+      return fc.integer({
+        min: Math.max(s.minimum ?? -1000, -2_000_000_000),
+        max: Math.min(s.maximum ?? 100_000, 2_000_000_000),
+      });
     case "number":
       return fc.double({ min: s.minimum ?? -1000, max: s.maximum ?? 100_000, noNaN: true, noDefaultInfinity: true });
     case "boolean":
@@ -127,11 +156,20 @@ const hostile = fc.oneof(
   fc.integer({ min: 50, max: 80 }).map((depth) => nest(depth, "deep")), // near and past the depth limit
   fc.constant(FAR_TOO_DEEP), // 100,000 levels, spliced into the text (fast-check and structuredClone recurse)
   fc.string({ unit: "binary", maxLength: 40 }), // any code point, lone surrogates included
-  fc.string({ unit: fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 20 }), // control characters
+  fc.string({
+    unit: fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c)),
+    minLength: 1,
+    maxLength: 20,
+  }), // control characters
   fc.constantFrom(Number.MAX_SAFE_INTEGER, -1, 1e308, -0, 4242424242424242),
 );
 
-type Mutation = { kind: "none" } | { kind: "replace"; at: number; value: unknown } | { kind: "delete"; at: number } | { kind: "proto"; at: number } | { kind: "truncate"; at: number };
+type Mutation =
+  | { kind: "none" }
+  | { kind: "replace"; at: number; value: unknown }
+  | { kind: "delete"; at: number }
+  | { kind: "proto"; at: number }
+  | { kind: "truncate"; at: number };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ kind: "none" as const }) },
@@ -142,7 +180,8 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 );
 
 /** The body text: the valid value with one mutation applied. */
-const bodyText = (valid: unknown, change: Mutation): string => mutatedText(valid, change).replace(JSON.stringify(FAR_TOO_DEEP), farTooDeep);
+const bodyText = (valid: unknown, change: Mutation): string =>
+  mutatedText(valid, change).replace(JSON.stringify(FAR_TOO_DEEP), farTooDeep);
 
 const mutatedText = (valid: unknown, change: Mutation): string => {
   const value = structuredClone(valid);
@@ -153,7 +192,8 @@ const mutatedText = (valid: unknown, change: Mutation): string => {
   const path = places[change.at % places.length]!;
   if (path.length === 0) {
     if (change.kind === "replace") return JSON.stringify(change.value);
-    if (change.kind === "proto") return `{"__proto__":{"isAdmin":true,"partnerId":"other"},"constructor":{"prototype":{"x":1}}${text.startsWith("{") && text.length > 2 ? `,${text.slice(1)}` : "}"}`;
+    if (change.kind === "proto")
+      return `{"__proto__":{"isAdmin":true,"partnerId":"other"},"constructor":{"prototype":{"x":1}}${text.startsWith("{") && text.length > 2 ? `,${text.slice(1)}` : "}"}`;
     return "";
   }
   const parent = path.slice(0, -1).reduce<any>((node, key) => node[key], value);
@@ -162,7 +202,12 @@ const mutatedText = (valid: unknown, change: Mutation): string => {
   else if (change.kind === "delete") Array.isArray(parent) ? parent.splice(Number(key), 1) : delete parent[key];
   else if (parent[key] && typeof parent[key] === "object" && !Array.isArray(parent[key])) {
     // An own "__proto__" key, as JSON.parse makes one.
-    Object.defineProperty(parent[key], "__proto__", { value: { isAdmin: true }, enumerable: true, configurable: true, writable: true });
+    Object.defineProperty(parent[key], "__proto__", {
+      value: { isAdmin: true },
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
   } else parent[key] = JSON.parse('{"__proto__":{"polluted":true}}');
   return JSON.stringify(value);
 };
@@ -187,7 +232,13 @@ beforeAll(async () => {
   const connection = await env.DB.prepare("SELECT id FROM connections WHERE code = 1001").first<string>("id");
   const user = await env.DB.prepare("SELECT id FROM users WHERE email = 'admin@demo.test'").first<string>("id");
   const catalogue = catalogueFor("US000001", 3);
-  ids = { partnerId: "demo", id: connection!, accommodationCode: "US000001", roomCode: catalogue.rooms[0]!.code, ratePlanCode: catalogue.ratePlans[0]!.code };
+  ids = {
+    partnerId: "demo",
+    id: connection!,
+    accommodationCode: "US000001",
+    roomCode: catalogue.rooms[0]!.code,
+    ratePlanCode: catalogue.ratePlans[0]!.code,
+  };
   const session = await call("POST", "/api/partner/v1/core-chat/sessions", { actor: { actorId: "fuzz" } });
   chatSessionId = session.json.data.sessionId;
   // The user route takes a user id, the connection routes a connection id.
@@ -199,7 +250,9 @@ const routesOf = (): Route[] => {
   for (const [template, operations] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(operations)) {
       if (method !== "post" && method !== "put") continue;
-      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => (template.startsWith("/api/users/") ? ids.userId! : ids[name] ?? name));
+      const path = template.replace(/\{(\w+)\}/g, (_, name: string) =>
+        template.startsWith("/api/users/") ? ids.userId! : (ids[name] ?? name),
+      );
       routes.push({
         method: method.toUpperCase() as Route["method"],
         path,
@@ -227,17 +280,28 @@ describe("fuzz: no 5xx from any POST or PUT route", () => {
         authenticated: fc.boolean(),
       });
       await fc.assert(
-        fc.asyncProperty(valueFor(route.body ?? { type: "object" }), mutation, headerValues, async (valid, change, extra) => {
-          const raw = bodyText(valid, change);
-          const headers: Record<string, string> = { "content-type": "application/json", ...(extra.authenticated ? credentialsFor(route.security) : {}) };
-          if (route.headers.some((h) => h.name === "session-id")) headers["session-id"] = extra["session-id"];
-          if (extra["idempotency-key"] !== undefined) headers["idempotency-key"] = extra["idempotency-key"].replace(/[^\x21-\x7e]/g, "k");
-          const res = await call(route.method, route.path, undefined, { raw, apiKey: null, headers });
-          // 501 is the documented answer of the routes that declare it (TGX shapes): a contract, not a crash.
-          if (res.status >= 500 && !(res.status === 501 && route.declares501)) {
-            throw new Error(`${route.method} ${route.path} (${extra.authenticated ? "with" : "without"} credentials) answered ${res.status}: ${res.text.slice(0, 300)}\nbody: ${raw.slice(0, 500)}\nseed: ${SEED}`);
-          }
-        }),
+        fc.asyncProperty(
+          valueFor(route.body ?? { type: "object" }),
+          mutation,
+          headerValues,
+          async (valid, change, extra) => {
+            const raw = bodyText(valid, change);
+            const headers: Record<string, string> = {
+              "content-type": "application/json",
+              ...(extra.authenticated ? credentialsFor(route.security) : {}),
+            };
+            if (route.headers.some((h) => h.name === "session-id")) headers["session-id"] = extra["session-id"];
+            if (extra["idempotency-key"] !== undefined)
+              headers["idempotency-key"] = extra["idempotency-key"].replace(/[^\x21-\x7e]/g, "k");
+            const res = await call(route.method, route.path, undefined, { raw, apiKey: null, headers });
+            // 501 is the documented answer of the routes that declare it (TGX shapes): a contract, not a crash.
+            if (res.status >= 500 && !(res.status === 501 && route.declares501)) {
+              throw new Error(
+                `${route.method} ${route.path} (${extra.authenticated ? "with" : "without"} credentials) answered ${res.status}: ${res.text.slice(0, 300)}\nbody: ${raw.slice(0, 500)}\nseed: ${SEED}`,
+              );
+            }
+          },
+        ),
         // Runs stop at RUNS or the route's time share, whichever comes first: the suite stays under a minute.
         {
           seed: SEED,
@@ -245,11 +309,19 @@ describe("fuzz: no 5xx from any POST or PUT route", () => {
           endOnFailure: true,
           interruptAfterTimeLimit: ROUTE_BUDGET_MS,
           // A known hostile shape first on every route: a body that is one 100,000-deep array, with and without credentials.
-          examples: [true, false].map((authenticated): [unknown, Mutation, { "session-id": "fuzz-session-00000001"; "idempotency-key": undefined; authenticated: boolean }] => [
-            {},
-            { kind: "replace", at: 0, value: FAR_TOO_DEEP },
-            { "session-id": "fuzz-session-00000001", "idempotency-key": undefined, authenticated },
-          ]),
+          examples: [true, false].map(
+            (
+              authenticated,
+            ): [
+              unknown,
+              Mutation,
+              { "session-id": "fuzz-session-00000001"; "idempotency-key": undefined; authenticated: boolean },
+            ] => [
+              {},
+              { kind: "replace", at: 0, value: FAR_TOO_DEEP },
+              { "session-id": "fuzz-session-00000001", "idempotency-key": undefined, authenticated },
+            ],
+          ),
         },
       );
     }

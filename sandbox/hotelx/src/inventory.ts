@@ -93,7 +93,9 @@ export const hotelFor = (code: string): SandboxHotel | null => {
   if (listed) return listed;
   const generated = generatedIndex(code);
   if (generated !== null) return generatedHotel(generated);
-  return scenarioOf(code).kind === "normal" ? null : { code, name: `Sandbox scenario ${code}`, currency: "EUR", rooms: standardRooms(100) };
+  return scenarioOf(code).kind === "normal"
+    ? null
+    : { code, name: `Sandbox scenario ${code}`, currency: "EUR", rooms: standardRooms(100) };
 };
 
 export const inventoryCodes = () => HOTELS.map((h) => h.code);

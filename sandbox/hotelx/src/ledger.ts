@@ -53,8 +53,17 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
     const inserted = this.ctx.storage.sql
       .exec<Row>(
         `INSERT INTO bookings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'OK', ?, ?, NULL) ON CONFLICT(client_reference) DO NOTHING RETURNING *`,
-        booking.clientReference, booking.bookingId, booking.supplierReference, booking.hotelCode, booking.hotelName,
-        booking.checkIn, booking.checkOut, booking.currency, booking.net, booking.holderName, booking.holderSurname,
+        booking.clientReference,
+        booking.bookingId,
+        booking.supplierReference,
+        booking.hotelCode,
+        booking.hotelName,
+        booking.checkIn,
+        booking.checkOut,
+        booking.currency,
+        booking.net,
+        booking.holderName,
+        booking.holderSurname,
       )
       .toArray();
     if (inserted[0]) return { committed: true, booking: toBooking(inserted[0]) };
@@ -65,7 +74,9 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
     const [row] = this.ctx.storage.sql
       .exec<Row>(
         "SELECT * FROM bookings WHERE client_reference = ? OR supplier_reference = ? OR booking_id = ? LIMIT 1",
-        by.clientReference ?? null, by.supplierReference ?? null, by.bookingId ?? null,
+        by.clientReference ?? null,
+        by.supplierReference ?? null,
+        by.bookingId ?? null,
       )
       .toArray();
     return row ? toBooking(row) : null;
@@ -77,7 +88,11 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
     if (!found) return null;
     if (found.status === "CANCELLED") return found;
     const [row] = this.ctx.storage.sql
-      .exec<Row>("UPDATE bookings SET status = 'CANCELLED', cancel_reference = ? WHERE client_reference = ? RETURNING *", `CXL-${found.supplierReference}`, found.clientReference)
+      .exec<Row>(
+        "UPDATE bookings SET status = 'CANCELLED', cancel_reference = ? WHERE client_reference = ? RETURNING *",
+        `CXL-${found.supplierReference}`,
+        found.clientReference,
+      )
       .toArray();
     return toBooking(row!);
   }

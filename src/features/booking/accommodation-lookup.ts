@@ -14,7 +14,16 @@ export type SqlSelection = {
   finish: (rows: unknown[]) => SupplyAccommodation[];
 };
 
-type Row = { code: string; name: string; type: string; country: string; latitude: number; longitude: number; star_rating: number; timezone: string };
+type Row = {
+  code: string;
+  name: string;
+  type: string;
+  country: string;
+  latitude: number;
+  longitude: number;
+  star_rating: number;
+  timezone: string;
+};
 
 const COLUMNS = "a.code, a.name, a.type, a.country, a.latitude, a.longitude, a.star_rating, a.timezone";
 
@@ -30,7 +39,14 @@ const toAccommodation = (r: Row): SupplyAccommodation => ({
 });
 
 const read = async (d1: D1Database, selection: SqlSelection): Promise<SupplyAccommodation[]> =>
-  selection.finish((await d1.prepare(selection.sql).bind(...selection.params).all()).results);
+  selection.finish(
+    (
+      await d1
+        .prepare(selection.sql)
+        .bind(...selection.params)
+        .all()
+    ).results,
+  );
 
 /** Accommodations by code, in the order asked, unknown codes skipped: one statement for 1 to 1,000 codes. */
 export const byCodes = (codes: string[]): SqlSelection => {
@@ -49,7 +65,8 @@ export const byCodes = (codes: string[]): SqlSelection => {
 export const accommodationsByCodes = (d1: D1Database, codes: string[]) => read(d1, byCodes(codes));
 
 /** The accommodations of our content index a selection names (an upstream is asked for their codes). */
-export const accommodationsOf = (d1: D1Database, selection: AccommodationSelection) => read(d1, sqlSelectionOf(selection));
+export const accommodationsOf = (d1: D1Database, selection: AccommodationSelection) =>
+  read(d1, sqlSelectionOf(selection));
 
 export const accommodationByCode = async (d1: D1Database, code: string): Promise<SupplyAccommodation | null> => {
   const row = await d1.prepare(`SELECT ${COLUMNS} FROM accommodations a WHERE a.code = ?`).bind(code).first<Row>();
@@ -94,7 +111,13 @@ const MAX_CELLS = 20_000;
 const BAND_SQL = `SELECT ${COLUMNS} FROM (SELECT ${COLUMNS}, ${DISTANCE_SQL} AS distance FROM accommodations a WHERE a.geo_cell BETWEEN ?1 AND ?6) a WHERE a.distance <= ?4 ORDER BY a.distance, a.code LIMIT ?5`;
 
 /** The cells a circle may touch, each with a lower and an upper bound of its distance from the centre. */
-const cellsNear = (lat: number, lng: number, radiusKm: number, dLat: number, dLng: number): Array<[number, number, number]> | null => {
+const cellsNear = (
+  lat: number,
+  lng: number,
+  radiusKm: number,
+  dLat: number,
+  dLng: number,
+): Array<[number, number, number]> | null => {
   const rows = [gridRowOf(Math.max(-90, lat - dLat)), gridRowOf(Math.min(90, lat + dLat))] as const;
   const first = Math.floor((lng - dLng + 180) * CELLS_PER_DEGREE);
   const last = Math.floor((lng + dLng + 180) * CELLS_PER_DEGREE);
@@ -113,7 +136,9 @@ const cellsNear = (lat: number, lng: number, radiusKm: number, dLat: number, dLn
       // Every point of a cell lies within its half-diagonal of its middle (the triangle inequality
       // gives both bounds); the margin covers rounding at the cell's edges.
       const toMiddle = haversineKm(lat, lng, midLat, midLng);
-      const halfDiagonal = Math.max(haversineKm(midLat, midLng, south, west), haversineKm(midLat, midLng, south + size, west)) * 1.001 + 1e-6;
+      const halfDiagonal =
+        Math.max(haversineKm(midLat, midLng, south, west), haversineKm(midLat, midLng, south + size, west)) * 1.001 +
+        1e-6;
       const near = Math.max(0, toMiddle - halfDiagonal);
       if (near > radiusKm) continue;
       cells.push([gridCell(row, column), near, toMiddle + halfDiagonal]);
@@ -139,7 +164,10 @@ export const near = (lat: number, lng: number, radiusKm: number, limit: number):
   const dLng = cosLat < 1e-6 ? 180 : Math.min(180, radiusKm / (111.32 * cosLat));
   const cells = cellsNear(lat, lng, radiusKm, dLat, dLng);
   if (!cells) {
-    const band = [gridCell(gridRowOf(Math.max(-90, lat - dLat)), 0), gridCell(gridRowOf(Math.min(90, lat + dLat)), GRID_COLUMNS - 1)] as const;
+    const band = [
+      gridCell(gridRowOf(Math.max(-90, lat - dLat)), 0),
+      gridCell(gridRowOf(Math.min(90, lat + dLat)), GRID_COLUMNS - 1),
+    ] as const;
     return {
       sql: BAND_SQL,
       codesSql: "SELECT a.code FROM accommodations a WHERE a.geo_cell BETWEEN ?1 AND ?6",

@@ -3,7 +3,13 @@ import { isForeignKeyViolation, isUniqueViolation } from "../../platform/db/cons
 import { ApiError } from "../../platform/http/api-error";
 import { success } from "../../platform/http/envelope";
 import { withIdempotency } from "../../platform/idempotency/idempotency";
-import { SupplierFailure, SupplierRefusal, type BookAnswer, type ProviderTransaction, type Supplier } from "../supply/supplier";
+import {
+  SupplierFailure,
+  SupplierRefusal,
+  type BookAnswer,
+  type ProviderTransaction,
+  type Supplier,
+} from "../supply/supplier";
 import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
 import { accommodationByCode } from "./accommodation-lookup";
 import type { CoreConnection } from "./connection-access";
@@ -27,21 +33,49 @@ export type BookResult = {
   providerTransactions?: ProviderTransaction[];
 };
 
-const QUOTE_INVALID = () => new ApiError("quote_expired_or_invalid", "Quote reference expired or invalid. Please quote again.");
-const NOT_SUCCESSFUL = (reason: string) => new ApiError("booking_failed", "The booking was not successful.", { reason });
+const QUOTE_INVALID = () =>
+  new ApiError("quote_expired_or_invalid", "Quote reference expired or invalid. Please quote again.");
+const NOT_SUCCESSFUL = (reason: string) =>
+  new ApiError("booking_failed", "The booking was not successful.", { reason });
 
 /** An unguessable booking reference: 15 random bytes. */
 const newBookingReference = () => `BK${randomToken(15).toUpperCase().replace(/[-_]/g, "Z")}`;
 
 export const findBookingByPartnerReference = (d1: D1Database, partnerId: string, partnerReference: string) =>
-  d1.prepare("SELECT * FROM bookings WHERE partner_id = ? AND partner_reference = ?").bind(partnerId, partnerReference).first<RawBooking>();
+  d1
+    .prepare("SELECT * FROM bookings WHERE partner_id = ? AND partner_reference = ?")
+    .bind(partnerId, partnerReference)
+    .first<RawBooking>();
 
 export type RawBooking = {
-  reference: string; partner_id: string; connection_id: string; partner_reference: string; request_hash: string; status: BookingRow["status"];
-  accommodation_code: string; accommodation_name: string; timezone: string; check_in: string; check_out: string; room_code: string;
-  rate_plan_code: string; room_count: number; board_code: string; currency: string; charge_total: number; rate: string; rooms: string;
-  cancel_policy: string | null; holder: string; occupancies: string; supplier: string; supplier_reference: string;
-  hotel_confirmation_number: string | null; created_at: string; cancelled_at: string | null; cancel_price: number | null;
+  reference: string;
+  partner_id: string;
+  connection_id: string;
+  partner_reference: string;
+  request_hash: string;
+  status: BookingRow["status"];
+  accommodation_code: string;
+  accommodation_name: string;
+  timezone: string;
+  check_in: string;
+  check_out: string;
+  room_code: string;
+  rate_plan_code: string;
+  room_count: number;
+  board_code: string;
+  currency: string;
+  charge_total: number;
+  rate: string;
+  rooms: string;
+  cancel_policy: string | null;
+  holder: string;
+  occupancies: string;
+  supplier: string;
+  supplier_reference: string;
+  hotel_confirmation_number: string | null;
+  created_at: string;
+  cancelled_at: string | null;
+  cancel_price: number | null;
 };
 
 const exchangeOf = (rate: string): BookResult["exchange"] => {
@@ -94,12 +128,24 @@ export const bookOrderOf = (request: BookRequest): BookOrder => {
 
 /** What a retry under the same partnerReference must repeat. */
 const bookRequestHash = (criteria: BookOrder) =>
-  sha256Hex(JSON.stringify([criteria.quoteId, criteria.accommodationCode, criteria.checkIn, criteria.checkOut, criteria.holder.name, criteria.holder.surName, criteria.occupancies ?? null]));
+  sha256Hex(
+    JSON.stringify([
+      criteria.quoteId,
+      criteria.accommodationCode,
+      criteria.checkIn,
+      criteria.checkOut,
+      criteria.holder.name,
+      criteria.holder.surName,
+      criteria.occupancies ?? null,
+    ]),
+  );
 
 /** The same partnerReference again: the first booking if the request is the same, else 409. */
 const retried = (existing: RawBooking, requestHash: string, meta: { requestId: string; startedAt: number }) => {
   if (existing.request_hash !== requestHash) {
-    throw new ApiError("partner_reference_conflict", "partnerReference is already used by a different booking", { bookingReference: existing.reference });
+    throw new ApiError("partner_reference_conflict", "partnerReference is already used by a different booking", {
+      bookingReference: existing.reference,
+    });
   }
   return resultOf(existing, meta);
 };
@@ -116,7 +162,8 @@ export const bookQuote = async (
   now = Date.now(),
 ): Promise<BookResult> => {
   // Metasearch connections show prices publicly: they search and quote, they never book.
-  if (connection.connectionType === "metasearch") throw new ApiError("booking_not_allowed", "Booking is not available on metasearch connections");
+  if (connection.connectionType === "metasearch")
+    throw new ApiError("booking_not_allowed", "Booking is not available on metasearch connections");
   const partnerId = connection.partnerId;
   const requestHash = await bookRequestHash(criteria);
   const existing = await findBookingByPartnerReference(deps.d1, partnerId, criteria.partnerReference);
@@ -136,7 +183,8 @@ export const bookPricedQuote = async (
   meta: { requestId: string; startedAt: number; scenario: SandboxScenario | null },
   now = Date.now(),
 ): Promise<BookResult> => {
-  if (connection.connectionType === "metasearch") throw new ApiError("booking_not_allowed", "Booking is not available on metasearch connections");
+  if (connection.connectionType === "metasearch")
+    throw new ApiError("booking_not_allowed", "Booking is not available on metasearch connections");
   const requestHash = await bookRequestHash(criteria);
   const existing = await findBookingByPartnerReference(deps.d1, connection.partnerId, criteria.partnerReference);
   if (existing) return retried(existing, requestHash, meta);
@@ -154,34 +202,48 @@ const bookStoredQuote = async (
   now: number,
 ): Promise<BookResult> => {
   const partnerId = connection.partnerId;
-  if (criteria.accommodationCode !== stored.accommodationCode) throw new ApiError("accommodation_mismatch", "Accommodation code mismatch");
-  if (criteria.checkIn !== stored.stay.checkIn || criteria.checkOut !== stored.stay.checkOut) throw new ApiError("stay_dates_mismatch", "Stay dates mismatch");
+  if (criteria.accommodationCode !== stored.accommodationCode)
+    throw new ApiError("accommodation_mismatch", "Accommodation code mismatch");
+  if (criteria.checkIn !== stored.stay.checkIn || criteria.checkOut !== stored.stay.checkOut)
+    throw new ApiError("stay_dates_mismatch", "Stay dates mismatch");
 
   // Optional occupancy override: each must name a quoted occupancy (by the partner's occupancy id) and match its adult, child and pax counts.
   const quotedRooms = stored.stay.rooms;
   const refIds = stored.occupancyRefIds ?? quotedRooms.map((_, i) => i + 1);
-  let paxes = quotedRooms.map((ages, i) => ({ occupancyId: refIds[i]!, paxes: ages.map((age) => ({ age })) as Array<Record<string, unknown> & { age: number }> }));
+  let paxes = quotedRooms.map((ages, i) => ({
+    occupancyId: refIds[i]!,
+    paxes: ages.map((age) => ({ age })) as Array<Record<string, unknown> & { age: number }>,
+  }));
   if (criteria.occupancies) {
-    const counts = (ages: number[]) => [ages.filter((a) => a >= 18).length, ages.filter((a) => a < 18).length, ages.length].join("/");
+    const counts = (ages: number[]) =>
+      [ages.filter((a) => a >= 18).length, ages.filter((a) => a < 18).length, ages.length].join("/");
     for (const occupancy of criteria.occupancies) {
       const quoted = quotedRooms[refIds.indexOf(occupancy.occupancyId)];
-      if (!quoted) throw new ApiError("occupancy_not_found", `Occupancy ${occupancy.occupancyId} not found in cached quote`);
-      if (counts(quoted) !== counts(occupancy.paxes.map((p) => p.age))) throw new ApiError("occupancy_mismatch", "Occupancy details mismatch");
+      if (!quoted)
+        throw new ApiError("occupancy_not_found", `Occupancy ${occupancy.occupancyId} not found in cached quote`);
+      if (counts(quoted) !== counts(occupancy.paxes.map((p) => p.age)))
+        throw new ApiError("occupancy_mismatch", "Occupancy details mismatch");
     }
     const ids = new Set(criteria.occupancies.map((o) => o.occupancyId));
-    if (ids.size !== criteria.occupancies.length || ids.size !== quotedRooms.length) throw new ApiError("occupancy_mismatch", "Occupancy details mismatch");
+    if (ids.size !== criteria.occupancies.length || ids.size !== quotedRooms.length)
+      throw new ApiError("occupancy_mismatch", "Occupancy details mismatch");
     const byId = new Map(criteria.occupancies.map((o) => [o.occupancyId, o]));
     paxes = refIds.map((id) => ({ occupancyId: id, paxes: byId.get(id)!.paxes }));
   }
   const rate = stored.quote.rate;
-  if (!rate || typeof rate.chargeTotal !== "number") throw new ApiError("missing_rate_snapshot", "Missing rate snapshot for booking");
+  if (!rate || typeof rate.chargeTotal !== "number")
+    throw new ApiError("missing_rate_snapshot", "Missing rate snapshot for booking");
   // The booking charges the quoted currency at the quoted rate; asking for another one is refused, not converted.
   const currency = requestedCurrency({ currency: criteria.currency });
   if (currency !== undefined && currency !== rate.currency) {
-    throw new ApiError("currency_mismatch", "Currency mismatch", { quoteCurrency: rate.currency, requestedCurrency: currency });
+    throw new ApiError("currency_mismatch", "Currency mismatch", {
+      quoteCurrency: rate.currency,
+      requestedCurrency: currency,
+    });
   }
   const product = stored.supplier;
-  if (!product?.name || !product.roomCode || !product.ratePlanCode) throw new ApiError("missing_supplier_metadata", "Missing supplier metadata for booking");
+  if (!product?.name || !product.roomCode || !product.ratePlanCode)
+    throw new ApiError("missing_supplier_metadata", "Missing supplier metadata for booking");
 
   const accommodation = await accommodationByCode(deps.d1, stored.accommodationCode);
   if (!accommodation) throw new ApiError("accommodation_not_found", "Accommodation not found");
@@ -194,12 +256,19 @@ const bookStoredQuote = async (
   const reference = newBookingReference();
   const options = criteria.supply ?? {};
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
-  const withTransactions = (result: BookResult): BookResult => (transactions ? { ...result, providerTransactions: transactions } : result);
+  const withTransactions = (result: BookResult): BookResult =>
+    transactions ? { ...result, providerTransactions: transactions } : result;
   const askSupplier = () =>
     askToBook(supplier, options, transactions, (call) =>
-      supplier.book(accommodation, product, stored.stay, reference, call, { name: criteria.holder.name, surname: criteria.holder.surName }),
+      supplier.book(accommodation, product, stored.stay, reference, call, {
+        name: criteria.holder.name,
+        surname: criteria.holder.surName,
+      }),
     );
-  const insertBooking = (status: "success" | "pending", confirmed: { supplierReference: string; hotelConfirmationNumber: string | null } | null) =>
+  const insertBooking = (
+    status: "success" | "pending",
+    confirmed: { supplierReference: string; hotelConfirmationNumber: string | null } | null,
+  ) =>
     deps.d1
       .prepare(
         `INSERT INTO bookings (reference, partner_id, connection_id, partner_reference, request_hash, status, accommodation_code, accommodation_name, timezone,
@@ -208,12 +277,31 @@ const bookStoredQuote = async (
          VALUES (?1, ?2, ?3, ?4, ?5, ?26, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)`,
       )
       .bind(
-        reference, partnerId, connection.id, criteria.partnerReference, requestHash, accommodation.code, accommodation.name, accommodation.timezone,
-        stored.stay.checkIn, stored.stay.checkOut, product.roomCode, product.ratePlanCode, stored.stay.rooms.length, String(stored.quote.boardCode ?? ""),
-        rate.currency, rate.chargeTotal, JSON.stringify(rate), JSON.stringify(stored.quote.rooms ?? []),
+        reference,
+        partnerId,
+        connection.id,
+        criteria.partnerReference,
+        requestHash,
+        accommodation.code,
+        accommodation.name,
+        accommodation.timezone,
+        stored.stay.checkIn,
+        stored.stay.checkOut,
+        product.roomCode,
+        product.ratePlanCode,
+        stored.stay.rooms.length,
+        String(stored.quote.boardCode ?? ""),
+        rate.currency,
+        rate.chargeTotal,
+        JSON.stringify(rate),
+        JSON.stringify(stored.quote.rooms ?? []),
         stored.quote.cancelPolicy ? JSON.stringify(stored.quote.cancelPolicy) : null,
-        JSON.stringify({ name: criteria.holder.name, surName: criteria.holder.surName }), JSON.stringify(paxes),
-        supplier.name, confirmed?.supplierReference ?? "", confirmed?.hotelConfirmationNumber ?? null, new Date(now).toISOString(),
+        JSON.stringify({ name: criteria.holder.name, surName: criteria.holder.surName }),
+        JSON.stringify(paxes),
+        supplier.name,
+        confirmed?.supplierReference ?? "",
+        confirmed?.hotelConfirmationNumber ?? null,
+        new Date(now).toISOString(),
         status,
       )
       .run();
@@ -251,7 +339,9 @@ const bookStoredQuote = async (
     }
     if (answer.status !== "confirmed") return storedBooking(false);
     await deps.d1
-      .prepare("UPDATE bookings SET status = 'success', supplier_reference = ?2, hotel_confirmation_number = ?3 WHERE reference = ?1 AND status = 'pending'")
+      .prepare(
+        "UPDATE bookings SET status = 'success', supplier_reference = ?2, hotel_confirmation_number = ?3 WHERE reference = ?1 AND status = 'pending'",
+      )
       .bind(reference, answer.supplierReference, answer.hotelConfirmationNumber ?? null)
       .run();
     return storedBooking(true);
@@ -264,10 +354,24 @@ const bookStoredQuote = async (
     await insertBooking(confirmed ? "success" : "pending", confirmed);
   } catch (error) {
     if (confirmed) {
-      await supplier.cancel({ accommodationCode: accommodation.code, ...product, checkIn: stored.stay.checkIn, checkOut: stored.stay.checkOut, roomCount: stored.stay.rooms.length, supplierReference: confirmed.supplierReference });
+      await supplier.cancel({
+        accommodationCode: accommodation.code,
+        ...product,
+        checkIn: stored.stay.checkIn,
+        checkOut: stored.stay.checkOut,
+        roomCount: stored.stay.rooms.length,
+        supplierReference: confirmed.supplierReference,
+      });
     } else {
       // Nothing to give back by supplier reference: say so loudly, with the client reference to find it by.
-      console.error(JSON.stringify({ level: "error", event: "unknown_booking_not_stored", supplier: supplier.name, clientReference: reference }));
+      console.error(
+        JSON.stringify({
+          level: "error",
+          event: "unknown_booking_not_stored",
+          supplier: supplier.name,
+          clientReference: reference,
+        }),
+      );
     }
     return answerAsRetry(error);
   }
@@ -291,12 +395,22 @@ const askToBook = async (
     if (error instanceof SupplierRefusal) throw NOT_SUCCESSFUL(error.reason);
     if (error instanceof SupplierFailure && error.code === "supplier_unavailable") throw NOT_SUCCESSFUL(error.code);
     if (!(error instanceof SupplierFailure) && !supplier.remote) throw error;
-    console.error(JSON.stringify({ level: "warn", event: "booking_answer_unknown", supplier: supplier.name, error: error instanceof Error ? error.message : String(error) }));
+    console.error(
+      JSON.stringify({
+        level: "warn",
+        event: "booking_answer_unknown",
+        supplier: supplier.name,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
     return { status: "unknown" };
   }
 };
 
-const answerOf = (result: BookResult) => ({ status: result.status === "pending" ? (202 as const) : (200 as const), body: success(result) });
+const answerOf = (result: BookResult) => ({
+  status: result.status === "pending" ? (202 as const) : (200 as const),
+  body: success(result),
+});
 
 /**
  * POST /api/book under an optional Idempotency-Key: 200 when booked, 202 while pending. A replay
@@ -310,11 +424,21 @@ export const bookOnce = async (
   idempotency: { key: string | undefined; request: unknown },
   now = Date.now(),
 ) => {
-  const response = await withIdempotency(deps.d1, { scope: "book", partnerId: connection.partnerId, key: idempotency.key, request: idempotency.request }, async () =>
-    answerOf(await bookQuote(deps, connection, order, meta, now)),
+  const response = await withIdempotency(
+    deps.d1,
+    { scope: "book", partnerId: connection.partnerId, key: idempotency.key, request: idempotency.request },
+    async () => answerOf(await bookQuote(deps, connection, order, meta, now)),
   );
   const stored = (response.body as { data?: BookResult }).data;
-  if (!response.replayed || stored?.status !== "pending") return { status: response.status as 200 | 202, body: response.body as ReturnType<typeof answerOf>["body"], replayed: response.replayed };
-  const row = await deps.d1.prepare("SELECT * FROM bookings WHERE reference = ? AND partner_id = ?").bind(stored.bookingReference, connection.partnerId).first<RawBooking>();
+  if (!response.replayed || stored?.status !== "pending")
+    return {
+      status: response.status as 200 | 202,
+      body: response.body as ReturnType<typeof answerOf>["body"],
+      replayed: response.replayed,
+    };
+  const row = await deps.d1
+    .prepare("SELECT * FROM bookings WHERE reference = ? AND partner_id = ?")
+    .bind(stored.bookingReference, connection.partnerId)
+    .first<RawBooking>();
   return { ...answerOf(row ? resultOf(row, meta) : stored), replayed: true };
 };

@@ -29,16 +29,29 @@ const fixture: { reference: string; createdAt: string; checkIn: string; status: 
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 10 });
-  const booked = await post("/api/book", bookBody(await quoteOf(await searchOne("US000001", { pick: (o) => o.isRefundable })), "recon-real"));
+  const booked = await post(
+    "/api/book",
+    bookBody(await quoteOf(await searchOne("US000001", { pick: (o) => o.isRefundable })), "recon-real"),
+  );
   expect(booked.status).toBe(200);
-  const source = (await env.DB.prepare("SELECT * FROM bookings WHERE reference = ?").bind(booked.json.data.bookingReference).first<RawBooking>())!;
+  const source = (await env.DB.prepare("SELECT * FROM bookings WHERE reference = ?")
+    .bind(booked.json.data.bookingReference)
+    .first<RawBooking>())!;
   real = { reference: source.reference, createdAt: source.created_at, checkIn: source.check_in };
 
-  const otherQuote = await post("/api/quote", quoteBody(await searchOne("US000002", { apiKey: OTHER_KEY, connection: OTHER_CODE }), {}, OTHER_CODE), { apiKey: OTHER_KEY });
-  const other = await post("/api/book", bookBody(otherQuote.json.data, "recon-other", {}, OTHER_CODE), { apiKey: OTHER_KEY });
+  const otherQuote = await post(
+    "/api/quote",
+    quoteBody(await searchOne("US000002", { apiKey: OTHER_KEY, connection: OTHER_CODE }), {}, OTHER_CODE),
+    { apiKey: OTHER_KEY },
+  );
+  const other = await post("/api/book", bookBody(otherQuote.json.data, "recon-other", {}, OTHER_CODE), {
+    apiKey: OTHER_KEY,
+  });
   expect(other.status).toBe(200);
   otherReal = other.json.data.bookingReference;
-  const otherSource = (await env.DB.prepare("SELECT * FROM bookings WHERE reference = ?").bind(otherReal).first<RawBooking>())!;
+  const otherSource = (await env.DB.prepare("SELECT * FROM bookings WHERE reference = ?")
+    .bind(otherReal)
+    .first<RawBooking>())!;
 
   // 12 demo bookings an hour apart; 7 and 8 share a createdAt (the reference breaks the tie), every third is cancelled.
   for (let i = 0; i < 12; i++) {
@@ -49,15 +62,29 @@ beforeAll(async () => {
       status: (i % 3 === 2 ? "cancelled" : "success") as "success" | "cancelled",
     };
     fixture.push(f);
-    await cloneBooking(source, { reference: f.reference, partner_reference: `recon-${i}`, created_at: f.createdAt, check_in: f.checkIn, status: f.status });
+    await cloneBooking(source, {
+      reference: f.reference,
+      partner_reference: `recon-${i}`,
+      created_at: f.createdAt,
+      check_in: f.checkIn,
+      status: f.status,
+    });
     // The other partner's bookings interleave in time: they must never show up.
-    await cloneBooking(otherSource, { reference: `BKOTHER${String(i).padStart(2, "0")}`, partner_reference: `other-${i}`, created_at: f.createdAt, check_in: f.checkIn });
+    await cloneBooking(otherSource, {
+      reference: `BKOTHER${String(i).padStart(2, "0")}`,
+      partner_reference: `other-${i}`,
+      created_at: f.createdAt,
+      check_in: f.checkIn,
+    });
   }
-  const byNewest = [...fixture].sort((a, b) => (a.createdAt === b.createdAt ? b.reference.localeCompare(a.reference) : b.createdAt.localeCompare(a.createdAt)));
+  const byNewest = [...fixture].sort((a, b) =>
+    a.createdAt === b.createdAt ? b.reference.localeCompare(a.reference) : b.createdAt.localeCompare(a.createdAt),
+  );
   expected = [real.reference, ...byNewest.map((f) => f.reference)];
 });
 
-const refs = (res: { json: any }) => res.json.data.bookings.map((b: { bookingReference: string }) => b.bookingReference);
+const refs = (res: { json: any }) =>
+  res.json.data.bookings.map((b: { bookingReference: string }) => b.bookingReference);
 const list = (query = "", apiKey?: string) => call("GET", `${PATH}${query ? `?${query}` : ""}`, undefined, { apiKey });
 
 /** Follows nextCursor to the end; returns every reference and the page sizes. */
@@ -87,18 +114,26 @@ describe("GET /api/bookings: the reconciliation list", () => {
     expect(expected.indexOf("BKRECON08")).toBe(expected.indexOf("BKRECON07") - 1);
   });
 
-  it.each([1, 2, 5, 13, 200])("pages with limit %i without duplicates or gaps, the tie split across pages included", async (limit) => {
-    const { served, sizes } = await walk(`limit=${limit}`);
-    expect(served).toEqual(expected);
-    expect(sizes.slice(0, -1).every((n) => n === limit)).toBe(true);
-    expect(sizes.at(-1)).toBe(expected.length - limit * (sizes.length - 1));
-  });
+  it.each([1, 2, 5, 13, 200])(
+    "pages with limit %i without duplicates or gaps, the tie split across pages included",
+    async (limit) => {
+      const { served, sizes } = await walk(`limit=${limit}`);
+      expect(served).toEqual(expected);
+      expect(sizes.slice(0, -1).every((n) => n === limit)).toBe(true);
+      expect(sizes.at(-1)).toBe(expected.length - limit * (sizes.length - 1));
+    },
+  );
 
   it("a booking made while paging does not shift the pages that follow", async () => {
     const first = await list("limit=4");
-    await cloneBooking((await env.DB.prepare("SELECT * FROM bookings WHERE reference = ?").bind(real.reference).first<RawBooking>())!, {
-      reference: "BKRECONNEW", partner_reference: "recon-new", created_at: new Date(Date.parse(real.createdAt) + 1000).toISOString(),
-    });
+    await cloneBooking(
+      (await env.DB.prepare("SELECT * FROM bookings WHERE reference = ?").bind(real.reference).first<RawBooking>())!,
+      {
+        reference: "BKRECONNEW",
+        partner_reference: "recon-new",
+        created_at: new Date(Date.parse(real.createdAt) + 1000).toISOString(),
+      },
+    );
     try {
       const second = await list(`limit=4&cursor=${encodeURIComponent(first.json.data.nextCursor)}`);
       expect([...refs(first), ...refs(second)]).toEqual(expected.slice(0, 8));
@@ -112,17 +147,56 @@ describe("GET /api/bookings: the reconciliation list", () => {
 
   it.each([
     ["createdFrom as a date (from its start)", "createdFrom=2026-10-01", () => expected],
-    ["createdFrom as a datetime, inclusive", `createdFrom=${encodeURIComponent(hour(9))}`, () => [real.reference, ...ordered(only((f) => f.createdAt >= hour(9)))]],
-    ["createdFrom with an offset", `createdFrom=${encodeURIComponent("2026-10-01T21:00:00+02:00")}`, () => [real.reference, ...ordered(only((f) => f.createdAt >= hour(9)))]],
-    ["createdTo as a datetime, inclusive", `createdTo=${encodeURIComponent(hour(2))}`, () => ordered(only((f) => f.createdAt <= hour(2)))],
+    [
+      "createdFrom as a datetime, inclusive",
+      `createdFrom=${encodeURIComponent(hour(9))}`,
+      () => [real.reference, ...ordered(only((f) => f.createdAt >= hour(9)))],
+    ],
+    [
+      "createdFrom with an offset",
+      `createdFrom=${encodeURIComponent("2026-10-01T21:00:00+02:00")}`,
+      () => [real.reference, ...ordered(only((f) => f.createdAt >= hour(9)))],
+    ],
+    [
+      "createdTo as a datetime, inclusive",
+      `createdTo=${encodeURIComponent(hour(2))}`,
+      () => ordered(only((f) => f.createdAt <= hour(2))),
+    ],
     ["createdTo as a date (to its end)", "createdTo=2026-10-01", () => ordered(only(() => true))],
     ["createdTo the day before", "createdTo=2026-09-30", () => []],
-    ["checkInFrom", "checkInFrom=2027-01-10", () => [...(real.checkIn >= "2027-01-10" ? [real.reference] : []), ...ordered(only((f) => f.checkIn >= "2027-01-10"))]],
-    ["checkInTo", "checkInTo=2027-01-03", () => [...(real.checkIn <= "2027-01-03" ? [real.reference] : []), ...ordered(only((f) => f.checkIn <= "2027-01-03"))]],
+    [
+      "checkInFrom",
+      "checkInFrom=2027-01-10",
+      () => [
+        ...(real.checkIn >= "2027-01-10" ? [real.reference] : []),
+        ...ordered(only((f) => f.checkIn >= "2027-01-10")),
+      ],
+    ],
+    [
+      "checkInTo",
+      "checkInTo=2027-01-03",
+      () => [
+        ...(real.checkIn <= "2027-01-03" ? [real.reference] : []),
+        ...ordered(only((f) => f.checkIn <= "2027-01-03")),
+      ],
+    ],
     ["status cancelled", "status=cancelled", () => ordered(only((f) => f.status === "cancelled"))],
     ["status success", "status=success", () => [real.reference, ...ordered(only((f) => f.status === "success"))]],
-    ["all together", `createdFrom=${encodeURIComponent(hour(1))}&createdTo=${encodeURIComponent(hour(10))}&checkInFrom=2027-01-03&checkInTo=2027-01-11&status=success`,
-      () => ordered(only((f) => f.createdAt >= hour(1) && f.createdAt <= hour(10) && f.checkIn >= "2027-01-03" && f.checkIn <= "2027-01-11" && f.status === "success"))],
+    [
+      "all together",
+      `createdFrom=${encodeURIComponent(hour(1))}&createdTo=${encodeURIComponent(hour(10))}&checkInFrom=2027-01-03&checkInTo=2027-01-11&status=success`,
+      () =>
+        ordered(
+          only(
+            (f) =>
+              f.createdAt >= hour(1) &&
+              f.createdAt <= hour(10) &&
+              f.checkIn >= "2027-01-03" &&
+              f.checkIn <= "2027-01-11" &&
+              f.status === "success",
+          ),
+        ),
+    ],
   ])("filters by %s", async (_name, query, want) => {
     const res = await list(query);
     expect(res.status).toBe(200);
@@ -133,7 +207,9 @@ describe("GET /api/bookings: the reconciliation list", () => {
 
   it("pages a filtered list, keeping the filters in the cursor", async () => {
     const { served } = await walk("status=success&limit=2");
-    expect(served).toEqual(expected.filter((r) => r === real.reference || fixture.find((f) => f.reference === r)?.status === "success"));
+    expect(served).toEqual(
+      expected.filter((r) => r === real.reference || fixture.find((f) => f.reference === r)?.status === "success"),
+    );
     // Filters left out of a later call are taken from the cursor.
     const first = await list("status=cancelled&limit=2");
     const next = await list(`limit=2&cursor=${encodeURIComponent(first.json.data.nextCursor)}`);
@@ -141,8 +217,15 @@ describe("GET /api/bookings: the reconciliation list", () => {
   });
 
   it("reads the list from the index, newest first, without sorting", async () => {
-    const { sql, params } = bookingPageQuery("demo", { createdFrom: null, createdTo: null, checkInFrom: null, checkInTo: null, status: "success" }, { createdAt: hour(5), reference: "BKRECON05" }, 51);
-    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+    const { sql, params } = bookingPageQuery(
+      "demo",
+      { createdFrom: null, createdTo: null, checkInFrom: null, checkInTo: null, status: "success" },
+      { createdAt: hour(5), reference: "BKRECON05" },
+      51,
+    );
+    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .bind(...params)
+      .all<{ detail: string }>();
     const details = plan.results.map((r) => r.detail).join("\n");
     expect(details).toMatch(/USING INDEX bookings_partner_created/);
     expect(details).not.toMatch(/TEMP B-TREE/);
@@ -180,7 +263,12 @@ describe("GET /api/bookings: bad input and cursors", () => {
     const tampered = `${body}.${signature.slice(0, -2)}${signature.endsWith("AA") ? "BB" : "AA"}`;
     const contentToken = (await post("/api/v1/content/accommodations", { size: 1 })).json.data.nextPageToken as string;
     // The right payload and secret under another purpose's key.
-    const unsignedKey = await signToken(keyring(env.PAGE_TOKEN_SECRET), "content-page", { v: 1, p: "demo", f: {}, c: hour(0), r: "BKRECON00" }, null);
+    const unsignedKey = await signToken(
+      keyring(env.PAGE_TOKEN_SECRET),
+      "content-page",
+      { v: 1, p: "demo", f: {}, c: hour(0), r: "BKRECON00" },
+      null,
+    );
     for (const bad of ["garbage", "a.b.c", tampered, contentToken, unsignedKey]) {
       const res = await list(`cursor=${encodeURIComponent(bad)}`);
       expect(res.status).toBe(400);
@@ -193,7 +281,10 @@ describe("GET /api/bookings: bad input and cursors", () => {
     expect(theirs).toEqual(expect.any(String));
     const res = await list(`cursor=${encodeURIComponent(theirs)}`);
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ message: "cursor does not belong to the current partner", code: "cursor_partner" });
+    expect(res.json).toMatchObject({
+      message: "cursor does not belong to the current partner",
+      code: "cursor_partner",
+    });
     expect(res.json.data).toBeUndefined();
   });
 
@@ -211,7 +302,9 @@ describe("GET /api/bookings: bad input and cursors", () => {
 
   it("accepts the same filters written another way (a date and its datetime)", async () => {
     const cursor = (await list("limit=2&createdFrom=2026-10-01")).json.data.nextCursor as string;
-    const res = await list(`limit=2&createdFrom=${encodeURIComponent("2026-10-01T00:00:00Z")}&cursor=${encodeURIComponent(cursor)}`);
+    const res = await list(
+      `limit=2&createdFrom=${encodeURIComponent("2026-10-01T00:00:00Z")}&cursor=${encodeURIComponent(cursor)}`,
+    );
     expect(res.status).toBe(200);
     expect(refs(res)).toEqual(expected.slice(2, 4));
   });
@@ -231,7 +324,11 @@ describe("GET /api/bookings: partners and the partnerReference read", () => {
     expect(served).toHaveLength(13);
     expect(served).toContain(otherReal);
     expect(served.every((r) => r === otherReal || r.startsWith("BKOTHER"))).toBe(true);
-    expect((await list()).json.data.bookings.some((b: any) => b.bookingReference.startsWith("BKOTHER") || b.bookingReference === otherReal)).toBe(false);
+    expect(
+      (await list()).json.data.bookings.some(
+        (b: any) => b.bookingReference.startsWith("BKOTHER") || b.bookingReference === otherReal,
+      ),
+    ).toBe(false);
   });
 
   it("still finds one booking by partnerReference (404 for another partner's)", async () => {
@@ -252,7 +349,18 @@ describe("GET /api/bookings: partners and the partnerReference read", () => {
   it("is described in /openapi.json with every list parameter", async () => {
     const doc = (await call("GET", "/openapi.json")).json;
     const names = doc.paths["/api/bookings"].get.parameters.map((p: { name: string }) => p.name);
-    expect(names).toEqual(expect.arrayContaining(["partnerReference", "createdFrom", "createdTo", "checkInFrom", "checkInTo", "status", "limit", "cursor"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "partnerReference",
+        "createdFrom",
+        "createdTo",
+        "checkInFrom",
+        "checkInTo",
+        "status",
+        "limit",
+        "cursor",
+      ]),
+    );
     expect(doc.components.schemas.BookingList).toBeDefined();
   });
 });

@@ -27,13 +27,24 @@ const instantParam = (description: string) =>
 
 /** The query of GET /api/bookings: either `partnerReference` (one booking, as before) or the list parameters. */
 export const bookingsQuerySchema = z.object({
-  partnerReference: z.string().min(1).max(100).optional().openapi({ description: "Find one booking by your reference; cannot be combined with the list parameters" }),
+  partnerReference: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .openapi({ description: "Find one booking by your reference; cannot be combined with the list parameters" }),
   createdFrom: instantParam("Created at or after: a UTC date (from its start) or a datetime (inclusive)"),
   createdTo: instantParam("Created at or before: a UTC date (to its end) or a datetime (inclusive)"),
   checkInFrom: dateParam.openapi({ description: "Check-in on or after this date" }),
   checkInTo: dateParam.openapi({ description: "Check-in on or before this date" }),
   status: z.enum(BOOKING_STATUSES).optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_LIST_LIMIT).optional().openapi({ type: "integer", description: `1 to ${MAX_LIST_LIMIT}, default ${DEFAULT_LIST_LIMIT}`, example: 50 }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LIST_LIMIT)
+    .optional()
+    .openapi({ type: "integer", description: `1 to ${MAX_LIST_LIMIT}, default ${DEFAULT_LIST_LIMIT}`, example: 50 }),
   cursor: z.string().min(1).max(1000).optional().openapi({ description: "nextCursor of the previous page" }),
 });
 
@@ -41,7 +52,9 @@ export type BookingsQuery = z.infer<typeof bookingsQuerySchema>;
 
 export const bookingListSchema = z
   .object({
-    bookings: z.array(bookingViewSchema).openapi({ description: "Newest first (createdAt, then bookingReference, descending)" }),
+    bookings: z
+      .array(bookingViewSchema)
+      .openapi({ description: "Newest first (createdAt, then bookingReference, descending)" }),
     nextCursor: z.string().nullable().openapi({ description: "Null on the last page" }),
   })
   .openapi("BookingList", { example: { bookings: [bookingExample], nextCursor: null } });
@@ -49,14 +62,21 @@ export const bookingListSchema = z
 export const bookingListResponseSchema = envelopeSchema(bookingListSchema).openapi("BookingListResponse");
 
 /** The filters in force, normalised so that equal filters compare equal. Instants are UTC ISO with milliseconds, as stored. */
-export type ListFilters = { createdFrom: string | null; createdTo: string | null; checkInFrom: string | null; checkInTo: string | null; status: string | null };
+export type ListFilters = {
+  createdFrom: string | null;
+  createdTo: string | null;
+  checkInFrom: string | null;
+  checkInTo: string | null;
+  status: string | null;
+};
 
 const FILTER_NAMES = ["createdFrom", "createdTo", "checkInFrom", "checkInTo", "status"] as const;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const lowerInstant = (v: string) => new Date(isIsoDate(v) ? `${v}T00:00:00Z` : v).toISOString();
 // A date as an upper bound covers its whole UTC day.
-const upperInstant = (v: string) => (isIsoDate(v) ? new Date(Date.parse(`${v}T00:00:00Z`) + DAY_MS - 1).toISOString() : new Date(v).toISOString());
+const upperInstant = (v: string) =>
+  isIsoDate(v) ? new Date(Date.parse(`${v}T00:00:00Z`) + DAY_MS - 1).toISOString() : new Date(v).toISOString();
 
 const filtersOf = (q: BookingsQuery): ListFilters => ({
   createdFrom: q.createdFrom === undefined ? null : lowerInstant(q.createdFrom),
@@ -70,7 +90,15 @@ const cursorPayload = z
   .object({
     v: z.literal(1),
     p: z.string(), // partner
-    f: z.object({ createdFrom: z.string().nullable(), createdTo: z.string().nullable(), checkInFrom: z.string().nullable(), checkInTo: z.string().nullable(), status: z.string().nullable() }).strict(),
+    f: z
+      .object({
+        createdFrom: z.string().nullable(),
+        createdTo: z.string().nullable(),
+        checkInFrom: z.string().nullable(),
+        checkInTo: z.string().nullable(),
+        status: z.string().nullable(),
+      })
+      .strict(),
     c: z.string(), // createdAt of the last booking served
     r: z.string(), // its reference: the tiebreaker
   })
@@ -84,12 +112,18 @@ const readCursor = async (keys: Keyring, token: string, partnerId: string) => {
   if (opened.kind !== "ok") throw INVALID_CURSOR();
   const parsed = cursorPayload.safeParse(opened.payload);
   if (!parsed.success) throw INVALID_CURSOR();
-  if (parsed.data.p !== partnerId) throw new ApiError("cursor_partner", "cursor does not belong to the current partner");
+  if (parsed.data.p !== partnerId)
+    throw new ApiError("cursor_partner", "cursor does not belong to the current partner");
   return parsed.data;
 };
 
 /** The SQL of one page: the partner's bookings matching the filters, after the keyset cursor, newest first. */
-export const bookingPageQuery = (partnerId: string, filters: ListFilters, after: { createdAt: string; reference: string } | null, rows: number) => {
+export const bookingPageQuery = (
+  partnerId: string,
+  filters: ListFilters,
+  after: { createdAt: string; reference: string } | null,
+  rows: number,
+) => {
   const where = ["partner_id = ?"];
   const params: unknown[] = [partnerId];
   const add = (clause: string, ...values: unknown[]) => {
@@ -103,7 +137,10 @@ export const bookingPageQuery = (partnerId: string, filters: ListFilters, after:
   if (filters.status) add("status = ?", filters.status);
   if (after) add("(created_at, reference) < (?, ?)", after.createdAt, after.reference);
   params.push(rows);
-  return { sql: `SELECT * FROM bookings WHERE ${where.join(" AND ")} ORDER BY created_at DESC, reference DESC LIMIT ?`, params };
+  return {
+    sql: `SELECT * FROM bookings WHERE ${where.join(" AND ")} ORDER BY created_at DESC, reference DESC LIMIT ?`,
+    params,
+  };
 };
 
 /**
@@ -126,13 +163,21 @@ export const listBookings = async (d1: D1Database, keys: Keyring, partnerId: str
   }
 
   const { sql, params } = bookingPageQuery(partnerId, filters, after, limit + 1);
-  const { results } = await d1.prepare(sql).bind(...params).all<RawBooking>();
+  const { results } = await d1
+    .prepare(sql)
+    .bind(...params)
+    .all<RawBooking>();
 
   const page = results.slice(0, limit);
   const last = page[page.length - 1];
   const nextCursor =
     results.length > limit && last
-      ? await signToken(keys, "booking-list-cursor", { v: 1, p: partnerId, f: filters, c: last.created_at, r: last.reference }, null)
+      ? await signToken(
+          keys,
+          "booking-list-cursor",
+          { v: 1, p: partnerId, f: filters, c: last.created_at, r: last.reference },
+          null,
+        )
       : null;
   return { bookings: page.map(bookingView), nextCursor };
 };

@@ -23,7 +23,10 @@ export const bookingView = (row: RawBooking) => ({
 
 /** Another partner's booking reads as not found: its existence is not disclosed. */
 export const readBooking = async (d1: D1Database, partnerId: string, bookingReference: string) => {
-  const row = await d1.prepare("SELECT * FROM bookings WHERE reference = ? AND partner_id = ?").bind(bookingReference, partnerId).first<RawBooking>();
+  const row = await d1
+    .prepare("SELECT * FROM bookings WHERE reference = ? AND partner_id = ?")
+    .bind(bookingReference, partnerId)
+    .first<RawBooking>();
   if (!row) throw new ApiError("booking_not_found", `Booking not found with bookingReference: ${bookingReference}`);
   return bookingView(row);
 };

@@ -12,12 +12,19 @@ beforeAll(async () => {
 });
 
 const preview = (reference: string, at?: string, apiKey?: string) =>
-  call("GET", `/api/bookings/${reference}/cancellation${at === undefined ? "" : `?at=${encodeURIComponent(at)}`}`, undefined, { apiKey });
+  call(
+    "GET",
+    `/api/bookings/${reference}/cancellation${at === undefined ? "" : `?at=${encodeURIComponent(at)}`}`,
+    undefined,
+    { apiKey },
+  );
 
 let bookings = 0;
 /** Books a stay 40 days out; returns the booking reference and the quote it was booked from. */
 const book = async (code: string, refundable: boolean) => {
-  const quote = await quoteOf(await searchOne(code, { checkIn: inDays(40), pick: (o) => o.isRefundable === refundable }));
+  const quote = await quoteOf(
+    await searchOne(code, { checkIn: inDays(40), pick: (o) => o.isRefundable === refundable }),
+  );
   const res = await post("/api/book", bookBody(quote, `preview-${++bookings}`));
   expect(res.status).toBe(200);
   return { reference: res.json.data.bookingReference as string, quote };
@@ -35,12 +42,24 @@ describe("GET /api/bookings/:bookingReference/cancellation", () => {
     const before = await preview(reference, iso(deadline - 60_000));
     expect(before.status).toBe(200);
     expect(before.json).toEqual({
-      data: { cancelPrice: 0, currency: "USD", refundable: true, deadline: penalty.deadline, cancellable: true, at: iso(deadline - 60_000) },
+      data: {
+        cancelPrice: 0,
+        currency: "USD",
+        refundable: true,
+        deadline: penalty.deadline,
+        cancellable: true,
+        at: iso(deadline - 60_000),
+      },
       message: "success",
     });
     expect((await preview(reference, iso(deadline))).json.data.cancelPrice).toBe(penalty.value);
     const after = await preview(reference, iso(deadline + 60_000));
-    expect(after.json.data).toMatchObject({ cancelPrice: penalty.value, refundable: true, deadline: penalty.deadline, cancellable: true });
+    expect(after.json.data).toMatchObject({
+      cancelPrice: penalty.value,
+      refundable: true,
+      deadline: penalty.deadline,
+      cancellable: true,
+    });
     // Forty days out, now is before any deadline.
     const now = await preview(reference);
     expect(now.json.data).toMatchObject({ cancelPrice: 0, cancellable: true });
@@ -54,7 +73,10 @@ describe("GET /api/bookings/:bookingReference/cancellation", () => {
     const deadline = Date.parse(quote.cancelPolicy.cancelPenalties[0].deadline);
     const local = new Date(deadline + 60_000 + 2 * 3600_000).toISOString().replace("Z", "+02:00");
     const res = await preview(reference, local);
-    expect(res.json.data).toMatchObject({ cancelPrice: quote.cancelPolicy.cancelPenalties[0].value, at: iso(deadline + 60_000) });
+    expect(res.json.data).toMatchObject({
+      cancelPrice: quote.cancelPolicy.cancelPenalties[0].value,
+      at: iso(deadline + 60_000),
+    });
   });
 
   it.each([
@@ -74,9 +96,16 @@ describe("GET /api/bookings/:bookingReference/cancellation", () => {
     const res = await preview(reference);
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({
-      cancelPrice: quote.rate.chargeTotal, currency: "USD", refundable: false, cancellable: false, deadline: quote.cancelPolicy.cancelPenalties[0].deadline,
+      cancelPrice: quote.rate.chargeTotal,
+      currency: "USD",
+      refundable: false,
+      cancellable: false,
+      deadline: quote.cancelPolicy.cancelPenalties[0].deadline,
     });
-    const cancel = await post("/api/cancel", { input: { reference: { bookingReference: reference } }, settings: { access: { code: 1001 } } });
+    const cancel = await post("/api/cancel", {
+      input: { reference: { bookingReference: reference } },
+      settings: { access: { code: 1001 } },
+    });
     expect(cancel.status).toBe(400);
     expect(cancel.json.message).toBe("This booking is not refundable according to the cancellation policy");
   });
@@ -86,23 +115,36 @@ describe("GET /api/bookings/:bookingReference/cancellation", () => {
     const at = Date.parse(`${quote.checkIn}T12:00:00Z`);
     const res = await preview(reference, iso(at));
     expect(res.json.data).toMatchObject({ cancelPrice: quote.rate.chargeTotal, refundable: true, cancellable: false });
-    await expect(cancelBooking(bookingDeps(env), "demo", reference, at)).rejects.toMatchObject({ status: 400, message: "This booking can no longer be cancelled after the check-in date" });
+    await expect(cancelBooking(bookingDeps(env), "demo", reference, at)).rejects.toMatchObject({
+      status: 400,
+      message: "This booking can no longer be cancelled after the check-in date",
+    });
   });
 
   it("an already cancelled booking is 409", async () => {
     const { reference } = await book("US000006", true);
-    expect((await post("/api/cancel", { input: { reference: { bookingReference: reference } }, settings: { access: { code: 1001 } } })).status).toBe(200);
+    expect(
+      (
+        await post("/api/cancel", {
+          input: { reference: { bookingReference: reference } },
+          settings: { access: { code: 1001 } },
+        })
+      ).status,
+    ).toBe(200);
     const res = await preview(reference);
     expect(res.status).toBe(409);
     expect(res.json).toMatchObject({ message: "Booking is already cancelled", code: "booking_already_cancelled" });
   });
 
-  it.each(["tomorrow", "2027-01-01", "2027-01-01T10:00:00", "2027-02-30T10:00:00Z", "", "1700000000000"])("at=%j is 400 naming the field", async (at) => {
-    // Validation comes first: the reference need not exist.
-    const res = await preview("BKANY", at);
-    expect(res.status).toBe(400);
-    expect(res.json.message).toBe("at: expected an ISO 8601 datetime with a zone");
-  });
+  it.each(["tomorrow", "2027-01-01", "2027-01-01T10:00:00", "2027-02-30T10:00:00Z", "", "1700000000000"])(
+    "at=%j is 400 naming the field",
+    async (at) => {
+      // Validation comes first: the reference need not exist.
+      const res = await preview("BKANY", at);
+      expect(res.status).toBe(400);
+      expect(res.json.message).toBe("at: expected an ISO 8601 datetime with a zone");
+    },
+  );
 
   it("another partner's booking and an unknown reference are 404 with the booking-not-found message", async () => {
     const { reference } = await book("US000008", true);
@@ -119,7 +161,9 @@ describe("GET /api/bookings/:bookingReference/cancellation", () => {
     expect((await call("GET", "/api/bookings/BKX/cancellation", undefined, { apiKey: null })).status).toBe(401);
     const doc = (await call("GET", "/openapi.json")).json;
     const route = doc.paths["/api/bookings/{bookingReference}/cancellation"].get;
-    expect(route.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["bookingReference", "at"]));
+    expect(route.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(["bookingReference", "at"]),
+    );
     expect(Object.keys(route.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "404", "409"]));
   });
 });

@@ -15,18 +15,30 @@ export const cancellationPreviewQuerySchema = z.object({
 
 export const cancellationPreviewSchema = z
   .object({
-    cancelPrice: z.number().openapi({ description: "What cancelling at `at` costs; the whole charge when the booking could not be cancelled then" }),
+    cancelPrice: z.number().openapi({
+      description: "What cancelling at `at` costs; the whole charge when the booking could not be cancelled then",
+    }),
     currency: z.string(),
     refundable: z.boolean().openapi({ description: "Whether the booked rate is refundable at all" }),
-    deadline: z.string().nullable().openapi({ description: "End of free cancellation: the earliest penalty deadline (null when no penalty applies)" }),
+    deadline: z.string().nullable().openapi({
+      description: "End of free cancellation: the earliest penalty deadline (null when no penalty applies)",
+    }),
     cancellable: z.boolean().openapi({ description: "Whether POST /api/cancel would accept the booking at `at`" }),
     at: z.string().openapi({ description: "The moment priced (UTC)" }),
   })
   .openapi("CancellationPreview", {
-    example: { cancelPrice: 0, currency: "USD", refundable: true, deadline: "2027-03-08T00:00:00.000Z", cancellable: true, at: "2027-03-01T12:00:00.000Z" },
+    example: {
+      cancelPrice: 0,
+      currency: "USD",
+      refundable: true,
+      deadline: "2027-03-08T00:00:00.000Z",
+      cancellable: true,
+      at: "2027-03-01T12:00:00.000Z",
+    },
   });
 
-export const cancellationPreviewResponseSchema = envelopeSchema(cancellationPreviewSchema).openapi("CancellationPreviewResponse");
+export const cancellationPreviewResponseSchema =
+  envelopeSchema(cancellationPreviewSchema).openapi("CancellationPreviewResponse");
 
 /**
  * What cancelling would cost at `at`, without cancelling: the same policy, penalty function
@@ -34,10 +46,15 @@ export const cancellationPreviewResponseSchema = envelopeSchema(cancellationPrev
  */
 export const previewCancellation = async (d1: D1Database, partnerId: string, bookingReference: string, at: number) => {
   // Another partner's booking reads as not found, as the booking read does.
-  const booking = await d1.prepare("SELECT * FROM bookings WHERE reference = ? AND partner_id = ?").bind(bookingReference, partnerId).first<RawBooking>();
+  const booking = await d1
+    .prepare("SELECT * FROM bookings WHERE reference = ? AND partner_id = ?")
+    .bind(bookingReference, partnerId)
+    .first<RawBooking>();
   if (!booking) throw new ApiError("booking_not_found", `Booking not found with bookingReference: ${bookingReference}`);
-  if (booking.status === "pending") throw new ApiError("booking_pending", "Booking is pending: the supplier has not confirmed it yet");
-  if (booking.status !== "success") throw new ApiError("booking_already_cancelled", `Booking is already ${booking.status}`);
+  if (booking.status === "pending")
+    throw new ApiError("booking_pending", "Booking is pending: the supplier has not confirmed it yet");
+  if (booking.status !== "success")
+    throw new ApiError("booking_already_cancelled", `Booking is already ${booking.status}`);
   const policy = parsePolicy(booking.cancel_policy);
   if (!policy) throw new ApiError("cancel_policy_not_found", "Cancellation policy not found for this booking");
   const cancellable = policy.refundable && !isOnOrAfterCheckIn(booking, at);

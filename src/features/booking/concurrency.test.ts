@@ -10,14 +10,19 @@ beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 20 });
 });
 
-const sold = (code: string) => env.DB.prepare("select coalesce(sum(sold), 0) s from room_nights where accommodation_code = ?").bind(code).first<number>("s");
+const sold = (code: string) =>
+  env.DB.prepare("select coalesce(sum(sold), 0) s from room_nights where accommodation_code = ?")
+    .bind(code)
+    .first<number>("s");
 
 describe("the last room", () => {
   it("20 parallel bookings of the last room yield exactly one booking", async () => {
     const s = await searchOne("US000001");
     const room = s.option.rooms[0].code;
     // One room left on the first night, plenty on the second.
-    await env.DB.prepare("insert into room_nights (accommodation_code, room_code, night, allotment, sold) values ('US000001', ?1, ?2, 4, 3), ('US000001', ?1, ?3, 9, 0)")
+    await env.DB.prepare(
+      "insert into room_nights (accommodation_code, room_code, night, allotment, sold) values ('US000001', ?1, ?2, 4, 3), ('US000001', ?1, ?3, 9, 0)",
+    )
       .bind(room, s.checkIn, inDays(31))
       .run();
     const quotes = await Promise.all(Array.from({ length: 20 }, () => quoteOf(s)));
@@ -28,8 +33,14 @@ describe("the last room", () => {
       expect(r.status).toBe(400);
       expect(r.json.message).toBe("The booking was not successful.");
     }
-    expect(await env.DB.prepare("select count(*) n from bookings where partner_reference like 'race-%'").first("n")).toBe(1);
-    const nights = await env.DB.prepare("select night, sold, allotment from room_nights where accommodation_code = 'US000001' and room_code = ? order by night").bind(room).all();
+    expect(
+      await env.DB.prepare("select count(*) n from bookings where partner_reference like 'race-%'").first("n"),
+    ).toBe(1);
+    const nights = await env.DB.prepare(
+      "select night, sold, allotment from room_nights where accommodation_code = 'US000001' and room_code = ? order by night",
+    )
+      .bind(room)
+      .all();
     expect(nights.results).toEqual([
       { night: s.checkIn, sold: 4, allotment: 4 },
       { night: inDays(31), sold: 1, allotment: 9 },
@@ -58,7 +69,9 @@ describe("partnerReference retries", () => {
 
   it("parallel retries of one partnerReference make one booking and take allotment once", async () => {
     const q = await quoteOf(await searchOne("US000003"));
-    const results = await Promise.all(Array.from({ length: 5 }, () => post("/api/book", bookBody(q, "retry-parallel"))));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => post("/api/book", bookBody(q, "retry-parallel"))),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(new Set(results.map((r) => r.json.data.bookingReference)).size).toBe(1);
     expect(await sold("US000003")).toBe(2); // one room, two nights
@@ -88,7 +101,9 @@ describe("Idempotency-Key", () => {
     expect(cancelReplay.json).toEqual(cancelled.json);
     expect(await sold("US000004")).toBe(0);
     // Without the key the second cancel is refused as the spec says.
-    expect((await post("/api/cancel", cancelBody(ref))).json.message).toBe("Booking cannot be cancelled. Current status: cancelled");
+    expect((await post("/api/cancel", cancelBody(ref))).json.message).toBe(
+      "Booking cannot be cancelled. Current status: cancelled",
+    );
   });
 });
 
@@ -102,10 +117,14 @@ describe("sandbox scenarios (test-scenario header)", () => {
     const gone = await post("/api/quote", quoteBody(s), { headers: { "test-scenario": "room_unavailable" } });
     expect(gone.json.message).toBe("Room is unavailable");
     const q = await quoteOf(s);
-    const failed = await post("/api/book", bookBody(q, "sandbox-fail"), { headers: { "test-scenario": "booking_failed" } });
+    const failed = await post("/api/book", bookBody(q, "sandbox-fail"), {
+      headers: { "test-scenario": "booking_failed" },
+    });
     expect(failed.status).toBe(400);
     expect(failed.json.message).toBe("The booking was not successful.");
-    expect(await env.DB.prepare("select count(*) n from bookings where partner_reference = 'sandbox-fail'").first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("select count(*) n from bookings where partner_reference = 'sandbox-fail'").first("n"),
+    ).toBe(0);
     expect(await sold("US000005")).toBe(0);
     // The same quote still books normally afterwards.
     expect((await post("/api/book", bookBody(q, "sandbox-fail"))).status).toBe(200);
@@ -116,7 +135,15 @@ describe("sandbox scenarios (test-scenario header)", () => {
     const off = { ...env, SANDBOX_SCENARIOS: "off" };
     const s = await searchOne("US000006");
     const send = (path: string, body: unknown, scenario: string) =>
-      app.request(path, { method: "POST", headers: { "content-type": "application/json", "api-key": "demo-partner-key", "test-scenario": scenario }, body: JSON.stringify(body) }, off);
+      app.request(
+        path,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", "api-key": "demo-partner-key", "test-scenario": scenario },
+          body: JSON.stringify(body),
+        },
+        off,
+      );
     const quoted = await send("/api/quote", quoteBody(s), "price_changed");
     expect(quoted.status).toBe(200);
     const q = ((await quoted.json()) as any).data;
@@ -128,8 +155,13 @@ describe("sandbox scenarios (test-scenario header)", () => {
 describe("rate limits (section 8)", () => {
   it("admits exactly rateLimit parallel searches per window, then 429 with Retry-After", async () => {
     // api_type is an enum; reuse the remaining values for distinct in-use connections.
-    await env.DB.prepare("insert into connections (id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, current_in_use) values ('con_rl', 7001, 'demo', 'mobile', 'direct', 5, 60000, 1)").run();
-    const body = searchBody({ destinations: { accommodations: [{ code: "US000007" }] } }, { settings: { access: { code: 7001 } } });
+    await env.DB.prepare(
+      "insert into connections (id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, current_in_use) values ('con_rl', 7001, 'demo', 'mobile', 'direct', 5, 60000, 1)",
+    ).run();
+    const body = searchBody(
+      { destinations: { accommodations: [{ code: "US000007" }] } },
+      { settings: { access: { code: 7001 } } },
+    );
     const results = await Promise.all(Array.from({ length: 12 }, () => post("/api/search", body)));
     const admitted = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status === 429);
@@ -147,9 +179,14 @@ describe("rate limits (section 8)", () => {
   });
 
   it("counts quote against the same window, and a new window admits again", async () => {
-    await env.DB.prepare("insert into connections (id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, current_in_use) values ('con_rl2', 7002, 'demo', 'cug', 'direct', 3, 1500, 1)").run();
+    await env.DB.prepare(
+      "insert into connections (id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, current_in_use) values ('con_rl2', 7002, 'demo', 'cug', 'direct', 3, 1500, 1)",
+    ).run();
     const s = await searchOne("US000008");
-    const search = searchBody({ destinations: { accommodations: [{ code: "US000008" }] } }, { settings: { access: { code: 7002 } } });
+    const search = searchBody(
+      { destinations: { accommodations: [{ code: "US000008" }] } },
+      { settings: { access: { code: 7002 } } },
+    );
     expect((await post("/api/search", search)).status).toBe(200);
     const quotes = await Promise.all(Array.from({ length: 4 }, () => post("/api/quote", quoteBody(s, {}, 7002))));
     expect(quotes.filter((r) => r.status === 200)).toHaveLength(2);
@@ -160,7 +197,10 @@ describe("rate limits (section 8)", () => {
 
   it("rateLimit 0 means not limited: no rate headers", async () => {
     await env.DB.prepare("update connections set rate_limit = 0 where id = 'con_rl'").run();
-    const body = searchBody({ destinations: { accommodations: [{ code: "US000007" }] } }, { settings: { access: { code: 7001 } } });
+    const body = searchBody(
+      { destinations: { accommodations: [{ code: "US000007" }] } },
+      { settings: { access: { code: 7001 } } },
+    );
     const results = await Promise.all(Array.from({ length: 8 }, () => post("/api/search", body)));
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(results[0]!.headers.get("X-RateLimit-Limit")).toBeNull();

@@ -1,16 +1,29 @@
-import type { Context } from "hono";
 import type { AppEnv } from "../../platform/app-env";
 import { apiKeyAuth } from "../../platform/auth/api-key";
 import type { Connection } from "../../platform/db/schema";
 import { ApiError } from "../../platform/http/api-error";
 
-export type ConnectionRow = { id: string; code: number; partner_id: string; api_type: string; connection_type: string; rate_limit: number; rate_limit_window_ms: number; net_markups: number; current_in_use: number; has_upstream?: number };
+export type ConnectionRow = {
+  id: string;
+  code: number;
+  partner_id: string;
+  api_type: string;
+  connection_type: string;
+  rate_limit: number;
+  rate_limit_window_ms: number;
+  net_markups: number;
+  current_in_use: number;
+  has_upstream?: number;
+};
 
 /**
  * `hasUpstream`: read with the connection (same statement), so that a connection served by the
  * embedded inventory alone costs no extra D1 round trip to learn that. Unknown (absent) means ask.
  */
-export type CoreConnection = Pick<Connection, "id" | "code" | "partnerId" | "apiType" | "connectionType" | "rateLimit" | "rateLimitWindowMs" | "netMarkups"> & { hasUpstream?: boolean };
+export type CoreConnection = Pick<
+  Connection,
+  "id" | "code" | "partnerId" | "apiType" | "connectionType" | "rateLimit" | "rateLimitWindowMs" | "netMarkups"
+> & { hasUpstream?: boolean };
 
 /** The connection row read with the API key, for the code the body named. */
 export type PrefetchedConnection = { code: number; row: ConnectionRow | null };
@@ -33,9 +46,7 @@ const connectionCode = (code: unknown): number | "missing" | "malformed" => {
 };
 
 const connectionStatement = (d1: D1Database, code: number) =>
-  d1
-    .prepare(`SELECT ${CONNECTION_COLUMNS} FROM connections WHERE code = ?`)
-    .bind(code);
+  d1.prepare(`SELECT ${CONNECTION_COLUMNS} FROM connections WHERE code = ?`).bind(code);
 
 /** A connection row as the booking services use it. */
 export const connectionOf = (row: ConnectionRow): CoreConnection => ({
@@ -53,7 +64,12 @@ export const connectionOf = (row: ConnectionRow): CoreConnection => ({
 export const CONNECTION_COLUMNS =
   "id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, net_markups, current_in_use, EXISTS (SELECT 1 FROM connection_upstreams u WHERE u.connection_id = connections.id) AS has_upstream";
 
-const lookUp = async (d1: D1Database, partnerId: string, raw: unknown, prefetched?: PrefetchedConnection): Promise<Lookup> => {
+const lookUp = async (
+  d1: D1Database,
+  partnerId: string,
+  raw: unknown,
+  prefetched?: PrefetchedConnection,
+): Promise<Lookup> => {
   const code = connectionCode(raw);
   if (code === "missing" || code === "malformed") return { kind: code };
   const row = prefetched?.code === code ? prefetched.row : await connectionStatement(d1, code).first<ConnectionRow>();
@@ -71,19 +87,30 @@ export const coreAccess = () =>
   apiKeyAuth<BookingEnv>({
     async statements(c) {
       const body: unknown = await c.req.json();
-      const code = connectionCode((body as { settings?: { access?: { code?: unknown } } } | null)?.settings?.access?.code);
+      const code = connectionCode(
+        (body as { settings?: { access?: { code?: unknown } } } | null)?.settings?.access?.code,
+      );
       if (typeof code !== "number") return [];
       c.set("connection", { code, row: null });
       return [connectionStatement(c.env.DB, code)];
     },
     keep(c, results) {
       const prefetched = c.var.connection;
-      if (prefetched) c.set("connection", { code: prefetched.code, row: (results[0]!.results[0] as ConnectionRow | undefined) ?? null });
+      if (prefetched)
+        c.set("connection", {
+          code: prefetched.code,
+          row: (results[0]!.results[0] as ConnectionRow | undefined) ?? null,
+        });
     },
   });
 
 /** Search: the four connection messages of section 7 (see docs/api-decisions.md for which is which). */
-export const searchConnection = async (d1: D1Database, partnerId: string, code: unknown, prefetched?: PrefetchedConnection): Promise<CoreConnection> => {
+export const searchConnection = async (
+  d1: D1Database,
+  partnerId: string,
+  code: unknown,
+  prefetched?: PrefetchedConnection,
+): Promise<CoreConnection> => {
   const found = await lookUp(d1, partnerId, code, prefetched);
   switch (found.kind) {
     case "missing":
@@ -100,7 +127,12 @@ export const searchConnection = async (d1: D1Database, partnerId: string, code: 
 };
 
 /** Quote, book and cancel: one 403 for every connection code that is not the caller's in-use connection. */
-export const coreConnection = async (d1: D1Database, partnerId: string, code: unknown, prefetched?: PrefetchedConnection): Promise<CoreConnection> => {
+export const coreConnection = async (
+  d1: D1Database,
+  partnerId: string,
+  code: unknown,
+  prefetched?: PrefetchedConnection,
+): Promise<CoreConnection> => {
   const found = await lookUp(d1, partnerId, code, prefetched);
   if (found.kind !== "ok") throw new ApiError("invalid_connection_code", "Invalid connection code.");
   return found.connection;

@@ -10,7 +10,8 @@ import { cancelBooking } from "./cancel";
 import { bookingDeps } from "./deps";
 
 const RATES = "/api/operator/exchange-rates";
-const setRates = async (base: string, rates: Record<string, number>) => expect((await call("PUT", RATES, { base, rates }, OPERATOR)).status).toBe(200);
+const setRates = async (base: string, rates: Record<string, number>) =>
+  expect((await call("PUT", RATES, { base, rates }, OPERATOR)).status).toBe(200);
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 10 });
@@ -20,15 +21,29 @@ beforeEach(async () => {
 });
 
 /** One night, one room of two adults: every room's base rate is a single sold night. */
-const searchIn = async (currency: string | undefined, code = "US000001", checkIn = inDays(40), settings: Record<string, unknown> = {}) => {
+const searchIn = async (
+  currency: string | undefined,
+  code = "US000001",
+  checkIn = inDays(40),
+  settings: Record<string, unknown> = {},
+) => {
   const res = await post(
     "/api/search",
-    searchBody({ destinations: { accommodations: [{ code }] }, checkIn, checkOut: addDays(checkIn, 1) }, { settings: { access: { code: DEMO_CODE }, ...(currency ? { currency } : {}), ...settings } }),
+    searchBody(
+      { destinations: { accommodations: [{ code }] }, checkIn, checkOut: addDays(checkIn, 1) },
+      { settings: { access: { code: DEMO_CODE }, ...(currency ? { currency } : {}), ...settings } },
+    ),
   );
   return res;
 };
 
-const searched = (option: any, code: string, checkIn: string): SearchedOption => ({ accommodationCode: code, option, checkIn, checkOut: addDays(checkIn, 1), occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }] });
+const searched = (option: any, code: string, checkIn: string): SearchedOption => ({
+  accommodationCode: code,
+  option,
+  checkIn,
+  checkOut: addDays(checkIn, 1),
+  occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+});
 const withCurrency = (body: any, currency: string) => ({ ...body, settings: { ...body.settings, currency } });
 const cents = (amount: number) => Math.round(amount * 100);
 
@@ -36,11 +51,18 @@ describe("settings.currency", () => {
   it("converts every night from the hotel's USD with the operator's rate, and says so in exchange", async () => {
     const usd = (await searchIn(undefined)).json.data.accommodations[0].options;
     const eur = (await searchIn("EUR")).json.data.accommodations[0].options;
-    expect(eur.map((o: any) => o.id.split("~").slice(1, 4).join("~"))).toEqual(usd.map((o: any) => o.id.split("~").slice(1, 4).join("~")));
+    expect(eur.map((o: any) => o.id.split("~").slice(1, 4).join("~"))).toEqual(
+      usd.map((o: any) => o.id.split("~").slice(1, 4).join("~")),
+    );
     usd.forEach((option: any, i: number) => {
       const converted = eur[i];
       const night = Math.round((cents(option.rooms[0].rate.baseRate) / 100) * 0.92 * 100);
-      expect(converted.rate).toMatchObject({ currency: "EUR", baseRate: night / 100, taxesAndFees: Math.round((night * 12) / 100) / 100, exchange: { currency: "USD", rate: 0.92 } });
+      expect(converted.rate).toMatchObject({
+        currency: "EUR",
+        baseRate: night / 100,
+        taxesAndFees: Math.round((night * 12) / 100) / 100,
+        exchange: { currency: "USD", rate: 0.92 },
+      });
       expect(converted.rooms[0].rate).toEqual(converted.rate);
       expect(converted.cancelPolicy.cancelPenalties.every((p: any) => p.currency === "EUR")).toBe(true);
       expect(option.rate.exchange).toEqual({ currency: "USD", rate: 1 });
@@ -50,12 +72,18 @@ describe("settings.currency", () => {
   it("accepts any case; the criteria's own currency field stays unused; USD needs no rate at all", async () => {
     const lower = await searchIn("eur");
     expect(lower.json.data.accommodations[0].options[0].rate.currency).toBe("EUR");
-    const criteria = await post("/api/search", searchBody({ destinations: { accommodations: [{ code: "US000001" }] }, currency: "GBP" }));
+    const criteria = await post(
+      "/api/search",
+      searchBody({ destinations: { accommodations: [{ code: "US000001" }] }, currency: "GBP" }),
+    );
     expect(criteria.json.data.accommodations[0].options[0].rate.currency).toBe("USD");
     await setRates("EUR", {});
     const usd = await searchIn("USD");
     expect(usd.status).toBe(200);
-    expect(usd.json.data.accommodations[0].options[0].rate).toMatchObject({ currency: "USD", exchange: { currency: "USD", rate: 1 } });
+    expect(usd.json.data.accommodations[0].options[0].rate).toMatchObject({
+      currency: "USD",
+      exchange: { currency: "USD", rate: 1 },
+    });
   });
 
   it("goes through the base when neither side is the base", async () => {
@@ -71,7 +99,8 @@ describe("settings.currency", () => {
   it("rounds to the currency's minor unit: yen have none", async () => {
     const option = (await searchIn("JPY")).json.data.accommodations[0].options[0];
     expect(option.rate.currency).toBe("JPY");
-    for (const amount of [option.rate.baseRate, option.rate.taxesAndFees, option.rate.chargeTotal]) expect(Number.isInteger(amount)).toBe(true);
+    for (const amount of [option.rate.baseRate, option.rate.taxesAndFees, option.rate.chargeTotal])
+      expect(Number.isInteger(amount)).toBe(true);
   });
 
   it("a currency without a rate is 400 Unsupported currency; a malformed code is 400", async () => {
@@ -123,11 +152,20 @@ describe("quote and book in the searched currency", () => {
     await setRates("USD", { EUR: 1.5 });
     const booked = await post("/api/book", bookBody(quote.json.data, "eur-1"));
     expect(booked.status).toBe(200);
-    expect(booked.json.data).toMatchObject({ chargeTotal: s.option.rate.chargeTotal, currency: "EUR", exchange: { currency: "USD", rate: 0.92 } });
+    expect(booked.json.data).toMatchObject({
+      chargeTotal: s.option.rate.chargeTotal,
+      currency: "EUR",
+      exchange: { currency: "USD", rate: 0.92 },
+    });
     const read = await call("GET", `/api/bookings/${booked.json.data.bookingReference}`);
     expect(read.json.data.rate).toEqual(s.option.rate);
     const penalty = s.option.cancelPolicy.cancelPenalties[0];
-    const cancelled = await cancelBooking(bookingDeps(env), "demo", booked.json.data.bookingReference, Date.parse(penalty.deadline) + 60_000);
+    const cancelled = await cancelBooking(
+      bookingDeps(env),
+      "demo",
+      booked.json.data.bookingReference,
+      Date.parse(penalty.deadline) + 60_000,
+    );
     expect(cancelled.cancelPrice).toEqual({ currency: "EUR", amount: penalty.value });
     expect(cancelled.bookPrice).toEqual({ currency: "EUR", amount: s.option.rate.chargeTotal });
   });

@@ -39,11 +39,16 @@ export type SupplyDirectory = {
  * with `withEmbedded` (embedded first, so its order leads a merged search). The type decides the
  * request shape and what may be done (metasearch cannot book).
  */
-export const supplyDirectory = (env: Pick<Env, "UPSTREAM_CIRCUIT" | "UPSTREAM_CREDENTIALS_KEY">, d1: D1Database): SupplyDirectory => {
+export const supplyDirectory = (
+  env: Pick<Env, "UPSTREAM_CIRCUIT" | "UPSTREAM_CREDENTIALS_KEY">,
+  d1: D1Database,
+): SupplyDirectory => {
   const inventory = inventorySupplier(d1);
   const upstreamOf = async (connectionId: string): Promise<{ supplier: Supplier; withEmbedded: boolean } | null> => {
     const upstream = await upstreamFor(database(d1), env.UPSTREAM_CREDENTIALS_KEY, connectionId);
-    return upstream ? { supplier: hotelxSupplier(env, d1, connectionId, upstream), withEmbedded: upstream.withEmbedded } : null;
+    return upstream
+      ? { supplier: hotelxSupplier(env, d1, connectionId, upstream), withEmbedded: upstream.withEmbedded }
+      : null;
   };
   return {
     async forConnection(connection) {
@@ -72,11 +77,15 @@ export const bookingDeps = (env: Env): BookingDeps => ({
 });
 
 /** The suppliers behind a connection, in the order their results are merged. */
-export const suppliersFor = (deps: BookingDeps, connection: CoreConnection): Promise<Supplier[]> => deps.supply.forConnection(connection);
+export const suppliersFor = (deps: BookingDeps, connection: CoreConnection): Promise<Supplier[]> =>
+  deps.supply.forConnection(connection);
 
 /** The supplier of a connection that made an option or quote (by name); null when it no longer serves the connection. */
-export const connectionSupplier = async (deps: BookingDeps, connection: CoreConnection, name: string): Promise<Supplier | null> =>
-  (await suppliersFor(deps, connection)).find((s) => s.name === name) ?? null;
+export const connectionSupplier = async (
+  deps: BookingDeps,
+  connection: CoreConnection,
+  name: string,
+): Promise<Supplier | null> => (await suppliersFor(deps, connection)).find((s) => s.name === name) ?? null;
 
 export const SANDBOX_SCENARIOS = ["price_changed", "room_unavailable", "booking_failed"] as const;
 export type SandboxScenario = (typeof SANDBOX_SCENARIOS)[number];
@@ -89,6 +98,11 @@ export const sandboxScenario = (deps: BookingDeps, header: string | undefined): 
 };
 
 export const ACCOMMODATION_TYPE_NAMES: Record<string, string> = {
-  hotel: "Hotel", motel: "Motel", resort: "Resort", apartment: "Apartment", hostel: "Hostel", guesthouse: "Guesthouse",
+  hotel: "Hotel",
+  motel: "Motel",
+  resort: "Resort",
+  apartment: "Apartment",
+  hostel: "Hostel",
+  guesthouse: "Guesthouse",
 };
 export const accommodationTypeName = (type: string) => ACCOMMODATION_TYPE_NAMES[type] ?? "Hotel";

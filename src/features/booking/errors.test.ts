@@ -3,7 +3,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { OTHER_KEY, post } from "../../../test/support/api";
 import { signToken } from "../../platform/crypto/signed-token";
-import { bookBody, cancelBody, quoteBody, quoteOf, searchBody, searchOne, type SearchedOption } from "../../../test/support/booking";
+import {
+  bookBody,
+  cancelBody,
+  quoteBody,
+  quoteOf,
+  searchBody,
+  searchOne,
+  type SearchedOption,
+} from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { issueOptionId, readOptionId } from "./option-token";
 import { quoteStore } from "./quote-store";
@@ -25,18 +33,58 @@ const codes = { destinations: { accommodations: [{ code: "US000001" }] } };
 
 describe("search: section 7 messages", () => {
   it.each([
-    ["no selector", searchBody({}), 400, "Exactly one selector is required: destinations.accommodations, geo(lat/lng), or accommodationName"],
-    ["two selectors", searchBody({ ...codes, accommodationName: "Grand" }), 400, "Exactly one selector is required: destinations.accommodations, geo(lat/lng), or accommodationName"],
-    ["geo without lng", searchBody({ geo: { lat: 40 } }), 400, "Exactly one selector is required: destinations.accommodations, geo(lat/lng), or accommodationName"],
-    ["all three", searchBody({ ...codes, accommodationName: "Grand", geo: { lat: 1, lng: 1 } }), 400, "Exactly one selector is required: destinations.accommodations, geo(lat/lng), or accommodationName"],
+    [
+      "no selector",
+      searchBody({}),
+      400,
+      "Exactly one selector is required: destinations.accommodations, geo(lat/lng), or accommodationName",
+    ],
+    [
+      "two selectors",
+      searchBody({ ...codes, accommodationName: "Grand" }),
+      400,
+      "Exactly one selector is required: destinations.accommodations, geo(lat/lng), or accommodationName",
+    ],
+    [
+      "geo without lng",
+      searchBody({ geo: { lat: 40 } }),
+      400,
+      "Exactly one selector is required: destinations.accommodations, geo(lat/lng), or accommodationName",
+    ],
+    [
+      "all three",
+      searchBody({ ...codes, accommodationName: "Grand", geo: { lat: 1, lng: 1 } }),
+      400,
+      "Exactly one selector is required: destinations.accommodations, geo(lat/lng), or accommodationName",
+    ],
     ["no access code", searchBody(codes, { settings: {} }), 400, "No connection"],
     ["null access code", searchBody(codes, { settings: { access: { code: null } } }), 400, "No connection"],
-    ["a code that is not a number", searchBody(codes, { settings: { access: { code: "abc" } } }), 400, "Invalid connection code"],
+    [
+      "a code that is not a number",
+      searchBody(codes, { settings: { access: { code: "abc" } } }),
+      400,
+      "Invalid connection code",
+    ],
     ["a negative code", searchBody(codes, { settings: { access: { code: -4 } } }), 400, "Invalid connection code"],
-    ["a fractional code", searchBody(codes, { settings: { access: { code: 1001.5 } } }), 400, "Invalid connection code"],
+    [
+      "a fractional code",
+      searchBody(codes, { settings: { access: { code: 1001.5 } } }),
+      400,
+      "Invalid connection code",
+    ],
     ["an unknown code", searchBody(codes, { settings: { access: { code: 999999 } } }), 401, "Connection not found"],
-    ["another partner's code", searchBody(codes, { settings: { access: { code: 2001 } } }), 401, "Connection access denied"],
-    ["own connection not in use", searchBody(codes, { settings: { access: { code: 1003 } } }), 401, "Connection access denied"],
+    [
+      "another partner's code",
+      searchBody(codes, { settings: { access: { code: 2001 } } }),
+      401,
+      "Connection access denied",
+    ],
+    [
+      "own connection not in use",
+      searchBody(codes, { settings: { access: { code: 1003 } } }),
+      401,
+      "Connection access denied",
+    ],
   ])("%s: %i %s", async (_name, body, status, message) => {
     const res = await post("/api/search", body);
     expect(res.status).toBe(status);
@@ -71,7 +119,14 @@ describe("search: section 7 messages", () => {
   });
 
   it.each([
-    ["1,001 codes", searchBody({ destinations: { accommodations: Array.from({ length: 1001 }, (_, i) => ({ code: `US${String(i).padStart(6, "0")}` })) } })],
+    [
+      "1,001 codes",
+      searchBody({
+        destinations: {
+          accommodations: Array.from({ length: 1001 }, (_, i) => ({ code: `US${String(i).padStart(6, "0")}` })),
+        },
+      }),
+    ],
     ["an empty code list", searchBody({ destinations: { accommodations: [] } })],
     ["a name of one character", searchBody({ accommodationName: "G" })],
     ["a name of 201 characters", searchBody({ accommodationName: "x".repeat(201) })],
@@ -88,7 +143,10 @@ describe("search: section 7 messages", () => {
     ["a past check-in", searchBody({ ...codes, checkIn: "2020-01-01", checkOut: "2020-01-02" })],
     ["40 nights", searchBody({ ...codes, checkIn: inDays(10), checkOut: inDays(50) })],
     ["quota 0", searchBody(codes, { settings: { access: { code: 1001 }, businessRules: { optionsQuota: 0 } } })],
-    ["an unknown rule type", searchBody(codes, { settings: { access: { code: 1001 }, businessRules: { businessRuleType: "PRICIEST" } } })],
+    [
+      "an unknown rule type",
+      searchBody(codes, { settings: { access: { code: 1001 }, businessRules: { businessRuleType: "PRICIEST" } } }),
+    ],
     ["no settings", { searchCriteria: searchBody(codes).searchCriteria }],
     ["an array body", []],
   ])("bad input: %s gives a 400 naming the problem", async (_name, body) => {
@@ -99,7 +157,10 @@ describe("search: section 7 messages", () => {
   });
 
   it("malformed JSON is 400, a huge body 413", async () => {
-    const malformed = await post("/api/search", undefined, { raw: "{\"searchCriteria\":", headers: { "content-type": "application/json" } });
+    const malformed = await post("/api/search", undefined, {
+      raw: '{"searchCriteria":',
+      headers: { "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.json.message).toBe("Malformed JSON in request body");
     const huge = await post("/api/search", searchBody({ accommodationName: "x".repeat(2 * 1024 * 1024) }));
@@ -120,7 +181,12 @@ describe("quote: section 7 messages", () => {
     ["another accommodation", { accommodation: { code: "US000003" } }, 400, "Accommodation code mismatch"],
     ["other dates", { checkOut: inDays(33) }, 400, "Stay dates mismatch"],
     ["another occupancy", { occupancies: [{ paxes: [{ age: 30 }] }] }, 400, "Occupancy details mismatch"],
-    ["an extra room", { occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }, { paxes: [{ age: 30 }] }] }, 400, "Occupancy details mismatch"],
+    [
+      "an extra room",
+      { occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }, { paxes: [{ age: 30 }] }] },
+      400,
+      "Occupancy details mismatch",
+    ],
   ])("%s: %i %s", async (_name, override, status, message) => {
     const res = await post("/api/quote", quoteBody(searched, override));
     expect(res.status).toBe(status);
@@ -128,7 +194,16 @@ describe("quote: section 7 messages", () => {
   });
 
   it("a forged option (wrong secret) and an expired option: Option reference expired or invalid", async () => {
-    const snapshot = { partnerId: "demo", accommodationCode: "US000002", roomCode: "STD", ratePlanCode: "STD-RO-FLX", checkIn: searched.checkIn, checkOut: searched.checkOut, rooms: [[30, 30]], chargeTotal: 1 };
+    const snapshot = {
+      partnerId: "demo",
+      accommodationCode: "US000002",
+      roomCode: "STD",
+      ratePlanCode: "STD-RO-FLX",
+      checkIn: searched.checkIn,
+      checkOut: searched.checkOut,
+      rooms: [[30, 30]],
+      chargeTotal: 1,
+    };
     const forged = await issueOptionId(keyring("not-the-secret"), { ...snapshot, expiresAt: Date.now() + 60_000 });
     const expired = await issueOptionId(keyring(env.PAGE_TOKEN_SECRET), { ...snapshot, expiresAt: Date.now() - 1000 });
     // The signed stay part is the first segment. Flip the first character of its signature: the
@@ -136,7 +211,12 @@ describe("quote: section 7 messages", () => {
     const [signedStay, ...rest] = searched.option.id.split("~");
     const [body, signature] = signedStay.split(".");
     const tampered = [`${body}.${signature[0] === "A" ? "B" : "A"}${signature.slice(1)}`, ...rest].join("~");
-    const pageTokenShaped = await signToken(keyring(env.PAGE_TOKEN_SECRET), "content-page", [4, "demo"], Date.now() + 60_000);
+    const pageTokenShaped = await signToken(
+      keyring(env.PAGE_TOKEN_SECRET),
+      "content-page",
+      [4, "demo"],
+      Date.now() + 60_000,
+    );
     const truncated = searched.option.id.split("~").slice(0, 4).join("~");
     for (const optionId of [forged, expired, tampered, pageTokenShaped, truncated, `${searched.option.id}~extra`]) {
       const res = await post("/api/quote", quoteBody(searched, { optionId }));
@@ -159,8 +239,12 @@ describe("quote: section 7 messages", () => {
 
   it("an option is good for 24 hours: moving the clock past that expires it", async () => {
     const now = Date.now();
-    await expect(readOptionId(keyring(env.PAGE_TOKEN_SECRET), searched.option.id, "demo", now + 23 * 3600_000)).resolves.toMatchObject({ accommodationCode: "US000002" });
-    await expect(readOptionId(keyring(env.PAGE_TOKEN_SECRET), searched.option.id, "demo", now + 24 * 3600_000 + 1000)).rejects.toMatchObject({ status: 400, message: "Option reference expired or invalid" });
+    await expect(
+      readOptionId(keyring(env.PAGE_TOKEN_SECRET), searched.option.id, "demo", now + 23 * 3600_000),
+    ).resolves.toMatchObject({ accommodationCode: "US000002" });
+    await expect(
+      readOptionId(keyring(env.PAGE_TOKEN_SECRET), searched.option.id, "demo", now + 24 * 3600_000 + 1000),
+    ).rejects.toMatchObject({ status: 400, message: "Option reference expired or invalid" });
   });
 
   it("an option searched by another partner: Option reference invalid", async () => {
@@ -172,25 +256,40 @@ describe("quote: section 7 messages", () => {
 
   it("an option for a room type the accommodation does not sell: Room is unavailable", async () => {
     const option = await issueOptionId(keyring(env.PAGE_TOKEN_SECRET), {
-      partnerId: "demo", accommodationCode: "US000002", roomCode: "NOPE", ratePlanCode: "NOPE-RO-FLX", checkIn: searched.checkIn, checkOut: searched.checkOut, rooms: [[30, 30]], chargeTotal: 1, expiresAt: Date.now() + 60_000,
+      partnerId: "demo",
+      accommodationCode: "US000002",
+      roomCode: "NOPE",
+      ratePlanCode: "NOPE-RO-FLX",
+      checkIn: searched.checkIn,
+      checkOut: searched.checkOut,
+      rooms: [[30, 30]],
+      chargeTotal: 1,
+      expiresAt: Date.now() + 60_000,
     });
     const res = await post("/api/quote", quoteBody(searched, { optionId: option }));
     expect(res.status).toBe(400);
     expect(res.json.message).toBe("Room is unavailable");
   });
 
-  it.each([[undefined], ["x"], [2001], [999999], [1003]])("connection code %j: 403 Invalid connection code.", async (code) => {
-    const body = quoteBody(searched);
-    body.settings = { access: { code: code as number } };
-    const res = await post("/api/quote", body);
-    expect(res.status).toBe(403);
-    expect(res.json.message).toBe("Invalid connection code.");
-  });
+  it.each([[undefined], ["x"], [2001], [999999], [1003]])(
+    "connection code %j: 403 Invalid connection code.",
+    async (code) => {
+      const body = quoteBody(searched);
+      body.settings = { access: { code: code as number } };
+      const res = await post("/api/quote", body);
+      expect(res.status).toBe(403);
+      expect(res.json.message).toBe("Invalid connection code.");
+    },
+  );
 
   it("Room is unavailable on a real sell-out and a real stop-sell", async () => {
     const s = await searchOne("US000005");
     const room = s.option.rooms[0].code;
-    await env.DB.prepare("insert into room_nights (accommodation_code, room_code, night, allotment, sold) values ('US000005', ?, ?, 3, 3)").bind(room, s.checkIn).run();
+    await env.DB.prepare(
+      "insert into room_nights (accommodation_code, room_code, night, allotment, sold) values ('US000005', ?, ?, 3, 3)",
+    )
+      .bind(room, s.checkIn)
+      .run();
     const soldOut = await post("/api/quote", quoteBody(s));
     expect(soldOut.status).toBe(400);
     expect(soldOut.json.message).toBe("Room is unavailable");
@@ -204,7 +303,11 @@ describe("quote: section 7 messages", () => {
   it("Price changed on a real rise beyond 1 %, with both totals; a fall is quoted at the new price", async () => {
     const s = await searchOne("US000006");
     const room = s.option.rooms[0].code;
-    await env.DB.prepare("insert into room_nights (accommodation_code, room_code, night, allotment, sold, price) values ('US000006', ?, ?, 5, 0, 5000)").bind(room, s.checkIn).run();
+    await env.DB.prepare(
+      "insert into room_nights (accommodation_code, room_code, night, allotment, sold, price) values ('US000006', ?, ?, 5, 0, 5000)",
+    )
+      .bind(room, s.checkIn)
+      .run();
     const risen = await post("/api/quote", quoteBody(s));
     expect(risen.status).toBe(400);
     expect(risen.json.message).toBe("Price changed");
@@ -225,14 +328,39 @@ describe("book: section 7 messages", () => {
 
   it.each([
     ["no quoteId", { quoteId: undefined }, 400, "optionId is required"],
-    ["an unknown quoteId", { quoteId: "qt_" + "A".repeat(32) }, 400, "Quote reference expired or invalid. Please quote again."],
+    [
+      "an unknown quoteId",
+      { quoteId: `qt_${"A".repeat(32)}` },
+      400,
+      "Quote reference expired or invalid. Please quote again.",
+    ],
     ["a malformed quoteId", { quoteId: "whatever" }, 400, "Quote reference expired or invalid. Please quote again."],
     ["another accommodation", { accommodation: { code: "US000008" } }, 400, "Accommodation code mismatch"],
     ["other dates", { checkIn: inDays(29) }, 400, "Stay dates mismatch"],
-    ["an occupancy without occupancyId", { occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }] }, 400, "occupancyId is required when providing occupancies"],
-    ["an occupancy the quote lacks", { occupancies: [{ occupancyId: 7, paxes: [{ age: 30 }, { age: 30 }] }] }, 400, "Occupancy 7 not found in cached quote"],
-    ["fewer paxes than quoted", { occupancies: [{ occupancyId: 1, paxes: [{ age: 30 }] }] }, 400, "Occupancy details mismatch"],
-    ["a child for an adult", { occupancies: [{ occupancyId: 1, paxes: [{ age: 30 }, { age: 5 }] }] }, 400, "Occupancy details mismatch"],
+    [
+      "an occupancy without occupancyId",
+      { occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }] },
+      400,
+      "occupancyId is required when providing occupancies",
+    ],
+    [
+      "an occupancy the quote lacks",
+      { occupancies: [{ occupancyId: 7, paxes: [{ age: 30 }, { age: 30 }] }] },
+      400,
+      "Occupancy 7 not found in cached quote",
+    ],
+    [
+      "fewer paxes than quoted",
+      { occupancies: [{ occupancyId: 1, paxes: [{ age: 30 }] }] },
+      400,
+      "Occupancy details mismatch",
+    ],
+    [
+      "a child for an adult",
+      { occupancies: [{ occupancyId: 1, paxes: [{ age: 30 }, { age: 5 }] }] },
+      400,
+      "Occupancy details mismatch",
+    ],
     ["no holder", { holder: undefined }, 400, "bookCriteria.holder is required"],
     ["no partnerReference", { partnerReference: undefined }, 400, "bookCriteria.partnerReference is required"],
   ])("%s: %i %s", async (_name, override, status, message) => {
@@ -261,7 +389,9 @@ describe("book: section 7 messages", () => {
     const res = await post("/api/book", bookBody(q, "err-expired"));
     expect(res.json.message).toBe("Quote reference expired or invalid. Please quote again.");
     await env.CACHE.delete(`quote:${q.id}`);
-    expect((await post("/api/book", bookBody(q, "err-expired"))).json.message).toBe("Quote reference expired or invalid. Please quote again.");
+    expect((await post("/api/book", bookBody(q, "err-expired"))).json.message).toBe(
+      "Quote reference expired or invalid. Please quote again.",
+    );
   });
 
   it("quotes are written with a 30-minute expirationTtl", async () => {
@@ -282,23 +412,37 @@ describe("book: section 7 messages", () => {
     await store.put(q.id, { ...stored, quote: { ...stored.quote, rate: undefined } });
     expect((await post("/api/book", bookBody(q, "err-rate"))).json.message).toBe("Missing rate snapshot for booking");
     await store.put(q.id, { ...stored, supplier: undefined });
-    expect((await post("/api/book", bookBody(q, "err-supplier"))).json.message).toBe("Missing supplier metadata for booking");
+    expect((await post("/api/book", bookBody(q, "err-supplier"))).json.message).toBe(
+      "Missing supplier metadata for booking",
+    );
     await store.put(q.id, { ...stored, accommodationCode: "US999999" });
     const gone = await post("/api/book", bookBody(q, "err-gone", { accommodation: { code: "US999999" } }));
     expect(gone.status).toBe(404);
     expect(gone.json.message).toBe("Accommodation not found");
-    expect(await env.DB.prepare("select count(*) n from bookings where partner_reference like 'err-%'").first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("select count(*) n from bookings where partner_reference like 'err-%'").first("n"),
+    ).toBe(0);
   });
 
   it("a real sell-out between quote and book: 400 The booking was not successful., nothing stored", async () => {
     const q = await quoteOf(await searchOne("US000011"));
-    await env.DB.prepare("insert into room_nights (accommodation_code, room_code, night, allotment, sold) values ('US000011', ?, ?, 0, 0)").bind(q.roomCodes[0], inDays(31)).run(); // the second night only
+    await env.DB.prepare(
+      "insert into room_nights (accommodation_code, room_code, night, allotment, sold) values ('US000011', ?, ?, 0, 0)",
+    )
+      .bind(q.roomCodes[0], inDays(31))
+      .run(); // the second night only
     const res = await post("/api/book", bookBody(q, "sold-out"));
     expect(res.status).toBe(400);
     expect(res.json.message).toBe("The booking was not successful.");
-    expect(await env.DB.prepare("select count(*) n from bookings where partner_reference = 'sold-out'").first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("select count(*) n from bookings where partner_reference = 'sold-out'").first("n"),
+    ).toBe(0);
     // The rolled-back batch left no night taken.
-    expect(await env.DB.prepare("select coalesce(sum(sold), 0) s from room_nights where accommodation_code = 'US000011'").first("s")).toBe(0);
+    expect(
+      await env.DB.prepare(
+        "select coalesce(sum(sold), 0) s from room_nights where accommodation_code = 'US000011'",
+      ).first("s"),
+    ).toBe(0);
   });
 });
 
@@ -346,7 +490,9 @@ describe("cancel: section 7 messages", () => {
     const noPolicy = await post("/api/cancel", cancelBody(ref));
     expect(noPolicy.json.message).toBe("Cancellation policy not found for this booking");
 
-    await env.DB.prepare("update bookings set check_in = ?, check_out = ? where reference = ?").bind(inDays(-1), inDays(1), ref).run();
+    await env.DB.prepare("update bookings set check_in = ?, check_out = ? where reference = ?")
+      .bind(inDays(-1), inDays(1), ref)
+      .run();
     const late = await post("/api/cancel", cancelBody(ref));
     expect(late.status).toBe(400);
     expect(late.json.message).toBe("This booking can no longer be cancelled after the check-in date");

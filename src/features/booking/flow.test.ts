@@ -12,24 +12,44 @@ beforeAll(async () => {
 });
 
 const soldOn = async (code: string, room: string, night: string) =>
-  (await env.DB.prepare("select sold from room_nights where accommodation_code = ? and room_code = ? and night = ?").bind(code, room, night).first<{ sold: number }>())?.sold ?? 0;
+  (
+    await env.DB.prepare("select sold from room_nights where accommodation_code = ? and room_code = ? and night = ?")
+      .bind(code, room, night)
+      .first<{ sold: number }>()
+  )?.sold ?? 0;
 
 describe("search -> quote -> book -> cancel over HTTP", () => {
   it("books a refundable option and cancels it, taking and giving back allotment", async () => {
-    const search = await post("/api/search", searchBody({ destinations: { accommodations: [{ code: "US000001" }, { code: "US000002" }] } }));
+    const search = await post(
+      "/api/search",
+      searchBody({ destinations: { accommodations: [{ code: "US000001" }, { code: "US000002" }] } }),
+    );
     expect(search.status).toBe(200);
     expect(search.json.message).toBe("success");
     expect(search.json.data.requestId).toBe(search.headers.get("x-request-id"));
     expect(typeof search.json.data.responseTime).toBe("number");
     expect(search.json.data.accommodations.map((a: any) => a.accommodationCode)).toEqual(["US000001", "US000002"]);
     const hotel = search.json.data.accommodations[0];
-    expect(hotel).toMatchObject({ accommodationName: expect.any(String), accommodationType: expect.any(String), location: { country: "US" } });
+    expect(hotel).toMatchObject({
+      accommodationName: expect.any(String),
+      accommodationType: expect.any(String),
+      location: { country: "US" },
+    });
     for (const option of hotel.options) {
-      expect(option).toMatchObject({ id: expect.any(String), boardCode: expect.stringMatching(/^(RO|BB|HB)$/), boardName: expect.any(String), isRefundable: expect.any(Boolean) });
+      expect(option).toMatchObject({
+        id: expect.any(String),
+        boardCode: expect.stringMatching(/^(RO|BB|HB)$/),
+        boardName: expect.any(String),
+        isRefundable: expect.any(Boolean),
+      });
       expect(option.rate.currency).toBe("USD");
       expect(option.rate.chargeTotal).toBeCloseTo(option.rate.baseRate + option.rate.taxesAndFees, 2);
       expect(option.rooms).toHaveLength(1);
-      expect(option.rooms[0]).toMatchObject({ occupancyRefId: 1, code: expect.any(String), description: expect.any(String) });
+      expect(option.rooms[0]).toMatchObject({
+        occupancyRefId: 1,
+        code: expect.any(String),
+        description: expect.any(String),
+      });
       expect(option.cancelPolicy.cancelPenalties[0].deadline).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     }
     const totals = hotel.options.map((o: any) => o.rate.chargeTotal);
@@ -37,13 +57,23 @@ describe("search -> quote -> book -> cancel over HTTP", () => {
     expect(search.headers.get("X-RateLimit-Limit")).toBe("600");
 
     const option = hotel.options.find((o: any) => o.isRefundable);
-    const searched = { accommodationCode: "US000001", option, checkIn: inDays(30), checkOut: inDays(32), occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }] };
+    const searched = {
+      accommodationCode: "US000001",
+      option,
+      checkIn: inDays(30),
+      checkOut: inDays(32),
+      occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+    };
     const quoteRes = await post("/api/quote", quoteBody(searched));
     expect(quoteRes.status).toBe(200);
     const quote = quoteRes.json.data;
     expect(quote).toMatchObject({
       id: expect.stringMatching(/^qt_/),
-      accommodation: { accommodationCode: "US000001", accommodationName: hotel.accommodationName, location: hotel.location },
+      accommodation: {
+        accommodationCode: "US000001",
+        accommodationName: hotel.accommodationName,
+        location: hotel.location,
+      },
       checkIn: inDays(30),
       checkOut: inDays(32),
       boardCode: option.boardCode,
@@ -60,23 +90,45 @@ describe("search -> quote -> book -> cancel over HTTP", () => {
     const bookRes = await post("/api/book", bookBody(quote, "flow-1"));
     expect(bookRes.status).toBe(200);
     const booking = bookRes.json.data;
-    expect(booking).toMatchObject({ bookingReference: expect.stringMatching(/^BK[A-Z0-9]{20}$/), partnerReference: "flow-1", status: "success", chargeTotal: quote.rate.chargeTotal, hotelConfirmationNumber: expect.any(String) });
+    expect(booking).toMatchObject({
+      bookingReference: expect.stringMatching(/^BK[A-Z0-9]{20}$/),
+      partnerReference: "flow-1",
+      status: "success",
+      chargeTotal: quote.rate.chargeTotal,
+      hotelConfirmationNumber: expect.any(String),
+    });
     expect(await soldOn("US000001", room, inDays(30))).toBe(before + 1);
     expect(await soldOn("US000001", room, inDays(31))).toBe(before + 1);
     expect(await soldOn("US000001", room, inDays(32))).toBe(0); // the check-out day is not a night
 
     const read = await call("GET", `/api/bookings/${booking.bookingReference}`);
     expect(read.status).toBe(200);
-    expect(read.json.data).toMatchObject({ status: "success", partnerReference: "flow-1", holder: { name: "Ada", surName: "Lovelace" }, cancelPolicy: quote.cancelPolicy, rate: quote.rate, cancelledAt: null });
+    expect(read.json.data).toMatchObject({
+      status: "success",
+      partnerReference: "flow-1",
+      holder: { name: "Ada", surName: "Lovelace" },
+      cancelPolicy: quote.cancelPolicy,
+      rate: quote.rate,
+      cancelledAt: null,
+    });
     const byPartnerRef = await call("GET", "/api/bookings?partnerReference=flow-1");
     expect(byPartnerRef.json.data.bookingReference).toBe(booking.bookingReference);
 
     const cancelRes = await post("/api/cancel", cancelBody(booking.bookingReference));
     expect(cancelRes.status).toBe(200);
-    expect(cancelRes.json.data).toMatchObject({ status: "cancelled", cancelledAt: expect.any(String), cancelPrice: { currency: "USD", amount: 0 }, bookPrice: { amount: quote.rate.chargeTotal } });
+    expect(cancelRes.json.data).toMatchObject({
+      status: "cancelled",
+      cancelledAt: expect.any(String),
+      cancelPrice: { currency: "USD", amount: 0 },
+      bookPrice: { amount: quote.rate.chargeTotal },
+    });
     expect(await soldOn("US000001", room, inDays(30))).toBe(before);
     const after = await call("GET", `/api/bookings/${booking.bookingReference}`);
-    expect(after.json.data).toMatchObject({ status: "cancelled", cancelledAt: cancelRes.json.data.cancelledAt, cancelPrice: { amount: 0 } });
+    expect(after.json.data).toMatchObject({
+      status: "cancelled",
+      cancelledAt: cancelRes.json.data.cancelledAt,
+      cancelPrice: { amount: 0 },
+    });
 
     const again = await post("/api/cancel", cancelBody(booking.bookingReference));
     expect(again.status).toBe(400);
@@ -84,14 +136,22 @@ describe("search -> quote -> book -> cancel over HTTP", () => {
   });
 
   it("prices children and several rooms, and respects room capacity", async () => {
-    const twoRooms = await searchOne("US000003", { occupancies: [{ paxes: [{ age: 40 }, { age: 8 }] }, { paxes: [{ age: 40 }] }] });
+    const twoRooms = await searchOne("US000003", {
+      occupancies: [{ paxes: [{ age: 40 }, { age: 8 }] }, { paxes: [{ age: 40 }] }],
+    });
     expect(twoRooms.option.rooms.map((r: any) => r.occupancyRefId)).toEqual([1, 2]);
     // The room with a child costs more than the one with a single adult.
     expect(twoRooms.option.rooms[0].rate.chargeTotal).toBeGreaterThan(twoRooms.option.rooms[1].rate.chargeTotal);
     const sum = twoRooms.option.rooms.reduce((s: number, r: any) => s + r.rate.chargeTotal, 0);
     expect(twoRooms.option.rate.chargeTotal).toBeCloseTo(sum, 1);
     // Seven guests fit no room type of the catalogue (max occupancy 6).
-    const crowd = await post("/api/search", searchBody({ destinations: { accommodations: [{ code: "US000003" }] }, occupancies: [{ paxes: Array.from({ length: 7 }, () => ({ age: 30 })) }] }));
+    const crowd = await post(
+      "/api/search",
+      searchBody({
+        destinations: { accommodations: [{ code: "US000003" }] },
+        occupancies: [{ paxes: Array.from({ length: 7 }, () => ({ age: 30 })) }],
+      }),
+    );
     expect(crowd.status).toBe(200);
     expect(crowd.json.data.accommodations).toEqual([]);
   });
@@ -111,7 +171,17 @@ describe("search -> quote -> book -> cancel over HTTP", () => {
 
   it("every booking route is in /openapi.json", async () => {
     const doc = await call("GET", "/openapi.json");
-    for (const path of ["/api/search", "/api/search/tgx", "/api/quote", "/api/quote/tgx", "/api/book", "/api/cancel", "/api/bookings/{bookingReference}", "/api/bookings", "/api/inventory/{accommodationCode}/rooms/{roomCode}"]) {
+    for (const path of [
+      "/api/search",
+      "/api/search/tgx",
+      "/api/quote",
+      "/api/quote/tgx",
+      "/api/book",
+      "/api/cancel",
+      "/api/bookings/{bookingReference}",
+      "/api/bookings",
+      "/api/inventory/{accommodationCode}/rooms/{roomCode}",
+    ]) {
       expect(Object.keys(doc.json.paths)).toContain(path);
     }
     expect(doc.json.paths["/api/search"].post.requestBody.required).toBe(true);

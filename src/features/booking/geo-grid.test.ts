@@ -16,7 +16,7 @@ const CENTRES = [
 
 const spots: Spot[] = [];
 let seed = 7;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 for (const [c, centre] of CENTRES.entries()) {
   for (let i = 0; i < 300; i++) {
     let latitude = Math.max(-90, Math.min(90, centre.lat + (random() - 0.5) * 2 * centre.spread));
@@ -36,7 +36,11 @@ beforeAll(async () => {
 
 const nearest = async (lat: number, lng: number, radiusKm: number, limit: number) => {
   const selection = near(lat, lng, radiusKm, limit);
-  return (await env.DB.prepare(selection.sql).bind(...selection.params).all<{ code: string }>()).results.map((r) => r.code);
+  return (
+    await env.DB.prepare(selection.sql)
+      .bind(...selection.params)
+      .all<{ code: string }>()
+  ).results.map((r) => r.code);
 };
 
 const bruteForce = (lat: number, lng: number, radiusKm: number, limit: number) =>
@@ -49,13 +53,21 @@ const bruteForce = (lat: number, lng: number, radiusKm: number, limit: number) =
 
 describe("the geo grid", () => {
   it("stores each hotel in the cell the Worker computes for it, on cell edges too", async () => {
-    const { results } = await env.DB.prepare("SELECT code, latitude, longitude, geo_cell FROM accommodations").all<Spot & { geo_cell: number }>();
+    const { results } = await env.DB.prepare("SELECT code, latitude, longitude, geo_cell FROM accommodations").all<
+      Spot & { geo_cell: number }
+    >();
     expect(results.length).toBe(spots.length);
     for (const r of results) expect(r.geo_cell).toBe(gridCell(gridRowOf(r.latitude), gridColumnOf(r.longitude)));
     // A move keeps the cell true.
-    await env.DB.prepare("UPDATE accommodations SET latitude = 40.01, longitude = -74.01 WHERE code = ?1").bind(spots[1]!.code).run();
-    const moved = await env.DB.prepare("SELECT geo_cell FROM accommodations WHERE code = ?1").bind(spots[1]!.code).first<number>("geo_cell");
-    await env.DB.prepare("UPDATE accommodations SET latitude = ?2, longitude = ?3 WHERE code = ?1").bind(spots[1]!.code, spots[1]!.latitude, spots[1]!.longitude).run();
+    await env.DB.prepare("UPDATE accommodations SET latitude = 40.01, longitude = -74.01 WHERE code = ?1")
+      .bind(spots[1]!.code)
+      .run();
+    const moved = await env.DB.prepare("SELECT geo_cell FROM accommodations WHERE code = ?1")
+      .bind(spots[1]!.code)
+      .first<number>("geo_cell");
+    await env.DB.prepare("UPDATE accommodations SET latitude = ?2, longitude = ?3 WHERE code = ?1")
+      .bind(spots[1]!.code, spots[1]!.latitude, spots[1]!.longitude)
+      .run();
     expect(moved).toBe(gridCell(gridRowOf(40.01), gridColumnOf(-74.01)));
   });
 
@@ -88,14 +100,24 @@ describe("the geo grid", () => {
   it("reads only the cells that can hold the answer: a smaller limit counts as many hotels but reads fewer", async () => {
     // EXPLAIN QUERY PLAN: cells are the outer loop and every access to accommodations is a seek of the cell index.
     const selection = near(40.75, -73.98, 20, 10);
-    const plan = (await env.DB.prepare(`EXPLAIN QUERY PLAN ${selection.sql}`).bind(...selection.params).all<{ detail: string }>()).results.map((r) => r.detail).join("\n");
+    const plan = (
+      await env.DB.prepare(`EXPLAIN QUERY PLAN ${selection.sql}`)
+        .bind(...selection.params)
+        .all<{ detail: string }>()
+    ).results
+      .map((r) => r.detail)
+      .join("\n");
     expect(plan).toContain("SEARCH n USING COVERING INDEX accommodations_geo_cell (geo_cell=?)");
     expect(plan).toContain("SEARCH a USING COVERING INDEX accommodations_geo_cell (geo_cell=?)");
     expect(plan).not.toMatch(/SCAN (a|n)\b/);
     // How many hotels the walk reads (its codes statement lists them) for 10 and for every one in the radius.
     const readFor = async (limit: number) => {
       const s = near(40.75, -73.98, 20, limit);
-      return (await env.DB.prepare(s.codesSql).bind(...s.params).all()).results.length;
+      return (
+        await env.DB.prepare(s.codesSql)
+          .bind(...s.params)
+          .all()
+      ).results.length;
     };
     const inRadius = bruteForce(40.75, -73.98, 20, 1000).length;
     const [few, all] = [await readFor(10), await readFor(1000)];

@@ -14,7 +14,20 @@ let net: { id: string; code: number };
 let marked: { id: string; code: number };
 
 const connection = async (apiType: string, netMarkups: number) => {
-  const res = await call("POST", "/api/connections", { partnerId: "demo", apiType, connectionType: "direct", rateLimit: 0, rateLimitWindowMs: 0, netMarkups, currentInUse: true }, OPERATOR);
+  const res = await call(
+    "POST",
+    "/api/connections",
+    {
+      partnerId: "demo",
+      apiType,
+      connectionType: "direct",
+      rateLimit: 0,
+      rateLimitWindowMs: 0,
+      netMarkups,
+      currentInUse: true,
+    },
+    OPERATOR,
+  );
   expect(res.status).toBe(201);
   return { id: res.json.data.id as string, code: res.json.data.code as number };
 };
@@ -32,7 +45,12 @@ const tax = (baseCents: number) => Math.round((baseCents * 12) / 100);
 
 const search = async (code: number, checkIn: string, nights: number, occupancies?: unknown[]) => {
   const res = await post("/api/search", {
-    searchCriteria: { destinations: { accommodations: [{ code: "US000001" }, { code: "US000002" }, { code: "US000003" }] }, occupancies: occupancies ?? [{ paxes: [{ age: 30 }, { age: 30 }] }], checkIn, checkOut: addDays(checkIn, nights) },
+    searchCriteria: {
+      destinations: { accommodations: [{ code: "US000001" }, { code: "US000002" }, { code: "US000003" }] },
+      occupancies: occupancies ?? [{ paxes: [{ age: 30 }, { age: 30 }] }],
+      checkIn,
+      checkOut: addDays(checkIn, nights),
+    },
     settings: { access: { code } },
   });
   expect(res.status).toBe(200);
@@ -40,7 +58,10 @@ const search = async (code: number, checkIn: string, nights: number, occupancies
 };
 
 /** Options by hotel and product (the unsigned tail of the option id). */
-const byProduct = (hotels: any[]) => new Map<string, any>(hotels.flatMap((h) => h.options.map((o: any) => [o.id.split("~").slice(1, 4).join("~"), o] as const)));
+const byProduct = (hotels: any[]) =>
+  new Map<string, any>(
+    hotels.flatMap((h) => h.options.map((o: any) => [o.id.split("~").slice(1, 4).join("~"), o] as const)),
+  );
 
 describe("netMarkups", () => {
   it("a one-night stay costs exactly 10 % more per room, in cents, on the connection with netMarkups 10", async () => {
@@ -61,7 +82,9 @@ describe("netMarkups", () => {
         expect(cents(other.rooms[i].rate.chargeTotal)).toBe(roomBase + tax(roomBase));
       });
       expect(cents(other.rate.baseRate)).toBe(base);
-      expect(cents(other.rate.chargeTotal)).toBe(cents(other.rooms[0].rate.chargeTotal) + cents(other.rooms[1].rate.chargeTotal));
+      expect(cents(other.rate.chargeTotal)).toBe(
+        cents(other.rooms[0].rate.chargeTotal) + cents(other.rooms[1].rate.chargeTotal),
+      );
       // One night: the first-night penalty and the full-stay penalty are both the charged total.
       expect(other.cancelPolicy.cancelPenalties.at(-1).value).toBe(other.rate.chargeTotal);
       expect(other.rate.exchange).toEqual({ currency: "USD", rate: 1 });
@@ -70,13 +93,28 @@ describe("netMarkups", () => {
 
   it("every night is marked up and rounded on its own: 123.45 a night for 3 nights sells at 3 x 135.80", async () => {
     const checkIn = inDays(60);
-    const s = await searchOne("US000004", { checkIn, checkOut: addDays(checkIn, 3), connection: net.code, pick: (o) => o.rooms[0].code === "STD" });
+    const s = await searchOne("US000004", {
+      checkIn,
+      checkOut: addDays(checkIn, 3),
+      connection: net.code,
+      pick: (o) => o.rooms[0].code === "STD",
+    });
     const plan = s.option.id.split("~")[3];
-    const price = await call("PUT", `/api/inventory/US000004/rate-plans/${plan}`, { from: checkIn, to: addDays(checkIn, 2), price: 123.45 }, OPERATOR);
+    const price = await call(
+      "PUT",
+      `/api/inventory/US000004/rate-plans/${plan}`,
+      { from: checkIn, to: addDays(checkIn, 2), price: 123.45 },
+      OPERATOR,
+    );
     expect(price.status).toBe(200);
     const pick = (o: any) => o.id.split("~")[3] === plan;
     const plain = await searchOne("US000004", { checkIn, checkOut: addDays(checkIn, 3), connection: net.code, pick });
-    const dearer = await searchOne("US000004", { checkIn, checkOut: addDays(checkIn, 3), connection: marked.code, pick });
+    const dearer = await searchOne("US000004", {
+      checkIn,
+      checkOut: addDays(checkIn, 3),
+      connection: marked.code,
+      pick,
+    });
     expect(plain.option.rate.baseRate).toBe(370.35);
     // 12,345 cents x 1.1 = 13,579.5: each night rounds up to 135.80, so the stay is 407.40, not 407.39.
     expect(dearer.option.rate.baseRate).toBe(407.4);
@@ -85,7 +123,11 @@ describe("netMarkups", () => {
   });
 
   it("quote and book on the marked-up connection charge what search showed; the cancel penalty follows the charged price", async () => {
-    const s = await searchOne("US000005", { checkIn: inDays(50), connection: marked.code, pick: (o) => o.isRefundable });
+    const s = await searchOne("US000005", {
+      checkIn: inDays(50),
+      connection: marked.code,
+      pick: (o) => o.isRefundable,
+    });
     const quoted = await post("/api/quote", quoteBody(s, {}, marked.code));
     expect(quoted.status).toBe(200);
     expect(quoted.json.data.rate).toEqual(s.option.rate);
@@ -95,9 +137,18 @@ describe("netMarkups", () => {
     try {
       const booked = await post("/api/book", bookBody(quoted.json.data, "markup-1", {}, marked.code));
       expect(booked.status).toBe(200);
-      expect(booked.json.data).toMatchObject({ chargeTotal: s.option.rate.chargeTotal, currency: "USD", exchange: { currency: "USD", rate: 1 } });
+      expect(booked.json.data).toMatchObject({
+        chargeTotal: s.option.rate.chargeTotal,
+        currency: "USD",
+        exchange: { currency: "USD", rate: 1 },
+      });
       const penalty = s.option.cancelPolicy.cancelPenalties[0];
-      const cancelled = await cancelBooking(bookingDeps(env), "demo", booked.json.data.bookingReference, Date.parse(penalty.deadline) + 60_000);
+      const cancelled = await cancelBooking(
+        bookingDeps(env),
+        "demo",
+        booked.json.data.bookingReference,
+        Date.parse(penalty.deadline) + 60_000,
+      );
       expect(cancelled.cancelPrice).toEqual({ currency: "USD", amount: penalty.value });
       expect(cancelled.bookPrice).toEqual({ currency: "USD", amount: s.option.rate.chargeTotal });
     } finally {
@@ -129,7 +180,11 @@ describe("netMarkups", () => {
     const cheaper = await post("/api/quote", quoteBody(s, {}, net.code));
     expect(cheaper.status).toBe(200);
     expect(cheaper.json.data.rate.chargeTotal).toBeLessThan(s.option.rate.chargeTotal);
-    const back = await searchOne("US000007", { checkIn: inDays(53), connection: net.code, pick: (o) => o.id.split("~")[3] === s.option.id.split("~")[3] });
+    const back = await searchOne("US000007", {
+      checkIn: inDays(53),
+      connection: net.code,
+      pick: (o) => o.id.split("~")[3] === s.option.id.split("~")[3],
+    });
     expect(cheaper.json.data.rate).toEqual(back.option.rate);
   });
 });

@@ -13,21 +13,37 @@ let families: string[] = [];
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 30 });
-  const { results } = await env.DB.prepare("select code, star_rating from accommodations order by code").all<{ code: string; star_rating: number }>();
-  families = results.filter((a) => catalogueFor(a.code, a.star_rating).rooms.some((r) => r.code === "FAM")).map((a) => a.code);
+  const { results } = await env.DB.prepare("select code, star_rating from accommodations order by code").all<{
+    code: string;
+    star_rating: number;
+  }>();
+  families = results
+    .filter((a) => catalogueFor(a.code, a.star_rating).rooms.some((r) => r.code === "FAM"))
+    .map((a) => a.code);
   expect(families.length).toBeGreaterThanOrEqual(3);
 });
 
-const couple = (occupancyId?: number) => ({ ...(occupancyId ? { occupancyId } : {}), paxes: [{ age: 30 }, { age: 31 }] });
-const fourAdults = (occupancyId?: number) => ({ ...(occupancyId ? { occupancyId } : {}), paxes: [{ age: 40 }, { age: 41 }, { age: 42 }, { age: 43 }] });
+const couple = (occupancyId?: number) => ({
+  ...(occupancyId ? { occupancyId } : {}),
+  paxes: [{ age: 30 }, { age: 31 }],
+});
+const fourAdults = (occupancyId?: number) => ({
+  ...(occupancyId ? { occupancyId } : {}),
+  paxes: [{ age: 40 }, { age: 41 }, { age: 42 }, { age: 43 }],
+});
 const isMixed = (o: any) => new Set(o.rooms.map((r: any) => r.code)).size > 1;
 const soldOf = async (code: string, room: string, night: string) =>
-  (await env.DB.prepare("select sold from room_nights where accommodation_code = ? and room_code = ? and night = ?").bind(code, room, night).first<number>("sold")) ?? 0;
+  (await env.DB.prepare("select sold from room_nights where accommodation_code = ? and room_code = ? and night = ?")
+    .bind(code, room, night)
+    .first<number>("sold")) ?? 0;
 
 describe("mixed room types", () => {
   it("rooms of 2 and 4 adults get a double and a family room, each with its own code, description and the partner's occupancy id", async () => {
     const code = families[0]!;
-    const res = await post("/api/search", searchBody({ destinations: { accommodations: [{ code }] }, occupancies: [couple(7), fourAdults(3)] }));
+    const res = await post(
+      "/api/search",
+      searchBody({ destinations: { accommodations: [{ code }] }, occupancies: [couple(7), fourAdults(3)] }),
+    );
     expect(res.status).toBe(200);
     const options = res.json.data.accommodations[0].options;
     const mixed = options.filter(isMixed);
@@ -47,19 +63,35 @@ describe("mixed room types", () => {
     // A single family room type for both rooms is still offered, and costs more than the mix.
     const allFamily = options.filter((o: any) => o.rooms.every((r: any) => r.code === "FAM"));
     expect(allFamily.length).toBeGreaterThan(0);
-    expect(Math.min(...mixed.map((o: any) => o.rate.chargeTotal))).toBeLessThan(Math.min(...allFamily.map((o: any) => o.rate.chargeTotal)));
+    expect(Math.min(...mixed.map((o: any) => o.rate.chargeTotal))).toBeLessThan(
+      Math.min(...allFamily.map((o: any) => o.rate.chargeTotal)),
+    );
   });
 
   it("the common search (one room, or rooms alike) has no mixed options and positions 1..n as occupancy ids", async () => {
-    const alike = await post("/api/search", searchBody({ destinations: { accommodations: families.map((code) => ({ code })) }, occupancies: [couple(), couple()] }));
+    const alike = await post(
+      "/api/search",
+      searchBody({
+        destinations: { accommodations: families.map((code) => ({ code })) },
+        occupancies: [couple(), couple()],
+      }),
+    );
     const options = alike.json.data.accommodations.flatMap((a: any) => a.options);
     expect(options.length).toBeGreaterThan(0);
     expect(options.some(isMixed)).toBe(false);
-    expect(options.every((o: any) => !o.id.includes("+") && o.rooms.map((r: any) => r.occupancyRefId).join() === "1,2")).toBe(true);
+    expect(
+      options.every((o: any) => !o.id.includes("+") && o.rooms.map((r: any) => r.occupancyRefId).join() === "1,2"),
+    ).toBe(true);
   });
 
   it("occupancy ids must be unique within a search", async () => {
-    const res = await post("/api/search", searchBody({ destinations: { accommodations: [{ code: families[0] }] }, occupancies: [couple(2), fourAdults(2)] }));
+    const res = await post(
+      "/api/search",
+      searchBody({
+        destinations: { accommodations: [{ code: families[0] }] },
+        occupancies: [couple(2), fourAdults(2)],
+      }),
+    );
     expect(res.status).toBe(400);
     expect(res.json.message).toBe("occupancyId must be unique within a request");
   });
@@ -68,7 +100,12 @@ describe("mixed room types", () => {
     const code = families[1]!;
     const checkIn = inDays(70);
     const occupancies = [couple(7), fourAdults(3)];
-    const s = await searchOne(code, { checkIn, checkOut: addDays(checkIn, 2), occupancies, pick: (o) => isMixed(o) && o.isRefundable });
+    const s = await searchOne(code, {
+      checkIn,
+      checkOut: addDays(checkIn, 2),
+      occupancies,
+      pick: (o) => isMixed(o) && o.isRefundable,
+    });
     const [first, second] = s.option.rooms.map((r: any) => r.code);
 
     const otherIds = await post("/api/quote", quoteBody(s, { occupancies: [couple(1), fourAdults(2)] }));
@@ -80,7 +117,10 @@ describe("mixed room types", () => {
 
     // A product naming more rooms than the stay has, or a plan of another room type, is no product.
     const [signed, hotel, rooms, plans, total] = s.option.id.split("~");
-    for (const optionId of [[signed, hotel, `${rooms}+FAM`, `${plans}+FAM-RO-FLX`, total], [signed, hotel, rooms, plans.split("+").reverse().join("+"), total]].map((p) => p.join("~"))) {
+    for (const optionId of [
+      [signed, hotel, `${rooms}+FAM`, `${plans}+FAM-RO-FLX`, total],
+      [signed, hotel, rooms, plans.split("+").reverse().join("+"), total],
+    ].map((p) => p.join("~"))) {
       const forged = await post("/api/quote", quoteBody(s, { optionId }));
       expect(forged.status).toBe(400);
       expect(forged.json.message).toBe("Room is unavailable");
@@ -89,18 +129,45 @@ describe("mixed room types", () => {
     const quoted = await post("/api/quote", quoteBody(s));
     expect(quoted.status).toBe(200);
     const quote = quoted.json.data;
-    expect(quote).toMatchObject({ rate: s.option.rate, rooms: s.option.rooms, roomCodes: [first, second], occupancies: [{ occupancyId: 7 }, { occupancyId: 3 }] });
+    expect(quote).toMatchObject({
+      rate: s.option.rate,
+      rooms: s.option.rooms,
+      roomCodes: [first, second],
+      occupancies: [{ occupancyId: 7 }, { occupancyId: 3 }],
+    });
 
-    const unknown = await post("/api/book", bookBody(quote, "mixed-unknown", { occupancies: [{ occupancyId: 1, paxes: couple().paxes }, { occupancyId: 3, paxes: fourAdults().paxes }] }));
+    const unknown = await post(
+      "/api/book",
+      bookBody(quote, "mixed-unknown", {
+        occupancies: [
+          { occupancyId: 1, paxes: couple().paxes },
+          { occupancyId: 3, paxes: fourAdults().paxes },
+        ],
+      }),
+    );
     expect(unknown.status).toBe(400);
     expect(unknown.json.message).toBe("Occupancy 1 not found in cached quote");
 
     const named = (p: { age: number }, i: number) => ({ ...p, name: `Guest${i}`, surName: "Mixed" });
-    const booked = await post("/api/book", bookBody(quote, "mixed-1", { occupancies: [{ occupancyId: 3, paxes: fourAdults().paxes.map(named) }, { occupancyId: 7, paxes: couple().paxes.map(named) }] }));
+    const booked = await post(
+      "/api/book",
+      bookBody(quote, "mixed-1", {
+        occupancies: [
+          { occupancyId: 3, paxes: fourAdults().paxes.map(named) },
+          { occupancyId: 7, paxes: couple().paxes.map(named) },
+        ],
+      }),
+    );
     expect(booked.status).toBe(200);
     const read = await call("GET", `/api/bookings/${booked.json.data.bookingReference}`);
-    expect(read.json.data.rooms.map((r: any) => [r.code, r.occupancyRefId])).toEqual([[first, 7], ["FAM", 3]]);
-    expect(read.json.data.occupancies.map((o: any) => [o.occupancyId, o.paxes.length])).toEqual([[7, 2], [3, 4]]);
+    expect(read.json.data.rooms.map((r: any) => [r.code, r.occupancyRefId])).toEqual([
+      [first, 7],
+      ["FAM", 3],
+    ]);
+    expect(read.json.data.occupancies.map((o: any) => [o.occupancyId, o.paxes.length])).toEqual([
+      [7, 2],
+      [3, 4],
+    ]);
     for (const night of [checkIn, addDays(checkIn, 1)]) {
       expect(await soldOf(code, first, night)).toBe(1);
       expect(await soldOf(code, "FAM", night)).toBe(1);
@@ -119,10 +186,20 @@ describe("mixed room types", () => {
     const checkIn = inDays(80);
     const checkOut = addDays(checkIn, 2);
     // One family room left on both nights.
-    const put = await call("PUT", `/api/inventory/${code}/rooms/FAM`, { from: checkIn, to: addDays(checkIn, 1), allotment: 1 }, OPERATOR);
+    const put = await call(
+      "PUT",
+      `/api/inventory/${code}/rooms/FAM`,
+      { from: checkIn, to: addDays(checkIn, 1), allotment: 1 },
+      OPERATOR,
+    );
     expect(put.status).toBe(200);
     const mixed = await searchOne(code, { checkIn, checkOut, occupancies: [couple(), fourAdults()], pick: isMixed });
-    const single = await searchOne(code, { checkIn, checkOut, occupancies: [fourAdults()], pick: (o) => o.rooms[0].code === "FAM" });
+    const single = await searchOne(code, {
+      checkIn,
+      checkOut,
+      occupancies: [fourAdults()],
+      pick: (o) => o.rooms[0].code === "FAM",
+    });
     const standard = mixed.option.rooms[0].code;
     const quotes = await Promise.all([
       ...Array.from({ length: 6 }, () => post("/api/quote", quoteBody(mixed))),
@@ -132,12 +209,15 @@ describe("mixed room types", () => {
     const results = await Promise.all(quotes.map((q, i) => post("/api/book", bookBody(q.json.data, `last-fam-${i}`))));
     const won = results.filter((r) => r.status === 200);
     expect(won).toHaveLength(1);
-    for (const r of results.filter((r) => r.status !== 200)) expect(r.json.message).toBe("The booking was not successful.");
+    for (const r of results.filter((r) => r.status !== 200))
+      expect(r.json.message).toBe("The booking was not successful.");
     const mixedWon = results.indexOf(won[0]!) < 6;
     for (const night of [checkIn, addDays(checkIn, 1)]) {
       expect(await soldOf(code, "FAM", night)).toBe(1);
       expect(await soldOf(code, standard, night)).toBe(mixedWon ? 1 : 0);
     }
-    expect(await env.DB.prepare("select count(*) n from bookings where partner_reference like 'last-fam-%'").first("n")).toBe(1);
+    expect(
+      await env.DB.prepare("select count(*) n from bookings where partner_reference like 'last-fam-%'").first("n"),
+    ).toBe(1);
   });
 });

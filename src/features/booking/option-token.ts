@@ -31,12 +31,23 @@ export type OptionSnapshot = {
 const SEPARATOR = "~";
 
 /** What every option of one search shares: the signed part of an option id. */
-type StaySnapshot = Pick<OptionSnapshot, "partnerId" | "checkIn" | "checkOut" | "rooms" | "expiresAt"> & Partial<Pick<OptionSnapshot, "currency" | "occupancyRefIds">>;
-type ProductSnapshot = Pick<OptionSnapshot, "accommodationCode" | "roomCode" | "ratePlanCode" | "chargeTotal" | "supplier">;
+type StaySnapshot = Pick<OptionSnapshot, "partnerId" | "checkIn" | "checkOut" | "rooms" | "expiresAt"> &
+  Partial<Pick<OptionSnapshot, "currency" | "occupancyRefIds">>;
+type ProductSnapshot = Pick<
+  OptionSnapshot,
+  "accommodationCode" | "roomCode" | "ratePlanCode" | "chargeTotal" | "supplier"
+>;
 
 // Version 4: the expiry moved to the shared token envelope (signed-token.ts).
-const stayPayload = (o: StaySnapshot) =>
-  [4, o.partnerId, o.checkIn, o.checkOut, o.rooms.map((r) => r.join(".")).join("_"), o.currency ?? "USD", (o.occupancyRefIds ?? o.rooms.map((_, i) => i + 1)).join(".")];
+const stayPayload = (o: StaySnapshot) => [
+  4,
+  o.partnerId,
+  o.checkIn,
+  o.checkOut,
+  o.rooms.map((r) => r.join(".")).join("_"),
+  o.currency ?? "USD",
+  (o.occupancyRefIds ?? o.rooms.map((_, i) => i + 1)).join("."),
+];
 
 /**
  * `<signed stay>~<accommodation>~<room>~<rate plan>~<total>[~<supplier>]`. The signature binds partner, dates,
@@ -50,13 +61,22 @@ const optionIdOf = (signedStay: string, o: ProductSnapshot) =>
   `${signedStay}${SEPARATOR}${o.accommodationCode}${SEPARATOR}${o.roomCode}${SEPARATOR}${o.ratePlanCode}${SEPARATOR}${o.chargeTotal}${o.supplier ? `${SEPARATOR}${o.supplier}` : ""}`;
 
 /** Signs a search's stay once; the ids of its options are then made without any crypto. */
-export const optionIdsFor = async (keys: Keyring, stay: StaySnapshot): Promise<(product: ProductSnapshot) => string> => {
+export const optionIdsFor = async (
+  keys: Keyring,
+  stay: StaySnapshot,
+): Promise<(product: ProductSnapshot) => string> => {
   // Whole seconds, as before: every option of a search carries the same signed part.
-  const signedStay = await signToken(keys, "booking-option", stayPayload(stay), Math.floor(stay.expiresAt / 1000) * 1000);
+  const signedStay = await signToken(
+    keys,
+    "booking-option",
+    stayPayload(stay),
+    Math.floor(stay.expiresAt / 1000) * 1000,
+  );
   return (product) => optionIdOf(signedStay, product);
 };
 
-export const issueOptionId = async (keys: Keyring, o: StaySnapshot & ProductSnapshot): Promise<string> => (await optionIdsFor(keys, o))(o);
+export const issueOptionId = async (keys: Keyring, o: StaySnapshot & ProductSnapshot): Promise<string> =>
+  (await optionIdsFor(keys, o))(o);
 
 const EXPIRED_OR_INVALID = () => new ApiError("option_expired_or_invalid", "Option reference expired or invalid");
 
@@ -64,19 +84,37 @@ const EXPIRED_OR_INVALID = () => new ApiError("option_expired_or_invalid", "Opti
  * Opens an option id. Unreadable, forged or expired: `Option reference expired or invalid`.
  * Genuine but issued to another partner: `Option reference invalid`.
  */
-export const readOptionId = async (keys: Keyring, token: string, partnerId: string, now: number): Promise<OptionSnapshot> => {
+export const readOptionId = async (
+  keys: Keyring,
+  token: string,
+  partnerId: string,
+  now: number,
+): Promise<OptionSnapshot> => {
   const parts = token.split(SEPARATOR);
   // Mixed products join one code per room with "+": up to 9 rooms of codes up to 12 characters.
-  if ((parts.length !== 5 && parts.length !== 6) || parts.slice(1).some((p) => p.length === 0 || p.length > 128)) throw EXPIRED_OR_INVALID();
-  const [signedStay, accommodationCode, roomCode, ratePlanCode, total, supplier] = parts as [string, string, string, string, string, string | undefined];
+  if ((parts.length !== 5 && parts.length !== 6) || parts.slice(1).some((p) => p.length === 0 || p.length > 128))
+    throw EXPIRED_OR_INVALID();
+  const [signedStay, accommodationCode, roomCode, ratePlanCode, total, supplier] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string | undefined,
+  ];
   const chargeTotal = Number(total);
   if (!Number.isFinite(chargeTotal) || chargeTotal < 0) throw EXPIRED_OR_INVALID();
   const opened = await openToken(keys, "booking-option", signedStay, now);
   if (opened.kind !== "ok" || opened.expiresAt === null || !Array.isArray(opened.payload)) throw EXPIRED_OR_INVALID();
   const [version, partner, checkIn, checkOut, rooms, currency, refIds] = opened.payload as unknown[];
   if (
-    version !== 4 || typeof partner !== "string" || typeof checkIn !== "string" || typeof checkOut !== "string" ||
-    typeof rooms !== "string" || typeof currency !== "string" || typeof refIds !== "string"
+    version !== 4 ||
+    typeof partner !== "string" ||
+    typeof checkIn !== "string" ||
+    typeof checkOut !== "string" ||
+    typeof rooms !== "string" ||
+    typeof currency !== "string" ||
+    typeof refIds !== "string"
   ) {
     throw EXPIRED_OR_INVALID();
   }

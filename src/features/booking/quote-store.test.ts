@@ -16,7 +16,9 @@ const INVALID = "Quote reference expired or invalid. Please quote again.";
 const missInKv = (quoteId: string) => env.CACHE.delete(`quote:${quoteId}`);
 
 const storedRow = (quoteId: string) =>
-  env.DB.prepare("SELECT partner_id, expires_at, body FROM quotes WHERE id = ?").bind(quoteId).first<{ partner_id: string; expires_at: number; body: string }>();
+  env.DB.prepare("SELECT partner_id, expires_at, body FROM quotes WHERE id = ?")
+    .bind(quoteId)
+    .first<{ partner_id: string; expires_at: number; body: string }>();
 
 describe("quotes survive a KV miss (D1 copy)", () => {
   it("quote writes the same quote to KV and D1, expiring together", async () => {
@@ -37,7 +39,9 @@ describe("quotes survive a KV miss (D1 copy)", () => {
     expect(await env.CACHE.get(`quote:${q.id}`)).toBeNull();
     // The hotel raises the price of that rate plan after the quote: the booking keeps the quoted price.
     for (const night of [inDays(30), inDays(31)]) {
-      await env.DB.prepare("INSERT INTO rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price) VALUES (?, ?, ?, 0, 999)")
+      await env.DB.prepare(
+        "INSERT INTO rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price) VALUES (?, ?, ?, 0, 999)",
+      )
         .bind("US000003", stored.supplier!.ratePlanCode, night)
         .run();
     }
@@ -48,7 +52,11 @@ describe("quotes survive a KV miss (D1 copy)", () => {
     const read = await call("GET", `/api/bookings/${res.json.data.bookingReference}`);
     expect(read.status).toBe(200);
     expect(read.json.data.bookingReference ?? read.json.data.reference).toBe(res.json.data.bookingReference);
-    expect(await env.DB.prepare("SELECT charge_total FROM bookings WHERE reference = ?").bind(res.json.data.bookingReference).first("charge_total")).toBe(q.rate.chargeTotal);
+    expect(
+      await env.DB.prepare("SELECT charge_total FROM bookings WHERE reference = ?")
+        .bind(res.json.data.bookingReference)
+        .first("charge_total"),
+    ).toBe(q.rate.chargeTotal);
   });
 
   it("an altered quote id is refused, with and without a KV entry", async () => {
@@ -60,21 +68,27 @@ describe("quotes survive a KV miss (D1 copy)", () => {
     const res = await post("/api/book", bookBody(altered, "lag-altered-2"));
     expect(res.status).toBe(400);
     expect(res.json.message).toBe(INVALID);
-    expect(await env.DB.prepare("SELECT count(*) n FROM bookings WHERE partner_reference LIKE 'lag-altered-%'").first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT count(*) n FROM bookings WHERE partner_reference LIKE 'lag-altered-%'").first("n"),
+    ).toBe(0);
   });
 
   it("an expired quote is refused when only its D1 row is left", async () => {
     const q = await quoteOf(await searchOne("US000005"));
     await missInKv(q.id);
     // By the row's expiry alone (the body's clock still says valid) ...
-    await env.DB.prepare("UPDATE quotes SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, q.id).run();
+    await env.DB.prepare("UPDATE quotes SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1, q.id)
+      .run();
     const res = await post("/api/book", bookBody(q, "lag-expired"));
     expect(res.status).toBe(400);
     expect(res.json.message).toBe(INVALID);
     // ... and by the body's own clock alone.
     const store = quoteStore(env.CACHE, env.DB);
     const body = JSON.parse((await storedRow(q.id))!.body) as StoredQuote;
-    await env.DB.prepare("UPDATE quotes SET expires_at = ?, body = ? WHERE id = ?").bind(Date.now() + 60_000, JSON.stringify({ ...body, expiresAt: Date.now() - 1 }), q.id).run();
+    await env.DB.prepare("UPDATE quotes SET expires_at = ?, body = ? WHERE id = ?")
+      .bind(Date.now() + 60_000, JSON.stringify({ ...body, expiresAt: Date.now() - 1 }), q.id)
+      .run();
     expect(await store.get(q.id, Date.now())).toBeNull();
     expect((await post("/api/book", bookBody(q, "lag-expired"))).json.message).toBe(INVALID);
   });
@@ -93,7 +107,9 @@ describe("quotes survive a KV miss (D1 copy)", () => {
     const res = await post("/api/book", bookBody(q, "lag-theirs", {}, 2001), { apiKey: OTHER_KEY });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe(INVALID);
-    expect(await env.DB.prepare("SELECT count(*) n FROM bookings WHERE partner_reference = 'lag-theirs'").first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT count(*) n FROM bookings WHERE partner_reference = 'lag-theirs'").first("n"),
+    ).toBe(0);
   });
 });
 
@@ -101,12 +117,18 @@ describe("upkeep: expired-quotes", () => {
   it("deletes only rows past their expiry and says how many", async () => {
     const base = Date.UTC(2030, 0, 1);
     const put = (id: string, expiresAt: number) =>
-      env.DB.prepare("INSERT INTO quotes (id, partner_id, expires_at, body) VALUES (?, 'demo', ?, '{}')").bind(id, expiresAt).run();
+      env.DB.prepare("INSERT INTO quotes (id, partner_id, expires_at, body) VALUES (?, 'demo', ?, '{}')")
+        .bind(id, expiresAt)
+        .run();
     await put("qt_upkeep_old_1", base - 60_000);
     await put("qt_upkeep_old_2", base);
     await put("qt_upkeep_live", base + 1);
-    const live = await env.DB.prepare("SELECT count(*) n FROM quotes WHERE expires_at > ?").bind(base).first<number>("n");
-    const expired = await env.DB.prepare("SELECT count(*) n FROM quotes WHERE expires_at <= ?").bind(base).first<number>("n");
+    const live = await env.DB.prepare("SELECT count(*) n FROM quotes WHERE expires_at > ?")
+      .bind(base)
+      .first<number>("n");
+    const expired = await env.DB.prepare("SELECT count(*) n FROM quotes WHERE expires_at <= ?")
+      .bind(base)
+      .first<number>("n");
 
     expect(expiredQuotes.name).toBe("expired-quotes");
     const removed = await expiredQuotes.run(env, new Date(base));
@@ -114,7 +136,11 @@ describe("upkeep: expired-quotes", () => {
     expect(removed).toBe(expired);
     expect(removed).toBeGreaterThanOrEqual(2);
     expect(await env.DB.prepare("SELECT count(*) n FROM quotes").first<number>("n")).toBe(live);
-    expect(await env.DB.prepare("SELECT id FROM quotes WHERE id LIKE 'qt_upkeep_%'").all().then((r) => r.results.map((x) => x.id))).toEqual(["qt_upkeep_live"]);
+    expect(
+      await env.DB.prepare("SELECT id FROM quotes WHERE id LIKE 'qt_upkeep_%'")
+        .all()
+        .then((r) => r.results.map((x) => x.id)),
+    ).toEqual(["qt_upkeep_live"]);
     expect(await expiredQuotes.run(env, new Date(base))).toBe(0);
   });
 });

@@ -16,7 +16,15 @@ export type StoredQuote = {
   accommodationCode: string;
   expiresAt: number;
   /** The public quote as returned (its rate is the rate snapshot the booking charges). */
-  quote: Record<string, unknown> & { rate?: { currency: string; chargeTotal: number; baseRate: number; taxesAndFees: number; exchange?: { currency: string; rate: number } } };
+  quote: Record<string, unknown> & {
+    rate?: {
+      currency: string;
+      chargeTotal: number;
+      baseRate: number;
+      taxesAndFees: number;
+      exchange?: { currency: string; rate: number };
+    };
+  };
 };
 
 const key = (quoteId: string) => `quote:${quoteId}`;
@@ -27,7 +35,14 @@ export const newQuoteId = () => `qt_${randomToken(24)}`;
 /** A stored quote that is well formed and not past its own clock, else null. */
 const usable = (stored: unknown, now: number): StoredQuote | null => {
   const quote = stored as StoredQuote | null;
-  if (!quote || typeof quote !== "object" || quote.v !== 1 || typeof quote.expiresAt !== "number" || now >= quote.expiresAt) return null;
+  if (
+    !quote ||
+    typeof quote !== "object" ||
+    quote.v !== 1 ||
+    typeof quote.expiresAt !== "number" ||
+    now >= quote.expiresAt
+  )
+    return null;
   return quote;
 };
 
@@ -47,7 +62,10 @@ export const quoteStore = (kv: KVNamespace, d1: D1Database) => ({
   async put(quoteId: string, quote: StoredQuote) {
     const body = JSON.stringify(quote);
     await Promise.all([
-      d1.prepare("INSERT OR REPLACE INTO quotes (id, partner_id, expires_at, body) VALUES (?, ?, ?, ?)").bind(quoteId, quote.partnerId, quote.expiresAt, body).run(),
+      d1
+        .prepare("INSERT OR REPLACE INTO quotes (id, partner_id, expires_at, body) VALUES (?, ?, ?, ?)")
+        .bind(quoteId, quote.partnerId, quote.expiresAt, body)
+        .run(),
       kv.put(key(quoteId), body, { expirationTtl: QUOTE_TTL_SECONDS }),
     ]);
   },
@@ -56,7 +74,10 @@ export const quoteStore = (kv: KVNamespace, d1: D1Database) => ({
     if (!/^qt_[A-Za-z0-9_-]{32}$/.test(quoteId)) return null;
     const cached = usable(await kv.get(key(quoteId), "json").catch(() => null), now);
     if (cached) return cached;
-    const row = await d1.prepare("SELECT body FROM quotes WHERE id = ? AND expires_at > ?").bind(quoteId, now).first<{ body: string }>();
+    const row = await d1
+      .prepare("SELECT body FROM quotes WHERE id = ? AND expires_at > ?")
+      .bind(quoteId, now)
+      .first<{ body: string }>();
     return usable(parsed(row?.body ?? null), now);
   },
 });

@@ -17,7 +17,8 @@ import { needsExchangeRates, requestedCurrency, sellingTermsFor } from "./sellin
 export const PRICE_TOLERANCE = 0.01;
 
 const sameRooms = (a: number[][], b: number[][]) =>
-  a.length === b.length && a.every((ages, i) => {
+  a.length === b.length &&
+  a.every((ages, i) => {
     const x = [...ages].sort((m, n) => m - n);
     const y = [...b[i]!].sort((m, n) => m - n);
     return x.length === y.length && x.every((v, j) => v === y[j]);
@@ -64,23 +65,38 @@ export const priceQuote = async (
   now = Date.now(),
 ) => {
   const option = await readOptionId(deps.keys, criteria.optionId, connection.partnerId, now);
-  if (criteria.accommodationCode !== option.accommodationCode) throw new ApiError("accommodation_mismatch", "Accommodation code mismatch");
-  if (criteria.checkIn !== option.checkIn || criteria.checkOut !== option.checkOut) throw new ApiError("stay_dates_mismatch", "Stay dates mismatch");
+  if (criteria.accommodationCode !== option.accommodationCode)
+    throw new ApiError("accommodation_mismatch", "Accommodation code mismatch");
+  if (criteria.checkIn !== option.checkIn || criteria.checkOut !== option.checkOut)
+    throw new ApiError("stay_dates_mismatch", "Stay dates mismatch");
   const requested = criteria.occupancies.map((o) => o.paxes.map((p) => p.age));
   if (!sameRooms(requested, option.rooms)) throw new ApiError("occupancy_mismatch", "Occupancy details mismatch");
   // The partner's occupancy ids, when sent again, must be the ones searched (in the same order).
-  const sentIds = criteria.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIdsOf(criteria.occupancies) : option.occupancyRefIds;
-  if (sentIds.some((id, i) => id !== option.occupancyRefIds[i])) throw new ApiError("occupancy_mismatch", "Occupancy details mismatch");
+  const sentIds = criteria.occupancies.some((o) => o.occupancyId !== undefined)
+    ? occupancyRefIdsOf(criteria.occupancies)
+    : option.occupancyRefIds;
+  if (sentIds.some((id, i) => id !== option.occupancyRefIds[i]))
+    throw new ApiError("occupancy_mismatch", "Occupancy details mismatch");
   // An option is priced in the currency it was searched in; asking for another is a different search.
   const currency = requestedCurrency({ currency: criteria.currency }) ?? option.currency;
-  if (currency !== option.currency) throw new ApiError("currency_mismatch", "Currency mismatch", { optionCurrency: option.currency, requestedCurrency: currency });
+  if (currency !== option.currency)
+    throw new ApiError("currency_mismatch", "Currency mismatch", {
+      optionCurrency: option.currency,
+      requestedCurrency: currency,
+    });
   const stay = stayFrom(option.checkIn, option.checkOut, criteria.occupancies, now);
 
   const accommodation = await accommodationByCode(deps.d1, option.accommodationCode);
   if (!accommodation) throw new ApiError("option_invalid", "Option reference invalid");
-  if (meta.scenario === "room_unavailable") throw new ApiError("room_unavailable", "Room is unavailable", { sandbox: true });
+  if (meta.scenario === "room_unavailable")
+    throw new ApiError("room_unavailable", "Room is unavailable", { sandbox: true });
   if (meta.scenario === "price_changed") {
-    throw new ApiError("price_changed", "Price changed", { previousTotal: option.chargeTotal, currentTotal: round2(option.chargeTotal * 1.1), currency: option.currency, sandbox: true });
+    throw new ApiError("price_changed", "Price changed", {
+      previousTotal: option.chargeTotal,
+      currentTotal: round2(option.chargeTotal * 1.1),
+      currency: option.currency,
+      sandbox: true,
+    });
   }
   // The supplier that priced the option, while it still serves this connection.
   const supplier = await connectionSupplier(deps, connection, option.supplier ?? INVENTORY_SUPPLIER);
@@ -93,11 +109,19 @@ export const priceQuote = async (
   let offer;
   try {
     offer = await callSupplier(supplier, options, transactions, (call) =>
-      supplier.quote(accommodation, { roomCode: option.roomCode, ratePlanCode: option.ratePlanCode }, stay, now, terms, call),
+      supplier.quote(
+        accommodation,
+        { roomCode: option.roomCode, ratePlanCode: option.ratePlanCode },
+        stay,
+        now,
+        terms,
+        call,
+      ),
     );
   } catch (error) {
     if (error instanceof SupplierFailure) throw supplierFailureError(error);
-    if (supplier.remote) throw supplierFailureError(new SupplierFailure("supplier_error", supplier.name, String(error)));
+    if (supplier.remote)
+      throw supplierFailureError(new SupplierFailure("supplier_error", supplier.name, String(error)));
     throw error;
   }
   if (!offer) throw new ApiError("room_unavailable", "Room is unavailable");
@@ -136,7 +160,9 @@ export const priceQuote = async (
 };
 
 /** POST /api/quote: the priced quote, kept 30 minutes for book. */
-export const quoteOption = async (...[deps, connection, criteria, meta, now = Date.now()]: Parameters<typeof priceQuote>) => {
+export const quoteOption = async (
+  ...[deps, connection, criteria, meta, now = Date.now()]: Parameters<typeof priceQuote>
+) => {
   const { quote, stored, transactions } = await priceQuote(deps, connection, criteria, meta, now);
   await quoteStore(deps.quotes, deps.d1).put(quote.id, stored);
   return transactions ? { ...quote, providerTransactions: transactions } : quote;

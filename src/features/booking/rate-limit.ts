@@ -12,7 +12,9 @@ export const consumeRateLimit = async (
   now = Date.now(),
 ): Promise<RateHeaders> => {
   if (connection.rateLimit <= 0 || connection.rateLimitWindowMs <= 0) return {};
-  const decision = await limiter.getByName(connection.id).consume(connection.rateLimit, connection.rateLimitWindowMs, now);
+  const decision = await limiter
+    .getByName(connection.id)
+    .consume(connection.rateLimit, connection.rateLimitWindowMs, now);
   const headers = rateHeaders(decision, now);
   if (!decision.allowed) throw rateLimitExceeded(headers);
   return headers;

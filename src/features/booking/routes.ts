@@ -12,8 +12,18 @@ import { bookOnce, bookOrderOf } from "./book";
 import { bookingListResponseSchema, bookingsQuerySchema, listBookings } from "./booking-list";
 import { readBooking, readBookingByPartnerReference } from "./bookings";
 import { cancelBooking } from "./cancel";
-import { cancellationPreviewQuerySchema, cancellationPreviewResponseSchema, previewCancellation } from "./cancellation-preview";
-import { coreAccess, coreConnection, searchConnection, type BookingEnv, type CoreConnection } from "./connection-access";
+import {
+  cancellationPreviewQuerySchema,
+  cancellationPreviewResponseSchema,
+  previewCancellation,
+} from "./cancellation-preview";
+import {
+  coreAccess,
+  coreConnection,
+  searchConnection,
+  type BookingEnv,
+  type CoreConnection,
+} from "./connection-access";
 import { bookingDeps, sandboxScenario } from "./deps";
 import { quoteOption, quoteQueryOf } from "./quote";
 import { consumeRateLimit } from "./rate-limit";
@@ -43,9 +53,17 @@ const rateLimitHeaders = z.object({
 });
 
 const sandboxHeader = z.object({
-  "test-scenario": z.string().optional().openapi({ description: "Sandbox only (SANDBOX_SCENARIOS=on): price_changed, room_unavailable, booking_failed" }),
+  "test-scenario": z
+    .string()
+    .optional()
+    .openapi({ description: "Sandbox only (SANDBOX_SCENARIOS=on): price_changed, room_unavailable, booking_failed" }),
 });
-const idempotencyHeader = z.object({ "idempotency-key": z.string().optional().openapi({ description: "Replays the stored response for a retried request" }) });
+const idempotencyHeader = z.object({
+  "idempotency-key": z
+    .string()
+    .optional()
+    .openapi({ description: "Replays the stored response for a retried request" }),
+});
 
 /** Counts the request against the connection's window; the rate headers go on success and on 429 alike. */
 const admit = async (c: Context<BookingEnv>, connection: CoreConnection) => {
@@ -62,7 +80,10 @@ const search = apiRoute({
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: body(searchRequestSchema),
-  responses: { 200: { description: "Options per accommodation", headers: rateLimitHeaders, ...json(searchResponseSchema) }, ...errorResponses(400, 401, 413, 429) },
+  responses: {
+    200: { description: "Options per accommodation", headers: rateLimitHeaders, ...json(searchResponseSchema) },
+    ...errorResponses(400, 401, 413, 429),
+  },
 });
 
 const searchTgxRoute = apiRoute({
@@ -75,7 +96,11 @@ const searchTgxRoute = apiRoute({
   middleware: [coreAccess()] as const,
   request: body(tgxSearchRequestSchema),
   responses: {
-    200: { description: "Hotel-X HotelSearch: options, and supplier-level errors/warnings", headers: rateLimitHeaders, ...json(tgxSearchResponseSchema) },
+    200: {
+      description: "Hotel-X HotelSearch: options, and supplier-level errors/warnings",
+      headers: rateLimitHeaders,
+      ...json(tgxSearchResponseSchema),
+    },
     ...errorResponses(400, 401, 413, 429),
   },
 });
@@ -89,7 +114,10 @@ const quote = apiRoute({
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: { headers: sandboxHeader, ...body(quoteRequestSchema) },
-  responses: { 200: { description: "The quote", headers: rateLimitHeaders, ...json(quoteResponseSchema) }, ...errorResponses(400, 401, 403, 413, 429) },
+  responses: {
+    200: { description: "The quote", headers: rateLimitHeaders, ...json(quoteResponseSchema) },
+    ...errorResponses(400, 401, 403, 413, 429),
+  },
 });
 
 const quoteTgx = apiRoute({
@@ -114,7 +142,11 @@ const book = apiRoute({
   request: { headers: sandboxHeader.merge(idempotencyHeader), ...body(bookRequestSchema) },
   responses: {
     200: { description: "The booking", ...json(bookResponseSchema) },
-    202: { description: "Pending: the supplier's answer did not arrive in time; GET /api/bookings/{bookingReference} shows when it settles", ...json(bookResponseSchema) },
+    202: {
+      description:
+        "Pending: the supplier's answer did not arrive in time; GET /api/bookings/{bookingReference} shows when it settles",
+      ...json(bookResponseSchema),
+    },
     ...errorResponses(400, 401, 403, 404, 409, 413),
   },
 });
@@ -128,7 +160,10 @@ const cancel = apiRoute({
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: { headers: idempotencyHeader, ...body(cancelRequestSchema) },
-  responses: { 200: { description: "Cancelled", ...json(cancelResponseSchema) }, ...errorResponses(400, 401, 403, 404, 409, 413) },
+  responses: {
+    200: { description: "Cancelled", ...json(cancelResponseSchema) },
+    ...errorResponses(400, 401, 403, 404, 409, 413),
+  },
 });
 
 const bookingByReference = apiRoute({
@@ -154,7 +189,10 @@ const bookingByPartnerReference = apiRoute({
   middleware: [apiKeyAuth()] as const,
   request: { query: bookingsQuerySchema },
   responses: {
-    200: { description: "With partnerReference: the booking. Otherwise: one page of bookings", ...json(z.union([bookingResponseSchema, bookingListResponseSchema])) },
+    200: {
+      description: "With partnerReference: the booking. Otherwise: one page of bookings",
+      ...json(z.union([bookingResponseSchema, bookingListResponseSchema])),
+    },
     ...errorResponses(400, 401, 404),
   },
 });
@@ -167,8 +205,14 @@ const cancellationPreview = apiRoute({
   summary: "What cancelling would cost at a moment (default now), without cancelling",
   security: apiKeySecurity,
   middleware: [apiKeyAuth()] as const,
-  request: { params: z.object({ bookingReference: z.string().min(1).max(100) }), query: cancellationPreviewQuerySchema },
-  responses: { 200: { description: "The cancellation cost", ...json(cancellationPreviewResponseSchema) }, ...errorResponses(400, 401, 404, 409) },
+  request: {
+    params: z.object({ bookingReference: z.string().min(1).max(100) }),
+    query: cancellationPreviewQuerySchema,
+  },
+  responses: {
+    200: { description: "The cancellation cost", ...json(cancellationPreviewResponseSchema) },
+    ...errorResponses(400, 401, 404, 409),
+  },
 });
 
 const notImplemented = (what: string) =>
@@ -179,33 +223,67 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const startedAt = Date.now();
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await searchConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
+    const connection = await searchConnection(
+      deps.d1,
+      c.get("caller").partnerId,
+      request.settings.access?.code,
+      c.var.connection,
+    );
     // Counted first: a refused search does no supplier work at all.
     await admit(c, connection);
     const result = await searchAvailability(deps, connection, searchQueryOf(request));
     const requestId = c.get("requestId");
-    recordUsage(c.env, { partnerId: connection.partnerId, operation: "search", connectionCode: connection.code, requestId });
+    recordUsage(c.env, {
+      partnerId: connection.partnerId,
+      operation: "search",
+      connectionCode: connection.code,
+      requestId,
+    });
     return c.json(success({ ...result, requestId, responseTime: Math.max(0, Date.now() - startedAt) }), 200);
   })
   .openapi(searchTgxRoute, async (c) => {
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await searchConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
+    const connection = await searchConnection(
+      deps.d1,
+      c.get("caller").partnerId,
+      request.settings.access?.code,
+      c.var.connection,
+    );
     // Counted first, as /api/search: a refused search does no supplier work at all.
     await admit(c, connection);
     const searched = await searchTgx(deps, connection, request);
-    recordUsage(c.env, { partnerId: connection.partnerId, operation: "search", connectionCode: connection.code, requestId: c.get("requestId") });
+    recordUsage(c.env, {
+      partnerId: connection.partnerId,
+      operation: "search",
+      connectionCode: connection.code,
+      requestId: c.get("requestId"),
+    });
     return c.json(searched, 200);
   })
   .openapi(quote, async (c) => {
     const startedAt = Date.now();
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await coreConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
+    const connection = await coreConnection(
+      deps.d1,
+      c.get("caller").partnerId,
+      request.settings.access?.code,
+      c.var.connection,
+    );
     await admit(c, connection);
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
-    const result = await quoteOption(deps, connection, quoteQueryOf(request), { requestId: c.get("requestId"), startedAt, scenario });
-    recordUsage(c.env, { partnerId: connection.partnerId, operation: "quote", connectionCode: connection.code, requestId: c.get("requestId") });
+    const result = await quoteOption(deps, connection, quoteQueryOf(request), {
+      requestId: c.get("requestId"),
+      startedAt,
+      scenario,
+    });
+    recordUsage(c.env, {
+      partnerId: connection.partnerId,
+      operation: "quote",
+      connectionCode: connection.code,
+      requestId: c.get("requestId"),
+    });
     return c.json(success(result), 200);
   })
   .openapi(quoteTgx, () => {
@@ -215,24 +293,63 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const startedAt = Date.now();
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await coreConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
+    const connection = await coreConnection(
+      deps.d1,
+      c.get("caller").partnerId,
+      request.settings.access?.code,
+      c.var.connection,
+    );
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
-    const response = await bookOnce(deps, connection, bookOrderOf(request), { requestId: c.get("requestId"), startedAt, scenario }, { key: c.req.header("idempotency-key"), request });
+    const response = await bookOnce(
+      deps,
+      connection,
+      bookOrderOf(request),
+      { requestId: c.get("requestId"), startedAt, scenario },
+      { key: c.req.header("idempotency-key"), request },
+    );
     if (response.replayed) c.header("Idempotent-Replayed", "true");
-    else recordUsage(c.env, { partnerId: connection.partnerId, operation: "book", connectionCode: connection.code, requestId: c.get("requestId") });
+    else
+      recordUsage(c.env, {
+        partnerId: connection.partnerId,
+        operation: "book",
+        connectionCode: connection.code,
+        requestId: c.get("requestId"),
+      });
     return c.json(response.body as z.infer<typeof bookResponseSchema>, response.status);
   })
   .openapi(cancel, async (c) => {
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await coreConnection(deps.d1, c.get("caller").partnerId, request.settings.access?.code, c.var.connection);
+    const connection = await coreConnection(
+      deps.d1,
+      c.get("caller").partnerId,
+      request.settings.access?.code,
+      c.var.connection,
+    );
     const response = await withIdempotency(
       deps.d1,
       { scope: "cancel", partnerId: connection.partnerId, key: c.req.header("idempotency-key"), request },
-      async () => ({ status: 200, body: success(await cancelBooking(deps, connection.partnerId, request.input.reference.bookingReference, Date.now(), supplyOptionsOf(request.settings))) }),
+      async () => ({
+        status: 200,
+        body: success(
+          await cancelBooking(
+            deps,
+            connection.partnerId,
+            request.input.reference.bookingReference,
+            Date.now(),
+            supplyOptionsOf(request.settings),
+          ),
+        ),
+      }),
     );
     if (response.replayed) c.header("Idempotent-Replayed", "true");
-    else recordUsage(c.env, { partnerId: connection.partnerId, operation: "cancel", connectionCode: connection.code, requestId: c.get("requestId") });
+    else
+      recordUsage(c.env, {
+        partnerId: connection.partnerId,
+        operation: "cancel",
+        connectionCode: connection.code,
+        requestId: c.get("requestId"),
+      });
     return c.json(response.body as z.infer<typeof cancelResponseSchema>, 200);
   })
   .openapi(bookingByReference, async (c) => {
@@ -242,13 +359,23 @@ export const bookingRoutes = featureRouter<BookingEnv>()
   .openapi(bookingByPartnerReference, async (c) => {
     const { partnerReference, ...list } = c.req.valid("query");
     const partnerId = c.get("caller").partnerId;
-    if (partnerReference === undefined) return c.json(success(await listBookings(c.env.DB, signingKeys(c.env, "PAGE_TOKEN_SECRET"), partnerId, list)), 200);
+    if (partnerReference === undefined)
+      return c.json(
+        success(await listBookings(c.env.DB, signingKeys(c.env, "PAGE_TOKEN_SECRET"), partnerId, list)),
+        200,
+      );
     const mixed = Object.keys(list).filter((name) => list[name as keyof typeof list] !== undefined);
-    if (mixed.length) throw new ApiError("invalid_request", `partnerReference cannot be combined with ${mixed.join(", ")}`);
+    if (mixed.length)
+      throw new ApiError("invalid_request", `partnerReference cannot be combined with ${mixed.join(", ")}`);
     return c.json(success(await readBookingByPartnerReference(c.env.DB, partnerId, partnerReference)), 200);
   })
   .openapi(cancellationPreview, async (c) => {
     const { at } = c.req.valid("query");
-    const preview = await previewCancellation(c.env.DB, c.get("caller").partnerId, c.req.valid("param").bookingReference, at === undefined ? Date.now() : Date.parse(at));
+    const preview = await previewCancellation(
+      c.env.DB,
+      c.get("caller").partnerId,
+      c.req.valid("param").bookingReference,
+      at === undefined ? Date.now() : Date.parse(at),
+    );
     return c.json(success(preview), 200);
   });

@@ -6,15 +6,35 @@ export const MAX_SEARCH_CODES = 1000;
 export const MAX_ROOMS = 9;
 export const MAX_PAXES_PER_ROOM = 8;
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD").openapi({ example: "2027-03-10" });
+const date = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD")
+  .openapi({ example: "2027-03-10" });
 const code = z.string().min(1).max(64);
 
 // Examples for the reference, taken from a demo-data run (one option, one room; ids shortened where they are long).
-const OPTION_ID = "WzMsImRlbW8iLCIyMDI3LTAzLTEwIiwiMjAyNy0wMy0xMiJd.dsZpj7AE69bB1gmzZkN15IUpSyFCW8_n401HG7MVFUE~US000001~STD~STD-RO-FLX~442.11";
-const RATE_EXAMPLE = { currency: "USD", baseRate: 394.74, taxesAndFees: 47.37, chargeTotal: 442.11, exchange: { currency: "USD", rate: 1 } };
-const CANCEL_POLICY_EXAMPLE = { refundable: true, cancelPenalties: [{ penaltyType: "FIRST_NIGHT", currency: "USD", deadline: "2027-03-08T00:00:00.000Z", value: 221.06 }] };
+const OPTION_ID =
+  "WzMsImRlbW8iLCIyMDI3LTAzLTEwIiwiMjAyNy0wMy0xMiJd.dsZpj7AE69bB1gmzZkN15IUpSyFCW8_n401HG7MVFUE~US000001~STD~STD-RO-FLX~442.11";
+const RATE_EXAMPLE = {
+  currency: "USD",
+  baseRate: 394.74,
+  taxesAndFees: 47.37,
+  chargeTotal: 442.11,
+  exchange: { currency: "USD", rate: 1 },
+};
+const CANCEL_POLICY_EXAMPLE = {
+  refundable: true,
+  cancelPenalties: [
+    { penaltyType: "FIRST_NIGHT", currency: "USD", deadline: "2027-03-08T00:00:00.000Z", value: 221.06 },
+  ],
+};
 const ROOM_EXAMPLE = { occupancyRefId: 1, code: "STD", description: "Standard Queen Room", rate: RATE_EXAMPLE };
-const ACCOMMODATION_EXAMPLE = { accommodationCode: "US000001", accommodationName: "Midtown Norfolk Suites", accommodationType: "Hotel", location: { country: "US", longitude: -76.245643, latitude: 36.836137 } };
+const ACCOMMODATION_EXAMPLE = {
+  accommodationCode: "US000001",
+  accommodationName: "Midtown Norfolk Suites",
+  accommodationType: "Hotel",
+  location: { country: "US", longitude: -76.245643, latitude: 36.836137 },
+};
 const OCCUPANCIES_EXAMPLE = [{ occupancyId: 1, paxes: [{ age: 30 }, { age: 30 }] }];
 const BOOKING_EXAMPLE = {
   bookingReference: "BKFGEOEIKMQZYK4POB5HFF",
@@ -52,16 +72,29 @@ const occupancies = z.array(searchOccupancy).min(1).max(MAX_ROOMS);
 export const settingsSchema = z
   .object({
     access: z
-      .object({ code: z.unknown().optional().openapi({ type: "number", description: "The connection code", example: 1001 }) })
+      .object({
+        code: z.unknown().optional().openapi({ type: "number", description: "The connection code", example: 1001 }),
+      })
       .passthrough()
       .optional(),
-    timeout: z.string().optional().openapi({ description: "Supplier deadline in milliseconds (at most 25000, default 8000) for suppliers reached over the network", example: "8000" }),
-    includeProviderTransactions: z.boolean().optional().openapi({ description: "Adds data.providerTransactions: each supplier request and response, credentials and card data redacted" }),
+    timeout: z.string().optional().openapi({
+      description:
+        "Supplier deadline in milliseconds (at most 25000, default 8000) for suppliers reached over the network",
+      example: "8000",
+    }),
+    includeProviderTransactions: z.boolean().optional().openapi({
+      description:
+        "Adds data.providerTransactions: each supplier request and response, credentials and card data redacted",
+    }),
     currency: z
       .string()
       .regex(/^[A-Za-z]{3}$/, "expected an ISO 4217 currency code")
       .optional()
-      .openapi({ example: "EUR", description: "Prices in this currency, converted with the operator's exchange rates (default: the hotel's currency)" }),
+      .openapi({
+        example: "EUR",
+        description:
+          "Prices in this currency, converted with the operator's exchange rates (default: the hotel's currency)",
+      }),
     businessRules: z
       .object({
         businessRuleType: z.enum(["CHEAPEST", "DEFAULT"]).optional(),
@@ -75,7 +108,9 @@ const distributionContext = z.record(z.string(), z.unknown()).optional();
 
 const stringList = z.array(z.string().max(64)).max(50).optional();
 
-const SELECTOR_MESSAGE = specMessage("Exactly one selector is required: destinations.accommodations, geo(lat/lng), or accommodationName");
+const SELECTOR_MESSAGE = specMessage(
+  "Exactly one selector is required: destinations.accommodations, geo(lat/lng), or accommodationName",
+);
 
 export const searchRequestSchema = z
   .object({
@@ -115,7 +150,8 @@ export const searchRequestSchema = z
           criteria.accommodationName !== undefined,
         ].filter(Boolean).length;
         if (selectors !== 1) ctx.addIssue({ code: "custom", message: SELECTOR_MESSAGE, path: [] });
-        else if (geo && (geo.lat === undefined || geo.lng === undefined)) ctx.addIssue({ code: "custom", message: SELECTOR_MESSAGE, path: [] });
+        else if (geo && (geo.lat === undefined || geo.lng === undefined))
+          ctx.addIssue({ code: "custom", message: SELECTOR_MESSAGE, path: [] });
       }),
     settings: settingsSchema,
     filters: z
@@ -132,7 +168,12 @@ export const searchRequestSchema = z
   })
   .openapi("SearchRequest", {
     example: {
-      searchCriteria: { destinations: { accommodations: [{ code: "US000001" }] }, occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], checkIn: "2027-03-10", checkOut: "2027-03-12" },
+      searchCriteria: {
+        destinations: { accommodations: [{ code: "US000001" }] },
+        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+        checkIn: "2027-03-10",
+        checkOut: "2027-03-12",
+      },
       settings: { access: { code: 1001 } },
     },
   });
@@ -140,13 +181,26 @@ export const searchRequestSchema = z
 export type SearchRequest = z.infer<typeof searchRequestSchema>;
 
 const exchange = z
-  .object({ currency: z.string().openapi({ description: "The hotel's currency" }), rate: z.number().openapi({ description: "Units of the rate's currency per unit of the hotel's" }) })
+  .object({
+    currency: z.string().openapi({ description: "The hotel's currency" }),
+    rate: z.number().openapi({ description: "Units of the rate's currency per unit of the hotel's" }),
+  })
   .openapi("Exchange");
-const rate = z.object({ currency: z.string(), baseRate: z.number(), taxesAndFees: z.number(), chargeTotal: z.number(), exchange: exchange.optional() }).openapi("Rate");
+const rate = z
+  .object({
+    currency: z.string(),
+    baseRate: z.number(),
+    taxesAndFees: z.number(),
+    chargeTotal: z.number(),
+    exchange: exchange.optional(),
+  })
+  .openapi("Rate");
 const cancelPolicy = z
   .object({
     refundable: z.boolean(),
-    cancelPenalties: z.array(z.object({ penaltyType: z.string(), currency: z.string(), deadline: z.string(), value: z.number() })),
+    cancelPenalties: z.array(
+      z.object({ penaltyType: z.string(), currency: z.string(), deadline: z.string(), value: z.number() }),
+    ),
   })
   .openapi("CancelPolicy");
 const room = z.object({ occupancyRefId: z.number(), code: z.string(), description: z.string(), rate });
@@ -182,41 +236,76 @@ export const providerTransactionSchema = z
     durationMs: z.number(),
   })
   .openapi("ProviderTransaction");
-const providerTransactions = z.array(providerTransactionSchema).optional().openapi({ description: "With settings.includeProviderTransactions: true only; empty for the embedded inventory" });
+const providerTransactions = z
+  .array(providerTransactionSchema)
+  .optional()
+  .openapi({ description: "With settings.includeProviderTransactions: true only; empty for the embedded inventory" });
 
 export const searchResponseSchema = envelopeSchema(
-  z.object({
-    accommodations: z.array(
-      z.object({ accommodationCode: z.string(), accommodationName: z.string(), accommodationType: z.string(), location, options: z.array(optionSchema) }),
-    ),
-    warnings: z.array(supplierWarningSchema).optional().openapi({ description: "One per supplier that did not answer in time or failed; absent when all answered" }),
-    providerTransactions,
-    requestId: z.string(),
-    responseTime: z.number(),
-  }).openapi({
-    example: {
-      accommodations: [
-        {
-          ...ACCOMMODATION_EXAMPLE,
-          options: [{ id: OPTION_ID, boardCode: "RO", boardName: "Room Only", isRefundable: true, rate: RATE_EXAMPLE, cancelPolicy: CANCEL_POLICY_EXAMPLE, rooms: [ROOM_EXAMPLE] }],
-        },
-      ],
-      requestId: "3226ea4d-9af1-4d49-834d-ad57ddfb839d",
-      responseTime: 51,
-    },
-  }),
+  z
+    .object({
+      accommodations: z.array(
+        z.object({
+          accommodationCode: z.string(),
+          accommodationName: z.string(),
+          accommodationType: z.string(),
+          location,
+          options: z.array(optionSchema),
+        }),
+      ),
+      warnings: z
+        .array(supplierWarningSchema)
+        .optional()
+        .openapi({ description: "One per supplier that did not answer in time or failed; absent when all answered" }),
+      providerTransactions,
+      requestId: z.string(),
+      responseTime: z.number(),
+    })
+    .openapi({
+      example: {
+        accommodations: [
+          {
+            ...ACCOMMODATION_EXAMPLE,
+            options: [
+              {
+                id: OPTION_ID,
+                boardCode: "RO",
+                boardName: "Room Only",
+                isRefundable: true,
+                rate: RATE_EXAMPLE,
+                cancelPolicy: CANCEL_POLICY_EXAMPLE,
+                rooms: [ROOM_EXAMPLE],
+              },
+            ],
+          },
+        ],
+        requestId: "3226ea4d-9af1-4d49-834d-ad57ddfb839d",
+        responseTime: 51,
+      },
+    }),
 ).openapi("SearchResponse");
 
 export const quoteRequestSchema = z
   .object({
     quoteCriteria: z.object({
-      optionId: z.string({ error: specMessage("optionRefId is required") }).min(1, specMessage("optionRefId is required")).max(2048),
+      optionId: z
+        .string({ error: specMessage("optionRefId is required") })
+        .min(1, specMessage("optionRefId is required"))
+        .max(2048),
       accommodation: z.object({ type: z.string().optional(), code }),
       occupancies,
       market: z.string().optional(),
       paymentType: z.string().optional(),
       parameters: z
-        .array(z.object({ key: z.number(), value: z.string(), parameterType: z.string().optional(), immutable: z.boolean().optional(), roomId: z.number().optional() }))
+        .array(
+          z.object({
+            key: z.number(),
+            value: z.string(),
+            parameterType: z.string().optional(),
+            immutable: z.boolean().optional(),
+            roomId: z.number().optional(),
+          }),
+        )
         .optional(),
       checkIn: date,
       checkOut: date,
@@ -230,19 +319,33 @@ export const quoteRequestSchema = z
   })
   .openapi("QuoteRequest", {
     example: {
-      quoteCriteria: { optionId: OPTION_ID, accommodation: { code: "US000001" }, occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], checkIn: "2027-03-10", checkOut: "2027-03-12" },
+      quoteCriteria: {
+        optionId: OPTION_ID,
+        accommodation: { code: "US000001" },
+        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+        checkIn: "2027-03-10",
+        checkOut: "2027-03-12",
+      },
       settings: { access: { code: 1001 } },
     },
   });
 
 export type QuoteRequest = z.infer<typeof quoteRequestSchema>;
 
-const occupancyOut = z.object({ occupancyId: z.number(), paxes: z.array(z.object({ age: z.number(), nationality: z.string().optional() })) });
+const occupancyOut = z.object({
+  occupancyId: z.number(),
+  paxes: z.array(z.object({ age: z.number(), nationality: z.string().optional() })),
+});
 
 export const quoteSchema = z
   .object({
     id: z.string().openapi({ description: "quoteId for book; valid 30 minutes" }),
-    accommodation: z.object({ accommodationCode: z.string(), accommodationName: z.string(), accommodationType: z.string(), location }),
+    accommodation: z.object({
+      accommodationCode: z.string(),
+      accommodationName: z.string(),
+      accommodationType: z.string(),
+      location,
+    }),
     occupancies: z.array(occupancyOut),
     checkIn: z.string(),
     checkOut: z.string(),
@@ -290,7 +393,10 @@ const bookPax = z.object({
 export const bookRequestSchema = z
   .object({
     bookCriteria: z.object({
-      quoteId: z.string({ error: specMessage("optionId is required") }).min(1, specMessage("optionId is required")).max(200),
+      quoteId: z
+        .string({ error: specMessage("optionId is required") })
+        .min(1, specMessage("optionId is required"))
+        .max(200),
       accommodation: z.object({ type: z.string().optional(), code }),
       occupancies: z
         .array(
@@ -335,7 +441,9 @@ export const bookResultSchema = z
   .object({
     bookingReference: z.string(),
     partnerReference: z.string(),
-    status: z.string().openapi({ description: "success, or pending (HTTP 202) while the supplier's answer is awaited" }),
+    status: z
+      .string()
+      .openapi({ description: "success, or pending (HTTP 202) while the supplier's answer is awaited" }),
     chargeTotal: z.number(),
     currency: z.string().optional().openapi({ description: "The quoted currency chargeTotal is in" }),
     exchange: exchange.optional(),
@@ -377,7 +485,12 @@ export const cancelRequestSchema = z
     }),
     settings: settingsSchema,
   })
-  .openapi("CancelRequest", { example: { input: { reference: { bookingReference: "BKFGEOEIKMQZYK4POB5HFF" } }, settings: { access: { code: 1001 } } } });
+  .openapi("CancelRequest", {
+    example: {
+      input: { reference: { bookingReference: "BKFGEOEIKMQZYK4POB5HFF" } },
+      settings: { access: { code: 1001 } },
+    },
+  });
 
 export type CancelRequest = z.infer<typeof cancelRequestSchema>;
 
@@ -388,7 +501,13 @@ export const cancelResultSchema = z
     status: z.literal("cancelled"),
     cancelledAt: z.string(),
     cancelLocator: z.string().optional(),
-    reference: z.object({ bookingReference: z.string(), partnerReference: z.string(), hotelConfirmationNumber: z.string().nullable() }).optional(),
+    reference: z
+      .object({
+        bookingReference: z.string(),
+        partnerReference: z.string(),
+        hotelConfirmationNumber: z.string().nullable(),
+      })
+      .optional(),
     bookPrice: money.optional(),
     cancelPrice: money.optional(),
     providerTransactions,
@@ -397,7 +516,11 @@ export const cancelResultSchema = z
     example: {
       status: "cancelled",
       cancelledAt: "2027-02-03T09:30:00.000Z",
-      reference: { bookingReference: "BKFGEOEIKMQZYK4POB5HFF", partnerReference: "PR-2027-0001", hotelConfirmationNumber: "VPICM5RK" },
+      reference: {
+        bookingReference: "BKFGEOEIKMQZYK4POB5HFF",
+        partnerReference: "PR-2027-0001",
+        hotelConfirmationNumber: "VPICM5RK",
+      },
       bookPrice: { currency: "USD", amount: 442.11 },
       cancelPrice: { currency: "USD", amount: 0 },
     },

@@ -12,12 +12,41 @@ import { inDays } from "../../../test/support/clock";
 const HOTEL_X = {
   HotelSearch: ["context", "stats", "auditData", "requestCriteria", "options", "errors", "warnings"],
   HotelOptionSearch: [
-    "supplierCode", "accessCode", "market", "hotelCode", "hotelCodeSupplier", "hotelName", "boardCode", "boardCodeSupplier", "paymentType", "status",
-    "occupancies", "rooms", "price", "supplements", "surcharges", "rateRules", "cancelPolicy", "remarks", "addOns", "token", "id",
+    "supplierCode",
+    "accessCode",
+    "market",
+    "hotelCode",
+    "hotelCodeSupplier",
+    "hotelName",
+    "boardCode",
+    "boardCodeSupplier",
+    "paymentType",
+    "status",
+    "occupancies",
+    "rooms",
+    "price",
+    "supplements",
+    "surcharges",
+    "rateRules",
+    "cancelPolicy",
+    "remarks",
+    "addOns",
+    "token",
+    "id",
   ],
   Occupancy: ["id", "paxes"],
   Pax: ["age"],
-  Room: ["occupancyRefId", "code", "description", "refundable", "units", "roomPrice", "beds", "ratePlans", "promotions"],
+  Room: [
+    "occupancyRefId",
+    "code",
+    "description",
+    "refundable",
+    "units",
+    "roomPrice",
+    "beds",
+    "ratePlans",
+    "promotions",
+  ],
   RoomPrice: ["price", "breakdown"],
   Price: ["currency", "binding", "net", "gross", "exchange", "markups", "minimumSellingPrice"],
   Exchange: ["currency", "rate"],
@@ -28,14 +57,39 @@ const HOTEL_X = {
   StatusType: ["OK", "RQ"],
   CancelPenaltyType: ["NIGHTS", "PERCENT", "IMPORT"],
   RateRulesType: [
-    "PACKAGE", "OLDER55", "OLDER60", "OLDER65", "CANARY_RESIDENT", "BALEARIC_RESIDENT", "LARGE_FAMILY", "HONEYMOON", "PUBLIC_SERVANT", "UNEMPLOYED", "NORMAL", "NON_REFUNDABLE",
+    "PACKAGE",
+    "OLDER55",
+    "OLDER60",
+    "OLDER65",
+    "CANARY_RESIDENT",
+    "BALEARIC_RESIDENT",
+    "LARGE_FAMILY",
+    "HONEYMOON",
+    "PUBLIC_SERVANT",
+    "UNEMPLOYED",
+    "NORMAL",
+    "NON_REFUNDABLE",
   ],
 };
 
 /** The fields this API answers with: all of the issue's list, each a schema field of its type. */
 const EMITTED = {
   search: ["context", "errors", "options", "warnings"],
-  option: ["accessCode", "boardCode", "cancelPolicy", "hotelCode", "hotelName", "id", "occupancies", "paymentType", "price", "rateRules", "rooms", "status", "supplierCode"],
+  option: [
+    "accessCode",
+    "boardCode",
+    "cancelPolicy",
+    "hotelCode",
+    "hotelName",
+    "id",
+    "occupancies",
+    "paymentType",
+    "price",
+    "rateRules",
+    "rooms",
+    "status",
+    "supplierCode",
+  ],
   room: ["code", "description", "occupancyRefId", "refundable", "roomPrice"],
   price: ["binding", "currency", "exchange", "gross", "net"],
   penalty: ["currency", "deadline", "isCalculatedDeadline", "penaltyType", "value"],
@@ -63,9 +117,23 @@ beforeAll(async () => {
 
 const tgxBody = (
   criteria: Record<string, unknown> = {},
-  { code = DIRECT, settings = {}, filter }: { code?: unknown; settings?: Record<string, unknown>; filter?: unknown } = {},
+  {
+    code = DIRECT,
+    settings = {},
+    filter,
+  }: { code?: unknown; settings?: Record<string, unknown>; filter?: unknown } = {},
 ) => ({
-  criteria: { checkIn: inDays(30), checkOut: inDays(32), hotels: HOTELS.slice(0, 6), occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], currency: "USD", language: "en", nationality: "US", market: "US", ...criteria },
+  criteria: {
+    checkIn: inDays(30),
+    checkOut: inDays(32),
+    hotels: HOTELS.slice(0, 6),
+    occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+    currency: "USD",
+    language: "en",
+    nationality: "US",
+    market: "US",
+    ...criteria,
+  },
   settings: { access: { code }, ...settings },
   ...(filter === undefined ? {} : { filter }),
 });
@@ -80,17 +148,45 @@ const keys = (o: object) => Object.keys(o).sort();
 describe("POST /api/search/tgx: criteria validation", () => {
   it.each([
     ["no checkIn", tgxBody({ checkIn: undefined }), "criteria.checkIn is required"],
-    ["a checkOut that is not a date", tgxBody({ checkOut: "tomorrow" }), "criteria.checkOut: expected a date YYYY-MM-DD"],
+    [
+      "a checkOut that is not a date",
+      tgxBody({ checkOut: "tomorrow" }),
+      "criteria.checkOut: expected a date YYYY-MM-DD",
+    ],
     ["no hotels", tgxBody({ hotels: undefined }), "criteria.hotels is required"],
     ["hotels as a string", tgxBody({ hotels: "US000001" }), /^criteria\.hotels: /],
     ["an empty hotel list", tgxBody({ hotels: [] }), /^criteria\.hotels: /],
     ["no occupancies", tgxBody({ occupancies: undefined }), "criteria.occupancies is required"],
-    ["a pax without age", tgxBody({ occupancies: [{ paxes: [{}] }] }), "criteria.occupancies[0].paxes[0].age is required"],
-    ["an age as a string", tgxBody({ occupancies: [{ paxes: [{ age: "30" }] }] }), /^criteria\.occupancies\[0\]\.paxes\[0\]\.age: /],
-    ["destination codes", tgxBody({ destinations: ["BCN"] }), /^criteria\.destinations: destination codes are not supported/],
-    ["an unknown rate rule", tgxBody({}, { filter: { rateRules: { includes: ["CHEAP"] } } }), /^filter\.rateRules\.includes\[0\]: /],
-    ["access includes and excludes", tgxBody({}, { filter: { access: { includes: ["1001"], excludes: ["2"] } } }), "filter.access: use includes or excludes, not both"],
-    ["an unknown business rule", tgxBody({}, { settings: { businessRules: { businessRulesType: "PRICIEST" } } }), /^settings\.businessRules\.businessRulesType: /],
+    [
+      "a pax without age",
+      tgxBody({ occupancies: [{ paxes: [{}] }] }),
+      "criteria.occupancies[0].paxes[0].age is required",
+    ],
+    [
+      "an age as a string",
+      tgxBody({ occupancies: [{ paxes: [{ age: "30" }] }] }),
+      /^criteria\.occupancies\[0\]\.paxes\[0\]\.age: /,
+    ],
+    [
+      "destination codes",
+      tgxBody({ destinations: ["BCN"] }),
+      /^criteria\.destinations: destination codes are not supported/,
+    ],
+    [
+      "an unknown rate rule",
+      tgxBody({}, { filter: { rateRules: { includes: ["CHEAP"] } } }),
+      /^filter\.rateRules\.includes\[0\]: /,
+    ],
+    [
+      "access includes and excludes",
+      tgxBody({}, { filter: { access: { includes: ["1001"], excludes: ["2"] } } }),
+      "filter.access: use includes or excludes, not both",
+    ],
+    [
+      "an unknown business rule",
+      tgxBody({}, { settings: { businessRules: { businessRulesType: "PRICIEST" } } }),
+      /^settings\.businessRules\.businessRulesType: /,
+    ],
     ["no criteria", { settings: { access: { code: DIRECT } } }, "criteria is required"],
     ["no settings", { criteria: tgxBody().criteria }, "settings is required"],
   ])("%s: 400 naming the field", async (_name, body, message) => {
@@ -103,9 +199,17 @@ describe("POST /api/search/tgx: criteria validation", () => {
   });
 
   it.each([
-    ["checkOut before checkIn", tgxBody({ checkIn: inDays(10), checkOut: inDays(9) }), "checkOut must be after checkIn"],
+    [
+      "checkOut before checkIn",
+      tgxBody({ checkIn: inDays(10), checkOut: inDays(9) }),
+      "checkOut must be after checkIn",
+    ],
     ["a past check-in", tgxBody({ checkIn: "2020-01-01", checkOut: "2020-01-02" }), "checkIn must not be in the past"],
-    ["a room of children only", tgxBody({ occupancies: [{ paxes: [{ age: 9 }] }] }), "Each occupancy needs at least one adult (age 18 or over)"],
+    [
+      "a room of children only",
+      tgxBody({ occupancies: [{ paxes: [{ age: 9 }] }] }),
+      "Each occupancy needs at least one adult (age 18 or over)",
+    ],
   ])("%s: the core search's own 400", async (_name, body, message) => {
     const res = await post("/api/search/tgx", body);
     expect(res.status).toBe(400);
@@ -113,7 +217,10 @@ describe("POST /api/search/tgx: criteria validation", () => {
   });
 
   it("malformed JSON is 400, and the API key is judged first (401)", async () => {
-    const malformed = await post("/api/search/tgx", undefined, { raw: "{\"criteria\":", headers: { "content-type": "application/json" } });
+    const malformed = await post("/api/search/tgx", undefined, {
+      raw: '{"criteria":',
+      headers: { "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.json.message).toBe("Malformed JSON in request body");
     const missing = await post("/api/search/tgx", tgxBody(), { apiKey: null });
@@ -130,7 +237,10 @@ describe("POST /api/search/tgx: criteria validation", () => {
     ["another partner's code", 2001, 401, "Connection access denied"],
   ])("settings.access.code, %s: %s %s, as /api/search answers", async (_name, code, status, message) => {
     const tgx = await post("/api/search/tgx", tgxBody({}, { code }));
-    const core = await post("/api/search", searchBody({ destinations: { accommodations: [{ code: "US000001" }] } }, { settings: { access: { code } } }));
+    const core = await post(
+      "/api/search",
+      searchBody({ destinations: { accommodations: [{ code: "US000001" }] } }, { settings: { access: { code } } }),
+    );
     expect([tgx.status, tgx.json.message]).toEqual([status, message]);
     expect([core.status, core.json.message]).toEqual([status, message]);
     expect(tgx.json.data).toBeUndefined();
@@ -147,7 +257,12 @@ describe("POST /api/search/tgx: criteria validation", () => {
 describe("POST /api/search/tgx: the Hotel-X response", () => {
   let search: any;
   beforeAll(async () => {
-    const res = await searchTgx(tgxBody({ hotels: HOTELS, occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }, { paxes: [{ age: 40 }, { age: 8 }] }] }));
+    const res = await searchTgx(
+      tgxBody({
+        hotels: HOTELS,
+        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }, { paxes: [{ age: 40 }, { age: 8 }] }],
+      }),
+    );
     expect(res.status).toBe(200);
     search = res.search;
   });
@@ -185,7 +300,10 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
       expect(option.boardCode).toMatch(/^[A-Z]{2}$/);
       for (const rule of option.rateRules) expect(HOTEL_X.RateRulesType).toContain(rule);
 
-      expect(option.occupancies).toEqual([{ id: 1, paxes: [{ age: 30 }, { age: 30 }] }, { id: 2, paxes: [{ age: 40 }, { age: 8 }] }]);
+      expect(option.occupancies).toEqual([
+        { id: 1, paxes: [{ age: 30 }, { age: 30 }] },
+        { id: 2, paxes: [{ age: 40 }, { age: 8 }] },
+      ]);
       for (const occupancy of option.occupancies) {
         expect(keys(occupancy)).toEqual([...HOTEL_X.Occupancy].sort());
         for (const pax of occupancy.paxes) expect(keys(pax)).toEqual(HOTEL_X.Pax);
@@ -220,10 +338,15 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
   it("answers the options /api/search answers for the same criteria: same ids, prices and terms", async () => {
     const core = await post(
       "/api/search",
-      searchBody({ destinations: { accommodations: HOTELS.slice(0, 6).map((code) => ({ code })) }, occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }] }),
+      searchBody({
+        destinations: { accommodations: HOTELS.slice(0, 6).map((code) => ({ code })) },
+        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+      }),
     );
     const tgx = await searchTgx(tgxBody());
-    const coreOptions = core.json.data.accommodations.flatMap((h: any) => h.options.map((o: any) => ({ hotel: h.accommodationCode, o })));
+    const coreOptions = core.json.data.accommodations.flatMap((h: any) =>
+      h.options.map((o: any) => ({ hotel: h.accommodationCode, o })),
+    );
     expect(tgx.search.options).toHaveLength(coreOptions.length);
     tgx.search.options.forEach((option: any, i: number) => {
       const { hotel, o } = coreOptions[i];
@@ -240,7 +363,13 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
 
 describe("POST /api/search/tgx: an option is quotable and bookable", () => {
   const quoteBodyOf = (option: any, code: number, occupancies = [{ paxes: [{ age: 30 }, { age: 30 }] }]) => ({
-    quoteCriteria: { optionId: option.id, accommodation: { code: option.hotelCode }, occupancies, checkIn: inDays(30), checkOut: inDays(32) },
+    quoteCriteria: {
+      optionId: option.id,
+      accommodation: { code: option.hotelCode },
+      occupancies,
+      checkIn: inDays(30),
+      checkOut: inDays(32),
+    },
     settings: { access: { code } },
   });
 
@@ -264,7 +393,13 @@ describe("POST /api/search/tgx: an option is quotable and bookable", () => {
     const tgx = await searchTgx(tgxBody({ hotels: ["US000022"] }, { code: METASEARCH }));
     expect(tgx.status).toBe(200);
     expect(tgx.search.options.length).toBeGreaterThan(0);
-    const core = await post("/api/search", searchBody({ destinations: { accommodations: [{ code: "US000022" }] } }, { settings: { access: { code: METASEARCH } } }));
+    const core = await post(
+      "/api/search",
+      searchBody(
+        { destinations: { accommodations: [{ code: "US000022" }] } },
+        { settings: { access: { code: METASEARCH } } },
+      ),
+    );
     expect(core.status).toBe(200);
     expect(core.json.data.accommodations[0].options.length).toBeGreaterThan(0);
 
@@ -272,9 +407,18 @@ describe("POST /api/search/tgx: an option is quotable and bookable", () => {
     expect(quote.status).toBe(200);
     const booked = await post("/api/book", bookBody(quote.json.data, "tgx-meta", {}, METASEARCH));
     expect(booked.status).toBe(403);
-    expect(booked.json).toMatchObject({ message: "Booking is not available on metasearch connections", code: "booking_not_allowed" });
-    expect(await env.DB.prepare("select count(*) n from bookings where partner_reference = 'tgx-meta'").first("n")).toBe(0);
-    expect(await env.DB.prepare("select coalesce(sum(sold), 0) s from room_nights where accommodation_code = 'US000022'").first("s")).toBe(0);
+    expect(booked.json).toMatchObject({
+      message: "Booking is not available on metasearch connections",
+      code: "booking_not_allowed",
+    });
+    expect(
+      await env.DB.prepare("select count(*) n from bookings where partner_reference = 'tgx-meta'").first("n"),
+    ).toBe(0);
+    expect(
+      await env.DB.prepare(
+        "select coalesce(sum(sold), 0) s from room_nights where accommodation_code = 'US000022'",
+      ).first("s"),
+    ).toBe(0);
   });
 
   it("the metasearch quote is bookable on the partner's direct connection", async () => {
@@ -302,14 +446,18 @@ describe("POST /api/search/tgx: filters and business rules", () => {
     expect(nrf).toBeGreaterThan(0);
     expect(plain).toBeGreaterThan(0);
 
-    const noNrf = await searchTgx(tgxBody({ hotels: HOTELS }, { filter: { rateRules: { excludes: ["NON_REFUNDABLE"] } } }));
+    const noNrf = await searchTgx(
+      tgxBody({ hotels: HOTELS }, { filter: { rateRules: { excludes: ["NON_REFUNDABLE"] } } }),
+    );
     expect(noNrf.search.options).toHaveLength(plain);
     expect(rulesOf(noNrf.search).every((r: string[]) => r.length === 0)).toBe(true);
 
     const normal = await searchTgx(tgxBody({ hotels: HOTELS }, { filter: { rateRules: { includes: ["NORMAL"] } } }));
     expect(normal.search.options).toHaveLength(plain);
 
-    const withNrf = await searchTgx(tgxBody({ hotels: HOTELS }, { filter: { rateRules: { includes: ["NON_REFUNDABLE"] } } }));
+    const withNrf = await searchTgx(
+      tgxBody({ hotels: HOTELS }, { filter: { rateRules: { includes: ["NON_REFUNDABLE"] } } }),
+    );
     expect(withNrf.search.options).toHaveLength(plain + nrf);
 
     const onlyRuled = await searchTgx(tgxBody({ hotels: HOTELS }, { filter: { rateRules: { excludes: ["NORMAL"] } } }));
@@ -326,24 +474,40 @@ describe("POST /api/search/tgx: filters and business rules", () => {
       const res = await searchTgx(tgxBody({}, { filter }));
       expect(res.status).toBe(200);
       expect(res.search.options).toEqual([]);
-      expect(res.search.errors).toEqual([{ code: "NO_ACCESS", type: "ACCESS", description: expect.stringContaining(String(DIRECT)) }]);
+      expect(res.search.errors).toEqual([
+        { code: "NO_ACCESS", type: "ACCESS", description: expect.stringContaining(String(DIRECT)) },
+      ]);
     }
   });
 
   it("plugin filters are accepted and change nothing", async () => {
     const plain = await searchTgx(tgxBody());
-    const plugged = await searchTgx(tgxBody({}, { filter: { plugin: { excludes: [{ step: "RESPONSE", type: "MARKUP", name: "x" }] } } }));
+    const plugged = await searchTgx(
+      tgxBody({}, { filter: { plugin: { excludes: [{ step: "RESPONSE", type: "MARKUP", name: "x" }] } } }),
+    );
     expect(plugged.status).toBe(200);
-    expect(plugged.search.options.map((o: any) => o.price.net)).toEqual(plain.search.options.map((o: any) => o.price.net));
+    expect(plugged.search.options.map((o: any) => o.price.net)).toEqual(
+      plain.search.options.map((o: any) => o.price.net),
+    );
   });
 
   it("businessRules: optionsQuota counts per search, cheapest first; ROOM_TYPE keeps one option per hotel and room", async () => {
     const all = (await searchTgx(tgxBody({ hotels: HOTELS }))).search.options;
-    const cheapest = [...all].map((o: any) => o.price.net).sort((a, b) => a - b).slice(0, 3);
-    const quota = await searchTgx(tgxBody({ hotels: HOTELS }, { settings: { businessRules: { optionsQuota: 3, businessRulesType: "CHEAPER_AMOUNT" } } }));
+    const cheapest = [...all]
+      .map((o: any) => o.price.net)
+      .sort((a, b) => a - b)
+      .slice(0, 3);
+    const quota = await searchTgx(
+      tgxBody(
+        { hotels: HOTELS },
+        { settings: { businessRules: { optionsQuota: 3, businessRulesType: "CHEAPER_AMOUNT" } } },
+      ),
+    );
     expect(quota.search.options.map((o: any) => o.price.net)).toEqual(cheapest);
 
-    const byRoom = (await searchTgx(tgxBody({ hotels: HOTELS }, { settings: { businessRules: { businessRulesType: "ROOM_TYPE" } } }))).search.options;
+    const byRoom = (
+      await searchTgx(tgxBody({ hotels: HOTELS }, { settings: { businessRules: { businessRulesType: "ROOM_TYPE" } } }))
+    ).search.options;
     const pairs = byRoom.map((o: any) => `${o.hotelCode}|${o.rooms[0].code}`);
     expect(new Set(pairs).size).toBe(pairs.length);
     expect(new Set(pairs)).toEqual(new Set(all.map((o: any) => `${o.hotelCode}|${o.rooms[0].code}`)));
@@ -357,25 +521,37 @@ describe("POST /api/search/tgx: supplier-level problems are errors in a 200", ()
     expect(mixed.status).toBe(200);
     expect(mixed.search.options.length).toBeGreaterThan(0);
     expect(mixed.search.errors).toEqual([]);
-    expect(mixed.search.warnings).toEqual([{ code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "Unknown hotel codes: ZZ999999" }]);
+    expect(mixed.search.warnings).toEqual([
+      { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "Unknown hotel codes: ZZ999999" },
+    ]);
 
     const none = await searchTgx(tgxBody({ hotels: ["ZZ999998", "ZZ999999"] }));
     expect(none.status).toBe(200);
     expect(none.search.options).toEqual([]);
-    expect(none.search.errors).toEqual([{ code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "Unknown hotel codes: ZZ999998, ZZ999999" }]);
+    expect(none.search.errors).toEqual([
+      { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "Unknown hotel codes: ZZ999998, ZZ999999" },
+    ]);
     for (const error of none.search.errors) expect(keys(error)).toEqual([...HOTEL_X.Error].sort());
   });
 
   it("no availability: no room holds the party, or every room is stopped", async () => {
-    const crowd = await searchTgx(tgxBody({ hotels: ["US000002"], occupancies: [{ paxes: Array.from({ length: 8 }, () => ({ age: 30 })) }] }));
+    const crowd = await searchTgx(
+      tgxBody({ hotels: ["US000002"], occupancies: [{ paxes: Array.from({ length: 8 }, () => ({ age: 30 })) }] }),
+    );
     expect(crowd.status).toBe(200);
     expect(crowd.search.options).toEqual([]);
-    expect(crowd.search.errors).toEqual([{ code: "NO_AVAILABILITY", type: "SUPPLIER", description: expect.any(String) }]);
+    expect(crowd.search.errors).toEqual([
+      { code: "NO_AVAILABILITY", type: "SUPPLIER", description: expect.any(String) },
+    ]);
 
     const before = await searchTgx(tgxBody({ hotels: ["US000025"] }));
     const rooms = [...new Set(before.search.options.map((o: any) => o.rooms[0].code as string))];
     for (const room of rooms) {
-      await env.DB.prepare("insert into room_nights (accommodation_code, room_code, night, allotment, sold, stop_sell) values ('US000025', ?, ?, 5, 0, 1)").bind(room, inDays(31)).run();
+      await env.DB.prepare(
+        "insert into room_nights (accommodation_code, room_code, night, allotment, sold, stop_sell) values ('US000025', ?, ?, 5, 0, 1)",
+      )
+        .bind(room, inDays(31))
+        .run();
     }
     const stopped = await searchTgx(tgxBody({ hotels: ["US000025"] }));
     expect(stopped.search.options).toEqual([]);
@@ -385,8 +561,11 @@ describe("POST /api/search/tgx: supplier-level problems are errors in a 200", ()
   it("a currency the inventory does not price in is a warning; prices stay in their own currency", async () => {
     const res = await searchTgx(tgxBody({ currency: "XTS" }));
     expect(res.search.options.length).toBeGreaterThan(0);
-    expect(res.search.warnings).toEqual([{ code: "CURRENCY_NOT_AVAILABLE", type: "PRICE", description: expect.stringContaining("XTS") }]);
-    for (const option of res.search.options) expect(option.price.exchange).toEqual({ currency: option.price.currency, rate: 1 });
+    expect(res.search.warnings).toEqual([
+      { code: "CURRENCY_NOT_AVAILABLE", type: "PRICE", description: expect.stringContaining("XTS") },
+    ]);
+    for (const option of res.search.options)
+      expect(option.price.exchange).toEqual({ currency: option.price.currency, rate: 1 });
   });
 });
 
@@ -396,7 +575,10 @@ describe("POST /api/search/tgx: connections and rate limit", () => {
       const tgx = await searchTgx(tgxBody({ hotels: ["US000003"] }, { code }));
       expect(tgx.status).toBe(200);
       expect(tgx.search.options.every((o: any) => o.accessCode === String(code))).toBe(true);
-      const core = await post("/api/search", searchBody({ destinations: { accommodations: [{ code: "US000003" }] } }, { settings: { access: { code } } }));
+      const core = await post(
+        "/api/search",
+        searchBody({ destinations: { accommodations: [{ code: "US000003" }] } }, { settings: { access: { code } } }),
+      );
       expect(core.status).toBe(200);
     }
   });
@@ -404,7 +586,13 @@ describe("POST /api/search/tgx: connections and rate limit", () => {
   it("shares the connection's window with /api/search: parallel calls past rateLimit are 429 with the same headers", async () => {
     const calls = await Promise.all([
       ...Array.from({ length: 4 }, () => post("/api/search/tgx", tgxBody({ hotels: ["US000004"] }, { code: LIMITED }))),
-      post("/api/search", searchBody({ destinations: { accommodations: [{ code: "US000004" }] } }, { settings: { access: { code: LIMITED } } })),
+      post(
+        "/api/search",
+        searchBody(
+          { destinations: { accommodations: [{ code: "US000004" }] } },
+          { settings: { access: { code: LIMITED } } },
+        ),
+      ),
     ]);
     const admitted = calls.filter((r) => r.status === 200);
     const refused = calls.filter((r) => r.status === 429);
@@ -427,7 +615,18 @@ describe("/openapi.json", () => {
     const ref = (schema: any) => (schema.$ref ? doc.components.schemas[schema.$ref.split("/").pop()] : schema);
     const request = ref(route.requestBody.content["application/json"].schema);
     expect(Object.keys(request.properties).sort()).toEqual(["criteria", "filter", "settings"]);
-    expect(Object.keys(request.properties.criteria.properties)).toEqual(expect.arrayContaining(["checkIn", "checkOut", "hotels", "occupancies", "currency", "language", "nationality", "market"]));
+    expect(Object.keys(request.properties.criteria.properties)).toEqual(
+      expect.arrayContaining([
+        "checkIn",
+        "checkOut",
+        "hotels",
+        "occupancies",
+        "currency",
+        "language",
+        "nationality",
+        "market",
+      ]),
+    );
     const response = ref(route.responses["200"].content["application/json"].schema);
     expect(Object.keys(response.properties)).toEqual(["data"]);
     expect(route.responses["200"].headers["X-RateLimit-Limit"]).toBeDefined();

@@ -11,17 +11,27 @@ let all: Row[];
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: COUNT });
-  all = (await env.DB.prepare("select code, name, latitude, longitude from accommodations order by code").all<Row>()).results;
+  all = (await env.DB.prepare("select code, name, latitude, longitude from accommodations order by code").all<Row>())
+    .results;
 });
 
 const search = async (criteria: Record<string, unknown>, settings: Record<string, unknown> = {}, filters?: unknown) => {
-  const res = await post("/api/search", searchBody(criteria, { settings: { access: { code: 1001 }, ...settings }, ...(filters ? { filters } : {}) }));
+  const res = await post(
+    "/api/search",
+    searchBody(criteria, { settings: { access: { code: 1001 }, ...settings }, ...(filters ? { filters } : {}) }),
+  );
   expect(res.status).toBe(200);
   return res.json.data.accommodations as any[];
 };
 
 const plan = async (sql: string, ...params: unknown[]) =>
-  (await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>()).results.map((r) => r.detail).join("\n");
+  (
+    await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .bind(...params)
+      .all<{ detail: string }>()
+  ).results
+    .map((r) => r.detail)
+    .join("\n");
 
 describe("search by accommodation codes", () => {
   it("answers 1,000 codes (some unknown) in the order asked, skipping unknown ones", async () => {
@@ -36,8 +46,17 @@ describe("search by accommodation codes", () => {
 
 describe("business rules (4.2 table)", () => {
   const pick = async (settings: Record<string, unknown>) => {
-    const hotels = await search({ destinations: { accommodations: [{ code: "US000001" }, { code: "US000002" }, { code: "US000003" }, { code: "US000004" }] } }, settings);
-    return Object.fromEntries(hotels.map((h) => [h.accommodationCode as string, h.options.map((o: any) => o.rate.chargeTotal) as number[]]));
+    const hotels = await search(
+      {
+        destinations: {
+          accommodations: [{ code: "US000001" }, { code: "US000002" }, { code: "US000003" }, { code: "US000004" }],
+        },
+      },
+      settings,
+    );
+    return Object.fromEntries(
+      hotels.map((h) => [h.accommodationCode as string, h.options.map((o: any) => o.rate.chargeTotal) as number[]]),
+    );
   };
 
   it("neither, DEFAULT without quota: all options; CHEAPEST (with or without quota): the cheapest one", async () => {
@@ -51,16 +70,31 @@ describe("business rules (4.2 table)", () => {
 
   it("DEFAULT with quota N, and quota only: up to N cheapest", async () => {
     const allOptions = await pick({});
-    const two = Object.fromEntries(Object.entries(allOptions).map(([k, v]) => [k, [...v].sort((a, b) => a - b).slice(0, 2)]));
+    const two = Object.fromEntries(
+      Object.entries(allOptions).map(([k, v]) => [k, [...v].sort((a, b) => a - b).slice(0, 2)]),
+    );
     expect(await pick({ businessRules: { businessRuleType: "DEFAULT", optionsQuota: 2 } })).toEqual(two);
     expect(await pick({ businessRules: { optionsQuota: 2 } })).toEqual(two);
   });
 });
 
 describe("filters", () => {
-  const hotels = () => search({ destinations: { accommodations: Array.from({ length: 40 }, (_, i) => ({ code: `US${String(i + 1).padStart(6, "0")}` })) } });
+  const hotels = () =>
+    search({
+      destinations: {
+        accommodations: Array.from({ length: 40 }, (_, i) => ({ code: `US${String(i + 1).padStart(6, "0")}` })),
+      },
+    });
   const withFilters = (filters: unknown) =>
-    search({ destinations: { accommodations: Array.from({ length: 40 }, (_, i) => ({ code: `US${String(i + 1).padStart(6, "0")}` })) } }, {}, filters);
+    search(
+      {
+        destinations: {
+          accommodations: Array.from({ length: 40 }, (_, i) => ({ code: `US${String(i + 1).padStart(6, "0")}` })),
+        },
+      },
+      {},
+      filters,
+    );
   const options = (hs: any[]) => hs.flatMap((h) => h.options);
 
   it("rateRuleFilter: exclude NON_REFUNDABLE, include only NON_REFUNDABLE, and the empty-rules switch", async () => {
@@ -68,7 +102,9 @@ describe("filters", () => {
     expect(base.some((o) => !o.isRefundable)).toBe(true);
     const excluded = options(await withFilters({ rateRuleFilter: { excludes: ["NON_REFUNDABLE"] } }));
     expect(excluded.length).toBe(base.filter((o) => o.isRefundable).length);
-    const onlyNrf = options(await withFilters({ rateRuleFilter: { includes: ["NON_REFUNDABLE"], includeEmptyRateRulesOptions: false } }));
+    const onlyNrf = options(
+      await withFilters({ rateRuleFilter: { includes: ["NON_REFUNDABLE"], includeEmptyRateRulesOptions: false } }),
+    );
     expect(onlyNrf.length).toBe(base.filter((o) => !o.isRefundable).length);
     expect(onlyNrf.every((o) => !o.isRefundable)).toBe(true);
     const includeWithEmpty = options(await withFilters({ rateRuleFilter: { includes: ["NON_REFUNDABLE"] } }));
@@ -99,14 +135,18 @@ describe("geo search", () => {
 
   it("uses the default radius of 20 km and finds nothing in the middle of the ocean", async () => {
     const centre = all[5]!;
-    const expected = all.filter((r) => haversineKm(centre.latitude, centre.longitude, r.latitude, r.longitude) <= 20).length;
+    const expected = all.filter(
+      (r) => haversineKm(centre.latitude, centre.longitude, r.latitude, r.longitude) <= 20,
+    ).length;
     expect((await search({ geo: { lat: centre.latitude, lng: centre.longitude } })).length).toBe(expected);
     expect(await search({ geo: { lat: 0, lng: -140 } })).toEqual([]);
   });
 
   it("is index-assisted: the grid cells near the centre are seeks of the cell index (geo-grid.test.ts has the rest)", async () => {
     const selection = near(40.5, -74, 20, 1000);
-    expect(await plan(selection.sql, ...selection.params)).toMatch(/SEARCH a USING COVERING INDEX accommodations_geo_cell \(geo_cell=\?\)/);
+    expect(await plan(selection.sql, ...selection.params)).toMatch(
+      /SEARCH a USING COVERING INDEX accommodations_geo_cell \(geo_cell=\?\)/,
+    );
   });
 });
 
@@ -130,7 +170,14 @@ describe("name search", () => {
     const two = words[1]!.slice(0, 2);
     const twoHits = await search({ accommodationName: two });
     expect(twoHits.map((h) => h.accommodationCode)).toContain(target.code);
-    expect(twoHits.every((h) => h.accommodationName.toLowerCase().split(/\s+/).some((w: string) => w.startsWith(two.toLowerCase())))).toBe(true);
+    expect(
+      twoHits.every((h) =>
+        h.accommodationName
+          .toLowerCase()
+          .split(/\s+/)
+          .some((w: string) => w.startsWith(two.toLowerCase())),
+      ),
+    ).toBe(true);
   });
 
   it("keeps the name index in step with renamed accommodations", async () => {
@@ -157,13 +204,19 @@ describe("name search", () => {
 
 describe("search options", () => {
   it("option ids are compact signed tokens, and search writes nothing", async () => {
-    const before = await env.DB.prepare("select (select count(*) from room_nights) + (select count(*) from rate_plan_nights) n").first("n");
+    const before = await env.DB.prepare(
+      "select (select count(*) from room_nights) + (select count(*) from rate_plan_nights) n",
+    ).first("n");
     const kvBefore = (await env.CACHE.list()).keys.length;
     const hotels = await search({ destinations: { accommodations: all.slice(0, 100).map((r) => ({ code: r.code })) } });
     const ids = hotels.flatMap((h) => h.options.map((o: any) => o.id as string));
     expect(ids.length).toBeGreaterThan(100);
     expect(Math.max(...ids.map((id) => id.length))).toBeLessThan(260);
-    expect(await env.DB.prepare("select (select count(*) from room_nights) + (select count(*) from rate_plan_nights) n").first("n")).toBe(before);
+    expect(
+      await env.DB.prepare(
+        "select (select count(*) from room_nights) + (select count(*) from rate_plan_nights) n",
+      ).first("n"),
+    ).toBe(before);
     expect((await env.CACHE.list()).keys.length).toBe(kvBefore);
   });
 });
@@ -177,16 +230,31 @@ describe("search reads batched with the API key", () => {
     ...option,
     cancelPolicy: {
       ...option.cancelPolicy,
-      cancelPenalties: option.cancelPolicy.cancelPenalties.map((p: any) => (p.penaltyType === "NON_REFUNDABLE" ? { ...p, deadline: "at booking" } : p)),
+      cancelPenalties: option.cancelPolicy.cancelPenalties.map((p: any) =>
+        p.penaltyType === "NON_REFUNDABLE" ? { ...p, deadline: "at booking" } : p,
+      ),
     },
   });
   const withoutIds = (hotels: any[]) => hotels.map((h) => ({ ...h, options: h.options.map(timeless) }));
   const searchAs = (apiKey: string, code = 1001) =>
-    post("/api/search", searchBody({ destinations: { accommodations: all.slice(0, 5).map((r) => ({ code: r.code })) } }, { settings: { access: { code } } }), { apiKey });
+    post(
+      "/api/search",
+      searchBody(
+        { destinations: { accommodations: all.slice(0, 5).map((r) => ({ code: r.code })) } },
+        { settings: { access: { code } } },
+      ),
+      { apiKey },
+    );
 
   beforeAll(async () => {
-    const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)))].map((b) => b.toString(16).padStart(2, "0")).join("");
-    await env.DB.prepare("insert into api_keys (id, partner_id, key_hash, key_prefix, name) values ('key_batch', 'demo', ?, 'esk_batch_', 'batch')").bind(hash).run();
+    const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)))]
+      .map((b) => b.toString(16).padStart(2, "0"))
+      .join("");
+    await env.DB.prepare(
+      "insert into api_keys (id, partner_id, key_hash, key_prefix, name) values ('key_batch', 'demo', ?, 'esk_batch_', 'batch')",
+    )
+      .bind(hash)
+      .run();
   });
 
   it("answers the first and the later searches of a key alike, and sees a stop-sell at once", async () => {
@@ -198,14 +266,19 @@ describe("search reads batched with the API key", () => {
     const hotel = first.json.data.accommodations[0];
     const room = hotel.options[0].rooms[0].code;
     const { checkIn } = searchBody({}).searchCriteria;
-    await env.DB.prepare("insert into room_nights (accommodation_code, room_code, night, allotment, sold, stop_sell) values (?, ?, ?, 5, 0, 1)")
+    await env.DB.prepare(
+      "insert into room_nights (accommodation_code, room_code, night, allotment, sold, stop_sell) values (?, ?, ?, 5, 0, 1)",
+    )
       .bind(hotel.accommodationCode, room, checkIn)
       .run();
     const after = await searchAs(key);
-    const options = after.json.data.accommodations.find((h: any) => h.accommodationCode === hotel.accommodationCode)?.options ?? [];
+    const options =
+      after.json.data.accommodations.find((h: any) => h.accommodationCode === hotel.accommodationCode)?.options ?? [];
     expect(options.length).toBeGreaterThan(0);
     expect(options.some((o: any) => o.rooms[0].code === room)).toBe(false);
-    await env.DB.prepare("delete from room_nights where accommodation_code = ? and room_code = ?").bind(hotel.accommodationCode, room).run();
+    await env.DB.prepare("delete from room_nights where accommodation_code = ? and room_code = ?")
+      .bind(hotel.accommodationCode, room)
+      .run();
   });
 
   it("still judges the connection and the key on every batched call", async () => {

@@ -1,7 +1,16 @@
 import { ApiError } from "../../platform/http/api-error";
 import { readExchangeTable } from "../operators/exchange-rates";
 import type { SellingTerms } from "../supply/selling-price";
-import { SupplierFailure, type AccommodationSelection, type Offer, type ProviderTransaction, type Stay, type Supplier, type SupplierFailureCode, type SupplyAccommodation } from "../supply/supplier";
+import {
+  SupplierFailure,
+  type AccommodationSelection,
+  type Offer,
+  type ProviderTransaction,
+  type Stay,
+  type Supplier,
+  type SupplierFailureCode,
+  type SupplyAccommodation,
+} from "../supply/supplier";
 import { addDays, isCalendarDate, stayNights } from "../supply/zoned-time";
 import type { CoreConnection } from "./connection-access";
 import { accommodationTypeName, suppliersFor, type BookingDeps } from "./deps";
@@ -40,7 +49,8 @@ export type SupplierWarning = { code: SupplierFailureCode; supplier: string; mes
 /** Per room, the partner's occupancy id, echoed as `occupancyRefId`; positions 1..n when none was sent. */
 export const occupancyRefIdsOf = (occupancies: Occupancy[]): number[] => {
   const ids = occupancies.map((o, i) => o.occupancyId ?? i + 1);
-  if (new Set(ids).size !== ids.length) throw new ApiError("invalid_occupancy", "occupancyId must be unique within a request");
+  if (new Set(ids).size !== ids.length)
+    throw new ApiError("invalid_occupancy", "occupancyId must be unique within a request");
   return ids;
 };
 
@@ -52,8 +62,10 @@ export const stayFrom = (checkIn: string, checkOut: string, occupancies: Occupan
   // Yesterday in UTC is still today somewhere west of UTC; each hotel's own date is checked again later.
   const earliest = addDays(new Date(now).toISOString().slice(0, 10), -1);
   if (checkIn < earliest) throw new ApiError("invalid_dates", "checkIn must not be in the past");
-  if (checkIn > addDays(earliest, BOOKING_HORIZON_DAYS + 1)) throw new ApiError("invalid_dates", `checkIn must be within ${BOOKING_HORIZON_DAYS} days`);
-  if (stayNights(checkIn, checkOut).length > MAX_NIGHTS) throw new ApiError("invalid_dates", `A stay is at most ${MAX_NIGHTS} nights`);
+  if (checkIn > addDays(earliest, BOOKING_HORIZON_DAYS + 1))
+    throw new ApiError("invalid_dates", `checkIn must be within ${BOOKING_HORIZON_DAYS} days`);
+  if (stayNights(checkIn, checkOut).length > MAX_NIGHTS)
+    throw new ApiError("invalid_dates", `A stay is at most ${MAX_NIGHTS} nights`);
   const rooms = occupancies.map((o) => o.paxes.map((p) => p.age));
   if (rooms.some((ages) => !ages.some((age) => age >= 18))) {
     throw new ApiError("invalid_occupancy", "Each occupancy needs at least one adult (age 18 or over)");
@@ -89,7 +101,9 @@ export const offerFilter = (filters: SearchFilters): ((offer: Offer) => boolean)
 
 /** The business-rules table of section 4.2, per accommodation; sorts `offers` in place, cheapest first. */
 export const applyBusinessRules = (offers: Offer[], rules: BusinessRules | undefined): Offer[] => {
-  const sorted = offers.sort((a, b) => a.rate.chargeTotal - b.rate.chargeTotal || a.ratePlanCode.localeCompare(b.ratePlanCode));
+  const sorted = offers.sort(
+    (a, b) => a.rate.chargeTotal - b.rate.chargeTotal || a.ratePlanCode.localeCompare(b.ratePlanCode),
+  );
   if (rules?.businessRuleType === "CHEAPEST") return sorted.slice(0, 1);
   if (rules?.optionsQuota !== undefined) return sorted.slice(0, rules.optionsQuota);
   return sorted;
@@ -115,7 +129,9 @@ export const offerTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
   isRefundable: offer.isRefundable,
   rate: offer.rate,
   cancelPolicy: offer.cancelPolicy,
-  rooms: occupancyRefIds ? offer.rooms.map((room, i) => ({ ...room, occupancyRefId: occupancyRefIds[i] ?? room.occupancyRefId })) : offer.rooms,
+  rooms: occupancyRefIds
+    ? offer.rooms.map((room, i) => ({ ...room, occupancyRefId: occupancyRefIds[i] ?? room.occupancyRefId }))
+    : offer.rooms,
 });
 
 const selectionOf = (criteria: SearchRequest["searchCriteria"]): AccommodationSelection => {
@@ -123,7 +139,13 @@ const selectionOf = (criteria: SearchRequest["searchCriteria"]): AccommodationSe
   if (codes) return { kind: "codes", codes: codes.map((c) => c.code) };
   if (criteria.accommodationName !== undefined) return { kind: "name", query: criteria.accommodationName };
   const geo = criteria.geo!;
-  return { kind: "geo", lat: geo.lat!, lng: geo.lng!, radiusKm: geo.radiusKm ?? DEFAULT_RADIUS_KM, limit: geo.limit ?? DEFAULT_GEO_LIMIT };
+  return {
+    kind: "geo",
+    lat: geo.lat!,
+    lng: geo.lng!,
+    radiusKm: geo.radiusKm ?? DEFAULT_RADIUS_KM,
+    limit: geo.limit ?? DEFAULT_GEO_LIMIT,
+  };
 };
 
 /** The data a POST /api/search body stands for. */
@@ -141,7 +163,12 @@ export const searchQueryOf = (request: SearchRequest): SearchQuery => {
   };
 };
 
-type SupplierAnswer = { supplier: Supplier; selling: SellingTerms; accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]> };
+type SupplierAnswer = {
+  supplier: Supplier;
+  selling: SellingTerms;
+  accommodations: SupplyAccommodation[];
+  offers: Map<string, Offer[]>;
+};
 
 /**
  * Asks one supplier. A SupplierFailure, or any throw of a remote supplier, is a warning; the
@@ -157,12 +184,21 @@ const askSupplier = async (
   transactions: ProviderTransaction[] | undefined,
 ): Promise<SupplierAnswer | SupplierWarning> => {
   try {
-    const answer = await callSupplier(supplier, options, transactions, (call) => supplier.search(selection, stay, now, selling, call));
+    const answer = await callSupplier(supplier, options, transactions, (call) =>
+      supplier.search(selection, stay, now, selling, call),
+    );
     return { supplier, selling, ...answer };
   } catch (error) {
     if (error instanceof SupplierFailure) return { code: error.code, supplier: error.supplier, message: error.message };
     if (!supplier.remote) throw error;
-    console.error(JSON.stringify({ level: "error", event: "supplier_search_failed", supplier: supplier.name, error: error instanceof Error ? error.message : String(error) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        event: "supplier_search_failed",
+        supplier: supplier.name,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
     return { code: "supplier_error", supplier: supplier.name, message: `${supplier.name} failed to answer` };
   }
 };
@@ -174,7 +210,10 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
   query: SearchQuery,
   now = Date.now(),
   /** How an offer's terms appear in an option; the Hotel-X shape also needs rate rules and status. */
-  terms: (offer: Offer, occupancyRefIds?: number[]) => Terms = offerTerms as (offer: Offer, occupancyRefIds?: number[]) => Terms,
+  terms: (offer: Offer, occupancyRefIds?: number[]) => Terms = offerTerms as (
+    offer: Offer,
+    occupancyRefIds?: number[],
+  ) => Terms,
 ) => {
   const stay = stayFrom(query.checkIn, query.checkOut, query.occupancies, now);
   const occupancyRefIds = occupancyRefIdsOf(query.occupancies);
@@ -186,7 +225,11 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
   const options = query.supply ?? {};
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
   // Every supplier at once; each answers in time or becomes a warning.
-  const answers = await Promise.all(suppliers.map((supplier, i) => askSupplier(supplier, query.selection, stay, now, sellings[i]!, options, transactions)));
+  const answers = await Promise.all(
+    suppliers.map((supplier, i) =>
+      askSupplier(supplier, query.selection, stay, now, sellings[i]!, options, transactions),
+    ),
+  );
   const warnings = answers.filter((a): a is SupplierWarning => "code" in a);
   const answered = answers.filter((a): a is SupplierAnswer => "supplier" in a && "selling" in a);
 
@@ -194,7 +237,19 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
   const currencies = [...new Set(answered.map((a) => a.selling.currency))];
   const signers = new Map(
     await Promise.all(
-      currencies.map(async (c) => [c, await optionIdsFor(deps.keys, { partnerId: connection.partnerId, ...stay, currency: c, occupancyRefIds, expiresAt: now + OPTION_LIFETIME_MS })] as const),
+      currencies.map(
+        async (c) =>
+          [
+            c,
+            await optionIdsFor(deps.keys, {
+              partnerId: connection.partnerId,
+              ...stay,
+              currency: c,
+              occupancyRefIds,
+              expiresAt: now + OPTION_LIFETIME_MS,
+            }),
+          ] as const,
+      ),
     ),
   );
   // Options of one accommodation from several suppliers are merged; accommodations keep the first supplier's order.
@@ -204,7 +259,8 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
     for (const accommodation of answer.accommodations) {
       let entry = merged.get(accommodation.code);
       if (!entry) merged.set(accommodation.code, (entry = { accommodation, offers: [] }));
-      for (const offer of answer.offers.get(accommodation.code) ?? []) entry.offers.push({ offer, supplier: answer.supplier.name, currency: answer.selling.currency });
+      for (const offer of answer.offers.get(accommodation.code) ?? [])
+        entry.offers.push({ offer, supplier: answer.supplier.name, currency: answer.selling.currency });
     }
   }
   const keep = offerFilter(query.filters);

@@ -16,7 +16,8 @@ export const requestedCurrency = (settings: { currency?: string }): string | und
 };
 
 /** Whether pricing in `currency` needs the operator's exchange rates (a currency other than the supplier's). */
-export const needsExchangeRates = (supplier: Pick<Supplier, "currency">, currency: string | undefined) => currency !== undefined && currency !== supplier.currency;
+export const needsExchangeRates = (supplier: Pick<Supplier, "currency">, currency: string | undefined) =>
+  currency !== undefined && currency !== supplier.currency;
 
 /**
  * What a connection sells at: its `netMarkups` percentage on the net price, converted into the
@@ -30,6 +31,9 @@ export const sellingTermsFor = (
   table: ExchangeTable | null,
 ): SellingTerms => {
   const target = currency ?? supplier.currency;
-  const exchange = target === supplier.currency ? { currency: supplier.currency, rate: 1 } : exchangeFor(table ?? new Map(), supplier.currency, target);
+  const exchange =
+    target === supplier.currency
+      ? { currency: supplier.currency, rate: 1 }
+      : exchangeFor(table ?? new Map(), supplier.currency, target);
   return { markupPercent: connection.netMarkups, currency: target, exchange };
 };

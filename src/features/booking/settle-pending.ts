@@ -10,7 +10,9 @@ export const SETTLE_PENDING_AFTER_MS = 60_000;
 const SETTLE_BATCH = 50;
 
 const log = (event: string, booking: RawBooking, detail: string) =>
-  console.error(JSON.stringify({ level: "warn", event, reference: booking.reference, supplier: booking.supplier, detail }));
+  console.error(
+    JSON.stringify({ level: "warn", event, reference: booking.reference, supplier: booking.supplier, detail }),
+  );
 
 /**
  * Asks the supplier of each pending booking older than `olderThanMs` for it by our client reference
@@ -18,7 +20,11 @@ const log = (event: string, booking: RawBooking, detail: string) =>
  * booking is); not found or cancelled there is `failed` (nothing was taken here, so nothing is given
  * back). A supplier that cannot answer now leaves the booking pending for the next run.
  */
-export const settlePendingBookings = async (deps: BookingDeps, now: number, olderThanMs = SETTLE_PENDING_AFTER_MS): Promise<number> => {
+export const settlePendingBookings = async (
+  deps: BookingDeps,
+  now: number,
+  olderThanMs = SETTLE_PENDING_AFTER_MS,
+): Promise<number> => {
   const { results } = await deps.d1
     .prepare("SELECT * FROM bookings WHERE status = 'pending' AND created_at <= ? ORDER BY created_at LIMIT ?")
     .bind(new Date(now - olderThanMs).toISOString(), SETTLE_BATCH)
@@ -32,7 +38,9 @@ export const settlePendingBookings = async (deps: BookingDeps, now: number, olde
     }
     let found: BookingLookup;
     try {
-      found = await callSupplier(supplier, {}, undefined, (call) => supplier.bookingByReference!(booking.reference, call, { accommodationCode: booking.accommodation_code }));
+      found = await callSupplier(supplier, {}, undefined, (call) =>
+        supplier.bookingByReference!(booking.reference, call, { accommodationCode: booking.accommodation_code }),
+      );
     } catch (error) {
       log("pending_booking_not_settled", booking, error instanceof SupplierFailure ? error.code : String(error));
       continue;
@@ -40,13 +48,18 @@ export const settlePendingBookings = async (deps: BookingDeps, now: number, olde
     // Guarded on `pending`: of two runs at once, one settles it and only that one announces it.
     if (found.status === "confirmed") {
       const row = await deps.d1
-        .prepare("UPDATE bookings SET status = 'success', supplier_reference = ?2, hotel_confirmation_number = ?3 WHERE reference = ?1 AND status = 'pending' RETURNING *")
+        .prepare(
+          "UPDATE bookings SET status = 'success', supplier_reference = ?2, hotel_confirmation_number = ?3 WHERE reference = ?1 AND status = 'pending' RETURNING *",
+        )
         .bind(booking.reference, found.supplierReference, found.hotelConfirmationNumber)
         .first<RawBooking>();
       if (!row) continue;
       await announceBookingChange(deps, bookingChangeOf("booking.confirmed", row), now);
     } else {
-      const { meta } = await deps.d1.prepare("UPDATE bookings SET status = 'failed' WHERE reference = ? AND status = 'pending'").bind(booking.reference).run();
+      const { meta } = await deps.d1
+        .prepare("UPDATE bookings SET status = 'failed' WHERE reference = ? AND status = 'pending'")
+        .bind(booking.reference)
+        .run();
       if (meta.changes !== 1) continue;
     }
     settled += 1;

@@ -12,14 +12,24 @@ export type SupplyOptions = { timeoutMs?: number; includeProviderTransactions?: 
  * most MAX_SUPPLIER_TIMEOUT_MS (a larger hint is capped, not refused); DEFAULT when absent.
  */
 export const supplierTimeoutMs = (timeout: unknown): number => {
-  if (timeout === undefined || timeout === null || (typeof timeout === "string" && timeout.trim() === "")) return DEFAULT_SUPPLIER_TIMEOUT_MS;
-  const value = typeof timeout === "number" ? timeout : typeof timeout === "string" && /^\s*\d{1,9}\s*$/.test(timeout) ? Number(timeout) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < 1) throw new ApiError("invalid_timeout", "settings.timeout must be a whole number of milliseconds");
+  if (timeout === undefined || timeout === null || (typeof timeout === "string" && timeout.trim() === ""))
+    return DEFAULT_SUPPLIER_TIMEOUT_MS;
+  const value =
+    typeof timeout === "number"
+      ? timeout
+      : typeof timeout === "string" && /^\s*\d{1,9}\s*$/.test(timeout)
+        ? Number(timeout)
+        : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new ApiError("invalid_timeout", "settings.timeout must be a whole number of milliseconds");
   return Math.min(value, MAX_SUPPLIER_TIMEOUT_MS);
 };
 
 /** What a request's `settings` say about its suppliers. */
-export const supplyOptionsOf = (settings: { timeout?: unknown; includeProviderTransactions?: boolean }): SupplyOptions => ({
+export const supplyOptionsOf = (settings: {
+  timeout?: unknown;
+  includeProviderTransactions?: boolean;
+}): SupplyOptions => ({
   timeoutMs: supplierTimeoutMs(settings.timeout),
   includeProviderTransactions: settings.includeProviderTransactions === true,
 });
@@ -41,7 +51,11 @@ export const callSupplier = async <T>(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const failure = new SupplierFailure("supplier_timeout", supplier.name, `No answer from ${supplier.name} within ${timeoutMs} ms`);
+      const failure = new SupplierFailure(
+        "supplier_timeout",
+        supplier.name,
+        `No answer from ${supplier.name} within ${timeoutMs} ms`,
+      );
       controller.abort(failure);
       reject(failure);
     }, timeoutMs);

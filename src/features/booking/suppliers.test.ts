@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, post } from "../../../test/support/api";
-import { relaySupplier, type RelayMode, type RelaySupplier } from "../../../test/support/relay-supplier";
+import { relaySupplier, type RelaySupplier } from "../../../test/support/relay-supplier";
 import { inventorySupplier } from "../supply/inventory-supplier";
 import { REDACTED, redactTransactionText } from "../supply/provider-transactions";
 import type { Supplier } from "../supply/supplier";
@@ -31,7 +31,10 @@ beforeAll(async () => {
 
 const depsWith = (...suppliers: Supplier[]): BookingDeps => ({
   ...bookingDeps(env),
-  supply: { forConnection: async () => suppliers, named: async (name) => suppliers.find((s) => s.name === name) ?? null },
+  supply: {
+    forConnection: async () => suppliers,
+    named: async (name) => suppliers.find((s) => s.name === name) ?? null,
+  },
 });
 
 const codes = ["US000002", "US000003"];
@@ -41,23 +44,37 @@ const searchRequest = (settings: Record<string, unknown> = {}, criteria: Record<
 };
 const meta = () => ({ requestId: "test", startedAt: Date.now(), scenario: null });
 const soldOf = (code: string) =>
-  env.DB.prepare("SELECT coalesce(sum(sold), 0) AS n FROM room_nights WHERE accommodation_code = ?").bind(code).first<number>("n");
+  env.DB.prepare("SELECT coalesce(sum(sold), 0) AS n FROM room_nights WHERE accommodation_code = ?")
+    .bind(code)
+    .first<number>("n");
 
 describe("a search served by several suppliers", () => {
   it("asks them in parallel and merges the options of each accommodation; the second supplier's ids name it", async () => {
     const inventory = inventorySupplier(env.DB);
     const alone = await searchAvailability(depsWith(inventory), connection, searchQueryOf(searchRequest()));
-    const both = await searchAvailability(depsWith(inventory, relaySupplier(env.DB)), connection, searchQueryOf(searchRequest()));
+    const both = await searchAvailability(
+      depsWith(inventory, relaySupplier(env.DB)),
+      connection,
+      searchQueryOf(searchRequest()),
+    );
     expect(both.warnings).toBeUndefined();
-    expect(both.accommodations.map((a) => a.accommodationCode)).toEqual(alone.accommodations.map((a) => a.accommodationCode));
+    expect(both.accommodations.map((a) => a.accommodationCode)).toEqual(
+      alone.accommodations.map((a) => a.accommodationCode),
+    );
     for (const [i, hotel] of both.accommodations.entries()) {
       expect(hotel.options).toHaveLength(alone.accommodations[i]!.options.length * 2);
-      expect(hotel.options.filter((o) => o.id.endsWith("~relay"))).toHaveLength(alone.accommodations[i]!.options.length);
+      expect(hotel.options.filter((o) => o.id.endsWith("~relay"))).toHaveLength(
+        alone.accommodations[i]!.options.length,
+      );
       // Merged before the business rules: still cheapest first across both suppliers.
       const totals = hotel.options.map((o) => o.rate.chargeTotal);
       expect(totals).toEqual([...totals].sort((a, b) => a - b));
     }
-    const cheapest = await searchAvailability(depsWith(inventory, relaySupplier(env.DB)), connection, searchQueryOf(searchRequest({ businessRules: { businessRuleType: "CHEAPEST" } })));
+    const cheapest = await searchAvailability(
+      depsWith(inventory, relaySupplier(env.DB)),
+      connection,
+      searchQueryOf(searchRequest({ businessRules: { businessRuleType: "CHEAPEST" } })),
+    );
     expect(cheapest.accommodations.every((a) => a.options.length === 1)).toBe(true);
   });
 
@@ -65,40 +82,73 @@ describe("a search served by several suppliers", () => {
     ["hang", "supplier_timeout", "No answer from relay within 200 ms"],
     ["error", "supplier_error", "relay answered HTTP 500"],
     ["unavailable", "supplier_unavailable", "relay circuit is open"],
-  ] as const)("a supplier that does %s is one warning; the others' options still come back", async (mode, code, message) => {
-    const inventory = inventorySupplier(env.DB);
-    const result = await searchAvailability(depsWith(inventory, relaySupplier(env.DB, "relay", { search: mode })), connection, searchQueryOf(searchRequest({ timeout: "200" })));
-    expect(result.warnings).toEqual([{ code, supplier: "relay", message }]);
-    expect(result.accommodations.map((a) => a.accommodationCode)).toEqual(codes);
-    expect(result.accommodations.every((a) => a.options.every((o) => !o.id.endsWith("~relay")))).toBe(true);
-  });
+  ] as const)(
+    "a supplier that does %s is one warning; the others' options still come back",
+    async (mode, code, message) => {
+      const inventory = inventorySupplier(env.DB);
+      const result = await searchAvailability(
+        depsWith(inventory, relaySupplier(env.DB, "relay", { search: mode })),
+        connection,
+        searchQueryOf(searchRequest({ timeout: "200" })),
+      );
+      expect(result.warnings).toEqual([{ code, supplier: "relay", message }]);
+      expect(result.accommodations.map((a) => a.accommodationCode)).toEqual(codes);
+      expect(result.accommodations.every((a) => a.options.every((o) => !o.id.endsWith("~relay")))).toBe(true);
+    },
+  );
 
   it("with every supplier failing, the search still answers, with no accommodations and one warning each", async () => {
     const result = await searchAvailability(
-      depsWith(relaySupplier(env.DB, "relay", { search: "error" }), relaySupplier(env.DB, "relay-b", { search: "hang" })),
+      depsWith(
+        relaySupplier(env.DB, "relay", { search: "error" }),
+        relaySupplier(env.DB, "relay-b", { search: "hang" }),
+      ),
       connection,
       searchQueryOf(searchRequest({ timeout: "100" })),
     );
     expect(result.accommodations).toEqual([]);
-    expect(result.warnings!.map((w) => [w.supplier, w.code])).toEqual([["relay", "supplier_error"], ["relay-b", "supplier_timeout"]]);
+    expect(result.warnings!.map((w) => [w.supplier, w.code])).toEqual([
+      ["relay", "supplier_error"],
+      ["relay-b", "supplier_timeout"],
+    ]);
   });
 
   it("a quote goes to the supplier that priced the option, and its deadline is a 504 (nothing kept)", async () => {
     const relay = relaySupplier(env.DB);
     const deps = depsWith(inventorySupplier(env.DB), relay);
-    const searched = await searchAvailability(deps, connection, searchQueryOf(searchRequest({ includeProviderTransactions: true })));
+    const searched = await searchAvailability(
+      deps,
+      connection,
+      searchQueryOf(searchRequest({ includeProviderTransactions: true })),
+    );
     const option = searched.accommodations[0]!.options.find((o) => o.id.endsWith("~relay"))!;
     const quoteRequest = {
-      quoteCriteria: { optionId: option.id, accommodation: { code: codes[0] }, occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], checkIn: inDays(30), checkOut: inDays(32) },
+      quoteCriteria: {
+        optionId: option.id,
+        accommodation: { code: codes[0] },
+        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+        checkIn: inDays(30),
+        checkOut: inDays(32),
+      },
       settings: { access: { code: DEMO_CODE }, includeProviderTransactions: true, timeout: "100" },
     } as QuoteRequest;
     const quote = await quoteOption(deps, connection, quoteQueryOf(quoteRequest), meta());
     expect(quote.rate.chargeTotal).toBe(option.rate.chargeTotal);
-    expect((quote as { providerTransactions?: Array<{ supplier: string; operation: string }> }).providerTransactions!.map((t) => [t.supplier, t.operation])).toEqual([["relay", "quote"]]);
+    expect(
+      (quote as { providerTransactions?: Array<{ supplier: string; operation: string }> }).providerTransactions!.map(
+        (t) => [t.supplier, t.operation],
+      ),
+    ).toEqual([["relay", "quote"]]);
     relay.mode.quote = "hang";
-    await expect(quoteOption(deps, connection, quoteQueryOf(quoteRequest), meta())).rejects.toMatchObject({ status: 504, code: "supplier_timeout", message: "The supplier did not answer in time" });
+    await expect(quoteOption(deps, connection, quoteQueryOf(quoteRequest), meta())).rejects.toMatchObject({
+      status: 504,
+      code: "supplier_timeout",
+      message: "The supplier did not answer in time",
+    });
     // An option of a supplier that no longer serves the connection cannot be quoted.
-    await expect(quoteOption(depsWith(inventorySupplier(env.DB)), connection, quoteQueryOf(quoteRequest), meta())).rejects.toMatchObject({ status: 400, message: "Option reference expired or invalid" });
+    await expect(
+      quoteOption(depsWith(inventorySupplier(env.DB)), connection, quoteQueryOf(quoteRequest), meta()),
+    ).rejects.toMatchObject({ status: 400, message: "Option reference expired or invalid" });
   });
 });
 
@@ -117,7 +167,10 @@ describe("settings.timeout and settings.includeProviderTransactions over HTTP (e
   it.each([["abc"], ["-5"], ["0"], ["1.5"]])("timeout %s is 400 invalid_timeout", async (timeout) => {
     const res = await post("/api/search", searchRequest({ timeout }));
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ code: "invalid_timeout", message: "settings.timeout must be a whole number of milliseconds" });
+    expect(res.json).toMatchObject({
+      code: "invalid_timeout",
+      message: "settings.timeout must be a whole number of milliseconds",
+    });
   });
 
   it("includeProviderTransactions that is not a boolean is a 400, not a 5xx", async () => {
@@ -130,16 +183,28 @@ describe("settings.timeout and settings.includeProviderTransactions over HTTP (e
     const option = search.json.data.accommodations[0].options.find((o: any) => o.isRefundable);
     const access = { code: DEMO_CODE, includeProviderTransactions: true };
     const quoted = await post("/api/quote", {
-      quoteCriteria: { optionId: option.id, accommodation: { code: codes[0] }, occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], checkIn: inDays(30), checkOut: inDays(32) },
+      quoteCriteria: {
+        optionId: option.id,
+        accommodation: { code: codes[0] },
+        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+        checkIn: inDays(30),
+        checkOut: inDays(32),
+      },
       settings: { access: { code: DEMO_CODE }, includeProviderTransactions: true },
     });
     expect(quoted.status).toBe(200);
     expect(quoted.json.data.providerTransactions).toEqual([]);
     const body = bookBody(quoted.json.data, "ptx-1");
-    const booked = await post("/api/book", { ...body, settings: { ...body.settings, includeProviderTransactions: true } });
+    const booked = await post("/api/book", {
+      ...body,
+      settings: { ...body.settings, includeProviderTransactions: true },
+    });
     expect(booked.status).toBe(200);
     expect(booked.json.data.providerTransactions).toEqual([]);
-    const cancelled = await post("/api/cancel", { ...cancelBody(booked.json.data.bookingReference), settings: { access: { code: access.code }, includeProviderTransactions: true } });
+    const cancelled = await post("/api/cancel", {
+      ...cancelBody(booked.json.data.bookingReference),
+      settings: { access: { code: access.code }, includeProviderTransactions: true },
+    });
     expect(cancelled.status).toBe(200);
     expect(cancelled.json.data.providerTransactions).toEqual([]);
   });
@@ -149,12 +214,22 @@ describe("a booking whose answer did not arrive", () => {
   /** Searches and quotes on the relay alone; the book order for that quote. */
   const quotedOnRelay = async (relay: RelaySupplier, code: string, partnerReference: string) => {
     const deps = depsWith(relay);
-    const searched = await searchAvailability(deps, connection, searchQueryOf(searchRequest({}, { destinations: { accommodations: [{ code }] } })));
+    const searched = await searchAvailability(
+      deps,
+      connection,
+      searchQueryOf(searchRequest({}, { destinations: { accommodations: [{ code }] } })),
+    );
     const option = searched.accommodations[0]!.options.find((o) => o.isRefundable)!;
     const quote = await quoteOption(
       deps,
       connection,
-      { optionId: option.id, accommodationCode: code, occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], checkIn: inDays(30), checkOut: inDays(32) },
+      {
+        optionId: option.id,
+        accommodationCode: code,
+        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+        checkIn: inDays(30),
+        checkOut: inDays(32),
+      },
       meta(),
     );
     const request = bookBody(quote, partnerReference) as BookRequest;
@@ -170,7 +245,11 @@ describe("a booking whose answer did not arrive", () => {
     const soldBefore = await soldOf(code);
     const first = await bookOnce(deps, connection, order, meta(), { key: "pending-key-1", request });
     expect(first.status).toBe(202);
-    expect(first.body.data).toMatchObject({ status: "pending", partnerReference: "pending-1", bookingReference: expect.stringMatching(/^BK/) });
+    expect(first.body.data).toMatchObject({
+      status: "pending",
+      partnerReference: "pending-1",
+      bookingReference: expect.stringMatching(/^BK/),
+    });
     const reference = first.body.data.bookingReference;
     // The supplier got our booking reference as its client reference, and booked once.
     expect(relay.bookRequests).toEqual([reference]);
@@ -180,10 +259,16 @@ describe("a booking whose answer did not arrive", () => {
     expect(read.status).toBe(200);
     expect(read.json.data.status).toBe("pending");
     // Another partner cannot see it.
-    expect((await call("GET", `/api/bookings/${reference}`, undefined, { apiKey: "other-partner-key" })).status).toBe(404);
+    expect((await call("GET", `/api/bookings/${reference}`, undefined, { apiKey: "other-partner-key" })).status).toBe(
+      404,
+    );
     const cancel = await post("/api/cancel", cancelBody(reference));
     expect(cancel.status).toBe(409);
-    expect(cancel.json).toMatchObject({ code: "booking_pending", message: "Booking is pending: the supplier has not confirmed it yet. Retry the cancellation once it is confirmed." });
+    expect(cancel.json).toMatchObject({
+      code: "booking_pending",
+      message:
+        "Booking is pending: the supplier has not confirmed it yet. Retry the cancellation once it is confirmed.",
+    });
 
     // Retries, in parallel, with the key and without it: never a second supplier booking.
     const retries = await Promise.all([
@@ -191,24 +276,37 @@ describe("a booking whose answer did not arrive", () => {
       bookOnce(deps, connection, order, meta(), { key: undefined, request }),
       bookOnce(deps, connection, order, meta(), { key: "pending-key-1", request }),
     ]);
-    for (const retry of retries) expect(retry).toMatchObject({ status: 202, body: { data: { status: "pending", bookingReference: reference } } });
+    for (const retry of retries)
+      expect(retry).toMatchObject({ status: 202, body: { data: { status: "pending", bookingReference: reference } } });
     expect(relay.bookRequests).toEqual([reference]);
 
     // Too young to settle: left alone.
     const now = Date.now();
     expect(await settlePendingBookings(deps, now, SETTLE_PENDING_AFTER_MS)).toBe(0);
     // Announced when it settles, not while pending, and once.
-    const events = () => env.DB.prepare("SELECT count(*) AS n FROM webhook_events WHERE booking_reference = ? AND type = 'booking.confirmed'").bind(reference).first<number>("n");
+    const events = () =>
+      env.DB.prepare(
+        "SELECT count(*) AS n FROM webhook_events WHERE booking_reference = ? AND type = 'booking.confirmed'",
+      )
+        .bind(reference)
+        .first<number>("n");
     expect(await events()).toBe(0);
     expect(await settlePendingBookings(deps, now + SETTLE_PENDING_AFTER_MS + 1000)).toBe(1);
     expect(await settlePendingBookings(deps, now + SETTLE_PENDING_AFTER_MS + 2000)).toBe(0);
     const settled = await call("GET", `/api/bookings/${reference}`);
-    expect(settled.json.data).toMatchObject({ status: "success", hotelConfirmationNumber: relay.held.get(reference)!.hotelConfirmationNumber });
+    expect(settled.json.data).toMatchObject({
+      status: "success",
+      hotelConfirmationNumber: relay.held.get(reference)!.hotelConfirmationNumber,
+    });
     expect(await events()).toBe(1);
 
     // The same key now replays the booking as it is: booked, 200.
     const replay = await bookOnce(deps, connection, order, meta(), { key: "pending-key-1", request });
-    expect(replay).toMatchObject({ status: 200, replayed: true, body: { data: { status: "success", bookingReference: reference } } });
+    expect(replay).toMatchObject({
+      status: 200,
+      replayed: true,
+      body: { data: { status: "success", bookingReference: reference } },
+    });
     expect(relay.bookRequests).toEqual([reference]);
     expect(await soldOf(code)).toBe(soldBefore! + 2);
     // Settled, it cancels through its supplier like any booking.
@@ -243,25 +341,45 @@ describe("a booking whose answer did not arrive", () => {
   it("a refusal or an open circuit books nothing: 400 The booking was not successful.", async () => {
     const relay = relaySupplier(env.DB, "relay", { book: "refuse" });
     const { deps, request, order } = await quotedOnRelay(relay, "US000008", "refused-1");
-    await expect(bookOnce(deps, connection, order, meta(), { key: undefined, request })).rejects.toMatchObject({ status: 400, message: "The booking was not successful." });
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE partner_reference = 'refused-1'").first<number>("n")).toBe(0);
+    await expect(bookOnce(deps, connection, order, meta(), { key: undefined, request })).rejects.toMatchObject({
+      status: 400,
+      message: "The booking was not successful.",
+    });
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE partner_reference = 'refused-1'").first<number>(
+        "n",
+      ),
+    ).toBe(0);
   });
 
   it("the upkeep task is registered and leaves bookings of suppliers it cannot ask alone", async () => {
     const task = upkeepTasks.find((t) => t.name === "settle-pending-bookings");
     expect(task).toBeDefined();
-    const before = await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE status = 'pending'").first<number>("n");
+    const before = await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE status = 'pending'").first<number>(
+      "n",
+    );
     expect(await task!.run(env, new Date(Date.now() + 24 * 3600_000))).toBe(0);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE status = 'pending'").first<number>("n")).toBe(before);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE status = 'pending'").first<number>("n")).toBe(
+      before,
+    );
   });
 });
 
 describe("provider transaction redaction", () => {
   it.each([
-    ['{"apiKey":"k-123","user":"ana","password":"hunter2"}', '{"apiKey":"[REDACTED]","user":"ana","password":"[REDACTED]"}'],
+    [
+      '{"apiKey":"k-123","user":"ana","password":"hunter2"}',
+      '{"apiKey":"[REDACTED]","user":"ana","password":"[REDACTED]"}',
+    ],
     ['{"credentials":{"apiKey":"x"},"ok":1}', '{"credentials":"[REDACTED]","ok":1}'],
-    ['{"card":{"cardNumber":"4242424242424242","cvc":"123","expiryMonth":12}}', '{"card":{"cardNumber":"[REDACTED]","cvc":"[REDACTED]","expiryMonth":"[REDACTED]"}}'],
-    ['mutation { book(input: { apiKey: "abc", holder: "Ada" }) }', 'mutation { book(input: { apiKey: "[REDACTED]", holder: "Ada" }) }'],
+    [
+      '{"card":{"cardNumber":"4242424242424242","cvc":"123","expiryMonth":12}}',
+      '{"card":{"cardNumber":"[REDACTED]","cvc":"[REDACTED]","expiryMonth":"[REDACTED]"}}',
+    ],
+    [
+      'mutation { book(input: { apiKey: "abc", holder: "Ada" }) }',
+      'mutation { book(input: { apiKey: "[REDACTED]", holder: "Ada" }) }',
+    ],
     ["GET /hotels?api_key=abc&code=1", "GET /hotels?api_key=[REDACTED]&code=1"],
     ["Authorization: Apikey abc\nAccept: json", "Authorization: [REDACTED]\nAccept: json"],
     ["token Bearer eyJhbGciOi.abc", `token Bearer ${REDACTED}`],
@@ -272,7 +390,11 @@ describe("provider transaction redaction", () => {
   });
 
   it("a supplier's recorded transactions are redacted before anyone sees them", async () => {
-    const result = await searchAvailability(depsWith(relaySupplier(env.DB)), connection, searchQueryOf(searchRequest({ includeProviderTransactions: true })));
+    const result = await searchAvailability(
+      depsWith(relaySupplier(env.DB)),
+      connection,
+      searchQueryOf(searchRequest({ includeProviderTransactions: true })),
+    );
     const [transaction] = result.providerTransactions!;
     expect(transaction).toMatchObject({ supplier: "relay", operation: "search", status: 200 });
     expect(transaction!.request).not.toContain("relay-secret-key");

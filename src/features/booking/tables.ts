@@ -6,8 +6,12 @@ export const bookings = sqliteTable(
   "bookings",
   {
     reference: text("reference").primaryKey(),
-    partnerId: text("partner_id").notNull().references(() => partners.id),
-    connectionId: text("connection_id").notNull().references(() => connections.id),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id),
+    connectionId: text("connection_id")
+      .notNull()
+      .references(() => connections.id),
     partnerReference: text("partner_reference").notNull(),
     // SHA-256 of the booking request's meaningful fields: a retry must match it.
     requestHash: text("request_hash").notNull(),

@@ -11,8 +11,18 @@ import { MAX_PAXES_PER_ROOM, MAX_ROOMS, MAX_SEARCH_CODES, settingsSchema } from 
 
 /** Hotel-X `RateRulesType`. */
 export const RATE_RULES = [
-  "PACKAGE", "OLDER55", "OLDER60", "OLDER65", "CANARY_RESIDENT", "BALEARIC_RESIDENT", "LARGE_FAMILY",
-  "HONEYMOON", "PUBLIC_SERVANT", "UNEMPLOYED", "NORMAL", "NON_REFUNDABLE",
+  "PACKAGE",
+  "OLDER55",
+  "OLDER60",
+  "OLDER65",
+  "CANARY_RESIDENT",
+  "BALEARIC_RESIDENT",
+  "LARGE_FAMILY",
+  "HONEYMOON",
+  "PUBLIC_SERVANT",
+  "UNEMPLOYED",
+  "NORMAL",
+  "NON_REFUNDABLE",
 ] as const;
 /** Hotel-X `PaymentType`. */
 export const PAYMENT_TYPES = ["MERCHANT", "DIRECT", "CARD_BOOKING", "CARD_CHECK_IN"] as const;
@@ -23,9 +33,18 @@ export const CANCEL_PENALTY_TYPES = ["NIGHTS", "PERCENT", "IMPORT"] as const;
 /** Hotel-X `BusinessRulesType`. */
 export const BUSINESS_RULES_TYPES = ["CHEAPER_AMOUNT", "ROOM_TYPE"] as const;
 /** Hotel-X `PluginStepType`, for the plugin filter (accepted, not applied). */
-export const PLUGIN_STEP_TYPES = ["REQUEST", "REQUEST_ACCESS", "RESPONSE_OPTION", "RESPONSE_ACCESS", "RESPONSE"] as const;
+export const PLUGIN_STEP_TYPES = [
+  "REQUEST",
+  "REQUEST_ACCESS",
+  "RESPONSE_OPTION",
+  "RESPONSE_ACCESS",
+  "RESPONSE",
+] as const;
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD").openapi({ example: "2027-03-10" });
+const date = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD")
+  .openapi({ example: "2027-03-10" });
 const idList = z.array(z.union([z.string().min(1).max(64), z.number().int()])).max(50);
 
 const ONE_ACCESS_LIST = specMessage("filter.access: use includes or excludes, not both");
@@ -40,9 +59,19 @@ export const tgxSearchRequestSchema = z
         .min(1)
         .max(MAX_SEARCH_CODES, `at most ${MAX_SEARCH_CODES} hotels per search`)
         .openapi({ description: "Edgestay accommodation codes (the content API's `code`)", example: ["US000001"] }),
-      destinations: z.array(z.string()).max(0, "destination codes are not supported; list hotel codes in criteria.hotels").optional(),
+      destinations: z
+        .array(z.string())
+        .max(0, "destination codes are not supported; list hotel codes in criteria.hotels")
+        .optional(),
       occupancies: z
-        .array(z.object({ paxes: z.array(z.object({ age: z.number().int().min(0).max(120) })).min(1).max(MAX_PAXES_PER_ROOM) }))
+        .array(
+          z.object({
+            paxes: z
+              .array(z.object({ age: z.number().int().min(0).max(120) }))
+              .min(1)
+              .max(MAX_PAXES_PER_ROOM),
+          }),
+        )
         .min(1)
         .max(MAX_ROOMS),
       language: z.string().max(8).optional(),
@@ -60,21 +89,35 @@ export const tgxSearchRequestSchema = z
         testMode: z.boolean().optional(),
         clientTokens: z.array(z.string()).optional(),
         businessRules: z
-          .object({ optionsQuota: z.number().int().min(1).max(10_000).optional(), businessRulesType: z.enum(BUSINESS_RULES_TYPES).optional() })
+          .object({
+            optionsQuota: z.number().int().min(1).max(10_000).optional(),
+            businessRulesType: z.enum(BUSINESS_RULES_TYPES).optional(),
+          })
           .optional(),
       })
-      .openapi({ description: "Hotel-X HotelSettingsInput, plus `access.code`: the Edgestay connection code, as in /api/search" }),
+      .openapi({
+        description: "Hotel-X HotelSettingsInput, plus `access.code`: the Edgestay connection code, as in /api/search",
+      }),
     filter: z
       .object({
         access: z
           .object({ includes: idList.optional(), excludes: idList.optional() })
           .refine((a) => !(a.includes && a.excludes), { message: ONE_ACCESS_LIST })
           .optional(),
-        rateRules: z.object({ includes: z.array(z.enum(RATE_RULES)).optional(), excludes: z.array(z.enum(RATE_RULES)).optional() }).optional(),
+        rateRules: z
+          .object({
+            includes: z.array(z.enum(RATE_RULES)).optional(),
+            excludes: z.array(z.enum(RATE_RULES)).optional(),
+          })
+          .optional(),
         plugin: z
           .object({
-            includes: z.array(z.object({ step: z.enum(PLUGIN_STEP_TYPES), type: z.string(), name: z.string() })).optional(),
-            excludes: z.array(z.object({ step: z.enum(PLUGIN_STEP_TYPES), type: z.string(), name: z.string() })).optional(),
+            includes: z
+              .array(z.object({ step: z.enum(PLUGIN_STEP_TYPES), type: z.string(), name: z.string() }))
+              .optional(),
+            excludes: z
+              .array(z.object({ step: z.enum(PLUGIN_STEP_TYPES), type: z.string(), name: z.string() }))
+              .optional(),
           })
           .optional(),
       })
@@ -82,7 +125,15 @@ export const tgxSearchRequestSchema = z
       .openapi({ description: "Hotel-X HotelXFilterSearchInput" }),
   })
   .openapi("TgxSearchRequest", {
-    example: { criteria: { checkIn: "2027-03-10", checkOut: "2027-03-12", hotels: ["US000001"], occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }] }, settings: { access: { code: 1001 } } },
+    example: {
+      criteria: {
+        checkIn: "2027-03-10",
+        checkOut: "2027-03-12",
+        hotels: ["US000001"],
+        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+      },
+      settings: { access: { code: 1001 } },
+    },
   });
 
 export type TgxSearchRequest = z.infer<typeof tgxSearchRequestSchema>;
@@ -120,7 +171,13 @@ export const tgxOptionSchema = z
       .object({
         refundable: z.boolean(),
         cancelPenalties: z.array(
-          z.object({ deadline: z.string(), isCalculatedDeadline: z.boolean(), penaltyType: z.enum(CANCEL_PENALTY_TYPES), currency: z.string(), value: z.number() }),
+          z.object({
+            deadline: z.string(),
+            isCalculatedDeadline: z.boolean(),
+            penaltyType: z.enum(CANCEL_PENALTY_TYPES),
+            currency: z.string(),
+            value: z.number(),
+          }),
         ),
       })
       .nullable(),
@@ -137,7 +194,9 @@ export const tgxSearchResponseSchema = z
         search: z.object({
           context: z.string().nullable(),
           options: z.array(tgxOptionSchema),
-          errors: z.array(hotelError).openapi({ description: "Supplier-level problems (no availability, unknown hotels): HTTP 200 all the same" }),
+          errors: z.array(hotelError).openapi({
+            description: "Supplier-level problems (no availability, unknown hotels): HTTP 200 all the same",
+          }),
           warnings: z.array(hotelError),
         }),
       }),
@@ -166,12 +225,37 @@ export const tgxSearchResponseSchema = z
                     code: "STD",
                     description: "Standard Queen Room",
                     refundable: true,
-                    roomPrice: { price: { currency: "USD", binding: false, net: 442.11, gross: null, exchange: { currency: "USD", rate: 1 } } },
+                    roomPrice: {
+                      price: {
+                        currency: "USD",
+                        binding: false,
+                        net: 442.11,
+                        gross: null,
+                        exchange: { currency: "USD", rate: 1 },
+                      },
+                    },
                   },
                 ],
-                price: { currency: "USD", binding: false, net: 442.11, gross: null, exchange: { currency: "USD", rate: 1 } },
+                price: {
+                  currency: "USD",
+                  binding: false,
+                  net: 442.11,
+                  gross: null,
+                  exchange: { currency: "USD", rate: 1 },
+                },
                 rateRules: null,
-                cancelPolicy: { refundable: true, cancelPenalties: [{ deadline: "2027-03-08T00:00:00.000Z", isCalculatedDeadline: false, penaltyType: "IMPORT", currency: "USD", value: 221.06 }] },
+                cancelPolicy: {
+                  refundable: true,
+                  cancelPenalties: [
+                    {
+                      deadline: "2027-03-08T00:00:00.000Z",
+                      isCalculatedDeadline: false,
+                      penaltyType: "IMPORT",
+                      currency: "USD",
+                      value: 221.06,
+                    },
+                  ],
+                },
               },
             ],
             errors: [],

@@ -4,7 +4,7 @@ import type { BookingDeps } from "./deps";
 import type { SearchRequest } from "./schemas";
 import { offerTerms, searchAvailability, searchQueryOf } from "./search";
 import { supplyOptionsOf } from "./supplier-deadline";
-import { type TgxError, type TgxOption, type TgxSearchRequest, type TgxSearchResponse } from "./tgx-schemas";
+import type { TgxError, TgxOption, TgxSearchRequest, TgxSearchResponse } from "./tgx-schemas";
 
 /** Codes in a Hotel-X answer are always Edgestay's own: the response context says so. */
 export const TGX_CONTEXT = "EDGESTAY";
@@ -49,7 +49,11 @@ export const coreRequestOf = (request: TgxSearchRequest): SearchRequest => {
 };
 
 /** Core option terms plus what Hotel-X shows of an offer and /api/search does not. */
-const tgxTerms = (offer: Offer, occupancyRefIds?: number[]) => ({ ...offerTerms(offer, occupancyRefIds), rateRules: offer.rateRules, status: offer.status });
+const tgxTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
+  ...offerTerms(offer, occupancyRefIds),
+  rateRules: offer.rateRules,
+  status: offer.status,
+});
 
 /** A core rate as a Hotel-X price: the partner pays `chargeTotal`; no separate retail price is published. */
 const priceOf = (rate: Rate & { exchange?: { currency: string; rate: number } }) => ({
@@ -61,10 +65,15 @@ const priceOf = (rate: Rate & { exchange?: { currency: string; rate: number } })
 });
 
 const listed = (codes: string[]) =>
-  codes.length > MAX_LISTED_CODES ? `${codes.slice(0, MAX_LISTED_CODES).join(", ")} and ${codes.length - MAX_LISTED_CODES} more` : codes.join(", ");
+  codes.length > MAX_LISTED_CODES
+    ? `${codes.slice(0, MAX_LISTED_CODES).join(", ")} and ${codes.length - MAX_LISTED_CODES} more`
+    : codes.join(", ");
 
 /** Hotel-X business rules over the whole answer (the quota counts options per search, not per hotel). */
-const applyTgxBusinessRules = (options: TgxOption[], rules: TgxSearchRequest["settings"]["businessRules"]): TgxOption[] => {
+const applyTgxBusinessRules = (
+  options: TgxOption[],
+  rules: TgxSearchRequest["settings"]["businessRules"],
+): TgxOption[] => {
   if (!rules) return options;
   let kept = [...options].sort((a, b) => a.price.net - b.price.net);
   if (rules.businessRulesType === "ROOM_TYPE") {
@@ -89,7 +98,10 @@ const accessAllowed = (connection: CoreConnection, access: NonNullable<TgxSearch
 
 const knownCodes = async (d1: D1Database, codes: string[]): Promise<Set<string>> => {
   if (codes.length === 0) return new Set();
-  const { results } = await d1.prepare("SELECT code FROM accommodations WHERE code IN (SELECT value FROM json_each(?1))").bind(JSON.stringify(codes)).all<{ code: string }>();
+  const { results } = await d1
+    .prepare("SELECT code FROM accommodations WHERE code IN (SELECT value FROM json_each(?1))")
+    .bind(JSON.stringify(codes))
+    .all<{ code: string }>();
   return new Set(results.map((r) => r.code));
 };
 
@@ -103,12 +115,33 @@ const answer = (options: TgxOption[], errors: TgxError[], warnings: TgxError[]):
  * access filtered out) are `errors`/`warnings` in an HTTP 200, the Hotel-X way; a malformed request
  * is still the API's 400.
  */
-export const searchTgx = async (deps: BookingDeps, connection: CoreConnection, request: TgxSearchRequest, now = Date.now()): Promise<TgxSearchResponse> => {
+export const searchTgx = async (
+  deps: BookingDeps,
+  connection: CoreConnection,
+  request: TgxSearchRequest,
+  now = Date.now(),
+): Promise<TgxSearchResponse> => {
   const { criteria, settings, filter } = request;
   if (!accessAllowed(connection, filter?.access)) {
-    return answer([], [{ code: "NO_ACCESS", type: "ACCESS", description: `filter.access leaves no access to search: this request runs on connection ${connection.code} only` }], []);
+    return answer(
+      [],
+      [
+        {
+          code: "NO_ACCESS",
+          type: "ACCESS",
+          description: `filter.access leaves no access to search: this request runs on connection ${connection.code} only`,
+        },
+      ],
+      [],
+    );
   }
-  const core = await searchAvailability(deps, connection, { ...searchQueryOf(coreRequestOf(request)), supply: supplyOptionsOf({ timeout: settings.timeout }) }, now, tgxTerms);
+  const core = await searchAvailability(
+    deps,
+    connection,
+    { ...searchQueryOf(coreRequestOf(request)), supply: supplyOptionsOf({ timeout: settings.timeout }) },
+    now,
+    tgxTerms,
+  );
   const occupancies = criteria.occupancies.map((o, i) => ({ id: i + 1, paxes: o.paxes.map((p) => ({ age: p.age })) }));
   const accessCode = String(connection.code);
   const options: TgxOption[] = core.accommodations.flatMap((hotel) =>
@@ -147,23 +180,39 @@ export const searchTgx = async (deps: BookingDeps, connection: CoreConnection, r
 
   const errors: TgxError[] = [];
   // A supplier that did not answer is a Hotel-X warning (the others' options still come back).
-  const warnings: TgxError[] = (core.warnings ?? []).map((w) => ({ code: w.code.toUpperCase(), type: "SUPPLIER", description: `${w.supplier}: ${w.message}` }));
+  const warnings: TgxError[] = (core.warnings ?? []).map((w) => ({
+    code: w.code.toUpperCase(),
+    type: "SUPPLIER",
+    description: `${w.supplier}: ${w.message}`,
+  }));
   const requested = [...new Set(criteria.hotels)];
   const answered = new Set(core.accommodations.map((a) => a.accommodationCode));
   const silent = requested.filter((code) => !answered.has(code));
   const known = await knownCodes(deps.d1, silent);
   const unknown = silent.filter((code) => !known.has(code));
   if (unknown.length) {
-    const problem = { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: `Unknown hotel codes: ${listed(unknown)}` };
+    const problem = {
+      code: "HOTEL_NOT_FOUND",
+      type: "SUPPLIER",
+      description: `Unknown hotel codes: ${listed(unknown)}`,
+    };
     (unknown.length === requested.length ? errors : warnings).push(problem);
   }
   const kept = applyTgxBusinessRules(options, settings.businessRules);
   if (kept.length === 0 && errors.length === 0) {
-    errors.push({ code: "NO_AVAILABILITY", type: "SUPPLIER", description: "No options for the requested hotels, dates, occupancies and filters" });
+    errors.push({
+      code: "NO_AVAILABILITY",
+      type: "SUPPLIER",
+      description: "No options for the requested hotels, dates, occupancies and filters",
+    });
   }
   const currencies = [...new Set(kept.map((o) => o.price.currency))];
   if (criteria.currency && currencies.some((c) => c !== criteria.currency!.toUpperCase())) {
-    warnings.push({ code: "CURRENCY_NOT_AVAILABLE", type: "PRICE", description: `Prices are in ${currencies.join(", ")}; ${criteria.currency} was requested` });
+    warnings.push({
+      code: "CURRENCY_NOT_AVAILABLE",
+      type: "PRICE",
+      description: `Prices are in ${currencies.join(", ")}; ${criteria.currency} was requested`,
+    });
   }
   return answer(kept, errors, warnings);
 };

@@ -25,7 +25,11 @@ const actorWithCard = async (actorId: string) => {
   await say(id, "book the first one");
   const setup = await say(id, "Alan Turing");
   if (setup.result.status !== "payment_setup_required") return;
-  const attached = await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setup.result.artifacts.payment.setupUrl), { cardBrand: "mastercard", cardLast4: "4444" }), { apiKey: null });
+  const attached = await post(
+    "/v1/hotel-ea/payment-methods/attach",
+    attachBody(tokenOf(setup.result.artifacts.payment.setupUrl), { cardBrand: "mastercard", cardLast4: "4444" }),
+    { apiKey: null },
+  );
   expect(attached.status).toBe(200);
   return attached.json.data.paymentMethod.paymentMethodId as string;
 };
@@ -33,7 +37,11 @@ const actorWithCard = async (actorId: string) => {
 describe("chat authentication (section 5) and error bodies (section 7)", () => {
   it("accepts x-partner-api-key, Authorization: Bearer and api-key", async () => {
     const body = { actor: { actorId: "a-1" } };
-    const forms: Array<Record<string, string>> = [{ "x-partner-api-key": DEMO_KEY }, { authorization: `Bearer ${DEMO_KEY}` }, { "api-key": DEMO_KEY }];
+    const forms: Array<Record<string, string>> = [
+      { "x-partner-api-key": DEMO_KEY },
+      { authorization: `Bearer ${DEMO_KEY}` },
+      { "api-key": DEMO_KEY },
+    ];
     for (const headers of forms) {
       const res = await chat("POST", "/sessions", body, { key: null, headers });
       expect(res.status).toBe(201);
@@ -46,30 +54,58 @@ describe("chat authentication (section 5) and error bodies (section 7)", () => {
   it("401 for a missing key and 403 for an invalid one, with the exact chat bodies and rate headers", async () => {
     const missing = await chat("POST", "/sessions", { actor: { actorId: "a" } }, { key: null });
     expect(missing.status).toBe(401);
-    expect(missing.json).toEqual({ success: false, error: "Missing partner API key.", code: "missing_partner_api_key", details: null, requestId: missing.headers.get("x-request-id") });
+    expect(missing.json).toEqual({
+      success: false,
+      error: "Missing partner API key.",
+      code: "missing_partner_api_key",
+      details: null,
+      requestId: missing.headers.get("x-request-id"),
+    });
     expectChatHeaders(missing, null);
     const invalid = await chat("GET", "/sessions/cs_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", undefined, { key: "not-a-key" });
     expect(invalid.status).toBe(403);
-    expect(invalid.json).toEqual({ success: false, error: "Invalid partner API key.", code: "invalid_partner_api_key", details: null, requestId: invalid.headers.get("x-request-id") });
+    expect(invalid.json).toEqual({
+      success: false,
+      error: "Invalid partner API key.",
+      code: "invalid_partner_api_key",
+      details: null,
+      requestId: invalid.headers.get("x-request-id"),
+    });
     expectChatHeaders(invalid, null);
     const badBearer = await chat("POST", "/events", {}, { key: null, headers: { authorization: "Bearer wrong" } });
     expect(badBearer.status).toBe(403);
   });
 
   it("renders validation, malformed JSON, unknown routes and wrong content types in the chat body, with all headers", async () => {
-    const malformed = await chat("POST", "/events", undefined, { raw: "{not json", headers: { "content-type": "application/json" } });
+    const malformed = await chat("POST", "/events", undefined, {
+      raw: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(400);
-    expect(malformed.json).toMatchObject({ success: false, error: "Malformed JSON in request body", code: "malformed_json", details: null });
+    expect(malformed.json).toMatchObject({
+      success: false,
+      error: "Malformed JSON in request body",
+      code: "malformed_json",
+      details: null,
+    });
     expectChatHeaders(malformed, "demo");
     const noActor = await chat("POST", "/sessions", {});
     expect(noActor.status).toBe(400);
-    expect(noActor.json).toMatchObject({ success: false, error: "actor is required", code: "invalid_request", details: { issues: expect.any(Array) } });
+    expect(noActor.json).toMatchObject({
+      success: false,
+      error: "actor is required",
+      code: "invalid_request",
+      details: { issues: expect.any(Array) },
+    });
     const wrongType = await chat("POST", "/sessions", { actor: { actorId: 42 } });
     expect(wrongType.status).toBe(400);
     expect(wrongType.json.error).toMatch(/^actor\.actorId/);
     const badOffset = await chat("POST", "/sessions", { actor: { actorId: "x", timezoneOffsetMinutes: 5000 } });
     expect(badOffset.status).toBe(400);
-    const textType = await chat("POST", "/sessions", undefined, { raw: "hello", headers: { "content-type": "text/plain" } });
+    const textType = await chat("POST", "/sessions", undefined, {
+      raw: "hello",
+      headers: { "content-type": "text/plain" },
+    });
     expect(textType.status).toBe(400);
     expect(textType.json.success).toBe(false);
     const huge = await chat("POST", "/events", { sessionId: "cs_x", text: "x".repeat(1024 * 1024 + 10) });
@@ -90,10 +126,22 @@ describe("chat authentication (section 5) and error bodies (section 7)", () => {
     expect(badKind.json.error).toMatch(/^kind/);
     const badSession = await chat("POST", "/events", { sessionId: "session-1", text: "hi" });
     expect(badSession.status).toBe(400);
-    for (const kind of ["command_book_by_option_id", "action_book_option", "action_confirm_price_change", "action_confirm_payment_card", "action_cancel_booking"]) {
+    for (const kind of [
+      "command_book_by_option_id",
+      "action_book_option",
+      "action_confirm_price_change",
+      "action_confirm_payment_card",
+      "action_cancel_booking",
+    ]) {
       const res = await act(id, kind, {});
       expect(res.status).toBe(400);
-      expect(res.json).toEqual({ success: false, error: `idempotencyKey is required for kind=${kind}`, code: "idempotency_key_required", details: null, requestId: res.headers.get("x-request-id") });
+      expect(res.json).toEqual({
+        success: false,
+        error: `idempotencyKey is required for kind=${kind}`,
+        code: "idempotency_key_required",
+        details: null,
+        requestId: res.headers.get("x-request-id"),
+      });
     }
     const noOption = await act(id, "action_book_option", {}, "k-1");
     expect(noOption.status).toBe(400);
@@ -116,7 +164,12 @@ describe("chat authentication (section 5) and error bodies (section 7)", () => {
     expect(inText.status).toBe(400);
     expect(inText.json.code).toBe("raw_card_data_refused");
     expect(inText.text).not.toContain("4242 4242");
-    const inPayload = await act(id, "action_confirm_payment_card", { paymentMethodId: "pm_x", cardNumber: "5555555555554444" }, "k");
+    const inPayload = await act(
+      id,
+      "action_confirm_payment_card",
+      { paymentMethodId: "pm_x", cardNumber: "5555555555554444" },
+      "k",
+    );
     expect(inPayload.status).toBe(400);
     expect(inPayload.json.details).toEqual({ field: "payload.cardNumber" });
     expect((await chat("GET", `/sessions/${id}`)).json.data.events).toEqual([]);
@@ -128,7 +181,13 @@ describe("sessions belong to one partner and one actor", () => {
     const id = await startSession("owner-actor");
     const read = await chat("GET", `/sessions/${id}`, undefined, { key: OTHER_KEY });
     expect(read.status).toBe(404);
-    expect(read.json).toEqual({ success: false, error: "session_not_found", code: "session_not_found", details: { error: "session_not_found" }, requestId: read.headers.get("x-request-id") });
+    expect(read.json).toEqual({
+      success: false,
+      error: "session_not_found",
+      code: "session_not_found",
+      details: { error: "session_not_found" },
+      requestId: read.headers.get("x-request-id"),
+    });
     expectChatHeaders(read, "other");
     const event = await chat("POST", "/events", { sessionId: id, text: NEW_YORK }, { key: OTHER_KEY });
     expect(event.status).toBe(404);
@@ -158,16 +217,30 @@ describe("explicit actions (section 6)", () => {
     expect(pm).toMatch(/^pm_/);
     // An option id straight from POST /api/search.
     const search = await post("/api/search", {
-      searchCriteria: { destinations: { accommodations: [{ code: "US000040" }] }, occupancies: [{ paxes: [{ age: 30 }] }], checkIn: NEW_YORK.split(" ").at(-3), checkOut: NEW_YORK.split(" ").at(-1) },
+      searchCriteria: {
+        destinations: { accommodations: [{ code: "US000040" }] },
+        occupancies: [{ paxes: [{ age: 30 }] }],
+        checkIn: NEW_YORK.split(" ").at(-3),
+        checkOut: NEW_YORK.split(" ").at(-1),
+      },
       settings: { access: { code: 1001 } },
     });
     const option = search.json.data.accommodations[0].options[0];
     const id = await startSession("actions-actor");
-    const chosen = await act(id, "command_book_by_option_id", { optionId: option.id, guest: { firstName: "Katherine", lastName: "Johnson" } }, "choose-1");
+    const chosen = await act(
+      id,
+      "command_book_by_option_id",
+      { optionId: option.id, guest: { firstName: "Katherine", lastName: "Johnson" } },
+      "choose-1",
+    );
     expect(chosen.status).toBe(200);
     expect(chosen.json.data.event.kind).toBe("command_book_by_option_id");
     expect(chosen.json.data.result.status).toBe("payment_confirmation_required");
-    expect(chosen.json.data.result.artifacts.payment).toMatchObject({ paymentMethodId: pm, cardBrand: "mastercard", cardLast4: "4444" });
+    expect(chosen.json.data.result.artifacts.payment).toMatchObject({
+      paymentMethodId: pm,
+      cardBrand: "mastercard",
+      cardLast4: "4444",
+    });
 
     const foreignCard = await act(id, "action_confirm_payment_card", { paymentMethodId: "pm_notmine12345" }, "pay-x");
     expect(foreignCard.status).toBe(400);
@@ -178,7 +251,8 @@ describe("explicit actions (section 6)", () => {
       act(id, "action_confirm_payment_card", { paymentMethodId: pm }, "pay-1"),
     ]);
     // One does the work; the other replays it, or is told the key is in use while the work runs.
-    const [done, other] = first.headers.get("idempotent-replayed") === null && first.status === 200 ? [first, second] : [second, first];
+    const [done, other] =
+      first.headers.get("idempotent-replayed") === null && first.status === 200 ? [first, second] : [second, first];
     expect(done.status).toBe(200);
     expect(done.json.data.result.status).toBe("booked");
     if (other.status === 409) {
@@ -194,7 +268,11 @@ describe("explicit actions (section 6)", () => {
     const misuse = await act(id, "action_confirm_payment_card", { paymentMethodId: "pm_other123456" }, "pay-1");
     expect(misuse.status).toBe(409);
     expect(misuse.json.code).toBe("idempotency_key_reused");
-    const { results } = await env.DB.prepare("SELECT reference, holder, charge_total FROM bookings WHERE partner_reference LIKE ?").bind(`chat-${id}-%`).all<{ reference: string; holder: string; charge_total: number }>();
+    const { results } = await env.DB.prepare(
+      "SELECT reference, holder, charge_total FROM bookings WHERE partner_reference LIKE ?",
+    )
+      .bind(`chat-${id}-%`)
+      .all<{ reference: string; holder: string; charge_total: number }>();
     expect(results).toHaveLength(1);
     expect(results[0]!.reference).toBe(done.json.data.result.artifacts.booking.bookingId);
     expect(results[0]!.charge_total).toBe(option.rate.chargeTotal);
@@ -224,11 +302,24 @@ describe("explicit actions (section 6)", () => {
     expect(unknown.status).toBe(404);
     const cancelled = await act(id, "action_cancel_booking", { bookingId }, "cancel-1");
     expect(cancelled.status).toBe(200);
-    expect(cancelled.json.data.result).toMatchObject({ status: "cancelled", artifacts: { cancellation: { bookingId, status: "cancelled", cancelledAt: expect.any(String), cancelPrice: { currency: "USD", amount: 0 } } } });
+    expect(cancelled.json.data.result).toMatchObject({
+      status: "cancelled",
+      artifacts: {
+        cancellation: {
+          bookingId,
+          status: "cancelled",
+          cancelledAt: expect.any(String),
+          cancelPrice: { currency: "USD", amount: 0 },
+        },
+      },
+    });
     expect((await call("GET", `/api/bookings/${bookingId}`)).json.data.status).toBe("cancelled");
     expect((await act(id, "action_cancel_booking", { bookingId }, "cancel-1")).json).toEqual(cancelled.json);
     const twice = await act(id, "action_cancel_booking", { bookingId }, "cancel-2");
-    expect(twice.json.data.result).toMatchObject({ status: "error", message: { text: expect.stringContaining("Booking cannot be cancelled. Current status: cancelled") } });
+    expect(twice.json.data.result).toMatchObject({
+      status: "error",
+      message: { text: expect.stringContaining("Booking cannot be cancelled. Current status: cancelled") },
+    });
   });
 
   it("a confirmation whose booking was already made under the session's reference reports it instead of booking again", async () => {
@@ -240,16 +331,34 @@ describe("explicit actions (section 6)", () => {
     // The booking went through but its answer never reached the session (a crash between the two).
     const option = await readOptionId(keyring(env.PAGE_TOKEN_SECRET), entry.optionId, "demo", Date.now());
     const occupancies = option.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) }));
-    const quote = await post("/api/quote", { quoteCriteria: { optionId: entry.optionId, accommodation: { code: option.accommodationCode }, occupancies, checkIn: option.checkIn, checkOut: option.checkOut }, settings: { access: { code: 1001 } } });
+    const quote = await post("/api/quote", {
+      quoteCriteria: {
+        optionId: entry.optionId,
+        accommodation: { code: option.accommodationCode },
+        occupancies,
+        checkIn: option.checkIn,
+        checkOut: option.checkOut,
+      },
+      settings: { access: { code: 1001 } },
+    });
     const made = await post("/api/book", {
-      bookCriteria: { quoteId: quote.json.data.id, accommodation: { code: option.accommodationCode }, partnerReference: `chat-${id}-1`, holder: { name: "Rosalind", surName: "Franklin" }, checkIn: option.checkIn, checkOut: option.checkOut },
+      bookCriteria: {
+        quoteId: quote.json.data.id,
+        accommodation: { code: option.accommodationCode },
+        partnerReference: `chat-${id}-1`,
+        holder: { name: "Rosalind", surName: "Franklin" },
+        checkIn: option.checkIn,
+        checkOut: option.checkOut,
+      },
       settings: { access: { code: 1001 } },
     });
     expect(made.status).toBe(200);
     const booked = await say(id, "yes");
     expect(booked.result.status).toBe("booked");
     expect(booked.result.artifacts.booking.bookingId).toBe(made.json.data.bookingReference);
-    const { count } = (await env.DB.prepare("SELECT count(*) AS count FROM bookings WHERE partner_reference LIKE ?").bind(`chat-${id}-%`).first<{ count: number }>())!;
+    const { count } = (await env.DB.prepare("SELECT count(*) AS count FROM bookings WHERE partner_reference LIKE ?")
+      .bind(`chat-${id}-%`)
+      .first<{ count: number }>())!;
     expect(count).toBe(1);
   });
 
@@ -264,7 +373,9 @@ describe("explicit actions (section 6)", () => {
       // The hotel raises this rate plan's price for every night of the stay.
       const option = await readOptionId(keyring(env.PAGE_TOKEN_SECRET), entry.optionId, "demo", Date.now());
       for (const night of stayNights(option.checkIn, option.checkOut)) {
-        await env.DB.prepare("INSERT OR REPLACE INTO rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price) VALUES (?, ?, ?, 0, ?)")
+        await env.DB.prepare(
+          "INSERT OR REPLACE INTO rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price) VALUES (?, ?, ?, 0, ?)",
+        )
           .bind(option.accommodationCode, option.ratePlanCode, night, entry.pricePerNight * 2)
           .run();
       }
@@ -273,16 +384,24 @@ describe("explicit actions (section 6)", () => {
       expect(changed.result.artifacts.priceChange).toMatchObject({ previousTotal: entry.totalPrice, currency: "USD" });
       expect(changed.result.artifacts.priceChange.currentTotal).toBeGreaterThan(entry.totalPrice);
       const answer = await act(id, "action_confirm_price_change", { accept }, `price-${accept}`);
-      const rows = (await env.DB.prepare("SELECT charge_total FROM bookings WHERE partner_reference LIKE ?").bind(`chat-${id}-%`).all<{ charge_total: number }>()).results;
+      const rows = (
+        await env.DB.prepare("SELECT charge_total FROM bookings WHERE partner_reference LIKE ?")
+          .bind(`chat-${id}-%`)
+          .all<{ charge_total: number }>()
+      ).results;
       if (accept) {
         expect(answer.json.data.result.status).toBe("booked");
-        expect(answer.json.data.result.artifacts.booking.totalPrice).toBe(changed.result.artifacts.priceChange.currentTotal);
+        expect(answer.json.data.result.artifacts.booking.totalPrice).toBe(
+          changed.result.artifacts.priceChange.currentTotal,
+        );
         expect(rows).toEqual([{ charge_total: changed.result.artifacts.priceChange.currentTotal }]);
       } else {
         expect(answer.json.data.result.status).toBe("error");
         expect(rows).toEqual([]);
       }
-      await env.DB.prepare("DELETE FROM rate_plan_nights WHERE accommodation_code = ?").bind(option.accommodationCode).run();
+      await env.DB.prepare("DELETE FROM rate_plan_nights WHERE accommodation_code = ?")
+        .bind(option.accommodationCode)
+        .run();
     }
   });
 });
@@ -299,18 +418,40 @@ describe("payment attach (4.12 card setup step)", () => {
 
   it("refuses any full card number or security code and stores nothing", async () => {
     const token = await setupToken("attach-pan");
-    for (const extra of [{ cardNumber: "4242424242424242" }, { number: "1" }, { pan: "x" }, { cvc: "123" }, { note: "4000 0566 5566 5556" }, { paymentMethodId: "pm_4242424242424242" }, { nested: { value: 4242424242424242 } }]) {
+    for (const extra of [
+      { cardNumber: "4242424242424242" },
+      { number: "1" },
+      { pan: "x" },
+      { cvc: "123" },
+      { note: "4000 0566 5566 5556" },
+      { paymentMethodId: "pm_4242424242424242" },
+      { nested: { value: 4242424242424242 } },
+    ]) {
       const res = await post("/v1/hotel-ea/payment-methods/attach", attachBody(token, extra), { apiKey: null });
       expect(res.status).toBe(400);
       expect(res.json.code).toBe("raw_card_data_refused");
       expect(res.text).not.toMatch(/4242424242424242|5566 5556/);
     }
-    const { count } = (await env.DB.prepare("SELECT count(*) AS count FROM payment_methods WHERE actor_id = 'attach-pan'").first<{ count: number }>())!;
+    const { count } = (await env.DB.prepare(
+      "SELECT count(*) AS count FROM payment_methods WHERE actor_id = 'attach-pan'",
+    ).first<{ count: number }>())!;
     expect(count).toBe(0);
     // The token was not spent by the refused calls.
     expect((await post("/v1/hotel-ea/payment-methods/attach", attachBody(token), { apiKey: null })).status).toBe(200);
-    const stored = await env.DB.prepare("SELECT * FROM payment_methods WHERE actor_id = 'attach-pan'").first<Record<string, unknown>>();
-    expect(Object.keys(stored!).sort()).toEqual(["actor_id", "brand", "created_at", "exp_month", "exp_year", "is_default", "last4", "partner_id", "payment_method_id"]);
+    const stored = await env.DB.prepare("SELECT * FROM payment_methods WHERE actor_id = 'attach-pan'").first<
+      Record<string, unknown>
+    >();
+    expect(Object.keys(stored!).sort()).toEqual([
+      "actor_id",
+      "brand",
+      "created_at",
+      "exp_month",
+      "exp_year",
+      "is_default",
+      "last4",
+      "partner_id",
+      "payment_method_id",
+    ]);
   });
 
   it("validates fields, the token and the expiry", async () => {
@@ -329,7 +470,11 @@ describe("payment attach (4.12 card setup step)", () => {
     }
     const missing = await post("/v1/hotel-ea/payment-methods/attach", { portalToken: token }, { apiKey: null });
     expect(missing.status).toBe(400);
-    const malformed = await call("POST", "/v1/hotel-ea/payment-methods/attach", undefined, { apiKey: null, raw: "{", headers: { "content-type": "application/json" } });
+    const malformed = await call("POST", "/v1/hotel-ea/payment-methods/attach", undefined, {
+      apiKey: null,
+      raw: "{",
+      headers: { "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(400);
     // An expired token is refused.
     await env.DB.prepare("UPDATE payment_setup_tokens SET expires_at = 0 WHERE actor_id = 'attach-bad'").run();
@@ -349,7 +494,9 @@ describe("payment attach (4.12 card setup step)", () => {
 
 describe("chat rate limit", () => {
   it("counts chat calls per partner at its connection's rate and answers 429 in the chat body", async () => {
-    await env.DB.prepare("UPDATE connections SET rate_limit = 3, rate_limit_window_ms = 600000 WHERE partner_id = 'other'").run();
+    await env.DB.prepare(
+      "UPDATE connections SET rate_limit = 3, rate_limit_window_ms = 600000 WHERE partner_id = 'other'",
+    ).run();
     const statuses: number[] = [];
     let last;
     for (let i = 0; i < 5; i++) {
@@ -387,9 +534,22 @@ describe("chat without a connection in use", () => {
 describe("OpenAPI", () => {
   it("documents the chat routes, their three key headers and the attach endpoint", async () => {
     const doc = (await call("GET", "/openapi.json")).json;
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([`${CHAT}/sessions`, `${CHAT}/events`, `${CHAT}/sessions/{sessionId}`, "/v1/hotel-ea/payment-methods/attach", "/chat/accommodations/{code}", "/chat/bookings/{bookingReference}"]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        `${CHAT}/sessions`,
+        `${CHAT}/events`,
+        `${CHAT}/sessions/{sessionId}`,
+        "/v1/hotel-ea/payment-methods/attach",
+        "/chat/accommodations/{code}",
+        "/chat/bookings/{bookingReference}",
+      ]),
+    );
     expect(doc.paths[`${CHAT}/events`].post.security).toEqual([{ ChatApiKey: [] }, { ChatBearer: [] }, { ApiKey: [] }]);
-    expect(doc.components.securitySchemes.ChatApiKey).toEqual({ type: "apiKey", in: "header", name: "x-partner-api-key" });
+    expect(doc.components.securitySchemes.ChatApiKey).toEqual({
+      type: "apiKey",
+      in: "header",
+      name: "x-partner-api-key",
+    });
     expect(doc.paths[`${CHAT}/sessions`].post.responses["201"]).toBeDefined();
   });
 });

@@ -9,7 +9,12 @@ import { openToken, signToken } from "../../platform/crypto/signed-token";
 export const bookingPageToken = (keys: Keyring, bookingReference: string): Promise<string> =>
   signToken(keys, "chat-booking-page", { r: bookingReference }, null);
 
-export const opensBookingPage = async (keys: Keyring, token: string, bookingReference: string, now = Date.now()): Promise<boolean> => {
+export const opensBookingPage = async (
+  keys: Keyring,
+  token: string,
+  bookingReference: string,
+  now = Date.now(),
+): Promise<boolean> => {
   const opened = await openToken(keys, "chat-booking-page", token, now);
   if (opened.kind !== "ok") return false;
   const payload = opened.payload as { r?: unknown } | null;

@@ -41,7 +41,9 @@ export const chatAuth = (): MiddlewareHandler<AppEnv> =>
     const key = presentedChatKey((name) => c.req.header(name));
     const caller = key ? await findCallerByApiKey(c.env.DB, key) : null;
     const rate = caller ? await chatRateOf(c.env.DB, caller.partnerId) : DEFAULT_CHAT_RATE;
-    const bucket = caller ? `chat:${caller.partnerId}` : `chat-anonymous:${c.req.header("cf-connecting-ip") ?? "unknown"}`;
+    const bucket = caller
+      ? `chat:${caller.partnerId}`
+      : `chat-anonymous:${c.req.header("cf-connecting-ip") ?? "unknown"}`;
     const decision = await c.env.RATE_LIMITER.getByName(bucket).consume(rate.limit, rate.windowMs);
     // Spec section 8: chat sends limit and remaining only (no reset).
     const headers = rateHeaders(decision, Date.now(), { reset: false });

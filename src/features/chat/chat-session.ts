@@ -33,12 +33,23 @@ export type EventRequest = {
   d1Bookmark?: string | null;
 };
 
-export type EventResponse = { sessionId: string; event: { id: string; kind: string }; result: ChatResult & { traceId: string } };
+export type EventResponse = {
+  sessionId: string;
+  event: { id: string; kind: string };
+  result: ChatResult & { traceId: string };
+};
 
 /** RPC results carry errors as data: an ApiError does not survive the RPC boundary as its class. */
 export type Outcome<T> =
   | { ok: true; value: T }
-  | { ok: false; status: number; message: string; code: string; details?: Record<string, unknown>; headers?: Record<string, string> };
+  | {
+      ok: false;
+      status: number;
+      message: string;
+      code: string;
+      details?: Record<string, unknown>;
+      headers?: Record<string, string>;
+    };
 
 export const unwrap = <T>(outcome: Outcome<T>): T => {
   if (outcome.ok) return outcome.value;
@@ -69,7 +80,9 @@ export class ChatSession extends DurableObject<Env> {
 
   /** Tables are made by create() only, so a request for an unknown session id writes nothing. */
   private makeTables() {
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS session (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL, state TEXT NOT NULL, touched_at INTEGER NOT NULL)`);
+    this.sql.exec(
+      `CREATE TABLE IF NOT EXISTS session (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL, state TEXT NOT NULL, touched_at INTEGER NOT NULL)`,
+    );
     this.sql.exec(
       `CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, result_status TEXT NOT NULL,
         recorded_at TEXT NOT NULL)`,
@@ -82,7 +95,9 @@ export class ChatSession extends DurableObject<Env> {
 
   private load(): { record: SessionRecord; state: ConversationState } | null {
     if (!this.hasSession()) return null;
-    const row = this.sql.exec<{ record: string; state: string }>("SELECT record, state FROM session WHERE id = 1").toArray()[0];
+    const row = this.sql
+      .exec<{ record: string; state: string }>("SELECT record, state FROM session WHERE id = 1")
+      .toArray()[0];
     return row ? { record: JSON.parse(row.record), state: JSON.parse(row.state) } : null;
   }
 
@@ -94,7 +109,12 @@ export class ChatSession extends DurableObject<Env> {
     if (this.load()) throw new Error("session id collision");
     this.makeTables();
     const now = Date.now();
-    this.sql.exec("INSERT INTO session (id, record, state, touched_at) VALUES (1, ?, ?, ?)", JSON.stringify(record), JSON.stringify(newConversation()), now);
+    this.sql.exec(
+      "INSERT INTO session (id, record, state, touched_at) VALUES (1, ?, ?, ?)",
+      JSON.stringify(record),
+      JSON.stringify(newConversation()),
+      now,
+    );
     await this.touch(now);
     return record;
   }
@@ -104,7 +124,9 @@ export class ChatSession extends DurableObject<Env> {
     const loaded = this.load();
     if (!loaded || loaded.record.tenantId !== tenantId) return null;
     const events = this.sql
-      .exec<{ event_id: string; kind: string; result_status: string; recorded_at: string }>("SELECT event_id, kind, result_status, recorded_at FROM events ORDER BY seq")
+      .exec<{ event_id: string; kind: string; result_status: string; recorded_at: string }>(
+        "SELECT event_id, kind, result_status, recorded_at FROM events ORDER BY seq",
+      )
       .toArray()
       .map((e) => ({ eventId: e.event_id, kind: e.kind, resultStatus: e.result_status, recordedAt: e.recorded_at }));
     return { ...loaded.record, status: loaded.state.status, events };
@@ -143,12 +165,21 @@ export class ChatSession extends DurableObject<Env> {
       request.event,
     );
     const eventId = `ev_${crypto.randomUUID()}`;
-    const response: EventResponse = { sessionId: record.sessionId, event: { id: eventId, kind: request.event.kind }, result: { traceId: request.requestId, ...result } };
+    const response: EventResponse = {
+      sessionId: record.sessionId,
+      event: { id: eventId, kind: request.event.kind },
+      result: { traceId: request.requestId, ...result },
+    };
     const recordedAt = new Date(now).toISOString();
     const updated = { ...record, updatedAt: recordedAt };
     // State and history are written together (one implicit transaction); idempotency-key replays are the route's.
     this.ctx.storage.transactionSync(() => {
-      this.sql.exec("UPDATE session SET record = ?, state = ?, touched_at = ? WHERE id = 1", JSON.stringify(updated), JSON.stringify(state), now);
+      this.sql.exec(
+        "UPDATE session SET record = ?, state = ?, touched_at = ? WHERE id = 1",
+        JSON.stringify(updated),
+        JSON.stringify(state),
+        now,
+      );
       this.sql.exec(
         "INSERT INTO events (event_id, kind, result_status, recorded_at) VALUES (?, ?, ?, ?)",
         eventId,
@@ -170,7 +201,9 @@ export class ChatSession extends DurableObject<Env> {
     const loaded = this.load();
     if (!loaded) return false;
     const { state } = loaded;
-    const names = [state.guest?.firstName, state.guest?.lastName].filter((n): n is string => Boolean(n) && n !== ERASED_NAME);
+    const names = [state.guest?.firstName, state.guest?.lastName].filter(
+      (n): n is string => Boolean(n) && n !== ERASED_NAME,
+    );
     if (state.guest) state.guest = { firstName: ERASED_NAME, lastName: ERASED_NAME };
     const scrub = (text: string) => names.reduce((out, name) => out.split(name).join(ERASED_NAME), text);
     this.sql.exec("UPDATE session SET state = ? WHERE id = 1", scrub(JSON.stringify(state)));
@@ -179,13 +212,16 @@ export class ChatSession extends DurableObject<Env> {
 
   /** Retention: an idle session is deleted; one used since the alarm was set is kept for another period. */
   async alarm(): Promise<void> {
-    const row = this.hasSession() ? this.sql.exec<{ touched_at: number }>("SELECT touched_at FROM session WHERE id = 1").toArray()[0] : undefined;
+    const row = this.hasSession()
+      ? this.sql.exec<{ touched_at: number }>("SELECT touched_at FROM session WHERE id = 1").toArray()[0]
+      : undefined;
     if (row && row.touched_at + SESSION_RETENTION_MS > Date.now()) {
       await this.ctx.storage.setAlarm(row.touched_at + SESSION_RETENTION_MS);
       return;
     }
     const sessionId = this.load()?.record.sessionId;
     await this.ctx.storage.deleteAll();
-    if (sessionId) await this.env.DB.prepare("DELETE FROM chat_session_actors WHERE session_id = ?").bind(sessionId).run();
+    if (sessionId)
+      await this.env.DB.prepare("DELETE FROM chat_session_actors WHERE session_id = ?").bind(sessionId).run();
   }
 }

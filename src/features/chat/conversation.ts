@@ -43,7 +43,13 @@ export type ChatStatus =
   | "price_change_confirmation_required"
   | "cancelled";
 
-export const WRITE_KINDS = ["command_book_by_option_id", "action_book_option", "action_confirm_price_change", "action_confirm_payment_card", "action_cancel_booking"] as const;
+export const WRITE_KINDS = [
+  "command_book_by_option_id",
+  "action_book_option",
+  "action_confirm_price_change",
+  "action_confirm_payment_card",
+  "action_cancel_booking",
+] as const;
 export const EVENT_KINDS = ["search_query", ...WRITE_KINDS] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -67,7 +73,13 @@ type Selection = {
   partnerReference: string;
 };
 
-export type BookedStay = { bookingId: string; hotelName: string; totalPrice: number; currency: string; status: "success" | "cancelled" };
+export type BookedStay = {
+  bookingId: string;
+  hotelName: string;
+  totalPrice: number;
+  currency: string;
+  status: "success" | "cancelled";
+};
 
 export type ConversationState = {
   status: ChatStatus | "new";
@@ -82,7 +94,13 @@ export type ConversationState = {
   bookings: BookedStay[];
 };
 
-export const newConversation = (): ConversationState => ({ status: "new", slots: {}, shortlist: [], selections: 0, bookings: [] });
+export const newConversation = (): ConversationState => ({
+  status: "new",
+  slots: {},
+  shortlist: [],
+  selections: 0,
+  bookings: [],
+});
 
 export type ChatResult = { status: ChatStatus; message: { text: string }; artifacts: Record<string, unknown> };
 
@@ -101,9 +119,14 @@ export type TurnContext = {
   now: number;
 };
 
-const money = (amount: number, currency: string) => (currency === "USD" ? `$${amount.toFixed(2)}` : `${amount.toFixed(2)} ${currency}`);
+const money = (amount: number, currency: string) =>
+  currency === "USD" ? `$${amount.toFixed(2)}` : `${amount.toFixed(2)} ${currency}`;
 
-const reply = (status: ChatStatus, text: string, artifacts: Record<string, unknown> = {}): ChatResult => ({ status, message: { text }, artifacts });
+const reply = (status: ChatStatus, text: string, artifacts: Record<string, unknown> = {}): ChatResult => ({
+  status,
+  message: { text },
+  artifacts,
+});
 
 // One read of the connection per turn, however many steps (search, quote, book) use it.
 const turnConnections = new WeakMap<TurnContext, Promise<CoreConnection | null>>();
@@ -111,11 +134,19 @@ const turnConnections = new WeakMap<TurnContext, Promise<CoreConnection | null>>
 /** The partner's in-use connection chat books through: b2b and direct preferred. */
 const chatConnection = (ctx: TurnContext): Promise<CoreConnection | null> => {
   let found = turnConnections.get(ctx);
-  if (!found) turnConnections.set(ctx, (found = chatConnectionRow(ctx.deps.d1, ctx.partnerId).then((row) => (row ? connectionOf(row) : null))));
+  if (!found)
+    turnConnections.set(
+      ctx,
+      (found = chatConnectionRow(ctx.deps.d1, ctx.partnerId).then((row) => (row ? connectionOf(row) : null))),
+    );
   return found;
 };
 
-const NO_CONNECTION = () => reply("error", "Booking is not available: your account has no connection in use. Ask your Edgestay contact to enable one.");
+const NO_CONNECTION = () =>
+  reply(
+    "error",
+    "Booking is not available: your account has no connection in use. Ask your Edgestay contact to enable one.",
+  );
 
 export const describeCancelPolicy = (policy: CancelPolicy | undefined | null): string => {
   if (!policy) return "Cancellation policy not available.";
@@ -152,7 +183,13 @@ const search = async (ctx: TurnContext, state: ConversationState, text: string):
   if (!connection) return NO_CONNECTION();
   let shortlist;
   try {
-    shortlist = await buildShortlist(ctx.deps, connection, slots as SearchSlots & { destination: string; checkIn: string; checkOut: string }, (code) => `${ctx.origin}/chat/accommodations/${code}`, ctx.now);
+    shortlist = await buildShortlist(
+      ctx.deps,
+      connection,
+      slots as SearchSlots & { destination: string; checkIn: string; checkOut: string },
+      (code) => `${ctx.origin}/chat/accommodations/${code}`,
+      ctx.now,
+    );
   } catch (error) {
     // A rate limit is the client's to back off from (429 with Retry-After), not a question for the traveller.
     if (!(error instanceof ApiError) || error.status >= 500 || error.code === "rate_limit_exceeded") throw error;
@@ -163,20 +200,31 @@ const search = async (ctx: TurnContext, state: ConversationState, text: string):
       delete state.slots.checkOut;
       delete state.slots.nights;
     }
-    return reply("needs_input", `I can't search that: ${error.message}. Could you tell me other dates or another place?`);
+    return reply(
+      "needs_input",
+      `I can't search that: ${error.message}. Could you tell me other dates or another place?`,
+    );
   }
   if (shortlist.entries.length === 0) {
     state.status = "needs_input";
-    const filters = [slots.budget && "budget", slots.refundableOnly && "refundable-only", slots.minStars && "star rating"].filter(Boolean);
+    const filters = [
+      slots.budget && "budget",
+      slots.refundableOnly && "refundable-only",
+      slots.minStars && "star rating",
+    ].filter(Boolean);
     const hint = filters.length ? ` matching your ${filters.join(", ")} wishes` : "";
-    return reply("needs_input", `I found no available rooms in ${shortlist.place}${hint} for ${stayWords(shortlist.stay)}. Try other dates, another place${filters.length ? " or looser wishes" : ""}.`);
+    return reply(
+      "needs_input",
+      `I found no available rooms in ${shortlist.place}${hint} for ${stayWords(shortlist.stay)}. Try other dates, another place${filters.length ? " or looser wishes" : ""}.`,
+    );
   }
   state.status = "shortlist";
   state.shortlist = shortlist.entries;
   state.stay = shortlist.stay;
   delete state.selection;
   const lines = shortlist.entries.map(
-    (e, i) => `${i + 1}. ${e.name} (${e.rating} star${e.rating === 1 ? "" : "s"}): ${money(e.pricePerNight, e.currency)} per night, ${money(e.totalPrice, e.currency)} in total, ${e.refundable ? "refundable" : "non-refundable"}${e.distanceTo ? `, ${e.distanceTo}` : ""}`,
+    (e, i) =>
+      `${i + 1}. ${e.name} (${e.rating} star${e.rating === 1 ? "" : "s"}): ${money(e.pricePerNight, e.currency)} per night, ${money(e.totalPrice, e.currency)} in total, ${e.refundable ? "refundable" : "non-refundable"}${e.distanceTo ? `, ${e.distanceTo}` : ""}`,
   );
   const defaulted = slots.adults === undefined ? " I assumed 2 adults; tell me if you are more or fewer." : "";
   return reply(
@@ -198,10 +246,19 @@ const select = (ctx: TurnContext, state: ConversationState, selection: Omit<Sele
 const askGuestName = (state: ConversationState): ChatResult => {
   state.status = "guest_name_required";
   const s = state.selection!;
-  return reply("guest_name_required", `Good choice: ${s.name}, ${money(s.totalPrice, s.currency)} in total for ${stayWords(s.stay)}. What is the guest's full name (first and last name)?`);
+  return reply(
+    "guest_name_required",
+    `Good choice: ${s.name}, ${money(s.totalPrice, s.currency)} in total for ${stayWords(s.stay)}. What is the guest's full name (first and last name)?`,
+  );
 };
 
-const cardArtifact = (card: SavedCard) => ({ paymentMethodId: card.paymentMethodId, cardBrand: card.brand, cardLast4: card.last4, expMonth: card.expMonth, expYear: card.expYear });
+const cardArtifact = (card: SavedCard) => ({
+  paymentMethodId: card.paymentMethodId,
+  cardBrand: card.brand,
+  cardLast4: card.last4,
+  expMonth: card.expMonth,
+  expYear: card.expYear,
+});
 
 const askConfirmation = (state: ConversationState, card: SavedCard): ChatResult => {
   state.status = "payment_confirmation_required";
@@ -219,7 +276,12 @@ const paymentStep = async (ctx: TurnContext, state: ConversationState): Promise<
   const card = await usableCard(ctx.deps.d1, ctx.partnerId, ctx.actorId, ctx.now);
   if (card) return askConfirmation(state, card);
   state.status = "payment_setup_required";
-  const { token } = await issueSetupToken(ctx.deps.d1, ctx.deps.keys, { partnerId: ctx.partnerId, actorId: ctx.actorId, sessionId: ctx.sessionId }, ctx.now);
+  const { token } = await issueSetupToken(
+    ctx.deps.d1,
+    ctx.deps.keys,
+    { partnerId: ctx.partnerId, actorId: ctx.actorId, sessionId: ctx.sessionId },
+    ctx.now,
+  );
   const setupUrl = `${ctx.origin}/card-setup?token=${encodeURIComponent(token)}`;
   return reply(
     "payment_setup_required",
@@ -231,7 +293,14 @@ const paymentStep = async (ctx: TurnContext, state: ConversationState): Promise<
 const chooseByOptionId = async (ctx: TurnContext, state: ConversationState, optionId: string) => {
   const fromShortlist = state.shortlist.find((e) => e.optionId === optionId);
   if (fromShortlist) {
-    select(ctx, state, { optionId, accommodationCode: fromShortlist.accommodationCode, name: fromShortlist.name, totalPrice: fromShortlist.totalPrice, currency: fromShortlist.currency, stay: state.stay! });
+    select(ctx, state, {
+      optionId,
+      accommodationCode: fromShortlist.accommodationCode,
+      name: fromShortlist.name,
+      totalPrice: fromShortlist.totalPrice,
+      currency: fromShortlist.currency,
+      stay: state.stay!,
+    });
     return;
   }
   // Any option id this partner got from search carries its hotel, dates and guests (signed).
@@ -270,7 +339,15 @@ const refreshOption = async (ctx: TurnContext, connection: CoreConnection, selec
   return null;
 };
 
-type BookingArtifact = { bookingId: string; confirmationBookingId: string; hotelName: string; totalPrice: number; currency: string; confirmationUrl: string; cancelPolicy: string };
+type BookingArtifact = {
+  bookingId: string;
+  confirmationBookingId: string;
+  hotelName: string;
+  totalPrice: number;
+  currency: string;
+  confirmationUrl: string;
+  cancelPolicy: string;
+};
 
 /** `pending`: the supplier's answer did not arrive in time; upkeep settles it (never "Booked!" before that). */
 const bookedReply = (state: ConversationState, booking: BookingArtifact, pending = false): ChatResult => {
@@ -278,7 +355,13 @@ const bookedReply = (state: ConversationState, booking: BookingArtifact, pending
   const guest = state.guest!;
   state.status = "booked";
   if (!state.bookings.some((b) => b.bookingId === booking.bookingId)) {
-    state.bookings.push({ bookingId: booking.bookingId, hotelName: booking.hotelName, totalPrice: booking.totalPrice, currency: booking.currency, status: "success" });
+    state.bookings.push({
+      bookingId: booking.bookingId,
+      hotelName: booking.hotelName,
+      totalPrice: booking.totalPrice,
+      currency: booking.currency,
+      status: "success",
+    });
   }
   if (pending) {
     return reply(
@@ -306,15 +389,22 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
   if (!connection) return NO_CONNECTION();
   // Booked already under this reference (an answer lost after the booking was made): report it.
   const existing = await findBookingByPartnerReference(ctx.deps.d1, ctx.partnerId, selection.partnerReference);
-  if (existing) return bookedReply(state, {
-    bookingId: existing.reference,
-    confirmationBookingId: existing.hotel_confirmation_number ?? existing.reference,
-    hotelName: existing.accommodation_name,
-    totalPrice: existing.charge_total,
-    currency: existing.currency,
-    confirmationUrl: await bookingPageUrl(ctx, existing.reference),
-    cancelPolicy: describeCancelPolicy(existing.cancel_policy ? (JSON.parse(existing.cancel_policy) as CancelPolicy) : null),
-  }, existing.status === "pending");
+  if (existing)
+    return bookedReply(
+      state,
+      {
+        bookingId: existing.reference,
+        confirmationBookingId: existing.hotel_confirmation_number ?? existing.reference,
+        hotelName: existing.accommodation_name,
+        totalPrice: existing.charge_total,
+        currency: existing.currency,
+        confirmationUrl: await bookingPageUrl(ctx, existing.reference),
+        cancelPolicy: describeCancelPolicy(
+          existing.cancel_policy ? (JSON.parse(existing.cancel_policy) as CancelPolicy) : null,
+        ),
+      },
+      existing.status === "pending",
+    );
   const meta = { requestId: ctx.requestId, startedAt: Date.now(), scenario: null };
   const occupancies = selection.stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) }));
   // Chat quotes count against the connection's own limit too.
@@ -324,7 +414,13 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
     const { quote, stored } = await priceQuote(
       ctx.deps,
       connection,
-      { optionId: selection.optionId, accommodationCode: selection.accommodationCode, occupancies, checkIn: selection.stay.checkIn, checkOut: selection.stay.checkOut },
+      {
+        optionId: selection.optionId,
+        accommodationCode: selection.accommodationCode,
+        occupancies,
+        checkIn: selection.stay.checkIn,
+        checkOut: selection.stay.checkOut,
+      },
       meta,
       ctx.now,
     );
@@ -343,19 +439,27 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
       meta,
       ctx.now,
     );
-    return bookedReply(state, {
-      bookingId: booked.bookingReference,
-      confirmationBookingId: booked.hotelConfirmationNumber ?? booked.bookingReference,
-      hotelName: quote.accommodation.accommodationName,
-      totalPrice: booked.chargeTotal,
-      currency: quote.rate.currency,
-      confirmationUrl: await bookingPageUrl(ctx, booked.bookingReference),
-      cancelPolicy: describeCancelPolicy(quote.cancelPolicy),
-    }, booked.status === "pending");
+    return bookedReply(
+      state,
+      {
+        bookingId: booked.bookingReference,
+        confirmationBookingId: booked.hotelConfirmationNumber ?? booked.bookingReference,
+        hotelName: quote.accommodation.accommodationName,
+        totalPrice: booked.chargeTotal,
+        currency: quote.rate.currency,
+        confirmationUrl: await bookingPageUrl(ctx, booked.bookingReference),
+        cancelPolicy: describeCancelPolicy(quote.cancelPolicy),
+      },
+      booked.status === "pending",
+    );
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) throw error;
     if (error.code === "price_changed" && error.details) {
-      const { previousTotal, currentTotal, currency } = error.details as { previousTotal: number; currentTotal: number; currency: string };
+      const { previousTotal, currentTotal, currency } = error.details as {
+        previousTotal: number;
+        currentTotal: number;
+        currency: string;
+      };
       state.status = "price_change_confirmation_required";
       state.priceChange = { previousTotal, currentTotal, currency };
       return reply(
@@ -366,7 +470,11 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
     }
     // Sold out, expired option or a refusal: nothing was booked; the shortlist stays to pick again.
     state.status = "error";
-    return reply("error", `I could not book ${selection.name}: ${error.message} Nothing was booked or charged. Pick another option or search again.`, { error: { code: error.code, message: error.message } });
+    return reply(
+      "error",
+      `I could not book ${selection.name}: ${error.message} Nothing was booked or charged. Pick another option or search again.`,
+      { error: { code: error.code, message: error.message } },
+    );
   }
 };
 
@@ -376,9 +484,17 @@ const acceptPriceChange = async (ctx: TurnContext, state: ConversationState): Pr
   const fresh = await refreshOption(ctx, connection, state.selection!);
   if (!fresh) {
     state.status = "error";
-    return reply("error", `${state.selection!.name} is no longer available for these dates. Nothing was booked or charged.`);
+    return reply(
+      "error",
+      `${state.selection!.name} is no longer available for these dates. Nothing was booked or charged.`,
+    );
   }
-  state.selection = { ...state.selection!, optionId: fresh.id, totalPrice: fresh.rate.chargeTotal, currency: fresh.rate.currency };
+  state.selection = {
+    ...state.selection!,
+    optionId: fresh.id,
+    totalPrice: fresh.rate.chargeTotal,
+    currency: fresh.rate.currency,
+  };
   delete state.priceChange;
   return book(ctx, state);
 };
@@ -387,17 +503,25 @@ const decline = (state: ConversationState, what: string): ChatResult => {
   state.status = "error";
   delete state.paymentMethodId;
   delete state.priceChange;
-  return reply("error", `Understood, I have not booked ${what}. Nothing was booked and nothing was charged. Tell me if you want to look at other options.`);
+  return reply(
+    "error",
+    `Understood, I have not booked ${what}. Nothing was booked and nothing was charged. Tell me if you want to look at other options.`,
+  );
 };
 
 // --- one turn -----------------------------------------------------------------------------------
 
 const invalidState = (kind: string, state: ConversationState) =>
-  new ApiError("invalid_session_state", `${kind} is not possible now: the session is at status ${state.status}`, { status: state.status });
+  new ApiError("invalid_session_state", `${kind} is not possible now: the session is at status ${state.status}`, {
+    status: state.status,
+  });
 
 const pickFromText = (state: ConversationState, text: string): ShortlistEntry | null => {
   if (state.shortlist.length === 0) return null;
-  const pick = readShortlistPick(text, state.shortlist.map((e) => e.name));
+  const pick = readShortlistPick(
+    text,
+    state.shortlist.map((e) => e.name),
+  );
   if (!pick) return null;
   if ("position" in pick) return state.shortlist[pick.position - 1] ?? null;
   if ("cheapest" in pick) return [...state.shortlist].sort((a, b) => a.totalPrice - b.totalPrice)[0]!;
@@ -442,23 +566,41 @@ const textTurn = async (ctx: TurnContext, state: ConversationState, text: string
   // Choosing from the shortlist: "book the second one", "the Marriott", "I'll take the cheapest".
   const searchWords = readSearch(text, { now: new Date(ctx.now), timezoneOffsetMinutes: ctx.timezoneOffsetMinutes });
   // A short answer ("Yes", "Done") is never a new search, whatever its capital letter suggests.
-  const looksLikeSearch = Boolean(searchWords.checkIn || (searchWords.destination && readConfirmation(text) === null && !isCompletion(text)));
+  const looksLikeSearch = Boolean(
+    searchWords.checkIn || (searchWords.destination && readConfirmation(text) === null && !isCompletion(text)),
+  );
   const picked = pickFromText(state, text);
   if (picked && (isBookingIntent(text) || (state.status === "shortlist" && !looksLikeSearch))) {
-    select(ctx, state, { optionId: picked.optionId, accommodationCode: picked.accommodationCode, name: picked.name, totalPrice: picked.totalPrice, currency: picked.currency, stay: state.stay! });
+    select(ctx, state, {
+      optionId: picked.optionId,
+      accommodationCode: picked.accommodationCode,
+      name: picked.name,
+      totalPrice: picked.totalPrice,
+      currency: picked.currency,
+      stay: state.stay!,
+    });
     return askGuestName(state);
   }
   // Still waiting for an answer the message did not give: ask again.
   switch (state.status) {
     case "guest_name_required":
-      if (!looksLikeSearch) return reply("guest_name_required", "Please tell me the guest's first and last name, for example \"Jane Smith\".");
+      if (!looksLikeSearch)
+        return reply(
+          "guest_name_required",
+          'Please tell me the guest\'s first and last name, for example "Jane Smith".',
+        );
       break;
     case "payment_setup_required":
       if (!looksLikeSearch) return paymentStep(ctx, state);
       break;
     case "payment_confirmation_required":
     case "price_change_confirmation_required":
-      if (!looksLikeSearch) return reply(state.status, "Please reply yes to book or no to stop.", state.priceChange ? { priceChange: state.priceChange } : {});
+      if (!looksLikeSearch)
+        return reply(
+          state.status,
+          "Please reply yes to book or no to stop.",
+          state.priceChange ? { priceChange: state.priceChange } : {},
+        );
       break;
   }
   return search(ctx, state, text);
@@ -477,13 +619,17 @@ export const takeTurn = async (ctx: TurnContext, state: ConversationState, event
     }
     case "action_book_option": {
       if (!state.shortlist.some((e) => e.optionId === event.payload.optionId)) {
-        throw new ApiError("option_not_in_shortlist", "optionId is not in this session's shortlist; use command_book_by_option_id for an option from POST /api/search");
+        throw new ApiError(
+          "option_not_in_shortlist",
+          "optionId is not in this session's shortlist; use command_book_by_option_id for an option from POST /api/search",
+        );
       }
       await chooseByOptionId(ctx, state, event.payload.optionId);
       return askGuestName(state);
     }
     case "action_confirm_payment_card": {
-      if (state.status !== "payment_confirmation_required" && state.status !== "payment_setup_required") throw invalidState(event.kind, state);
+      if (state.status !== "payment_confirmation_required" && state.status !== "payment_setup_required")
+        throw invalidState(event.kind, state);
       const card = await cardById(ctx.deps.d1, ctx.partnerId, ctx.actorId, event.payload.paymentMethodId);
       if (!card) throw new ApiError("payment_method_not_found", "paymentMethodId is not a card saved for this actor");
       state.paymentMethodId = card.paymentMethodId;
@@ -491,7 +637,9 @@ export const takeTurn = async (ctx: TurnContext, state: ConversationState, event
     }
     case "action_confirm_price_change": {
       if (state.status !== "price_change_confirmation_required") throw invalidState(event.kind, state);
-      return event.payload.accept ? acceptPriceChange(ctx, state) : decline(state, `${state.selection!.name} at the new price`);
+      return event.payload.accept
+        ? acceptPriceChange(ctx, state)
+        : decline(state, `${state.selection!.name} at the new price`);
     }
     case "action_cancel_booking": {
       const booked = state.bookings.find((b) => b.bookingId === event.payload.bookingId);
@@ -503,11 +651,20 @@ export const takeTurn = async (ctx: TurnContext, state: ConversationState, event
         return reply(
           "cancelled",
           `Your booking ${booked.bookingId} at ${booked.hotelName} is cancelled.${cancelled.cancelPrice.amount > 0 ? ` A cancellation fee of ${money(cancelled.cancelPrice.amount, cancelled.cancelPrice.currency)} applies.` : " Nothing is charged."}`,
-          { cancellation: { bookingId: booked.bookingId, status: cancelled.status, cancelledAt: cancelled.cancelledAt, cancelPrice: cancelled.cancelPrice } },
+          {
+            cancellation: {
+              bookingId: booked.bookingId,
+              status: cancelled.status,
+              cancelledAt: cancelled.cancelledAt,
+              cancelPrice: cancelled.cancelPrice,
+            },
+          },
         );
       } catch (error) {
         if (!(error instanceof ApiError) || error.status >= 500) throw error;
-        return reply("error", `I could not cancel ${booked.bookingId}: ${error.message}`, { error: { code: error.code, message: error.message } });
+        return reply("error", `I could not cancel ${booked.bookingId}: ${error.message}`, {
+          error: { code: error.code, message: error.message },
+        });
       }
     }
   }

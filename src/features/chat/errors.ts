@@ -10,7 +10,10 @@ export const chatErrorBody = (error: ErrorFacts, requestId: string) => ({
   requestId,
 });
 
-export const sessionNotFound = () => new ApiError("session_not_found", "session_not_found", { error: "session_not_found" });
+export const sessionNotFound = () =>
+  new ApiError("session_not_found", "session_not_found", { error: "session_not_found" });
 
 export const actorMismatch = () =>
-  new ApiError("actor_mismatch", "This session belongs to another actor; start a session for this actor instead.", { error: "actor_mismatch" });
+  new ApiError("actor_mismatch", "This session belongs to another actor; start a session for this actor instead.", {
+    error: "actor_mismatch",
+  });

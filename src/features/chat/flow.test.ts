@@ -9,14 +9,20 @@ beforeAll(async () => {
 });
 
 const bookingsOf = (sessionId: string) =>
-  env.DB.prepare("SELECT reference, status, partner_reference, holder, charge_total FROM bookings WHERE partner_reference LIKE ?")
+  env.DB.prepare(
+    "SELECT reference, status, partner_reference, holder, charge_total FROM bookings WHERE partner_reference LIKE ?",
+  )
     .bind(`chat-${sessionId}-%`)
     .all<{ reference: string; status: string; partner_reference: string; holder: string; charge_total: number }>()
     .then((r) => r.results);
 
 describe("the conversation of spec 3.5 over HTTP", () => {
   it("no card: shortlist -> guest name -> setup URL -> Done (still none, new URL) -> attach -> Done -> confirmation -> yes -> booked -> cancel", async () => {
-    const created = await chat("POST", "/sessions", { actor: { actorId: "traveller-no-card", timezoneOffsetMinutes: -300 }, channel: { workspaceId: "ws-1" }, conversation: { id: "c-1", channelId: "ch-1", threadTs: "1700000000.1" } });
+    const created = await chat("POST", "/sessions", {
+      actor: { actorId: "traveller-no-card", timezoneOffsetMinutes: -300 },
+      channel: { workspaceId: "ws-1" },
+      conversation: { id: "c-1", channelId: "ch-1", threadTs: "1700000000.1" },
+    });
     expect(created.status).toBe(201);
     const session = created.json.data;
     expect(session).toMatchObject({
@@ -37,10 +43,19 @@ describe("the conversation of spec 3.5 over HTTP", () => {
     expect(entries.length).toBeGreaterThanOrEqual(2);
     expect(entries.length).toBeLessThanOrEqual(5);
     for (const e of entries) {
-      expect(e).toMatchObject({ optionId: expect.any(String), name: expect.any(String), currency: "USD", refundable: expect.any(Boolean), rating: expect.any(Number), distanceTo: expect.stringContaining("New York") });
+      expect(e).toMatchObject({
+        optionId: expect.any(String),
+        name: expect.any(String),
+        currency: "USD",
+        refundable: expect.any(Boolean),
+        rating: expect.any(Number),
+        distanceTo: expect.stringContaining("New York"),
+      });
       expect(e.pricePerNight).toBeCloseTo(e.totalPrice / 2, 1);
     }
-    expect(entries.map((e: any) => e.totalPrice)).toEqual([...entries.map((e: any) => e.totalPrice)].sort((a, b) => a - b));
+    expect(entries.map((e: any) => e.totalPrice)).toEqual(
+      [...entries.map((e: any) => e.totalPrice)].sort((a, b) => a - b),
+    );
     // Real prices: the same option id is accepted by POST /api/quote at the shown price.
     const details = await call("GET", new URL(entries[1].detailsUrl).pathname);
     expect(details.status).toBe(200);
@@ -68,7 +83,16 @@ describe("the conversation of spec 3.5 over HTTP", () => {
     const attached = await post("/v1/hotel-ea/payment-methods/attach", attach, { apiKey: null });
     expect(attached.status, JSON.stringify(attached.json)).toBe(200);
     expect(attached.json).toEqual({
-      data: { status: "ATTACHED", paymentMethod: { paymentMethodId: attach.paymentMethodId, brand: "visa", last4: "4242", expMonth: 12, expYear: attach.expYear } },
+      data: {
+        status: "ATTACHED",
+        paymentMethod: {
+          paymentMethodId: attach.paymentMethodId,
+          brand: "visa",
+          last4: "4242",
+          expMonth: 12,
+          expYear: attach.expYear,
+        },
+      },
     });
     // One-time: the same token cannot attach again.
     const again = await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(secondUrl)), { apiKey: null });
@@ -76,20 +100,41 @@ describe("the conversation of spec 3.5 over HTTP", () => {
 
     const confirm = await say(id, "Done, card added");
     expect(confirm.result.status).toBe("payment_confirmation_required");
-    expect(confirm.result.artifacts.payment).toEqual({ paymentMethodId: attach.paymentMethodId, cardBrand: "visa", cardLast4: "4242", expMonth: 12, expYear: attach.expYear });
+    expect(confirm.result.artifacts.payment).toEqual({
+      paymentMethodId: attach.paymentMethodId,
+      cardBrand: "visa",
+      cardLast4: "4242",
+      expMonth: 12,
+      expYear: attach.expYear,
+    });
     expect(await bookingsOf(id)).toEqual([]);
 
     const booked = await say(id, "Yes");
     expect(booked.result.status).toBe("booked");
     const booking = booked.result.artifacts.booking;
-    expect(booking).toMatchObject({ bookingId: expect.stringMatching(/^BK/), confirmationBookingId: expect.any(String), hotelName: entries[1].name, totalPrice: entries[1].totalPrice, currency: "USD", cancelPolicy: expect.any(String) });
+    expect(booking).toMatchObject({
+      bookingId: expect.stringMatching(/^BK/),
+      confirmationBookingId: expect.any(String),
+      hotelName: entries[1].name,
+      totalPrice: entries[1].totalPrice,
+      currency: "USD",
+      cancelPolicy: expect.any(String),
+    });
     const rows = await bookingsOf(id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ reference: booking.bookingId, status: "success", partner_reference: `chat-${id}-1`, charge_total: entries[1].totalPrice });
+    expect(rows[0]).toMatchObject({
+      reference: booking.bookingId,
+      status: "success",
+      partner_reference: `chat-${id}-1`,
+      charge_total: entries[1].totalPrice,
+    });
     expect(JSON.parse(rows[0]!.holder)).toEqual({ name: "Ada", surName: "Lovelace" });
     // The booking is a real one: POST-side reads see it.
     expect((await call("GET", `/api/bookings/${booking.bookingId}`)).json.data.status).toBe("success");
-    const confirmation = await call("GET", new URL(booking.confirmationUrl).pathname + new URL(booking.confirmationUrl).search);
+    const confirmation = await call(
+      "GET",
+      new URL(booking.confirmationUrl).pathname + new URL(booking.confirmationUrl).search,
+    );
     expect(confirmation.status).toBe(200);
     expect(confirmation.text).toContain("Booking confirmed");
     // Initial and surname only.
@@ -104,16 +149,34 @@ describe("the conversation of spec 3.5 over HTTP", () => {
 
     const history = await chat("GET", `/sessions/${id}`);
     expect(history.status).toBe(200);
-    expect(history.json.data).toMatchObject({ sessionId: id, tenantId: "demo", actor: { actorId: "traveller-no-card" } });
+    expect(history.json.data).toMatchObject({
+      sessionId: id,
+      tenantId: "demo",
+      actor: { actorId: "traveller-no-card" },
+    });
     expect(history.json.data.events.map((e: any) => e.resultStatus)).toEqual([
-      "shortlist", "guest_name_required", "payment_setup_required", "payment_setup_required", "payment_confirmation_required", "booked", "booked",
+      "shortlist",
+      "guest_name_required",
+      "payment_setup_required",
+      "payment_setup_required",
+      "payment_confirmation_required",
+      "booked",
+      "booked",
     ]);
-    expect(history.json.data.events[0]).toEqual({ eventId: shortlist.event.id, kind: "search_query", resultStatus: "shortlist", recordedAt: expect.stringMatching(/Z$/) });
+    expect(history.json.data.events[0]).toEqual({
+      eventId: shortlist.event.id,
+      kind: "search_query",
+      resultStatus: "shortlist",
+      recordedAt: expect.stringMatching(/Z$/),
+    });
 
     if (entries[1].refundable) {
       const cancelled = await act(id, "action_cancel_booking", { bookingId: booking.bookingId }, "cancel-1");
       expect(cancelled.status).toBe(200);
-      expect(cancelled.json.data.result).toMatchObject({ status: "cancelled", artifacts: { cancellation: { bookingId: booking.bookingId, status: "cancelled" } } });
+      expect(cancelled.json.data.result).toMatchObject({
+        status: "cancelled",
+        artifacts: { cancellation: { bookingId: booking.bookingId, status: "cancelled" } },
+      });
       expect((await bookingsOf(id))[0]!.status).toBe("cancelled");
       const replay = await act(id, "action_cancel_booking", { bookingId: booking.bookingId }, "cancel-1");
       expect(replay.json).toEqual(cancelled.json);
@@ -128,13 +191,17 @@ describe("the conversation of spec 3.5 over HTTP", () => {
     const confirm = await say(id, "John Smith");
     expect(confirm.result.status).toBe("payment_confirmation_required");
     expect(confirm.result.artifacts.payment).toMatchObject({ cardBrand: "visa", cardLast4: "4242" });
-    const quotesBefore = await env.DB.prepare("SELECT count(*) n FROM quotes WHERE partner_id = 'demo'").first<number>("n");
+    const quotesBefore = await env.DB.prepare("SELECT count(*) n FROM quotes WHERE partner_id = 'demo'").first<number>(
+      "n",
+    );
     expect((await say(id, "yes please")).result.status).toBe("booked");
     const booked = await bookingsOf(id);
     expect(booked).toHaveLength(1);
     const booking = booked[0]!;
     // Chat prices the quote and books it at once (issue 18): it keeps no quote to read back.
-    expect(await env.DB.prepare("SELECT count(*) n FROM quotes WHERE partner_id = 'demo'").first<number>("n")).toBe(quotesBefore!);
+    expect(await env.DB.prepare("SELECT count(*) n FROM quotes WHERE partner_id = 'demo'").first<number>("n")).toBe(
+      quotesBefore!,
+    );
     expect(booking.charge_total).toBe(cheapest.totalPrice);
   });
 
@@ -200,7 +267,8 @@ describe("the conversation of spec 3.5 over HTTP", () => {
     const cheapestNight = Math.min(...all.map((e: any) => e.pricePerNight));
     const budget = await say(id, `${NEW_YORK} under $${Math.floor(cheapestNight) + 1} a night`);
     expect(budget.result.status).toBe("shortlist");
-    for (const e of budget.result.artifacts.shortlist) expect(e.pricePerNight).toBeLessThanOrEqual(Math.floor(cheapestNight) + 1);
+    for (const e of budget.result.artifacts.shortlist)
+      expect(e.pricePerNight).toBeLessThanOrEqual(Math.floor(cheapestNight) + 1);
     const refundable = await say(id, `refundable rooms, ${NEW_YORK}`);
     for (const e of refundable.result.artifacts.shortlist) expect(e.refundable).toBe(true);
     const stars = await say(id, `4-star ${NEW_YORK}`);

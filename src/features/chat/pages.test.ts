@@ -20,13 +20,19 @@ const forged = async (method: string, path: string, body?: unknown) =>
     await exports.default.fetch(
       new Request(`https://evil.example${CHAT}${path}`, {
         method,
-        headers: { host: "evil.example", "x-forwarded-host": "evil.example", "x-partner-api-key": DEMO_KEY, "content-type": "application/json" },
+        headers: {
+          host: "evil.example",
+          "x-forwarded-host": "evil.example",
+          "x-partner-api-key": DEMO_KEY,
+          "content-type": "application/json",
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
     ),
     { method, url: `${CHAT}${path}` },
   );
-const sayForged = async (sessionId: string, text: string) => (await forged("POST", "/events", { sessionId, text })).json.data;
+const sayForged = async (sessionId: string, text: string) =>
+  (await forged("POST", "/events", { sessionId, text })).json.data;
 
 /** Runs a chat to a booking under a forged Host; returns every link handed out. */
 const bookUnderForgedHost = async (actorId: string) => {
@@ -35,7 +41,9 @@ const bookUnderForgedHost = async (actorId: string) => {
   await sayForged(sessionId, "book the first one");
   const setup = await sayForged(sessionId, "Grace Hopper");
   const setupUrl = setup.result.artifacts.payment.setupUrl as string;
-  expect((await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setupUrl)), { apiKey: null })).status).toBe(200);
+  expect(
+    (await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setupUrl)), { apiKey: null })).status,
+  ).toBe(200);
   await sayForged(sessionId, "Done");
   const booked = await sayForged(sessionId, "Yes");
   expect(booked.result.status).toBe("booked");
@@ -53,7 +61,11 @@ const get = (path: string) => call("GET", path, undefined, { apiKey: null });
 const expectPageHeaders = (res: { headers: Headers }) => {
   const csp = res.headers.get("content-security-policy") ?? "";
   expect(csp).toContain("frame-ancestors 'none'");
-  const scriptSrc = csp.split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src")) ?? "";
+  const scriptSrc =
+    csp
+      .split(";")
+      .map((d) => d.trim())
+      .find((d) => d.startsWith("script-src")) ?? "";
   expect(scriptSrc).not.toBe("");
   expect(scriptSrc).not.toContain("'unsafe-inline'");
   expect(res.headers.get("x-content-type-options")).toBe("nosniff");
@@ -71,9 +83,18 @@ describe("links use PUBLIC_BASE_URL, never the request's Host", () => {
   });
 
   it("falls back to the request origin only locally; elsewhere a missing PUBLIC_BASE_URL is an error", () => {
-    expect(publicBaseUrl({ PUBLIC_BASE_URL: "https://api.edgestay.example/", ENVIRONMENT: "production" }, "https://evil.example/x")).toBe("https://api.edgestay.example");
-    expect(publicBaseUrl({ PUBLIC_BASE_URL: "", ENVIRONMENT: "local" }, "http://localhost:8787/x")).toBe("http://localhost:8787");
-    expect(() => publicBaseUrl({ PUBLIC_BASE_URL: "" }, "https://evil.example/x")).toThrow(/PUBLIC_BASE_URL is not set/);
+    expect(
+      publicBaseUrl(
+        { PUBLIC_BASE_URL: "https://api.edgestay.example/", ENVIRONMENT: "production" },
+        "https://evil.example/x",
+      ),
+    ).toBe("https://api.edgestay.example");
+    expect(publicBaseUrl({ PUBLIC_BASE_URL: "", ENVIRONMENT: "local" }, "http://localhost:8787/x")).toBe(
+      "http://localhost:8787",
+    );
+    expect(() => publicBaseUrl({ PUBLIC_BASE_URL: "" }, "https://evil.example/x")).toThrow(
+      /PUBLIC_BASE_URL is not set/,
+    );
   });
 });
 
@@ -117,7 +138,9 @@ describe("the card-setup page says when a link cannot be used, before any card f
     expectPageHeaders(live);
     expect(inlineScripts(live.text)).toEqual([]);
 
-    expect((await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setupUrl)), { apiKey: null })).status).toBe(200);
+    expect(
+      (await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setupUrl)), { apiKey: null })).status,
+    ).toBe(200);
     const used = await get(pathOf(setupUrl));
     expect(used.status).toBe(410);
     expect(used.text).toContain(SETUP_LINK_MESSAGES.used.text);
@@ -134,9 +157,13 @@ describe("the card-setup page says when a link cannot be used, before any card f
     expect(old.status).toBe(410);
     expect(old.text).toContain(SETUP_LINK_MESSAGES.replaced.text);
     expect(old.text).not.toContain("card-number");
-    expect((await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(first)), { apiKey: null })).status).toBe(401);
+    expect(
+      (await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(first)), { apiKey: null })).status,
+    ).toBe(401);
     expect((await get(pathOf(second))).status).toBe(200);
-    expect((await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(second)), { apiKey: null })).status).toBe(200);
+    expect(
+      (await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(second)), { apiKey: null })).status,
+    ).toBe(200);
   });
 
   it("an expired, unknown or missing token says so too", async () => {
@@ -157,7 +184,12 @@ describe("the card-setup page says when a link cannot be used, before any card f
 describe("every HTML page sends the security headers and no inline script", () => {
   it("/, the hotel page and the not-found booking page", async () => {
     const code = (await env.DB.prepare("SELECT code FROM accommodations LIMIT 1").first<{ code: string }>())!.code;
-    for (const path of ["/", `/chat/accommodations/${code}`, "/chat/accommodations/NOPE", "/chat/bookings/BKAAAAAAAAAAAA"]) {
+    for (const path of [
+      "/",
+      `/chat/accommodations/${code}`,
+      "/chat/accommodations/NOPE",
+      "/chat/bookings/BKAAAAAAAAAAAA",
+    ]) {
       const res = await get(path);
       expect(res.headers.get("content-type"), path).toContain("text/html");
       expectPageHeaders(res);

@@ -11,7 +11,9 @@ const stripTags = (html: string) => html.replace(/<[^>]*>/g, "");
 
 /** The guest as the page shows them: initial and surname ("A. Lovelace"), never the full name. */
 export const guestShortName = (holder: { name?: string; surName?: string }) =>
-  [holder.name?.trim() ? `${[...holder.name.trim()][0]!.toUpperCase()}.` : "", holder.surName?.trim() ?? ""].filter(Boolean).join(" ");
+  [holder.name?.trim() ? `${[...holder.name.trim()][0]!.toUpperCase()}.` : "", holder.surName?.trim() ?? ""]
+    .filter(Boolean)
+    .join(" ");
 
 const html = { "text/html": { schema: z.string() } };
 
@@ -23,7 +25,10 @@ const accommodationPage = apiRoute({
   tags: ["Chat"],
   summary: "Public details page of a shortlisted accommodation (the shortlist detailsUrl)",
   request: { params: z.object({ code: z.string().regex(/^[A-Z0-9]{1,64}$/) }) },
-  responses: { 200: { description: "HTML page", content: html }, 404: { description: "Unknown accommodation", content: html } },
+  responses: {
+    200: { description: "HTML page", content: html },
+    404: { description: "Unknown accommodation", content: html },
+  },
 });
 
 const bookingPage = apiRoute({
@@ -37,7 +42,10 @@ const bookingPage = apiRoute({
     params: z.object({ bookingReference: z.string().regex(/^BK[A-Z0-9]{10,40}$/) }),
     query: z.object({ token: z.string().max(512).optional() }),
   },
-  responses: { 200: { description: "HTML page", content: html }, 404: { description: "Unknown booking", content: html } },
+  responses: {
+    200: { description: "HTML page", content: html },
+    404: { description: "Unknown booking", content: html },
+  },
 });
 
 type Content = {
@@ -50,7 +58,9 @@ type Content = {
 /** Public pages behind the links chat hands out, mounted at /chat. */
 export const chatPages = featureRouter()
   .openapi(accommodationPage, async (c) => {
-    const row = await c.env.DB.prepare("SELECT name, type, city, state, star_rating, content FROM accommodations WHERE code = ?")
+    const row = await c.env.DB.prepare(
+      "SELECT name, type, city, state, star_rating, content FROM accommodations WHERE code = ?",
+    )
       .bind(c.req.valid("param").code)
       .first<{ name: string; type: string; city: string; state: string; star_rating: number; content: string }>();
     if (!row) return c.html(htmlPage("Not found", "<h1>Accommodation not found</h1>"), 404);
@@ -75,9 +85,22 @@ export const chatPages = featureRouter()
     if (!token || !(await opensBookingPage(signingKeys(c.env, "PAGE_TOKEN_SECRET"), token, bookingReference))) {
       return c.html(htmlPage("Not found", "<h1>Booking not found</h1>"), 404);
     }
-    const row = await c.env.DB.prepare("SELECT reference, status, accommodation_name, check_in, check_out, currency, charge_total, cancel_policy, holder, hotel_confirmation_number FROM bookings WHERE reference = ?")
+    const row = await c.env.DB.prepare(
+      "SELECT reference, status, accommodation_name, check_in, check_out, currency, charge_total, cancel_policy, holder, hotel_confirmation_number FROM bookings WHERE reference = ?",
+    )
       .bind(bookingReference)
-      .first<{ reference: string; status: string; accommodation_name: string; check_in: string; check_out: string; currency: string; charge_total: number; cancel_policy: string | null; holder: string; hotel_confirmation_number: string | null }>();
+      .first<{
+        reference: string;
+        status: string;
+        accommodation_name: string;
+        check_in: string;
+        check_out: string;
+        currency: string;
+        charge_total: number;
+        cancel_policy: string | null;
+        holder: string;
+        hotel_confirmation_number: string | null;
+      }>();
     if (!row) return c.html(htmlPage("Not found", "<h1>Booking not found</h1>"), 404);
     const holder = JSON.parse(row.holder) as { name: string; surName: string };
     const nights = stayNights(row.check_in, row.check_out).length;

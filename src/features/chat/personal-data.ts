@@ -7,7 +7,11 @@ import { chatSessionActors } from "./tables";
  * The chat sessions of one person: those whose actor id is the e-mail itself (any partner), and
  * those of the partner's own user ids for that person (from its radar checks).
  */
-export const chatSessionsOf = async (db: Db, email: string, partnerUserIds: Array<{ partnerId: string; userId: string }>): Promise<string[]> => {
+export const chatSessionsOf = async (
+  db: Db,
+  email: string,
+  partnerUserIds: Array<{ partnerId: string; userId: string }>,
+): Promise<string[]> => {
   const pairs = JSON.stringify(partnerUserIds.map((p) => `${p.partnerId}\n${p.userId}`));
   const rows = await db
     .select({ sessionId: chatSessionActors.sessionId })
@@ -26,7 +30,11 @@ export const chatEventScope = (sessionId: string) => `chat_event:${sessionId}`;
  * Erases the guest's names in each session's Durable Object, and drops the stored answers of its
  * idempotent events (they may repeat the names); returns how many sessions existed.
  */
-export const eraseChatSessions = async (sessions: DurableObjectNamespace<ChatSession>, d1: D1Database, sessionIds: string[]): Promise<number> => {
+export const eraseChatSessions = async (
+  sessions: DurableObjectNamespace<ChatSession>,
+  d1: D1Database,
+  sessionIds: string[],
+): Promise<number> => {
   const erased = await Promise.all(sessionIds.map((id) => sessions.getByName(id).erase()));
   await d1
     .prepare("DELETE FROM idempotency_keys WHERE scope IN (SELECT value FROM json_each(?1))")

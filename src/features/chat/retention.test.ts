@@ -8,7 +8,9 @@ describe("session retention", () => {
     const id = await startSession("retention-actor");
     await chat("POST", "/events", { sessionId: id, text: "I need a hotel" });
     const stub = env.CHAT_SESSION.getByName(id);
-    expect(await env.DB.prepare("select actor_id from chat_session_actors where session_id = ?").bind(id).first()).toEqual({ actor_id: "retention-actor" });
+    expect(
+      await env.DB.prepare("select actor_id from chat_session_actors where session_id = ?").bind(id).first(),
+    ).toEqual({ actor_id: "retention-actor" });
     const alarmAt = await runInDurableObject(stub, (_instance: ChatSession, state) => state.storage.getAlarm());
     expect(alarmAt).toBeGreaterThan(Date.now() + SESSION_RETENTION_MS - 60_000);
 

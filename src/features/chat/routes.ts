@@ -15,7 +15,16 @@ import { WRITE_KINDS, type ChatEvent } from "./conversation";
 import { chatAuth } from "./chat-auth";
 import { chatErrorBody, sessionNotFound } from "./errors";
 import { chatEventScope } from "./personal-data";
-import { chatErrorSchema, createSessionSchema, eventRequestSchema, eventResponseSchema, payloadSchemas, sessionIdSchema, sessionReadSchema, sessionResponseSchema } from "./schemas";
+import {
+  chatErrorSchema,
+  createSessionSchema,
+  eventRequestSchema,
+  eventResponseSchema,
+  payloadSchemas,
+  sessionIdSchema,
+  sessionReadSchema,
+  sessionResponseSchema,
+} from "./schemas";
 
 export const chatSecurity: Array<Record<string, string[]>> = [{ ChatApiKey: [] }, { ChatBearer: [] }, { ApiKey: [] }];
 
@@ -27,7 +36,8 @@ const chatHeaders = z.object({
 });
 
 const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
-const chatErrors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { description: "Chat error (section 7)", ...json(chatErrorSchema) }]));
+const chatErrors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [s, { description: "Chat error (section 7)", ...json(chatErrorSchema) }]));
 
 /** Raw card data never enters a chat session, whatever field it hides in. */
 const noCardDataInChat = (): MiddlewareHandler<AppEnv> =>
@@ -46,7 +56,10 @@ const createSession = apiRoute({
   security: chatSecurity,
   errorSchema: chatErrorSchema,
   request: { body: { required: true, ...json(createSessionSchema) } },
-  responses: { 201: { description: "The session, with no events yet", headers: chatHeaders, ...json(sessionResponseSchema) }, ...chatErrors(400, 401, 403, 413, 429) },
+  responses: {
+    201: { description: "The session, with no events yet", headers: chatHeaders, ...json(sessionResponseSchema) },
+    ...chatErrors(400, 401, 403, 413, 429),
+  },
 });
 
 const postEvent = apiRoute({
@@ -59,7 +72,10 @@ const postEvent = apiRoute({
   errorSchema: chatErrorSchema,
   middleware: [noCardDataInChat()] as const,
   request: { body: { required: true, ...json(eventRequestSchema) } },
-  responses: { 200: { description: "The assistant's result", headers: chatHeaders, ...json(eventResponseSchema) }, ...chatErrors(400, 401, 403, 404, 409, 413, 429) },
+  responses: {
+    200: { description: "The assistant's result", headers: chatHeaders, ...json(eventResponseSchema) },
+    ...chatErrors(400, 401, 403, 404, 409, 413, 429),
+  },
 });
 
 const readSession = apiRoute({
@@ -71,7 +87,10 @@ const readSession = apiRoute({
   security: chatSecurity,
   errorSchema: chatErrorSchema,
   request: { params: z.object({ sessionId: z.string().max(100) }) },
-  responses: { 200: { description: "The session", headers: chatHeaders, ...json(sessionReadSchema) }, ...chatErrors(401, 403, 404, 429) },
+  responses: {
+    200: { description: "The session", headers: chatHeaders, ...json(sessionReadSchema) },
+    ...chatErrors(401, 403, 404, 429),
+  },
 });
 
 /** The event a request describes: text is a search_query; write kinds need a key and a valid payload. */
@@ -110,7 +129,10 @@ export const chatRoutes = featureRouter({ errorBody: chatErrorBody, first: [chat
     };
     const created = await c.env.CHAT_SESSION.getByName(sessionId).create(record);
     // The index a data-subject erasure searches (a Durable Object cannot be found by its contents).
-    await c.get("db").insert(chatSessionActors).values({ sessionId, partnerId: record.tenantId, actorId: record.actor.actorId, createdAt: now });
+    await c
+      .get("db")
+      .insert(chatSessionActors)
+      .values({ sessionId, partnerId: record.tenantId, actorId: record.actor.actorId, createdAt: now });
     return c.json({ data: { ...created, events: [] } }, 201);
   })
   .openapi(postEvent, async (c) => {
@@ -121,7 +143,13 @@ export const chatRoutes = featureRouter({ errorBody: chatErrorBody, first: [chat
     const answer = await withIdempotency(
       c.env.DB,
       // Keys are per session, as the event log they replace was.
-      { scope: chatEventScope(body.sessionId), partnerId, key: body.idempotencyKey, keyName: "idempotencyKey", request: { actorId: actorId ?? null, event } },
+      {
+        scope: chatEventScope(body.sessionId),
+        partnerId,
+        key: body.idempotencyKey,
+        keyName: "idempotencyKey",
+        request: { actorId: actorId ?? null, event },
+      },
       async () => {
         const outcome = await c.env.CHAT_SESSION.getByName(body.sessionId).handle({
           tenantId: partnerId,

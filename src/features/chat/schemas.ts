@@ -6,15 +6,25 @@ const SESSION_ID = /^cs_[A-Za-z0-9_-]{32}$/;
 const label = z.string().max(200);
 
 export const actorSchema = z.object({
-  actorId: z.string().trim().min(1).max(200).openapi({ description: "Stable id of the end user in the partner's system", example: "user-42" }),
-  timezoneOffsetMinutes: z.number().int().min(-840).max(840).optional().openapi({ description: "Minutes east of UTC (New York in winter: -300); dates like 'next Friday' are read in it", example: -300 }),
+  actorId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .openapi({ description: "Stable id of the end user in the partner's system", example: "user-42" }),
+  timezoneOffsetMinutes: z.number().int().min(-840).max(840).optional().openapi({
+    description: "Minutes east of UTC (New York in winter: -300); dates like 'next Friday' are read in it",
+    example: -300,
+  }),
 });
 
 export const createSessionSchema = z
   .object({
     actor: actorSchema,
     channel: z.object({ workspaceId: label.optional() }).optional(),
-    conversation: z.object({ id: label.optional(), channelId: label.optional(), threadTs: label.optional() }).optional(),
+    conversation: z
+      .object({ id: label.optional(), channelId: label.optional(), threadTs: label.optional() })
+      .optional(),
   })
   .openapi("ChatCreateSession", { example: { actor: { actorId: "user-42", timezoneOffsetMinutes: -300 } } });
 
@@ -24,13 +34,29 @@ export const eventRequestSchema = z
   .object({
     sessionId: sessionIdSchema,
     actor: z.object({ actorId: z.string().trim().min(1).max(200) }).optional(),
-    text: z.string().trim().min(1).max(2000).optional().openapi({ description: "The traveller's message (natural-language flow)" }),
-    kind: z.enum(EVENT_KINDS).optional().openapi({ description: "search_query (default with text) or an explicit action kind" }),
-    payload: z.record(z.string(), z.unknown()).optional().openapi({ description: "Per kind: see docs/api-decisions.md" }),
+    text: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2000)
+      .optional()
+      .openapi({ description: "The traveller's message (natural-language flow)" }),
+    kind: z
+      .enum(EVENT_KINDS)
+      .optional()
+      .openapi({ description: "search_query (default with text) or an explicit action kind" }),
+    payload: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: "Per kind: see docs/api-decisions.md" }),
     idempotencyKey: z.string().regex(IDEMPOTENCY_KEY_PATTERN, "expected 1 to 255 visible ASCII characters").optional(),
   })
   .openapi("ChatEventRequest", {
-    example: { sessionId: "cs_9rQs8J1JxUs8lks0BCBpifIHEKSW9GUf", actor: { actorId: "user-42" }, text: "a hotel in New York for 2 adults from 2027-03-10 to 2027-03-12" },
+    example: {
+      sessionId: "cs_9rQs8J1JxUs8lks0BCBpifIHEKSW9GUf",
+      actor: { actorId: "user-42" },
+      text: "a hotel in New York for 2 adults from 2027-03-10 to 2027-03-12",
+    },
   });
 
 const guest = z.object({ firstName: z.string().trim().min(1).max(100), lastName: z.string().trim().min(1).max(100) });
@@ -60,13 +86,22 @@ const sessionShape = {
   sessionId: z.string(),
   tenantId: z.string(),
   channel: z.object({ type: z.literal("partner_api"), workspaceId: z.string().optional() }),
-  conversation: z.object({ id: z.string().optional(), channelId: z.string().optional(), threadTs: z.string().optional() }),
+  conversation: z.object({
+    id: z.string().optional(),
+    channelId: z.string().optional(),
+    threadTs: z.string().optional(),
+  }),
   actor: z.object({ actorId: z.string(), timezoneOffsetMinutes: z.number() }),
   createdAt: z.string(),
   updatedAt: z.string(),
 };
 
-const historyEntry = z.object({ eventId: z.string(), kind: z.string(), resultStatus: z.string(), recordedAt: z.string() });
+const historyEntry = z.object({
+  eventId: z.string(),
+  kind: z.string(),
+  resultStatus: z.string(),
+  recordedAt: z.string(),
+});
 
 const SESSION_EXAMPLE = {
   sessionId: "cs_9rQs8J1JxUs8lks0BCBpifIHEKSW9GUf",
@@ -82,14 +117,27 @@ export const sessionResponseSchema = z
   .object({ data: z.object({ ...sessionShape, events: z.array(historyEntry) }) })
   .openapi("ChatSession", { example: { data: { ...SESSION_EXAMPLE, events: [] } } });
 export const sessionReadSchema = z
-  .object({ data: z.object({ ...sessionShape, status: z.string().openapi({ description: "Status of the last result (new before any event)" }), events: z.array(historyEntry) }) })
+  .object({
+    data: z.object({
+      ...sessionShape,
+      status: z.string().openapi({ description: "Status of the last result (new before any event)" }),
+      events: z.array(historyEntry),
+    }),
+  })
   .openapi("ChatSessionWithHistory", {
     example: {
       data: {
         ...SESSION_EXAMPLE,
         updatedAt: "2026-11-24T14:59:01.529Z",
         status: "shortlist",
-        events: [{ eventId: "ev_3e10bdf5-77ff-4766-aa73-94041d7b2ebd", kind: "search_query", resultStatus: "shortlist", recordedAt: "2026-11-24T14:59:01.529Z" }],
+        events: [
+          {
+            eventId: "ev_3e10bdf5-77ff-4766-aa73-94041d7b2ebd",
+            kind: "search_query",
+            resultStatus: "shortlist",
+            recordedAt: "2026-11-24T14:59:01.529Z",
+          },
+        ],
       },
     },
   });
@@ -101,7 +149,10 @@ export const eventResponseSchema = z
       event: z.object({ id: z.string(), kind: z.string() }),
       result: z.object({
         traceId: z.string(),
-        status: z.string().openapi({ description: "shortlist, guest_name_required, payment_setup_required, payment_confirmation_required, booked, error; also needs_input, price_change_confirmation_required, cancelled" }),
+        status: z.string().openapi({
+          description:
+            "shortlist, guest_name_required, payment_setup_required, payment_confirmation_required, booked, error; also needs_input, price_change_confirmation_required, cancelled",
+        }),
         message: z.object({ text: z.string() }),
         artifacts: z.object({
           shortlist: z.array(shortlistEntry).optional(),
@@ -122,11 +173,14 @@ export const eventResponseSchema = z
         result: {
           traceId: "c7fddbb7-0d69-4b7a-a438-e2e444117867",
           status: "shortlist",
-          message: { text: "Here is 1 option in New York for 2027-03-10 to 2027-03-12 (2 nights, 2 adults):\n1. Harborview New York Motel (1 star): $80.10 per night, $160.20 in total, non-refundable, 4.1 km from the centre of New York\nWhich one would you like to book?" },
+          message: {
+            text: "Here is 1 option in New York for 2027-03-10 to 2027-03-12 (2 nights, 2 adults):\n1. Harborview New York Motel (1 star): $80.10 per night, $160.20 in total, non-refundable, 4.1 km from the centre of New York\nWhich one would you like to book?",
+          },
           artifacts: {
             shortlist: [
               {
-                optionId: "WzMsImRlbW8iLCIyMDI3LTAzLTEwIiwiMjAyNy0wMy0xMiJd.dsZpj7AE69bB1gmzZkN15IUpSyFCW8_n401HG7MVFUE~US001041~TWN~TWN-RO-NRF~160.2",
+                optionId:
+                  "WzMsImRlbW8iLCIyMDI3LTAzLTEwIiwiMjAyNy0wMy0xMiJd.dsZpj7AE69bB1gmzZkN15IUpSyFCW8_n401HG7MVFUE~US001041~TWN~TWN-RO-NRF~160.2",
                 name: "Harborview New York Motel",
                 pricePerNight: 80.1,
                 totalPrice: 160.2,
@@ -144,5 +198,11 @@ export const eventResponseSchema = z
   });
 
 export const chatErrorSchema = z
-  .object({ success: z.literal(false), error: z.string(), code: z.string(), details: z.record(z.string(), z.unknown()).nullable(), requestId: z.string() })
+  .object({
+    success: z.literal(false),
+    error: z.string(),
+    code: z.string(),
+    details: z.record(z.string(), z.unknown()).nullable(),
+    requestId: z.string(),
+  })
   .openapi("ChatError");

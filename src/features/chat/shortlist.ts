@@ -36,14 +36,16 @@ export const roomsFor = (slots: SearchSlots): number[][] => {
   const count = Math.max(1, Math.min(slots.rooms ?? 1, adults));
   const rooms: number[][] = Array.from({ length: count }, () => []);
   for (let i = 0; i < adults; i++) rooms[i % count]!.push(30);
-  (slots.childrenAges ?? []).forEach((age, i) => rooms[i % count]!.push(age));
+  for (const [i, age] of (slots.childrenAges ?? []).entries()) rooms[i % count]!.push(age);
   return rooms;
 };
 
 /** A city in the content: the centre of its hotels. Case-insensitive exact city name. */
 const cityCentre = async (d1: D1Database, phrase: string) => {
   const row = await d1
-    .prepare("SELECT min(city) AS city, avg(latitude) AS lat, avg(longitude) AS lng, count(*) AS n FROM accommodations WHERE city = ? COLLATE NOCASE")
+    .prepare(
+      "SELECT min(city) AS city, avg(latitude) AS lat, avg(longitude) AS lng, count(*) AS n FROM accommodations WHERE city = ? COLLATE NOCASE",
+    )
     .bind(phrase.trim())
     .first<{ city: string | null; lat: number | null; lng: number | null; n: number }>();
   return row && row.n > 0 && row.city ? { city: row.city, lat: row.lat!, lng: row.lng! } : null;
@@ -65,9 +67,12 @@ export const buildShortlist = async (
   const rooms = roomsFor(slots);
   const centre = await cityCentre(deps.d1, slots.destination);
   const name = slots.destination.trim();
-  if (!centre && (name.length < 2 || name.length > 200)) throw new ApiError("destination_unreadable", "Tell me a city or a hotel name of 2 to 200 characters.");
+  if (!centre && (name.length < 2 || name.length > 200))
+    throw new ApiError("destination_unreadable", "Tell me a city or a hotel name of 2 to 200 characters.");
   const query: SearchQuery = {
-    selection: centre ? { kind: "geo", lat: centre.lat, lng: centre.lng, radiusKm: DEFAULT_RADIUS_KM, limit: 300 } : { kind: "name", query: name },
+    selection: centre
+      ? { kind: "geo", lat: centre.lat, lng: centre.lng, radiusKm: DEFAULT_RADIUS_KM, limit: 300 }
+      : { kind: "name", query: name },
     occupancies: rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })),
     checkIn: slots.checkIn,
     checkOut: slots.checkOut,
@@ -76,7 +81,14 @@ export const buildShortlist = async (
   await consumeRateLimit(deps.rateLimiter, connection);
   const { accommodations } = await searchAvailability(deps, connection, query, now);
   const nights = stayNights(slots.checkIn, slots.checkOut).length;
-  const details = new Map((await accommodationsByCodes(deps.d1, accommodations.map((a) => a.accommodationCode))).map((a) => [a.code, a]));
+  const details = new Map(
+    (
+      await accommodationsByCodes(
+        deps.d1,
+        accommodations.map((a) => a.accommodationCode),
+      )
+    ).map((a) => [a.code, a]),
+  );
   const entries: ShortlistEntry[] = [];
   for (const hotel of accommodations) {
     const content = details.get(hotel.accommodationCode);
@@ -101,7 +113,8 @@ export const buildShortlist = async (
       rating,
       detailsUrl: detailsUrl(hotel.accommodationCode),
     };
-    if (centre) entry.distanceTo = `${haversineKm(centre.lat, centre.lng, hotel.location.latitude, hotel.location.longitude).toFixed(1)} km from the centre of ${centre.city}`;
+    if (centre)
+      entry.distanceTo = `${haversineKm(centre.lat, centre.lng, hotel.location.latitude, hotel.location.longitude).toFixed(1)} km from the centre of ${centre.city}`;
     entries.push(entry);
   }
   entries.sort((a, b) => a.totalPrice - b.totalPrice || a.name.localeCompare(b.name));

@@ -15,43 +15,153 @@ import {
 const ctx = { now: new Date("2026-11-21T18:00:00Z"), timezoneOffsetMinutes: -300 };
 
 const PHRASINGS: Array<[string, SearchSlots]> = [
-  ["Hotel in Boston next Friday for 3 nights", { destination: "Boston", checkIn: "2026-11-27", checkOut: "2026-11-30", nights: 3 }],
-  ["I need a room in New York from Dec 3 to Dec 6", { destination: "New York", checkIn: "2026-12-03", checkOut: "2026-12-06", nights: 3 }],
-  ["2 adults in Chicago, Dec 10-12", { destination: "Chicago", adults: 2, checkIn: "2026-12-10", checkOut: "2026-12-12" }],
-  ["Find hotels in San Francisco for 2 adults and 2 kids aged 5 and 8 from January 4 to January 9", { destination: "San Francisco", adults: 2, childrenAges: [5, 8], checkIn: "2027-01-04", checkOut: "2027-01-09", nights: 5 }],
+  [
+    "Hotel in Boston next Friday for 3 nights",
+    { destination: "Boston", checkIn: "2026-11-27", checkOut: "2026-11-30", nights: 3 },
+  ],
+  [
+    "I need a room in New York from Dec 3 to Dec 6",
+    { destination: "New York", checkIn: "2026-12-03", checkOut: "2026-12-06", nights: 3 },
+  ],
+  [
+    "2 adults in Chicago, Dec 10-12",
+    { destination: "Chicago", adults: 2, checkIn: "2026-12-10", checkOut: "2026-12-12" },
+  ],
+  [
+    "Find hotels in San Francisco for 2 adults and 2 kids aged 5 and 8 from January 4 to January 9",
+    {
+      destination: "San Francisco",
+      adults: 2,
+      childrenAges: [5, 8],
+      checkIn: "2027-01-04",
+      checkOut: "2027-01-09",
+      nights: 5,
+    },
+  ],
   ["Somewhere to stay in Miami this weekend", { destination: "Miami", checkIn: "2026-11-21", checkOut: "2026-11-22" }],
   ["Miami next weekend", { destination: "Miami", checkIn: "2026-11-27", checkOut: "2026-11-29" }],
-  ["Denver hotels tomorrow for 2 nights", { destination: "Denver", checkIn: "2026-11-22", checkOut: "2026-11-24", nights: 2 }],
-  ["me and my wife want to go to Seattle on December 18 for 4 nights", { destination: "Seattle", adults: 2, checkIn: "2026-12-18", checkOut: "2026-12-22" }],
-  ["just me, Austin, 12/01 to 12/03", { destination: "Austin", adults: 1, checkIn: "2026-12-01", checkOut: "2026-12-03" }],
-  ["Austin hotels for just me, 12/01 to 12/03", { destination: "Austin", adults: 1, checkIn: "2026-12-01", checkOut: "2026-12-03" }],
-  ["hotel in Los Angeles under $200 a night next weekend", { destination: "Los Angeles", budget: { amount: 200, per: "night" } }],
-  ["Las Vegas, Dec 31 for 2 nights, budget $1,000 total", { destination: "Las Vegas", checkIn: "2026-12-31", checkOut: "2027-01-02", budget: { amount: 1000, per: "total" } }],
-  ["4-star hotel in Atlanta on Dec 5 for one night", { destination: "Atlanta", minStars: 4, checkIn: "2026-12-05", checkOut: "2026-12-06", nights: 1 }],
-  ["at least five star in Orlando next Monday for a week", { destination: "Orlando", minStars: 5, checkIn: "2026-11-23", checkOut: "2026-11-30", nights: 7 }],
-  ["refundable rooms in Portland from 2026-12-24 to 2026-12-27", { destination: "Portland", refundableOnly: true, checkIn: "2026-12-24", checkOut: "2026-12-27" }],
-  ["free cancellation please, Nashville, Jan 15 - Jan 18", { destination: "Nashville", refundableOnly: true, checkIn: "2027-01-15", checkOut: "2027-01-18" }],
-  ["non-refundable is fine, Phoenix Dec 2-4", { destination: "Phoenix", checkIn: "2026-12-02", checkOut: "2026-12-04" }],
-  ["We are 3 people looking for 2 rooms in Philadelphia Dec 8 to Dec 10", { destination: "Philadelphia", adults: 3, rooms: 2 }],
-  ["a room for 2 adults and a child of 7 in San Diego from Feb 14 for 3 nights", { destination: "San Diego", adults: 2, childrenAges: [7], checkIn: "2027-02-14", checkOut: "2027-02-17" }],
-  ["Houston with my 10 year old son next Friday 2 nights", { destination: "Houston", childrenAges: [10], checkIn: "2026-11-27", checkOut: "2026-11-29" }],
-  ["family trip to Dallas with 2 kids Dec 20-23", { destination: "Dallas", childrenWithoutAges: 2, checkIn: "2026-12-20", checkOut: "2026-12-23" }],
-  ["stay at the Grand Boston Hotel on Dec 12 for 2 nights", { destination: "Grand Boston Hotel", checkIn: "2026-12-12", checkOut: "2026-12-14" }],
-  ["book me something near Times Square from March 3 to March 5", { destination: "Times Square", checkIn: "2027-03-03", checkOut: "2027-03-05" }],
-  ["max 150 per night in New Orleans, 2 adults, Dec 27 for 3 nights", { destination: "New Orleans", adults: 2, budget: { amount: 150, per: "night" }, checkIn: "2026-12-27", checkOut: "2026-12-30" }],
+  [
+    "Denver hotels tomorrow for 2 nights",
+    { destination: "Denver", checkIn: "2026-11-22", checkOut: "2026-11-24", nights: 2 },
+  ],
+  [
+    "me and my wife want to go to Seattle on December 18 for 4 nights",
+    { destination: "Seattle", adults: 2, checkIn: "2026-12-18", checkOut: "2026-12-22" },
+  ],
+  [
+    "just me, Austin, 12/01 to 12/03",
+    { destination: "Austin", adults: 1, checkIn: "2026-12-01", checkOut: "2026-12-03" },
+  ],
+  [
+    "Austin hotels for just me, 12/01 to 12/03",
+    { destination: "Austin", adults: 1, checkIn: "2026-12-01", checkOut: "2026-12-03" },
+  ],
+  [
+    "hotel in Los Angeles under $200 a night next weekend",
+    { destination: "Los Angeles", budget: { amount: 200, per: "night" } },
+  ],
+  [
+    "Las Vegas, Dec 31 for 2 nights, budget $1,000 total",
+    { destination: "Las Vegas", checkIn: "2026-12-31", checkOut: "2027-01-02", budget: { amount: 1000, per: "total" } },
+  ],
+  [
+    "4-star hotel in Atlanta on Dec 5 for one night",
+    { destination: "Atlanta", minStars: 4, checkIn: "2026-12-05", checkOut: "2026-12-06", nights: 1 },
+  ],
+  [
+    "at least five star in Orlando next Monday for a week",
+    { destination: "Orlando", minStars: 5, checkIn: "2026-11-23", checkOut: "2026-11-30", nights: 7 },
+  ],
+  [
+    "refundable rooms in Portland from 2026-12-24 to 2026-12-27",
+    { destination: "Portland", refundableOnly: true, checkIn: "2026-12-24", checkOut: "2026-12-27" },
+  ],
+  [
+    "free cancellation please, Nashville, Jan 15 - Jan 18",
+    { destination: "Nashville", refundableOnly: true, checkIn: "2027-01-15", checkOut: "2027-01-18" },
+  ],
+  [
+    "non-refundable is fine, Phoenix Dec 2-4",
+    { destination: "Phoenix", checkIn: "2026-12-02", checkOut: "2026-12-04" },
+  ],
+  [
+    "We are 3 people looking for 2 rooms in Philadelphia Dec 8 to Dec 10",
+    { destination: "Philadelphia", adults: 3, rooms: 2 },
+  ],
+  [
+    "a room for 2 adults and a child of 7 in San Diego from Feb 14 for 3 nights",
+    { destination: "San Diego", adults: 2, childrenAges: [7], checkIn: "2027-02-14", checkOut: "2027-02-17" },
+  ],
+  [
+    "Houston with my 10 year old son next Friday 2 nights",
+    { destination: "Houston", childrenAges: [10], checkIn: "2026-11-27", checkOut: "2026-11-29" },
+  ],
+  [
+    "family trip to Dallas with 2 kids Dec 20-23",
+    { destination: "Dallas", childrenWithoutAges: 2, checkIn: "2026-12-20", checkOut: "2026-12-23" },
+  ],
+  [
+    "stay at the Grand Boston Hotel on Dec 12 for 2 nights",
+    { destination: "Grand Boston Hotel", checkIn: "2026-12-12", checkOut: "2026-12-14" },
+  ],
+  [
+    "book me something near Times Square from March 3 to March 5",
+    { destination: "Times Square", checkIn: "2027-03-03", checkOut: "2027-03-05" },
+  ],
+  [
+    "max 150 per night in New Orleans, 2 adults, Dec 27 for 3 nights",
+    {
+      destination: "New Orleans",
+      adults: 2,
+      budget: { amount: 150, per: "night" },
+      checkIn: "2026-12-27",
+      checkOut: "2026-12-30",
+    },
+  ],
   ["Hotels in Salt Lake City", { destination: "Salt Lake City" }],
   ["next Friday for 3 nights", { checkIn: "2026-11-27", checkOut: "2026-11-30", nights: 3 }],
   ["two adults", { adults: 2 }],
   ["3 rooms for 6 adults in Minneapolis Dec 1-3", { destination: "Minneapolis", rooms: 3, adults: 6 }],
-  ["a couple of nights in Baltimore from tomorrow", { destination: "Baltimore", checkIn: "2026-11-22", checkOut: "2026-11-24", nights: 2 }],
-  ["Pittsburgh Dec 9 to Dec 11 under 300 usd total", { destination: "Pittsburgh", checkIn: "2026-12-09", checkOut: "2026-12-11", budget: { amount: 300, per: "total" } }],
-  ["In Kansas City for a party of four, check in Dec 15, 3 nights", { destination: "Kansas City", adults: 4, checkIn: "2026-12-15", checkOut: "2026-12-18" }],
-  ["Looking for a 3 star motel in Reno on the 5th of December for 2 nights", { destination: "Reno", minStars: 3, checkIn: "2026-12-05", checkOut: "2026-12-07" }],
-  ["solo traveller, Boise, 2026-12-01 to 2026-12-04, refundable", { destination: "Boise", adults: 1, refundableOnly: true, checkIn: "2026-12-01", checkOut: "2026-12-04", nights: 3 }],
+  [
+    "a couple of nights in Baltimore from tomorrow",
+    { destination: "Baltimore", checkIn: "2026-11-22", checkOut: "2026-11-24", nights: 2 },
+  ],
+  [
+    "Pittsburgh Dec 9 to Dec 11 under 300 usd total",
+    { destination: "Pittsburgh", checkIn: "2026-12-09", checkOut: "2026-12-11", budget: { amount: 300, per: "total" } },
+  ],
+  [
+    "In Kansas City for a party of four, check in Dec 15, 3 nights",
+    { destination: "Kansas City", adults: 4, checkIn: "2026-12-15", checkOut: "2026-12-18" },
+  ],
+  [
+    "Looking for a 3 star motel in Reno on the 5th of December for 2 nights",
+    { destination: "Reno", minStars: 3, checkIn: "2026-12-05", checkOut: "2026-12-07" },
+  ],
+  [
+    "solo traveller, Boise, 2026-12-01 to 2026-12-04, refundable",
+    { destination: "Boise", adults: 1, refundableOnly: true, checkIn: "2026-12-01", checkOut: "2026-12-04", nights: 3 },
+  ],
   // Phrasings the chat tests send through the whole flow.
-  ["refundable rooms, Hotel in New York for 2 adults from 2026-12-21 to 2026-12-23", { destination: "New York", adults: 2, refundableOnly: true, checkIn: "2026-12-21", checkOut: "2026-12-23", nights: 2 }],
-  ["4-star Hotel in New York for 2 adults from 2026-12-21 to 2026-12-23", { destination: "New York", minStars: 4, adults: 2, checkIn: "2026-12-21" }],
-  ["Stay at the Liberty New York Resort from 2026-12-21 to 2026-12-23", { destination: "Liberty New York Resort", checkIn: "2026-12-21", checkOut: "2026-12-23" }],
+  [
+    "refundable rooms, Hotel in New York for 2 adults from 2026-12-21 to 2026-12-23",
+    {
+      destination: "New York",
+      adults: 2,
+      refundableOnly: true,
+      checkIn: "2026-12-21",
+      checkOut: "2026-12-23",
+      nights: 2,
+    },
+  ],
+  [
+    "4-star Hotel in New York for 2 adults from 2026-12-21 to 2026-12-23",
+    { destination: "New York", minStars: 4, adults: 2, checkIn: "2026-12-21" },
+  ],
+  [
+    "Stay at the Liberty New York Resort from 2026-12-21 to 2026-12-23",
+    { destination: "Liberty New York Resort", checkIn: "2026-12-21", checkOut: "2026-12-23" },
+  ],
   ["In New York please", { destination: "New York" }],
   ["Yes", {}],
   ["Done, card added", {}],
@@ -64,7 +174,8 @@ describe("readSearch: at least 30 phrasings and the slots each must yield", () =
   });
 
   it("does not read short answers as places", () => {
-    for (const answer of ["Yes", "No", "Done", "Okay", "Sure, go ahead", "Thanks"]) expect(readSearch(answer, ctx).destination).toBeUndefined();
+    for (const answer of ["Yes", "No", "Done", "Okay", "Sure, go ahead", "Thanks"])
+      expect(readSearch(answer, ctx).destination).toBeUndefined();
   });
 
   it("does not invent what was not said", () => {
@@ -90,7 +201,14 @@ describe("missing slots and follow-ups", () => {
     expect(missingForSearch({})).toMatch(/where/i);
     expect(missingForSearch({ destination: "Boston" })).toMatch(/check in/i);
     expect(missingForSearch({ destination: "Boston", checkIn: "2026-12-01" })).toMatch(/how many nights/i);
-    expect(missingForSearch({ destination: "Boston", checkIn: "2026-12-01", checkOut: "2026-12-02", childrenWithoutAges: 2 })).toMatch(/how old/i);
+    expect(
+      missingForSearch({
+        destination: "Boston",
+        checkIn: "2026-12-01",
+        checkOut: "2026-12-02",
+        childrenWithoutAges: 2,
+      }),
+    ).toMatch(/how old/i);
     expect(missingForSearch({ destination: "Boston", checkIn: "2026-12-01", checkOut: "2026-12-02" })).toBeNull();
   });
 
@@ -99,7 +217,10 @@ describe("missing slots and follow-ups", () => {
     expect(first.checkIn).toBeUndefined();
     const merged = mergeSlots(first, readSearch("next Friday", ctx));
     expect(merged).toMatchObject({ destination: "Boston", checkIn: "2026-11-27", checkOut: "2026-11-30" });
-    const kids = mergeSlots(readSearch("Dallas with 2 kids Dec 20-23", ctx), readSearch("they are 4 and 9 years old", ctx));
+    const kids = mergeSlots(
+      readSearch("Dallas with 2 kids Dec 20-23", ctx),
+      readSearch("they are 4 and 9 years old", ctx),
+    );
     expect(kids.childrenAges).toEqual([4, 9]);
     expect(kids.childrenWithoutAges).toBeUndefined();
   });
@@ -128,8 +249,15 @@ describe("shortlist references, confirmations, completion and guest names", () =
   });
 
   it.each([
-    ["yes", "yes"], ["Yes please", "yes"], ["ok go ahead", "yes"], ["confirm", "yes"],
-    ["no", "no"], ["No thanks", "no"], ["cancel", "no"], ["don't book it", "no"], ["maybe later?", null],
+    ["yes", "yes"],
+    ["Yes please", "yes"],
+    ["ok go ahead", "yes"],
+    ["confirm", "yes"],
+    ["no", "no"],
+    ["No thanks", "no"],
+    ["cancel", "no"],
+    ["don't book it", "no"],
+    ["maybe later?", null],
   ])("confirmation %s -> %s", (text, answer) => expect(readConfirmation(text)).toBe(answer));
 
   it("recognises completion of the card step", () => {

@@ -31,9 +31,28 @@ export type SearchSlots = {
 export type ReaderContext = { now: Date; timezoneOffsetMinutes: number };
 
 const WORD_NUMBERS: Record<string, number> = {
-  a: 1, an: 1, one: 1, single: 1, two: 2, couple: 2, pair: 2, three: 3, four: 4, five: 5, six: 6,
-  seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14,
-  fifteen: 15, sixteen: 16, seventeen: 17,
+  a: 1,
+  an: 1,
+  one: 1,
+  single: 1,
+  two: 2,
+  couple: 2,
+  pair: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
 };
 const NUMBER = String.raw`(\d{1,3}|a|an|one|single|two|couple of|pair of|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen)`;
 
@@ -49,7 +68,8 @@ export const nightsBetween = (checkIn: string, checkOut: string) =>
   Math.round((Date.parse(`${checkOut}T00:00:00Z`) - Date.parse(`${checkIn}T00:00:00Z`)) / 86_400_000);
 
 /** The actor's calendar date now. */
-const readToday = (ctx: ReaderContext) => new Date(ctx.now.getTime() + ctx.timezoneOffsetMinutes * 60_000).toISOString().slice(0, 10);
+const readToday = (ctx: ReaderContext) =>
+  new Date(ctx.now.getTime() + ctx.timezoneOffsetMinutes * 60_000).toISOString().slice(0, 10);
 
 const readDates = (text: string, ctx: ReaderContext): Pick<SearchSlots, "checkIn" | "checkOut" | "nights"> => {
   const out: Pick<SearchSlots, "checkIn" | "checkOut" | "nights"> = {};
@@ -60,10 +80,22 @@ const readDates = (text: string, ctx: ReaderContext): Pick<SearchSlots, "checkIn
 
   // Chrono would read "3 nights" or "2 adults" as dates; hide those phrases from it.
   const datesOnly = text
-    .replace(new RegExp(String.raw`\b${NUMBER}\s+(nights?|adults?|kids?|children|child|rooms?|stars?|people|persons|guests)\b`, "gi"), " ")
+    .replace(
+      new RegExp(
+        String.raw`\b${NUMBER}\s+(nights?|adults?|kids?|children|child|rooms?|stars?|people|persons|guests)\b`,
+        "gi",
+      ),
+      " ",
+    )
     .replace(/\b(?:for\s+)?a\s+week\b/gi, " ");
-  const results = chrono.parse(datesOnly, { instant: ctx.now, timezone: ctx.timezoneOffsetMinutes }, { forwardDate: true });
-  const dated = results.filter((r) => r.start.isCertain("day") || r.start.isCertain("weekday") || /weekend|week/i.test(r.text));
+  const results = chrono.parse(
+    datesOnly,
+    { instant: ctx.now, timezone: ctx.timezoneOffsetMinutes },
+    { forwardDate: true },
+  );
+  const dated = results.filter(
+    (r) => r.start.isCertain("day") || r.start.isCertain("weekday") || /weekend|week/i.test(r.text),
+  );
   const first = dated[0];
   if (!first) return out;
   const day = (c: ParsedComponents) => isoDate(c.get("year")!, c.get("month")!, c.get("day")!);
@@ -76,6 +108,7 @@ const readDates = (text: string, ctx: ReaderContext): Pick<SearchSlots, "checkIn
     const saturday = addDays(out.checkIn, weekday === 0 ? -1 : 6 - weekday);
     const today = readToday(ctx);
     const friday = addDays(saturday, -1);
+    // biome-ignore lint/complexity/useMathMinMax: ISO dates, compared as strings.
     out.checkIn = friday < today ? today : friday;
     out.checkOut = addDays(saturday, 1);
   }
@@ -92,20 +125,33 @@ const readParty = (text: string): Pick<SearchSlots, "adults" | "childrenAges" | 
     new RegExp(String.raw`\b(?:we are|we're|party of|group of)\s+${NUMBER}\b`, "i").exec(text) ??
     new RegExp(String.raw`\b${NUMBER}\s+(?:people|persons|guests|travell?ers|of us)\b`, "i").exec(text);
   if (adults) out.adults = toNumber(adults[1]!);
-  else if (/\b(couple|my (wife|husband|partner)|me and my (wife|husband|partner|friend)|the two of us|two of us)\b/i.test(text)) out.adults = 2;
+  else if (
+    /\b(couple|my (wife|husband|partner)|me and my (wife|husband|partner|friend)|the two of us|two of us)\b/i.test(text)
+  )
+    out.adults = 2;
   else if (/\b(just me|only me|myself|solo|by myself|alone|one person)\b/i.test(text)) out.adults = 1;
   else if (people) out.adults = toNumber(people[1]!);
 
   const ages: number[] = [];
-  const agedList = /\b(?:kids?|children|child|sons?|daughters?|boys?|girls?)\b[^.]*?\b(?:aged?|ages|of)\s+((?:\d{1,2}(?:\s*(?:,|and|&)\s*)?)+)/i.exec(text);
+  const agedList =
+    /\b(?:kids?|children|child|sons?|daughters?|boys?|girls?)\b[^.]*?\b(?:aged?|ages|of)\s+((?:\d{1,2}(?:\s*(?:,|and|&)\s*)?)+)/i.exec(
+      text,
+    );
   if (agedList) for (const age of agedList[1]!.match(/\d{1,2}/g) ?? []) ages.push(Number(age));
   if (!agedList) {
     for (const m of text.matchAll(/\b((?:\d{1,2}\s*(?:,|and|&)\s*)*\d{1,2})[- ]?(?:years?|yrs?|yo)\b/gi)) {
       for (const age of m[1]!.match(/\d{1,2}/g) ?? []) ages.push(Number(age));
     }
   }
-  const childCount = new RegExp(String.raw`\b${NUMBER}\s+(?:kids?|children|child|sons?|daughters?|boys?|girls?|teens?|teenagers?|toddlers?|babies|baby)\b`, "i").exec(text);
-  const count = childCount ? toNumber(childCount[1]!) : /\b(?:with|and)\s+(?:my|our|a|the)\s+(?:kid|child|son|daughter|baby|toddler)\b/i.test(text) ? 1 : 0;
+  const childCount = new RegExp(
+    String.raw`\b${NUMBER}\s+(?:kids?|children|child|sons?|daughters?|boys?|girls?|teens?|teenagers?|toddlers?|babies|baby)\b`,
+    "i",
+  ).exec(text);
+  const count = childCount
+    ? toNumber(childCount[1]!)
+    : /\b(?:with|and)\s+(?:my|our|a|the)\s+(?:kid|child|son|daughter|baby|toddler)\b/i.test(text)
+      ? 1
+      : 0;
   if (ages.length) out.childrenAges = ages.filter((a) => a < 18);
   if (count > ages.length) out.childrenWithoutAges = count - ages.length;
 
@@ -115,8 +161,10 @@ const readParty = (text: string): Pick<SearchSlots, "adults" | "childrenAges" | 
 };
 
 const readBudget = (text: string): Budget | undefined => {
-  const m = /\b(?:under|below|less than|max(?:imum)?|up to|no more than|at most|budget(?: of| is)?|within)\s*(?:usd|us\$|\$)?\s*(\d[\d,]*(?:\.\d+)?)\s*(k\b)?\s*(?:usd|dollars|bucks)?\s*(per night|a night|\/ ?night|nightly|each night|per day|total|in total|overall|for the (?:whole )?(?:stay|trip))?/i.exec(text)
-    ?? /(?:\$|usd\s?)(\d[\d,]*(?:\.\d+)?)(k\b)?\s*(per night|a night|\/ ?night|nightly|total|in total)/i.exec(text);
+  const m =
+    /\b(?:under|below|less than|max(?:imum)?|up to|no more than|at most|budget(?: of| is)?|within)\s*(?:usd|us\$|\$)?\s*(\d[\d,]*(?:\.\d+)?)\s*(k\b)?\s*(?:usd|dollars|bucks)?\s*(per night|a night|\/ ?night|nightly|each night|per day|total|in total|overall|for the (?:whole )?(?:stay|trip))?/i.exec(
+      text,
+    ) ?? /(?:\$|usd\s?)(\d[\d,]*(?:\.\d+)?)(k\b)?\s*(per night|a night|\/ ?night|nightly|total|in total)/i.exec(text);
   if (!m) return undefined;
   const amount = Number(m[1]!.replace(/,/g, "")) * (m[2] ? 1000 : 1);
   const per = m[3] && /total|overall|stay|trip/i.test(m[3]) ? "total" : "night";
@@ -131,16 +179,72 @@ const readStars = (text: string): number | undefined => {
 // Words that end a place name: dates, party, budget and filler.
 const MONTH = String.raw`(?:[Jj]an(?:uary)?|[Ff]eb(?:ruary)?|[Mm]ar(?:ch)?|[Aa]pr(?:il)?|[Mm]ay|[Jj]une?|[Jj]uly?|[Aa]ug(?:ust)?|[Ss]ep(?:t(?:ember)?)?|[Oo]ct(?:ober)?|[Nn]ov(?:ember)?|[Dd]ec(?:ember)?)\.?(?![a-z])`;
 const PLACE_STOP = String.raw`(?=\s+(?:${MONTH}\s*\d|for|from|on|next|this|tomorrow|tonight|today|with|under|below|between|starting|check|arriving|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december|\d)|at\s+most|max|and\s+\d|\d|around|during|over|please|that|which|who|refundable|free)\b|[,.;!?]|$)`;
-const PLACE = new RegExp(String.raw`\b(?:[Ii]n|[Tt]o|[Aa]t|[Nn]ear|[Aa]round|[Vv]isiting|[Ss]tay(?:ing)? at)\s+(?:the\s+)?([A-Z][\w'&.-]*(?:\s+(?!${MONTH})(?:[A-Z][\w'&.-]*|of|the|de|la|del))*)` + PLACE_STOP);
+const PLACE = new RegExp(
+  String.raw`\b(?:[Ii]n|[Tt]o|[Aa]t|[Nn]ear|[Aa]round|[Vv]isiting|[Ss]tay(?:ing)? at)\s+(?:the\s+)?([A-Z][\w'&.-]*(?:\s+(?!${MONTH})(?:[A-Z][\w'&.-]*|of|the|de|la|del))*)` +
+    PLACE_STOP,
+);
 // A capitalised phrase standing alone at the start or between commas: "Houston with my son", "just me, Austin, 12/01".
-const BARE_PLACE = new RegExp(String.raw`(?:^|,\s*)([A-Z][a-z'.-]+(?:\s+(?!${MONTH})[A-Z][a-z'.-]+){0,3})` + PLACE_STOP);
-const NOT_PLACES = new Set(["I", "We", "Find", "Book", "Hotel", "Hotels", "Looking", "Somewhere", "Need", "Show", "Search", "Please", "Any", "Just", "Solo", "Me", "My", "Non", "Free", "Family", "At", "Refundable", "Max", "Next", "This", "Tomorrow", "Today", "Two", "One", "A", "The", "Room", "Rooms", "Yes", "No", "Done", "Ok", "Okay", "Sure", "Thanks", "Thank", "Hi", "Hello", "Yep", "Nope", "Cancel", "Stop", "Finished", "Ready"]);
+const BARE_PLACE = new RegExp(
+  String.raw`(?:^|,\s*)([A-Z][a-z'.-]+(?:\s+(?!${MONTH})[A-Z][a-z'.-]+){0,3})` + PLACE_STOP,
+);
+const NOT_PLACES = new Set([
+  "I",
+  "We",
+  "Find",
+  "Book",
+  "Hotel",
+  "Hotels",
+  "Looking",
+  "Somewhere",
+  "Need",
+  "Show",
+  "Search",
+  "Please",
+  "Any",
+  "Just",
+  "Solo",
+  "Me",
+  "My",
+  "Non",
+  "Free",
+  "Family",
+  "At",
+  "Refundable",
+  "Max",
+  "Next",
+  "This",
+  "Tomorrow",
+  "Today",
+  "Two",
+  "One",
+  "A",
+  "The",
+  "Room",
+  "Rooms",
+  "Yes",
+  "No",
+  "Done",
+  "Ok",
+  "Okay",
+  "Sure",
+  "Thanks",
+  "Thank",
+  "Hi",
+  "Hello",
+  "Yep",
+  "Nope",
+  "Cancel",
+  "Stop",
+  "Finished",
+  "Ready",
+]);
 
 const readDestination = (text: string): string | undefined => {
   const m = PLACE.exec(text);
   if (m) return m[1]!.replace(/\s+(of|on|the|de|la|del)$/i, "").trim();
   // "Boston hotels", "New York for 2 nights": a capitalised phrase before a search word.
-  const lead = /\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,3})\s+(?:hotels?|stays?|rooms?|accommodations?|resorts?|motels?)\b/.exec(text);
+  const lead =
+    /\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,3})\s+(?:hotels?|stays?|rooms?|accommodations?|resorts?|motels?)\b/.exec(text);
   if (lead) return lead[1];
   for (const bare of text.matchAll(new RegExp(BARE_PLACE, "g"))) {
     const phrase = bare[1]!;
@@ -156,7 +260,10 @@ export const readSearch = (text: string, ctx: ReaderContext): SearchSlots => {
   if (destination) slots.destination = destination;
   const budget = readBudget(text);
   if (budget) slots.budget = budget;
-  if (/\b(refundable|free cancell?ation|flexible (?:rate|booking|cancell?ation)|cancell?able)\b/i.test(text) && !/\bnon[- ]?refundable\b/i.test(text)) {
+  if (
+    /\b(refundable|free cancell?ation|flexible (?:rate|booking|cancell?ation)|cancell?able)\b/i.test(text) &&
+    !/\bnon[- ]?refundable\b/i.test(text)
+  ) {
     slots.refundableOnly = true;
   }
   const stars = readStars(text);
@@ -176,7 +283,8 @@ export const missingForSearch = (slots: SearchSlots): string | null => {
 /** Merges what a follow-up message adds to what the conversation already knows. */
 export const mergeSlots = (known: SearchSlots, added: SearchSlots): SearchSlots => {
   const merged: SearchSlots = { ...known, ...added };
-  if (added.checkIn && !added.checkOut && known.nights && !added.nights) merged.checkOut = addDays(added.checkIn, known.nights);
+  if (added.checkIn && !added.checkOut && known.nights && !added.nights)
+    merged.checkOut = addDays(added.checkIn, known.nights);
   if (!added.checkIn && added.nights && known.checkIn) merged.checkOut = addDays(known.checkIn, added.nights);
   if (added.childrenAges && known.childrenWithoutAges && !added.childrenWithoutAges) {
     merged.childrenAges = [...(known.childrenAges ?? []), ...added.childrenAges];
@@ -186,8 +294,26 @@ export const mergeSlots = (known: SearchSlots, added: SearchSlots): SearchSlots 
 };
 
 const ORDINALS: Record<string, number> = {
-  first: 1, "1st": 1, second: 2, "2nd": 2, third: 3, "3rd": 3, fourth: 4, "4th": 4, fifth: 5, "5th": 5,
-  sixth: 6, "6th": 6, seventh: 7, "7th": 7, eighth: 8, "8th": 8, ninth: 9, "9th": 9, tenth: 10, "10th": 10,
+  first: 1,
+  "1st": 1,
+  second: 2,
+  "2nd": 2,
+  third: 3,
+  "3rd": 3,
+  fourth: 4,
+  "4th": 4,
+  fifth: 5,
+  "5th": 5,
+  sixth: 6,
+  "6th": 6,
+  seventh: 7,
+  "7th": 7,
+  eighth: 8,
+  "8th": 8,
+  ninth: 9,
+  "9th": 9,
+  tenth: 10,
+  "10th": 10,
 };
 
 export type ShortlistPick = { position: number } | { cheapest: true } | { name: string };
@@ -195,17 +321,40 @@ export type ShortlistPick = { position: number } | { cheapest: true } | { name: 
 /** Which shortlist entry a booking intent points at: by position, by name, or the cheapest. */
 export const readShortlistPick = (text: string, names: string[]): ShortlistPick | null => {
   const lower = text.toLowerCase();
-  const ordinal = /\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|9th|tenth|10th|last)\b/.exec(lower);
+  const ordinal =
+    /\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|9th|tenth|10th|last)\b/.exec(
+      lower,
+    );
   if (ordinal) return { position: ordinal[1] === "last" ? names.length : ORDINALS[ordinal[1]!]! };
-  const numbered = /(?:#|\bno\.?\s*|\bnumber\s+|\boption\s+|\bhotel\s+)(\d{1,2})\b/.exec(lower) ?? /^\s*(?:book\s+)?(\d{1,2})\s*[.!]?\s*$/.exec(lower);
+  const numbered =
+    /(?:#|\bno\.?\s*|\bnumber\s+|\boption\s+|\bhotel\s+)(\d{1,2})\b/.exec(lower) ??
+    /^\s*(?:book\s+)?(\d{1,2})\s*[.!]?\s*$/.exec(lower);
   if (numbered) return { position: Number(numbered[1]) };
   if (/\bcheapest\b|\blowest price\b/.test(lower)) return { cheapest: true };
   // "book the Marriott": the entry whose name shares the most distinctive words with the text.
   const words = new Set(lower.match(/[a-z0-9']{3,}/g) ?? []);
-  const filler = new Set(["book", "the", "one", "hotel", "inn", "suites", "please", "want", "take", "reserve", "that", "and", "with", "resort", "motel"]);
+  const filler = new Set([
+    "book",
+    "the",
+    "one",
+    "hotel",
+    "inn",
+    "suites",
+    "please",
+    "want",
+    "take",
+    "reserve",
+    "that",
+    "and",
+    "with",
+    "resort",
+    "motel",
+  ]);
   let best: { name: string; score: number } | null = null;
   for (const name of names) {
-    const score = (name.toLowerCase().match(/[a-z0-9']{3,}/g) ?? []).filter((w) => words.has(w) && !filler.has(w)).length;
+    const score = (name.toLowerCase().match(/[a-z0-9']{3,}/g) ?? []).filter(
+      (w) => words.has(w) && !filler.has(w),
+    ).length;
     if (score > 0 && (!best || score > best.score)) best = { name, score };
   }
   return best ? { name: best.name } : null;
@@ -218,14 +367,22 @@ export const isBookingIntent = (text: string) =>
 /** "yes"/"no" to a confirmation question; null when the message is neither. */
 export const readConfirmation = (text: string): "yes" | "no" | null => {
   const t = text.trim().toLowerCase();
-  if (/^(no|nope|nah|don'?t|do not|cancel|stop|decline|not now|never ?mind|no thanks|no,? thank you)\b/.test(t)) return "no";
-  if (/^(yes|yep|yeah|yup|sure|ok|okay|confirm|confirmed|go ahead|please do|do it|book it|sounds good|absolutely|correct|y)\b/.test(t)) return "yes";
+  if (/^(no|nope|nah|don'?t|do not|cancel|stop|decline|not now|never ?mind|no thanks|no,? thank you)\b/.test(t))
+    return "no";
+  if (
+    /^(yes|yep|yeah|yup|sure|ok|okay|confirm|confirmed|go ahead|please do|do it|book it|sounds good|absolutely|correct|y)\b/.test(
+      t,
+    )
+  )
+    return "yes";
   return null;
 };
 
 /** "Done", "finished", "card added": the traveller says the card step is complete. */
 export const isCompletion = (text: string) =>
-  /\b(done|finished|completed?|all set|added (?:the|my) card|card (?:is )?(?:added|saved|attached)|i'?ve added|ready)\b/i.test(text);
+  /\b(done|finished|completed?|all set|added (?:the|my) card|card (?:is )?(?:added|saved|attached)|i'?ve added|ready)\b/i.test(
+    text,
+  );
 
 export type GuestName = { firstName: string; lastName: string };
 
@@ -233,7 +390,10 @@ export type GuestName = { firstName: string; lastName: string };
 export const readGuestName = (text: string): GuestName | null => {
   const cleaned = text
     .trim()
-    .replace(/^(?:the\s+)?(?:guest(?:'s)?(?:\s+name)?|name|it'?s|it is|book (?:it )?(?:under|for)|under|for)\s*(?:is|:)?\s*/i, "")
+    .replace(
+      /^(?:the\s+)?(?:guest(?:'s)?(?:\s+name)?|name|it'?s|it is|book (?:it )?(?:under|for)|under|for)\s*(?:is|:)?\s*/i,
+      "",
+    )
     .replace(/[.!]+$/, "")
     .trim();
   const parts = cleaned.split(/\s+/).filter(Boolean);

@@ -20,8 +20,16 @@ const bookingOf = (sessionId: string) =>
     .bind(`chat-${sessionId}-%`)
     .first<{ reference: string; status: string; supplier: string; accommodation_code: string }>();
 const upstreamBooking = async (hotelCode: string, clientReference: string) => {
-  const url = (await env.DB.prepare("SELECT url FROM connection_upstreams WHERE connection_id = 'con_demo_hotelx'").first<string>("url"))!;
-  const access = { url, client: "test", context: "SANDBOX", apiKey: env.HOTELX_SANDBOX_API_KEY, fetch: (request: Request) => env.HOTELX_SANDBOX.fetch(request) };
+  const url = (await env.DB.prepare(
+    "SELECT url FROM connection_upstreams WHERE connection_id = 'con_demo_hotelx'",
+  ).first<string>("url"))!;
+  const access = {
+    url,
+    client: "test",
+    context: "SANDBOX",
+    apiKey: env.HOTELX_SANDBOX_API_KEY,
+    fetch: (request: Request) => env.HOTELX_SANDBOX.fetch(request),
+  };
   return bookingByClientReference(access, { hotelCode, currency: "EUR", clientReference }, { deadlineMs: 5_000 });
 };
 
@@ -34,14 +42,22 @@ describe("a chat booking on connection 1002 (the sandbox upstream)", () => {
     expect((await say(id, "Book the first one")).result.status).toBe("guest_name_required");
     const setup = await say(id, "The guest is Ada Lovelace");
     expect(setup.result.status).toBe("payment_setup_required");
-    const attached = await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setup.result.artifacts.payment.setupUrl)), { apiKey: null });
+    const attached = await post(
+      "/v1/hotel-ea/payment-methods/attach",
+      attachBody(tokenOf(setup.result.artifacts.payment.setupUrl)),
+      { apiKey: null },
+    );
     expect(attached.status).toBe(200);
     expect((await say(id, "Done, card added")).result.status).toBe("payment_confirmation_required");
     const booked = await say(id, "yes");
     expect(booked.result.status).toBe("booked");
     expect(booked.result.message.text).toMatch(/^Booked! Hotel Sandbox Lisbon/);
     const row = (await bookingOf(id))!;
-    expect(row).toMatchObject({ status: "success", supplier: hotelxSupplierName("con_demo_hotelx"), accommodation_code: "HX003" });
+    expect(row).toMatchObject({
+      status: "success",
+      supplier: hotelxSupplierName("con_demo_hotelx"),
+      accommodation_code: "HX003",
+    });
     expect(await upstreamBooking("HX003", row.reference)).toMatchObject({ found: true, booking: { status: "OK" } });
   });
 
@@ -49,7 +65,9 @@ describe("a chat booking on connection 1002 (the sandbox upstream)", () => {
     // The chat's deadline is the default 8 s; this hotel books, then answers after 10 s.
     const id = await startSession("traveller-upstream"); // the card saved above
     const list = await say(id, `Stay at the Sandbox Scenario HXLOST10000 ${STAY}`);
-    expect(list.result.artifacts.shortlist?.[0], JSON.stringify(list.result)).toMatchObject({ name: "Sandbox scenario HXLOST10000" });
+    expect(list.result.artifacts.shortlist?.[0], JSON.stringify(list.result)).toMatchObject({
+      name: "Sandbox scenario HXLOST10000",
+    });
     expect((await say(id, "Book the first one")).result.status).toBe("guest_name_required");
     expect((await say(id, "The guest is Ada Lovelace")).result.status).toBe("payment_confirmation_required");
     const answer = await say(id, "yes");
@@ -57,6 +75,9 @@ describe("a chat booking on connection 1002 (the sandbox upstream)", () => {
     expect(row.status).toBe("pending");
     expect(answer.result.message.text).not.toContain("Booked!");
     expect(answer.result.message.text).toContain(`is being confirmed by the supplier. Reference ${row.reference}`);
-    expect(await upstreamBooking("HXLOST10000", row.reference)).toMatchObject({ found: true, booking: { status: "OK" } });
+    expect(await upstreamBooking("HXLOST10000", row.reference)).toMatchObject({
+      found: true,
+      booking: { status: "OK" },
+    });
   });
 });

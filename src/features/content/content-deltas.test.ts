@@ -18,13 +18,20 @@ let seededAt: string;
 let changed: { code: string; updatedAt: string }[];
 
 const setUpdatedAt = (codes: string[], updatedAt: string) =>
-  env.DB.prepare("UPDATE accommodations SET updated_at = ? WHERE code IN (SELECT value FROM json_each(?))").bind(updatedAt, JSON.stringify(codes)).run();
+  env.DB.prepare("UPDATE accommodations SET updated_at = ? WHERE code IN (SELECT value FROM json_each(?))")
+    .bind(updatedAt, JSON.stringify(codes))
+    .run();
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 60 });
-  seededAt = (await env.DB.prepare("SELECT updated_at FROM accommodations WHERE code = 'US000001'").first<string>("updated_at"))!;
+  seededAt = (await env.DB.prepare("SELECT updated_at FROM accommodations WHERE code = 'US000001'").first<string>(
+    "updated_at",
+  ))!;
   // Controlled history: everything old, then 10 single changes a second apart and a tie of three.
-  await setUpdatedAt(Array.from({ length: 60 }, (_, i) => code(i + 1)), OLD);
+  await setUpdatedAt(
+    Array.from({ length: 60 }, (_, i) => code(i + 1)),
+    OLD,
+  );
   changed = [];
   for (let i = 0; i < 10; i++) {
     // Change order differs from code order: the highest code changed first.
@@ -36,7 +43,8 @@ beforeAll(async () => {
   changed.push(...[code(22), code(31), code(40)].map((c) => ({ code: c, updatedAt: at(30) })));
 });
 
-const docs = (res: { json: any }) => res.json.data.accommodations as { code: string; updatedAt: string; [k: string]: unknown }[];
+const docs = (res: { json: any }) =>
+  res.json.data.accommodations as { code: string; updatedAt: string; [k: string]: unknown }[];
 const pairs = (res: { json: any }) => docs(res).map((d) => ({ code: d.code, updatedAt: d.updatedAt }));
 
 /** Follows nextPageToken to the end; `between` runs after the first page. */
@@ -76,7 +84,11 @@ describe("content deltas: changedSince", () => {
   it("returns only documents updated after changedSince, in change order", async () => {
     const res = await post(PATH, { changedSince: "2026-02-01T00:00:00Z" });
     expect(res.status).toBe(200);
-    expect(res.json.data).toMatchObject({ changedSince: "2026-02-01T00:00:00.000Z", hasMore: false, nextPageToken: null });
+    expect(res.json.data).toMatchObject({
+      changedSince: "2026-02-01T00:00:00.000Z",
+      hasMore: false,
+      nextPageToken: null,
+    });
     expect(pairs(res)).toEqual(changed);
   });
 
@@ -89,7 +101,10 @@ describe("content deltas: changedSince", () => {
   it("reads an offset as the same instant, and combines with the type filter", async () => {
     const res = await post(PATH, { changedSince: "2026-03-01T01:00:05+01:00" });
     expect(pairs(res)).toEqual(changed.filter((c) => c.updatedAt > at(5)));
-    const { results } = await env.DB.prepare("SELECT code, type FROM accommodations").all<{ code: string; type: string }>();
+    const { results } = await env.DB.prepare("SELECT code, type FROM accommodations").all<{
+      code: string;
+      type: string;
+    }>();
     const typeOf = new Map(results.map((r) => [r.code, r.type]));
     const type = typeOf.get(changed[0]!.code)!;
     const typed = await post(PATH, { changedSince: "2026-02-01T00:00:00Z", type });
@@ -102,9 +117,12 @@ describe("content deltas: changedSince", () => {
     expect(res.json.data).toMatchObject({ accommodations: [], hasMore: false, nextPageToken: null });
   });
 
-  it.each([3, 4, 13])("pages a delta with size %i without duplicates or gaps (the tie split across pages)", async (size) => {
-    expect(await walk({ changedSince: "2026-02-01T00:00:00Z", size })).toEqual(changed);
-  });
+  it.each([3, 4, 13])(
+    "pages a delta with size %i without duplicates or gaps (the tie split across pages)",
+    async (size) => {
+      expect(await walk({ changedSince: "2026-02-01T00:00:00Z", size })).toEqual(changed);
+    },
+  );
 
   it("binds changedSince in the page token", async () => {
     const first = await post(PATH, { changedSince: "2026-02-01T00:00:00Z", size: 4 });
@@ -114,7 +132,10 @@ describe("content deltas: changedSince", () => {
     expect(pairs(same)).toEqual(changed.slice(4, 8));
     const other = await post(PATH, { changedSince: "2026-02-02T00:00:00Z", pageToken: token });
     expect(other.status).toBe(400);
-    expect(other.json).toMatchObject({ message: "changedSince in query must match changedSince in pageToken", code: "page_token_mismatch" });
+    expect(other.json).toMatchObject({
+      message: "changedSince in query must match changedSince in pageToken",
+      code: "page_token_mismatch",
+    });
     const fullListToken = (await post(PATH, { size: 4 })).json.data.nextPageToken;
     const mixed = await post(PATH, { changedSince: "2026-02-01T00:00:00Z", pageToken: fullListToken });
     expect(mixed.status).toBe(400);
@@ -122,8 +143,15 @@ describe("content deltas: changedSince", () => {
   });
 
   it("reads a delta page from the accommodations_updated index, without sorting", async () => {
-    const query = contentPageQuery(database(env.DB), { type: null, countries: ["US"], changedSince: OLD }, { code: code(15), updatedAt: at(4) }, 100).toSQL();
-    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).bind(...query.params).all<{ detail: string }>();
+    const query = contentPageQuery(
+      database(env.DB),
+      { type: null, countries: ["US"], changedSince: OLD },
+      { code: code(15), updatedAt: at(4) },
+      100,
+    ).toSQL();
+    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+      .bind(...query.params)
+      .all<{ detail: string }>();
     const details = plan.results.map((r) => r.detail).join("\n");
     expect(details).toMatch(/USING INDEX accommodations_updated/);
     expect(details).not.toMatch(/TEMP B-TREE/);
@@ -183,27 +211,40 @@ describe("operator content edits feed the next delta", () => {
       doc.starRating = 2;
     });
     expect(res.status).toBe(200);
-    const row = await env.DB.prepare("SELECT name, type, star_rating FROM accommodations WHERE code = ?").bind(code(7)).first();
+    const row = await env.DB.prepare("SELECT name, type, star_rating FROM accommodations WHERE code = ?")
+      .bind(code(7))
+      .first();
     expect(row).toEqual({ name: "Quayside Lantern Inn", type: "guesthouse", star_rating: 2 });
-    const found = await env.DB.prepare("SELECT count(*) AS n FROM accommodation_name_words WHERE accommodation_name_words MATCH 'lantern'").first<number>("n");
+    const found = await env.DB.prepare(
+      "SELECT count(*) AS n FROM accommodation_name_words WHERE accommodation_name_words MATCH 'lantern'",
+    ).first<number>("n");
     expect(found).toBe(1);
   });
 
   it("refuses bad edits with a clear 4xx", async () => {
     const doc = docs(await post(PATH, { size: 1 }))[0]!;
-    const put = (path: string, body: unknown, headers: Record<string, string> = OPERATOR) => call("PUT", path, body, { apiKey: null, headers });
+    const put = (path: string, body: unknown, headers: Record<string, string> = OPERATOR) =>
+      call("PUT", path, body, { apiKey: null, headers });
     expect((await put(`/api/operator/accommodations/${doc.code}`, doc, {})).status).toBe(401);
-    expect((await put(`/api/operator/accommodations/${doc.code}`, doc, { authorization: "Bearer nope" })).status).toBe(403);
+    expect((await put(`/api/operator/accommodations/${doc.code}`, doc, { authorization: "Bearer nope" })).status).toBe(
+      403,
+    );
     const unknown = await put("/api/operator/accommodations/US999999", { ...doc, code: "US999999" });
     expect(unknown.status).toBe(404);
     expect(unknown.json.message).toBe("Accommodation not found");
     const cases: [unknown, string][] = [
       [{ ...doc, code: "US000002" }, "code: must equal the accommodation code in the path"],
-      [{ ...doc, address: { ...(doc.address as object), country: "FR" } }, "Unsupported country: FR. Currently only US is supported"],
+      [
+        { ...doc, address: { ...(doc.address as object), country: "FR" } },
+        "Unsupported country: FR. Currently only US is supported",
+      ],
       [{ ...doc, timezone: "Mars/Olympus" }, "timezone: unknown IANA zone Mars/Olympus"],
       [{ ...doc, location: [200, 10] }, "location: expected [longitude, latitude] within range"],
       [{ ...doc, localizedName: [] }, "localizedName: at least one name is required"],
-      [{ ...doc, type: "castle" }, 'type: Invalid option: expected one of "hotel"|"resort"|"motel"|"apartment"|"hostel"|"guesthouse"'],
+      [
+        { ...doc, type: "castle" },
+        'type: Invalid option: expected one of "hotel"|"resort"|"motel"|"apartment"|"hostel"|"guesthouse"',
+      ],
       [{ ...doc, starRating: undefined }, "starRating is required"],
       [{ ...doc, extra: 1 }, 'Request body: Unrecognized key: "extra"'],
     ];
@@ -211,7 +252,11 @@ describe("operator content edits feed the next delta", () => {
       const res = await put(`/api/operator/accommodations/${doc.code}`, body);
       expect([res.status, res.json.message]).toEqual([400, message]);
     }
-    const malformed = await call("PUT", `/api/operator/accommodations/${doc.code}`, undefined, { apiKey: null, raw: "{", headers: { ...OPERATOR, "content-type": "application/json" } });
+    const malformed = await call("PUT", `/api/operator/accommodations/${doc.code}`, undefined, {
+      apiKey: null,
+      raw: "{",
+      headers: { ...OPERATOR, "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(400);
     // None of these changed the document.
     expect(docs(await post(PATH, { size: 1 }))[0]).toEqual(doc);
@@ -221,6 +266,6 @@ describe("operator content edits feed the next delta", () => {
     const doc = (await call("GET", "/openapi.json")).json;
     expect(doc.paths["/api/operator/accommodations/{accommodationCode}"].put).toBeDefined();
     expect(doc.components.schemas.ContentRequest.properties.changedSince).toBeDefined();
-    expect(JSON.stringify(doc.components.schemas.ServedAccommodationContent)).toContain("\"updatedAt\"");
+    expect(JSON.stringify(doc.components.schemas.ServedAccommodationContent)).toContain('"updatedAt"');
   });
 });

@@ -18,15 +18,30 @@ const invalid = (message: string) => new ApiError("invalid_request", message);
 /** The indexed columns search and content filter on, taken from the document so the two never disagree. */
 const columnsOf = (doc: AccommodationContent) => {
   const [longitude, latitude] = doc.location;
-  if (!(latitude >= -90 && latitude <= 90 && longitude >= -180 && longitude <= 180)) throw invalid("location: expected [longitude, latitude] within range");
+  if (!(latitude >= -90 && latitude <= 90 && longitude >= -180 && longitude <= 180))
+    throw invalid("location: expected [longitude, latitude] within range");
   if (!isTimeZone(doc.timezone)) throw invalid(`timezone: unknown IANA zone ${doc.timezone}`);
   const country = doc.address.country.toUpperCase();
   if (!(SUPPORTED_COUNTRIES as readonly string[]).includes(country)) {
     throw new ApiError("unsupported_country", `Unsupported country: ${country}. Currently only US is supported`);
   }
-  const name = (doc.localizedName.find((n) => n.locale === "en-US") ?? doc.localizedName.find((n) => n.language === "en") ?? doc.localizedName[0])?.content.trim();
+  const name = (
+    doc.localizedName.find((n) => n.locale === "en-US") ??
+    doc.localizedName.find((n) => n.language === "en") ??
+    doc.localizedName[0]
+  )?.content.trim();
   if (!name) throw invalid("localizedName: at least one name is required");
-  return { name, type: doc.type, country, state: doc.address.state, city: doc.address.city, latitude, longitude, starRating: doc.starRating, timezone: doc.timezone };
+  return {
+    name,
+    type: doc.type,
+    country,
+    state: doc.address.state,
+    city: doc.address.city,
+    latitude,
+    longitude,
+    starRating: doc.starRating,
+    timezone: doc.timezone,
+  };
 };
 
 /**
@@ -38,8 +53,14 @@ export const replaceAccommodationContent = async (db: Db, code: string, doc: Acc
   if (doc.code !== code) throw invalid("code: must equal the accommodation code in the path");
   const columns = columnsOf(doc);
   const [, rows] = await db.batch([
-    db.update(accommodations).set({ ...columns, content: JSON.stringify(doc) }).where(eq(accommodations.code, code)),
-    db.select({ content: accommodations.content, updatedAt: accommodations.updatedAt }).from(accommodations).where(eq(accommodations.code, code)),
+    db
+      .update(accommodations)
+      .set({ ...columns, content: JSON.stringify(doc) })
+      .where(eq(accommodations.code, code)),
+    db
+      .select({ content: accommodations.content, updatedAt: accommodations.updatedAt })
+      .from(accommodations)
+      .where(eq(accommodations.code, code)),
   ]);
   const row = rows[0];
   if (!row) throw new ApiError("accommodation_not_found", "Accommodation not found");

@@ -58,7 +58,9 @@ describe("POST /api/v1/content/accommodations: happy paths", () => {
   });
 
   it("walks with an odd page size and a type filter, serving exactly the accommodations of that type", async () => {
-    const { results } = await env.DB.prepare("select code from accommodations where type = 'motel' order by code").all<{ code: string }>();
+    const { results } = await env.DB.prepare("select code from accommodations where type = 'motel' order by code").all<{
+      code: string;
+    }>();
     expect(results.length).toBeGreaterThan(50);
     const codes = await walk({ type: "Motel", size: 7 });
     expect(codes).toEqual(results.map((r) => r.code));
@@ -73,17 +75,32 @@ describe("POST /api/v1/content/accommodations: happy paths", () => {
   });
 
   it("serves the last page with hasMore false and a null token", async () => {
-    const res = await post(PATH, { size: 100, pageToken: await issuePageToken(keyring(env.PAGE_TOKEN_SECRET), {
-      partnerId: "demo", type: null, countries: ["US"], size: 100, after: "US001950", expiresAt: Date.now() + 60_000,
-    }) });
+    const res = await post(PATH, {
+      size: 100,
+      pageToken: await issuePageToken(keyring(env.PAGE_TOKEN_SECRET), {
+        partnerId: "demo",
+        type: null,
+        countries: ["US"],
+        size: 100,
+        after: "US001950",
+        expiresAt: Date.now() + 60_000,
+      }),
+    });
     expect(res.status).toBe(200);
     expect(res.json.data.accommodations).toHaveLength(50);
     expect(res.json.data).toMatchObject({ hasMore: false, nextPageToken: null });
   });
 
   it("pages with a keyset seek on an index, so a deep page costs what the first costs", async () => {
-    const query = contentPageQuery(database(env.DB), { type: null, countries: ["US"], changedSince: null }, { code: "US001000", updatedAt: null }, 100).toSQL();
-    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).bind(...query.params).all<{ detail: string }>();
+    const query = contentPageQuery(
+      database(env.DB),
+      { type: null, countries: ["US"], changedSince: null },
+      { code: "US001000", updatedAt: null },
+      100,
+    ).toSQL();
+    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+      .bind(...query.params)
+      .all<{ detail: string }>();
     const details = plan.results.map((r) => r.detail).join("\n");
     expect(details).toMatch(/USING INDEX accommodations_country_code \(country=\? AND code>\?\)/);
     expect(details).not.toMatch(/TEMP B-TREE/);
@@ -117,7 +134,14 @@ describe("content errors of section 7, word for word", () => {
   });
 
   it("rejects a token signed with another secret", async () => {
-    const forged = await issuePageToken(keyring("some-other-secret"), { partnerId: "demo", type: null, countries: ["US"], size: 10, after: "US000010", expiresAt: Date.now() + 60_000 });
+    const forged = await issuePageToken(keyring("some-other-secret"), {
+      partnerId: "demo",
+      type: null,
+      countries: ["US"],
+      size: 10,
+      after: "US000010",
+      expiresAt: Date.now() + 60_000,
+    });
     const res = await post(PATH, { pageToken: forged });
     expect(res.status).toBe(401);
     expect(res.json.message).toBe("Invalid pageToken signature");
@@ -125,7 +149,14 @@ describe("content errors of section 7, word for word", () => {
 
   it("rejects a correctly signed token whose payload is not a page cursor", async () => {
     const { signToken } = await import("../../platform/crypto/signed-token");
-    const res = await post(PATH, { pageToken: await signToken(keyring(env.PAGE_TOKEN_SECRET), "content-page", { hello: "world" }, Date.now() + 60_000) });
+    const res = await post(PATH, {
+      pageToken: await signToken(
+        keyring(env.PAGE_TOKEN_SECRET),
+        "content-page",
+        { hello: "world" },
+        Date.now() + 60_000,
+      ),
+    });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe("Invalid pageToken format");
   });
@@ -140,7 +171,14 @@ describe("content errors of section 7, word for word", () => {
 
   it("rejects an expired token, and documents a 24-hour lifetime", async () => {
     expect(PAGE_TOKEN_LIFETIME_MS).toBe(24 * 60 * 60 * 1000);
-    const expired = await issuePageToken(keyring(env.PAGE_TOKEN_SECRET), { partnerId: "demo", type: null, countries: ["US"], size: 10, after: "US000010", expiresAt: Date.now() - 1 });
+    const expired = await issuePageToken(keyring(env.PAGE_TOKEN_SECRET), {
+      partnerId: "demo",
+      type: null,
+      countries: ["US"],
+      size: 10,
+      after: "US000010",
+      expiresAt: Date.now() - 1,
+    });
     const res = await post(PATH, { pageToken: expired });
     expect(res.status).toBe(401);
     expect(res.json.message).toBe("pageToken expired");
@@ -166,7 +204,14 @@ describe("content errors of section 7, word for word", () => {
   });
 
   it("checks countries against the token", async () => {
-    const token = await issuePageToken(keyring(env.PAGE_TOKEN_SECRET), { partnerId: "demo", type: null, countries: ["CA", "US"], size: 10, after: "US000010", expiresAt: Date.now() + 60_000 });
+    const token = await issuePageToken(keyring(env.PAGE_TOKEN_SECRET), {
+      partnerId: "demo",
+      type: null,
+      countries: ["CA", "US"],
+      size: 10,
+      after: "US000010",
+      expiresAt: Date.now() + 60_000,
+    });
     const res = await post(PATH, { pageToken: token, countries: ["US"] });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe("countries in query must match countries in pageToken");
@@ -203,10 +248,13 @@ describe("content: authentication and bad input", () => {
   });
 
   it("400 for malformed JSON and for a wrong content type; 413 for a huge body", async () => {
-    const malformed = await post(PATH, undefined, { raw: "{\"size\":", headers: { "content-type": "application/json" } });
+    const malformed = await post(PATH, undefined, { raw: '{"size":', headers: { "content-type": "application/json" } });
     expect(malformed.status).toBe(400);
     expect(malformed.json.message).toBe("Malformed JSON in request body");
-    const wrongType = await post(PATH, undefined, { raw: "size=10", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const wrongType = await post(PATH, undefined, {
+      raw: "size=10",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(wrongType.status).toBe(400);
     expect(wrongType.json.message).toBe("Content-Type must be application/json");
     const huge = await post(PATH, { pageToken: "x".repeat(2 * 1024 * 1024) });
@@ -226,6 +274,9 @@ describe("content: authentication and bad input", () => {
   it("serves the seeded documents as stored", async () => {
     const [expected] = [...generateAccommodations(1)];
     const res = await post(PATH, { size: 1 });
-    expect(res.json.data.accommodations[0]).toEqual({ ...expected!.content, updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) });
+    expect(res.json.data.accommodations[0]).toEqual({
+      ...expected!.content,
+      updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+    });
   });
 });

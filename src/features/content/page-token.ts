@@ -32,13 +32,28 @@ export type PageCursor = {
 };
 
 export const issuePageToken = (keys: Keyring, cursor: PageCursor): Promise<string> =>
-  signToken(keys, "content-page", {
-    v: 1, p: cursor.partnerId, t: cursor.type, c: cursor.countries, s: cursor.size, a: cursor.after,
-    ...(cursor.changedSince ? { d: cursor.changedSince, u: cursor.afterUpdatedAt ?? undefined } : {}),
-  }, cursor.expiresAt);
+  signToken(
+    keys,
+    "content-page",
+    {
+      v: 1,
+      p: cursor.partnerId,
+      t: cursor.type,
+      c: cursor.countries,
+      s: cursor.size,
+      a: cursor.after,
+      ...(cursor.changedSince ? { d: cursor.changedSince, u: cursor.afterUpdatedAt ?? undefined } : {}),
+    },
+    cursor.expiresAt,
+  );
 
 /** Opens a token with the spec's errors, in order: format, signature, owner, expiry. */
-export const readPageToken = async (keys: Keyring, token: string, partnerId: string, now: number): Promise<PageCursor> => {
+export const readPageToken = async (
+  keys: Keyring,
+  token: string,
+  partnerId: string,
+  now: number,
+): Promise<PageCursor> => {
   const opened = await openToken(keys, "content-page", token, now);
   if (opened.kind === "malformed") throw new ApiError("invalid_page_token", "Invalid pageToken format");
   if (opened.kind === "bad_signature") throw new ApiError("page_token_signature", "Invalid pageToken signature");
@@ -48,6 +63,16 @@ export const readPageToken = async (keys: Keyring, token: string, partnerId: str
   // A delta token carries both its filter and the updatedAt half of its keyset.
   if ((d === undefined) !== (u === undefined)) throw new ApiError("invalid_page_token", "Invalid pageToken format");
   if (p !== partnerId) throw new ApiError("page_token_partner", "pageToken does not belong to the current partner");
-  if (opened.kind === "expired" || opened.expiresAt === null) throw new ApiError("page_token_expired", "pageToken expired");
-  return { partnerId: p, type: t, countries: c, size: s, after: a, expiresAt: opened.expiresAt, changedSince: d ?? null, afterUpdatedAt: u ?? null };
+  if (opened.kind === "expired" || opened.expiresAt === null)
+    throw new ApiError("page_token_expired", "pageToken expired");
+  return {
+    partnerId: p,
+    type: t,
+    countries: c,
+    size: s,
+    after: a,
+    expiresAt: opened.expiresAt,
+    changedSince: d ?? null,
+    afterUpdatedAt: u ?? null,
+  };
 };

@@ -7,7 +7,13 @@ import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { featureRouter } from "../../platform/http/router";
 import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
 import { replaceAccommodationContent } from "./content-edit";
-import { accommodationContentExample, accommodationContentSchema, contentRequestSchema, contentResponseSchema, servedAccommodationSchema } from "./schemas";
+import {
+  accommodationContentExample,
+  accommodationContentSchema,
+  contentRequestSchema,
+  contentResponseSchema,
+  servedAccommodationSchema,
+} from "./schemas";
 import { listAccommodationContent } from "./service";
 
 const listAccommodations = apiRoute({
@@ -49,7 +55,10 @@ const replaceContent = apiRoute({
     },
   },
   responses: {
-    200: { description: "The document as now served", content: { "application/json": { schema: envelopeSchema(servedAccommodationSchema) } } },
+    200: {
+      description: "The document as now served",
+      content: { "application/json": { schema: envelopeSchema(servedAccommodationSchema) } },
+    },
     ...errorResponses(400, 401, 403, 404, 413),
   },
 });
@@ -57,7 +66,10 @@ const replaceContent = apiRoute({
 export const contentRoutes = featureRouter()
   .openapi(replaceContent, async (c) => {
     const { updatedAt: _ignored, ...doc } = c.req.valid("json");
-    return c.json(success(await replaceAccommodationContent(c.get("db"), c.req.valid("param").accommodationCode, doc)), 200);
+    return c.json(
+      success(await replaceAccommodationContent(c.get("db"), c.req.valid("param").accommodationCode, doc)),
+      200,
+    );
   })
   .openapi(listAccommodations, async (c) => {
     const body = c.req.valid("json");

@@ -10,14 +10,26 @@ export const MAX_PAGE_SIZE = 100;
 
 export const contentRequestSchema = z
   .object({
-    type: z.string().optional().openapi({ description: `One of ${ACCOMMODATION_TYPES.join(", ")} (case-insensitive)`, example: "hotel" }),
-    countries: z.array(z.string()).optional().openapi({ description: "Only US is supported", example: ["US"] }),
-    size: z.number().int().min(1).max(MAX_PAGE_SIZE).optional().openapi({ description: `Page size, default ${DEFAULT_PAGE_SIZE}`, example: 100 }),
-    changedSince: z
+    type: z
       .string()
-      .refine(isIsoDatetime, "expected an ISO 8601 datetime with a zone")
       .optional()
-      .openapi({ description: "Only documents updated after this moment, in the order they changed (updatedAt, then code). Use the last updatedAt you received as the next changedSince.", example: "2026-11-01T00:00:00Z" }),
+      .openapi({ description: `One of ${ACCOMMODATION_TYPES.join(", ")} (case-insensitive)`, example: "hotel" }),
+    countries: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: "Only US is supported", example: ["US"] }),
+    size: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_PAGE_SIZE)
+      .optional()
+      .openapi({ description: `Page size, default ${DEFAULT_PAGE_SIZE}`, example: 100 }),
+    changedSince: z.string().refine(isIsoDatetime, "expected an ISO 8601 datetime with a zone").optional().openapi({
+      description:
+        "Only documents updated after this moment, in the order they changed (updatedAt, then code). Use the last updatedAt you received as the next changedSince.",
+      example: "2026-11-01T00:00:00Z",
+    }),
     pageToken: z.string().optional().openapi({ description: "nextPageToken of the previous page" }),
   })
   .openapi("ContentRequest");
@@ -26,12 +38,28 @@ export const contentRequestSchema = z
 export const accommodationContentExample = {
   code: "US000001",
   location: [-76.245643, 36.836137] as [number, number],
-  images: [{ priority: 1, thumbnail: "https://images.example.com/accommodations/US000001/1-thumb.jpg", url: "https://images.example.com/accommodations/US000001/1.jpg" }],
+  images: [
+    {
+      priority: 1,
+      thumbnail: "https://images.example.com/accommodations/US000001/1-thumb.jpg",
+      url: "https://images.example.com/accommodations/US000001/1.jpg",
+    },
+  ],
   contact: { phone: "(416) 574-5574", fax: "(854) 331-7192", email: "reservations@midtown-norfolk-suites.example.com" },
   address: { address: "24702 Cloyd Alley", city: "Norfolk", state: "VA", country: "US", postalCode: "24328" },
   localizedName: [{ language: "en", region: "US", locale: "en-US", content: "Midtown Norfolk Suites" }],
   localizedDescription: [
-    { language: "en", region: "US", locale: "en-US", content: [{ type: "GENERAL" as const, content: "<p>Midtown Norfolk Suites is a 4-star hotel in Norfolk, VA, with 504 rooms over 21 floors.</p>" }] },
+    {
+      language: "en",
+      region: "US",
+      locale: "en-US",
+      content: [
+        {
+          type: "GENERAL" as const,
+          content: "<p>Midtown Norfolk Suites is a 4-star hotel in Norfolk, VA, with 504 rooms over 21 floors.</p>",
+        },
+      ],
+    },
   ],
   type: "hotel" as const,
   amenities: ["Parking"],
@@ -42,8 +70,12 @@ export const accommodationContentExample = {
     checkOutFrom: "06:00",
     checkOutUntil: "11:00",
     minAge: 21,
-    checkinInstructions: [{ language: "en", region: "US", locale: "en-US", content: "<p>Check in at the front desk from 16:00.</p>" }],
-    checkinSpecialInstructions: [{ language: "en", content: "Late arrivals after 23:00 should contact the property in advance." }],
+    checkinInstructions: [
+      { language: "en", region: "US", locale: "en-US", content: "<p>Check in at the front desk from 16:00.</p>" },
+    ],
+    checkinSpecialInstructions: [
+      { language: "en", content: "Late arrivals after 23:00 should contact the property in advance." },
+    ],
     checkoutSpecialInstructions: [{ language: "en", content: "Please return keys at the front desk by 11:00." }],
   },
   starRating: 4,
@@ -58,14 +90,22 @@ export const accommodationContentSchema = z
     location: z.tuple([z.number(), z.number()]).openapi({ description: "longitude, latitude" }),
     images: z.array(z.object({ priority: z.number(), thumbnail: z.string(), url: z.string() })),
     contact: z.object({ phone: z.string(), fax: z.string(), email: z.string() }),
-    address: z.object({ address: z.string(), city: z.string(), state: z.string(), country: z.string(), postalCode: z.string() }),
+    address: z.object({
+      address: z.string(),
+      city: z.string(),
+      state: z.string(),
+      country: z.string(),
+      postalCode: z.string(),
+    }),
     localizedName: z.array(localizedText),
     localizedDescription: z.array(
       z.object({
         language: z.string(),
         region: z.string(),
         locale: z.string(),
-        content: z.array(z.object({ type: z.enum(["ADDITIONAL", "GENERAL", "LOCATION", "RESTAURANT", "ROOM"]), content: z.string() })),
+        content: z.array(
+          z.object({ type: z.enum(["ADDITIONAL", "GENERAL", "LOCATION", "RESTAURANT", "ROOM"]), content: z.string() }),
+        ),
       }),
     ),
     type: z.enum(ACCOMMODATION_TYPES),
@@ -89,27 +129,39 @@ export type AccommodationContent = z.infer<typeof accommodationContentSchema>;
 
 /** A document as served: the stored section 4.1 document plus when it last changed. */
 export const servedAccommodationSchema = accommodationContentSchema
-  .extend({ updatedAt: z.string().openapi({ description: "When this document last changed (UTC); content deltas compare changedSince with it" }) })
-  .openapi("ServedAccommodationContent", { example: { ...accommodationContentExample, updatedAt: "2026-11-02T09:15:00.000Z" } });
+  .extend({
+    updatedAt: z
+      .string()
+      .openapi({ description: "When this document last changed (UTC); content deltas compare changedSince with it" }),
+  })
+  .openapi("ServedAccommodationContent", {
+    example: { ...accommodationContentExample, updatedAt: "2026-11-02T09:15:00.000Z" },
+  });
 
-export const contentPageSchema = z.object({
-  type: z.string().nullable().openapi({ description: "The type filter in force, null for all types" }),
-  countries: z.array(z.string()),
-  size: z.number(),
-  changedSince: z.string().nullable().openapi({ description: "The changedSince filter in force (UTC), null for the full list" }),
-  hasMore: z.boolean(),
-  nextPageToken: z.string().nullable().openapi({ description: "Null on the last page" }),
-  accommodations: z.array(servedAccommodationSchema),
-}).openapi({
-  example: {
-    type: null,
-    countries: ["US"],
-    size: 1,
-    changedSince: null,
-    hasMore: true,
-    nextPageToken: "eyJ2IjoxLCJwIjoiZGVtbyIsInQiOm51bGwsImMiOlsiVVMiXSwicyI6MSwiYSI6IlVTMDAwMDAxIn0.o1h0dYJ2VRfo6dHnmbWFMfXqnUtGswz1anmSp8Mg31c",
-    accommodations: [{ ...accommodationContentExample, updatedAt: "2026-11-02T09:15:00.000Z" }],
-  },
-});
+export const contentPageSchema = z
+  .object({
+    type: z.string().nullable().openapi({ description: "The type filter in force, null for all types" }),
+    countries: z.array(z.string()),
+    size: z.number(),
+    changedSince: z
+      .string()
+      .nullable()
+      .openapi({ description: "The changedSince filter in force (UTC), null for the full list" }),
+    hasMore: z.boolean(),
+    nextPageToken: z.string().nullable().openapi({ description: "Null on the last page" }),
+    accommodations: z.array(servedAccommodationSchema),
+  })
+  .openapi({
+    example: {
+      type: null,
+      countries: ["US"],
+      size: 1,
+      changedSince: null,
+      hasMore: true,
+      nextPageToken:
+        "eyJ2IjoxLCJwIjoiZGVtbyIsInQiOm51bGwsImMiOlsiVVMiXSwicyI6MSwiYSI6IlVTMDAwMDAxIn0.o1h0dYJ2VRfo6dHnmbWFMfXqnUtGswz1anmSp8Mg31c",
+      accommodations: [{ ...accommodationContentExample, updatedAt: "2026-11-02T09:15:00.000Z" }],
+    },
+  });
 
 export const contentResponseSchema = envelopeSchema(contentPageSchema).openapi("ContentResponse");

@@ -30,7 +30,8 @@ export type ContentPage = {
 const normaliseType = (type: string | undefined): string | null => {
   if (type === undefined) return null;
   const lower = type.toLowerCase();
-  if (!(ACCOMMODATION_TYPES as readonly string[]).includes(lower)) throw new ApiError("unsupported_type", "Unsupported type");
+  if (!(ACCOMMODATION_TYPES as readonly string[]).includes(lower))
+    throw new ApiError("unsupported_type", "Unsupported type");
   return lower;
 };
 
@@ -61,19 +62,31 @@ export const contentPageQuery = (db: Db, bound: Bound, after: After | null, size
   const columns = { code: accommodations.code, content: accommodations.content, updatedAt: accommodations.updatedAt };
   if (bound.changedSince === null) {
     if (after !== null) where.push(gt(accommodations.code, after.code));
-    return db.select(columns).from(accommodations).where(and(...where)).orderBy(asc(accommodations.code)).limit(size + 1);
+    return db
+      .select(columns)
+      .from(accommodations)
+      .where(and(...where))
+      .orderBy(asc(accommodations.code))
+      .limit(size + 1);
   }
   // Unary + keeps the planner off the country and type indexes: with no statistics it takes an
   // equality for the narrower filter, but one country matches every row; the change-order index narrows.
   where[0] = inArray(sql`+${accommodations.country}`, bound.countries);
   if (bound.type) where[1] = sql`+${accommodations.type} = ${bound.type}`;
   where.push(gt(accommodations.updatedAt, bound.changedSince));
-  if (after !== null) where.push(sql`(${accommodations.updatedAt}, ${accommodations.code}) > (${after.updatedAt}, ${after.code})`);
-  return db.select(columns).from(accommodations).where(and(...where)).orderBy(asc(accommodations.updatedAt), asc(accommodations.code)).limit(size + 1);
+  if (after !== null)
+    where.push(sql`(${accommodations.updatedAt}, ${accommodations.code}) > (${after.updatedAt}, ${after.code})`);
+  return db
+    .select(columns)
+    .from(accommodations)
+    .where(and(...where))
+    .orderBy(asc(accommodations.updatedAt), asc(accommodations.code))
+    .limit(size + 1);
 };
 
 /** The stored document with its updatedAt appended: a string splice, no parse of the document. */
-const withUpdatedAt = (content: string, updatedAt: string) => `${content.slice(0, -1)},"updatedAt":${JSON.stringify(updatedAt)}}`;
+const withUpdatedAt = (content: string, updatedAt: string) =>
+  `${content.slice(0, -1)},"updatedAt":${JSON.stringify(updatedAt)}}`;
 
 /**
  * One page of accommodation content: in code order, or for a delta (changedSince) in change order.

@@ -4,7 +4,14 @@ import { call } from "../../../test/support/api";
 import { OPERATOR } from "../../../test/support/sessions";
 
 const op = (method: string, path: string, body?: unknown) => call(method, path, body, OPERATOR);
-const valid = { partnerId: "demo", apiType: "cug", connectionType: "tgx", rateLimit: 100, rateLimitWindowMs: 1000, netMarkups: 1.5 };
+const valid = {
+  partnerId: "demo",
+  apiType: "cug",
+  connectionType: "tgx",
+  rateLimit: 100,
+  rateLimitWindowMs: 1000,
+  netMarkups: 1.5,
+};
 const create = async (overrides: Record<string, unknown> = {}) => {
   const res = await op("POST", "/api/connections", { ...valid, ...overrides });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
@@ -18,7 +25,12 @@ describe("operator authentication on /api/connections", () => {
     ["a partner API key", { "api-key": "demo-partner-key" }, 401],
     ["a wrong bearer token", { authorization: "Bearer demo-partner-key" }, 403],
   ])("refuses %s", async (_name, headers, status) => {
-    for (const [method, path] of [["GET", "/api/connections"], ["POST", "/api/connections"], ["PUT", "/api/connections/con_demo_b2b/enable"], ["DELETE", "/api/connections/con_demo_b2b"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/connections"],
+      ["POST", "/api/connections"],
+      ["PUT", "/api/connections/con_demo_b2b/enable"],
+      ["DELETE", "/api/connections/con_demo_b2b"],
+    ] as const) {
       const res = await call(method, path, method === "POST" ? valid : undefined, { apiKey: null, headers });
       expect(res.status).toBe(status);
       expect(res.json).not.toHaveProperty("data");
@@ -29,7 +41,12 @@ describe("operator authentication on /api/connections", () => {
 describe("POST /api/connections", () => {
   it("creates with a server-assigned numeric code, defaults and every field of 2.4", async () => {
     const a = await create({ rateName: "Net CUG", notificationEmail: "alerts@demo.test" });
-    expect(a).toMatchObject({ ...valid, rateName: "Net CUG", notificationEmail: "alerts@demo.test", currentInUse: false });
+    expect(a).toMatchObject({
+      ...valid,
+      rateName: "Net CUG",
+      notificationEmail: "alerts@demo.test",
+      currentInUse: false,
+    });
     expect(a.id).toMatch(/^con_[0-9a-f]{32}$/);
     expect(Number.isInteger(a.code)).toBe(true);
     expect(a.code).toBeGreaterThan(2001);
@@ -51,7 +68,12 @@ describe("POST /api/connections", () => {
   });
 
   it("409 when created in use beside one already in use", async () => {
-    const res = await op("POST", "/api/connections", { ...valid, apiType: "b2b", connectionType: "direct", currentInUse: true });
+    const res = await op("POST", "/api/connections", {
+      ...valid,
+      apiType: "b2b",
+      connectionType: "direct",
+      currentInUse: true,
+    });
     expect(res.status).toBe(409);
     expect(res.json.message).toBe(CONFLICT);
   });
@@ -74,16 +96,23 @@ describe("POST /api/connections", () => {
     expect(res.json.message).toContain(field);
   });
 
-  it.each(["apiType", "connectionType", "rateLimit", "rateLimitWindowMs", "netMarkups", "partnerId"])("requires %s", async (field) => {
-    const body: Record<string, unknown> = { ...valid };
-    delete body[field];
-    const res = await op("POST", "/api/connections", body);
-    expect(res.status).toBe(400);
-    expect(res.json.message).toContain(field);
-  });
+  it.each(["apiType", "connectionType", "rateLimit", "rateLimitWindowMs", "netMarkups", "partnerId"])(
+    "requires %s",
+    async (field) => {
+      const body: Record<string, unknown> = { ...valid };
+      delete body[field];
+      const res = await op("POST", "/api/connections", body);
+      expect(res.status).toBe(400);
+      expect(res.json.message).toContain(field);
+    },
+  );
 
   it("rejects malformed JSON with 400", async () => {
-    const res = await call("POST", "/api/connections", undefined, { ...OPERATOR, raw: "{", headers: { ...OPERATOR.headers, "content-type": "application/json" } });
+    const res = await call("POST", "/api/connections", undefined, {
+      ...OPERATOR,
+      raw: "{",
+      headers: { ...OPERATOR.headers, "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe("Malformed JSON in request body");
   });
@@ -100,7 +129,11 @@ describe("GET /api/connections", () => {
 
     const seen: number[] = [];
     for (let page = 1; page <= all.json.data.pagination.totalPages; page++) {
-      seen.push(...(await op("GET", `/api/connections?size=2&page=${page}`)).json.data.items.map((c: { code: number }) => c.code));
+      seen.push(
+        ...(await op("GET", `/api/connections?size=2&page=${page}`)).json.data.items.map(
+          (c: { code: number }) => c.code,
+        ),
+      );
     }
     expect(seen).toHaveLength(total);
     expect(new Set(seen).size).toBe(total);
@@ -121,7 +154,10 @@ describe("GET /api/connections", () => {
 
 describe("GET, PATCH, DELETE /api/connections/:id", () => {
   it("reads one, 404 Connection not found otherwise", async () => {
-    expect((await op("GET", "/api/connections/con_demo_b2b")).json.data).toMatchObject({ code: 1001, partnerId: "demo" });
+    expect((await op("GET", "/api/connections/con_demo_b2b")).json.data).toMatchObject({
+      code: 1001,
+      partnerId: "demo",
+    });
     const res = await op("GET", "/api/connections/con_nope");
     expect(res.status).toBe(404);
     expect(res.json.message).toBe("Connection not found");
@@ -129,9 +165,22 @@ describe("GET, PATCH, DELETE /api/connections/:id", () => {
 
   it("updates given fields only, clears with null, validates, keeps the code", async () => {
     const made = await create({ rateName: "before", notificationEmail: "x@demo.test" });
-    const res = await op("PATCH", `/api/connections/${made.id}`, { rateLimit: 0, rateName: null, notificationEmail: null, netMarkups: 2 });
+    const res = await op("PATCH", `/api/connections/${made.id}`, {
+      rateLimit: 0,
+      rateName: null,
+      notificationEmail: null,
+      netMarkups: 2,
+    });
     expect(res.status).toBe(200);
-    expect(res.json.data).toMatchObject({ id: made.id, code: made.code, rateLimit: 0, rateName: null, notificationEmail: null, netMarkups: 2, apiType: "cug" });
+    expect(res.json.data).toMatchObject({
+      id: made.id,
+      code: made.code,
+      rateLimit: 0,
+      rateName: null,
+      notificationEmail: null,
+      netMarkups: 2,
+      apiType: "cug",
+    });
     expect(res.json.data.updatedAt >= made.updatedAt).toBe(true);
     expect((await op("PATCH", `/api/connections/${made.id}`, { rateLimit: -1 })).status).toBe(400);
     expect((await op("PATCH", `/api/connections/${made.id}`, { apiType: "nope" })).status).toBe(400);
@@ -187,10 +236,15 @@ describe("PUT /api/connections/:id/enable and /disable (spec 3.3)", () => {
     for (let round = 0; round < 3; round++) {
       const a = await create({ apiType: "public", connectionType: "direct" });
       const b = await create({ apiType: "public", connectionType: "direct" });
-      const results = await Promise.all([op("PUT", `/api/connections/${a.id}/enable`), op("PUT", `/api/connections/${b.id}/enable`)]);
+      const results = await Promise.all([
+        op("PUT", `/api/connections/${a.id}/enable`),
+        op("PUT", `/api/connections/${b.id}/enable`),
+      ]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
       expect(results.find((r) => r.status === 409)!.json.message).toBe(CONFLICT);
-      const inUse = await env.DB.prepare("select count(*) n from connections where partner_id = 'demo' and api_type = 'public' and connection_type = 'direct' and current_in_use = 1").first<{ n: number }>();
+      const inUse = await env.DB.prepare(
+        "select count(*) n from connections where partner_id = 'demo' and api_type = 'public' and connection_type = 'direct' and current_in_use = 1",
+      ).first<{ n: number }>();
       expect(inUse!.n).toBe(1);
       // Free the slot for the next round.
       const winner = results[0]!.status === 200 ? a : b;

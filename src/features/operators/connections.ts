@@ -24,11 +24,13 @@ const FIRST_CODE = 1001;
 const CODE_ATTEMPTS = 5;
 
 const inUseConflict = () =>
-  new ApiError("connection_in_use_conflict", "Another connection is already currentInUse for this partner/apiType/connectionType");
+  new ApiError(
+    "connection_in_use_conflict",
+    "Another connection is already currentInUse for this partner/apiType/connectionType",
+  );
 
 /** The partial unique index connections_one_in_use is the judge; its failure becomes the spec's 409. */
-const mapWriteError = (err: unknown) =>
-  isUniqueViolation(err, "connections.partner_id") ? inUseConflict() : err;
+const mapWriteError = (err: unknown) => (isUniqueViolation(err, "connections.partner_id") ? inUseConflict() : err);
 
 const requirePartner = async (db: Db, partnerId: string) => {
   const [row] = await db.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).limit(1);
@@ -67,14 +69,26 @@ export const createConnection = async (db: Db, fields: ConnectionFields): Promis
   }
 };
 
-export const listConnections = async (db: Db, query: { page: number; size: number; partnerId?: string }): Promise<Page<ConnectionView>> => {
+export const listConnections = async (
+  db: Db,
+  query: { page: number; size: number; partnerId?: string },
+): Promise<Page<ConnectionView>> => {
   const where = query.partnerId ? eq(connections.partnerId, query.partnerId) : undefined;
   const [rows, [total]] = await Promise.all([
-    db.select().from(connections).where(where).orderBy(asc(connections.code)).limit(query.size).offset((query.page - 1) * query.size),
+    db
+      .select()
+      .from(connections)
+      .where(where)
+      .orderBy(asc(connections.code))
+      .limit(query.size)
+      .offset((query.page - 1) * query.size),
     db.select({ n: count() }).from(connections).where(where),
   ]);
   const n = total?.n ?? 0;
-  return { items: rows.map(connectionView), pagination: { page: query.page, size: query.size, total: n, totalPages: Math.ceil(n / query.size) } };
+  return {
+    items: rows.map(connectionView),
+    pagination: { page: query.page, size: query.size, total: n, totalPages: Math.ceil(n / query.size) },
+  };
 };
 
 export const getConnection = async (db: Db, id: string): Promise<ConnectionView> => {
@@ -83,7 +97,11 @@ export const getConnection = async (db: Db, id: string): Promise<ConnectionView>
   return connectionView(row);
 };
 
-export const updateConnection = async (db: Db, id: string, patch: Partial<ConnectionFields>): Promise<ConnectionView> => {
+export const updateConnection = async (
+  db: Db,
+  id: string,
+  patch: Partial<ConnectionFields>,
+): Promise<ConnectionView> => {
   if (patch.partnerId !== undefined) await requirePartner(db, patch.partnerId);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   try {
@@ -99,7 +117,8 @@ export const updateConnection = async (db: Db, id: string, patch: Partial<Connec
   }
 };
 
-export const setConnectionInUse = (db: Db, id: string, currentInUse: boolean) => updateConnection(db, id, { currentInUse });
+export const setConnectionInUse = (db: Db, id: string, currentInUse: boolean) =>
+  updateConnection(db, id, { currentInUse });
 
 export const deleteConnection = async (db: Db, id: string): Promise<ConnectionView> => {
   try {
@@ -109,7 +128,10 @@ export const deleteConnection = async (db: Db, id: string): Promise<ConnectionVi
   } catch (err) {
     // Bookings keep their connection for audit and cancellation; such a connection is disabled, not deleted.
     if (isForeignKeyViolation(err)) {
-      throw new ApiError("connection_has_bookings", "Connection has bookings and cannot be deleted; disable it instead");
+      throw new ApiError(
+        "connection_has_bookings",
+        "Connection has bookings and cannot be deleted; disable it instead",
+      );
     }
     throw err;
   }

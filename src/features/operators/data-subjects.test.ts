@@ -21,7 +21,13 @@ const chatBooking = async (actorId: string, guest: string) => {
   await say(sessionId, "book the first one");
   // Sent with idempotency keys, so their answers are stored (and must be erased too).
   const setup = await say(sessionId, guest, { idempotencyKey: `${sessionId}-guest` });
-  expect((await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setup.result.artifacts.payment.setupUrl)), { apiKey: null })).status).toBe(200);
+  expect(
+    (
+      await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setup.result.artifacts.payment.setupUrl)), {
+        apiKey: null,
+      })
+    ).status,
+  ).toBe(200);
   await say(sessionId, "Done");
   const booked = await say(sessionId, "Yes", { idempotencyKey: `${sessionId}-yes` });
   expect(booked.result.status).toBe("booked");
@@ -29,13 +35,18 @@ const chatBooking = async (actorId: string, guest: string) => {
 };
 
 const radarRow = (id: string) => env.DB.prepare("select * from radar_checks where id = ?").bind(id).first<any>();
-const bookingRow = (reference: string) => env.DB.prepare("select * from bookings where reference = ?").bind(reference).first<any>();
+const bookingRow = (reference: string) =>
+  env.DB.prepare("select * from bookings where reference = ?").bind(reference).first<any>();
 /** The session's Durable Object state, and the stored answers of its idempotent events (D1). */
 const sessionStorage = async (sessionId: string) => {
-  const session = await runInDurableObject(env.CHAT_SESSION.getByName(sessionId), (_i: ChatSession, state) =>
-    state.storage.sql.exec<{ record: string; state: string }>("select record, state from session").toArray()[0]!,
+  const session = await runInDurableObject(
+    env.CHAT_SESSION.getByName(sessionId),
+    (_i: ChatSession, state) =>
+      state.storage.sql.exec<{ record: string; state: string }>("select record, state from session").toArray()[0]!,
   );
-  const { results } = await env.DB.prepare("select answer from idempotency_keys where scope = ?").bind(chatEventScope(sessionId)).all<{ answer: string | null }>();
+  const { results } = await env.DB.prepare("select answer from idempotency_keys where scope = ?")
+    .bind(chatEventScope(sessionId))
+    .all<{ answer: string | null }>();
   return { ...session, responses: results.map((r) => r.answer ?? "").join("\n") };
 };
 
@@ -45,8 +56,12 @@ describe("POST /api/operator/data-subjects/erase", () => {
     const userId = unique("user");
     const booker = { first_name: "Ada", last_name: "Lovelace", email, phone: "+442071234567" };
     const demoCheck = await runCheckCall(checkBody({ booker, context: { user_id: userId, ip: "198.51.100.23" } }));
-    const otherCheck = await runCheckCall(checkBody({ booker: { ...booker, email: email.toUpperCase() } }), { apiKey: OTHER_KEY });
-    const bystanderCheck = await runCheckCall(checkBody({ booker: { first_name: "Bea", last_name: "Bystander", email: `${unique("bea")}@example.com` } }));
+    const otherCheck = await runCheckCall(checkBody({ booker: { ...booker, email: email.toUpperCase() } }), {
+      apiKey: OTHER_KEY,
+    });
+    const bystanderCheck = await runCheckCall(
+      checkBody({ booker: { first_name: "Bea", last_name: "Bystander", email: `${unique("bea")}@example.com` } }),
+    );
     const before = await radarRow(demoCheck.json.data.check_id);
 
     // Her sessions: one whose actor is her e-mail, one under the partner's user id from her radar check.
@@ -72,15 +87,28 @@ describe("POST /api/operator/data-subjects/erase", () => {
       expect(row.email_hash).toBeNull();
       expect(row.ip_hash).toBeNull();
     }
-    expect(await radarRow(demoCheck.json.data.check_id)).toMatchObject({ id: before.id, decision: before.decision, score: before.score, partner_id: "demo", session_id: before.session_id });
+    expect(await radarRow(demoCheck.json.data.check_id)).toMatchObject({
+      id: before.id,
+      decision: before.decision,
+      score: before.score,
+      partner_id: "demo",
+      session_id: before.session_id,
+    });
 
     // Bookings: holder [erased]; reference and amounts stay.
     for (const { reference } of [byEmail, byUserId]) {
       const row = await bookingRow(reference);
       expect(JSON.parse(row.holder)).toEqual({ name: "[erased]", surName: "[erased]" });
     }
-    expect(await bookingRow(byEmail.reference)).toMatchObject({ reference: bookingBefore.reference, charge_total: bookingBefore.charge_total, currency: bookingBefore.currency, status: "success" });
-    expect((await call("GET", `/api/bookings/${byEmail.reference}`, undefined, { apiKey: DEMO_KEY })).json.data.holder).toEqual({ name: "[erased]", surName: "[erased]" });
+    expect(await bookingRow(byEmail.reference)).toMatchObject({
+      reference: bookingBefore.reference,
+      charge_total: bookingBefore.charge_total,
+      currency: bookingBefore.currency,
+      status: "success",
+    });
+    expect(
+      (await call("GET", `/api/bookings/${byEmail.reference}`, undefined, { apiKey: DEMO_KEY })).json.data.holder,
+    ).toEqual({ name: "[erased]", surName: "[erased]" });
 
     // Chat sessions: no trace of the names in state or stored answers; the session still reads.
     for (const { sessionId } of [byEmail, byUserId]) {
@@ -95,7 +123,10 @@ describe("POST /api/operator/data-subjects/erase", () => {
     // Everyone else is untouched.
     expect((await radarRow(bystanderCheck.json.data.check_id)).inputs).toContain("Bystander");
     expect(JSON.parse((await bookingRow(bystander.reference)).holder)).toEqual({ name: "Bea", surName: "Bystander" });
-    expect(JSON.parse((await sessionStorage(bystander.sessionId)).state).guest).toEqual({ firstName: "Bea", lastName: "Bystander" });
+    expect(JSON.parse((await sessionStorage(bystander.sessionId)).state).guest).toEqual({
+      firstName: "Bea",
+      lastName: "Bystander",
+    });
     // Stored answers do carry names, so their absence above means they were erased.
     expect((await sessionStorage(bystander.sessionId)).responses).toContain("Bystander");
   });
@@ -112,7 +143,11 @@ describe("POST /api/operator/data-subjects/erase", () => {
       const res = await call("POST", ERASE, body, OPERATOR);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    const malformed = await call("POST", ERASE, undefined, { ...OPERATOR, raw: "{\"email\":", headers: { ...OPERATOR.headers, "content-type": "application/json" } });
+    const malformed = await call("POST", ERASE, undefined, {
+      ...OPERATOR,
+      raw: '{"email":',
+      headers: { ...OPERATOR.headers, "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(400);
   });
 });

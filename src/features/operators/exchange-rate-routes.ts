@@ -5,7 +5,10 @@ import { envelopeSchema, errorResponses, success } from "../../platform/http/env
 import { featureRouter } from "../../platform/http/router";
 import { readExchangeRates, replaceExchangeRates } from "./exchange-rates";
 
-const currencyCode = z.string().regex(/^[A-Z]{3}$/, "expected an ISO 4217 code of 3 upper-case letters").openapi({ example: "EUR" });
+const currencyCode = z
+  .string()
+  .regex(/^[A-Z]{3}$/, "expected an ISO 4217 code of 3 upper-case letters")
+  .openapi({ example: "EUR" });
 
 export const exchangeRatesRequestSchema = z
   .object({
@@ -19,7 +22,9 @@ export const exchangeRatesRequestSchema = z
 
 const exchangeRatesSchema = z
   .object({ base: z.string().nullable(), rates: z.record(z.string(), z.number()), updatedAt: z.string().nullable() })
-  .openapi("ExchangeRates", { example: { base: "USD", rates: { EUR: 0.92, GBP: 0.79 }, updatedAt: "2026-11-02T09:15:00.000Z" } });
+  .openapi("ExchangeRates", {
+    example: { base: "USD", rates: { EUR: 0.92, GBP: 0.79 }, updatedAt: "2026-11-02T09:15:00.000Z" },
+  });
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
 const operator = { security: operatorSecurity, middleware: [operatorAuth()] };
@@ -27,15 +32,22 @@ const answer = { description: "The exchange rates in force", ...json(envelopeSch
 
 const put = apiRoute({
   operationId: "setExchangeRates",
-  method: "put", path: "/api/operator/exchange-rates", tags: ["Operator: pricing"],
-  summary: "Replace the exchange rates search, quote and book convert prices with", ...operator,
+  method: "put",
+  path: "/api/operator/exchange-rates",
+  tags: ["Operator: pricing"],
+  summary: "Replace the exchange rates search, quote and book convert prices with",
+  ...operator,
   request: { body: { required: true, ...json(exchangeRatesRequestSchema) } },
   responses: { 200: answer, ...errorResponses(400, 401, 403) },
 });
 
 const get = apiRoute({
   operationId: "listExchangeRates",
-  method: "get", path: "/api/operator/exchange-rates", tags: ["Operator: pricing"], summary: "Read the exchange rates", ...operator,
+  method: "get",
+  path: "/api/operator/exchange-rates",
+  tags: ["Operator: pricing"],
+  summary: "Read the exchange rates",
+  ...operator,
   responses: { 200: answer, ...errorResponses(401, 403) },
 });
 

@@ -12,7 +12,11 @@ describe("/api/operator/exchange-rates", () => {
 
     const put = await call("PUT", PATH, { base: "USD", rates: { EUR: 0.92, GBP: 0.79, USD: 1 } }, OPERATOR);
     expect(put.status).toBe(200);
-    expect(put.json.data).toMatchObject({ base: "USD", rates: { EUR: 0.92, GBP: 0.79 }, updatedAt: expect.stringMatching(/Z$/) });
+    expect(put.json.data).toMatchObject({
+      base: "USD",
+      rates: { EUR: 0.92, GBP: 0.79 },
+      updatedAt: expect.stringMatching(/Z$/),
+    });
     expect((await call("GET", PATH, undefined, OPERATOR)).json.data).toEqual(put.json.data);
 
     const replaced = await call("PUT", PATH, { base: "EUR", rates: { USD: 1.087 } }, OPERATOR);
@@ -41,7 +45,11 @@ describe("/api/operator/exchange-rates", () => {
     const base = await call("PUT", PATH, { base: "USD", rates: { USD: 2 } }, OPERATOR);
     expect(base.status).toBe(400);
     expect(base.json.message).toBe("The rate of the base currency itself must be 1");
-    const malformed = await call("PUT", PATH, undefined, { ...OPERATOR, raw: "{\"base\":", headers: { ...OPERATOR.headers, "content-type": "application/json" } });
+    const malformed = await call("PUT", PATH, undefined, {
+      ...OPERATOR,
+      raw: '{"base":',
+      headers: { ...OPERATOR.headers, "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(400);
   });
 
@@ -50,8 +58,12 @@ describe("/api/operator/exchange-rates", () => {
     for (const method of ["GET", "PUT"]) {
       const body = method === "PUT" ? { base: "USD", rates: {} } : undefined;
       expect((await call(method, PATH, body, { apiKey: null })).status).toBe(401);
-      expect((await call(method, PATH, body, { apiKey: null, headers: { authorization: "Bearer nope" } })).status).toBe(403);
-      expect((await call(method, PATH, body, { apiKey: null, headers: { authorization: `Bearer ${token}` } })).status).toBe(403);
+      expect((await call(method, PATH, body, { apiKey: null, headers: { authorization: "Bearer nope" } })).status).toBe(
+        403,
+      );
+      expect(
+        (await call(method, PATH, body, { apiKey: null, headers: { authorization: `Bearer ${token}` } })).status,
+      ).toBe(403);
       expect((await call(method, PATH, body)).status).toBe(401);
     }
   });

@@ -9,11 +9,14 @@ type RateRow = { currency: string; per_base: number; base: string; updated_at: s
 export type ExchangeTable = Map<string, number>;
 
 /** The whole table in one small read; search sends it in its API-key batch. */
-export const exchangeRatesStatement = (d1: D1Database) => d1.prepare("SELECT currency, per_base, base, updated_at FROM exchange_rates");
+export const exchangeRatesStatement = (d1: D1Database) =>
+  d1.prepare("SELECT currency, per_base, base, updated_at FROM exchange_rates");
 
-export const exchangeTableOf = (result: D1Result): ExchangeTable => new Map((result.results as RateRow[]).map((r) => [r.currency, r.per_base]));
+export const exchangeTableOf = (result: D1Result): ExchangeTable =>
+  new Map((result.results as RateRow[]).map((r) => [r.currency, r.per_base]));
 
-export const readExchangeTable = async (d1: D1Database): Promise<ExchangeTable> => exchangeTableOf(await exchangeRatesStatement(d1).all());
+export const readExchangeTable = async (d1: D1Database): Promise<ExchangeTable> =>
+  exchangeTableOf(await exchangeRatesStatement(d1).all());
 
 /**
  * The rate converting one unit of `from` into `to`. The same currency needs no rate; otherwise
@@ -24,7 +27,8 @@ export const exchangeFor = (table: ExchangeTable, from: string, to: string): { c
   if (from === to) return { currency: from, rate: 1 };
   const fromPerBase = table.get(from);
   const toPerBase = table.get(to);
-  if (fromPerBase === undefined || toPerBase === undefined) throw new ApiError("unsupported_currency", "Unsupported currency", { currency: to });
+  if (fromPerBase === undefined || toPerBase === undefined)
+    throw new ApiError("unsupported_currency", "Unsupported currency", { currency: to });
   return { currency: from, rate: toPerBase / fromPerBase };
 };
 
@@ -37,7 +41,11 @@ export const readExchangeRates = async (d1: D1Database): Promise<ExchangeRateSet
 };
 
 /** Replaces every rate at once (one batch, one transaction), so a reader never sees half a set. */
-export const replaceExchangeRates = async (d1: D1Database, input: { base: string; rates: Record<string, number> }, now = new Date()): Promise<ExchangeRateSet> => {
+export const replaceExchangeRates = async (
+  d1: D1Database,
+  input: { base: string; rates: Record<string, number> },
+  now = new Date(),
+): Promise<ExchangeRateSet> => {
   if (input.base in input.rates && input.rates[input.base] !== 1) {
     throw new ApiError("invalid_exchange_rates", "The rate of the base currency itself must be 1");
   }
@@ -45,7 +53,11 @@ export const replaceExchangeRates = async (d1: D1Database, input: { base: string
   const updatedAt = now.toISOString();
   await d1.batch([
     d1.prepare("DELETE FROM exchange_rates"),
-    d1.prepare("INSERT INTO exchange_rates (currency, per_base, base, updated_at) SELECT key, value, ?1, ?2 FROM json_each(?3)").bind(input.base, updatedAt, JSON.stringify(rows)),
+    d1
+      .prepare(
+        "INSERT INTO exchange_rates (currency, per_base, base, updated_at) SELECT key, value, ?1, ?2 FROM json_each(?3)",
+      )
+      .bind(input.base, updatedAt, JSON.stringify(rows)),
   ]);
   return readExchangeRates(d1);
 };

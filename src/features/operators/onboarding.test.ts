@@ -6,31 +6,48 @@ import { OTHER } from "../../../test/support/accounts";
 
 const op = (method: string, path: string, body?: unknown) => call(method, path, body, OPERATOR);
 const sha256 = async (text: string) =>
-  [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
 
 describe("POST /api/partners", () => {
   it("onboards a partner with its admin, first API key and collector key, shown once, stored hashed", async () => {
     const password = await md5("acme-password");
     const res = await op("POST", "/api/partners", {
-      id: "acme", name: "Acme Travel", admin: { email: "Boss@Acme.test", password, firstName: "Ada" }, apiKeyName: "server",
+      id: "acme",
+      name: "Acme Travel",
+      admin: { email: "Boss@Acme.test", password, firstName: "Ada" },
+      apiKeyName: "server",
     });
     expect(res.status).toBe(201);
     const { partner, admin, apiKey, collectorKey } = res.json.data;
     expect(partner).toMatchObject({ id: "acme", name: "Acme Travel", isActive: true });
-    expect(admin).toMatchObject({ partnerId: "acme", email: "boss@acme.test", role: "admin", isActive: true, firstName: "Ada" });
+    expect(admin).toMatchObject({
+      partnerId: "acme",
+      email: "boss@acme.test",
+      role: "admin",
+      isActive: true,
+      firstName: "Ada",
+    });
     expect(apiKey).toMatchObject({ name: "server", revokedAt: null });
     expect(apiKey.apiKey).toMatch(/^esk_[\w-]{32}$/);
     expect(collectorKey).toMatch(/^esc_[\w-]{32}$/);
     expect(res.text).not.toMatch(/pbkdf2|passwordHash/);
 
-    const stored = await env.DB.prepare("select collector_key_hash from partners where id = 'acme'").first<{ collector_key_hash: string }>();
+    const stored = await env.DB.prepare("select collector_key_hash from partners where id = 'acme'").first<{
+      collector_key_hash: string;
+    }>();
     expect(stored!.collector_key_hash).toBe(await sha256(collectorKey));
-    const key = await env.DB.prepare("select key_hash from api_keys where id = ?").bind(apiKey.id).first<{ key_hash: string }>();
+    const key = await env.DB.prepare("select key_hash from api_keys where id = ?")
+      .bind(apiKey.id)
+      .first<{ key_hash: string }>();
     expect(key!.key_hash).toBe(await sha256(apiKey.apiKey));
 
     // The new admin logs in and sees its own partner; the key calls content.
     const token = await loginAs("boss@acme.test", password);
-    expect((await asBearer(token).get("/api/users")).json.data.map((u: { email: string }) => u.email)).toEqual(["boss@acme.test"]);
+    expect((await asBearer(token).get("/api/users")).json.data.map((u: { email: string }) => u.email)).toEqual([
+      "boss@acme.test",
+    ]);
     expect((await post("/api/v1/content/accommodations", { size: 1 }, { apiKey: apiKey.apiKey })).status).toBe(200);
     // The list of keys shows it masked only.
     const keys = await asBearer(token).get("/api/partner/api-keys");
@@ -38,19 +55,30 @@ describe("POST /api/partners", () => {
   });
 
   it("generates an id when none is given", async () => {
-    const res = await op("POST", "/api/partners", { name: "No Id Ltd", admin: { email: "a@noid.test", password: await md5("x") } });
+    const res = await op("POST", "/api/partners", {
+      name: "No Id Ltd",
+      admin: { email: "a@noid.test", password: await md5("x") },
+    });
     expect(res.status).toBe(201);
     expect(res.json.data.partner.id).toMatch(/^ptn_[0-9a-f]{16}$/);
   });
 
   it("409 for an existing partner id or admin e-mail, writing nothing (one batch)", async () => {
     const password = await md5("x");
-    const dupId = await op("POST", "/api/partners", { id: "demo", name: "Again", admin: { email: "fresh@x.test", password } });
+    const dupId = await op("POST", "/api/partners", {
+      id: "demo",
+      name: "Again",
+      admin: { email: "fresh@x.test", password },
+    });
     expect(dupId.status).toBe(409);
     expect(dupId.json.message).toBe("Partner already exists");
     expect(await env.DB.prepare("select id from users where email = 'fresh@x.test'").first()).toBeNull();
 
-    const dupEmail = await op("POST", "/api/partners", { id: "newco", name: "New Co", admin: { email: OTHER.admin.email, password } });
+    const dupEmail = await op("POST", "/api/partners", {
+      id: "newco",
+      name: "New Co",
+      admin: { email: OTHER.admin.email, password },
+    });
     expect(dupEmail.status).toBe(409);
     expect(dupEmail.json.message).toBe("Conflict");
     expect(await env.DB.prepare("select id from partners where id = 'newco'").first()).toBeNull();

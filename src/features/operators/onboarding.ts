@@ -34,22 +34,39 @@ export const onboardPartner = async (db: Db, input: NewPartner): Promise<Onboard
   const { key, row: keyRow } = await newApiKey(partnerId, input.apiKeyName ?? "Initial key");
   try {
     const [[partner], [admin], [apiKey]] = await db.batch([
-      db.insert(partners).values({ id: partnerId, name: input.name, collectorKeyHash: await sha256Hex(collectorKey) }).returning(),
+      db
+        .insert(partners)
+        .values({ id: partnerId, name: input.name, collectorKeyHash: await sha256Hex(collectorKey) })
+        .returning(),
       db.insert(users).values(adminRow).returning(),
       db.insert(apiKeys).values(keyRow).returning(),
     ]);
-    return { partner: partnerView(partner!), admin: userProfile(admin!), apiKey: { ...maskedApiKey(apiKey!), apiKey: key }, collectorKey };
+    return {
+      partner: partnerView(partner!),
+      admin: userProfile(admin!),
+      apiKey: { ...maskedApiKey(apiKey!), apiKey: key },
+      collectorKey,
+    };
   } catch (err) {
-    if (isUniqueViolation(err, "partners.id")) throw new ApiError("partner_exists", "Partner already exists", { field: "id" });
+    if (isUniqueViolation(err, "partners.id"))
+      throw new ApiError("partner_exists", "Partner already exists", { field: "id" });
     throw emailConflict(err);
   }
 };
 
 export const listPartners = async (db: Db, query: { page: number; size: number }): Promise<Page<PartnerView>> => {
   const [rows, [total]] = await Promise.all([
-    db.select().from(partners).orderBy(asc(partners.createdAt), asc(partners.id)).limit(query.size).offset((query.page - 1) * query.size),
+    db
+      .select()
+      .from(partners)
+      .orderBy(asc(partners.createdAt), asc(partners.id))
+      .limit(query.size)
+      .offset((query.page - 1) * query.size),
     db.select({ n: count() }).from(partners),
   ]);
   const n = total?.n ?? 0;
-  return { items: rows.map(partnerView), pagination: { page: query.page, size: query.size, total: n, totalPages: Math.ceil(n / query.size) } };
+  return {
+    items: rows.map(partnerView),
+    pagination: { page: query.page, size: query.size, total: n, totalPages: Math.ceil(n / query.size) },
+  };
 };

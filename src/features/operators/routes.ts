@@ -44,122 +44,207 @@ const one = { description: "Connection", ...json(operatorConnectionResponseSchem
 
 const create = apiRoute({
   operationId: "createConnection",
-  method: "post", path: "/api/connections", tags: ["Operator: connections"], summary: "Create a connection; the code is assigned", ...operator,
+  method: "post",
+  path: "/api/connections",
+  tags: ["Operator: connections"],
+  summary: "Create a connection; the code is assigned",
+  ...operator,
   request: body(createConnectionSchema),
   responses: { 201: one, ...errorResponses(400, 401, 403, 404, 409) },
 });
 const list = apiRoute({
   operationId: "listConnections",
-  method: "get", path: "/api/connections", tags: ["Operator: connections"], summary: "List connections, paged, optionally for one partner", ...operator,
+  method: "get",
+  path: "/api/connections",
+  tags: ["Operator: connections"],
+  summary: "List connections, paged, optionally for one partner",
+  ...operator,
   request: { query: listConnectionsQuerySchema },
-  responses: { 200: { description: "One page", ...json(connectionPageResponseSchema) }, ...errorResponses(400, 401, 403) },
+  responses: {
+    200: { description: "One page", ...json(connectionPageResponseSchema) },
+    ...errorResponses(400, 401, 403),
+  },
 });
 const read = apiRoute({
   operationId: "getConnection",
-  method: "get", path: "/api/connections/{id}", tags: ["Operator: connections"], summary: "Read one connection", ...operator,
+  method: "get",
+  path: "/api/connections/{id}",
+  tags: ["Operator: connections"],
+  summary: "Read one connection",
+  ...operator,
   request: { params: connectionIdParamsSchema },
   responses: { 200: one, ...errorResponses(401, 403, 404) },
 });
 const update = apiRoute({
   operationId: "updateConnection",
-  method: "patch", path: "/api/connections/{id}", tags: ["Operator: connections"], summary: "Update any of the create fields", ...operator,
+  method: "patch",
+  path: "/api/connections/{id}",
+  tags: ["Operator: connections"],
+  summary: "Update any of the create fields",
+  ...operator,
   request: { params: connectionIdParamsSchema, ...body(updateConnectionSchema) },
   responses: { 200: one, ...errorResponses(400, 401, 403, 404, 409) },
 });
 const remove = apiRoute({
   operationId: "deleteConnection",
-  method: "delete", path: "/api/connections/{id}", tags: ["Operator: connections"], summary: "Delete a connection; returns what was deleted", ...operator,
+  method: "delete",
+  path: "/api/connections/{id}",
+  tags: ["Operator: connections"],
+  summary: "Delete a connection; returns what was deleted",
+  ...operator,
   request: { params: connectionIdParamsSchema },
   responses: { 200: one, ...errorResponses(401, 403, 404, 409) },
 });
 const enable = apiRoute({
   operationId: "enableConnection",
-  method: "put", path: "/api/connections/{id}/enable", tags: ["Operator: connections"], summary: "Set currentInUse (one per partner, apiType, connectionType)", ...operator,
+  method: "put",
+  path: "/api/connections/{id}/enable",
+  tags: ["Operator: connections"],
+  summary: "Set currentInUse (one per partner, apiType, connectionType)",
+  ...operator,
   request: { params: connectionIdParamsSchema },
   responses: { 200: one, ...errorResponses(401, 403, 404, 409) },
 });
 const disable = apiRoute({
   operationId: "disableConnection",
-  method: "put", path: "/api/connections/{id}/disable", tags: ["Operator: connections"], summary: "Clear currentInUse", ...operator,
+  method: "put",
+  path: "/api/connections/{id}/disable",
+  tags: ["Operator: connections"],
+  summary: "Clear currentInUse",
+  ...operator,
   request: { params: connectionIdParamsSchema },
   responses: { 200: one, ...errorResponses(401, 403, 404) },
 });
 const upstreamOk = { description: "The connection's upstream, credentials masked", ...json(upstreamResponseSchema) };
 const putUpstream = apiRoute({
   operationId: "putConnectionUpstream",
-  method: "put", path: "/api/connections/{id}/upstream", tags: ["Operator: connections"],
-  summary: "Point a connection at an upstream supplier (Hotel-X); credentials are stored encrypted, never returned", ...operator,
+  method: "put",
+  path: "/api/connections/{id}/upstream",
+  tags: ["Operator: connections"],
+  summary: "Point a connection at an upstream supplier (Hotel-X); credentials are stored encrypted, never returned",
+  ...operator,
   request: { params: connectionIdParamsSchema, ...body(upstreamRequestSchema) },
   responses: { 200: upstreamOk, ...errorResponses(400, 401, 403, 404) },
 });
 const readUpstream = apiRoute({
   operationId: "getConnectionUpstream",
-  method: "get", path: "/api/connections/{id}/upstream", tags: ["Operator: connections"], summary: "Read a connection's upstream, credentials masked", ...operator,
+  method: "get",
+  path: "/api/connections/{id}/upstream",
+  tags: ["Operator: connections"],
+  summary: "Read a connection's upstream, credentials masked",
+  ...operator,
   request: { params: connectionIdParamsSchema },
   responses: { 200: upstreamOk, ...errorResponses(401, 403, 404) },
 });
 const deleteUpstream = apiRoute({
   operationId: "deleteConnectionUpstream",
-  method: "delete", path: "/api/connections/{id}/upstream", tags: ["Operator: connections"],
-  summary: "Return the connection to the embedded inventory; answers what was removed", ...operator,
+  method: "delete",
+  path: "/api/connections/{id}/upstream",
+  tags: ["Operator: connections"],
+  summary: "Return the connection to the embedded inventory; answers what was removed",
+  ...operator,
   request: { params: connectionIdParamsSchema },
   responses: { 200: upstreamOk, ...errorResponses(401, 403, 404) },
 });
 const createPartner = apiRoute({
   operationId: "createPartner",
-  method: "post", path: "/api/partners", tags: ["Operator: partners"], summary: "Onboard a partner with its first admin, API key and collector key", ...operator,
+  method: "post",
+  path: "/api/partners",
+  tags: ["Operator: partners"],
+  summary: "Onboard a partner with its first admin, API key and collector key",
+  ...operator,
   request: body(createPartnerSchema),
-  responses: { 201: { description: "The partner and its keys, shown once", ...json(onboardedPartnerResponseSchema) }, ...errorResponses(400, 401, 403, 409) },
+  responses: {
+    201: { description: "The partner and its keys, shown once", ...json(onboardedPartnerResponseSchema) },
+    ...errorResponses(400, 401, 403, 409),
+  },
 });
 const partnerList = apiRoute({
   operationId: "listPartners",
-  method: "get", path: "/api/partners", tags: ["Operator: partners"], summary: "List partners, paged", ...operator,
+  method: "get",
+  path: "/api/partners",
+  tags: ["Operator: partners"],
+  summary: "List partners, paged",
+  ...operator,
   request: { query: listPartnersQuerySchema },
   responses: { 200: { description: "One page", ...json(partnerPageResponseSchema) }, ...errorResponses(400, 401, 403) },
 });
 
 const purgeFailures = apiRoute({
   operationId: "purgeLoginFailures",
-  method: "post", path: "/api/operator/login-failures/purge", tags: ["Operator: housekeeping"],
-  summary: "Delete expired login-failure counters, or unlock one account", ...operator,
+  method: "post",
+  path: "/api/operator/login-failures/purge",
+  tags: ["Operator: housekeeping"],
+  summary: "Delete expired login-failure counters, or unlock one account",
+  ...operator,
   request: body(purgeLoginFailuresSchema),
-  responses: { 200: { description: "How many counters were deleted", ...json(purgeResultResponseSchema) }, ...errorResponses(400, 401, 403) },
+  responses: {
+    200: { description: "How many counters were deleted", ...json(purgeResultResponseSchema) },
+    ...errorResponses(400, 401, 403),
+  },
 });
 
 const radarSettings = apiRoute({
   operationId: "setRadarSettings",
-  method: "put", path: "/api/partners/{partnerId}/radar-settings", tags: ["Operator: partners"],
-  summary: "Limit the partner's collector key to listed origins ([] or absent = any origin)", ...operator,
+  method: "put",
+  path: "/api/partners/{partnerId}/radar-settings",
+  tags: ["Operator: partners"],
+  summary: "Limit the partner's collector key to listed origins ([] or absent = any origin)",
+  ...operator,
   request: { params: partnerIdParamsSchema, ...body(radarSettingsRequestSchema) },
-  responses: { 200: { description: "The partner's radar settings", ...json(radarSettingsResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
+  responses: {
+    200: { description: "The partner's radar settings", ...json(radarSettingsResponseSchema) },
+    ...errorResponses(400, 401, 403, 404),
+  },
 });
 
 const eraseSubject = apiRoute({
   operationId: "eraseDataSubject",
-  method: "post", path: "/api/operator/data-subjects/erase", tags: ["Operator: housekeeping"],
-  summary: "Erase one person (by e-mail) from radar checks, chat sessions and the bookings they made", ...operator,
+  method: "post",
+  path: "/api/operator/data-subjects/erase",
+  tags: ["Operator: housekeeping"],
+  summary: "Erase one person (by e-mail) from radar checks, chat sessions and the bookings they made",
+  ...operator,
   request: body(eraseDataSubjectSchema),
-  responses: { 200: { description: "What was erased, per kind", ...json(erasureResponseSchema) }, ...errorResponses(400, 401, 403) },
+  responses: {
+    200: { description: "What was erased, per kind", ...json(erasureResponseSchema) },
+    ...errorResponses(400, 401, 403),
+  },
 });
 
 export const operatorRoutes = featureRouter()
   .openapi(create, async (c) => c.json(success(await createConnection(c.get("db"), c.req.valid("json"))), 201))
   .openapi(list, async (c) => c.json(success(await listConnections(c.get("db"), c.req.valid("query"))), 200))
   .openapi(read, async (c) => c.json(success(await getConnection(c.get("db"), c.req.valid("param").id)), 200))
-  .openapi(update, async (c) => c.json(success(await updateConnection(c.get("db"), c.req.valid("param").id, c.req.valid("json"))), 200))
+  .openapi(update, async (c) =>
+    c.json(success(await updateConnection(c.get("db"), c.req.valid("param").id, c.req.valid("json"))), 200),
+  )
   .openapi(remove, async (c) => c.json(success(await deleteConnection(c.get("db"), c.req.valid("param").id)), 200))
-  .openapi(enable, async (c) => c.json(success(await setConnectionInUse(c.get("db"), c.req.valid("param").id, true)), 200))
-  .openapi(disable, async (c) => c.json(success(await setConnectionInUse(c.get("db"), c.req.valid("param").id, false)), 200))
+  .openapi(enable, async (c) =>
+    c.json(success(await setConnectionInUse(c.get("db"), c.req.valid("param").id, true)), 200),
+  )
+  .openapi(disable, async (c) =>
+    c.json(success(await setConnectionInUse(c.get("db"), c.req.valid("param").id, false)), 200),
+  )
   .openapi(putUpstream, async (c) => {
     const keys = { credentialsKey: c.env.UPSTREAM_CREDENTIALS_KEY, local: isLocal(c.env) };
     return c.json(success(await setUpstream(c.get("db"), keys, c.req.valid("param").id, c.req.valid("json"))), 200);
   })
   .openapi(readUpstream, async (c) => c.json(success(await getUpstream(c.get("db"), c.req.valid("param").id)), 200))
-  .openapi(deleteUpstream, async (c) => c.json(success(await removeUpstream(c.get("db"), c.req.valid("param").id)), 200))
+  .openapi(deleteUpstream, async (c) =>
+    c.json(success(await removeUpstream(c.get("db"), c.req.valid("param").id)), 200),
+  )
   .openapi(createPartner, async (c) => c.json(success(await onboardPartner(c.get("db"), c.req.valid("json"))), 201))
   .openapi(partnerList, async (c) => c.json(success(await listPartners(c.get("db"), c.req.valid("query"))), 200))
   .openapi(purgeFailures, async (c) => c.json(success(await purgeLoginFailures(c.get("db"), c.req.valid("json"))), 200))
-  .openapi(eraseSubject, async (c) => c.json(success({ erased: await eraseDataSubject(c.env, c.req.valid("json").email) }), 200))
+  .openapi(eraseSubject, async (c) =>
+    c.json(success({ erased: await eraseDataSubject(c.env, c.req.valid("json").email) }), 200),
+  )
   .openapi(radarSettings, async (c) =>
-    c.json(success(await setAllowedOrigins(c.get("db"), c.req.valid("param").partnerId, c.req.valid("json").allowedOrigins ?? [])), 200),
+    c.json(
+      success(
+        await setAllowedOrigins(c.get("db"), c.req.valid("param").partnerId, c.req.valid("json").allowedOrigins ?? []),
+      ),
+      200,
+    ),
   );

@@ -1,6 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
-import { API_TYPES, CONNECTION_TYPES, connectionSchema, emailSchema, md5Schema, userProfileSchema, createdApiKeySchema } from "../partners/schemas";
+import {
+  API_TYPES,
+  CONNECTION_TYPES,
+  connectionSchema,
+  emailSchema,
+  md5Schema,
+  userProfileSchema,
+  createdApiKeySchema,
+} from "../partners/schemas";
 
 const MAX_INT = 2_147_483_647;
 export const MAX_PAGE_SIZE = 100;
@@ -22,25 +30,65 @@ export const createConnectionSchema = z
     currentInUse: z.boolean().optional(),
   })
   .openapi("CreateConnectionRequest", {
-    example: { partnerId: "demo", apiType: "b2b", connectionType: "direct", rateLimit: 600, rateLimitWindowMs: 60000, netMarkups: 0, rateName: "Demo B2B", notificationEmail: "ops@demo.test" },
+    example: {
+      partnerId: "demo",
+      apiType: "b2b",
+      connectionType: "direct",
+      rateLimit: 600,
+      rateLimitWindowMs: 60000,
+      netMarkups: 0,
+      rateName: "Demo B2B",
+      notificationEmail: "ops@demo.test",
+    },
   });
 
 /** PATCH takes any of the create fields; null clears rateName or notificationEmail. */
-export const updateConnectionSchema = createConnectionSchema.partial().openapi("UpdateConnectionRequest", { example: { rateLimit: 1200, notificationEmail: null } });
+export const updateConnectionSchema = createConnectionSchema
+  .partial()
+  .openapi("UpdateConnectionRequest", { example: { rateLimit: 1200, notificationEmail: null } });
 
 const pageQuery = {
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1).openapi({ param: { name: "page", in: "query" }, example: 1 }),
-  size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).openapi({ param: { name: "size", in: "query" }, example: 20 }),
+  page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(1)
+    .openapi({ param: { name: "page", in: "query" }, example: 1 }),
+  size: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE)
+    .default(DEFAULT_PAGE_SIZE)
+    .openapi({ param: { name: "size", in: "query" }, example: 20 }),
 };
 
 export const listConnectionsQuerySchema = z.object({
   ...pageQuery,
-  partnerId: z.string().min(1).max(64).optional().openapi({ param: { name: "partnerId", in: "query" } }),
+  partnerId: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .openapi({ param: { name: "partnerId", in: "query" } }),
 });
 export const listPartnersQuerySchema = z.object(pageQuery);
 
-export const partnerIdParamsSchema = z.object({ partnerId: z.string().min(1).max(64).openapi({ param: { name: "partnerId", in: "path" } }) });
-export const connectionIdParamsSchema = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
+export const partnerIdParamsSchema = z.object({
+  partnerId: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "partnerId", in: "path" } }),
+});
+export const connectionIdParamsSchema = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "id", in: "path" } }),
+});
 
 const paginationSchema = z
   .object({ page: z.number(), size: z.number(), total: z.number(), totalPages: z.number() })
@@ -55,7 +103,15 @@ export const operatorConnectionResponseSchema = envelopeSchema(connectionSchema)
 
 export const partnerSchema = z
   .object({ id: z.string(), name: z.string(), isActive: z.boolean(), createdAt: z.string(), updatedAt: z.string() })
-  .openapi("Partner", { example: { id: "acme-travel", name: "Acme Travel", isActive: true, createdAt: "2026-11-02T09:15:00.000Z", updatedAt: "2026-11-02T09:15:00.000Z" } });
+  .openapi("Partner", {
+    example: {
+      id: "acme-travel",
+      name: "Acme Travel",
+      isActive: true,
+      createdAt: "2026-11-02T09:15:00.000Z",
+      updatedAt: "2026-11-02T09:15:00.000Z",
+    },
+  });
 
 export const createPartnerSchema = z
   .object({
@@ -70,12 +126,21 @@ export const createPartnerSchema = z
       password: md5Schema,
       firstName: z.string().trim().min(1).max(100).optional(),
       lastName: z.string().trim().min(1).max(100).optional(),
-      phoneNumber: z.string().trim().regex(/^\+?[0-9 ()-]{4,32}$/, "must be a phone number").optional(),
+      phoneNumber: z
+        .string()
+        .trim()
+        .regex(/^\+?[0-9 ()-]{4,32}$/, "must be a phone number")
+        .optional(),
     }),
     apiKeyName: z.string().trim().min(1).max(100).optional(),
   })
   .openapi("CreatePartnerRequest", {
-    example: { id: "acme-travel", name: "Acme Travel", admin: { email: "admin@acme.example", password: "4b4d9529148d8d9440d7e20c78287f69", firstName: "Ada" }, apiKeyName: "booking server" },
+    example: {
+      id: "acme-travel",
+      name: "Acme Travel",
+      admin: { email: "admin@acme.example", password: "4b4d9529148d8d9440d7e20c78287f69", firstName: "Ada" },
+      apiKeyName: "booking server",
+    },
   });
 
 export const onboardedPartnerResponseSchema = envelopeSchema(
@@ -83,7 +148,10 @@ export const onboardedPartnerResponseSchema = envelopeSchema(
     partner: partnerSchema,
     admin: userProfileSchema,
     apiKey: createdApiKeySchema,
-    collectorKey: z.string().openapi({ description: "Radar collector key, shown only in this response", example: "rck_9Hq2Lm5Np8Rs1Tv4Wx7Yz0Ab3Cd6Ef" }),
+    collectorKey: z.string().openapi({
+      description: "Radar collector key, shown only in this response",
+      example: "rck_9Hq2Lm5Np8Rs1Tv4Wx7Yz0Ab3Cd6Ef",
+    }),
   }),
 ).openapi("OnboardedPartnerResponse");
 
@@ -92,10 +160,16 @@ export const partnerPageResponseSchema = envelopeSchema(
 ).openapi("PartnerPageResponse");
 
 export const purgeLoginFailuresSchema = z
-  .object({ email: emailSchema.optional().openapi({ description: "Unlock this account now; without it, purge expired counters" }) })
+  .object({
+    email: emailSchema
+      .optional()
+      .openapi({ description: "Unlock this account now; without it, purge expired counters" }),
+  })
   .openapi("PurgeLoginFailuresRequest", { example: { email: "jane@demo.test" } });
 
-export const purgeResultResponseSchema = envelopeSchema(z.object({ deleted: z.number().openapi({ example: 1 }) })).openapi("PurgeResultResponse");
+export const purgeResultResponseSchema = envelopeSchema(
+  z.object({ deleted: z.number().openapi({ example: 1 }) }),
+).openapi("PurgeResultResponse");
 
 export const eraseDataSubjectSchema = z
   .object({ email: emailSchema })
@@ -103,11 +177,19 @@ export const eraseDataSubjectSchema = z
 
 export const erasureResponseSchema = envelopeSchema(
   z.object({
-    erased: z.object({
-      radarChecks: z.number().int().openapi({ description: "Radar checks whose names, e-mail, phone, IP and street address were erased" }),
-      chatSessions: z.number().int().openapi({ description: "Chat sessions whose guest names were erased" }),
-      bookings: z.number().int().openapi({ description: "Bookings (made through those chat sessions) whose holder names were erased" }),
-    }).openapi({ example: { radarChecks: 2, chatSessions: 1, bookings: 1 } }),
+    erased: z
+      .object({
+        radarChecks: z
+          .number()
+          .int()
+          .openapi({ description: "Radar checks whose names, e-mail, phone, IP and street address were erased" }),
+        chatSessions: z.number().int().openapi({ description: "Chat sessions whose guest names were erased" }),
+        bookings: z
+          .number()
+          .int()
+          .openapi({ description: "Bookings (made through those chat sessions) whose holder names were erased" }),
+      })
+      .openapi({ example: { radarChecks: 2, chatSessions: 1, bookings: 1 } }),
   }),
 ).openapi("Erasure");
 
@@ -125,7 +207,14 @@ export const upstreamRequestSchema = z
     withEmbedded: z.boolean().optional().openapi({ description: "Sell the embedded inventory beside the upstream" }),
   })
   .openapi("ConnectionUpstreamRequest", {
-    example: { kind: "hotelx", url: "https://api.travelgatex.com", client: "edgestay", context: "HOTELX", credentials: { apiKey: "supplier-api-key" }, withEmbedded: false },
+    example: {
+      kind: "hotelx",
+      url: "https://api.travelgatex.com",
+      client: "edgestay",
+      context: "HOTELX",
+      credentials: { apiKey: "supplier-api-key" },
+      withEmbedded: false,
+    },
   });
 
 export const upstreamSchema = z
@@ -142,8 +231,15 @@ export const upstreamSchema = z
   })
   .openapi("ConnectionUpstream", {
     example: {
-      connectionId: "con_demo_hotelx", kind: "hotelx", url: "https://api.travelgatex.com", client: "edgestay", context: "HOTELX",
-      credentials: { apiKey: "********" }, withEmbedded: false, createdAt: "2026-11-24T09:00:00.000Z", updatedAt: "2026-11-24T09:00:00.000Z",
+      connectionId: "con_demo_hotelx",
+      kind: "hotelx",
+      url: "https://api.travelgatex.com",
+      client: "edgestay",
+      context: "HOTELX",
+      credentials: { apiKey: "********" },
+      withEmbedded: false,
+      createdAt: "2026-11-24T09:00:00.000Z",
+      updatedAt: "2026-11-24T09:00:00.000Z",
     },
   });
 export const upstreamResponseSchema = envelopeSchema(upstreamSchema).openapi("ConnectionUpstreamResponse");

@@ -19,7 +19,9 @@ export const exchangeRates = sqliteTable("exchange_rates", {
  * connection id (secret-box), with a fresh IV on every write; the plain key is never stored.
  */
 export const connectionUpstreams = sqliteTable("connection_upstreams", {
-  connectionId: text("connection_id").primaryKey().references(() => connections.id, { onDelete: "cascade" }),
+  connectionId: text("connection_id")
+    .primaryKey()
+    .references(() => connections.id, { onDelete: "cascade" }),
   kind: text("kind", { enum: ["hotelx"] }).notNull(),
   url: text("url").notNull(),
   client: text("client").notNull(),

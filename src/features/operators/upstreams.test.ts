@@ -7,19 +7,37 @@ import { setUpstream, upstreamFor } from "./upstreams";
 
 const op = (method: string, path: string, body?: unknown) => call(method, path, body, OPERATOR);
 const SECRET = "hx-live-3f9a1c7e5b2d4f60";
-const valid = { kind: "hotelx", url: "https://api.hotelx.example/graphql", client: "edgestay", context: "HOTELX", credentials: { apiKey: SECRET } };
+const valid = {
+  kind: "hotelx",
+  url: "https://api.hotelx.example/graphql",
+  client: "edgestay",
+  context: "HOTELX",
+  credentials: { apiKey: SECRET },
+};
 const newConnection = async () => {
-  const res = await op("POST", "/api/connections", { partnerId: "demo", apiType: "cug", connectionType: "tgx", rateLimit: 100, rateLimitWindowMs: 1000, netMarkups: 0 });
+  const res = await op("POST", "/api/connections", {
+    partnerId: "demo",
+    apiType: "cug",
+    connectionType: "tgx",
+    rateLimit: 100,
+    rateLimitWindowMs: 1000,
+    netMarkups: 0,
+  });
   expect(res.status).toBe(201);
   return res.json.data.id as string;
 };
-const rowOf = (id: string) => env.DB.prepare("select * from connection_upstreams where connection_id = ?").bind(id).first<Record<string, unknown>>();
+const rowOf = (id: string) =>
+  env.DB.prepare("select * from connection_upstreams where connection_id = ?")
+    .bind(id)
+    .first<Record<string, unknown>>();
 
 let logs: MockInstance[] = [];
 beforeEach(() => {
   logs = [vi.spyOn(console, "log"), vi.spyOn(console, "error"), vi.spyOn(console, "warn"), vi.spyOn(console, "info")];
 });
-afterEach(() => logs.forEach((spy) => spy.mockRestore()));
+afterEach(() => {
+  for (const spy of logs) spy.mockRestore();
+});
 const logged = () => JSON.stringify(logs.flatMap((spy) => spy.mock.calls));
 
 describe("operator authentication on /api/connections/:id/upstream", () => {
@@ -48,7 +66,15 @@ describe("PUT, GET, DELETE /api/connections/:id/upstream", () => {
     const id = await newConnection();
     const put = await op("PUT", `/api/connections/${id}/upstream`, valid);
     expect(put.status, put.text).toBe(200);
-    const view = { connectionId: id, kind: "hotelx", url: valid.url, client: "edgestay", context: "HOTELX", credentials: { apiKey: "********" }, withEmbedded: false };
+    const view = {
+      connectionId: id,
+      kind: "hotelx",
+      url: valid.url,
+      client: "edgestay",
+      context: "HOTELX",
+      credentials: { apiKey: "********" },
+      withEmbedded: false,
+    };
     expect(put.json.data).toMatchObject(view);
 
     const got = await op("GET", `/api/connections/${id}/upstream`);
@@ -60,14 +86,28 @@ describe("PUT, GET, DELETE /api/connections/:id/upstream", () => {
     expect(JSON.stringify(row)).not.toContain(SECRET);
     expect(String(row!.sealed_credentials)).toMatch(/^v1\./);
     const db = database(env.DB);
-    expect(await upstreamFor(db, env.UPSTREAM_CREDENTIALS_KEY, id)).toEqual({ kind: "hotelx", url: valid.url, client: "edgestay", context: "HOTELX", apiKey: SECRET, withEmbedded: false });
+    expect(await upstreamFor(db, env.UPSTREAM_CREDENTIALS_KEY, id)).toEqual({
+      kind: "hotelx",
+      url: valid.url,
+      client: "edgestay",
+      context: "HOTELX",
+      apiKey: SECRET,
+      withEmbedded: false,
+    });
     await expect(upstreamFor(db, "another-key-entirely-another-key", id)).rejects.toThrow();
 
     // Same credentials again: a fresh IV, so a different sealed value.
-    const again = await op("PUT", `/api/connections/${id}/upstream`, { ...valid, url: "https://other.hotelx.example/", withEmbedded: true });
+    const again = await op("PUT", `/api/connections/${id}/upstream`, {
+      ...valid,
+      url: "https://other.hotelx.example/",
+      withEmbedded: true,
+    });
     expect(again.json.data).toMatchObject({ url: "https://other.hotelx.example/", withEmbedded: true });
     expect((await rowOf(id))!.sealed_credentials).not.toBe(row!.sealed_credentials);
-    expect(await upstreamFor(db, env.UPSTREAM_CREDENTIALS_KEY, id)).toMatchObject({ apiKey: SECRET, withEmbedded: true });
+    expect(await upstreamFor(db, env.UPSTREAM_CREDENTIALS_KEY, id)).toMatchObject({
+      apiKey: SECRET,
+      withEmbedded: true,
+    });
 
     const removed = await op("DELETE", `/api/connections/${id}/upstream`);
     expect(removed.status).toBe(200);
@@ -118,7 +158,11 @@ describe("PUT, GET, DELETE /api/connections/:id/upstream", () => {
   });
 
   it("rejects malformed JSON with 400", async () => {
-    const res = await call("PUT", "/api/connections/con_demo_b2b/upstream", undefined, { ...OPERATOR, raw: "{", headers: { ...OPERATOR.headers, "content-type": "application/json" } });
+    const res = await call("PUT", "/api/connections/con_demo_b2b/upstream", undefined, {
+      ...OPERATOR,
+      raw: "{",
+      headers: { ...OPERATOR.headers, "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe("Malformed JSON in request body");
   });
@@ -164,7 +208,11 @@ describe("upstream URLs (no SSRF)", () => {
     expect(local.json.data.url).toBe("http://127.0.0.1:8791/");
     const db = database(env.DB);
     const deployed = { credentialsKey: env.UPSTREAM_CREDENTIALS_KEY, local: false };
-    await expect(setUpstream(db, deployed, id, { ...valid, kind: "hotelx", url: "http://127.0.0.1:8791/" })).rejects.toMatchObject({ status: 400, message: "url must use https" });
-    expect(await setUpstream(db, deployed, id, { ...valid, kind: "hotelx", url: "https://8.8.8.8/graphql" })).toMatchObject({ url: "https://8.8.8.8/graphql" });
+    await expect(
+      setUpstream(db, deployed, id, { ...valid, kind: "hotelx", url: "http://127.0.0.1:8791/" }),
+    ).rejects.toMatchObject({ status: 400, message: "url must use https" });
+    expect(
+      await setUpstream(db, deployed, id, { ...valid, kind: "hotelx", url: "https://8.8.8.8/graphql" }),
+    ).toMatchObject({ url: "https://8.8.8.8/graphql" });
   });
 });

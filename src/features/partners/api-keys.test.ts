@@ -20,7 +20,13 @@ describe("GET /api/partner/api-keys", () => {
     const res = await asBearer(userToken).get(KEYS);
     expect(res.status).toBe(200);
     const demoKey = res.json.data.find((k: { id: string }) => k.id === "key_demo");
-    expect(demoKey).toEqual({ id: "key_demo", name: "Demo key", apiKey: "demo-par…", createdAt: expect.any(String), revokedAt: null });
+    expect(demoKey).toEqual({
+      id: "key_demo",
+      name: "Demo key",
+      apiKey: "demo-par…",
+      createdAt: expect.any(String),
+      revokedAt: null,
+    });
     expect(res.text).not.toContain("demo-partner-key");
     expect(res.text).not.toMatch(/keyHash|key_hash/);
     expect(res.json.data.map((k: { id: string }) => k.id)).not.toContain("key_other");
@@ -37,7 +43,9 @@ describe("POST /api/partner/api-keys", () => {
 
     const row = await env.DB.prepare("select * from api_keys where id = ?").bind(id).first<Record<string, string>>();
     expect(JSON.stringify(row)).not.toContain(apiKey);
-    const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(apiKey)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(apiKey)))]
+      .map((b) => b.toString(16).padStart(2, "0"))
+      .join("");
     expect(row!.key_hash).toBe(digest);
 
     const listed = (await asBearer(admin).get(KEYS)).json.data.find((k: { id: string }) => k.id === id);

@@ -8,7 +8,13 @@ import { ApiError } from "../../platform/http/api-error";
 export const API_KEY_PREFIX = "esk_";
 const SHOWN_CHARACTERS = 12;
 
-export type ApiKeyRecord = { id: string; name: string | null; apiKey: string; createdAt: string; revokedAt: string | null };
+export type ApiKeyRecord = {
+  id: string;
+  name: string | null;
+  apiKey: string;
+  createdAt: string;
+  revokedAt: string | null;
+};
 
 export const maskedApiKey = (row: ApiKey): ApiKeyRecord => ({
   id: row.id,
@@ -32,7 +38,13 @@ export const newApiKey = async (partnerId: string, name: string | null) => {
 };
 
 export const listApiKeys = async (db: Db, partnerId: string): Promise<ApiKeyRecord[]> =>
-  (await db.select().from(apiKeys).where(eq(apiKeys.partnerId, partnerId)).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))).map(maskedApiKey);
+  (
+    await db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.partnerId, partnerId))
+      .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))
+  ).map(maskedApiKey);
 
 /** The full key is in this one response only. */
 export const createApiKey = async (db: Db, partnerId: string, name: string | null): Promise<ApiKeyRecord> => {

@@ -18,8 +18,19 @@ beforeAll(async () => {
 });
 
 const CONNECTION_KEYS = [
-  "apiType", "code", "connectionType", "createdAt", "currentInUse", "id", "netMarkups", "notificationEmail",
-  "partnerId", "rateLimit", "rateLimitWindowMs", "rateName", "updatedAt",
+  "apiType",
+  "code",
+  "connectionType",
+  "createdAt",
+  "currentInUse",
+  "id",
+  "netMarkups",
+  "notificationEmail",
+  "partnerId",
+  "rateLimit",
+  "rateLimitWindowMs",
+  "rateName",
+  "updatedAt",
 ];
 
 describe("GET /api/partners/:partnerId/connections", () => {
@@ -30,8 +41,15 @@ describe("GET /api/partners/:partnerId/connections", () => {
     expect(res.json.data.map((c: { code: number }) => c.code)).toEqual([1001, 1002]);
     expect(Object.keys(res.json.data[0]).sort()).toEqual(CONNECTION_KEYS);
     expect(res.json.data[0]).toMatchObject({
-      id: DEMO_CONNECTION, code: 1001, apiType: "b2b", connectionType: "direct", rateLimit: 600, rateLimitWindowMs: 60000,
-      currentInUse: true, partnerId: "demo", notificationEmail: null,
+      id: DEMO_CONNECTION,
+      code: 1001,
+      apiType: "b2b",
+      connectionType: "direct",
+      rateLimit: 600,
+      rateLimitWindowMs: 60000,
+      currentInUse: true,
+      partnerId: "demo",
+      notificationEmail: null,
     });
   });
 
@@ -60,7 +78,9 @@ describe("GET /api/partners/:partnerId/connections/:id", () => {
   });
 
   it("403 for another partner's path, 404 Connection not found for an unknown id", async () => {
-    expect((await asBearer(admin).get(`${base("other")}/${OTHER_CONNECTION}`)).json.message).toBe("You can only access connections for your own partner");
+    expect((await asBearer(admin).get(`${base("other")}/${OTHER_CONNECTION}`)).json.message).toBe(
+      "You can only access connections for your own partner",
+    );
     const res = await asBearer(admin).get(`${base("demo")}/con_nope`);
     expect(res.status).toBe(404);
     expect(res.json.message).toBe("Connection not found");
@@ -80,24 +100,35 @@ describe("PUT /api/partners/:partnerId/connections/:id/notification-email", () =
     expect((await asBearer(admin).put(path, {})).json.data.notificationEmail).toBeNull();
   });
 
-  it.each([[{ notificationEmail: "not-an-email" }], [{ notificationEmail: 12 }], [{ notificationEmail: "" }]])("rejects %j with 400", async (body) => {
-    const res = await asBearer(admin).put(path, body);
-    expect(res.status).toBe(400);
-    expect(res.json.message).toContain("notificationEmail");
-  });
+  it.each([[{ notificationEmail: "not-an-email" }], [{ notificationEmail: 12 }], [{ notificationEmail: "" }]])(
+    "rejects %j with 400",
+    async (body) => {
+      const res = await asBearer(admin).put(path, body);
+      expect(res.status).toBe(400);
+      expect(res.json.message).toContain("notificationEmail");
+    },
+  );
 
   it("cannot touch another partner's connection", async () => {
-    const viaOwnPath = await asBearer(admin).put(`${base("demo")}/${OTHER_CONNECTION}/notification-email`, { notificationEmail: "evil@demo.test" });
+    const viaOwnPath = await asBearer(admin).put(`${base("demo")}/${OTHER_CONNECTION}/notification-email`, {
+      notificationEmail: "evil@demo.test",
+    });
     expect(viaOwnPath.status).toBe(403);
     expect(viaOwnPath.json.message).toBe("This connection does not belong to your partner");
-    const viaTheirPath = await asBearer(admin).put(`${base("other")}/${OTHER_CONNECTION}/notification-email`, { notificationEmail: "evil@demo.test" });
+    const viaTheirPath = await asBearer(admin).put(`${base("other")}/${OTHER_CONNECTION}/notification-email`, {
+      notificationEmail: "evil@demo.test",
+    });
     expect(viaTheirPath.status).toBe(403);
-    const row = await env.DB.prepare("select notification_email from connections where id = ?").bind(OTHER_CONNECTION).first();
+    const row = await env.DB.prepare("select notification_email from connections where id = ?")
+      .bind(OTHER_CONNECTION)
+      .first();
     expect(row).toEqual({ notification_email: null });
   });
 
   it("404 for an unknown connection", async () => {
-    const res = await asBearer(admin).put(`${base("demo")}/con_nope/notification-email`, { notificationEmail: "a@demo.test" });
+    const res = await asBearer(admin).put(`${base("demo")}/con_nope/notification-email`, {
+      notificationEmail: "a@demo.test",
+    });
     expect(res.status).toBe(404);
     expect(res.json.message).toBe("Connection not found");
   });

@@ -31,9 +31,17 @@ const ownPartnerOnly = (callerPartnerId: string, pathPartnerId: string) => {
   }
 };
 
-export const listPartnerConnections = async (db: Db, callerPartnerId: string, pathPartnerId: string): Promise<ConnectionView[]> => {
+export const listPartnerConnections = async (
+  db: Db,
+  callerPartnerId: string,
+  pathPartnerId: string,
+): Promise<ConnectionView[]> => {
   ownPartnerOnly(callerPartnerId, pathPartnerId);
-  const rows = await db.select().from(connections).where(eq(connections.partnerId, callerPartnerId)).orderBy(asc(connections.code));
+  const rows = await db
+    .select()
+    .from(connections)
+    .where(eq(connections.partnerId, callerPartnerId))
+    .orderBy(asc(connections.code));
   return rows.map(connectionView);
 };
 

@@ -31,27 +31,36 @@ beforeAll(async () => {
   );
 });
 
-const demoResources = () => [
-  ["GET", `/api/partners/demo/connections`],
-  ["GET", `/api/partners/demo/connections/${DEMO.connection.id}`],
-  ["GET", `/api/partners/other/connections/${DEMO.connection.id}`],
-  ["PUT", `/api/partners/demo/connections/${DEMO.connection.id}/notification-email`, { notificationEmail: "evil@other.test" }],
-  ["PUT", `/api/partners/other/connections/${DEMO.connection.id}/notification-email`, { notificationEmail: "evil@other.test" }],
-  ["DELETE", `/api/users/${DEMO.admin.id}`],
-  ["DELETE", `/api/users/${demoUser.id}`],
-  ["POST", `/api/users/${demoUser.id}/active-status`, { isActive: false }],
-  ["POST", `/api/users/${DEMO.admin.id}/active-status`, { isActive: false }],
-  ["DELETE", `/api/partner/api-keys/${DEMO.apiKey.id}`],
-  ["DELETE", `/api/partner/api-keys/${demoSecondKeyId}`],
-  // Operator routes: partner credentials never reach them.
-  ["GET", "/api/connections?partnerId=demo"],
-  ["GET", `/api/connections/${DEMO.connection.id}`],
-  ["PATCH", `/api/connections/${DEMO.connection.id}`, { partnerId: "other" }],
-  ["PUT", `/api/connections/${DEMO.connection.id}/disable`],
-  ["DELETE", `/api/connections/${DEMO.connection.id}`],
-  ["GET", "/api/partners"],
-  ["POST", "/api/partners", { id: "demo2", name: "x", admin: { email: "x@demo2.test", password: "0".repeat(32) } }],
-] as const;
+const demoResources = () =>
+  [
+    ["GET", `/api/partners/demo/connections`],
+    ["GET", `/api/partners/demo/connections/${DEMO.connection.id}`],
+    ["GET", `/api/partners/other/connections/${DEMO.connection.id}`],
+    [
+      "PUT",
+      `/api/partners/demo/connections/${DEMO.connection.id}/notification-email`,
+      { notificationEmail: "evil@other.test" },
+    ],
+    [
+      "PUT",
+      `/api/partners/other/connections/${DEMO.connection.id}/notification-email`,
+      { notificationEmail: "evil@other.test" },
+    ],
+    ["DELETE", `/api/users/${DEMO.admin.id}`],
+    ["DELETE", `/api/users/${demoUser.id}`],
+    ["POST", `/api/users/${demoUser.id}/active-status`, { isActive: false }],
+    ["POST", `/api/users/${DEMO.admin.id}/active-status`, { isActive: false }],
+    ["DELETE", `/api/partner/api-keys/${DEMO.apiKey.id}`],
+    ["DELETE", `/api/partner/api-keys/${demoSecondKeyId}`],
+    // Operator routes: partner credentials never reach them.
+    ["GET", "/api/connections?partnerId=demo"],
+    ["GET", `/api/connections/${DEMO.connection.id}`],
+    ["PATCH", `/api/connections/${DEMO.connection.id}`, { partnerId: "other" }],
+    ["PUT", `/api/connections/${DEMO.connection.id}/disable`],
+    ["DELETE", `/api/connections/${DEMO.connection.id}`],
+    ["GET", "/api/partners"],
+    ["POST", "/api/partners", { id: "demo2", name: "x", admin: { email: "x@demo2.test", password: "0".repeat(32) } }],
+  ] as const;
 
 describe("tenant isolation matrix: partner other against partner demo", () => {
   it("refuses every credential of other on every resource of demo, without data", async () => {
@@ -88,12 +97,21 @@ describe("tenant isolation matrix: partner other against partner demo", () => {
   });
 
   it("left demo untouched", async () => {
-    const users = await env.DB.prepare("select id, is_active from users where partner_id = 'demo' order by id").all<{ id: string; is_active: number }>();
+    const users = await env.DB.prepare("select id, is_active from users where partner_id = 'demo' order by id").all<{
+      id: string;
+      is_active: number;
+    }>();
     expect(users.results.map((u) => u.is_active)).toEqual(users.results.map(() => 1));
     expect(users.results.map((u) => u.id)).toEqual(expect.arrayContaining([DEMO.admin.id, demoUser.id]));
-    const keys = await env.DB.prepare("select count(*) n from api_keys where partner_id = 'demo' and revoked_at is null").first<{ n: number }>();
+    const keys = await env.DB.prepare(
+      "select count(*) n from api_keys where partner_id = 'demo' and revoked_at is null",
+    ).first<{ n: number }>();
     expect(keys!.n).toBe(2);
-    const connection = await env.DB.prepare("select partner_id, current_in_use, notification_email from connections where id = ?").bind(DEMO.connection.id).first();
+    const connection = await env.DB.prepare(
+      "select partner_id, current_in_use, notification_email from connections where id = ?",
+    )
+      .bind(DEMO.connection.id)
+      .first();
     expect(connection).toEqual({ partner_id: "demo", current_in_use: 1, notification_email: null });
     expect(await env.DB.prepare("select id from partners where id = 'demo2'").first()).toBeNull();
     expect((await post("/api/v1/content/accommodations", { size: 1 })).status).toBe(200);

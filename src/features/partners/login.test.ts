@@ -57,7 +57,11 @@ describe("POST /api/auth/login", () => {
     ["missing accountValue", { accountType: "email", password: "0".repeat(32) }, "accountValue is required"],
     ["unknown accountType", { accountType: "sms", accountValue: "a@b.test", password: "0".repeat(32) }, "accountType"],
     ["number password", { accountType: "email", accountValue: "a@b.test", password: 123 }, "password"],
-    ["a password that is not MD5", { accountType: "email", accountValue: DEMO.admin.email, password: "demo-password" }, "MD5"],
+    [
+      "a password that is not MD5",
+      { accountType: "email", accountValue: DEMO.admin.email, password: "demo-password" },
+      "MD5",
+    ],
   ])("rejects %s with 400", async (_name, body, text) => {
     const res = await attempt(body);
     expect(res.status).toBe(400);
@@ -65,15 +69,24 @@ describe("POST /api/auth/login", () => {
   });
 
   it("rejects malformed JSON and an empty body with 400", async () => {
-    const malformed = await call("POST", LOGIN, undefined, { apiKey: null, raw: "{\"accountType\":", headers: { "content-type": "application/json" } });
+    const malformed = await call("POST", LOGIN, undefined, {
+      apiKey: null,
+      raw: '{"accountType":',
+      headers: { "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.json.message).toBe("Malformed JSON in request body");
-    const empty = await call("POST", LOGIN, undefined, { apiKey: null, headers: { "content-type": "application/json" } });
+    const empty = await call("POST", LOGIN, undefined, {
+      apiKey: null,
+      headers: { "content-type": "application/json" },
+    });
     expect(empty.status).toBe(400);
   });
 
   it("stores a salted PBKDF2 hash, never the MD5 string itself", async () => {
-    const row = await env.DB.prepare("select password_hash from users where id = ?").bind(DEMO.admin.id).first<{ password_hash: string }>();
+    const row = await env.DB.prepare("select password_hash from users where id = ?")
+      .bind(DEMO.admin.id)
+      .first<{ password_hash: string }>();
     expect(row!.password_hash).toMatch(/^pbkdf2-sha256\$100000\$[\w-]{22}\$[\w-]{43}$/);
     expect(row!.password_hash).not.toContain(DEMO.admin.passwordMd5);
   });
@@ -83,7 +96,9 @@ describe("inactive users", () => {
   it("cannot log in (403 only with the right password; 401 otherwise)", async () => {
     const admin = await demoAdminToken();
     const { profile, password } = await createUser(admin, "sleepy@demo.test");
-    expect((await asBearer(admin).post(`/api/users/${profile.id}/active-status`, { isActive: false })).status).toBe(200);
+    expect((await asBearer(admin).post(`/api/users/${profile.id}/active-status`, { isActive: false })).status).toBe(
+      200,
+    );
     const right = await attempt(loginBody("sleepy@demo.test", password));
     expect(right.status).toBe(403);
     expect(right.json.message).toBe("User is inactive");
@@ -112,16 +127,25 @@ describe("login lockout", () => {
 
     // Once the lock has run out, the right password works and clears the counter.
     await env.DB.prepare("update login_failure_counters set locked_until = ?, window_started_at = ? where email = ?")
-      .bind(Date.now() - 1, Date.now() - LOGIN_LOCKOUT.windowMs - 1, "target@demo.test").run();
+      .bind(Date.now() - 1, Date.now() - LOGIN_LOCKOUT.windowMs - 1, "target@demo.test")
+      .run();
     expect((await attempt(loginBody("target@demo.test", password))).status).toBe(200);
-    expect(await env.DB.prepare("select * from login_failure_counters where email = ? and scope = 'ip:unknown'").bind("target@demo.test").first()).toBeNull();
+    expect(
+      await env.DB.prepare("select * from login_failure_counters where email = ? and scope = 'ip:unknown'")
+        .bind("target@demo.test")
+        .first(),
+    ).toBeNull();
   });
 
   it("counts concurrent failures (one atomic statement each) and locks unknown e-mails alike", async () => {
     const wrong = await md5("wrong");
-    const results = await Promise.all(Array.from({ length: LOGIN_LOCKOUT.maxFailures }, () => attempt(loginBody("ghost@nowhere.test", wrong))));
+    const results = await Promise.all(
+      Array.from({ length: LOGIN_LOCKOUT.maxFailures }, () => attempt(loginBody("ghost@nowhere.test", wrong))),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(LOGIN_LOCKOUT.maxFailures).fill(401));
-    const row = await env.DB.prepare("select failures from login_failure_counters where email = 'ghost@nowhere.test' and scope = '*'").first<{ failures: number }>();
+    const row = await env.DB.prepare(
+      "select failures from login_failure_counters where email = 'ghost@nowhere.test' and scope = '*'",
+    ).first<{ failures: number }>();
     expect(row!.failures).toBe(LOGIN_LOCKOUT.maxFailures);
     expect((await attempt(loginBody("ghost@nowhere.test", wrong))).status).toBe(429);
   });
@@ -129,27 +153,39 @@ describe("login lockout", () => {
   it("starts a fresh window once the old one has passed", async () => {
     const wrong = await md5("wrong");
     for (let i = 0; i < LOGIN_LOCKOUT.maxFailures - 1; i++) await attempt(loginBody("slow@nowhere.test", wrong));
-    await env.DB.prepare("update login_failure_counters set window_started_at = ? where email = 'slow@nowhere.test'").bind(Date.now() - LOGIN_LOCKOUT.windowMs - 1).run();
+    await env.DB.prepare("update login_failure_counters set window_started_at = ? where email = 'slow@nowhere.test'")
+      .bind(Date.now() - LOGIN_LOCKOUT.windowMs - 1)
+      .run();
     expect((await attempt(loginBody("slow@nowhere.test", wrong))).status).toBe(401);
-    const row = await env.DB.prepare("select failures, locked_until from login_failure_counters where email = 'slow@nowhere.test' and scope = 'ip:unknown'").first<{ failures: number; locked_until: number | null }>();
+    const row = await env.DB.prepare(
+      "select failures, locked_until from login_failure_counters where email = 'slow@nowhere.test' and scope = 'ip:unknown'",
+    ).first<{ failures: number; locked_until: number | null }>();
     expect(row).toEqual({ failures: 1, locked_until: null });
   });
 });
 
 describe("login abuse: failures reserved before the check, locks per (e-mail, client IP)", () => {
-  const from = (ip: string) => (body: unknown) => post(LOGIN, body, { apiKey: null, headers: { "cf-connecting-ip": ip } });
+  const from = (ip: string) => (body: unknown) =>
+    post(LOGIN, body, { apiKey: null, headers: { "cf-connecting-ip": ip } });
 
   it("lets at most 5 of a parallel burst of 50 wrong guesses reach the password check", async () => {
     const admin = await demoAdminToken();
     await createUser(admin, "burst@demo.test");
-    const guesses = await Promise.all(Array.from({ length: 50 }, async (_, i) => from("203.0.113.7")(loginBody("burst@demo.test", await md5(`guess-${i}`)))));
+    const guesses = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) =>
+        from("203.0.113.7")(loginBody("burst@demo.test", await md5(`guess-${i}`))),
+      ),
+    );
     const verified = guesses.filter((r) => r.status === 401);
     const refused = guesses.filter((r) => r.status === 429);
     expect(verified.length).toBe(LOGIN_LOCKOUT.maxFailures);
     expect(refused.length).toBe(50 - LOGIN_LOCKOUT.maxFailures);
     for (const r of verified) expect(r.json.message).toBe(INVALID_CREDENTIALS);
     for (const r of refused) {
-      expect(r.json).toMatchObject({ message: "Too many failed login attempts; try again later", code: "login_locked" });
+      expect(r.json).toMatchObject({
+        message: "Too many failed login attempts; try again later",
+        code: "login_locked",
+      });
       expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
     }
   });
@@ -177,7 +213,10 @@ describe("login abuse: failures reserved before the check, locks per (e-mail, cl
     const db = database(env.DB);
     const t0 = Date.UTC(2026, 10, 24, 12, 0, 0);
     const attempt = (ip: string, pw: string, now: number) =>
-      login(db, keyring(env.JWT_SECRET), loginBody("popular@demo.test", pw) as never, ip, now).then(() => 200, (err) => err);
+      login(db, keyring(env.JWT_SECRET), loginBody("popular@demo.test", pw) as never, ip, now).then(
+        () => 200,
+        (err) => err,
+      );
     const wrong = await md5("wrong");
     // 51 failures from 51 addresses: no single IP is locked.
     const first = await Promise.all(Array.from({ length: 51 }, (_, i) => attempt(`10.0.0.${i}`, wrong, t0)));
@@ -188,9 +227,15 @@ describe("login abuse: failures reserved before the check, locks per (e-mail, cl
     expect(slowed).toMatchObject({ status: 429, code: "login_slowed", retryAfterSeconds: 1 });
     // Once the wait is over one more failure is checked, and the next wait is longer.
     expect((await attempt("10.0.1.1", wrong, t0 + 1_000)).status).toBe(401);
-    expect(await attempt("192.0.2.50", password, t0 + 1_000)).toMatchObject({ code: "login_slowed", retryAfterSeconds: 2 });
+    expect(await attempt("192.0.2.50", password, t0 + 1_000)).toMatchObject({
+      code: "login_slowed",
+      retryAfterSeconds: 2,
+    });
     expect((await attempt("10.0.1.2", wrong, t0 + 3_000)).status).toBe(401);
-    expect(await attempt("192.0.2.50", password, t0 + 3_000)).toMatchObject({ code: "login_slowed", retryAfterSeconds: 3 });
+    expect(await attempt("192.0.2.50", password, t0 + 3_000)).toMatchObject({
+      code: "login_slowed",
+      retryAfterSeconds: 3,
+    });
     // After the wait the owner gets in; the slowed refusals did not count against the owner's IP.
     expect(await attempt("192.0.2.50", password, t0 + 6_000)).toBe(200);
   });
@@ -199,17 +244,28 @@ describe("login abuse: failures reserved before the check, locks per (e-mail, cl
     const t0 = Date.UTC(2026, 10, 24, 9, 0, 0);
     const db = database(env.DB);
     const wrong = await md5("wrong");
-    await login(db, keyring(env.JWT_SECRET), loginBody("aged@nowhere.test", wrong) as never, "192.0.2.1", t0).catch(() => undefined);
-    await login(db, keyring(env.JWT_SECRET), loginBody("recent@nowhere.test", wrong) as never, "192.0.2.1", t0 + LOGIN_LOCKOUT.windowMs).catch(() => undefined);
+    await login(db, keyring(env.JWT_SECRET), loginBody("aged@nowhere.test", wrong) as never, "192.0.2.1", t0).catch(
+      () => undefined,
+    );
+    await login(
+      db,
+      keyring(env.JWT_SECRET),
+      loginBody("recent@nowhere.test", wrong) as never,
+      "192.0.2.1",
+      t0 + LOGIN_LOCKOUT.windowMs,
+    ).catch(() => undefined);
     expect(staleLoginFailures.name).toBe("stale_login_failures");
     expect(await staleLoginFailures.run(env, new Date(t0 + LOGIN_LOCKOUT.windowMs + 1))).toBe(2);
-    const left = await env.DB.prepare("select email from login_failure_counters where email in ('aged@nowhere.test', 'recent@nowhere.test')").all<{ email: string }>();
+    const left = await env.DB.prepare(
+      "select email from login_failure_counters where email in ('aged@nowhere.test', 'recent@nowhere.test')",
+    ).all<{ email: string }>();
     expect(left.results.map((r) => r.email)).toEqual(["recent@nowhere.test", "recent@nowhere.test"]);
   });
 });
 
 describe("bearer tokens", () => {
-  const me = (authorization?: string) => call("GET", "/api/users/me", undefined, { apiKey: null, headers: authorization ? { authorization } : {} });
+  const me = (authorization?: string) =>
+    call("GET", "/api/users/me", undefined, { apiKey: null, headers: authorization ? { authorization } : {} });
   const now = () => Math.floor(Date.now() / 1000);
 
   it("requires the header: 401 Bearer token is required", async () => {
@@ -223,14 +279,36 @@ describe("bearer tokens", () => {
     ["garbage", async () => "not.a.jwt"],
     ["an API key", async () => "demo-partner-key"],
     ["the operator token", async () => "demo-operator-token"],
-    ["an expired token", async () => sign({ sub: DEMO.admin.id, pid: "demo", iss: "edgestay", iat: now() - 7200, exp: now() - 3600 }, env.JWT_SECRET, "HS256")],
-    ["a token signed with another secret", async () => sign({ sub: DEMO.admin.id, pid: "demo", iss: "edgestay", exp: now() + 600 }, "guessed-secret", "HS256")],
-    ["a token of another issuer", async () => sign({ sub: DEMO.admin.id, pid: "demo", iss: "someone", exp: now() + 600 }, env.JWT_SECRET, "HS256")],
-    ["a token with a mismatched partner", async () => sign({ sub: DEMO.admin.id, pid: "other", iss: "edgestay", exp: now() + 600 }, env.JWT_SECRET, "HS256")],
-    ["an unsigned alg=none token", async () => {
-      const part = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
-      return `${part({ alg: "none", typ: "JWT" })}.${part({ sub: DEMO.admin.id, pid: "demo", iss: "edgestay", exp: now() + 600 })}.`;
-    }],
+    [
+      "an expired token",
+      async () =>
+        sign(
+          { sub: DEMO.admin.id, pid: "demo", iss: "edgestay", iat: now() - 7200, exp: now() - 3600 },
+          env.JWT_SECRET,
+          "HS256",
+        ),
+    ],
+    [
+      "a token signed with another secret",
+      async () =>
+        sign({ sub: DEMO.admin.id, pid: "demo", iss: "edgestay", exp: now() + 600 }, "guessed-secret", "HS256"),
+    ],
+    [
+      "a token of another issuer",
+      async () => sign({ sub: DEMO.admin.id, pid: "demo", iss: "someone", exp: now() + 600 }, env.JWT_SECRET, "HS256"),
+    ],
+    [
+      "a token with a mismatched partner",
+      async () =>
+        sign({ sub: DEMO.admin.id, pid: "other", iss: "edgestay", exp: now() + 600 }, env.JWT_SECRET, "HS256"),
+    ],
+    [
+      "an unsigned alg=none token",
+      async () => {
+        const part = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+        return `${part({ alg: "none", typ: "JWT" })}.${part({ sub: DEMO.admin.id, pid: "demo", iss: "edgestay", exp: now() + 600 })}.`;
+      },
+    ],
   ])("refuses %s with 401", async (_name, token) => {
     const res = await me(`Bearer ${await token()}`);
     expect(res.status).toBe(401);

@@ -34,7 +34,10 @@ export type LoginInput = { accountType: "email" | "phone"; accountValue: string;
 export type LoginResult = { accessToken: string; tokenType: "Bearer"; expiresIn: number };
 
 export class LoginLocked extends ApiError {
-  constructor(readonly retryAfterSeconds: number, code: "login_locked" | "login_slowed" = "login_locked") {
+  constructor(
+    readonly retryAfterSeconds: number,
+    code: "login_locked" | "login_slowed" = "login_locked",
+  ) {
     super(code, LOCKED_MESSAGE, { retryAfterSeconds }, retryAfterHeader(retryAfterSeconds));
   }
 }
@@ -43,7 +46,8 @@ export class LoginLocked extends ApiError {
  * Cloudflare sets CF-Connecting-IP on every deployed request (a client cannot forge it there).
  * Without it (local calls) every client shares one "unknown" bucket: stricter, never looser.
  */
-export const clientIp = (request: Request): string => request.headers.get("cf-connecting-ip")?.trim().slice(0, 64) || "unknown";
+export const clientIp = (request: Request): string =>
+  request.headers.get("cf-connecting-ip")?.trim().slice(0, 64) || "unknown";
 
 /** The counter row of one e-mail from one client IP. */
 export const ipScope = (clientIp: string) => `ip:${clientIp}`;
@@ -87,7 +91,10 @@ const releaseAttempt = (db: Db, email: string, scope: string) =>
     .update(loginFailures)
     .set({
       failures: sql`max(${loginFailures.failures} - 1, 0)`,
-      blockedUntil: scope === ALL_IPS ? sql`${loginFailures.blockedUntil}` : sql`case when ${loginFailures.failures} - 1 < ${LOGIN_LOCKOUT.maxFailures} then null else ${loginFailures.blockedUntil} end`,
+      blockedUntil:
+        scope === ALL_IPS
+          ? sql`${loginFailures.blockedUntil}`
+          : sql`case when ${loginFailures.failures} - 1 < ${LOGIN_LOCKOUT.maxFailures} then null else ${loginFailures.blockedUntil} end`,
     })
     .where(and(eq(loginFailures.email, email), eq(loginFailures.scope, scope)));
 
@@ -96,9 +103,16 @@ const releaseAttempt = (db: Db, email: string, scope: string) =>
  * password give the same 401 after the same work. Each attempt is first reserved as a failure for
  * (e-mail, client IP) and then for the e-mail from all IPs; only a reserved attempt is verified.
  */
-export const login = async (db: Db, jwtKeys: Keyring, input: LoginInput, clientIp: string, now = Date.now()): Promise<LoginResult> => {
+export const login = async (
+  db: Db,
+  jwtKeys: Keyring,
+  input: LoginInput,
+  clientIp: string,
+  now = Date.now(),
+): Promise<LoginResult> => {
   if (input.accountType === "phone") throw new ApiError("unsupported_account_type", PHONE_UNSUPPORTED);
-  if (!MD5.test(input.password)) throw new ApiError("invalid_request", "password must be an MD5 hex string (32 hexadecimal characters)");
+  if (!MD5.test(input.password))
+    throw new ApiError("invalid_request", "password must be an MD5 hex string (32 hexadecimal characters)");
   const email = input.accountValue.trim().toLowerCase();
   const fromIp = ipScope(clientIp);
 
@@ -112,7 +126,13 @@ export const login = async (db: Db, jwtKeys: Keyring, input: LoginInput, clientI
   }
 
   const [user] = await db
-    .select({ id: users.id, partnerId: users.partnerId, passwordHash: users.passwordHash, isActive: users.isActive, partnerActive: partners.isActive })
+    .select({
+      id: users.id,
+      partnerId: users.partnerId,
+      passwordHash: users.passwordHash,
+      isActive: users.isActive,
+      partnerActive: partners.isActive,
+    })
     .from(users)
     .innerJoin(partners, eq(partners.id, users.partnerId))
     .where(eq(users.email, email))
@@ -124,7 +144,9 @@ export const login = async (db: Db, jwtKeys: Keyring, input: LoginInput, clientI
   await db.batch([
     db.delete(loginFailures).where(and(eq(loginFailures.email, email), eq(loginFailures.scope, fromIp))),
     releaseAttempt(db, email, ALL_IPS),
-    db.delete(loginFailures).where(and(eq(loginFailures.email, email), eq(loginFailures.scope, ALL_IPS), lte(loginFailures.failures, 0))),
+    db
+      .delete(loginFailures)
+      .where(and(eq(loginFailures.email, email), eq(loginFailures.scope, ALL_IPS), lte(loginFailures.failures, 0))),
   ]);
   // Only someone who knows the password learns that the account is switched off.
   if (!user.isActive || !user.partnerActive) throw new ApiError("user_inactive", "User is inactive");
@@ -141,9 +163,12 @@ const expired = (now: number) =>
  * Housekeeping: forgets expired failure counters, or, given an e-mail, that account's counters
  * from every IP (an operator unlocking it).
  */
-export const purgeLoginFailures = async (db: Db, options: { email?: string }, now = Date.now()): Promise<{ deleted: number }> => {
+export const purgeLoginFailures = async (
+  db: Db,
+  options: { email?: string },
+  now = Date.now(),
+): Promise<{ deleted: number }> => {
   const where = options.email ? eq(loginFailures.email, options.email.trim().toLowerCase()) : expired(now);
   const deleted = await db.delete(loginFailures).where(where).returning({ email: loginFailures.email });
   return { deleted: deleted.length };
 };
-

@@ -25,7 +25,14 @@ import {
   userListResponseSchema,
   userResponseSchema,
 } from "./schemas";
-import { createPartnerUser, deletePartnerUser, getOwnProfile, listPartnerUsers, requireAdmin, setUserActiveStatus } from "./users";
+import {
+  createPartnerUser,
+  deletePartnerUser,
+  getOwnProfile,
+  listPartnerUsers,
+  requireAdmin,
+  setUserActiveStatus,
+} from "./users";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
 const body = <T>(schema: T) => ({ body: { required: true, ...json(schema) } });
@@ -51,49 +58,90 @@ const loginRoute = apiRoute({
 
 const me = apiRoute({
   operationId: "getOwnProfile",
-  method: "get", path: "/api/users/me", tags: ["Users"], summary: "The caller's profile", ...bearer,
+  method: "get",
+  path: "/api/users/me",
+  tags: ["Users"],
+  summary: "The caller's profile",
+  ...bearer,
   responses: { 200: { description: "Profile", ...json(userResponseSchema) }, ...errorResponses(401, 404) },
 });
 const listUsers = apiRoute({
   operationId: "listUsers",
-  method: "get", path: "/api/users", tags: ["Users"], summary: "All users of the caller's partner", ...bearer,
+  method: "get",
+  path: "/api/users",
+  tags: ["Users"],
+  summary: "All users of the caller's partner",
+  ...bearer,
   responses: { 200: { description: "Users", ...json(userListResponseSchema) }, ...errorResponses(401) },
 });
 const createUser = apiRoute({
   operationId: "createUser",
-  method: "post", path: "/api/users", tags: ["Users"], summary: "Create a user (partner admin)", ...bearer,
+  method: "post",
+  path: "/api/users",
+  tags: ["Users"],
+  summary: "Create a user (partner admin)",
+  ...bearer,
   request: body(createUserSchema),
-  responses: { 201: { description: "Created user", ...json(userResponseSchema) }, ...errorResponses(400, 401, 403, 409) },
+  responses: {
+    201: { description: "Created user", ...json(userResponseSchema) },
+    ...errorResponses(400, 401, 403, 409),
+  },
 });
 const deleteUser = apiRoute({
   operationId: "deleteUser",
-  method: "delete", path: "/api/users/{id}", tags: ["Users"], summary: "Delete a user of the caller's partner (partner admin)", ...bearer,
+  method: "delete",
+  path: "/api/users/{id}",
+  tags: ["Users"],
+  summary: "Delete a user of the caller's partner (partner admin)",
+  ...bearer,
   request: { params: idParamSchema },
   responses: { 200: { description: "Deleted", ...json(emptyResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
 });
 const activeStatus = apiRoute({
   operationId: "setUserActiveStatus",
-  method: "post", path: "/api/users/{id}/active-status", tags: ["Users"], summary: "Activate or deactivate a user of role user (partner admin)", ...bearer,
+  method: "post",
+  path: "/api/users/{id}/active-status",
+  tags: ["Users"],
+  summary: "Activate or deactivate a user of role user (partner admin)",
+  ...bearer,
   request: { params: idParamSchema, ...body(activeStatusSchema) },
-  responses: { 200: { description: "Updated user", ...json(userResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
+  responses: {
+    200: { description: "Updated user", ...json(userResponseSchema) },
+    ...errorResponses(400, 401, 403, 404),
+  },
 });
 
 // ---- API keys
 
 const listKeys = apiRoute({
   operationId: "listApiKeys",
-  method: "get", path: "/api/partner/api-keys", tags: ["API keys"], summary: "The partner's API keys, masked", ...bearer,
+  method: "get",
+  path: "/api/partner/api-keys",
+  tags: ["API keys"],
+  summary: "The partner's API keys, masked",
+  ...bearer,
   responses: { 200: { description: "Keys", ...json(apiKeyListResponseSchema) }, ...errorResponses(401) },
 });
 const createKey = apiRoute({
   operationId: "createApiKey",
-  method: "post", path: "/api/partner/api-keys", tags: ["API keys"], summary: "Create an API key (partner admin); the full key is shown once", ...bearer,
+  method: "post",
+  path: "/api/partner/api-keys",
+  tags: ["API keys"],
+  summary: "Create an API key (partner admin); the full key is shown once",
+  ...bearer,
   request: body(createApiKeySchema),
-  responses: { 201: { description: "Created key", ...json(createdApiKeyResponseSchema) }, ...errorResponses(400, 401, 403) },
+  responses: {
+    201: { description: "Created key", ...json(createdApiKeyResponseSchema) },
+    ...errorResponses(400, 401, 403),
+  },
 });
 const revokeKey = apiRoute({
   operationId: "revokeApiKey",
-  method: "delete", path: "/api/partner/api-keys/{id}", tags: ["API keys"], summary: "Revoke an API key (partner admin)", ...bearer,
+  method: "delete",
+  path: "/api/partner/api-keys/{id}",
+  tags: ["API keys"],
+  summary: "Revoke an API key (partner admin)",
+  ...bearer,
   request: { params: idParamSchema },
   responses: { 200: { description: "Revoked key", ...json(apiKeyResponseSchema) }, ...errorResponses(401, 403, 404) },
 });
@@ -102,22 +150,42 @@ const revokeKey = apiRoute({
 
 const listConnections = apiRoute({
   operationId: "listPartnerConnections",
-  method: "get", path: "/api/partners/{partnerId}/connections", tags: ["Partner connections"], summary: "The partner's connections", ...bearer,
+  method: "get",
+  path: "/api/partners/{partnerId}/connections",
+  tags: ["Partner connections"],
+  summary: "The partner's connections",
+  ...bearer,
   request: { params: partnerConnectionParamsSchema },
-  responses: { 200: { description: "Connections", ...json(connectionListResponseSchema) }, ...errorResponses(401, 403) },
+  responses: {
+    200: { description: "Connections", ...json(connectionListResponseSchema) },
+    ...errorResponses(401, 403),
+  },
 });
 const getConnection = apiRoute({
   operationId: "getPartnerConnection",
-  method: "get", path: "/api/partners/{partnerId}/connections/{id}", tags: ["Partner connections"], summary: "One connection", ...bearer,
+  method: "get",
+  path: "/api/partners/{partnerId}/connections/{id}",
+  tags: ["Partner connections"],
+  summary: "One connection",
+  ...bearer,
   request: { params: partnerConnectionIdParamsSchema },
-  responses: { 200: { description: "Connection", ...json(connectionResponseSchema) }, ...errorResponses(401, 403, 404) },
+  responses: {
+    200: { description: "Connection", ...json(connectionResponseSchema) },
+    ...errorResponses(401, 403, 404),
+  },
 });
 const setNotificationEmail = apiRoute({
   operationId: "setConnectionNotificationEmail",
-  method: "put", path: "/api/partners/{partnerId}/connections/{id}/notification-email", tags: ["Partner connections"],
-  summary: "Set or clear the connection's notification e-mail", ...bearer,
+  method: "put",
+  path: "/api/partners/{partnerId}/connections/{id}/notification-email",
+  tags: ["Partner connections"],
+  summary: "Set or clear the connection's notification e-mail",
+  ...bearer,
   request: { params: partnerConnectionIdParamsSchema, ...body(notificationEmailSchema) },
-  responses: { 200: { description: "Updated connection", ...json(connectionResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
+  responses: {
+    200: { description: "Updated connection", ...json(connectionResponseSchema) },
+    ...errorResponses(400, 401, 403, 404),
+  },
 });
 
 export const partnerRoutes = featureRouter()
@@ -127,13 +195,20 @@ export const partnerRoutes = featureRouter()
   })
   .openapi(me, async (c) => c.json(success(await getOwnProfile(c.get("db"), c.get("user"))), 200))
   .openapi(listUsers, async (c) => c.json(success(await listPartnerUsers(c.get("db"), c.get("user").partnerId)), 200))
-  .openapi(createUser, async (c) => c.json(success(await createPartnerUser(c.get("db"), c.get("user"), c.req.valid("json"))), 201))
+  .openapi(createUser, async (c) =>
+    c.json(success(await createPartnerUser(c.get("db"), c.get("user"), c.req.valid("json"))), 201),
+  )
   .openapi(deleteUser, async (c) => {
     await deletePartnerUser(c.get("db"), c.get("user"), c.req.valid("param").id);
     return c.json(success({}), 200);
   })
   .openapi(activeStatus, async (c) => {
-    const profile = await setUserActiveStatus(c.get("db"), c.get("user"), c.req.valid("param").id, c.req.valid("json").isActive);
+    const profile = await setUserActiveStatus(
+      c.get("db"),
+      c.get("user"),
+      c.req.valid("param").id,
+      c.req.valid("json").isActive,
+    );
     return c.json(success(profile), 200);
   })
   .openapi(listKeys, async (c) => c.json(success(await listApiKeys(c.get("db"), c.get("user").partnerId)), 200))
@@ -152,10 +227,16 @@ export const partnerRoutes = featureRouter()
   })
   .openapi(getConnection, async (c) => {
     const { partnerId, id } = c.req.valid("param");
-    return c.json(success(connectionView(await getPartnerConnection(c.get("db"), c.get("user").partnerId, partnerId, id))), 200);
+    return c.json(
+      success(connectionView(await getPartnerConnection(c.get("db"), c.get("user").partnerId, partnerId, id))),
+      200,
+    );
   })
   .openapi(setNotificationEmail, async (c) => {
     const { partnerId, id } = c.req.valid("param");
     const email = c.req.valid("json").notificationEmail ?? null;
-    return c.json(success(await updateNotificationEmail(c.get("db"), c.get("user").partnerId, partnerId, id, email)), 200);
+    return c.json(
+      success(await updateNotificationEmail(c.get("db"), c.get("user").partnerId, partnerId, id, email)),
+      200,
+    );
   });

@@ -19,18 +19,34 @@ export const loginRequestSchema = z
   .object({
     accountType: z.enum(["email", "phone"]),
     accountValue: z.string().min(1).max(254).openapi({ example: "admin@demo.test" }),
-    password: z.string().min(1).max(128).openapi({ description: "MD5 hex string of the password", example: "4b4d9529148d8d9440d7e20c78287f69" }),
+    password: z
+      .string()
+      .min(1)
+      .max(128)
+      .openapi({ description: "MD5 hex string of the password", example: "4b4d9529148d8d9440d7e20c78287f69" }),
   })
-  .openapi("LoginRequest", { example: { accountType: "email", accountValue: "admin@demo.test", password: "4b4d9529148d8d9440d7e20c78287f69" } });
+  .openapi("LoginRequest", {
+    example: { accountType: "email", accountValue: "admin@demo.test", password: "4b4d9529148d8d9440d7e20c78287f69" },
+  });
 
 export const loginResponseSchema = envelopeSchema(
-  z.object({
-    token: z.object({
-      accessToken: z.string(),
-      tokenType: z.literal("Bearer"),
-      expiresIn: z.number().openapi({ description: "Seconds until the token expires", example: 3600 }),
+  z
+    .object({
+      token: z.object({
+        accessToken: z.string(),
+        tokenType: z.literal("Bearer"),
+        expiresIn: z.number().openapi({ description: "Seconds until the token expires", example: 3600 }),
+      }),
+    })
+    .openapi({
+      example: {
+        token: {
+          accessToken: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfZGVtb19hZG1pbiJ9.c2lnbmF0dXJl",
+          tokenType: "Bearer",
+          expiresIn: 3600,
+        },
+      },
     }),
-  }).openapi({ example: { token: { accessToken: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfZGVtb19hZG1pbiJ9.c2lnbmF0dXJl", tokenType: "Bearer", expiresIn: 3600 } } }),
 ).openapi("LoginResponse");
 
 // ---- users (4.9)
@@ -71,14 +87,34 @@ export const createUserSchema = z
     password: md5Schema,
     firstName: optionalName,
     lastName: optionalName,
-    phoneNumber: z.string().trim().regex(/^\+?[0-9 ()-]{4,32}$/, "must be a phone number").optional(),
+    phoneNumber: z
+      .string()
+      .trim()
+      .regex(/^\+?[0-9 ()-]{4,32}$/, "must be a phone number")
+      .optional(),
     role: z.enum(USER_ROLES),
   })
-  .openapi("CreateUserRequest", { example: { email: "jane@demo.test", password: "4b4d9529148d8d9440d7e20c78287f69", firstName: "Jane", lastName: "Doe", role: "user" } });
+  .openapi("CreateUserRequest", {
+    example: {
+      email: "jane@demo.test",
+      password: "4b4d9529148d8d9440d7e20c78287f69",
+      firstName: "Jane",
+      lastName: "Doe",
+      role: "user",
+    },
+  });
 
-export const activeStatusSchema = z.object({ isActive: z.boolean() }).openapi("ActiveStatusRequest", { example: { isActive: false } });
+export const activeStatusSchema = z
+  .object({ isActive: z.boolean() })
+  .openapi("ActiveStatusRequest", { example: { isActive: false } });
 
-export const idParamSchema = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
+export const idParamSchema = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "id", in: "path" } }),
+});
 
 export const userResponseSchema = envelopeSchema(userProfileSchema).openapi("UserResponse");
 export const userListResponseSchema = envelopeSchema(z.array(userProfileSchema)).openapi("UserListResponse");
@@ -89,15 +125,33 @@ export const apiKeyRecordSchema = z
   .object({
     id: z.string(),
     name: z.string().nullable(),
-    apiKey: z.string().openapi({ description: "Masked: the key's first characters and an ellipsis", example: "esk_a1B2c3D4…" }),
+    apiKey: z
+      .string()
+      .openapi({ description: "Masked: the key's first characters and an ellipsis", example: "esk_a1B2c3D4…" }),
     createdAt: z.string(),
     revokedAt: z.string().nullable(),
   })
-  .openapi("ApiKeyRecord", { example: { id: "key_5hx2p7", name: "booking server", apiKey: "esk_a1B2c3D4…", createdAt: "2026-11-02T09:15:00.000Z", revokedAt: null } });
+  .openapi("ApiKeyRecord", {
+    example: {
+      id: "key_5hx2p7",
+      name: "booking server",
+      apiKey: "esk_a1B2c3D4…",
+      createdAt: "2026-11-02T09:15:00.000Z",
+      revokedAt: null,
+    },
+  });
 
 export const createdApiKeySchema = apiKeyRecordSchema
   .extend({ apiKey: z.string().openapi({ description: "The full key, shown only in this response" }) })
-  .openapi("CreatedApiKey", { example: { id: "key_5hx2p7", name: "booking server", apiKey: "esk_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6", createdAt: "2026-11-02T09:15:00.000Z", revokedAt: null } });
+  .openapi("CreatedApiKey", {
+    example: {
+      id: "key_5hx2p7",
+      name: "booking server",
+      apiKey: "esk_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6",
+      createdAt: "2026-11-02T09:15:00.000Z",
+      revokedAt: null,
+    },
+  });
 
 export const createApiKeySchema = z
   .object({ name: z.string().trim().min(1).max(100).optional().openapi({ example: "booking server" }) })
@@ -144,10 +198,18 @@ export const connectionSchema = z
   });
 
 export const partnerConnectionParamsSchema = z.object({
-  partnerId: z.string().min(1).max(64).openapi({ param: { name: "partnerId", in: "path" } }),
+  partnerId: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "partnerId", in: "path" } }),
 });
 export const partnerConnectionIdParamsSchema = partnerConnectionParamsSchema.extend({
-  id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }),
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "id", in: "path" } }),
 });
 
 export const notificationEmailSchema = z
@@ -157,4 +219,6 @@ export const notificationEmailSchema = z
 export const connectionResponseSchema = envelopeSchema(connectionSchema).openapi("ConnectionResponse");
 export const connectionListResponseSchema = envelopeSchema(z.array(connectionSchema)).openapi("ConnectionListResponse");
 
-export const emptyResponseSchema = envelopeSchema(z.object({}).strict().openapi({ example: {} })).openapi("EmptyResponse");
+export const emptyResponseSchema = envelopeSchema(z.object({}).strict().openapi({ example: {} })).openapi(
+  "EmptyResponse",
+);

@@ -1,7 +1,15 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call } from "../../../test/support/api";
-import { asBearer, bearer, createUser, demoAdminToken, loginAs, md5, otherAdminToken } from "../../../test/support/sessions";
+import {
+  asBearer,
+  bearer,
+  createUser,
+  demoAdminToken,
+  loginAs,
+  md5,
+  otherAdminToken,
+} from "../../../test/support/sessions";
 import { DEMO, OTHER } from "../../../test/support/accounts";
 
 let admin: string;
@@ -15,14 +23,31 @@ beforeAll(async () => {
   plainUser = { id: profile.id, token: await loginAs("plain@demo.test", password) };
 });
 
-const PROFILE_KEYS = ["createdAt", "email", "firstName", "id", "isActive", "lastName", "partnerId", "phoneNumber", "role", "updatedAt"];
+const PROFILE_KEYS = [
+  "createdAt",
+  "email",
+  "firstName",
+  "id",
+  "isActive",
+  "lastName",
+  "partnerId",
+  "phoneNumber",
+  "role",
+  "updatedAt",
+];
 
 describe("GET /api/users/me", () => {
   it("returns the caller's profile, without any password field", async () => {
     const res = await asBearer(admin).get("/api/users/me");
     expect(res.status).toBe(200);
     expect(Object.keys(res.json.data).sort()).toEqual(PROFILE_KEYS);
-    expect(res.json.data).toMatchObject({ id: DEMO.admin.id, partnerId: "demo", email: DEMO.admin.email, role: "admin", isActive: true });
+    expect(res.json.data).toMatchObject({
+      id: DEMO.admin.id,
+      partnerId: "demo",
+      email: DEMO.admin.email,
+      role: "admin",
+      isActive: true,
+    });
     expect(res.text).not.toMatch(/password|pbkdf2/i);
   });
 
@@ -49,10 +74,22 @@ describe("POST /api/users", () => {
   it("creates a user (201) who can then log in; the e-mail is stored lower-cased", async () => {
     const password = await md5("fresh-secret");
     const res = await asBearer(admin).post("/api/users", {
-      email: "New.Person@Demo.Test", password, role: "user", firstName: "New", lastName: "Person", phoneNumber: "+1 555 010 0000",
+      email: "New.Person@Demo.Test",
+      password,
+      role: "user",
+      firstName: "New",
+      lastName: "Person",
+      phoneNumber: "+1 555 010 0000",
     });
     expect(res.status).toBe(201);
-    expect(res.json.data).toMatchObject({ email: "new.person@demo.test", partnerId: "demo", role: "user", isActive: true, firstName: "New", phoneNumber: "+1 555 010 0000" });
+    expect(res.json.data).toMatchObject({
+      email: "new.person@demo.test",
+      partnerId: "demo",
+      role: "user",
+      isActive: true,
+      firstName: "New",
+      phoneNumber: "+1 555 010 0000",
+    });
     expect(res.json.data.id).toMatch(/^usr_[0-9a-f]{32}$/);
     expect(res.text).not.toMatch(/password|pbkdf2/i);
     expect(await loginAs("new.person@demo.test", password)).toBeTruthy();
@@ -62,11 +99,17 @@ describe("POST /api/users", () => {
     const { profile, password } = await createUser(admin, "second-admin@demo.test", "admin");
     expect(profile.role).toBe("admin");
     const token = await loginAs("second-admin@demo.test", password);
-    expect((await asBearer(token).post("/api/users", { email: "made-by-second@demo.test", password, role: "user" })).status).toBe(201);
+    expect(
+      (await asBearer(token).post("/api/users", { email: "made-by-second@demo.test", password, role: "user" })).status,
+    ).toBe(201);
   });
 
   it("needs the admin role: 403 Require partner admin role", async () => {
-    const res = await asBearer(plainUser.token).post("/api/users", { email: "x@demo.test", password: await md5("x"), role: "user" });
+    const res = await asBearer(plainUser.token).post("/api/users", {
+      email: "x@demo.test",
+      password: await md5("x"),
+      role: "user",
+    });
     expect(res.status).toBe(403);
     expect(res.json.message).toBe("Require partner admin role");
   });
@@ -81,15 +124,24 @@ describe("POST /api/users", () => {
 
   it("lets exactly one of two concurrent creations of one e-mail win", async () => {
     const body = { email: "race@demo.test", password: await md5("x"), role: "user" };
-    const results = await Promise.all([asBearer(admin).post("/api/users", body), asBearer(admin).post("/api/users", body)]);
+    const results = await Promise.all([
+      asBearer(admin).post("/api/users", body),
+      asBearer(admin).post("/api/users", body),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
   });
 
   it("409 Conflict for an e-mail already used under another partner (e-mails are global login names)", async () => {
-    const res = await asBearer(admin).post("/api/users", { email: OTHER.admin.email, password: await md5("x"), role: "user" });
+    const res = await asBearer(admin).post("/api/users", {
+      email: OTHER.admin.email,
+      password: await md5("x"),
+      role: "user",
+    });
     expect(res.status).toBe(409);
     expect(res.json.message).toBe("Conflict");
-    const row = await env.DB.prepare("select count(*) n from users where email = ?").bind(OTHER.admin.email).first<{ n: number }>();
+    const row = await env.DB.prepare("select count(*) n from users where email = ?")
+      .bind(OTHER.admin.email)
+      .first<{ n: number }>();
     expect(row!.n).toBe(1);
   });
 
@@ -109,9 +161,17 @@ describe("POST /api/users", () => {
   });
 
   it("rejects malformed JSON with 400 and a huge body with 413", async () => {
-    const malformed = await call("POST", "/api/users", undefined, { ...bearer(admin), raw: "{\"email\":", headers: { ...bearer(admin).headers, "content-type": "application/json" } });
+    const malformed = await call("POST", "/api/users", undefined, {
+      ...bearer(admin),
+      raw: '{"email":',
+      headers: { ...bearer(admin).headers, "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(400);
-    const huge = await asBearer(admin).post("/api/users", { email: "a@demo.test", role: "user", password: "x".repeat(2 * 1024 * 1024) });
+    const huge = await asBearer(admin).post("/api/users", {
+      email: "a@demo.test",
+      role: "user",
+      password: "x".repeat(2 * 1024 * 1024),
+    });
     expect(huge.status).toBe(413);
   });
 });
@@ -179,7 +239,9 @@ describe("POST /api/users/:id/active-status", () => {
     expect(other.status).toBe(403);
     expect(other.json.message).toBe("Cannot update user from another partner");
     expect((await asBearer(plainUser.token).get("/api/users/me")).status).toBe(200);
-    const byUser = await asBearer(plainUser.token).post(`/api/users/${plainUser.id}/active-status`, { isActive: false });
+    const byUser = await asBearer(plainUser.token).post(`/api/users/${plainUser.id}/active-status`, {
+      isActive: false,
+    });
     expect(byUser.status).toBe(403);
     expect(byUser.json.message).toBe("Require partner admin role");
     const missing = await asBearer(admin).post("/api/users/usr_nope/active-status", { isActive: false });
@@ -187,9 +249,12 @@ describe("POST /api/users/:id/active-status", () => {
     expect(missing.json.message).toBe("User not found");
   });
 
-  it.each([[{}], [{ isActive: "false" }], [{ isActive: 0 }], [{ isActive: null }]])("rejects %j with 400", async (body) => {
-    const res = await asBearer(admin).post(`/api/users/${plainUser.id}/active-status`, body);
-    expect(res.status).toBe(400);
-    expect(res.json.message).toContain("isActive");
-  });
+  it.each([[{}], [{ isActive: "false" }], [{ isActive: 0 }], [{ isActive: null }]])(
+    "rejects %j with 400",
+    async (body) => {
+      const res = await asBearer(admin).post(`/api/users/${plainUser.id}/active-status`, body);
+      expect(res.status).toBe(400);
+      expect(res.json.message).toContain("isActive");
+    },
+  );
 });

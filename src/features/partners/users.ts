@@ -72,12 +72,17 @@ export const getOwnProfile = async (db: Db, caller: BearerUser): Promise<UserPro
 };
 
 export const listPartnerUsers = async (db: Db, partnerId: string): Promise<UserProfile[]> =>
-  (await db.select().from(users).where(eq(users.partnerId, partnerId)).orderBy(asc(users.createdAt), asc(users.id))).map(userProfile);
+  (
+    await db.select().from(users).where(eq(users.partnerId, partnerId)).orderBy(asc(users.createdAt), asc(users.id))
+  ).map(userProfile);
 
 export const createPartnerUser = async (db: Db, caller: BearerUser, input: NewUser): Promise<UserProfile> => {
   requireAdmin(caller);
   try {
-    const [row] = await db.insert(users).values(await newUserRow(caller.partnerId, input)).returning();
+    const [row] = await db
+      .insert(users)
+      .values(await newUserRow(caller.partnerId, input))
+      .returning();
     return userProfile(row!);
   } catch (err) {
     throw emailConflict(err);
@@ -99,7 +104,12 @@ export const deletePartnerUser = async (db: Db, caller: BearerUser, id: string):
   await db.delete(users).where(and(eq(users.id, row.id), eq(users.partnerId, caller.partnerId)));
 };
 
-export const setUserActiveStatus = async (db: Db, caller: BearerUser, id: string, isActive: boolean): Promise<UserProfile> => {
+export const setUserActiveStatus = async (
+  db: Db,
+  caller: BearerUser,
+  id: string,
+  isActive: boolean,
+): Promise<UserProfile> => {
   const row = await targetUser(db, caller, id, "Cannot update user from another partner");
   if (row.role !== "user") throw new ApiError("target_is_admin", "Can only update user role status, not admin");
   const [updated] = await db

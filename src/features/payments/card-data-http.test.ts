@@ -3,7 +3,12 @@ import { post } from "../../../test/support/api";
 import { act, attachBody, chat, startSession } from "../../../test/support/chat";
 
 const ATTACH = "/v1/hotel-ea/payment-methods/attach";
-const written = ["4242.4242.4242.4242", "4242 - 4242 - 4242 - 4242", "４２４２４２４２４２４２４２４２", "５５５５　５５５５　５５５５　４４４４"];
+const written = [
+  "4242.4242.4242.4242",
+  "4242 - 4242 - 4242 - 4242",
+  "４２４２４２４２４２４２４２４２",
+  "５５５５　５５５５　５５５５　４４４４",
+];
 
 describe("card numbers with separators or full-width digits are refused over HTTP", () => {
   it.each(written)("chat text %s", async (pan) => {

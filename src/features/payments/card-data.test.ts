@@ -62,7 +62,9 @@ describe("findCardData: card numbers however they are written (issue 12)", () =>
   });
 
   it("refuses past the size budget rather than let an unchecked value through", () => {
-    expect(() => findCardData({ a: "x".repeat(60), b: "y".repeat(60) }, { depth: 8, chars: 100 })).toThrowError(expect.objectContaining({ code: "body_too_complex" }));
+    expect(() => findCardData({ a: "x".repeat(60), b: "y".repeat(60) }, { depth: 8, chars: 100 })).toThrowError(
+      expect.objectContaining({ code: "body_too_complex" }),
+    );
     expect(findCardData({ a: "x".repeat(60) }, { depth: 8, chars: 100 })).toBeNull();
   });
 });

@@ -3,7 +3,21 @@ import { ApiError } from "../../platform/http/api-error";
 import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from "../../platform/http/json-body";
 
 // Field names that only ever hold raw card data.
-const CARD_FIELDS = new Set(["number", "cardnumber", "card_number", "pan", "primaryaccountnumber", "cvc", "cvv", "cvv2", "cvc2", "securitycode", "security_code", "track", "trackdata"]);
+const CARD_FIELDS = new Set([
+  "number",
+  "cardnumber",
+  "card_number",
+  "pan",
+  "primaryaccountnumber",
+  "cvc",
+  "cvv",
+  "cvv2",
+  "cvc2",
+  "securitycode",
+  "security_code",
+  "track",
+  "trackdata",
+]);
 // 13 to 19 digits, each pair split by at most three separators such as " - " (spaces, dashes, dots, after NFKC
 // folding of full-width forms): the shape of a primary account number however it is written.
 // A run glued to letters is part of an identifier (a PSP token such as pm_1Nf4x...), not a card
@@ -23,7 +37,8 @@ const looksLikePan = (value: string) => {
   return false;
 };
 
-const tooComplex = () => new ApiError("body_too_complex", "Request body is too large or nests too deeply to be checked for card data");
+const tooComplex = () =>
+  new ApiError("body_too_complex", "Request body is too large or nests too deeply to be checked for card data");
 
 /**
  * Where in a JSON value raw card data appears (a field path), or null; strings, numbers and object
@@ -49,7 +64,8 @@ export const findCardData = (value: unknown, budget = CARD_SCAN_BUDGET): string 
       // Pushed in reverse so that values are looked at in document order.
       const children: typeof pending = [];
       if (Array.isArray(node)) {
-        node.forEach((inner, i) => children.push({ node: inner, path: `${path}[${i}]`, depth: depth + 1 }));
+        for (const [i, inner] of node.entries())
+          children.push({ node: inner, path: `${path}[${i}]`, depth: depth + 1 });
       } else {
         for (const [key, inner] of Object.entries(node)) {
           const here = path ? `${path}.${key}` : key;
@@ -70,6 +86,10 @@ export const findCardData = (value: unknown, budget = CARD_SCAN_BUDGET): string 
 export const refuseCardData = (body: unknown) => {
   const field = findCardData(body);
   if (field) {
-    throw new ApiError("raw_card_data_refused", "Raw card data (card number or security code) must never be sent; send only the payment method token, brand, last 4 digits and expiry", { field });
+    throw new ApiError(
+      "raw_card_data_refused",
+      "Raw card data (card number or security code) must never be sent; send only the payment method token, brand, last 4 digits and expiry",
+      { field },
+    );
   }
 };

@@ -6,7 +6,10 @@ import { escapeHtml, htmlPage } from "../../platform/http/html-page";
 import { setupLinkState, type SetupLinkState } from "./service";
 
 /** What a traveller reads instead of the card form when the link cannot be used. */
-export const SETUP_LINK_MESSAGES: Record<Exclude<SetupLinkState, "ready">, { status: 404 | 410; title: string; text: string }> = {
+export const SETUP_LINK_MESSAGES: Record<
+  Exclude<SetupLinkState, "ready">,
+  { status: 404 | 410; title: string; text: string }
+> = {
   used: {
     status: 410,
     title: "This link has already been used",
@@ -47,7 +50,10 @@ const route = (path: string, operationId: string) =>
   });
 
 export const cardSetupPages = featureRouter();
-for (const [path, operationId] of [["/card-setup", "getCardSetupPage"], ["/card-setup.html", "getCardSetupPageHtml"]] as const) {
+for (const [path, operationId] of [
+  ["/card-setup", "getCardSetupPage"],
+  ["/card-setup.html", "getCardSetupPageHtml"],
+] as const) {
   cardSetupPages.openapi(route(path, operationId), async (c) => {
     const token = c.req.valid("query").token;
     const state = token ? await setupLinkState(c.env.DB, signingKeys(c.env, "PAGE_TOKEN_SECRET"), token) : "unknown";

@@ -11,7 +11,8 @@ const keys = () => signingKeys(env, "PAGE_TOKEN_SECRET");
 const card = { paymentMethodId: "pm_setup_token", cardBrand: "visa", cardLast4: "4242", expMonth: 12, expYear: 2099 };
 const owner = (n: string) => ({ partnerId: "demo", actorId: `setup-token-${n}`, sessionId: `s-${n}` });
 const attach = (portalToken: string) => post(ATTACH, { portalToken, ...card }, { apiKey: null });
-const page = (token: string) => call("GET", `/card-setup?token=${encodeURIComponent(token)}`, undefined, { apiKey: null });
+const page = (token: string) =>
+  call("GET", `/card-setup?token=${encodeURIComponent(token)}`, undefined, { apiKey: null });
 
 describe("card-setup links are signed tokens (purpose card-setup), one-time through D1", () => {
   it("a link we issued opens the form and attaches once", async () => {
@@ -26,7 +27,9 @@ describe("card-setup links are signed tokens (purpose card-setup), one-time thro
     const { token } = await issueSetupToken(env.DB, keys(), owner("forged"));
     const altered = `${token.slice(0, -2)}${token.endsWith("AA") ? "BB" : "AA"}`;
     // A row for the altered token, as if someone could write one: the signature still refuses it.
-    await env.DB.prepare("INSERT INTO payment_setup_tokens (token_hash, partner_id, actor_id, session_id, expires_at) VALUES (?, 'demo', 'x', 'y', ?)")
+    await env.DB.prepare(
+      "INSERT INTO payment_setup_tokens (token_hash, partner_id, actor_id, session_id, expires_at) VALUES (?, 'demo', 'x', 'y', ?)",
+    )
       .bind(await sha256Hex(altered), Date.now() + 60_000)
       .run();
     const res = await attach(altered);

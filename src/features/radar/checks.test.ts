@@ -4,7 +4,17 @@ import { DEMO_KEY, OTHER_KEY } from "../../../test/support/api";
 import { expectLogs } from "../../../test/support/expected-logs";
 import { database } from "../../platform/db/client";
 import { keyedHash, sha256Hex } from "../../platform/crypto/digest";
-import { CHROME_UA, checkBody, DEMO_COLLECTOR_KEY, humanSignals, reasonCodes, runCheckCall, sendSignals, unique, uniqueIp } from "../../../test/support/radar";
+import {
+  CHROME_UA,
+  checkBody,
+  DEMO_COLLECTOR_KEY,
+  humanSignals,
+  reasonCodes,
+  runCheckCall,
+  sendSignals,
+  unique,
+  uniqueIp,
+} from "../../../test/support/radar";
 import { countBillableChecks, runCheck, setRadarEnabled } from "./service";
 import { checkRequestSchema } from "./schemas";
 import { DENY_SCORE } from "./rules";
@@ -35,7 +45,13 @@ describe("POST /api/v1/radar/checks: decisions", () => {
       trigger_event: "booking_attempt",
       score: 0,
       reasons: [],
-      merged_signals: { user_agent: CHROME_UA, timezone: "America/New_York", language: "en-US", webdriver: false, ip_country: "US" },
+      merged_signals: {
+        user_agent: CHROME_UA,
+        timezone: "America/New_York",
+        language: "en-US",
+        webdriver: false,
+        ip_country: "US",
+      },
     });
     expect(res.json.data.merged_signals.visitor_id).toMatch(/^v/);
     expect(res.json.data.check_id).toMatch(/^chk_[0-9a-f-]{36}$/);
@@ -53,21 +69,38 @@ describe("POST /api/v1/radar/checks: decisions", () => {
   it("disposable e-mail alone is elevated risk but allowed; with no signals it is denied and the rate hidden", async () => {
     const email = `x${unique("")}@mailinator.com`;
     const alone = await runCheckCall(checkBody({ booker: { email } }), { sessionId: await browserSession() });
-    expect(alone.json.data).toMatchObject({ decision: "allow", radar_result: "elevated_risk", score: 40, should_hide_rate: false });
+    expect(alone.json.data).toMatchObject({
+      decision: "allow",
+      radar_result: "elevated_risk",
+      score: 40,
+      should_hide_rate: false,
+    });
     expect(reasonCodes(alone.json)).toEqual(["disposable_email_domain"]);
-    const denied = await runCheckCall(checkBody({ booker: { email: `y${unique("")}@mailinator.com` } }), { sessionId: unique("none") });
-    expect(denied.json.data).toMatchObject({ decision: "deny", radar_result: "high_risk", score: 65, should_hide_rate: true, billable: true });
+    const denied = await runCheckCall(checkBody({ booker: { email: `y${unique("")}@mailinator.com` } }), {
+      sessionId: unique("none"),
+    });
+    expect(denied.json.data).toMatchObject({
+      decision: "deny",
+      radar_result: "high_risk",
+      score: 65,
+      should_hide_rate: true,
+      billable: true,
+    });
   });
 
   it("denies a headless browser, a bot user agent and a webdriver-driven browser, each with its reason", async () => {
-    const headless = await runCheckCall(checkBody(), { sessionId: await browserSession({ user_agent: CHROME_UA.replace("Chrome/", "HeadlessChrome/") }) });
+    const headless = await runCheckCall(checkBody(), {
+      sessionId: await browserSession({ user_agent: CHROME_UA.replace("Chrome/", "HeadlessChrome/") }),
+    });
     expect(headless.json.data).toMatchObject({ decision: "deny", should_hide_rate: true });
     expect(reasonCodes(headless.json)).toEqual(["headless_browser"]);
     const bot = await runCheckCall(checkBody(), { sessionId: await browserSession({ user_agent: "curl/8.5.0" }) });
     expect(reasonCodes(bot.json)).toEqual(["bot_user_agent"]);
     expect(bot.json.data.decision).toBe("deny");
     const driven = await runCheckCall(checkBody(), {
-      sessionId: await browserSession({ device: { platform: "Win32", hardware_concurrency: 8, touch_points: 0, webdriver: true } }),
+      sessionId: await browserSession({
+        device: { platform: "Win32", hardware_concurrency: 8, touch_points: 0, webdriver: true },
+      }),
     });
     expect(reasonCodes(driven.json)).toEqual(["webdriver"]);
     expect(driven.json.data.decision).toBe("deny");
@@ -77,10 +110,9 @@ describe("POST /api/v1/radar/checks: decisions", () => {
     const res = await runCheckCall(checkBody(), { sessionId: await browserSession({}, "DE") });
     expect(reasonCodes(res.json)).toEqual(["ip_country_mismatch"]);
     expect(res.json.data.score).toBe(20);
-    const lower = await runCheckCall(
-      checkBody({ payment: { billing_address: { country: "de" } } }),
-      { sessionId: await browserSession({ timezone: "Europe/Berlin" }, "DE") },
-    );
+    const lower = await runCheckCall(checkBody({ payment: { billing_address: { country: "de" } } }), {
+      sessionId: await browserSession({ timezone: "Europe/Berlin" }, "DE"),
+    });
     expect(reasonCodes(lower.json)).toEqual([]);
   });
 
@@ -91,7 +123,9 @@ describe("POST /api/v1/radar/checks: decisions", () => {
   });
 
   it("a check without a billing country skips both country rules", async () => {
-    const res = await runCheckCall(checkBody({ payment: undefined }), { sessionId: await browserSession({ timezone: "Asia/Tokyo" }, "JP") });
+    const res = await runCheckCall(checkBody({ payment: undefined }), {
+      sessionId: await browserSession({ timezone: "Asia/Tokyo" }, "JP"),
+    });
     expect(reasonCodes(res.json)).toEqual([]);
   });
 });
@@ -103,10 +137,14 @@ describe("POST /api/v1/radar/checks: velocity over sliding windows", () => {
     const [a, b] = [`${unique("a")}@example.com`, `${unique("b")}@example.com`];
     // Prior e-mails a,a,a,b,b: 5 checks on the device, at most 3 per e-mail, one other identity.
     for (const email of [a, a, a, b, b]) {
-      const res = await runCheckCall(checkBody({ booker: { email } }), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }, "US", deviceIp) });
+      const res = await runCheckCall(checkBody({ booker: { email } }), {
+        sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }, "US", deviceIp),
+      });
       expect(reasonCodes(res.json)).not.toContain("visitor_velocity");
     }
-    const sixth = await runCheckCall(checkBody({ booker: { email: a } }), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }, "US", deviceIp) });
+    const sixth = await runCheckCall(checkBody({ booker: { email: a } }), {
+      sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }, "US", deviceIp),
+    });
     expect(reasonCodes(sixth.json)).toEqual(["visitor_velocity"]);
   });
 
@@ -116,7 +154,9 @@ describe("POST /api/v1/radar/checks: velocity over sliding windows", () => {
       const res = await runCheckCall(checkBody({ booker: { email } }), { sessionId: await browserSession() });
       expect(reasonCodes(res.json)).toEqual([]);
     }
-    const sixth = await runCheckCall(checkBody({ booker: { email: email.toUpperCase() } }), { sessionId: await browserSession() });
+    const sixth = await runCheckCall(checkBody({ booker: { email: email.toUpperCase() } }), {
+      sessionId: await browserSession(),
+    });
     expect(reasonCodes(sixth.json)).toEqual(["email_velocity"]);
   });
 
@@ -139,7 +179,9 @@ describe("POST /api/v1/radar/checks: velocity over sliding windows", () => {
       });
       expect(reasonCodes(res.json)).toEqual([]);
     }
-    const third = await runCheckCall(checkBody(), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }, "US", deviceIp) });
+    const third = await runCheckCall(checkBody(), {
+      sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }, "US", deviceIp),
+    });
     expect(reasonCodes(third.json)).toEqual(["device_many_identities"]);
   });
 
@@ -149,20 +191,53 @@ describe("POST /api/v1/radar/checks: velocity over sliding windows", () => {
     const request = checkRequestSchema.parse(checkBody({ booker: { email }, context: {} }));
     const now = Date.now();
     for (let i = 0; i < 5; i++) {
-      await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, piiKey: env.PII_HASH_SECRET, request, now: now - 61 * 60_000 });
+      await runCheck(db, {
+        assets: env.ASSETS,
+        partnerId: "demo",
+        sessionId: unique("s"),
+        idempotencyKey: null,
+        piiKey: env.PII_HASH_SECRET,
+        request,
+        now: now - 61 * 60_000,
+      });
     }
-    const fresh = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, piiKey: env.PII_HASH_SECRET, request, now });
+    const fresh = await runCheck(db, {
+      assets: env.ASSETS,
+      partnerId: "demo",
+      sessionId: unique("s"),
+      idempotencyKey: null,
+      piiKey: env.PII_HASH_SECRET,
+      request,
+      now,
+    });
     expect(fresh.check.reasons.map((r) => r.code)).toEqual(["no_browser_signals"]);
     for (let i = 0; i < 4; i++) {
-      await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, piiKey: env.PII_HASH_SECRET, request, now: now - 59 * 60_000 });
+      await runCheck(db, {
+        assets: env.ASSETS,
+        partnerId: "demo",
+        sessionId: unique("s"),
+        idempotencyKey: null,
+        piiKey: env.PII_HASH_SECRET,
+        request,
+        now: now - 59 * 60_000,
+      });
     }
-    const within = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, piiKey: env.PII_HASH_SECRET, request, now });
+    const within = await runCheck(db, {
+      assets: env.ASSETS,
+      partnerId: "demo",
+      sessionId: unique("s"),
+      idempotencyKey: null,
+      piiKey: env.PII_HASH_SECRET,
+      request,
+      now,
+    });
     expect(within.check.reasons.map((r) => r.code)).toEqual(["no_browser_signals", "email_velocity"]);
   });
 
   it("velocity is counted per partner: another partner's checks of the same e-mail do not count", async () => {
     const email = `${unique("shared")}@example.com`;
-    for (let i = 0; i < 5; i++) await runCheckCall(checkBody({ booker: { email } }), { apiKey: OTHER_KEY, sessionId: unique("o") });
+    for (let i = 0; i < 5; i++)
+      await runCheckCall(checkBody({ booker: { email } }), { apiKey: OTHER_KEY, sessionId: unique("o") });
     const res = await runCheckCall(checkBody({ booker: { email } }), { sessionId: await browserSession() });
     expect(reasonCodes(res.json)).toEqual([]);
   });
@@ -188,12 +263,23 @@ describe("POST /api/v1/radar/checks: device rules never key on the posted visito
   it("without any browser IP, the partner's booker id anchors the device", async () => {
     const visitor = unique("dev");
     const bookerUuid = unique("booker");
-    const body = () => checkBody({ booker: { email: `${unique("id")}@example.com` }, context: { booker_uuid: bookerUuid } });
-    for (let i = 0; i < 2; i++) expect(reasonCodes((await runCheckCall(body(), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }) })).json)).toEqual([]);
-    const third = await runCheckCall(body(), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }) });
+    const body = () =>
+      checkBody({ booker: { email: `${unique("id")}@example.com` }, context: { booker_uuid: bookerUuid } });
+    for (let i = 0; i < 2; i++)
+      expect(
+        reasonCodes(
+          (await runCheckCall(body(), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }) }))
+            .json,
+        ),
+      ).toEqual([]);
+    const third = await runCheckCall(body(), {
+      sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }),
+    });
     expect(reasonCodes(third.json)).toEqual(["device_many_identities"]);
     // The same visitor id under another booker id is another device.
-    const other = await runCheckCall(checkBody({ context: { booker_uuid: unique("booker") } }), { sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }) });
+    const other = await runCheckCall(checkBody({ context: { booker_uuid: unique("booker") } }), {
+      sessionId: await browserSession({ fingerprint: { visitor_id: visitor } }),
+    });
     expect(reasonCodes(other.json)).toEqual([]);
   });
 });
@@ -214,15 +300,26 @@ describe("POST /api/v1/radar/checks: later signal posts cannot overwrite the fir
     expect(reason.weight).toBeGreaterThan(0);
     expect(reason.weight).toBeLessThanOrEqual(20);
     // The first post is what the check merged.
-    expect(res.json.data.merged_signals).toMatchObject({ user_agent: CHROME_UA, webdriver: false, timezone: "America/New_York", ip_country: "US" });
+    expect(res.json.data.merged_signals).toMatchObject({
+      user_agent: CHROME_UA,
+      webdriver: false,
+      timezone: "America/New_York",
+      ip_country: "US",
+    });
   });
 
   it("a later post cannot push an elevated allow over the deny line either", async () => {
     // Disposable e-mail (40) and a timezone outside the billing country (15): 55, an elevated allow.
     const sessionId = await browserSession({ timezone: "Europe/Berlin" });
-    await sendSignals(humanSignals({ timezone: "Europe/Berlin", fingerprint: { visitor_id: unique("other") } }), { sessionId });
+    await sendSignals(humanSignals({ timezone: "Europe/Berlin", fingerprint: { visitor_id: unique("other") } }), {
+      sessionId,
+    });
     const res = await runCheckCall(checkBody({ booker: { email: `${unique("x")}@mailinator.com` } }), { sessionId });
-    expect(reasonCodes(res.json)).toEqual(["disposable_email_domain", "timezone_country_mismatch", "conflicting_signals"]);
+    expect(reasonCodes(res.json)).toEqual([
+      "disposable_email_domain",
+      "timezone_country_mismatch",
+      "conflicting_signals",
+    ]);
     expect(res.json.data).toMatchObject({ decision: "allow", radar_result: "elevated_risk", score: DENY_SCORE - 1 });
   });
 
@@ -264,7 +361,9 @@ describe("POST /api/v1/radar/checks: sessions belong to their partner", () => {
 
   it("expired signals are not merged", async () => {
     const sessionId = await browserSession();
-    await env.DB.prepare("update radar_signals set expires_at_ms = ? where session_id = ?").bind(Date.now() - 1, sessionId).run();
+    await env.DB.prepare("update radar_signals set expires_at_ms = ? where session_id = ?")
+      .bind(Date.now() - 1, sessionId)
+      .run();
     const res = await runCheckCall(checkBody(), { sessionId });
     expect(reasonCodes(res.json)).toEqual(["no_browser_signals"]);
   });
@@ -293,8 +392,12 @@ describe("POST /api/v1/radar/checks: idempotency, billing and storage", () => {
     const sessionId = unique("s");
     const body = checkBody();
     const key = unique("race");
-    const answers = await Promise.all(Array.from({ length: 8 }, () => runCheckCall(body, { sessionId, idempotencyKey: key })));
-    const { results } = await env.DB.prepare("select id from radar_checks where idempotency_key = ?").bind(key).all<{ id: string }>();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => runCheckCall(body, { sessionId, idempotencyKey: key })),
+    );
+    const { results } = await env.DB.prepare("select id from radar_checks where idempotency_key = ?")
+      .bind(key)
+      .all<{ id: string }>();
     expect(results).toHaveLength(1);
     for (const answer of answers) {
       if (answer.status === 409) {
@@ -316,7 +419,10 @@ describe("POST /api/v1/radar/checks: idempotency, billing and storage", () => {
     const first = await runCheckCall(checkBody(), { sessionId, idempotencyKey: key });
     const different = await runCheckCall(checkBody(), { sessionId, idempotencyKey: key });
     expect(different.status).toBe(409);
-    expect(different.json).toMatchObject({ message: "idempotency-key was already used with a different request", code: "idempotency_key_reused" });
+    expect(different.json).toMatchObject({
+      message: "idempotency-key was already used with a different request",
+      code: "idempotency_key_reused",
+    });
     const otherPartner = await runCheckCall(checkBody(), { apiKey: OTHER_KEY, sessionId, idempotencyKey: key });
     expect(otherPartner.status).toBe(200);
     expect(otherPartner.json.data.check_id).not.toBe(first.json.data.check_id);
@@ -333,7 +439,9 @@ describe("POST /api/v1/radar/checks: idempotency, billing and storage", () => {
 
   it("stores every check with the SHA-256 of its canonical inputs; e-mail and IP only hashed in indexed columns; no card data", async () => {
     const sessionId = await browserSession();
-    const body = checkBody({ payment: { billing_address: { country: "US" }, card_number: "4242424242424242", cvc: "123" } });
+    const body = checkBody({
+      payment: { billing_address: { country: "US" }, card_number: "4242424242424242", cvc: "123" },
+    });
     const res = await runCheckCall(body, { sessionId });
     expect(res.status).toBe(200);
     const row = await storedCheck(res.json.data.check_id);
@@ -356,19 +464,45 @@ describe("POST /api/v1/radar/checks: bypass (fail open)", () => {
   it("bypasses when radar is off for the partner: not billable, rate shown", async () => {
     const db = database(env.DB);
     await setRadarEnabled(db, "other", false);
-    const res = await runCheckCall(checkBody({ booker: { email: "x@mailinator.com" } }), { apiKey: OTHER_KEY, sessionId: unique("s") });
+    const res = await runCheckCall(checkBody({ booker: { email: "x@mailinator.com" } }), {
+      apiKey: OTHER_KEY,
+      sessionId: unique("s"),
+    });
     await setRadarEnabled(db, "other", true);
-    expect(res.json.data).toMatchObject({ decision: "bypass", radar_result: "radar_disabled", should_hide_rate: false, billable: false, score: 0 });
+    expect(res.json.data).toMatchObject({
+      decision: "bypass",
+      radar_result: "radar_disabled",
+      should_hide_rate: false,
+      billable: false,
+      score: 0,
+    });
     expect(reasonCodes(res.json)).toEqual(["radar_disabled"]);
-    const on = await runCheckCall(checkBody({ booker: { email: "y@mailinator.com" } }), { apiKey: OTHER_KEY, sessionId: unique("s") });
+    const on = await runCheckCall(checkBody({ booker: { email: "y@mailinator.com" } }), {
+      apiKey: OTHER_KEY,
+      sessionId: unique("s"),
+    });
     expect(on.json.data.decision).toBe("deny");
   });
 
   it("bypasses when the evaluation cannot finish within its time budget, and stores that check", async () => {
     const db = database(env.DB);
     const request = checkRequestSchema.parse(checkBody({ booker: { email: "x@mailinator.com" } }));
-    const { check } = await runCheck(db, { assets: env.ASSETS, partnerId: "demo", sessionId: unique("s"), idempotencyKey: null, piiKey: env.PII_HASH_SECRET, request, budgetMs: 0 });
-    expect(check).toMatchObject({ decision: "bypass", radar_result: "evaluation_timeout", should_hide_rate: false, billable: false, score: 0 });
+    const { check } = await runCheck(db, {
+      assets: env.ASSETS,
+      partnerId: "demo",
+      sessionId: unique("s"),
+      idempotencyKey: null,
+      piiKey: env.PII_HASH_SECRET,
+      request,
+      budgetMs: 0,
+    });
+    expect(check).toMatchObject({
+      decision: "bypass",
+      radar_result: "evaluation_timeout",
+      should_hide_rate: false,
+      billable: false,
+      score: 0,
+    });
     expect(check.reasons[0]!.code).toBe("evaluation_timeout");
     expect(await storedCheck(check.check_id)).not.toBeNull();
   });
@@ -382,7 +516,12 @@ describe("POST /api/v1/radar/checks: fail open on storage failure", () => {
     try {
       const res = await runCheckCall(checkBody(), { sessionId: unique("s") });
       expect(res.status).toBe(200);
-      expect(res.json.data).toMatchObject({ decision: "bypass", radar_result: "evaluation_error", billable: false, should_hide_rate: false });
+      expect(res.json.data).toMatchObject({
+        decision: "bypass",
+        radar_result: "evaluation_error",
+        billable: false,
+        should_hide_rate: false,
+      });
       expect(JSON.stringify(res.json)).not.toContain("radar_signals");
       expect(errors.join("\n")).toContain('"event":"radar_evaluation_failed"');
     } finally {
@@ -431,7 +570,9 @@ describe("POST /api/v1/radar/checks: authentication and bad input", () => {
     expect(badTrigger.json.message).toMatch(/^trigger_event/);
     const badIp = await runCheckCall(checkBody({ context: { ip: "999.1.1.1" } }), { sessionId });
     expect(badIp.status).toBe(400);
-    const badCountry = await runCheckCall(checkBody({ payment: { billing_address: { country: "USA" } } }), { sessionId });
+    const badCountry = await runCheckCall(checkBody({ payment: { billing_address: { country: "USA" } } }), {
+      sessionId,
+    });
     expect(badCountry.status).toBe(400);
     expect(badCountry.json.message).toBe("payment.billing_address.country: must be an ISO 3166-1 alpha-2 country code");
     const badKey = await runCheckCall(checkBody(), { sessionId, idempotencyKey: "has space" });
@@ -443,7 +584,9 @@ describe("POST /api/v1/radar/checks: authentication and bad input", () => {
     const malformed = await runCheckCall(undefined, { raw: "{nope" });
     expect(malformed.status).toBe(400);
     expect(malformed.json.message).toBe("Malformed JSON in request body");
-    const huge = await runCheckCall(undefined, { raw: JSON.stringify({ booker: { email: "a@b.co", first_name: "x".repeat(1_100_000) } }) });
+    const huge = await runCheckCall(undefined, {
+      raw: JSON.stringify({ booker: { email: "a@b.co", first_name: "x".repeat(1_100_000) } }),
+    });
     expect(huge.status).toBe(413);
     const long = await runCheckCall(checkBody({ booker: { email: "a@b.co", first_name: "x".repeat(5000) } }));
     expect(long.status).toBe(400);
@@ -454,6 +597,10 @@ describe("POST /api/v1/radar/checks: authentication and bad input", () => {
     const doc = (await (await exports.default.fetch("https://edgestay.test/openapi.json")).json()) as any;
     expect(doc.paths["/api/v1/radar/checks"].post.security).toEqual([{ ApiKey: [] }]);
     expect(doc.paths["/api/v1/radar/sessions/signals"].post.security).toEqual([{ CollectorKey: [] }]);
-    expect(doc.components.securitySchemes.CollectorKey).toEqual({ type: "apiKey", in: "header", name: "x-radar-collector-key" });
+    expect(doc.components.securitySchemes.CollectorKey).toEqual({
+      type: "apiKey",
+      in: "header",
+      name: "x-radar-collector-key",
+    });
   });
 });

@@ -21,7 +21,12 @@ const loadList = (assets: Fetcher): Promise<string> =>
 
 const wildcardSet = new Set<string>(wildcards);
 
-export const emailDomain = (email: string) => email.slice(email.lastIndexOf("@") + 1).trim().toLowerCase().replace(/\.$/, "");
+export const emailDomain = (email: string) =>
+  email
+    .slice(email.lastIndexOf("@") + 1)
+    .trim()
+    .toLowerCase()
+    .replace(/\.$/, "");
 
 /** True when the e-mail's domain, or for wildcard entries any parent domain, is on the maintained list. */
 export const isDisposableEmail = async (assets: Fetcher, email: string): Promise<boolean> => {

@@ -16,7 +16,9 @@ type StoredInputs = {
     booker?: { first_name?: string; last_name?: string; email?: string; phone?: string };
     guest?: { first_name?: string; last_name?: string };
     context?: { ip?: string; user_id?: string; booker_uuid?: string };
-    payment?: { billing_address?: { line1?: string; city?: string; state?: string; postal_code?: string; country?: string } };
+    payment?: {
+      billing_address?: { line1?: string; city?: string; state?: string; postal_code?: string; country?: string };
+    };
   };
 };
 
@@ -59,13 +61,16 @@ export const hashOldRadarPii = async (db: Db, piiKey: string, days: number, now:
         for (const [holder, keys] of personalFields(inputs)) {
           for (const key of keys) {
             const value = holder?.[key];
-            if (holder && typeof value === "string" && !value.startsWith("hmac:")) holder[key] = `hmac:${await keyedHash(piiKey, value.trim().toLowerCase())}`;
+            if (holder && typeof value === "string" && !value.startsWith("hmac:"))
+              holder[key] = `hmac:${await keyedHash(piiKey, value.trim().toLowerCase())}`;
           }
         }
         return { id: row.id, inputs: JSON.stringify(inputs) };
       }),
     );
-    const updates = rewritten.map((row) => db.update(radarChecks).set({ inputs: row.inputs, piiRemovedAt: now }).where(eq(radarChecks.id, row.id)));
+    const updates = rewritten.map((row) =>
+      db.update(radarChecks).set({ inputs: row.inputs, piiRemovedAt: now }).where(eq(radarChecks.id, row.id)),
+    );
     await db.batch(updates as [(typeof updates)[number], ...typeof updates]);
     changed += rows.length;
   }
@@ -75,7 +80,8 @@ export const hashOldRadarPii = async (db: Db, piiKey: string, days: number, now:
 /** Scheduled upkeep: personal data in radar checks older than RADAR_RETENTION_DAYS becomes keyed hashes. */
 export const radarPiiRetention = {
   name: "radar-pii-retention",
-  run: (env: Env, now: Date): Promise<number> => hashOldRadarPii(database(env.DB), env.PII_HASH_SECRET, retentionDays(env), now.getTime()),
+  run: (env: Env, now: Date): Promise<number> =>
+    hashOldRadarPii(database(env.DB), env.PII_HASH_SECRET, retentionDays(env), now.getTime()),
 };
 
 export type ErasedRadarSubject = {
@@ -88,7 +94,12 @@ export type ErasedRadarSubject = {
  * Erases one person from every partner's radar checks: names become [erased], e-mail, phone, IP and
  * street address are removed, identity hashes cleared; decision, score and references stay.
  */
-export const eraseRadarSubject = async (db: Db, piiKey: string, email: string, now: number): Promise<ErasedRadarSubject> => {
+export const eraseRadarSubject = async (
+  db: Db,
+  piiKey: string,
+  email: string,
+  now: number,
+): Promise<ErasedRadarSubject> => {
   const normalized = email.trim().toLowerCase();
   // Keyed hash today; plain SHA-256 for checks stored before keyed hashes; the raw value if not yet hashed.
   const rows = await db
@@ -116,7 +127,10 @@ export const eraseRadarSubject = async (db: Db, piiKey: string, email: string, n
     if (guest?.first_name !== undefined) guest.first_name = ERASED;
     if (guest?.last_name !== undefined) guest.last_name = ERASED;
     if (context) delete context.ip;
-    if (payment?.billing_address) payment.billing_address = { ...(payment.billing_address.country ? { country: payment.billing_address.country } : {}) };
+    if (payment?.billing_address)
+      payment.billing_address = {
+        ...(payment.billing_address.country ? { country: payment.billing_address.country } : {}),
+      };
     return db
       .update(radarChecks)
       .set({ inputs: JSON.stringify(inputs), emailHash: null, ipHash: null, piiRemovedAt: now })

@@ -30,7 +30,10 @@ export const MAX_SIGNALS_BYTES = 16 * 1024;
 const sessionIdHeader = z
   .string({ error: specMessage(SESSION_ID_MESSAGE) })
   .regex(SESSION_ID_PATTERN, specMessage(SESSION_ID_MESSAGE))
-  .openapi({ description: "The session id the page snippet was given (data-session-id)", example: "sess_8f1c2a9d04e7b316" });
+  .openapi({
+    description: "The session id the page snippet was given (data-session-id)",
+    example: "sess_8f1c2a9d04e7b316",
+  });
 
 const signalsBodyLimit = (): MiddlewareHandler =>
   async function signalsBodyLimit(c, next) {
@@ -84,7 +87,10 @@ const postSignals = apiRoute({
     body: { required: true, content: { "application/json": { schema: signalsRequestSchema } } },
   },
   responses: {
-    202: { description: "Signals kept for the session", content: { "application/json": { schema: signalsAcceptedSchema } } },
+    202: {
+      description: "Signals kept for the session",
+      content: { "application/json": { schema: signalsAcceptedSchema } },
+    },
     ...errorResponses(400, 401, 403, 413, 429),
   },
 });
@@ -136,7 +142,10 @@ const postCheck = apiRoute({
     body: { required: true, content: { "application/json": { schema: checkRequestSchema } } },
   },
   responses: {
-    200: { description: "The decision, with a reason per fired rule", content: { "application/json": { schema: checkResponseSchema } } },
+    200: {
+      description: "The decision, with a reason per fired rule",
+      content: { "application/json": { schema: checkResponseSchema } },
+    },
     ...errorResponses(400, 401, 409, 413),
   },
 });
@@ -149,16 +158,34 @@ const checkRoutes = featureRouter().openapi(postCheck, async (c) => {
   const request = c.req.valid("json");
   const answer = await withIdempotency(
     c.env.DB,
-    { scope: "radar_check", partnerId, key: idempotencyKey, keyName: "idempotency-key", request: { sessionId, request } },
+    {
+      scope: "radar_check",
+      partnerId,
+      key: idempotencyKey,
+      keyName: "idempotency-key",
+      request: { sessionId, request },
+    },
     async () => ({
       status: 200,
-      body: success((await runCheck(c.get("db"), { assets: c.env.ASSETS, partnerId, sessionId, idempotencyKey, request, piiKey: c.env.PII_HASH_SECRET })).check),
+      body: success(
+        (
+          await runCheck(c.get("db"), {
+            assets: c.env.ASSETS,
+            partnerId,
+            sessionId,
+            idempotencyKey,
+            request,
+            piiKey: c.env.PII_HASH_SECRET,
+          })
+        ).check,
+      ),
     }),
   );
   const body = answer.body as z.infer<typeof checkResponseSchema>;
   if (answer.replayed) c.header("idempotent-replayed", "true");
   // A replay was billed the first time; a bypass is never billable.
-  else if (body.data.billable) recordUsage(c.env, { partnerId, operation: "radar_check", requestId: c.get("requestId") });
+  else if (body.data.billable)
+    recordUsage(c.env, { partnerId, operation: "radar_check", requestId: c.get("requestId") });
   return c.json(body, 200);
 });
 

@@ -25,7 +25,10 @@ const codes = (inputs: RuleInputs) => evaluateRules(inputs).reasons.map((r) => r
 describe("conflicting_signals", () => {
   it("adds a small weight, and never turns an allow into a deny", () => {
     expect(RULES.conflicting_signals.weight).toBeLessThanOrEqual(20);
-    expect(evaluateRules(human({ conflictingSignals: true }))).toEqual({ score: RULES.conflicting_signals.weight, reasons: [{ code: "conflicting_signals", ...RULES.conflicting_signals }] });
+    expect(evaluateRules(human({ conflictingSignals: true }))).toEqual({
+      score: RULES.conflicting_signals.weight,
+      reasons: [{ code: "conflicting_signals", ...RULES.conflicting_signals }],
+    });
     const berlin = humanSignals({ timezone: "Europe/Berlin" }) as RuleInputs["signals"];
     const nearDeny = human({ disposableEmail: true, signals: berlin });
     expect(evaluateRules(nearDeny).score).toBe(55);
@@ -53,17 +56,27 @@ describe("radar rules, each alone", () => {
 
   it("headless_browser (HeadlessChrome) counts once, not again as a bot", () => {
     const ua = CHROME_UA.replace("Chrome/", "HeadlessChrome/");
-    expect(codes(human({ signals: humanSignals({ user_agent: ua }) as RuleInputs["signals"] }))).toEqual(["headless_browser"]);
+    expect(codes(human({ signals: humanSignals({ user_agent: ua }) as RuleInputs["signals"] }))).toEqual([
+      "headless_browser",
+    ]);
   });
 
   it("bot_user_agent via isbot", () => {
-    for (const ua of ["curl/8.5.0", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "python-requests/2.32"]) {
-      expect(codes(human({ signals: humanSignals({ user_agent: ua }) as RuleInputs["signals"] }))).toEqual(["bot_user_agent"]);
+    for (const ua of [
+      "curl/8.5.0",
+      "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+      "python-requests/2.32",
+    ]) {
+      expect(codes(human({ signals: humanSignals({ user_agent: ua }) as RuleInputs["signals"] }))).toEqual([
+        "bot_user_agent",
+      ]);
     }
   });
 
   it("webdriver", () => {
-    const signals = humanSignals({ device: { platform: "Linux x86_64", hardware_concurrency: 4, touch_points: 0, webdriver: true } });
+    const signals = humanSignals({
+      device: { platform: "Linux x86_64", hardware_concurrency: 4, touch_points: 0, webdriver: true },
+    });
     expect(codes(human({ signals: signals as RuleInputs["signals"] }))).toEqual(["webdriver"]);
   });
 
@@ -79,7 +92,15 @@ describe("radar rules, each alone", () => {
     ]);
     expect(countriesOfTimezone("Europe/Berlin")).toContain("DE");
     // Europe/Berlin is also the zone of Denmark, Norway and Sweden in the tz database: no mismatch for SE.
-    expect(codes(human({ billingCountry: "SE", ipCountry: "SE", signals: humanSignals({ timezone: "Europe/Berlin" }) as RuleInputs["signals"] }))).toEqual([]);
+    expect(
+      codes(
+        human({
+          billingCountry: "SE",
+          ipCountry: "SE",
+          signals: humanSignals({ timezone: "Europe/Berlin" }) as RuleInputs["signals"],
+        }),
+      ),
+    ).toEqual([]);
     expect(codes(human({ signals: humanSignals({ timezone: "Etc/UTC" }) as RuleInputs["signals"] }))).toEqual([]);
     expect(codes(human({ signals: humanSignals({ timezone: "Mars/Olympus" }) as RuleInputs["signals"] }))).toEqual([]);
   });
@@ -99,8 +120,16 @@ describe("radar rules, each alone", () => {
   it("each reason carries its documented weight and message", () => {
     const { reasons } = evaluateRules(human({ signals: null, disposableEmail: true }));
     expect(reasons).toEqual([
-      { code: "no_browser_signals", weight: RULES.no_browser_signals.weight, message: RULES.no_browser_signals.message },
-      { code: "disposable_email_domain", weight: RULES.disposable_email_domain.weight, message: RULES.disposable_email_domain.message },
+      {
+        code: "no_browser_signals",
+        weight: RULES.no_browser_signals.weight,
+        message: RULES.no_browser_signals.message,
+      },
+      {
+        code: "disposable_email_domain",
+        weight: RULES.disposable_email_domain.weight,
+        message: RULES.disposable_email_domain.message,
+      },
     ]);
   });
 });
@@ -111,7 +140,11 @@ describe("score and thresholds", () => {
     const everything = human({
       disposableEmail: true,
       ipCountry: "DE",
-      signals: humanSignals({ user_agent: "HeadlessChrome", device: { webdriver: true }, timezone: "Asia/Tokyo" }) as RuleInputs["signals"],
+      signals: humanSignals({
+        user_agent: "HeadlessChrome",
+        device: { webdriver: true },
+        timezone: "Asia/Tokyo",
+      }) as RuleInputs["signals"],
       velocity: { visitorChecks: 99, emailChecks: 99, ipChecks: 99, visitorOtherEmails: 99 },
     });
     expect(evaluateRules(everything).score).toBe(100);

@@ -90,11 +90,17 @@ export const evaluateRules = (inputs: RuleInputs): { score: number; reasons: Rea
 
   const reason = (code: RuleCode) => ({ code, weight: RULES[code].weight, message: RULES[code].message });
   const reasons = fired.map(reason);
-  const score = Math.min(100, reasons.reduce((sum, r) => sum + r.weight, 0));
+  const score = Math.min(
+    100,
+    reasons.reduce((sum, r) => sum + r.weight, 0),
+  );
   if (!inputs.conflictingSignals) return { score, reasons };
   // Anyone holding the session id can post later: that alone may raise the risk, never deny.
   const ceiling = score >= DENY_SCORE ? 100 : DENY_SCORE - 1;
-  return { score: Math.min(ceiling, score + RULES.conflicting_signals.weight), reasons: [...reasons, reason("conflicting_signals")] };
+  return {
+    score: Math.min(ceiling, score + RULES.conflicting_signals.weight),
+    reasons: [...reasons, reason("conflicting_signals")],
+  };
 };
 
 export type Verdict = { decision: "deny" | "allow"; radarResult: "high_risk" | "elevated_risk" | "low_risk" };

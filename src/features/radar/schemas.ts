@@ -31,14 +31,19 @@ export const signalsRequestSchema = z
       })
       .optional(),
     fingerprint: z.object({
-      visitor_id: z.string().min(1).max(128).openapi({ description: "Hash of stable browser attributes, computed in the page" }),
+      visitor_id: z
+        .string()
+        .min(1)
+        .max(128)
+        .openapi({ description: "Hash of stable browser attributes, computed in the page" }),
     }),
   })
   .openapi("RadarSignals", {
     example: {
       page_url: "https://partner.example/book/123",
       referrer: "https://partner.example/",
-      user_agent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
+      user_agent:
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
       language: "en-US",
       timezone: "America/New_York",
       screen: { width: 1920, height: 1080, pixel_ratio: 1 },
@@ -52,7 +57,10 @@ export type BrowserSignals = z.infer<typeof signalsRequestSchema>;
 export const signalsAcceptedSchema = envelopeSchema(
   z.object({
     accepted: z.literal(true),
-    expires_at: z.string().openapi({ description: "Signals are merged into checks of this session until then", example: "2026-11-25T14:59:13.091Z" }),
+    expires_at: z.string().openapi({
+      description: "Signals are merged into checks of this session until then",
+      example: "2026-11-25T14:59:13.091Z",
+    }),
   }),
 ).openapi("RadarSignalsAccepted");
 
@@ -62,7 +70,10 @@ const person = z.object({ first_name: text(200).optional(), last_name: text(200)
 
 export const checkRequestSchema = z
   .object({
-    trigger_event: z.enum(TRIGGER_EVENTS).default("booking_attempt").openapi({ description: "Where in the partner's flow the check runs" }),
+    trigger_event: z
+      .enum(TRIGGER_EVENTS)
+      .default("booking_attempt")
+      .openapi({ description: "Where in the partner's flow the check runs" }),
     booker: person.extend({
       email: z.email().max(320).openapi({ example: "jane@example.com" }),
       phone: text(64).optional(),
@@ -73,7 +84,10 @@ export const checkRequestSchema = z
         partner_request_id: text(200).optional(),
         booker_uuid: text(200).optional(),
         user_id: text(200).optional(),
-        ip: z.union([z.ipv4().openapi({ format: "ipv4" }), z.ipv6().openapi({ format: "ipv6" })]).optional().openapi({ description: "The booker's IP as the partner's server saw it" }),
+        ip: z
+          .union([z.ipv4().openapi({ format: "ipv4" }), z.ipv6().openapi({ format: "ipv6" })])
+          .optional()
+          .openapi({ description: "The booker's IP as the partner's server saw it" }),
       })
       .optional(),
     payment: z
@@ -84,7 +98,10 @@ export const checkRequestSchema = z
             city: text(200).optional(),
             state: text(200).optional(),
             postal_code: text(32).optional(),
-            country: z.string().regex(/^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 country code").optional(),
+            country: z
+              .string()
+              .regex(/^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 country code")
+              .optional(),
           })
           .optional(),
       })
@@ -105,7 +122,14 @@ export const reasonSchema = z
   })
   .openapi("RadarReason");
 
-export const RADAR_RESULTS = ["low_risk", "elevated_risk", "high_risk", "radar_disabled", "evaluation_timeout", "evaluation_error"] as const;
+export const RADAR_RESULTS = [
+  "low_risk",
+  "elevated_risk",
+  "high_risk",
+  "radar_disabled",
+  "evaluation_timeout",
+  "evaluation_error",
+] as const;
 
 export const riskCheckSchema = z
   .object({
@@ -145,7 +169,15 @@ export const riskCheckSchema = z
       trigger_event: "booking_attempt",
       score: 0,
       reasons: [],
-      merged_signals: { visitor_id: "v_3f9a1c", user_agent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36", timezone: "America/New_York", language: "en-US", webdriver: false, ip_country: "US" },
+      merged_signals: {
+        visitor_id: "v_3f9a1c",
+        user_agent:
+          "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
+        timezone: "America/New_York",
+        language: "en-US",
+        webdriver: false,
+        ip_country: "US",
+      },
     },
   });
 
@@ -168,10 +200,16 @@ const originSchema = z
 
 export const radarSettingsRequestSchema = z
   .object({
-    allowedOrigins: z.array(originSchema).max(50).optional().openapi({ description: "Origins that may post signals with the collector key; [] or absent = any origin" }),
+    allowedOrigins: z
+      .array(originSchema)
+      .max(50)
+      .optional()
+      .openapi({ description: "Origins that may post signals with the collector key; [] or absent = any origin" }),
   })
   .openapi("RadarSettingsRequest", { example: { allowedOrigins: ["https://partner.example"] } });
 
 export const radarSettingsResponseSchema = envelopeSchema(
-  z.object({ partnerId: z.string(), allowedOrigins: z.array(z.string()) }).openapi({ example: { partnerId: "demo", allowedOrigins: ["https://partner.example"] } }),
+  z
+    .object({ partnerId: z.string(), allowedOrigins: z.array(z.string()) })
+    .openapi({ example: { partnerId: "demo", allowedOrigins: ["https://partner.example"] } }),
 ).openapi("RadarSettings");

@@ -53,7 +53,10 @@ export const storeSignals = async (db: Db, input: SignalsInput): Promise<{ expir
 
 /** The origins a partner's collector key may post from; empty means any origin. */
 export const allowedOriginsOf = async (db: Db, partnerId: string): Promise<string[]> => {
-  const [row] = await db.select({ allowedOrigins: radarSettings.allowedOrigins }).from(radarSettings).where(eq(radarSettings.partnerId, partnerId));
+  const [row] = await db
+    .select({ allowedOrigins: radarSettings.allowedOrigins })
+    .from(radarSettings)
+    .where(eq(radarSettings.partnerId, partnerId));
   return row?.allowedOrigins ? (JSON.parse(row.allowedOrigins) as string[]) : [];
 };
 
@@ -65,7 +68,10 @@ export const setAllowedOrigins = async (db: Db, partnerId: string, origins: stri
   await db
     .insert(radarSettings)
     .values({ partnerId, allowedOrigins: JSON.stringify(allowedOrigins) })
-    .onConflictDoUpdate({ target: radarSettings.partnerId, set: { allowedOrigins: JSON.stringify(allowedOrigins), updatedAt: new Date().toISOString() } });
+    .onConflictDoUpdate({
+      target: radarSettings.partnerId,
+      set: { allowedOrigins: JSON.stringify(allowedOrigins), updatedAt: new Date().toISOString() },
+    });
   return { partnerId, allowedOrigins };
 };
 
@@ -90,7 +96,10 @@ export type CheckInput = {
 };
 
 /** What the check saw of the browser, so the partner can read why (from the stored inputs). */
-const mergedSignalsOf = (inputs: { signals: BrowserSignals | null; ip_country: string | null }): RiskCheck["merged_signals"] =>
+const mergedSignalsOf = (inputs: {
+  signals: BrowserSignals | null;
+  ip_country: string | null;
+}): RiskCheck["merged_signals"] =>
   inputs.signals
     ? {
         visitor_id: inputs.signals.fingerprint.visitor_id,
@@ -118,7 +127,10 @@ const toRiskCheck = (row: RadarCheckRow): RiskCheck => ({
 });
 
 const isRadarEnabled = async (db: Db, partnerId: string) => {
-  const [row] = await db.select({ enabled: radarSettings.enabled }).from(radarSettings).where(eq(radarSettings.partnerId, partnerId));
+  const [row] = await db
+    .select({ enabled: radarSettings.enabled })
+    .from(radarSettings)
+    .where(eq(radarSettings.partnerId, partnerId));
   return row?.enabled ?? true;
 };
 
@@ -144,7 +156,12 @@ type Evaluation = {
 
 class BudgetExceeded extends Error {}
 
-const bypass = (radarResult: RiskCheck["radar_result"], code: string, message: string, identities: Identities): Evaluation => ({
+const bypass = (
+  radarResult: RiskCheck["radar_result"],
+  code: string,
+  message: string,
+  identities: Identities,
+): Evaluation => ({
   decision: "bypass",
   radarResult,
   score: 0,
@@ -155,19 +172,35 @@ const bypass = (radarResult: RiskCheck["radar_result"], code: string, message: s
 });
 
 /** Reads this partner's live signals of the session, then the velocity counts (one batch), then applies the rules. */
-const evaluate = async (db: Db, input: CheckInput, now: number, emailHash: string, deadline: number): Promise<Evaluation> => {
+const evaluate = async (
+  db: Db,
+  input: CheckInput,
+  now: number,
+  emailHash: string,
+  deadline: number,
+): Promise<Evaluation> => {
   const signalRows = await db
     .select()
     .from(radarSignals)
-    .where(and(eq(radarSignals.partnerId, input.partnerId), eq(radarSignals.sessionId, input.sessionId), gt(radarSignals.expiresAtMs, now)))
+    .where(
+      and(
+        eq(radarSignals.partnerId, input.partnerId),
+        eq(radarSignals.sessionId, input.sessionId),
+        gt(radarSignals.expiresAtMs, now),
+      ),
+    )
     .orderBy(asc(radarSignals.receivedAt), sql`rowid`)
     .limit(MAX_SIGNAL_POSTS);
   // The first post is the session's signals; later ones only reveal a conflict.
   const signalRow = signalRows[0] ?? null;
   const signals = signalRow ? (JSON.parse(signalRow.signals) as BrowserSignals) : null;
-  const conflictingSignals = signals !== null && signalRows.slice(1).some((row) => conflictsWith(signals)(JSON.parse(row.signals) as BrowserSignals));
+  const conflictingSignals =
+    signals !== null &&
+    signalRows.slice(1).some((row) => conflictsWith(signals)(JSON.parse(row.signals) as BrowserSignals));
   const visitorId = signals?.fingerprint.visitor_id ?? null;
-  const ipHash = input.request.context?.ip ? await keyedHash(input.piiKey, input.request.context.ip) : (signalRow?.ipHash ?? null);
+  const ipHash = input.request.context?.ip
+    ? await keyedHash(input.piiKey, input.request.context.ip)
+    : (signalRow?.ipHash ?? null);
   // The device: the visitor id with the browser's own IP, else the server's, else the booker id.
   const bookerUuid = input.request.context?.booker_uuid;
   const anchor = signalRow?.ipHash ?? ipHash ?? (bookerUuid ? `booker:${bookerUuid}` : null);
@@ -178,13 +211,29 @@ const evaluate = async (db: Db, input: CheckInput, now: number, emailHash: strin
   const since = (windowMs: number) => gte(radarChecks.checkedAtMs, now - windowMs);
   // Sentinels that match nothing keep the batch shape fixed when an identity is unknown.
   const [visitorRows, emailRows, ipRows, identityRows] = await db.batch([
-    db.select({ n: count() }).from(radarChecks).where(and(partner, eq(radarChecks.deviceKey, deviceKey ?? "\u0000"), since(VELOCITY.visitor.windowMs))),
-    db.select({ n: count() }).from(radarChecks).where(and(partner, eq(radarChecks.emailHash, emailHash), since(VELOCITY.email.windowMs))),
-    db.select({ n: count() }).from(radarChecks).where(and(partner, eq(radarChecks.ipHash, ipHash ?? "\u0000"), since(VELOCITY.ip.windowMs))),
+    db
+      .select({ n: count() })
+      .from(radarChecks)
+      .where(and(partner, eq(radarChecks.deviceKey, deviceKey ?? "\u0000"), since(VELOCITY.visitor.windowMs))),
+    db
+      .select({ n: count() })
+      .from(radarChecks)
+      .where(and(partner, eq(radarChecks.emailHash, emailHash), since(VELOCITY.email.windowMs))),
+    db
+      .select({ n: count() })
+      .from(radarChecks)
+      .where(and(partner, eq(radarChecks.ipHash, ipHash ?? "\u0000"), since(VELOCITY.ip.windowMs))),
     db
       .select({ n: countDistinct(radarChecks.emailHash) })
       .from(radarChecks)
-      .where(and(partner, eq(radarChecks.deviceKey, deviceKey ?? "\u0000"), ne(radarChecks.emailHash, emailHash), since(VELOCITY.identities.windowMs))),
+      .where(
+        and(
+          partner,
+          eq(radarChecks.deviceKey, deviceKey ?? "\u0000"),
+          ne(radarChecks.emailHash, emailHash),
+          since(VELOCITY.identities.windowMs),
+        ),
+      ),
   ]);
   if (Date.now() > deadline) throw new BudgetExceeded();
   const velocity: VelocityCounts = {
@@ -218,8 +267,19 @@ const evaluate = async (db: Db, input: CheckInput, now: number, emailHash: strin
 /** Evaluates within the budget; past it, or on an unexpected failure, the check fails open as a bypass. */
 const evaluateWithinBudget = async (db: Db, input: CheckInput, now: number, emailHash: string): Promise<Evaluation> => {
   const budgetMs = input.budgetMs ?? CHECK_BUDGET_MS;
-  const identities: Identities = { visitorId: null, deviceKey: null, emailHash, ipHash: input.request.context?.ip ? await keyedHash(input.piiKey, input.request.context.ip) : null };
-  const timedOut = () => bypass("evaluation_timeout", "evaluation_timeout", `The evaluation did not finish within ${budgetMs} ms; failing open`, identities);
+  const identities: Identities = {
+    visitorId: null,
+    deviceKey: null,
+    emailHash,
+    ipHash: input.request.context?.ip ? await keyedHash(input.piiKey, input.request.context.ip) : null,
+  };
+  const timedOut = () =>
+    bypass(
+      "evaluation_timeout",
+      "evaluation_timeout",
+      `The evaluation did not finish within ${budgetMs} ms; failing open`,
+      identities,
+    );
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = Date.now() + budgetMs;
   try {
@@ -232,7 +292,14 @@ const evaluateWithinBudget = async (db: Db, input: CheckInput, now: number, emai
   } catch (error) {
     if (error instanceof BudgetExceeded) return timedOut();
     // Fail open: a risk check must not block bookings when its own storage misbehaves.
-    console.error(JSON.stringify({ level: "error", event: "radar_evaluation_failed", partnerId: input.partnerId, error: error instanceof Error ? error.message : String(error) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        event: "radar_evaluation_failed",
+        partnerId: input.partnerId,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
     return bypass("evaluation_error", "evaluation_error", "The evaluation failed; failing open", identities);
   } finally {
     clearTimeout(timer);
@@ -292,7 +359,10 @@ export const runCheck = async (db: Db, input: CheckInput): Promise<{ check: Risk
 
 /** A stored check of this partner, for review (digest, inputs, reasons). */
 export const findCheck = async (db: Db, partnerId: string, checkId: string) => {
-  const [row] = await db.select().from(radarChecks).where(and(eq(radarChecks.id, checkId), eq(radarChecks.partnerId, partnerId)));
+  const [row] = await db
+    .select()
+    .from(radarChecks)
+    .where(and(eq(radarChecks.id, checkId), eq(radarChecks.partnerId, partnerId)));
   return row ?? null;
 };
 
@@ -300,7 +370,8 @@ export const countBillableChecks = async (db: Db, partnerId: string, sinceMs = 0
   const [row] = await db
     .select({ n: count() })
     .from(radarChecks)
-    .where(and(eq(radarChecks.partnerId, partnerId), eq(radarChecks.billable, true), gte(radarChecks.checkedAtMs, sinceMs)));
+    .where(
+      and(eq(radarChecks.partnerId, partnerId), eq(radarChecks.billable, true), gte(radarChecks.checkedAtMs, sinceMs)),
+    );
   return row?.n ?? 0;
 };
-

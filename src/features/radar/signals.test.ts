@@ -16,7 +16,9 @@ describe("POST /api/v1/radar/sessions/signals", () => {
     expect(res.json.message).toBe("success");
     expect(res.json.data.accepted).toBe(true);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
-    const row = await env.DB.prepare("select * from radar_signals where partner_id = 'demo' and session_id = ?").bind(sessionId).first<any>();
+    const row = await env.DB.prepare("select * from radar_signals where partner_id = 'demo' and session_id = ?")
+      .bind(sessionId)
+      .first<any>();
     expect(JSON.parse(row.signals)).toEqual(signals);
     expect(row.ip_country).toBe("US");
     expect(row.ip_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -28,18 +30,29 @@ describe("POST /api/v1/radar/sessions/signals", () => {
   it("keeps the first post of a session and stores a later one beside it, never in its place", async () => {
     const sessionId = unique("s");
     await sendSignals(humanSignals({ language: "en-US" }), { sessionId });
-    const res = await sendSignals({ ...humanSignals({ language: "de-DE" }), card_number: "4242424242424242" }, { sessionId });
+    const res = await sendSignals(
+      { ...humanSignals({ language: "de-DE" }), card_number: "4242424242424242" },
+      { sessionId },
+    );
     expect(res.status).toBe(202);
-    const { results } = await env.DB.prepare("select signals from radar_signals where session_id = ? order by received_at, rowid").bind(sessionId).all<any>();
+    const { results } = await env.DB.prepare(
+      "select signals from radar_signals where session_id = ? order by received_at, rowid",
+    )
+      .bind(sessionId)
+      .all<any>();
     expect(results.map((r) => JSON.parse(r.signals).language)).toEqual(["en-US", "de-DE"]);
     expect(results[1].signals).not.toContain("4242");
   });
 
   it(`stores at most ${MAX_SIGNAL_POSTS} posts per session, even when they arrive in parallel`, async () => {
     const sessionId = unique("s");
-    const posts = await Promise.all(Array.from({ length: MAX_SIGNAL_POSTS + 5 }, () => sendSignals(humanSignals(), { sessionId })));
+    const posts = await Promise.all(
+      Array.from({ length: MAX_SIGNAL_POSTS + 5 }, () => sendSignals(humanSignals(), { sessionId })),
+    );
     expect(posts.every((r) => r.status === 202)).toBe(true);
-    const row = await env.DB.prepare("select count(*) as n from radar_signals where session_id = ?").bind(sessionId).first<{ n: number }>();
+    const row = await env.DB.prepare("select count(*) as n from radar_signals where session_id = ?")
+      .bind(sessionId)
+      .first<{ n: number }>();
     expect(row!.n).toBe(MAX_SIGNAL_POSTS);
   });
 
@@ -56,7 +69,10 @@ describe("POST /api/v1/radar/sessions/signals", () => {
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-methods")).toContain("POST");
-    const allowed = res.headers.get("access-control-allow-headers")!.split(",").map((h) => h.trim().toLowerCase());
+    const allowed = res.headers
+      .get("access-control-allow-headers")!
+      .split(",")
+      .map((h) => h.trim().toLowerCase());
     expect(allowed).toEqual(expect.arrayContaining(["content-type", "session-id", "x-radar-collector-key"]));
     expect(res.headers.get("access-control-allow-credentials")).toBeNull();
   });
@@ -86,7 +102,9 @@ describe("POST /api/v1/radar/sessions/signals", () => {
   it("stores signals under the collector key's partner", async () => {
     const sessionId = unique("s");
     expect((await sendSignals(humanSignals(), { sessionId, collectorKey: "other-collector-key" })).status).toBe(202);
-    const row = await env.DB.prepare("select partner_id from radar_signals where session_id = ?").bind(sessionId).first<any>();
+    const row = await env.DB.prepare("select partner_id from radar_signals where session_id = ?")
+      .bind(sessionId)
+      .first<any>();
     expect(row.partner_id).toBe("other");
   });
 
@@ -111,7 +129,11 @@ describe("POST /api/v1/radar/sessions/signals", () => {
     expect(noVisitor.json.message).toBe("fingerprint.visitor_id is required");
     const notObject = await sendSignals([1, 2], { sessionId });
     expect(notObject.status).toBe(400);
-    const textBody = await sendSignals(undefined, { sessionId, raw: "hello", headers: { "content-type": "text/plain" } });
+    const textBody = await sendSignals(undefined, {
+      sessionId,
+      raw: "hello",
+      headers: { "content-type": "text/plain" },
+    });
     expect(textBody.status).toBe(400);
   });
 
@@ -120,7 +142,10 @@ describe("POST /api/v1/radar/sessions/signals", () => {
     const justOver = await sendSignals(humanSignals({ page_url: "x".repeat(16 * 1024) }), { sessionId });
     expect(justOver.status).toBe(413);
     expect(justOver.json.message).toBe("Request body too large: the limit is 16384 bytes");
-    const huge = await sendSignals(undefined, { sessionId, raw: JSON.stringify({ page_url: "y".repeat(2 * 1024 * 1024) }) });
+    const huge = await sendSignals(undefined, {
+      sessionId,
+      raw: JSON.stringify({ page_url: "y".repeat(2 * 1024 * 1024) }),
+    });
     expect(huge.status).toBe(413);
     const { results } = await env.DB.prepare("select 1 from radar_signals where session_id = ?").bind(sessionId).all();
     expect(results).toHaveLength(0);
@@ -139,7 +164,9 @@ describe("POST /api/v1/radar/sessions/signals", () => {
     expect(limited.headers.get("x-ratelimit-remaining")).toBe("0");
     expect(limited.headers.get("access-control-allow-origin")).toBe("*");
     expect((await sendSignals(humanSignals(), { sessionId: unique("s"), ip: "198.51.100.78" })).status).toBe(202);
-    expect((await sendSignals(humanSignals(), { sessionId: unique("s"), ip, collectorKey: "other-collector-key" })).status).toBe(202);
+    expect(
+      (await sendSignals(humanSignals(), { sessionId: unique("s"), ip, collectorKey: "other-collector-key" })).status,
+    ).toBe(202);
   });
 
   it("prunes expired signals on later writes", async () => {
@@ -159,35 +186,72 @@ describe("collector key origin allowlist: PUT /api/partners/:partnerId/radar-set
   it("limits the partner's collector key to the listed origins: others get 403; other partners are unaffected", async () => {
     const set = await settings("demo", { allowedOrigins: ["https://shop.example", "http://localhost:8080"] });
     expect(set.status).toBe(200);
-    expect(set.json.data).toEqual({ partnerId: "demo", allowedOrigins: ["https://shop.example", "http://localhost:8080"] });
+    expect(set.json.data).toEqual({
+      partnerId: "demo",
+      allowedOrigins: ["https://shop.example", "http://localhost:8080"],
+    });
 
-    const listed = await sendSignals(humanSignals(), { sessionId: unique("s"), headers: { origin: "https://shop.example" } });
+    const listed = await sendSignals(humanSignals(), {
+      sessionId: unique("s"),
+      headers: { origin: "https://shop.example" },
+    });
     expect(listed.status).toBe(202);
     for (const origin of ["https://evil.example", "https://shop.example.evil.example", null]) {
       const sessionId = unique("s");
       const res = await sendSignals(humanSignals(), { sessionId, headers: origin ? { origin } : { origin: "" } });
       expect(res.status).toBe(403);
-      expect(res.json).toMatchObject({ message: "This origin may not post signals with this collector key", code: "origin_not_allowed" });
-      expect(await env.DB.prepare("select 1 from radar_signals where session_id = ?").bind(sessionId).first()).toBeNull();
+      expect(res.json).toMatchObject({
+        message: "This origin may not post signals with this collector key",
+        code: "origin_not_allowed",
+      });
+      expect(
+        await env.DB.prepare("select 1 from radar_signals where session_id = ?").bind(sessionId).first(),
+      ).toBeNull();
     }
     // Partner "other" set no list: any origin.
-    expect((await sendSignals(humanSignals(), { sessionId: unique("s"), collectorKey: "other-collector-key", headers: { origin: "https://evil.example" } })).status).toBe(202);
+    expect(
+      (
+        await sendSignals(humanSignals(), {
+          sessionId: unique("s"),
+          collectorKey: "other-collector-key",
+          headers: { origin: "https://evil.example" },
+        })
+      ).status,
+    ).toBe(202);
 
     // [] (or no field) lifts the limit.
     expect((await settings("demo", { allowedOrigins: [] })).json.data.allowedOrigins).toEqual([]);
-    expect((await sendSignals(humanSignals(), { sessionId: unique("s"), headers: { origin: "https://evil.example" } })).status).toBe(202);
+    expect(
+      (await sendSignals(humanSignals(), { sessionId: unique("s"), headers: { origin: "https://evil.example" } }))
+        .status,
+    ).toBe(202);
     await settings("demo", { allowedOrigins: ["https://shop.example"] });
     expect((await settings("demo", {})).json.data.allowedOrigins).toEqual([]);
   });
 
   it("accepts only origins (scheme, host, port), with a clear 400", async () => {
-    for (const bad of ["shop.example", "https://shop.example/", "https://shop.example/path", "ftp://shop.example", "*", 42]) {
+    for (const bad of [
+      "shop.example",
+      "https://shop.example/",
+      "https://shop.example/path",
+      "ftp://shop.example",
+      "*",
+      42,
+    ]) {
       const res = await settings("demo", { allowedOrigins: [bad] });
       expect(res.status, String(bad)).toBe(400);
       expect(res.json.message).toMatch(/^allowedOrigins\[0\]/);
     }
     expect((await settings("demo", { allowedOrigins: "https://shop.example" })).status).toBe(400);
-    expect((await call("PUT", "/api/partners/demo/radar-settings", undefined, { ...OPERATOR, raw: "{", headers: { ...OPERATOR.headers, "content-type": "application/json" } })).status).toBe(400);
+    expect(
+      (
+        await call("PUT", "/api/partners/demo/radar-settings", undefined, {
+          ...OPERATOR,
+          raw: "{",
+          headers: { ...OPERATOR.headers, "content-type": "application/json" },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it("needs the operator token (a partner's key or bearer gets 401) and a known partner (404)", async () => {

@@ -1,10 +1,12 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { partners } from "../../platform/db/schema";
 
 /** Per-partner radar switch. No row means radar is on (the default). */
 export const radarSettings = sqliteTable("radar_settings", {
-  partnerId: text("partner_id").primaryKey().references(() => partners.id),
+  partnerId: text("partner_id")
+    .primaryKey()
+    .references(() => partners.id),
   enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
   // JSON array of origins allowed to post signals with the collector key; null or [] = any origin.
   allowedOrigins: text("allowed_origins"),
@@ -20,7 +22,9 @@ export const radarSettings = sqliteTable("radar_settings", {
 export const radarSignals = sqliteTable(
   "radar_signals",
   {
-    partnerId: text("partner_id").notNull().references(() => partners.id),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id),
     sessionId: text("session_id").notNull(),
     // The validated 4.14 body as JSON (no unknown fields survive validation).
     signals: text("signals").notNull(),
@@ -43,7 +47,9 @@ export const radarChecks = sqliteTable(
   "radar_checks",
   {
     id: text("id").primaryKey(),
-    partnerId: text("partner_id").notNull().references(() => partners.id),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id),
     sessionId: text("session_id").notNull(),
     idempotencyKey: text("idempotency_key"),
     triggerEvent: text("trigger_event").notNull(),

@@ -51,13 +51,40 @@ const ROOM_TEMPLATES: Array<Omit<RoomType, "defaultAllotment">> = [
   { code: "STE", name: "Junior Suite", maxAdults: 3, maxChildren: 2, maxOccupancy: 4, priceFactor: 2.1 },
 ];
 
-type PlanTemplate = Omit<RatePlan, "code" | "roomCode" | "cancellation"> & { suffix: string; cancellation: (r: () => number) => CancellationRule };
+type PlanTemplate = Omit<RatePlan, "code" | "roomCode" | "cancellation"> & {
+  suffix: string;
+  cancellation: (r: () => number) => CancellationRule;
+};
 
 const PLAN_TEMPLATES: PlanTemplate[] = [
-  { suffix: "RO-NRF", boardCode: "RO", boardName: BOARD_NAMES.RO, priceFactor: 0.9, cancellation: () => ({ refundable: false }) },
-  { suffix: "RO-FLX", boardCode: "RO", boardName: BOARD_NAMES.RO, priceFactor: 1, cancellation: (r) => ({ refundable: true, freeDays: [1, 2, 3][Math.floor(r() * 3)]!, penalty: "FIRST_NIGHT" }) },
-  { suffix: "BB-FLX", boardCode: "BB", boardName: BOARD_NAMES.BB, priceFactor: 1.12, cancellation: (r) => ({ refundable: true, freeDays: [2, 3, 7][Math.floor(r() * 3)]!, penalty: "FIRST_NIGHT" }) },
-  { suffix: "HB-FLX", boardCode: "HB", boardName: BOARD_NAMES.HB, priceFactor: 1.35, cancellation: (r) => ({ refundable: true, freeDays: [3, 7, 14][Math.floor(r() * 3)]!, penalty: "FULL_STAY" }) },
+  {
+    suffix: "RO-NRF",
+    boardCode: "RO",
+    boardName: BOARD_NAMES.RO,
+    priceFactor: 0.9,
+    cancellation: () => ({ refundable: false }),
+  },
+  {
+    suffix: "RO-FLX",
+    boardCode: "RO",
+    boardName: BOARD_NAMES.RO,
+    priceFactor: 1,
+    cancellation: (r) => ({ refundable: true, freeDays: [1, 2, 3][Math.floor(r() * 3)]!, penalty: "FIRST_NIGHT" }),
+  },
+  {
+    suffix: "BB-FLX",
+    boardCode: "BB",
+    boardName: BOARD_NAMES.BB,
+    priceFactor: 1.12,
+    cancellation: (r) => ({ refundable: true, freeDays: [2, 3, 7][Math.floor(r() * 3)]!, penalty: "FIRST_NIGHT" }),
+  },
+  {
+    suffix: "HB-FLX",
+    boardCode: "HB",
+    boardName: BOARD_NAMES.HB,
+    priceFactor: 1.35,
+    cancellation: (r) => ({ refundable: true, freeDays: [3, 7, 14][Math.floor(r() * 3)]!, penalty: "FULL_STAY" }),
+  },
 ];
 
 /** 32-bit FNV-1a of a string: a stable seed per accommodation. */
@@ -98,7 +125,12 @@ export const catalogueFor = (code: string, starRating: number): AccommodationCat
     const extra = [PLAN_TEMPLATES[0]!, PLAN_TEMPLATES[2]!, PLAN_TEMPLATES[3]!].sort(() => random() - 0.5);
     for (const plan of [PLAN_TEMPLATES[1]!, ...extra.slice(0, planCount - 1)]) {
       const { suffix, cancellation, ...rest } = plan;
-      ratePlans.push({ ...rest, code: `${room.code}-${suffix}`, roomCode: room.code, cancellation: cancellation(random) });
+      ratePlans.push({
+        ...rest,
+        code: `${room.code}-${suffix}`,
+        roomCode: room.code,
+        cancellation: cancellation(random),
+      });
     }
   }
   const products = ratePlans.map((plan) => ({ room: rooms.find((r) => r.code === plan.roomCode)!, plan }));

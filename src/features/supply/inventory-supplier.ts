@@ -1,8 +1,26 @@
 import { randomToken } from "../../platform/crypto/digest";
-import { catalogueFor, nightFactors, roomNightPrice, type AccommodationCatalogue, type NightFactors, type RatePlan, type RoomType } from "./catalogue";
+import {
+  catalogueFor,
+  nightFactors,
+  roomNightPrice,
+  type AccommodationCatalogue,
+  type NightFactors,
+  type RatePlan,
+  type RoomType,
+} from "./catalogue";
 import { moneyIn, sellNight, type SellingTerms } from "./selling-price";
 import { sqlSelectionOf, type SqlSelection } from "../booking/accommodation-lookup";
-import type { BookedStay, CancelPolicy, Offer, OfferRef, OfferRoom, Rate, Stay, Supplier, SupplyAccommodation } from "./supplier";
+import type {
+  BookedStay,
+  CancelPolicy,
+  Offer,
+  OfferRef,
+  OfferRoom,
+  Rate,
+  Stay,
+  Supplier,
+  SupplyAccommodation,
+} from "./supplier";
 import { MIXED_PRODUCT_SEPARATOR, SupplierRefusal } from "./supplier";
 import { addDays, localDate, stayNights, zonedTimeToUtc } from "./zoned-time";
 
@@ -12,8 +30,22 @@ const TAX_RATE_PERCENT = 12;
 /** Local time on the deadline day until which a refundable plan cancels free. */
 export const FREE_CANCELLATION_LOCAL_TIME = "15:00";
 
-type RoomNightRow = { accommodation_code: string; room_code: string; night: string; allotment: number; sold: number; stop_sell: number; price: number | null };
-type PlanNightRow = { accommodation_code: string; rate_plan_code: string; night: string; stop_sell: number; price: number | null };
+type RoomNightRow = {
+  accommodation_code: string;
+  room_code: string;
+  night: string;
+  allotment: number;
+  sold: number;
+  stop_sell: number;
+  price: number | null;
+};
+type PlanNightRow = {
+  accommodation_code: string;
+  rate_plan_code: string;
+  night: string;
+  stop_sell: number;
+  price: number | null;
+};
 
 /** One accommodation's stored exceptions to the derived defaults, by `room|night` and `plan|night`. */
 type NightOverrides = { rooms: Map<string, RoomNightRow>; plans: Map<string, PlanNightRow> };
@@ -27,8 +59,12 @@ const planNightsSql = (codes: string, params: number) =>
   `SELECT accommodation_code, rate_plan_code, night, stop_sell, price FROM rate_plan_nights WHERE accommodation_code IN (${codes}) AND night >= ?${params + 1} AND night < ?${params + 2}`;
 
 const overrideStatements = (d1: D1Database, selection: Pick<SqlSelection, "codesSql" | "params">, stay: Stay) => [
-  d1.prepare(roomNightsSql(selection.codesSql, selection.params.length)).bind(...selection.params, stay.checkIn, stay.checkOut),
-  d1.prepare(planNightsSql(selection.codesSql, selection.params.length)).bind(...selection.params, stay.checkIn, stay.checkOut),
+  d1
+    .prepare(roomNightsSql(selection.codesSql, selection.params.length))
+    .bind(...selection.params, stay.checkIn, stay.checkOut),
+  d1
+    .prepare(planNightsSql(selection.codesSql, selection.params.length))
+    .bind(...selection.params, stay.checkIn, stay.checkOut),
 ];
 
 /** Most accommodations have no stored night at all; only those that do get an entry. */
@@ -48,11 +84,17 @@ type Guests = { adults: number; children: number; count: number; payingChildren:
 
 const guestsOf = (ages: number[]): Guests => {
   const adults = ages.filter((a) => a >= 18).length;
-  return { adults, children: ages.length - adults, count: ages.length, payingChildren: ages.filter((a) => a >= 2 && a < 18).length };
+  return {
+    adults,
+    children: ages.length - adults,
+    count: ages.length,
+    payingChildren: ages.filter((a) => a >= 2 && a < 18).length,
+  };
 };
 
 /** Whether one room of this type can hold these guests. */
-const fits = (room: RoomType, g: Guests) => g.adults >= 1 && g.adults <= room.maxAdults && g.children <= room.maxChildren && g.count <= room.maxOccupancy;
+const fits = (room: RoomType, g: Guests) =>
+  g.adults >= 1 && g.adults <= room.maxAdults && g.children <= room.maxChildren && g.count <= room.maxOccupancy;
 
 /** Occupancy pricing: two adults included; each extra adult +25 %, each child 2-17 +15 %, infants free. */
 const occupancyFactor = (g: Guests) => 1 + 0.25 * Math.max(0, g.adults - 2) + 0.15 * g.payingChildren;
@@ -110,7 +152,13 @@ const taxOn = (baseMinor: number) => Math.round((baseMinor * TAX_RATE_PERCENT) /
 
 const rateOf = (baseMinor: number, pricing: StayPricing, tax = taxOn(baseMinor)): Rate => {
   const { money, terms } = pricing;
-  return { currency: money.currency, baseRate: money.amount(baseMinor), taxesAndFees: money.amount(tax), chargeTotal: money.amount(baseMinor + tax), exchange: terms.exchange };
+  return {
+    currency: money.currency,
+    baseRate: money.amount(baseMinor),
+    taxesAndFees: money.amount(tax),
+    chargeTotal: money.amount(baseMinor + tax),
+    exchange: terms.exchange,
+  };
 };
 
 /** 15:00 hotel time `freeDays` before check-in, as a UTC instant (zoned-time remembers the conversions). */
@@ -127,11 +175,16 @@ export const cancelPolicyFor = (
   /** Now, as an ISO timestamp: a non-refundable plan's penalty applies from the moment of booking. */
   bookedAt: string,
   /** The free-cancellation deadline when the caller has it already. */
-  deadline = plan.cancellation.refundable ? freeCancellationDeadline(checkIn, plan.cancellation.freeDays, accommodation.timezone) : bookedAt,
+  deadline = plan.cancellation.refundable
+    ? freeCancellationDeadline(checkIn, plan.cancellation.freeDays, accommodation.timezone)
+    : bookedAt,
 ): CancelPolicy => {
   const currency = rate.currency;
   if (!plan.cancellation.refundable) {
-    return { refundable: false, cancelPenalties: [{ penaltyType: "NON_REFUNDABLE", currency, deadline: bookedAt, value: rate.chargeTotal }] };
+    return {
+      refundable: false,
+      cancelPenalties: [{ penaltyType: "NON_REFUNDABLE", currency, deadline: bookedAt, value: rate.chargeTotal }],
+    };
   }
   const value = plan.cancellation.penalty === "FIRST_NIGHT" ? firstNightTotal : rate.chargeTotal;
   return { refundable: true, cancelPenalties: [{ penaltyType: plan.cancellation.penalty, currency, deadline, value }] };
@@ -171,7 +224,12 @@ const nightlyNet = (
  * their net nightly prices. Each night is sold per room with the connection's markup, in the
  * currency asked for (selling-price.ts); the offer's rate is the sum of its rooms' rates.
  */
-const assembleOffer = (accommodation: SupplyAccommodation, picks: RoomPick[], nightlies: number[][], pricing: StayPricing): Offer => {
+const assembleOffer = (
+  accommodation: SupplyAccommodation,
+  picks: RoomPick[],
+  nightlies: number[][],
+  pricing: StayPricing,
+): Offer => {
   const { occupancyFactors, terms, money } = pricing;
   const rooms: OfferRoom[] = [];
   const roomPenalties: Array<{ deadline: string; minor: number }> = [];
@@ -192,7 +250,10 @@ const assembleOffer = (accommodation: SupplyAccommodation, picks: RoomPick[], ni
     firstNightTotal += first + taxOn(first);
     if (plan.cancellation.refundable) {
       const deadline = pricing.freeCancellationDeadline(plan.cancellation.freeDays, accommodation.timezone);
-      roomPenalties.push({ deadline, minor: plan.cancellation.penalty === "FIRST_NIGHT" ? first + taxOn(first) : base + taxOn(base) });
+      roomPenalties.push({
+        deadline,
+        minor: plan.cancellation.penalty === "FIRST_NIGHT" ? first + taxOn(first) : base + taxOn(base),
+      });
     }
   }
   // The offer's rate is the sum of its rooms' rates.
@@ -203,7 +264,15 @@ const assembleOffer = (accommodation: SupplyAccommodation, picks: RoomPick[], ni
   const deadlines = new Set(roomPenalties.map((p) => p.deadline));
   const cancelPolicy: CancelPolicy =
     deadlines.size <= 1
-      ? cancelPolicyFor(lead.plan, accommodation, pricing.stay.checkIn, rate, money.amount(firstNightTotal), pricing.bookedAt, roomPenalties[0]?.deadline ?? pricing.bookedAt)
+      ? cancelPolicyFor(
+          lead.plan,
+          accommodation,
+          pricing.stay.checkIn,
+          rate,
+          money.amount(firstNightTotal),
+          pricing.bookedAt,
+          roomPenalties[0]?.deadline ?? pricing.bookedAt,
+        )
       : mixedCancelPolicy(lead.plan, roomPenalties, pricing);
   return {
     roomCode: single ? lead.room.code : picks.map((p) => p.room.code).join(MIXED_PRODUCT_SEPARATOR),
@@ -225,7 +294,11 @@ const assembleOffer = (accommodation: SupplyAccommodation, picks: RoomPick[], ni
  * the sum of the penalties of every room whose deadline has passed by then, so that "the highest
  * penalty whose deadline has passed" is what cancelling costs at any moment.
  */
-const mixedCancelPolicy = (plan: RatePlan, roomPenalties: Array<{ deadline: string; minor: number }>, pricing: StayPricing): CancelPolicy => {
+const mixedCancelPolicy = (
+  plan: RatePlan,
+  roomPenalties: Array<{ deadline: string; minor: number }>,
+  pricing: StayPricing,
+): CancelPolicy => {
   const sorted = [...roomPenalties].sort((a, b) => a.deadline.localeCompare(b.deadline));
   const penaltyType = plan.cancellation.refundable ? plan.cancellation.penalty : "NON_REFUNDABLE";
   const cancelPenalties: CancelPolicy["cancelPenalties"] = [];
@@ -233,7 +306,12 @@ const mixedCancelPolicy = (plan: RatePlan, roomPenalties: Array<{ deadline: stri
   for (let i = 0; i < sorted.length; i++) {
     running += sorted[i]!.minor;
     if (sorted[i + 1]?.deadline === sorted[i]!.deadline) continue;
-    cancelPenalties.push({ penaltyType, currency: pricing.money.currency, deadline: sorted[i]!.deadline, value: pricing.money.amount(running) });
+    cancelPenalties.push({
+      penaltyType,
+      currency: pricing.money.currency,
+      deadline: sorted[i]!.deadline,
+      value: pricing.money.amount(running),
+    });
   }
   return { refundable: true, cancelPenalties };
 };
@@ -251,7 +329,12 @@ const priceOffer = (
   for (const g of guests) if (!fits(pick.room, g)) return null;
   const nightly = nightlyNet(catalogue, pick, pricing, overrides, stay.rooms.length);
   if (!nightly) return null;
-  return assembleOffer(accommodation, stay.rooms.map(() => pick), stay.rooms.map(() => nightly), pricing);
+  return assembleOffer(
+    accommodation,
+    stay.rooms.map(() => pick),
+    stay.rooms.map(() => nightly),
+    pricing,
+  );
 };
 
 /** The plan template of a rate plan (`RO-FLX` of `STD-RO-FLX`): what mixed rooms must share. */
@@ -273,7 +356,12 @@ const roomsLeft = (room: RoomType, pricing: StayPricing, overrides: NightOverrid
  * each occupancy in turn gets the cheapest room type that fits it and still has a room left.
  * Offered only when that mixes room types; a single type is already offered on its own.
  */
-const mixedOffers = (accommodation: SupplyAccommodation, catalogue: AccommodationCatalogue, pricing: StayPricing, overrides: NightOverrides | undefined): Offer[] => {
+const mixedOffers = (
+  accommodation: SupplyAccommodation,
+  catalogue: AccommodationCatalogue,
+  pricing: StayPricing,
+  overrides: NightOverrides | undefined,
+): Offer[] => {
   const offers: Offer[] = [];
   const left = new Map(catalogue.rooms.map((room) => [room.code, roomsLeft(room, pricing, overrides)]));
   const nightlyByPlan = new Map<string, number[] | null>();
@@ -288,7 +376,8 @@ const mixedOffers = (accommodation: SupplyAccommodation, catalogue: Accommodatio
         if (!fits(room, pricing.guests[i]!) || (left.get(room.code) ?? 0) - (used.get(room.code) ?? 0) < 1) continue;
         const plan = catalogue.ratePlans.find((p) => p.roomCode === room.code && planKind(p) === kind);
         if (!plan) continue;
-        if (!nightlyByPlan.has(plan.code)) nightlyByPlan.set(plan.code, nightlyNet(catalogue, { room, plan }, pricing, overrides, 1));
+        if (!nightlyByPlan.has(plan.code))
+          nightlyByPlan.set(plan.code, nightlyNet(catalogue, { room, plan }, pricing, overrides, 1));
         const nightly = nightlyByPlan.get(plan.code);
         if (!nightly) continue;
         const price = nightly.reduce((sum, n) => sum + n, 0);
@@ -353,7 +442,11 @@ const priceMixed = (
 const checkInPassed = (accommodation: SupplyAccommodation, pricing: StayPricing) =>
   pricing.nearToday && localDate(pricing.now, accommodation.timezone) > pricing.stay.checkIn;
 
-const offersFor = (accommodation: SupplyAccommodation, pricing: StayPricing, overrides: NightOverrides | undefined): Offer[] => {
+const offersFor = (
+  accommodation: SupplyAccommodation,
+  pricing: StayPricing,
+  overrides: NightOverrides | undefined,
+): Offer[] => {
   if (checkInPassed(accommodation, pricing)) return [];
   const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
   const offers: Offer[] = [];
@@ -362,7 +455,8 @@ const offersFor = (accommodation: SupplyAccommodation, pricing: StayPricing, ove
     if (offer) offers.push(offer);
   }
   // Only rooms whose guests differ can be served better by mixing; the common search never gets here.
-  if (pricing.mixable) for (const offer of mixedOffers(accommodation, catalogue, pricing, overrides)) offers.push(offer);
+  if (pricing.mixable)
+    for (const offer of mixedOffers(accommodation, catalogue, pricing, overrides)) offers.push(offer);
   return offers;
 };
 
@@ -389,7 +483,9 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
   const cancelWrites = (stay: BookedStay, guard: WriteGuard) =>
     [...roomsByType(stay.roomCode, stay.roomCount)].map(([roomCode, count]) =>
       d1
-        .prepare(`UPDATE room_nights SET sold = sold - ?5 WHERE accommodation_code = ?1 AND room_code = ?2 AND night >= ?3 AND night < ?4 AND (${guard.sql})`)
+        .prepare(
+          `UPDATE room_nights SET sold = sold - ?5 WHERE accommodation_code = ?1 AND room_code = ?2 AND night >= ?3 AND night < ?4 AND (${guard.sql})`,
+        )
         .bind(stay.accommodationCode, roomCode, stay.checkIn, stay.checkOut, count, ...guard.params),
     );
   /** One D1 round trip whatever the selector and count: the accommodations and their stored nights together. */
@@ -422,9 +518,15 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
       if (!picks) return null;
       const pricing = stayPricing(stay, now, terms);
       if (checkInPassed(accommodation, pricing)) return null;
-      const [rooms, plans] = await d1.batch<unknown>(overrideStatements(d1, { codesSql: "?1", params: [accommodation.code] }, stay));
-      const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]).get(accommodation.code);
-      return picks.length === 1 ? priceOffer(accommodation, catalogue, picks[0]!, pricing, overrides) : priceMixed(accommodation, catalogue, picks, pricing, overrides);
+      const [rooms, plans] = await d1.batch<unknown>(
+        overrideStatements(d1, { codesSql: "?1", params: [accommodation.code] }, stay),
+      );
+      const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]).get(
+        accommodation.code,
+      );
+      return picks.length === 1
+        ? priceOffer(accommodation, catalogue, picks[0]!, pricing, overrides)
+        : priceMixed(accommodation, catalogue, picks, pricing, overrides);
     },
 
     async book(accommodation, ref, stay) {
@@ -451,7 +553,8 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
       const statements: D1PreparedStatement[] = [];
       for (const [roomCode, count] of roomsByType(ref.roomCode, stay.rooms.length)) {
         const room = picks.find((p) => p.room.code === roomCode)!.room;
-        for (const night of nights) statements.push(take.bind(accommodation.code, room.code, night, room.defaultAllotment, count));
+        for (const night of nights)
+          statements.push(take.bind(accommodation.code, room.code, night, room.defaultAllotment, count));
       }
       try {
         await d1.batch(statements);
@@ -460,7 +563,11 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
         throw error;
       }
       // One D1 batch either commits or fails here: the answer is never unknown, so no look-up by client reference is needed.
-      return { status: "confirmed", supplierReference: `INV-${randomToken(9)}`, hotelConfirmationNumber: randomToken(6).replace(/[-_]/g, "X").toUpperCase() };
+      return {
+        status: "confirmed",
+        supplierReference: `INV-${randomToken(9)}`,
+        hotelConfirmationNumber: randomToken(6).replace(/[-_]/g, "X").toUpperCase(),
+      };
     },
 
     async cancel(stay) {

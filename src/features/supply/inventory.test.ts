@@ -9,7 +9,8 @@ import { cancelPolicyFor } from "./inventory-supplier";
 import { localDate, zonedTimeToUtc } from "./zoned-time";
 
 const OPERATOR = { authorization: "Bearer demo-operator-token" };
-const put = (path: string, body: unknown, headers: Record<string, string> = OPERATOR) => call("PUT", path, body, { apiKey: null, headers });
+const put = (path: string, body: unknown, headers: Record<string, string> = OPERATOR) =>
+  call("PUT", path, body, { apiKey: null, headers });
 const get = (path: string) => call("GET", path, undefined, { apiKey: null, headers: OPERATOR });
 
 beforeAll(async () => {
@@ -44,18 +45,56 @@ describe("zoned deadlines", () => {
   });
 
   it("puts a refundable plan's deadline N days before check-in at 15:00 hotel time", () => {
-    const plan = { code: "STD-RO-FLX", roomCode: "STD", boardCode: "RO" as const, boardName: "Room Only", priceFactor: 1, cancellation: { refundable: true as const, freeDays: 3, penalty: "FIRST_NIGHT" as const } };
-    const hotel = { code: "X", name: "X", type: "hotel", country: "US", latitude: 0, longitude: 0, starRating: 3, timezone: "America/Chicago" };
-    const policy = cancelPolicyFor(plan, hotel, "2027-11-10", { currency: "USD", baseRate: 200, taxesAndFees: 24, chargeTotal: 224 }, 112, new Date().toISOString());
+    const plan = {
+      code: "STD-RO-FLX",
+      roomCode: "STD",
+      boardCode: "RO" as const,
+      boardName: "Room Only",
+      priceFactor: 1,
+      cancellation: { refundable: true as const, freeDays: 3, penalty: "FIRST_NIGHT" as const },
+    };
+    const hotel = {
+      code: "X",
+      name: "X",
+      type: "hotel",
+      country: "US",
+      latitude: 0,
+      longitude: 0,
+      starRating: 3,
+      timezone: "America/Chicago",
+    };
+    const policy = cancelPolicyFor(
+      plan,
+      hotel,
+      "2027-11-10",
+      { currency: "USD", baseRate: 200, taxesAndFees: 24, chargeTotal: 224 },
+      112,
+      new Date().toISOString(),
+    );
     // Chicago is on CST (UTC-6) on 7 November 2027, after the DST end on the 7th at 02:00.
-    expect(policy).toEqual({ refundable: true, cancelPenalties: [{ penaltyType: "FIRST_NIGHT", currency: "USD", deadline: "2027-11-07T21:00:00.000Z", value: 112 }] });
+    expect(policy).toEqual({
+      refundable: true,
+      cancelPenalties: [
+        { penaltyType: "FIRST_NIGHT", currency: "USD", deadline: "2027-11-07T21:00:00.000Z", value: 112 },
+      ],
+    });
   });
 });
 
 describe("operator inventory endpoints", () => {
   it("need the operator token", async () => {
-    expect((await put("/api/inventory/US000001/rooms/STD", { from: inDays(1), to: inDays(2), stopSell: true }, {})).status).toBe(401);
-    expect((await put("/api/inventory/US000001/rooms/STD", { from: inDays(1), to: inDays(2), stopSell: true }, { authorization: "Bearer demo-partner-key" })).status).toBe(403);
+    expect(
+      (await put("/api/inventory/US000001/rooms/STD", { from: inDays(1), to: inDays(2), stopSell: true }, {})).status,
+    ).toBe(401);
+    expect(
+      (
+        await put(
+          "/api/inventory/US000001/rooms/STD",
+          { from: inDays(1), to: inDays(2), stopSell: true },
+          { authorization: "Bearer demo-partner-key" },
+        )
+      ).status,
+    ).toBe(403);
   });
 
   it("a price rise set by the operator makes quote answer Price changed; restoring it quotes again", async () => {
@@ -69,19 +108,27 @@ describe("operator inventory endpoints", () => {
     expect(res.status).toBe(400);
     expect(res.json.message).toBe("Price changed");
     expect(res.json.details).toMatchObject({ previousTotal: s.option.rate.chargeTotal, currency: "USD" });
-    expect((await put(`/api/inventory/US000001/rooms/${room}`, { from: s.checkIn, to: inDays(31), price: null })).status).toBe(200);
+    expect(
+      (await put(`/api/inventory/US000001/rooms/${room}`, { from: s.checkIn, to: inDays(31), price: null })).status,
+    ).toBe(200);
     expect((await post("/api/quote", quoteBody(s))).status).toBe(200);
   });
 
   it("a sell-out and a stop-sell set by the operator make quote answer Room is unavailable", async () => {
     const s = await searchOne("US000002");
     const room = s.option.rooms[0].code;
-    expect((await put(`/api/inventory/US000002/rooms/${room}`, { from: inDays(31), to: inDays(31), allotment: 0 })).status).toBe(200);
+    expect(
+      (await put(`/api/inventory/US000002/rooms/${room}`, { from: inDays(31), to: inDays(31), allotment: 0 })).status,
+    ).toBe(200);
     expect((await post("/api/quote", quoteBody(s))).json.message).toBe("Room is unavailable");
     await put(`/api/inventory/US000002/rooms/${room}`, { from: inDays(31), to: inDays(31), allotment: 5 });
     expect((await post("/api/quote", quoteBody(s))).status).toBe(200);
     const planCode = await planOf("US000002", room, s);
-    const plan = await put(`/api/inventory/US000002/rate-plans/${planCode}`, { from: s.checkIn, to: s.checkIn, stopSell: true });
+    const plan = await put(`/api/inventory/US000002/rate-plans/${planCode}`, {
+      from: s.checkIn,
+      to: s.checkIn,
+      stopSell: true,
+    });
     expect(plan.status).toBe(200);
     expect((await post("/api/quote", quoteBody(s))).json.message).toBe("Room is unavailable");
   });
@@ -94,13 +141,25 @@ describe("operator inventory endpoints", () => {
     expect(below.status).toBe(409);
     const view = await get(`/api/inventory/US000003?from=${q.checkIn}&to=${q.checkIn}`);
     expect(view.json.data.rooms.find((r: any) => r.code === room).nights[0]).toMatchObject({ sold: 1 });
-    expect((await put("/api/inventory/US000003/rooms/NOPE", { from: inDays(1), to: inDays(1), stopSell: true })).status).toBe(404);
-    expect((await put("/api/inventory/US000003/rate-plans/NOPE", { from: inDays(1), to: inDays(1), stopSell: true })).status).toBe(404);
-    expect((await put("/api/inventory/US999999/rooms/STD", { from: inDays(1), to: inDays(1), stopSell: true })).json.message).toBe("Accommodation not found");
-    expect((await put("/api/inventory/US000003/rooms/STD", { from: inDays(5), to: inDays(1), stopSell: true })).status).toBe(400);
+    expect(
+      (await put("/api/inventory/US000003/rooms/NOPE", { from: inDays(1), to: inDays(1), stopSell: true })).status,
+    ).toBe(404);
+    expect(
+      (await put("/api/inventory/US000003/rate-plans/NOPE", { from: inDays(1), to: inDays(1), stopSell: true })).status,
+    ).toBe(404);
+    expect(
+      (await put("/api/inventory/US999999/rooms/STD", { from: inDays(1), to: inDays(1), stopSell: true })).json.message,
+    ).toBe("Accommodation not found");
+    expect(
+      (await put("/api/inventory/US000003/rooms/STD", { from: inDays(5), to: inDays(1), stopSell: true })).status,
+    ).toBe(400);
     expect((await put("/api/inventory/US000003/rooms/STD", { from: inDays(1), to: inDays(1) })).status).toBe(400);
-    expect((await put("/api/inventory/US000003/rooms/STD", { from: inDays(1), to: inDays(400), stopSell: true })).status).toBe(400);
-    expect((await put("/api/inventory/US000003/rooms/STD", { from: inDays(1), to: inDays(1), allotment: -1 })).status).toBe(400);
+    expect(
+      (await put("/api/inventory/US000003/rooms/STD", { from: inDays(1), to: inDays(400), stopSell: true })).status,
+    ).toBe(400);
+    expect(
+      (await put("/api/inventory/US000003/rooms/STD", { from: inDays(1), to: inDays(1), allotment: -1 })).status,
+    ).toBe(400);
   });
 });
 
@@ -108,5 +167,7 @@ describe("operator inventory endpoints", () => {
 const planOf = async (code: string, room: string, s: { option: any }) => {
   const res = await get(`/api/inventory/${code}?from=${inDays(30)}&to=${inDays(30)}`);
   const plans = res.json.data.rooms.find((r: any) => r.code === room).ratePlans;
-  return plans.find((p: any) => p.boardCode === s.option.boardCode && p.cancellation.refundable === s.option.isRefundable).code as string;
+  return plans.find(
+    (p: any) => p.boardCode === s.option.boardCode && p.cancellation.refundable === s.option.isRefundable,
+  ).code as string;
 };

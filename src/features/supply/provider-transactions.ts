@@ -5,12 +5,40 @@ export const REDACTED = "[REDACTED]";
 
 /** Field names whose values never leave in a provider transaction: credentials and card data. */
 const SECRET_FIELDS = [
-  "password", "passwd", "apikey", "api_key", "api-key", "x-api-key", "authorization", "token", "access_token", "refresh_token", "secret", "client_secret",
-  "credentials", "cardnumber", "card_number", "pan", "cvc", "cvv", "cvv2", "securitycode", "security_code", "expiry", "expire", "expirymonth", "expiryyear", "expmonth", "expyear",
+  "password",
+  "passwd",
+  "apikey",
+  "api_key",
+  "api-key",
+  "x-api-key",
+  "authorization",
+  "token",
+  "access_token",
+  "refresh_token",
+  "secret",
+  "client_secret",
+  "credentials",
+  "cardnumber",
+  "card_number",
+  "pan",
+  "cvc",
+  "cvv",
+  "cvv2",
+  "securitycode",
+  "security_code",
+  "expiry",
+  "expire",
+  "expirymonth",
+  "expiryyear",
+  "expmonth",
+  "expyear",
 ];
 const names = SECRET_FIELDS.map((f) => f.replace(/[-_]/g, "[-_]?")).join("|");
 // "name": "value" / "name": 123 / "name": {...one level...} in JSON or GraphQL variables, any case.
-const JSON_FIELD = new RegExp(`("(?:${names})"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|-?\\d[\\d.eE+-]*|\\{[^{}]*\\}|\\[[^\\[\\]]*\\])`, "gi");
+const JSON_FIELD = new RegExp(
+  `("(?:${names})"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|-?\\d[\\d.eE+-]*|\\{[^{}]*\\}|\\[[^\\[\\]]*\\])`,
+  "gi",
+);
 // name: "value" (GraphQL literals), name=value (query strings, form bodies), Name: value (headers, one line).
 const GRAPHQL_FIELD = new RegExp(`(\\b(?:${names})\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*")`, "gi");
 const PAIR_FIELD = new RegExp(`(\\b(?:${names})=)([^&\\s"]+)`, "gi");
@@ -31,5 +59,9 @@ export const redactTransactionText = (text: string): string =>
 
 /** Where a network supplier records one exchange: redacted here, so no supplier can forget to. */
 export const recordProviderTransaction = (call: SupplierCall | undefined, transaction: ProviderTransaction): void => {
-  call?.transactions?.push({ ...transaction, request: redactTransactionText(transaction.request), response: redactTransactionText(transaction.response) });
+  call?.transactions?.push({
+    ...transaction,
+    request: redactTransactionText(transaction.request),
+    response: redactTransactionText(transaction.response),
+  });
 };

@@ -6,11 +6,25 @@ import { featureRouter } from "../../platform/http/router";
 import { setRatePlanNights, setRoomNights, viewInventory } from "./service";
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD");
-const range = { from: date.openapi({ description: "First night (included)" }), to: date.openapi({ description: "Last night (included)" }) };
-const price = z.number().positive().max(100_000).nullable().optional().openapi({ description: "Nightly USD price before occupancy; null restores the derived price" });
+const range = {
+  from: date.openapi({ description: "First night (included)" }),
+  to: date.openapi({ description: "Last night (included)" }),
+};
+const price = z
+  .number()
+  .positive()
+  .max(100_000)
+  .nullable()
+  .optional()
+  .openapi({ description: "Nightly USD price before occupancy; null restores the derived price" });
 
 const roomChange = z
-  .object({ ...range, allotment: z.number().int().min(0).max(10_000).optional(), price, stopSell: z.boolean().optional() })
+  .object({
+    ...range,
+    allotment: z.number().int().min(0).max(10_000).optional(),
+    price,
+    stopSell: z.boolean().optional(),
+  })
   .openapi("RoomNightChange", { example: { from: "2027-03-10", to: "2027-03-11", allotment: 5, price: 120 } });
 const planChange = z
   .object({ ...range, price, stopSell: z.boolean().optional() })
@@ -29,13 +43,21 @@ const inventoryExample = {
       defaultAllotment: 8,
       nights: [{ night: "2027-03-10", allotment: 5, sold: 2, available: 3, stopSell: false, price: 120, stored: true }],
       ratePlans: [
-        { code: "STD-RO-FLX", boardCode: "RO", boardName: "Room Only", cancellation: { refundable: true, freeDays: 2, penalty: "FIRST_NIGHT" }, nights: [{ night: "2027-03-10", stopSell: false, price: 120 }] },
+        {
+          code: "STD-RO-FLX",
+          boardCode: "RO",
+          boardName: "Room Only",
+          cancellation: { refundable: true, freeDays: 2, penalty: "FIRST_NIGHT" },
+          nights: [{ night: "2027-03-10", stopSell: false, price: 120 }],
+        },
       ],
     },
   ],
 };
 const inventorySchema = envelopeSchema(
-  z.object({ accommodationCode: z.string(), currency: z.string(), rooms: z.array(z.record(z.string(), z.unknown())) }).openapi({ example: inventoryExample }),
+  z
+    .object({ accommodationCode: z.string(), currency: z.string(), rooms: z.array(z.record(z.string(), z.unknown())) })
+    .openapi({ example: inventoryExample }),
 ).openapi("InventoryResponse");
 const json = { content: { "application/json": { schema: inventorySchema } } };
 const code = z.string().min(1).max(64);
@@ -60,8 +82,14 @@ const setRoom = apiRoute({
   summary: "Set allotment, price and stop-sell of a room type for a date range",
   security: operatorSecurity,
   middleware: [operatorAuth()] as const,
-  request: { params: z.object({ accommodationCode: code, roomCode: code }), body: { required: true, content: { "application/json": { schema: roomChange } } } },
-  responses: { 200: { description: "Inventory after the change", ...json }, ...errorResponses(400, 401, 403, 404, 409) },
+  request: {
+    params: z.object({ accommodationCode: code, roomCode: code }),
+    body: { required: true, content: { "application/json": { schema: roomChange } } },
+  },
+  responses: {
+    200: { description: "Inventory after the change", ...json },
+    ...errorResponses(400, 401, 403, 404, 409),
+  },
 });
 
 const setPlan = apiRoute({
@@ -72,7 +100,10 @@ const setPlan = apiRoute({
   summary: "Set price and stop-sell of a rate plan for a date range",
   security: operatorSecurity,
   middleware: [operatorAuth()] as const,
-  request: { params: z.object({ accommodationCode: code, ratePlanCode: code }), body: { required: true, content: { "application/json": { schema: planChange } } } },
+  request: {
+    params: z.object({ accommodationCode: code, ratePlanCode: code }),
+    body: { required: true, content: { "application/json": { schema: planChange } } },
+  },
   responses: { 200: { description: "Inventory after the change", ...json }, ...errorResponses(400, 401, 403, 404) },
 });
 
@@ -88,5 +119,8 @@ export const supplyRoutes = featureRouter()
   })
   .openapi(setPlan, async (c) => {
     const { accommodationCode, ratePlanCode } = c.req.valid("param");
-    return c.json(success(await setRatePlanNights(c.env.DB, accommodationCode, ratePlanCode, c.req.valid("json"))), 200);
+    return c.json(
+      success(await setRatePlanNights(c.env.DB, accommodationCode, ratePlanCode, c.req.valid("json"))),
+      200,
+    );
   });

@@ -13,7 +13,11 @@ export type SellingTerms = {
 };
 
 /** No markup, no conversion: the net price in the hotel's own currency. */
-export const netTerms = (hotelCurrency: string): SellingTerms => ({ markupPercent: 0, currency: hotelCurrency, exchange: { currency: hotelCurrency, rate: 1 } });
+export const netTerms = (hotelCurrency: string): SellingTerms => ({
+  markupPercent: 0,
+  currency: hotelCurrency,
+  exchange: { currency: hotelCurrency, rate: 1 },
+});
 
 const digitsByCurrency = new Map<string, number>();
 
@@ -22,7 +26,8 @@ export const minorUnitDigits = (currency: string): number => {
   let digits = digitsByCurrency.get(currency);
   if (digits === undefined) {
     try {
-      digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+      digits =
+        new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
     } catch {
       digits = 2;
     }

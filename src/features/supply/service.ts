@@ -8,23 +8,34 @@ const MAX_RANGE_NIGHTS = 366;
 const MAX_VIEW_NIGHTS = 62;
 
 const accommodation = async (d1: D1Database, code: string) => {
-  const row = await d1.prepare("SELECT code, star_rating FROM accommodations WHERE code = ?").bind(code).first<AccommodationRow>();
+  const row = await d1
+    .prepare("SELECT code, star_rating FROM accommodations WHERE code = ?")
+    .bind(code)
+    .first<AccommodationRow>();
   if (!row) throw new ApiError("accommodation_not_found", "Accommodation not found");
   return { row, catalogue: catalogueFor(row.code, row.star_rating) };
 };
 
 /** Nights `from` to `to`, both included, within the sold horizon. */
 const nightsBetween = (from: string, to: string, max: number, now: number): string[] => {
-  if (!isCalendarDate(from) || !isCalendarDate(to)) throw new ApiError("invalid_dates", "from and to must be dates YYYY-MM-DD");
+  if (!isCalendarDate(from) || !isCalendarDate(to))
+    throw new ApiError("invalid_dates", "from and to must be dates YYYY-MM-DD");
   if (to < from) throw new ApiError("invalid_dates", "to must not be before from");
   const today = new Date(now).toISOString().slice(0, 10);
-  if (from < addDays(today, -1) || to > addDays(today, 366)) throw new ApiError("invalid_dates", "Dates must lie within the next 365 days");
+  if (from < addDays(today, -1) || to > addDays(today, 366))
+    throw new ApiError("invalid_dates", "Dates must lie within the next 365 days");
   const nights = stayNights(from, addDays(to, 1));
   if (nights.length > max) throw new ApiError("invalid_dates", `At most ${max} nights per request`);
   return nights;
 };
 
-export type RoomNightChange = { from: string; to: string; allotment?: number; price?: number | null; stopSell?: boolean };
+export type RoomNightChange = {
+  from: string;
+  to: string;
+  allotment?: number;
+  price?: number | null;
+  stopSell?: boolean;
+};
 export type RatePlanNightChange = { from: string; to: string; price?: number | null; stopSell?: boolean };
 
 const requireChange = (change: { allotment?: unknown; price?: unknown; stopSell?: unknown }) => {
@@ -37,7 +48,13 @@ const requireChange = (change: { allotment?: unknown; price?: unknown; stopSell?
  * Operator: sets allotment, nightly room price (null restores the derived price) and stop-sell for a
  * date range of one room type, in one statement. Lowering allotment below rooms already sold is refused.
  */
-export const setRoomNights = async (d1: D1Database, code: string, roomCode: string, change: RoomNightChange, now = Date.now()) => {
+export const setRoomNights = async (
+  d1: D1Database,
+  code: string,
+  roomCode: string,
+  change: RoomNightChange,
+  now = Date.now(),
+) => {
   requireChange(change);
   const { catalogue } = await accommodation(d1, code);
   const room = catalogue.rooms.find((r) => r.code === roomCode);
@@ -55,7 +72,14 @@ export const setRoomNights = async (d1: D1Database, code: string, roomCode: stri
          SELECT ?1, ?2, value, ?3, 0, ?4, ?5 FROM json_each(?6) WHERE true
          ON CONFLICT (accommodation_code, room_code, night) DO UPDATE SET ${sets.join(", ")}`,
       )
-      .bind(code, roomCode, change.allotment ?? room.defaultAllotment, change.stopSell ? 1 : 0, change.price ?? null, JSON.stringify(nights))
+      .bind(
+        code,
+        roomCode,
+        change.allotment ?? room.defaultAllotment,
+        change.stopSell ? 1 : 0,
+        change.price ?? null,
+        JSON.stringify(nights),
+      )
       .run();
   } catch (error) {
     if (error instanceof Error && /CHECK constraint failed/i.test(error.message)) {
@@ -63,16 +87,32 @@ export const setRoomNights = async (d1: D1Database, code: string, roomCode: stri
     }
     throw error;
   }
-  return viewInventory(d1, code, change.from, nights.length > MAX_VIEW_NIGHTS ? addDays(change.from, MAX_VIEW_NIGHTS - 1) : change.to, now);
+  return viewInventory(
+    d1,
+    code,
+    change.from,
+    nights.length > MAX_VIEW_NIGHTS ? addDays(change.from, MAX_VIEW_NIGHTS - 1) : change.to,
+    now,
+  );
 };
 
 /** Operator: nightly price (absolute, before occupancy; null restores the derived price) and stop-sell of one rate plan. */
-export const setRatePlanNights = async (d1: D1Database, code: string, ratePlanCode: string, change: RatePlanNightChange, now = Date.now()) => {
+export const setRatePlanNights = async (
+  d1: D1Database,
+  code: string,
+  ratePlanCode: string,
+  change: RatePlanNightChange,
+  now = Date.now(),
+) => {
   requireChange(change);
   const { catalogue } = await accommodation(d1, code);
-  if (!catalogue.ratePlans.some((p) => p.code === ratePlanCode)) throw new ApiError("rate_plan_not_found", "Rate plan not found");
+  if (!catalogue.ratePlans.some((p) => p.code === ratePlanCode))
+    throw new ApiError("rate_plan_not_found", "Rate plan not found");
   const nights = nightsBetween(change.from, change.to, MAX_RANGE_NIGHTS, now);
-  const sets = [change.stopSell !== undefined ? "stop_sell = excluded.stop_sell" : null, change.price !== undefined ? "price = excluded.price" : null].filter(Boolean);
+  const sets = [
+    change.stopSell !== undefined ? "stop_sell = excluded.stop_sell" : null,
+    change.price !== undefined ? "price = excluded.price" : null,
+  ].filter(Boolean);
   await d1
     .prepare(
       `INSERT INTO rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price)
@@ -81,10 +121,23 @@ export const setRatePlanNights = async (d1: D1Database, code: string, ratePlanCo
     )
     .bind(code, ratePlanCode, change.stopSell ? 1 : 0, change.price ?? null, JSON.stringify(nights))
     .run();
-  return viewInventory(d1, code, change.from, nights.length > MAX_VIEW_NIGHTS ? addDays(change.from, MAX_VIEW_NIGHTS - 1) : change.to, now);
+  return viewInventory(
+    d1,
+    code,
+    change.from,
+    nights.length > MAX_VIEW_NIGHTS ? addDays(change.from, MAX_VIEW_NIGHTS - 1) : change.to,
+    now,
+  );
 };
 
-type RoomNight = { room_code: string; night: string; allotment: number; sold: number; stop_sell: number; price: number | null };
+type RoomNight = {
+  room_code: string;
+  night: string;
+  allotment: number;
+  sold: number;
+  stop_sell: number;
+  price: number | null;
+};
 type PlanNight = { rate_plan_code: string; night: string; stop_sell: number; price: number | null };
 
 /** Operator view: room types, rate plans and the effective state of every night in the range. */
@@ -93,8 +146,16 @@ export const viewInventory = async (d1: D1Database, code: string, from: string, 
   const nights = nightsBetween(from, to, MAX_VIEW_NIGHTS, now);
   const end = addDays(to, 1);
   const [rooms, plans] = await d1.batch<RoomNight | PlanNight>([
-    d1.prepare("SELECT room_code, night, allotment, sold, stop_sell, price FROM room_nights WHERE accommodation_code = ? AND night >= ? AND night < ?").bind(code, from, end),
-    d1.prepare("SELECT rate_plan_code, night, stop_sell, price FROM rate_plan_nights WHERE accommodation_code = ? AND night >= ? AND night < ?").bind(code, from, end),
+    d1
+      .prepare(
+        "SELECT room_code, night, allotment, sold, stop_sell, price FROM room_nights WHERE accommodation_code = ? AND night >= ? AND night < ?",
+      )
+      .bind(code, from, end),
+    d1
+      .prepare(
+        "SELECT rate_plan_code, night, stop_sell, price FROM rate_plan_nights WHERE accommodation_code = ? AND night >= ? AND night < ?",
+      )
+      .bind(code, from, end),
   ]);
   const roomRows = new Map((rooms!.results as RoomNight[]).map((r) => [`${r.room_code}|${r.night}`, r]));
   const planRows = new Map((plans!.results as PlanNight[]).map((r) => [`${r.rate_plan_code}|${r.night}`, r]));
@@ -112,7 +173,15 @@ export const viewInventory = async (d1: D1Database, code: string, from: string, 
         const row = roomRows.get(`${room.code}|${night}`);
         const allotment = row?.allotment ?? room.defaultAllotment;
         const sold = row?.sold ?? 0;
-        return { night, allotment, sold, available: allotment - sold, stopSell: Boolean(row?.stop_sell), price: row?.price ?? defaultRoomNightPrice(catalogue, room, night), stored: Boolean(row) };
+        return {
+          night,
+          allotment,
+          sold,
+          available: allotment - sold,
+          stopSell: Boolean(row?.stop_sell),
+          price: row?.price ?? defaultRoomNightPrice(catalogue, room, night),
+          stored: Boolean(row),
+        };
       }),
       ratePlans: catalogue.ratePlans
         .filter((p) => p.roomCode === room.code)
@@ -123,8 +192,13 @@ export const viewInventory = async (d1: D1Database, code: string, from: string, 
           cancellation: plan.cancellation,
           nights: nights.map((night) => {
             const row = planRows.get(`${plan.code}|${night}`);
-            const roomPrice = roomRows.get(`${room.code}|${night}`)?.price ?? defaultRoomNightPrice(catalogue, room, night);
-            return { night, stopSell: Boolean(row?.stop_sell), price: row?.price ?? round2(roomPrice * plan.priceFactor) };
+            const roomPrice =
+              roomRows.get(`${room.code}|${night}`)?.price ?? defaultRoomNightPrice(catalogue, room, night);
+            return {
+              night,
+              stopSell: Boolean(row?.stop_sell),
+              price: row?.price ?? round2(roomPrice * plan.priceFactor),
+            };
           }),
         })),
     })),

@@ -7,7 +7,13 @@
 import type { SellingTerms } from "./selling-price";
 
 /** `exchange`: the hotel's currency and the rate that converted its prices into `currency`. */
-export type Rate = { currency: string; baseRate: number; taxesAndFees: number; chargeTotal: number; exchange?: { currency: string; rate: number } };
+export type Rate = {
+  currency: string;
+  baseRate: number;
+  taxesAndFees: number;
+  chargeTotal: number;
+  exchange?: { currency: string; rate: number };
+};
 export type CancelPenalty = { penaltyType: string; currency: string; deadline: string; value: number };
 export type CancelPolicy = { refundable: boolean; cancelPenalties: CancelPenalty[] };
 export type OfferRoom = { occupancyRefId: number; code: string; description: string; rate: Rate };
@@ -60,7 +66,13 @@ export type Offer = OfferRef & {
 
 export type SupplierBooking = { supplierReference: string; hotelConfirmationNumber: string | null };
 
-export type BookedStay = OfferRef & { accommodationCode: string; checkIn: string; checkOut: string; roomCount: number; supplierReference: string };
+export type BookedStay = OfferRef & {
+  accommodationCode: string;
+  checkIn: string;
+  checkOut: string;
+  roomCount: number;
+  supplierReference: string;
+};
 
 /** Thrown by `book` when the supplier refuses (sold out, stop-sell); nothing was taken. */
 export class SupplierRefusal extends Error {
@@ -86,7 +98,14 @@ export class SupplierFailure extends Error {
 export type ProviderOperation = "search" | "quote" | "book" | "cancel" | "bookingByReference";
 
 /** One exchange with a supplier over the network, texts already redacted (provider-transactions.ts). */
-export type ProviderTransaction = { supplier: string; operation: ProviderOperation; request: string; response: string; status: number | null; durationMs: number };
+export type ProviderTransaction = {
+  supplier: string;
+  operation: ProviderOperation;
+  request: string;
+  response: string;
+  status: number | null;
+  durationMs: number;
+};
 
 /** What travels with every call: the deadline, and where a network supplier records its exchanges. */
 export type SupplierCall = {
@@ -108,7 +127,10 @@ export type BookingHolder = { name: string; surname: string };
 export type BookAnswer = ({ status: "confirmed" } & SupplierBooking) | { status: "unknown" };
 
 /** What a supplier says of a booking made under our client reference. */
-export type BookingLookup = ({ status: "confirmed" } & SupplierBooking) | { status: "not_found" } | { status: "cancelled" };
+export type BookingLookup =
+  | ({ status: "confirmed" } & SupplierBooking)
+  | { status: "not_found" }
+  | { status: "cancelled" };
 
 export interface Supplier {
   readonly name: string;
@@ -117,18 +139,42 @@ export interface Supplier {
   /** Reached over the network: its calls get the caller's deadline. The embedded inventory (our own D1) does not. */
   readonly remote: boolean;
   /** The selected accommodations and their offers by code; accommodations without offers have no entry. */
-  search(selection: AccommodationSelection, stay: Stay, now: number, terms: SellingTerms, call?: SupplierCall): Promise<{ accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]> }>;
+  search(
+    selection: AccommodationSelection,
+    stay: Stay,
+    now: number,
+    terms: SellingTerms,
+    call?: SupplierCall,
+  ): Promise<{ accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]> }>;
   /** The product priced now, or null when it is not sellable for the stay. */
-  quote(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay, now: number, terms: SellingTerms, call?: SupplierCall): Promise<Offer | null>;
+  quote(
+    accommodation: SupplyAccommodation,
+    ref: OfferRef,
+    stay: Stay,
+    now: number,
+    terms: SellingTerms,
+    call?: SupplierCall,
+  ): Promise<Offer | null>;
   /**
    * Takes the rooms for every night (every room type of a mixed offer), all or nothing, under our
    * booking reference as the client reference (so that a retry or a later look-up finds the same booking).
    * Throws SupplierRefusal when nothing was taken.
    */
-  book(accommodation: SupplyAccommodation, ref: OfferRef, stay: Stay, clientReference: string, call?: SupplierCall, holder?: BookingHolder): Promise<BookAnswer>;
+  book(
+    accommodation: SupplyAccommodation,
+    ref: OfferRef,
+    stay: Stay,
+    clientReference: string,
+    call?: SupplierCall,
+    holder?: BookingHolder,
+  ): Promise<BookAnswer>;
   /** Gives the rooms of a booked stay back. */
   cancel(stay: BookedStay, call?: SupplierCall): Promise<void>;
   /** The booking made under our client reference, for settling one whose answer never came. */
   /** `booking`: what we stored of it (an upstream looks bookings up per hotel). */
-  bookingByReference?(clientReference: string, call?: SupplierCall, booking?: { accommodationCode: string }): Promise<BookingLookup>;
+  bookingByReference?(
+    clientReference: string,
+    call?: SupplierCall,
+    booking?: { accommodationCode: string },
+  ): Promise<BookingLookup>;
 }

@@ -16,7 +16,10 @@ export type CircuitState = { failures: number; openUntil: number | null };
  */
 export class UpstreamCircuit extends DurableObject<Env> {
   private state(): CircuitState {
-    return { failures: this.ctx.storage.kv.get<number>("failures") ?? 0, openUntil: this.ctx.storage.kv.get<number>("openUntil") ?? null };
+    return {
+      failures: this.ctx.storage.kv.get<number>("failures") ?? 0,
+      openUntil: this.ctx.storage.kv.get<number>("openUntil") ?? null,
+    };
   }
 
   allow(now: number): CircuitVerdict {

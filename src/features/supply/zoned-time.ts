@@ -20,8 +20,19 @@ const formatterFor = (timeZone: string) => {
 };
 
 const wallClock = (instant: number, timeZone: string) => {
-  const parts = Object.fromEntries(formatterFor(timeZone).formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
-  return { year: +parts.year!, month: +parts.month!, day: +parts.day!, hour: +parts.hour!, minute: +parts.minute!, second: +parts.second! };
+  const parts = Object.fromEntries(
+    formatterFor(timeZone)
+      .formatToParts(new Date(instant))
+      .map((p) => [p.type, p.value]),
+  );
+  return {
+    year: +parts.year!,
+    month: +parts.month!,
+    day: +parts.day!,
+    hour: +parts.hour!,
+    minute: +parts.minute!,
+    second: +parts.second!,
+  };
 };
 
 /** Offset of the zone from UTC at an instant, in milliseconds (e.g. -5 h for New York in winter). */
@@ -75,4 +86,6 @@ export const stayNights = (checkIn: string, checkOut: string): string[] => {
 };
 
 export const isCalendarDate = (value: string): boolean =>
-  /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+  /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+  !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+  new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);

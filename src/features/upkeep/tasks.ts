@@ -9,4 +9,13 @@ import { expiredIdempotency } from "../../platform/idempotency/idempotency";
 import type { UpkeepTask } from "../../platform/upkeep";
 
 /** Every periodic clean-up, run by the Cron Trigger in wrangler.toml. Features export their task; add it here. */
-export const upkeepTasks: readonly UpkeepTask[] = [expiredQuotes, staleLoginFailures, expiredCardSetupTokens, expiredRadarSignals, radarPiiRetention, webhookReenqueue, expiredIdempotency, settlePendingBookingsTask];
+export const upkeepTasks: readonly UpkeepTask[] = [
+  expiredQuotes,
+  staleLoginFailures,
+  expiredCardSetupTokens,
+  expiredRadarSignals,
+  radarPiiRetention,
+  webhookReenqueue,
+  expiredIdempotency,
+  settlePendingBookingsTask,
+];

@@ -14,12 +14,22 @@ const seed = async () => {
     env.DB.prepare("DELETE FROM payment_setup_tokens"),
     env.DB.prepare("DELETE FROM radar_signals"),
     env.DB.prepare("DELETE FROM quotes"),
-    env.DB.prepare("INSERT INTO quotes (id, partner_id, expires_at, body) VALUES ('q-expired', 'demo', ?, '{}'), ('q-live', 'demo', ?, '{}')").bind(NOW, NOW + MINUTE),
+    env.DB.prepare(
+      "INSERT INTO quotes (id, partner_id, expires_at, body) VALUES ('q-expired', 'demo', ?, '{}'), ('q-live', 'demo', ?, '{}')",
+    ).bind(NOW, NOW + MINUTE),
     // Window and lock both over: removed. Lock still running, or window still open: kept.
-    env.DB.prepare("INSERT INTO login_failure_counters (email, scope, attempt_id, failures, window_started_at, locked_until) VALUES (?, 'ip:192.0.2.1', 'attempt', 2, ?, NULL)").bind("stale@x.test", NOW - LOGIN_LOCKOUT.windowMs - 1),
-    env.DB.prepare("INSERT INTO login_failure_counters (email, scope, attempt_id, failures, window_started_at, locked_until) VALUES (?, 'ip:192.0.2.1', 'attempt', 5, ?, ?)").bind("unlocked@x.test", NOW - 2 * LOGIN_LOCKOUT.windowMs, NOW - 1),
-    env.DB.prepare("INSERT INTO login_failure_counters (email, scope, attempt_id, failures, window_started_at, locked_until) VALUES (?, 'ip:192.0.2.1', 'attempt', 5, ?, ?)").bind("locked@x.test", NOW - LOGIN_LOCKOUT.windowMs - 1, NOW + 5 * MINUTE),
-    env.DB.prepare("INSERT INTO login_failure_counters (email, scope, attempt_id, failures, window_started_at, locked_until) VALUES (?, 'ip:192.0.2.1', 'attempt', 1, ?, NULL)").bind("fresh@x.test", NOW - MINUTE),
+    env.DB.prepare(
+      "INSERT INTO login_failure_counters (email, scope, attempt_id, failures, window_started_at, locked_until) VALUES (?, 'ip:192.0.2.1', 'attempt', 2, ?, NULL)",
+    ).bind("stale@x.test", NOW - LOGIN_LOCKOUT.windowMs - 1),
+    env.DB.prepare(
+      "INSERT INTO login_failure_counters (email, scope, attempt_id, failures, window_started_at, locked_until) VALUES (?, 'ip:192.0.2.1', 'attempt', 5, ?, ?)",
+    ).bind("unlocked@x.test", NOW - 2 * LOGIN_LOCKOUT.windowMs, NOW - 1),
+    env.DB.prepare(
+      "INSERT INTO login_failure_counters (email, scope, attempt_id, failures, window_started_at, locked_until) VALUES (?, 'ip:192.0.2.1', 'attempt', 5, ?, ?)",
+    ).bind("locked@x.test", NOW - LOGIN_LOCKOUT.windowMs - 1, NOW + 5 * MINUTE),
+    env.DB.prepare(
+      "INSERT INTO login_failure_counters (email, scope, attempt_id, failures, window_started_at, locked_until) VALUES (?, 'ip:192.0.2.1', 'attempt', 1, ?, NULL)",
+    ).bind("fresh@x.test", NOW - MINUTE),
     ...[
       ["expired", NOW - MINUTE, null],
       ["expired-used", NOW - 1, NOW - 10 * MINUTE],
@@ -27,21 +37,33 @@ const seed = async () => {
       ["live", NOW + MINUTE, null],
       ["live-used", NOW + MINUTE, NOW - MINUTE],
     ].map(([hash, expiresAt, usedAt]) =>
-      env.DB.prepare("INSERT INTO payment_setup_tokens (token_hash, partner_id, actor_id, session_id, expires_at, used_at) VALUES (?, 'demo', 'a', 's', ?, ?)").bind(hash, expiresAt, usedAt),
+      env.DB.prepare(
+        "INSERT INTO payment_setup_tokens (token_hash, partner_id, actor_id, session_id, expires_at, used_at) VALUES (?, 'demo', 'a', 's', ?, ?)",
+      ).bind(hash, expiresAt, usedAt),
     ),
     ...[
       ["sess-expired", NOW - 1],
       ["sess-live", NOW + MINUTE],
     ].map(([session, expiresAt]) =>
-      env.DB.prepare("INSERT INTO radar_signals (partner_id, session_id, signals, received_at, expires_at_ms) VALUES ('demo', ?, '{}', '2026-05-31T12:00:00Z', ?)").bind(session, expiresAt),
+      env.DB.prepare(
+        "INSERT INTO radar_signals (partner_id, session_id, signals, received_at, expires_at_ms) VALUES ('demo', ?, '{}', '2026-05-31T12:00:00Z', ?)",
+      ).bind(session, expiresAt),
     ),
   ]);
 };
 
 const remaining = async () => ({
-  loginFailures: (await env.DB.prepare("SELECT email FROM login_failure_counters ORDER BY email").all<{ email: string }>()).results.map((r) => r.email),
-  setupTokens: (await env.DB.prepare("SELECT token_hash FROM payment_setup_tokens ORDER BY token_hash").all<{ token_hash: string }>()).results.map((r) => r.token_hash),
-  radarSignals: (await env.DB.prepare("SELECT session_id FROM radar_signals ORDER BY session_id").all<{ session_id: string }>()).results.map((r) => r.session_id),
+  loginFailures: (
+    await env.DB.prepare("SELECT email FROM login_failure_counters ORDER BY email").all<{ email: string }>()
+  ).results.map((r) => r.email),
+  setupTokens: (
+    await env.DB.prepare("SELECT token_hash FROM payment_setup_tokens ORDER BY token_hash").all<{
+      token_hash: string;
+    }>()
+  ).results.map((r) => r.token_hash),
+  radarSignals: (
+    await env.DB.prepare("SELECT session_id FROM radar_signals ORDER BY session_id").all<{ session_id: string }>()
+  ).results.map((r) => r.session_id),
   quotes: (await env.DB.prepare("SELECT id FROM quotes ORDER BY id").all<{ id: string }>()).results.map((r) => r.id),
 });
 
@@ -62,7 +84,8 @@ afterEach(() => {
   logs.mockRestore();
   errors.mockRestore();
 });
-const lines = (spy: MockInstance<(...args: any[]) => void>) => spy.mock.calls.map((args) => JSON.parse(String(args[0])));
+const lines = (spy: MockInstance<(...args: any[]) => void>) =>
+  spy.mock.calls.map((args) => JSON.parse(String(args[0])));
 
 describe("scheduled upkeep", () => {
   it("the Cron Trigger's handler removes expired rows as of the scheduled time and keeps the rest", async () => {
@@ -87,13 +110,18 @@ describe("scheduled upkeep", () => {
   it("removes nothing more on a second run", async () => {
     await seed();
     await runUpkeep(upkeepTasks, env, new Date(NOW));
-    expect(await runUpkeep(upkeepTasks, env, new Date(NOW))).toEqual(upkeepTasks.map((t) => ({ task: t.name, removed: 0 })));
+    expect(await runUpkeep(upkeepTasks, env, new Date(NOW))).toEqual(
+      upkeepTasks.map((t) => ({ task: t.name, removed: 0 })),
+    );
     expect(await remaining()).toEqual(KEPT);
   });
 
   it("a failing task is logged with its stack and does not stop the others", async () => {
     await seed();
-    const broken: UpkeepTask = { name: "broken_table", run: async (e) => (await e.DB.prepare("DELETE FROM no_such_table").run()).meta.changes };
+    const broken: UpkeepTask = {
+      name: "broken_table",
+      run: async (e) => (await e.DB.prepare("DELETE FROM no_such_table").run()).meta.changes,
+    };
     const outcomes = await runUpkeep([broken, ...upkeepTasks], env, new Date(NOW));
     expect(outcomes[0]).toEqual({ task: "broken_table", failed: expect.stringContaining("no such table") });
     expect(outcomes.slice(1)).toEqual([
@@ -107,7 +135,15 @@ describe("scheduled upkeep", () => {
       { task: "settle-pending-bookings", removed: 0 },
     ]);
     expect(await remaining()).toEqual(KEPT);
-    expect(lines(errors)).toEqual([{ level: "error", event: "upkeep_failed", task: "broken_table", error: expect.stringContaining("no such table"), durationMs: expect.any(Number) }]);
+    expect(lines(errors)).toEqual([
+      {
+        level: "error",
+        event: "upkeep_failed",
+        task: "broken_table",
+        error: expect.stringContaining("no such table"),
+        durationMs: expect.any(Number),
+      },
+    ]);
   });
 
   const backlog = async () => {
@@ -116,8 +152,14 @@ describe("scheduled upkeep", () => {
     // One JSON parameter per statement: D1 allows at most 100 bound parameters.
     await env.DB.prepare(
       "INSERT INTO payment_setup_tokens (token_hash, partner_id, actor_id, session_id, expires_at) SELECT 'old-' || value, 'demo', 'a', 's', ? FROM json_each(?)",
-    ).bind(NOW - MINUTE, JSON.stringify(rows)).run();
-    await env.DB.prepare("INSERT INTO payment_setup_tokens (token_hash, partner_id, actor_id, session_id, expires_at) VALUES ('live', 'demo', 'a', 's', ?)").bind(NOW + MINUTE).run();
+    )
+      .bind(NOW - MINUTE, JSON.stringify(rows))
+      .run();
+    await env.DB.prepare(
+      "INSERT INTO payment_setup_tokens (token_hash, partner_id, actor_id, session_id, expires_at) VALUES ('live', 'demo', 'a', 's', ?)",
+    )
+      .bind(NOW + MINUTE)
+      .run();
   };
 
   it("deletes a backlog larger than one batch", async () => {
@@ -129,7 +171,8 @@ describe("scheduled upkeep", () => {
 
   it("stops after maxBatches statements; the next run takes the rest", async () => {
     await backlog();
-    const expired = () => deleteInBatches(env.DB, "payment_setup_tokens", "expires_at <= ?", [NOW], { batch: 1_000, maxBatches: 2 });
+    const expired = () =>
+      deleteInBatches(env.DB, "payment_setup_tokens", "expires_at <= ?", [NOW], { batch: 1_000, maxBatches: 2 });
     expect(await expired()).toBe(2_000);
     expect(await expired()).toBe(500);
     expect((await remaining()).setupTokens).toEqual(["live"]);

@@ -38,7 +38,12 @@ const columns = {
 };
 
 /** One endpoint's deliveries, newest first, keyset-paginated on (createdAt, eventId). */
-export const listDeliveries = async (db: Db, partnerId: string, endpointId: string, page: { limit: number; cursor?: string }) => {
+export const listDeliveries = async (
+  db: Db,
+  partnerId: string,
+  endpointId: string,
+  page: { limit: number; cursor?: string },
+) => {
   const endpoint = await findWebhook(db, partnerId, endpointId);
   const after = page.cursor ? decodeCursor(page.cursor) : null;
   const rows: WebhookDelivery[] = await db
@@ -48,7 +53,9 @@ export const listDeliveries = async (db: Db, partnerId: string, endpointId: stri
     .where(
       and(
         eq(webhookDeliveries.endpointId, endpoint.id),
-        after ? sql`(${webhookDeliveries.createdAt}, ${webhookDeliveries.eventId}) < (${after.createdAt}, ${after.eventId})` : undefined,
+        after
+          ? sql`(${webhookDeliveries.createdAt}, ${webhookDeliveries.eventId}) < (${after.createdAt}, ${after.eventId})`
+          : undefined,
       ),
     )
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.eventId))
@@ -62,7 +69,14 @@ export const listDeliveries = async (db: Db, partnerId: string, endpointId: stri
  * Sends one event to the endpoint again, as a new queue message with a fresh retry schedule,
  * whatever its state (delivered, failed or still retrying). Attempts keep counting.
  */
-export const redeliver = async (db: Db, queue: Queue<WebhookMessage>, partnerId: string, endpointId: string, eventId: string, now = Date.now()) => {
+export const redeliver = async (
+  db: Db,
+  queue: Queue<WebhookMessage>,
+  partnerId: string,
+  endpointId: string,
+  eventId: string,
+  now = Date.now(),
+) => {
   const endpoint = await findWebhook(db, partnerId, endpointId);
   const reset = await db
     .update(webhookDeliveries)

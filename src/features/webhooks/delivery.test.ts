@@ -23,7 +23,10 @@ beforeAll(async () => {
 
 // Each test starts without endpoints; queued messages for removed endpoints are acked unsent.
 afterEach(async () => {
-  await env.DB.batch([env.DB.prepare("DELETE FROM webhook_deliveries"), env.DB.prepare("DELETE FROM webhook_endpoints")]);
+  await env.DB.batch([
+    env.DB.prepare("DELETE FROM webhook_deliveries"),
+    env.DB.prepare("DELETE FROM webhook_endpoints"),
+  ]);
 });
 
 const deliveriesOf = async (endpointId: string) => {
@@ -67,10 +70,20 @@ describe("booking webhooks through the real queue", () => {
       },
     });
 
-    await vi.waitFor(async () => {
-      const [delivery] = await deliveriesOf(endpoint.id);
-      expect(delivery).toMatchObject({ eventId: event.id, type: "booking.confirmed", status: "delivered", attempts: 2, lastStatusCode: 200, nextAttemptAt: null });
-    }, { timeout: 10_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const [delivery] = await deliveriesOf(endpoint.id);
+        expect(delivery).toMatchObject({
+          eventId: event.id,
+          type: "booking.confirmed",
+          status: "delivered",
+          attempts: 2,
+          lastStatusCode: 200,
+          nextAttemptAt: null,
+        });
+      },
+      { timeout: 10_000, interval: 100 },
+    );
 
     const again = await asBearer(admin).post(`/api/partner/webhooks/${endpoint.id}/deliveries/${event.id}/redeliver`);
     expect(again.status, again.text).toBe(202);
@@ -79,7 +92,10 @@ describe("booking webhooks through the real queue", () => {
     expect(third.headers["edgestay-event-id"]).toBe(event.id);
     expect(third.body).toBe(first!.body);
     expect(await signatureIsValid(endpoint.secret, third)).toBe(true);
-    await vi.waitFor(async () => expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: "delivered", attempts: 3 }), { timeout: 10_000, interval: 100 });
+    await vi.waitFor(
+      async () => expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: "delivered", attempts: 3 }),
+      { timeout: 10_000, interval: 100 },
+    );
   });
 });
 
@@ -90,9 +106,17 @@ describe("retries exhausted on the real queue", () => {
     const hooks = await receivedAt("real-dead-letter", MAX_DELIVERY_ATTEMPTS);
     expect(hooks).toHaveLength(MAX_DELIVERY_ATTEMPTS);
     expect(new Set(hooks.map((h) => h.headers["edgestay-event-id"])).size).toBe(1);
-    await vi.waitFor(async () => {
-      expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: "failed", attempts: MAX_DELIVERY_ATTEMPTS, lastStatusCode: 500, nextAttemptAt: null });
-    }, { timeout: 10_000, interval: 200 });
+    await vi.waitFor(
+      async () => {
+        expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({
+          status: "failed",
+          attempts: MAX_DELIVERY_ATTEMPTS,
+          lastStatusCode: 500,
+          nextAttemptAt: null,
+        });
+      },
+      { timeout: 10_000, interval: 200 },
+    );
   }, 45_000);
 });
 
@@ -110,7 +134,13 @@ describe("booking.cancelled and chat bookings", () => {
     const event = JSON.parse(hook!.body);
     expect(event).toMatchObject({
       type: "booking.cancelled",
-      data: { bookingReference: booking.bookingReference, partnerReference: "wh-cancel-1", status: "cancelled", cancelPrice: cancelled.json.data.cancelPrice.amount, chargeTotal: booking.chargeTotal },
+      data: {
+        bookingReference: booking.bookingReference,
+        partnerReference: "wh-cancel-1",
+        status: "cancelled",
+        cancelPrice: cancelled.json.data.cancelPrice.amount,
+        chargeTotal: booking.chargeTotal,
+      },
     });
     expect(await deliveriesOf(endpoint.id)).toHaveLength(1);
   });
@@ -122,7 +152,11 @@ describe("booking.cancelled and chat bookings", () => {
     expect((await say(id, "I'll take the cheapest")).result.status).toBe("guest_name_required");
     const setup = await say(id, "The guest is Ada Lovelace");
     expect(setup.result.status).toBe("payment_setup_required");
-    const attached = await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setup.result.artifacts.payment.setupUrl)), { apiKey: null });
+    const attached = await post(
+      "/v1/hotel-ea/payment-methods/attach",
+      attachBody(tokenOf(setup.result.artifacts.payment.setupUrl)),
+      { apiKey: null },
+    );
     expect(attached.status, attached.text).toBe(200);
     expect((await say(id, "Done")).result.status).toBe("payment_confirmation_required");
     const booked = await say(id, "Yes");
@@ -132,7 +166,11 @@ describe("booking.cancelled and chat bookings", () => {
     expect(await signatureIsValid(endpoint.secret, hook!)).toBe(true);
     expect(JSON.parse(hook!.body)).toMatchObject({
       type: "booking.confirmed",
-      data: { bookingReference: booked.result.artifacts.booking.bookingId, partnerReference: `chat-${id}-1`, status: "success" },
+      data: {
+        bookingReference: booked.result.artifacts.booking.bookingId,
+        partnerReference: `chat-${id}-1`,
+        status: "success",
+      },
     });
   });
 });
@@ -144,13 +182,22 @@ describe("when the queue refuses the message", () => {
     const deps = { ...bookingDeps(env), webhookQueue: refusingQueue };
     const connection = await coreConnection(env.DB, "demo", 1001);
     const quote = await quoteOf(await searchOne("US000003", { pick: (o) => o.isRefundable }));
-    const booked = await bookQuote(deps, connection, bookOrderOf(bookBody(quote, "wh-refused-1") as BookRequest), { requestId: "test", startedAt: Date.now(), scenario: null });
+    const booked = await bookQuote(deps, connection, bookOrderOf(bookBody(quote, "wh-refused-1") as BookRequest), {
+      requestId: "test",
+      startedAt: Date.now(),
+      scenario: null,
+    });
     expect(booked).toMatchObject({ status: "success", partnerReference: "wh-refused-1" });
-    const stored = await env.DB.prepare("SELECT status FROM bookings WHERE reference = ?").bind(booked.bookingReference).first<{ status: string }>();
+    const stored = await env.DB.prepare("SELECT status FROM bookings WHERE reference = ?")
+      .bind(booked.bookingReference)
+      .first<{ status: string }>();
     expect(stored?.status).toBe("success");
     expect(warnings.join("\n")).toContain("webhook deliveries not enqueued");
 
-    const pending = () => env.DB.prepare("SELECT event_id, enqueued_at FROM webhook_deliveries WHERE endpoint_id = ?").bind(endpoint.id).all<{ event_id: string; enqueued_at: string | null }>();
+    const pending = () =>
+      env.DB.prepare("SELECT event_id, enqueued_at FROM webhook_deliveries WHERE endpoint_id = ?")
+        .bind(endpoint.id)
+        .all<{ event_id: string; enqueued_at: string | null }>();
     expect((await pending()).results).toEqual([{ event_id: expect.stringMatching(/^evt_/), enqueued_at: null }]);
     // Too fresh (the request may still be enqueueing it), then due.
     expect(await webhookReenqueue.run(env, new Date())).toBe(0);
@@ -168,11 +215,24 @@ describe("the consumer's retry schedule and dead-letter queue", () => {
   /** Records an event for the endpoint without enqueueing it, so the test alone drives the consumer. */
   const recordedEvent = async (endpointId: string, bookingReference: string) => {
     expectLogs("warn"); // the refusing queue's "not enqueued" warning, on purpose
-    await announceBookingChange({ d1: env.DB, webhookQueue: refusingQueue }, {
-      type: "booking.confirmed", partnerId: "demo", bookingReference, partnerReference: bookingReference, status: "success",
-      chargeTotal: 100, currency: "USD", accommodationCode: "US000001", checkIn: "2030-01-01", checkOut: "2030-01-03",
-    });
-    const row = await env.DB.prepare("SELECT event_id FROM webhook_deliveries WHERE endpoint_id = ?").bind(endpointId).first<{ event_id: string }>();
+    await announceBookingChange(
+      { d1: env.DB, webhookQueue: refusingQueue },
+      {
+        type: "booking.confirmed",
+        partnerId: "demo",
+        bookingReference,
+        partnerReference: bookingReference,
+        status: "success",
+        chargeTotal: 100,
+        currency: "USD",
+        accommodationCode: "US000001",
+        checkIn: "2030-01-01",
+        checkOut: "2030-01-03",
+      },
+    );
+    const row = await env.DB.prepare("SELECT event_id FROM webhook_deliveries WHERE endpoint_id = ?")
+      .bind(endpointId)
+      .first<{ event_id: string }>();
     return row!.event_id;
   };
   /**
@@ -180,7 +240,9 @@ describe("the consumer's retry schedule and dead-letter queue", () => {
    * their delaySeconds, so the retry() calls are watched too (the spy calls through).
    */
   const consume = async (message: WebhookMessage, attempts: number) => {
-    const batch = createMessageBatch<WebhookMessage>("edgestay-webhooks", [{ id: `msg-${attempts}`, timestamp: new Date(), attempts, body: message }]);
+    const batch = createMessageBatch<WebhookMessage>("edgestay-webhooks", [
+      { id: `msg-${attempts}`, timestamp: new Date(), attempts, body: message },
+    ]);
     const retry = vi.spyOn(batch.messages[0]!, "retry");
     const ctx = createExecutionContext();
     await deliverWebhooks(batch, env);
@@ -215,7 +277,12 @@ describe("the consumer's retry schedule and dead-letter queue", () => {
     // retry() without a delay past max_retries: the runtime moves the message to the dead-letter queue.
     expect(last.retryMessages).toEqual([{ msgId: `msg-${MAX_DELIVERY_ATTEMPTS}` }]);
     expect(last.retryCalls).toEqual([[]]);
-    expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: "failed", attempts: 2, lastStatusCode: 500, nextAttemptAt: null });
+    expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({
+      status: "failed",
+      attempts: 2,
+      lastStatusCode: 500,
+      nextAttemptAt: null,
+    });
     expect(await receivedAt("always-failing", 2)).toHaveLength(2);
 
     // A stray duplicate of a parked delivery is acknowledged without sending.
@@ -231,7 +298,12 @@ describe("the consumer's retry schedule and dead-letter queue", () => {
     const result = await consume({ eventId, endpointId: endpoint.id }, 1);
     expect(Date.now() - started).toBeLessThan(14_000);
     expect(result.retryCalls).toEqual([[{ delaySeconds: retryDelays(env)[0] }]]);
-    expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null, lastError: "no answer within 10 s" });
+    expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      lastStatusCode: null,
+      lastError: "no answer within 10 s",
+    });
   });
 
   it("acknowledges, without sending, a message whose endpoint was deleted", async () => {

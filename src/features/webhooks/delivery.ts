@@ -21,7 +21,9 @@ export const retryDelays = (env: Env): readonly number[] => {
   const override = (env as { WEBHOOK_RETRY_DELAYS_SECONDS?: string }).WEBHOOK_RETRY_DELAYS_SECONDS;
   if (!isLocal(env) || !override) return RETRY_DELAYS_SECONDS;
   const parsed = override.split(",").map((s) => Number(s.trim()));
-  return parsed.length === RETRY_DELAYS_SECONDS.length && parsed.every((n) => Number.isInteger(n) && n >= 0) ? parsed : RETRY_DELAYS_SECONDS;
+  return parsed.length === RETRY_DELAYS_SECONDS.length && parsed.every((n) => Number.isInteger(n) && n >= 0)
+    ? parsed
+    : RETRY_DELAYS_SECONDS;
 };
 
 type Outcome = { delivered: boolean; statusCode: number | null; error: string | null };
@@ -46,7 +48,13 @@ const post = async (url: string, eventId: string, body: string, secret: string, 
     return { delivered, statusCode: response.status, error: delivered ? null : `HTTP ${response.status}` };
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    return { delivered: false, statusCode: null, error: timedOut ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : `request failed: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      delivered: false,
+      statusCode: null,
+      error: timedOut
+        ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`
+        : `request failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 };
 
@@ -75,8 +83,14 @@ const deliverOne = async (env: Env, db: Db, message: Message<WebhookMessage>, no
   try {
     const row = await pendingDelivery(db, message.body);
     // Endpoint deleted, or already delivered/failed (a duplicate message): nothing to send.
-    if (!row || row.status !== "pending") return message.ack();
-    const outcome = await post(row.url, message.body.eventId, row.body, await signingSecretOf(env.WEBHOOK_SECRET_KEY, row), now);
+    if (row?.status !== "pending") return message.ack();
+    const outcome = await post(
+      row.url,
+      message.body.eventId,
+      row.body,
+      await signingSecretOf(env.WEBHOOK_SECRET_KEY, row),
+      now,
+    );
     const lastAttemptAt = new Date(now).toISOString();
     const exhausted = !outcome.delivered && message.attempts >= MAX_DELIVERY_ATTEMPTS;
     await db
@@ -90,12 +104,24 @@ const deliverOne = async (env: Env, db: Db, message: Message<WebhookMessage>, no
         deliveredAt: outcome.delivered ? lastAttemptAt : null,
         nextAttemptAt: outcome.delivered || exhausted ? null : new Date(now + delay * 1000).toISOString(),
       })
-      .where(and(eq(webhookDeliveries.endpointId, message.body.endpointId), eq(webhookDeliveries.eventId, message.body.eventId)));
+      .where(
+        and(
+          eq(webhookDeliveries.endpointId, message.body.endpointId),
+          eq(webhookDeliveries.eventId, message.body.eventId),
+        ),
+      );
     if (outcome.delivered) return message.ack();
     // Past max_retries the runtime moves a retried message to the dead-letter queue.
     return exhausted ? message.retry() : message.retry({ delaySeconds: delay });
   } catch (error) {
-    console.error(JSON.stringify({ level: "error", message: "webhook delivery failed", eventId: message.body.eventId, error: String(error) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        message: "webhook delivery failed",
+        eventId: message.body.eventId,
+        error: String(error),
+      }),
+    );
     message.retry({ delaySeconds: delay });
   }
 };

@@ -17,7 +17,10 @@ const ipv4Octets = (host: string): number[] | null => {
 
 /** 0/8, 10/8, 100.64/10, 127/8, 169.254/16, 172.16/12, 192.0.0/24, 192.168/16, 198.18/15, 224/3. */
 const isNonPublicIPv4 = ([a, b, c]: number[]): boolean =>
-  a === 0 || a === 10 || a === 127 || a! >= 224 ||
+  a === 0 ||
+  a === 10 ||
+  a === 127 ||
+  a! >= 224 ||
   (a === 100 && b! >= 64 && b! <= 127) ||
   (a === 169 && b === 254) ||
   (a === 172 && b! >= 16 && b! <= 31) ||
@@ -34,7 +37,7 @@ const ipv6Groups = (host: string): number[] | null => {
   if (tail) {
     const o = ipv4Octets(tail[1]!);
     if (!o) return null;
-    text = text.slice(0, -tail[1]!.length) + `${((o[0]! << 8) | o[1]!).toString(16)}:${((o[2]! << 8) | o[3]!).toString(16)}`;
+    text = `${text.slice(0, -tail[1]!.length)}${((o[0]! << 8) | o[1]!).toString(16)}:${((o[2]! << 8) | o[3]!).toString(16)}`;
   }
   const [head, rest] = text.split("::") as [string, string | undefined];
   const left = head ? head.split(":") : [];
@@ -66,7 +69,8 @@ export const checkEndpointUrl = (input: string, local: boolean): UrlVerdict => {
   if (url.username || url.password) return { ok: false, reason: "url must not contain credentials" };
   if (url.hash) return { ok: false, reason: "url must not contain a fragment" };
   // The one local exception: a receiver on this machine during development.
-  if (local && url.protocol === "http:" && url.hostname === "127.0.0.1" && url.port !== "") return { ok: true, url: url.href };
+  if (local && url.protocol === "http:" && url.hostname === "127.0.0.1" && url.port !== "")
+    return { ok: true, url: url.href };
   if (url.protocol !== "https:") return { ok: false, reason: "url must use https" };
   // WHATWG parsing has already turned 2130706433, 0x7f.1 and the like into dotted IPv4.
   const host = url.hostname.replace(/\.$/, "");

@@ -47,17 +47,30 @@ export const createWebhook = async (db: Db, keys: WebhookKeys, partnerId: string
     WHERE (SELECT count(*) FROM webhook_endpoints WHERE partner_id = ${partnerId}) < ${MAX_ENDPOINTS_PER_PARTNER}
     RETURNING created_at`);
   if (inserted.length === 0) {
-    throw new ApiError("webhook_limit_reached", `A partner can have at most ${MAX_ENDPOINTS_PER_PARTNER} webhook endpoints`);
+    throw new ApiError(
+      "webhook_limit_reached",
+      `A partner can have at most ${MAX_ENDPOINTS_PER_PARTNER} webhook endpoints`,
+    );
   }
   return { id, url: verdict.url, events: input.events, secret, createdAt: inserted[0]!.created_at };
 };
 
 export const listWebhooks = async (db: Db, partnerId: string): Promise<WebhookView[]> =>
-  (await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.partnerId, partnerId)).orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id))).map(webhookView);
+  (
+    await db
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.partnerId, partnerId))
+      .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id))
+  ).map(webhookView);
 
 /** The partner's own endpoint; another partner's is "not found", never "forbidden". */
 export const findWebhook = async (db: Db, partnerId: string, id: string): Promise<WebhookEndpoint> => {
-  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.partnerId, partnerId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.partnerId, partnerId)))
+    .limit(1);
   if (!row) throw webhookNotFound();
   return row;
 };
@@ -67,7 +80,10 @@ export const deleteWebhook = async (db: Db, partnerId: string, id: string): Prom
   const row = await findWebhook(db, partnerId, id);
   const [, deleted] = await db.batch([
     db.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, row.id)),
-    db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, row.id), eq(webhookEndpoints.partnerId, partnerId))).returning(),
+    db
+      .delete(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, row.id), eq(webhookEndpoints.partnerId, partnerId)))
+      .returning(),
   ]);
   if (deleted.length === 0) throw webhookNotFound();
   return webhookView(deleted[0]!);

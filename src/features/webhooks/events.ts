@@ -35,18 +35,28 @@ const pairKey = (m: WebhookMessage) => `${m.endpointId} ${m.eventId}`;
  * Hands deliveries to the queue and marks them enqueued. A refusal is logged and left for the
  * upkeep task (the rows stay `enqueued_at is null`); it never throws. Returns how many were marked.
  */
-export const enqueueDeliveries = async (db: Db, queue: Queue<WebhookMessage>, messages: WebhookMessage[], now: number): Promise<number> => {
+export const enqueueDeliveries = async (
+  db: Db,
+  queue: Queue<WebhookMessage>,
+  messages: WebhookMessage[],
+  now: number,
+): Promise<number> => {
   if (messages.length === 0) return 0;
   try {
     await queue.sendBatch(messages.map((body) => ({ body, contentType: "json" as const })));
   } catch (error) {
-    log("warn", "webhook deliveries not enqueued; the upkeep task retries", { events: [...new Set(messages.map((m) => m.eventId))], error: String(error) });
+    log("warn", "webhook deliveries not enqueued; the upkeep task retries", {
+      events: [...new Set(messages.map((m) => m.eventId))],
+      error: String(error),
+    });
     return 0;
   }
   const marked = await db
     .update(webhookDeliveries)
     .set({ enqueuedAt: new Date(now).toISOString() })
-    .where(sql`(${webhookDeliveries.endpointId} || ' ' || ${webhookDeliveries.eventId}) IN (SELECT value FROM json_each(${JSON.stringify(messages.map(pairKey))}))`)
+    .where(
+      sql`(${webhookDeliveries.endpointId} || ' ' || ${webhookDeliveries.eventId}) IN (SELECT value FROM json_each(${JSON.stringify(messages.map(pairKey))}))`,
+    )
     .returning({ eventId: webhookDeliveries.eventId });
   return marked.length;
 };
@@ -56,25 +66,47 @@ export const enqueueDeliveries = async (db: Db, queue: Queue<WebhookMessage>, me
  * after the booking change has committed; it never throws, so a webhook problem cannot fail or
  * undo a booking. Partners without a subscribed endpoint cost one indexed read.
  */
-export const announceBookingChange = async (outbox: WebhookOutbox, change: BookingChange, now = Date.now()): Promise<void> => {
+export const announceBookingChange = async (
+  outbox: WebhookOutbox,
+  change: BookingChange,
+  now = Date.now(),
+): Promise<void> => {
   const { type, partnerId, ...data } = change;
   try {
     const db = database(outbox.d1);
     const endpoints = await db
       .select({ id: webhookEndpoints.id })
       .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.partnerId, partnerId), sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE value = ${type})`));
+      .where(
+        and(
+          eq(webhookEndpoints.partnerId, partnerId),
+          sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE value = ${type})`,
+        ),
+      );
     if (endpoints.length === 0) return;
     const id = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
     const createdAt = new Date(now).toISOString();
     const body = JSON.stringify({ id, type, createdAt, data });
     await db.batch([
-      db.insert(webhookEvents).values({ id, partnerId, type, bookingReference: data.bookingReference, body, createdAt }),
-      db.insert(webhookDeliveries).values(endpoints.map((e) => ({ endpointId: e.id, eventId: id, nextAttemptAt: createdAt, createdAt }))),
+      db
+        .insert(webhookEvents)
+        .values({ id, partnerId, type, bookingReference: data.bookingReference, body, createdAt }),
+      db
+        .insert(webhookDeliveries)
+        .values(endpoints.map((e) => ({ endpointId: e.id, eventId: id, nextAttemptAt: createdAt, createdAt }))),
     ]);
-    await enqueueDeliveries(db, outbox.webhookQueue, endpoints.map((e) => ({ eventId: id, endpointId: e.id })), now);
+    await enqueueDeliveries(
+      db,
+      outbox.webhookQueue,
+      endpoints.map((e) => ({ eventId: id, endpointId: e.id })),
+      now,
+    );
   } catch (error) {
-    log("error", "webhook event not recorded", { type, bookingReference: change.bookingReference, error: String(error) });
+    log("error", "webhook event not recorded", {
+      type,
+      bookingReference: change.bookingReference,
+      error: String(error),
+    });
   }
 };
 
@@ -90,7 +122,13 @@ export const webhookReenqueue = {
       .select({ eventId: webhookDeliveries.eventId, endpointId: webhookDeliveries.endpointId })
       .from(webhookDeliveries)
       // nextAttemptAt is when it was recorded (or redelivered): the grace runs from then.
-      .where(and(isNull(webhookDeliveries.enqueuedAt), eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, new Date(now.getTime() - REENQUEUE_AFTER_MS).toISOString())))
+      .where(
+        and(
+          isNull(webhookDeliveries.enqueuedAt),
+          eq(webhookDeliveries.status, "pending"),
+          lte(webhookDeliveries.nextAttemptAt, new Date(now.getTime() - REENQUEUE_AFTER_MS).toISOString()),
+        ),
+      )
       .orderBy(asc(webhookDeliveries.nextAttemptAt))
       .limit(REENQUEUE_BATCH);
     return enqueueDeliveries(db, env.WEBHOOK_QUEUE as Queue<WebhookMessage>, due, now.getTime());
@@ -101,8 +139,16 @@ export const webhookReenqueue = {
 export const bookingChangeOf = (
   type: WebhookEventType,
   row: {
-    partner_id: string; reference: string; partner_reference: string; status: string; charge_total: number; currency: string;
-    accommodation_code: string; check_in: string; check_out: string; cancel_price: number | null;
+    partner_id: string;
+    reference: string;
+    partner_reference: string;
+    status: string;
+    charge_total: number;
+    currency: string;
+    accommodation_code: string;
+    check_in: string;
+    check_out: string;
+    cancel_price: number | null;
   },
 ): BookingChange => ({
   type,

@@ -22,25 +22,41 @@ beforeAll(async () => {
 
 const demoAuthHeader = async () => `Bearer ${await demoAdminToken()}`;
 
-const create = (as: ReturnType<typeof asBearer>, url = "https://partner.example/hooks/edgestay", events: unknown = BOTH) =>
-  as.post("/api/partner/webhooks", { url, events });
+const create = (
+  as: ReturnType<typeof asBearer>,
+  url = "https://partner.example/hooks/edgestay",
+  events: unknown = BOTH,
+) => as.post("/api/partner/webhooks", { url, events });
 
 describe("POST /api/partner/webhooks", () => {
   it("creates an endpoint and shows its whsec_ secret in this answer only, sealed at rest", async () => {
     const res = await create(demo);
     expect(res.status, res.text).toBe(201);
     expect(res.json).toEqual({
-      data: { id: expect.stringMatching(/^wh_[0-9a-f]{32}$/), url: "https://partner.example/hooks/edgestay", events: BOTH, secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/), createdAt: expect.any(String) },
+      data: {
+        id: expect.stringMatching(/^wh_[0-9a-f]{32}$/),
+        url: "https://partner.example/hooks/edgestay",
+        events: BOTH,
+        secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+        createdAt: expect.any(String),
+      },
       message: "success",
     });
     const { id, secret } = res.json.data;
 
     const list = await demo.get("/api/partner/webhooks");
     expect(list.status).toBe(200);
-    expect(list.json.data).toContainEqual({ id, url: "https://partner.example/hooks/edgestay", events: BOTH, createdAt: res.json.data.createdAt });
+    expect(list.json.data).toContainEqual({
+      id,
+      url: "https://partner.example/hooks/edgestay",
+      events: BOTH,
+      createdAt: res.json.data.createdAt,
+    });
     expect(list.text).not.toContain("whsec_");
 
-    const row = await env.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?").bind(id).first<Record<string, string>>();
+    const row = await env.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?")
+      .bind(id)
+      .first<Record<string, string>>();
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(JSON.stringify(row)).not.toContain(secret.slice(6));
     expect(row!.sealed_secret).toMatch(/^v1\./);
@@ -97,9 +113,18 @@ describe("POST /api/partner/webhooks", () => {
   it.each([
     [{ url: "https://partner.example/h" }, "events is required"],
     [{ url: "https://partner.example/h", events: [] }, "events: Too small: expected array to have >=1 items"],
-    [{ url: "https://partner.example/h", events: ["booking.created"] }, 'events[0]: Invalid option: expected one of "booking.confirmed"|"booking.cancelled"'],
-    [{ url: "https://partner.example/h", events: "booking.confirmed" }, "events: Invalid input: expected array, received string"],
-    [{ url: "https://partner.example/h", events: ["booking.confirmed", "booking.confirmed"] }, "events: must not repeat an event type"],
+    [
+      { url: "https://partner.example/h", events: ["booking.created"] },
+      'events[0]: Invalid option: expected one of "booking.confirmed"|"booking.cancelled"',
+    ],
+    [
+      { url: "https://partner.example/h", events: "booking.confirmed" },
+      "events: Invalid input: expected array, received string",
+    ],
+    [
+      { url: "https://partner.example/h", events: ["booking.confirmed", "booking.confirmed"] },
+      "events: must not repeat an event type",
+    ],
     [{ events: BOTH }, "url is required"],
     [{ url: 42, events: BOTH }, "url: Invalid input: expected string, received number"],
   ])("refuses body %j with 400", async (body, message) => {
@@ -112,7 +137,7 @@ describe("POST /api/partner/webhooks", () => {
     const res = await call("POST", "/api/partner/webhooks", undefined, {
       apiKey: null,
       raw: '{"url": "https://x.example",',
-      headers: { authorization: (await demoAuthHeader()), "content-type": "application/json" },
+      headers: { authorization: await demoAuthHeader(), "content-type": "application/json" },
     });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe("Malformed JSON in request body");
@@ -120,7 +145,11 @@ describe("POST /api/partner/webhooks", () => {
 
   it(`caps a partner at ${MAX_ENDPOINTS_PER_PARTNER} endpoints, even under parallel requests`, async () => {
     const before = (await other.get("/api/partner/webhooks")).json.data.length;
-    const results = await Promise.all(Array.from({ length: MAX_ENDPOINTS_PER_PARTNER + 4 }, (_, i) => create(other, `https://other.example/hooks/${i}`)));
+    const results = await Promise.all(
+      Array.from({ length: MAX_ENDPOINTS_PER_PARTNER + 4 }, (_, i) =>
+        create(other, `https://other.example/hooks/${i}`),
+      ),
+    );
     const created = results.filter((r) => r.status === 201).length;
     expect(created).toBe(MAX_ENDPOINTS_PER_PARTNER - before);
     for (const refused of results.filter((r) => r.status !== 201)) {
@@ -156,17 +185,34 @@ describe("DELETE /api/partner/webhooks/:id", () => {
     expect((await demo.get(`/api/partner/webhooks/${id}/deliveries`)).json.data.deliveries.length).toBeGreaterThan(0);
     const res = await demo.del(`/api/partner/webhooks/${id}`);
     expect(res.status).toBe(200);
-    expect(res.json.data).toEqual({ id, url: "https://partner.example/hooks/deleted", events: BOTH, createdAt: expect.any(String) });
+    expect(res.json.data).toEqual({
+      id,
+      url: "https://partner.example/hooks/deleted",
+      events: BOTH,
+      createdAt: expect.any(String),
+    });
     expect((await demo.get("/api/partner/webhooks")).json.data.map((w: any) => w.id)).not.toContain(id);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?").bind(id).first<{ n: number }>())!.n).toBe(0);
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?")
+        .bind(id)
+        .first<{ n: number }>())!.n,
+    ).toBe(0);
     const again = await demo.del(`/api/partner/webhooks/${id}`);
     expect(again.status).toBe(404);
   });
 });
 
 const change = (bookingReference: string) => ({
-  type: "booking.confirmed" as const, partnerId: "demo", bookingReference, partnerReference: bookingReference, status: "success",
-  chargeTotal: 120.5, currency: "USD", accommodationCode: "US000001", checkIn: "2030-01-01", checkOut: "2030-01-03",
+  type: "booking.confirmed" as const,
+  partnerId: "demo",
+  bookingReference,
+  partnerReference: bookingReference,
+  status: "success",
+  chargeTotal: 120.5,
+  currency: "USD",
+  accommodationCode: "US000001",
+  checkIn: "2030-01-01",
+  checkOut: "2030-01-03",
 });
 
 describe("GET /api/partner/webhooks/:id/deliveries", () => {
@@ -175,19 +221,40 @@ describe("GET /api/partner/webhooks/:id/deliveries", () => {
     const id = (await create(demo, "https://partner.example/hooks/paged")).json.data.id;
     const start = Date.parse("2030-01-01T00:00:00.000Z");
     expectLogs("warn"); // the refusing queue's "not enqueued" warning, on purpose
-    for (let i = 0; i < 5; i++) await announceBookingChange({ d1: env.DB, webhookQueue: refusingQueue }, change(`BK-PAGE-${i}`), start + i * 1000);
+    for (let i = 0; i < 5; i++)
+      await announceBookingChange(
+        { d1: env.DB, webhookQueue: refusingQueue },
+        change(`BK-PAGE-${i}`),
+        start + i * 1000,
+      );
 
     const first = await demo.get(`/api/partner/webhooks/${id}/deliveries?limit=2`);
     expect(first.status, first.text).toBe(200);
     expect(first.json.data.deliveries.map((d: any) => d.bookingReference)).toEqual(["BK-PAGE-4", "BK-PAGE-3"]);
     expect(first.json.data.deliveries[0]).toEqual({
-      eventId: expect.stringMatching(/^evt_/), type: "booking.confirmed", bookingReference: "BK-PAGE-4", status: "pending", attempts: 0,
-      lastStatusCode: null, lastError: null, lastAttemptAt: null, nextAttemptAt: "2030-01-01T00:00:04.000Z", deliveredAt: null, createdAt: "2030-01-01T00:00:04.000Z",
+      eventId: expect.stringMatching(/^evt_/),
+      type: "booking.confirmed",
+      bookingReference: "BK-PAGE-4",
+      status: "pending",
+      attempts: 0,
+      lastStatusCode: null,
+      lastError: null,
+      lastAttemptAt: null,
+      nextAttemptAt: "2030-01-01T00:00:04.000Z",
+      deliveredAt: null,
+      createdAt: "2030-01-01T00:00:04.000Z",
     });
-    const second = await demo.get(`/api/partner/webhooks/${id}/deliveries?limit=2&cursor=${first.json.data.nextCursor}`);
+    const second = await demo.get(
+      `/api/partner/webhooks/${id}/deliveries?limit=2&cursor=${first.json.data.nextCursor}`,
+    );
     expect(second.json.data.deliveries.map((d: any) => d.bookingReference)).toEqual(["BK-PAGE-2", "BK-PAGE-1"]);
-    const third = await demo.get(`/api/partner/webhooks/${id}/deliveries?limit=2&cursor=${second.json.data.nextCursor}`);
-    expect(third.json.data).toEqual({ deliveries: [expect.objectContaining({ bookingReference: "BK-PAGE-0" })], nextCursor: null });
+    const third = await demo.get(
+      `/api/partner/webhooks/${id}/deliveries?limit=2&cursor=${second.json.data.nextCursor}`,
+    );
+    expect(third.json.data).toEqual({
+      deliveries: [expect.objectContaining({ bookingReference: "BK-PAGE-0" })],
+      nextCursor: null,
+    });
   });
 
   it("refuses a bad cursor or limit with 400, and an unknown event on redeliver with 404", async () => {
@@ -210,8 +277,10 @@ describe("OpenAPI", () => {
     expect(Object.keys(doc.paths["/api/partner/webhooks/{id}/deliveries"])).toEqual(["get"]);
     expect(Object.keys(doc.paths["/api/partner/webhooks/{id}/deliveries/{eventId}/redeliver"])).toEqual(["post"]);
     expect(doc.paths["/api/partner/webhooks"].post.security).toEqual([{ Bearer: [] }]);
-    expect(doc.paths["/api/partner/webhooks"].post.responses["201"].content["application/json"].schema.properties.data).toEqual({ $ref: "#/components/schemas/CreatedWebhook" });
-    expect(JSON.stringify(doc.components.schemas.CreatedWebhook)).toContain("\"secret\"");
+    expect(
+      doc.paths["/api/partner/webhooks"].post.responses["201"].content["application/json"].schema.properties.data,
+    ).toEqual({ $ref: "#/components/schemas/CreatedWebhook" });
+    expect(JSON.stringify(doc.components.schemas.CreatedWebhook)).toContain('"secret"');
     expect(JSON.stringify(doc.components.schemas.Webhook)).not.toContain("secret");
   });
 });

@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import type { z } from "@hono/zod-openapi";
 import { apiRoute } from "../../platform/http/api-route";
 import { bearerAuth, bearerSecurity } from "../../platform/auth/bearer";
 import { isLocal } from "../../platform/environment";
@@ -26,37 +26,59 @@ const admin = { tags: ["Webhooks"], security: bearerSecurity, middleware: [beare
 
 const create = apiRoute({
   operationId: "createWebhook",
-  method: "post", path: "/", ...admin,
+  method: "post",
+  path: "/",
+  ...admin,
   summary: "Register a webhook endpoint (partner admin); the signing secret is shown once",
   request: { body: { required: true, ...json(createWebhookSchema) } },
-  responses: { 201: { description: "Created endpoint with its secret", ...json(createdWebhookResponseSchema) }, ...errorResponses(400, 401, 403, 409) },
+  responses: {
+    201: { description: "Created endpoint with its secret", ...json(createdWebhookResponseSchema) },
+    ...errorResponses(400, 401, 403, 409),
+  },
 });
 const list = apiRoute({
   operationId: "listWebhooks",
-  method: "get", path: "/", ...admin,
+  method: "get",
+  path: "/",
+  ...admin,
   summary: "The partner's webhook endpoints, without secrets (partner admin)",
   responses: { 200: { description: "Endpoints", ...json(webhookListResponseSchema) }, ...errorResponses(401, 403) },
 });
 const remove = apiRoute({
   operationId: "deleteWebhook",
-  method: "delete", path: "/{id}", ...admin,
+  method: "delete",
+  path: "/{id}",
+  ...admin,
   summary: "Delete a webhook endpoint and its delivery records (partner admin)",
   request: { params: webhookIdParamSchema },
-  responses: { 200: { description: "Deleted endpoint", ...json(webhookResponseSchema) }, ...errorResponses(401, 403, 404) },
+  responses: {
+    200: { description: "Deleted endpoint", ...json(webhookResponseSchema) },
+    ...errorResponses(401, 403, 404),
+  },
 });
 const deliveries = apiRoute({
   operationId: "listWebhookDeliveries",
-  method: "get", path: "/{id}/deliveries", ...admin,
+  method: "get",
+  path: "/{id}/deliveries",
+  ...admin,
   summary: "The endpoint's events: attempts, last status code and next try, newest first (partner admin)",
   request: { params: webhookIdParamSchema, query: deliveriesQuerySchema },
-  responses: { 200: { description: "A page of deliveries", ...json(deliveryListResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
+  responses: {
+    200: { description: "A page of deliveries", ...json(deliveryListResponseSchema) },
+    ...errorResponses(400, 401, 403, 404),
+  },
 });
 const resend = apiRoute({
   operationId: "redeliverWebhookEvent",
-  method: "post", path: "/{id}/deliveries/{eventId}/redeliver", ...admin,
+  method: "post",
+  path: "/{id}/deliveries/{eventId}/redeliver",
+  ...admin,
   summary: "Send one event to the endpoint again (partner admin)",
   request: { params: deliveryParamsSchema },
-  responses: { 202: { description: "Queued again", ...json(deliveryResponseSchema) }, ...errorResponses(401, 403, 404) },
+  responses: {
+    202: { description: "Queued again", ...json(deliveryResponseSchema) },
+    ...errorResponses(401, 403, 404),
+  },
 });
 
 /** Mounted at /api/partner/webhooks. */
@@ -76,7 +98,12 @@ export const webhookRoutes = featureRouter()
   })
   .openapi(deliveries, async (c) => {
     requireAdmin(c.get("user"));
-    return c.json(success(await listDeliveries(c.get("db"), c.get("user").partnerId, c.req.valid("param").id, c.req.valid("query"))), 200);
+    return c.json(
+      success(
+        await listDeliveries(c.get("db"), c.get("user").partnerId, c.req.valid("param").id, c.req.valid("query")),
+      ),
+      200,
+    );
   })
   .openapi(resend, async (c) => {
     requireAdmin(c.get("user"));

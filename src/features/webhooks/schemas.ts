@@ -14,7 +14,9 @@ export const createWebhookSchema = z
       .refine((list) => new Set(list).size === list.length, "must not repeat an event type")
       .openapi({ example: ["booking.confirmed", "booking.cancelled"] }),
   })
-  .openapi("CreateWebhookRequest", { example: { url: "https://partner.example/edgestay/webhooks", events: ["booking.confirmed", "booking.cancelled"] } });
+  .openapi("CreateWebhookRequest", {
+    example: { url: "https://partner.example/edgestay/webhooks", events: ["booking.confirmed", "booking.cancelled"] },
+  });
 
 export const webhookSchema = z
   .object({
@@ -24,7 +26,12 @@ export const webhookSchema = z
     createdAt: z.string(),
   })
   .openapi("Webhook", {
-    example: { id: "wh_6f1c0a9e2b7d4c3a8e5f0b1d2c3a4e5f", url: "https://partner.example/edgestay/webhooks", events: ["booking.confirmed", "booking.cancelled"], createdAt: "2026-11-02T09:15:00.000Z" },
+    example: {
+      id: "wh_6f1c0a9e2b7d4c3a8e5f0b1d2c3a4e5f",
+      url: "https://partner.example/edgestay/webhooks",
+      events: ["booking.confirmed", "booking.cancelled"],
+      createdAt: "2026-11-02T09:15:00.000Z",
+    },
   });
 
 export const createdWebhookSchema = webhookSchema
@@ -45,7 +52,13 @@ export const webhookIdParamSchema = z.object({ id: z.string().min(1).max(100) })
 export const deliveryParamsSchema = z.object({ id: z.string().min(1).max(100), eventId: z.string().min(1).max(100) });
 
 export const deliveriesQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(MAX_DELIVERY_PAGE).default(20).openapi({ description: "1 to 100, default 20" }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_DELIVERY_PAGE)
+    .default(20)
+    .openapi({ description: "1 to 100, default 20" }),
   cursor: z.string().min(1).max(500).optional().openapi({ description: "nextCursor of the previous page" }),
 });
 
@@ -54,12 +67,21 @@ export const deliverySchema = z
     eventId: z.string().openapi({ example: "evt_0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f" }),
     type: z.enum(WEBHOOK_EVENT_TYPES),
     bookingReference: z.string(),
-    status: z.enum(["pending", "delivered", "failed"]).openapi({ description: "failed: retries exhausted, parked in the dead-letter queue" }),
+    status: z
+      .enum(["pending", "delivered", "failed"])
+      .openapi({ description: "failed: retries exhausted, parked in the dead-letter queue" }),
     attempts: z.number().int(),
-    lastStatusCode: z.number().int().nullable().openapi({ description: "HTTP status of the last attempt; null before any answer (or on timeout)" }),
+    lastStatusCode: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "HTTP status of the last attempt; null before any answer (or on timeout)" }),
     lastError: z.string().nullable(),
     lastAttemptAt: z.string().nullable(),
-    nextAttemptAt: z.string().nullable().openapi({ description: "When the next attempt is due; null once delivered or failed" }),
+    nextAttemptAt: z
+      .string()
+      .nullable()
+      .openapi({ description: "When the next attempt is due; null once delivered or failed" }),
     deliveredAt: z.string().nullable(),
     createdAt: z.string(),
   })

@@ -8,7 +8,9 @@ const encoder = new TextEncoder();
  * receivers can refuse stale timestamps (replays).
  */
 export const signatureHeader = async (secret: string, body: string, unixSeconds: number): Promise<string> => {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${unixSeconds}.${body}`));
   return `t=${unixSeconds},v1=${toHex(mac)}`;
 };

@@ -9,7 +9,9 @@ export const webhookEndpoints = sqliteTable(
   "webhook_endpoints",
   {
     id: text("id").primaryKey(),
-    partnerId: text("partner_id").notNull().references(() => partners.id),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id),
     url: text("url").notNull(),
     // JSON array of subscribed event types.
     events: text("events").notNull(),
@@ -25,7 +27,9 @@ export const webhookEvents = sqliteTable(
   "webhook_events",
   {
     id: text("id").primaryKey(),
-    partnerId: text("partner_id").notNull().references(() => partners.id),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id),
     type: text("type", { enum: ["booking.confirmed", "booking.cancelled"] }).notNull(),
     bookingReference: text("booking_reference").notNull(),
     body: text("body").notNull(),
@@ -38,10 +42,16 @@ export const webhookEvents = sqliteTable(
 export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
-    endpointId: text("endpoint_id").notNull().references(() => webhookEndpoints.id, { onDelete: "cascade" }),
-    eventId: text("event_id").notNull().references(() => webhookEvents.id, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: "cascade" }),
     // pending: waiting for (another) attempt; delivered: a 2xx came back; failed: parked in the dead-letter queue.
-    status: text("status", { enum: ["pending", "delivered", "failed"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "delivered", "failed"] })
+      .notNull()
+      .default("pending"),
     attempts: integer("attempts").notNull().default(0),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
@@ -63,4 +73,7 @@ export const webhookDeliveries = sqliteTable(
 
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type WebhookEventType = (typeof webhookEvents.$inferSelect)["type"];
-export const WEBHOOK_EVENT_TYPES = ["booking.confirmed", "booking.cancelled"] as const satisfies readonly WebhookEventType[];
+export const WEBHOOK_EVENT_TYPES = [
+  "booking.confirmed",
+  "booking.cancelled",
+] as const satisfies readonly WebhookEventType[];

@@ -14,9 +14,17 @@ export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 const ISSUER = "edgestay";
 
 /** HS256 JWT naming the user and partner; authority comes from the user row, not the token. */
-export const issueAccessToken = async (keys: Keyring, user: { userId: string; partnerId: string }, now = Date.now()) => {
+export const issueAccessToken = async (
+  keys: Keyring,
+  user: { userId: string; partnerId: string },
+  now = Date.now(),
+) => {
   const iat = Math.floor(now / 1000);
-  return sign({ sub: user.userId, pid: user.partnerId, iss: ISSUER, iat, exp: iat + ACCESS_TOKEN_LIFETIME_SECONDS }, keys.current, "HS256");
+  return sign(
+    { sub: user.userId, pid: user.partnerId, iss: ISSUER, iat, exp: iat + ACCESS_TOKEN_LIFETIME_SECONDS },
+    keys.current,
+    "HS256",
+  );
 };
 
 /** The active user of an active partner named by a verified token, or null. */
@@ -25,7 +33,9 @@ export const findBearerUser = async (db: Db, userId: string, partnerId: string):
     .select({ userId: users.id, partnerId: users.partnerId, email: users.email, role: users.role })
     .from(users)
     .innerJoin(partners, eq(partners.id, users.partnerId))
-    .where(and(eq(users.id, userId), eq(users.partnerId, partnerId), eq(users.isActive, true), eq(partners.isActive, true)))
+    .where(
+      and(eq(users.id, userId), eq(users.partnerId, partnerId), eq(users.isActive, true), eq(partners.isActive, true)),
+    )
     .limit(1);
   return row ?? null;
 };

@@ -26,7 +26,11 @@ describe("operator auth", () => {
   });
 
   it("admits the operator token", async () => {
-    const res = await appWithOperatorRoute().request("/ops-probe", { headers: { authorization: "Bearer demo-operator-token" } }, env);
+    const res = await appWithOperatorRoute().request(
+      "/ops-probe",
+      { headers: { authorization: "Bearer demo-operator-token" } },
+      env,
+    );
     expect(res.status).toBe(200);
   });
 });

@@ -22,15 +22,28 @@ const deployed = (changes: Record<string, string | undefined> = {}) => {
 
 const app = createApp();
 const send = async (vars: Env, method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
-  readResponse(await app.request(path, { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined }, vars), { method, url: path });
-const content = (vars: Env) => send(vars, "POST", "/api/v1/content/accommodations", { "api-key": "demo-partner-key" }, { size: 1 });
+  readResponse(
+    await app.request(
+      path,
+      {
+        method,
+        headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      },
+      vars,
+    ),
+    { method, url: path },
+  );
+const content = (vars: Env) =>
+  send(vars, "POST", "/api/v1/content/accommodations", { "api-key": "demo-partner-key" }, { size: 1 });
 
 let errors: MockInstance<typeof console.error>;
 beforeEach(() => {
   errors = vi.spyOn(console, "error").mockImplementation(() => {});
 });
 afterEach(() => errors.mockRestore());
-const misconfiguredLines = () => errors.mock.calls.map((args) => String(args[0])).filter((line) => line.includes('"misconfigured"'));
+const misconfiguredLines = () =>
+  errors.mock.calls.map((args) => String(args[0])).filter((line) => line.includes('"misconfigured"'));
 
 describe("fail closed on configuration", () => {
   it("serves a deploy whose secrets are all strong", async () => {
@@ -39,44 +52,64 @@ describe("fail closed on configuration", () => {
   });
 
   const SHORT = "s".repeat(31);
-  const cases = REQUIRED_SECRETS.flatMap((name) => [
-    [name, "missing", undefined],
-    [name, "too_short", SHORT],
-    [name, "demo_value", (env as unknown as Record<string, string>)[name]],
-  ] as const);
+  const cases = REQUIRED_SECRETS.flatMap(
+    (name) =>
+      [
+        [name, "missing", undefined],
+        [name, "too_short", SHORT],
+        [name, "demo_value", (env as unknown as Record<string, string>)[name]],
+      ] as const,
+  );
 
-  it.each(cases)("%s %s: every route but GET /health answers 503, one log line names it", async (name, problem, value) => {
-    const vars = deployed({ [name]: value });
-    const requests = [
-      () => content(vars),
-      () => send(vars, "GET", "/api/partners", { authorization: `Bearer ${DEPLOYED.OPERATOR_TOKEN}` }),
-      () => send(vars, "POST", "/api/partner/v1/core-chat/sessions", { "x-partner-api-key": "demo-partner-key" }, { actor: { actorId: "a" } }),
-      () => send(vars, "GET", "/openapi.json"),
-      () => send(vars, "GET", "/no/such/route", { "x-request-id": "req-misconfigured-1" }),
-    ];
-    for (const [index, request] of requests.entries()) {
-      const res = await request();
-      expect(res.status).toBe(503);
-      // The chat API answers in its own error body (spec section 7), the rest in the core one.
-      expect(res.json).toEqual(
-        index === 2
-          ? { success: false, error: "Service misconfigured", code: "misconfigured", details: null, requestId: expect.any(String) }
-          : { message: "Service misconfigured", code: "misconfigured", requestId: expect.any(String) },
-      );
-      expect(res.headers.get("x-request-id")).toBe(res.json.requestId);
-    }
-    expect((await send(vars, "GET", "/no/such/route", { "x-request-id": "req-42" })).json.requestId).toBe("req-42");
-    const health = await send(vars, "GET", "/health");
-    expect(health.status).toBe(200);
-    expect(health.json.data).toEqual({ status: "ok" });
+  it.each(cases)(
+    "%s %s: every route but GET /health answers 503, one log line names it",
+    async (name, problem, value) => {
+      const vars = deployed({ [name]: value });
+      const requests = [
+        () => content(vars),
+        () => send(vars, "GET", "/api/partners", { authorization: `Bearer ${DEPLOYED.OPERATOR_TOKEN}` }),
+        () =>
+          send(
+            vars,
+            "POST",
+            "/api/partner/v1/core-chat/sessions",
+            { "x-partner-api-key": "demo-partner-key" },
+            { actor: { actorId: "a" } },
+          ),
+        () => send(vars, "GET", "/openapi.json"),
+        () => send(vars, "GET", "/no/such/route", { "x-request-id": "req-misconfigured-1" }),
+      ];
+      for (const [index, request] of requests.entries()) {
+        const res = await request();
+        expect(res.status).toBe(503);
+        // The chat API answers in its own error body (spec section 7), the rest in the core one.
+        expect(res.json).toEqual(
+          index === 2
+            ? {
+                success: false,
+                error: "Service misconfigured",
+                code: "misconfigured",
+                details: null,
+                requestId: expect.any(String),
+              }
+            : { message: "Service misconfigured", code: "misconfigured", requestId: expect.any(String) },
+        );
+        expect(res.headers.get("x-request-id")).toBe(res.json.requestId);
+      }
+      expect((await send(vars, "GET", "/no/such/route", { "x-request-id": "req-42" })).json.requestId).toBe("req-42");
+      const health = await send(vars, "GET", "/health");
+      expect(health.status).toBe(200);
+      expect(health.json.data).toEqual({ status: "ok" });
 
-    // Once per env object (per isolate in production), however many requests came.
-    const lines = misconfiguredLines();
-    expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toEqual({ level: "error", event: "misconfigured", secrets: [{ name, problem }] });
-    for (const secret of [DEPLOYED.PAGE_TOKEN_SECRET, DEPLOYED.JWT_SECRET, DEPLOYED.OPERATOR_TOKEN]) expect(lines[0]).not.toContain(secret);
-    if (value) expect(lines[0]).not.toContain(value);
-  });
+      // Once per env object (per isolate in production), however many requests came.
+      const lines = misconfiguredLines();
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toEqual({ level: "error", event: "misconfigured", secrets: [{ name, problem }] });
+      for (const secret of [DEPLOYED.PAGE_TOKEN_SECRET, DEPLOYED.JWT_SECRET, DEPLOYED.OPERATOR_TOKEN])
+        expect(lines[0]).not.toContain(secret);
+      if (value) expect(lines[0]).not.toContain(value);
+    },
+  );
 
   it("judges the optional *_PREVIOUS secrets when they are set", async () => {
     for (const name of ["JWT_SECRET_PREVIOUS", "PAGE_TOKEN_SECRET_PREVIOUS"]) {
@@ -85,7 +118,10 @@ describe("fail closed on configuration", () => {
       expect((await content(deployed({ [name]: "local-demo-jwt-secret-change-me" }))).status).toBe(503);
     }
     expect(misconfiguredLines().map((line) => JSON.parse(line).secrets[0].name)).toEqual([
-      "JWT_SECRET_PREVIOUS", "JWT_SECRET_PREVIOUS", "PAGE_TOKEN_SECRET_PREVIOUS", "PAGE_TOKEN_SECRET_PREVIOUS",
+      "JWT_SECRET_PREVIOUS",
+      "JWT_SECRET_PREVIOUS",
+      "PAGE_TOKEN_SECRET_PREVIOUS",
+      "PAGE_TOKEN_SECRET_PREVIOUS",
     ]);
   });
 
@@ -127,7 +163,9 @@ describe("fail closed on configuration", () => {
     expect(env.ENVIRONMENT).toBe("local");
     const local = { ...env } as Env;
     expect((await content(local)).status).toBe(200);
-    expect((await send(local, "GET", "/api/partners", { authorization: "Bearer demo-operator-token" })).status).toBe(200);
+    expect((await send(local, "GET", "/api/partners", { authorization: "Bearer demo-operator-token" })).status).toBe(
+      200,
+    );
     expect((await content({ ...env, ENVIRONMENT: "staging" } as Env)).status).toBe(503);
     expect((await content({ ...env, ENVIRONMENT: undefined } as unknown as Env)).status).toBe(503);
     // Local or not, a missing secret is never accepted.
@@ -135,7 +173,8 @@ describe("fail closed on configuration", () => {
   });
 
   it("knows every demo value of .dev.vars.example (the tests' env is read from that file)", () => {
-    for (const name of REQUIRED_SECRETS) expect(DEMO_SECRET_VALUES.has((env as unknown as Record<string, string>)[name]!)).toBe(true);
+    for (const name of REQUIRED_SECRETS)
+      expect(DEMO_SECRET_VALUES.has((env as unknown as Record<string, string>)[name]!)).toBe(true);
     expect(DEMO_SECRET_VALUES.size).toBe(REQUIRED_SECRETS.length);
   });
 });

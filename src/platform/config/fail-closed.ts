@@ -20,7 +20,8 @@ const verdictFor = (env: Env): SecretProblem[] => {
 };
 
 /** The one route that answers while misconfigured, so a deploy's health can still be checked. */
-export const servesWhileMisconfigured = (method: string, path: string) => path === "/health" && (method === "GET" || method === "HEAD");
+export const servesWhileMisconfigured = (method: string, path: string) =>
+  path === "/health" && (method === "GET" || method === "HEAD");
 
 /**
  * Fail closed: with a secret missing, too short or a demo value, every route but `GET /health`

@@ -5,7 +5,13 @@ import { isLocal } from "../environment";
 export type SigningSecret = "PAGE_TOKEN_SECRET" | "JWT_SECRET";
 const SIGNING_SECRETS: readonly SigningSecret[] = ["PAGE_TOKEN_SECRET", "JWT_SECRET"];
 /** Every secret the Worker reads. */
-export const REQUIRED_SECRETS = [...SIGNING_SECRETS, "OPERATOR_TOKEN", "WEBHOOK_SECRET_KEY", "PII_HASH_SECRET", "UPSTREAM_CREDENTIALS_KEY"] as const;
+export const REQUIRED_SECRETS = [
+  ...SIGNING_SECRETS,
+  "OPERATOR_TOKEN",
+  "WEBHOOK_SECRET_KEY",
+  "PII_HASH_SECRET",
+  "UPSTREAM_CREDENTIALS_KEY",
+] as const;
 
 /** RFC 6750's token68, as hono/bearer-auth reads a bearer token. */
 const BEARER_TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
@@ -37,7 +43,7 @@ const isHttpsOrigin = (value: string) => {
 /** Secrets may be absent at run time whatever the generated Env type says. */
 type SecretEnv = { ENVIRONMENT?: string } & Partial<Record<string, unknown>>;
 
-const valueOf = (env: SecretEnv, name: string): string | undefined => {
+const secretValue = (env: SecretEnv, name: string): string | undefined => {
   const value = env[name];
   return typeof value === "string" && value !== "" ? value : undefined;
 };
@@ -45,7 +51,7 @@ const valueOf = (env: SecretEnv, name: string): string | undefined => {
 /** The keyring of one purpose: the current secret and, during a rotation, the previous one. */
 export const signingKeys = (env: Env, name: SigningSecret): Keyring => {
   const vars = env as unknown as SecretEnv;
-  return keyring(valueOf(vars, name), valueOf(vars, `${name}_PREVIOUS`));
+  return keyring(secretValue(vars, name), secretValue(vars, `${name}_PREVIOUS`));
 };
 
 export type SecretProblem = { name: string; problem: "missing" | "too_short" | "demo_value" | "invalid" };
@@ -59,7 +65,7 @@ export const secretProblems = (env: Env): SecretProblem[] => {
   const local = isLocal(vars);
   const problems: SecretProblem[] = [];
   const judge = (name: string, required: boolean) => {
-    const value = valueOf(vars, name);
+    const value = secretValue(vars, name);
     if (value === undefined) {
       if (required) problems.push({ name, problem: "missing" });
       return;
@@ -77,7 +83,7 @@ export const secretProblems = (env: Env): SecretProblem[] => {
   for (const name of SIGNING_SECRETS) judge(`${name}_PREVIOUS`, false);
   // Not a secret, but every link the Worker hands out is built on it: a deploy without a valid
   // https origin would fail at the first link, so it fails closed here instead (local may omit it).
-  const base = valueOf(vars, "PUBLIC_BASE_URL");
+  const base = secretValue(vars, "PUBLIC_BASE_URL");
   if (base === undefined) {
     if (!local) problems.push({ name: "PUBLIC_BASE_URL", problem: "missing" });
   } else if (!isHttpsOrigin(base) && !(local && base.startsWith("http://"))) {

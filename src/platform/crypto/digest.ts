@@ -1,7 +1,9 @@
 const encoder = new TextEncoder();
 
 export const toHex = (bytes: ArrayBuffer | Uint8Array): string =>
-  Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+  Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join(
+    "",
+  );
 
 export const sha256Hex = async (value: string): Promise<string> =>
   toHex(await crypto.subtle.digest("SHA-256", encoder.encode(value)));
@@ -11,7 +13,9 @@ export const sha256Hex = async (value: string): Promise<string> =>
  * each other, but without the secret a hash cannot be reversed by trying likely e-mails or IPs.
  */
 export const keyedHash = async (secret: string, value: string): Promise<string> => {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   return toHex(await crypto.subtle.sign("HMAC", key, encoder.encode(value)));
 };
 
@@ -19,7 +23,10 @@ export const keyedHash = async (secret: string, value: string): Promise<string> 
 export const randomToken = (bytes = 24): string => base64url(crypto.getRandomValues(new Uint8Array(bytes)));
 
 export const base64url = (bytes: Uint8Array): string =>
-  btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 
 export const fromBase64url = (text: string): Uint8Array | null => {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;

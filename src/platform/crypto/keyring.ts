@@ -18,7 +18,10 @@ export const deriveKeyring = (keys: Keyring, derive: (secret: string) => string)
 });
 
 /** Tries the current secret, then the previous one; the first answer that is not null wins. */
-export const verifyWithKeyring = async <T>(keys: Keyring, verify: (secret: string) => Promise<T | null>): Promise<T | null> => {
+export const verifyWithKeyring = async <T>(
+  keys: Keyring,
+  verify: (secret: string) => Promise<T | null>,
+): Promise<T | null> => {
   const answer = await verify(keys.current);
   if (answer !== null || keys.previous === null) return answer;
   return verify(keys.previous);

@@ -26,12 +26,25 @@ const stages = (name: "JWT_SECRET" | "PAGE_TOKEN_SECRET") => ({
 
 const app = createApp();
 const send = async (vars: Env, method: string, path: string, headers: Record<string, string>, body?: unknown) =>
-  readResponse(await app.request(path, { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined }, vars), { method, url: path });
+  readResponse(
+    await app.request(
+      path,
+      {
+        method,
+        headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      },
+      vars,
+    ),
+    { method, url: path },
+  );
 const API_KEY = { "api-key": "demo-partner-key" };
 
 describe("JWT_SECRET rotation", () => {
   const { before, during, after } = stages("JWT_SECRET");
-  const login = async (vars: Env) => (await send(vars, "POST", "/api/auth/login", {}, loginBody(DEMO.admin.email, DEMO.admin.passwordMd5))).json.data.token.accessToken as string;
+  const login = async (vars: Env) =>
+    (await send(vars, "POST", "/api/auth/login", {}, loginBody(DEMO.admin.email, DEMO.admin.passwordMd5))).json.data
+      .token.accessToken as string;
   const me = (vars: Env, token: string) => send(vars, "GET", "/api/users/me", { authorization: `Bearer ${token}` });
 
   it("keeps tokens issued before the rotation working, signs new ones with the new secret", async () => {
@@ -52,7 +65,11 @@ describe("JWT_SECRET rotation", () => {
   it("does not stretch the life of an expired old token", async () => {
     const { sign } = await import("hono/jwt");
     const past = Math.floor(Date.now() / 1000) - 7200;
-    const expired = await sign({ sub: DEMO.admin.id, pid: "demo", iss: "edgestay", iat: past, exp: past + 3600 }, OLD, "HS256");
+    const expired = await sign(
+      { sub: DEMO.admin.id, pid: "demo", iss: "edgestay", iat: past, exp: past + 3600 },
+      OLD,
+      "HS256",
+    );
     expect((await me(during, expired)).status).toBe(401);
   });
 });
@@ -80,10 +97,22 @@ describe("PAGE_TOKEN_SECRET rotation", () => {
 
   it("keeps option ids from a search before the rotation quotable", async () => {
     const search = async (vars: Env) => {
-      const res = await send(vars, "POST", "/api/search", API_KEY, searchBody({ destinations: { accommodations: [{ code: "US000003" }] } }));
+      const res = await send(
+        vars,
+        "POST",
+        "/api/search",
+        API_KEY,
+        searchBody({ destinations: { accommodations: [{ code: "US000003" }] } }),
+      );
       expect(res.status).toBe(200);
       const body = searchBody({});
-      return { accommodationCode: "US000003", option: res.json.data.accommodations[0].options[0], checkIn: body.searchCriteria.checkIn, checkOut: body.searchCriteria.checkOut, occupancies: body.searchCriteria.occupancies };
+      return {
+        accommodationCode: "US000003",
+        option: res.json.data.accommodations[0].options[0],
+        checkIn: body.searchCriteria.checkIn,
+        checkOut: body.searchCriteria.checkOut,
+        occupancies: body.searchCriteria.occupancies,
+      };
     };
     const searchedBefore = await search(before);
     expect((await send(during, "POST", "/api/quote", API_KEY, quoteBody(searchedBefore))).status).toBe(200);

@@ -9,8 +9,16 @@ const NOW = Date.parse("2030-01-01T00:00:00Z");
 describe("signed tokens: one helper for every purpose", () => {
   it("opens what it signed until the expiry, then reports it expired with its payload", async () => {
     const token = await signToken(keyring(NEW), "content-page", { a: 1 }, NOW + 1000);
-    expect(await openToken(keyring(NEW), "content-page", token, NOW)).toEqual({ kind: "ok", payload: { a: 1 }, expiresAt: NOW + 1000 });
-    expect(await openToken(keyring(NEW), "content-page", token, NOW + 1000)).toEqual({ kind: "expired", payload: { a: 1 }, expiresAt: NOW + 1000 });
+    expect(await openToken(keyring(NEW), "content-page", token, NOW)).toEqual({
+      kind: "ok",
+      payload: { a: 1 },
+      expiresAt: NOW + 1000,
+    });
+    expect(await openToken(keyring(NEW), "content-page", token, NOW + 1000)).toEqual({
+      kind: "expired",
+      payload: { a: 1 },
+      expiresAt: NOW + 1000,
+    });
     const lasting = await signToken(keyring(NEW), "chat-booking-page", { r: "BK1" }, null);
     expect((await openToken(keyring(NEW), "chat-booking-page", lasting, NOW + 10 ** 12)).kind).toBe("ok");
   });
@@ -34,9 +42,18 @@ describe("signed tokens: one helper for every purpose", () => {
   it("tells a malformed token from a forged one, and refuses a forged expiry", async () => {
     const token = await signToken(keyring(NEW), "content-page", { a: 1 }, NOW + 1000);
     const [, sig] = token.split(".") as [string, string];
-    const later = btoa(JSON.stringify({ d: { a: 1 }, e: NOW + 10 ** 9 })).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+    const later = btoa(JSON.stringify({ d: { a: 1 }, e: NOW + 10 ** 9 }))
+      .replace(/=+$/, "")
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_");
     expect((await openToken(keyring(NEW), "content-page", `${later}.${sig}`, NOW)).kind).toBe("bad_signature");
-    for (const bad of ["", "abc", "a.b.c", `${btoa("not json")}.${sig}`, `${btoa(JSON.stringify({ d: 1, e: "soon" }))}.${sig}`]) {
+    for (const bad of [
+      "",
+      "abc",
+      "a.b.c",
+      `${btoa("not json")}.${sig}`,
+      `${btoa(JSON.stringify({ d: 1, e: "soon" }))}.${sig}`,
+    ]) {
       expect((await openToken(keyring(NEW), "content-page", bad, NOW)).kind, bad).toBe("malformed");
     }
   });

@@ -8,9 +8,15 @@ const decoder = new TextDecoder();
  * What a token is for. Each purpose signs under its own key derived from the keyring, so a token
  * of one purpose never opens as another (a page token is not an option id, nor a booking link).
  */
-export type TokenPurpose = "content-page" | "booking-option" | "booking-list-cursor" | "chat-booking-page" | "card-setup";
+export type TokenPurpose =
+  | "content-page"
+  | "booking-option"
+  | "booking-list-cursor"
+  | "chat-booking-page"
+  | "card-setup";
 
-const purposeKeys = (keys: Keyring, purpose: TokenPurpose) => deriveKeyring(keys, (secret) => `${purpose}:v1:${secret}`);
+const purposeKeys = (keys: Keyring, purpose: TokenPurpose) =>
+  deriveKeyring(keys, (secret) => `${purpose}:v1:${secret}`);
 
 const hmacKey = (secret: string) =>
   crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
@@ -20,9 +26,18 @@ const hmacKey = (secret: string) =>
  * secret. Signed with the keyring's current secret under the purpose's key. `expiresAt` is epoch ms,
  * or null for a token that lives as long as its key (a confirmation link).
  */
-export const signToken = async (keys: Keyring, purpose: TokenPurpose, payload: unknown, expiresAt: number | null): Promise<string> => {
+export const signToken = async (
+  keys: Keyring,
+  purpose: TokenPurpose,
+  payload: unknown,
+  expiresAt: number | null,
+): Promise<string> => {
   const body = base64url(encoder.encode(JSON.stringify({ d: payload, e: expiresAt })));
-  const signature = await crypto.subtle.sign("HMAC", await hmacKey(purposeKeys(keys, purpose).current), encoder.encode(body));
+  const signature = await crypto.subtle.sign(
+    "HMAC",
+    await hmacKey(purposeKeys(keys, purpose).current),
+    encoder.encode(body),
+  );
   return `${body}.${base64url(new Uint8Array(signature))}`;
 };
 
@@ -36,7 +51,12 @@ export type OpenedToken =
  * Checks shape, then the signature against the purpose's keyring (current, then previous; WebCrypto
  * verify compares in constant time), then the expiry against `now`.
  */
-export const openToken = async (keys: Keyring, purpose: TokenPurpose, token: string, now: number): Promise<OpenedToken> => {
+export const openToken = async (
+  keys: Keyring,
+  purpose: TokenPurpose,
+  token: string,
+  now: number,
+): Promise<OpenedToken> => {
   const parts = token.split(".");
   if (parts.length !== 2) return { kind: "malformed" };
   const [body, sig] = parts as [string, string];
@@ -49,9 +69,11 @@ export const openToken = async (keys: Keyring, purpose: TokenPurpose, token: str
   } catch {
     return { kind: "malformed" };
   }
-  if (envelope === null || typeof envelope !== "object" || !("d" in envelope) || !("e" in envelope)) return { kind: "malformed" };
+  if (envelope === null || typeof envelope !== "object" || !("d" in envelope) || !("e" in envelope))
+    return { kind: "malformed" };
   const { d: payload, e: expiresAt } = envelope as { d: unknown; e: unknown };
-  if (expiresAt !== null && (typeof expiresAt !== "number" || !Number.isFinite(expiresAt))) return { kind: "malformed" };
+  if (expiresAt !== null && (typeof expiresAt !== "number" || !Number.isFinite(expiresAt)))
+    return { kind: "malformed" };
   const signed = encoder.encode(body);
   const valid = await verifyWithKeyring(purposeKeys(keys, purpose), async (secret) =>
     (await crypto.subtle.verify("HMAC", await hmacKey(secret), sigBytes, signed)) ? true : null,

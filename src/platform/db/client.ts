@@ -20,7 +20,10 @@ const latest = (a: string | null, b: string | null) => (a === null ? b : b === n
  * bookmark; a malformed bookmark is ignored in favour of the primary, the freshest there is, so
  * a caller who asked for consistency never gets less, and never an error, for a bad header.
  */
-export const sessionStart = (sentBookmark: string | undefined, staleReadsAllowed: boolean): D1SessionConstraint | D1SessionBookmark => {
+export const sessionStart = (
+  sentBookmark: string | undefined,
+  staleReadsAllowed: boolean,
+): D1SessionConstraint | D1SessionBookmark => {
   if (!staleReadsAllowed) return "first-primary";
   if (!sentBookmark) return "first-unconstrained";
   return isBookmark(sentBookmark) ? sentBookmark : "first-primary";

@@ -9,6 +9,6 @@ export const GRID_ROWS = 180 * CELLS_PER_DEGREE;
 export const GRID_COLUMNS = 360 * CELLS_PER_DEGREE;
 
 export const gridRowOf = (latitude: number) => Math.min(Math.trunc((latitude + 90) * CELLS_PER_DEGREE), GRID_ROWS - 1);
-export const gridColumnOf = (longitude: number) => Math.min(Math.trunc((longitude + 180) * CELLS_PER_DEGREE), GRID_COLUMNS - 1);
+export const gridColumnOf = (longitude: number) =>
+  Math.min(Math.trunc((longitude + 180) * CELLS_PER_DEGREE), GRID_COLUMNS - 1);
 export const gridCell = (row: number, column: number) => row * GRID_COLUMNS + column;
-

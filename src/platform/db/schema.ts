@@ -19,7 +19,9 @@ export const users = sqliteTable(
   "users",
   {
     id: text("id").primaryKey(),
-    partnerId: text("partner_id").notNull().references(() => partners.id),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id),
     email: text("email").notNull(),
     // PBKDF2-SHA-256 of the MD5 string the client sends; see platform/crypto/password.ts.
     passwordHash: text("password_hash").notNull(),
@@ -37,7 +39,9 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    partnerId: text("partner_id").notNull().references(() => partners.id),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id),
     // SHA-256 hex of the key; the key is shown once at creation and never stored.
     keyHash: text("key_hash").notNull().unique(),
     // First characters of the key, kept to show a masked key in lists.
@@ -54,7 +58,9 @@ export const connections = sqliteTable(
   {
     id: text("id").primaryKey(),
     code: integer("code").notNull().unique(),
-    partnerId: text("partner_id").notNull().references(() => partners.id),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id),
     apiType: text("api_type", { enum: ["public", "b2b", "cug", "mobile"] }).notNull(),
     connectionType: text("connection_type", { enum: ["direct", "tgx", "metasearch"] }).notNull(),
     rateName: text("rate_name"),
@@ -68,9 +74,7 @@ export const connections = sqliteTable(
   (t) => [
     index("connections_partner").on(t.partnerId),
     // The database itself keeps at most one connection in use per partner, apiType and connectionType.
-    uniqueIndex("connections_one_in_use")
-      .on(t.partnerId, t.apiType, t.connectionType)
-      .where(sql`current_in_use = 1`),
+    uniqueIndex("connections_one_in_use").on(t.partnerId, t.apiType, t.connectionType).where(sql`current_in_use = 1`),
   ],
 );
 
@@ -105,7 +109,17 @@ export const accommodations = sqliteTable(
     index("accommodations_updated").on(t.updatedAt, t.code),
     // Geo search counts and reads the cells near its centre from this index alone: a row of the table
     // carries the whole content document, so fetching rows by rowid cost more than the rest of the search.
-    index("accommodations_geo_cell").on(t.geoCell, t.latitude, t.longitude, t.code, t.name, t.type, t.country, t.starRating, t.timezone),
+    index("accommodations_geo_cell").on(
+      t.geoCell,
+      t.latitude,
+      t.longitude,
+      t.code,
+      t.name,
+      t.type,
+      t.country,
+      t.starRating,
+      t.timezone,
+    ),
   ],
 );
 

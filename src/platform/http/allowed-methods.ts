@@ -19,7 +19,9 @@ const patternOf = (path: string) =>
 export const allowedMethods = (routes: readonly RouterRoute[]) => {
   let table: Array<{ method: string; pattern: RegExp }> | null = null;
   return (path: string): string[] => {
-    table ??= routes.filter((route) => route.method !== "ALL").map((route) => ({ method: route.method, pattern: patternOf(route.path) }));
+    table ??= routes
+      .filter((route) => route.method !== "ALL")
+      .map((route) => ({ method: route.method, pattern: patternOf(route.path) }));
     const methods = new Set(table.filter((entry) => entry.pattern.test(path)).map((entry) => entry.method));
     if (methods.has("GET")) methods.add("HEAD");
     return [...methods].sort();

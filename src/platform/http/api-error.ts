@@ -13,7 +13,13 @@ export class ApiError extends Error {
 
   constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, headers?: Record<string, string>);
   /** @internal see `ApiError.revived` */
-  constructor(code: string, message: string, details: Record<string, unknown> | undefined, headers: Record<string, string> | undefined, status: ContentfulStatusCode);
+  constructor(
+    code: string,
+    message: string,
+    details: Record<string, unknown> | undefined,
+    headers: Record<string, string> | undefined,
+    status: ContentfulStatusCode,
+  );
   constructor(
     code: string,
     message: string,
@@ -31,7 +37,13 @@ export class ApiError extends Error {
    * An error made earlier and carried as data (an idempotent replay, a Durable Object's RPC
    * answer) or one of Hono's own HTTPExceptions: it keeps the status it was answered with.
    */
-  static revived(error: { status: number; code: string; message: string; details?: Record<string, unknown>; headers?: Record<string, string> }) {
+  static revived(error: {
+    status: number;
+    code: string;
+    message: string;
+    details?: Record<string, unknown>;
+    headers?: Record<string, string>;
+  }) {
     return new ApiError(error.code, error.message, error.details, error.headers, error.status as ContentfulStatusCode);
   }
 }

@@ -35,7 +35,9 @@ const platformErrors = (config: RouteConfig & Described) => {
   if (security.length > 0) statuses.push(401);
   if (!servesWhileMisconfigured(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ":$1"))) statuses.push(503);
   const schema = config.errorSchema ?? errorBodySchema;
-  return Object.fromEntries(statuses.map((status) => [status, { description: "Error", content: { "application/json": { schema } } }]));
+  return Object.fromEntries(
+    statuses.map((status) => [status, { description: "Error", content: { "application/json": { schema } } }]),
+  );
 };
 
 /**
@@ -44,10 +46,18 @@ const platformErrors = (config: RouteConfig & Described) => {
  * OpenAPI document lists every status a caller can get. A POST, PUT or PATCH passes the body gate
  * (`jsonBody`) first, before its own middleware (authentication included).
  */
-export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> & { path: P } & Described>(config: R) => {
+export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> & { path: P } & Described>(
+  config: R,
+) => {
   if (!CAMEL_CASE.test(config.operationId)) throw new Error(`operationId must be camelCase: ${config.operationId}`);
   if (config.tags.length === 0) throw new Error(`${config.operationId} needs a tag`);
   const { errorSchema: _errorSchema, ...route } = config;
-  const middleware = BODY_METHODS.has(config.method) ? [jsonBody(), ...[config.middleware ?? []].flat()] : config.middleware;
-  return createRoute({ ...route, ...(middleware ? { middleware } : {}), responses: { ...platformErrors(config), ...config.responses } }) as unknown as ReturnType<typeof createRoute<P, R>>;
+  const middleware = BODY_METHODS.has(config.method)
+    ? [jsonBody(), ...[config.middleware ?? []].flat()]
+    : config.middleware;
+  return createRoute({
+    ...route,
+    ...(middleware ? { middleware } : {}),
+    responses: { ...platformErrors(config), ...config.responses },
+  }) as unknown as ReturnType<typeof createRoute<P, R>>;
 };

@@ -3,8 +3,7 @@ import { z } from "@hono/zod-openapi";
 /** Success envelope of the core, content and management APIs: `{ data, message: "success" }`. */
 export const success = <T>(data: T) => ({ data, message: "success" as const });
 
-export const envelopeSchema = <T extends z.ZodType>(data: T) =>
-  z.object({ data, message: z.literal("success") });
+export const envelopeSchema = <T extends z.ZodType>(data: T) => z.object({ data, message: z.literal("success") });
 
 export const errorBodySchema = z
   .object({

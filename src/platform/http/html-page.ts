@@ -1,6 +1,9 @@
 /** Text for HTML: stored text may contain markup and is shown as plain text. */
 export const escapeHtml = (value: unknown) =>
-  String(value ?? "").replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+  String(value ?? "").replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
+  );
 
 /** A small self-contained page for travellers: no script, one inline style block. */
 export const htmlPage = (title: string, body: string) =>

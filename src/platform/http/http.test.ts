@@ -34,7 +34,11 @@ describe("routing and errors", () => {
     const health = await call("DELETE", "/health");
     expect(health.status).toBe(405);
     expect(health.headers.get("allow")).toBe("GET, HEAD");
-    expect(health.json).toEqual({ message: "Method not allowed: DELETE /health", code: "method_not_allowed", requestId: health.headers.get("x-request-id") });
+    expect(health.json).toEqual({
+      message: "Method not allowed: DELETE /health",
+      code: "method_not_allowed",
+      requestId: health.headers.get("x-request-id"),
+    });
 
     const search = await call("GET", "/api/search");
     expect(search.status).toBe(405);
@@ -47,18 +51,34 @@ describe("routing and errors", () => {
     expect((await call("PUT", "/api/bookings/BK0000000001/cancellation", {})).headers.get("allow")).toBe("GET, HEAD");
 
     // Chat keeps its own error body.
-    const chat = await call("GET", "/api/partner/v1/core-chat/events", undefined, { headers: { "x-partner-api-key": "demo-partner-key" } });
+    const chat = await call("GET", "/api/partner/v1/core-chat/events", undefined, {
+      headers: { "x-partner-api-key": "demo-partner-key" },
+    });
     expect(chat.status).toBe(405);
     expect(chat.headers.get("allow")).toBe("POST");
-    expect(chat.json).toMatchObject({ success: false, error: "Method not allowed: GET /api/partner/v1/core-chat/events", code: "method_not_allowed" });
+    expect(chat.json).toMatchObject({
+      success: false,
+      error: "Method not allowed: GET /api/partner/v1/core-chat/events",
+      code: "method_not_allowed",
+    });
 
     // The chat router's error body covers the app's own 404 under its prefix, and only there.
-    const chatUnknown = await call("GET", "/api/partner/v1/core-chat/nowhere", undefined, { headers: { "x-partner-api-key": "demo-partner-key" } });
+    const chatUnknown = await call("GET", "/api/partner/v1/core-chat/nowhere", undefined, {
+      headers: { "x-partner-api-key": "demo-partner-key" },
+    });
     expect(chatUnknown.status).toBe(404);
-    expect(chatUnknown.json).toMatchObject({ success: false, error: "Route not found: GET /api/partner/v1/core-chat/nowhere", code: "not_found", details: null });
+    expect(chatUnknown.json).toMatchObject({
+      success: false,
+      error: "Route not found: GET /api/partner/v1/core-chat/nowhere",
+      code: "not_found",
+      details: null,
+    });
     const lookalike = await call("GET", "/api/partner/v1/core-chatter");
     expect(lookalike.status).toBe(404);
-    expect(lookalike.json).toMatchObject({ message: "Route not found: GET /api/partner/v1/core-chatter", code: "not_found" });
+    expect(lookalike.json).toMatchObject({
+      message: "Route not found: GET /api/partner/v1/core-chatter",
+      code: "not_found",
+    });
 
     // An unknown path stays a 404 without Allow.
     const unknown = await call("GET", "/api/nothing-here");
@@ -75,11 +95,20 @@ describe("routing and errors", () => {
     const res = await app.request("/boom", {}, env);
     expect(res.status).toBe(500);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toEqual({ message: "Internal server error", code: "internal_error", requestId: res.headers.get("x-request-id") });
+    expect(body).toEqual({
+      message: "Internal server error",
+      code: "internal_error",
+      requestId: res.headers.get("x-request-id"),
+    });
     expect(JSON.stringify(body)).not.toContain("secret");
     // The details go to the log only, keyed by the id the client got.
     expect(errors).toHaveLength(1);
-    expect(JSON.parse(errors[0]!)).toMatchObject({ level: "error", requestId: body.requestId, path: "/boom", error: expect.stringContaining("secret table layout") });
+    expect(JSON.parse(errors[0]!)).toMatchObject({
+      level: "error",
+      requestId: body.requestId,
+      path: "/boom",
+      error: expect.stringContaining("secret table layout"),
+    });
   });
 
   it("maps ApiError to its status, message, code and details", async () => {
@@ -100,7 +129,11 @@ describe("routing and errors", () => {
     });
     const res = await app.request("/later", {}, env);
     expect(res.status).toBe(501);
-    expect(await res.json()).toEqual({ message: "Not implemented here", code: "not_implemented", requestId: res.headers.get("x-request-id") });
+    expect(await res.json()).toEqual({
+      message: "Not implemented here",
+      code: "not_implemented",
+      requestId: res.headers.get("x-request-id"),
+    });
     expect(errors).toEqual([]);
   });
 });
@@ -110,7 +143,9 @@ describe("API key middleware", () => {
 
   it("accepts the demo key and stores only its SHA-256", async () => {
     expect((await content("demo-partner-key")).status).toBe(200);
-    const row = await env.DB.prepare("select key_hash from api_keys where id = 'key_demo'").first<{ key_hash: string }>();
+    const row = await env.DB.prepare("select key_hash from api_keys where id = 'key_demo'").first<{
+      key_hash: string;
+    }>();
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode("demo-partner-key"));
     expect(row!.key_hash).toBe([...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join(""));
     expect(row!.key_hash).toMatch(/^[0-9a-f]{64}$/);

@@ -11,4 +11,5 @@ const isCalendarDay = (day: string) => {
 export const isIsoDate = (value: string) => DATE.test(value) && isCalendarDay(value);
 
 /** An ISO 8601 datetime with a zone (`Z` or `±hh:mm`) on a real calendar day. */
-export const isIsoDatetime = (value: string) => DATETIME.test(value) && isCalendarDay(value.slice(0, 10)) && !Number.isNaN(Date.parse(value));
+export const isIsoDatetime = (value: string) =>
+  DATETIME.test(value) && isCalendarDay(value.slice(0, 10)) && !Number.isNaN(Date.parse(value));

@@ -4,7 +4,19 @@ import { describe, expect, it } from "vitest";
 import { call } from "../../../test/support/api";
 import { assertDocumented } from "../../../test/support/openapi-conformance";
 
-type Schema = { $ref?: string; example?: unknown; examples?: unknown[]; type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; const?: unknown; enum?: unknown[]; anyOf?: Schema[]; oneOf?: Schema[]; items?: Schema };
+type Schema = {
+  $ref?: string;
+  example?: unknown;
+  examples?: unknown[];
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  const?: unknown;
+  enum?: unknown[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  items?: Schema;
+};
 type Media = { schema?: Schema; example?: unknown; examples?: Record<string, { value?: unknown }> };
 type Operation = {
   operationId?: string;
@@ -20,12 +32,19 @@ const METHODS = ["get", "put", "post", "delete", "patch"];
 const loadDocument = async () => {
   const res = await call("GET", "/openapi.json");
   expect(res.status).toBe(200);
-  return res.json as { servers?: Array<{ url: string }>; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+  return res.json as {
+    servers?: Array<{ url: string }>;
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, Schema> };
+  };
 };
 
 const operationsOf = (document: Awaited<ReturnType<typeof loadDocument>>) =>
   Object.entries(document.paths).flatMap(([path, item]) =>
-    METHODS.filter((method) => item[method]).map((method) => ({ where: `${method.toUpperCase()} ${path}`, operation: item[method]! })),
+    METHODS.filter((method) => item[method]).map((method) => ({
+      where: `${method.toUpperCase()} ${path}`,
+      operation: item[method]!,
+    })),
   );
 
 /**
@@ -72,14 +91,20 @@ describe("the OpenAPI document is complete", () => {
     const ids = operations.map(({ operation }) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     const incomplete = operations.filter(
-      ({ operation }) => !/^[a-z][a-zA-Z0-9]*$/.test(operation.operationId ?? "") || !operation.tags?.length || !operation.summary || !Array.isArray(operation.security),
+      ({ operation }) =>
+        !/^[a-z][a-zA-Z0-9]*$/.test(operation.operationId ?? "") ||
+        !operation.tags?.length ||
+        !operation.summary ||
+        !Array.isArray(operation.security),
     );
     expect(incomplete.map(({ where }) => where)).toEqual([]);
   });
 
   it("documents the platform's errors on every operation: 500 always, 401 where a credential is required", async () => {
     const operations = operationsOf(await loadDocument());
-    const missing = operations.filter(({ operation }) => !operation.responses["500"] || (operation.security!.length > 0 && !operation.responses["401"]));
+    const missing = operations.filter(
+      ({ operation }) => !operation.responses["500"] || (operation.security!.length > 0 && !operation.responses["401"]),
+    );
     expect(missing.map(({ where }) => where)).toEqual([]);
   });
 
@@ -101,10 +126,20 @@ describe("the OpenAPI document is complete", () => {
         const operation = item[method]!;
         const base = `/paths/${path.replace(/~/g, "~0").replace(/\//g, "~1")}/${method}`;
         const request = operation.requestBody?.content?.["application/json"];
-        if (request) check(`${method.toUpperCase()} ${path} request`, request, `${base}/requestBody/content/application~1json/schema`);
+        if (request)
+          check(
+            `${method.toUpperCase()} ${path} request`,
+            request,
+            `${base}/requestBody/content/application~1json/schema`,
+          );
         for (const [status, answer] of Object.entries(operation.responses)) {
           const media = answer.content?.["application/json"];
-          if (status.startsWith("2") && media) check(`${method.toUpperCase()} ${path} ${status}`, media, `${base}/responses/${status}/content/application~1json/schema`);
+          if (status.startsWith("2") && media)
+            check(
+              `${method.toUpperCase()} ${path} ${status}`,
+              media,
+              `${base}/responses/${status}/content/application~1json/schema`,
+            );
         }
       }
     }
@@ -113,16 +148,23 @@ describe("the OpenAPI document is complete", () => {
 });
 
 describe("every response a test receives is checked against the document", () => {
-  const json = (status: number, body: unknown, type = "application/json") => ({ status, headers: new Headers({ "content-type": type }), text: JSON.stringify(body), json: body });
+  const json = (status: number, body: unknown, type = "application/json") => ({
+    status,
+    headers: new Headers({ "content-type": type }),
+    text: JSON.stringify(body),
+    json: body,
+  });
 
   it("refuses an undocumented status, naming the operation and the statuses it documents", async () => {
-    await expect(assertDocumented({ method: "GET", url: "/health" }, json(418, { message: "x", code: "x", requestId: "r" }))).rejects.toThrow(
-      /GET \/health answered 418, a status GET \/health does not document \(documented: 200, 500\)/,
-    );
+    await expect(
+      assertDocumented({ method: "GET", url: "/health" }, json(418, { message: "x", code: "x", requestId: "r" })),
+    ).rejects.toThrow(/GET \/health answered 418, a status GET \/health does not document \(documented: 200, 500\)/);
   });
 
   it("refuses a body that breaks the documented schema, naming the field", async () => {
-    await expect(assertDocumented({ method: "GET", url: "/health" }, json(200, { data: { status: "down" }, message: "success" }))).rejects.toThrow(
+    await expect(
+      assertDocumented({ method: "GET", url: "/health" }, json(200, { data: { status: "down" }, message: "success" })),
+    ).rejects.toThrow(
       /breaks the documented schema of GET \/health 200:\n {2}\/data\/status must be equal to one of the allowed values/,
     );
     await expect(
@@ -131,13 +173,27 @@ describe("every response a test receives is checked against the document", () =>
   });
 
   it("accepts what is documented, path parameters included, and skips bodies that are not JSON", async () => {
-    await assertDocumented({ method: "GET", url: "https://edgestay.test/health?x=1" }, json(200, { data: { status: "ok" }, message: "success" }));
-    await assertDocumented({ method: "GET", url: "/api/bookings/BK1" }, json(404, { message: "Booking not found", code: "not_found", requestId: "r" }));
-    await assertDocumented({ method: "GET", url: "/chat/accommodations/US000001" }, { ...json(200, null, "text/html; charset=UTF-8"), text: "<!doctype html>" });
+    await assertDocumented(
+      { method: "GET", url: "https://edgestay.test/health?x=1" },
+      json(200, { data: { status: "ok" }, message: "success" }),
+    );
+    await assertDocumented(
+      { method: "GET", url: "/api/bookings/BK1" },
+      json(404, { message: "Booking not found", code: "not_found", requestId: "r" }),
+    );
+    await assertDocumented(
+      { method: "GET", url: "/chat/accommodations/US000001" },
+      { ...json(200, null, "text/html; charset=UTF-8"), text: "<!doctype html>" },
+    );
   });
 
   it("holds errors answered before any route (404, 405, refused bodies) to a documented error body", async () => {
-    await assertDocumented({ method: "GET", url: "/nowhere" }, json(404, { message: "Route not found: GET /nowhere", code: "not_found", requestId: "r" }));
-    await expect(assertDocumented({ method: "GET", url: "/nowhere" }, json(404, { oops: true }))).rejects.toThrow(/on no documented operation/);
+    await assertDocumented(
+      { method: "GET", url: "/nowhere" },
+      json(404, { message: "Route not found: GET /nowhere", code: "not_found", requestId: "r" }),
+    );
+    await expect(assertDocumented({ method: "GET", url: "/nowhere" }, json(404, { oops: true }))).rejects.toThrow(
+      /on no documented operation/,
+    );
   });
 });

@@ -10,5 +10,7 @@ export const publicBaseUrl = (env: { PUBLIC_BASE_URL?: string; ENVIRONMENT?: str
   const configured = env.PUBLIC_BASE_URL?.trim();
   if (configured) return new URL(configured).origin;
   if (isLocal(env)) return new URL(requestUrl).origin;
-  throw new Error("PUBLIC_BASE_URL is not set: the Worker cannot build links to its pages (set it in wrangler.toml [vars])");
+  throw new Error(
+    "PUBLIC_BASE_URL is not set: the Worker cannot build links to its pages (set it in wrangler.toml [vars])",
+  );
 };

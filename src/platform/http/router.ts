@@ -17,7 +17,7 @@ export const coreErrorBody: ErrorBody = (error, requestId) => ({
 });
 
 /** The routers' own error bodies, found again by their first middleware in the app's route table. */
-const errorBodyMarks = new WeakMap<Function, ErrorBody>();
+const errorBodyMarks = new WeakMap<object, ErrorBody>();
 
 /**
  * Every feature's router: OpenAPI-described routes sharing the one validation hook (the body gate,
@@ -25,7 +25,9 @@ const errorBodyMarks = new WeakMap<Function, ErrorBody>();
  * bring its own error body, used for every error under that prefix (the app's too: 404, 405, 503),
  * and middleware that runs first, before the body is read.
  */
-export const featureRouter = <E extends AppEnv = AppEnv>(options: { errorBody?: ErrorBody; first?: MiddlewareHandler<E>[] } = {}) => {
+export const featureRouter = <E extends AppEnv = AppEnv>(
+  options: { errorBody?: ErrorBody; first?: MiddlewareHandler<E>[] } = {},
+) => {
   const router = new OpenAPIHono<E>({ defaultHook: validationHook });
   if (options.errorBody) {
     const errorBodyMark: MiddlewareHandler<E> = (_c, next) => next();

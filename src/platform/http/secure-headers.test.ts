@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../../test/support/api";
 
-const directive = (csp: string, name: string) => csp.split(";").map((d) => d.trim()).find((d) => d.startsWith(`${name} `)) ?? "";
+const directive = (csp: string, name: string) =>
+  csp
+    .split(";")
+    .map((d) => d.trim())
+    .find((d) => d.startsWith(`${name} `)) ?? "";
 
 describe("every HTML response carries the page security headers", () => {
   it.each([

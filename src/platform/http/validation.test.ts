@@ -23,7 +23,9 @@ describe("validation messages name the field", () => {
   });
 
   it("keeps zod's reason for a present but wrong value", () => {
-    expect(messageFor({ role: "owner", size: 1, reference: "x" })).toBe('role: Invalid option: expected one of "admin"|"user"');
+    expect(messageFor({ role: "owner", size: 1, reference: "x" })).toBe(
+      'role: Invalid option: expected one of "admin"|"user"',
+    );
     expect(messageFor({ role: "user", size: 101, reference: "x" })).toBe("size: Too big: expected number to be <=100");
   });
 

@@ -34,7 +34,9 @@ export const describeIssue = (issue: z.core.$ZodIssue, input?: unknown): string 
   if (!field) return `Request body: ${issue.message}`;
   const missing =
     issue.code !== "custom" &&
-    (input === undefined ? issue.code === "invalid_type" && /received undefined$/.test(issue.message) : isAbsent(input, issue.path));
+    (input === undefined
+      ? issue.code === "invalid_type" && /received undefined$/.test(issue.message)
+      : isAbsent(input, issue.path));
   return missing ? `${field} is required` : `${field}: ${issue.message}`;
 };
 
@@ -44,6 +46,7 @@ export const validationError = (issues: z.core.$ZodIssue[], input?: unknown): Ap
   });
 
 /** Default hook for every route: the first issue becomes the message, all are listed in details. */
+// biome-ignore lint/suspicious/noExplicitAny: one hook serves every route, whatever its env, path and schema.
 export const validationHook: Hook<unknown, any, any, any> = (result) => {
   if (!result.success) throw validationError(result.error.issues, (result as { data?: unknown }).data);
 };

@@ -7,5 +7,9 @@ export const canonicalJson = (value: unknown): string =>
   JSON.stringify(value ?? null, (_key, inner: unknown) => {
     if (inner === null || typeof inner !== "object" || Array.isArray(inner)) return inner;
     // fromEntries defines own properties, so a "__proto__" key stays a key.
-    return Object.fromEntries(Object.keys(inner).sort().map((key) => [key, (inner as Record<string, unknown>)[key]]));
+    return Object.fromEntries(
+      Object.keys(inner)
+        .sort()
+        .map((key) => [key, (inner as Record<string, unknown>)[key]]),
+    );
   });

@@ -66,7 +66,8 @@ export const withIdempotency = async (
   const { key } = scope;
   if (key === undefined || key === null) return { ...(await work()), replayed: false };
   const keyName = scope.keyName ?? "Idempotency-Key";
-  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new ApiError("invalid_idempotency_key", `${keyName} must be 1 to 255 visible ASCII characters`);
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key))
+    throw new ApiError("invalid_idempotency_key", `${keyName} must be 1 to 255 visible ASCII characters`);
   const requestHash = await sha256Hex(canonicalJson(scope.request));
   const now = scope.now ?? Date.now();
   const token = randomToken(16);
@@ -84,28 +85,55 @@ export const withIdempotency = async (
       continue;
     }
     const row = await d1
-      .prepare("SELECT request_hash, state, status, answer FROM idempotency_keys WHERE scope = ?1 AND partner_id = ?2 AND key = ?3")
+      .prepare(
+        "SELECT request_hash, state, status, answer FROM idempotency_keys WHERE scope = ?1 AND partner_id = ?2 AND key = ?3",
+      )
       .bind(...where)
       .first<Row>();
     if (!row) continue;
-    if (row.request_hash !== requestHash) throw new ApiError("idempotency_key_reused", `${keyName} was already used with a different request`);
+    if (row.request_hash !== requestHash)
+      throw new ApiError("idempotency_key_reused", `${keyName} was already used with a different request`);
     if (row.state === "done") return replayOf(row);
-    throw new ApiError("idempotency_key_in_use", `A request with this ${keyName} is still being processed; retry shortly`, undefined, retryAfterHeader(1));
+    throw new ApiError(
+      "idempotency_key_in_use",
+      `A request with this ${keyName} is still being processed; retry shortly`,
+      undefined,
+      retryAfterHeader(1),
+    );
   }
-  if (!reserved) throw new ApiError("idempotency_key_in_use", `A request with this ${keyName} is still being processed; retry shortly`, undefined, retryAfterHeader(1));
+  if (!reserved)
+    throw new ApiError(
+      "idempotency_key_in_use",
+      `A request with this ${keyName} is still being processed; retry shortly`,
+      undefined,
+      retryAfterHeader(1),
+    );
 
   const finish = (status: number, answer: { body: unknown } | { error: StoredError }) =>
     d1
-      .prepare("UPDATE idempotency_keys SET state = 'done', status = ?4, answer = ?5 WHERE scope = ?1 AND partner_id = ?2 AND key = ?3 AND token = ?6")
+      .prepare(
+        "UPDATE idempotency_keys SET state = 'done', status = ?4, answer = ?5 WHERE scope = ?1 AND partner_id = ?2 AND key = ?3 AND token = ?6",
+      )
       .bind(...where, status, JSON.stringify(answer), token)
       .run();
-  const release = () => d1.prepare("DELETE FROM idempotency_keys WHERE scope = ?1 AND partner_id = ?2 AND key = ?3 AND token = ?4").bind(...where, token).run();
+  const release = () =>
+    d1
+      .prepare("DELETE FROM idempotency_keys WHERE scope = ?1 AND partner_id = ?2 AND key = ?3 AND token = ?4")
+      .bind(...where, token)
+      .run();
   // Storing or releasing must not hide the work's own outcome; an unstored record runs out its lease.
   const quietly = async (write: () => Promise<unknown>) => {
     try {
       await write();
     } catch (error) {
-      console.error(JSON.stringify({ level: "error", event: "idempotency_write_failed", scope: scope.scope, error: error instanceof Error ? error.message : String(error) }));
+      console.error(
+        JSON.stringify({
+          level: "error",
+          event: "idempotency_write_failed",
+          scope: scope.scope,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
     }
   };
 
@@ -114,7 +142,11 @@ export const withIdempotency = async (
     answer = await work();
   } catch (error) {
     if (error instanceof ApiError && isFinal(error.status)) {
-      await quietly(() => finish(error.status, { error: { message: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) } }));
+      await quietly(() =>
+        finish(error.status, {
+          error: { message: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) },
+        }),
+      );
     } else {
       await quietly(release);
     }
@@ -129,7 +161,11 @@ export const expiredIdempotency = {
   name: "expired-idempotency",
   run: async (env: Env, now: Date): Promise<number> => {
     const at = now.getTime();
-    const result = await env.DB.prepare("DELETE FROM idempotency_keys WHERE expires_at_ms <= ?1 AND (state = 'done' OR locked_until_ms <= ?1)").bind(at).run();
+    const result = await env.DB.prepare(
+      "DELETE FROM idempotency_keys WHERE expires_at_ms <= ?1 AND (state = 'done' OR locked_until_ms <= ?1)",
+    )
+      .bind(at)
+      .run();
     return result.meta.changes;
   },
 };

@@ -13,7 +13,10 @@ afterEach(() => {
   errors.mockRestore();
 });
 const requestLines = () =>
-  logs.mock.calls.map((args) => String(args[0])).filter((line) => line.includes('"event":"request"')).map((line) => JSON.parse(line));
+  logs.mock.calls
+    .map((args) => String(args[0]))
+    .filter((line) => line.includes('"event":"request"'))
+    .map((line) => JSON.parse(line));
 
 describe("request log", () => {
   it("writes one JSON line per request: route pattern, partner, status, duration, colo", async () => {
@@ -24,17 +27,19 @@ describe("request log", () => {
     });
     const res = await app.request(request, undefined, env);
     expect(res.status).toBe(404);
-    expect(requestLines()).toEqual([{
-      level: "info",
-      event: "request",
-      requestId: "req-log-1",
-      partnerId: "demo",
-      method: "GET",
-      route: "/api/bookings/:bookingReference",
-      status: 404,
-      durationMs: expect.any(Number),
-      colo: "FRA",
-    }]);
+    expect(requestLines()).toEqual([
+      {
+        level: "info",
+        event: "request",
+        requestId: "req-log-1",
+        partnerId: "demo",
+        method: "GET",
+        route: "/api/bookings/:bookingReference",
+        status: 404,
+        durationMs: expect.any(Number),
+        colo: "FRA",
+      },
+    ]);
   });
 
   it("leaves partnerId null before authentication and omits colo when the request has none", async () => {
@@ -52,10 +57,22 @@ describe("request log", () => {
     });
     const res = await app.request("/boom-probe", { headers: { "x-request-id": "req-boom" } }, env);
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ message: "Internal server error", code: "internal_error", requestId: "req-boom" });
-    const stacks = [...errors.mock.calls, ...logs.mock.calls].map((args) => String(args[0])).filter((line) => line.includes("kaboom in a handler"));
+    expect(await res.json()).toEqual({
+      message: "Internal server error",
+      code: "internal_error",
+      requestId: "req-boom",
+    });
+    const stacks = [...errors.mock.calls, ...logs.mock.calls]
+      .map((args) => String(args[0]))
+      .filter((line) => line.includes("kaboom in a handler"));
     expect(stacks).toHaveLength(1);
-    expect(JSON.parse(stacks[0]!)).toMatchObject({ level: "error", requestId: "req-boom", error: expect.stringContaining("Error: kaboom in a handler\n    at ") });
-    expect(requestLines()).toEqual([expect.objectContaining({ level: "error", requestId: "req-boom", route: "/boom-probe", status: 500 })]);
+    expect(JSON.parse(stacks[0]!)).toMatchObject({
+      level: "error",
+      requestId: "req-boom",
+      error: expect.stringContaining("Error: kaboom in a handler\n    at "),
+    });
+    expect(requestLines()).toEqual([
+      expect.objectContaining({ level: "error", requestId: "req-boom", route: "/boom-probe", status: 500 }),
+    ]);
   });
 });

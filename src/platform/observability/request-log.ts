@@ -13,16 +13,18 @@ export const requestLog = (): MiddlewareHandler<AppEnv> =>
     await next();
     const status = c.res.status;
     const colo = (c.req.raw as { cf?: { colo?: unknown } }).cf?.colo;
-    console.log(JSON.stringify({
-      level: status >= 500 ? "error" : "info",
-      event: "request",
-      requestId: c.get("requestId"),
-      partnerId: c.get("caller")?.partnerId ?? c.get("user")?.partnerId ?? null,
-      method: c.req.method,
-      route: routePath(c),
-      status,
-      // Workers advance the clock only across I/O, so this is the time spent waiting, not CPU.
-      durationMs: Date.now() - started,
-      ...(typeof colo === "string" ? { colo } : {}),
-    }));
+    console.log(
+      JSON.stringify({
+        level: status >= 500 ? "error" : "info",
+        event: "request",
+        requestId: c.get("requestId"),
+        partnerId: c.get("caller")?.partnerId ?? c.get("user")?.partnerId ?? null,
+        method: c.req.method,
+        route: routePath(c),
+        status,
+        // Workers advance the clock only across I/O, so this is the time spent waiting, not CPU.
+        durationMs: Date.now() - started,
+        ...(typeof colo === "string" ? { colo } : {}),
+      }),
+    );
   };

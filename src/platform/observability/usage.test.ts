@@ -23,9 +23,23 @@ const recordingEnv = () => {
 
 const app = createApp();
 const send = async (vars: Env, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  readResponse(await app.request(path, { method: "POST", headers: { "content-type": "application/json", "api-key": "demo-partner-key", ...headers }, body: JSON.stringify(body) }, vars), { method: "POST", url: path });
+  readResponse(
+    await app.request(
+      path,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", "api-key": "demo-partner-key", ...headers },
+        body: JSON.stringify(body),
+      },
+      vars,
+    ),
+    { method: "POST", url: path },
+  );
 
-const stay = searchBody({ destinations: { accommodations: [{ code: "US000004" }] } }, { filters: { rateRuleFilter: { excludes: ["NON_REFUNDABLE"] } } });
+const stay = searchBody(
+  { destinations: { accommodations: [{ code: "US000004" }] } },
+  { filters: { rateRuleFilter: { excludes: ["NON_REFUNDABLE"] } } },
+);
 const searched = (res: Awaited<ReturnType<typeof send>>) => ({
   accommodationCode: "US000004",
   option: res.json.data.accommodations[0].options[0],
@@ -44,7 +58,9 @@ describe("USAGE: one data point per billable call", () => {
     const reference = `usage-${Date.now()}`;
     const book = await send(vars, "/api/book", bookBody(quote.json.data, reference), { "idempotency-key": reference });
     expect(book.status).toBe(200);
-    const replay = await send(vars, "/api/book", bookBody(quote.json.data, reference), { "idempotency-key": reference });
+    const replay = await send(vars, "/api/book", bookBody(quote.json.data, reference), {
+      "idempotency-key": reference,
+    });
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     const cancel = await send(vars, "/api/cancel", cancelBody(book.json.data.bookingReference));
     expect(cancel.status, cancel.text).toBe(200);
@@ -64,9 +80,15 @@ describe("USAGE: one data point per billable call", () => {
   it("records a billable radar check once, and not its replay", async () => {
     const { vars, points } = recordingEnv();
     const check = () =>
-      send(vars, CHECKS_PATH, { booker: { email: "jane@example.com" }, payment: { billing_address: { country: "US" } } }, {
-        "session-id": "sess_usage_000001", "idempotency-key": "usage-check-1",
-      });
+      send(
+        vars,
+        CHECKS_PATH,
+        { booker: { email: "jane@example.com" }, payment: { billing_address: { country: "US" } } },
+        {
+          "session-id": "sess_usage_000001",
+          "idempotency-key": "usage-check-1",
+        },
+      );
     const first = await check();
     expect(first.status).toBe(200);
     expect(first.json.data.billable).toBe(true);
@@ -77,7 +99,16 @@ describe("USAGE: one data point per billable call", () => {
   it("records a Hotel-X search as a search", async () => {
     const { vars, points } = recordingEnv();
     const { checkIn, checkOut, occupancies } = stay.searchCriteria;
-    const criteria = { checkIn, checkOut, hotels: ["US000004"], occupancies, currency: "USD", language: "en", nationality: "US", market: "US" };
+    const criteria = {
+      checkIn,
+      checkOut,
+      hotels: ["US000004"],
+      occupancies,
+      currency: "USD",
+      language: "en",
+      nationality: "US",
+      market: "US",
+    };
     const res = await send(vars, "/api/search/tgx", { criteria, settings: { access: { code: 1001 } } });
     expect(res.status).toBe(200);
     expect(points.map((p) => [p.indexes, p.blobs![0], p.blobs![1]])).toEqual([[["demo"], "search", "1001"]]);
@@ -85,7 +116,12 @@ describe("USAGE: one data point per billable call", () => {
 
   it("indexes another partner's calls under its own id", async () => {
     const { vars, points } = recordingEnv();
-    const res = await send(vars, "/api/search", { ...stay, settings: { access: { code: 2001 } } }, { "api-key": "other-partner-key" });
+    const res = await send(
+      vars,
+      "/api/search",
+      { ...stay, settings: { access: { code: 2001 } } },
+      { "api-key": "other-partner-key" },
+    );
     expect(res.status).toBe(200);
     expect(points.map((p) => [p.indexes, p.blobs![1]])).toEqual([[["other"], "2001"]]);
   });

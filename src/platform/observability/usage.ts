@@ -1,7 +1,12 @@
 /** The calls a partner is billed for: blob1 of every USAGE data point. */
 export type BillableOperation = "search" | "quote" | "book" | "cancel" | "radar_check";
 
-export type UsagePoint = { partnerId: string; operation: BillableOperation; connectionCode?: number; requestId: string };
+export type UsagePoint = {
+  partnerId: string;
+  operation: BillableOperation;
+  connectionCode?: number;
+  requestId: string;
+};
 
 /** The one method of an Analytics Engine dataset this Worker uses. */
 export type UsageSink = { writeDataPoint(point: AnalyticsEngineDataPoint): void };

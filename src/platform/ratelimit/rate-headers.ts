@@ -21,4 +21,5 @@ export const rateHeaders = (decision: RateDecision, now = Date.now(), { reset = 
 });
 
 /** The 429 of a refused request; the app's error handler writes its headers. */
-export const rateLimitExceeded = (headers: RateHeaders) => new ApiError("rate_limit_exceeded", "Rate limit exceeded", undefined, headers);
+export const rateLimitExceeded = (headers: RateHeaders) =>
+  new ApiError("rate_limit_exceeded", "Rate limit exceeded", undefined, headers);

@@ -12,7 +12,8 @@ describe("zod as bundled", () => {
 
   it("keeps every other export of zod's classic API, as the same values", () => {
     const missing = Object.keys(fullZod).filter(
-      (name) => !leftOut.includes(name) && (z as Record<string, unknown>)[name] !== (fullZod as Record<string, unknown>)[name],
+      (name) =>
+        !leftOut.includes(name) && (z as Record<string, unknown>)[name] !== (fullZod as Record<string, unknown>)[name],
     );
     expect(missing).toEqual([]);
   });

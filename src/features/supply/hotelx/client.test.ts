@@ -1,6 +1,16 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { book, bookingByClientReference, cancel, quote, search, SupplierCallError, type BookInput, type HotelxAccess, type ProviderTransaction } from "./client";
+import {
+  book,
+  bookingByClientReference,
+  cancel,
+  quote,
+  search,
+  SupplierCallError,
+  type BookInput,
+  type HotelxAccess,
+  type ProviderTransaction,
+} from "./client";
 
 // Every call crosses a real Worker-to-Worker HTTP hop to the sandbox (an auxiliary worker).
 const access: HotelxAccess = {
@@ -25,10 +35,21 @@ const bookInput = (optionRefId: string, clientReference = reference()): BookInpu
   optionRefId,
   clientReference,
   holder: { name: "Ada", surname: "Lovelace" },
-  rooms: [{ occupancyRefId: 1, paxes: [{ name: "Ada", surname: "Lovelace", age: 30 }, { name: "Charles", surname: "Babbage", age: 28 }] }],
+  rooms: [
+    {
+      occupancyRefId: 1,
+      paxes: [
+        { name: "Ada", surname: "Lovelace", age: 30 },
+        { name: "Charles", surname: "Babbage", age: 28 },
+      ],
+    },
+  ],
 });
 const failure = async (call: Promise<unknown>) => {
-  const err = await call.then(() => null, (e: unknown) => e);
+  const err = await call.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(SupplierCallError);
   return err as SupplierCallError;
 };
@@ -43,38 +64,78 @@ describe("Hotel-X client against the sandbox", () => {
     const found = await search(access, { ...STAY, hotels: ["HX001", "HX002", "NOPE"] }, OK_DEADLINE);
     expect(new Set(found.options.map((o) => o.hotelCode))).toEqual(new Set(["HX001", "HX002"]));
     const option = found.options.find((o) => o.hotelCode === "HX001" && o.rooms[0]!.code === "DBL")!;
-    expect(option).toMatchObject({ status: "OK", boardCode: "RO", price: { currency: "EUR", net: 240 }, cancelPolicy: { refundable: true } });
+    expect(option).toMatchObject({
+      status: "OK",
+      boardCode: "RO",
+      price: { currency: "EUR", net: 240 },
+      cancelPolicy: { refundable: true },
+    });
 
     const quoted = await quote(access, option.id, OK_DEADLINE);
     expect(quoted).toMatchObject({ status: "OK", price: { net: 240, currency: "EUR" }, priceChanged: false });
 
     const clientReference = reference();
     const booked = await book(access, bookInput(quoted.optionRefId, clientReference), OK_DEADLINE);
-    expect(booked).toMatchObject({ outcome: "confirmed", status: "OK", reference: { client: clientReference }, price: { net: 240 } });
+    expect(booked).toMatchObject({
+      outcome: "confirmed",
+      status: "OK",
+      reference: { client: clientReference },
+      price: { net: 240 },
+    });
 
-    const read = await bookingByClientReference(access, { hotelCode: "HX001", currency: "EUR", clientReference }, OK_DEADLINE);
+    const read = await bookingByClientReference(
+      access,
+      { hotelCode: "HX001", currency: "EUR", clientReference },
+      OK_DEADLINE,
+    );
     expect(read).toMatchObject({ found: true, booking: { status: "OK", reference: { client: clientReference } } });
-    expect(await bookingByClientReference(access, { hotelCode: "HX001", currency: "EUR", clientReference: reference() }, OK_DEADLINE)).toEqual({ found: false });
+    expect(
+      await bookingByClientReference(
+        access,
+        { hotelCode: "HX001", currency: "EUR", clientReference: reference() },
+        OK_DEADLINE,
+      ),
+    ).toEqual({ found: false });
 
     const cancelled = await cancel(access, { hotelCode: "HX001", clientReference }, OK_DEADLINE);
     expect(cancelled).toMatchObject({ outcome: "cancelled", status: "CANCELLED" });
     // Cancelling again answers the same cancellation; an unknown booking is refused.
-    expect(await cancel(access, { hotelCode: "HX001", clientReference }, OK_DEADLINE)).toMatchObject({ outcome: "cancelled" });
-    expect(await cancel(access, { hotelCode: "HX001", clientReference: reference() }, OK_DEADLINE)).toMatchObject({ outcome: "refused", issues: [{ code: "BOOKING_NOT_FOUND" }] });
-    expect(await bookingByClientReference(access, { hotelCode: "HX001", currency: "EUR", clientReference }, OK_DEADLINE)).toMatchObject({ found: true, booking: { status: "CANCELLED" } });
+    expect(await cancel(access, { hotelCode: "HX001", clientReference }, OK_DEADLINE)).toMatchObject({
+      outcome: "cancelled",
+    });
+    expect(await cancel(access, { hotelCode: "HX001", clientReference: reference() }, OK_DEADLINE)).toMatchObject({
+      outcome: "refused",
+      issues: [{ code: "BOOKING_NOT_FOUND" }],
+    });
+    expect(
+      await bookingByClientReference(access, { hotelCode: "HX001", currency: "EUR", clientReference }, OK_DEADLINE),
+    ).toMatchObject({ found: true, booking: { status: "CANCELLED" } });
   });
 
   it("books once for many parallel books with one client reference", async () => {
     const option = await firstOption("HX003");
     const clientReference = reference();
-    const outcomes = await Promise.all(Array.from({ length: 8 }, () => book(access, bookInput(option.id, clientReference), OK_DEADLINE)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, () => book(access, bookInput(option.id, clientReference), OK_DEADLINE)),
+    );
     expect(outcomes.filter((o) => o.outcome === "confirmed")).toHaveLength(1);
-    expect(outcomes.filter((o) => o.outcome === "refused" && o.reason === "duplicate_client_reference")).toHaveLength(7);
+    expect(outcomes.filter((o) => o.outcome === "refused" && o.reason === "duplicate_client_reference")).toHaveLength(
+      7,
+    );
     // A later retry is refused the same way; the upstream still holds exactly the one booking.
-    expect(await book(access, bookInput(option.id, clientReference), OK_DEADLINE)).toMatchObject({ outcome: "refused", reason: "duplicate_client_reference" });
+    expect(await book(access, bookInput(option.id, clientReference), OK_DEADLINE)).toMatchObject({
+      outcome: "refused",
+      reason: "duplicate_client_reference",
+    });
     const confirmed = outcomes.find((o) => o.outcome === "confirmed")!;
-    const read = await bookingByClientReference(access, { hotelCode: "HX003", currency: "EUR", clientReference }, OK_DEADLINE);
-    expect(read.found && read.booking.reference.supplier).toBe(confirmed.outcome === "confirmed" && confirmed.reference.supplier);
+    const read = await bookingByClientReference(
+      access,
+      { hotelCode: "HX003", currency: "EUR", clientReference },
+      OK_DEADLINE,
+    );
+    expect(read.found && read.booking.reference.supplier).toBe(
+      confirmed.outcome === "confirmed" && confirmed.reference.supplier,
+    );
   });
 
   it("price up at quote (HXPRICEUP): the quote says so, a book at the search price is price_changed, at the quote price confirmed", async () => {
@@ -85,15 +146,36 @@ describe("Hotel-X client against the sandbox", () => {
     expect(quoted.searchPrice).toMatchObject({ net: option.price.net });
 
     const stale = await book(access, bookInput(option.id), OK_DEADLINE);
-    expect(stale).toMatchObject({ outcome: "price_changed", price: { net: quoted.price.net }, quotePrice: { net: option.price.net } });
-    expect(await book(access, bookInput(quoted.optionRefId), OK_DEADLINE)).toMatchObject({ outcome: "confirmed", price: { net: quoted.price.net } });
+    expect(stale).toMatchObject({
+      outcome: "price_changed",
+      price: { net: quoted.price.net },
+      quotePrice: { net: option.price.net },
+    });
+    expect(await book(access, bookInput(quoted.optionRefId), OK_DEADLINE)).toMatchObject({
+      outcome: "confirmed",
+      price: { net: quoted.price.net },
+    });
   });
 
   it("sold out at book (HXSOLDOUT) and booking refused (HXREFUSE) are refusals, nothing booked", async () => {
     const soldOutRef = reference();
-    expect(await book(access, bookInput((await firstOption("HXSOLDOUT")).id, soldOutRef), OK_DEADLINE)).toMatchObject({ outcome: "refused", reason: "sold_out", issues: [{ code: "SOLD_OUT" }] });
-    expect(await bookingByClientReference(access, { hotelCode: "HXSOLDOUT", currency: "EUR", clientReference: soldOutRef }, OK_DEADLINE)).toEqual({ found: false });
-    expect(await book(access, bookInput((await firstOption("HXREFUSE")).id), OK_DEADLINE)).toMatchObject({ outcome: "refused", reason: "refused", issues: [{ code: "BOOKING_REFUSED" }] });
+    expect(await book(access, bookInput((await firstOption("HXSOLDOUT")).id, soldOutRef), OK_DEADLINE)).toMatchObject({
+      outcome: "refused",
+      reason: "sold_out",
+      issues: [{ code: "SOLD_OUT" }],
+    });
+    expect(
+      await bookingByClientReference(
+        access,
+        { hotelCode: "HXSOLDOUT", currency: "EUR", clientReference: soldOutRef },
+        OK_DEADLINE,
+      ),
+    ).toEqual({ found: false });
+    expect(await book(access, bookInput((await firstOption("HXREFUSE")).id), OK_DEADLINE)).toMatchObject({
+      outcome: "refused",
+      reason: "refused",
+      issues: [{ code: "BOOKING_REFUSED" }],
+    });
   });
 
   it("committed upstream but the answer never arrives (HXLOST2000): answer_lost within the deadline, and the booking is found by client reference", async () => {
@@ -102,7 +184,11 @@ describe("Hotel-X client against the sandbox", () => {
     const { result, ms } = await timed(() => book(access, bookInput(option.id, clientReference), SHORT_DEADLINE));
     expect(result).toMatchObject({ outcome: "answer_lost", clientReference, cause: "supplier_timeout" });
     expect(ms).toBeLessThan(1_500);
-    const read = await bookingByClientReference(access, { hotelCode: "HXLOST2000", currency: "EUR", clientReference }, OK_DEADLINE);
+    const read = await bookingByClientReference(
+      access,
+      { hotelCode: "HXLOST2000", currency: "EUR", clientReference },
+      OK_DEADLINE,
+    );
     expect(read).toMatchObject({ found: true, booking: { status: "OK" } });
   });
 
@@ -111,8 +197,16 @@ describe("Hotel-X client against the sandbox", () => {
     const searched = await timed(() => failure(search(access, { ...STAY, hotels: ["HX001", slow] }, SHORT_DEADLINE)));
     expect(searched.result.code).toBe("supplier_timeout");
     expect(searched.ms).toBeLessThan(1_500);
-    expect((await failure(cancel(access, { hotelCode: slow, clientReference: "x" }, SHORT_DEADLINE))).code).toBe("supplier_timeout");
-    expect((await failure(bookingByClientReference(access, { hotelCode: slow, currency: "EUR", clientReference: "x" }, SHORT_DEADLINE))).code).toBe("supplier_timeout");
+    expect((await failure(cancel(access, { hotelCode: slow, clientReference: "x" }, SHORT_DEADLINE))).code).toBe(
+      "supplier_timeout",
+    );
+    expect(
+      (
+        await failure(
+          bookingByClientReference(access, { hotelCode: slow, currency: "EUR", clientReference: "x" }, SHORT_DEADLINE),
+        )
+      ).code,
+    ).toBe("supplier_timeout");
   });
 
   it.each([
@@ -124,8 +218,16 @@ describe("Hotel-X client against the sandbox", () => {
     const searchErr = await failure(search(access, { ...STAY, hotels: [hotel] }, OK_DEADLINE));
     expect(searchErr.code).toBe("supplier_error");
     expect(searchErr.message).toContain(message);
-    expect((await failure(cancel(access, { hotelCode: hotel, clientReference: "x" }, OK_DEADLINE))).code).toBe("supplier_error");
-    expect((await failure(bookingByClientReference(access, { hotelCode: hotel, currency: "EUR", clientReference: "x" }, OK_DEADLINE))).code).toBe("supplier_error");
+    expect((await failure(cancel(access, { hotelCode: hotel, clientReference: "x" }, OK_DEADLINE))).code).toBe(
+      "supplier_error",
+    );
+    expect(
+      (
+        await failure(
+          bookingByClientReference(access, { hotelCode: hotel, currency: "EUR", clientReference: "x" }, OK_DEADLINE),
+        )
+      ).code,
+    ).toBe("supplier_error");
   });
 
   it("refuses a wrong API key as supplier_error, on book too (a 4xx books nothing)", async () => {
@@ -133,25 +235,46 @@ describe("Hotel-X client against the sandbox", () => {
     expect(err).toMatchObject({ code: "supplier_error", message: "Hotel-X search answered HTTP 401", httpStatus: 401 });
     const option = await firstOption("HX001");
     const clientReference = reference();
-    expect(await failure(book({ ...access, apiKey: "wrong" }, bookInput(option.id, clientReference), OK_DEADLINE))).toMatchObject({ code: "supplier_error", httpStatus: 401 });
-    expect(await bookingByClientReference(access, { hotelCode: "HX001", currency: "EUR", clientReference }, OK_DEADLINE)).toEqual({ found: false });
+    expect(
+      await failure(book({ ...access, apiKey: "wrong" }, bookInput(option.id, clientReference), OK_DEADLINE)),
+    ).toMatchObject({ code: "supplier_error", httpStatus: 401 });
+    expect(
+      await bookingByClientReference(access, { hotelCode: "HX001", currency: "EUR", clientReference }, OK_DEADLINE),
+    ).toEqual({ found: false });
   });
 
   it("records one provider transaction per call, credentials and card fields redacted", async () => {
     const transactions: ProviderTransaction[] = [];
     const sink = { ...OK_DEADLINE, transactions: (t: ProviderTransaction) => transactions.push(t) };
     const option = (await search(access, { ...STAY, hotels: ["HX004"] }, sink)).options[0]!;
-    const card = { type: "VI", holder: { name: "Ada", surname: "Lovelace" }, number: "4242424242424242", CVC: "737", expire: { month: 3, year: 2030 } };
+    const card = {
+      type: "VI",
+      holder: { name: "Ada", surname: "Lovelace" },
+      number: "4242424242424242",
+      CVC: "737",
+      expire: { month: 3, year: 2030 },
+    };
     await book(access, { ...bookInput(option.id), paymentCard: card }, sink);
-    await failure(search(access, { ...STAY, hotels: ["HXSLOW2000"] }, { ...SHORT_DEADLINE, transactions: sink.transactions }));
+    await failure(
+      search(access, { ...STAY, hotels: ["HXSLOW2000"] }, { ...SHORT_DEADLINE, transactions: sink.transactions }),
+    );
 
-    expect(transactions.map((t) => [t.operation, t.status])).toEqual([["search", 200], ["book", 200], ["search", null]]);
+    expect(transactions.map((t) => [t.operation, t.status])).toEqual([
+      ["search", 200],
+      ["book", 200],
+      ["search", null],
+    ]);
     expect(transactions[0]!.request).toContain(`POST ${access.url}\n`);
     expect(transactions[0]!.request).toContain("authorization: [REDACTED]");
     expect(JSON.parse(transactions[0]!.request.slice(transactions[0]!.request.indexOf("\n\n") + 2))).toMatchObject({
-      variables: { criteria: { hotels: ["HX004"] }, settings: { client: "edgestay", context: "SANDBOX", timeout: 5_000 } },
+      variables: {
+        criteria: { hotels: ["HX004"] },
+        settings: { client: "edgestay", context: "SANDBOX", timeout: 5_000 },
+      },
     });
-    expect(JSON.parse(transactions[0]!.response!)).toMatchObject({ data: { hotelX: { search: { options: expect.any(Array) } } } });
+    expect(JSON.parse(transactions[0]!.response!)).toMatchObject({
+      data: { hotelX: { search: { options: expect.any(Array) } } },
+    });
     expect(transactions[1]!.request).toContain('"CVC":"[REDACTED]"');
     expect(transactions[1]!.request).toContain('"expire":"[REDACTED]"');
     expect(transactions[2]!.response).toBeNull();
@@ -169,16 +292,26 @@ describe("Hotel-X book on failing answers", () => {
     const healthy = await firstOption("HX005");
     const reAddress = (id: string, hotel: string) => {
       const key = JSON.parse(atob(id.replaceAll("-", "+").replaceAll("_", "/")));
-      return btoa(JSON.stringify({ ...key, h: hotel })).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+      return btoa(JSON.stringify({ ...key, h: hotel }))
+        .replaceAll("+", "-")
+        .replaceAll("/", "_")
+        .replaceAll("=", "");
     };
     for (const hotel of ["HX500", "HXBADJSON", "HXBADSHAPE"]) {
-      expect(await book(access, bookInput(reAddress(healthy.id, hotel)), OK_DEADLINE), hotel).toMatchObject({ outcome: "answer_lost", cause: "supplier_error" });
+      expect(await book(access, bookInput(reAddress(healthy.id, hotel)), OK_DEADLINE), hotel).toMatchObject({
+        outcome: "answer_lost",
+        cause: "supplier_error",
+      });
     }
-    expect((await failure(book(access, bookInput(reAddress(healthy.id, "HXGQLERR")), OK_DEADLINE))).code).toBe("supplier_error");
+    expect((await failure(book(access, bookInput(reAddress(healthy.id, "HXGQLERR")), OK_DEADLINE))).code).toBe(
+      "supplier_error",
+    );
     const slow = await timed(() => book(access, bookInput(reAddress(healthy.id, "HXSLOW2000")), SHORT_DEADLINE));
     expect(slow.result).toMatchObject({ outcome: "answer_lost", cause: "supplier_timeout" });
     expect(slow.ms).toBeLessThan(1_500);
-    expect((await failure(quote(access, reAddress(healthy.id, "HXSLOW2000"), SHORT_DEADLINE))).code).toBe("supplier_timeout");
+    expect((await failure(quote(access, reAddress(healthy.id, "HXSLOW2000"), SHORT_DEADLINE))).code).toBe(
+      "supplier_timeout",
+    );
     expect((await failure(quote(access, reAddress(healthy.id, "HX500"), OK_DEADLINE))).code).toBe("supplier_error");
   });
 });

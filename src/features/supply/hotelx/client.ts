@@ -113,15 +113,34 @@ export type BookInput = {
 
 export type BookRefusalReason = "sold_out" | "refused" | "duplicate_client_reference";
 export type BookOutcome =
-  | { outcome: "confirmed"; status: "OK" | "ON_REQUEST"; reference: HotelxReference; price: HotelxPrice | null; cancelPolicy: HotelxCancelPolicy | null; warnings: HotelxIssue[] }
+  | {
+      outcome: "confirmed";
+      status: "OK" | "ON_REQUEST";
+      reference: HotelxReference;
+      price: HotelxPrice | null;
+      cancelPolicy: HotelxCancelPolicy | null;
+      warnings: HotelxIssue[];
+    }
   | { outcome: "refused"; reason: BookRefusalReason; issues: HotelxIssue[] }
   | { outcome: "price_changed"; price: HotelxPrice | null; quotePrice: HotelxPriceChange | null; issues: HotelxIssue[] }
   /** Sent, but no usable answer: the booking may exist upstream. Settle it by `bookingByClientReference`. */
   | { outcome: "answer_lost"; clientReference: string; cause: SupplierErrorCode; message: string };
 
-export type CancelInput = { hotelCode: string; clientReference?: string; supplierReference?: string; bookingID?: string; language?: string };
+export type CancelInput = {
+  hotelCode: string;
+  clientReference?: string;
+  supplierReference?: string;
+  bookingID?: string;
+  language?: string;
+};
 export type CancelOutcome =
-  | { outcome: "cancelled"; status: BookStatusType; cancelReference: string | null; price: HotelxPrice | null; warnings: HotelxIssue[] }
+  | {
+      outcome: "cancelled";
+      status: BookStatusType;
+      cancelReference: string | null;
+      price: HotelxPrice | null;
+      warnings: HotelxIssue[];
+    }
   | { outcome: "refused"; issues: HotelxIssue[] };
 
 export type BookingReadInput = { hotelCode: string; currency: string; clientReference: string };
@@ -148,27 +167,48 @@ const readAnswer = async (
   options: CallOptions,
 ): Promise<unknown> => {
   const body = { query, variables: { ...variables, settings: settingsOf(access, options.deadlineMs) } };
-  const headers = { "content-type": "application/json", accept: "application/json", authorization: `Apikey ${access.apiKey}` };
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json",
+    authorization: `Apikey ${access.apiKey}`,
+  };
   const started = Date.now();
   let status: number | null = null;
   let text: string | null = null;
   const record = () => {
     if (!options.transactions) return;
-    const request = `POST ${access.url}\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\n")}\n\n${JSON.stringify(body)}`;
-    options.transactions({ operation, request: redactTransactionText(request), response: text === null ? null : redactTransactionText(text), status, durationMs: Date.now() - started });
+    const request = `POST ${access.url}\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join("\n")}\n\n${JSON.stringify(body)}`;
+    options.transactions({
+      operation,
+      request: redactTransactionText(request),
+      response: text === null ? null : redactTransactionText(text),
+      status,
+      durationMs: Date.now() - started,
+    });
   };
 
   const timeout = AbortSignal.timeout(options.deadlineMs);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   // The race guarantees the deadline even where a fetcher ignores `signal` (e.g. a slow body).
   const deadline = new Promise<never>((_, reject) => {
-    const fire = () => reject(new SupplierCallError("supplier_timeout", operation, `Hotel-X ${operation} did not answer within ${options.deadlineMs} ms`));
+    const fire = () =>
+      reject(
+        new SupplierCallError(
+          "supplier_timeout",
+          operation,
+          `Hotel-X ${operation} did not answer within ${options.deadlineMs} ms`,
+        ),
+      );
     if (signal.aborted) fire();
     else signal.addEventListener("abort", fire, { once: true });
   });
   deadline.catch(() => {});
   const exchange = async () => {
-    const res = await (access.fetch ?? fetch)(new Request(access.url, { method: "POST", headers, body: JSON.stringify(body), signal }));
+    const res = await (access.fetch ?? fetch)(
+      new Request(access.url, { method: "POST", headers, body: JSON.stringify(body), signal }),
+    );
     status = res.status;
     text = await res.text();
     return res;
@@ -179,12 +219,25 @@ const readAnswer = async (
   } catch (err) {
     record();
     if (err instanceof SupplierCallError || signal.aborted) {
-      throw err instanceof SupplierCallError ? err : new SupplierCallError("supplier_timeout", operation, `Hotel-X ${operation} did not answer within ${options.deadlineMs} ms`);
+      throw err instanceof SupplierCallError
+        ? err
+        : new SupplierCallError(
+            "supplier_timeout",
+            operation,
+            `Hotel-X ${operation} did not answer within ${options.deadlineMs} ms`,
+          );
     }
     throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} could not be reached`);
   }
   record();
-  if (!res.ok) throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} answered HTTP ${res.status}`, [], res.status);
+  if (!res.ok)
+    throw new SupplierCallError(
+      "supplier_error",
+      operation,
+      `Hotel-X ${operation} answered HTTP ${res.status}`,
+      [],
+      res.status,
+    );
   try {
     return JSON.parse(text ?? "");
   } catch {
@@ -196,28 +249,46 @@ const readAnswer = async (
 const payloadOf = <S extends z.ZodType>(operation: HotelxOperation, answer: unknown, schema: S): z.infer<S> => {
   const failed = graphqlErrorsSchema.safeParse(answer);
   if (failed.success) {
-    throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} failed: ${failed.data.errors.map((e) => e.message).join("; ")}`);
+    throw new SupplierCallError(
+      "supplier_error",
+      operation,
+      `Hotel-X ${operation} failed: ${failed.data.errors.map((e) => e.message).join("; ")}`,
+    );
   }
   const parsed = schema.safeParse(answer);
-  if (!parsed.success) throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} answered an unexpected shape`);
+  if (!parsed.success)
+    throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} answered an unexpected shape`);
   return parsed.data;
 };
 
 /** Payload `errors` abort the operation (Hotel-X's own words: "Errors that abort services"). */
 const abortOnIssues = (operation: HotelxOperation, errors: HotelxIssue[]) => {
   if (errors.length > 0) {
-    throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} refused: ${errors.map((e) => `${e.code} ${e.description}`).join("; ")}`, errors);
+    throw new SupplierCallError(
+      "supplier_error",
+      operation,
+      `Hotel-X ${operation} refused: ${errors.map((e) => `${e.code} ${e.description}`).join("; ")}`,
+      errors,
+    );
   }
 };
 
-export const search = async (access: HotelxAccess, criteria: SearchCriteria, options: CallOptions): Promise<SearchResult> => {
+export const search = async (
+  access: HotelxAccess,
+  criteria: SearchCriteria,
+  options: CallOptions,
+): Promise<SearchResult> => {
   const answer = await readAnswer(access, "search", SEARCH, { criteria }, options);
   const payload = payloadOf("search", answer, searchAnswerSchema).data.hotelX.search;
   abortOnIssues("search", payload.errors);
   return { options: payload.options ?? [], warnings: payload.warnings };
 };
 
-export const quote = async (access: HotelxAccess, optionRefId: string, options: CallOptions & { language?: string }): Promise<QuoteResult> => {
+export const quote = async (
+  access: HotelxAccess,
+  optionRefId: string,
+  options: CallOptions & { language?: string },
+): Promise<QuoteResult> => {
   const criteria = { optionRefId, ...(options.language ? { language: options.language } : {}) };
   const answer = await readAnswer(access, "quote", QUOTE, { criteria }, options);
   const payload = payloadOf("quote", answer, quoteAnswerSchema).data.hotelX.quote;
@@ -230,7 +301,8 @@ export const quote = async (access: HotelxAccess, optionRefId: string, options: 
     status: found.status,
     price: found.price,
     searchPrice,
-    priceChanged: searchPrice !== null && (searchPrice.net !== found.price.net || searchPrice.currency !== found.price.currency),
+    priceChanged:
+      searchPrice !== null && (searchPrice.net !== found.price.net || searchPrice.currency !== found.price.currency),
     cancelPolicy: found.cancelPolicy,
     remarks: found.remarks ?? null,
     warnings: payload.warnings,
@@ -256,45 +328,110 @@ export const book = async (access: HotelxAccess, input: BookInput, options: Call
   if (graphqlErrorsSchema.safeParse(answer).success) payloadOf("book", answer, bookAnswerSchema);
   const parsed = bookAnswerSchema.safeParse(answer);
   if (!parsed.success) {
-    return { outcome: "answer_lost", clientReference: input.clientReference, cause: "supplier_error", message: "Hotel-X book answered an unexpected shape" };
+    return {
+      outcome: "answer_lost",
+      clientReference: input.clientReference,
+      cause: "supplier_error",
+      message: "Hotel-X book answered an unexpected shape",
+    };
   }
   const payload = parsed.data.data.hotelX.book;
   const codes = payload.errors.map((e) => e.code);
   if (codes.some((c) => PRICE_CHANGED_CODES.has(c))) {
-    return { outcome: "price_changed", price: payload.booking?.price ?? null, quotePrice: payload.booking?.quotePrice ?? null, issues: payload.errors };
+    return {
+      outcome: "price_changed",
+      price: payload.booking?.price ?? null,
+      quotePrice: payload.booking?.quotePrice ?? null,
+      issues: payload.errors,
+    };
   }
-  if (codes.some((c) => DUPLICATE_CODES.has(c))) return { outcome: "refused", reason: "duplicate_client_reference", issues: payload.errors };
-  if (codes.some((c) => SOLD_OUT_CODES.has(c))) return { outcome: "refused", reason: "sold_out", issues: payload.errors };
+  if (codes.some((c) => DUPLICATE_CODES.has(c)))
+    return { outcome: "refused", reason: "duplicate_client_reference", issues: payload.errors };
+  if (codes.some((c) => SOLD_OUT_CODES.has(c)))
+    return { outcome: "refused", reason: "sold_out", issues: payload.errors };
   const booking = payload.booking;
   if (payload.errors.length > 0 || !booking) return { outcome: "refused", reason: "refused", issues: payload.errors };
   switch (booking.status) {
     case "OK":
     case "ON_REQUEST":
-      return { outcome: "confirmed", status: booking.status, reference: booking.reference, price: booking.price ?? null, cancelPolicy: booking.cancelPolicy ?? null, warnings: payload.warnings };
+      return {
+        outcome: "confirmed",
+        status: booking.status,
+        reference: booking.reference,
+        price: booking.price ?? null,
+        cancelPolicy: booking.cancelPolicy ?? null,
+        warnings: payload.warnings,
+      };
     case "UNKNOWN":
-      return { outcome: "answer_lost", clientReference: input.clientReference, cause: "supplier_error", message: "Hotel-X book answered status UNKNOWN" };
+      return {
+        outcome: "answer_lost",
+        clientReference: input.clientReference,
+        cause: "supplier_error",
+        message: "Hotel-X book answered status UNKNOWN",
+      };
     default:
-      return { outcome: "refused", reason: "refused", issues: [{ code: booking.status, type: "BOOK_STATUS", description: `Booking status ${booking.status}` }] };
+      return {
+        outcome: "refused",
+        reason: "refused",
+        issues: [{ code: booking.status, type: "BOOK_STATUS", description: `Booking status ${booking.status}` }],
+      };
   }
 };
 
-export const cancel = async (access: HotelxAccess, input: CancelInput, options: CallOptions): Promise<CancelOutcome> => {
-  const reference = input.clientReference || input.supplierReference ? { client: input.clientReference, supplier: input.supplierReference } : undefined;
-  const variables = { input: { hotelCode: input.hotelCode, ...(reference ? { reference } : {}), ...(input.bookingID ? { bookingID: input.bookingID } : {}), ...(input.language ? { language: input.language } : {}) } };
+export const cancel = async (
+  access: HotelxAccess,
+  input: CancelInput,
+  options: CallOptions,
+): Promise<CancelOutcome> => {
+  const reference =
+    input.clientReference || input.supplierReference
+      ? { client: input.clientReference, supplier: input.supplierReference }
+      : undefined;
+  const variables = {
+    input: {
+      hotelCode: input.hotelCode,
+      ...(reference ? { reference } : {}),
+      ...(input.bookingID ? { bookingID: input.bookingID } : {}),
+      ...(input.language ? { language: input.language } : {}),
+    },
+  };
   const answer = await readAnswer(access, "cancel", CANCEL, variables, options);
   const payload = payloadOf("cancel", answer, cancelAnswerSchema).data.hotelX.cancel;
   if (payload.errors.length > 0) return { outcome: "refused", issues: payload.errors };
   const cancellation = payload.cancellation;
-  if (!cancellation?.status) throw new SupplierCallError("supplier_error", "cancel", "Hotel-X cancel answered no cancellation status");
+  if (!cancellation?.status)
+    throw new SupplierCallError("supplier_error", "cancel", "Hotel-X cancel answered no cancellation status");
   if (cancellation.status !== "CANCELLED") {
-    return { outcome: "refused", issues: [{ code: cancellation.status, type: "BOOK_STATUS", description: `Cancellation status ${cancellation.status}` }] };
+    return {
+      outcome: "refused",
+      issues: [
+        { code: cancellation.status, type: "BOOK_STATUS", description: `Cancellation status ${cancellation.status}` },
+      ],
+    };
   }
-  return { outcome: "cancelled", status: cancellation.status, cancelReference: cancellation.cancelReference ?? null, price: cancellation.price ?? null, warnings: payload.warnings };
+  return {
+    outcome: "cancelled",
+    status: cancellation.status,
+    cancelReference: cancellation.cancelReference ?? null,
+    price: cancellation.price ?? null,
+    warnings: payload.warnings,
+  };
 };
 
 /** The booking the upstream holds under our client reference (`typeSearch: REFERENCES`). */
-export const bookingByClientReference = async (access: HotelxAccess, input: BookingReadInput, options: CallOptions): Promise<BookingReadResult> => {
-  const criteria = { typeSearch: "REFERENCES", references: { hotelCode: input.hotelCode, currency: input.currency, references: [{ client: input.clientReference }] } };
+export const bookingByClientReference = async (
+  access: HotelxAccess,
+  input: BookingReadInput,
+  options: CallOptions,
+): Promise<BookingReadResult> => {
+  const criteria = {
+    typeSearch: "REFERENCES",
+    references: {
+      hotelCode: input.hotelCode,
+      currency: input.currency,
+      references: [{ client: input.clientReference }],
+    },
+  };
   const answer = await readAnswer(access, "booking", BOOKING_READ, { criteria }, options);
   const payload = payloadOf("booking", answer, bookingAnswerSchema).data.hotelX.booking;
   abortOnIssues("booking", payload.errors);

@@ -18,8 +18,16 @@ let ledger: HotelxAccess;
 
 beforeAll(async () => {
   await seedSandboxHotels(env.DB);
-  upstreamUrl = (await env.DB.prepare("SELECT url FROM connection_upstreams WHERE connection_id = 'con_demo_hotelx'").first<string>("url"))!;
-  ledger = { url: upstreamUrl, client: "test", context: "SANDBOX", apiKey: env.HOTELX_SANDBOX_API_KEY, fetch: (request) => env.HOTELX_SANDBOX.fetch(request) };
+  upstreamUrl = (await env.DB.prepare(
+    "SELECT url FROM connection_upstreams WHERE connection_id = 'con_demo_hotelx'",
+  ).first<string>("url"))!;
+  ledger = {
+    url: upstreamUrl,
+    client: "test",
+    context: "SANDBOX",
+    apiKey: env.HOTELX_SANDBOX_API_KEY,
+    fetch: (request) => env.HOTELX_SANDBOX.fetch(request),
+  };
 });
 // The upstream's circuit is shared by every test here: each starts closed.
 beforeEach(async () => {
@@ -28,7 +36,12 @@ beforeEach(async () => {
 
 const search = (codes: string[], settings: Record<string, unknown> = {}) =>
   post("/api/search", {
-    searchCriteria: { destinations: { accommodations: codes.map((code) => ({ code })) }, occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], checkIn: inDays(30), checkOut: inDays(32) },
+    searchCriteria: {
+      destinations: { accommodations: codes.map((code) => ({ code })) },
+      occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+      checkIn: inDays(30),
+      checkOut: inDays(32),
+    },
     settings: { access: { code: UPSTREAM }, ...settings },
   });
 const searched = (code: string, pick?: (o: any) => boolean) => searchOne(code, { connection: UPSTREAM, pick });
@@ -37,7 +50,8 @@ const quoted = async (code: string, pick?: (o: any) => boolean) => {
   expect(res.status).toBe(200);
   return res.json.data;
 };
-const upstreamBooking = (hotelCode: string, clientReference: string) => bookingByClientReference(ledger, { hotelCode, currency: "EUR", clientReference }, { deadlineMs: 5_000 });
+const upstreamBooking = (hotelCode: string, clientReference: string) =>
+  bookingByClientReference(ledger, { hotelCode, currency: "EUR", clientReference }, { deadlineMs: 5_000 });
 const reference = () => `PR-${crypto.randomUUID()}`;
 
 describe("connection 1002 through the sandbox Hotel-X supplier", () => {
@@ -57,12 +71,22 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     expect(hx001.options[0].isRefundable).toBe(false);
 
     const geo = await post("/api/search", {
-      searchCriteria: { geo: { lat: 38.72, lng: -9.14, radiusKm: 5 }, occupancies: [{ paxes: [{ age: 30 }] }], checkIn: inDays(30), checkOut: inDays(31) },
+      searchCriteria: {
+        geo: { lat: 38.72, lng: -9.14, radiusKm: 5 },
+        occupancies: [{ paxes: [{ age: 30 }] }],
+        checkIn: inDays(30),
+        checkOut: inDays(31),
+      },
       settings: { access: { code: UPSTREAM } },
     });
     expect(geo.json.data.accommodations.map((a: any) => a.accommodationCode)).toEqual(["HX003"]);
     const named = await post("/api/search", {
-      searchCriteria: { accommodationName: "sandbox paris", occupancies: [{ paxes: [{ age: 30 }] }], checkIn: inDays(30), checkOut: inDays(31) },
+      searchCriteria: {
+        accommodationName: "sandbox paris",
+        occupancies: [{ paxes: [{ age: 30 }] }],
+        checkIn: inDays(30),
+        checkOut: inDays(31),
+      },
       settings: { access: { code: UPSTREAM } },
     });
     expect(named.json.data.accommodations.map((a: any) => a.accommodationCode)).toEqual(["HX004"]);
@@ -75,7 +99,10 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     expect(booked.status).toBe(200);
     expect(booked.json.data).toMatchObject({ status: "success", currency: "EUR", chargeTotal: quote.rate.chargeTotal });
     const ref = booked.json.data.bookingReference;
-    expect(await upstreamBooking("HX002", ref)).toMatchObject({ found: true, booking: { status: "OK", reference: { client: ref } } });
+    expect(await upstreamBooking("HX002", ref)).toMatchObject({
+      found: true,
+      booking: { status: "OK", reference: { client: ref } },
+    });
 
     const read = await call("GET", `/api/bookings/${ref}`);
     expect(read.status).toBe(200);
@@ -93,22 +120,31 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(res.status).toBe(200);
     expect(res.json.data.accommodations).toEqual([]);
-    expect(res.json.data.warnings).toEqual([{ code: "supplier_timeout", supplier: SUPPLIER, message: expect.any(String) }]);
+    expect(res.json.data.warnings).toEqual([
+      { code: "supplier_timeout", supplier: SUPPLIER, message: expect.any(String) },
+    ]);
   });
 
-  it.each([["HX500"], ["HXBADJSON"], ["HXGQLERR"], ["HXBADSHAPE"]])("%s: 200 with a supplier_error warning", async (code) => {
-    const res = await search([code]);
-    expect(res.status).toBe(200);
-    expect(res.json.data.accommodations).toEqual([]);
-    expect(res.json.data.warnings).toEqual([{ code: "supplier_error", supplier: SUPPLIER, message: expect.any(String) }]);
-  });
+  it.each([["HX500"], ["HXBADJSON"], ["HXGQLERR"], ["HXBADSHAPE"]])(
+    "%s: 200 with a supplier_error warning",
+    async (code) => {
+      const res = await search([code]);
+      expect(res.status).toBe(200);
+      expect(res.json.data.accommodations).toEqual([]);
+      expect(res.json.data.warnings).toEqual([
+        { code: "supplier_error", supplier: SUPPLIER, message: expect.any(String) },
+      ]);
+    },
+  );
 
   it("five failures in a row open the circuit: the upstream is not asked, supplier_unavailable (search warning, quote 503)", async () => {
     const option = await searched("HX001");
     for (let i = 0; i < 5; i++) expect((await search(["HX500"])).json.data.warnings[0].code).toBe("supplier_error");
     const open = await search(["HX001"]);
     expect(open.status).toBe(200);
-    expect(open.json.data.warnings).toEqual([{ code: "supplier_unavailable", supplier: SUPPLIER, message: expect.stringContaining("unavailable") }]);
+    expect(open.json.data.warnings).toEqual([
+      { code: "supplier_unavailable", supplier: SUPPLIER, message: expect.stringContaining("unavailable") },
+    ]);
     const quote = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
     expect(quote.status).toBe(503);
     expect(quote.json.message).toBe("The supplier is unavailable; retry later");
@@ -132,7 +168,9 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
   });
 
   it("withEmbedded: one search asks both and merges their options per accommodation", async () => {
-    await env.DB.prepare("UPDATE connection_upstreams SET with_embedded = 1 WHERE connection_id = 'con_demo_hotelx'").run();
+    await env.DB.prepare(
+      "UPDATE connection_upstreams SET with_embedded = 1 WHERE connection_id = 'con_demo_hotelx'",
+    ).run();
     try {
       const res = await search(["HX001"]);
       expect(res.status).toBe(200);
@@ -140,7 +178,9 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
       expect(ids.filter((id) => id.endsWith(`~${SUPPLIER}`))).toHaveLength(3);
       expect(ids.filter((id) => !id.endsWith(`~${SUPPLIER}`)).length).toBeGreaterThan(0);
     } finally {
-      await env.DB.prepare("UPDATE connection_upstreams SET with_embedded = 0 WHERE connection_id = 'con_demo_hotelx'").run();
+      await env.DB.prepare(
+        "UPDATE connection_upstreams SET with_embedded = 0 WHERE connection_id = 'con_demo_hotelx'",
+      ).run();
     }
   });
 
@@ -149,18 +189,28 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     const res = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
     expect(res.status).toBe(400);
     expect(res.json.message).toBe("Price changed");
-    expect(res.json.details).toMatchObject({ previousTotal: option.option.rate.chargeTotal, currentTotal: Math.round(option.option.rate.chargeTotal * 115) / 100 });
+    expect(res.json.details).toMatchObject({
+      previousTotal: option.option.rate.chargeTotal,
+      currentTotal: Math.round(option.option.rate.chargeTotal * 115) / 100,
+    });
   });
 
-  it.each([["HXSOLDOUT"], ["HXREFUSE"]])("%s at book: 400 The booking was not successful, nothing stored as booked", async (code) => {
-    const quote = await quoted(code);
-    const partnerReference = reference();
-    const res = await post("/api/book", bookBody(quote, partnerReference, {}, UPSTREAM));
-    expect(res.status).toBe(400);
-    expect(res.json.message).toBe("The booking was not successful.");
-    expect(res.json.details).toEqual({ reason: code === "HXSOLDOUT" ? "unavailable" : "failed" });
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE partner_reference = ?").bind(partnerReference).first("n")).toBe(0);
-  });
+  it.each([["HXSOLDOUT"], ["HXREFUSE"]])(
+    "%s at book: 400 The booking was not successful, nothing stored as booked",
+    async (code) => {
+      const quote = await quoted(code);
+      const partnerReference = reference();
+      const res = await post("/api/book", bookBody(quote, partnerReference, {}, UPSTREAM));
+      expect(res.status).toBe(400);
+      expect(res.json.message).toBe("The booking was not successful.");
+      expect(res.json.details).toEqual({ reason: code === "HXSOLDOUT" ? "unavailable" : "failed" });
+      expect(
+        await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE partner_reference = ?")
+          .bind(partnerReference)
+          .first("n"),
+      ).toBe(0);
+    },
+  );
 
   it("an answer lost after the upstream booked: 202 pending, settled to success by upkeep; retries make one upstream booking", async () => {
     const quote = await quoted("HXLOST2000");
@@ -172,16 +222,28 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     const first = await Promise.all(Array.from({ length: 10 }, () => post("/api/book", body, key)));
     const answered = first.filter((r) => r.status === 202);
     expect(answered.length).toBeGreaterThan(0);
-    expect(first.every((r) => r.status === 202 || (r.status === 409 && r.json.message.includes("still being processed")))).toBe(true);
+    expect(
+      first.every((r) => r.status === 202 || (r.status === 409 && r.json.message.includes("still being processed"))),
+    ).toBe(true);
     const ref = answered[0]!.json.data.bookingReference;
     expect(answered.every((r) => r.json.data.status === "pending" && r.json.data.bookingReference === ref)).toBe(true);
 
     const pending = await call("GET", `/api/bookings/${ref}`);
     expect(pending.json.data.status).toBe("pending");
     // Ten more with new keys and the same partnerReference: the same booking, nothing sent upstream.
-    const retried = await Promise.all(Array.from({ length: 10 }, (_, i) => post("/api/book", body, { headers: { "Idempotency-Key": `n${i}-${partnerReference}` } })));
-    expect(retried.map((r) => [r.status, r.json.data.bookingReference])).toEqual(Array.from({ length: 10 }, () => [202, ref]));
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE partner_reference = ?").bind(partnerReference).first("n")).toBe(1);
+    const retried = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        post("/api/book", body, { headers: { "Idempotency-Key": `n${i}-${partnerReference}` } }),
+      ),
+    );
+    expect(retried.map((r) => [r.status, r.json.data.bookingReference])).toEqual(
+      Array.from({ length: 10 }, () => [202, ref]),
+    );
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE partner_reference = ?")
+        .bind(partnerReference)
+        .first("n"),
+    ).toBe(1);
 
     // Upkeep asks the upstream by our reference (its client reference) and settles the booking.
     expect(await settlePendingBookingsTask.run(env, new Date(Date.now() + 120_000))).toBe(1);
@@ -199,12 +261,18 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     const partnerReference = reference();
     const body = bookBody(quote, partnerReference, {}, UPSTREAM);
     (body.settings as Record<string, unknown>).includeProviderTransactions = true;
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => post("/api/book", body, { headers: { "Idempotency-Key": `p${i}-${partnerReference}` } })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        post("/api/book", body, { headers: { "Idempotency-Key": `p${i}-${partnerReference}` } }),
+      ),
+    );
     const refs = new Set(answers.map((r) => r.json.data.bookingReference));
     expect(refs.size).toBe(1);
     expect(answers.every((r) => [200, 202].includes(r.status))).toBe(true);
     // Every request that reached the upstream shows its exchanges: exactly one of them is a book.
-    const books = answers.flatMap((r) => (r.json.data.providerTransactions ?? []).filter((t: any) => t.operation === "book"));
+    const books = answers.flatMap((r) =>
+      (r.json.data.providerTransactions ?? []).filter((t: any) => t.operation === "book"),
+    );
     expect(books).toHaveLength(1);
     const [ref] = refs;
     expect(await upstreamBooking("HX001", ref!)).toMatchObject({ found: true, booking: { status: "OK" } });
@@ -226,7 +294,13 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
 
   it("/api/search/tgx: the upstream's options in the Hotel-X shape; a failed upstream is a warning", async () => {
     const body = (hotels: string[]) => ({
-      criteria: { checkIn: inDays(30), checkOut: inDays(32), hotels, occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], currency: "EUR" },
+      criteria: {
+        checkIn: inDays(30),
+        checkOut: inDays(32),
+        hotels,
+        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+        currency: "EUR",
+      },
       settings: { access: { code: UPSTREAM } },
     });
     const ok = await post("/api/search/tgx", body(["HX004"]));
@@ -236,6 +310,8 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     expect(search.errors).toEqual([]);
     const failed = await post("/api/search/tgx", body(["HX500"]));
     expect(failed.status).toBe(200);
-    expect(failed.json.data.hotelX.search.warnings).toContainEqual(expect.objectContaining({ code: "SUPPLIER_ERROR", type: "SUPPLIER" }));
+    expect(failed.json.data.hotelX.search.warnings).toContainEqual(
+      expect.objectContaining({ code: "SUPPLIER_ERROR", type: "SUPPLIER" }),
+    );
   });
 });

@@ -7,7 +7,6 @@ import {
   MIXED_PRODUCT_SEPARATOR,
   SupplierFailure,
   SupplierRefusal,
-  type BookAnswer,
   type BookingLookup,
   type CancelPolicy,
   type Offer,
@@ -31,9 +30,16 @@ const DEFAULT_DEADLINE_MS = 8_000;
 const NAME_PREFIX = "hotelx-";
 /** A connection's upstream is its own supplier: the name carries the connection, so `named` finds it again. */
 export const hotelxSupplierName = (connectionId: string) => `${NAME_PREFIX}${connectionId}`;
-export const connectionOfHotelxSupplier = (name: string): string | null => (name.startsWith(NAME_PREFIX) && name.length > NAME_PREFIX.length ? name.slice(NAME_PREFIX.length) : null);
+export const connectionOfHotelxSupplier = (name: string): string | null =>
+  name.startsWith(NAME_PREFIX) && name.length > NAME_PREFIX.length ? name.slice(NAME_PREFIX.length) : null;
 
-const OPERATIONS: Record<hotelx.HotelxOperation, ProviderOperation> = { search: "search", quote: "quote", book: "book", cancel: "cancel", booking: "bookingByReference" };
+const OPERATIONS: Record<hotelx.HotelxOperation, ProviderOperation> = {
+  search: "search",
+  quote: "quote",
+  book: "book",
+  cancel: "cancel",
+  booking: "bookingByReference",
+};
 
 type HotelxEnv = Pick<Env, "UPSTREAM_CIRCUIT"> & object;
 
@@ -58,19 +64,44 @@ const rateOf = (price: HotelxPrice, terms: SellingTerms) => {
 };
 
 /** Each penalty as money in the selling currency, its deadline `hoursBefore` check-in (00:00 UTC) when none is given. */
-const cancelPolicyOf = (policy: HotelxCancelPolicy | null | undefined, refundable: boolean, chargeTotal: number, netTotal: number, stay: Stay, currency: string): CancelPolicy => {
+const cancelPolicyOf = (
+  policy: HotelxCancelPolicy | null | undefined,
+  refundable: boolean,
+  chargeTotal: number,
+  netTotal: number,
+  stay: Stay,
+  currency: string,
+): CancelPolicy => {
   const checkIn = Date.parse(`${stay.checkIn}T00:00:00Z`);
   const nights = Math.max(1, (Date.parse(`${stay.checkOut}T00:00:00Z`) - checkIn) / 86_400_000);
   const round = (n: number) => Math.round(n * 100) / 100;
   const penalties = (policy?.cancelPenalties ?? []).map((p) => {
     const value =
-      p.penaltyType === "PERCENT" ? (chargeTotal * p.value) / 100 : p.penaltyType === "NIGHTS" ? (chargeTotal / nights) * p.value : netTotal > 0 ? (chargeTotal * p.value) / netTotal : 0;
-    return { penaltyType: p.penaltyType, currency, deadline: p.deadline ?? new Date(checkIn - p.hoursBefore * 3_600_000).toISOString(), value: round(Math.min(value, chargeTotal)) };
+      p.penaltyType === "PERCENT"
+        ? (chargeTotal * p.value) / 100
+        : p.penaltyType === "NIGHTS"
+          ? (chargeTotal / nights) * p.value
+          : netTotal > 0
+            ? (chargeTotal * p.value) / netTotal
+            : 0;
+    return {
+      penaltyType: p.penaltyType,
+      currency,
+      deadline: p.deadline ?? new Date(checkIn - p.hoursBefore * 3_600_000).toISOString(),
+      value: round(Math.min(value, chargeTotal)),
+    };
   });
   return { refundable: policy?.refundable ?? refundable, cancelPenalties: penalties };
 };
 
-const offerOf = (option: HotelxOption, stay: Stay, terms: SellingTerms, price = option.price, policy = option.cancelPolicy, ratePlanCode?: string): Offer => {
+const offerOf = (
+  option: HotelxOption,
+  stay: Stay,
+  terms: SellingTerms,
+  price = option.price,
+  policy = option.cancelPolicy,
+  ratePlanCode?: string,
+): Offer => {
   const product = productOf(option);
   const rate = rateOf(price, terms);
   const refundable = policy?.refundable ?? option.rooms.every((r) => r.refundable !== false);
@@ -111,7 +142,11 @@ const criteriaOf = (stay: Stay, hotels: string[]): hotelx.SearchCriteria => ({
 const lookupOf = (booking: HotelxBookingDetail): BookingLookup => {
   switch (booking.status) {
     case "OK":
-      return { status: "confirmed", supplierReference: booking.reference.supplier ?? booking.reference.bookingID ?? "", hotelConfirmationNumber: booking.reference.hotel ?? null };
+      return {
+        status: "confirmed",
+        supplierReference: booking.reference.supplier ?? booking.reference.bookingID ?? "",
+        hotelConfirmationNumber: booking.reference.hotel ?? null,
+      };
     case "CANCELLED":
     case "KO":
       return { status: "cancelled" };
@@ -129,7 +164,13 @@ const lookupOf = (booking: HotelxBookingDetail): BookingLookup => {
  */
 export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: string, upstream: Upstream): Supplier => {
   const name = hotelxSupplierName(connectionId);
-  const access: hotelx.HotelxAccess = { url: upstream.url, client: upstream.client, context: upstream.context, apiKey: upstream.apiKey, fetch: upstreamFetch(env, upstream.url) };
+  const access: hotelx.HotelxAccess = {
+    url: upstream.url,
+    client: upstream.client,
+    context: upstream.context,
+    apiKey: upstream.apiKey,
+    fetch: upstreamFetch(env, upstream.url),
+  };
   // One circuit per upstream URL: two connections on one upstream share its health.
   const circuit = circuitFor(env, upstream.url);
 
@@ -139,14 +180,29 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
       // A little under the caller's deadline, so that the failure is recorded in the circuit before the caller stops waiting.
       deadlineMs: Math.max(1, timeoutMs - Math.min(100, Math.floor(timeoutMs / 10))),
       signal: call?.signal,
-      transactions: call?.transactions ? (t) => recordProviderTransaction(call, { supplier: name, operation: OPERATIONS[t.operation], request: t.request, response: t.response ?? "", status: t.status, durationMs: t.durationMs }) : undefined,
+      transactions: call?.transactions
+        ? (t) =>
+            recordProviderTransaction(call, {
+              supplier: name,
+              operation: OPERATIONS[t.operation],
+              request: t.request,
+              response: t.response ?? "",
+              status: t.status,
+              durationMs: t.durationMs,
+            })
+        : undefined,
     };
   };
 
   /** Circuit first; then the call; a timeout or broken answer counts against the upstream and becomes a SupplierFailure. */
   const guarded = async <T>(work: () => Promise<T>, failed: (answer: T) => boolean = () => false): Promise<T> => {
     const verdict = await circuit.allow(Date.now());
-    if (!verdict.allowed) throw new SupplierFailure("supplier_unavailable", name, `${name} is unavailable after repeated failures; retry in ${Math.ceil(verdict.retryAfterMs / 1000)} s`);
+    if (!verdict.allowed)
+      throw new SupplierFailure(
+        "supplier_unavailable",
+        name,
+        `${name} is unavailable after repeated failures; retry in ${Math.ceil(verdict.retryAfterMs / 1000)} s`,
+      );
     let answer: T;
     try {
       answer = await work();
@@ -162,7 +218,16 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
   };
 
   const searchUpstream = async (accommodations: SupplyAccommodation[], stay: Stay, call: SupplierCall | undefined) =>
-    guarded(() => hotelx.search(access, criteriaOf(stay, accommodations.map((a) => a.code)), optionsOf(call)));
+    guarded(() =>
+      hotelx.search(
+        access,
+        criteriaOf(
+          stay,
+          accommodations.map((a) => a.code),
+        ),
+        optionsOf(call),
+      ),
+    );
 
   const supplier: Supplier = {
     name,
@@ -190,7 +255,12 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
     async quote(accommodation, ref, stay, _now, terms, call) {
       const found = (await searchUpstream([accommodation], stay, call)).options.find((o) => {
         const product = productOf(o);
-        return o.hotelCode === accommodation.code && product.roomCode === ref.roomCode && product.ratePlanCode === ref.ratePlanCode && o.price.currency === HOTELX_CURRENCY;
+        return (
+          o.hotelCode === accommodation.code &&
+          product.roomCode === ref.roomCode &&
+          product.ratePlanCode === ref.ratePlanCode &&
+          o.price.currency === HOTELX_CURRENCY
+        );
       });
       if (!found) return null;
       const quoted = await guarded(() => hotelx.quote(access, found.id, optionsOf(call)));
@@ -211,7 +281,10 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
                 optionRefId: ref.ratePlanCode,
                 clientReference,
                 holder: guest,
-                rooms: stay.rooms.map((ages, i) => ({ occupancyRefId: i + 1, paxes: ages.map((age) => ({ ...guest, age })) })),
+                rooms: stay.rooms.map((ages, i) => ({
+                  occupancyRefId: i + 1,
+                  paxes: ages.map((age) => ({ ...guest, age })),
+                })),
               },
               optionsOf(call),
             ),
@@ -225,7 +298,11 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
       switch (outcome.outcome) {
         case "confirmed":
           if (outcome.status !== "OK") return { status: "unknown" };
-          return { status: "confirmed", supplierReference: outcome.reference.supplier ?? outcome.reference.bookingID ?? "", hotelConfirmationNumber: outcome.reference.hotel ?? null };
+          return {
+            status: "confirmed",
+            supplierReference: outcome.reference.supplier ?? outcome.reference.bookingID ?? "",
+            hotelConfirmationNumber: outcome.reference.hotel ?? null,
+          };
         case "answer_lost":
           return { status: "unknown" };
         case "price_changed":
@@ -234,7 +311,9 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
           if (outcome.reason === "sold_out") throw new SupplierRefusal("unavailable");
           if (outcome.reason !== "duplicate_client_reference") throw new SupplierRefusal("failed");
           // Booked before under this reference (an earlier attempt whose answer was lost): that booking is the answer.
-          const found = await supplier.bookingByReference!(clientReference, call, { accommodationCode: accommodation.code });
+          const found = await supplier.bookingByReference!(clientReference, call, {
+            accommodationCode: accommodation.code,
+          });
           if (found.status === "confirmed") return found;
           throw new SupplierRefusal("failed");
         }
@@ -242,13 +321,35 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
     },
 
     async cancel(stay, call) {
-      const outcome = await guarded(() => hotelx.cancel(access, { hotelCode: stay.accommodationCode, supplierReference: stay.supplierReference }, optionsOf(call)));
-      if (outcome.outcome !== "cancelled") throw new SupplierFailure("supplier_error", name, `${name} refused the cancellation: ${outcome.issues.map((i) => i.code).join(", ")}`);
+      const outcome = await guarded(() =>
+        hotelx.cancel(
+          access,
+          { hotelCode: stay.accommodationCode, supplierReference: stay.supplierReference },
+          optionsOf(call),
+        ),
+      );
+      if (outcome.outcome !== "cancelled")
+        throw new SupplierFailure(
+          "supplier_error",
+          name,
+          `${name} refused the cancellation: ${outcome.issues.map((i) => i.code).join(", ")}`,
+        );
     },
 
     async bookingByReference(clientReference, call, booking) {
-      if (!booking) throw new SupplierFailure("supplier_error", name, `${name} looks bookings up by hotel: the accommodation is needed`);
-      const found = await guarded(() => hotelx.bookingByClientReference(access, { hotelCode: booking.accommodationCode, currency: HOTELX_CURRENCY, clientReference }, optionsOf(call)));
+      if (!booking)
+        throw new SupplierFailure(
+          "supplier_error",
+          name,
+          `${name} looks bookings up by hotel: the accommodation is needed`,
+        );
+      const found = await guarded(() =>
+        hotelx.bookingByClientReference(
+          access,
+          { hotelCode: booking.accommodationCode, currency: HOTELX_CURRENCY, clientReference },
+          optionsOf(call),
+        ),
+      );
       if (!found.found) return { status: "not_found" };
       try {
         return lookupOf(found.booking);

@@ -35,16 +35,30 @@ describe("sandbox generated hotels", () => {
     expect(await net("HX1001")).toBe(214);
     const option = (await search(access, { ...STAY, hotels: ["HX1001"] }, DEADLINE)).options[0]!;
     expect(option.hotelName).toBe("Hotel Sandbox Madrid 1001");
-    expect(await quote(access, option.id, DEADLINE)).toMatchObject({ status: "OK", priceChanged: false, price: { net: option.price.net } });
+    expect(await quote(access, option.id, DEADLINE)).toMatchObject({
+      status: "OK",
+      priceChanged: false,
+      price: { net: option.price.net },
+    });
   });
 
   it("knows nothing outside the range, and leaves the existing hotels and scenario codes as they were", async () => {
-    const outside = [`HX${GENERATED_HOTELS.first - 1}`, `HX${GENERATED_HOTELS.first + GENERATED_HOTELS.count}`, "HX10000"];
+    const outside = [
+      `HX${GENERATED_HOTELS.first - 1}`,
+      `HX${GENERATED_HOTELS.first + GENERATED_HOTELS.count}`,
+      "HX10000",
+    ];
     expect((await search(access, { ...STAY, hotels: outside }, DEADLINE)).options).toEqual([]);
     const listed = await search(access, { ...STAY, hotels: ["HX001"] }, DEADLINE);
-    expect(listed.options.find((o) => o.rooms[0]!.code === "DBL")).toMatchObject({ hotelName: "Hotel Sandbox Barcelona", price: { net: 240 } });
+    expect(listed.options.find((o) => o.rooms[0]!.code === "DBL")).toMatchObject({
+      hotelName: "Hotel Sandbox Barcelona",
+      price: { net: 240 },
+    });
     // HX500 lies inside HX100..HX1099, the range the generated hotels deliberately avoid: still a 500.
-    const err = await search(access, { ...STAY, hotels: ["HX1000", "HX500"] }, DEADLINE).then(() => null, (e: unknown) => e);
+    const err = await search(access, { ...STAY, hotels: ["HX1000", "HX500"] }, DEADLINE).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(SupplierCallError);
     expect((err as SupplierCallError).httpStatus).toBe(500);
   });

@@ -13,5 +13,7 @@ export const upstreamFetch = (env: object, url: string): HotelxAccess["fetch"] =
   const vars = env as SandboxBinding;
   const sandbox = vars.HOTELX_SANDBOX;
   if (!isLocal(vars) || !sandbox || !vars.HOTELX_SANDBOX_URL) return undefined;
-  return new URL(url).origin === new URL(vars.HOTELX_SANDBOX_URL).origin ? (request) => sandbox.fetch(request) : undefined;
+  return new URL(url).origin === new URL(vars.HOTELX_SANDBOX_URL).origin
+    ? (request) => sandbox.fetch(request)
+    : undefined;
 };

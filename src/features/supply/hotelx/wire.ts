@@ -12,7 +12,10 @@ export type BookStatusType = z.infer<typeof bookStatusTypeSchema>;
 /** Hotel-X `Error` and `Warning`: both carry code, type and description. */
 export const issueSchema = z.object({ code: z.string(), type: z.string(), description: z.string() });
 export type HotelxIssue = z.infer<typeof issueSchema>;
-const issues = z.array(issueSchema).nullish().transform((list) => list ?? []);
+const issues = z
+  .array(issueSchema)
+  .nullish()
+  .transform((list) => list ?? []);
 
 export const priceSchema = z.object({
   currency: z.string(),
@@ -23,13 +26,26 @@ export const priceSchema = z.object({
 });
 export type HotelxPrice = z.infer<typeof priceSchema>;
 /** `PriceChange`: the price of the previous step (search price at quote, quote price at book). */
-export const priceChangeSchema = z.object({ currency: z.string(), net: z.number(), gross: z.number().nullish(), binding: z.boolean() });
+export const priceChangeSchema = z.object({
+  currency: z.string(),
+  net: z.number(),
+  gross: z.number().nullish(),
+  binding: z.boolean(),
+});
 export type HotelxPriceChange = z.infer<typeof priceChangeSchema>;
 
 export const cancelPolicySchema = z.object({
   refundable: z.boolean(),
   cancelPenalties: z
-    .array(z.object({ deadline: z.string().nullish(), hoursBefore: z.number().int(), penaltyType: z.string(), currency: z.string(), value: z.number() }))
+    .array(
+      z.object({
+        deadline: z.string().nullish(),
+        hoursBefore: z.number().int(),
+        penaltyType: z.string(),
+        currency: z.string(),
+        value: z.number(),
+      }),
+    )
     .nullish()
     .transform((list) => list ?? []),
 });
@@ -45,7 +61,14 @@ export const optionSchema = z.object({
   paymentType: z.string(),
   status: statusTypeSchema,
   occupancies: z.array(z.object({ id: z.number().int(), paxes: z.array(z.object({ age: z.number().int() })) })),
-  rooms: z.array(z.object({ occupancyRefId: z.number().int(), code: z.string(), description: z.string().nullish(), refundable: z.boolean().nullish() })),
+  rooms: z.array(
+    z.object({
+      occupancyRefId: z.number().int(),
+      code: z.string(),
+      description: z.string().nullish(),
+      refundable: z.boolean().nullish(),
+    }),
+  ),
   price: priceSchema,
   cancelPolicy: cancelPolicySchema.nullish(),
   remarks: z.string().nullish(),
@@ -66,7 +89,14 @@ export const bookingDetailSchema = z.object({
   price: priceSchema.nullish(),
   quotePrice: priceChangeSchema.nullish(),
   cancelPolicy: cancelPolicySchema.nullish(),
-  hotel: z.object({ hotelCode: z.string().nullish(), hotelName: z.string().nullish(), checkIn: z.string().nullish(), checkOut: z.string().nullish() }).nullish(),
+  hotel: z
+    .object({
+      hotelCode: z.string().nullish(),
+      hotelName: z.string().nullish(),
+      checkIn: z.string().nullish(),
+      checkOut: z.string().nullish(),
+    })
+    .nullish(),
   remarks: z.string().nullish(),
 });
 export type HotelxBookingDetail = z.infer<typeof bookingDetailSchema>;
@@ -75,27 +105,52 @@ export type HotelxBookingDetail = z.infer<typeof bookingDetailSchema>;
 const envelope = <K extends string, P extends z.ZodType>(operation: K, payload: P) =>
   z.object({ data: z.object({ hotelX: z.object({ [operation]: payload } as Record<K, P>) }) });
 
-export const searchAnswerSchema = envelope("search", z.object({ options: z.array(optionSchema).nullish(), errors: issues, warnings: issues }));
+export const searchAnswerSchema = envelope(
+  "search",
+  z.object({ options: z.array(optionSchema).nullish(), errors: issues, warnings: issues }),
+);
 export const quoteAnswerSchema = envelope(
   "quote",
   z.object({
     optionQuote: z
-      .object({ optionRefId: z.string().min(1), status: statusTypeSchema, price: priceSchema, searchPrice: priceChangeSchema.nullish(), cancelPolicy: cancelPolicySchema, remarks: z.string().nullish() })
+      .object({
+        optionRefId: z.string().min(1),
+        status: statusTypeSchema,
+        price: priceSchema,
+        searchPrice: priceChangeSchema.nullish(),
+        cancelPolicy: cancelPolicySchema,
+        remarks: z.string().nullish(),
+      })
       .nullish(),
     errors: issues,
     warnings: issues,
   }),
 );
-export const bookAnswerSchema = envelope("book", z.object({ booking: bookingDetailSchema.nullish(), errors: issues, warnings: issues }));
+export const bookAnswerSchema = envelope(
+  "book",
+  z.object({ booking: bookingDetailSchema.nullish(), errors: issues, warnings: issues }),
+);
 export const cancelAnswerSchema = envelope(
   "cancel",
   z.object({
-    cancellation: z.object({ reference: referenceSchema.nullish(), cancelReference: z.string().nullish(), status: bookStatusTypeSchema.nullish(), price: priceSchema.nullish() }).nullish(),
+    cancellation: z
+      .object({
+        reference: referenceSchema.nullish(),
+        cancelReference: z.string().nullish(),
+        status: bookStatusTypeSchema.nullish(),
+        price: priceSchema.nullish(),
+      })
+      .nullish(),
     errors: issues,
     warnings: issues,
   }),
 );
-export const bookingAnswerSchema = envelope("booking", z.object({ bookings: z.array(bookingDetailSchema).nullish(), errors: issues, warnings: issues }));
+export const bookingAnswerSchema = envelope(
+  "booking",
+  z.object({ bookings: z.array(bookingDetailSchema).nullish(), errors: issues, warnings: issues }),
+);
 
 /** A GraphQL response carrying top-level `errors` (validation, authentication, resolver failure). */
-export const graphqlErrorsSchema = z.object({ errors: z.array(z.object({ message: z.string() }).loose()).min(1) }).loose();
+export const graphqlErrorsSchema = z
+  .object({ errors: z.array(z.object({ message: z.string() }).loose()).min(1) })
+  .loose();
