@@ -1,7 +1,9 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { getAllTimezones } from "countries-and-timezones";
 import { DISPOSABLE_DOMAINS_ASSET } from "../src/features/radar/disposable-domains";
+import { TIMEZONE_COUNTRIES_ASSET, type TimezoneCountries } from "../src/features/radar/timezone-countries";
 import { SWAGGER_UI_ASSET_DIR, SWAGGER_UI_FILES } from "../src/platform/docs/api-reference";
 import { root } from "../local/platform";
 
@@ -12,11 +14,22 @@ export const disposableDomainsAssetText = () => {
   return `\n${[...new Set(domains.map((d) => d.trim().toLowerCase()).filter(Boolean))].sort().join("\n")}\n`;
 };
 
+/** The asset text of the zone-to-countries table: every zone of the package, sorted, with its countries. */
+export const timezoneCountriesAssetText = () => {
+  const zones = getAllTimezones({ deprecated: true });
+  const table: TimezoneCountries = {};
+  for (const name of Object.keys(zones).sort()) table[name] = [...zones[name as keyof typeof zones].countries];
+  return `${JSON.stringify(table)}\n`;
+};
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const target = join(root, "snippet", DISPOSABLE_DOMAINS_ASSET);
   mkdirSync(dirname(target), { recursive: true });
   writeFileSync(target, disposableDomainsAssetText());
   console.log(`Wrote ${target}`);
+  const zones = join(root, "snippet", TIMEZONE_COUNTRIES_ASSET);
+  writeFileSync(zones, timezoneCountriesAssetText());
+  console.log(`Wrote ${zones}`);
 
   // The API reference UI at /docs, verbatim from the pinned package.
   const require = createRequire(import.meta.url);

@@ -1,3 +1,4 @@
+import { staticData } from "../../platform/static-data";
 import wildcards from "disposable-email-domains/wildcard.json";
 
 /**
@@ -8,16 +9,7 @@ import wildcards from "disposable-email-domains/wildcard.json";
  */
 export const DISPOSABLE_DOMAINS_ASSET = "/_data/disposable-domains.txt";
 
-let list: Promise<string> | undefined;
-
-const loadList = (assets: Fetcher): Promise<string> =>
-  (list ??= assets.fetch(new Request(`https://assets.local${DISPOSABLE_DOMAINS_ASSET}`)).then(async (res) => {
-    if (!res.ok) throw new Error(`disposable-domain list unavailable (${res.status})`);
-    return res.text();
-  })).catch((error) => {
-    list = undefined; // try again on the next check rather than caching a failure
-    throw error;
-  });
+const loadList = staticData(DISPOSABLE_DOMAINS_ASSET, (res) => res.text());
 
 const wildcardSet = new Set<string>(wildcards);
 

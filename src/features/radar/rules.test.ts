@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   countriesOfTimezone,
   DENY_SCORE,
@@ -10,6 +11,12 @@ import {
   type RuleInputs,
 } from "./rules";
 import { CHROME_UA, humanSignals } from "../../../test/support/radar";
+import { timezoneCountries, type TimezoneCountries } from "./timezone-countries";
+
+let zoneCountries: TimezoneCountries;
+beforeAll(async () => {
+  zoneCountries = await timezoneCountries(env.ASSETS);
+});
 
 const quiet = { visitorChecks: 0, emailChecks: 0, ipChecks: 0, visitorOtherEmails: 0 };
 const human = (overrides: Partial<RuleInputs> = {}): RuleInputs => ({
@@ -18,6 +25,7 @@ const human = (overrides: Partial<RuleInputs> = {}): RuleInputs => ({
   signals: humanSignals() as RuleInputs["signals"],
   ipCountry: "US",
   velocity: quiet,
+  zoneCountries,
   ...overrides,
 });
 const codes = (inputs: RuleInputs) => evaluateRules(inputs).reasons.map((r) => r.code);
@@ -86,11 +94,12 @@ describe("radar rules, each alone", () => {
     expect(codes(human({ ipCountry: "DE", billingCountry: null }))).toEqual([]);
   });
 
-  it("timezone_country_mismatch from the package's zone to countries table; shared and unknown zones are tolerated", () => {
+  it("timezone_country_mismatch from the package's zone to countries table (a static asset); shared and unknown zones are tolerated", () => {
     expect(codes(human({ signals: humanSignals({ timezone: "Europe/Paris" }) as RuleInputs["signals"] }))).toEqual([
       "timezone_country_mismatch",
     ]);
-    expect(countriesOfTimezone("Europe/Berlin")).toContain("DE");
+    expect(countriesOfTimezone(zoneCountries, "Europe/Berlin")).toContain("DE");
+    expect(countriesOfTimezone(zoneCountries, "constructor")).toEqual([]);
     // Europe/Berlin is also the zone of Denmark, Norway and Sweden in the tz database: no mismatch for SE.
     expect(
       codes(

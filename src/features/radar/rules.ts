@@ -1,6 +1,6 @@
-import { getTimezone } from "countries-and-timezones";
 import { isbot } from "isbot";
 import type { BrowserSignals } from "./schemas";
+import type { TimezoneCountries } from "./timezone-countries";
 
 /**
  * The radar rules. Each firing rule adds its weight to the score (capped at 100) and one reason to
@@ -55,10 +55,13 @@ export type RuleInputs = {
   velocity: VelocityCounts;
   /** A later post of the session disagrees with the first (user agent, webdriver, visitor id, timezone). */
   conflictingSignals?: boolean;
+  /** Which countries use each IANA zone (timezone-countries.ts, read by the service). */
+  zoneCountries: TimezoneCountries;
 };
 
 /** Countries that use an IANA zone (several for shared zones), empty when the zone is unknown or not a country's. */
-export const countriesOfTimezone = (zone: string): string[] => getTimezone(zone)?.countries ?? [];
+export const countriesOfTimezone = (table: TimezoneCountries, zone: string): string[] =>
+  Object.hasOwn(table, zone) ? table[zone]! : [];
 
 export const isHeadlessUserAgent = (userAgent: string): boolean => /Headless/i.test(userAgent);
 
@@ -78,7 +81,7 @@ export const evaluateRules = (inputs: RuleInputs): { score: number; reasons: Rea
 
   if (billingCountry && inputs.ipCountry && inputs.ipCountry !== billingCountry) fired.push("ip_country_mismatch");
   if (billingCountry && signals?.timezone) {
-    const countries = countriesOfTimezone(signals.timezone);
+    const countries = countriesOfTimezone(inputs.zoneCountries, signals.timezone);
     if (countries.length > 0 && !countries.includes(billingCountry)) fired.push("timezone_country_mismatch");
   }
 

@@ -5,6 +5,7 @@ import { keyedHash, sha256Hex } from "../../platform/crypto/digest";
 import { ApiError } from "../../platform/http/api-error";
 import { canonicalJson } from "../../platform/idempotency/canonical-json";
 import { isDisposableEmail } from "./disposable-domains";
+import { timezoneCountries } from "./timezone-countries";
 import { evaluateRules, VELOCITY, verdictFor, type Reason, type VelocityCounts } from "./rules";
 import type { BrowserSignals, CheckRequest, RiskCheck } from "./schemas";
 import { radarChecks, radarSettings, radarSignals, type RadarCheckRow } from "./tables";
@@ -83,7 +84,7 @@ const conflictsWith = (first: BrowserSignals) => (later: BrowserSignals) =>
   later.timezone !== first.timezone;
 
 export type CheckInput = {
-  /** Static assets, where the disposable-domain list lives. */
+  /** Static assets, where the disposable-domain list and the zone-to-countries table live. */
   assets: Fetcher;
   partnerId: string;
   sessionId: string;
@@ -243,7 +244,10 @@ const evaluate = async (
     visitorOtherEmails: deviceKey ? (identityRows[0]?.n ?? 0) : 0,
   };
   const billing = input.request.payment?.billing_address?.country?.toUpperCase() ?? null;
-  const disposableEmail = await isDisposableEmail(input.assets, input.request.booker.email);
+  const [disposableEmail, zoneCountries] = await Promise.all([
+    isDisposableEmail(input.assets, input.request.booker.email),
+    timezoneCountries(input.assets),
+  ]);
   if (Date.now() > deadline) throw new BudgetExceeded();
   const { score, reasons } = evaluateRules({
     disposableEmail,
@@ -252,6 +256,7 @@ const evaluate = async (
     ipCountry: signalRow?.ipCountry ?? null,
     velocity,
     conflictingSignals,
+    zoneCountries,
   });
   const verdict = verdictFor(score);
   return {
