@@ -20,9 +20,9 @@ export const quietWranglerEnv = (): NodeJS.ProcessEnv => ({
 });
 
 /** Starts wrangler directly under node (not through npx) so a signal reaches the process that owns workerd. */
-export const startWrangler = (args: string[], stdio: "inherit" | "pipe" = "inherit"): ChildProcess =>
+export const startWrangler = (args: string[], stdio: "inherit" | "pipe" = "inherit", cwd = root): ChildProcess =>
   spawn(process.execPath, [wranglerBin, ...args], {
-    cwd: root,
+    cwd,
     env: quietWranglerEnv(),
     stdio: ["ignore", stdio, stdio],
   });

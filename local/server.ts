@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { sandboxDevArgs, startWrangler } from "./platform";
+import { root, sandboxDevArgs, startWrangler } from "./platform";
 
 export const freePort = () =>
   new Promise<number>((ok) => {
@@ -20,9 +20,10 @@ const startDev = async (
   args: (port: number) => string[],
   probe: string,
   isReady: (status: number) => boolean,
+  cwd = root,
 ): Promise<LocalServer> => {
   const port = await freePort();
-  const child = startWrangler(args(port), "pipe");
+  const child = startWrangler(args(port), "pipe", cwd);
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
@@ -50,8 +51,11 @@ const startDev = async (
   return { base, process: child, stop };
 };
 
-/** `wrangler dev` of the API on a free loopback port over the given state folder, ready when /health answers. */
-export const startLocalServer = (stateDir: string): Promise<LocalServer> =>
+/**
+ * `wrangler dev` of the API on a free loopback port over the given state folder, ready when /health
+ * answers; `cwd` is the checkout it serves (another one to compare versions).
+ */
+export const startLocalServer = (stateDir: string, cwd = root): Promise<LocalServer> =>
   startDev(
     (port) => [
       "dev",
@@ -65,6 +69,7 @@ export const startLocalServer = (stateDir: string): Promise<LocalServer> =>
     ],
     "/health",
     (status) => status >= 200 && status < 300,
+    cwd,
   );
 
 /** The sandbox Hotel-X supplier on a free loopback port, ready when it answers at all (a GET is its 405). */

@@ -8,14 +8,14 @@
  *
  * Run `npm run bench` (or `-- --large`) first: it builds the dataset in .wrangler/bench-<N>.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_ACCOMMODATIONS, LARGE_ACCOMMODATIONS } from "../../local/bootstrap";
-import { quietWranglerEnv, root, wranglerBin } from "../../local/platform";
-import { freePort } from "../../local/server";
+import { root } from "../../local/platform";
+import { startLocalServer } from "../../local/server";
 import { accommodationCode } from "../../test/support/accommodations";
 import { API_KEY_HEADERS, NEW_YORK, searchBody } from "./scenarios";
 
@@ -33,48 +33,6 @@ symlinkSync(join(root, "node_modules"), join(oldTree, "node_modules"));
 cpSync(join(root, ".dev.vars"), join(oldTree, ".dev.vars"));
 cpSync(dataset, join(work, "old-state"), { recursive: true });
 cpSync(dataset, join(work, "new-state"), { recursive: true });
-
-const serve = async (cwd: string, state: string) => {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [
-      wranglerBin,
-      "dev",
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      "--persist-to",
-      state,
-      "--show-interactive-dev-session=false",
-    ],
-    {
-      cwd,
-      env: quietWranglerEnv(),
-      stdio: "ignore",
-    },
-  );
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    if (i > 240) throw new Error(`wrangler dev in ${cwd} did not start`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return {
-    base,
-    stop: () =>
-      new Promise<void>((ok) => {
-        if (child.exitCode !== null) return ok();
-        child.on("exit", () => ok());
-        child.kill("SIGINT");
-      }),
-  };
-};
 
 const codes = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ code: accommodationCode(1 + Math.floor((i * accommodations) / n)) }));
@@ -115,8 +73,8 @@ const masked = (text: string) =>
   );
 
 const [before, after] = await Promise.all([
-  serve(oldTree, join(work, "old-state")),
-  serve(root, join(work, "new-state")),
+  startLocalServer(join(work, "old-state"), oldTree),
+  startLocalServer(join(work, "new-state"), root),
 ]);
 let differ = 0;
 try {

@@ -1,4 +1,5 @@
 import { randomToken } from "../../platform/crypto/digest";
+import { isCheckViolation } from "../../platform/db/constraint";
 import {
   catalogueFor,
   nightFactors,
@@ -460,8 +461,6 @@ const offersFor = (
   return offers;
 };
 
-const isCheckFailure = (error: unknown) => error instanceof Error && /CHECK constraint failed/i.test(error.message);
-
 /** A condition over the caller's own tables (SQL with anonymous `?` parameters) that a write must meet to apply. */
 export type WriteGuard = { sql: string; params: unknown[] };
 
@@ -559,7 +558,7 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
       try {
         await d1.batch(statements);
       } catch (error) {
-        if (isCheckFailure(error)) throw new SupplierRefusal("unavailable");
+        if (isCheckViolation(error)) throw new SupplierRefusal("unavailable");
         throw error;
       }
       // One D1 batch either commits or fails here: the answer is never unknown, so no look-up by client reference is needed.

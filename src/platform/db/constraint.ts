@@ -18,3 +18,11 @@ export const isForeignKeyViolation = (err: unknown): boolean => {
   }
   return false;
 };
+
+/** True when `err` (a D1 error, possibly wrapped by drizzle) is a CHECK constraint failure. */
+export const isCheckViolation = (err: unknown): boolean => {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (/CHECK constraint failed/i.test(e.message)) return true;
+  }
+  return false;
+};
