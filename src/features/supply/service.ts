@@ -1,3 +1,4 @@
+import { isCheckViolation } from "../../platform/db/constraint";
 import { ApiError } from "../../platform/http/api-error";
 import { catalogueFor, defaultRoomNightPrice, round2 } from "./catalogue";
 import { addDays, isCalendarDate, stayNights } from "./zoned-time";
@@ -82,7 +83,7 @@ export const setRoomNights = async (
       )
       .run();
   } catch (error) {
-    if (error instanceof Error && /CHECK constraint failed/i.test(error.message)) {
+    if (isCheckViolation(error)) {
       throw new ApiError("allotment_below_sold", "Allotment cannot be set below the rooms already sold");
     }
     throw error;
