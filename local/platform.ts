@@ -28,7 +28,7 @@ export const startWrangler = (args: string[], stdio: "inherit" | "pipe" = "inher
   });
 
 /** `wrangler dev` of the sandbox Hotel-X supplier (sandbox/hotelx) on a loopback port, beside the API. */
-export const sandboxDevArgs = (port: number | string, stateDir = defaultStateDir): string[] => [
+export const sandboxDevArgs = (port: number | string, stateDir = defaultStateDir, inspectorPort = 0): string[] => [
   "dev",
   "-c",
   "sandbox/hotelx/wrangler.toml",
@@ -37,7 +37,7 @@ export const sandboxDevArgs = (port: number | string, stateDir = defaultStateDir
   "--port",
   String(port),
   "--inspector-port",
-  "0",
+  String(inspectorPort),
   "--persist-to",
   stateDir,
   "--show-interactive-dev-session=false",

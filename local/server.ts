@@ -10,20 +10,22 @@ export const freePort = () =>
     });
   });
 
-export type LocalServer = { base: string; process: ChildProcess; stop: () => Promise<void> };
+/** `inspectorPort`: wrangler's DevTools endpoint for the Worker (`/json` lists its targets). */
+export type LocalServer = { base: string; inspectorPort: number; process: ChildProcess; stop: () => Promise<void> };
 
 /**
  * `wrangler dev` with `args(port)` on a free loopback port, ready when a GET of `probe` answers
  * with a status `isReady` accepts.
  */
 const startDev = async (
-  args: (port: number) => string[],
+  args: (port: number, inspectorPort: number) => string[],
   probe: string,
   isReady: (status: number) => boolean,
   cwd = root,
 ): Promise<LocalServer> => {
   const port = await freePort();
-  const child = startWrangler(args(port), "pipe", cwd);
+  const inspectorPort = await freePort();
+  const child = startWrangler(args(port, inspectorPort), "pipe", cwd);
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
@@ -48,7 +50,7 @@ const startDev = async (
       child.on("exit", () => ok());
       child.kill("SIGINT");
     });
-  return { base, process: child, stop };
+  return { base, inspectorPort, process: child, stop };
 };
 
 /**
@@ -57,12 +59,14 @@ const startDev = async (
  */
 export const startLocalServer = (stateDir: string, cwd = root): Promise<LocalServer> =>
   startDev(
-    (port) => [
+    (port, inspectorPort) => [
       "dev",
       "--ip",
       "127.0.0.1",
       "--port",
       String(port),
+      "--inspector-port",
+      String(inspectorPort),
       "--persist-to",
       stateDir,
       "--show-interactive-dev-session=false",
@@ -75,7 +79,7 @@ export const startLocalServer = (stateDir: string, cwd = root): Promise<LocalSer
 /** The sandbox Hotel-X supplier on a free loopback port, ready when it answers at all (a GET is its 405). */
 export const startLocalSandbox = (stateDir: string): Promise<LocalServer> =>
   startDev(
-    (port) => sandboxDevArgs(port, stateDir),
+    (port, inspectorPort) => sandboxDevArgs(port, stateDir, inspectorPort),
     "/",
     () => true,
   );

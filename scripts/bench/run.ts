@@ -7,6 +7,7 @@ import { bootstrap, DEFAULT_ACCOMMODATIONS, LARGE_ACCOMMODATIONS } from "../../l
 import { devVar, quietWranglerEnv, root, wranglerBin } from "../../local/platform";
 import { startLocalSandbox, startLocalServer, type LocalServer } from "../../local/server";
 import { quoteScenario, runFlow } from "./flow";
+import { stopNetworkInspection, workerHeapMiB } from "./inspector";
 import { contentScenarios, searchScenarios, type Scenario } from "./scenarios";
 import { FLAT_MEMORY_GROWTH, judgeSoak, P99_LIMIT_MS, runSoak } from "./soak";
 import { seedSandboxHotelContent } from "./sandbox-hotels";
@@ -185,6 +186,7 @@ if (values.soak) {
 }
 
 const server = await startLocalServer(stateDir);
+await stopNetworkInspection(server.inspectorPort);
 let sandbox: LocalServer | null = null;
 const rows: Row[] = [];
 const quiet: Unloaded[] = [];
@@ -374,12 +376,15 @@ async function soak() {
   const seconds = Number(values["soak-seconds"]);
   const scenario = searchScenarios({ accommodations, pageTokenSecret }).find((s) => s.name === "search: 1 code")!;
   const server = await startLocalServer(stateDir);
+  await stopNetworkInspection(server.inspectorPort);
   let windows;
   try {
     const pid = workerdPid(server.process.pid!, new URL(server.base).port);
     if (pid === null) console.error("workerd process not found: resident memory is not reported.");
     process.stdout.write(`  soak: ${scenario.name}, ${soakConnections} connections, ${seconds} s ...`);
-    windows = await runSoak(server.base, scenario, pid, seconds, soakConnections);
+    windows = await runSoak(server.base, scenario, pid, seconds, soakConnections, () =>
+      workerHeapMiB(server.inspectorPort),
+    );
     process.stdout.write(" done\n");
   } finally {
     await server.stop();
@@ -387,10 +392,12 @@ async function soak() {
   console.log(
     `\nEdgestay soak: ${accommodations} accommodations, ${scenario.name}, ${soakConnections} connections, ${seconds} s, ${new Date().toISOString()}`,
   );
-  console.log("| window s | requests | errors | p50 ms | p99 ms | workerd RSS MiB |\n|---|---:|---:|---:|---:|---:|");
+  console.log(
+    "| window s | requests | errors | p50 ms | p99 ms | workerd RSS MiB | Worker heap MiB |\n|---|---:|---:|---:|---:|---:|---:|",
+  );
   for (const w of windows) {
     console.log(
-      `| ${w.from}-${w.to} | ${w.requests} | ${w.errors} | ${w.p50.toFixed(1)} | ${w.p99.toFixed(1)} | ${w.rssMiB?.toFixed(1) ?? "-"} |`,
+      `| ${w.from}-${w.to} | ${w.requests} | ${w.errors} | ${w.p50.toFixed(1)} | ${w.p99.toFixed(1)} | ${w.rssMiB?.toFixed(1) ?? "-"} | ${w.heapMiB?.toFixed(1) ?? "-"} |`,
     );
   }
   const verdict = judgeSoak(windows);
@@ -405,6 +412,9 @@ async function soak() {
   );
   const met = verdict.noErrors && verdict.p99Met && verdict.memoryFlat === true;
   console.log(`verdict: ${met ? "met" : "**not met**"}`);
+  if (verdict.heapGrowth !== null) {
+    console.log(`(the Worker isolate's own heap, first to last window: ${(verdict.heapGrowth * 100).toFixed(1)}%)`);
+  }
   mkdirSync(join(root, ".tmp"), { recursive: true });
   writeFileSync(
     join(root, ".tmp", `soak-${accommodations}.json`),

@@ -10,6 +10,8 @@ export type SoakWindow = {
   p50: number;
   p99: number;
   rssMiB: number | null;
+  /** The Worker isolate's own JavaScript heap in use at the window's end (from the inspector). */
+  heapMiB?: number | null;
 };
 
 const WINDOW_S = 10;
@@ -37,6 +39,7 @@ export const runSoak = async (
   workerdPid: number | null,
   seconds: number,
   connections: number,
+  heapMiB: () => Promise<number | null> = async () => null,
 ): Promise<SoakWindow[]> => {
   const options = {
     url: `${base}${s.path}`,
@@ -63,7 +66,7 @@ export const runSoak = async (
   const close = () => {
     const to = Math.round((Date.now() - started) / 1000);
     const sorted = latencies.sort((a, b) => a - b);
-    windows.push({
+    const window: SoakWindow = {
       from,
       to,
       requests: sorted.length + errors,
@@ -71,15 +74,24 @@ export const runSoak = async (
       p50: percentile(sorted, 50),
       p99: percentile(sorted, 99),
       rssMiB: residentMiB(workerdPid),
-    });
+    };
+    windows.push(window);
+    heaps.push(
+      heapMiB().then(
+        (mib) => (window.heapMiB = mib),
+        () => (window.heapMiB = null),
+      ),
+    );
     latencies = [];
     errors = 0;
     from = to;
   };
+  const heaps: Promise<unknown>[] = [];
   const timer = setInterval(close, WINDOW_S * 1000);
   await finished;
   clearInterval(timer);
   if (latencies.length || errors) close();
+  await Promise.all(heaps);
   return windows;
 };
 
@@ -88,13 +100,18 @@ export type SoakVerdict = {
   p99Met: boolean;
   memoryGrowth: number | null;
   memoryFlat: boolean | null;
+  /** The same growth of the Worker isolate's own heap (shown beside the target, which is workerd's RSS). */
+  heapGrowth: number | null;
 };
 
 export const judgeSoak = (windows: SoakWindow[]): SoakVerdict => {
   const warm = windows[0]?.rssMiB ?? null;
   const last = windows.at(-1)?.rssMiB ?? null;
   const memoryGrowth = windows.length >= 2 && warm !== null && last !== null ? (last - warm) / warm : null;
+  const heapWarm = windows[0]?.heapMiB ?? null;
+  const heapLast = windows.at(-1)?.heapMiB ?? null;
   return {
+    heapGrowth: windows.length >= 2 && heapWarm && heapLast !== null ? (heapLast - heapWarm) / heapWarm : null,
     noErrors: windows.every((w) => w.errors === 0),
     p99Met: windows.every((w) => w.p99 < P99_LIMIT_MS),
     memoryGrowth,
