@@ -24,7 +24,10 @@ export const stopNetworkInspection = async (inspectorPort: number): Promise<void
   }
 };
 
-/** The JavaScript heap the Worker's isolate uses (after the last GC's work, as V8 reports it), in MiB. */
+/**
+ * The JavaScript heap the Worker's isolate uses (as V8 reports it), in MiB; null when the inspector
+ * does not answer within 2 s (wrangler's proxy serves one DevTools client at a time).
+ */
 export const workerHeapMiB = async (inspectorPort: number): Promise<number | null> => {
   const [target] = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as Array<{
     webSocketDebuggerUrl: string;
@@ -32,7 +35,8 @@ export const workerHeapMiB = async (inspectorPort: number): Promise<number | nul
   if (!target) return null;
   const socket = new WebSocket(target.webSocketDebuggerUrl);
   try {
-    return await new Promise<number>((ok, fail) => {
+    return await new Promise<number | null>((ok, fail) => {
+      setTimeout(() => ok(null), 2000);
       socket.on("error", fail);
       socket.on("open", () => socket.send(JSON.stringify({ id: 1, method: "Runtime.getHeapUsage" })));
       socket.on("message", (data) => {
