@@ -27,19 +27,29 @@ export const startWrangler = (args: string[], stdio: "inherit" | "pipe" = "inher
     stdio: ["ignore", stdio, stdio],
   });
 
-/** `wrangler dev` of the sandbox Hotel-X supplier (sandbox/hotelx) on a loopback port, beside the API. */
-export const sandboxDevArgs = (port: number | string, stateDir = defaultStateDir, inspectorPort = 0): string[] => [
+/** The sandbox Hotel-X supplier's Worker (sandbox/hotelx), served beside the API. */
+export const SANDBOX_CONFIG = "sandbox/hotelx/wrangler.toml";
+
+/**
+ * `wrangler dev` arguments: the API, or the Worker of `config`, on a loopback port over a state
+ * folder. Without `inspectorPort` wrangler takes its default DevTools port, which only one of two
+ * servers started together can have; 0 lets it pick a free one.
+ */
+export const devArgs = (options: {
+  port: number | string;
+  stateDir?: string;
+  inspectorPort?: number;
+  config?: string;
+}) => [
   "dev",
-  "-c",
-  "sandbox/hotelx/wrangler.toml",
+  ...(options.config ? ["-c", options.config] : []),
   "--ip",
   "127.0.0.1",
   "--port",
-  String(port),
-  "--inspector-port",
-  String(inspectorPort),
+  String(options.port),
+  ...(options.inspectorPort === undefined ? [] : ["--inspector-port", String(options.inspectorPort)]),
   "--persist-to",
-  stateDir,
+  options.stateDir ?? defaultStateDir,
   "--show-interactive-dev-session=false",
 ];
 

@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { root, sandboxDevArgs, startWrangler } from "./platform";
+import { devArgs, root, SANDBOX_CONFIG, startWrangler } from "./platform";
 
 export const freePort = () =>
   new Promise<number>((ok) => {
@@ -59,18 +59,7 @@ const startDev = async (
  */
 export const startLocalServer = (stateDir: string, cwd = root): Promise<LocalServer> =>
   startDev(
-    (port, inspectorPort) => [
-      "dev",
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      "--inspector-port",
-      String(inspectorPort),
-      "--persist-to",
-      stateDir,
-      "--show-interactive-dev-session=false",
-    ],
+    (port, inspectorPort) => devArgs({ port, stateDir, inspectorPort }),
     "/health",
     (status) => status >= 200 && status < 300,
     cwd,
@@ -79,7 +68,7 @@ export const startLocalServer = (stateDir: string, cwd = root): Promise<LocalSer
 /** The sandbox Hotel-X supplier on a free loopback port, ready when it answers at all (a GET is its 405). */
 export const startLocalSandbox = (stateDir: string): Promise<LocalServer> =>
   startDev(
-    (port, inspectorPort) => sandboxDevArgs(port, stateDir, inspectorPort),
+    (port, inspectorPort) => devArgs({ port, stateDir, inspectorPort, config: SANDBOX_CONFIG }),
     "/",
     () => true,
   );

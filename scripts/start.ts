@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { SANDBOX_DEFAULT_PORT } from "../test/support/accounts";
-import { defaultStateDir, root, sandboxDevArgs, startWrangler } from "../local/platform";
+import { devArgs, root, SANDBOX_CONFIG, startWrangler } from "../local/platform";
 
 // npm start: migrate and seed, then serve. Ctrl-C (or SIGTERM) stops wrangler and its workerd.
 // The bootstrap runs in its own process: wrangler's in-process API installs exit handlers that
@@ -18,17 +18,8 @@ const bootstrapped = await new Promise<number | null>((done) => {
 });
 if (bootstrapped !== 0) process.exit(bootstrapped ?? 1);
 
-const dev = startWrangler([
-  "dev",
-  "--ip",
-  "127.0.0.1",
-  "--port",
-  port,
-  "--persist-to",
-  defaultStateDir,
-  "--show-interactive-dev-session=false",
-]);
-const sandbox = startWrangler(sandboxDevArgs(sandboxPort));
+const dev = startWrangler(devArgs({ port }));
+const sandbox = startWrangler(devArgs({ port: sandboxPort, inspectorPort: 0, config: SANDBOX_CONFIG }));
 console.log(`Edgestay API starting on http://127.0.0.1:${port} (docs at /docs). Ctrl-C stops it.`);
 console.log(`Sandbox Hotel-X supplier (connection 1002) starting on http://127.0.0.1:${sandboxPort}.`);
 
