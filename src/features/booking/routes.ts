@@ -7,7 +7,7 @@ import { ApiError } from "../../platform/http/api-error";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { withIdempotency } from "../../platform/idempotency/idempotency";
 import { featureRouter } from "../../platform/http/router";
-import { recordUsage } from "../../platform/observability/usage";
+import { type BillableOperation, recordUsage } from "../../platform/observability/usage";
 import { bookOnce, bookOrderOf } from "./book";
 import { bookingListResponseSchema, bookingsQuerySchema, listBookings } from "./booking-list";
 import { readBooking, readBookingByPartnerReference } from "./bookings";
@@ -70,6 +70,21 @@ const admit = async (c: Context<BookingEnv>, connection: CoreConnection) => {
   const headers = await consumeRateLimit(c.env.RATE_LIMITER, connection);
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
 };
+
+/** The connection the request names (or the partner's in use, read with the API key), for a search or core route. */
+const connectionOf = (
+  c: Context<BookingEnv>,
+  settings: { access?: { code?: unknown } },
+  lookup: typeof searchConnection | typeof coreConnection,
+) => lookup(c.env.DB, c.get("caller").partnerId, settings.access?.code, c.var.connection);
+
+const countUsage = (c: Context<BookingEnv>, connection: CoreConnection, operation: BillableOperation) =>
+  recordUsage(c.env, {
+    partnerId: connection.partnerId,
+    operation,
+    connectionCode: connection.code,
+    requestId: c.get("requestId"),
+  });
 
 const search = apiRoute({
   operationId: "searchAvailability",
@@ -223,54 +238,28 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const startedAt = Date.now();
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await searchConnection(
-      deps.d1,
-      c.get("caller").partnerId,
-      request.settings.access?.code,
-      c.var.connection,
-    );
+    const connection = await connectionOf(c, request.settings, searchConnection);
     // Counted first: a refused search does no supplier work at all.
     await admit(c, connection);
     const result = await searchAvailability(deps, connection, searchQueryOf(request));
-    const requestId = c.get("requestId");
-    recordUsage(c.env, {
-      partnerId: connection.partnerId,
-      operation: "search",
-      connectionCode: connection.code,
-      requestId,
-    });
-    return c.json(success({ ...result, requestId, responseTime: Math.max(0, Date.now() - startedAt) }), 200);
+    countUsage(c, connection, "search");
+    return c.json(success({ ...result, requestId: c.get("requestId"), responseTime: Math.max(0, Date.now() - startedAt) }), 200);
   })
   .openapi(searchTgxRoute, async (c) => {
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await searchConnection(
-      deps.d1,
-      c.get("caller").partnerId,
-      request.settings.access?.code,
-      c.var.connection,
-    );
+    const connection = await connectionOf(c, request.settings, searchConnection);
     // Counted first, as /api/search: a refused search does no supplier work at all.
     await admit(c, connection);
     const searched = await searchTgx(deps, connection, request);
-    recordUsage(c.env, {
-      partnerId: connection.partnerId,
-      operation: "search",
-      connectionCode: connection.code,
-      requestId: c.get("requestId"),
-    });
+    countUsage(c, connection, "search");
     return c.json(searched, 200);
   })
   .openapi(quote, async (c) => {
     const startedAt = Date.now();
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await coreConnection(
-      deps.d1,
-      c.get("caller").partnerId,
-      request.settings.access?.code,
-      c.var.connection,
-    );
+    const connection = await connectionOf(c, request.settings, coreConnection);
     await admit(c, connection);
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
     const result = await quoteOption(deps, connection, quoteQueryOf(request), {
@@ -278,12 +267,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
       startedAt,
       scenario,
     });
-    recordUsage(c.env, {
-      partnerId: connection.partnerId,
-      operation: "quote",
-      connectionCode: connection.code,
-      requestId: c.get("requestId"),
-    });
+    countUsage(c, connection, "quote");
     return c.json(success(result), 200);
   })
   .openapi(quoteTgx, () => {
@@ -293,12 +277,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const startedAt = Date.now();
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await coreConnection(
-      deps.d1,
-      c.get("caller").partnerId,
-      request.settings.access?.code,
-      c.var.connection,
-    );
+    const connection = await connectionOf(c, request.settings, coreConnection);
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
     const response = await bookOnce(
       deps,
@@ -308,24 +287,13 @@ export const bookingRoutes = featureRouter<BookingEnv>()
       { key: c.req.header("idempotency-key"), request },
     );
     if (response.replayed) c.header("Idempotent-Replayed", "true");
-    else
-      recordUsage(c.env, {
-        partnerId: connection.partnerId,
-        operation: "book",
-        connectionCode: connection.code,
-        requestId: c.get("requestId"),
-      });
+    else countUsage(c, connection, "book");
     return c.json(response.body as z.infer<typeof bookResponseSchema>, response.status);
   })
   .openapi(cancel, async (c) => {
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await coreConnection(
-      deps.d1,
-      c.get("caller").partnerId,
-      request.settings.access?.code,
-      c.var.connection,
-    );
+    const connection = await connectionOf(c, request.settings, coreConnection);
     const response = await withIdempotency(
       deps.d1,
       { scope: "cancel", partnerId: connection.partnerId, key: c.req.header("idempotency-key"), request },
@@ -343,13 +311,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
       }),
     );
     if (response.replayed) c.header("Idempotent-Replayed", "true");
-    else
-      recordUsage(c.env, {
-        partnerId: connection.partnerId,
-        operation: "cancel",
-        connectionCode: connection.code,
-        requestId: c.get("requestId"),
-      });
+    else countUsage(c, connection, "cancel");
     return c.json(response.body as z.infer<typeof cancelResponseSchema>, 200);
   })
   .openapi(bookingByReference, async (c) => {
