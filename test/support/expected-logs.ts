@@ -1,13 +1,14 @@
 import { onTestFinished, vi } from "vitest";
 
-const capturing = new Map<"error" | "warn", string[]>();
+type Level = "log" | "error" | "warn";
+const capturing = new Map<Level, string[]>();
 
 /**
- * For a test that provokes an error or warning log on purpose: from now until the test ends, the
+ * For a test that logs on purpose (a request line, an upkeep line, a provoked error or warning): from now until the test ends, the
  * lines of that level are kept here (for assertions) instead of printed, so the report shows only
  * logs nobody expected. The Worker runs in the test's isolate, so its console is this one.
  */
-export const expectLogs = (level: "error" | "warn"): string[] => {
+export const expectLogs = (level: Level): string[] => {
   const existing = capturing.get(level);
   if (existing) return existing;
   const lines: string[] = [];

@@ -1,25 +1,14 @@
 import { env } from "cloudflare:test";
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
+import { describe, expect, it } from "vitest";
+import { expectLogs } from "../../../test/support/expected-logs";
 import { createApp } from "../../app";
 
-let logs: MockInstance<typeof console.log>;
-let errors: MockInstance<typeof console.error>;
-beforeEach(() => {
-  logs = vi.spyOn(console, "log").mockImplementation(() => {});
-  errors = vi.spyOn(console, "error").mockImplementation(() => {});
-});
-afterEach(() => {
-  logs.mockRestore();
-  errors.mockRestore();
-});
-const requestLines = () =>
-  logs.mock.calls
-    .map((args) => String(args[0]))
-    .filter((line) => line.includes('"event":"request"'))
-    .map((line) => JSON.parse(line));
+const requestLines = (logs: string[]) =>
+  logs.filter((line) => line.includes('"event":"request"')).map((line) => JSON.parse(line));
 
 describe("request log", () => {
   it("writes one JSON line per request: route pattern, partner, status, duration, colo", async () => {
+    const logs = expectLogs("log");
     const app = createApp();
     const request = new Request("https://edgestay.test/api/bookings/BKNOSUCHBOOKING1", {
       headers: { "api-key": "demo-partner-key", "x-request-id": "req-log-1" },
@@ -27,7 +16,7 @@ describe("request log", () => {
     });
     const res = await app.request(request, undefined, env);
     expect(res.status).toBe(404);
-    expect(requestLines()).toEqual([
+    expect(requestLines(logs)).toEqual([
       {
         level: "info",
         event: "request",
@@ -43,14 +32,17 @@ describe("request log", () => {
   });
 
   it("leaves partnerId null before authentication and omits colo when the request has none", async () => {
+    const logs = expectLogs("log");
     const res = await createApp().request("/api/bookings/BKNOSUCHBOOKING1", {}, env);
     expect(res.status).toBe(401);
-    const [line] = requestLines();
+    const [line] = requestLines(logs);
     expect(line).toMatchObject({ partnerId: null, status: 401, route: "/api/bookings/:bookingReference" });
     expect(line).not.toHaveProperty("colo");
   });
 
   it("logs a failure's stack once (onError) and the request line without it", async () => {
+    const logs = expectLogs("log");
+    const errors = expectLogs("error");
     const app = createApp();
     app.get("/boom-probe", () => {
       throw new Error("kaboom in a handler");
@@ -62,16 +54,14 @@ describe("request log", () => {
       code: "internal_error",
       requestId: "req-boom",
     });
-    const stacks = [...errors.mock.calls, ...logs.mock.calls]
-      .map((args) => String(args[0]))
-      .filter((line) => line.includes("kaboom in a handler"));
+    const stacks = [...errors, ...logs].filter((line) => line.includes("kaboom in a handler"));
     expect(stacks).toHaveLength(1);
     expect(JSON.parse(stacks[0]!)).toMatchObject({
       level: "error",
       requestId: "req-boom",
       error: expect.stringContaining("Error: kaboom in a handler\n    at "),
     });
-    expect(requestLines()).toEqual([
+    expect(requestLines(logs)).toEqual([
       expect.objectContaining({ level: "error", requestId: "req-boom", route: "/boom-probe", status: 500 }),
     ]);
   });
