@@ -1,4 +1,5 @@
 import { exports } from "cloudflare:workers";
+import { createApp } from "../../src/app";
 import { DEMO, OTHER } from "./accounts";
 import { assertDocumented, type Sent } from "./openapi-conformance";
 
@@ -18,6 +19,24 @@ export const call = async (method: string, path: string, body?: unknown, options
   }
   const request = new Request(`https://edgestay.test${path}`, { method, headers, body: payload });
   return readResponse(await exports.default.fetch(request), request);
+};
+
+let appForEnv: ReturnType<typeof createApp> | undefined;
+/** One call to the app under other bindings (`vars`): the Worker as deployed with other secrets or settings. */
+export const callWithEnv = async (
+  vars: Env,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+) => {
+  appForEnv ??= createApp();
+  const init = {
+    method,
+    headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  };
+  return readResponse(await appForEnv.request(path, init, vars), { method, url: path });
 };
 
 /**

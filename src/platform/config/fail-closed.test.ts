@@ -1,7 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
-import { readResponse } from "../../../test/support/api";
-import { createApp } from "../../app";
+import { callWithEnv } from "../../../test/support/api";
 import { DEMO_SECRET_VALUES, REQUIRED_SECRETS } from "./secrets";
 
 /** Strong values, as `wrangler secret put` would set them on a deploy. */
@@ -20,22 +19,8 @@ const deployed = (changes: Record<string, string | undefined> = {}) => {
   return vars as unknown as Env;
 };
 
-const app = createApp();
-const send = async (vars: Env, method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
-  readResponse(
-    await app.request(
-      path,
-      {
-        method,
-        headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      },
-      vars,
-    ),
-    { method, url: path },
-  );
 const content = (vars: Env) =>
-  send(vars, "POST", "/api/v1/content/accommodations", { "api-key": "demo-partner-key" }, { size: 1 });
+  callWithEnv(vars, "POST", "/api/v1/content/accommodations", { "api-key": "demo-partner-key" }, { size: 1 });
 
 let errors: MockInstance<typeof console.error>;
 beforeEach(() => {
@@ -67,17 +52,17 @@ describe("fail closed on configuration", () => {
       const vars = deployed({ [name]: value });
       const requests = [
         () => content(vars),
-        () => send(vars, "GET", "/api/partners", { authorization: `Bearer ${DEPLOYED.OPERATOR_TOKEN}` }),
+        () => callWithEnv(vars, "GET", "/api/partners", { authorization: `Bearer ${DEPLOYED.OPERATOR_TOKEN}` }),
         () =>
-          send(
+          callWithEnv(
             vars,
             "POST",
             "/api/partner/v1/core-chat/sessions",
             { "x-partner-api-key": "demo-partner-key" },
             { actor: { actorId: "a" } },
           ),
-        () => send(vars, "GET", "/openapi.json"),
-        () => send(vars, "GET", "/no/such/route", { "x-request-id": "req-misconfigured-1" }),
+        () => callWithEnv(vars, "GET", "/openapi.json"),
+        () => callWithEnv(vars, "GET", "/no/such/route", { "x-request-id": "req-misconfigured-1" }),
       ];
       for (const [index, request] of requests.entries()) {
         const res = await request();
@@ -96,8 +81,10 @@ describe("fail closed on configuration", () => {
         );
         expect(res.headers.get("x-request-id")).toBe(res.json.requestId);
       }
-      expect((await send(vars, "GET", "/no/such/route", { "x-request-id": "req-42" })).json.requestId).toBe("req-42");
-      const health = await send(vars, "GET", "/health");
+      expect((await callWithEnv(vars, "GET", "/no/such/route", { "x-request-id": "req-42" })).json.requestId).toBe(
+        "req-42",
+      );
+      const health = await callWithEnv(vars, "GET", "/health");
       expect(health.status).toBe(200);
       expect(health.json.data).toEqual({ status: "ok" });
 
@@ -163,9 +150,9 @@ describe("fail closed on configuration", () => {
     expect(env.ENVIRONMENT).toBe("local");
     const local = { ...env } as Env;
     expect((await content(local)).status).toBe(200);
-    expect((await send(local, "GET", "/api/partners", { authorization: "Bearer demo-operator-token" })).status).toBe(
-      200,
-    );
+    expect(
+      (await callWithEnv(local, "GET", "/api/partners", { authorization: "Bearer demo-operator-token" })).status,
+    ).toBe(200);
     expect((await content({ ...env, ENVIRONMENT: "staging" } as Env)).status).toBe(503);
     expect((await content({ ...env, ENVIRONMENT: undefined } as unknown as Env)).status).toBe(503);
     // Local or not, a missing secret is never accepted.

@@ -2,8 +2,7 @@ import { env } from "cloudflare:test";
 import { verify } from "hono/jwt";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
-import { readResponse } from "../../../test/support/api";
-import { createApp } from "../../app";
+import { callWithEnv } from "../../../test/support/api";
 import { quoteBody, searchBody } from "../../../test/support/booking";
 import { loginBody } from "../../../test/support/sessions";
 import { DEMO } from "../../../test/support/accounts";
@@ -24,28 +23,15 @@ const stages = (name: "JWT_SECRET" | "PAGE_TOKEN_SECRET") => ({
   after: { ...env, [name]: NEW } as Env,
 });
 
-const app = createApp();
-const send = async (vars: Env, method: string, path: string, headers: Record<string, string>, body?: unknown) =>
-  readResponse(
-    await app.request(
-      path,
-      {
-        method,
-        headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      },
-      vars,
-    ),
-    { method, url: path },
-  );
 const API_KEY = { "api-key": "demo-partner-key" };
 
 describe("JWT_SECRET rotation", () => {
   const { before, during, after } = stages("JWT_SECRET");
   const login = async (vars: Env) =>
-    (await send(vars, "POST", "/api/auth/login", {}, loginBody(DEMO.admin.email, DEMO.admin.passwordMd5))).json.data
-      .token.accessToken as string;
-  const me = (vars: Env, token: string) => send(vars, "GET", "/api/users/me", { authorization: `Bearer ${token}` });
+    (await callWithEnv(vars, "POST", "/api/auth/login", {}, loginBody(DEMO.admin.email, DEMO.admin.passwordMd5))).json
+      .data.token.accessToken as string;
+  const me = (vars: Env, token: string) =>
+    callWithEnv(vars, "GET", "/api/users/me", { authorization: `Bearer ${token}` });
 
   it("keeps tokens issued before the rotation working, signs new ones with the new secret", async () => {
     const issuedBefore = await login(before);
@@ -79,25 +65,25 @@ describe("PAGE_TOKEN_SECRET rotation", () => {
   const CONTENT = "/api/v1/content/accommodations";
 
   it("keeps content page tokens working across the rotation; new tokens use the new secret", async () => {
-    const first = await send(before, "POST", CONTENT, API_KEY, { size: 2 });
+    const first = await callWithEnv(before, "POST", CONTENT, API_KEY, { size: 2 });
     const issuedBefore = first.json.data.nextPageToken as string;
 
-    const second = await send(during, "POST", CONTENT, API_KEY, { pageToken: issuedBefore });
+    const second = await callWithEnv(during, "POST", CONTENT, API_KEY, { pageToken: issuedBefore });
     expect(second.status).toBe(200);
     expect(second.json.data.accommodations[0].code > first.json.data.accommodations[1].code).toBe(true);
     const issuedDuring = second.json.data.nextPageToken as string;
     expect((await openToken(keyring(NEW), "content-page", issuedDuring, Date.now())).kind).toBe("ok");
     expect((await openToken(keyring(OLD), "content-page", issuedDuring, Date.now())).kind).toBe("bad_signature");
 
-    const refused = await send(after, "POST", CONTENT, API_KEY, { pageToken: issuedBefore });
+    const refused = await callWithEnv(after, "POST", CONTENT, API_KEY, { pageToken: issuedBefore });
     expect(refused.status).toBe(401);
     expect(refused.json.message).toBe("Invalid pageToken signature");
-    expect((await send(after, "POST", CONTENT, API_KEY, { pageToken: issuedDuring })).status).toBe(200);
+    expect((await callWithEnv(after, "POST", CONTENT, API_KEY, { pageToken: issuedDuring })).status).toBe(200);
   });
 
   it("keeps option ids from a search before the rotation quotable", async () => {
     const search = async (vars: Env) => {
-      const res = await send(
+      const res = await callWithEnv(
         vars,
         "POST",
         "/api/search",
@@ -115,12 +101,12 @@ describe("PAGE_TOKEN_SECRET rotation", () => {
       };
     };
     const searchedBefore = await search(before);
-    expect((await send(during, "POST", "/api/quote", API_KEY, quoteBody(searchedBefore))).status).toBe(200);
+    expect((await callWithEnv(during, "POST", "/api/quote", API_KEY, quoteBody(searchedBefore))).status).toBe(200);
 
     const searchedDuring = await search(during);
-    const refused = await send(after, "POST", "/api/quote", API_KEY, quoteBody(searchedBefore));
+    const refused = await callWithEnv(after, "POST", "/api/quote", API_KEY, quoteBody(searchedBefore));
     expect(refused.status).toBe(400);
     expect(refused.json.message).toBe("Option reference expired or invalid");
-    expect((await send(after, "POST", "/api/quote", API_KEY, quoteBody(searchedDuring))).status).toBe(200);
+    expect((await callWithEnv(after, "POST", "/api/quote", API_KEY, quoteBody(searchedDuring))).status).toBe(200);
   });
 });
