@@ -6,6 +6,7 @@ import { bookingByClientReference } from "../supply/hotelx/client";
 import { hotelxSupplierName } from "../supply/hotelx/hotelx-supplier";
 import { attachBody, say, startSession, tokenOf } from "../../../test/support/chat";
 import { inDays } from "../../../test/support/clock";
+import { demoUpstreamUrl, sandboxAccess } from "../../../test/support/hotelx";
 
 // Chat books through the partner's preferred in-use connection. With 1001 out of use, that is 1002,
 // served by the sandbox Hotel-X supplier (an auxiliary worker behind the HOTELX_SANDBOX binding).
@@ -20,16 +21,7 @@ const bookingOf = (sessionId: string) =>
     .bind(`chat-${sessionId}-%`)
     .first<{ reference: string; status: string; supplier: string; accommodation_code: string }>();
 const upstreamBooking = async (hotelCode: string, clientReference: string) => {
-  const url = (await env.DB.prepare(
-    "SELECT url FROM connection_upstreams WHERE connection_id = 'con_demo_hotelx'",
-  ).first<string>("url"))!;
-  const access = {
-    url,
-    client: "test",
-    context: "SANDBOX",
-    apiKey: env.HOTELX_SANDBOX_API_KEY,
-    fetch: (request: Request) => env.HOTELX_SANDBOX.fetch(request),
-  };
+  const access = sandboxAccess(await demoUpstreamUrl(), "test");
   return bookingByClientReference(access, { hotelCode, currency: "EUR", clientReference }, { deadlineMs: 5_000 });
 };
 

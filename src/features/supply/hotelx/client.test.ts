@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { sandboxAccess } from "../../../../test/support/hotelx";
 import {
   book,
   bookingByClientReference,
@@ -8,18 +9,11 @@ import {
   search,
   SupplierCallError,
   type BookInput,
-  type HotelxAccess,
   type ProviderTransaction,
 } from "./client";
 
 // Every call crosses a real Worker-to-Worker HTTP hop to the sandbox (an auxiliary worker).
-const access: HotelxAccess = {
-  url: "https://hotelx-sandbox.test/graphql",
-  client: "edgestay",
-  context: "SANDBOX",
-  apiKey: env.HOTELX_SANDBOX_API_KEY,
-  fetch: (request) => env.HOTELX_SANDBOX.fetch(request),
-};
+const access = sandboxAccess();
 const STAY = { checkIn: "2027-03-10", checkOut: "2027-03-12", occupancies: [{ paxes: [{ age: 30 }, { age: 28 }] }] };
 const OK_DEADLINE = { deadlineMs: 5_000 };
 /** Slow scenarios sleep 2 s; a 200 ms deadline leaves a wide gap either way. */

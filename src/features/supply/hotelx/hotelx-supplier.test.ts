@@ -4,6 +4,7 @@ import { seedSandboxHotels } from "../../../../test/support/seed";
 import { call, post } from "../../../../test/support/api";
 import { bookBody, cancelBody, quoteBody, searchOne } from "../../../../test/support/booking";
 import { inDays } from "../../../../test/support/clock";
+import { demoUpstreamUrl, sandboxAccess } from "../../../../test/support/hotelx";
 import { settlePendingBookingsTask } from "../../booking/settle-pending";
 import { circuitFor } from "../upstream-circuit";
 import { bookingByClientReference, type HotelxAccess } from "./client";
@@ -18,16 +19,8 @@ let ledger: HotelxAccess;
 
 beforeAll(async () => {
   await seedSandboxHotels(env.DB);
-  upstreamUrl = (await env.DB.prepare(
-    "SELECT url FROM connection_upstreams WHERE connection_id = 'con_demo_hotelx'",
-  ).first<string>("url"))!;
-  ledger = {
-    url: upstreamUrl,
-    client: "test",
-    context: "SANDBOX",
-    apiKey: env.HOTELX_SANDBOX_API_KEY,
-    fetch: (request) => env.HOTELX_SANDBOX.fetch(request),
-  };
+  upstreamUrl = await demoUpstreamUrl();
+  ledger = sandboxAccess(upstreamUrl, "test");
 });
 // The upstream's circuit is shared by every test here: each starts closed.
 beforeEach(async () => {

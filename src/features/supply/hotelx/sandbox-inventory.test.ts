@@ -1,16 +1,10 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { sandboxAccess } from "../../../../test/support/hotelx";
 import { GENERATED_HOTELS, generatedHotelCode } from "../../../../sandbox/hotelx/src/inventory";
-import { quote, search, SupplierCallError, type HotelxAccess } from "./client";
+import { quote, search, SupplierCallError } from "./client";
 
 // The sandbox's generated hotels (HX1000..HX1999), reached over the real hop to the auxiliary worker.
-const access: HotelxAccess = {
-  url: "https://hotelx-sandbox.test/graphql",
-  client: "edgestay",
-  context: "SANDBOX",
-  apiKey: env.HOTELX_SANDBOX_API_KEY,
-  fetch: (request) => env.HOTELX_SANDBOX.fetch(request),
-};
+const access = sandboxAccess();
 const STAY = { checkIn: "2027-03-10", checkOut: "2027-03-12", occupancies: [{ paxes: [{ age: 30 }, { age: 28 }] }] };
 const DEADLINE = { deadlineMs: 5_000 };
 const hundredCodes = Array.from({ length: 100 }, (_, i) => generatedHotelCode(i * 10));
