@@ -55,11 +55,6 @@ const asApiError = (err: unknown): ApiError => {
 };
 
 /** Reads that may be a moment stale (content export, both searches, booking list and read) may start at a replica. */
-const staleReadsAllowed = (method: string, path: string) =>
-  (method === "POST" &&
-    (path === "/api/v1/content/accommodations" || path === "/api/search" || path === "/api/search/tgx")) ||
-  (method === "GET" && (path === "/api/bookings" || path.startsWith("/api/bookings/")));
-
 const documentServer = (env: Env, requestUrl: string) => {
   try {
     return publicBaseUrl(env, requestUrl);
@@ -76,7 +71,7 @@ export const createApp = () => {
   // Hono's: a caller's X-Request-Id is kept when it is at most 128 of [A-Za-z0-9_=-], else a UUID.
   app.use("*", requestId({ limitLength: 128 }));
   app.use("*", failClosed());
-  app.use("*", withDb(staleReadsAllowed));
+  app.use("*", withDb);
 
   app.openapi(health, async (c) => {
     await c.get("db").run(sql`select 1`);

@@ -6,6 +6,7 @@ import { attachBody, chat, NEW_YORK, say, startSession, tokenOf } from "../suppo
 import { humanSignals, sendSignals, unique } from "../support/radar";
 import { BOOKMARK_HEADER, isBookmark, sessionStart } from "../../src/platform/db/client";
 import { call, post } from "../support/api";
+import { inDays } from "../support/clock";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 50 });
@@ -132,14 +133,33 @@ describe("continuing from a bookmark", () => {
   });
 
   it("stale-tolerant reads continue from the sent bookmark; writes start at the primary", async () => {
+    const reference = (await bookOne("bm-stale-reads")).json.data.bookingReference;
+    const tgxSearch = {
+      criteria: {
+        checkIn: inDays(30),
+        checkOut: inDays(32),
+        hotels: ["US000001"],
+        occupancies: [{ paxes: [{ age: 30 }] }],
+        currency: "USD",
+        language: "en",
+        nationality: "US",
+        market: "US",
+      },
+      settings: { access: { code: 1001 } },
+    };
+    // Every route that declares replicaReadsAllowed, and only those (the quote below does not).
     const reads = [
       await post(
         "/api/search",
         searchBody({ destinations: { accommodations: [{ code: "US000001" }] } }),
         withBookmark(AHEAD),
       ),
+      await post("/api/search/tgx", tgxSearch, withBookmark(AHEAD)),
       await post("/api/v1/content/accommodations", { limit: 5 }, withBookmark(AHEAD)),
-      await call("GET", "/api/bookings?partnerReference=bm-read-your-write", undefined, withBookmark(AHEAD)),
+      await call("GET", "/api/bookings?partnerReference=bm-stale-reads", undefined, withBookmark(AHEAD)),
+      await call("GET", "/api/bookings?limit=5", undefined, withBookmark(AHEAD)),
+      await call("GET", `/api/bookings/${reference}`, undefined, withBookmark(AHEAD)),
+      await call("GET", `/api/bookings/${reference}/cancellation`, undefined, withBookmark(AHEAD)),
     ];
     for (const res of reads) {
       expect(res.status, res.text).toBe(200);

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { apiRoute } from "../../platform/http/api-route";
 import type { Context } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
+import { replicaReadsAllowed } from "../../platform/db/replica-reads";
 import { signingKeys } from "../../platform/config/secrets";
 import { ApiError } from "../../platform/http/api-error";
 import { errorResponses, success } from "../../platform/http/envelope";
@@ -93,7 +94,7 @@ const search = apiRoute({
   tags: ["Booking"],
   summary: "Search availability and priced options (rate limited per connection)",
   security: apiKeySecurity,
-  middleware: [coreAccess()] as const,
+  middleware: [replicaReadsAllowed, coreAccess()] as const,
   request: body(searchRequestSchema),
   responses: {
     200: { description: "Options per accommodation", headers: rateLimitHeaders, ...json(searchResponseSchema) },
@@ -108,7 +109,7 @@ const searchTgxRoute = apiRoute({
   tags: ["Booking"],
   summary: "Hotel-X (TravelgateX) shaped search over the same inventory, options quotable at /api/quote (rate limited)",
   security: apiKeySecurity,
-  middleware: [coreAccess()] as const,
+  middleware: [replicaReadsAllowed, coreAccess()] as const,
   request: body(tgxSearchRequestSchema),
   responses: {
     200: {
@@ -188,7 +189,7 @@ const bookingByReference = apiRoute({
   tags: ["Booking"],
   summary: "Read one of your bookings",
   security: apiKeySecurity,
-  middleware: [apiKeyAuth()] as const,
+  middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
   request: { params: z.object({ bookingReference: z.string().min(1).max(100) }) },
   responses: { 200: { description: "The booking", ...json(bookingResponseSchema) }, ...errorResponses(401, 404) },
 });
@@ -201,7 +202,7 @@ const bookingByPartnerReference = apiRoute({
   tags: ["Booking"],
   summary: "List your bookings newest first (reconciliation), or find one by your partnerReference",
   security: apiKeySecurity,
-  middleware: [apiKeyAuth()] as const,
+  middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
   request: { query: bookingsQuerySchema },
   responses: {
     200: {
@@ -219,7 +220,7 @@ const cancellationPreview = apiRoute({
   tags: ["Booking"],
   summary: "What cancelling would cost at a moment (default now), without cancelling",
   security: apiKeySecurity,
-  middleware: [apiKeyAuth()] as const,
+  middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
   request: {
     params: z.object({ bookingReference: z.string().min(1).max(100) }),
     query: cancellationPreviewQuerySchema,
@@ -243,7 +244,10 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     await admit(c, connection);
     const result = await searchAvailability(deps, connection, searchQueryOf(request));
     countUsage(c, connection, "search");
-    return c.json(success({ ...result, requestId: c.get("requestId"), responseTime: Math.max(0, Date.now() - startedAt) }), 200);
+    return c.json(
+      success({ ...result, requestId: c.get("requestId"), responseTime: Math.max(0, Date.now() - startedAt) }),
+      200,
+    );
   })
   .openapi(searchTgxRoute, async (c) => {
     const request = c.req.valid("json");

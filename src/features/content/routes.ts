@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { replicaReadsAllowed } from "../../platform/db/replica-reads";
 import { apiRoute } from "../../platform/http/api-route";
 import type { TypedResponse } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
@@ -23,7 +24,7 @@ const listAccommodations = apiRoute({
   tags: ["Content"],
   summary: "Page through accommodation content",
   security: apiKeySecurity,
-  middleware: [apiKeyAuth()] as const,
+  middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
   request: { body: { required: true, content: { "application/json": { schema: contentRequestSchema } } } },
   responses: {
     200: { description: "One page of content", content: { "application/json": { schema: contentResponseSchema } } },

@@ -1,6 +1,7 @@
 import { drizzle } from "drizzle-orm/d1";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
+import { allowsReplicaReads } from "./replica-reads";
 
 export const database = (d1: D1Database) => drizzle(d1);
 export type Db = ReturnType<typeof database>;
@@ -61,15 +62,14 @@ export const sessionDatabase = (d1: D1Database, start: D1SessionConstraint | D1S
  * (raw statements, the API-key batch, booking services) and `c.get("db")` (drizzle) are both the
  * session. The latest bookmark goes back as `x-d1-bookmark` on every response that touched D1.
  */
-export const withDb = (staleReadsAllowed: (method: string, path: string) => boolean): MiddlewareHandler<AppEnv> =>
-  async function withDb(c, next) {
-    const start = sessionStart(c.req.header(BOOKMARK_HEADER), staleReadsAllowed(c.req.method, c.req.path));
-    const d1 = sessionDatabase(c.env.DB, start);
-    // A copy: the env object is shared by every request of the isolate.
-    c.env = { ...c.env, DB: d1 };
-    c.set("d1", d1);
-    c.set("db", database(d1));
-    await next();
-    const bookmark = d1.bookmark();
-    if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
-  };
+export const withDb: MiddlewareHandler<AppEnv> = async function withDb(c, next) {
+  const start = sessionStart(c.req.header(BOOKMARK_HEADER), allowsReplicaReads(c));
+  const d1 = sessionDatabase(c.env.DB, start);
+  // A copy: the env object is shared by every request of the isolate.
+  c.env = { ...c.env, DB: d1 };
+  c.set("d1", d1);
+  c.set("db", database(d1));
+  await next();
+  const bookmark = d1.bookmark();
+  if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
+};
