@@ -1,4 +1,9 @@
+// Raw SQL: FTS5 name search, the geo grid walk and the batched search read (one D1 batch with the night overrides)
+import { eq } from "drizzle-orm";
+import { database } from "../../platform/db/client";
 import { CELLS_PER_DEGREE, GRID_COLUMNS, gridCell, gridRowOf } from "../../platform/db/geo-grid";
+import { accommodations } from "../../platform/db/schema";
+import type { SqlRow } from "../../platform/db/sql-row";
 import type { AccommodationSelection, SupplyAccommodation } from "../supply/supplier";
 
 /**
@@ -14,16 +19,10 @@ export type SqlSelection = {
   finish: (rows: unknown[]) => SupplyAccommodation[];
 };
 
-type Row = {
-  code: string;
-  name: string;
-  type: string;
-  country: string;
-  latitude: number;
-  longitude: number;
-  star_rating: number;
-  timezone: string;
-};
+type Row = Pick<
+  SqlRow<typeof accommodations>,
+  "code" | "name" | "type" | "country" | "latitude" | "longitude" | "star_rating" | "timezone"
+>;
 
 const COLUMNS = "a.code, a.name, a.type, a.country, a.latitude, a.longitude, a.star_rating, a.timezone";
 
@@ -69,8 +68,13 @@ export const accommodationsOf = (d1: D1Database, selection: AccommodationSelecti
   read(d1, sqlSelectionOf(selection));
 
 export const accommodationByCode = async (d1: D1Database, code: string): Promise<SupplyAccommodation | null> => {
-  const row = await d1.prepare(`SELECT ${COLUMNS} FROM accommodations a WHERE a.code = ?`).bind(code).first<Row>();
-  return row ? toAccommodation(row) : null;
+  const { name, type, country, latitude, longitude, starRating, timezone } = accommodations;
+  const found = await database(d1)
+    .select({ code: accommodations.code, name, type, country, latitude, longitude, starRating, timezone })
+    .from(accommodations)
+    .where(eq(accommodations.code, code))
+    .get();
+  return found ?? null;
 };
 
 const EARTH_RADIUS_KM = 6371.0088;

@@ -1,4 +1,6 @@
+import { and, eq } from "drizzle-orm";
 import { sha256Hex, randomToken } from "../../platform/crypto/digest";
+import { database } from "../../platform/db/client";
 import { isForeignKeyViolation, isUniqueViolation } from "../../platform/db/constraint";
 import { ApiError } from "../../platform/http/api-error";
 import { success } from "../../platform/http/envelope";
@@ -18,7 +20,7 @@ import { callSupplier, supplyOptionsOf, type SupplyOptions } from "./supplier-de
 import { quoteStore, type StoredQuote } from "./quote-store";
 import type { BookRequest } from "./schemas";
 import { requestedCurrency } from "./selling-terms";
-import type { BookingRow } from "./tables";
+import { type BookingRow, bookings } from "./tables";
 
 export type BookResult = {
   bookingReference: string;
@@ -41,56 +43,26 @@ const NOT_SUCCESSFUL = (reason: string) =>
 /** An unguessable booking reference: 15 random bytes. */
 const newBookingReference = () => `BK${randomToken(15).toUpperCase().replace(/[-_]/g, "Z")}`;
 
-export const findBookingByPartnerReference = (d1: D1Database, partnerId: string, partnerReference: string) =>
-  d1
-    .prepare("SELECT * FROM bookings WHERE partner_id = ? AND partner_reference = ?")
-    .bind(partnerId, partnerReference)
-    .first<RawBooking>();
-
-export type RawBooking = {
-  reference: string;
-  partner_id: string;
-  connection_id: string;
-  partner_reference: string;
-  request_hash: string;
-  status: BookingRow["status"];
-  accommodation_code: string;
-  accommodation_name: string;
-  timezone: string;
-  check_in: string;
-  check_out: string;
-  room_code: string;
-  rate_plan_code: string;
-  room_count: number;
-  board_code: string;
-  currency: string;
-  charge_total: number;
-  rate: string;
-  rooms: string;
-  cancel_policy: string | null;
-  holder: string;
-  occupancies: string;
-  supplier: string;
-  supplier_reference: string;
-  hotel_confirmation_number: string | null;
-  created_at: string;
-  cancelled_at: string | null;
-  cancel_price: number | null;
-};
+export const findBookingByPartnerReference = async (d1: D1Database, partnerId: string, partnerReference: string) =>
+  (await database(d1)
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.partnerId, partnerId), eq(bookings.partnerReference, partnerReference)))
+    .get()) ?? null;
 
 const exchangeOf = (rate: string): BookResult["exchange"] => {
   const exchange = (JSON.parse(rate) as { exchange?: BookResult["exchange"] }).exchange;
   return exchange ? { currency: exchange.currency, rate: exchange.rate } : undefined;
 };
 
-const resultOf = (row: RawBooking, meta: { requestId: string; startedAt: number }): BookResult => ({
+const resultOf = (row: BookingRow, meta: { requestId: string; startedAt: number }): BookResult => ({
   bookingReference: row.reference,
-  partnerReference: row.partner_reference,
+  partnerReference: row.partnerReference,
   status: row.status,
-  chargeTotal: row.charge_total,
+  chargeTotal: row.chargeTotal,
   currency: row.currency,
   ...(exchangeOf(row.rate) ? { exchange: exchangeOf(row.rate) } : {}),
-  ...(row.hotel_confirmation_number ? { hotelConfirmationNumber: row.hotel_confirmation_number } : {}),
+  ...(row.hotelConfirmationNumber ? { hotelConfirmationNumber: row.hotelConfirmationNumber } : {}),
   requestId: meta.requestId,
   responseTime: Math.max(0, Date.now() - meta.startedAt),
 });
@@ -141,8 +113,8 @@ const bookRequestHash = (criteria: BookOrder) =>
   );
 
 /** The same partnerReference again: the first booking if the request is the same, else 409. */
-const retried = (existing: RawBooking, requestHash: string, meta: { requestId: string; startedAt: number }) => {
-  if (existing.request_hash !== requestHash) {
+const retried = (existing: BookingRow, requestHash: string, meta: { requestId: string; startedAt: number }) => {
+  if (existing.requestHash !== requestHash) {
     throw new ApiError("partner_reference_conflict", "partnerReference is already used by a different booking", {
       bookingReference: existing.reference,
     });
@@ -202,6 +174,7 @@ const bookStoredQuote = async (
   now: number,
 ): Promise<BookResult> => {
   const partnerId = connection.partnerId;
+  const db = database(deps.d1);
   if (criteria.accommodationCode !== stored.accommodationCode)
     throw new ApiError("accommodation_mismatch", "Accommodation code mismatch");
   if (criteria.checkIn !== stored.stay.checkIn || criteria.checkOut !== stored.stay.checkOut)
@@ -269,41 +242,36 @@ const bookStoredQuote = async (
     status: "success" | "pending",
     confirmed: { supplierReference: string; hotelConfirmationNumber: string | null } | null,
   ) =>
-    deps.d1
-      .prepare(
-        `INSERT INTO bookings (reference, partner_id, connection_id, partner_reference, request_hash, status, accommodation_code, accommodation_name, timezone,
-          check_in, check_out, room_code, rate_plan_code, room_count, board_code, currency, charge_total, rate, rooms, cancel_policy, holder, occupancies,
-          supplier, supplier_reference, hotel_confirmation_number, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?26, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)`,
-      )
-      .bind(
+    db
+      .insert(bookings)
+      .values({
         reference,
         partnerId,
-        connection.id,
-        criteria.partnerReference,
+        connectionId: connection.id,
+        partnerReference: criteria.partnerReference,
         requestHash,
-        accommodation.code,
-        accommodation.name,
-        accommodation.timezone,
-        stored.stay.checkIn,
-        stored.stay.checkOut,
-        product.roomCode,
-        product.ratePlanCode,
-        stored.stay.rooms.length,
-        String(stored.quote.boardCode ?? ""),
-        rate.currency,
-        rate.chargeTotal,
-        JSON.stringify(rate),
-        JSON.stringify(stored.quote.rooms ?? []),
-        stored.quote.cancelPolicy ? JSON.stringify(stored.quote.cancelPolicy) : null,
-        JSON.stringify({ name: criteria.holder.name, surName: criteria.holder.surName }),
-        JSON.stringify(paxes),
-        supplier.name,
-        confirmed?.supplierReference ?? "",
-        confirmed?.hotelConfirmationNumber ?? null,
-        new Date(now).toISOString(),
         status,
-      )
+        accommodationCode: accommodation.code,
+        accommodationName: accommodation.name,
+        timezone: accommodation.timezone,
+        checkIn: stored.stay.checkIn,
+        checkOut: stored.stay.checkOut,
+        roomCode: product.roomCode,
+        ratePlanCode: product.ratePlanCode,
+        roomCount: stored.stay.rooms.length,
+        boardCode: String(stored.quote.boardCode ?? ""),
+        currency: rate.currency,
+        chargeTotal: rate.chargeTotal,
+        rate: JSON.stringify(rate),
+        rooms: JSON.stringify(stored.quote.rooms ?? []),
+        cancelPolicy: stored.quote.cancelPolicy ? JSON.stringify(stored.quote.cancelPolicy) : null,
+        holder: JSON.stringify({ name: criteria.holder.name, surName: criteria.holder.surName }),
+        occupancies: JSON.stringify(paxes),
+        supplier: supplier.name,
+        supplierReference: confirmed?.supplierReference ?? "",
+        hotelConfirmationNumber: confirmed?.hotelConfirmationNumber ?? null,
+        createdAt: new Date(now).toISOString(),
+      })
       .run();
   /** Another request with the same partnerReference stored its booking first: answer as a retry of it. */
   const answerAsRetry = async (error: unknown) => {
@@ -315,7 +283,7 @@ const bookStoredQuote = async (
     return withTransactions(retried(winner, requestHash, meta));
   };
   const storedBooking = async (confirmed: boolean) => {
-    const row = await deps.d1.prepare("SELECT * FROM bookings WHERE reference = ?").bind(reference).first<RawBooking>();
+    const row = await db.select().from(bookings).where(eq(bookings.reference, reference)).get();
     // A pending booking is announced when it settles (settle-pending.ts), not before.
     if (confirmed) await announceBookingChange(deps, bookingChangeOf("booking.confirmed", row!), now);
     return withTransactions(resultOf(row!, meta));
@@ -334,15 +302,21 @@ const bookStoredQuote = async (
       answer = await askSupplier();
     } catch (error) {
       // Refused: nothing was booked upstream, so the reservation goes and the reference is free again.
-      await deps.d1.prepare("DELETE FROM bookings WHERE reference = ? AND status = 'pending'").bind(reference).run();
+      await db
+        .delete(bookings)
+        .where(and(eq(bookings.reference, reference), eq(bookings.status, "pending")))
+        .run();
       throw error;
     }
     if (answer.status !== "confirmed") return storedBooking(false);
-    await deps.d1
-      .prepare(
-        "UPDATE bookings SET status = 'success', supplier_reference = ?2, hotel_confirmation_number = ?3 WHERE reference = ?1 AND status = 'pending'",
-      )
-      .bind(reference, answer.supplierReference, answer.hotelConfirmationNumber ?? null)
+    await db
+      .update(bookings)
+      .set({
+        status: "success",
+        supplierReference: answer.supplierReference,
+        hotelConfirmationNumber: answer.hotelConfirmationNumber ?? null,
+      })
+      .where(and(eq(bookings.reference, reference), eq(bookings.status, "pending")))
       .run();
     return storedBooking(true);
   }
@@ -436,9 +410,10 @@ export const bookOnce = async (
       body: response.body as ReturnType<typeof answerOf>["body"],
       replayed: response.replayed,
     };
-  const row = await deps.d1
-    .prepare("SELECT * FROM bookings WHERE reference = ? AND partner_id = ?")
-    .bind(stored.bookingReference, connection.partnerId)
-    .first<RawBooking>();
+  const row = await database(deps.d1)
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.reference, stored.bookingReference), eq(bookings.partnerId, connection.partnerId)))
+    .get();
   return { ...answerOf(row ? resultOf(row, meta) : stored), replayed: true };
 };

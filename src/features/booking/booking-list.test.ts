@@ -4,7 +4,7 @@ import { seedDemoAccommodations } from "../../../test/support/seed";
 import { keyring } from "../../platform/crypto/keyring";
 import { signToken } from "../../platform/crypto/signed-token";
 import { call, OTHER_KEY, post } from "../../../test/support/api";
-import type { RawBooking } from "./book";
+import type { RawBooking } from "./tables";
 import { bookingPageQuery } from "./booking-list";
 import { bookBody, OTHER_CODE, quoteBody, quoteOf, searchOne } from "../../../test/support/booking";
 

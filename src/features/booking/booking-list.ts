@@ -1,12 +1,15 @@
 import { z } from "@hono/zod-openapi";
+import { and, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/sqlite-core";
+import { database } from "../../platform/db/client";
 import type { Keyring } from "../../platform/crypto/keyring";
 import { openToken, signToken } from "../../platform/crypto/signed-token";
 import { ApiError } from "../../platform/http/api-error";
 import { envelopeSchema } from "../../platform/http/envelope";
 import { isIsoDate, isIsoDatetime } from "../../platform/http/iso-time";
-import type { RawBooking } from "./book";
 import { bookingView } from "./bookings";
 import { bookingExample, bookingViewSchema } from "./schemas";
+import { bookings } from "./tables";
 
 /** Reconciliation list: GET /api/bookings without partnerReference. */
 export const DEFAULT_LIST_LIMIT = 50;
@@ -117,30 +120,30 @@ const readCursor = async (keys: Keyring, token: string, partnerId: string) => {
   return parsed.data;
 };
 
-/** The SQL of one page: the partner's bookings matching the filters, after the keyset cursor, newest first. */
-export const bookingPageQuery = (
-  partnerId: string,
-  filters: ListFilters,
-  after: { createdAt: string; reference: string } | null,
-  rows: number,
-) => {
-  const where = ["partner_id = ?"];
-  const params: unknown[] = [partnerId];
-  const add = (clause: string, ...values: unknown[]) => {
-    where.push(clause);
-    params.push(...values);
-  };
-  if (filters.createdFrom) add("created_at >= ?", filters.createdFrom);
-  if (filters.createdTo) add("created_at <= ?", filters.createdTo);
-  if (filters.checkInFrom) add("check_in >= ?", filters.checkInFrom);
-  if (filters.checkInTo) add("check_in <= ?", filters.checkInTo);
-  if (filters.status) add("status = ?", filters.status);
-  if (after) add("(created_at, reference) < (?, ?)", after.createdAt, after.reference);
-  params.push(rows);
-  return {
-    sql: `SELECT * FROM bookings WHERE ${where.join(" AND ")} ORDER BY created_at DESC, reference DESC LIMIT ?`,
-    params,
-  };
+type After = { createdAt: string; reference: string } | null;
+
+/** One page: the partner's bookings matching the filters, after the keyset cursor, newest first. */
+const pageOf = (partnerId: string, filters: ListFilters, after: After) => {
+  const where: SQL[] = [eq(bookings.partnerId, partnerId)];
+  if (filters.createdFrom) where.push(gte(bookings.createdAt, filters.createdFrom));
+  if (filters.createdTo) where.push(lte(bookings.createdAt, filters.createdTo));
+  if (filters.checkInFrom) where.push(gte(bookings.checkIn, filters.checkInFrom));
+  if (filters.checkInTo) where.push(lte(bookings.checkIn, filters.checkInTo));
+  if (filters.status) where.push(sql`${bookings.status} = ${filters.status}`);
+  if (after) where.push(sql`(${bookings.createdAt}, ${bookings.reference}) < (${after.createdAt}, ${after.reference})`);
+  return { where: and(...where), order: [desc(bookings.createdAt), desc(bookings.reference)] };
+};
+
+/** The SQL of one page (as listBookings runs it), for reading its query plan. */
+export const bookingPageQuery = (partnerId: string, filters: ListFilters, after: After, rows: number) => {
+  const page = pageOf(partnerId, filters, after);
+  return new QueryBuilder()
+    .select()
+    .from(bookings)
+    .where(page.where)
+    .orderBy(...page.order)
+    .limit(rows)
+    .toSQL();
 };
 
 /**
@@ -151,7 +154,7 @@ export const bookingPageQuery = (
 export const listBookings = async (d1: D1Database, keys: Keyring, partnerId: string, query: BookingsQuery) => {
   const limit = query.limit ?? DEFAULT_LIST_LIMIT;
   let filters = filtersOf(query);
-  let after: { createdAt: string; reference: string } | null = null;
+  let after: After = null;
 
   if (query.cursor !== undefined) {
     const cursor = await readCursor(keys, query.cursor, partnerId);
@@ -162,22 +165,24 @@ export const listBookings = async (d1: D1Database, keys: Keyring, partnerId: str
     after = { createdAt: cursor.c, reference: cursor.r };
   }
 
-  const { sql, params } = bookingPageQuery(partnerId, filters, after, limit + 1);
-  const { results } = await d1
-    .prepare(sql)
-    .bind(...params)
-    .all<RawBooking>();
+  const page = pageOf(partnerId, filters, after);
+  const results = await database(d1)
+    .select()
+    .from(bookings)
+    .where(page.where)
+    .orderBy(...page.order)
+    .limit(limit + 1);
 
-  const page = results.slice(0, limit);
-  const last = page[page.length - 1];
+  const served = results.slice(0, limit);
+  const last = served[served.length - 1];
   const nextCursor =
     results.length > limit && last
       ? await signToken(
           keys,
           "booking-list-cursor",
-          { v: 1, p: partnerId, f: filters, c: last.created_at, r: last.reference },
+          { v: 1, p: partnerId, f: filters, c: last.createdAt, r: last.reference },
           null,
         )
       : null;
-  return { bookings: page.map(bookingView), nextCursor };
+  return { bookings: served.map(bookingView), nextCursor };
 };

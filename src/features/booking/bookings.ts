@@ -1,32 +1,36 @@
+import { and, eq, sql } from "drizzle-orm";
+import { database } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
-import { findBookingByPartnerReference, type RawBooking } from "./book";
+import { findBookingByPartnerReference } from "./book";
+import { type BookingRow, bookings } from "./tables";
 
-export const bookingView = (row: RawBooking) => ({
+export const bookingView = (row: BookingRow) => ({
   bookingReference: row.reference,
-  partnerReference: row.partner_reference,
+  partnerReference: row.partnerReference,
   status: row.status,
-  accommodation: { code: row.accommodation_code, name: row.accommodation_name },
-  checkIn: row.check_in,
-  checkOut: row.check_out,
-  boardCode: row.board_code,
+  accommodation: { code: row.accommodationCode, name: row.accommodationName },
+  checkIn: row.checkIn,
+  checkOut: row.checkOut,
+  boardCode: row.boardCode,
   rate: JSON.parse(row.rate),
   rooms: JSON.parse(row.rooms),
-  cancelPolicy: row.cancel_policy ? JSON.parse(row.cancel_policy) : null,
+  cancelPolicy: row.cancelPolicy ? JSON.parse(row.cancelPolicy) : null,
   holder: JSON.parse(row.holder),
   occupancies: JSON.parse(row.occupancies),
-  chargeTotal: row.charge_total,
-  hotelConfirmationNumber: row.hotel_confirmation_number,
-  createdAt: row.created_at,
-  cancelledAt: row.cancelled_at,
-  cancelPrice: row.cancel_price === null ? null : { currency: row.currency, amount: row.cancel_price },
+  chargeTotal: row.chargeTotal,
+  hotelConfirmationNumber: row.hotelConfirmationNumber,
+  createdAt: row.createdAt,
+  cancelledAt: row.cancelledAt,
+  cancelPrice: row.cancelPrice === null ? null : { currency: row.currency, amount: row.cancelPrice },
 });
 
 /** Another partner's booking reads as not found: its existence is not disclosed. */
 export const readBooking = async (d1: D1Database, partnerId: string, bookingReference: string) => {
-  const row = await d1
-    .prepare("SELECT * FROM bookings WHERE reference = ? AND partner_id = ?")
-    .bind(bookingReference, partnerId)
-    .first<RawBooking>();
+  const row = await database(d1)
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.reference, bookingReference), eq(bookings.partnerId, partnerId)))
+    .get();
   if (!row) throw new ApiError("booking_not_found", `Booking not found with bookingReference: ${bookingReference}`);
   return bookingView(row);
 };
@@ -43,12 +47,12 @@ export const readBookingByPartnerReference = async (d1: D1Database, partnerId: s
  */
 export const eraseChatBookingHolders = async (d1: D1Database, chatSessionIds: string[]): Promise<number> => {
   if (chatSessionIds.length === 0) return 0;
-  const { meta } = await d1
-    .prepare(
-      `UPDATE bookings SET holder = json_object('name', '[erased]', 'surName', '[erased]')
-       WHERE EXISTS (SELECT 1 FROM json_each(?) WHERE bookings.partner_reference LIKE 'chat-' || json_each.value || '-%')`,
+  const { meta } = await database(d1)
+    .update(bookings)
+    .set({ holder: sql`json_object('name', '[erased]', 'surName', '[erased]')` })
+    .where(
+      sql`EXISTS (SELECT 1 FROM json_each(${JSON.stringify(chatSessionIds)}) WHERE ${bookings.partnerReference} LIKE 'chat-' || json_each.value || '-%')`,
     )
-    .bind(JSON.stringify(chatSessionIds))
     .run();
   return meta.changes ?? 0;
 };

@@ -1,3 +1,5 @@
+import { eq } from "drizzle-orm";
+import { database } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { hasLocalWrites } from "../supply/inventory-supplier";
 import {
@@ -9,9 +11,10 @@ import {
 } from "../supply/supplier";
 import { localDate } from "../supply/zoned-time";
 import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
-import type { RawBooking } from "./book";
+import { markCancelled, stillLive } from "./cancel-batch";
 import type { BookingDeps } from "./deps";
 import { callSupplier, supplierFailureError, type SupplyOptions } from "./supplier-deadline";
+import { type BookingRow, bookings } from "./tables";
 
 /** What cancelling costs at `now`: the highest penalty whose deadline has passed, else nothing. */
 export const cancelPenaltyAt = (policy: CancelPolicy, now: number): number =>
@@ -36,8 +39,8 @@ export const parsePolicy = (text: string | null): CancelPolicy | null => {
 };
 
 /** "Before the check-in date" on the hotel's own calendar: from then on a booking cannot be cancelled. */
-export const isOnOrAfterCheckIn = (booking: Pick<RawBooking, "timezone" | "check_in">, now: number) =>
-  localDate(now, booking.timezone) >= booking.check_in;
+export const isOnOrAfterCheckIn = (booking: Pick<BookingRow, "timezone" | "checkIn">, now: number) =>
+  localDate(now, booking.timezone) >= booking.checkIn;
 
 /** POST /api/cancel, with the rules of sections 3.1, 4.6 and 7 in that order. */
 export const cancelBooking = async (
@@ -47,12 +50,9 @@ export const cancelBooking = async (
   now = Date.now(),
   options: SupplyOptions = {},
 ) => {
-  const booking = await deps.d1
-    .prepare("SELECT * FROM bookings WHERE reference = ?")
-    .bind(bookingReference)
-    .first<RawBooking>();
+  const booking = await database(deps.d1).select().from(bookings).where(eq(bookings.reference, bookingReference)).get();
   if (!booking) throw new ApiError("booking_not_found", `Booking not found with bookingReference: ${bookingReference}`);
-  if (booking.partner_id !== partnerId)
+  if (booking.partnerId !== partnerId)
     throw new ApiError("booking_not_owned", "This booking does not belong to the current partner");
   const cannot = (status: string) =>
     new ApiError("booking_not_cancellable", `Booking cannot be cancelled. Current status: ${status}`);
@@ -67,7 +67,7 @@ export const cancelBooking = async (
   if (isOnOrAfterCheckIn(booking, now)) {
     throw new ApiError("after_check_in", "This booking can no longer be cancelled after the check-in date");
   }
-  const policy = parsePolicy(booking.cancel_policy);
+  const policy = parsePolicy(booking.cancelPolicy);
   if (!policy) throw new ApiError("cancel_policy_not_found", "Cancellation policy not found for this booking");
   if (!policy.refundable)
     throw new ApiError("not_refundable", "This booking is not refundable according to the cancellation policy");
@@ -76,13 +76,13 @@ export const cancelBooking = async (
   const cancelledAt = new Date(now).toISOString();
   const supplier = await supplierOfBooking(deps, booking.supplier);
   const stay: BookedStay = {
-    accommodationCode: booking.accommodation_code,
-    roomCode: booking.room_code,
-    ratePlanCode: booking.rate_plan_code,
-    checkIn: booking.check_in,
-    checkOut: booking.check_out,
-    roomCount: booking.room_count,
-    supplierReference: booking.supplier_reference,
+    accommodationCode: booking.accommodationCode,
+    roomCode: booking.roomCode,
+    ratePlanCode: booking.ratePlanCode,
+    checkIn: booking.checkIn,
+    checkOut: booking.checkOut,
+    roomCount: booking.roomCount,
+    supplierReference: booking.supplierReference,
   };
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
   // A supplier outside our D1 cannot join the batch: it is told first, and a failure changes nothing here.
@@ -96,34 +96,26 @@ export const cancelBooking = async (
   }
   // One batch (one transaction): the rooms go back only while the booking is still live, then its status
   // changes. A failure keeps neither; of two concurrent cancels only one changes the row and gives rooms back.
-  const live = {
-    sql: "EXISTS (SELECT 1 FROM bookings WHERE reference = ? AND status = 'success')",
-    params: [booking.reference],
-  };
   const results = await deps.d1.batch([
-    ...(hasLocalWrites(supplier) ? supplier.localWrites.cancelWrites(stay, live) : []),
-    deps.d1
-      .prepare(
-        "UPDATE bookings SET status = 'cancelled', cancelled_at = ?1, cancel_price = ?2 WHERE reference = ?3 AND status = 'success'",
-      )
-      .bind(cancelledAt, cancelPrice, booking.reference),
+    ...(hasLocalWrites(supplier) ? supplier.localWrites.cancelWrites(stay, stillLive(booking.reference)) : []),
+    markCancelled(deps.d1, booking.reference, cancelledAt, cancelPrice),
   ]);
   if (results.at(-1)!.meta.changes !== 1) throw cannot("cancelled");
   await announceBookingChange(
     deps,
-    bookingChangeOf("booking.cancelled", { ...booking, status: "cancelled", cancel_price: cancelPrice }),
+    bookingChangeOf("booking.cancelled", { ...booking, status: "cancelled", cancelPrice }),
     now,
   );
   return {
     status: "cancelled" as const,
     cancelledAt,
-    cancelLocator: booking.supplier_reference,
+    cancelLocator: booking.supplierReference,
     reference: {
       bookingReference: booking.reference,
-      partnerReference: booking.partner_reference,
-      hotelConfirmationNumber: booking.hotel_confirmation_number,
+      partnerReference: booking.partnerReference,
+      hotelConfirmationNumber: booking.hotelConfirmationNumber,
     },
-    bookPrice: { currency: booking.currency, amount: booking.charge_total },
+    bookPrice: { currency: booking.currency, amount: booking.chargeTotal },
     cancelPrice: { currency: booking.currency, amount: cancelPrice },
     ...(transactions ? { providerTransactions: transactions } : {}),
   };

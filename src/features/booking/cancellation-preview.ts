@@ -1,9 +1,11 @@
 import { z } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import { database } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { envelopeSchema } from "../../platform/http/envelope";
 import { isIsoDatetime } from "../../platform/http/iso-time";
-import type { RawBooking } from "./book";
 import { cancelPenaltyAt, isOnOrAfterCheckIn, parsePolicy } from "./cancel";
+import { bookings } from "./tables";
 
 export const cancellationPreviewQuerySchema = z.object({
   at: z
@@ -46,22 +48,23 @@ export const cancellationPreviewResponseSchema =
  */
 export const previewCancellation = async (d1: D1Database, partnerId: string, bookingReference: string, at: number) => {
   // Another partner's booking reads as not found, as the booking read does.
-  const booking = await d1
-    .prepare("SELECT * FROM bookings WHERE reference = ? AND partner_id = ?")
-    .bind(bookingReference, partnerId)
-    .first<RawBooking>();
+  const booking = await database(d1)
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.reference, bookingReference), eq(bookings.partnerId, partnerId)))
+    .get();
   if (!booking) throw new ApiError("booking_not_found", `Booking not found with bookingReference: ${bookingReference}`);
   if (booking.status === "pending")
     throw new ApiError("booking_pending", "Booking is pending: the supplier has not confirmed it yet");
   if (booking.status !== "success")
     throw new ApiError("booking_already_cancelled", `Booking is already ${booking.status}`);
-  const policy = parsePolicy(booking.cancel_policy);
+  const policy = parsePolicy(booking.cancelPolicy);
   if (!policy) throw new ApiError("cancel_policy_not_found", "Cancellation policy not found for this booking");
   const cancellable = policy.refundable && !isOnOrAfterCheckIn(booking, at);
   const deadlines = policy.cancelPenalties.map((p) => Date.parse(p.deadline)).filter((t) => !Number.isNaN(t));
   return {
     // A booking that cannot be cancelled refunds nothing: it costs the whole charge.
-    cancelPrice: cancellable ? cancelPenaltyAt(policy, at) : booking.charge_total,
+    cancelPrice: cancellable ? cancelPenaltyAt(policy, at) : booking.chargeTotal,
     currency: booking.currency,
     refundable: policy.refundable,
     deadline: deadlines.length ? new Date(Math.min(...deadlines)).toISOString() : null,

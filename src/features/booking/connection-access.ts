@@ -2,19 +2,7 @@ import type { AppEnv } from "../../platform/app-env";
 import { apiKeyAuth } from "../../platform/auth/api-key";
 import type { Connection } from "../../platform/db/schema";
 import { ApiError } from "../../platform/http/api-error";
-
-export type ConnectionRow = {
-  id: string;
-  code: number;
-  partner_id: string;
-  api_type: string;
-  connection_type: string;
-  rate_limit: number;
-  rate_limit_window_ms: number;
-  net_markups: number;
-  current_in_use: number;
-  has_upstream?: number;
-};
+import { connectionByCode, type ConnectionRow } from "./connection-read";
 
 /**
  * `hasUpstream`: read with the connection (same statement), so that a connection served by the
@@ -45,24 +33,18 @@ const connectionCode = (code: unknown): number | "missing" | "malformed" => {
   return value;
 };
 
-const connectionStatement = (d1: D1Database, code: number) =>
-  d1.prepare(`SELECT ${CONNECTION_COLUMNS} FROM connections WHERE code = ?`).bind(code);
-
 /** A connection row as the booking services use it. */
 export const connectionOf = (row: ConnectionRow): CoreConnection => ({
   id: row.id,
   code: row.code,
   partnerId: row.partner_id,
-  apiType: row.api_type as CoreConnection["apiType"],
-  connectionType: row.connection_type as CoreConnection["connectionType"],
+  apiType: row.api_type,
+  connectionType: row.connection_type,
   rateLimit: row.rate_limit,
   rateLimitWindowMs: row.rate_limit_window_ms,
   netMarkups: row.net_markups,
   ...(row.has_upstream === undefined ? {} : { hasUpstream: row.has_upstream === 1 }),
 });
-
-export const CONNECTION_COLUMNS =
-  "id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, net_markups, current_in_use, EXISTS (SELECT 1 FROM connection_upstreams u WHERE u.connection_id = connections.id) AS has_upstream";
 
 const lookUp = async (
   d1: D1Database,
@@ -72,7 +54,7 @@ const lookUp = async (
 ): Promise<Lookup> => {
   const code = connectionCode(raw);
   if (code === "missing" || code === "malformed") return { kind: code };
-  const row = prefetched?.code === code ? prefetched.row : await connectionStatement(d1, code).first<ConnectionRow>();
+  const row = prefetched?.code === code ? prefetched.row : await connectionByCode(d1, code).first<ConnectionRow>();
   if (!row) return { kind: "unknown" };
   if (row.partner_id !== partnerId || !row.current_in_use) return { kind: "denied" };
   return { kind: "ok", connection: connectionOf(row) };
@@ -92,7 +74,7 @@ export const coreAccess = () =>
       );
       if (typeof code !== "number") return [];
       c.set("connection", { code, row: null });
-      return [connectionStatement(c.env.DB, code)];
+      return [connectionByCode(c.env.DB, code)];
     },
     keep(c, results) {
       const prefetched = c.var.connection;

@@ -1,5 +1,8 @@
+import { and, eq, gt, lte } from "drizzle-orm";
 import { randomToken } from "../../platform/crypto/digest";
+import { database } from "../../platform/db/client";
 import type { OfferRef, Stay } from "../supply/supplier";
+import { quotes } from "./tables";
 
 /** Quotes live 30 minutes (spec 3.2), kept in KV with expirationTtl and in D1 with expires_at. */
 export const QUOTE_TTL_SECONDS = 1800;
@@ -61,10 +64,12 @@ const parsed = (json: string | null) => {
 export const quoteStore = (kv: KVNamespace, d1: D1Database) => ({
   async put(quoteId: string, quote: StoredQuote) {
     const body = JSON.stringify(quote);
+    const row = { partnerId: quote.partnerId, expiresAt: quote.expiresAt, body };
     await Promise.all([
-      d1
-        .prepare("INSERT OR REPLACE INTO quotes (id, partner_id, expires_at, body) VALUES (?, ?, ?, ?)")
-        .bind(quoteId, quote.partnerId, quote.expiresAt, body)
+      database(d1)
+        .insert(quotes)
+        .values({ id: quoteId, ...row })
+        .onConflictDoUpdate({ target: quotes.id, set: row })
         .run(),
       kv.put(key(quoteId), body, { expirationTtl: QUOTE_TTL_SECONDS }),
     ]);
@@ -74,10 +79,11 @@ export const quoteStore = (kv: KVNamespace, d1: D1Database) => ({
     if (!/^qt_[A-Za-z0-9_-]{32}$/.test(quoteId)) return null;
     const cached = usable(await kv.get(key(quoteId), "json").catch(() => null), now);
     if (cached) return cached;
-    const row = await d1
-      .prepare("SELECT body FROM quotes WHERE id = ? AND expires_at > ?")
-      .bind(quoteId, now)
-      .first<{ body: string }>();
+    const row = await database(d1)
+      .select({ body: quotes.body })
+      .from(quotes)
+      .where(and(eq(quotes.id, quoteId), gt(quotes.expiresAt, now)))
+      .get();
     return usable(parsed(row?.body ?? null), now);
   },
 });
@@ -86,7 +92,7 @@ export const quoteStore = (kv: KVNamespace, d1: D1Database) => ({
 export const expiredQuotes = {
   name: "expired-quotes",
   run: async (env: Env, now: Date): Promise<number> => {
-    const result = await env.DB.prepare("DELETE FROM quotes WHERE expires_at <= ?").bind(now.getTime()).run();
+    const result = await database(env.DB).delete(quotes).where(lte(quotes.expiresAt, now.getTime())).run();
     return result.meta.changes;
   },
 };

@@ -1,15 +1,17 @@
+import { and, asc, eq, lte } from "drizzle-orm";
+import { database } from "../../platform/db/client";
 import { SupplierFailure, type BookingLookup } from "../supply/supplier";
 import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
-import type { RawBooking } from "./book";
 import { bookingDeps, type BookingDeps } from "./deps";
 import { callSupplier } from "./supplier-deadline";
+import { type BookingRow, bookings } from "./tables";
 
 /** A pending booking is asked about once it is this old: its supplier has had time to finish it. */
 export const SETTLE_PENDING_AFTER_MS = 60_000;
 /** Bookings asked about per run; the rest wait for the next run. */
 const SETTLE_BATCH = 50;
 
-const log = (event: string, booking: RawBooking, detail: string) =>
+const log = (event: string, booking: BookingRow, detail: string) =>
   console.error(
     JSON.stringify({ level: "warn", event, reference: booking.reference, supplier: booking.supplier, detail }),
   );
@@ -25,12 +27,15 @@ export const settlePendingBookings = async (
   now: number,
   olderThanMs = SETTLE_PENDING_AFTER_MS,
 ): Promise<number> => {
-  const { results } = await deps.d1
-    .prepare("SELECT * FROM bookings WHERE status = 'pending' AND created_at <= ? ORDER BY created_at LIMIT ?")
-    .bind(new Date(now - olderThanMs).toISOString(), SETTLE_BATCH)
-    .all<RawBooking>();
+  const db = database(deps.d1);
+  const pending = await db
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.status, "pending"), lte(bookings.createdAt, new Date(now - olderThanMs).toISOString())))
+    .orderBy(asc(bookings.createdAt))
+    .limit(SETTLE_BATCH);
   let settled = 0;
-  for (const booking of results) {
+  for (const booking of pending) {
     const supplier = await deps.supply.named(booking.supplier);
     if (!supplier?.bookingByReference) {
       log("pending_booking_unsettleable", booking, "the supplier cannot be asked by client reference");
@@ -39,7 +44,7 @@ export const settlePendingBookings = async (
     let found: BookingLookup;
     try {
       found = await callSupplier(supplier, {}, undefined, (call) =>
-        supplier.bookingByReference!(booking.reference, call, { accommodationCode: booking.accommodation_code }),
+        supplier.bookingByReference!(booking.reference, call, { accommodationCode: booking.accommodationCode }),
       );
     } catch (error) {
       log("pending_booking_not_settled", booking, error instanceof SupplierFailure ? error.code : String(error));
@@ -47,18 +52,23 @@ export const settlePendingBookings = async (
     }
     // Guarded on `pending`: of two runs at once, one settles it and only that one announces it.
     if (found.status === "confirmed") {
-      const row = await deps.d1
-        .prepare(
-          "UPDATE bookings SET status = 'success', supplier_reference = ?2, hotel_confirmation_number = ?3 WHERE reference = ?1 AND status = 'pending' RETURNING *",
-        )
-        .bind(booking.reference, found.supplierReference, found.hotelConfirmationNumber)
-        .first<RawBooking>();
+      const row = await db
+        .update(bookings)
+        .set({
+          status: "success",
+          supplierReference: found.supplierReference,
+          hotelConfirmationNumber: found.hotelConfirmationNumber,
+        })
+        .where(and(eq(bookings.reference, booking.reference), eq(bookings.status, "pending")))
+        .returning()
+        .get();
       if (!row) continue;
       await announceBookingChange(deps, bookingChangeOf("booking.confirmed", row), now);
     } else {
-      const { meta } = await deps.d1
-        .prepare("UPDATE bookings SET status = 'failed' WHERE reference = ? AND status = 'pending'")
-        .bind(booking.reference)
+      const { meta } = await db
+        .update(bookings)
+        .set({ status: "failed" })
+        .where(and(eq(bookings.reference, booking.reference), eq(bookings.status, "pending")))
         .run();
       if (meta.changes !== 1) continue;
     }

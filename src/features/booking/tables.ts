@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { connections, partners } from "../../platform/db/schema";
+import type { SqlRow } from "../../platform/db/sql-row";
 
 export const bookings = sqliteTable(
   "bookings",
@@ -50,6 +51,8 @@ export const bookings = sqliteTable(
 );
 
 export type BookingRow = typeof bookings.$inferSelect;
+/** A bookings row as raw SQL returns it, keyed by column name (tests write fixture rows with raw SQL). */
+export type RawBooking = SqlRow<typeof bookings>;
 
 /**
  * Quotes, also kept here beside KV: KV is the fast path but eventually consistent between

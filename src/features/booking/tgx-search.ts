@@ -1,3 +1,6 @@
+import { sql } from "drizzle-orm";
+import { database } from "../../platform/db/client";
+import { accommodations } from "../../platform/db/schema";
 import type { Offer, Rate } from "../supply/supplier";
 import type { CoreConnection } from "./connection-access";
 import type { BookingDeps } from "./deps";
@@ -98,11 +101,12 @@ const accessAllowed = (connection: CoreConnection, access: NonNullable<TgxSearch
 
 const knownCodes = async (d1: D1Database, codes: string[]): Promise<Set<string>> => {
   if (codes.length === 0) return new Set();
-  const { results } = await d1
-    .prepare("SELECT code FROM accommodations WHERE code IN (SELECT value FROM json_each(?1))")
-    .bind(JSON.stringify(codes))
-    .all<{ code: string }>();
-  return new Set(results.map((r) => r.code));
+  // One bound parameter for any number of codes (D1 binds at most 100).
+  const rows = await database(d1)
+    .select({ code: accommodations.code })
+    .from(accommodations)
+    .where(sql`${accommodations.code} IN (SELECT value FROM json_each(${JSON.stringify(codes)}))`);
+  return new Set(rows.map((r) => r.code));
 };
 
 const answer = (options: TgxOption[], errors: TgxError[], warnings: TgxError[]): TgxSearchResponse => ({

@@ -1,9 +1,12 @@
+// Raw SQL: the Durable Object's own SQLite storage (ctx.storage.sql, written synchronously in transactionSync)
 import { signingKeys } from "../../platform/config/secrets";
 import { DurableObject } from "cloudflare:workers";
-import { isBookmark, sessionDatabase } from "../../platform/db/client";
+import { eq } from "drizzle-orm";
+import { database, isBookmark, sessionDatabase } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { bookingDeps } from "../booking/deps";
 import { actorMismatch, sessionNotFound } from "./errors";
+import { chatSessionActors } from "./tables";
 import { newConversation, takeTurn, type ChatEvent, type ChatResult, type ConversationState } from "./conversation";
 
 export const ERASED_NAME = "[erased]";
@@ -222,6 +225,6 @@ export class ChatSession extends DurableObject<Env> {
     const sessionId = this.load()?.record.sessionId;
     await this.ctx.storage.deleteAll();
     if (sessionId)
-      await this.env.DB.prepare("DELETE FROM chat_session_actors WHERE session_id = ?").bind(sessionId).run();
+      await database(this.env.DB).delete(chatSessionActors).where(eq(chatSessionActors.sessionId, sessionId)).run();
   }
 }

@@ -394,13 +394,13 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
       state,
       {
         bookingId: existing.reference,
-        confirmationBookingId: existing.hotel_confirmation_number ?? existing.reference,
-        hotelName: existing.accommodation_name,
-        totalPrice: existing.charge_total,
+        confirmationBookingId: existing.hotelConfirmationNumber ?? existing.reference,
+        hotelName: existing.accommodationName,
+        totalPrice: existing.chargeTotal,
         currency: existing.currency,
         confirmationUrl: await bookingPageUrl(ctx, existing.reference),
         cancelPolicy: describeCancelPolicy(
-          existing.cancel_policy ? (JSON.parse(existing.cancel_policy) as CancelPolicy) : null,
+          existing.cancelPolicy ? (JSON.parse(existing.cancelPolicy) as CancelPolicy) : null,
         ),
       },
       existing.status === "pending",

@@ -1,10 +1,13 @@
 import { signingKeys } from "../../platform/config/secrets";
 import { z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { accommodations } from "../../platform/db/schema";
 import { apiRoute } from "../../platform/http/api-route";
 import { featureRouter } from "../../platform/http/router";
 import { escapeHtml, htmlPage } from "../../platform/http/html-page";
 import { opensBookingPage } from "./booking-page-token";
 import { stayNights } from "../supply/zoned-time";
+import { bookings } from "../booking/tables";
 import { describeCancelPolicy } from "./conversation";
 
 const stripTags = (html: string) => html.replace(/<[^>]*>/g, "");
@@ -58,11 +61,18 @@ type Content = {
 /** Public pages behind the links chat hands out, mounted at /chat. */
 export const chatPages = featureRouter()
   .openapi(accommodationPage, async (c) => {
-    const row = await c.env.DB.prepare(
-      "SELECT name, type, city, state, star_rating, content FROM accommodations WHERE code = ?",
-    )
-      .bind(c.req.valid("param").code)
-      .first<{ name: string; type: string; city: string; state: string; star_rating: number; content: string }>();
+    const row = await c.var.db
+      .select({
+        name: accommodations.name,
+        type: accommodations.type,
+        city: accommodations.city,
+        state: accommodations.state,
+        starRating: accommodations.starRating,
+        content: accommodations.content,
+      })
+      .from(accommodations)
+      .where(eq(accommodations.code, c.req.valid("param").code))
+      .get();
     if (!row) return c.html(htmlPage("Not found", "<h1>Accommodation not found</h1>"), 404);
     const content = JSON.parse(row.content) as Content;
     const general = content.localizedDescription?.[0]?.content?.find((d) => d.type === "GENERAL")?.content ?? "";
@@ -70,7 +80,7 @@ export const chatPages = featureRouter()
     return c.html(
       htmlPage(
         row.name,
-        `<h1>${escapeHtml(row.name)}</h1><p>${escapeHtml(row.star_rating)}-star ${escapeHtml(row.type)} in ${escapeHtml(row.city)}, ${escapeHtml(row.state)}</p>
+        `<h1>${escapeHtml(row.name)}</h1><p>${escapeHtml(row.starRating)}-star ${escapeHtml(row.type)} in ${escapeHtml(row.city)}, ${escapeHtml(row.state)}</p>
 <p>${escapeHtml(stripTags(general))}</p><dl><dt>Address</dt><dd>${escapeHtml([address?.address, address?.city, address?.state, address?.postalCode].filter(Boolean).join(", "))}</dd>
 <dt>Check-in from</dt><dd>${escapeHtml(content.checkInPolicy?.checkInFrom)}</dd><dt>Check-out until</dt><dd>${escapeHtml(content.checkInPolicy?.checkOutUntil)}</dd>
 <dt>Amenities</dt><dd>${escapeHtml((content.amenities ?? []).join(", "))}</dd></dl>`,
@@ -85,34 +95,34 @@ export const chatPages = featureRouter()
     if (!token || !(await opensBookingPage(signingKeys(c.env, "PAGE_TOKEN_SECRET"), token, bookingReference))) {
       return c.html(htmlPage("Not found", "<h1>Booking not found</h1>"), 404);
     }
-    const row = await c.env.DB.prepare(
-      "SELECT reference, status, accommodation_name, check_in, check_out, currency, charge_total, cancel_policy, holder, hotel_confirmation_number FROM bookings WHERE reference = ?",
-    )
-      .bind(bookingReference)
-      .first<{
-        reference: string;
-        status: string;
-        accommodation_name: string;
-        check_in: string;
-        check_out: string;
-        currency: string;
-        charge_total: number;
-        cancel_policy: string | null;
-        holder: string;
-        hotel_confirmation_number: string | null;
-      }>();
+    const row = await c.var.db
+      .select({
+        reference: bookings.reference,
+        status: bookings.status,
+        accommodationName: bookings.accommodationName,
+        checkIn: bookings.checkIn,
+        checkOut: bookings.checkOut,
+        currency: bookings.currency,
+        chargeTotal: bookings.chargeTotal,
+        cancelPolicy: bookings.cancelPolicy,
+        holder: bookings.holder,
+        hotelConfirmationNumber: bookings.hotelConfirmationNumber,
+      })
+      .from(bookings)
+      .where(eq(bookings.reference, bookingReference))
+      .get();
     if (!row) return c.html(htmlPage("Not found", "<h1>Booking not found</h1>"), 404);
     const holder = JSON.parse(row.holder) as { name: string; surName: string };
-    const nights = stayNights(row.check_in, row.check_out).length;
+    const nights = stayNights(row.checkIn, row.checkOut).length;
     return c.html(
       htmlPage(
         `Booking ${row.reference}`,
         `<h1>${row.status === "success" ? "Booking confirmed" : "Booking cancelled"}</h1><dl>
-<dt>Booking</dt><dd>${escapeHtml(row.reference)}</dd><dt>Hotel confirmation</dt><dd>${escapeHtml(row.hotel_confirmation_number ?? row.reference)}</dd>
-<dt>Hotel</dt><dd>${escapeHtml(row.accommodation_name)}</dd><dt>Guest</dt><dd>${escapeHtml(guestShortName(holder))}</dd>
-<dt>Stay</dt><dd>${escapeHtml(row.check_in)} to ${escapeHtml(row.check_out)} (${nights} night${nights === 1 ? "" : "s"})</dd>
-<dt>Total</dt><dd>${escapeHtml(row.charge_total.toFixed(2))} ${escapeHtml(row.currency)}</dd>
-<dt>Cancellation</dt><dd>${escapeHtml(describeCancelPolicy(row.cancel_policy ? JSON.parse(row.cancel_policy) : null))}</dd></dl>`,
+<dt>Booking</dt><dd>${escapeHtml(row.reference)}</dd><dt>Hotel confirmation</dt><dd>${escapeHtml(row.hotelConfirmationNumber ?? row.reference)}</dd>
+<dt>Hotel</dt><dd>${escapeHtml(row.accommodationName)}</dd><dt>Guest</dt><dd>${escapeHtml(guestShortName(holder))}</dd>
+<dt>Stay</dt><dd>${escapeHtml(row.checkIn)} to ${escapeHtml(row.checkOut)} (${nights} night${nights === 1 ? "" : "s"})</dd>
+<dt>Total</dt><dd>${escapeHtml(row.chargeTotal.toFixed(2))} ${escapeHtml(row.currency)}</dd>
+<dt>Cancellation</dt><dd>${escapeHtml(describeCancelPolicy(row.cancelPolicy ? JSON.parse(row.cancelPolicy) : null))}</dd></dl>`,
       ),
       200,
     );

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../../platform/db/client";
+import { database, type Db } from "../../platform/db/client";
+import { idempotencyKeys } from "../../platform/db/schema";
 import type { ChatSession } from "./chat-session";
 import { chatSessionActors } from "./tables";
 
@@ -36,9 +37,11 @@ export const eraseChatSessions = async (
   sessionIds: string[],
 ): Promise<number> => {
   const erased = await Promise.all(sessionIds.map((id) => sessions.getByName(id).erase()));
-  await d1
-    .prepare("DELETE FROM idempotency_keys WHERE scope IN (SELECT value FROM json_each(?1))")
-    .bind(JSON.stringify(sessionIds.map(chatEventScope)))
+  await database(d1)
+    .delete(idempotencyKeys)
+    .where(
+      sql`${idempotencyKeys.scope} IN (SELECT value FROM json_each(${JSON.stringify(sessionIds.map(chatEventScope))}))`,
+    )
     .run();
   return erased.filter(Boolean).length;
 };

@@ -1,3 +1,6 @@
+import { count, min, sql } from "drizzle-orm";
+import { database } from "../../platform/db/client";
+import { accommodations } from "../../platform/db/schema";
 import { ApiError } from "../../platform/http/api-error";
 import { accommodationsByCodes, haversineKm } from "../booking/accommodation-lookup";
 import type { CoreConnection } from "../booking/connection-access";
@@ -42,12 +45,17 @@ export const roomsFor = (slots: SearchSlots): number[][] => {
 
 /** A city in the content: the centre of its hotels. Case-insensitive exact city name. */
 const cityCentre = async (d1: D1Database, phrase: string) => {
-  const row = await d1
-    .prepare(
-      "SELECT min(city) AS city, avg(latitude) AS lat, avg(longitude) AS lng, count(*) AS n FROM accommodations WHERE city = ? COLLATE NOCASE",
-    )
-    .bind(phrase.trim())
-    .first<{ city: string | null; lat: number | null; lng: number | null; n: number }>();
+  const row = await database(d1)
+    .select({
+      city: min(accommodations.city),
+      // drizzle's avg() reads back a string; the mean is a number.
+      lat: sql<number | null>`avg(${accommodations.latitude})`,
+      lng: sql<number | null>`avg(${accommodations.longitude})`,
+      n: count(),
+    })
+    .from(accommodations)
+    .where(sql`${accommodations.city} = ${phrase.trim()} COLLATE NOCASE`)
+    .get();
   return row && row.n > 0 && row.city ? { city: row.city, lat: row.lat!, lng: row.lng! } : null;
 };
 

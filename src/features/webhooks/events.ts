@@ -1,6 +1,7 @@
 import { and, asc, isNull, lte, eq, sql } from "drizzle-orm";
 import { database, type Db } from "../../platform/db/client";
 import { webhookDeliveries, webhookEndpoints, webhookEvents, type WebhookEventType } from "./tables";
+import type { BookingRow } from "../booking/tables";
 
 /** What travels through the queue: a pointer; the body and secret are read from D1 at delivery. */
 export type WebhookMessage = { eventId: string; endpointId: string };
@@ -135,31 +136,32 @@ export const webhookReenqueue = {
   },
 };
 
-/** The announced change of a stored booking row (book.ts's RawBooking). */
+/** The announced change of a stored booking row. */
 export const bookingChangeOf = (
   type: WebhookEventType,
-  row: {
-    partner_id: string;
-    reference: string;
-    partner_reference: string;
-    status: string;
-    charge_total: number;
-    currency: string;
-    accommodation_code: string;
-    check_in: string;
-    check_out: string;
-    cancel_price: number | null;
-  },
+  row: Pick<
+    BookingRow,
+    | "partnerId"
+    | "reference"
+    | "partnerReference"
+    | "status"
+    | "chargeTotal"
+    | "currency"
+    | "accommodationCode"
+    | "checkIn"
+    | "checkOut"
+    | "cancelPrice"
+  >,
 ): BookingChange => ({
   type,
-  partnerId: row.partner_id,
+  partnerId: row.partnerId,
   bookingReference: row.reference,
-  partnerReference: row.partner_reference,
+  partnerReference: row.partnerReference,
   status: row.status,
-  chargeTotal: row.charge_total,
+  chargeTotal: row.chargeTotal,
   currency: row.currency,
-  accommodationCode: row.accommodation_code,
-  checkIn: row.check_in,
-  checkOut: row.check_out,
-  ...(type === "booking.cancelled" && row.cancel_price !== null ? { cancelPrice: row.cancel_price } : {}),
+  accommodationCode: row.accommodationCode,
+  checkIn: row.checkIn,
+  checkOut: row.checkOut,
+  ...(type === "booking.cancelled" && row.cancelPrice !== null ? { cancelPrice: row.cancelPrice } : {}),
 });
