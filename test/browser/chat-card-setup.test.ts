@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bootstrap } from "../../local/bootstrap";
 import { startLocalServer, type LocalServer } from "../../local/server";
 import { CHROMIUM, hasChromium, launchChromium } from "../support/chromium";
+import { DEMO } from "../support/accounts";
 
 if (!hasChromium)
   console.warn(`Skipping the chat card-setup browser test: ${CHROMIUM} is missing (apt-get install -y chromium).`);
@@ -34,7 +35,7 @@ describe.skipIf(!hasChromium)("chat card setup in Chromium", () => {
   const chat = async (path: string, body: unknown) => {
     const res = await fetch(`${server.base}/api/partner/v1/core-chat${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-partner-api-key": "demo-partner-key" },
+      headers: { "content-type": "application/json", "x-partner-api-key": DEMO.apiKey.key },
       body: JSON.stringify(body),
     });
     expect(res.status).toBeLessThan(300);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../local/platform";
 import { CHROMIUM, hasChromium, launchChromium } from "../support/chromium";
 import { startLocalWorker, type LocalWorker } from "../support/local-worker";
+import { DEMO } from "../support/accounts";
 
 // The callbacks given to tab.evaluate run in the page; the project compiles without the DOM lib.
 declare const window: any;
@@ -46,7 +47,7 @@ const snippetTag = (src: string, sessionId: string) =>
 const runCheck = async (base: string, sessionId: string) => {
   const res = await fetch(`${base}/api/v1/radar/checks`, {
     method: "POST",
-    headers: { "content-type": "application/json", "api-key": "demo-partner-key", "session-id": sessionId },
+    headers: { "content-type": "application/json", "api-key": DEMO.apiKey.key, "session-id": sessionId },
     body: JSON.stringify({
       trigger_event: "booking_attempt",
       booker: { first_name: "Jane", last_name: "Doe", email: "jane.browser@example.com" },

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../local/server";
+import { DEMO } from "../support/accounts";
 
 const root = resolve(import.meta.dirname, "../..");
 
@@ -61,7 +62,7 @@ describe("npm start, out of process", () => {
   it("serves seeded content over HTTP with the demo key, as README shows", async () => {
     const res = await fetch(`${base}/api/v1/content/accommodations`, {
       method: "POST",
-      headers: { "content-type": "application/json", "api-key": "demo-partner-key" },
+      headers: { "content-type": "application/json", "api-key": DEMO.apiKey.key },
       body: JSON.stringify({ size: 2 }),
     });
     expect(res.status).toBe(200);
@@ -71,7 +72,7 @@ describe("npm start, out of process", () => {
     expect(body.data.accommodations.map((a: { code: string }) => a.code)).toEqual(["US000001", "US000002"]);
     const next = await fetch(`${base}/api/v1/content/accommodations`, {
       method: "POST",
-      headers: { "content-type": "application/json", "api-key": "demo-partner-key" },
+      headers: { "content-type": "application/json", "api-key": DEMO.apiKey.key },
       body: JSON.stringify({ pageToken: body.data.nextPageToken }),
     });
     expect(((await next.json()) as any).data.accommodations[0].code).toBe("US000003");

@@ -6,6 +6,7 @@ import { catalogueFor } from "../../src/features/supply/catalogue";
 import { addDays } from "../../src/features/supply/zoned-time";
 import { demoAdminToken } from "../support/sessions";
 import { call } from "../support/api";
+import { DEMO_KEY } from "../support/api";
 
 /**
  * Property: no POST or PUT route of /openapi.json answers 5xx, whatever the body. Bodies are valid
@@ -222,9 +223,9 @@ beforeAll(async () => {
   doc = (await call("GET", "/openapi.json")).json;
   const token = await demoAdminToken();
   credentials = {
-    ApiKey: { "api-key": "demo-partner-key" },
-    ChatApiKey: { "x-partner-api-key": "demo-partner-key" },
-    ChatBearer: { authorization: "Bearer demo-partner-key" },
+    ApiKey: { "api-key": DEMO_KEY },
+    ChatApiKey: { "x-partner-api-key": DEMO_KEY },
+    ChatBearer: { authorization: `Bearer ${DEMO_KEY}` },
     Bearer: { authorization: `Bearer ${token}` },
     OperatorToken: { authorization: "Bearer demo-operator-token" },
     CollectorKey: { "x-radar-collector-key": "demo-collector-key" },

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
-import { call, post } from "../../../test/support/api";
+import { call, post, DEMO_KEY } from "../../../test/support/api";
 import { createApp } from "../../app";
 import { bookBody, cancelBody, quoteBody, quoteOf, searchBody, searchOne } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
@@ -139,7 +139,7 @@ describe("sandbox scenarios (test-scenario header)", () => {
         path,
         {
           method: "POST",
-          headers: { "content-type": "application/json", "api-key": "demo-partner-key", "test-scenario": scenario },
+          headers: { "content-type": "application/json", "api-key": DEMO_KEY, "test-scenario": scenario },
           body: JSON.stringify(body),
         },
         off,

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
-import { OTHER_KEY, post, readResponse } from "../../../test/support/api";
+import { OTHER_KEY, post, readResponse, DEMO_KEY } from "../../../test/support/api";
 import { createApp } from "../../app";
 import { CHAT, NEW_YORK } from "../../../test/support/chat";
 import { quoteBody, searchBody, searchOne } from "../../../test/support/booking";
@@ -45,7 +45,7 @@ const send = async (
       `https://edgestay.test${path}`,
       {
         method: "POST",
-        headers: { "content-type": "application/json", "api-key": "demo-partner-key", ...headers },
+        headers: { "content-type": "application/json", "api-key": DEMO_KEY, ...headers },
         body: JSON.stringify(body),
       },
       target,

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/support/api";
+import { call, DEMO_KEY } from "../../../test/support/api";
 import { OPERATOR } from "../../../test/support/sessions";
 
 const op = (method: string, path: string, body?: unknown) => call(method, path, body, OPERATOR);
@@ -22,8 +22,8 @@ const CONFLICT = "Another connection is already currentInUse for this partner/ap
 describe("operator authentication on /api/connections", () => {
   it.each([
     ["no token", {}, 401],
-    ["a partner API key", { "api-key": "demo-partner-key" }, 401],
-    ["a wrong bearer token", { authorization: "Bearer demo-partner-key" }, 403],
+    ["a partner API key", { "api-key": DEMO_KEY }, 401],
+    ["a wrong bearer token", { authorization: `Bearer ${DEMO_KEY}` }, 403],
   ])("refuses %s", async (_name, headers, status) => {
     for (const [method, path] of [
       ["GET", "/api/connections"],

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
-import { call, textWithoutRequestId } from "../../../test/support/api";
+import { call, textWithoutRequestId, DEMO_KEY } from "../../../test/support/api";
 import { database } from "../../platform/db/client";
 import { demoAdminToken, bearer, OPERATOR } from "../../../test/support/sessions";
 import { setUpstream, upstreamFor } from "./upstreams";
@@ -47,8 +47,8 @@ describe("operator authentication on /api/connections/:id/upstream", () => {
       const body = method === "PUT" ? valid : undefined;
       const cases = [
         [{ apiKey: null }, 401],
-        [{ apiKey: "demo-partner-key" }, 401],
-        [{ apiKey: null, headers: { authorization: "Bearer demo-partner-key" } }, 403],
+        [{ apiKey: DEMO_KEY }, 401],
+        [{ apiKey: null, headers: { authorization: `Bearer ${DEMO_KEY}` } }, 403],
         [partnerAdmin, 403],
       ] as const;
       for (const [options, status] of cases) {

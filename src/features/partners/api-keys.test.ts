@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { post } from "../../../test/support/api";
+import { post, DEMO_KEY } from "../../../test/support/api";
 import { asBearer, createUser, demoAdminToken, loginAs, otherAdminToken } from "../../../test/support/sessions";
 
 const KEYS = "/api/partner/api-keys";
@@ -27,7 +27,7 @@ describe("GET /api/partner/api-keys", () => {
       createdAt: expect.any(String),
       revokedAt: null,
     });
-    expect(res.text).not.toContain("demo-partner-key");
+    expect(res.text).not.toContain(DEMO_KEY);
     expect(res.text).not.toMatch(/keyHash|key_hash/);
     expect(res.json.data.map((k: { id: string }) => k.id)).not.toContain("key_other");
   });
@@ -93,7 +93,7 @@ describe("DELETE /api/partner/api-keys/:id", () => {
     const res = await asBearer(userToken).del(`${KEYS}/key_demo`);
     expect(res.status).toBe(403);
     expect(res.json.message).toBe("Require partner admin role");
-    expect((await content("demo-partner-key")).status).toBe(200);
+    expect((await content(DEMO_KEY)).status).toBe(200);
   });
 
   it("404 for an unknown key and for another partner's key (which keeps working)", async () => {
@@ -102,6 +102,6 @@ describe("DELETE /api/partner/api-keys/:id", () => {
     expect(unknown.json.message).toBe("API key not found");
     const foreign = await asBearer(await otherAdminToken()).del(`${KEYS}/key_demo`);
     expect(foreign.status).toBe(404);
-    expect((await content("demo-partner-key")).status).toBe(200);
+    expect((await content(DEMO_KEY)).status).toBe(200);
   });
 });

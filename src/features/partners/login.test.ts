@@ -2,7 +2,7 @@ import { keyring } from "../../platform/crypto/keyring";
 import { env } from "cloudflare:test";
 import { decode, sign } from "hono/jwt";
 import { describe, expect, it } from "vitest";
-import { call, post } from "../../../test/support/api";
+import { call, post, DEMO_KEY } from "../../../test/support/api";
 import { ACCESS_TOKEN_LIFETIME_SECONDS } from "../../platform/auth/bearer";
 import { database } from "../../platform/db/client";
 import { INVALID_CREDENTIALS, login, LOGIN_LOCKOUT, LoginLocked, PHONE_UNSUPPORTED } from "./login";
@@ -277,7 +277,7 @@ describe("bearer tokens", () => {
 
   it.each([
     ["garbage", async () => "not.a.jwt"],
-    ["an API key", async () => "demo-partner-key"],
+    ["an API key", async () => DEMO_KEY],
     ["the operator token", async () => "demo-operator-token"],
     [
       "an expired token",

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
-import { call, post } from "../../../test/support/api";
+import { call, post, DEMO_KEY } from "../../../test/support/api";
 import { bookBody, quoteBody, quoteOf, searchOne } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { catalogueFor } from "./catalogue";
@@ -91,7 +91,7 @@ describe("operator inventory endpoints", () => {
         await put(
           "/api/inventory/US000001/rooms/STD",
           { from: inDays(1), to: inDays(2), stopSell: true },
-          { authorization: "Bearer demo-partner-key" },
+          { authorization: `Bearer ${DEMO_KEY}` },
         )
       ).status,
     ).toBe(403);

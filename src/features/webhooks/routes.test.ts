@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call } from "../../../test/support/api";
+import { call, DEMO_KEY } from "../../../test/support/api";
 import { asBearer, createUser, demoAdminToken, loginAs, otherAdminToken } from "../../../test/support/sessions";
 import { MAX_ENDPOINTS_PER_PARTNER } from "./endpoints";
 import { announceBookingChange } from "./events";
@@ -75,7 +75,7 @@ describe("POST /api/partner/webhooks", () => {
       expect(res.json.message).toBe("Require partner admin role");
     }
     expect((await call("GET", "/api/partner/webhooks", undefined, { apiKey: null })).status).toBe(401);
-    expect((await call("GET", "/api/partner/webhooks", undefined, { apiKey: "demo-partner-key" })).status).toBe(401);
+    expect((await call("GET", "/api/partner/webhooks", undefined, { apiKey: DEMO_KEY })).status).toBe(401);
   });
 
   it.each([

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../app";
 import { operatorAuth } from "./operator";
+import { DEMO_KEY } from "../../../test/support/api";
 
 const appWithOperatorRoute = () => {
   const app = createApp();
@@ -14,7 +15,7 @@ describe("operator auth", () => {
     [undefined, 401, "Operator token is required"],
     ["Basic abc", 401, "Operator token is required"],
     ["Bearer demo-operator-tokem", 403, "Invalid operator token"],
-    ["Bearer demo-partner-key", 403, "Invalid operator token"],
+    [`Bearer ${DEMO_KEY}`, 403, "Invalid operator token"],
     ["Bearer demo-operator-token extra", 403, "Invalid operator token"],
     ["Bearer", 401, "Operator token is required"],
     ["bearer demo-operator-token!", 403, "Invalid operator token"],

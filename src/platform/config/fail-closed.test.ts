@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
-import { callWithEnv } from "../../../test/support/api";
+import { callWithEnv, DEMO_KEY } from "../../../test/support/api";
 import { DEMO_SECRET_VALUES, REQUIRED_SECRETS } from "./secrets";
 
 /** Strong values, as `wrangler secret put` would set them on a deploy. */
@@ -20,7 +20,7 @@ const deployed = (changes: Record<string, string | undefined> = {}) => {
 };
 
 const content = (vars: Env) =>
-  callWithEnv(vars, "POST", "/api/v1/content/accommodations", { "api-key": "demo-partner-key" }, { size: 1 });
+  callWithEnv(vars, "POST", "/api/v1/content/accommodations", { "api-key": DEMO_KEY }, { size: 1 });
 
 let errors: MockInstance<typeof console.error>;
 beforeEach(() => {
@@ -58,7 +58,7 @@ describe("fail closed on configuration", () => {
             vars,
             "POST",
             "/api/partner/v1/core-chat/sessions",
-            { "x-partner-api-key": "demo-partner-key" },
+            { "x-partner-api-key": DEMO_KEY },
             { actor: { actorId: "a" } },
           ),
         () => callWithEnv(vars, "GET", "/openapi.json"),

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { verify } from "hono/jwt";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
-import { callWithEnv } from "../../../test/support/api";
+import { callWithEnv, DEMO_KEY } from "../../../test/support/api";
 import { quoteBody, searchBody } from "../../../test/support/booking";
 import { loginBody } from "../../../test/support/sessions";
 import { DEMO } from "../../../test/support/accounts";
@@ -23,7 +23,7 @@ const stages = (name: "JWT_SECRET" | "PAGE_TOKEN_SECRET") => ({
   after: { ...env, [name]: NEW } as Env,
 });
 
-const API_KEY = { "api-key": "demo-partner-key" };
+const API_KEY = { "api-key": DEMO_KEY };
 
 describe("JWT_SECRET rotation", () => {
   const { before, during, after } = stages("JWT_SECRET");

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../app";
-import { call } from "../../../test/support/api";
+import { call, DEMO_KEY } from "../../../test/support/api";
 import { expectLogs } from "../../../test/support/expected-logs";
 import { ApiError } from "./api-error";
 
@@ -52,7 +52,7 @@ describe("routing and errors", () => {
 
     // Chat keeps its own error body.
     const chat = await call("GET", "/api/partner/v1/core-chat/events", undefined, {
-      headers: { "x-partner-api-key": "demo-partner-key" },
+      headers: { "x-partner-api-key": DEMO_KEY },
     });
     expect(chat.status).toBe(405);
     expect(chat.headers.get("allow")).toBe("POST");
@@ -64,7 +64,7 @@ describe("routing and errors", () => {
 
     // The chat router's error body covers the app's own 404 under its prefix, and only there.
     const chatUnknown = await call("GET", "/api/partner/v1/core-chat/nowhere", undefined, {
-      headers: { "x-partner-api-key": "demo-partner-key" },
+      headers: { "x-partner-api-key": DEMO_KEY },
     });
     expect(chatUnknown.status).toBe(404);
     expect(chatUnknown.json).toMatchObject({
@@ -142,14 +142,14 @@ describe("API key middleware", () => {
   const content = (apiKey: string | null) => call("POST", "/api/v1/content/accommodations", { size: 1 }, { apiKey });
 
   it("accepts the demo key and stores only its SHA-256", async () => {
-    expect((await content("demo-partner-key")).status).toBe(200);
+    expect((await content(DEMO_KEY)).status).toBe(200);
     const row = await env.DB.prepare("select key_hash from api_keys where id = 'key_demo'").first<{
       key_hash: string;
     }>();
-    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode("demo-partner-key"));
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(DEMO_KEY));
     expect(row!.key_hash).toBe([...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join(""));
     expect(row!.key_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(row!.key_hash).not.toContain("demo-partner-key");
+    expect(row!.key_hash).not.toContain(DEMO_KEY);
   });
 
   it("refuses a revoked key on its very next call", async () => {

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { expectLogs } from "../../../test/support/expected-logs";
 import { createApp } from "../../app";
+import { DEMO_KEY } from "../../../test/support/api";
 
 const requestLines = (logs: string[]) =>
   logs.filter((line) => line.includes('"event":"request"')).map((line) => JSON.parse(line));
@@ -11,7 +12,7 @@ describe("request log", () => {
     const logs = expectLogs("log");
     const app = createApp();
     const request = new Request("https://edgestay.test/api/bookings/BKNOSUCHBOOKING1", {
-      headers: { "api-key": "demo-partner-key", "x-request-id": "req-log-1" },
+      headers: { "api-key": DEMO_KEY, "x-request-id": "req-log-1" },
       cf: { colo: "FRA" },
     });
     const res = await app.request(request, undefined, env);

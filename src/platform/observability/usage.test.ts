@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
-import { readResponse } from "../../../test/support/api";
+import { readResponse, DEMO_KEY } from "../../../test/support/api";
 import { createApp } from "../../app";
 import { bookBody, cancelBody, quoteBody, searchBody } from "../../../test/support/booking";
 import { CHECKS_PATH } from "../../../test/support/radar";
@@ -28,7 +28,7 @@ const send = async (vars: Env, path: string, body: unknown, headers: Record<stri
       path,
       {
         method: "POST",
-        headers: { "content-type": "application/json", "api-key": "demo-partner-key", ...headers },
+        headers: { "content-type": "application/json", "api-key": DEMO_KEY, ...headers },
         body: JSON.stringify(body),
       },
       vars,
