@@ -1,4 +1,4 @@
-// Raw SQL: allotment is taken and given back by upserts the CHECK and the caller's guard decide, in the booking's batch.
+// Raw SQL: allotment is taken and given back by upserts the CHECK and the caller's guard decide, in the booking batch.
 import type { WriteGuard } from "./inventory-supplier";
 import type { BookedStay } from "./supplier";
 
