@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import { apiRoute } from "./platform/http/api-route";
-import { sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
@@ -16,7 +15,7 @@ import { radarRoutes } from "./features/radar/routes";
 import { paymentRoutes } from "./features/payments/routes";
 import { webhookRoutes } from "./features/webhooks/routes";
 import { failClosed } from "./platform/config/fail-closed";
-import { withDb } from "./platform/db/client";
+import { probeDatabase, withDb } from "./platform/db/client";
 import { ApiError } from "./platform/http/api-error";
 import { envelopeSchema, success } from "./platform/http/envelope";
 import { CONTENT_TYPE_MESSAGE, jsonBody } from "./platform/http/json-body";
@@ -74,7 +73,7 @@ export const createApp = () => {
   app.use("*", withDb);
 
   app.openapi(health, async (c) => {
-    await c.get("db").run(sql`select 1`);
+    await probeDatabase(c.get("db"));
     return c.json(success({ status: "ok" as const }), 200);
   });
   app.route("/", contentRoutes);

@@ -1,3 +1,5 @@
+// Raw SQL: deleteInBatches takes any table by its name, which drizzle's typed builders cannot.
+
 /** One kind of periodic clean-up; `run` returns how many rows it removed. */
 export type UpkeepTask = { name: string; run: (env: Env, now: Date) => Promise<number> };
 

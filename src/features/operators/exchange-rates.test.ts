@@ -24,6 +24,16 @@ describe("/api/operator/exchange-rates", () => {
     expect((await call("GET", PATH, undefined, OPERATOR)).json.data.rates).toEqual({ USD: 1.087 });
   });
 
+  it("stores the largest set whole (300 rates and the base, more than one insert can bind)", async () => {
+    const letter = (n: number) => String.fromCharCode(65 + n);
+    const rates = Object.fromEntries(
+      Array.from({ length: 300 }, (_, i) => [`X${letter(Math.floor(i / 26))}${letter(i % 26)}`, i + 1]),
+    );
+    const put = await call("PUT", PATH, { base: "USD", rates }, OPERATOR);
+    expect(put.status).toBe(200);
+    expect((await call("GET", PATH, undefined, OPERATOR)).json.data).toMatchObject({ base: "USD", rates });
+  });
+
   it.each([
     ["a lower-case code", { base: "usd", rates: {} }],
     ["a code of 4 letters", { base: "USD", rates: { EURO: 0.9 } }],

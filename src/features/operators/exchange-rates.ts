@@ -1,22 +1,18 @@
+import { database } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
+import { exchangeRates } from "./tables";
 
 /** `{ base, rates }` as the operator sets them: `rates[X]` units of X for one unit of `base`. */
 export type ExchangeRateSet = { base: string | null; rates: Record<string, number>; updatedAt: string | null };
 
-type RateRow = { currency: string; per_base: number; base: string; updated_at: string };
-
 /** Units of each currency per unit of the base (the base itself 1), as read for pricing. */
 export type ExchangeTable = Map<string, number>;
 
-/** The whole table in one small read; search sends it in its API-key batch. */
-export const exchangeRatesStatement = (d1: D1Database) =>
-  d1.prepare("SELECT currency, per_base, base, updated_at FROM exchange_rates");
-
-export const exchangeTableOf = (result: D1Result): ExchangeTable =>
-  new Map((result.results as RateRow[]).map((r) => [r.currency, r.per_base]));
+/** The whole table in one small read. */
+const allRates = (d1: D1Database) => database(d1).select().from(exchangeRates);
 
 export const readExchangeTable = async (d1: D1Database): Promise<ExchangeTable> =>
-  exchangeTableOf(await exchangeRatesStatement(d1).all());
+  new Map((await allRates(d1)).map((r) => [r.currency, r.perBase]));
 
 /**
  * The rate converting one unit of `from` into `to`. The same currency needs no rate; otherwise
@@ -33,12 +29,15 @@ export const exchangeFor = (table: ExchangeTable, from: string, to: string): { c
 };
 
 export const readExchangeRates = async (d1: D1Database): Promise<ExchangeRateSet> => {
-  const { results } = await exchangeRatesStatement(d1).all<RateRow>();
-  const baseRow = results.find((r) => r.currency === r.base);
+  const rows = await allRates(d1);
+  const baseRow = rows.find((r) => r.currency === r.base);
   const rates: Record<string, number> = {};
-  for (const row of results) if (row.currency !== row.base) rates[row.currency] = row.per_base;
-  return { base: baseRow?.base ?? null, rates, updatedAt: baseRow?.updated_at ?? null };
+  for (const row of rows) if (row.currency !== row.base) rates[row.currency] = row.perBase;
+  return { base: baseRow?.base ?? null, rates, updatedAt: baseRow?.updatedAt ?? null };
 };
+
+/** D1 binds at most 100 parameters per statement: 4 columns make 25 rates per insert. */
+const RATES_PER_INSERT = 25;
 
 /** Replaces every rate at once (one batch, one transaction), so a reader never sees half a set. */
 export const replaceExchangeRates = async (
@@ -49,15 +48,17 @@ export const replaceExchangeRates = async (
   if (input.base in input.rates && input.rates[input.base] !== 1) {
     throw new ApiError("invalid_exchange_rates", "The rate of the base currency itself must be 1");
   }
-  const rows = { ...input.rates, [input.base]: 1 };
   const updatedAt = now.toISOString();
-  await d1.batch([
-    d1.prepare("DELETE FROM exchange_rates"),
-    d1
-      .prepare(
-        "INSERT INTO exchange_rates (currency, per_base, base, updated_at) SELECT key, value, ?1, ?2 FROM json_each(?3)",
-      )
-      .bind(input.base, updatedAt, JSON.stringify(rows)),
-  ]);
+  const rows = Object.entries({ ...input.rates, [input.base]: 1 }).map(([currency, perBase]) => ({
+    currency,
+    perBase,
+    base: input.base,
+    updatedAt,
+  }));
+  const db = database(d1);
+  const inserts = [];
+  for (let i = 0; i < rows.length; i += RATES_PER_INSERT)
+    inserts.push(db.insert(exchangeRates).values(rows.slice(i, i + RATES_PER_INSERT)));
+  await db.batch([db.delete(exchangeRates), ...inserts]);
   return readExchangeRates(d1);
 };

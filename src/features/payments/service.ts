@@ -1,21 +1,26 @@
+import { and, count, desc, eq, gt, isNull, lt } from "drizzle-orm";
 import { randomToken, sha256Hex } from "../../platform/crypto/digest";
 import type { Keyring } from "../../platform/crypto/keyring";
 import { openToken, signToken } from "../../platform/crypto/signed-token";
+import { database } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
+import { paymentMethods, paymentSetupTokens } from "./tables";
 
 /** A setup URL works once and for this long. */
 export const SETUP_TOKEN_TTL_MS = 30 * 60 * 1000;
 
-export type SavedCard = { paymentMethodId: string; brand: string; last4: string; expMonth: number; expYear: number };
+export type SavedCard = Pick<
+  typeof paymentMethods.$inferSelect,
+  "paymentMethodId" | "brand" | "last4" | "expMonth" | "expYear"
+>;
 
-type CardRow = { payment_method_id: string; brand: string; last4: string; exp_month: number; exp_year: number };
-const toCard = (r: CardRow): SavedCard => ({
-  paymentMethodId: r.payment_method_id,
-  brand: r.brand,
-  last4: r.last4,
-  expMonth: r.exp_month,
-  expYear: r.exp_year,
-});
+const savedCard = {
+  paymentMethodId: paymentMethods.paymentMethodId,
+  brand: paymentMethods.brand,
+  last4: paymentMethods.last4,
+  expMonth: paymentMethods.expMonth,
+  expYear: paymentMethods.expYear,
+};
 
 /** Whether a card's expiry month has not yet ended at `now` (UTC). */
 export const cardUsableAt = (card: Pick<SavedCard, "expMonth" | "expYear">, now: number): boolean => {
@@ -38,24 +43,26 @@ export const issueSetupToken = async (
   now = Date.now(),
 ) => {
   const token = `${SETUP_TOKEN_PREFIX}${await signToken(keys, "card-setup", randomToken(32), now + SETUP_TOKEN_TTL_MS)}`;
-  await d1.batch([
+  const db = database(d1);
+  const t = paymentSetupTokens;
+  await db.batch([
     // Only the newest link of an actor works; older unused ones say they were replaced.
-    d1
-      .prepare(
-        "UPDATE payment_setup_tokens SET replaced_at = ? WHERE partner_id = ? AND actor_id = ? AND used_at IS NULL AND replaced_at IS NULL",
-      )
-      .bind(now, owner.partnerId, owner.actorId),
-    d1
-      .prepare(
-        "INSERT INTO payment_setup_tokens (token_hash, partner_id, actor_id, session_id, expires_at) VALUES (?, ?, ?, ?, ?)",
-      )
-      .bind(await sha256Hex(token), owner.partnerId, owner.actorId, owner.sessionId, now + SETUP_TOKEN_TTL_MS),
+    db
+      .update(t)
+      .set({ replacedAt: now })
+      .where(
+        and(eq(t.partnerId, owner.partnerId), eq(t.actorId, owner.actorId), isNull(t.usedAt), isNull(t.replacedAt)),
+      ),
+    db.insert(t).values({
+      tokenHash: await sha256Hex(token),
+      partnerId: owner.partnerId,
+      actorId: owner.actorId,
+      sessionId: owner.sessionId,
+      expiresAt: now + SETUP_TOKEN_TTL_MS,
+    }),
   ]);
   // Expired tokens are of no use to anyone: drop them as new ones are made.
-  await d1
-    .prepare("DELETE FROM payment_setup_tokens WHERE expires_at < ?")
-    .bind(now - SETUP_TOKEN_TTL_MS)
-    .run();
+  await db.delete(t).where(lt(t.expiresAt, now - SETUP_TOKEN_TTL_MS));
   return { token, expiresAt: now + SETUP_TOKEN_TTL_MS };
 };
 
@@ -66,13 +73,12 @@ export const usableCard = async (
   actorId: string,
   now = Date.now(),
 ): Promise<SavedCard | null> => {
-  const { results } = await d1
-    .prepare(
-      "SELECT payment_method_id, brand, last4, exp_month, exp_year FROM payment_methods WHERE partner_id = ? AND actor_id = ? ORDER BY is_default DESC, created_at DESC",
-    )
-    .bind(partnerId, actorId)
-    .all<CardRow>();
-  return results.map(toCard).find((c) => cardUsableAt(c, now)) ?? null;
+  const cards = await database(d1)
+    .select(savedCard)
+    .from(paymentMethods)
+    .where(and(eq(paymentMethods.partnerId, partnerId), eq(paymentMethods.actorId, actorId)))
+    .orderBy(desc(paymentMethods.isDefault), desc(paymentMethods.createdAt));
+  return cards.find((c) => cardUsableAt(c, now)) ?? null;
 };
 
 export const cardById = async (
@@ -81,13 +87,17 @@ export const cardById = async (
   actorId: string,
   paymentMethodId: string,
 ): Promise<SavedCard | null> => {
-  const row = await d1
-    .prepare(
-      "SELECT payment_method_id, brand, last4, exp_month, exp_year FROM payment_methods WHERE partner_id = ? AND actor_id = ? AND payment_method_id = ?",
-    )
-    .bind(partnerId, actorId, paymentMethodId)
-    .first<CardRow>();
-  return row ? toCard(row) : null;
+  const [card] = await database(d1)
+    .select(savedCard)
+    .from(paymentMethods)
+    .where(
+      and(
+        eq(paymentMethods.partnerId, partnerId),
+        eq(paymentMethods.actorId, actorId),
+        eq(paymentMethods.paymentMethodId, paymentMethodId),
+      ),
+    );
+  return card ?? null;
 };
 
 export type AttachInput = {
@@ -116,46 +126,43 @@ const INVALID_TOKEN = () => new ApiError("invalid_portal_token", "portalToken is
 export const attachPaymentMethod = async (d1: D1Database, keys: Keyring, input: AttachInput, now = Date.now()) => {
   if (!cardUsableAt(input, now)) throw new ApiError("card_expired", "The card has expired");
   if (!(await signedByUs(keys, input.portalToken, now))) throw INVALID_TOKEN();
-  const spent = await d1
-    .prepare(
-      "UPDATE payment_setup_tokens SET used_at = ?1 WHERE token_hash = ?2 AND used_at IS NULL AND replaced_at IS NULL AND expires_at > ?1 RETURNING partner_id, actor_id",
-    )
-    .bind(now, await sha256Hex(input.portalToken))
-    .first<{ partner_id: string; actor_id: string }>();
-  if (!spent) throw INVALID_TOKEN();
-  const { count } = (await d1
-    .prepare("SELECT count(*) AS count FROM payment_methods WHERE partner_id = ? AND actor_id = ?")
-    .bind(spent.partner_id, spent.actor_id)
-    .first<{ count: number }>())!;
-  // The first card is the default whatever the flag says; later ones only when asked.
-  const makeDefault = count === 0 || input.setAsDefault === true;
-  const statements = [];
-  if (makeDefault)
-    statements.push(
-      d1
-        .prepare("UPDATE payment_methods SET is_default = 0 WHERE partner_id = ? AND actor_id = ?")
-        .bind(spent.partner_id, spent.actor_id),
-    );
-  statements.push(
-    d1
-      .prepare(
-        `INSERT INTO payment_methods (partner_id, actor_id, payment_method_id, brand, last4, exp_month, exp_year, is_default, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-         ON CONFLICT (partner_id, actor_id, payment_method_id) DO UPDATE SET brand = ?4, last4 = ?5, exp_month = ?6, exp_year = ?7, is_default = max(is_default, ?8)`,
-      )
-      .bind(
-        spent.partner_id,
-        spent.actor_id,
-        input.paymentMethodId,
-        input.cardBrand,
-        input.cardLast4,
-        input.expMonth,
-        input.expYear,
-        makeDefault ? 1 : 0,
-        new Date(now).toISOString(),
+  const db = database(d1);
+  const t = paymentSetupTokens;
+  const [spent] = await db
+    .update(t)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(t.tokenHash, await sha256Hex(input.portalToken)),
+        isNull(t.usedAt),
+        isNull(t.replacedAt),
+        gt(t.expiresAt, now),
       ),
-  );
-  await d1.batch(statements);
+    )
+    .returning({ partnerId: t.partnerId, actorId: t.actorId });
+  if (!spent) throw INVALID_TOKEN();
+  const actorCards = and(eq(paymentMethods.partnerId, spent.partnerId), eq(paymentMethods.actorId, spent.actorId));
+  const [cards] = await db.select({ n: count() }).from(paymentMethods).where(actorCards);
+  // The first card is the default whatever the flag says; later ones only when asked.
+  const makeDefault = cards!.n === 0 || input.setAsDefault === true;
+  const card = { brand: input.cardBrand, last4: input.cardLast4, expMonth: input.expMonth, expYear: input.expYear };
+  const save = db
+    .insert(paymentMethods)
+    .values({
+      partnerId: spent.partnerId,
+      actorId: spent.actorId,
+      paymentMethodId: input.paymentMethodId,
+      ...card,
+      isDefault: makeDefault,
+      createdAt: new Date(now).toISOString(),
+    })
+    .onConflictDoUpdate({
+      target: [paymentMethods.partnerId, paymentMethods.actorId, paymentMethods.paymentMethodId],
+      // A card saved again stays the default it was; it becomes the default only when this attach makes it one.
+      set: makeDefault ? { ...card, isDefault: true } : card,
+    });
+  if (makeDefault) await db.batch([db.update(paymentMethods).set({ isDefault: false }).where(actorCards), save]);
+  else await save;
   return {
     status: "ATTACHED" as const,
     paymentMethod: {
@@ -178,12 +185,13 @@ export const setupLinkState = async (
   now = Date.now(),
 ): Promise<SetupLinkState> => {
   if (!(await signedByUs(keys, token, now))) return "unknown";
-  const row = await d1
-    .prepare("SELECT used_at, replaced_at, expires_at FROM payment_setup_tokens WHERE token_hash = ?")
-    .bind(await sha256Hex(token))
-    .first<{ used_at: number | null; replaced_at: number | null; expires_at: number }>();
+  const t = paymentSetupTokens;
+  const [row] = await database(d1)
+    .select({ usedAt: t.usedAt, replacedAt: t.replacedAt, expiresAt: t.expiresAt })
+    .from(t)
+    .where(eq(t.tokenHash, await sha256Hex(token)));
   if (!row) return "unknown";
-  if (row.used_at !== null) return "used";
-  if (row.replaced_at !== null) return "replaced";
-  return row.expires_at > now ? "ready" : "expired";
+  if (row.usedAt !== null) return "used";
+  if (row.replacedAt !== null) return "replaced";
+  return row.expiresAt > now ? "ready" : "expired";
 };

@@ -6,6 +6,7 @@ import { ApiError } from "../../platform/http/api-error";
 import { canonicalJson } from "../../platform/idempotency/canonical-json";
 import { isDisposableEmail } from "./disposable-domains";
 import { timezoneCountries } from "./timezone-countries";
+import { insertSignalPostWithinCap } from "./signal-posts";
 import { evaluateRules, VELOCITY, verdictFor, type Reason, type VelocityCounts } from "./rules";
 import type { BrowserSignals, CheckRequest, RiskCheck } from "./schemas";
 import { radarChecks, radarSettings, radarSignals, type RadarCheckRow } from "./tables";
@@ -42,11 +43,20 @@ export const storeSignals = async (db: Db, input: SignalsInput): Promise<{ expir
   const now = input.now ?? Date.now();
   const expiresAtMs = now + SIGNALS_RETENTION_MS;
   const ipHash = input.ip ? await keyedHash(input.piiKey, input.ip) : null;
-  const s = radarSignals;
-  // One statement: the cap holds under concurrent posts.
-  await db.run(sql`insert into ${s} (${sql.identifier(s.partnerId.name)}, ${sql.identifier(s.sessionId.name)}, ${sql.identifier(s.signals.name)}, ${sql.identifier(s.ipCountry.name)}, ${sql.identifier(s.ipHash.name)}, ${sql.identifier(s.receivedAt.name)}, ${sql.identifier(s.expiresAtMs.name)})
-      select ${input.partnerId}, ${input.sessionId}, ${JSON.stringify(input.signals)}, ${input.ipCountry}, ${ipHash}, ${new Date(now).toISOString()}, ${expiresAtMs}
-      where (select count(*) from ${s} where ${s.partnerId} = ${input.partnerId} and ${s.sessionId} = ${input.sessionId} and ${s.expiresAtMs} > ${now}) < ${MAX_SIGNAL_POSTS}`);
+  await insertSignalPostWithinCap(
+    db,
+    {
+      partnerId: input.partnerId,
+      sessionId: input.sessionId,
+      signals: JSON.stringify(input.signals),
+      ipCountry: input.ipCountry,
+      ipHash,
+      receivedAt: new Date(now).toISOString(),
+      expiresAtMs,
+    },
+    now,
+    MAX_SIGNAL_POSTS,
+  );
   // Clean-up on the write path (indexed on expires_at_ms) keeps the table near its live size without a cron.
   await db.delete(radarSignals).where(lt(radarSignals.expiresAtMs, now));
   return { expiresAt: new Date(expiresAtMs).toISOString() };

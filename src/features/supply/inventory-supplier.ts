@@ -1,5 +1,8 @@
+import { and, eq, gte, inArray, lt } from "drizzle-orm";
 import { randomToken } from "../../platform/crypto/digest";
+import { database } from "../../platform/db/client";
 import { isCheckViolation } from "../../platform/db/constraint";
+import { allotmentGiveBacks, allotmentTakes } from "./allotment";
 import {
   catalogueFor,
   nightFactors,
@@ -9,8 +12,9 @@ import {
   type RatePlan,
   type RoomType,
 } from "./catalogue";
+import { nightOverrideReads, searchReads, type PlanNightRow, type RoomNightRow } from "./night-overrides";
 import { moneyIn, sellNight, type SellingTerms } from "./selling-price";
-import { sqlSelectionOf, type SqlSelection } from "../booking/accommodation-lookup";
+import { sqlSelectionOf } from "../booking/accommodation-lookup";
 import type {
   BookedStay,
   CancelPolicy,
@@ -23,6 +27,7 @@ import type {
   SupplyAccommodation,
 } from "./supplier";
 import { MIXED_PRODUCT_SEPARATOR, SupplierRefusal } from "./supplier";
+import { ratePlanNights } from "./tables";
 import { addDays, localDate, stayNights, zonedTimeToUtc } from "./zoned-time";
 
 export const CURRENCY = "USD";
@@ -31,42 +36,10 @@ const TAX_RATE_PERCENT = 12;
 /** Local time on the deadline day until which a refundable plan cancels free. */
 export const FREE_CANCELLATION_LOCAL_TIME = "15:00";
 
-type RoomNightRow = {
-  accommodation_code: string;
-  room_code: string;
-  night: string;
-  allotment: number;
-  sold: number;
-  stop_sell: number;
-  price: number | null;
-};
-type PlanNightRow = {
-  accommodation_code: string;
-  rate_plan_code: string;
-  night: string;
-  stop_sell: number;
-  price: number | null;
-};
-
 /** One accommodation's stored exceptions to the derived defaults, by `room|night` and `plan|night`. */
 type NightOverrides = { rooms: Map<string, RoomNightRow>; plans: Map<string, PlanNightRow> };
 
 const nightKey = (product: string, night: string) => `${product}|${night}`;
-
-// `codes` is a subquery yielding accommodation codes; its parameters come first, then the dates.
-const roomNightsSql = (codes: string, params: number) =>
-  `SELECT accommodation_code, room_code, night, allotment, sold, stop_sell, price FROM room_nights WHERE accommodation_code IN (${codes}) AND night >= ?${params + 1} AND night < ?${params + 2}`;
-const planNightsSql = (codes: string, params: number) =>
-  `SELECT accommodation_code, rate_plan_code, night, stop_sell, price FROM rate_plan_nights WHERE accommodation_code IN (${codes}) AND night >= ?${params + 1} AND night < ?${params + 2}`;
-
-const overrideStatements = (d1: D1Database, selection: Pick<SqlSelection, "codesSql" | "params">, stay: Stay) => [
-  d1
-    .prepare(roomNightsSql(selection.codesSql, selection.params.length))
-    .bind(...selection.params, stay.checkIn, stay.checkOut),
-  d1
-    .prepare(planNightsSql(selection.codesSql, selection.params.length))
-    .bind(...selection.params, stay.checkIn, stay.checkOut),
-];
 
 /** Most accommodations have no stored night at all; only those that do get an entry. */
 const overridesOf = (rooms: RoomNightRow[], plans: PlanNightRow[]): Map<string, NightOverrides> => {
@@ -477,21 +450,9 @@ export const INVENTORY_SUPPLIER = "inventory";
 
 /** The embedded default supply: derived room types and rate plans over sparse per-night rows in D1. */
 export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: LocalWrites } => {
-  // Every night of the stay in one statement per room type (book wrote a row for each night; a mixed
-  // offer books several types); the guard's `?`s number on from ?6.
+  // A mixed offer booked several room types: each gives its rooms back.
   const cancelWrites = (stay: BookedStay, guard: WriteGuard) =>
-    [...roomsByType(stay.roomCode, stay.roomCount)].map(([roomCode, count]) =>
-      d1
-        .prepare(
-          `UPDATE room_nights SET sold = sold - ?5 WHERE accommodation_code = ?1 AND room_code = ?2 AND night >= ?3 AND night < ?4 AND (${guard.sql})`,
-        )
-        .bind(stay.accommodationCode, roomCode, stay.checkIn, stay.checkOut, count, ...guard.params),
-    );
-  /** One D1 round trip whatever the selector and count: the accommodations and their stored nights together. */
-  const searchReads = (selection: SqlSelection, stay: Stay) => [
-    d1.prepare(selection.sql).bind(...selection.params),
-    ...overrideStatements(d1, selection, stay),
-  ];
+    allotmentGiveBacks(d1, stay, roomsByType(stay.roomCode, stay.roomCount), guard);
   return {
     name: INVENTORY_SUPPLIER,
     currency: CURRENCY,
@@ -499,7 +460,7 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
 
     async search(wanted, stay, now, terms) {
       const selection = sqlSelectionOf(wanted);
-      const [found, rooms, plans] = await d1.batch<unknown>(searchReads(selection, stay));
+      const [found, rooms, plans] = await d1.batch<unknown>(searchReads(d1, selection, stay));
       const accommodations = selection.finish(found!.results);
       const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]);
       const pricing = stayPricing(stay, now, terms);
@@ -518,7 +479,7 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
       const pricing = stayPricing(stay, now, terms);
       if (checkInPassed(accommodation, pricing)) return null;
       const [rooms, plans] = await d1.batch<unknown>(
-        overrideStatements(d1, { codesSql: "?1", params: [accommodation.code] }, stay),
+        nightOverrideReads(d1, { codesSql: "?1", params: [accommodation.code] }, stay),
       );
       const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]).get(
         accommodation.code,
@@ -534,29 +495,31 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
       if (!picks) throw new SupplierRefusal("unavailable");
       const nights = stayNights(stay.checkIn, stay.checkOut);
       // Rate-plan stop-sell is read first; room-level stop-sell and allotment are enforced by the batch itself.
-      const { results: planStops } = await d1
-        .prepare(
-          "SELECT night FROM rate_plan_nights WHERE accommodation_code = ?1 AND rate_plan_code IN (SELECT value FROM json_each(?2)) AND night >= ?3 AND night < ?4 AND stop_sell = 1 LIMIT 1",
+      const p = ratePlanNights;
+      const planCodes = picks.map((pick) => pick.plan.code);
+      const planStops = await database(d1)
+        .select({ night: p.night })
+        .from(p)
+        .where(
+          and(
+            eq(p.accommodationCode, accommodation.code),
+            inArray(p.ratePlanCode, planCodes),
+            gte(p.night, stay.checkIn),
+            lt(p.night, stay.checkOut),
+            eq(p.stopSell, true),
+          ),
         )
-        .bind(accommodation.code, JSON.stringify(picks.map((p) => p.plan.code)), stay.checkIn, stay.checkOut)
-        .all();
+        .limit(1);
       if (planStops.length) throw new SupplierRefusal("unavailable");
       // One batch is one transaction: every night of every room type or none. A night that would sell past
       // its allotment, or is stopped, breaks the CHECK (sold <= allotment) and rolls the whole batch back,
       // so a mixed booking and a single-type booking can never both take the last room of a type.
-      const take = d1.prepare(
-        `INSERT INTO room_nights (accommodation_code, room_code, night, allotment, sold) VALUES (?1, ?2, ?3, ?4, ?5)
-         ON CONFLICT (accommodation_code, room_code, night) DO UPDATE SET
-           sold = CASE WHEN room_nights.stop_sell = 1 THEN room_nights.allotment + 1 ELSE room_nights.sold + excluded.sold END`,
-      );
-      const statements: D1PreparedStatement[] = [];
-      for (const [roomCode, count] of roomsByType(ref.roomCode, stay.rooms.length)) {
-        const room = picks.find((p) => p.room.code === roomCode)!.room;
-        for (const night of nights)
-          statements.push(take.bind(accommodation.code, room.code, night, room.defaultAllotment, count));
-      }
+      const rooms = [...roomsByType(ref.roomCode, stay.rooms.length)].map(([roomCode, count]) => {
+        const room = picks.find((pick) => pick.room.code === roomCode)!.room;
+        return { roomCode, count, defaultAllotment: room.defaultAllotment };
+      });
       try {
-        await d1.batch(statements);
+        await d1.batch(allotmentTakes(d1, accommodation.code, rooms, nights));
       } catch (error) {
         if (isCheckViolation(error)) throw new SupplierRefusal("unavailable");
         throw error;

@@ -1,20 +1,23 @@
+import { and, eq, gte, lt } from "drizzle-orm";
+import { database } from "../../platform/db/client";
 import { isCheckViolation } from "../../platform/db/constraint";
+import { accommodations } from "../../platform/db/schema";
 import { ApiError } from "../../platform/http/api-error";
 import { catalogueFor, defaultRoomNightPrice, round2 } from "./catalogue";
+import { upsertRatePlanNightRange, upsertRoomNightRange } from "./night-ranges";
+import { ratePlanNights, roomNights } from "./tables";
 import { addDays, isCalendarDate, stayNights } from "./zoned-time";
-
-type AccommodationRow = { code: string; star_rating: number };
 
 const MAX_RANGE_NIGHTS = 366;
 const MAX_VIEW_NIGHTS = 62;
 
 const accommodation = async (d1: D1Database, code: string) => {
-  const row = await d1
-    .prepare("SELECT code, star_rating FROM accommodations WHERE code = ?")
-    .bind(code)
-    .first<AccommodationRow>();
+  const [row] = await database(d1)
+    .select({ code: accommodations.code, starRating: accommodations.starRating })
+    .from(accommodations)
+    .where(eq(accommodations.code, code));
   if (!row) throw new ApiError("accommodation_not_found", "Accommodation not found");
-  return { row, catalogue: catalogueFor(row.code, row.star_rating) };
+  return { row, catalogue: catalogueFor(row.code, row.starRating) };
 };
 
 /** Nights `from` to `to`, both included, within the sold horizon. */
@@ -61,27 +64,8 @@ export const setRoomNights = async (
   const room = catalogue.rooms.find((r) => r.code === roomCode);
   if (!room) throw new ApiError("room_type_not_found", "Room type not found");
   const nights = nightsBetween(change.from, change.to, MAX_RANGE_NIGHTS, now);
-  const sets = [
-    change.allotment !== undefined ? "allotment = excluded.allotment" : null,
-    change.stopSell !== undefined ? "stop_sell = excluded.stop_sell" : null,
-    change.price !== undefined ? "price = excluded.price" : null,
-  ].filter(Boolean);
   try {
-    await d1
-      .prepare(
-        `INSERT INTO room_nights (accommodation_code, room_code, night, allotment, sold, stop_sell, price)
-         SELECT ?1, ?2, value, ?3, 0, ?4, ?5 FROM json_each(?6) WHERE true
-         ON CONFLICT (accommodation_code, room_code, night) DO UPDATE SET ${sets.join(", ")}`,
-      )
-      .bind(
-        code,
-        roomCode,
-        change.allotment ?? room.defaultAllotment,
-        change.stopSell ? 1 : 0,
-        change.price ?? null,
-        JSON.stringify(nights),
-      )
-      .run();
+    await upsertRoomNightRange(d1, code, roomCode, nights, change, room.defaultAllotment);
   } catch (error) {
     if (isCheckViolation(error)) {
       throw new ApiError("allotment_below_sold", "Allotment cannot be set below the rooms already sold");
@@ -110,18 +94,7 @@ export const setRatePlanNights = async (
   if (!catalogue.ratePlans.some((p) => p.code === ratePlanCode))
     throw new ApiError("rate_plan_not_found", "Rate plan not found");
   const nights = nightsBetween(change.from, change.to, MAX_RANGE_NIGHTS, now);
-  const sets = [
-    change.stopSell !== undefined ? "stop_sell = excluded.stop_sell" : null,
-    change.price !== undefined ? "price = excluded.price" : null,
-  ].filter(Boolean);
-  await d1
-    .prepare(
-      `INSERT INTO rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price)
-       SELECT ?1, ?2, value, ?3, ?4 FROM json_each(?5) WHERE true
-       ON CONFLICT (accommodation_code, rate_plan_code, night) DO UPDATE SET ${sets.join(", ")}`,
-    )
-    .bind(code, ratePlanCode, change.stopSell ? 1 : 0, change.price ?? null, JSON.stringify(nights))
-    .run();
+  await upsertRatePlanNightRange(d1, code, ratePlanCode, nights, change);
   return viewInventory(
     d1,
     code,
@@ -131,35 +104,26 @@ export const setRatePlanNights = async (
   );
 };
 
-type RoomNight = {
-  room_code: string;
-  night: string;
-  allotment: number;
-  sold: number;
-  stop_sell: number;
-  price: number | null;
-};
-type PlanNight = { rate_plan_code: string; night: string; stop_sell: number; price: number | null };
-
 /** Operator view: room types, rate plans and the effective state of every night in the range. */
 export const viewInventory = async (d1: D1Database, code: string, from: string, to: string, now = Date.now()) => {
   const { catalogue } = await accommodation(d1, code);
   const nights = nightsBetween(from, to, MAX_VIEW_NIGHTS, now);
   const end = addDays(to, 1);
-  const [rooms, plans] = await d1.batch<RoomNight | PlanNight>([
-    d1
-      .prepare(
-        "SELECT room_code, night, allotment, sold, stop_sell, price FROM room_nights WHERE accommodation_code = ? AND night >= ? AND night < ?",
-      )
-      .bind(code, from, end),
-    d1
-      .prepare(
-        "SELECT rate_plan_code, night, stop_sell, price FROM rate_plan_nights WHERE accommodation_code = ? AND night >= ? AND night < ?",
-      )
-      .bind(code, from, end),
+  const db = database(d1);
+  const [rooms, plans] = await db.batch([
+    db
+      .select()
+      .from(roomNights)
+      .where(and(eq(roomNights.accommodationCode, code), gte(roomNights.night, from), lt(roomNights.night, end))),
+    db
+      .select()
+      .from(ratePlanNights)
+      .where(
+        and(eq(ratePlanNights.accommodationCode, code), gte(ratePlanNights.night, from), lt(ratePlanNights.night, end)),
+      ),
   ]);
-  const roomRows = new Map((rooms!.results as RoomNight[]).map((r) => [`${r.room_code}|${r.night}`, r]));
-  const planRows = new Map((plans!.results as PlanNight[]).map((r) => [`${r.rate_plan_code}|${r.night}`, r]));
+  const roomRows = new Map(rooms.map((r) => [`${r.roomCode}|${r.night}`, r]));
+  const planRows = new Map(plans.map((r) => [`${r.ratePlanCode}|${r.night}`, r]));
   return {
     accommodationCode: code,
     currency: "USD",
@@ -179,7 +143,7 @@ export const viewInventory = async (d1: D1Database, code: string, from: string, 
           allotment,
           sold,
           available: allotment - sold,
-          stopSell: Boolean(row?.stop_sell),
+          stopSell: Boolean(row?.stopSell),
           price: row?.price ?? defaultRoomNightPrice(catalogue, room, night),
           stored: Boolean(row),
         };
@@ -197,7 +161,7 @@ export const viewInventory = async (d1: D1Database, code: string, from: string, 
               roomRows.get(`${room.code}|${night}`)?.price ?? defaultRoomNightPrice(catalogue, room, night);
             return {
               night,
-              stopSell: Boolean(row?.stop_sell),
+              stopSell: Boolean(row?.stopSell),
               price: row?.price ?? round2(roomPrice * plan.priceFactor),
             };
           }),

@@ -1,8 +1,9 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { randomToken } from "../../platform/crypto/digest";
 import { openSecret, sealSecret } from "../../platform/crypto/secret-box";
 import { ApiError } from "../../platform/http/api-error";
+import { insertEndpointWithinCap } from "./endpoint-registration";
 import { checkEndpointUrl } from "./endpoint-url";
 import type { CreateWebhook } from "./schemas";
 import { webhookDeliveries, webhookEndpoints, type WebhookEndpoint, type WebhookEventType } from "./tables";
@@ -41,18 +42,18 @@ export const createWebhook = async (db: Db, keys: WebhookKeys, partnerId: string
   const secret = `${WEBHOOK_SECRET_PREFIX}${randomToken(32)}`;
   const sealed = await sealSecret(keys.secretKey, SECRET_PURPOSE, id, secret);
   const events = JSON.stringify(input.events);
-  const inserted = await db.all<{ created_at: string }>(sql`
-    INSERT INTO webhook_endpoints (id, partner_id, url, events, sealed_secret)
-    SELECT ${id}, ${partnerId}, ${verdict.url}, ${events}, ${sealed}
-    WHERE (SELECT count(*) FROM webhook_endpoints WHERE partner_id = ${partnerId}) < ${MAX_ENDPOINTS_PER_PARTNER}
-    RETURNING created_at`);
-  if (inserted.length === 0) {
+  const createdAt = await insertEndpointWithinCap(
+    db,
+    { id, partnerId, url: verdict.url, events, sealedSecret: sealed },
+    MAX_ENDPOINTS_PER_PARTNER,
+  );
+  if (createdAt === null) {
     throw new ApiError(
       "webhook_limit_reached",
       `A partner can have at most ${MAX_ENDPOINTS_PER_PARTNER} webhook endpoints`,
     );
   }
-  return { id, url: verdict.url, events: input.events, secret, createdAt: inserted[0]!.created_at };
+  return { id, url: verdict.url, events: input.events, secret, createdAt };
 };
 
 export const listWebhooks = async (db: Db, partnerId: string): Promise<WebhookView[]> =>

@@ -2,12 +2,7 @@ import type { Context, Env as HonoEnv, MiddlewareHandler } from "hono";
 import type { AppEnv, Caller } from "../app-env";
 import { sha256Hex } from "../crypto/digest";
 import { ApiError } from "../http/api-error";
-
-// Read on every call, so a revoked key or a deactivated partner fails on its next call.
-const CALLER_SQL =
-  "SELECT k.partner_id AS partnerId, k.id AS apiKeyId FROM api_keys k JOIN partners p ON p.id = k.partner_id WHERE k.key_hash = ?1 AND k.revoked_at IS NULL AND p.is_active = 1 LIMIT 1";
-
-const callerStatement = (d1: D1Database, keyHash: string) => d1.prepare(CALLER_SQL).bind(keyHash);
+import { callerStatement } from "./caller-lookup";
 
 /** The caller for a presented API key, or null when it is unknown, revoked or its partner inactive. */
 export const findCallerByApiKey = async (d1: D1Database, apiKey: string): Promise<Caller | null> =>

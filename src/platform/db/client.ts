@@ -1,3 +1,6 @@
+// Raw SQL: the D1 session wrapper passes every statement through; the health probe is a bare `select 1`.
+
+import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
@@ -5,6 +8,9 @@ import { allowsReplicaReads } from "./replica-reads";
 
 export const database = (d1: D1Database) => drizzle(d1);
 export type Db = ReturnType<typeof database>;
+
+/** The health probe: one round trip D1 must answer. */
+export const probeDatabase = (db: Db) => db.run(sql`select 1`);
 
 /** Request and response header carrying a D1 Sessions API bookmark. */
 export const BOOKMARK_HEADER = "x-d1-bookmark";

@@ -1,4 +1,7 @@
+import { and, eq, lte, or } from "drizzle-orm";
 import { randomToken, sha256Hex } from "../crypto/digest";
+import { database } from "../db/client";
+import { idempotencyKeys } from "../db/schema";
 import { ApiError } from "../http/api-error";
 import { retryAfterHeader } from "../ratelimit/rate-headers";
 import { canonicalJson } from "./canonical-json";
@@ -26,23 +29,14 @@ export const IDEMPOTENCY_LEASE_MS = 60_000;
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 type StoredError = { message: string; code: string; details?: Record<string, unknown> };
-type Row = { request_hash: string; state: "running" | "done"; status: number | null; answer: string | null };
 
 const REPLAYED = { "Idempotent-Replayed": "true" };
 /** Answers kept for replay: everything below 500 except 429, which says "not now" rather than "no". */
 const isFinal = (status: number) => status < 500 && status !== 429;
 
-// One statement reserves: a fresh key inserts; an expired record, or a dead reservation of the same
-// request, is taken over; anything else leaves the row alone and returns nothing.
-const RESERVE = `INSERT INTO idempotency_keys (scope, partner_id, key, request_hash, state, token, locked_until_ms, status, answer, expires_at_ms)
-  VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?6, NULL, NULL, ?7)
-  ON CONFLICT (scope, partner_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'running', token = excluded.token,
-    locked_until_ms = excluded.locked_until_ms, status = NULL, answer = NULL, expires_at_ms = excluded.expires_at_ms
-  WHERE idempotency_keys.expires_at_ms <= ?8
-    OR (idempotency_keys.state = 'running' AND idempotency_keys.locked_until_ms <= ?8 AND idempotency_keys.request_hash = excluded.request_hash)
-  RETURNING token`;
-
-const replayOf = (row: Row): IdempotentAnswer & { replayed: true } => {
+const replayOf = (
+  row: Pick<typeof idempotencyKeys.$inferSelect, "status" | "answer">,
+): IdempotentAnswer & { replayed: true } => {
   const stored = JSON.parse(row.answer!) as { body?: unknown; error?: StoredError };
   if (stored.error) {
     const { message, code, details } = stored.error;
@@ -71,27 +65,46 @@ export const withIdempotency = async (
   const requestHash = await sha256Hex(canonicalJson(scope.request));
   const now = scope.now ?? Date.now();
   const token = randomToken(16);
-  const where = [scope.scope, scope.partnerId, key] as const;
+  const db = database(d1);
+  const k = idempotencyKeys;
+  const record = and(eq(k.scope, scope.scope), eq(k.partnerId, scope.partnerId), eq(k.key, key));
+  const reservation = {
+    requestHash,
+    state: "running" as const,
+    token,
+    lockedUntilMs: now + IDEMPOTENCY_LEASE_MS,
+    status: null,
+    answer: null,
+    expiresAtMs: now + IDEMPOTENCY_TTL_MS,
+  };
 
   let reserved = false;
   // A record released between our insert and our read is gone: try again, a few times at most.
   for (let attempt = 0; attempt < 3 && !reserved; attempt++) {
-    const won = await d1
-      .prepare(RESERVE)
-      .bind(...where, requestHash, token, now + IDEMPOTENCY_LEASE_MS, now + IDEMPOTENCY_TTL_MS, now)
-      .first<{ token: string }>();
+    // One statement reserves: a fresh key inserts; an expired record, or a dead reservation of the same
+    // request, is taken over; anything else leaves the row alone and returns nothing.
+    const [won] = await db
+      .insert(k)
+      .values({ scope: scope.scope, partnerId: scope.partnerId, key, ...reservation })
+      .onConflictDoUpdate({
+        target: [k.scope, k.partnerId, k.key],
+        set: reservation,
+        setWhere: or(
+          lte(k.expiresAtMs, now),
+          and(eq(k.state, "running"), lte(k.lockedUntilMs, now), eq(k.requestHash, requestHash)),
+        ),
+      })
+      .returning({ token: k.token });
     if (won?.token === token) {
       reserved = true;
       continue;
     }
-    const row = await d1
-      .prepare(
-        "SELECT request_hash, state, status, answer FROM idempotency_keys WHERE scope = ?1 AND partner_id = ?2 AND key = ?3",
-      )
-      .bind(...where)
-      .first<Row>();
+    const [row] = await db
+      .select({ requestHash: k.requestHash, state: k.state, status: k.status, answer: k.answer })
+      .from(k)
+      .where(record);
     if (!row) continue;
-    if (row.request_hash !== requestHash)
+    if (row.requestHash !== requestHash)
       throw new ApiError("idempotency_key_reused", `${keyName} was already used with a different request`);
     if (row.state === "done") return replayOf(row);
     throw new ApiError(
@@ -110,28 +123,24 @@ export const withIdempotency = async (
     );
 
   const finish = (status: number, answer: { body: unknown } | { error: StoredError }) =>
-    d1
-      .prepare(
-        "UPDATE idempotency_keys SET state = 'done', status = ?4, answer = ?5 WHERE scope = ?1 AND partner_id = ?2 AND key = ?3 AND token = ?6",
-      )
-      .bind(...where, status, JSON.stringify(answer), token)
-      .run();
-  const release = () =>
-    d1
-      .prepare("DELETE FROM idempotency_keys WHERE scope = ?1 AND partner_id = ?2 AND key = ?3 AND token = ?4")
-      .bind(...where, token)
-      .run();
+    db
+      .update(k)
+      .set({ state: "done", status, answer: JSON.stringify(answer) })
+      .where(and(record, eq(k.token, token)));
+  const release = () => db.delete(k).where(and(record, eq(k.token, token)));
   // Storing or releasing must not hide the work's own outcome; an unstored record runs out its lease.
   const quietly = async (write: () => Promise<unknown>) => {
     try {
       await write();
     } catch (error) {
+      // D1's own message: drizzle's wrapper would add the bound values, the stored answer among them.
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
       console.error(
         JSON.stringify({
           level: "error",
           event: "idempotency_write_failed",
           scope: scope.scope,
-          error: error instanceof Error ? error.message : String(error),
+          error: cause instanceof Error ? cause.message : String(cause),
         }),
       );
     }
@@ -161,11 +170,10 @@ export const expiredIdempotency = {
   name: "expired-idempotency",
   run: async (env: Env, now: Date): Promise<number> => {
     const at = now.getTime();
-    const result = await env.DB.prepare(
-      "DELETE FROM idempotency_keys WHERE expires_at_ms <= ?1 AND (state = 'done' OR locked_until_ms <= ?1)",
-    )
-      .bind(at)
-      .run();
+    const k = idempotencyKeys;
+    const result = await database(env.DB)
+      .delete(k)
+      .where(and(lte(k.expiresAtMs, at), or(eq(k.state, "done"), lte(k.lockedUntilMs, at))));
     return result.meta.changes;
   },
 };
