@@ -25,6 +25,7 @@ import { errorBodies, featureRouter } from "./platform/http/router";
 import type { AppEnv } from "./platform/app-env";
 import { requestLog } from "./platform/observability/request-log";
 import { pageSecurityHeaders } from "./platform/http/secure-headers";
+import { loggableError } from "./platform/observability/loggable-error";
 
 const health = apiRoute({
   operationId: "getHealth",
@@ -164,7 +165,7 @@ export const createApp = () => {
           level: "error",
           requestId,
           path: c.req.path,
-          error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+          error: loggableError(err),
         }),
       );
     }

@@ -1,4 +1,5 @@
 // Raw SQL: deleteInBatches takes any table by its name, which drizzle's typed builders cannot.
+import { loggableError } from "./observability/loggable-error";
 
 /** One kind of periodic clean-up; `run` returns how many rows it removed. */
 export type UpkeepTask = { name: string; run: (env: Env, now: Date) => Promise<number> };
@@ -20,14 +21,14 @@ export const runUpkeep = async (tasks: readonly UpkeepTask[], env: Env, now: Dat
         JSON.stringify({ level: "info", event: "upkeep", task: task.name, removed, durationMs: Date.now() - started }),
       );
     } catch (error) {
-      const failed = error instanceof Error ? error.message : String(error);
+      const failed = loggableError(error, { stack: false });
       outcomes.push({ task: task.name, failed });
       console.error(
         JSON.stringify({
           level: "error",
           event: "upkeep_failed",
           task: task.name,
-          error: error instanceof Error ? (error.stack ?? failed) : failed,
+          error: loggableError(error),
           durationMs: Date.now() - started,
         }),
       );

@@ -10,6 +10,7 @@ import { insertSignalPostWithinCap } from "./signal-posts";
 import { evaluateRules, VELOCITY, verdictFor, type Reason, type VelocityCounts } from "./rules";
 import type { BrowserSignals, CheckRequest, RiskCheck } from "./schemas";
 import { radarChecks, radarSettings, radarSignals, type RadarCheckRow } from "./tables";
+import { loggableError } from "../../platform/observability/loggable-error";
 
 /** How long posted signals are merged into checks of their session. */
 export const SIGNALS_RETENTION_MS = 24 * 60 * 60_000;
@@ -312,7 +313,7 @@ const evaluateWithinBudget = async (db: Db, input: CheckInput, now: number, emai
         level: "error",
         event: "radar_evaluation_failed",
         partnerId: input.partnerId,
-        error: error instanceof Error ? error.message : String(error),
+        error: loggableError(error, { stack: false }),
       }),
     );
     return bypass("evaluation_error", "evaluation_error", "The evaluation failed; failing open", identities);

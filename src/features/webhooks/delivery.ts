@@ -5,6 +5,7 @@ import { signingSecretOf } from "./endpoints";
 import type { WebhookMessage } from "./events";
 import { signatureHeader } from "./signature";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables";
+import { loggableError } from "../../platform/observability/loggable-error";
 
 /** Growing waits after attempts 1..6 (about 67 minutes in all). */
 export const RETRY_DELAYS_SECONDS = [30, 120, 300, 600, 1200, 1800] as const;
@@ -119,7 +120,7 @@ const deliverOne = async (env: Env, db: Db, message: Message<WebhookMessage>, no
         level: "error",
         message: "webhook delivery failed",
         eventId: message.body.eventId,
-        error: String(error),
+        error: loggableError(error, { stack: false }),
       }),
     );
     message.retry({ delaySeconds: delay });

@@ -5,6 +5,7 @@ import { idempotencyKeys } from "../db/schema";
 import { ApiError } from "../http/api-error";
 import { retryAfterHeader } from "../ratelimit/rate-headers";
 import { canonicalJson } from "./canonical-json";
+import { loggableError } from "../observability/loggable-error";
 
 /** An answer as the route sends it: status and JSON body. */
 export type IdempotentAnswer = { status: number; body: unknown };
@@ -133,14 +134,12 @@ export const withIdempotency = async (
     try {
       await write();
     } catch (error) {
-      // D1's own message: drizzle's wrapper would add the bound values, the stored answer among them.
-      const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
       console.error(
         JSON.stringify({
           level: "error",
           event: "idempotency_write_failed",
           scope: scope.scope,
-          error: cause instanceof Error ? cause.message : String(cause),
+          error: loggableError(error, { stack: false }),
         }),
       );
     }

@@ -1,4 +1,6 @@
 import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
 import { expectLogs } from "../../../test/support/expected-logs";
 import { createApp } from "../../app";
@@ -65,5 +67,26 @@ describe("request log", () => {
     expect(requestLines(logs)).toEqual([
       expect.objectContaining({ level: "error", requestId: "req-boom", route: "/boom-probe", status: 500 }),
     ]);
+  });
+
+  it("logs a failed drizzle query with its SQL and D1's error, never its bound values", async () => {
+    const errors = expectLogs("error");
+    expectLogs("log");
+    const missing = sqliteTable("no_such_table", { secret: text("secret") });
+    const app = createApp();
+    app.get("/query-probe", async (c) => {
+      await c.get("db").select().from(missing).where(eq(missing.secret, "esk_a-secret-value-in-a-query"));
+      return c.text("unreachable");
+    });
+    const res = await app.request("/query-probe", { headers: { "x-request-id": "req-query" } }, env);
+    expect(res.status).toBe(500);
+    expect(errors).toHaveLength(1);
+    expect(JSON.parse(errors[0]!)).toMatchObject({
+      requestId: "req-query",
+      error: expect.stringMatching(
+        /^Failed query: select "secret" from "no_such_table" where .*\ncaused by: .*no such table/s,
+      ),
+    });
+    expect(errors[0]).not.toContain("esk_a-secret-value-in-a-query");
   });
 });
