@@ -5,7 +5,7 @@ import { root } from "../local/platform";
 // The data-access rule of docs/architecture.md ("Queries"), checked on every `npm run lint`:
 // drizzle is the default; raw SQL lives only in modules whose first line says why; row types come
 // from the schema (`$inferSelect` or `SqlRow`), never from an object type written by hand.
-const RAW_SQL = /\.prepare\(|\bsql\.exec\(|\bsql\.raw\(|\.(?:run|all|get|values)\(\s*sql`/;
+const RAW_SQL = /\.prepare\(|\bsql\.exec\(|\bsql\.raw\(|\.(?:run|all|get|values)(?:<[^(]*>)?\(\s*sql`/;
 const MARKER = /^\/\/ Raw SQL: \S.{10,}/;
 const HAND_WRITTEN_ROW = /\.(?:first|all|raw|run)<\{|\btype \w*Row\w* = \{|\binterface \w*Row\w* \{/;
 

@@ -1,4 +1,4 @@
-import { drizzle } from "drizzle-orm/d1";
+import { database } from "../../src/platform/db/client";
 import { sql } from "drizzle-orm";
 import type { AccommodationContent } from "../../src/features/content/schemas";
 import { hashPassword } from "../../src/platform/crypto/password";
@@ -14,7 +14,7 @@ export type SeedOptions = { accommodations: number; seed?: number; onProgress?: 
 
 /** Demo partners, admins, API keys and in-use connections. Safe to run again: existing rows are kept. */
 export const seedDemoAccounts = async (d1: D1Database) => {
-  const db = drizzle(d1);
+  const db = database(d1);
   for (const account of DEMO_ACCOUNTS) {
     await db.batch([
       db
@@ -70,7 +70,7 @@ export const seedDemoUpstream = async (
   options: { credentialsKey: string; url: string; hotels?: boolean },
 ) => {
   if (options.hotels !== false) await seedSandboxHotels(d1);
-  const db = drizzle(d1);
+  const db = database(d1);
   const { connection, upstream } = DEMO_UPSTREAM_CONNECTION;
   await db
     .insert(connections)
@@ -194,7 +194,7 @@ export const sandboxHotelContentRow = (hotel: {
 
 /** Inserts content rows in one batch, as many per statement as D1's 100 bound parameters allow; rows present are kept. */
 export const insertContentRows = async (d1: D1Database, rows: Array<ReturnType<typeof sandboxHotelContentRow>>) => {
-  const db = drizzle(d1);
+  const db = database(d1);
   const inserts = [];
   for (let at = 0; at < rows.length; at += ROWS_PER_INSERT)
     inserts.push(
@@ -214,7 +214,7 @@ const toRow = (a: DemoAccommodation) => ({ ...a, content: JSON.stringify(a.conte
 
 /** Inserts the first `count` generated accommodations; rows already present are kept as they are. */
 export const seedDemoAccommodations = async (d1: D1Database, options: SeedOptions) => {
-  const db = drizzle(d1);
+  const db = database(d1);
   let rows: ReturnType<typeof toRow>[] = [];
   let inserts: Array<ReturnType<typeof insertRows>> = [];
   let done = 0;
@@ -239,6 +239,6 @@ export const seedDemoAccommodations = async (d1: D1Database, options: SeedOption
 };
 
 export const countAccommodations = async (d1: D1Database): Promise<number> => {
-  const [row] = await drizzle(d1).select({ n: sql<number>`count(*)` }).from(accommodations);
+  const [row] = await database(d1).select({ n: sql<number>`count(*)` }).from(accommodations);
   return row?.n ?? 0;
 };

@@ -6,7 +6,8 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
 import { allowsReplicaReads } from "./replica-reads";
 
-export const database = (d1: D1Database) => drizzle(d1);
+// Columns name themselves in the schema; snake_case is what a column without a name would get.
+export const database = (d1: D1Database) => drizzle(d1, { casing: "snake_case" });
 export type Db = ReturnType<typeof database>;
 
 /** The health probe: one round trip D1 must answer. */
