@@ -1,4 +1,4 @@
-import { call, DEMO_KEY } from "./api";
+import { call, DEMO_KEY, post } from "./api";
 import { inDays } from "./clock";
 
 /** Shared helpers for the chat tests (not a test file itself). */
@@ -45,6 +45,10 @@ export const attachBody = (portalToken: string, overrides: Record<string, unknow
   setAsDefault: true,
   ...overrides,
 });
+
+/** The card step as the setup page's script takes it: attaches a card with the link's one-time token. */
+export const attachCard = (setupUrl: string, overrides: Record<string, unknown> = {}) =>
+  post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setupUrl), overrides), { apiKey: null });
 
 /** A search message for New York, 30 days ahead, two nights (the demo's biggest city in 50 hotels). */
 export const NEW_YORK = `Hotel in New York for 2 adults from ${inDays(30)} to ${inDays(32)}`;

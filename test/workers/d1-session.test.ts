@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../support/seed";
 import { bookBody, cancelBody, quoteBody, quoteOf, searchBody, searchOne } from "../support/booking";
-import { attachBody, chat, NEW_YORK, say, startSession, tokenOf } from "../support/chat";
+import { chat, NEW_YORK, say, startSession, attachCard } from "../support/chat";
 import { humanSignals, sendSignals, unique } from "../support/radar";
 import { BOOKMARK_HEADER, isBookmark, sessionStart } from "../../src/platform/db/client";
 import { call, post } from "../support/api";
@@ -210,9 +210,7 @@ describe("chat: the Durable Object continues the request's session", () => {
     await say(id, "I'll take the cheapest");
     const named = await say(id, "The guest is Grace Hopper");
     const setupUrl = named.result.artifacts.payment.setupUrl as string;
-    expect(
-      (await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setupUrl)), { apiKey: null })).status,
-    ).toBe(200);
+    expect((await attachCard(setupUrl)).status).toBe(200);
     expect((await say(id, "Done")).result.status).toBe("payment_confirmation_required");
 
     const res = await chat("POST", "/events", { sessionId: id, text: "yes" });

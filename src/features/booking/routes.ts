@@ -6,7 +6,7 @@ import { replicaReadsAllowed } from "../../platform/db/replica-reads";
 import { signingKeys } from "../../platform/config/secrets";
 import { ApiError } from "../../platform/http/api-error";
 import { errorResponses, success } from "../../platform/http/envelope";
-import { withIdempotency } from "../../platform/idempotency/idempotency";
+import { replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
 import { featureRouter } from "../../platform/http/router";
 import { type BillableOperation, recordUsage } from "../../platform/observability/usage";
 import { bookOnce, bookOrderOf } from "./book";
@@ -290,9 +290,8 @@ export const bookingRoutes = featureRouter<BookingEnv>()
       { requestId: c.get("requestId"), startedAt, scenario },
       { key: c.req.header("idempotency-key"), request },
     );
-    if (response.replayed) c.header("Idempotent-Replayed", "true");
-    else countUsage(c, connection, "book");
-    return c.json(response.body as z.infer<typeof bookResponseSchema>, response.status);
+    if (!response.replayed) countUsage(c, connection, "book");
+    return c.json(response.body as z.infer<typeof bookResponseSchema>, response.status, replayHeaders(response));
   })
   .openapi(cancel, async (c) => {
     const request = c.req.valid("json");
@@ -314,9 +313,8 @@ export const bookingRoutes = featureRouter<BookingEnv>()
         ),
       }),
     );
-    if (response.replayed) c.header("Idempotent-Replayed", "true");
-    else countUsage(c, connection, "cancel");
-    return c.json(response.body as z.infer<typeof cancelResponseSchema>, 200);
+    if (!response.replayed) countUsage(c, connection, "cancel");
+    return c.json(response.body as z.infer<typeof cancelResponseSchema>, 200, replayHeaders(response));
   })
   .openapi(bookingByReference, async (c) => {
     const booking = await readBooking(c.env.DB, c.get("caller").partnerId, c.req.valid("param").bookingReference);

@@ -4,7 +4,17 @@ import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/support/api";
 import { readOptionId } from "../booking/option-token";
 import { stayNights } from "../supply/zoned-time";
-import { act, attachBody, chat, CHAT, NEW_YORK, say, startSession, tokenOf } from "../../../test/support/chat";
+import {
+  act,
+  attachBody,
+  chat,
+  CHAT,
+  NEW_YORK,
+  say,
+  startSession,
+  tokenOf,
+  attachCard,
+} from "../../../test/support/chat";
 import { keyring } from "../../platform/crypto/keyring";
 
 beforeAll(async () => {
@@ -25,11 +35,10 @@ const actorWithCard = async (actorId: string) => {
   await say(id, "book the first one");
   const setup = await say(id, "Alan Turing");
   if (setup.result.status !== "payment_setup_required") return;
-  const attached = await post(
-    "/v1/hotel-ea/payment-methods/attach",
-    attachBody(tokenOf(setup.result.artifacts.payment.setupUrl), { cardBrand: "mastercard", cardLast4: "4444" }),
-    { apiKey: null },
-  );
+  const attached = await attachCard(setup.result.artifacts.payment.setupUrl, {
+    cardBrand: "mastercard",
+    cardLast4: "4444",
+  });
   expect(attached.status).toBe(200);
   return attached.json.data.paymentMethod.paymentMethodId as string;
 };

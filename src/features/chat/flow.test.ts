@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, post } from "../../../test/support/api";
-import { act, attachBody, chat, NEW_YORK, say, startSession, tokenOf } from "../../../test/support/chat";
+import { act, attachBody, chat, NEW_YORK, say, startSession, tokenOf, attachCard } from "../../../test/support/chat";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 50 });
@@ -95,7 +95,7 @@ describe("the conversation of spec 3.5 over HTTP", () => {
       },
     });
     // One-time: the same token cannot attach again.
-    const again = await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(secondUrl)), { apiKey: null });
+    const again = await attachCard(secondUrl);
     expect(again.status).toBe(401);
 
     const confirm = await say(id, "Done, card added");

@@ -3,12 +3,12 @@ import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
-import { call, DEMO_KEY, post, readResponse } from "../../../test/support/api";
+import { call, DEMO_KEY, readResponse } from "../../../test/support/api";
 import { signToken } from "../../platform/crypto/signed-token";
 import { publicBaseUrl } from "../../platform/http/public-url";
 import { SETUP_LINK_MESSAGES } from "../payments/pages";
 import { bookingPageToken } from "./booking-page-token";
-import { attachBody, CHAT, NEW_YORK, tokenOf } from "../../../test/support/chat";
+import { CHAT, NEW_YORK, attachCard } from "../../../test/support/chat";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 50 });
@@ -41,9 +41,7 @@ const bookUnderForgedHost = async (actorId: string) => {
   await sayForged(sessionId, "book the first one");
   const setup = await sayForged(sessionId, "Grace Hopper");
   const setupUrl = setup.result.artifacts.payment.setupUrl as string;
-  expect(
-    (await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setupUrl)), { apiKey: null })).status,
-  ).toBe(200);
+  expect((await attachCard(setupUrl)).status).toBe(200);
   await sayForged(sessionId, "Done");
   const booked = await sayForged(sessionId, "Yes");
   expect(booked.result.status).toBe("booked");
@@ -138,9 +136,7 @@ describe("the card-setup page says when a link cannot be used, before any card f
     expectPageHeaders(live);
     expect(inlineScripts(live.text)).toEqual([]);
 
-    expect(
-      (await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setupUrl)), { apiKey: null })).status,
-    ).toBe(200);
+    expect((await attachCard(setupUrl)).status).toBe(200);
     const used = await get(pathOf(setupUrl));
     expect(used.status).toBe(410);
     expect(used.text).toContain(SETUP_LINK_MESSAGES.used.text);
@@ -157,13 +153,9 @@ describe("the card-setup page says when a link cannot be used, before any card f
     expect(old.status).toBe(410);
     expect(old.text).toContain(SETUP_LINK_MESSAGES.replaced.text);
     expect(old.text).not.toContain("card-number");
-    expect(
-      (await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(first)), { apiKey: null })).status,
-    ).toBe(401);
+    expect((await attachCard(first)).status).toBe(401);
     expect((await get(pathOf(second))).status).toBe(200);
-    expect(
-      (await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(second)), { apiKey: null })).status,
-    ).toBe(200);
+    expect((await attachCard(second)).status).toBe(200);
   });
 
   it("an expired, unknown or missing token says so too", async () => {

@@ -7,7 +7,7 @@ import type { AppEnv } from "../../platform/app-env";
 import { randomToken } from "../../platform/crypto/digest";
 import { ApiError } from "../../platform/http/api-error";
 import { featureRouter } from "../../platform/http/router";
-import { withIdempotency } from "../../platform/idempotency/idempotency";
+import { replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
 import { validationError } from "../../platform/http/validation";
 import { refuseCardData } from "../payments/card-data";
 import { unwrap, type EventResponse, type Outcome, type SessionRecord } from "./chat-session";
@@ -165,8 +165,7 @@ export const chatRoutes = featureRouter({ errorBody: chatErrorBody, first: [chat
         return { status: 200, body: { data } };
       },
     );
-    if (answer.replayed) c.header("idempotent-replayed", "true");
-    return c.json(answer.body as { data: EventResponse }, 200);
+    return c.json(answer.body as { data: EventResponse }, 200, replayHeaders(answer));
   })
   .openapi(readSession, async (c) => {
     const { sessionId } = c.req.valid("param");

@@ -1,10 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedSandboxHotels } from "../../../test/support/seed";
-import { post } from "../../../test/support/api";
 import { bookingByClientReference } from "../supply/hotelx/client";
 import { hotelxSupplierName } from "../supply/hotelx/hotelx-supplier";
-import { attachBody, say, startSession, tokenOf } from "../../../test/support/chat";
+import { say, startSession, attachCard } from "../../../test/support/chat";
 import { inDays } from "../../../test/support/clock";
 import { demoUpstreamUrl, sandboxAccess } from "../../../test/support/hotelx";
 
@@ -34,11 +33,7 @@ describe("a chat booking on connection 1002 (the sandbox upstream)", () => {
     expect((await say(id, "Book the first one")).result.status).toBe("guest_name_required");
     const setup = await say(id, "The guest is Ada Lovelace");
     expect(setup.result.status).toBe("payment_setup_required");
-    const attached = await post(
-      "/v1/hotel-ea/payment-methods/attach",
-      attachBody(tokenOf(setup.result.artifacts.payment.setupUrl)),
-      { apiKey: null },
-    );
+    const attached = await attachCard(setup.result.artifacts.payment.setupUrl);
     expect(attached.status).toBe(200);
     expect((await say(id, "Done, card added")).result.status).toBe("payment_confirmation_required");
     const booked = await say(id, "yes");

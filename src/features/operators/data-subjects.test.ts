@@ -2,9 +2,9 @@ import { chatEventScope } from "../chat/personal-data";
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
-import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/support/api";
+import { call, DEMO_KEY, OTHER_KEY } from "../../../test/support/api";
 import type { ChatSession } from "../chat/chat-session";
-import { attachBody, NEW_YORK, say, startSession, tokenOf } from "../../../test/support/chat";
+import { NEW_YORK, say, startSession, attachCard } from "../../../test/support/chat";
 import { OPERATOR } from "../../../test/support/sessions";
 import { checkBody, runCheckCall, unique } from "../../../test/support/radar";
 
@@ -21,13 +21,7 @@ const chatBooking = async (actorId: string, guest: string) => {
   await say(sessionId, "book the first one");
   // Sent with idempotency keys, so their answers are stored (and must be erased too).
   const setup = await say(sessionId, guest, { idempotencyKey: `${sessionId}-guest` });
-  expect(
-    (
-      await post("/v1/hotel-ea/payment-methods/attach", attachBody(tokenOf(setup.result.artifacts.payment.setupUrl)), {
-        apiKey: null,
-      })
-    ).status,
-  ).toBe(200);
+  expect((await attachCard(setup.result.artifacts.payment.setupUrl)).status).toBe(200);
   await say(sessionId, "Done");
   const booked = await say(sessionId, "Yes", { idempotencyKey: `${sessionId}-yes` });
   expect(booked.result.status).toBe("booked");

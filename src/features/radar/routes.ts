@@ -8,7 +8,7 @@ import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { recordUsage } from "../../platform/observability/usage";
 import { rateHeaders, rateLimitExceeded } from "../../platform/ratelimit/rate-headers";
-import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from "../../platform/idempotency/idempotency";
+import { IDEMPOTENCY_KEY_PATTERN, replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
 import { specMessage } from "../../platform/http/validation";
 import { collectorKeyAuth, type CollectorEnv } from "./collector-key";
 import {
@@ -182,11 +182,10 @@ const checkRoutes = featureRouter().openapi(postCheck, async (c) => {
     }),
   );
   const body = answer.body as z.infer<typeof checkResponseSchema>;
-  if (answer.replayed) c.header("idempotent-replayed", "true");
   // A replay was billed the first time; a bypass is never billable.
-  else if (body.data.billable)
+  if (!answer.replayed && body.data.billable)
     recordUsage(c.env, { partnerId, operation: "radar_check", requestId: c.get("requestId") });
-  return c.json(body, 200);
+  return c.json(body, 200, replayHeaders(answer));
 });
 
 /** Mounted at /api/v1/radar. */

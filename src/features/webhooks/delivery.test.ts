@@ -7,7 +7,7 @@ import { bookOrderOf, bookQuote } from "../booking/book";
 import { coreConnection } from "../booking/connection-access";
 import { bookingDeps } from "../booking/deps";
 import type { BookRequest } from "../booking/schemas";
-import { attachBody, NEW_YORK, say, startSession, tokenOf } from "../../../test/support/chat";
+import { NEW_YORK, say, startSession, attachCard } from "../../../test/support/chat";
 import { asBearer, demoAdminToken } from "../../../test/support/sessions";
 import { deliverWebhooks, MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_SECONDS, retryDelays } from "./delivery";
 import { announceBookingChange, webhookReenqueue, type WebhookMessage } from "./events";
@@ -152,11 +152,7 @@ describe("booking.cancelled and chat bookings", () => {
     expect((await say(id, "I'll take the cheapest")).result.status).toBe("guest_name_required");
     const setup = await say(id, "The guest is Ada Lovelace");
     expect(setup.result.status).toBe("payment_setup_required");
-    const attached = await post(
-      "/v1/hotel-ea/payment-methods/attach",
-      attachBody(tokenOf(setup.result.artifacts.payment.setupUrl)),
-      { apiKey: null },
-    );
+    const attached = await attachCard(setup.result.artifacts.payment.setupUrl);
     expect(attached.status, attached.text).toBe(200);
     expect((await say(id, "Done")).result.status).toBe("payment_confirmation_required");
     const booked = await say(id, "Yes");

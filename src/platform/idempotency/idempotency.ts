@@ -32,6 +32,9 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 type StoredError = { message: string; code: string; details?: Record<string, unknown> };
 
 const REPLAYED = { "Idempotent-Replayed": "true" };
+/** The headers a handler answers with: `Idempotent-Replayed: true` when the answer is a stored one. */
+export const replayHeaders = (answer: { replayed: boolean }): Record<string, string> =>
+  answer.replayed ? REPLAYED : {};
 /** Answers kept for replay: everything below 500 except 429, which says "not now" rather than "no". */
 const isFinal = (status: number) => status < 500 && status !== 429;
 
