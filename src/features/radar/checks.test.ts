@@ -190,47 +190,21 @@ describe("POST /api/v1/radar/checks: velocity over sliding windows", () => {
     const email = `${unique("old")}@example.com`;
     const request = checkRequestSchema.parse(checkBody({ booker: { email }, context: {} }));
     const now = Date.now();
-    for (let i = 0; i < 5; i++) {
-      await runCheck(db, {
+    const checkAt = (at: number) =>
+      runCheck(db, {
         assets: env.ASSETS,
         partnerId: "demo",
         sessionId: unique("s"),
         idempotencyKey: null,
         piiKey: env.PII_HASH_SECRET,
         request,
-        now: now - 61 * 60_000,
+        now: at,
       });
-    }
-    const fresh = await runCheck(db, {
-      assets: env.ASSETS,
-      partnerId: "demo",
-      sessionId: unique("s"),
-      idempotencyKey: null,
-      piiKey: env.PII_HASH_SECRET,
-      request,
-      now,
-    });
+    for (let i = 0; i < 5; i++) await checkAt(now - 61 * 60_000);
+    const fresh = await checkAt(now);
     expect(fresh.check.reasons.map((r) => r.code)).toEqual(["no_browser_signals"]);
-    for (let i = 0; i < 4; i++) {
-      await runCheck(db, {
-        assets: env.ASSETS,
-        partnerId: "demo",
-        sessionId: unique("s"),
-        idempotencyKey: null,
-        piiKey: env.PII_HASH_SECRET,
-        request,
-        now: now - 59 * 60_000,
-      });
-    }
-    const within = await runCheck(db, {
-      assets: env.ASSETS,
-      partnerId: "demo",
-      sessionId: unique("s"),
-      idempotencyKey: null,
-      piiKey: env.PII_HASH_SECRET,
-      request,
-      now,
-    });
+    for (let i = 0; i < 4; i++) await checkAt(now - 59 * 60_000);
+    const within = await checkAt(now);
     expect(within.check.reasons.map((r) => r.code)).toEqual(["no_browser_signals", "email_velocity"]);
   });
 
