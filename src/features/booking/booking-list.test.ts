@@ -7,6 +7,7 @@ import { call, OTHER_KEY, post } from "../../../test/support/api";
 import type { RawBooking } from "./tables";
 import { bookingPageQuery } from "./booking-list";
 import { bookBody, OTHER_CODE, quoteBody, quoteOf, searchOne } from "../../../test/support/booking";
+import { queryPlan } from "../../../test/support/query-plan";
 
 const PATH = "/api/bookings";
 
@@ -223,10 +224,7 @@ describe("GET /api/bookings: the reconciliation list", () => {
       { createdAt: hour(5), reference: "BKRECON05" },
       51,
     );
-    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
-      .bind(...params)
-      .all<{ detail: string }>();
-    const details = plan.results.map((r) => r.detail).join("\n");
+    const details = await queryPlan({ sql, params });
     expect(details).toMatch(/USING INDEX bookings_partner_created/);
     expect(details).not.toMatch(/TEMP B-TREE/);
   });

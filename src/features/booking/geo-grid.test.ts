@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { gridCell, gridColumnOf, gridRowOf } from "../../platform/db/geo-grid";
 import { haversineKm, near } from "./accommodation-lookup";
+import { queryPlan } from "../../../test/support/query-plan";
 
 // Hotels clustered round a few centres, some across the antimeridian and by a pole, with many on
 // exact cell edges (multiples of 1/50 degree), where rounding would drop a hotel from its cell.
@@ -100,13 +101,7 @@ describe("the geo grid", () => {
   it("reads only the cells that can hold the answer: a smaller limit counts as many hotels but reads fewer", async () => {
     // EXPLAIN QUERY PLAN: cells are the outer loop and every access to accommodations is a seek of the cell index.
     const selection = near(40.75, -73.98, 20, 10);
-    const plan = (
-      await env.DB.prepare(`EXPLAIN QUERY PLAN ${selection.sql}`)
-        .bind(...selection.params)
-        .all<{ detail: string }>()
-    ).results
-      .map((r) => r.detail)
-      .join("\n");
+    const plan = await queryPlan(selection);
     expect(plan).toContain("SEARCH n USING COVERING INDEX accommodations_geo_cell (geo_cell=?)");
     expect(plan).toContain("SEARCH a USING COVERING INDEX accommodations_geo_cell (geo_cell=?)");
     expect(plan).not.toMatch(/SCAN (a|n)\b/);

@@ -4,6 +4,7 @@ import { seedDemoAccommodations } from "../../../test/support/seed";
 import { post } from "../../../test/support/api";
 import { haversineKm, near, nameSearchSql } from "./accommodation-lookup";
 import { searchBody } from "../../../test/support/booking";
+import { queryPlan } from "../../../test/support/query-plan";
 
 const COUNT = 400;
 type Row = { code: string; name: string; latitude: number; longitude: number };
@@ -24,14 +25,7 @@ const search = async (criteria: Record<string, unknown>, settings: Record<string
   return res.json.data.accommodations as any[];
 };
 
-const plan = async (sql: string, ...params: unknown[]) =>
-  (
-    await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
-      .bind(...params)
-      .all<{ detail: string }>()
-  ).results
-    .map((r) => r.detail)
-    .join("\n");
+const plan = (sql: string, ...params: unknown[]) => queryPlan({ sql, params });
 
 describe("search by accommodation codes", () => {
   it("answers 1,000 codes (some unknown) in the order asked, skipping unknown ones", async () => {

@@ -4,6 +4,7 @@ import { seedDemoAccommodations } from "../../../test/support/seed";
 import { database } from "../../platform/db/client";
 import { call, post } from "../../../test/support/api";
 import { contentPageQuery } from "./service";
+import { queryPlan } from "../../../test/support/query-plan";
 
 const PATH = "/api/v1/content/accommodations";
 const OPERATOR = { authorization: "Bearer demo-operator-token" };
@@ -149,10 +150,7 @@ describe("content deltas: changedSince", () => {
       { code: code(15), updatedAt: at(4) },
       100,
     ).toSQL();
-    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
-      .bind(...query.params)
-      .all<{ detail: string }>();
-    const details = plan.results.map((r) => r.detail).join("\n");
+    const details = await queryPlan(query);
     expect(details).toMatch(/USING INDEX accommodations_updated/);
     expect(details).not.toMatch(/TEMP B-TREE/);
   });

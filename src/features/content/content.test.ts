@@ -8,6 +8,7 @@ import { issuePageToken, PAGE_TOKEN_LIFETIME_MS } from "./page-token";
 import { contentPageQuery } from "./service";
 import { servedAccommodationSchema } from "./schemas";
 import { keyring } from "../../platform/crypto/keyring";
+import { queryPlan } from "../../../test/support/query-plan";
 
 const PATH = "/api/v1/content/accommodations";
 const TOTAL = 2_000;
@@ -98,10 +99,7 @@ describe("POST /api/v1/content/accommodations: happy paths", () => {
       { code: "US001000", updatedAt: null },
       100,
     ).toSQL();
-    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
-      .bind(...query.params)
-      .all<{ detail: string }>();
-    const details = plan.results.map((r) => r.detail).join("\n");
+    const details = await queryPlan(query);
     expect(details).toMatch(/USING INDEX accommodations_country_code \(country=\? AND code>\?\)/);
     expect(details).not.toMatch(/TEMP B-TREE/);
     expect(query.sql).not.toMatch(/offset/i);
