@@ -24,16 +24,19 @@ export const bookingView = (row: BookingRow) => ({
   cancelPrice: row.cancelPrice === null ? null : { currency: row.currency, amount: row.cancelPrice },
 });
 
-/** Another partner's booking reads as not found: its existence is not disclosed. */
-export const readBooking = async (d1: D1Database, partnerId: string, bookingReference: string) => {
+/** The partner's booking by reference. Another partner's reads as not found: its existence is not disclosed. */
+export const partnerBooking = async (d1: D1Database, partnerId: string, bookingReference: string) => {
   const row = await database(d1)
     .select()
     .from(bookings)
     .where(and(eq(bookings.reference, bookingReference), eq(bookings.partnerId, partnerId)))
     .get();
   if (!row) throw new ApiError("booking_not_found", `Booking not found with bookingReference: ${bookingReference}`);
-  return bookingView(row);
+  return row;
 };
+
+export const readBooking = async (d1: D1Database, partnerId: string, bookingReference: string) =>
+  bookingView(await partnerBooking(d1, partnerId, bookingReference));
 
 export const readBookingByPartnerReference = async (d1: D1Database, partnerId: string, partnerReference: string) => {
   const row = await findBookingByPartnerReference(d1, partnerId, partnerReference);

@@ -1,11 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
-import { database } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { envelopeSchema } from "../../platform/http/envelope";
 import { isIsoDatetime } from "../../platform/http/iso-time";
+import { partnerBooking } from "./bookings";
 import { cancelPenaltyAt, isOnOrAfterCheckIn, parsePolicy } from "./cancel";
-import { bookings } from "./tables";
 
 export const cancellationPreviewQuerySchema = z.object({
   at: z
@@ -47,13 +45,7 @@ export const cancellationPreviewResponseSchema =
  * (cancelPenaltyAt) and check-in rule as cancelBooking, so the preview is what a cancel then charges.
  */
 export const previewCancellation = async (d1: D1Database, partnerId: string, bookingReference: string, at: number) => {
-  // Another partner's booking reads as not found, as the booking read does.
-  const booking = await database(d1)
-    .select()
-    .from(bookings)
-    .where(and(eq(bookings.reference, bookingReference), eq(bookings.partnerId, partnerId)))
-    .get();
-  if (!booking) throw new ApiError("booking_not_found", `Booking not found with bookingReference: ${bookingReference}`);
+  const booking = await partnerBooking(d1, partnerId, bookingReference);
   if (booking.status === "pending")
     throw new ApiError("booking_pending", "Booking is pending: the supplier has not confirmed it yet");
   if (booking.status !== "success")
