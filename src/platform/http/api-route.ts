@@ -1,5 +1,7 @@
-import { createRoute, type RouteConfig, type z } from "@hono/zod-openapi";
+import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import { servesWhileMisconfigured } from "../config/fail-closed";
+import { BOOKMARK_HEADER } from "../db/client";
+import { replicaReadsAllowed } from "../db/replica-reads";
 import { errorBodySchema } from "./envelope";
 import { jsonBody } from "./json-body";
 
@@ -40,6 +42,22 @@ const platformErrors = (config: RouteConfig & Described) => {
   );
 };
 
+const bookmarkSent = z.string().optional().openapi({
+  description:
+    "The x-d1-bookmark of an earlier response: this read continues from it, so it sees that response's writes. A malformed value is ignored.",
+});
+const bookmarkAnswered = z.string().optional().openapi({
+  description:
+    "The D1 bookmark after this request (absent when it did not read or write data); send it with a later read.",
+});
+
+type RequestHeaders = RouteConfig["request"] extends infer Q ? (Q extends { headers?: infer H } ? H : never) : never;
+/** Header schemas with one more optional header; a headers object that is not zod is left as it is. */
+const withHeader = (headers: unknown, name: string, schema: z.ZodType) => {
+  if (headers === undefined) return z.object({ [name]: schema });
+  return headers instanceof z.ZodObject ? headers.extend({ [name]: schema }) : headers;
+};
+
 /**
  * `createRoute` for every operation of this API: it requires an operationId, a summary, a tag and
  * a security statement, and documents the platform's own errors beside the route's, so the
@@ -55,9 +73,24 @@ export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> &
   const middleware = BODY_METHODS.has(config.method)
     ? [jsonBody(), ...[config.middleware ?? []].flat()]
     : config.middleware;
+  // Every response that touched D1 carries its bookmark; a route a replica may answer takes one (withDb).
+  const replicaRead = [config.middleware ?? []].flat().includes(replicaReadsAllowed);
+  const request = replicaRead
+    ? { ...config.request, headers: withHeader(config.request?.headers, BOOKMARK_HEADER, bookmarkSent) as RequestHeaders }
+    : config.request;
+  const all: RouteConfig["responses"] = { ...platformErrors(config), ...config.responses };
+  const responses = Object.fromEntries(
+    Object.entries(all).map(([status, response]) => [
+      status,
+      "$ref" in response
+        ? response
+        : { ...response, headers: withHeader(response.headers, BOOKMARK_HEADER, bookmarkAnswered) },
+    ]),
+  );
   return createRoute({
     ...route,
+    ...(request ? { request } : {}),
     ...(middleware ? { middleware } : {}),
-    responses: { ...platformErrors(config), ...config.responses },
-  }) as unknown as ReturnType<typeof createRoute<P, R>>;
+    responses,
+  } as RouteConfig) as unknown as ReturnType<typeof createRoute<P, R>>;
 };

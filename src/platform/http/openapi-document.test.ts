@@ -23,8 +23,9 @@ type Operation = {
   summary?: string;
   tags?: string[];
   security?: unknown[];
+  parameters?: Array<{ name: string; in: string; required?: boolean }>;
   requestBody?: { content?: Record<string, Media> };
-  responses: Record<string, { content?: Record<string, Media> }>;
+  responses: Record<string, { content?: Record<string, Media>; headers?: Record<string, { required?: boolean }> }>;
 };
 
 const METHODS = ["get", "put", "post", "delete", "patch"];
@@ -106,6 +107,31 @@ describe("the OpenAPI document is complete", () => {
       ({ operation }) => !operation.responses["500"] || (operation.security!.length > 0 && !operation.responses["401"]),
     );
     expect(missing.map(({ where }) => where)).toEqual([]);
+  });
+
+  it("documents x-d1-bookmark: answered on every response, taken by exactly the reads a replica may answer", async () => {
+    const operations = operationsOf(await loadDocument());
+    const unanswered = operations.flatMap(({ where, operation }) =>
+      Object.entries(operation.responses)
+        .filter(([, response]) => response.headers?.["x-d1-bookmark"]?.required !== false)
+        .map(([status]) => `${where} ${status}`),
+    );
+    expect(unanswered).toEqual([]);
+    const takers = operations
+      .filter(({ operation }) =>
+        operation.parameters?.some((p) => p.in === "header" && p.name === "x-d1-bookmark" && p.required === false),
+      )
+      .map(({ operation }) => operation.operationId)
+      .sort();
+    // The routes that declare replicaReadsAllowed (test/workers/d1-session.test.ts checks each continues from it).
+    expect(takers).toEqual([
+      "getBooking",
+      "listAccommodationContent",
+      "listBookings",
+      "previewCancellation",
+      "searchAvailability",
+      "searchAvailabilityTgx",
+    ]);
   });
 
   it("has a request example for every JSON body and a response example for every JSON success, each valid against its schema", async () => {
