@@ -76,7 +76,10 @@ export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> &
   // Every response that touched D1 carries its bookmark; a route a replica may answer takes one (withDb).
   const replicaRead = [config.middleware ?? []].flat().includes(replicaReadsAllowed);
   const request = replicaRead
-    ? { ...config.request, headers: withHeader(config.request?.headers, BOOKMARK_HEADER, bookmarkSent) as RequestHeaders }
+    ? {
+        ...config.request,
+        headers: withHeader(config.request?.headers, BOOKMARK_HEADER, bookmarkSent) as RequestHeaders,
+      }
     : config.request;
   const all: RouteConfig["responses"] = { ...platformErrors(config), ...config.responses };
   const responses = Object.fromEntries(
