@@ -1,4 +1,4 @@
-// Raw SQL: FTS5 name search, the geo grid walk and the batched search read (one D1 batch with the night overrides)
+// Raw SQL: FTS5 name search, the geo grid walk and the selection a search reads (one statement with the night overrides)
 import { eq } from "drizzle-orm";
 import { database } from "../../platform/db/client";
 import { CELLS_PER_DEGREE, GRID_COLUMNS, gridCell, gridRowOf } from "../../platform/db/geo-grid";
@@ -8,25 +8,36 @@ import type { AccommodationSelection, SupplyAccommodation } from "../supply/supp
 
 /**
  * A selection as SQL over our own D1, so that the embedded inventory can read the accommodations
- * and their night overrides in one round trip.
+ * and their night overrides in one statement.
  */
 export type SqlSelection = {
-  /** SELECT of accommodation rows; `finish` turns them into the accommodations to price, in result order. */
-  sql: string;
-  /** The codes of the same rows (a superset does no harm), usable as `code IN (...)`. */
-  codesSql: string;
+  /**
+   * A WITH clause whose last table, `hits`, is materialized once: the selected accommodations
+   * (HIT_COLUMNS) and `seq`, their order in the answer.
+   */
+  hits: string;
   params: unknown[];
-  finish: (rows: unknown[]) => SupplyAccommodation[];
+  /** The accommodations alone, in answer order. */
+  sql: string;
 };
 
-type Row = Pick<
-  SqlRow<typeof accommodations>,
-  "code" | "name" | "type" | "country" | "latitude" | "longitude" | "star_rating" | "timezone"
->;
+/** What a hit carries, by column name (the night reads append their own columns after them). */
+export const HIT_COLUMNS = [
+  "code",
+  "name",
+  "type",
+  "country",
+  "latitude",
+  "longitude",
+  "star_rating",
+  "timezone",
+] as const;
+export type HitRow = Pick<SqlRow<typeof accommodations>, (typeof HIT_COLUMNS)[number]>;
 
-const COLUMNS = "a.code, a.name, a.type, a.country, a.latitude, a.longitude, a.star_rating, a.timezone";
+const COLUMNS = HIT_COLUMNS.map((c) => `a.${c}`).join(", ");
+const PLAIN_COLUMNS = HIT_COLUMNS.join(", ");
 
-const toAccommodation = (r: Row): SupplyAccommodation => ({
+export const accommodationOfRow = (r: HitRow): SupplyAccommodation => ({
   code: r.code,
   name: r.name,
   type: r.type,
@@ -37,29 +48,27 @@ const toAccommodation = (r: Row): SupplyAccommodation => ({
   timezone: r.timezone,
 });
 
+const selectionOf = (hits: string, params: unknown[]): SqlSelection => ({
+  hits,
+  params,
+  sql: `${hits} SELECT ${PLAIN_COLUMNS} FROM hits ORDER BY seq`,
+});
+
 const read = async (d1: D1Database, selection: SqlSelection): Promise<SupplyAccommodation[]> =>
-  selection.finish(
-    (
-      await d1
-        .prepare(selection.sql)
-        .bind(...selection.params)
-        .all()
-    ).results,
-  );
+  (
+    await d1
+      .prepare(selection.sql)
+      .bind(...selection.params)
+      .all<HitRow>()
+  ).results.map(accommodationOfRow);
 
 /** Accommodations by code, in the order asked, unknown codes skipped: one statement for 1 to 1,000 codes. */
-export const byCodes = (codes: string[]): SqlSelection => {
-  const unique = [...new Set(codes)];
-  return {
-    sql: `SELECT ${COLUMNS} FROM accommodations a WHERE a.code IN (SELECT value FROM json_each(?1))`,
-    codesSql: "SELECT value FROM json_each(?1)",
-    params: [JSON.stringify(unique)],
-    finish(rows) {
-      const byCode = new Map((rows as Row[]).map((r) => [r.code, toAccommodation(r)]));
-      return unique.flatMap((c) => byCode.get(c) ?? []);
-    },
-  };
-};
+export const byCodes = (codes: string[]): SqlSelection =>
+  selectionOf(
+    // The list is the outer loop: one seek of the primary key per code, its position the order.
+    `WITH hits AS MATERIALIZED (SELECT ${COLUMNS}, j.key AS seq FROM json_each(?1) j CROSS JOIN accommodations a ON a.code = j.value)`,
+    [JSON.stringify([...new Set(codes)])],
+  );
 
 export const accommodationsByCodes = (d1: D1Database, codes: string[]) => read(d1, byCodes(codes));
 
@@ -98,21 +107,24 @@ const DISTANCE_SQL = `2 * ${EARTH_RADIUS_KM} * asin(min(1, sqrt(${squaredSinHalf
  * the walk must go. Counting cell by cell in that order (from the index alone), the cells up to
  * the one where `?5` hotels are reached hold at least that many hotels, all within the farthest
  * `farKm` of them; so the nearest `?5` lie within that distance, in cells whose `nearKm` is no
- * more. Without enough hotels in the radius, every cell listed is read.
+ * more. Without enough hotels in the radius, every cell listed is read. `walk` is the hotels read,
+ * with their exact distance; CROSS JOIN keeps the cells its outer loop, one seek of the cell index each.
  */
 const CELL_WALK = `WITH cells(cell, near, far) AS (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?1)),
   counted AS (SELECT near, far, (SELECT count(*) FROM accommodations n WHERE n.geo_cell = cells.cell) AS hotels FROM cells),
   walked AS (SELECT sum(hotels) OVER running AS found, max(far) OVER running AS bound FROM counted WINDOW running AS (ORDER BY near, far ROWS UNBOUNDED PRECEDING)),
-  reach(km) AS (SELECT coalesce((SELECT min(bound) FROM walked WHERE found >= ?5), ?4))`;
-// CROSS JOIN keeps the cells as the outer loop, so each is one seek of the cell index.
-const cellRows = (columns: string) =>
-  `${CELL_WALK} SELECT ${columns} FROM cells c CROSS JOIN accommodations a ON a.geo_cell = c.cell WHERE c.near <= (SELECT km FROM reach)`;
-const GEO_SQL = `SELECT ${COLUMNS} FROM (${cellRows(`${COLUMNS}, ${DISTANCE_SQL} AS distance`)}) a WHERE a.distance <= ?4 ORDER BY a.distance, a.code LIMIT ?5`;
+  reach(km) AS (SELECT coalesce((SELECT min(bound) FROM walked WHERE found >= ?5), ?4)),
+  walk AS (SELECT ${COLUMNS}, ${DISTANCE_SQL} AS distance FROM cells c CROSS JOIN accommodations a ON a.geo_cell = c.cell WHERE c.near <= (SELECT km FROM reach))`;
+const nearestIn = (walk: string) =>
+  `${walk}, hits AS MATERIALIZED (SELECT ${PLAIN_COLUMNS}, row_number() OVER (ORDER BY distance, code) AS seq FROM walk WHERE distance <= ?4 ORDER BY distance, code LIMIT ?5)`;
+const GEO_HITS = nearestIn(CELL_WALK);
 
 /** Beyond this many cells (a large radius near a pole) the search reads whole grid rows instead. */
 const MAX_CELLS = 20_000;
 // Whole rows of the grid (?1 first cell, ?6 last cell): every longitude of a latitude band.
-const BAND_SQL = `SELECT ${COLUMNS} FROM (SELECT ${COLUMNS}, ${DISTANCE_SQL} AS distance FROM accommodations a WHERE a.geo_cell BETWEEN ?1 AND ?6) a WHERE a.distance <= ?4 ORDER BY a.distance, a.code LIMIT ?5`;
+const BAND_HITS = nearestIn(
+  `WITH walk AS (SELECT ${COLUMNS}, ${DISTANCE_SQL} AS distance FROM accommodations a WHERE a.geo_cell BETWEEN ?1 AND ?6)`,
+);
 
 /** The cells a circle may touch, each with a lower and an upper bound of its distance from the centre. */
 const cellsNear = (
@@ -172,20 +184,9 @@ export const near = (lat: number, lng: number, radiusKm: number, limit: number):
       gridCell(gridRowOf(Math.max(-90, lat - dLat)), 0),
       gridCell(gridRowOf(Math.min(90, lat + dLat)), GRID_COLUMNS - 1),
     ] as const;
-    return {
-      sql: BAND_SQL,
-      codesSql: "SELECT a.code FROM accommodations a WHERE a.geo_cell BETWEEN ?1 AND ?6",
-      params: [band[0], lat, lng, radiusKm, limit, band[1]],
-      finish: (rows) => (rows as Row[]).map(toAccommodation),
-    };
+    return selectionOf(BAND_HITS, [band[0], lat, lng, radiusKm, limit, band[1]]);
   }
-  return {
-    sql: GEO_SQL,
-    // The cells the walk reads (a superset of the answer).
-    codesSql: cellRows("a.code"),
-    params: [cellsJson(cells), lat, lng, radiusKm, limit],
-    finish: (rows) => (rows as Row[]).map(toAccommodation),
-  };
+  return selectionOf(GEO_HITS, [cellsJson(cells), lat, lng, radiusKm, limit]);
 };
 
 export const NAME_SEARCH_LIMIT = 1000;
@@ -193,9 +194,9 @@ export const NAME_SEARCH_LIMIT = 1000;
 /** An FTS5 string literal: the whole input as one quoted phrase, quotes doubled. */
 const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
-export const nameSearchSql = (length: number, columns = COLUMNS) => {
+export const nameSearchSql = (length: number) => {
   const index = length >= 3 ? "accommodation_name_trigrams" : "accommodation_name_words";
-  return `SELECT ${columns} FROM ${index} f JOIN accommodations a ON a.rowid = f.rowid WHERE ${index} MATCH ?1 ORDER BY a.code LIMIT ${NAME_SEARCH_LIMIT}`;
+  return `SELECT ${COLUMNS}, row_number() OVER (ORDER BY a.code) AS seq FROM ${index} f JOIN accommodations a ON a.rowid = f.rowid WHERE ${index} MATCH ?1 ORDER BY a.code LIMIT ${NAME_SEARCH_LIMIT}`;
 };
 
 /**
@@ -205,16 +206,11 @@ export const nameSearchSql = (length: number, columns = COLUMNS) => {
 export const named = (name: string): SqlSelection => {
   // FTS5 reads a NUL as the end of its query (a syntax error); no name holds a control character.
   const text = name.replace(/\p{Cc}+/gu, " ").trim();
-  if (text.length < 2) {
-    const none = (columns: string) => `SELECT ${columns} FROM accommodations a WHERE 0`;
-    return { sql: none(COLUMNS), codesSql: none("a.code"), params: [], finish: () => [] };
-  }
-  return {
-    sql: nameSearchSql(text.length),
-    codesSql: nameSearchSql(text.length, "a.code"),
-    params: [text.length >= 3 ? ftsPhrase(text) : `${ftsPhrase(text)}*`],
-    finish: (rows) => (rows as Row[]).map(toAccommodation),
-  };
+  if (text.length < 2)
+    return selectionOf(`WITH hits AS MATERIALIZED (SELECT ${COLUMNS}, 0 AS seq FROM accommodations a WHERE 0)`, []);
+  return selectionOf(`WITH hits AS MATERIALIZED (${nameSearchSql(text.length)})`, [
+    text.length >= 3 ? ftsPhrase(text) : `${ftsPhrase(text)}*`,
+  ]);
 };
 
 /** How our own D1 reads a selection. */

@@ -12,7 +12,7 @@ import {
   type RatePlan,
   type RoomType,
 } from "./catalogue";
-import { nightOverrideReads, searchReads, type PlanNightRow, type RoomNightRow } from "./night-overrides";
+import { nightOverrideReads, searchRead, type PlanNightRow, type RoomNightRow } from "./night-overrides";
 import { moneyIn, sellNight, type SellingTerms } from "./selling-price";
 import { sqlSelectionOf } from "../booking/accommodation-lookup";
 import type {
@@ -459,10 +459,8 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
     remote: false,
 
     async search(wanted, stay, now, terms) {
-      const selection = sqlSelectionOf(wanted);
-      const [found, rooms, plans] = await d1.batch<unknown>(searchReads(d1, selection, stay));
-      const accommodations = selection.finish(found!.results);
-      const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]);
+      const { accommodations, rooms, plans } = await searchRead(d1, sqlSelectionOf(wanted), stay);
+      const overrides = overridesOf(rooms, plans);
       const pricing = stayPricing(stay, now, terms);
       const offers = new Map<string, Offer[]>();
       for (const accommodation of accommodations) {
@@ -478,9 +476,7 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
       if (!picks) return null;
       const pricing = stayPricing(stay, now, terms);
       if (checkInPassed(accommodation, pricing)) return null;
-      const [rooms, plans] = await d1.batch<unknown>(
-        nightOverrideReads(d1, { codesSql: "?1", params: [accommodation.code] }, stay),
-      );
+      const [rooms, plans] = await d1.batch<unknown>(nightOverrideReads(d1, accommodation.code, stay));
       const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]).get(
         accommodation.code,
       );

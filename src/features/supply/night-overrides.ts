@@ -1,35 +1,77 @@
-// Raw SQL: stored nights are read in one D1 batch with the search's raw accommodation selection (one round trip).
-import type { SqlSelection } from "../booking/accommodation-lookup";
+// Raw SQL: stored nights are read in the same statement as the search's raw accommodation selection (one round trip, one walk).
+import { HIT_COLUMNS, accommodationOfRow, type HitRow, type SqlSelection } from "../booking/accommodation-lookup";
 import type { SqlRow } from "../../platform/db/sql-row";
-import type { Stay } from "./supplier";
+import type { Stay, SupplyAccommodation } from "./supplier";
 import type { ratePlanNights, roomNights } from "./tables";
 
 // `stop_sell` arrives as D1's 0 or 1 (SqlRow types it as drizzle's boolean): it is only ever read for truth.
 export type RoomNightRow = SqlRow<typeof roomNights>;
 export type PlanNightRow = SqlRow<typeof ratePlanNights>;
 
-// `codes` is a subquery yielding accommodation codes; its parameters come first, then the dates.
-const roomNightsSql = (codes: string, params: number) =>
-  `SELECT accommodation_code, room_code, night, allotment, sold, stop_sell, price FROM room_nights WHERE accommodation_code IN (${codes}) AND night >= ?${params + 1} AND night < ?${params + 2}`;
-const planNightsSql = (codes: string, params: number) =>
-  `SELECT accommodation_code, rate_plan_code, night, stop_sell, price FROM rate_plan_nights WHERE accommodation_code IN (${codes}) AND night >= ?${params + 1} AND night < ?${params + 2}`;
+const ROOM_NIGHT_COLUMNS = [
+  "accommodation_code",
+  "room_code",
+  "night",
+  "allotment",
+  "sold",
+  "stop_sell",
+  "price",
+] as const;
+const PLAN_NIGHT_COLUMNS = ["accommodation_code", "rate_plan_code", "night", "stop_sell", "price"] as const;
 
-/** The stored room nights, then the stored rate-plan nights, of the selected accommodations during the stay. */
-export const nightOverrideReads = (
+// `codes` is a subquery yielding accommodation codes; ?from and ?to are the stay's dates.
+const nightsSql = (table: string, columns: readonly string[], codes: string, from: number) =>
+  `SELECT ${columns.join(", ")} FROM ${table} WHERE accommodation_code IN (${codes}) AND night >= ?${from} AND night < ?${from + 1}`;
+
+/** The stored room nights, then the stored rate-plan nights, of one accommodation during the stay. */
+export const nightOverrideReads = (d1: D1Database, code: string, stay: Pick<Stay, "checkIn" | "checkOut">) => [
+  d1.prepare(nightsSql("room_nights", ROOM_NIGHT_COLUMNS, "?1", 2)).bind(code, stay.checkIn, stay.checkOut),
+  d1.prepare(nightsSql("rate_plan_nights", PLAN_NIGHT_COLUMNS, "?1", 2)).bind(code, stay.checkIn, stay.checkOut),
+];
+
+// One compound statement; the first column says which part a row belongs to, the second orders the hits.
+const HIT = 0;
+const ROOM_NIGHT = 1;
+const PLAN_NIGHT = 2;
+const WIDTH = Math.max(HIT_COLUMNS.length, ROOM_NIGHT_COLUMNS.length, PLAN_NIGHT_COLUMNS.length);
+const padded = (columns: readonly string[]) => [...columns, ...Array(WIDTH - columns.length).fill("NULL")].join(", ");
+
+const searchSql = (selection: SqlSelection) => {
+  const dates = selection.params.length + 1;
+  const nights = (part: number, table: string, columns: readonly string[]) =>
+    nightsSql(table, [String(part), "NULL", padded(columns)], "SELECT code FROM hits", dates);
+  return `${selection.hits} SELECT ${HIT}, seq, ${padded(HIT_COLUMNS)} FROM hits
+    UNION ALL ${nights(ROOM_NIGHT, "room_nights", ROOM_NIGHT_COLUMNS)}
+    UNION ALL ${nights(PLAN_NIGHT, "rate_plan_nights", PLAN_NIGHT_COLUMNS)}
+    ORDER BY 1, 2`;
+};
+
+const named = <Row>(columns: readonly string[], values: unknown[]): Row => {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i + 2];
+  return row as Row;
+};
+
+export type SearchRead = { accommodations: SupplyAccommodation[]; rooms: RoomNightRow[]; plans: PlanNightRow[] };
+
+/**
+ * The selected accommodations in answer order and their stored nights during the stay, in one
+ * statement: the selection (a geo walk, say) runs once, and nights are read for its hits only.
+ */
+export const searchRead = async (
   d1: D1Database,
-  selection: Pick<SqlSelection, "codesSql" | "params">,
+  selection: SqlSelection,
   stay: Pick<Stay, "checkIn" | "checkOut">,
-) => [
-  d1
-    .prepare(roomNightsSql(selection.codesSql, selection.params.length))
-    .bind(...selection.params, stay.checkIn, stay.checkOut),
-  d1
-    .prepare(planNightsSql(selection.codesSql, selection.params.length))
-    .bind(...selection.params, stay.checkIn, stay.checkOut),
-];
-
-/** One D1 round trip whatever the selector and count: the accommodations and their stored nights together. */
-export const searchReads = (d1: D1Database, selection: SqlSelection, stay: Pick<Stay, "checkIn" | "checkOut">) => [
-  d1.prepare(selection.sql).bind(...selection.params),
-  ...nightOverrideReads(d1, selection, stay),
-];
+): Promise<SearchRead> => {
+  const rows = await d1
+    .prepare(searchSql(selection))
+    .bind(...selection.params, stay.checkIn, stay.checkOut)
+    .raw<unknown[]>();
+  const read: SearchRead = { accommodations: [], rooms: [], plans: [] };
+  for (const values of rows) {
+    if (values[0] === HIT) read.accommodations.push(accommodationOfRow(named<HitRow>(HIT_COLUMNS, values)));
+    else if (values[0] === ROOM_NIGHT) read.rooms.push(named<RoomNightRow>(ROOM_NIGHT_COLUMNS, values));
+    else read.plans.push(named<PlanNightRow>(PLAN_NIGHT_COLUMNS, values));
+  }
+  return read;
+};
