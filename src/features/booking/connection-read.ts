@@ -3,8 +3,8 @@ import type { connections } from "../../platform/db/schema";
 import type { SqlRow } from "../../platform/db/sql-row";
 
 /**
- * A connection as its columns name it; `has_upstream` (0 or 1) is computed in the same statement.
- * Raw SQL gives `current_in_use` as 0 or 1 where the schema types a boolean: it is only tested for truth.
+ * A connection as its columns name it (`current_in_use` is 0 or 1); `has_upstream` (0 or 1) is
+ * computed in the same statement.
  */
 export type ConnectionRow = Pick<
   SqlRow<typeof connections>,

@@ -21,7 +21,8 @@ export const chatConnectionRow = async (d1: D1Database, partnerId: string): Prom
       rate_limit: connections.rateLimit,
       rate_limit_window_ms: connections.rateLimitWindowMs,
       net_markups: connections.netMarkups,
-      current_in_use: connections.currentInUse,
+      // As the raw read returns it (0 or 1), so that both give the same row.
+      current_in_use: sql<0 | 1>`${connections.currentInUse}`,
       has_upstream: sql<number>`EXISTS (SELECT 1 FROM ${connectionUpstreams} WHERE ${connectionUpstreams.connectionId} = ${connections.id})`,
     })
     .from(connections)

@@ -4,7 +4,6 @@ import type { SqlRow } from "../../platform/db/sql-row";
 import type { Stay, SupplyAccommodation } from "./supplier";
 import type { ratePlanNights, roomNights } from "./tables";
 
-// `stop_sell` arrives as D1's 0 or 1 (SqlRow types it as drizzle's boolean): it is only ever read for truth.
 export type RoomNightRow = SqlRow<typeof roomNights>;
 export type PlanNightRow = SqlRow<typeof ratePlanNights>;
 
