@@ -49,8 +49,9 @@ for (const stream of [process.stdout, process.stderr]) {
 process.env.WRANGLER_LOG ??= "warn";
 
 /**
- * One run, one summary: `vitest run` runs three projects, one after the other (2 cores).
+ * One run, one summary: `vitest run` runs four projects, one after the other (2 cores).
  * - workerd: the Worker inside workerd with real local D1, KV, Durable Objects and queues;
+ * - scripts: the project's own lint rules, under Node;
  * - e2e: `npm start` and the operator CLI out of process, over real HTTP;
  * - browser: the Worker out of process driven by Debian's Chromium, one file at a time.
  * `--project <name>` runs one of them; a file path runs that file in the project that owns it.
@@ -106,13 +107,22 @@ export default defineConfig({
         },
       },
       {
+        // The project's own lint rules (scripts/lint-rules), plain functions under Node.
+        test: {
+          name: "scripts",
+          include: ["scripts/**/*.test.ts"],
+          environment: "node",
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -124,7 +134,7 @@ export default defineConfig({
           hookTimeout: 180_000,
           // Each file starts its own Worker and browser on a 2-core machine.
           fileParallelism: false,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],

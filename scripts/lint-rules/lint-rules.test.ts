@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { architectureDocGaps } from "./architecture-doc";
+import { dataAccessProblems } from "./data-access";
+
+const MARKER = "// Raw SQL: the key lookup runs in one D1 batch\n";
+
+describe("the data-access rule", () => {
+  it("accepts drizzle anywhere and raw SQL in a module whose first line says why", () => {
+    expect(
+      dataAccessProblems("a.ts", "const rows = await db.select().from(bookings).where(eq(bookings.id, id));"),
+    ).toEqual([]);
+    expect(dataAccessProblems("q.ts", `${MARKER}export const read = (d1) => d1.prepare("SELECT 1").all();`)).toEqual(
+      [],
+    );
+  });
+
+  it("finds raw SQL without the first line, in each form", () => {
+    for (const raw of [
+      'd1.prepare("SELECT * FROM bookings")',
+      "state.storage.sql.exec('SELECT 1')",
+      "sql.raw('DELETE FROM ' + table)",
+      "await db.all(sql`SELECT 1`)",
+      "await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM quotes`)",
+      "await db.run(\n  sql`DELETE FROM quotes`)",
+    ]) {
+      expect([raw, dataAccessProblems("b.ts", raw)]).toEqual([raw, [expect.stringContaining("b.ts: raw SQL outside")]]);
+    }
+    // The marker counts only on the first line, and only with a reason.
+    expect(dataAccessProblems("c.ts", `import x from "y";\n${MARKER}d1.prepare("SELECT 1")`)).toHaveLength(1);
+    expect(dataAccessProblems("d.ts", '// Raw SQL: x\nd1.prepare("SELECT 1")')).toHaveLength(1);
+  });
+
+  it("finds a row type written by hand, with its line, even in a query module", () => {
+    const text = `${MARKER}const a = await s.first<{ code: string }>();\ntype BookingRow = { id: string };\ninterface PlanRow { code: string }\nconst b = await s.raw<unknown[]>();`;
+    expect(dataAccessProblems("e.ts", text)).toEqual([
+      expect.stringMatching(/^e\.ts:2: row type written by hand/),
+      expect.stringMatching(/^e\.ts:3: /),
+      expect.stringMatching(/^e\.ts:4: /),
+    ]);
+    expect(dataAccessProblems("f.ts", "export type HitRow = Pick<SqlRow<typeof accommodations>, 'code'>;")).toEqual([]);
+  });
+});
+
+describe("the architecture document check", () => {
+  const doc = "Migrations: 0001_partners, 0002_booking.\n\n**booking** owns search; **chat** books.";
+
+  it("passes when every migration and room is named", () => {
+    expect(architectureDocGaps(doc, ["0001_partners", "0002_booking"], ["booking", "chat"])).toEqual([]);
+  });
+
+  it("names each migration and room left out, by whole words and bold room entries only", () => {
+    expect(
+      architectureDocGaps(
+        doc.replace("0001_partners", "0001_partners_custom"),
+        ["0001_partners", "0003_quotes"],
+        ["booking", "radar"],
+      ),
+    ).toEqual([
+      "migration 0001_partners (migrations/0001_partners.sql)",
+      "migration 0003_quotes (migrations/0003_quotes.sql)",
+      "room **radar** (src/features/radar/)",
+    ]);
+    // A room mentioned in passing is not its entry.
+    expect(architectureDocGaps("the chat room", [], ["chat"])).toEqual(["room **chat** (src/features/chat/)"]);
+  });
+});
