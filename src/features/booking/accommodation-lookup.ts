@@ -48,7 +48,7 @@ export const accommodationOfRow = (r: HitRow): SupplyAccommodation => ({
   timezone: r.timezone,
 });
 
-const selectionOf = (hits: string, params: unknown[]): SqlSelection => ({
+const hitsSelection = (hits: string, params: unknown[]): SqlSelection => ({
   hits,
   params,
   sql: `${hits} SELECT ${PLAIN_COLUMNS} FROM hits ORDER BY seq`,
@@ -64,7 +64,7 @@ const read = async (d1: D1Database, selection: SqlSelection): Promise<SupplyAcco
 
 /** Accommodations by code, in the order asked, unknown codes skipped: one statement for 1 to 1,000 codes. */
 export const byCodes = (codes: string[]): SqlSelection =>
-  selectionOf(
+  hitsSelection(
     // The list is the outer loop: one seek of the primary key per code, its position the order.
     `WITH hits AS MATERIALIZED (SELECT ${COLUMNS}, j.key AS seq FROM json_each(?1) j CROSS JOIN accommodations a ON a.code = j.value)`,
     [JSON.stringify([...new Set(codes)])],
@@ -184,9 +184,9 @@ export const near = (lat: number, lng: number, radiusKm: number, limit: number):
       gridCell(gridRowOf(Math.max(-90, lat - dLat)), 0),
       gridCell(gridRowOf(Math.min(90, lat + dLat)), GRID_COLUMNS - 1),
     ] as const;
-    return selectionOf(BAND_HITS, [band[0], lat, lng, radiusKm, limit, band[1]]);
+    return hitsSelection(BAND_HITS, [band[0], lat, lng, radiusKm, limit, band[1]]);
   }
-  return selectionOf(GEO_HITS, [cellsJson(cells), lat, lng, radiusKm, limit]);
+  return hitsSelection(GEO_HITS, [cellsJson(cells), lat, lng, radiusKm, limit]);
 };
 
 export const NAME_SEARCH_LIMIT = 1000;
@@ -207,8 +207,8 @@ export const named = (name: string): SqlSelection => {
   // FTS5 reads a NUL as the end of its query (a syntax error); no name holds a control character.
   const text = name.replace(/\p{Cc}+/gu, " ").trim();
   if (text.length < 2)
-    return selectionOf(`WITH hits AS MATERIALIZED (SELECT ${COLUMNS}, 0 AS seq FROM accommodations a WHERE 0)`, []);
-  return selectionOf(`WITH hits AS MATERIALIZED (${nameSearchSql(text.length)})`, [
+    return hitsSelection(`WITH hits AS MATERIALIZED (SELECT ${COLUMNS}, 0 AS seq FROM accommodations a WHERE 0)`, []);
+  return hitsSelection(`WITH hits AS MATERIALIZED (${nameSearchSql(text.length)})`, [
     text.length >= 3 ? ftsPhrase(text) : `${ftsPhrase(text)}*`,
   ]);
 };

@@ -45,7 +45,7 @@ const searchSql = (selection: SqlSelection) => {
     ORDER BY 1, 2`;
 };
 
-const named = <Row>(columns: readonly string[], values: unknown[]): Row => {
+const rowOf = <Row>(columns: readonly string[], values: unknown[]): Row => {
   const row: Record<string, unknown> = {};
   for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i + 2];
   return row as Row;
@@ -68,9 +68,9 @@ export const searchRead = async (
     .raw<unknown[]>();
   const read: SearchRead = { accommodations: [], rooms: [], plans: [] };
   for (const values of rows) {
-    if (values[0] === HIT) read.accommodations.push(accommodationOfRow(named<HitRow>(HIT_COLUMNS, values)));
-    else if (values[0] === ROOM_NIGHT) read.rooms.push(named<RoomNightRow>(ROOM_NIGHT_COLUMNS, values));
-    else read.plans.push(named<PlanNightRow>(PLAN_NIGHT_COLUMNS, values));
+    if (values[0] === HIT) read.accommodations.push(accommodationOfRow(rowOf<HitRow>(HIT_COLUMNS, values)));
+    else if (values[0] === ROOM_NIGHT) read.rooms.push(rowOf<RoomNightRow>(ROOM_NIGHT_COLUMNS, values));
+    else read.plans.push(rowOf<PlanNightRow>(PLAN_NIGHT_COLUMNS, values));
   }
   return read;
 };
