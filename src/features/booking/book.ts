@@ -13,6 +13,7 @@ import {
   type Supplier,
 } from "../supply/supplier";
 import { hasLocalWrites } from "../supply/inventory-supplier";
+import { isChargeable } from "../supply/selling-price";
 import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
 import { accommodationByCode } from "./accommodation-lookup";
 import { bookingInsert } from "./book-batch";
@@ -126,7 +127,8 @@ const retried = (existing: BookingRow, requestHash: string, meta: { requestId: s
 
 /**
  * POST /api/book. Retry-safe on partnerReference: the same request returns the first booking and
- * never takes allotment twice. Allotment is taken for every night in one transaction by the supplier.
+ * never takes allotment twice. Allotment is taken for every night in one transaction, on the embedded
+ * inventory together with the booking row.
  */
 export const bookQuote = async (
   deps: BookingDeps,
@@ -208,6 +210,8 @@ const bookStoredQuote = async (
   const rate = stored.quote.rate;
   if (!rate || typeof rate.chargeTotal !== "number")
     throw new ApiError("missing_rate_snapshot", "Missing rate snapshot for booking");
+  // Quote keeps no such price (a rate far from 1 could make one); a quote stored before that rule is not booked at it.
+  if (!isChargeable(rate.chargeTotal, rate.currency)) throw QUOTE_INVALID();
   // The booking charges the quoted currency at the quoted rate; asking for another one is refused, not converted.
   const currency = requestedCurrency({ currency: criteria.currency });
   if (currency !== undefined && currency !== rate.currency) {
