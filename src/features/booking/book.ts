@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { sha256Hex, randomToken } from "../../platform/crypto/digest";
 import { database } from "../../platform/db/client";
-import { isForeignKeyViolation, isUniqueViolation } from "../../platform/db/constraint";
+import { isCheckViolation, isForeignKeyViolation, isUniqueViolation } from "../../platform/db/constraint";
 import { ApiError } from "../../platform/http/api-error";
 import { success } from "../../platform/http/envelope";
-import { withIdempotency } from "../../platform/idempotency/idempotency";
+import { isReplayedError, withIdempotency } from "../../platform/idempotency/idempotency";
 import {
   SupplierFailure,
   SupplierRefusal,
@@ -12,8 +12,11 @@ import {
   type ProviderTransaction,
   type Supplier,
 } from "../supply/supplier";
+import { hasLocalWrites } from "../supply/inventory-supplier";
+import { isChargeable } from "../supply/selling-price";
 import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
 import { accommodationByCode } from "./accommodation-lookup";
+import { bookingInsert } from "./book-batch";
 import type { CoreConnection } from "./connection-access";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
 import { callSupplier, supplyOptionsOf, type SupplyOptions } from "./supplier-deadline";
@@ -124,7 +127,8 @@ const retried = (existing: BookingRow, requestHash: string, meta: { requestId: s
 
 /**
  * POST /api/book. Retry-safe on partnerReference: the same request returns the first booking and
- * never takes allotment twice. Allotment is taken for every night in one transaction by the supplier.
+ * never takes allotment twice. Allotment is taken for every night in one transaction, on the embedded
+ * inventory together with the booking row.
  */
 export const bookQuote = async (
   deps: BookingDeps,
@@ -206,6 +210,8 @@ const bookStoredQuote = async (
   const rate = stored.quote.rate;
   if (!rate || typeof rate.chargeTotal !== "number")
     throw new ApiError("missing_rate_snapshot", "Missing rate snapshot for booking");
+  // Quote keeps no such price (a rate far from 1 could make one); a quote stored before that rule is not booked at it.
+  if (!isChargeable(rate.chargeTotal, rate.currency)) throw QUOTE_INVALID();
   // The booking charges the quoted currency at the quoted rate; asking for another one is refused, not converted.
   const currency = requestedCurrency({ currency: criteria.currency });
   if (currency !== undefined && currency !== rate.currency) {
@@ -238,41 +244,37 @@ const bookStoredQuote = async (
         surname: criteria.holder.surName,
       }),
     );
-  const insertBooking = (
+  const bookingRow = (
     status: "success" | "pending",
     confirmed: { supplierReference: string; hotelConfirmationNumber: string | null } | null,
-  ) =>
-    db
-      .insert(bookings)
-      .values({
-        reference,
-        partnerId,
-        connectionId: connection.id,
-        partnerReference: criteria.partnerReference,
-        requestHash,
-        status,
-        accommodationCode: accommodation.code,
-        accommodationName: accommodation.name,
-        timezone: accommodation.timezone,
-        checkIn: stored.stay.checkIn,
-        checkOut: stored.stay.checkOut,
-        roomCode: product.roomCode,
-        ratePlanCode: product.ratePlanCode,
-        roomCount: stored.stay.rooms.length,
-        boardCode: String(stored.quote.boardCode ?? ""),
-        currency: rate.currency,
-        chargeTotal: rate.chargeTotal,
-        rate: JSON.stringify(rate),
-        rooms: JSON.stringify(stored.quote.rooms ?? []),
-        cancelPolicy: stored.quote.cancelPolicy ? JSON.stringify(stored.quote.cancelPolicy) : null,
-        holder: JSON.stringify({ name: criteria.holder.name, surName: criteria.holder.surName }),
-        occupancies: JSON.stringify(paxes),
-        supplier: supplier.name,
-        supplierReference: confirmed?.supplierReference ?? "",
-        hotelConfirmationNumber: confirmed?.hotelConfirmationNumber ?? null,
-        createdAt: new Date(now).toISOString(),
-      })
-      .run();
+  ) => ({
+    reference,
+    partnerId,
+    connectionId: connection.id,
+    partnerReference: criteria.partnerReference,
+    requestHash,
+    status,
+    accommodationCode: accommodation.code,
+    accommodationName: accommodation.name,
+    timezone: accommodation.timezone,
+    checkIn: stored.stay.checkIn,
+    checkOut: stored.stay.checkOut,
+    roomCode: product.roomCode,
+    ratePlanCode: product.ratePlanCode,
+    roomCount: stored.stay.rooms.length,
+    boardCode: String(stored.quote.boardCode ?? ""),
+    currency: rate.currency,
+    chargeTotal: rate.chargeTotal,
+    rate: JSON.stringify(rate),
+    rooms: JSON.stringify(stored.quote.rooms ?? []),
+    cancelPolicy: stored.quote.cancelPolicy ? JSON.stringify(stored.quote.cancelPolicy) : null,
+    holder: JSON.stringify({ name: criteria.holder.name, surName: criteria.holder.surName }),
+    occupancies: JSON.stringify(paxes),
+    supplier: supplier.name,
+    supplierReference: confirmed?.supplierReference ?? "",
+    hotelConfirmationNumber: confirmed?.hotelConfirmationNumber ?? null,
+    createdAt: new Date(now).toISOString(),
+  });
   /** Another request with the same partnerReference stored its booking first: answer as a retry of it. */
   const answerAsRetry = async (error: unknown) => {
     // The connection was deleted while this request ran: the same answer its check would give now.
@@ -289,67 +291,61 @@ const bookStoredQuote = async (
     return withTransactions(resultOf(row!, meta));
   };
 
-  if (supplier.remote) {
-    // The partnerReference is reserved (a pending row) before the upstream is asked, so parallel
-    // first requests under one partnerReference reach the upstream once; the others answer as retries.
+  if (hasLocalWrites(supplier)) {
+    // The embedded inventory: the booking row and the rooms in one batch (one transaction), the row
+    // first. Of parallel retries under one partnerReference one commits both; every other one breaks
+    // the unique index (answered as a retry of the winner) or, with no room left, the allotment CHECK
+    // (the winner may have committed by then: answered by it, else refused). Nothing is left to undo.
+    const refused = async (reason: string) => {
+      const winner = await findBookingByPartnerReference(deps.d1, partnerId, criteria.partnerReference);
+      if (winner) return withTransactions(retried(winner, requestHash, meta));
+      throw NOT_SUCCESSFUL(reason);
+    };
+    let taking: Awaited<ReturnType<typeof supplier.localWrites.bookWrites>>;
     try {
-      await insertBooking("pending", null);
+      taking = await supplier.localWrites.bookWrites(accommodation, product, stored.stay);
     } catch (error) {
-      return answerAsRetry(error);
-    }
-    let answer: BookAnswer;
-    try {
-      answer = await askSupplier();
-    } catch (error) {
-      // Refused: nothing was booked upstream, so the reservation goes and the reference is free again.
-      await db
-        .delete(bookings)
-        .where(and(eq(bookings.reference, reference), eq(bookings.status, "pending")))
-        .run();
+      if (error instanceof SupplierRefusal) return refused(error.reason);
       throw error;
     }
-    if (answer.status !== "confirmed") return storedBooking(false);
-    await db
-      .update(bookings)
-      .set({
-        status: "success",
-        supplierReference: answer.supplierReference,
-        hotelConfirmationNumber: answer.hotelConfirmationNumber ?? null,
-      })
-      .where(and(eq(bookings.reference, reference), eq(bookings.status, "pending")))
-      .run();
+    try {
+      await deps.d1.batch([bookingInsert(deps.d1, bookingRow("success", taking.booking)), ...taking.writes]);
+    } catch (error) {
+      if (isCheckViolation(error)) return refused("unavailable");
+      return answerAsRetry(error);
+    }
     return storedBooking(true);
   }
 
-  // The embedded inventory takes the rooms and the booking row must follow; a lost race gives the rooms back.
-  const answer = await askSupplier();
-  const confirmed = answer.status === "confirmed" ? answer : null;
+  // A supplier outside our D1: the partnerReference is reserved (a pending row) before it is asked, so
+  // parallel first requests under one partnerReference reach it once; the others answer as retries.
   try {
-    await insertBooking(confirmed ? "success" : "pending", confirmed);
+    await db.insert(bookings).values(bookingRow("pending", null)).run();
   } catch (error) {
-    if (confirmed) {
-      await supplier.cancel({
-        accommodationCode: accommodation.code,
-        ...product,
-        checkIn: stored.stay.checkIn,
-        checkOut: stored.stay.checkOut,
-        roomCount: stored.stay.rooms.length,
-        supplierReference: confirmed.supplierReference,
-      });
-    } else {
-      // Nothing to give back by supplier reference: say so loudly, with the client reference to find it by.
-      console.error(
-        JSON.stringify({
-          level: "error",
-          event: "unknown_booking_not_stored",
-          supplier: supplier.name,
-          clientReference: reference,
-        }),
-      );
-    }
     return answerAsRetry(error);
   }
-  return storedBooking(confirmed !== null);
+  let answer: BookAnswer;
+  try {
+    answer = await askSupplier();
+  } catch (error) {
+    // Refused: nothing was booked, so the reservation goes and the reference is free again.
+    await db
+      .delete(bookings)
+      .where(and(eq(bookings.reference, reference), eq(bookings.status, "pending")))
+      .run();
+    throw error;
+  }
+  if (answer.status !== "confirmed") return storedBooking(false);
+  await db
+    .update(bookings)
+    .set({
+      status: "success",
+      supplierReference: answer.supplierReference,
+      hotelConfirmationNumber: answer.hotelConfirmationNumber ?? null,
+    })
+    .where(and(eq(bookings.reference, reference), eq(bookings.status, "pending")))
+    .run();
+  return storedBooking(true);
 };
 
 /**
@@ -388,7 +384,9 @@ const answerOf = (result: BookResult) => ({
 
 /**
  * POST /api/book under an optional Idempotency-Key: 200 when booked, 202 while pending. A replay
- * of a pending answer reads the booking as it is now (it may have settled), not the stored 202.
+ * of a pending answer reads the booking as it is now (it may have settled), not the stored 202. A
+ * replay of a stored refusal (4xx) answers the booking of the same request when one exists by now
+ * (made under another key, or once a room came free): a stored answer never denies a booking.
  */
 export const bookOnce = async (
   deps: BookingDeps,
@@ -398,11 +396,20 @@ export const bookOnce = async (
   idempotency: { key: string | undefined; request: unknown },
   now = Date.now(),
 ) => {
-  const response = await withIdempotency(
-    deps.d1,
-    { scope: "book", partnerId: connection.partnerId, key: idempotency.key, request: idempotency.request },
-    async () => answerOf(await bookQuote(deps, connection, order, meta, now)),
-  );
+  let response: Awaited<ReturnType<typeof withIdempotency>>;
+  try {
+    response = await withIdempotency(
+      deps.d1,
+      { scope: "book", partnerId: connection.partnerId, key: idempotency.key, request: idempotency.request },
+      async () => answerOf(await bookQuote(deps, connection, order, meta, now)),
+    );
+  } catch (error) {
+    if (!isReplayedError(error)) throw error;
+    const booking = await findBookingByPartnerReference(deps.d1, connection.partnerId, order.partnerReference);
+    // Another request's booking under this partnerReference leaves this request's refusal as it was.
+    if (!booking || booking.requestHash !== (await bookRequestHash(order))) throw error;
+    return { ...answerOf(resultOf(booking, meta)), replayed: true };
+  }
   const stored = (response.body as { data?: BookResult }).data;
   if (!response.replayed || stored?.status !== "pending")
     return {

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, post, DEMO_KEY } from "../../../test/support/api";
+import { OPERATOR } from "../../../test/support/sessions";
 import { createApp } from "../../app";
 import { bookBody, cancelBody, quoteBody, quoteOf, searchBody, searchOne } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
@@ -75,6 +76,90 @@ describe("partnerReference retries", () => {
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(new Set(results.map((r) => r.json.data.bookingReference)).size).toBe(1);
     expect(await sold("US000003")).toBe(2); // one room, two nights
+  });
+});
+
+/** Sets a room type's allotment for the nights `from` to `to` (included) through the operator's inventory route. */
+const setAllotment = async (code: string, room: string, from: string, to: string, allotment: number) =>
+  expect((await call("PUT", `/api/inventory/${code}/rooms/${room}`, { from, to, allotment }, OPERATOR)).status).toBe(
+    200,
+  );
+
+const roomNights = (code: string, room: string) =>
+  env.DB.prepare(
+    "select night, sold, allotment from room_nights where accommodation_code = ?1 and room_code = ?2 order by night",
+  )
+    .bind(code, room)
+    .all()
+    .then((r) => r.results);
+
+describe("retries of one partnerReference with the last rooms (issue 25)", () => {
+  it("50 parallel retries, each under its own Idempotency-Key, all answer the one booking; so do their replays", async () => {
+    const s = await searchOne("US000010");
+    const room = s.option.rooms[0].code;
+    const q = await quoteOf(s);
+    // Two rooms left on the first night, one on the second: a retry taking rooms before it looks finds none.
+    await setAllotment("US000010", room, s.checkIn, s.checkIn, 2);
+    await setAllotment("US000010", room, inDays(31), inDays(31), 1);
+    const keys = Array.from({ length: 50 }, (_, i) => `last-rooms-${i}`);
+    const send = (key: string) => post("/api/book", bookBody(q, "last-rooms"), { headers: { "idempotency-key": key } });
+    const results = await Promise.all(keys.map(send));
+    expect(results.map((r) => [r.status, r.json.message])).toEqual(keys.map(() => [200, "success"]));
+    const reference = results[0]!.json.data.bookingReference;
+    expect(new Set(results.map((r) => r.json.data.bookingReference))).toEqual(new Set([reference]));
+    expect(
+      await env.DB.prepare("select reference, status from bookings where partner_reference = 'last-rooms'").all(),
+    ).toMatchObject({ results: [{ reference, status: "success" }] });
+    expect(await roomNights("US000010", room)).toEqual([
+      { night: s.checkIn, sold: 1, allotment: 2 },
+      { night: inDays(31), sold: 1, allotment: 1 },
+    ]);
+    // Every key keeps the booking as its answer.
+    const replays = await Promise.all(keys.map(send));
+    for (const replay of replays) {
+      expect(replay.status).toBe(200);
+      expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+      expect(replay.json.data.bookingReference).toBe(reference);
+    }
+    expect(await sold("US000010")).toBe(2);
+  });
+
+  it("a refusal stored under a key is not replayed once the same request has booked under another key", async () => {
+    const s = await searchOne("US000011");
+    const room = s.option.rooms[0].code;
+    const q = await quoteOf(s);
+    await setAllotment("US000011", room, s.checkIn, inDays(31), 0);
+    const send = (key: string, body = bookBody(q, "freed-later")) =>
+      post("/api/book", body, { headers: { "idempotency-key": key } });
+    const refused = await send("freed-1");
+    expect(refused.status).toBe(400);
+    expect(refused.json.message).toBe("The booking was not successful.");
+    expect((await send("freed-1")).json.message).toBe("The booking was not successful.");
+    // A room comes free; the same booking retried under another key books it.
+    await setAllotment("US000011", room, s.checkIn, inDays(31), 1);
+    const booked = await send("freed-2");
+    expect(booked.status).toBe(200);
+    const replay = await send("freed-1");
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(replay.json.data.bookingReference).toBe(booked.json.data.bookingReference);
+    expect(await sold("US000011")).toBe(2);
+  });
+
+  it("a stored refusal of another request under the same partnerReference stays what it was", async () => {
+    const s = await searchOne("US000012");
+    const room = s.option.rooms[0].code;
+    const q = await quoteOf(s);
+    await setAllotment("US000012", room, s.checkIn, inDays(31), 0);
+    const other = bookBody(q, "taken-by-other", { holder: { name: "Someone", surName: "Else" } });
+    const headers = { "idempotency-key": "other-1" };
+    expect((await post("/api/book", other, { headers })).status).toBe(400);
+    await setAllotment("US000012", room, s.checkIn, inDays(31), 1);
+    expect((await post("/api/book", bookBody(q, "taken-by-other"))).status).toBe(200);
+    // Replayed: that request was not booked, and the booking that exists is not its booking.
+    const replay = await post("/api/book", other, { headers });
+    expect(replay.status).toBe(400);
+    expect(replay.json.message).toBe("The booking was not successful.");
   });
 });
 

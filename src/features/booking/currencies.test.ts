@@ -6,8 +6,10 @@ import { OPERATOR } from "../../../test/support/sessions";
 import { addDays } from "../supply/zoned-time";
 import { bookBody, DEMO_CODE, quoteBody, searchBody, type SearchedOption } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
+import { expectLogs } from "../../../test/support/expected-logs";
 import { cancelBooking } from "./cancel";
 import { bookingDeps } from "./deps";
+import { newQuoteId, quoteStore } from "./quote-store";
 
 const RATES = "/api/operator/exchange-rates";
 const setRates = async (base: string, rates: Record<string, number>) =>
@@ -213,5 +215,80 @@ describe("quote and book in the searched currency", () => {
     const quote = await post("/api/quote", quoteBody(s));
     const booked = await post("/api/book", bookBody(quote.json.data, "usd-1"));
     expect(booked.json.data).toMatchObject({ currency: "USD", chargeTotal: s.option.rate.chargeTotal });
+  });
+});
+
+describe("no option at a price that cannot be charged (issue 25)", () => {
+  /** Writes a rate around the operator route, as a hand-edited or older table could hold it. */
+  const storeRate = (currency: string, perBase: number) =>
+    env.DB.prepare("UPDATE exchange_rates SET per_base = ?1 WHERE currency = ?2").bind(perBase, currency).run();
+  const searchedIn = async (currency: string, code: string, checkIn: string) =>
+    searched((await searchIn(currency, code, checkIn)).json.data.accommodations[0].options[0], code, checkIn);
+  const chargeTotals = (res: Awaited<ReturnType<typeof searchIn>>) =>
+    res.json.data.accommodations.flatMap((a: any) =>
+      a.options.flatMap((o: any) => [o.rate.chargeTotal, ...o.rooms.map((r: any) => r.rate.chargeTotal)]),
+    );
+
+  it("a rate stored out of bounds makes its currency unsupported: never a price of Infinity (null) or 0", async () => {
+    const logs = expectLogs("error");
+    const s = await searchedIn("GBP", "US000007", inDays(46));
+    await storeRate("EUR", 1e308);
+    await storeRate("GBP", 1e-300);
+    for (const currency of ["EUR", "GBP"]) {
+      const res = await searchIn(currency, "US000007", inDays(46));
+      expect([currency, res.status, res.json.message]).toEqual([currency, 400, "Unsupported currency"]);
+    }
+    // An option searched before the rate was stored cannot be quoted (and so booked) at it either.
+    const quote = await post("/api/quote", quoteBody(s));
+    expect(quote.status).toBe(400);
+    expect(quote.json.message).toBe("Unsupported currency");
+    expect(logs.some((line) => line.includes('"event":"exchange_rate_out_of_bounds"'))).toBe(true);
+    // The currencies in bounds still sell.
+    expect((await searchIn("JPY", "US000007", inDays(46))).status).toBe(200);
+  });
+
+  it("a rate in bounds that prices a stay at nothing, or past an exact amount, offers and quotes nothing", async () => {
+    const logs = expectLogs("error");
+    const s = await searchedIn("JPY", "US000008", inDays(47));
+    // A yen per dollar of 1e-6: a night of about 200 dollars rounds to 0 yen.
+    await setRates("USD", { JPY: 1e-6 });
+    const tiny = await searchIn("JPY", "US000008", inDays(47));
+    expect(tiny.status).toBe(200);
+    expect(tiny.json.data.accommodations).toEqual([]);
+    const quote = await post("/api/quote", quoteBody(s));
+    expect(quote.status).toBe(400);
+    expect(quote.json.message).toBe("Room is unavailable");
+    // Through the base, 1e-6 and 1e6 make 1e12 dinars per dollar: more fils than a double counts exactly.
+    await setRates("EUR", { USD: 1e-6, KWD: 1e6, GBP: 0.86 });
+    const huge = await searchIn("KWD", "US000008", inDays(47));
+    expect(huge.status).toBe(200);
+    expect(huge.json.data.accommodations).toEqual([]);
+    const fine = await searchIn("GBP", "US000008", inDays(47));
+    expect(chargeTotals(fine).length).toBeGreaterThan(0);
+    for (const total of chargeTotals(fine)) expect(Number.isFinite(total) && total > 0).toBe(true);
+    expect(logs.filter((line) => line.includes('"event":"unsellable_offers_dropped"')).length).toBe(3);
+  });
+
+  it("book refuses a stored quote whose price is not chargeable (stored before the rule): nothing booked", async () => {
+    const s = await searchedIn("EUR", "US000009", inDays(48));
+    const quote = await post("/api/quote", quoteBody(s));
+    expect(quote.status).toBe(200);
+    const store = quoteStore(env.CACHE, env.DB);
+    const stored = (await store.get(quote.json.data.id, Date.now()))!;
+    for (const chargeTotal of [0, -1]) {
+      const id = newQuoteId();
+      await store.put(id, { ...stored, quote: { ...stored.quote, id, rate: { ...stored.quote.rate!, chargeTotal } } });
+      const booked = await post("/api/book", bookBody({ ...quote.json.data, id }, `zero-${chargeTotal}`));
+      expect(booked.status).toBe(400);
+      expect(booked.json.message).toBe("Quote reference expired or invalid. Please quote again.");
+    }
+    expect(
+      await env.DB.prepare("select count(*) n from bookings where partner_reference like 'zero-%'").first("n"),
+    ).toBe(0);
+    expect(
+      await env.DB.prepare(
+        "select coalesce(sum(sold), 0) s from room_nights where accommodation_code = 'US000009'",
+      ).first("s"),
+    ).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import { ApiError } from "../../platform/http/api-error";
 import { readExchangeTable } from "../operators/exchange-rates";
 import { round2 } from "../supply/catalogue";
+import { isSellable } from "../supply/selling-price";
 import { accommodationByCode } from "./accommodation-lookup";
 import type { CoreConnection } from "./connection-access";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
@@ -11,7 +12,7 @@ import { readOptionId } from "./option-token";
 import { newQuoteId, QUOTE_TTL_SECONDS, quoteStore, type StoredQuote } from "./quote-store";
 import type { QuoteRequest } from "./schemas";
 import { accommodationSummary, occupancyRefIdsOf, offerTerms, stayFrom, type Occupancy } from "./search";
-import { needsExchangeRates, requestedCurrency, sellingTermsFor } from "./selling-terms";
+import { logUnsellable, needsExchangeRates, requestedCurrency, sellingTermsFor } from "./selling-terms";
 
 /** A price may rise by up to 1 % of the searched total before quote refuses with `Price changed`. */
 export const PRICE_TOLERANCE = 0.01;
@@ -125,6 +126,11 @@ export const priceQuote = async (
     throw error;
   }
   if (!offer) throw new ApiError("room_unavailable", "Room is unavailable");
+  // Priced at nothing (or past an exact amount) in this currency: not for sale, as search would not offer it.
+  if (!isSellable(offer)) {
+    logUnsellable(supplier.name, terms, 1);
+    throw new ApiError("room_unavailable", "Room is unavailable");
+  }
   if (offer.rate.chargeTotal > round2(option.chargeTotal * (1 + PRICE_TOLERANCE))) {
     throw priceChanged(option.chargeTotal, offer.rate.chargeTotal, offer.rate.currency);
   }

@@ -1,6 +1,6 @@
 import { ApiError } from "../../platform/http/api-error";
 import { readExchangeTable } from "../operators/exchange-rates";
-import type { SellingTerms } from "../supply/selling-price";
+import { isSellable, type SellingTerms } from "../supply/selling-price";
 import {
   SupplierFailure,
   type AccommodationSelection,
@@ -16,7 +16,7 @@ import type { CoreConnection } from "./connection-access";
 import { accommodationTypeName, suppliersFor, type BookingDeps } from "./deps";
 import { OPTION_LIFETIME_MS, optionIdsFor } from "./option-token";
 import type { SearchRequest } from "./schemas";
-import { needsExchangeRates, requestedCurrency, sellingTermsFor } from "./selling-terms";
+import { logUnsellable, needsExchangeRates, requestedCurrency, sellingTermsFor } from "./selling-terms";
 import { callSupplier, supplyOptionsOf, type SupplyOptions } from "./supplier-deadline";
 import { INVENTORY_SUPPLIER } from "../supply/inventory-supplier";
 
@@ -256,12 +256,18 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
   type Priced = { offer: Offer; supplier: string; currency: string };
   const merged = new Map<string, { accommodation: SupplyAccommodation; offers: Priced[] }>();
   for (const answer of answered) {
+    // An offer priced at nothing, or past what a double holds exactly, is never offered (issue 25).
+    let unsellable = 0;
     for (const accommodation of answer.accommodations) {
       let entry = merged.get(accommodation.code);
       if (!entry) merged.set(accommodation.code, (entry = { accommodation, offers: [] }));
-      for (const offer of answer.offers.get(accommodation.code) ?? [])
-        entry.offers.push({ offer, supplier: answer.supplier.name, currency: answer.selling.currency });
+      for (const offer of answer.offers.get(accommodation.code) ?? []) {
+        if (isSellable(offer))
+          entry.offers.push({ offer, supplier: answer.supplier.name, currency: answer.selling.currency });
+        else unsellable++;
+      }
     }
+    if (unsellable) logUnsellable(answer.supplier.name, answer.selling, unsellable);
   }
   const keep = offerFilter(query.filters);
   // The common search sends no occupancy ids: its rooms go out as priced, without a copy per option.

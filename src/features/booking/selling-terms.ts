@@ -37,3 +37,17 @@ export const sellingTermsFor = (
       : exchangeFor(table ?? new Map(), supplier.currency, target);
   return { markupPercent: connection.netMarkups, currency: target, exchange };
 };
+
+/** Offers left out for a price that cannot be charged (`isSellable`): logged with the terms that made it, for the operator. */
+export const logUnsellable = (supplier: string, terms: SellingTerms, offers: number) =>
+  console.error(
+    JSON.stringify({
+      level: "warn",
+      event: "unsellable_offers_dropped",
+      supplier,
+      currency: terms.currency,
+      exchange: terms.exchange,
+      markupPercent: terms.markupPercent,
+      offers,
+    }),
+  );

@@ -3,7 +3,12 @@ import { apiRoute } from "../../platform/http/api-route";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
-import { readExchangeRates, replaceExchangeRates } from "./exchange-rates";
+import {
+  EXCHANGE_RATE_BOUNDS,
+  EXCHANGE_RATE_BOUNDS_MESSAGE,
+  readExchangeRates,
+  replaceExchangeRates,
+} from "./exchange-rates";
 
 const currencyCode = z
   .string()
@@ -14,9 +19,18 @@ export const exchangeRatesRequestSchema = z
   .object({
     base: currencyCode.openapi({ example: "USD" }),
     rates: z
-      .record(currencyCode, z.number().positive().finite())
+      .record(
+        currencyCode,
+        z
+          .number({ error: EXCHANGE_RATE_BOUNDS_MESSAGE })
+          .gte(EXCHANGE_RATE_BOUNDS.min, EXCHANGE_RATE_BOUNDS_MESSAGE)
+          .lte(EXCHANGE_RATE_BOUNDS.max, EXCHANGE_RATE_BOUNDS_MESSAGE),
+      )
       .refine((rates) => Object.keys(rates).length <= 300, "at most 300 rates")
-      .openapi({ example: { EUR: 0.92, GBP: 0.79 }, description: "Units of each currency for one unit of base" }),
+      .openapi({
+        example: { EUR: 0.92, GBP: 0.79 },
+        description: "Units of each currency for one unit of base, each from 1e-6 to 1e6",
+      }),
   })
   .openapi("ExchangeRatesRequest");
 

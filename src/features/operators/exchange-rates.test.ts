@@ -51,6 +51,51 @@ describe("/api/operator/exchange-rates", () => {
     expect((await call("GET", PATH, undefined, OPERATOR)).json.data.rates).toEqual({ EUR: 0.92 });
   });
 
+  describe("bounds: every rate from 1e-6 to 1e6, finite (issue 25)", () => {
+    const BOUNDS = "must be a finite number from 0.000001 to 1000000 (1e-6 to 1e6)";
+    const refused = async (res: Awaited<ReturnType<typeof call>>) => {
+      expect(res.status).toBe(400);
+      expect(res.json.message).toBe(`rates.EUR: ${BOUNDS}`);
+      expect((await call("GET", PATH, undefined, OPERATOR)).json.data.rates).toEqual({ GBP: 0.79 });
+    };
+
+    it.each([
+      ["1e308", 1e308],
+      ["1e-300", 1e-300],
+      ["zero", 0],
+      ["a negative rate", -0.92],
+      ["just below the bound", 9.99e-7],
+      ["just above the bound", 1_000_001],
+      ["the string Infinity", "Infinity"],
+      ["the string NaN", "NaN"],
+      ["a number as a string", "0.92"],
+      ["null", null],
+      ["true", true],
+      ["an object", { value: 0.92 }],
+    ])("%s: 400 naming the field and the bounds, nothing changed", async (_name, rate) => {
+      await call("PUT", PATH, { base: "USD", rates: { GBP: 0.79 } }, OPERATOR);
+      await refused(await call("PUT", PATH, { base: "USD", rates: { GBP: 0.79, EUR: rate } }, OPERATOR));
+    });
+
+    it("a number too large for a double in the JSON text (Infinity once parsed) is refused the same way", async () => {
+      await call("PUT", PATH, { base: "USD", rates: { GBP: 0.79 } }, OPERATOR);
+      for (const raw of ['{"base":"USD","rates":{"EUR":1e400}}', '{"base":"USD","rates":{"EUR":-1e400}}'])
+        await refused(
+          await call("PUT", PATH, undefined, {
+            ...OPERATOR,
+            raw,
+            headers: { ...OPERATOR.headers, "content-type": "application/json" },
+          }),
+        );
+    });
+
+    it("the bounds themselves are rates", async () => {
+      const put = await call("PUT", PATH, { base: "USD", rates: { EUR: 1e-6, JPY: 1e6 } }, OPERATOR);
+      expect(put.status).toBe(200);
+      expect(put.json.data.rates).toEqual({ EUR: 1e-6, JPY: 1e6 });
+    });
+  });
+
   it("the base's own rate must be 1; malformed JSON is 400", async () => {
     const base = await call("PUT", PATH, { base: "USD", rates: { USD: 2 } }, OPERATOR);
     expect(base.status).toBe(400);

@@ -8,11 +8,36 @@ export type ExchangeRateSet = { base: string | null; rates: Record<string, numbe
 /** Units of each currency per unit of the base (the base itself 1), as read for pricing. */
 export type ExchangeTable = Map<string, number>;
 
+/**
+ * The range a rate (units of a currency per unit of the base) must lie in. Every real currency pair
+ * fits; outside it a price converts to 0 or past what a double holds (1e308 made it Infinity).
+ */
+export const EXCHANGE_RATE_BOUNDS = { min: 1e-6, max: 1e6 } as const;
+export const EXCHANGE_RATE_BOUNDS_MESSAGE = "must be a finite number from 0.000001 to 1000000 (1e-6 to 1e6)";
+
+export const isExchangeRateInBounds = (rate: number) =>
+  Number.isFinite(rate) && rate >= EXCHANGE_RATE_BOUNDS.min && rate <= EXCHANGE_RATE_BOUNDS.max;
+
 /** The whole table in one small read. */
 const allRates = (d1: D1Database) => database(d1).select().from(exchangeRates);
 
-export const readExchangeTable = async (d1: D1Database): Promise<ExchangeTable> =>
-  new Map((await allRates(d1)).map((r) => [r.currency, r.perBase]));
+/**
+ * The rates pricing may use. A stored rate out of bounds (written around the operator route) is
+ * left out, so its currency is 400 `Unsupported currency`, and logged for the operator to correct.
+ */
+export const readExchangeTable = async (d1: D1Database): Promise<ExchangeTable> => {
+  const rows = await allRates(d1);
+  const outOfBounds = rows.filter((r) => !isExchangeRateInBounds(r.perBase));
+  if (outOfBounds.length)
+    console.error(
+      JSON.stringify({
+        level: "error",
+        event: "exchange_rate_out_of_bounds",
+        currencies: outOfBounds.map((r) => r.currency),
+      }),
+    );
+  return new Map(rows.filter((r) => isExchangeRateInBounds(r.perBase)).map((r) => [r.currency, r.perBase]));
+};
 
 /**
  * The rate converting one unit of `from` into `to`. The same currency needs no rate; otherwise

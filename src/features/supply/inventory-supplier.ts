@@ -24,6 +24,7 @@ import type {
   Rate,
   Stay,
   Supplier,
+  SupplierBooking,
   SupplyAccommodation,
 } from "./supplier";
 import { MIXED_PRODUCT_SEPARATOR, SupplierRefusal } from "./supplier";
@@ -438,10 +439,23 @@ const offersFor = (
 export type WriteGuard = { sql: string; params: unknown[] };
 
 /**
- * What only a supplier keeping its inventory in our own D1 can offer: the writes that give a stay
- * back, each applied only while `guard` holds, so the caller runs them in one batch with its own writes.
+ * What only a supplier keeping its inventory in our own D1 can offer: the writes that take or give
+ * back a stay's rooms, so the caller runs them in one batch (one transaction) with its own writes.
  */
-export type LocalWrites = { cancelWrites(stay: BookedStay, guard: WriteGuard): D1PreparedStatement[] };
+export type LocalWrites = {
+  /**
+   * The writes that take the rooms of every night, and the booking they make once committed. Throws
+   * SupplierRefusal when nothing can be taken; a batch that breaks the allotment CHECK
+   * (`isCheckViolation`) took nothing either and is a refusal too.
+   */
+  bookWrites(
+    accommodation: SupplyAccommodation,
+    ref: OfferRef,
+    stay: Stay,
+  ): Promise<{ writes: D1PreparedStatement[]; booking: SupplierBooking }>;
+  /** The writes that give a stay back, each applied only while `guard` holds. */
+  cancelWrites(stay: BookedStay, guard: WriteGuard): D1PreparedStatement[];
+};
 
 export const hasLocalWrites = (supplier: Supplier): supplier is Supplier & { localWrites: LocalWrites } =>
   typeof (supplier as { localWrites?: unknown }).localWrites === "object";
@@ -453,6 +467,43 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
   // A mixed offer booked several room types: each gives its rooms back.
   const cancelWrites = (stay: BookedStay, guard: WriteGuard) =>
     allotmentGiveBacks(d1, stay, roomsByType(stay.roomCode, stay.roomCount), guard);
+  const bookWrites: LocalWrites["bookWrites"] = async (accommodation, ref, stay) => {
+    const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
+    const picks = picksOf(catalogue, ref, stay.rooms.length);
+    if (!picks) throw new SupplierRefusal("unavailable");
+    const nights = stayNights(stay.checkIn, stay.checkOut);
+    // Rate-plan stop-sell is read first; room-level stop-sell and allotment are enforced by the batch itself.
+    const p = ratePlanNights;
+    const planCodes = picks.map((pick) => pick.plan.code);
+    const planStops = await database(d1)
+      .select({ night: p.night })
+      .from(p)
+      .where(
+        and(
+          eq(p.accommodationCode, accommodation.code),
+          inArray(p.ratePlanCode, planCodes),
+          gte(p.night, stay.checkIn),
+          lt(p.night, stay.checkOut),
+          eq(p.stopSell, true),
+        ),
+      )
+      .limit(1);
+    if (planStops.length) throw new SupplierRefusal("unavailable");
+    // One batch is one transaction: every night of every room type or none. A night that would sell past
+    // its allotment, or is stopped, breaks the CHECK (sold <= allotment) and rolls the whole batch back,
+    // so a mixed booking and a single-type booking can never both take the last room of a type.
+    const rooms = [...roomsByType(ref.roomCode, stay.rooms.length)].map(([roomCode, count]) => {
+      const room = picks.find((pick) => pick.room.code === roomCode)!.room;
+      return { roomCode, count, defaultAllotment: room.defaultAllotment };
+    });
+    return {
+      writes: allotmentTakes(d1, accommodation.code, rooms, nights),
+      booking: {
+        supplierReference: `INV-${randomToken(9)}`,
+        hotelConfirmationNumber: randomToken(6).replace(/[-_]/g, "X").toUpperCase(),
+      },
+    };
+  };
   return {
     name: INVENTORY_SUPPLIER,
     currency: CURRENCY,
@@ -486,52 +537,21 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
     },
 
     async book(accommodation, ref, stay) {
-      const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
-      const picks = picksOf(catalogue, ref, stay.rooms.length);
-      if (!picks) throw new SupplierRefusal("unavailable");
-      const nights = stayNights(stay.checkIn, stay.checkOut);
-      // Rate-plan stop-sell is read first; room-level stop-sell and allotment are enforced by the batch itself.
-      const p = ratePlanNights;
-      const planCodes = picks.map((pick) => pick.plan.code);
-      const planStops = await database(d1)
-        .select({ night: p.night })
-        .from(p)
-        .where(
-          and(
-            eq(p.accommodationCode, accommodation.code),
-            inArray(p.ratePlanCode, planCodes),
-            gte(p.night, stay.checkIn),
-            lt(p.night, stay.checkOut),
-            eq(p.stopSell, true),
-          ),
-        )
-        .limit(1);
-      if (planStops.length) throw new SupplierRefusal("unavailable");
-      // One batch is one transaction: every night of every room type or none. A night that would sell past
-      // its allotment, or is stopped, breaks the CHECK (sold <= allotment) and rolls the whole batch back,
-      // so a mixed booking and a single-type booking can never both take the last room of a type.
-      const rooms = [...roomsByType(ref.roomCode, stay.rooms.length)].map(([roomCode, count]) => {
-        const room = picks.find((pick) => pick.room.code === roomCode)!.room;
-        return { roomCode, count, defaultAllotment: room.defaultAllotment };
-      });
+      const { writes, booking } = await bookWrites(accommodation, ref, stay);
       try {
-        await d1.batch(allotmentTakes(d1, accommodation.code, rooms, nights));
+        await d1.batch(writes);
       } catch (error) {
         if (isCheckViolation(error)) throw new SupplierRefusal("unavailable");
         throw error;
       }
       // One D1 batch either commits or fails here: the answer is never unknown, so no look-up by client reference is needed.
-      return {
-        status: "confirmed",
-        supplierReference: `INV-${randomToken(9)}`,
-        hotelConfirmationNumber: randomToken(6).replace(/[-_]/g, "X").toUpperCase(),
-      };
+      return { status: "confirmed", ...booking };
     },
 
     async cancel(stay) {
       await d1.batch(cancelWrites(stay, { sql: "1", params: [] }));
     },
 
-    localWrites: { cancelWrites },
+    localWrites: { bookWrites, cancelWrites },
   };
 };

@@ -5,6 +5,8 @@
  * connections differing only in markup differ by exactly that markup on every night.
  */
 
+import type { Offer } from "./supplier";
+
 /** What an offer is sold at; `exchange.rate` converts one unit of the hotel's currency into `currency`. */
 export type SellingTerms = {
   markupPercent: number;
@@ -59,3 +61,15 @@ export const sellNight = (net: number, terms: SellingTerms, targetScale: number)
   if (terms.exchange.rate === 1 && targetScale === 100) return soldCents;
   return Math.round((soldCents / 100) * terms.exchange.rate * targetScale);
 };
+
+/**
+ * Whether an amount can be charged: above zero, finite, and exact in minor units (a safe integer).
+ * A rate far from 1 can round a price down to 0 or up past what a double holds exactly.
+ */
+export const isChargeable = (amount: number, currency: string): boolean =>
+  Number.isFinite(amount) && amount > 0 && Number.isSafeInteger(Math.round(amount * 10 ** minorUnitDigits(currency)));
+
+/** Whether an offer can be sold: its total and every room's total are chargeable. */
+export const isSellable = (offer: Pick<Offer, "rate" | "rooms">): boolean =>
+  isChargeable(offer.rate.chargeTotal, offer.rate.currency) &&
+  offer.rooms.every((room) => isChargeable(room.rate.chargeTotal, room.rate.currency));

@@ -35,6 +35,9 @@ const REPLAYED = { "Idempotent-Replayed": "true" };
 /** The headers a handler answers with: `Idempotent-Replayed: true` when the answer is a stored one. */
 export const replayHeaders = (answer: { replayed: boolean }): Record<string, string> =>
   answer.replayed ? REPLAYED : {};
+/** A stored error answer replayed (not one made now): a caller that can tell more today may answer instead. */
+export const isReplayedError = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.headers?.["Idempotent-Replayed"] === REPLAYED["Idempotent-Replayed"];
 /** Answers kept for replay: everything below 500 except 429, which says "not now" rather than "no". */
 const isFinal = (status: number) => status < 500 && status !== 429;
 
