@@ -18,7 +18,7 @@ const asksNothing = (value: unknown, inert: readonly unknown[]) =>
  * A field the contract (or Hotel-X) names that this service does not apply. Absent, null, an
  * empty list or one of `inert` (a value that asks for what happens anyway) is accepted; any other
  * value is 400 `<field> is not supported` (then `; <hint>`), so no partner believes a filter or
- * setting was applied when it was not (docs/api-decisions.md, "Issue 25: request fields").
+ * setting was applied when it was not (docs/api-decisions.md, "Issue 25: request fields are honoured or refused").
  */
 export const unsupportedField = (hint?: string, inert: readonly unknown[] = []) =>
   z
