@@ -191,6 +191,12 @@ export const near = (lat: number, lng: number, radiusKm: number, limit: number):
 
 export const NAME_SEARCH_LIMIT = 1000;
 
+/**
+ * Letters and digits: the characters a name search can match. The word index reads `*`, quotes and
+ * spaces as syntax or separators, so "a*" asks for one letter; the 2-character minimum counts these.
+ */
+export const nameSearchCharacters = (name: string) => name.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+
 /** An FTS5 string literal: the whole input as one quoted phrase, quotes doubled. */
 const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
@@ -206,7 +212,7 @@ export const nameSearchSql = (length: number) => {
 export const named = (name: string): SqlSelection => {
   // FTS5 reads a NUL as the end of its query (a syntax error); no name holds a control character.
   const text = name.replace(/\p{Cc}+/gu, " ").trim();
-  if (text.length < 2)
+  if (nameSearchCharacters(text) < 2)
     return hitsSelection(`WITH hits AS MATERIALIZED (SELECT ${COLUMNS}, 0 AS seq FROM accommodations a WHERE 0)`, []);
   return hitsSelection(`WITH hits AS MATERIALIZED (${nameSearchSql(text.length)})`, [
     text.length >= 3 ? ftsPhrase(text) : `${ftsPhrase(text)}*`,

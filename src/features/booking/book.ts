@@ -80,7 +80,7 @@ export type BookOrder = {
   holder: { name: string; surName: string };
   /** Per quoted occupancy (by the partner's occupancy id), its guests with names; the quoted guests when absent. */
   occupancies?: Array<{ occupancyId: number; paxes: Array<Record<string, unknown> & { age: number }> }>;
-  /** `settings.currency` as sent: must be the quoted currency when present. */
+  /** `settings.currency` or `bookCriteria.currency` as sent: must be the quoted currency when present. */
   currency?: string;
   supply?: SupplyOptions;
 };
@@ -96,7 +96,7 @@ export const bookOrderOf = (request: BookRequest): BookOrder => {
     partnerReference: criteria.partnerReference,
     holder: { name: criteria.holder.name, surName: criteria.holder.surName },
     ...(criteria.occupancies ? { occupancies: criteria.occupancies } : {}),
-    currency: request.settings.currency,
+    currency: request.settings.currency ?? criteria.currency,
     supply: supplyOptionsOf(request.settings),
   };
 };

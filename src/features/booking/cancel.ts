@@ -13,6 +13,7 @@ import { localDate } from "../supply/zoned-time";
 import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
 import { markCancelled, stillLive } from "./cancel-batch";
 import type { BookingDeps } from "./deps";
+import { requestedCurrency } from "./selling-terms";
 import { callSupplier, supplierFailureError, type SupplyOptions } from "./supplier-deadline";
 import { type BookingRow, bookings } from "./tables";
 
@@ -42,18 +43,28 @@ export const parsePolicy = (text: string | null): CancelPolicy | null => {
 export const isOnOrAfterCheckIn = (booking: Pick<BookingRow, "timezone" | "checkIn">, now: number) =>
   localDate(now, booking.timezone) >= booking.checkIn;
 
+/** How a cancel reaches the supplier, and `settings.currency` as sent (must be the booking's when present). */
+export type CancelOptions = SupplyOptions & { currency?: string };
+
 /** POST /api/cancel, with the rules of sections 3.1, 4.6 and 7 in that order. */
 export const cancelBooking = async (
   deps: BookingDeps,
   partnerId: string,
   bookingReference: string,
   now = Date.now(),
-  options: SupplyOptions = {},
+  options: CancelOptions = {},
 ) => {
   const booking = await database(deps.d1).select().from(bookings).where(eq(bookings.reference, bookingReference)).get();
   if (!booking) throw new ApiError("booking_not_found", `Booking not found with bookingReference: ${bookingReference}`);
   if (booking.partnerId !== partnerId)
     throw new ApiError("booking_not_owned", "This booking does not belong to the current partner");
+  // The prices of a cancel are the booking's: another currency would be a conversion nobody agreed to.
+  const currency = requestedCurrency(options);
+  if (currency !== undefined && currency !== booking.currency)
+    throw new ApiError("currency_mismatch", "Currency mismatch", {
+      bookingCurrency: booking.currency,
+      requestedCurrency: currency,
+    });
   const cannot = (status: string) =>
     new ApiError("booking_not_cancellable", `Booking cannot be cancelled. Current status: ${status}`);
   // Not yet known to exist at the supplier: it settles to success or failed first (settle-pending.ts).

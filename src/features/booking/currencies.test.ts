@@ -4,7 +4,14 @@ import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, post } from "../../../test/support/api";
 import { OPERATOR } from "../../../test/support/sessions";
 import { addDays } from "../supply/zoned-time";
-import { bookBody, DEMO_CODE, quoteBody, searchBody, type SearchedOption } from "../../../test/support/booking";
+import {
+  bookBody,
+  cancelBody,
+  DEMO_CODE,
+  quoteBody,
+  searchBody,
+  type SearchedOption,
+} from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { expectLogs } from "../../../test/support/expected-logs";
 import { cancelBooking } from "./cancel";
@@ -71,14 +78,34 @@ describe("settings.currency", () => {
     });
   });
 
-  it("accepts any case; the criteria's own currency field stays unused; USD needs no rate at all", async () => {
+  it("accepts any case; searchCriteria.currency asks what settings.currency asks; USD needs no rate at all", async () => {
     const lower = await searchIn("eur");
     expect(lower.json.data.accommodations[0].options[0].rate.currency).toBe("EUR");
-    const criteria = await post(
-      "/api/search",
-      searchBody({ destinations: { accommodations: [{ code: "US000001" }] }, currency: "GBP" }),
+    const inCriteria = (currency: string, settings: Record<string, unknown> = {}) =>
+      post(
+        "/api/search",
+        searchBody(
+          { destinations: { accommodations: [{ code: "US000001" }] }, currency },
+          { settings: { access: { code: DEMO_CODE }, ...settings } },
+        ),
+      );
+    // Issue 25: the criteria's own currency used to be dropped (USD prices came back).
+    const criteria = await inCriteria("GBP");
+    expect(criteria.status).toBe(200);
+    expect(criteria.json.data.accommodations[0].options[0].rate).toMatchObject({
+      currency: "GBP",
+      exchange: { currency: "USD", rate: 0.79 },
+    });
+    expect((await inCriteria("gbp", { currency: "GBP" })).json.data.accommodations[0].options[0].rate.currency).toBe(
+      "GBP",
     );
-    expect(criteria.json.data.accommodations[0].options[0].rate.currency).toBe("USD");
+    const conflict = await inCriteria("GBP", { currency: "EUR" });
+    expect([conflict.status, conflict.json.message]).toEqual([
+      400,
+      "searchCriteria.currency: GBP differs from settings.currency EUR",
+    ]);
+    const unrated = await inCriteria("CHF");
+    expect([unrated.status, unrated.json.message]).toEqual([400, "Unsupported currency"]);
     await setRates("EUR", {});
     const usd = await searchIn("USD");
     expect(usd.status).toBe(200);
@@ -207,6 +234,43 @@ describe("quote and book in the searched currency", () => {
     const ok = await post("/api/book", withCurrency(bookBody(same.json.data, "eur-match"), "EUR"));
     expect(ok.status).toBe(200);
     expect(ok.json.data.currency).toBe("EUR");
+  });
+
+  it("quoteCriteria.currency and bookCriteria.currency are checked as settings.currency is; so is cancel's settings.currency", async () => {
+    const s = await searchEur("US000007", inDays(46));
+    const inCriteria = (body: any, key: string, currency: string) => ({
+      ...body,
+      [key]: { ...body[key], currency },
+    });
+    const other = await post("/api/quote", inCriteria(quoteBody(s), "quoteCriteria", "GBP"));
+    expect([other.status, other.json.message]).toEqual([400, "Currency mismatch"]);
+    const conflict = await post("/api/quote", withCurrency(inCriteria(quoteBody(s), "quoteCriteria", "GBP"), "EUR"));
+    expect([conflict.status, conflict.json.message]).toEqual([
+      400,
+      "quoteCriteria.currency: GBP differs from settings.currency EUR",
+    ]);
+    const quote = await post("/api/quote", inCriteria(quoteBody(s), "quoteCriteria", "eur"));
+    expect(quote.status).toBe(200);
+    const wrongBook = await post(
+      "/api/book",
+      inCriteria(bookBody(quote.json.data, "eur-criteria"), "bookCriteria", "USD"),
+    );
+    expect([wrongBook.status, wrongBook.json.message]).toEqual([400, "Currency mismatch"]);
+    const booked = await post(
+      "/api/book",
+      inCriteria(bookBody(quote.json.data, "eur-criteria"), "bookCriteria", "EUR"),
+    );
+    expect(booked.status).toBe(200);
+    const reference = booked.json.data.bookingReference;
+
+    // Cancel answers in the booking's currency: asking for another is refused, and nothing is cancelled.
+    const wrongCancel = await post("/api/cancel", withCurrency(cancelBody(reference), "USD"));
+    expect([wrongCancel.status, wrongCancel.json.message]).toEqual([400, "Currency mismatch"]);
+    expect(wrongCancel.json.details).toEqual({ bookingCurrency: "EUR", requestedCurrency: "USD" });
+    expect((await call("GET", `/api/bookings/${reference}`)).json.data.status).toBe("success");
+    const cancelled = await post("/api/cancel", withCurrency(cancelBody(reference), "eur"));
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json.data.cancelPrice.currency).toBe("EUR");
   });
 
   it("without any currency everything stays in USD, as before", async () => {

@@ -156,6 +156,18 @@ describe("search: section 7 messages", () => {
     expect(res.json.code).toMatch(/invalid_request|invalid_dates|invalid_occupancy/);
   });
 
+  it.each([["a*"], ["*a"], ["a-"], ['"a"'], ["a\u0000"], ["  a  *"]])(
+    "a name that is one letter once FTS5 syntax is left out (%j) is 400 with the length message",
+    async (accommodationName) => {
+      const res = await post("/api/search", searchBody({ accommodationName }));
+      expect([res.status, res.json.code, res.json.message]).toEqual([
+        400,
+        "invalid_request",
+        "searchCriteria.accommodationName: Too small: expected string to have >=2 characters",
+      ]);
+    },
+  );
+
   it("malformed JSON is 400, a huge body 413", async () => {
     const malformed = await post("/api/search", undefined, {
       raw: '{"searchCriteria":',

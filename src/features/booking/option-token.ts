@@ -4,6 +4,8 @@ import { ApiError } from "../../platform/http/api-error";
 
 /** Option ids live about 24 hours (spec 3.2). */
 export const OPTION_LIFETIME_MS = 24 * 60 * 60 * 1000;
+/** Longer than any id a search makes (nine mixed rooms of eight guests, long supplier codes). */
+export const MAX_OPTION_ID_LENGTH = 2048;
 
 /**
  * What a search option carries into quote. It is a self-contained signed token, so search

@@ -35,7 +35,7 @@ export type QuoteQuery = {
   checkIn: string;
   checkOut: string;
   occupancies: Occupancy[];
-  /** `settings.currency` as sent; the option's currency when absent. */
+  /** `settings.currency` or `quoteCriteria.currency` as sent; the option's currency when absent. */
   currency?: string;
   supply?: SupplyOptions;
 };
@@ -49,7 +49,7 @@ export const quoteQueryOf = (request: QuoteRequest): QuoteQuery => {
     checkIn: criteria.checkIn,
     checkOut: criteria.checkOut,
     occupancies: criteria.occupancies,
-    currency: request.settings.currency,
+    currency: request.settings.currency ?? criteria.currency,
     supply: supplyOptionsOf(request.settings),
   };
 };

@@ -303,13 +303,10 @@ export const bookingRoutes = featureRouter<BookingEnv>()
       async () => ({
         status: 200,
         body: success(
-          await cancelBooking(
-            deps,
-            connection.partnerId,
-            request.input.reference.bookingReference,
-            Date.now(),
-            supplyOptionsOf(request.settings),
-          ),
+          await cancelBooking(deps, connection.partnerId, request.input.reference.bookingReference, Date.now(), {
+            ...supplyOptionsOf(request.settings),
+            currency: request.settings.currency,
+          }),
         ),
       }),
     );

@@ -1,6 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
-import { specMessage } from "../../platform/http/validation";
+import { specMessage, unsupportedField } from "../../platform/http/validation";
+import { nameSearchCharacters } from "./accommodation-lookup";
+import { MAX_OPTION_ID_LENGTH } from "./option-token";
 
 export const MAX_SEARCH_CODES = 1000;
 export const MAX_ROOMS = 9;
@@ -11,6 +13,17 @@ const date = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD")
   .openapi({ example: "2027-03-10" });
 const code = z.string().min(1).max(64);
+const currencyCode = z.string().regex(/^[A-Za-z]{3}$/, "expected an ISO 4217 currency code");
+/** A string field's own limit, worded so that a schema-wide "is required" message cannot stand in for it. */
+const tooLong = (max: number) => ({ error: `too long: at most ${max} characters` });
+
+/**
+ * Market, nationality and language codes. Every Edgestay option is sold in every market and to
+ * every nationality at one price, and every text is English, so they select nothing (issue 25).
+ */
+const marketCode = z.string().max(16);
+const countryCode = z.string().max(2);
+const languageCode = z.string().max(16);
 
 // Examples for the reference, taken from a demo-data run (one option, one room; ids shortened where they are long).
 const OPTION_ID =
@@ -58,7 +71,7 @@ const BOOKING_EXAMPLE = {
 /** One booking as the reads show it (list and single read share it). */
 export const bookingExample = BOOKING_EXAMPLE;
 
-const searchPax = z.object({ age: z.number().int().min(0).max(120), nationality: z.string().max(2).optional() });
+const searchPax = z.object({ age: z.number().int().min(0).max(120), nationality: countryCode.optional() });
 const searchOccupancy = z.object({
   occupancyId: z.number().int().min(1).optional(),
   paxes: z.array(searchPax).min(1).max(MAX_PAXES_PER_ROOM),
@@ -69,14 +82,34 @@ const occupancies = z.array(searchOccupancy).min(1).max(MAX_ROOMS);
  * `settings.access.code` is validated by the service, not here, so that each bad value gets the
  * spec's connection message rather than a generic validation error.
  */
+const reserved = (schema: z.ZodType, what = "Reserved by the contract") =>
+  schema.optional().openapi({ description: `${what}: accepted, not used (docs/api-decisions.md, issue 25)` });
+
 export const settingsSchema = z
   .object({
     access: z
       .object({
         code: z.unknown().optional().openapi({ type: "number", description: "The connection code", example: 1001 }),
+        user: reserved(z.string().max(200)),
+        password: reserved(z.string().max(200)),
+        apiKey: reserved(z.string().max(512)),
+        urls: reserved(
+          z
+            .object({
+              book: z.string().max(2048).optional(),
+              search: z.string().max(2048).optional(),
+              quote: z.string().max(2048).optional(),
+              generic: z.string().max(2048).optional(),
+            })
+            .passthrough(),
+        ),
+        parameters: reserved(z.record(z.string(), z.unknown())),
       })
       .passthrough()
       .optional(),
+    supplier: reserved(z.string().max(200)),
+    platform: reserved(z.string().max(200)),
+    client: reserved(z.string().max(200)),
     timeout: z.string().optional().openapi({
       description:
         "Supplier deadline in milliseconds (at most 25000, default 8000) for suppliers reached over the network",
@@ -86,25 +119,63 @@ export const settingsSchema = z
       description:
         "Adds data.providerTransactions: each supplier request and response, credentials and card data redacted",
     }),
-    currency: z
-      .string()
-      .regex(/^[A-Za-z]{3}$/, "expected an ISO 4217 currency code")
-      .optional()
-      .openapi({
-        example: "EUR",
-        description:
-          "Prices in this currency, converted with the operator's exchange rates (default: the hotel's currency)",
-      }),
+    currency: currencyCode.optional().openapi({
+      example: "EUR",
+      description:
+        "Prices in this currency, converted with the operator's exchange rates (default: the hotel's currency)",
+    }),
     businessRules: z
       .object({
         businessRuleType: z.enum(["CHEAPEST", "DEFAULT"]).optional(),
         optionsQuota: z.number().int().min(1).optional(),
       })
-      .optional(),
+      // Every key here is a rule: an unknown one is refused rather than left unapplied.
+      .strict()
+      .optional()
+      .openapi({ description: "Search only: a quote, book or cancel concerns one option, which every rule keeps" }),
   })
   .passthrough();
 
-const distributionContext = z.record(z.string(), z.unknown()).optional();
+/**
+ * Section 2.7. Every Edgestay rate is PUBLIC (any channel may show it) and sold on every channel
+ * and in every distribution mode at one price, so these are validated and select nothing.
+ */
+const distributionContext = z
+  .object({
+    customer: z.record(z.string(), z.unknown()).optional(),
+    salesChannel: z.enum(["WEB", "APP", "OFFLINE"]).optional(),
+    distributionMode: z.enum(["CUSTOMER", "REDISTRIBUTION"]).optional(),
+    supportedVisibilityTypes: z
+      .array(z.enum(["PUBLIC", "PACKAGE", "OPAQUE_PROPERTY"]))
+      .max(3)
+      .optional(),
+  })
+  .optional()
+  .openapi({
+    description:
+      "Section 2.7. Every Edgestay rate is PUBLIC and sold on every channel and in every mode at one price: validated, selects nothing",
+  });
+
+/** `<criteria>.currency` and `settings.currency` ask for the same thing: both sent, they must agree. */
+export const oneCurrency =
+  <K extends string>(criteria: K) =>
+  (request: Record<K, { currency?: string }> & { settings: { currency?: string } }, ctx: z.RefinementCtx) => {
+    const asked = request[criteria].currency?.toUpperCase();
+    const set = request.settings.currency?.toUpperCase();
+    if (asked && set && asked !== set)
+      ctx.addIssue({
+        code: "custom",
+        path: [criteria, "currency"],
+        message: `${asked} differs from settings.currency ${set}`,
+      });
+  };
+
+/** The only payment type sold: the partner pays Edgestay (the spec's default). */
+const paymentType = z
+  .string()
+  .refine((v) => v.trim().toLowerCase() === "merchantpay", "only MerchantPay is supported")
+  .optional()
+  .openapi({ description: "MerchantPay (default; the only one sold)", example: "MerchantPay" });
 
 const stringList = z.array(z.string().max(64)).max(50).optional();
 
@@ -133,39 +204,52 @@ export const searchRequestSchema = z
             limit: z.number().int().min(1).max(1000).optional(),
           })
           .optional(),
-        accommodationName: z.string().trim().min(2).max(200).optional(),
+        accommodationName: z
+          .string()
+          .trim()
+          .min(2)
+          .max(200)
+          // "a*" is one character that can match: the 2-character minimum counts letters and digits.
+          .refine((name) => nameSearchCharacters(name) >= 2, "Too small: expected string to have >=2 characters")
+          .optional(),
         occupancies,
-        markets: z.array(z.string()).optional(),
+        markets: z.array(marketCode).max(50).optional(),
         checkIn: date,
         checkOut: date,
-        language: z.string().optional(),
-        currency: z.string().optional(),
-        nationality: z.string().optional(),
+        language: languageCode.optional(),
+        currency: currencyCode.optional().openapi({ description: "As settings.currency (both sent: they must agree)" }),
+        nationality: countryCode.optional(),
       })
       .superRefine((criteria, ctx) => {
         const geo = criteria.geo;
+        // Any geo field asks for a geo search: a radius beside a code list would otherwise go unused.
+        const geoAsked = geo !== undefined && Object.values(geo).some((v) => v !== undefined);
         const selectors = [
           criteria.destinations?.accommodations !== undefined,
-          geo !== undefined && (geo.lat !== undefined || geo.lng !== undefined),
+          geoAsked,
           criteria.accommodationName !== undefined,
         ].filter(Boolean).length;
         if (selectors !== 1) ctx.addIssue({ code: "custom", message: SELECTOR_MESSAGE, path: [] });
-        else if (geo && (geo.lat === undefined || geo.lng === undefined))
+        else if (geoAsked && (geo.lat === undefined || geo.lng === undefined))
           ctx.addIssue({ code: "custom", message: SELECTOR_MESSAGE, path: [] });
       }),
     settings: settingsSchema,
+    // Every key under filters is a filter: an unknown one is refused rather than left unapplied.
     filters: z
       .object({
-        status: z.object({ includes: stringList, excludes: stringList }).optional(),
+        status: z.object({ includes: stringList, excludes: stringList }).strict().optional(),
         rateRuleFilter: z
           .object({ includes: stringList, excludes: stringList, includeEmptyRateRulesOptions: z.boolean().optional() })
+          .strict()
           .optional(),
       })
+      .strict()
       .optional(),
     distributionContext,
-    listing: z.boolean().optional(),
-    requestFromPortal: z.boolean().optional(),
+    listing: reserved(z.boolean(), "No effect given by the contract"),
+    requestFromPortal: reserved(z.boolean(), "No effect given by the contract"),
   })
+  .superRefine(oneCurrency("searchCriteria"))
   .openapi("SearchRequest", {
     example: {
       searchCriteria: {
@@ -291,32 +375,23 @@ export const quoteRequestSchema = z
       optionId: z
         .string({ error: specMessage("optionRefId is required") })
         .min(1, specMessage("optionRefId is required"))
-        .max(2048),
+        .max(MAX_OPTION_ID_LENGTH, tooLong(MAX_OPTION_ID_LENGTH)),
       accommodation: z.object({ type: z.string().optional(), code }),
       occupancies,
-      market: z.string().optional(),
-      paymentType: z.string().optional(),
-      parameters: z
-        .array(
-          z.object({
-            key: z.number(),
-            value: z.string(),
-            parameterType: z.string().optional(),
-            immutable: z.boolean().optional(),
-            roomId: z.number().optional(),
-          }),
-        )
-        .optional(),
+      market: marketCode.optional(),
+      paymentType,
+      parameters: unsupportedField("no supplier takes booking parameters"),
       checkIn: date,
       checkOut: date,
-      language: z.string().optional(),
-      currency: z.string().optional(),
-      nationality: z.string().optional(),
+      language: languageCode.optional(),
+      currency: currencyCode.optional().openapi({ description: "As settings.currency (both sent: they must agree)" }),
+      nationality: countryCode.optional(),
     }),
     settings: settingsSchema,
     distributionContext,
-    requestFromPortal: z.boolean().optional(),
+    requestFromPortal: reserved(z.boolean(), "No effect given by the contract"),
   })
+  .superRefine(oneCurrency("quoteCriteria"))
   .openapi("QuoteRequest", {
     example: {
       quoteCriteria: {
@@ -385,7 +460,7 @@ export const quoteResponseSchema = envelopeSchema(quoteSchema).openapi("QuoteRes
 
 const bookPax = z.object({
   age: z.number().int().min(0).max(120),
-  nationality: z.string().max(2).optional(),
+  nationality: countryCode.optional(),
   name: z.string().max(100).optional(),
   surName: z.string().max(100).optional(),
 });
@@ -396,31 +471,34 @@ export const bookRequestSchema = z
       quoteId: z
         .string({ error: specMessage("optionId is required") })
         .min(1, specMessage("optionId is required"))
-        .max(200),
+        .max(200, tooLong(200)),
       accommodation: z.object({ type: z.string().optional(), code }),
       occupancies: z
         .array(
           z.object({
-            occupancyId: z.number({ error: specMessage("occupancyId is required when providing occupancies") }).int(),
+            occupancyId: z
+              .number({ error: specMessage("occupancyId is required when providing occupancies") })
+              .int({ error: "expected a whole number" }),
             paxes: z.array(bookPax).min(1).max(MAX_PAXES_PER_ROOM),
           }),
         )
         .min(1)
         .max(MAX_ROOMS)
         .optional(),
-      market: z.string().optional(),
-      paymentType: z.string().optional(),
+      market: marketCode.optional(),
+      paymentType,
       partnerReference: z.string().trim().min(1).max(100),
       holder: z.object({ name: z.string().trim().min(1).max(100), surName: z.string().trim().min(1).max(100) }),
       checkIn: date,
       checkOut: date,
-      language: z.string().optional(),
-      currency: z.string().optional(),
-      nationality: z.string().optional(),
+      language: languageCode.optional(),
+      currency: currencyCode.optional().openapi({ description: "As settings.currency (both sent: they must agree)" }),
+      nationality: countryCode.optional(),
     }),
     settings: settingsSchema,
     distributionContext,
   })
+  .superRefine(oneCurrency("bookCriteria"))
   .openapi("BookRequest", {
     example: {
       bookCriteria: {
@@ -476,12 +554,15 @@ export const cancelRequestSchema = z
           bookingReference: z
             .string({ error: specMessage("bookingReference is required for cancellation") })
             .min(1, specMessage("bookingReference is required for cancellation"))
-            .max(100),
+            .max(100, tooLong(100)),
         },
         { error: specMessage("bookingReference is required for cancellation") },
       ),
-      language: z.string().optional(),
-      accommodation: z.object({ type: z.string().optional(), code: z.string().optional() }).optional(),
+      language: languageCode.optional(),
+      accommodation: reserved(
+        z.object({ type: z.string().max(64).optional(), code: z.string().max(64).optional() }),
+        "Unused by the contract (4.6)",
+      ),
     }),
     settings: settingsSchema,
   })

@@ -4,6 +4,15 @@ import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, OTHER_KEY, post } from "../../../test/support/api";
 import { bookBody, searchBody } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
+import { relaySupplier } from "../../../test/support/relay-supplier";
+import { OPERATOR } from "../../../test/support/sessions";
+import { inventorySupplier } from "../supply/inventory-supplier";
+import { REDACTED } from "../supply/provider-transactions";
+import type { Supplier } from "../supply/supplier";
+import { coreConnection } from "./connection-access";
+import { bookingDeps, type BookingDeps } from "./deps";
+import { tgxSearchRequestSchema } from "./tgx-schemas";
+import { searchTgx as tgxSearchOf } from "./tgx-search";
 
 /**
  * Field names and enum values of TravelgateX's public Hotel-X GraphQL schema (travelgateX/graphql-schema,
@@ -170,8 +179,65 @@ describe("POST /api/search/tgx: criteria validation", () => {
     [
       "destination codes",
       tgxBody({ destinations: ["BCN"] }),
-      /^criteria\.destinations: destination codes are not supported/,
+      "criteria.destinations is not supported; list hotel codes in criteria.hotels",
     ],
+    // Issue 25: Hotel-X fields that would change the answer, and are not applied here.
+    [
+      "suppliers",
+      tgxBody({}, { settings: { suppliers: [{ code: "HOTELBEDS" }] } }),
+      "settings.suppliers is not supported; settings.access.code names the connection, which names its suppliers",
+    ],
+    [
+      "plugins",
+      tgxBody({}, { settings: { plugins: [{ step: "RESPONSE_OPTION" }] } }),
+      "settings.plugins is not supported; no plugins run here",
+    ],
+    [
+      "a plugin to include",
+      tgxBody({}, { filter: { plugin: { includes: [{ step: "RESPONSE", type: "MARKUP", name: "x" }] } } }),
+      "filter.plugin.includes is not supported; no plugins run here",
+    ],
+    [
+      "a two-step booking",
+      tgxBody({}, { settings: { commitRequired: true } }),
+      "settings.commitRequired is not supported; bookings are confirmed in one step",
+    ],
+    [
+      "test accesses only",
+      tgxBody({}, { settings: { testMode: true } }),
+      "settings.testMode is not supported; Edgestay has no test accesses",
+    ],
+    [
+      "codes in no context",
+      tgxBody({}, { settings: { useContext: false } }),
+      "settings.useContext is not supported; codes are always in context EDGESTAY",
+    ],
+    [
+      "another code context",
+      tgxBody({}, { settings: { context: "HOTELBEDS" } }),
+      "settings.context: only EDGESTAY: hotel and room codes are Edgestay's",
+    ],
+    [
+      "an unknown filter",
+      { ...tgxBody(), filterSearch: { boardCodes: ["BB"] } },
+      'filterSearch: Unrecognized key: "boardCodes"',
+    ],
+    [
+      "an unknown status",
+      { ...tgxBody(), filterSearch: { status: { includes: ["MAYBE"] } } },
+      /^filterSearch\.status\.includes\[0\]: /,
+    ],
+    [
+      "filterSearch and its deprecated name filter",
+      { ...tgxBody({}, { filter: { rateRules: { excludes: ["NON_REFUNDABLE"] } } }), filterSearch: {} },
+      "Send filterSearch or filter (its deprecated name), not both",
+    ],
+    [
+      "criteria.currency against settings.currency",
+      tgxBody({ currency: "EUR" }, { settings: { currency: "USD" } }),
+      "criteria.currency: EUR differs from settings.currency USD",
+    ],
+    ["an operationTimeout of 0", tgxBody({}, { settings: { operationTimeout: 0 } }), /^settings\.operationTimeout: /],
     [
       "an unknown rate rule",
       tgxBody({}, { filter: { rateRules: { includes: ["CHEAP"] } } }),
@@ -480,7 +546,7 @@ describe("POST /api/search/tgx: filters and business rules", () => {
     }
   });
 
-  it("plugin filters are accepted and change nothing", async () => {
+  it("excluding plugins is accepted and changes nothing (none run); including one is refused above", async () => {
     const plain = await searchTgx(tgxBody());
     const plugged = await searchTgx(
       tgxBody({}, { filter: { plugin: { excludes: [{ step: "RESPONSE", type: "MARKUP", name: "x" }] } } }),
@@ -512,6 +578,173 @@ describe("POST /api/search/tgx: filters and business rules", () => {
     expect(new Set(pairs).size).toBe(pairs.length);
     expect(new Set(pairs)).toEqual(new Set(all.map((o: any) => `${o.hotelCode}|${o.rooms[0].code}`)));
     expect(byRoom.length).toBeLessThan(all.length);
+  });
+});
+
+describe("POST /api/search/tgx: issue 25, every Hotel-X field is applied or refused", () => {
+  const idsOf = (search: any) => search.options.map((o: any) => o.id.split("~").slice(1).join("~"));
+  const depsWith = (...suppliers: Supplier[]): BookingDeps => ({
+    ...bookingDeps(env),
+    supply: {
+      forConnection: async () => suppliers,
+      named: async (name) => suppliers.find((s) => s.name === name) ?? null,
+    },
+  });
+  /** The service itself, for suppliers only a test can plug in (a remote one, one with RQ options). */
+  const searchWith = async (deps: BookingDeps, body: unknown) =>
+    (await tgxSearchOf(deps, await coreConnection(env.DB, "demo", DIRECT), tgxSearchRequestSchema.parse(body))).data
+      .hotelX.search;
+
+  it("filterSearch, the schema's argument name, is applied as its deprecated name filter is", async () => {
+    const all = await searchTgx(tgxBody({ hotels: HOTELS }));
+    const rule = { rateRules: { excludes: ["NON_REFUNDABLE"] } };
+    const viaFilterSearch = await searchTgx({ ...tgxBody({ hotels: HOTELS }), filterSearch: rule });
+    const viaFilter = await searchTgx(tgxBody({ hotels: HOTELS }, { filter: rule }));
+    expect(viaFilterSearch.status).toBe(200);
+    expect(viaFilterSearch.search.options.length).toBeLessThan(all.search.options.length);
+    expect(idsOf(viaFilterSearch.search)).toEqual(idsOf(viaFilter.search));
+  });
+
+  it("filterSearch.status: every embedded option is OK, so RQ alone or excluding OK leaves none", async () => {
+    const all = await searchTgx(tgxBody());
+    const ok = await searchTgx({ ...tgxBody(), filterSearch: { status: { includes: ["OK"] } } });
+    expect(idsOf(ok.search)).toEqual(idsOf(all.search));
+    for (const status of [{ includes: ["RQ"] }, { excludes: ["OK"] }]) {
+      for (const key of ["filterSearch", "filter"]) {
+        const res = await searchTgx({ ...tgxBody(), [key]: { status } });
+        expect(res.status).toBe(200);
+        expect(res.search.options).toEqual([]);
+        expect(res.search.errors.map((e: any) => e.code)).toEqual(["NO_AVAILABILITY"]);
+      }
+    }
+  });
+
+  it("without a status filter on-request (RQ) options are left out, as Hotel-X does; listing RQ brings them back", async () => {
+    const inventory = inventorySupplier(env.DB);
+    // A supplier whose non-refundable options are on request.
+    const onRequest: Supplier = {
+      ...inventory,
+      search: async (...args) => {
+        const answer = await inventory.search(...args);
+        const offers = [...answer.offers].map(
+          ([code, list]) => [code, list.map((o) => (o.isRefundable ? o : { ...o, status: "RQ" as const }))] as const,
+        );
+        return { ...answer, offers: new Map(offers) };
+      },
+    };
+    const body = tgxBody({ hotels: HOTELS.slice(0, 4) });
+    const plain = await searchWith(depsWith(onRequest), body);
+    expect(plain.options.length).toBeGreaterThan(0);
+    expect(plain.options.every((o) => o.status === "OK")).toBe(true);
+    const both = await searchWith(depsWith(onRequest), {
+      ...body,
+      filterSearch: { status: { includes: ["OK", "RQ"] } },
+    });
+    const onlyRq = await searchWith(depsWith(onRequest), { ...body, filterSearch: { status: { excludes: ["OK"] } } });
+    expect(onlyRq.options.length).toBeGreaterThan(0);
+    expect(onlyRq.options.every((o) => o.status === "RQ")).toBe(true);
+    expect(both.options).toHaveLength(plain.options.length + onlyRq.options.length);
+  });
+
+  it("settings.auditTransactions (or includeProviderTransactions) answers auditData, a remote supplier's exchanges redacted", async () => {
+    const plain = await searchTgx(tgxBody());
+    expect(plain.search.auditData).toBeUndefined();
+    for (const settings of [{ auditTransactions: true }, { includeProviderTransactions: true }]) {
+      const audited = await searchTgx(tgxBody({}, { settings }));
+      expect(audited.status).toBe(200);
+      // The embedded inventory is our own D1: no exchange to show.
+      expect(audited.search.auditData).toEqual({
+        transactions: [],
+        timeStamp: expect.any(String),
+        processTime: expect.any(Number),
+      });
+      expect(idsOf(audited.search)).toEqual(idsOf(plain.search));
+    }
+    const relayed = await searchWith(
+      depsWith(inventorySupplier(env.DB), relaySupplier(env.DB)),
+      tgxBody({}, { settings: { auditTransactions: true } }),
+    );
+    const audit = relayed.auditData!;
+    expect(audit.transactions).toHaveLength(1);
+    const [transaction] = audit.transactions;
+    expect(new Date(transaction!.timeStamp).toISOString()).toBe(transaction!.timeStamp);
+    expect(transaction!.request).toContain(REDACTED);
+    expect(transaction!.request).not.toContain("relay-secret-key");
+    expect(transaction!.request).not.toContain("4242424242424242");
+  });
+
+  it("settings.operationTimeout cuts the supplier deadline below settings.timeout", async () => {
+    const hanging = depsWith(inventorySupplier(env.DB), relaySupplier(env.DB, "relay", { search: "hang" }));
+    const started = Date.now();
+    const search = await searchWith(hanging, tgxBody({}, { settings: { timeout: 20_000, operationTimeout: 150 } }));
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(search.warnings).toEqual([
+      { code: "SUPPLIER_TIMEOUT", type: "SUPPLIER", description: "relay: No answer from relay within 150 ms" },
+    ]);
+    // The embedded inventory still answers.
+    expect(search.options.length).toBeGreaterThan(0);
+  });
+
+  it("criteria.currency prices in that currency when the operator has its rate; settings.currency is strict", async () => {
+    expect(
+      (await call("PUT", "/api/operator/exchange-rates", { base: "USD", rates: { EUR: 0.92 } }, OPERATOR)).status,
+    ).toBe(200);
+    for (const body of [
+      tgxBody({ currency: "EUR" }),
+      tgxBody({ currency: undefined }, { settings: { currency: "eur" } }),
+    ]) {
+      const eur = await searchTgx(body);
+      expect(eur.status).toBe(200);
+      expect(eur.search.warnings).toEqual([]);
+      expect(eur.search.options.length).toBeGreaterThan(0);
+      for (const option of eur.search.options)
+        expect(option.price).toMatchObject({ currency: "EUR", exchange: { currency: "USD", rate: 0.92 } });
+    }
+    // Without a rate: Hotel-X's "if supported" keeps the hotel's currency with a warning; ours is a 400.
+    const soft = await searchTgx(tgxBody({ currency: "CHF" }));
+    expect(soft.search.options.every((o: any) => o.price.currency === "USD")).toBe(true);
+    expect(soft.search.warnings.map((w: any) => w.code)).toEqual(["CURRENCY_NOT_AVAILABLE"]);
+    const strict = await searchTgx(tgxBody({ currency: undefined }, { settings: { currency: "CHF" } }));
+    expect([strict.status, strict.json.message]).toEqual([400, "Unsupported currency"]);
+  });
+
+  it("a language other than English is a warning (every text is English); English in any form is not", async () => {
+    const spanish = await searchTgx(tgxBody({ language: "es" }));
+    expect(spanish.search.options.length).toBeGreaterThan(0);
+    expect(spanish.search.warnings).toEqual([
+      { code: "LANGUAGE_NOT_AVAILABLE", type: "CONTENT", description: "Texts are in English; es was requested" },
+    ]);
+    for (const language of ["en", "EN", "en-GB", "en_US"])
+      expect((await searchTgx(tgxBody({ language }))).search.warnings).toEqual([]);
+  });
+
+  it("markets, reserved settings and values that ask for what happens anyway are accepted and change nothing", async () => {
+    const plain = await searchTgx(tgxBody());
+    const everything = await searchTgx(
+      tgxBody(
+        { markets: ["ES", "FR"], market: "DE" },
+        {
+          settings: {
+            context: "edgestay",
+            useContext: true,
+            client: "client-1",
+            connectUser: "user-1",
+            group: "group-1",
+            clientTokens: ["t1"],
+            testMode: false,
+            commitRequired: false,
+            suppliers: [],
+            plugins: null,
+            access: { code: DIRECT, user: "u", password: "p", apiKey: "k" },
+            supplier: "S",
+            platform: "P",
+          },
+          filter: { plugin: { excludes: [{ step: "RESPONSE", type: "MARKUP", name: "x" }] } },
+        },
+      ),
+    );
+    expect([everything.status, everything.search.warnings]).toEqual([200, []]);
+    expect(idsOf(everything.search)).toEqual(idsOf(plain.search));
   });
 });
 
@@ -614,7 +847,7 @@ describe("/openapi.json", () => {
     expect(route.requestBody.required).toBe(true);
     const ref = (schema: any) => (schema.$ref ? doc.components.schemas[schema.$ref.split("/").pop()] : schema);
     const request = ref(route.requestBody.content["application/json"].schema);
-    expect(Object.keys(request.properties).sort()).toEqual(["criteria", "filter", "settings"]);
+    expect(Object.keys(request.properties).sort()).toEqual(["criteria", "filter", "filterSearch", "settings"]);
     expect(Object.keys(request.properties.criteria.properties)).toEqual(
       expect.arrayContaining([
         "checkIn",
@@ -625,7 +858,11 @@ describe("/openapi.json", () => {
         "language",
         "nationality",
         "market",
+        "markets",
       ]),
+    );
+    expect(Object.keys(request.properties.settings.properties)).toEqual(
+      expect.arrayContaining(["operationTimeout", "auditTransactions", "suppliers", "plugins", "commitRequired"]),
     );
     const response = ref(route.responses["200"].content["application/json"].schema);
     expect(Object.keys(response.properties)).toEqual(["data"]);

@@ -36,7 +36,7 @@ export type SearchQuery = {
   checkIn: string;
   checkOut: string;
   occupancies: Occupancy[];
-  /** `settings.currency` as sent (validated by the search); the hotel's currency when absent. */
+  /** `settings.currency` or `searchCriteria.currency` as sent (validated by the search); the hotel's currency when absent. */
   currency?: string;
   filters?: SearchFilters;
   businessRules?: BusinessRules;
@@ -156,7 +156,7 @@ export const searchQueryOf = (request: SearchRequest): SearchQuery => {
     checkIn: criteria.checkIn,
     checkOut: criteria.checkOut,
     occupancies: criteria.occupancies,
-    currency: request.settings.currency,
+    currency: request.settings.currency ?? criteria.currency,
     filters: request.filters,
     businessRules: request.settings.businessRules,
     supply: supplyOptionsOf(request.settings),

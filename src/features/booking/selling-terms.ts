@@ -5,8 +5,9 @@ import type { Supplier } from "../supply/supplier";
 import type { CoreConnection } from "./connection-access";
 
 /**
- * The currency a request asks for: `settings.currency` (ISO 4217, any case); undefined when absent
- * (the hotel's currency). The criteria's own `currency` fields stay accepted and unused.
+ * The currency a request asks for (`settings.currency`, else the criteria's own `currency`, as each
+ * query builder reads them; the schemas refuse the two disagreeing): ISO 4217, any case; undefined
+ * when absent (the hotel's currency).
  */
 export const requestedCurrency = (settings: { currency?: string }): string | undefined => {
   const code = settings.currency?.trim().toUpperCase();

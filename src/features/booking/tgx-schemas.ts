@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { specMessage } from "../../platform/http/validation";
-import { MAX_PAXES_PER_ROOM, MAX_ROOMS, MAX_SEARCH_CODES, settingsSchema } from "./schemas";
+import { specMessage, unsupportedField } from "../../platform/http/validation";
+import { MAX_PAXES_PER_ROOM, MAX_ROOMS, MAX_SEARCH_CODES, oneCurrency, settingsSchema } from "./schemas";
+import { MAX_SUPPLIER_TIMEOUT_MS } from "./supplier-deadline";
 
 /**
  * POST /api/search/tgx: the variables of a Hotel-X `hotelX.search` query and its `HotelSearch`
@@ -8,6 +9,9 @@ import { MAX_PAXES_PER_ROOM, MAX_ROOMS, MAX_SEARCH_CODES, settingsSchema } from 
  * (HotelCriteriaSearchInput, HotelSettingsInput, HotelXFilterSearchInput, HotelOptionSearch).
  * Written for this project from that schema; see docs/api-decisions.md, "Issue 14".
  */
+
+/** Codes in a Hotel-X answer are always Edgestay's own: the response context says so. */
+export const TGX_CONTEXT = "EDGESTAY";
 
 /** Hotel-X `RateRulesType`. */
 export const RATE_RULES = [
@@ -32,7 +36,7 @@ export const STATUS_TYPES = ["OK", "RQ"] as const;
 export const CANCEL_PENALTY_TYPES = ["NIGHTS", "PERCENT", "IMPORT"] as const;
 /** Hotel-X `BusinessRulesType`. */
 export const BUSINESS_RULES_TYPES = ["CHEAPER_AMOUNT", "ROOM_TYPE"] as const;
-/** Hotel-X `PluginStepType`, for the plugin filter (accepted, not applied). */
+/** Hotel-X `PluginStepType`, for the plugin filter (no plugin runs here). */
 export const PLUGIN_STEP_TYPES = [
   "REQUEST",
   "REQUEST_ACCESS",
@@ -45,9 +49,39 @@ const date = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD")
   .openapi({ example: "2027-03-10" });
-const idList = z.array(z.union([z.string().min(1).max(64), z.number().int()])).max(50);
 
 const ONE_ACCESS_LIST = specMessage("filter.access: use includes or excludes, not both");
+const ONE_FILTER = specMessage("Send filterSearch or filter (its deprecated name), not both");
+
+/** A Hotel-X list filter: only one of includes or excludes is meant to be used. */
+const listFilter = <T extends z.ZodType>(item: T) =>
+  z.object({ includes: z.array(item).max(50).optional(), excludes: z.array(item).max(50).optional() }).strict();
+
+/**
+ * Hotel-X HotelXFilterSearchInput (`filterSearch`); the deprecated FilterInput (`filter`) is read
+ * the same way. Every key is a filter, so an unknown one is refused rather than left unapplied.
+ */
+const filterSearch = z
+  .object({
+    access: listFilter(z.union([z.string().min(1).max(64), z.number().int()]))
+      .refine((a) => !(a.includes && a.excludes), { message: ONE_ACCESS_LIST })
+      .optional(),
+    rateRules: listFilter(z.enum(RATE_RULES)).optional(),
+    status: listFilter(z.enum(STATUS_TYPES)).optional(),
+    plugin: z
+      .object({
+        includes: unsupportedField("no plugins run here"),
+        excludes: z
+          .array(z.object({ step: z.enum(PLUGIN_STEP_TYPES), type: z.string(), name: z.string() }))
+          .max(50)
+          .optional()
+          .openapi({ description: "Accepted: no plugin runs here, so every plugin is already excluded" }),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .optional();
 
 export const tgxSearchRequestSchema = z
   .object({
@@ -59,10 +93,7 @@ export const tgxSearchRequestSchema = z
         .min(1)
         .max(MAX_SEARCH_CODES, `at most ${MAX_SEARCH_CODES} hotels per search`)
         .openapi({ description: "Edgestay accommodation codes (the content API's `code`)", example: ["US000001"] }),
-      destinations: z
-        .array(z.string())
-        .max(0, "destination codes are not supported; list hotel codes in criteria.hotels")
-        .optional(),
+      destinations: unsupportedField("list hotel codes in criteria.hotels"),
       occupancies: z
         .array(
           z.object({
@@ -74,56 +105,78 @@ export const tgxSearchRequestSchema = z
         )
         .min(1)
         .max(MAX_ROOMS),
-      language: z.string().max(8).optional(),
-      currency: z.string().max(3).optional(),
+      language: z.string().max(8).optional().openapi({ description: "Texts are English; another is a warning" }),
+      currency: z.string().max(3).optional().openapi({
+        description:
+          "Prices in this currency when the operator has its rate; otherwise a warning (Hotel-X's 'if supported')",
+      }),
       nationality: z.string().max(2).optional(),
       market: z.string().max(16).optional(),
+      markets: z
+        .array(z.string().max(16))
+        .max(50)
+        .optional()
+        .openapi({ description: "Accepted: every Edgestay option is sold in every market at one price" }),
     }),
     settings: settingsSchema
       .extend({
-        context: z.string().max(64).optional(),
-        client: z.string().max(64).optional(),
-        group: z.string().max(64).optional(),
+        context: z
+          .string()
+          .max(64)
+          .refine((c) => c.toUpperCase() === TGX_CONTEXT, `only ${TGX_CONTEXT}: hotel and room codes are Edgestay's`)
+          .optional(),
+        useContext: unsupportedField(`codes are always in context ${TGX_CONTEXT}`, [true]),
+        connectUser: z
+          .string()
+          .max(64)
+          .optional()
+          .openapi({ description: "Accepted, not used: the API key names the caller" }),
+        client: z
+          .string()
+          .max(64)
+          .optional()
+          .openapi({ description: "Accepted, not used: the API key names the caller" }),
+        group: z
+          .string()
+          .max(64)
+          .optional()
+          .openapi({ description: "Accepted, not used: settings.access.code names the connection" }),
         timeout: z.union([z.number().int().min(0), z.string()]).optional(),
-        auditTransactions: z.boolean().optional(),
-        testMode: z.boolean().optional(),
-        clientTokens: z.array(z.string()).optional(),
+        operationTimeout: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_SUPPLIER_TIMEOUT_MS * 100)
+          .optional()
+          .openapi({ description: "Milliseconds: caps the supplier deadline (settings.timeout)" }),
+        auditTransactions: z.boolean().optional().openapi({
+          description: "Adds auditData: each supplier request and response, credentials and card data redacted",
+        }),
+        testMode: unsupportedField("Edgestay has no test accesses", [false]),
+        clientTokens: z
+          .array(z.string().max(200))
+          .max(50)
+          .optional()
+          .openapi({ description: "Accepted, not used: Hotel-X uses them in plugins only, and none run here" }),
+        suppliers: unsupportedField("settings.access.code names the connection, which names its suppliers"),
+        plugins: unsupportedField("no plugins run here"),
+        commitRequired: unsupportedField("bookings are confirmed in one step", [false]),
         businessRules: z
           .object({
             optionsQuota: z.number().int().min(1).max(10_000).optional(),
             businessRulesType: z.enum(BUSINESS_RULES_TYPES).optional(),
           })
+          .strict()
           .optional(),
       })
       .openapi({
         description: "Hotel-X HotelSettingsInput, plus `access.code`: the Edgestay connection code, as in /api/search",
       }),
-    filter: z
-      .object({
-        access: z
-          .object({ includes: idList.optional(), excludes: idList.optional() })
-          .refine((a) => !(a.includes && a.excludes), { message: ONE_ACCESS_LIST })
-          .optional(),
-        rateRules: z
-          .object({
-            includes: z.array(z.enum(RATE_RULES)).optional(),
-            excludes: z.array(z.enum(RATE_RULES)).optional(),
-          })
-          .optional(),
-        plugin: z
-          .object({
-            includes: z
-              .array(z.object({ step: z.enum(PLUGIN_STEP_TYPES), type: z.string(), name: z.string() }))
-              .optional(),
-            excludes: z
-              .array(z.object({ step: z.enum(PLUGIN_STEP_TYPES), type: z.string(), name: z.string() }))
-              .optional(),
-          })
-          .optional(),
-      })
-      .optional()
-      .openapi({ description: "Hotel-X HotelXFilterSearchInput" }),
+    filterSearch: filterSearch.openapi({ description: "Hotel-X HotelXFilterSearchInput" }),
+    filter: filterSearch.openapi({ description: "Hotel-X's deprecated name of filterSearch, read the same way" }),
   })
+  .refine((r) => !(r.filter && r.filterSearch), { message: ONE_FILTER })
+  .superRefine(oneCurrency("criteria"))
   .openapi("TgxSearchRequest", {
     example: {
       criteria: {
@@ -198,6 +251,17 @@ export const tgxSearchResponseSchema = z
             description: "Supplier-level problems (no availability, unknown hotels): HTTP 200 all the same",
           }),
           warnings: z.array(hotelError),
+          auditData: z
+            .object({
+              transactions: z.array(z.object({ request: z.string(), response: z.string(), timeStamp: z.string() })),
+              timeStamp: z.string(),
+              processTime: z.number(),
+            })
+            .optional()
+            .openapi({
+              description:
+                "With settings.auditTransactions (or includeProviderTransactions) only: each supplier exchange, credentials and card data redacted; empty for the embedded inventory. Every request of a search is sent at its start (timeStamp)",
+            }),
         }),
       }),
     }),

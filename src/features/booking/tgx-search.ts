@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { database } from "../../platform/db/client";
+import { ApiError } from "../../platform/http/api-error";
 import { accommodations } from "../../platform/db/schema";
 import type { Offer, Rate } from "../supply/supplier";
 import type { CoreConnection } from "./connection-access";
@@ -7,39 +8,54 @@ import type { BookingDeps } from "./deps";
 import type { SearchRequest } from "./schemas";
 import { offerTerms, searchAvailability, searchQueryOf } from "./search";
 import { supplyOptionsOf } from "./supplier-deadline";
-import type { TgxError, TgxOption, TgxSearchRequest, TgxSearchResponse } from "./tgx-schemas";
+import {
+  TGX_CONTEXT,
+  type TgxError,
+  type TgxOption,
+  type TgxSearchRequest,
+  type TgxSearchResponse,
+} from "./tgx-schemas";
 
-/** Codes in a Hotel-X answer are always Edgestay's own: the response context says so. */
-export const TGX_CONTEXT = "EDGESTAY";
 /** The supplier of every option: the embedded inventory. */
 export const TGX_SUPPLIER_CODE = "EDGESTAY";
 /** Hotel-X `RateRulesType` for "an option without rate rules". */
 const NORMAL = "NORMAL";
 const MAX_LISTED_CODES = 20;
+/** Every text we hold (names, descriptions) is English. */
+const ENGLISH = /^en(?:[-_]|$)/i;
 
 /**
- * The core search request a Hotel-X search stands for. Rate-rule filters keep Hotel-X's meaning:
- * `includes` keeps options without rules plus those with a listed rule; `excludes` drops options
- * with a listed rule, and `NORMAL` in excludes drops those without rules.
+ * The core search request a Hotel-X search stands for, priced in `currency` (absent: the hotel's).
+ * `filterSearch` and its deprecated name `filter` read the same. Rate-rule filters keep Hotel-X's
+ * meaning: `includes` keeps options without rules plus those with a listed rule; `excludes` drops
+ * options with a listed rule, and `NORMAL` in excludes drops those without rules. Without a status
+ * filter only `OK` options come back, as Hotel-X filters `RQ` by default.
  */
-export const coreRequestOf = (request: TgxSearchRequest): SearchRequest => {
-  const { criteria, settings, filter } = request;
+export const coreRequestOf = (request: TgxSearchRequest, currency?: string): SearchRequest => {
+  const { criteria, settings } = request;
+  const filter = request.filterSearch ?? request.filter;
   const includes = filter?.rateRules?.includes;
   const excludes = filter?.rateRules?.excludes;
+  const markets = [...new Set([...(criteria.markets ?? []), ...(criteria.market ? [criteria.market] : [])])];
   return {
     searchCriteria: {
       destinations: { accommodations: criteria.hotels.map((code) => ({ code })) },
       occupancies: criteria.occupancies,
       checkIn: criteria.checkIn,
       checkOut: criteria.checkOut,
-      ...(criteria.market ? { markets: [criteria.market] } : {}),
+      ...(markets.length ? { markets } : {}),
       ...(criteria.language ? { language: criteria.language } : {}),
-      ...(criteria.currency ? { currency: criteria.currency } : {}),
       ...(criteria.nationality ? { nationality: criteria.nationality } : {}),
     },
-    settings: { access: settings.access },
-    filters:
-      includes || excludes
+    settings: {
+      access: settings.access,
+      ...(currency ? { currency } : {}),
+      // Hotel-X's name for the same thing: the supplier exchanges, answered as auditData.
+      includeProviderTransactions: settings.includeProviderTransactions === true || settings.auditTransactions === true,
+    },
+    filters: {
+      status: filter?.status ?? { includes: ["OK"] },
+      ...(includes || excludes
         ? {
             rateRuleFilter: {
               ...(includes ? { includes } : {}),
@@ -47,8 +63,16 @@ export const coreRequestOf = (request: TgxSearchRequest): SearchRequest => {
               includeEmptyRateRulesOptions: !excludes?.includes(NORMAL),
             },
           }
-        : undefined,
+        : {}),
+    },
   };
+};
+
+/** The supplier deadline: `timeout` (as /api/search reads it), cut to `operationTimeout` when that is shorter. */
+const supplyOf = (request: TgxSearchRequest, includeProviderTransactions: boolean) => {
+  const supply = supplyOptionsOf({ timeout: request.settings.timeout, includeProviderTransactions });
+  const cap = request.settings.operationTimeout;
+  return cap === undefined ? supply : { ...supply, timeoutMs: Math.min(supply.timeoutMs!, cap) };
 };
 
 /** Core option terms plus what Hotel-X shows of an offer and /api/search does not. */
@@ -125,8 +149,9 @@ export const searchTgx = async (
   request: TgxSearchRequest,
   now = Date.now(),
 ): Promise<TgxSearchResponse> => {
-  const { criteria, settings, filter } = request;
-  if (!accessAllowed(connection, filter?.access)) {
+  const startedAt = Date.now();
+  const { criteria, settings } = request;
+  if (!accessAllowed(connection, (request.filterSearch ?? request.filter)?.access)) {
     return answer(
       [],
       [
@@ -139,13 +164,21 @@ export const searchTgx = async (
       [],
     );
   }
-  const core = await searchAvailability(
-    deps,
-    connection,
-    { ...searchQueryOf(coreRequestOf(request)), supply: supplyOptionsOf({ timeout: settings.timeout }) },
-    now,
-    tgxTerms,
-  );
+  const search = (currency: string | undefined) => {
+    const core = coreRequestOf(request, currency);
+    const supply = supplyOf(request, core.settings.includeProviderTransactions === true);
+    return searchAvailability(deps, connection, { ...searchQueryOf(core), supply }, now, tgxTerms);
+  };
+  // settings.currency is ours and strict (as on /api/search); criteria.currency is Hotel-X's "if
+  // supported": a currency without an exchange rate leaves the hotel's, and a warning says so.
+  const soft = settings.currency === undefined ? criteria.currency : undefined;
+  let core: Awaited<ReturnType<typeof search>>;
+  try {
+    core = await search(settings.currency ?? criteria.currency);
+  } catch (error) {
+    if (!(soft && error instanceof ApiError && error.code === "unsupported_currency")) throw error;
+    core = await search(undefined);
+  }
   const occupancies = criteria.occupancies.map((o, i) => ({ id: i + 1, paxes: o.paxes.map((p) => ({ age: p.age })) }));
   const accessCode = String(connection.code);
   const options: TgxOption[] = core.accommodations.flatMap((hotel) =>
@@ -218,5 +251,25 @@ export const searchTgx = async (
       description: `Prices are in ${currencies.join(", ")}; ${criteria.currency} was requested`,
     });
   }
-  return answer(kept, errors, warnings);
+  if (criteria.language && !ENGLISH.test(criteria.language)) {
+    warnings.push({
+      code: "LANGUAGE_NOT_AVAILABLE",
+      type: "CONTENT",
+      description: `Texts are in English; ${criteria.language} was requested`,
+    });
+  }
+  const searched = answer(kept, errors, warnings);
+  if (!core.providerTransactions) return searched;
+  // Hotel-X AuditData. Every supplier request of a search is sent at once, at its start.
+  const sentAt = new Date(now).toISOString();
+  searched.data.hotelX.search.auditData = {
+    transactions: core.providerTransactions.map((t) => ({
+      request: t.request,
+      response: t.response,
+      timeStamp: sentAt,
+    })),
+    timeStamp: sentAt,
+    processTime: Math.max(0, Date.now() - startedAt),
+  };
+  return searched;
 };

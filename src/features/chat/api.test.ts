@@ -167,6 +167,40 @@ describe("chat authentication (section 5) and error bodies (section 7)", () => {
     expect((await chat("GET", `/sessions/${id}`)).json.data.events).toEqual([]);
   });
 
+  it("refuses what a kind would leave unread: a payload key it does not take, a payload beside text, text beside an action", async () => {
+    const id = await startSession("events-unread");
+    const cases: Array<[unknown, string]> = [
+      [
+        {
+          sessionId: id,
+          kind: "action_book_option",
+          payload: { optionId: "o-1", guest: { firstName: "A", lastName: "B" } },
+          idempotencyKey: "u-1",
+        },
+        'payload: Unrecognized key: "guest"',
+      ],
+      [
+        { sessionId: id, text: "a hotel in New York", payload: { checkIn: "2027-03-10" } },
+        "payload is not supported for kind=search_query; send text only",
+      ],
+      [
+        {
+          sessionId: id,
+          kind: "action_cancel_booking",
+          text: "cancel it",
+          payload: { bookingId: "BK1" },
+          idempotencyKey: "u-2",
+        },
+        "text is not supported for kind=action_cancel_booking; send payload only",
+      ],
+    ];
+    for (const [body, error] of cases) {
+      const res = await chat("POST", "/events", body);
+      expect([res.status, res.json.code, res.json.error]).toEqual([400, "invalid_request", error]);
+    }
+    expect((await chat("GET", `/sessions/${id}`)).json.data.events).toEqual([]);
+  });
+
   it("refuses raw card numbers in chat events and records nothing", async () => {
     const id = await startSession("card-in-chat");
     const inText = await chat("POST", "/events", { sessionId: id, text: "my card is 4242 4242 4242 4242 exp 12/30" });

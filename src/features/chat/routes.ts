@@ -99,10 +99,14 @@ const eventOf = (body: z.infer<typeof eventRequestSchema>): ChatEvent => {
   if ((WRITE_KINDS as readonly string[]).includes(kind) && !body.idempotencyKey) {
     throw new ApiError("idempotency_key_required", `idempotencyKey is required for kind=${kind}`);
   }
+  // A kind reads text or a payload, never both: the other would be dropped unread.
   if (kind === "search_query") {
     if (!body.text) throw new ApiError("text_required", "text is required for kind=search_query");
+    if (body.payload && Object.keys(body.payload).length > 0)
+      throw new ApiError("invalid_request", "payload is not supported for kind=search_query; send text only");
     return { kind, text: body.text };
   }
+  if (body.text) throw new ApiError("invalid_request", `text is not supported for kind=${kind}; send payload only`);
   const parsed = payloadSchemas[kind as keyof typeof payloadSchemas].safeParse(body.payload ?? {});
   if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ ...i, path: ["payload", ...i.path] })));
   return { kind, payload: parsed.data } as ChatEvent;

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { EVENT_KINDS } from "./conversation";
 import { IDEMPOTENCY_KEY_PATTERN } from "../../platform/idempotency/idempotency";
+import { MAX_OPTION_ID_LENGTH } from "../booking/option-token";
 
 const SESSION_ID = /^cs_[A-Za-z0-9_-]{32}$/;
 const label = z.string().max(200);
@@ -61,13 +62,18 @@ export const eventRequestSchema = z
 
 const guest = z.object({ firstName: z.string().trim().min(1).max(100), lastName: z.string().trim().min(1).max(100) });
 
-/** Payload per explicit kind (documented in docs/api-decisions.md). */
+const optionId = z.string().min(1).max(MAX_OPTION_ID_LENGTH);
+
+/**
+ * Payload per explicit kind (documented in docs/api-decisions.md). Every key of a payload is part
+ * of the action, so one the kind does not take (a `guest` on action_book_option) is refused.
+ */
 export const payloadSchemas = {
-  command_book_by_option_id: z.object({ optionId: z.string().min(1).max(2048), guest: guest.optional() }),
-  action_book_option: z.object({ optionId: z.string().min(1).max(2048) }),
-  action_confirm_price_change: z.object({ accept: z.boolean() }),
-  action_confirm_payment_card: z.object({ paymentMethodId: z.string().min(1).max(200) }),
-  action_cancel_booking: z.object({ bookingId: z.string().min(1).max(100) }),
+  command_book_by_option_id: z.object({ optionId, guest: guest.optional() }).strict(),
+  action_book_option: z.object({ optionId }).strict(),
+  action_confirm_price_change: z.object({ accept: z.boolean() }).strict(),
+  action_confirm_payment_card: z.object({ paymentMethodId: z.string().min(1).max(200) }).strict(),
+  action_cancel_booking: z.object({ bookingId: z.string().min(1).max(100) }).strict(),
 } as const;
 
 const shortlistEntry = z.object({

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
-import { specMessage, validationError } from "./validation";
+import { specMessage, unsupportedField, validationError } from "./validation";
 
 const schema = z.object({
   role: z.enum(["admin", "user"]),
@@ -31,5 +31,24 @@ describe("validation messages name the field", () => {
 
   it("returns spec messages word for word", () => {
     expect(messageFor({ role: "user", size: 1 })).toBe("bookingReference is required for cancellation");
+  });
+
+  it("words a field that is not supported, with its hint; absent, null, [] and inert values pass", () => {
+    const settings = z.object({
+      settings: z.object({
+        plugins: unsupportedField("no plugins run here"),
+        testMode: unsupportedField(undefined, [false]),
+      }),
+    });
+    const message = (input: unknown) => {
+      const result = settings.safeParse(input);
+      return result.success ? null : validationError(result.error.issues, input).message;
+    };
+    for (const accepted of [{}, { plugins: null, testMode: false }, { plugins: [] }])
+      expect(message({ settings: accepted })).toBeNull();
+    expect(message({ settings: { plugins: [{ step: "REQUEST" }] } })).toBe(
+      "settings.plugins is not supported; no plugins run here",
+    );
+    expect(message({ settings: { testMode: true } })).toBe("settings.testMode is not supported");
   });
 });

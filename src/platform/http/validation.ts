@@ -1,5 +1,4 @@
-import type { Hook } from "@hono/zod-openapi";
-import type { z } from "@hono/zod-openapi";
+import { type Hook, z } from "@hono/zod-openapi";
 import { ApiError } from "./api-error";
 
 // Messages the spec fixes word for word; the hook passes them through without a field prefix.
@@ -9,6 +8,34 @@ const specMessages = new Set<string>();
 export const specMessage = (message: string): string => {
   specMessages.add(message);
   return message;
+};
+
+/** Values that ask for nothing: a field sent as one of them changes no answer. */
+const asksNothing = (value: unknown, inert: readonly unknown[]) =>
+  value === undefined || value === null || (Array.isArray(value) && value.length === 0) || inert.includes(value);
+
+/**
+ * A field the contract (or Hotel-X) names that this service does not apply. Absent, null, an
+ * empty list or one of `inert` (a value that asks for what happens anyway) is accepted; any other
+ * value is 400 `<field> is not supported` (then `; <hint>`), so no partner believes a filter or
+ * setting was applied when it was not (docs/api-decisions.md, "Issue 25: request fields are honoured or refused").
+ */
+export const unsupportedField = (hint?: string, inert: readonly unknown[] = []) =>
+  z
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (!asksNothing(value, inert))
+        ctx.addIssue({ code: "custom", message: "is not supported", params: { unsupported: hint ?? "" } });
+    })
+    .optional()
+    .openapi({
+      description: `Not supported${hint ? ` (${hint})` : ""}: accepted only absent, null, []${inert.map((v) => ` or ${JSON.stringify(v)}`).join("")}`,
+    });
+
+const unsupportedHint = (issue: z.core.$ZodIssue): string | undefined => {
+  if (issue.code !== "custom") return undefined;
+  const hint = (issue.params as { unsupported?: unknown } | undefined)?.unsupported;
+  return typeof hint === "string" ? hint : undefined;
 };
 
 const fieldPath = (path: ReadonlyArray<PropertyKey>): string =>
@@ -31,6 +58,8 @@ const isAbsent = (input: unknown, path: ReadonlyArray<PropertyKey>): boolean => 
 export const describeIssue = (issue: z.core.$ZodIssue, input?: unknown): string => {
   if (specMessages.has(issue.message)) return issue.message;
   const field = fieldPath(issue.path);
+  const hint = unsupportedHint(issue);
+  if (hint !== undefined) return `${field || "Request body"} is not supported${hint ? `; ${hint}` : ""}`;
   if (!field) return `Request body: ${issue.message}`;
   const missing =
     issue.code !== "custom" &&
