@@ -280,6 +280,35 @@ describe("Hotel-X client against the sandbox", () => {
   });
 });
 
+describe("a redirecting upstream", () => {
+  it("a redirect is an answer, never followed: 302 on search is supplier_error; a book answered 307 is not re-posted, nothing booked", async () => {
+    const transactions: ProviderTransaction[] = [];
+    const redirected = await failure(
+      search(access, { ...STAY, hotels: ["HX302"] }, { ...OK_DEADLINE, transactions: (t) => transactions.push(t) }),
+    );
+    expect(redirected).toMatchObject({
+      code: "supplier_error",
+      message: "Hotel-X search answered HTTP 302",
+      httpStatus: 302,
+    });
+    // What was recorded is the redirect itself, not what its target would have answered.
+    expect(transactions.map((t) => [t.status, t.response])).toEqual([
+      [302, JSON.stringify({ errors: [{ message: "Moved to /redirected" }] })],
+    ]);
+
+    // The sandbox's redirect target books what it is sent: a client following the 307 would book there.
+    const option = await firstOption("HXBOOK307");
+    const clientReference = reference();
+    expect(await failure(book(access, bookInput(option.id, clientReference), OK_DEADLINE))).toMatchObject({
+      code: "supplier_error",
+      httpStatus: 307,
+    });
+    expect(
+      await bookingByClientReference(access, { hotelCode: "HXBOOK307", currency: "EUR", clientReference }, OK_DEADLINE),
+    ).toEqual({ found: false });
+  });
+});
+
 describe("Hotel-X book on failing answers", () => {
   it("a 5xx, malformed JSON or wrong shape after the book was sent is answer_lost (it may have committed); GraphQL errors are supplier_error", async () => {
     // Scenario hotels fail every operation, so their options are taken from a healthy search and re-addressed.

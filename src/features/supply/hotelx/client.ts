@@ -206,8 +206,10 @@ const readAnswer = async (
   });
   deadline.catch(() => {});
   const exchange = async () => {
+    // A redirect is an answer (a 3xx, `supplier_error`), never followed: it could lead anywhere
+    // the upstream URL rule refuses, and a 307 would re-post the body (guest names) there.
     const res = await (access.fetch ?? fetch)(
-      new Request(access.url, { method: "POST", headers, body: JSON.stringify(body), signal }),
+      new Request(access.url, { method: "POST", headers, body: JSON.stringify(body), signal, redirect: "manual" }),
     );
     status = res.status;
     text = await res.text();
@@ -312,7 +314,7 @@ export const quote = async (
 /**
  * Books once. A refusal is an answer; no usable answer is `answer_lost`, never a failure: the
  * upstream may have committed, so the caller keeps the booking pending and reads it back later.
- * Only a 4xx or GraphQL-level `errors` (the request was rejected as a whole) throw `supplier_error`.
+ * Only a 3xx, a 4xx or GraphQL-level `errors` (the request was rejected as a whole) throw `supplier_error`.
  */
 export const book = async (access: HotelxAccess, input: BookInput, options: CallOptions): Promise<BookOutcome> => {
   let answer: unknown;
@@ -320,7 +322,7 @@ export const book = async (access: HotelxAccess, input: BookInput, options: Call
     answer = await readAnswer(access, "book", BOOK, { input }, options);
   } catch (err) {
     if (!(err instanceof SupplierCallError)) throw err;
-    // A 4xx refused the request itself (authentication, validation): nothing was booked.
+    // A 4xx refused the request itself (authentication, validation), a 3xx sent it elsewhere (not followed): nothing was booked.
     if (err.httpStatus !== undefined && err.httpStatus < 500) throw err;
     return { outcome: "answer_lost", clientReference: input.clientReference, cause: err.code, message: err.message };
   }

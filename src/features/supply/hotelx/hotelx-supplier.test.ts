@@ -285,6 +285,24 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     expect(res.text).not.toContain(env.HOTELX_SANDBOX_API_KEY);
   });
 
+  it("a redirecting upstream is not followed: 302 is a supplier_error warning showing the 302 itself; a book answered 307 is not successful", async () => {
+    const res = await search(["HX302"], { includeProviderTransactions: true });
+    expect(res.status).toBe(200);
+    expect(res.json.data.warnings).toEqual([
+      { code: "supplier_error", supplier: SUPPLIER, message: "Hotel-X search answered HTTP 302" },
+    ]);
+    expect(res.json.data.providerTransactions).toMatchObject([
+      { operation: "search", status: 302, response: JSON.stringify({ errors: [{ message: "Moved to /redirected" }] }) },
+    ]);
+    // The sandbox's redirect target books what it is sent: followed, the 307 would book there (200 success).
+    const quote = await quoted("HXBOOK307");
+    const partnerReference = reference();
+    const booked = await post("/api/book", bookBody(quote, partnerReference, {}, UPSTREAM));
+    expect(booked.status).toBe(400);
+    expect(booked.json.message).toBe("The booking was not successful.");
+    expect(booked.json.details).toEqual({ reason: "failed" });
+  });
+
   it("/api/search/tgx: the upstream's options in the Hotel-X shape; a failed upstream is a warning", async () => {
     const body = (hotels: string[]) => ({
       criteria: {

@@ -291,7 +291,7 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
           (o) => o.outcome === "answer_lost",
         );
       } catch (error) {
-        // A rejected request (4xx, GraphQL errors) booked nothing; an open circuit sent nothing.
+        // A rejected request (3xx, 4xx, GraphQL errors) booked nothing; an open circuit sent nothing.
         if (error instanceof SupplierFailure && error.code === "supplier_error") throw new SupplierRefusal("failed");
         throw error;
       }
