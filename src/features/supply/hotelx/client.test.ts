@@ -290,6 +290,7 @@ describe("a redirecting upstream", () => {
       code: "supplier_error",
       message: "Hotel-X search answered HTTP 302",
       httpStatus: 302,
+      fault: "rejected",
     });
     // What was recorded is the redirect itself, not what its target would have answered.
     expect(transactions.map((t) => [t.status, t.response])).toEqual([

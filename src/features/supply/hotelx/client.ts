@@ -60,18 +60,33 @@ export type CallOptions = {
 
 export type SupplierErrorCode = "supplier_timeout" | "supplier_error";
 
+/**
+ * What went wrong, for whoever judges the upstream's health: no answer by the deadline (`timeout`),
+ * no HTTP answer at all (`unreachable`), an HTTP 5xx (`server`), a 3xx or 4xx (`rejected`: a
+ * redirect is never followed), or an answer that refused the request or could not be used (`answer`).
+ */
+export type CallFault = "timeout" | "unreachable" | "server" | "rejected" | "answer";
+
+const faultOfStatus = (status: number): CallFault => (status >= 500 ? "server" : "rejected");
+
 /** A failed call: the deadline passed (`supplier_timeout`) or the answer was unusable (`supplier_error`). */
 export class SupplierCallError extends Error {
+  readonly fault: CallFault;
+  readonly issues: HotelxIssue[];
+  /** The HTTP status when the upstream answered a non-2xx one. */
+  readonly httpStatus?: number;
+
   constructor(
     readonly code: SupplierErrorCode,
     readonly operation: HotelxOperation,
     message: string,
-    readonly issues: HotelxIssue[] = [],
-    /** The HTTP status when the upstream answered a non-2xx one. */
-    readonly httpStatus?: number,
+    details: { fault?: CallFault; issues?: HotelxIssue[]; httpStatus?: number } = {},
   ) {
     super(message);
     this.name = "SupplierCallError";
+    this.fault = details.fault ?? (code === "supplier_timeout" ? "timeout" : "answer");
+    this.issues = details.issues ?? [];
+    if (details.httpStatus !== undefined) this.httpStatus = details.httpStatus;
   }
 }
 
@@ -124,7 +139,7 @@ export type BookOutcome =
   | { outcome: "refused"; reason: BookRefusalReason; issues: HotelxIssue[] }
   | { outcome: "price_changed"; price: HotelxPrice | null; quotePrice: HotelxPriceChange | null; issues: HotelxIssue[] }
   /** Sent, but no usable answer: the booking may exist upstream. Settle it by `bookingByClientReference`. */
-  | { outcome: "answer_lost"; clientReference: string; cause: SupplierErrorCode; message: string };
+  | { outcome: "answer_lost"; clientReference: string; cause: SupplierErrorCode; fault: CallFault; message: string };
 
 export type CancelInput = {
   hotelCode: string;
@@ -229,17 +244,16 @@ const readAnswer = async (
             `Hotel-X ${operation} did not answer within ${options.deadlineMs} ms`,
           );
     }
-    throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} could not be reached`);
+    throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} could not be reached`, {
+      fault: "unreachable",
+    });
   }
   record();
   if (!res.ok)
-    throw new SupplierCallError(
-      "supplier_error",
-      operation,
-      `Hotel-X ${operation} answered HTTP ${res.status}`,
-      [],
-      res.status,
-    );
+    throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} answered HTTP ${res.status}`, {
+      fault: faultOfStatus(res.status),
+      httpStatus: res.status,
+    });
   try {
     return JSON.parse(text ?? "");
   } catch {
@@ -270,7 +284,7 @@ const abortOnIssues = (operation: HotelxOperation, errors: HotelxIssue[]) => {
       "supplier_error",
       operation,
       `Hotel-X ${operation} refused: ${errors.map((e) => `${e.code} ${e.description}`).join("; ")}`,
-      errors,
+      { issues: errors },
     );
   }
 };
@@ -323,8 +337,14 @@ export const book = async (access: HotelxAccess, input: BookInput, options: Call
   } catch (err) {
     if (!(err instanceof SupplierCallError)) throw err;
     // A 4xx refused the request itself (authentication, validation), a 3xx sent it elsewhere (not followed): nothing was booked.
-    if (err.httpStatus !== undefined && err.httpStatus < 500) throw err;
-    return { outcome: "answer_lost", clientReference: input.clientReference, cause: err.code, message: err.message };
+    if (err.fault === "rejected") throw err;
+    return {
+      outcome: "answer_lost",
+      clientReference: input.clientReference,
+      cause: err.code,
+      fault: err.fault,
+      message: err.message,
+    };
   }
   // GraphQL-level errors: the request was rejected as a whole, nothing was booked.
   if (graphqlErrorsSchema.safeParse(answer).success) payloadOf("book", answer, bookAnswerSchema);
@@ -334,6 +354,7 @@ export const book = async (access: HotelxAccess, input: BookInput, options: Call
       outcome: "answer_lost",
       clientReference: input.clientReference,
       cause: "supplier_error",
+      fault: "answer",
       message: "Hotel-X book answered an unexpected shape",
     };
   }
@@ -369,6 +390,7 @@ export const book = async (access: HotelxAccess, input: BookInput, options: Call
         outcome: "answer_lost",
         clientReference: input.clientReference,
         cause: "supplier_error",
+        fault: "answer",
         message: "Hotel-X book answered status UNKNOWN",
       };
     default:

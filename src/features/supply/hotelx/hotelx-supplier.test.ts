@@ -22,9 +22,10 @@ beforeAll(async () => {
   upstreamUrl = await demoUpstreamUrl();
   ledger = sandboxAccess(upstreamUrl, "test");
 });
-// The upstream's circuit is shared by every test here: each starts closed.
+// The connection's circuit is shared by every test here: each starts closed.
+const circuit = () => circuitFor(env, "con_demo_hotelx");
 beforeEach(async () => {
-  await circuitFor(env, upstreamUrl).record(true, Date.now());
+  await circuit().record(true, Date.now());
 });
 
 const search = (codes: string[], settings: Record<string, unknown> = {}) =>
@@ -149,14 +150,14 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     expect(booked.status).toBe(200);
     const ref = booked.json.data.bookingReference;
     const now = Date.now();
-    for (let i = 0; i < 5; i++) await circuitFor(env, upstreamUrl).record(false, now);
+    for (let i = 0; i < 5; i++) await circuit().record(false, now);
     const cancel = await post("/api/cancel", cancelBody(ref, UPSTREAM));
     expect(cancel.status).toBe(503);
     expect(cancel.json.message).toBe("The supplier is unavailable; retry later");
     expect((await call("GET", `/api/bookings/${ref}`)).json.data.status).toBe("success");
     expect(await upstreamBooking("HX005", ref)).toMatchObject({ found: true, booking: { status: "OK" } });
     // Once the circuit closes, the same cancel goes through.
-    await circuitFor(env, upstreamUrl).record(true, Date.now());
+    await circuit().record(true, Date.now());
     expect((await post("/api/cancel", cancelBody(ref, UPSTREAM))).json.data.status).toBe("cancelled");
   });
 
