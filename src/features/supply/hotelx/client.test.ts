@@ -237,7 +237,7 @@ describe("Hotel-X client against the sandbox", () => {
     ).toEqual({ found: false });
   });
 
-  it("records one provider transaction per call, credentials and card fields redacted", async () => {
+  it("records one provider transaction per call, credentials, card fields and the upstream's URL, client and context redacted", async () => {
     const transactions: ProviderTransaction[] = [];
     const sink = { ...OK_DEADLINE, transactions: (t: ProviderTransaction) => transactions.push(t) };
     const option = (await search(access, { ...STAY, hotels: ["HX004"] }, sink)).options[0]!;
@@ -258,12 +258,12 @@ describe("Hotel-X client against the sandbox", () => {
       ["book", 200],
       ["search", null],
     ]);
-    expect(transactions[0]!.request).toContain(`POST ${access.url}\n`);
+    expect(transactions[0]!.request).toMatch(/^POST \[REDACTED\]\n/);
     expect(transactions[0]!.request).toContain("authorization: [REDACTED]");
     expect(JSON.parse(transactions[0]!.request.slice(transactions[0]!.request.indexOf("\n\n") + 2))).toMatchObject({
       variables: {
         criteria: { hotels: ["HX004"] },
-        settings: { client: "edgestay", context: "SANDBOX", timeout: 5_000 },
+        settings: { client: "[REDACTED]", context: "[REDACTED]", timeout: 5_000 },
       },
     });
     expect(JSON.parse(transactions[0]!.response!)).toMatchObject({
@@ -275,6 +275,9 @@ describe("Hotel-X client against the sandbox", () => {
     for (const t of transactions) expect(t.durationMs).toBeGreaterThanOrEqual(0);
     const text = JSON.stringify(transactions);
     expect(text).not.toContain(env.HOTELX_SANDBOX_API_KEY);
+    expect(text).not.toContain(new URL(access.url).host);
+    expect(text).not.toContain('\\"edgestay\\"');
+    expect(text).not.toContain('\\"SANDBOX\\"');
     expect(text).not.toContain("424242");
     expect(text).not.toContain("737");
   });

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { BOOK, BOOKING_READ, CANCEL, QUOTE, SEARCH } from "./documents";
-import { redactTransactionText } from "../provider-transactions";
+import { hideUpstreamIdentity, redactTransactionText } from "../provider-transactions";
 import {
   bookAnswerSchema,
   bookingAnswerSchema,
@@ -195,10 +195,12 @@ const readAnswer = async (
     const request = `POST ${access.url}\n${Object.entries(headers)
       .map(([k, v]) => `${k}: ${v}`)
       .join("\n")}\n\n${JSON.stringify(body)}`;
+    // The partner sees the exchange, never the operator's upstream account (URL, client, context).
+    const shown = (t: string) => hideUpstreamIdentity(redactTransactionText(t), access);
     options.transactions({
       operation,
-      request: redactTransactionText(request),
-      response: text === null ? null : redactTransactionText(text),
+      request: shown(request),
+      response: text === null ? null : shown(text),
       status,
       durationMs: Date.now() - started,
     });

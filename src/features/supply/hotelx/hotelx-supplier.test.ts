@@ -4,6 +4,7 @@ import { seedSandboxHotels } from "../../../../test/support/seed";
 import { call, post } from "../../../../test/support/api";
 import { bookBody, cancelBody, quoteBody, searchOne } from "../../../../test/support/booking";
 import { inDays } from "../../../../test/support/clock";
+import { DEMO_UPSTREAM_CONNECTION } from "../../../../test/support/accounts";
 import { demoUpstreamUrl, sandboxAccess } from "../../../../test/support/hotelx";
 import { settlePendingBookingsTask } from "../../booking/settle-pending";
 import { circuitFor } from "../upstream-circuit";
@@ -273,17 +274,22 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     expect((await call("GET", `/api/bookings/${ref}`)).json.data.status).toBe("success");
   });
 
-  it("includeProviderTransactions shows the upstream exchange, the API key redacted", async () => {
+  it("includeProviderTransactions shows the upstream exchange, the API key and the operator's URL, client and context redacted", async () => {
     const res = await search(["HX005"], { includeProviderTransactions: true });
     expect(res.status).toBe(200);
     const [exchange, ...rest] = res.json.data.providerTransactions;
     expect(rest).toEqual([]);
     expect(exchange).toMatchObject({ supplier: SUPPLIER, operation: "search", status: 200 });
-    expect(exchange.request).toContain(`POST ${upstreamUrl}`);
+    expect(exchange.request).toMatch(/^POST \[REDACTED\]\n/);
     expect(exchange.request).toContain("authorization: [REDACTED]");
     expect(exchange.request).toContain('"hotels":["HX005"]');
+    expect(exchange.request).toContain('"settings":{"client":"[REDACTED]","context":"[REDACTED]","timeout":');
     expect(JSON.parse(exchange.response).data.hotelX.search.options.length).toBe(3);
     expect(res.text).not.toContain(env.HOTELX_SANDBOX_API_KEY);
+    // Connection 1002's upstream: http://127.0.0.1:8791/, client edgestay-demo, context SANDBOX.
+    expect(res.text).not.toContain(new URL(upstreamUrl).host);
+    expect(res.text).not.toContain(DEMO_UPSTREAM_CONNECTION.upstream.client);
+    expect(res.text).not.toContain(`\\"${DEMO_UPSTREAM_CONNECTION.upstream.context}\\"`);
   });
 
   it("a redirecting upstream is not followed: 302 is a supplier_error warning showing the 302 itself; a book answered 307 is not successful", async () => {
