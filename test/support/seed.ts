@@ -112,6 +112,9 @@ export const SANDBOX_SCENARIO_CODES = [
   "HXLOST2000",
   "HXLOST5000",
   "HXLOST10000",
+  "HXSLOW10000",
+  "HX302",
+  "HXBOOK307",
 ] as const;
 
 /**

@@ -293,6 +293,9 @@ const readBookings = async (env: SandboxEnv, vars: Vars) => {
   });
 };
 
+/** Where the redirect scenarios send the client (a path of the sandbox itself). */
+const REDIRECT_TARGET = "/redirected";
+
 const OPERATION = /\bhotelX\s*\{\s*(search|quote|booking|book|cancel)\s*\(/;
 
 export default {
@@ -314,6 +317,14 @@ export default {
     const vars = body.variables ?? {};
     const scenario = scenarioFor(hotelCodesOf(operation, vars));
 
+    // The redirect target serves what it is sent as a normal hotel would: a client that follows
+    // the redirect (and re-posts a book on 307) gets an answer, and a booking, from here.
+    const redirected = new URL(request.url).pathname === REDIRECT_TARGET;
+    if (scenario.kind === "redirect" && !redirected && (scenario.operations === "all" || operation === "book"))
+      return new Response(JSON.stringify({ errors: [{ message: `Moved to ${REDIRECT_TARGET}` }] }), {
+        status: scenario.status,
+        headers: { location: REDIRECT_TARGET, "content-type": "application/json" },
+      });
     switch (scenario.kind) {
       case "slow":
         await sleep(scenario.delayMs);

@@ -62,7 +62,9 @@ export type Scenario =
   | { kind: "price_up" }
   | { kind: "sold_out" }
   | { kind: "refused" }
-  | { kind: "answer_lost"; delayMs: number };
+  | { kind: "answer_lost"; delayMs: number }
+  /** Answers `status` with `Location: /redirected` (every operation, or book only). */
+  | { kind: "redirect"; status: 302 | 307; operations: "all" | "book" };
 
 /** Longest delay a code may ask for, so a typo cannot hold a request for hours. */
 const MAX_DELAY_MS = 60_000;
@@ -74,6 +76,8 @@ const FIXED: Record<string, Scenario> = {
   HXPRICEUP: { kind: "price_up" },
   HXSOLDOUT: { kind: "sold_out" },
   HXREFUSE: { kind: "refused" },
+  HX302: { kind: "redirect", status: 302, operations: "all" },
+  HXBOOK307: { kind: "redirect", status: 307, operations: "book" },
 };
 
 export const scenarioOf = (code: string): Scenario => {

@@ -4,7 +4,7 @@ import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, post } from "../../../test/support/api";
 import { relaySupplier, type RelaySupplier } from "../../../test/support/relay-supplier";
 import { inventorySupplier } from "../supply/inventory-supplier";
-import { REDACTED, redactTransactionText } from "../supply/provider-transactions";
+import { hideUpstreamIdentity, REDACTED, redactTransactionText } from "../supply/provider-transactions";
 import type { Supplier } from "../supply/supplier";
 import { upkeepTasks } from "../upkeep/tasks";
 import { demoAdminToken } from "../../../test/support/sessions";
@@ -387,6 +387,21 @@ describe("provider transaction redaction", () => {
     ["booking 1234567890123 of hotel US000002", "booking 1234567890123 of hotel US000002"],
   ])("%s", (text, redacted) => {
     expect(redactTransactionText(text)).toBe(redacted);
+  });
+
+  it("the operator's upstream URL, host, client and context are hidden; only whole JSON values of client and context", () => {
+    const identity = { url: "https://api.hotelx.example/graphql", client: "ed", context: "ACME" };
+    const request =
+      'POST https://api.hotelx.example/graphql\n\n{"variables":{"settings":{"client":"ed","context":"ACME","timeout":300},"holder":"Eduardo","code":"ACME1"}}';
+    expect(hideUpstreamIdentity(request, identity)).toBe(
+      'POST [REDACTED]\n\n{"variables":{"settings":{"client":"[REDACTED]","context":"[REDACTED]","timeout":300},"holder":"Eduardo","code":"ACME1"}}',
+    );
+    expect(
+      hideUpstreamIdentity(
+        '{"errors":[{"message":"api.hotelx.example: no route for https://api.hotelx.example"}]}',
+        identity,
+      ),
+    ).toBe('{"errors":[{"message":"[REDACTED]: no route for https://[REDACTED]"}]}');
   });
 
   it("a supplier's recorded transactions are redacted before anyone sees them", async () => {

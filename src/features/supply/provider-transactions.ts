@@ -57,6 +57,25 @@ export const redactTransactionText = (text: string): string =>
     .replace(BEARER, (_, scheme: string) => `${scheme} ${REDACTED}`)
     .replace(DIGIT_RUN, (run) => (passesLuhn(run.replace(/[ -]/g, "")) ? REDACTED : run));
 
+/** What names the operator's account at an upstream: its address and the Hotel-X `client` and `context`. */
+export type UpstreamIdentity = { url: string; client: string; context: string };
+
+/**
+ * A request or response text without the operator's upstream identity, which a partner never sees:
+ * the URL (then its host, wherever the text repeats it) becomes [REDACTED], and so does every JSON
+ * string whose whole value is the `client` or the `context` (in the request: `settings.client` and
+ * `settings.context`). Whole values only, so a short client name never cuts into other words.
+ */
+export const hideUpstreamIdentity = (text: string, identity: UpstreamIdentity): string => {
+  let shown = text.replaceAll(identity.url, REDACTED);
+  const host = URL.canParse(identity.url) ? new URL(identity.url).host : "";
+  if (host) shown = shown.replaceAll(host, REDACTED);
+  for (const value of [identity.client, identity.context]) {
+    if (value) shown = shown.replaceAll(JSON.stringify(value), `"${REDACTED}"`);
+  }
+  return shown;
+};
+
 /** Where a network supplier records one exchange: redacted here, so no supplier can forget to. */
 export const recordProviderTransaction = (call: SupplierCall | undefined, transaction: ProviderTransaction): void => {
   call?.transactions?.push({

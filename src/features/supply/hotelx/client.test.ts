@@ -237,7 +237,7 @@ describe("Hotel-X client against the sandbox", () => {
     ).toEqual({ found: false });
   });
 
-  it("records one provider transaction per call, credentials and card fields redacted", async () => {
+  it("records one provider transaction per call, credentials, card fields and the upstream's URL, client and context redacted", async () => {
     const transactions: ProviderTransaction[] = [];
     const sink = { ...OK_DEADLINE, transactions: (t: ProviderTransaction) => transactions.push(t) };
     const option = (await search(access, { ...STAY, hotels: ["HX004"] }, sink)).options[0]!;
@@ -258,12 +258,12 @@ describe("Hotel-X client against the sandbox", () => {
       ["book", 200],
       ["search", null],
     ]);
-    expect(transactions[0]!.request).toContain(`POST ${access.url}\n`);
+    expect(transactions[0]!.request).toMatch(/^POST \[REDACTED\]\n/);
     expect(transactions[0]!.request).toContain("authorization: [REDACTED]");
     expect(JSON.parse(transactions[0]!.request.slice(transactions[0]!.request.indexOf("\n\n") + 2))).toMatchObject({
       variables: {
         criteria: { hotels: ["HX004"] },
-        settings: { client: "edgestay", context: "SANDBOX", timeout: 5_000 },
+        settings: { client: "[REDACTED]", context: "[REDACTED]", timeout: 5_000 },
       },
     });
     expect(JSON.parse(transactions[0]!.response!)).toMatchObject({
@@ -275,8 +275,41 @@ describe("Hotel-X client against the sandbox", () => {
     for (const t of transactions) expect(t.durationMs).toBeGreaterThanOrEqual(0);
     const text = JSON.stringify(transactions);
     expect(text).not.toContain(env.HOTELX_SANDBOX_API_KEY);
+    expect(text).not.toContain(new URL(access.url).host);
+    expect(text).not.toContain('\\"edgestay\\"');
+    expect(text).not.toContain('\\"SANDBOX\\"');
     expect(text).not.toContain("424242");
     expect(text).not.toContain("737");
+  });
+});
+
+describe("a redirecting upstream", () => {
+  it("a redirect is an answer, never followed: 302 on search is supplier_error; a book answered 307 is not re-posted, nothing booked", async () => {
+    const transactions: ProviderTransaction[] = [];
+    const redirected = await failure(
+      search(access, { ...STAY, hotels: ["HX302"] }, { ...OK_DEADLINE, transactions: (t) => transactions.push(t) }),
+    );
+    expect(redirected).toMatchObject({
+      code: "supplier_error",
+      message: "Hotel-X search answered HTTP 302",
+      httpStatus: 302,
+      fault: "rejected",
+    });
+    // What was recorded is the redirect itself, not what its target would have answered.
+    expect(transactions.map((t) => [t.status, t.response])).toEqual([
+      [302, JSON.stringify({ errors: [{ message: "Moved to /redirected" }] })],
+    ]);
+
+    // The sandbox's redirect target books what it is sent: a client following the 307 would book there.
+    const option = await firstOption("HXBOOK307");
+    const clientReference = reference();
+    expect(await failure(book(access, bookInput(option.id, clientReference), OK_DEADLINE))).toMatchObject({
+      code: "supplier_error",
+      httpStatus: 307,
+    });
+    expect(
+      await bookingByClientReference(access, { hotelCode: "HXBOOK307", currency: "EUR", clientReference }, OK_DEADLINE),
+    ).toEqual({ found: false });
   });
 });
 

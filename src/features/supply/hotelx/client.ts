@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { BOOK, BOOKING_READ, CANCEL, QUOTE, SEARCH } from "./documents";
-import { redactTransactionText } from "../provider-transactions";
+import { hideUpstreamIdentity, redactTransactionText } from "../provider-transactions";
 import {
   bookAnswerSchema,
   bookingAnswerSchema,
@@ -60,18 +60,33 @@ export type CallOptions = {
 
 export type SupplierErrorCode = "supplier_timeout" | "supplier_error";
 
+/**
+ * What went wrong, for whoever judges the upstream's health: no answer by the deadline (`timeout`),
+ * no HTTP answer at all (`unreachable`), an HTTP 5xx (`server`), a 3xx or 4xx (`rejected`: a
+ * redirect is never followed), or an answer that refused the request or could not be used (`answer`).
+ */
+export type CallFault = "timeout" | "unreachable" | "server" | "rejected" | "answer";
+
+const faultOfStatus = (status: number): CallFault => (status >= 500 ? "server" : "rejected");
+
 /** A failed call: the deadline passed (`supplier_timeout`) or the answer was unusable (`supplier_error`). */
 export class SupplierCallError extends Error {
+  readonly fault: CallFault;
+  readonly issues: HotelxIssue[];
+  /** The HTTP status when the upstream answered a non-2xx one. */
+  readonly httpStatus?: number;
+
   constructor(
     readonly code: SupplierErrorCode,
     readonly operation: HotelxOperation,
     message: string,
-    readonly issues: HotelxIssue[] = [],
-    /** The HTTP status when the upstream answered a non-2xx one. */
-    readonly httpStatus?: number,
+    details: { fault?: CallFault; issues?: HotelxIssue[]; httpStatus?: number } = {},
   ) {
     super(message);
     this.name = "SupplierCallError";
+    this.fault = details.fault ?? (code === "supplier_timeout" ? "timeout" : "answer");
+    this.issues = details.issues ?? [];
+    if (details.httpStatus !== undefined) this.httpStatus = details.httpStatus;
   }
 }
 
@@ -124,7 +139,7 @@ export type BookOutcome =
   | { outcome: "refused"; reason: BookRefusalReason; issues: HotelxIssue[] }
   | { outcome: "price_changed"; price: HotelxPrice | null; quotePrice: HotelxPriceChange | null; issues: HotelxIssue[] }
   /** Sent, but no usable answer: the booking may exist upstream. Settle it by `bookingByClientReference`. */
-  | { outcome: "answer_lost"; clientReference: string; cause: SupplierErrorCode; message: string };
+  | { outcome: "answer_lost"; clientReference: string; cause: SupplierErrorCode; fault: CallFault; message: string };
 
 export type CancelInput = {
   hotelCode: string;
@@ -180,10 +195,12 @@ const readAnswer = async (
     const request = `POST ${access.url}\n${Object.entries(headers)
       .map(([k, v]) => `${k}: ${v}`)
       .join("\n")}\n\n${JSON.stringify(body)}`;
+    // The partner sees the exchange, never the operator's upstream account (URL, client, context).
+    const shown = (t: string) => hideUpstreamIdentity(redactTransactionText(t), access);
     options.transactions({
       operation,
-      request: redactTransactionText(request),
-      response: text === null ? null : redactTransactionText(text),
+      request: shown(request),
+      response: text === null ? null : shown(text),
       status,
       durationMs: Date.now() - started,
     });
@@ -206,8 +223,10 @@ const readAnswer = async (
   });
   deadline.catch(() => {});
   const exchange = async () => {
+    // A redirect is an answer (a 3xx, `supplier_error`), never followed: it could lead anywhere
+    // the upstream URL rule refuses, and a 307 would re-post the body (guest names) there.
     const res = await (access.fetch ?? fetch)(
-      new Request(access.url, { method: "POST", headers, body: JSON.stringify(body), signal }),
+      new Request(access.url, { method: "POST", headers, body: JSON.stringify(body), signal, redirect: "manual" }),
     );
     status = res.status;
     text = await res.text();
@@ -227,17 +246,16 @@ const readAnswer = async (
             `Hotel-X ${operation} did not answer within ${options.deadlineMs} ms`,
           );
     }
-    throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} could not be reached`);
+    throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} could not be reached`, {
+      fault: "unreachable",
+    });
   }
   record();
   if (!res.ok)
-    throw new SupplierCallError(
-      "supplier_error",
-      operation,
-      `Hotel-X ${operation} answered HTTP ${res.status}`,
-      [],
-      res.status,
-    );
+    throw new SupplierCallError("supplier_error", operation, `Hotel-X ${operation} answered HTTP ${res.status}`, {
+      fault: faultOfStatus(res.status),
+      httpStatus: res.status,
+    });
   try {
     return JSON.parse(text ?? "");
   } catch {
@@ -268,7 +286,7 @@ const abortOnIssues = (operation: HotelxOperation, errors: HotelxIssue[]) => {
       "supplier_error",
       operation,
       `Hotel-X ${operation} refused: ${errors.map((e) => `${e.code} ${e.description}`).join("; ")}`,
-      errors,
+      { issues: errors },
     );
   }
 };
@@ -312,7 +330,7 @@ export const quote = async (
 /**
  * Books once. A refusal is an answer; no usable answer is `answer_lost`, never a failure: the
  * upstream may have committed, so the caller keeps the booking pending and reads it back later.
- * Only a 4xx or GraphQL-level `errors` (the request was rejected as a whole) throw `supplier_error`.
+ * Only a 3xx, a 4xx or GraphQL-level `errors` (the request was rejected as a whole) throw `supplier_error`.
  */
 export const book = async (access: HotelxAccess, input: BookInput, options: CallOptions): Promise<BookOutcome> => {
   let answer: unknown;
@@ -320,9 +338,15 @@ export const book = async (access: HotelxAccess, input: BookInput, options: Call
     answer = await readAnswer(access, "book", BOOK, { input }, options);
   } catch (err) {
     if (!(err instanceof SupplierCallError)) throw err;
-    // A 4xx refused the request itself (authentication, validation): nothing was booked.
-    if (err.httpStatus !== undefined && err.httpStatus < 500) throw err;
-    return { outcome: "answer_lost", clientReference: input.clientReference, cause: err.code, message: err.message };
+    // A 4xx refused the request itself (authentication, validation), a 3xx sent it elsewhere (not followed): nothing was booked.
+    if (err.fault === "rejected") throw err;
+    return {
+      outcome: "answer_lost",
+      clientReference: input.clientReference,
+      cause: err.code,
+      fault: err.fault,
+      message: err.message,
+    };
   }
   // GraphQL-level errors: the request was rejected as a whole, nothing was booked.
   if (graphqlErrorsSchema.safeParse(answer).success) payloadOf("book", answer, bookAnswerSchema);
@@ -332,6 +356,7 @@ export const book = async (access: HotelxAccess, input: BookInput, options: Call
       outcome: "answer_lost",
       clientReference: input.clientReference,
       cause: "supplier_error",
+      fault: "answer",
       message: "Hotel-X book answered an unexpected shape",
     };
   }
@@ -367,6 +392,7 @@ export const book = async (access: HotelxAccess, input: BookInput, options: Call
         outcome: "answer_lost",
         clientReference: input.clientReference,
         cause: "supplier_error",
+        fault: "answer",
         message: "Hotel-X book answered status UNKNOWN",
       };
     default:

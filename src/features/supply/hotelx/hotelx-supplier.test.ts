@@ -4,6 +4,7 @@ import { seedSandboxHotels } from "../../../../test/support/seed";
 import { call, post } from "../../../../test/support/api";
 import { bookBody, cancelBody, quoteBody, searchOne } from "../../../../test/support/booking";
 import { inDays } from "../../../../test/support/clock";
+import { DEMO_UPSTREAM_CONNECTION } from "../../../../test/support/accounts";
 import { demoUpstreamUrl, sandboxAccess } from "../../../../test/support/hotelx";
 import { settlePendingBookingsTask } from "../../booking/settle-pending";
 import { circuitFor } from "../upstream-circuit";
@@ -22,9 +23,10 @@ beforeAll(async () => {
   upstreamUrl = await demoUpstreamUrl();
   ledger = sandboxAccess(upstreamUrl, "test");
 });
-// The upstream's circuit is shared by every test here: each starts closed.
+// The connection's circuit is shared by every test here: each starts closed.
+const circuit = () => circuitFor(env, "con_demo_hotelx");
 beforeEach(async () => {
-  await circuitFor(env, upstreamUrl).record(true, Date.now());
+  await circuit().record(true, Date.now());
 });
 
 const search = (codes: string[], settings: Record<string, unknown> = {}) =>
@@ -149,14 +151,14 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     expect(booked.status).toBe(200);
     const ref = booked.json.data.bookingReference;
     const now = Date.now();
-    for (let i = 0; i < 5; i++) await circuitFor(env, upstreamUrl).record(false, now);
+    for (let i = 0; i < 5; i++) await circuit().record(false, now);
     const cancel = await post("/api/cancel", cancelBody(ref, UPSTREAM));
     expect(cancel.status).toBe(503);
     expect(cancel.json.message).toBe("The supplier is unavailable; retry later");
     expect((await call("GET", `/api/bookings/${ref}`)).json.data.status).toBe("success");
     expect(await upstreamBooking("HX005", ref)).toMatchObject({ found: true, booking: { status: "OK" } });
     // Once the circuit closes, the same cancel goes through.
-    await circuitFor(env, upstreamUrl).record(true, Date.now());
+    await circuit().record(true, Date.now());
     expect((await post("/api/cancel", cancelBody(ref, UPSTREAM))).json.data.status).toBe("cancelled");
   });
 
@@ -272,17 +274,40 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     expect((await call("GET", `/api/bookings/${ref}`)).json.data.status).toBe("success");
   });
 
-  it("includeProviderTransactions shows the upstream exchange, the API key redacted", async () => {
+  it("includeProviderTransactions shows the upstream exchange, the API key and the operator's URL, client and context redacted", async () => {
     const res = await search(["HX005"], { includeProviderTransactions: true });
     expect(res.status).toBe(200);
     const [exchange, ...rest] = res.json.data.providerTransactions;
     expect(rest).toEqual([]);
     expect(exchange).toMatchObject({ supplier: SUPPLIER, operation: "search", status: 200 });
-    expect(exchange.request).toContain(`POST ${upstreamUrl}`);
+    expect(exchange.request).toMatch(/^POST \[REDACTED\]\n/);
     expect(exchange.request).toContain("authorization: [REDACTED]");
     expect(exchange.request).toContain('"hotels":["HX005"]');
+    expect(exchange.request).toContain('"settings":{"client":"[REDACTED]","context":"[REDACTED]","timeout":');
     expect(JSON.parse(exchange.response).data.hotelX.search.options.length).toBe(3);
     expect(res.text).not.toContain(env.HOTELX_SANDBOX_API_KEY);
+    // Connection 1002's upstream: http://127.0.0.1:8791/, client edgestay-demo, context SANDBOX.
+    expect(res.text).not.toContain(new URL(upstreamUrl).host);
+    expect(res.text).not.toContain(DEMO_UPSTREAM_CONNECTION.upstream.client);
+    expect(res.text).not.toContain(`\\"${DEMO_UPSTREAM_CONNECTION.upstream.context}\\"`);
+  });
+
+  it("a redirecting upstream is not followed: 302 is a supplier_error warning showing the 302 itself; a book answered 307 is not successful", async () => {
+    const res = await search(["HX302"], { includeProviderTransactions: true });
+    expect(res.status).toBe(200);
+    expect(res.json.data.warnings).toEqual([
+      { code: "supplier_error", supplier: SUPPLIER, message: "Hotel-X search answered HTTP 302" },
+    ]);
+    expect(res.json.data.providerTransactions).toMatchObject([
+      { operation: "search", status: 302, response: JSON.stringify({ errors: [{ message: "Moved to /redirected" }] }) },
+    ]);
+    // The sandbox's redirect target books what it is sent: followed, the 307 would book there (200 success).
+    const quote = await quoted("HXBOOK307");
+    const partnerReference = reference();
+    const booked = await post("/api/book", bookBody(quote, partnerReference, {}, UPSTREAM));
+    expect(booked.status).toBe(400);
+    expect(booked.json.message).toBe("The booking was not successful.");
+    expect(booked.json.details).toEqual({ reason: "failed" });
   });
 
   it("/api/search/tgx: the upstream's options in the Hotel-X shape; a failed upstream is a warning", async () => {

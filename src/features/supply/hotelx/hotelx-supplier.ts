@@ -1,4 +1,5 @@
 import { accommodationsOf } from "../../booking/accommodation-lookup";
+import { DEFAULT_SUPPLIER_TIMEOUT_MS } from "../../booking/supplier-deadline";
 import type { Upstream } from "../../operators/upstreams";
 import { BOARD_NAMES } from "../catalogue";
 import { recordProviderTransaction } from "../provider-transactions";
@@ -24,8 +25,6 @@ import type { HotelxBookingDetail, HotelxCancelPolicy, HotelxOption, HotelxPrice
 
 /** Prices are asked in this currency (criteria.currency); an option in another one is dropped. */
 export const HOTELX_CURRENCY = "EUR";
-/** The deadline when a call comes without one (a caller that is not the booking services). */
-const DEFAULT_DEADLINE_MS = 8_000;
 
 const NAME_PREFIX = "hotelx-";
 /** A connection's upstream is its own supplier: the name carries the connection, so `named` finds it again. */
@@ -42,6 +41,18 @@ const OPERATIONS: Record<hotelx.HotelxOperation, ProviderOperation> = {
 };
 
 type HotelxEnv = Pick<Env, "UPSTREAM_CIRCUIT"> & object;
+
+/** The caller's deadline for a call (a caller that is not the booking services gives none: the default). */
+const deadlineOf = (call: SupplierCall | undefined) => call?.timeoutMs ?? DEFAULT_SUPPLIER_TIMEOUT_MS;
+
+/**
+ * Whether a failed call speaks of the upstream's health, and so counts in the connection's circuit:
+ * no HTTP answer, a 5xx, or no answer within a deadline at least the default one. A deadline the
+ * caller shortened (`settings.timeout`), a 3xx or 4xx, GraphQL or payload errors and answers we
+ * could not use count for nothing: a caller's own input can bring those about.
+ */
+const upstreamFailed = (fault: hotelx.CallFault, deadlineMs: number): boolean =>
+  fault === "unreachable" || fault === "server" || (fault === "timeout" && deadlineMs >= DEFAULT_SUPPLIER_TIMEOUT_MS);
 
 /** The product of an option, as our option ids carry it: room code(s), and room + board as the rate plan. */
 const productOf = (option: HotelxOption): OfferRef => {
@@ -159,7 +170,7 @@ const lookupOf = (booking: HotelxBookingDetail): BookingLookup => {
 /**
  * A connection's Hotel-X upstream as a Supplier. The accommodations it sells are those of our own
  * content index (D1) that the selection names: their codes are what the upstream is asked for.
- * Every call takes the caller's deadline, passes the upstream's circuit first (open: refused at
+ * Every call takes the caller's deadline, passes the connection's circuit first (open: refused at
  * once) and reports to it after; client errors become SupplierFailure, refusals SupplierRefusal.
  */
 export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: string, upstream: Upstream): Supplier => {
@@ -171,11 +182,11 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
     apiKey: upstream.apiKey,
     fetch: upstreamFetch(env, upstream.url),
   };
-  // One circuit per upstream URL: two connections on one upstream share its health.
-  const circuit = circuitFor(env, upstream.url);
+  // The connection's own circuit: no other partner's calls count in it, whatever upstream they share.
+  const circuit = circuitFor(env, connectionId);
 
   const optionsOf = (call: SupplierCall | undefined): hotelx.CallOptions => {
-    const timeoutMs = call?.timeoutMs ?? DEFAULT_DEADLINE_MS;
+    const timeoutMs = deadlineOf(call);
     return {
       // A little under the caller's deadline, so that the failure is recorded in the circuit before the caller stops waiting.
       deadlineMs: Math.max(1, timeoutMs - Math.min(100, Math.floor(timeoutMs / 10))),
@@ -194,8 +205,21 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
     };
   };
 
-  /** Circuit first; then the call; a timeout or broken answer counts against the upstream and becomes a SupplierFailure. */
-  const guarded = async <T>(work: () => Promise<T>, failed: (answer: T) => boolean = () => false): Promise<T> => {
+  /** Tells the circuit how a call went: a success, a failure of the upstream's, or neither. */
+  const report = (call: SupplierCall | undefined, fault: hotelx.CallFault | null) => {
+    if (fault === null) return circuit.record(true, Date.now());
+    return upstreamFailed(fault, deadlineOf(call)) ? circuit.record(false, Date.now()) : circuit.release(Date.now());
+  };
+
+  /**
+   * Circuit first; then the call; its outcome reported to the circuit (`lost`: the fault of an
+   * answer that is not one, a lost book answer); a client error becomes a SupplierFailure.
+   */
+  const guarded = async <T>(
+    call: SupplierCall | undefined,
+    work: () => Promise<T>,
+    lost: (answer: T) => hotelx.CallFault | null = () => null,
+  ): Promise<T> => {
     const verdict = await circuit.allow(Date.now());
     if (!verdict.allowed)
       throw new SupplierFailure(
@@ -208,17 +232,17 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
       answer = await work();
     } catch (error) {
       if (error instanceof hotelx.SupplierCallError) {
-        await circuit.record(false, Date.now());
+        await report(call, error.fault);
         throw new SupplierFailure(error.code, name, error.message);
       }
       throw error;
     }
-    await circuit.record(!failed(answer), Date.now());
+    await report(call, lost(answer));
     return answer;
   };
 
   const searchUpstream = async (accommodations: SupplyAccommodation[], stay: Stay, call: SupplierCall | undefined) =>
-    guarded(() =>
+    guarded(call, () =>
       hotelx.search(
         access,
         criteriaOf(
@@ -263,7 +287,7 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
         );
       });
       if (!found) return null;
-      const quoted = await guarded(() => hotelx.quote(access, found.id, optionsOf(call)));
+      const quoted = await guarded(call, () => hotelx.quote(access, found.id, optionsOf(call)));
       if (quoted.price.currency !== HOTELX_CURRENCY) return null;
       // A changed price is the offer at its new price: the caller compares it with the searched one.
       return offerOf(found, stay, terms, quoted.price, quoted.cancelPolicy, quoted.optionRefId);
@@ -274,6 +298,7 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
       let outcome: hotelx.BookOutcome;
       try {
         outcome = await guarded(
+          call,
           () =>
             hotelx.book(
               access,
@@ -288,10 +313,10 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
               },
               optionsOf(call),
             ),
-          (o) => o.outcome === "answer_lost",
+          (o) => (o.outcome === "answer_lost" ? o.fault : null),
         );
       } catch (error) {
-        // A rejected request (4xx, GraphQL errors) booked nothing; an open circuit sent nothing.
+        // A rejected request (3xx, 4xx, GraphQL errors) booked nothing; an open circuit sent nothing.
         if (error instanceof SupplierFailure && error.code === "supplier_error") throw new SupplierRefusal("failed");
         throw error;
       }
@@ -321,7 +346,7 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
     },
 
     async cancel(stay, call) {
-      const outcome = await guarded(() =>
+      const outcome = await guarded(call, () =>
         hotelx.cancel(
           access,
           { hotelCode: stay.accommodationCode, supplierReference: stay.supplierReference },
@@ -343,7 +368,7 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
           name,
           `${name} looks bookings up by hotel: the accommodation is needed`,
         );
-      const found = await guarded(() =>
+      const found = await guarded(call, () =>
         hotelx.bookingByClientReference(
           access,
           { hotelCode: booking.accommodationCode, currency: HOTELX_CURRENCY, clientReference },
