@@ -95,6 +95,8 @@ export type ConversationState = {
   priceChange?: { previousTotal: number; currentTotal: number; currency: string };
   selections: number;
   bookings: BookedStay[];
+  /** Set by a data-subject erasure: the session is read-only from then on. */
+  erasedAt?: string;
 };
 
 export const newConversation = (): ConversationState => ({
