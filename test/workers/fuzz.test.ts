@@ -7,6 +7,7 @@ import { addDays } from "../../src/features/supply/zoned-time";
 import { demoAdminToken } from "../support/sessions";
 import { call } from "../support/api";
 import { DEMO_KEY } from "../support/api";
+import { findCardData } from "../../src/features/payments/card-data";
 
 /**
  * Property: no POST or PUT route of /openapi.json answers 5xx, whatever the body. Bodies are valid
@@ -63,15 +64,18 @@ const stringFor = (s: Schema): fc.Arbitrary<string> => {
   return fc.string({ minLength, maxLength });
 };
 
-/** A value that fits the schema (mostly: patterns and refinements are best effort). */
-const valueFor = (schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> => {
+/**
+ * A value that fits the schema (mostly: patterns and refinements are best effort). `complete`: every
+ * optional property is present too (and an open object has a key), so every field of the body is there.
+ */
+const valueFor = (schema: Schema | undefined, depth = 0, complete = false): fc.Arbitrary<unknown> => {
   const s = resolve(schema);
   if (!s || depth > 10) return fc.jsonValue({ maxDepth: 1 });
   if (s.const !== undefined) return fc.constant(s.const);
   if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum);
   const alternatives = s.anyOf ?? s.oneOf;
   if (Array.isArray(alternatives) && alternatives.length)
-    return fc.oneof(...alternatives.map((a: Schema) => valueFor(a, depth + 1)));
+    return fc.oneof(...alternatives.map((a: Schema) => valueFor(a, depth + 1, complete)));
   if (Array.isArray(s.allOf) && s.allOf.length) {
     const parts = s.allOf.map((p: Schema) => resolve(p) ?? {});
     return valueFor(
@@ -81,6 +85,7 @@ const valueFor = (schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> 
         required: parts.flatMap((p: Schema) => p.required ?? []),
       },
       depth + 1,
+      complete,
     );
   }
   const types: string[] = Array.isArray(s.type) ? s.type : s.type ? [s.type] : s.properties ? ["object"] : [];
@@ -90,21 +95,25 @@ const valueFor = (schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> 
       const properties: Record<string, Schema> = s.properties ?? {};
       if (Object.keys(properties).length === 0) {
         return typeof s.additionalProperties === "object"
-          ? fc.dictionary(fc.string({ maxLength: 8 }), valueFor(s.additionalProperties, depth + 1), { maxKeys: 3 })
+          ? fc.dictionary(fc.string({ maxLength: 8 }), valueFor(s.additionalProperties, depth + 1, complete), {
+              minKeys: complete ? 1 : 0,
+              maxKeys: 3,
+            })
           : fc.constant({});
       }
       const model = Object.fromEntries(
         Object.entries(properties).map(([key, inner]) => [
           key,
-          key === "sessionId" ? fc.constantFrom(chatSessionId, "cs_unknown") : valueFor(inner, depth + 1),
+          key === "sessionId" ? fc.constantFrom(chatSessionId, "cs_unknown") : valueFor(inner, depth + 1, complete),
         ]),
       );
+      if (complete) return fc.record(model);
       return fc.record(model, { requiredKeys: (s.required ?? []).filter((k: string) => k in properties) });
     }
     case "array": {
       const minLength = Math.min(s.minItems ?? 0, 3);
-      return fc.array(valueFor(s.items, depth + 1), {
-        minLength,
+      return fc.array(valueFor(s.items, depth + 1, complete), {
+        minLength: complete ? Math.max(minLength, 1) : minLength,
         maxLength: Math.max(minLength, Math.min(s.maxItems ?? 3, 3)),
       });
     }
@@ -151,7 +160,33 @@ const nest = (depth: number, leaf: unknown): unknown => {
 const FAR_TOO_DEEP = "\u0000far-too-deep\u0000";
 const farTooDeep = `${"[".repeat(100_000)}1${"]".repeat(100_000)}`;
 
+/** A Luhn-valid card number of 13 to 19 digits, written as people do (groups, separators, full-width digits), inside some text. */
+const cardNumberText = fc
+  .record({
+    prefix: fc.constantFrom("4", "51", "55", "2221", "34", "37", "6011", "35", "62"),
+    length: fc.integer({ min: 13, max: 19 }),
+    digits: fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 19, maxLength: 19 }),
+    separator: fc.constantFrom("", " ", "-", ".", " - ", "\u00a0"),
+    fullWidth: fc.boolean(),
+    before: fc.constantFrom("", "card ", "my number is ", "ref:"),
+    after: fc.constantFrom("", " thanks", ".", " exp 12/30"),
+  })
+  .map(({ prefix, length, digits, separator, fullWidth, before, after }) => {
+    const body = (prefix + digits.join("")).slice(0, length - 1);
+    let sum = 0;
+    for (let i = 0; i < body.length; i++) {
+      let d = Number(body[body.length - 1 - i]);
+      if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+      sum += d;
+    }
+    const number = body + String((10 - (sum % 10)) % 10);
+    const written = (number.match(/.{1,4}/g) ?? []).join(separator);
+    const shown = fullWidth ? written.replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d))) : written;
+    return `${before}${shown}${after}`;
+  });
+
 const hostile = fc.oneof(
+  cardNumberText, // raw card data (refused with a 400 wherever the guard runs)
   fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}), fc.string()), // wrong types
   fc.constantFrom("x".repeat(300_000), "9".repeat(5_000), "é".repeat(100_000)), // huge strings
   fc.integer({ min: 50, max: 80 }).map((depth) => nest(depth, "deep")), // near and past the depth limit
@@ -269,6 +304,67 @@ const routesOf = (): Route[] => {
   const late = /disable|active-status|api-keys|purge/;
   return routes.sort((a, b) => Number(late.test(a.template)) - Number(late.test(b.template)));
 };
+
+/** The JSON path of a place as the card-data guard names it: `a.b[0]`. */
+const fieldName = (path: Array<string | number>) =>
+  path.map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? key : `.${key}`)).join("");
+
+/** Chat and radar bodies are stored as sent: no field of them may carry a card number (issue 25). */
+const CARD_GUARDED = /^\/api\/(partner\/v1\/core-chat|v1\/radar)\//;
+
+describe("fuzz: a card number in any string field of a chat or radar body is refused", () => {
+  it(`holds for every string field of every chat and radar POST (seed ${SEED})`, async () => {
+    const routes = routesOf().filter((r) => CARD_GUARDED.test(r.template));
+    expect(routes.map((r) => r.template).sort()).toEqual([
+      "/api/partner/v1/core-chat/events",
+      "/api/partner/v1/core-chat/sessions",
+      "/api/v1/radar/checks",
+      "/api/v1/radar/sessions/signals",
+    ]);
+    for (const route of routes) {
+      // A body with every field present and no card data of its own; each string field in turn gets a card number.
+      const [complete] = fc.sample(
+        valueFor(route.body!, 0, true).filter((v) => findCardData(v) === null),
+        { seed: SEED, numRuns: 1 },
+      );
+      const fields = placesIn(complete).filter(
+        (path) => typeof path.reduce<any>((node, key) => node[key], complete) === "string",
+      );
+      expect(fields.length, route.template).toBeGreaterThan(0);
+      for (const path of fields) {
+        await fc.assert(
+          fc.asyncProperty(cardNumberText, async (text) => {
+            const body = structuredClone(complete) as Record<string, unknown>;
+            const parent = path.slice(0, -1).reduce<any>((node, key) => node[key], body);
+            parent[path.at(-1)!] = text;
+            const headers: Record<string, string> = {
+              "content-type": "application/json",
+              "session-id": "fuzz-session-00000001",
+              ...credentialsFor(route.security),
+            };
+            const res = await call(route.method, route.path, undefined, {
+              raw: JSON.stringify(body),
+              apiKey: null,
+              headers,
+            });
+            const digits = text.normalize("NFKC").replace(/\D/g, "");
+            if (
+              res.status !== 400 ||
+              res.json?.code !== "raw_card_data_refused" ||
+              res.json?.details?.field !== fieldName(path) ||
+              res.text.normalize("NFKC").replace(/\D/g, "").includes(digits)
+            ) {
+              throw new Error(
+                `${route.template} with a card number in ${fieldName(path)} answered ${res.status}: ${res.text.slice(0, 300)}\nvalue: ${text}\nseed: ${SEED}`,
+              );
+            }
+          }),
+          { seed: SEED, numRuns: 4, endOnFailure: true },
+        );
+      }
+    }
+  }, 120_000);
+});
 
 describe("fuzz: no 5xx from any POST or PUT route", () => {
   it(`holds for every route (seed ${SEED}, up to ${RUNS} runs per route)`, async () => {

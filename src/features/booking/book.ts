@@ -28,7 +28,7 @@ import { type BookingRow, bookings } from "./tables";
 export type BookResult = {
   bookingReference: string;
   partnerReference: string;
-  status: string;
+  status: BookingRow["status"];
   chargeTotal: number;
   currency: string;
   exchange?: { currency: string; rate: number };

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { database, isBookmark, sessionDatabase } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { bookingDeps } from "../booking/deps";
-import { actorMismatch, sessionNotFound } from "./errors";
+import { actorMismatch, sessionErased, sessionNotFound } from "./errors";
 import { chatSessionActors } from "./tables";
 import { newConversation, takeTurn, type ChatEvent, type ChatResult, type ConversationState } from "./conversation";
 
@@ -145,6 +145,8 @@ export class ChatSession extends DurableObject<Env> {
     const loaded = this.load();
     if (!loaded || loaded.record.tenantId !== request.tenantId) throw sessionNotFound();
     const { record, state } = loaded;
+    // An erased session stays readable but takes no more events: nothing new about the person enters it.
+    if (state.erasedAt) throw sessionErased();
     if (request.actorId !== undefined && request.actorId !== record.actor.actorId) {
       throw actorMismatch();
     }
@@ -196,21 +198,44 @@ export class ChatSession extends DurableObject<Env> {
   }
 
   /**
-   * Data-subject erasure: the guest's names become [erased] in the conversation state (stored
-   * answers of idempotent events live in D1's idempotency_keys and are erased there). Returns
-   * whether the session exists.
+   * Data-subject erasure of the person behind this session (found by `email`): the actor id becomes
+   * `erasedActorId`; the guest's names, the e-mail (any case) and a channel or conversation label
+   * equal to the old actor id become [erased] in the session record and conversation state (stored answers of
+   * idempotent events live in D1's idempotency_keys and are erased there). The session stays
+   * readable and takes no more events. Returns the actor id the session now has (an erased session
+   * keeps its first replacement), or null when the session does not exist.
    */
-  async erase(): Promise<boolean> {
+  async erase(subject: { email: string; erasedActorId: string }): Promise<string | null> {
     const loaded = this.load();
-    if (!loaded) return false;
-    const { state } = loaded;
+    if (!loaded) return null;
+    const { record, state } = loaded;
+    if (state.erasedAt) return record.actor.actorId;
     const names = [state.guest?.firstName, state.guest?.lastName].filter(
       (n): n is string => Boolean(n) && n !== ERASED_NAME,
     );
-    if (state.guest) state.guest = { firstName: ERASED_NAME, lastName: ERASED_NAME };
-    const scrub = (text: string) => names.reduce((out, name) => out.split(name).join(ERASED_NAME), text);
-    this.sql.exec("UPDATE session SET state = ? WHERE id = 1", scrub(JSON.stringify(state)));
-    return true;
+    const email = new RegExp(subject.email.trim().replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi");
+    // Every string of a value with the e-mail and the names erased; in the record (labels the partner
+    // sent), also any label that is the old actor id itself.
+    const scrubbed = <T>(value: T, actorId?: string): T =>
+      JSON.parse(JSON.stringify(value), (_key, inner: unknown) => {
+        if (typeof inner !== "string") return inner;
+        if (inner === actorId) return ERASED_NAME;
+        return names.reduce((out, name) => out.split(name).join(ERASED_NAME), inner.replace(email, ERASED_NAME));
+      });
+    const erasedRecord: SessionRecord = {
+      ...scrubbed(record),
+      channel: scrubbed(record.channel, record.actor.actorId),
+      conversation: scrubbed(record.conversation, record.actor.actorId),
+      actor: { ...record.actor, actorId: subject.erasedActorId },
+    };
+    const erasedState = { ...scrubbed(state), erasedAt: new Date().toISOString() };
+    if (erasedState.guest) erasedState.guest = { firstName: ERASED_NAME, lastName: ERASED_NAME };
+    this.sql.exec(
+      "UPDATE session SET record = ?, state = ? WHERE id = 1",
+      JSON.stringify(erasedRecord),
+      JSON.stringify(erasedState),
+    );
+    return subject.erasedActorId;
   }
 
   /** Retention: an idle session is deleted; one used since the alarm was set is kept for another period. */

@@ -3,6 +3,7 @@ import { bookingPageToken } from "./booking-page-token";
 import { ApiError } from "../../platform/http/api-error";
 import { bookPricedQuote, findBookingByPartnerReference } from "../booking/book";
 import { accommodationByCode } from "../booking/accommodation-lookup";
+import { partnerBooking } from "../booking/bookings";
 import { cancelBooking } from "../booking/cancel";
 import { connectionOf, type CoreConnection } from "../booking/connection-access";
 import type { BookingDeps } from "../booking/deps";
@@ -13,6 +14,7 @@ import { searchAvailability } from "../booking/search";
 import type { CancelPolicy } from "../supply/supplier";
 import { stayNights } from "../supply/zoned-time";
 import { cardById, issueSetupToken, usableCard, type SavedCard } from "../payments/service";
+import { BOOKING_STATUS_WORDS, type BookingStatus } from "./booking-status";
 import { chatConnectionRow } from "./chat-connection";
 import { buildShortlist, type SearchedStay, type ShortlistEntry } from "./shortlist";
 import {
@@ -78,7 +80,8 @@ export type BookedStay = {
   hotelName: string;
   totalPrice: number;
   currency: string;
-  status: "success" | "cancelled";
+  /** As last seen; the bookings table is the truth (upkeep settles a pending booking there). */
+  status: BookingStatus;
 };
 
 export type ConversationState = {
@@ -92,6 +95,8 @@ export type ConversationState = {
   priceChange?: { previousTotal: number; currentTotal: number; currency: string };
   selections: number;
   bookings: BookedStay[];
+  /** Set by a data-subject erasure: the session is read-only from then on. */
+  erasedAt?: string;
 };
 
 export const newConversation = (): ConversationState => ({
@@ -349,32 +354,58 @@ type BookingArtifact = {
   cancelPolicy: string;
 };
 
-/** `pending`: the supplier's answer did not arrive in time; upkeep settles it (never "Booked!" before that). */
-const bookedReply = (state: ConversationState, booking: BookingArtifact, pending = false): ChatResult => {
+/** The result status a booking's status gives: a failed booking is an error, never "booked". */
+const resultStatusOf = (status: BookingStatus): ChatStatus =>
+  status === "failed" ? "error" : status === "cancelled" ? "cancelled" : "booked";
+
+/** "Your booking BK... at <hotel> is being confirmed by the supplier. <advice>" (BOOKING_STATUS_WORDS). */
+const bookingStatusText = (booking: { bookingId: string; hotelName: string }, status: BookingStatus) => {
+  const words = BOOKING_STATUS_WORDS[status];
+  return `Your booking ${booking.bookingId} at ${booking.hotelName} ${words.sentence}.${words.advice ? ` ${words.advice}` : ""}`;
+};
+
+/**
+ * The answer to a booking made (or found made) under the selection's reference. `pending`: the
+ * supplier's answer did not arrive in time; upkeep settles it (never "Booked!" before that).
+ */
+const bookedReply = (state: ConversationState, booking: BookingArtifact, status: BookingStatus): ChatResult => {
   const selection = state.selection!;
   const guest = state.guest!;
-  state.status = "booked";
-  if (!state.bookings.some((b) => b.bookingId === booking.bookingId)) {
+  state.status = resultStatusOf(status);
+  const known = state.bookings.find((b) => b.bookingId === booking.bookingId);
+  if (known) known.status = status;
+  else
     state.bookings.push({
       bookingId: booking.bookingId,
       hotelName: booking.hotelName,
       totalPrice: booking.totalPrice,
       currency: booking.currency,
-      status: "success",
+      status,
     });
-  }
-  if (pending) {
+  const artifacts = { booking: { ...booking, status } };
+  if (status === "success") {
     return reply(
       "booked",
-      `Your booking of ${booking.hotelName} for ${guest.firstName} ${guest.lastName}, ${stayWords(selection.stay)}, ${money(booking.totalPrice, booking.currency)} in total, is being confirmed by the supplier. Reference ${booking.bookingId}: its page shows when it is confirmed.`,
-      { booking },
+      `Booked! ${booking.hotelName} for ${guest.firstName} ${guest.lastName}, ${stayWords(selection.stay)}, ${money(booking.totalPrice, booking.currency)} in total. Confirmation ${booking.confirmationBookingId}. ${booking.cancelPolicy}`,
+      artifacts,
     );
   }
-  return reply(
-    "booked",
-    `Booked! ${booking.hotelName} for ${guest.firstName} ${guest.lastName}, ${stayWords(selection.stay)}, ${money(booking.totalPrice, booking.currency)} in total. Confirmation ${booking.confirmationBookingId}. ${booking.cancelPolicy}`,
-    { booking },
-  );
+  if (status === "pending") {
+    return reply(
+      "booked",
+      `Your booking of ${booking.hotelName} for ${guest.firstName} ${guest.lastName}, ${stayWords(selection.stay)}, ${money(booking.totalPrice, booking.currency)} in total, ${BOOKING_STATUS_WORDS.pending.sentence}. Reference ${booking.bookingId}: its page shows when it is confirmed. ${BOOKING_STATUS_WORDS.pending.advice}`,
+      artifacts,
+    );
+  }
+  return reply(state.status, bookingStatusText(booking, status), artifacts);
+};
+
+/** A repeated "yes" after booking: the last booking's status as it stands now, never assumed confirmed. */
+const lastBookingReply = async (ctx: TurnContext, state: ConversationState): Promise<ChatResult> => {
+  const last = state.bookings[state.bookings.length - 1]!;
+  last.status = (await partnerBooking(ctx.deps.d1, ctx.partnerId, last.bookingId)).status;
+  state.status = resultStatusOf(last.status);
+  return reply(state.status, bookingStatusText(last, last.status), {});
 };
 
 /** The confirmationUrl: the booking page opens only with the signed token it carries. */
@@ -403,7 +434,7 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
           existing.cancelPolicy ? (JSON.parse(existing.cancelPolicy) as CancelPolicy) : null,
         ),
       },
-      existing.status === "pending",
+      existing.status,
     );
   const meta = { requestId: ctx.requestId, startedAt: Date.now(), scenario: null };
   const occupancies = selection.stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) }));
@@ -450,7 +481,7 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
         confirmationUrl: await bookingPageUrl(ctx, booked.bookingReference),
         cancelPolicy: describeCancelPolicy(quote.cancelPolicy),
       },
-      booked.status === "pending",
+      booked.status,
     );
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) throw error;
@@ -556,10 +587,7 @@ const textTurn = async (ctx: TurnContext, state: ConversationState, text: string
       break;
     }
     case "booked": {
-      if (readConfirmation(text) === "yes") {
-        const last = state.bookings[state.bookings.length - 1]!;
-        return reply("booked", `Your booking ${last.bookingId} at ${last.hotelName} is already confirmed.`, {});
-      }
+      if (readConfirmation(text) === "yes") return lastBookingReply(ctx, state);
       break;
     }
   }

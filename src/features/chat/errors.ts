@@ -13,6 +13,13 @@ export const chatErrorBody = (error: ErrorFacts, requestId: string) => ({
 export const sessionNotFound = () =>
   new ApiError("session_not_found", "session_not_found", { error: "session_not_found" });
 
+export const sessionErased = () =>
+  new ApiError(
+    "session_erased",
+    "This session's personal data was erased on request; it takes no more events. Start a new session.",
+    { error: "session_erased" },
+  );
+
 export const actorMismatch = () =>
   new ApiError("actor_mismatch", "This session belongs to another actor; start a session for this actor instead.", {
     error: "actor_mismatch",

@@ -9,6 +9,7 @@ import { opensBookingPage } from "./booking-page-token";
 import { stayNights } from "../supply/zoned-time";
 import { bookings } from "../booking/tables";
 import { describeCancelPolicy } from "./conversation";
+import { BOOKING_STATUS_WORDS } from "./booking-status";
 
 const stripTags = (html: string) => html.replace(/<[^>]*>/g, "");
 
@@ -114,10 +115,11 @@ export const chatPages = featureRouter()
     if (!row) return c.html(htmlPage("Not found", "<h1>Booking not found</h1>"), 404);
     const holder = JSON.parse(row.holder) as { name: string; surName: string };
     const nights = stayNights(row.checkIn, row.checkOut).length;
+    const words = BOOKING_STATUS_WORDS[row.status];
     return c.html(
       htmlPage(
         `Booking ${row.reference}`,
-        `<h1>${row.status === "success" ? "Booking confirmed" : "Booking cancelled"}</h1><dl>
+        `<h1>${escapeHtml(words.title)}</h1>${words.advice ? `<p>${escapeHtml(words.advice)}</p>` : ""}<dl>
 <dt>Booking</dt><dd>${escapeHtml(row.reference)}</dd><dt>Hotel confirmation</dt><dd>${escapeHtml(row.hotelConfirmationNumber ?? row.reference)}</dd>
 <dt>Hotel</dt><dd>${escapeHtml(row.accommodationName)}</dd><dt>Guest</dt><dd>${escapeHtml(guestShortName(holder))}</dd>
 <dt>Stay</dt><dd>${escapeHtml(row.checkIn)} to ${escapeHtml(row.checkOut)} (${nights} night${nights === 1 ? "" : "s"})</dd>

@@ -1,4 +1,5 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { randomToken } from "../../platform/crypto/digest";
 import { database, type Db } from "../../platform/db/client";
 import { idempotencyKeys } from "../../platform/db/schema";
 import type { ChatSession } from "./chat-session";
@@ -27,21 +28,38 @@ export const chatSessionsOf = async (
 /** The idempotency scope of a session's events (keys are per session). */
 export const chatEventScope = (sessionId: string) => `chat_event:${sessionId}`;
 
+/** The actor id an erased person's session gets: random, so it names no one and links no sessions. */
+const erasedActorId = () => `erased:${randomToken(12)}`;
+
 /**
- * Erases the guest's names in each session's Durable Object, and drops the stored answers of its
- * idempotent events (they may repeat the names); returns how many sessions existed.
+ * Erases the person (`email`) in each session's Durable Object (actor id replaced, names and e-mail
+ * [erased], no more events), drops the stored answers of its idempotent events (they may repeat
+ * the names), then gives the session index the new actor ids: last, so a retry of an erasure cut
+ * short still finds a session whose actor id is the e-mail. Returns how many sessions existed.
  */
 export const eraseChatSessions = async (
   sessions: DurableObjectNamespace<ChatSession>,
   d1: D1Database,
   sessionIds: string[],
+  email: string,
 ): Promise<number> => {
-  const erased = await Promise.all(sessionIds.map((id) => sessions.getByName(id).erase()));
-  await database(d1)
+  const actorIds = await Promise.all(
+    sessionIds.map((id) => sessions.getByName(id).erase({ email, erasedActorId: erasedActorId() })),
+  );
+  const db = database(d1);
+  await db
     .delete(idempotencyKeys)
     .where(
       sql`${idempotencyKeys.scope} IN (SELECT value FROM json_each(${JSON.stringify(sessionIds.map(chatEventScope))}))`,
     )
     .run();
-  return erased.filter(Boolean).length;
+  const renamed = sessionIds.flatMap((sessionId, i) => {
+    const actorId = actorIds[i];
+    return actorId
+      ? [db.update(chatSessionActors).set({ actorId }).where(eq(chatSessionActors.sessionId, sessionId))]
+      : [];
+  });
+  const [first, ...rest] = renamed;
+  if (first) await db.batch([first, ...rest]);
+  return actorIds.filter(Boolean).length;
 };

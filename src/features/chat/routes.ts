@@ -2,14 +2,12 @@ import { chatSessionActors } from "./tables";
 import { publicBaseUrl } from "../../platform/http/public-url";
 import { z } from "@hono/zod-openapi";
 import { apiRoute } from "../../platform/http/api-route";
-import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../../platform/app-env";
 import { randomToken } from "../../platform/crypto/digest";
 import { ApiError } from "../../platform/http/api-error";
 import { featureRouter } from "../../platform/http/router";
 import { replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
 import { validationError } from "../../platform/http/validation";
-import { refuseCardData } from "../payments/card-data";
+import { noRawCardData } from "../payments/card-data";
 import { unwrap, type EventResponse, type Outcome, type SessionRecord } from "./chat-session";
 import { WRITE_KINDS, type ChatEvent } from "./conversation";
 import { chatAuth } from "./chat-auth";
@@ -39,14 +37,6 @@ const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json
 const chatErrors = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, { description: "Chat error (section 7)", ...json(chatErrorSchema) }]));
 
-/** Raw card data never enters a chat session, whatever field it hides in. */
-const noCardDataInChat = (): MiddlewareHandler<AppEnv> =>
-  async function noCardDataInChat(c, next) {
-    const body = (await c.req.json()) as Record<string, unknown> | null;
-    if (body && typeof body === "object") refuseCardData({ text: body.text, payload: body.payload });
-    await next();
-  };
-
 const createSession = apiRoute({
   operationId: "createChatSession",
   method: "post",
@@ -55,6 +45,8 @@ const createSession = apiRoute({
   summary: "Start a chat session for one actor (end user)",
   security: chatSecurity,
   errorSchema: chatErrorSchema,
+  // Raw card data never enters a chat session, whatever field of the body it hides in.
+  middleware: [noRawCardData()] as const,
   request: { body: { required: true, ...json(createSessionSchema) } },
   responses: {
     201: { description: "The session, with no events yet", headers: chatHeaders, ...json(sessionResponseSchema) },
@@ -70,7 +62,7 @@ const postEvent = apiRoute({
   summary: "Send a message (text) or an explicit action (kind + payload) into a session",
   security: chatSecurity,
   errorSchema: chatErrorSchema,
-  middleware: [noCardDataInChat()] as const,
+  middleware: [noRawCardData()] as const,
   request: { body: { required: true, ...json(eventRequestSchema) } },
   responses: {
     200: { description: "The assistant's result", headers: chatHeaders, ...json(eventResponseSchema) },

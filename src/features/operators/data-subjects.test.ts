@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, DEMO_KEY, OTHER_KEY } from "../../../test/support/api";
 import type { ChatSession } from "../chat/chat-session";
-import { NEW_YORK, say, startSession, attachCard } from "../../../test/support/chat";
+import { NEW_YORK, say, startSession, attachCard, chat } from "../../../test/support/chat";
 import { OPERATOR } from "../../../test/support/sessions";
 import { checkBody, runCheckCall, unique } from "../../../test/support/radar";
 
@@ -123,6 +123,70 @@ describe("POST /api/operator/data-subjects/erase", () => {
     });
     // Stored answers do carry names, so their absence above means they were erased.
     expect((await sessionStorage(bystander.sessionId)).responses).toContain("Bystander");
+  });
+
+  it("replaces the actor id of the person's sessions: still readable by its partner, the e-mail nowhere, no more events", async () => {
+    const email = `${unique("grace")}@example.com`;
+    const userId = unique("user");
+    await runCheckCall(
+      checkBody({ booker: { first_name: "Grace", last_name: "Hopper", email }, context: { user_id: userId } }),
+    );
+    // Actor is the e-mail (one label repeats it in another case); actor is the partner's user id for her.
+    const created = await chat("POST", "/sessions", {
+      actor: { actorId: email, timezoneOffsetMinutes: -300 },
+      conversation: { id: email.toUpperCase(), channelId: `dm ${email}`, threadTs: "1700000000.000100" },
+      channel: { workspaceId: "ws-1" },
+    });
+    expect(created.status).toBe(201);
+    const byEmail = created.json.data.sessionId as string;
+    const byUserId = await startSession(userId);
+    const bystander = await startSession(unique("someone"));
+    for (const id of [byEmail, byUserId, bystander]) await say(id, NEW_YORK, { idempotencyKey: `${id}-search` });
+    const before = (await chat("GET", `/sessions/${byEmail}`)).json.data;
+
+    const res = await call("POST", ERASE, { email }, OPERATOR);
+    expect(res.json.data.erased.chatSessions).toBe(2);
+
+    const actorIds = new Set<string>();
+    for (const [id, oldActor] of [
+      [byEmail, email],
+      [byUserId, userId],
+    ] as const) {
+      // The partner still reads the session and its history; the actor id is a fresh pseudonym.
+      const read = await chat("GET", `/sessions/${id}`);
+      expect(read.status).toBe(200);
+      const actorId = read.json.data.actor.actorId as string;
+      expect(actorId).toMatch(/^erased:[A-Za-z0-9_-]{16}$/);
+      actorIds.add(actorId);
+      expect(read.json.data.events.map((e: { kind: string }) => e.kind)).toEqual(["search_query"]);
+      expect(read.text.toLowerCase()).not.toContain(email);
+      expect(read.text).not.toContain(oldActor);
+      // Nor in the Durable Object's storage or the session index, which follows the new actor id.
+      const stored = await sessionStorage(id);
+      expect(`${stored.record}${stored.state}`.toLowerCase()).not.toContain(email);
+      expect(stored.record).not.toContain(oldActor);
+      const index = await env.DB.prepare("SELECT actor_id FROM chat_session_actors WHERE session_id = ?")
+        .bind(id)
+        .first<string>("actor_id");
+      expect(index).toBe(actorId);
+      // No more events, from the old actor or without one: nothing new about her enters the session.
+      for (const extra of [{ actor: { actorId: oldActor } }, {}]) {
+        const event = await chat("POST", "/events", { sessionId: id, text: NEW_YORK, ...extra });
+        expect([event.status, event.json.code]).toEqual([409, "session_erased"]);
+      }
+      // A replayed idempotency key of an earlier event answers the same 409 (its stored answer is gone).
+      const replay = await chat("POST", "/events", { sessionId: id, text: NEW_YORK, idempotencyKey: `${id}-search` });
+      expect(replay.status).toBe(409);
+    }
+    expect(actorIds.size).toBe(2);
+    const erased = (await chat("GET", `/sessions/${byEmail}`)).json.data;
+    expect(erased.conversation).toEqual({ id: "[erased]", channelId: "dm [erased]", threadTs: "1700000000.000100" });
+    expect(erased).toMatchObject({ sessionId: before.sessionId, createdAt: before.createdAt, status: before.status });
+
+    // Repeating the erasure finds nothing more under her e-mail; the bystander is untouched.
+    expect((await call("POST", ERASE, { email }, OPERATOR)).json.data.erased.chatSessions).toBe(0);
+    expect((await chat("GET", `/sessions/${bystander}`)).json.data.actor.actorId).toMatch(/^someone/);
+    expect((await say(bystander, "the first one")).result.status).toBe("guest_name_required");
   });
 
   it("answers zeros for someone it does not know", async () => {

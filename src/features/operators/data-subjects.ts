@@ -8,13 +8,15 @@ export type ErasureCounts = { radarChecks: number; chatSessions: number; booking
 /**
  * Erases one person (by e-mail) everywhere the Worker keeps them: radar checks of every partner,
  * the chat sessions linked to them and the bookings those sessions made. Names become [erased],
- * contact data is removed; references and amounts stay. Safe to repeat (counts what it touched).
+ * contact data is removed, a session's actor id becomes `erased:<random>`; references and amounts
+ * stay. Safe to repeat (counts what it still finds).
  */
 export const eraseDataSubject = async (env: Env, email: string, now = Date.now()): Promise<ErasureCounts> => {
   const db = database(env.DB);
   const radar = await eraseRadarSubject(db, env.PII_HASH_SECRET, email, now);
   const sessionIds = await chatSessionsOf(db, email, radar.partnerUserIds);
-  const chatSessions = await eraseChatSessions(env.CHAT_SESSION, env.DB, sessionIds);
+  // Bookings first: the sessions' index forgets the e-mail last, so a retry after a failure still finds them.
   const bookings = await eraseChatBookingHolders(env.DB, sessionIds);
+  const chatSessions = await eraseChatSessions(env.CHAT_SESSION, env.DB, sessionIds, email);
   return { radarChecks: radar.checks, chatSessions, bookings };
 };

@@ -1,4 +1,7 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { chatEventScope } from "../chat/personal-data";
+import { checkBody, humanSignals, runCheckCall, sendSignals, unique } from "../../../test/support/radar";
 import { post } from "../../../test/support/api";
 import { act, attachBody, chat, startSession } from "../../../test/support/chat";
 
@@ -40,5 +43,126 @@ describe("card numbers with separators or full-width digits are refused over HTT
     expect(res.status).toBe(400);
     expect(res.json.code).toBe("raw_card_data_refused");
     expect(res.json.details).toEqual({ field: "note" });
+  });
+});
+
+/** Every string in a JSON value: its path as the guard names it (`a.b[0]`) and the value with that string replaced. */
+const everyStringOf = (body: unknown, replacement: string) => {
+  const found: Array<{ field: string; body: unknown }> = [];
+  const walk = (node: unknown, path: Array<string | number>) => {
+    if (typeof node === "string") {
+      const copy = structuredClone(body) as Record<string | number, any>;
+      const parent = path.slice(0, -1).reduce<any>((at, key) => at[key], copy);
+      parent[path.at(-1)!] = replacement;
+      const field = path.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? k : `.${k}`)).join("");
+      found.push({ field, body: copy });
+    } else if (node && typeof node === "object") {
+      for (const [key, inner] of Object.entries(node)) walk(inner, [...path, Array.isArray(node) ? Number(key) : key]);
+    }
+  };
+  walk(body, []);
+  return found;
+};
+
+const PAN_IN_TEXT = "ref 4242-4242-4242-4242 x";
+const countOf = async (sql: string, ...binds: unknown[]) =>
+  (await env.DB.prepare(sql)
+    .bind(...binds)
+    .first<number>("n"))!;
+
+describe("every string of a chat or radar body is checked for card data; nothing is stored", () => {
+  const refused = (res: { status: number; json: any; text: string }, field: string) => {
+    expect(res.status, field).toBe(400);
+    expect(res.json.code, field).toBe("raw_card_data_refused");
+    expect(res.json.details).toMatchObject({ field });
+    expect(res.text).not.toContain("4242-4242");
+  };
+
+  it("a chat session body: actor.actorId, channel.workspaceId, conversation.* and the rest", async () => {
+    const body = {
+      actor: { actorId: "card-fields-actor", timezoneOffsetMinutes: -300 },
+      channel: { workspaceId: "ws-1" },
+      conversation: { id: "conv-1", channelId: "chan-1", threadTs: "1700000000.000100" },
+    };
+    const cases = everyStringOf(body, PAN_IN_TEXT);
+    expect(cases.map((c) => c.field)).toEqual([
+      "actor.actorId",
+      "channel.workspaceId",
+      "conversation.id",
+      "conversation.channelId",
+      "conversation.threadTs",
+    ]);
+    const sessionsBefore = await countOf("SELECT count(*) AS n FROM chat_session_actors");
+    for (const { field, body: withPan } of cases) {
+      const res = await chat("POST", "/sessions", withPan);
+      refused(res, field);
+      expect(res.json.error).toMatch(/^Raw card data \(card number or security code\) must never be sent/);
+    }
+    expect(await countOf("SELECT count(*) AS n FROM chat_session_actors")).toBe(sessionsBefore);
+    // The body without card data is a session.
+    expect((await chat("POST", "/sessions", body)).status).toBe(201);
+  });
+
+  it("a chat event body: actor.actorId, idempotencyKey, text, payload and sessionId", async () => {
+    const sessionId = await startSession("card-fields-events");
+    const body = {
+      sessionId,
+      actor: { actorId: "card-fields-events" },
+      kind: "action_confirm_payment_card",
+      payload: { paymentMethodId: "pm_x" },
+      idempotencyKey: "key-1",
+    };
+    const cases = everyStringOf(body, PAN_IN_TEXT);
+    expect(cases.map((c) => c.field)).toEqual([
+      "sessionId",
+      "actor.actorId",
+      "kind",
+      "payload.paymentMethodId",
+      "idempotencyKey",
+    ]);
+    for (const { field, body: withPan } of cases) refused(await chat("POST", "/events", withPan), field);
+    refused(await chat("POST", "/events", { sessionId, text: PAN_IN_TEXT }), "text");
+    // Nothing reached the session or the idempotency store.
+    expect((await chat("GET", `/sessions/${sessionId}`)).json.data.events).toEqual([]);
+    expect(await countOf("SELECT count(*) AS n FROM idempotency_keys WHERE scope = ?", chatEventScope(sessionId))).toBe(
+      0,
+    );
+  });
+
+  it("a radar check body: booker, guest, context, billing address, extras and inventory fields", async () => {
+    const body = checkBody({ inventory_id: "inv-1", inventory_country: "US" });
+    const cases = everyStringOf(body, PAN_IN_TEXT);
+    expect(cases.map((c) => c.field)).toEqual(
+      expect.arrayContaining([
+        "booker.first_name",
+        "booker.phone",
+        "extras.channel",
+        "inventory_id",
+        "context.user_id",
+      ]),
+    );
+    expect(cases.length).toBe(19);
+    const checksBefore = await countOf("SELECT count(*) AS n FROM radar_checks");
+    for (const { field, body: withPan } of cases) refused(await runCheckCall(withPan), field);
+    expect(await countOf("SELECT count(*) AS n FROM radar_checks")).toBe(checksBefore);
+    expect((await runCheckCall(body)).status).toBe(200);
+  });
+
+  it("a radar signals body: page and referrer URLs, user agent, device and fingerprint", async () => {
+    const body = humanSignals();
+    const cases = everyStringOf(body, PAN_IN_TEXT);
+    expect(cases.map((c) => c.field)).toEqual([
+      "page_url",
+      "referrer",
+      "user_agent",
+      "language",
+      "timezone",
+      "device.platform",
+      "fingerprint.visitor_id",
+    ]);
+    const sessionId = unique("card-fields-signals-");
+    for (const { field, body: withPan } of cases) refused(await sendSignals(withPan, { sessionId }), field);
+    expect(await countOf("SELECT count(*) AS n FROM radar_signals WHERE session_id = ?", sessionId)).toBe(0);
+    expect((await sendSignals(body, { sessionId })).status).toBe(202);
   });
 });

@@ -68,3 +68,25 @@ describe("findCardData: card numbers however they are written (issue 12)", () =>
     expect(findCardData({ a: "x".repeat(60) }, { depth: 8, chars: 100 })).toBeNull();
   });
 });
+
+describe("findCardData: values every field may hold that only look like card numbers (issue 25)", () => {
+  // Each passes the Luhn check, so without its rule it would be refused.
+  it.each([
+    [{ conversation: { threadTs: "1700000000.000001" } }], // a Slack thread timestamp: a decimal number
+    [{ conversation: { threadTs: "１７００００００００．０００００１" } }], // the same in full-width forms
+    [{ booker: { phone: "+8613800138002" } }], // an E.164 mobile number (China, 13 digits)
+    [{ booker: { phone: "+49 151 234 567 04" } }], // the same written with spaces (Germany)
+    [{ text: "call me on +4915123456704 tomorrow" }],
+  ])("%j is accepted", (value) => {
+    expect(findCardData(value)).toBeNull();
+  });
+
+  it.each([
+    [{ text: "card 424242424242.4242 thanks" }, "text"], // a dot inside a longer text is not a decimal value
+    [{ threadTs: "4242.4242.4242.4242" }, "threadTs"], // several dots: not a decimal number
+    [{ phone: "+ 4242 4242 4242 4242" }, "phone"], // a plus, then a space: the digits stand alone
+    [{ phone: "+4242424242424242" }, "phone"], // 16 digits: longer than any phone number
+  ])("%j is refused at %s", (value, field) => {
+    expect(findCardData(value)).toBe(field);
+  });
+});

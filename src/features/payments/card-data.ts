@@ -1,3 +1,4 @@
+import type { MiddlewareHandler } from "hono";
 import { passesLuhn } from "../../platform/card-number";
 import { ApiError } from "../../platform/http/api-error";
 import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from "../../platform/http/json-body";
@@ -25,13 +26,20 @@ const CARD_FIELDS = new Set([
 const SEPARATOR = "[\\s.\\-\\u2010-\\u2015\\u2212]";
 const PAN_SHAPE = new RegExp(`(?:^|[^\\dA-Za-z])(\\d(?:${SEPARATOR}{0,3}\\d){12,18})(?=[^\\dA-Za-z]|$)`, "g");
 const NOT_DIGIT = /\D/g;
+// A whole value that is a decimal number (a Slack thread timestamp such as "1700000000.000100") is
+// read as a JSON number is: a fraction is never a card number.
+const DECIMAL = /^\s*\d+\.\d+\s*$/;
 /** Scan budget: never more than a maximal body's worth of characters, never deeper than a body may nest. */
 export const CARD_SCAN_BUDGET = { depth: MAX_BODY_DEPTH, chars: 2 * MAX_BODY_BYTES };
 
 const looksLikePan = (value: string) => {
   // NFKC turns full-width digits, spaces, dots and dashes into their ASCII forms.
-  for (const m of value.normalize("NFKC").matchAll(PAN_SHAPE)) {
+  const folded = value.normalize("NFKC");
+  if (DECIMAL.test(folded)) return false;
+  for (const m of folded.matchAll(PAN_SHAPE)) {
     const digits = m[1]!.replace(NOT_DIGIT, "");
+    // "+" and at most 15 digits is an international phone number (E.164); a card number is never written so.
+    if (m[0].startsWith("+") && digits.length <= 15) continue;
     if (digits.length >= 13 && digits.length <= 19 && passesLuhn(digits)) return true;
   }
   return false;
@@ -93,3 +101,13 @@ export const refuseCardData = (body: unknown) => {
     );
   }
 };
+
+/**
+ * Route middleware: the whole JSON body is checked (every string, number and key at any depth),
+ * before validation, so a card number is refused even in a field the schema would drop or reject.
+ */
+export const noRawCardData = (): MiddlewareHandler =>
+  async function noRawCardData(c, next) {
+    refuseCardData(await c.req.json());
+    await next();
+  };

@@ -1,20 +1,11 @@
 import { signingKeys } from "../../platform/config/secrets";
 import { apiRoute } from "../../platform/http/api-route";
-import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../../platform/app-env";
 import { errorResponses } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
-import { refuseCardData } from "./card-data";
+import { noRawCardData } from "./card-data";
 import { cardSetupPages } from "./pages";
 import { attachRequestSchema, attachResponseSchema } from "./schemas";
 import { attachPaymentMethod } from "./service";
-
-/** Runs before validation so that a card number is refused even in a field the schema would drop. */
-const noRawCardData = (): MiddlewareHandler<AppEnv> =>
-  async function noRawCardData(c, next) {
-    refuseCardData(await c.req.json());
-    await next();
-  };
 
 const attach = apiRoute({
   operationId: "attachPaymentMethod",

@@ -413,9 +413,20 @@ describe("POST /api/v1/radar/checks: idempotency, billing and storage", () => {
 
   it("stores every check with the SHA-256 of its canonical inputs; e-mail and IP only hashed in indexed columns; no card data", async () => {
     const sessionId = await browserSession();
-    const body = checkBody({
-      payment: { billing_address: { country: "US" }, card_number: "4242424242424242", cvc: "123" },
-    });
+    const body = checkBody({ payment: { billing_address: { country: "US" }, note: "x" } });
+    // Card data in any field refuses the whole check (issue 25): nothing is stored.
+    const withCard = await runCheckCall(
+      { ...body, payment: { ...body.payment, card_number: "4242424242424242", cvc: "123" } },
+      { sessionId },
+    );
+    expect([withCard.status, withCard.json.code, withCard.json.details]).toEqual([
+      400,
+      "raw_card_data_refused",
+      { field: "payment.card_number" },
+    ]);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM radar_checks WHERE session_id = ?").bind(sessionId).first("n"),
+    ).toBe(0);
     const res = await runCheckCall(body, { sessionId });
     expect(res.status).toBe(200);
     const row = await storedCheck(res.json.data.check_id);
@@ -423,8 +434,8 @@ describe("POST /api/v1/radar/checks: idempotency, billing and storage", () => {
     const inputs = JSON.parse(row.inputs);
     expect(inputs.request.booker.email).toBe(body.booker.email);
     expect(inputs.signals.fingerprint.visitor_id).toBeTruthy();
-    expect(row.inputs).not.toMatch(/card_number|424242/);
-    expect(row.inputs).not.toContain("cvc");
+    // Unknown fields are dropped by validation.
+    expect(row.inputs).not.toContain("note");
     // Keyed hashes (PII_HASH_SECRET): a plain SHA-256 of a guessed e-mail or IP does not match.
     expect(row.email_hash).toBe(await keyedHash(env.PII_HASH_SECRET, body.booker.email.toLowerCase()));
     expect(row.email_hash).not.toBe(await sha256Hex(body.booker.email.toLowerCase()));

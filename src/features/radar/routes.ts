@@ -10,6 +10,7 @@ import { recordUsage } from "../../platform/observability/usage";
 import { rateHeaders, rateLimitExceeded } from "../../platform/ratelimit/rate-headers";
 import { IDEMPOTENCY_KEY_PATTERN, replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
 import { specMessage } from "../../platform/http/validation";
+import { noRawCardData } from "../payments/card-data";
 import { collectorKeyAuth, type CollectorEnv } from "./collector-key";
 import {
   checkRequestSchema,
@@ -81,7 +82,14 @@ const postSignals = apiRoute({
   tags: ["Radar"],
   summary: "Browser signals from the page snippet (collector key, CORS)",
   security: [{ CollectorKey: [] }],
-  middleware: [signalsBodyLimit(), collectorKeyAuth(), signalsOriginAllowlist(), signalsRateLimit()] as const,
+  // Signals and checks are stored as sent: a card number in any field is refused, never kept.
+  middleware: [
+    signalsBodyLimit(),
+    collectorKeyAuth(),
+    signalsOriginAllowlist(),
+    signalsRateLimit(),
+    noRawCardData(),
+  ] as const,
   request: {
     headers: z.object({ "session-id": sessionIdHeader }),
     body: { required: true, content: { "application/json": { schema: signalsRequestSchema } } },
@@ -129,7 +137,7 @@ const postCheck = apiRoute({
   tags: ["Radar"],
   summary: "Pre-booking risk check (server to server)",
   security: apiKeySecurity,
-  middleware: [apiKeyAuth()] as const,
+  middleware: [apiKeyAuth(), noRawCardData()] as const,
   request: {
     headers: z.object({
       "session-id": sessionIdHeader,

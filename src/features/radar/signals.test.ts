@@ -30,10 +30,13 @@ describe("POST /api/v1/radar/sessions/signals", () => {
   it("keeps the first post of a session and stores a later one beside it, never in its place", async () => {
     const sessionId = unique("s");
     await sendSignals(humanSignals({ language: "en-US" }), { sessionId });
-    const res = await sendSignals(
-      { ...humanSignals({ language: "de-DE" }), card_number: "4242424242424242" },
+    // A post with card data in any field is refused (issue 25) and stored nowhere.
+    const withCard = await sendSignals(
+      { ...humanSignals({ language: "fr-FR" }), card_number: "4242424242424242" },
       { sessionId },
     );
+    expect([withCard.status, withCard.json.code]).toEqual([400, "raw_card_data_refused"]);
+    const res = await sendSignals({ ...humanSignals({ language: "de-DE" }), unknown_field: "x" }, { sessionId });
     expect(res.status).toBe(202);
     const { results } = await env.DB.prepare(
       "select signals from radar_signals where session_id = ? order by received_at, rowid",
@@ -41,7 +44,7 @@ describe("POST /api/v1/radar/sessions/signals", () => {
       .bind(sessionId)
       .all<any>();
     expect(results.map((r) => JSON.parse(r.signals).language)).toEqual(["en-US", "de-DE"]);
-    expect(results[1].signals).not.toContain("4242");
+    expect(results[1].signals).not.toContain("unknown_field");
   });
 
   it(`stores at most ${MAX_SIGNAL_POSTS} posts per session, even when they arrive in parallel`, async () => {

@@ -119,6 +119,7 @@ export const errorStatus = {
   session_not_found: 404,
   actor_mismatch: 403,
   invalid_session_state: 409,
+  session_erased: 409,
   option_not_in_shortlist: 400,
   payment_method_not_found: 400,
   booking_not_in_session: 404,
