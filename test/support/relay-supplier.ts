@@ -25,6 +25,8 @@ export type RelayMode = {
   book?: "answer" | "unknown" | "hang" | "refuse";
   /** `error`: the look-up by client reference fails (the booking stays pending). */
   lookup?: "answer" | "error";
+  /** Book waits for this before it does what its mode says, so a test can act while a booking is in flight. */
+  bookGate?: Promise<void>;
 };
 
 export type RelaySupplier = Supplier & {
@@ -92,6 +94,7 @@ export const relaySupplier = (d1: D1Database, name = "relay", mode: RelayMode = 
 
     async book(accommodation, ref, stay, clientReference, call) {
       bookRequests.push(clientReference);
+      await relay.mode.bookGate;
       if (relay.mode.book === "hang") return hang(call);
       if (relay.mode.book === "refuse") throw new SupplierRefusal("failed");
       // One booking per client reference, as Hotel-X suppliers enforce.

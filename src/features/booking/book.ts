@@ -4,7 +4,7 @@ import { database } from "../../platform/db/client";
 import { isCheckViolation, isForeignKeyViolation, isUniqueViolation } from "../../platform/db/constraint";
 import { ApiError } from "../../platform/http/api-error";
 import { success } from "../../platform/http/envelope";
-import { isReplayedError, withIdempotency } from "../../platform/idempotency/idempotency";
+import { isReplayedError, replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
 import {
   SupplierFailure,
   SupplierRefusal,
@@ -40,8 +40,8 @@ export type BookResult = {
 
 const QUOTE_INVALID = () =>
   new ApiError("quote_expired_or_invalid", "Quote reference expired or invalid. Please quote again.");
-const NOT_SUCCESSFUL = (reason: string) =>
-  new ApiError("booking_failed", "The booking was not successful.", { reason });
+const NOT_SUCCESSFUL = (reason: string, headers?: Record<string, string>) =>
+  new ApiError("booking_failed", "The booking was not successful.", { reason }, headers);
 
 /** An unguessable booking reference: 15 random bytes. */
 const newBookingReference = () => `BK${randomToken(15).toUpperCase().replace(/[-_]/g, "Z")}`;
@@ -422,5 +422,11 @@ export const bookOnce = async (
     .from(bookings)
     .where(and(eq(bookings.reference, stored.bookingReference), eq(bookings.partnerId, connection.partnerId)))
     .get();
-  return { ...answerOf(row ? resultOf(row, meta) : stored), replayed: true };
+  if (row) return { ...answerOf(resultOf(row, meta)), replayed: true };
+  // The pending row this answer named was another request's reservation, and its supplier refused:
+  // the booking of this request made since, if any, else the refusal the winner got.
+  const since = await findBookingByPartnerReference(deps.d1, connection.partnerId, order.partnerReference);
+  if (!since || since.requestHash !== (await bookRequestHash(order)))
+    throw NOT_SUCCESSFUL("failed", replayHeaders({ replayed: true }));
+  return { ...answerOf(resultOf(since, meta)), replayed: true };
 };

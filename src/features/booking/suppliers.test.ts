@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, post } from "../../../test/support/api";
 import { relaySupplier, type RelaySupplier } from "../../../test/support/relay-supplier";
@@ -350,6 +350,34 @@ describe("a booking whose answer did not arrive", () => {
         "n",
       ),
     ).toBe(0);
+  });
+
+  it("a retry answered pending while another request's booking was in flight replays that booking's refusal, never the gone reservation", async () => {
+    let openGate!: () => void;
+    const relay = relaySupplier(env.DB, "relay", {
+      book: "refuse",
+      bookGate: new Promise<void>((resolve) => {
+        openGate = resolve;
+      }),
+    });
+    const { deps, request, order } = await quotedOnRelay(relay, "US000009", "race-refused-1");
+    const first = bookOnce(deps, connection, order, meta(), { key: "race-key-1", request });
+    first.catch(() => {});
+    await vi.waitFor(() => expect(relay.bookRequests).toHaveLength(1));
+    // The first request holds the reservation: a retry under another key answers it, pending.
+    const retry = await bookOnce(deps, connection, order, meta(), { key: "race-key-2", request });
+    expect(retry.status).toBe(202);
+    expect(retry.body.data.status).toBe("pending");
+    openGate();
+    await expect(first).rejects.toMatchObject({ status: 400, message: "The booking was not successful." });
+    // The reservation is gone with the refusal; the retry's stored 202 must not name it again.
+    const replay = bookOnce(deps, connection, order, meta(), { key: "race-key-2", request });
+    await expect(replay).rejects.toMatchObject({
+      status: 400,
+      message: "The booking was not successful.",
+      headers: { "Idempotent-Replayed": "true" },
+    });
+    expect(relay.bookRequests).toHaveLength(1);
   });
 
   it("the upkeep task is registered and leaves bookings of suppliers it cannot ask alone", async () => {
