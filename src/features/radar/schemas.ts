@@ -137,7 +137,10 @@ export const riskCheckSchema = z
     partner_id: z.string(),
     session_id: z.string(),
     decision: z.enum(["deny", "allow", "bypass"]),
-    radar_result: z.enum(RADAR_RESULTS),
+    radar_result: z.enum(RADAR_RESULTS).openapi({
+      description:
+        "evaluation_timeout: the evaluation ran out of time and `decision` was made on what it had read (deny, allow or, for rate_view only, bypass); never billable",
+    }),
     should_hide_rate: z.boolean(),
     billable: z.boolean(),
     checked_at: z.string(),
