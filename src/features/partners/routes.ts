@@ -92,7 +92,7 @@ const deleteUser = apiRoute({
   method: "delete",
   path: "/api/users/{id}",
   tags: ["Users"],
-  summary: "Delete a user of the caller's partner (partner admin)",
+  summary: "Delete a user of role user of the caller's partner (partner admin)",
   ...bearer,
   request: { params: idParamSchema },
   responses: { 200: { description: "Deleted", ...json(emptyResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
