@@ -254,6 +254,34 @@ describe("collector key origin allowlist: PUT /api/partners/:partnerId/radar-set
     ).toBe(400);
   });
 
+  it("refuses wildcard origins with a 400 naming the field, and stores nothing", async () => {
+    await settings("demo", { allowedOrigins: [] });
+    for (const wildcard of [
+      "https://*.example",
+      "https://*.shop.example",
+      "https://shop.example:*",
+      "*://shop.example",
+    ]) {
+      const res = await settings("demo", { allowedOrigins: ["https://shop.example", wildcard] });
+      expect(res.status, wildcard).toBe(400);
+      expect(res.json.message).toBe(
+        "allowedOrigins[1]: wildcards are not supported: list each origin, such as https://shop.example",
+      );
+    }
+    // Other characters no browser sends in a host are refused too.
+    for (const odd of ["https://shop!.example", "https://sh$op.example"]) {
+      const res = await settings("demo", { allowedOrigins: [odd] });
+      expect(res.status, odd).toBe(400);
+      expect(res.json.message).toMatch(/^allowedOrigins\[0\]: must be an origin/);
+    }
+    const row = await env.DB.prepare("select allowed_origins from radar_settings where partner_id = 'demo'").first();
+    expect(row).toEqual({ allowed_origins: "[]" });
+    // IDNs (as punycode), IP literals and ports are origins.
+    const good = ["https://xn--bcher-kva.example", "http://127.0.0.1:8080", "https://[2001:db8::1]:8443"];
+    expect((await settings("demo", { allowedOrigins: good })).json.data.allowedOrigins).toEqual(good);
+    await settings("demo", { allowedOrigins: [] });
+  });
+
   it("needs the operator token (a partner's key or bearer gets 401) and a known partner (404)", async () => {
     expect((await settings("demo", { allowedOrigins: [] }, { apiKey: DEMO_KEY })).status).toBe(401);
     const unknown = await settings("no-such-partner", { allowedOrigins: [] });
