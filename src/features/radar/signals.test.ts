@@ -163,6 +163,15 @@ describe("POST /api/v1/radar/sessions/signals", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(limited.headers.get("x-ratelimit-remaining")).toBe("0");
     expect(limited.headers.get("access-control-allow-origin")).toBe("*");
+    // A browser page can read only the headers listed in Access-Control-Expose-Headers.
+    const exposed = (limited.headers.get("access-control-expose-headers") ?? "")
+      .split(",")
+      .map((h) => h.trim().toLowerCase());
+    expect(exposed).toEqual(
+      expect.arrayContaining(["retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]),
+    );
+    for (const name of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"])
+      expect(limited.headers.get(name), name).toMatch(/^\d+$/);
     expect((await sendSignals(humanSignals(), { sessionId: unique("s"), ip: "198.51.100.78" })).status).toBe(202);
     expect(
       (await sendSignals(humanSignals(), { sessionId: unique("s"), ip, collectorKey: "other-collector-key" })).status,
