@@ -192,6 +192,9 @@ describe("upstream URLs (no SSRF)", () => {
     ["https://[::ffff:a9fe:a9fe]/", "url must not point to a private, loopback or link-local address"],
     ["https://[fe80::1]/", "url must not point to a private, loopback or link-local address"],
     ["https://[fd00::1]/", "url must not point to a private, loopback or link-local address"],
+    ["https://[64:ff9b::7f00:1]/", "url must not point to a private, loopback or link-local address"],
+    ["https://[::ffff:0:a9fe:a9fe]/", "url must not point to a private, loopback or link-local address"],
+    ["https://api.hotelx.example:0/", "url must not use port 0"],
     ["http://127.0.0.1/", "url must use https"],
     ["http://localhost:8791/", "url must use https"],
   ])("refuses %s: %s", async (url, message) => {

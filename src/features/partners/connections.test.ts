@@ -90,8 +90,27 @@ describe("GET /api/partners/:partnerId/connections/:id", () => {
 describe("PUT /api/partners/:partnerId/connections/:id/notification-email", () => {
   const path = `${base("demo")}/${DEMO_CONNECTION}/notification-email`;
 
+  it("is a partner admin's write: a user gets 403 Require partner admin role and changes nothing", async () => {
+    await asBearer(admin).put(path, { notificationEmail: "before@demo.test" });
+    for (const body of [{ notificationEmail: "attacker@evil.test" }, { notificationEmail: null }, {}]) {
+      const res = await asBearer(userToken).put(path, body);
+      expect(res.status).toBe(403);
+      expect(res.json.message).toBe("Require partner admin role");
+    }
+    // Even for a connection that does not exist: the role is checked first, so nothing is revealed.
+    const unknown = await asBearer(userToken).put(`${base("demo")}/con_nope/notification-email`, {
+      notificationEmail: "a@demo.test",
+    });
+    expect(unknown.status).toBe(403);
+    const row = await env.DB.prepare("select notification_email from connections where id = ?")
+      .bind(DEMO_CONNECTION)
+      .first();
+    expect(row).toEqual({ notification_email: "before@demo.test" });
+    await asBearer(admin).put(path, { notificationEmail: null });
+  });
+
   it("sets, then clears with null and with an absent field", async () => {
-    const set = await asBearer(userToken).put(path, { notificationEmail: "ops@demo.test" });
+    const set = await asBearer(admin).put(path, { notificationEmail: "ops@demo.test" });
     expect(set.status).toBe(200);
     expect(set.json.data).toMatchObject({ id: DEMO_CONNECTION, notificationEmail: "ops@demo.test" });
     expect(set.json.data.updatedAt >= set.json.data.createdAt).toBe(true);

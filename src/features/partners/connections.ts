@@ -1,7 +1,9 @@
 import { asc, eq } from "drizzle-orm";
+import type { BearerUser } from "../../platform/app-env";
 import type { Db } from "../../platform/db/client";
 import { connections, type Connection } from "../../platform/db/schema";
 import { ApiError } from "../../platform/http/api-error";
+import { requireAdmin } from "./users";
 
 // Same fields as the row today; a separate name so the API shape is a decision, not an accident.
 export type ConnectionView = Connection;
@@ -56,14 +58,16 @@ export const getPartnerConnection = async (db: Db, callerPartnerId: string, path
 };
 
 /** Sets or (null/absent) clears where the partner wants connection notices sent. */
+/** A partner write like any other: admins only (403 before any lookup). */
 export const updateNotificationEmail = async (
   db: Db,
-  callerPartnerId: string,
+  caller: BearerUser,
   pathPartnerId: string,
   id: string,
   notificationEmail: string | null,
 ): Promise<ConnectionView> => {
-  const row = await getPartnerConnection(db, callerPartnerId, pathPartnerId, id);
+  requireAdmin(caller);
+  const row = await getPartnerConnection(db, caller.partnerId, pathPartnerId, id);
   const [updated] = await db
     .update(connections)
     .set({ notificationEmail, updatedAt: new Date().toISOString() })

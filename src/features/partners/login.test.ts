@@ -1,6 +1,7 @@
 import { keyring } from "../../platform/crypto/keyring";
 import { env } from "cloudflare:test";
 import { decode, sign } from "hono/jwt";
+import type { JWTPayload } from "hono/utils/jwt/types";
 import { describe, expect, it } from "vitest";
 import { call, post, DEMO_KEY } from "../../../test/support/api";
 import { ACCESS_TOKEN_LIFETIME_SECONDS } from "../../platform/auth/bearer";
@@ -284,6 +285,31 @@ describe("bearer tokens", () => {
       async () =>
         sign(
           { sub: DEMO.admin.id, pid: "demo", iss: "edgestay", iat: now() - 7200, exp: now() - 3600 },
+          env.JWT_SECRET,
+          "HS256",
+        ),
+    ],
+    [
+      "a token without exp (it would never expire)",
+      async () => sign({ sub: DEMO.admin.id, pid: "demo", iss: "edgestay", iat: now() }, env.JWT_SECRET, "HS256"),
+    ],
+    [
+      "a token whose exp is not a number",
+      async () =>
+        sign(
+          { sub: DEMO.admin.id, pid: "demo", iss: "edgestay", exp: `${now() + 600}` } as Record<
+            string,
+            unknown
+          > as JWTPayload,
+          env.JWT_SECRET,
+          "HS256",
+        ),
+    ],
+    [
+      "a token claiming to live longer than the one-hour lifetime",
+      async () =>
+        sign(
+          { sub: DEMO.admin.id, pid: "demo", iss: "edgestay", iat: now(), exp: now() + 365 * 86_400 },
           env.JWT_SECRET,
           "HS256",
         ),

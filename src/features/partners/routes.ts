@@ -92,7 +92,7 @@ const deleteUser = apiRoute({
   method: "delete",
   path: "/api/users/{id}",
   tags: ["Users"],
-  summary: "Delete a user of the caller's partner (partner admin)",
+  summary: "Delete a user of role user of the caller's partner (partner admin)",
   ...bearer,
   request: { params: idParamSchema },
   responses: { 200: { description: "Deleted", ...json(emptyResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
@@ -179,7 +179,7 @@ const setNotificationEmail = apiRoute({
   method: "put",
   path: "/api/partners/{partnerId}/connections/{id}/notification-email",
   tags: ["Partner connections"],
-  summary: "Set or clear the connection's notification e-mail",
+  summary: "Set or clear the connection's notification e-mail (partner admin)",
   ...bearer,
   request: { params: partnerConnectionIdParamsSchema, ...body(notificationEmailSchema) },
   responses: {
@@ -235,8 +235,5 @@ export const partnerRoutes = featureRouter()
   .openapi(setNotificationEmail, async (c) => {
     const { partnerId, id } = c.req.valid("param");
     const email = c.req.valid("json").notificationEmail ?? null;
-    return c.json(
-      success(await updateNotificationEmail(c.get("db"), c.get("user").partnerId, partnerId, id, email)),
-      200,
-    );
+    return c.json(success(await updateNotificationEmail(c.get("db"), c.get("user"), partnerId, id, email)), 200);
   });

@@ -205,6 +205,23 @@ describe("DELETE /api/users/:id", () => {
     expect(byUser.json.message).toBe("Require partner admin role");
   });
 
+  it("400 Can only delete users of role user, not admin: an admin cannot delete another admin", async () => {
+    const { profile, password } = await createUser(admin, "admin-not-deletable@demo.test", "admin");
+    const secondAdmin = await loginAs("admin-not-deletable@demo.test", password);
+    const res = await asBearer(admin).del(`/api/users/${profile.id}`);
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({
+      message: "Can only delete users of role user, not admin",
+      code: "target_is_admin",
+    });
+    // Nor the other way round: the first admin survives the second.
+    const back = await asBearer(secondAdmin).del(`/api/users/${DEMO.admin.id}`);
+    expect(back.status).toBe(400);
+    expect(back.json.message).toBe("Can only delete users of role user, not admin");
+    expect((await asBearer(secondAdmin).get("/api/users/me")).status).toBe(200);
+    expect((await asBearer(admin).get("/api/users/me")).status).toBe(200);
+  });
+
   it("404 User not found for an unknown id", async () => {
     const res = await asBearer(admin).del("/api/users/usr_nope");
     expect(res.status).toBe(404);

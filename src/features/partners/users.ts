@@ -98,10 +98,15 @@ const targetUser = async (db: Db, caller: BearerUser, id: string, otherPartnerMe
   return row;
 };
 
+/** The same rule as active-status (spec 3.4): an admin acts on users of role `user` only, never on an admin, self included. */
 export const deletePartnerUser = async (db: Db, caller: BearerUser, id: string): Promise<void> => {
   const row = await targetUser(db, caller, id, "Cannot delete user from another partner");
   if (row.id === caller.userId) throw new ApiError("cannot_delete_self", "Cannot delete your own user");
-  await db.delete(users).where(and(eq(users.id, row.id), eq(users.partnerId, caller.partnerId)));
+  if (row.role !== "user") throw new ApiError("target_is_admin", "Can only delete users of role user, not admin");
+  // The role is in the condition too, so a promotion between the read and the delete cannot slip through.
+  await db
+    .delete(users)
+    .where(and(eq(users.id, row.id), eq(users.partnerId, caller.partnerId), eq(users.role, "user")));
 };
 
 export const setUserActiveStatus = async (

@@ -15,7 +15,7 @@ import {
   unique,
   uniqueIp,
 } from "../../../test/support/radar";
-import { countBillableChecks, runCheck, setRadarEnabled } from "./service";
+import { countBillableChecks, runCheck, setRadarEnabled, type EvaluationBudget, type EvaluationStep } from "./service";
 import { checkRequestSchema } from "./schemas";
 import { DENY_SCORE } from "./rules";
 
@@ -468,28 +468,124 @@ describe("POST /api/v1/radar/checks: bypass (fail open)", () => {
     });
     expect(on.json.data.decision).toBe("deny");
   });
+});
 
-  it("bypasses when the evaluation cannot finish within its time budget, and stores that check", async () => {
-    const db = database(env.DB);
-    const request = checkRequestSchema.parse(checkBody({ booker: { email: "x@mailinator.com" } }));
-    const { check } = await runCheck(db, {
+/** A budget spent once `last` has finished: a slowed evaluation without waiting (the timer is never reached). */
+const spentAfter = (last: EvaluationStep): EvaluationBudget => {
+  const steps: EvaluationStep[] = ["signals", "velocity"];
+  return { ms: 60_000, isSpent: (step) => steps.indexOf(step) >= steps.indexOf(last) };
+};
+
+const lateCheck = async (body: Record<string, unknown>, sessionId: string, budget: EvaluationBudget) =>
+  (
+    await runCheck(database(env.DB), {
       assets: env.ASSETS,
       partnerId: "demo",
-      sessionId: unique("s"),
+      sessionId,
       idempotencyKey: null,
       piiKey: env.PII_HASH_SECRET,
-      request,
-      budgetMs: 0,
-    });
+      request: checkRequestSchema.parse(body),
+      budget,
+    })
+  ).check;
+
+describe("POST /api/v1/radar/checks: out of time, a deny never becomes a pass", () => {
+  it("a headless booking_attempt that runs out of time after reading its signals is still denied", async () => {
+    const sessionId = await browserSession({ user_agent: CHROME_UA.replace("Chrome/", "HeadlessChrome/") });
+    const check = await lateCheck(checkBody(), sessionId, spentAfter("signals"));
     expect(check).toMatchObject({
+      decision: "deny",
+      radar_result: "evaluation_timeout",
+      should_hide_rate: true,
+      billable: false,
+      score: 60,
+    });
+    expect(check.reasons.map((r) => r.code)).toEqual(["headless_browser", "evaluation_timeout"]);
+    expect(check.reasons[1]).toEqual({
+      code: "evaluation_timeout",
+      weight: 0,
+      message: "The evaluation did not finish within 60000 ms; the rules it applied already deny",
+    });
+    expect(await storedCheck(check.check_id)).toMatchObject({ decision: "deny", billable: 0 });
+  });
+
+  it("undecided by what was read: booking_attempt and payment_attempt are denied, rate_view fails open", async () => {
+    // No signals (25) and a disposable e-mail (40) deny when evaluated in full; here the e-mail list is never read.
+    const body = (trigger_event: string) =>
+      checkBody({ trigger_event, booker: { email: `${unique("late")}@mailinator.com` } });
+    for (const [trigger, last] of [
+      ["booking_attempt", "signals"],
+      ["payment_attempt", "signals"],
+      ["booking_attempt", "velocity"],
+      ["payment_attempt", "velocity"],
+    ] as const) {
+      const check = await lateCheck(body(trigger), unique("none"), spentAfter(last));
+      expect(check, `${trigger} after ${last}`).toMatchObject({
+        decision: "deny",
+        radar_result: "evaluation_timeout",
+        should_hide_rate: true,
+        billable: false,
+        score: 25,
+      });
+      expect(check.reasons.map((r) => r.code)).toEqual(["no_browser_signals", "evaluation_timeout"]);
+      expect(check.reasons[1]!.message).toContain(`a ${trigger} is denied rather than passed unchecked`);
+      expect(check.reasons[1]!.message).toContain("disposable_email_domain");
+    }
+    const view = await lateCheck(body("rate_view"), unique("none"), spentAfter("signals"));
+    expect(view).toMatchObject({
       decision: "bypass",
+      radar_result: "evaluation_timeout",
+      should_hide_rate: false,
+      billable: false,
+    });
+    expect(view.reasons.at(-1)!.message).toContain("failing open for a rate_view");
+  });
+
+  it("allows when the rules it could not apply could not reach the deny score, and says so", async () => {
+    // A clean human session read through velocity: only the e-mail list (40) and zone table (15) are missing.
+    const check = await lateCheck(
+      checkBody({ booker: { email: `${unique("late")}@mailinator.com` } }),
+      await browserSession(),
+      spentAfter("velocity"),
+    );
+    expect(check).toMatchObject({
+      decision: "allow",
       radar_result: "evaluation_timeout",
       should_hide_rate: false,
       billable: false,
       score: 0,
     });
-    expect(check.reasons[0]!.code).toBe("evaluation_timeout");
+    expect(check.reasons).toEqual([
+      {
+        code: "evaluation_timeout",
+        weight: 0,
+        message:
+          "The evaluation did not finish within 60000 ms; the rules it could not apply (disposable_email_domain, timezone_country_mismatch) could not reach the deny score",
+      },
+    ]);
+  });
+
+  it("a step that never ends in time: the timer decides, and a booking_attempt is denied", async () => {
+    const check = await lateCheck(checkBody({ booker: { email: "x@mailinator.com" } }), unique("s"), {
+      ms: 0,
+      isSpent: () => true,
+    });
+    expect(check).toMatchObject({ decision: "deny", radar_result: "evaluation_timeout", billable: false });
+    expect(check.reasons.at(-1)!.code).toBe("evaluation_timeout");
     expect(await storedCheck(check.check_id)).not.toBeNull();
+  });
+
+  it("100 parallel deny-worthy booking checks under load: every answer is a deny", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        runCheckCall(checkBody({ booker: { email: `${unique("load")}@mailinator.com` } }), {
+          sessionId: unique("load"),
+        }),
+      ),
+    );
+    const decisions = answers.map((a) => `${a.status} ${a.json.data?.decision}`);
+    expect(decisions.filter((d) => d !== "200 deny")).toEqual([]);
+    for (const a of answers) expect(a.json.data.should_hide_rate).toBe(true);
   });
 });
 

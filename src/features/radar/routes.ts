@@ -112,7 +112,8 @@ signalsRoutes.use(
     origin: "*",
     allowMethods: ["POST", "OPTIONS"],
     allowHeaders: ["content-type", "session-id", "x-radar-collector-key"],
-    exposeHeaders: ["x-request-id", "retry-after"],
+    // Browsers hide every response header not listed here: the page may read its rate state.
+    exposeHeaders: ["x-request-id", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"],
     maxAge: 86_400,
   }),
 );

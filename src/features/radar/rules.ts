@@ -65,45 +65,82 @@ export const countriesOfTimezone = (table: TimezoneCountries, zone: string): str
 
 export const isHeadlessUserAgent = (userAgent: string): boolean => /Headless/i.test(userAgent);
 
-/** Applies every rule; returns the firing reasons in RULES order and the capped score. */
-export const evaluateRules = (inputs: RuleInputs): { score: number; reasons: Reason[] } => {
-  const fired: RuleCode[] = [];
-  const { signals, billingCountry } = inputs;
+/**
+ * What an evaluation that ran out of time had read: `undefined` is an input it did not get to, and
+ * the rules that need it are not judged (they neither fire nor count as quiet).
+ */
+export type ReadInputs = { [K in keyof Required<RuleInputs>]: RuleInputs[K] | undefined };
 
-  if (!signals) fired.push("no_browser_signals");
-  if (inputs.disposableEmail) fired.push("disposable_email_domain");
+export type Judgement = {
+  score: number;
+  reasons: Reason[];
+  /** Rules left unjudged because their input was not read. */
+  unjudged: RuleCode[];
+  /** The highest score before conflicting_signals the unjudged rules could still bring; below DENY_SCORE no full evaluation could deny. */
+  ceiling: number;
+};
+
+/** Applies every rule whose inputs were read; returns the firing reasons in RULES order, the capped score and what was left unjudged. */
+export const judgeRules = (inputs: ReadInputs): Judgement => {
+  const fired: RuleCode[] = [];
+  const unjudged: RuleCode[] = [];
+  const { signals, billingCountry } = inputs;
+  const judge = (code: RuleCode, known: boolean, fires: () => boolean) => {
+    if (!known) unjudged.push(code);
+    else if (fires()) fired.push(code);
+  };
+
+  judge("no_browser_signals", signals !== undefined, () => signals === null);
+  judge("disposable_email_domain", inputs.disposableEmail !== undefined, () => inputs.disposableEmail === true);
 
   const userAgent = signals?.user_agent ?? "";
   // A headless browser is also an isbot match; one piece of evidence counts once.
-  if (isHeadlessUserAgent(userAgent)) fired.push("headless_browser");
-  else if (signals && isbot(userAgent)) fired.push("bot_user_agent");
-  if (signals?.device?.webdriver === true) fired.push("webdriver");
+  const headless = isHeadlessUserAgent(userAgent);
+  judge("headless_browser", signals !== undefined, () => headless);
+  judge("bot_user_agent", signals !== undefined, () => !headless && !!signals && isbot(userAgent));
+  judge("webdriver", signals !== undefined, () => signals?.device?.webdriver === true);
 
-  if (billingCountry && inputs.ipCountry && inputs.ipCountry !== billingCountry) fired.push("ip_country_mismatch");
-  if (billingCountry && signals?.timezone) {
-    const countries = countriesOfTimezone(inputs.zoneCountries, signals.timezone);
-    if (countries.length > 0 && !countries.includes(billingCountry)) fired.push("timezone_country_mismatch");
-  }
+  const ipCountry = inputs.ipCountry;
+  judge("ip_country_mismatch", !billingCountry || ipCountry !== undefined, () =>
+    Boolean(billingCountry && ipCountry && ipCountry !== billingCountry),
+  );
+  const zone = signals?.timezone;
+  judge(
+    "timezone_country_mismatch",
+    !billingCountry || (signals !== undefined && (!zone || inputs.zoneCountries !== undefined)),
+    () => {
+      if (!billingCountry || !zone || !inputs.zoneCountries) return false;
+      const countries = countriesOfTimezone(inputs.zoneCountries, zone);
+      return countries.length > 0 && !countries.includes(billingCountry);
+    },
+  );
 
   const v = inputs.velocity;
-  if (v.visitorChecks >= VELOCITY.visitor.priorChecks) fired.push("visitor_velocity");
-  if (v.emailChecks >= VELOCITY.email.priorChecks) fired.push("email_velocity");
-  if (v.ipChecks >= VELOCITY.ip.priorChecks) fired.push("ip_velocity");
-  if (v.visitorOtherEmails >= VELOCITY.identities.otherEmails) fired.push("device_many_identities");
+  judge("visitor_velocity", v !== undefined, () => v!.visitorChecks >= VELOCITY.visitor.priorChecks);
+  judge("email_velocity", v !== undefined, () => v!.emailChecks >= VELOCITY.email.priorChecks);
+  judge("ip_velocity", v !== undefined, () => v!.ipChecks >= VELOCITY.ip.priorChecks);
+  judge("device_many_identities", v !== undefined, () => v!.visitorOtherEmails >= VELOCITY.identities.otherEmails);
 
   const reason = (code: RuleCode) => ({ code, weight: RULES[code].weight, message: RULES[code].message });
   const reasons = fired.map(reason);
-  const score = Math.min(
-    100,
-    reasons.reduce((sum, r) => sum + r.weight, 0),
-  );
-  if (!inputs.conflictingSignals) return { score, reasons };
+  const total = (codes: RuleCode[]) => codes.reduce((sum, code) => sum + RULES[code].weight, 0);
+  const score = Math.min(100, total(fired));
+  const ceiling = Math.min(100, score + total(unjudged));
+  if (!inputs.conflictingSignals) return { score, reasons, unjudged, ceiling };
   // Anyone holding the session id can post later: that alone may raise the risk, never deny.
-  const ceiling = score >= DENY_SCORE ? 100 : DENY_SCORE - 1;
+  const cap = score >= DENY_SCORE ? 100 : DENY_SCORE - 1;
   return {
-    score: Math.min(ceiling, score + RULES.conflicting_signals.weight),
+    score: Math.min(cap, score + RULES.conflicting_signals.weight),
     reasons: [...reasons, reason("conflicting_signals")],
+    unjudged,
+    ceiling,
   };
+};
+
+/** Applies every rule to a complete read; returns the firing reasons in RULES order and the capped score. */
+export const evaluateRules = (inputs: RuleInputs): { score: number; reasons: Reason[] } => {
+  const { score, reasons } = judgeRules({ conflictingSignals: false, ...inputs });
+  return { score, reasons };
 };
 
 export type Verdict = { decision: "deny" | "allow"; radarResult: "high_risk" | "elevated_risk" | "low_risk" };

@@ -137,7 +137,10 @@ export const riskCheckSchema = z
     partner_id: z.string(),
     session_id: z.string(),
     decision: z.enum(["deny", "allow", "bypass"]),
-    radar_result: z.enum(RADAR_RESULTS),
+    radar_result: z.enum(RADAR_RESULTS).openapi({
+      description:
+        "evaluation_timeout: the evaluation ran out of time and `decision` was made on what it had read (deny, allow or, for rate_view only, bypass); never billable",
+    }),
     should_hide_rate: z.boolean(),
     billable: z.boolean(),
     checked_at: z.string(),
@@ -185,14 +188,29 @@ export type RiskCheck = z.infer<typeof riskCheckSchema>;
 
 export const checkResponseSchema = envelopeSchema(riskCheckSchema).openapi("RadarCheckResponse");
 
-/** An origin exactly as a browser sends it: scheme, host and port only (no path, no slash). */
+/** A host as browsers send it in Origin: DNS labels (IDNs in punycode), IPv4, or a bracketed IPv6. */
+const ORIGIN_HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*)$/;
+
+/**
+ * An origin exactly as a browser sends it: scheme, host and port only (no path, no slash). The
+ * allow-list compares exactly, so a pattern such as https://*.shop.example is refused, not
+ * stored to match nothing.
+ */
 const originSchema = z
   .string()
   .max(2048)
+  .refine((value) => !value.includes("*"), {
+    error: "wildcards are not supported: list each origin, such as https://shop.example",
+    abort: true,
+  })
   .refine((value) => {
     try {
       const url = new URL(value);
-      return (url.protocol === "https:" || url.protocol === "http:") && url.origin === value;
+      return (
+        (url.protocol === "https:" || url.protocol === "http:") &&
+        url.origin === value &&
+        ORIGIN_HOST.test(url.hostname)
+      );
     } catch {
       return false;
     }
@@ -200,11 +218,10 @@ const originSchema = z
 
 export const radarSettingsRequestSchema = z
   .object({
-    allowedOrigins: z
-      .array(originSchema)
-      .max(50)
-      .optional()
-      .openapi({ description: "Origins that may post signals with the collector key; [] or absent = any origin" }),
+    allowedOrigins: z.array(originSchema).max(50).optional().openapi({
+      description:
+        "Exact origins that may post signals with the collector key (no wildcards); [] or absent = any origin",
+    }),
   })
   .openapi("RadarSettingsRequest", { example: { allowedOrigins: ["https://partner.example"] } });
 

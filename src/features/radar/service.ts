@@ -5,16 +5,16 @@ import { keyedHash, sha256Hex } from "../../platform/crypto/digest";
 import { ApiError } from "../../platform/http/api-error";
 import { canonicalJson } from "../../platform/idempotency/canonical-json";
 import { isDisposableEmail } from "./disposable-domains";
-import { timezoneCountries } from "./timezone-countries";
+import { timezoneCountries, type TimezoneCountries } from "./timezone-countries";
 import { insertSignalPostWithinCap } from "./signal-posts";
-import { evaluateRules, VELOCITY, verdictFor, type Reason, type VelocityCounts } from "./rules";
+import { DENY_SCORE, judgeRules, VELOCITY, verdictFor, type Reason, type VelocityCounts } from "./rules";
 import type { BrowserSignals, CheckRequest, RiskCheck } from "./schemas";
 import { radarChecks, radarSettings, radarSignals, type RadarCheckRow } from "./tables";
 import { loggableError } from "../../platform/observability/loggable-error";
 
 /** How long posted signals are merged into checks of their session. */
 export const SIGNALS_RETENTION_MS = 24 * 60 * 60_000;
-/** Time budget of one evaluation; past it the check is a bypass (fail open). */
+/** Time budget of one evaluation; past it the check is decided on what was read (see `decide`). */
 export const CHECK_BUDGET_MS = 1_500;
 
 export { canonicalJson };
@@ -103,7 +103,8 @@ export type CheckInput = {
   request: CheckRequest;
   /** PII_HASH_SECRET: e-mails and IPs are matched by keyed hash, so retention can drop the values. */
   piiKey: string;
-  budgetMs?: number;
+  /** Tests: a budget spent after a chosen step (default: CHECK_BUDGET_MS on the clock). */
+  budget?: EvaluationBudget;
   now?: number;
 };
 
@@ -138,6 +139,9 @@ const toRiskCheck = (row: RadarCheckRow): RiskCheck => ({
   merged_signals: mergedSignalsOf(JSON.parse(row.inputs)),
 });
 
+/** Results of an evaluation that ran to its end: only these are billable. */
+const COMPLETE_RESULTS: ReadonlySet<RiskCheck["radar_result"]> = new Set(["low_risk", "elevated_risk", "high_risk"]);
+
 const isRadarEnabled = async (db: Db, partnerId: string) => {
   const [row] = await db
     .select({ enabled: radarSettings.enabled })
@@ -166,6 +170,32 @@ type Evaluation = {
   identities: Identities;
 };
 
+/** The steps of an evaluation that are followed by a budget check, in order (the last step, the lists, completes it). */
+export type EvaluationStep = "signals" | "velocity";
+
+/**
+ * When an evaluation's time is up. `ms` also bounds a step that hangs (a timer races the
+ * evaluation); `isSpent` is asked after each step. Tests pass a budget spent after a chosen step
+ * to slow the evaluation down without waiting.
+ */
+export type EvaluationBudget = { ms: number; isSpent: (after: EvaluationStep) => boolean };
+
+export const clockBudget = (ms: number): EvaluationBudget => {
+  const deadline = Date.now() + ms;
+  return { ms, isSpent: () => Date.now() > deadline };
+};
+
+/** What the evaluation has read so far (`undefined` = not yet); a timed-out check is decided on this alone. */
+type Findings = {
+  signals: BrowserSignals | null | undefined;
+  conflictingSignals: boolean | undefined;
+  ipCountry: string | null | undefined;
+  velocity: VelocityCounts | undefined;
+  disposableEmail: boolean | undefined;
+  zoneCountries: TimezoneCountries | undefined;
+  identities: Identities;
+};
+
 class BudgetExceeded extends Error {}
 
 const bypass = (
@@ -183,14 +213,17 @@ const bypass = (
   identities,
 });
 
-/** Reads this partner's live signals of the session, then the velocity counts (one batch), then applies the rules. */
+/** Reads this partner's live signals of the session, then the velocity counts (one batch), then the lists, into `found`. */
 const evaluate = async (
   db: Db,
   input: CheckInput,
   now: number,
-  emailHash: string,
-  deadline: number,
-): Promise<Evaluation> => {
+  found: Findings,
+  budget: EvaluationBudget,
+): Promise<void> => {
+  const step = (name: EvaluationStep) => {
+    if (budget.isSpent(name)) throw new BudgetExceeded();
+  };
   const signalRows = await db
     .select()
     .from(radarSignals)
@@ -210,14 +243,19 @@ const evaluate = async (
     signals !== null &&
     signalRows.slice(1).some((row) => conflictsWith(signals)(JSON.parse(row.signals) as BrowserSignals));
   const visitorId = signals?.fingerprint.visitor_id ?? null;
-  const ipHash = input.request.context?.ip
-    ? await keyedHash(input.piiKey, input.request.context.ip)
-    : (signalRow?.ipHash ?? null);
+  const emailHash = found.identities.emailHash;
+  const ipHash = found.identities.ipHash ?? signalRow?.ipHash ?? null;
   // The device: the visitor id with the browser's own IP, else the server's, else the booker id.
   const bookerUuid = input.request.context?.booker_uuid;
   const anchor = signalRow?.ipHash ?? ipHash ?? (bookerUuid ? `booker:${bookerUuid}` : null);
   const deviceKey = visitorId && anchor ? await sha256Hex(`${visitorId}\n${anchor}`) : null;
-  if (Date.now() > deadline) throw new BudgetExceeded();
+  Object.assign(found, {
+    signals,
+    conflictingSignals,
+    ipCountry: signalRow?.ipCountry ?? null,
+    identities: { visitorId, deviceKey, emailHash, ipHash },
+  });
+  step("signals");
 
   const partner = eq(radarChecks.partnerId, input.partnerId);
   const since = (windowMs: number) => gte(radarChecks.checkedAtMs, now - windowMs);
@@ -247,66 +285,92 @@ const evaluate = async (
         ),
       ),
   ]);
-  if (Date.now() > deadline) throw new BudgetExceeded();
-  const velocity: VelocityCounts = {
+  found.velocity = {
     visitorChecks: deviceKey ? (visitorRows[0]?.n ?? 0) : 0,
     emailChecks: emailRows[0]?.n ?? 0,
     ipChecks: ipHash ? (ipRows[0]?.n ?? 0) : 0,
     visitorOtherEmails: deviceKey ? (identityRows[0]?.n ?? 0) : 0,
   };
-  const billing = input.request.payment?.billing_address?.country?.toUpperCase() ?? null;
+  step("velocity");
+
   const [disposableEmail, zoneCountries] = await Promise.all([
     isDisposableEmail(input.assets, input.request.booker.email),
     timezoneCountries(input.assets),
   ]);
-  if (Date.now() > deadline) throw new BudgetExceeded();
-  const { score, reasons } = evaluateRules({
-    disposableEmail,
-    billingCountry: billing,
-    signals,
-    ipCountry: signalRow?.ipCountry ?? null,
-    velocity,
-    conflictingSignals,
-    zoneCountries,
+  // Everything is read: from here the decision is complete, however late.
+  Object.assign(found, { disposableEmail, zoneCountries });
+};
+
+/** Where a deny stops money or a booking, a check that ran out of time must not let it through unchecked. */
+const FAIL_CLOSED_TRIGGERS: ReadonlySet<RiskCheck["trigger_event"]> = new Set(["booking_attempt", "payment_attempt"]);
+
+/**
+ * The decision on what was read. Complete: the rules' verdict. Out of time (radar_result
+ * evaluation_timeout, with a reason saying which way it was decided): deny when the rules read
+ * already deny; allow when the rules not read could not reach the deny score; otherwise deny a
+ * booking or payment attempt and bypass a rate view.
+ */
+const decide = (input: CheckInput, found: Findings, budgetMs: number | null): Evaluation => {
+  const judged = judgeRules({
+    disposableEmail: found.disposableEmail,
+    billingCountry: input.request.payment?.billing_address?.country?.toUpperCase() ?? null,
+    signals: found.signals,
+    ipCountry: found.ipCountry,
+    velocity: found.velocity,
+    conflictingSignals: found.conflictingSignals,
+    zoneCountries: found.zoneCountries,
   });
-  const verdict = verdictFor(score);
+  const read = {
+    signals: found.signals ?? null,
+    ipCountry: found.ipCountry ?? null,
+    identities: found.identities,
+  };
+  if (budgetMs === null) return { ...verdictFor(judged.score), score: judged.score, reasons: judged.reasons, ...read };
+
+  const trigger = input.request.trigger_event;
+  const late = `The evaluation did not finish within ${budgetMs} ms`;
+  const unjudged = judged.unjudged.join(", ");
+  const [decision, message]: [RiskCheck["decision"], string] =
+    verdictFor(judged.score).decision === "deny"
+      ? ["deny", `${late}; the rules it applied already deny`]
+      : judged.ceiling < DENY_SCORE
+        ? ["allow", `${late}; the rules it could not apply (${unjudged}) could not reach the deny score`]
+        : FAIL_CLOSED_TRIGGERS.has(trigger)
+          ? ["deny", `${late}; a ${trigger} is denied rather than passed unchecked (not judged: ${unjudged})`]
+          : ["bypass", `${late}; failing open for a ${trigger} (not judged: ${unjudged})`];
   return {
-    ...verdict,
-    score,
-    reasons,
-    signals,
-    ipCountry: signalRow?.ipCountry ?? null,
-    identities: { visitorId, deviceKey, emailHash, ipHash },
+    decision,
+    radarResult: "evaluation_timeout",
+    score: judged.score,
+    reasons: [...judged.reasons, { code: "evaluation_timeout", weight: 0, message }],
+    ...read,
   };
 };
 
-/** Evaluates within the budget; past it, or on an unexpected failure, the check fails open as a bypass. */
-const evaluateWithinBudget = async (db: Db, input: CheckInput, now: number, emailHash: string): Promise<Evaluation> => {
-  const budgetMs = input.budgetMs ?? CHECK_BUDGET_MS;
-  const identities: Identities = {
-    visitorId: null,
-    deviceKey: null,
-    emailHash,
-    ipHash: input.request.context?.ip ? await keyedHash(input.piiKey, input.request.context.ip) : null,
+/** Evaluates within the budget; past it the check is decided on what was read (see decide); on an unexpected failure it fails open as a bypass. */
+const evaluateWithinBudget = async (db: Db, input: CheckInput, now: number, identities: Identities) => {
+  const budget = input.budget ?? clockBudget(CHECK_BUDGET_MS);
+  const found: Findings = {
+    signals: undefined,
+    conflictingSignals: undefined,
+    ipCountry: undefined,
+    velocity: undefined,
+    disposableEmail: undefined,
+    zoneCountries: undefined,
+    identities,
   };
-  const timedOut = () =>
-    bypass(
-      "evaluation_timeout",
-      "evaluation_timeout",
-      `The evaluation did not finish within ${budgetMs} ms; failing open`,
-      identities,
-    );
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = Date.now() + budgetMs;
   try {
-    return await Promise.race([
-      evaluate(db, input, now, emailHash, deadline),
-      new Promise<Evaluation>((resolve) => {
-        timer = setTimeout(() => resolve(timedOut()), budgetMs);
+    const finished = await Promise.race([
+      evaluate(db, input, now, found, budget).then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), budget.ms);
       }),
     ]);
+    // A snapshot: the evaluation may still be reading after the timer won.
+    return decide(input, { ...found }, finished ? null : budget.ms);
   } catch (error) {
-    if (error instanceof BudgetExceeded) return timedOut();
+    if (error instanceof BudgetExceeded) return decide(input, { ...found }, budget.ms);
     // Fail open: a risk check must not block bookings when its own storage misbehaves.
     console.error(
       JSON.stringify({
@@ -328,16 +392,17 @@ const evaluateWithinBudget = async (db: Db, input: CheckInput, now: number, emai
  */
 export const runCheck = async (db: Db, input: CheckInput): Promise<{ check: RiskCheck }> => {
   const now = input.now ?? Date.now();
-  const emailHash = await keyedHash(input.piiKey, input.request.booker.email.trim().toLowerCase());
+  // Known before any read: a timed-out check still counts towards velocity by these.
+  const identities: Identities = {
+    visitorId: null,
+    deviceKey: null,
+    emailHash: await keyedHash(input.piiKey, input.request.booker.email.trim().toLowerCase()),
+    ipHash: input.request.context?.ip ? await keyedHash(input.piiKey, input.request.context.ip) : null,
+  };
 
   const evaluation = (await isRadarEnabled(db, input.partnerId))
-    ? await evaluateWithinBudget(db, input, now, emailHash)
-    : bypass("radar_disabled", "radar_disabled", "Radar is turned off for this partner", {
-        visitorId: null,
-        deviceKey: null,
-        emailHash,
-        ipHash: input.request.context?.ip ? await keyedHash(input.piiKey, input.request.context.ip) : null,
-      });
+    ? await evaluateWithinBudget(db, input, now, identities)
+    : bypass("radar_disabled", "radar_disabled", "Radar is turned off for this partner", identities);
 
   const inputs = {
     partner_id: input.partnerId,
@@ -358,7 +423,8 @@ export const runCheck = async (db: Db, input: CheckInput): Promise<{ check: Risk
     score: evaluation.score,
     reasons: JSON.stringify(evaluation.reasons),
     shouldHideRate: evaluation.decision === "deny",
-    billable: evaluation.decision !== "bypass",
+    // Billed only when the evaluation was complete.
+    billable: COMPLETE_RESULTS.has(evaluation.radarResult),
     inputDigest: await sha256Hex(serialized),
     inputs: serialized,
     visitorId: evaluation.identities.visitorId,

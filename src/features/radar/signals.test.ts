@@ -166,6 +166,15 @@ describe("POST /api/v1/radar/sessions/signals", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(limited.headers.get("x-ratelimit-remaining")).toBe("0");
     expect(limited.headers.get("access-control-allow-origin")).toBe("*");
+    // A browser page can read only the headers listed in Access-Control-Expose-Headers.
+    const exposed = (limited.headers.get("access-control-expose-headers") ?? "")
+      .split(",")
+      .map((h) => h.trim().toLowerCase());
+    expect(exposed).toEqual(
+      expect.arrayContaining(["retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]),
+    );
+    for (const name of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"])
+      expect(limited.headers.get(name), name).toMatch(/^\d+$/);
     expect((await sendSignals(humanSignals(), { sessionId: unique("s"), ip: "198.51.100.78" })).status).toBe(202);
     expect(
       (await sendSignals(humanSignals(), { sessionId: unique("s"), ip, collectorKey: "other-collector-key" })).status,
@@ -255,6 +264,34 @@ describe("collector key origin allowlist: PUT /api/partners/:partnerId/radar-set
         })
       ).status,
     ).toBe(400);
+  });
+
+  it("refuses wildcard origins with a 400 naming the field, and stores nothing", async () => {
+    await settings("demo", { allowedOrigins: [] });
+    for (const wildcard of [
+      "https://*.example",
+      "https://*.shop.example",
+      "https://shop.example:*",
+      "*://shop.example",
+    ]) {
+      const res = await settings("demo", { allowedOrigins: ["https://shop.example", wildcard] });
+      expect(res.status, wildcard).toBe(400);
+      expect(res.json.message).toBe(
+        "allowedOrigins[1]: wildcards are not supported: list each origin, such as https://shop.example",
+      );
+    }
+    // Other characters no browser sends in a host are refused too.
+    for (const odd of ["https://shop!.example", "https://sh$op.example"]) {
+      const res = await settings("demo", { allowedOrigins: [odd] });
+      expect(res.status, odd).toBe(400);
+      expect(res.json.message).toMatch(/^allowedOrigins\[0\]: must be an origin/);
+    }
+    const row = await env.DB.prepare("select allowed_origins from radar_settings where partner_id = 'demo'").first();
+    expect(row).toEqual({ allowed_origins: "[]" });
+    // IDNs (as punycode), IP literals and ports are origins.
+    const good = ["https://xn--bcher-kva.example", "http://127.0.0.1:8080", "https://[2001:db8::1]:8443"];
+    expect((await settings("demo", { allowedOrigins: good })).json.data.allowedOrigins).toEqual(good);
+    await settings("demo", { allowedOrigins: [] });
   });
 
   it("needs the operator token (a partner's key or bearer gets 401) and a known partner (404)", async () => {

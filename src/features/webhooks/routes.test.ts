@@ -96,6 +96,11 @@ describe("POST /api/partner/webhooks", () => {
     ["https://[::ffff:10.0.0.1]/hooks", "url must not point to a private, loopback or link-local address"],
     ["https://[fd00::1]/hooks", "url must not point to a private, loopback or link-local address"],
     ["https://[fe80::1]/hooks", "url must not point to a private, loopback or link-local address"],
+    ["https://[64:ff9b::a9fe:a9fe]/hooks", "url must not point to a private, loopback or link-local address"],
+    ["https://[2002:a9fe:a9fe::]/hooks", "url must not point to a private, loopback or link-local address"],
+    ["https://[fec0::1]/hooks", "url must not point to a private, loopback or link-local address"],
+    ["https://192.0.2.1/hooks", "url must not point to a private, loopback or link-local address"],
+    ["https://partner.example:0/hooks", "url must not use port 0"],
     ["http://127.0.0.1/hooks", "url must use https"],
     ["http://localhost:8080/hooks", "url must use https"],
   ])("refuses %s with 400", async (url, message) => {

@@ -11,7 +11,13 @@ import { bearerCredential } from "./bearer-credential";
 
 /** Access tokens live one hour; there is no refresh token, the client logs in again. */
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
+/** Clock difference between the location that issued a token and the one reading it. */
+const CLOCK_LEEWAY_SECONDS = 60;
 const ISSUER = "edgestay";
+
+/** hono/jwt checks `exp` only when present: a token without one, or claiming more than our lifetime, would never end. */
+const hasOurLifetime = (exp: unknown, nowSeconds: number) =>
+  typeof exp === "number" && exp <= nowSeconds + ACCESS_TOKEN_LIFETIME_SECONDS + CLOCK_LEEWAY_SECONDS;
 
 /** HS256 JWT naming the user and partner; authority comes from the user row, not the token. */
 export const issueAccessToken = async (
@@ -42,7 +48,7 @@ export const findBearerUser = async (db: Db, userId: string, partnerId: string):
 
 /**
  * Spec section 5 rule 2: `Authorization: Bearer <accessToken>` from login, read by Hono's
- * bearer-auth. The token's signature, issuer and expiry are checked, then the user row is read
+ * bearer-auth. The token's signature, issuer and expiry (required, at most one lifetime ahead) are checked, then the user row is read
  * again, so a deactivated or deleted user's token stops working on its next request.
  */
 export const bearerAuth = (): MiddlewareHandler<AppEnv> =>
@@ -55,6 +61,7 @@ export const bearerAuth = (): MiddlewareHandler<AppEnv> =>
         verify(token, secret, { alg: "HS256", iss: ISSUER }).catch(() => null),
       );
       if (!claims || typeof claims.sub !== "string" || typeof claims.pid !== "string") return false;
+      if (!hasOurLifetime(claims.exp, Math.floor(Date.now() / 1000))) return false;
       const user = await findBearerUser(c.get("db"), claims.sub, claims.pid);
       if (!user) return false;
       c.set("user", user);
