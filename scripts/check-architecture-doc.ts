@@ -1,9 +1,11 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { root } from "../local/platform";
 import { architectureDocGaps } from "./lint-rules/architecture-doc";
+import { importOrderIn, importOrderProblems, importsOf, type ModuleImports } from "./lint-rules/feature-order";
 
-// docs/architecture.md must name every migration and room, so neither is added unsaid.
+// docs/architecture.md must name every migration and room, so neither is added unsaid, and the
+// import order it writes down must be the one the code keeps.
 const doc = readFileSync(join(root, "docs", "architecture.md"), "utf8");
 const migrations = readdirSync(join(root, "migrations"))
   .filter((name) => name.endsWith(".sql"))
@@ -14,9 +16,31 @@ const rooms = readdirSync(join(root, "src", "features"), { withFileTypes: true }
   .map((entry) => entry.name)
   .sort();
 
-const missing = architectureDocGaps(doc, migrations, rooms);
-if (missing.length > 0) {
-  console.error(`docs/architecture.md does not name:\n${missing.map((m) => `  - ${m}`).join("\n")}`);
+const problems = architectureDocGaps(doc, migrations, rooms).map((gap) => `does not name ${gap}`);
+const order = importOrderIn(doc);
+if (!order) problems.push("has no `Import order: platform < ... < app.ts` line");
+else {
+  const named = new Set(order.flat());
+  for (const room of ["platform", ...rooms, "app.ts"])
+    if (!named.has(room)) problems.push(`import order leaves out ${room}`);
+  // Tests may reach into any room to arrange what they check; the order binds the code that ships.
+  const sources = (readdirSync(join(root, "src"), { recursive: true }) as string[])
+    .map((path) =>
+      relative(root, join(root, "src", path))
+        .split("\\")
+        .join("/"),
+    )
+    .filter((path) => path.endsWith(".ts") && !path.endsWith(".test.ts") && !path.endsWith(".d.ts"));
+  const modules: ModuleImports[] = sources.map((file) => ({
+    file,
+    imports: importsOf(file, readFileSync(join(root, file), "utf8"), (path) => existsSync(join(root, path))),
+  }));
+  problems.push(...importOrderProblems(modules, order));
+}
+if (problems.length > 0) {
+  console.error(`docs/architecture.md and the code disagree:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
   process.exit(1);
 }
-console.log(`docs/architecture.md names all ${migrations.length} migrations and ${rooms.length} rooms.`);
+console.log(
+  `docs/architecture.md names all ${migrations.length} migrations and ${rooms.length} rooms; imports keep its order.`,
+);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { architectureDocGaps } from "./architecture-doc";
 import { dataAccessProblems } from "./data-access";
+import { importOrderIn, importOrderProblems, importsOf, roomCycles } from "./feature-order";
 
 const MARKER = "// Raw SQL: the key lookup runs in one D1 batch\n";
 
@@ -62,5 +63,89 @@ describe("the architecture document check", () => {
     ]);
     // A room mentioned in passing is not its entry.
     expect(architectureDocGaps("the chat room", [], ["chat"])).toEqual(["room **chat** (src/features/chat/)"]);
+  });
+});
+
+describe("the import order of rooms", () => {
+  const order = importOrderIn("Import order: `platform < connections, partners < supply < booking < app.ts`\n")!;
+  const module = (file: string, ...imports: string[]) => ({ file, imports });
+
+  it("reads the order docs/architecture.md writes down", () => {
+    expect(order).toEqual([["platform"], ["connections", "partners"], ["supply"], ["booking"], ["app.ts"]]);
+    expect(importOrderIn("no order here")).toBeNull();
+  });
+
+  it("accepts imports down the order through each room's index.ts, inside a room, and of platform anywhere", () => {
+    expect(
+      importOrderProblems(
+        [
+          module("src/features/booking/book.ts", "src/features/supply/index.ts", "src/features/booking/tables.ts"),
+          module("src/features/supply/index.ts", "src/features/supply/catalogue.ts", "src/platform/db/client.ts"),
+          module("src/features/supply/catalogue.ts", "src/features/connections/index.ts"),
+          module("src/app.ts", "src/features/booking/index.ts", "src/platform/http/router.ts"),
+          module("src/platform/http/router.ts", "src/platform/http/errors.ts"),
+        ],
+        order,
+      ),
+    ).toEqual([]);
+  });
+
+  it("fails on a planted deep import, an import up or across the order, and a room importing its own door", () => {
+    expect(
+      importOrderProblems(
+        [
+          module("src/features/booking/book.ts", "src/features/supply/catalogue.ts"),
+          module("src/features/supply/catalogue.ts", "src/features/booking/index.ts"),
+          module("src/features/connections/access.ts", "src/features/partners/index.ts"),
+          module("src/platform/http/router.ts", "src/features/supply/index.ts"),
+          module("src/features/supply/routes.ts", "src/features/supply/index.ts"),
+          module("src/features/radar/rules.ts", "src/platform/db/client.ts"),
+        ],
+        order,
+      ),
+    ).toEqual([
+      expect.stringMatching(
+        /^src\/features\/booking\/book\.ts: .* entered only through src\/features\/supply\/index\.ts/,
+      ),
+      expect.stringMatching(/^src\/features\/supply\/catalogue\.ts: .*supply may not import booking/),
+      expect.stringMatching(/^src\/features\/connections\/access\.ts: .*connections may not import partners/),
+      expect.stringMatching(/^src\/platform\/http\/router\.ts: .*platform may not import supply/),
+      expect.stringMatching(/^src\/features\/supply\/routes\.ts: imports its own room's index\.ts/),
+      "src/features/radar/rules.ts: room radar is not in the import order",
+      "import cycle between rooms: booking -> supply -> booking",
+    ]);
+  });
+
+  it("names a planted cycle once, whatever room it is entered from", () => {
+    expect(
+      roomCycles([
+        module("src/features/supply/a.ts", "src/features/booking/index.ts"),
+        module("src/features/booking/b.ts", "src/features/connections/index.ts"),
+        module("src/features/connections/c.ts", "src/features/supply/index.ts"),
+      ]),
+    ).toEqual(["booking -> connections -> supply -> booking"]);
+  });
+
+  it("resolves relative imports of every form to repository paths", () => {
+    const files = new Set([
+      "src/features/supply/index.ts",
+      "src/features/booking/tables.ts",
+      "src/platform/db/client.ts",
+    ]);
+    const source = [
+      'import { a } from "../supply";',
+      'import type { B } from "./tables";',
+      'export { c } from "../../platform/db/client";',
+      "import {\n  d,\n  e,\n} from '../supply';",
+      'const lazy = () => import("./tables");',
+      'import { z } from "zod";',
+    ].join("\n");
+    expect(importsOf("src/features/booking/book.ts", source, (p) => files.has(p))).toEqual([
+      "src/features/supply/index.ts",
+      "src/features/booking/tables.ts",
+      "src/platform/db/client.ts",
+      "src/features/supply/index.ts",
+      "src/features/booking/tables.ts",
+    ]);
   });
 });

@@ -1,4 +1,7 @@
-import { addDays } from "../../src/features/supply/zoned-time";
+import { env } from "cloudflare:test";
+import { coreConnection, readAccess } from "../../src/features/connections";
+import { database } from "../../src/platform/db/client";
+import { addDays } from "../../src/platform/time/zoned-time";
 import { DEMO, OTHER } from "./accounts";
 import { post } from "./api";
 import { inDays } from "./clock";
@@ -96,3 +99,7 @@ export const quoteOf = async (s: SearchedOption, options: { apiKey?: string } = 
   if (res.status !== 200) throw new Error(`quote ${res.status} ${res.text}`);
   return res.json.data;
 };
+
+/** A partner's in-use connection by its code, as the booking services take it (for tests that call them directly). */
+export const connectionByCode = async (code: number = DEMO_CODE, partnerId = "demo") =>
+  coreConnection(await readAccess(database(env.DB), code), partnerId);

@@ -3,10 +3,12 @@ import { sql } from "drizzle-orm";
 import type { AccommodationContent } from "../../src/features/content/schemas";
 import { hashPassword } from "../../src/platform/crypto/password";
 import { sha256Hex } from "../../src/platform/crypto/digest";
-import { accommodations, apiKeys, connections, partners, users } from "../../src/platform/db/schema";
-import { connectionUpstreams } from "../../src/features/operators/tables";
+import { apiKeys, partners, users } from "../../src/platform/db/schema";
+import { accommodations } from "../../src/features/content/tables";
+import { connections } from "../../src/features/connections/tables";
+import { connectionUpstreams } from "../../src/features/connections/tables";
 import { DEMO_ACCOUNTS, DEMO_UPSTREAM_CONNECTION } from "./accounts";
-import { setUpstream } from "../../src/features/operators/upstreams";
+import { setUpstream } from "../../src/features/connections/upstreams";
 import { generateAccommodations, type DemoAccommodation } from "./accommodations";
 import { hotelFor, inventoryCodes, SANDBOX_CITIES } from "../../sandbox/hotelx/src/inventory";
 

@@ -3,11 +3,11 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../support/seed";
 import { catalogueFor } from "../../src/features/supply/catalogue";
-import { addDays } from "../../src/features/supply/zoned-time";
+import { addDays } from "../../src/platform/time/zoned-time";
 import { demoAdminToken } from "../support/sessions";
 import { call } from "../support/api";
 import { DEMO_KEY } from "../support/api";
-import { findCardData } from "../../src/features/payments/card-data";
+import { findCardData } from "../../src/platform/card-data/card-data";
 
 /**
  * Property: no POST or PUT route of /openapi.json answers 5xx, whatever the body. Bodies are valid

@@ -5,21 +5,16 @@ import { isCheckViolation, isForeignKeyViolation, isUniqueViolation } from "../.
 import { ApiError } from "../../platform/http/api-error";
 import { success } from "../../platform/http/envelope";
 import { isReplayedError, replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
-import {
-  SupplierFailure,
-  SupplierRefusal,
-  type BookAnswer,
-  type ProviderTransaction,
-  type Supplier,
-} from "../supply/supplier";
-import { hasLocalWrites } from "../supply/inventory-supplier";
-import { isChargeable } from "../supply/selling-price";
-import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
-import { accommodationByCode } from "./accommodation-lookup";
+import { SupplierFailure, SupplierRefusal, type BookAnswer, type ProviderTransaction, type Supplier } from "../supply";
+import { hasLocalWrites } from "../supply";
+import { isChargeable } from "../supply";
+import { announceEvent } from "../webhooks";
+import { bookingChangeOf } from "./booking-events";
+import { accommodationByCode } from "../supply";
 import { bookingInsert } from "./book-batch";
-import type { CoreConnection } from "./connection-access";
+import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
-import { callSupplier, supplyOptionsOf, type SupplyOptions } from "./supplier-deadline";
+import { callSupplier, supplyOptionsOf, type SupplyOptions } from "../supply";
 import { quoteStore, type StoredQuote } from "./quote-store";
 import type { BookRequest } from "./schemas";
 import { requestedCurrency } from "./selling-terms";
@@ -287,7 +282,7 @@ const bookStoredQuote = async (
   const storedBooking = async (confirmed: boolean) => {
     const row = await db.select().from(bookings).where(eq(bookings.reference, reference)).get();
     // A pending booking is announced when it settles (settle-pending.ts), not before.
-    if (confirmed) await announceBookingChange(deps, bookingChangeOf("booking.confirmed", row!), now);
+    if (confirmed) await announceEvent(deps, bookingChangeOf("booking.confirmed", row!), now);
     return withTransactions(resultOf(row!, meta));
   };
 

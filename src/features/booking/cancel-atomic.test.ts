@@ -6,7 +6,7 @@ import { expectLogs } from "../../../test/support/expected-logs";
 import { bookOrderOf, bookQuote } from "./book";
 import type { BookRequest } from "./schemas";
 import { bookBody, cancelBody, quoteOf, searchOne } from "../../../test/support/booking";
-import type { CoreConnection } from "./connection-access";
+import type { CoreConnection } from "../connections/access";
 import { bookingDeps } from "./deps";
 
 beforeAll(async () => {
@@ -79,6 +79,7 @@ describe("a connection deleted mid-book", () => {
       rateLimit: 600,
       rateLimitWindowMs: 60_000,
       netMarkups: 0,
+      hasUpstream: false,
     };
     const request = bookOrderOf(bookBody(q, "mid-book-delete") as BookRequest);
     const failure = await bookQuote(bookingDeps(env), gone, request, {

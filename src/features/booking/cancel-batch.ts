@@ -1,5 +1,5 @@
 // Raw SQL: the cancel's status change shares one D1 batch (one transaction) with the inventory's raw allotment writes
-import type { WriteGuard } from "../supply/inventory-supplier";
+import type { WriteGuard } from "../supply";
 
 /** The guard of the inventory's give-back: the booking is still live (not cancelled by a concurrent request). */
 export const stillLive = (reference: string): WriteGuard => ({

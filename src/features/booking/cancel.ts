@@ -1,20 +1,21 @@
 import { eq } from "drizzle-orm";
 import { database } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
-import { hasLocalWrites } from "../supply/inventory-supplier";
+import { hasLocalWrites } from "../supply";
 import {
   SupplierFailure,
   type BookedStay,
   type CancelPolicy,
   type ProviderTransaction,
   type Supplier,
-} from "../supply/supplier";
-import { localDate } from "../supply/zoned-time";
-import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
+} from "../supply";
+import { localDate } from "../../platform/time/zoned-time";
+import { announceEvent } from "../webhooks";
+import { bookingChangeOf } from "./booking-events";
 import { markCancelled, stillLive } from "./cancel-batch";
 import type { BookingDeps } from "./deps";
 import { requestedCurrency } from "./selling-terms";
-import { callSupplier, supplierFailureError, type SupplyOptions } from "./supplier-deadline";
+import { callSupplier, supplierFailureError, type SupplyOptions } from "../supply";
 import { type BookingRow, bookings } from "./tables";
 
 /** What cancelling costs at `now`: the highest penalty whose deadline has passed, else nothing. */
@@ -112,7 +113,7 @@ export const cancelBooking = async (
     markCancelled(deps.d1, booking.reference, cancelledAt, cancelPrice),
   ]);
   if (results.at(-1)!.meta.changes !== 1) throw cannot("cancelled");
-  await announceBookingChange(
+  await announceEvent(
     deps,
     bookingChangeOf("booking.cancelled", { ...booking, status: "cancelled", cancelPrice }),
     now,

@@ -1,12 +1,12 @@
 import { signingKeys } from "../../platform/config/secrets";
 import type { Keyring } from "../../platform/crypto/keyring";
 import { database } from "../../platform/db/client";
-import { upstreamFor } from "../operators/upstreams";
-import { connectionOfHotelxSupplier, hotelxSupplier } from "../supply/hotelx/hotelx-supplier";
-import { inventorySupplier } from "../supply/inventory-supplier";
-import type { Supplier } from "../supply/supplier";
-import type { WebhookMessage } from "../webhooks/events";
-import type { CoreConnection } from "./connection-access";
+import { upstreamFor } from "../connections";
+import { connectionOfHotelxSupplier, hotelxSupplier } from "../supply";
+import { inventorySupplier } from "../supply";
+import type { Supplier } from "../supply";
+import type { WebhookMessage } from "../webhooks";
+import type { CoreConnection } from "../connections";
 
 /** The bindings the booking services use; chat builds the same from its own env. */
 export type BookingDeps = {
@@ -53,7 +53,7 @@ export const supplyDirectory = (
   return {
     async forConnection(connection) {
       // Read with the connection: an embedded-only connection costs no extra round trip.
-      if (connection.hasUpstream === false) return [inventory];
+      if (!connection.hasUpstream) return [inventory];
       const upstream = await upstreamOf(connection.id);
       if (!upstream) return [inventory];
       return upstream.withEmbedded ? [inventory, upstream.supplier] : [upstream.supplier];

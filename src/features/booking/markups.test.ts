@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, post } from "../../../test/support/api";
 import { OPERATOR } from "../../../test/support/sessions";
-import { addDays } from "../supply/zoned-time";
+import { addDays } from "../../platform/time/zoned-time";
 import { bookBody, quoteBody, searchOne, type SearchedOption } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { cancelBooking } from "./cancel";

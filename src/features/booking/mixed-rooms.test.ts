@@ -4,7 +4,7 @@ import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, post } from "../../../test/support/api";
 import { OPERATOR } from "../../../test/support/sessions";
 import { catalogueFor } from "../supply/catalogue";
-import { addDays } from "../supply/zoned-time";
+import { addDays } from "../../platform/time/zoned-time";
 import { bookBody, cancelBody, quoteBody, searchBody, searchOne } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 

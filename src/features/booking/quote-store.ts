@@ -1,7 +1,7 @@
 import { and, eq, gt, lte } from "drizzle-orm";
 import { randomToken } from "../../platform/crypto/digest";
 import { database } from "../../platform/db/client";
-import type { OfferRef, Stay } from "../supply/supplier";
+import type { OfferRef, Stay } from "../supply";
 import { quotes } from "./tables";
 
 /** Quotes live 30 minutes (spec 3.2), kept in KV with expirationTtl and in D1 with expires_at. */

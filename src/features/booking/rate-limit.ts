@@ -1,5 +1,5 @@
 import { rateHeaders, rateLimitExceeded, type RateHeaders } from "../../platform/ratelimit/rate-headers";
-import type { CoreConnection } from "./connection-access";
+import type { CoreConnection } from "../connections";
 
 /**
  * Counts one request against the connection's own window in its RateLimiter Durable Object.

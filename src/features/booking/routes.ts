@@ -18,13 +18,7 @@ import {
   cancellationPreviewResponseSchema,
   previewCancellation,
 } from "./cancellation-preview";
-import {
-  coreAccess,
-  coreConnection,
-  searchConnection,
-  type BookingEnv,
-  type CoreConnection,
-} from "./connection-access";
+import { type AccessEnv, coreAccess, coreConnection, type CoreConnection, searchConnection } from "../connections";
 import { bookingDeps, sandboxScenario } from "./deps";
 import { quoteOption, quoteQueryOf } from "./quote";
 import { consumeRateLimit } from "./rate-limit";
@@ -40,7 +34,7 @@ import {
   searchResponseSchema,
 } from "./schemas";
 import { searchAvailability, searchQueryOf } from "./search";
-import { supplyOptionsOf } from "./supplier-deadline";
+import { supplyOptionsOf } from "../supply";
 import { searchTgx } from "./tgx-search";
 import { tgxSearchRequestSchema, tgxSearchResponseSchema } from "./tgx-schemas";
 
@@ -67,19 +61,16 @@ const idempotencyHeader = z.object({
 });
 
 /** Counts the request against the connection's window; the rate headers go on success and on 429 alike. */
-const admit = async (c: Context<BookingEnv>, connection: CoreConnection) => {
+const admit = async (c: Context<AccessEnv>, connection: CoreConnection) => {
   const headers = await consumeRateLimit(c.env.RATE_LIMITER, connection);
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
 };
 
-/** The connection the request names (or the partner's in use, read with the API key), for a search or core route. */
-const connectionOf = (
-  c: Context<BookingEnv>,
-  settings: { access?: { code?: unknown } },
-  lookup: typeof searchConnection | typeof coreConnection,
-) => lookup(c.env.DB, c.get("caller").partnerId, settings.access?.code, c.var.connection);
+/** The connection the request names, read with the API key, judged for a search or core route. */
+const connectionOf = (c: Context<AccessEnv>, judge: typeof searchConnection | typeof coreConnection) =>
+  judge(c.var.access, c.get("caller").partnerId);
 
-const countUsage = (c: Context<BookingEnv>, connection: CoreConnection, operation: BillableOperation) =>
+const countUsage = (c: Context<AccessEnv>, connection: CoreConnection, operation: BillableOperation) =>
   recordUsage(c.env, {
     partnerId: connection.partnerId,
     operation,
@@ -234,12 +225,12 @@ const cancellationPreview = apiRoute({
 const notImplemented = (what: string) =>
   new ApiError("not_implemented", `${what} is not implemented; use the JSON API at ${what.replace("/tgx", "")}`);
 
-export const bookingRoutes = featureRouter<BookingEnv>()
+export const bookingRoutes = featureRouter<AccessEnv>()
   .openapi(search, async (c) => {
     const startedAt = Date.now();
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await connectionOf(c, request.settings, searchConnection);
+    const connection = connectionOf(c, searchConnection);
     // Counted first: a refused search does no supplier work at all.
     await admit(c, connection);
     const result = await searchAvailability(deps, connection, searchQueryOf(request));
@@ -252,7 +243,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
   .openapi(searchTgxRoute, async (c) => {
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await connectionOf(c, request.settings, searchConnection);
+    const connection = connectionOf(c, searchConnection);
     // Counted first, as /api/search: a refused search does no supplier work at all.
     await admit(c, connection);
     const searched = await searchTgx(deps, connection, request);
@@ -263,7 +254,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const startedAt = Date.now();
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await connectionOf(c, request.settings, coreConnection);
+    const connection = connectionOf(c, coreConnection);
     await admit(c, connection);
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
     const result = await quoteOption(deps, connection, quoteQueryOf(request), {
@@ -281,7 +272,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const startedAt = Date.now();
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await connectionOf(c, request.settings, coreConnection);
+    const connection = connectionOf(c, coreConnection);
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
     const response = await bookOnce(
       deps,
@@ -296,7 +287,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
   .openapi(cancel, async (c) => {
     const request = c.req.valid("json");
     const deps = bookingDeps(c.env);
-    const connection = await connectionOf(c, request.settings, coreConnection);
+    const connection = connectionOf(c, coreConnection);
     const response = await withIdempotency(
       deps.d1,
       { scope: "cancel", partnerId: connection.partnerId, key: c.req.header("idempotency-key"), request },

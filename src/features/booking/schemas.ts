@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
 import { specMessage, unsupportedField } from "../../platform/http/validation";
-import { nameSearchCharacters } from "./accommodation-lookup";
+import { nameSearchCharacters } from "../supply";
 import { MAX_OPTION_ID_LENGTH } from "./option-token";
 
 export const MAX_SEARCH_CODES = 1000;

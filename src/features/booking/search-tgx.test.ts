@@ -2,14 +2,13 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, OTHER_KEY, post } from "../../../test/support/api";
-import { bookBody, searchBody } from "../../../test/support/booking";
+import { bookBody, connectionByCode, searchBody } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { relaySupplier } from "../../../test/support/relay-supplier";
 import { OPERATOR } from "../../../test/support/sessions";
 import { inventorySupplier } from "../supply/inventory-supplier";
 import { REDACTED } from "../supply/provider-transactions";
 import type { Supplier } from "../supply/supplier";
-import { coreConnection } from "./connection-access";
 import { bookingDeps, type BookingDeps } from "./deps";
 import { tgxSearchRequestSchema } from "./tgx-schemas";
 import { searchTgx as tgxSearchOf } from "./tgx-search";
@@ -592,8 +591,7 @@ describe("POST /api/search/tgx: issue 25, every Hotel-X field is applied or refu
   });
   /** The service itself, for suppliers only a test can plug in (a remote one, one with RQ options). */
   const searchWith = async (deps: BookingDeps, body: unknown) =>
-    (await tgxSearchOf(deps, await coreConnection(env.DB, "demo", DIRECT), tgxSearchRequestSchema.parse(body))).data
-      .hotelX.search;
+    (await tgxSearchOf(deps, await connectionByCode(DIRECT), tgxSearchRequestSchema.parse(body))).data.hotelX.search;
 
   it("filterSearch, the schema's argument name, is applied as its deprecated name filter is", async () => {
     const all = await searchTgx(tgxBody({ hotels: HOTELS }));

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { post } from "../../../test/support/api";
-import { haversineKm, near, nameSearchSql } from "./accommodation-lookup";
+import { haversineKm, near, nameSearchSql } from "../supply/accommodations";
 import { searchBody } from "../../../test/support/booking";
 import { queryPlan } from "../../../test/support/query-plan";
 

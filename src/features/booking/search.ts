@@ -1,6 +1,6 @@
 import { ApiError } from "../../platform/http/api-error";
-import { readExchangeTable } from "../operators/exchange-rates";
-import { isSellable, type SellingTerms } from "../supply/selling-price";
+import { readExchangeTable } from "../supply";
+import { isSellable, type SellingTerms } from "../supply";
 import {
   SupplierFailure,
   type AccommodationSelection,
@@ -10,15 +10,15 @@ import {
   type Supplier,
   type SupplierFailureCode,
   type SupplyAccommodation,
-} from "../supply/supplier";
-import { addDays, isCalendarDate, stayNights } from "../supply/zoned-time";
-import type { CoreConnection } from "./connection-access";
+} from "../supply";
+import { addDays, isCalendarDate, stayNights } from "../../platform/time/zoned-time";
+import type { CoreConnection } from "../connections";
 import { accommodationTypeName, suppliersFor, type BookingDeps } from "./deps";
 import { OPTION_LIFETIME_MS, optionIdsFor } from "./option-token";
 import type { SearchRequest } from "./schemas";
 import { logUnsellable, needsExchangeRates, requestedCurrency, sellingTermsFor } from "./selling-terms";
-import { callSupplier, supplyOptionsOf, type SupplyOptions } from "./supplier-deadline";
-import { INVENTORY_SUPPLIER } from "../supply/inventory-supplier";
+import { callSupplier, supplyOptionsOf, type SupplyOptions } from "../supply";
+import { INVENTORY_SUPPLIER } from "../supply";
 
 export const MAX_NIGHTS = 30;
 /** Inventory is sold for check-ins up to this many days ahead. */

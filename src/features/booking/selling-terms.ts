@@ -1,8 +1,8 @@
 import { ApiError } from "../../platform/http/api-error";
-import { exchangeFor, type ExchangeTable } from "../operators/exchange-rates";
-import type { SellingTerms } from "../supply/selling-price";
-import type { Supplier } from "../supply/supplier";
-import type { CoreConnection } from "./connection-access";
+import { exchangeFor, type ExchangeTable } from "../supply";
+import type { SellingTerms } from "../supply";
+import type { Supplier } from "../supply";
+import type { CoreConnection } from "../connections";
 
 /**
  * The currency a request asks for (`settings.currency`, else the criteria's own `currency`, as each

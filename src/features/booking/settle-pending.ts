@@ -1,9 +1,10 @@
 import { and, asc, eq, lte } from "drizzle-orm";
 import { database } from "../../platform/db/client";
-import { SupplierFailure, type BookingLookup } from "../supply/supplier";
-import { announceBookingChange, bookingChangeOf } from "../webhooks/events";
+import { SupplierFailure, type BookingLookup } from "../supply";
+import { announceEvent } from "../webhooks";
+import { bookingChangeOf } from "./booking-events";
 import { bookingDeps, type BookingDeps } from "./deps";
-import { callSupplier } from "./supplier-deadline";
+import { callSupplier } from "../supply";
 import { type BookingRow, bookings } from "./tables";
 
 /** A pending booking is asked about once it is this old: its supplier has had time to finish it. */
@@ -63,7 +64,7 @@ export const settlePendingBookings = async (
         .returning()
         .get();
       if (!row) continue;
-      await announceBookingChange(deps, bookingChangeOf("booking.confirmed", row), now);
+      await announceEvent(deps, bookingChangeOf("booking.confirmed", row), now);
     } else {
       const { meta } = await db
         .update(bookings)

@@ -6,14 +6,14 @@ import { relaySupplier, type RelaySupplier } from "../../../test/support/relay-s
 import { inventorySupplier } from "../supply/inventory-supplier";
 import { hideUpstreamIdentity, REDACTED, redactTransactionText } from "../supply/provider-transactions";
 import type { Supplier } from "../supply/supplier";
-import { upkeepTasks } from "../upkeep/tasks";
+import { upkeepTasks } from "../../upkeep";
 import { demoAdminToken } from "../../../test/support/sessions";
 import { subscribe } from "../../../test/support/webhooks";
 import { bookOnce, bookOrderOf } from "./book";
-import { bookBody, cancelBody, DEMO_CODE, searchBody } from "../../../test/support/booking";
+import { bookBody, cancelBody, connectionByCode, DEMO_CODE, searchBody } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { cancelBooking } from "./cancel";
-import { coreConnection, type CoreConnection } from "./connection-access";
+import type { CoreConnection } from "../connections/access";
 import { bookingDeps, type BookingDeps } from "./deps";
 import { quoteOption, quoteQueryOf } from "./quote";
 import type { BookRequest, QuoteRequest, SearchRequest } from "./schemas";
@@ -26,7 +26,7 @@ import { settlePendingBookings, SETTLE_PENDING_AFTER_MS } from "./settle-pending
 let connection: CoreConnection;
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 20 });
-  connection = await coreConnection(env.DB, "demo", DEMO_CODE);
+  connection = await connectionByCode(DEMO_CODE);
 });
 
 const depsWith = (...suppliers: Supplier[]): BookingDeps => ({

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { connections, partners } from "../../platform/db/schema";
+import { partners } from "../../platform/db/schema";
+import { connections } from "../connections";
 import type { SqlRow } from "../../platform/db/sql-row";
 
 export const bookings = sqliteTable(

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { specMessage, unsupportedField } from "../../platform/http/validation";
 import { MAX_PAXES_PER_ROOM, MAX_ROOMS, MAX_SEARCH_CODES, oneCurrency, settingsSchema } from "./schemas";
-import { MAX_SUPPLIER_TIMEOUT_MS } from "./supplier-deadline";
+import { MAX_SUPPLIER_TIMEOUT_MS } from "../supply";
 
 /**
  * POST /api/search/tgx: the variables of a Hotel-X `hotelX.search` query and its `HotelSearch`

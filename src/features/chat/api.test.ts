@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/support/api";
 import { readOptionId } from "../booking/option-token";
-import { stayNights } from "../supply/zoned-time";
+import { stayNights } from "../../platform/time/zoned-time";
 import {
   act,
   attachBody,

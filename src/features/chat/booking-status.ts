@@ -1,4 +1,4 @@
-import type { BookingRow } from "../booking/tables";
+import type { BookingRow } from "../booking";
 
 export type BookingStatus = BookingRow["status"];
 

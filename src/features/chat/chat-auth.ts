@@ -1,9 +1,10 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../platform/app-env";
 import { findCallerByApiKey } from "../../platform/auth/api-key";
+import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { rateHeaders, rateLimitExceeded } from "../../platform/ratelimit/rate-headers";
-import { chatConnectionRow } from "./chat-connection";
+import { chatConnection } from "../connections";
 
 /** Chat calls per window when the partner has no rate-limited connection in use. */
 export const DEFAULT_CHAT_RATE = { limit: 600, windowMs: 60_000 };
@@ -25,10 +26,10 @@ export const presentedChatKey = (header: (name: string) => string | undefined): 
  * The partner's chat budget: the rate of its in-use connection (b2b and direct preferred, the
  * same connection chat books through), else DEFAULT_CHAT_RATE.
  */
-const chatRateOf = async (d1: D1Database, partnerId: string) => {
-  const row = await chatConnectionRow(d1, partnerId);
-  if (!row || row.rate_limit <= 0 || row.rate_limit_window_ms <= 0) return DEFAULT_CHAT_RATE;
-  return { limit: row.rate_limit, windowMs: row.rate_limit_window_ms };
+const chatRateOf = async (db: Db, partnerId: string) => {
+  const connection = await chatConnection(db, partnerId);
+  if (!connection || connection.rateLimit <= 0 || connection.rateLimitWindowMs <= 0) return DEFAULT_CHAT_RATE;
+  return { limit: connection.rateLimit, windowMs: connection.rateLimitWindowMs };
 };
 
 /**
@@ -39,8 +40,8 @@ const chatRateOf = async (d1: D1Database, partnerId: string) => {
 export const chatAuth = (): MiddlewareHandler<AppEnv> =>
   async function chatAuth(c, next) {
     const key = presentedChatKey((name) => c.req.header(name));
-    const caller = key ? await findCallerByApiKey(c.env.DB, key) : null;
-    const rate = caller ? await chatRateOf(c.env.DB, caller.partnerId) : DEFAULT_CHAT_RATE;
+    const caller = key ? await findCallerByApiKey(c.get("db"), key) : null;
+    const rate = caller ? await chatRateOf(c.get("db"), caller.partnerId) : DEFAULT_CHAT_RATE;
     const bucket = caller
       ? `chat:${caller.partnerId}`
       : `chat-anonymous:${c.req.header("cf-connecting-ip") ?? "unknown"}`;

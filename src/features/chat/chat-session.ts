@@ -4,7 +4,7 @@ import { DurableObject } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { database, isBookmark, sessionDatabase } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
-import { bookingDeps } from "../booking/deps";
+import { bookingDeps } from "../booking";
 import { actorMismatch, sessionErased, sessionNotFound } from "./errors";
 import { chatSessionActors } from "./tables";
 import { newConversation, takeTurn, type ChatEvent, type ChatResult, type ConversationState } from "./conversation";

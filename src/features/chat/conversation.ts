@@ -1,21 +1,21 @@
+import { database } from "../../platform/db/client";
 import type { Keyring } from "../../platform/crypto/keyring";
 import { bookingPageToken } from "./booking-page-token";
 import { ApiError } from "../../platform/http/api-error";
-import { bookPricedQuote, findBookingByPartnerReference } from "../booking/book";
-import { accommodationByCode } from "../booking/accommodation-lookup";
-import { partnerBooking } from "../booking/bookings";
-import { cancelBooking } from "../booking/cancel";
-import { connectionOf, type CoreConnection } from "../booking/connection-access";
-import type { BookingDeps } from "../booking/deps";
-import { readOptionId } from "../booking/option-token";
-import { priceQuote } from "../booking/quote";
-import { consumeRateLimit } from "../booking/rate-limit";
-import { searchAvailability } from "../booking/search";
-import type { CancelPolicy } from "../supply/supplier";
-import { stayNights } from "../supply/zoned-time";
-import { cardById, issueSetupToken, usableCard, type SavedCard } from "../payments/service";
+import { bookPricedQuote, findBookingByPartnerReference } from "../booking";
+import { accommodationByCode } from "../supply";
+import { partnerBooking } from "../booking";
+import { cancelBooking } from "../booking";
+import { chatConnection, type CoreConnection } from "../connections";
+import type { BookingDeps } from "../booking";
+import { readOptionId } from "../booking";
+import { priceQuote } from "../booking";
+import { consumeRateLimit } from "../booking";
+import { searchAvailability } from "../booking";
+import type { CancelPolicy } from "../supply";
+import { stayNights } from "../../platform/time/zoned-time";
+import { cardById, issueSetupToken, usableCard, type SavedCard } from "../payments";
 import { BOOKING_STATUS_WORDS, type BookingStatus } from "./booking-status";
-import { chatConnectionRow } from "./chat-connection";
 import { buildShortlist, type SearchedStay, type ShortlistEntry } from "./shortlist";
 import {
   isBookingIntent,
@@ -137,13 +137,9 @@ const reply = (status: ChatStatus, text: string, artifacts: Record<string, unkno
 const turnConnections = new WeakMap<TurnContext, Promise<CoreConnection | null>>();
 
 /** The partner's in-use connection chat books through: b2b and direct preferred. */
-const chatConnection = (ctx: TurnContext): Promise<CoreConnection | null> => {
+const turnConnection = (ctx: TurnContext): Promise<CoreConnection | null> => {
   let found = turnConnections.get(ctx);
-  if (!found)
-    turnConnections.set(
-      ctx,
-      (found = chatConnectionRow(ctx.deps.d1, ctx.partnerId).then((row) => (row ? connectionOf(row) : null))),
-    );
+  if (!found) turnConnections.set(ctx, (found = chatConnection(database(ctx.deps.d1), ctx.partnerId)));
   return found;
 };
 
@@ -184,7 +180,7 @@ const search = async (ctx: TurnContext, state: ConversationState, text: string):
     state.status = "needs_input";
     return reply("needs_input", question);
   }
-  const connection = await chatConnection(ctx);
+  const connection = await turnConnection(ctx);
   if (!connection) return NO_CONNECTION();
   let shortlist;
   try {
@@ -416,7 +412,7 @@ const bookingPageUrl = async (ctx: TurnContext, reference: string) =>
 const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatResult> => {
   const selection = state.selection!;
   const guest = state.guest!;
-  const connection = await chatConnection(ctx);
+  const connection = await turnConnection(ctx);
   if (!connection) return NO_CONNECTION();
   // Booked already under this reference (an answer lost after the booking was made): report it.
   const existing = await findBookingByPartnerReference(ctx.deps.d1, ctx.partnerId, selection.partnerReference);
@@ -510,7 +506,7 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
 };
 
 const acceptPriceChange = async (ctx: TurnContext, state: ConversationState): Promise<ChatResult> => {
-  const connection = await chatConnection(ctx);
+  const connection = await turnConnection(ctx);
   if (!connection) return NO_CONNECTION();
   const fresh = await refreshOption(ctx, connection, state.selection!);
   if (!fresh) {

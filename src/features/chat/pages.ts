@@ -1,13 +1,13 @@
 import { signingKeys } from "../../platform/config/secrets";
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import { accommodations } from "../../platform/db/schema";
+import { accommodations } from "../content";
 import { apiRoute } from "../../platform/http/api-route";
 import { featureRouter } from "../../platform/http/router";
 import { escapeHtml, htmlPage } from "../../platform/http/html-page";
 import { opensBookingPage } from "./booking-page-token";
-import { stayNights } from "../supply/zoned-time";
-import { bookings } from "../booking/tables";
+import { stayNights } from "../../platform/time/zoned-time";
+import { bookings } from "../booking";
 import { describeCancelPolicy } from "./conversation";
 import { BOOKING_STATUS_WORDS } from "./booking-status";
 

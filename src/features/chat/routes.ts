@@ -7,7 +7,7 @@ import { ApiError } from "../../platform/http/api-error";
 import { featureRouter } from "../../platform/http/router";
 import { replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
 import { validationError } from "../../platform/http/validation";
-import { noRawCardData } from "../payments/card-data";
+import { noRawCardData } from "../../platform/card-data/card-data";
 import { unwrap, type EventResponse, type Outcome, type SessionRecord } from "./chat-session";
 import { WRITE_KINDS, type ChatEvent } from "./conversation";
 import { chatAuth } from "./chat-auth";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { EVENT_KINDS } from "./conversation";
 import { IDEMPOTENCY_KEY_PATTERN } from "../../platform/idempotency/idempotency";
-import { MAX_OPTION_ID_LENGTH } from "../booking/option-token";
+import { MAX_OPTION_ID_LENGTH } from "../booking";
 
 const SESSION_ID = /^cs_[A-Za-z0-9_-]{32}$/;
 const label = z.string().max(200);

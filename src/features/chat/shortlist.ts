@@ -1,14 +1,14 @@
 import { count, min, sql } from "drizzle-orm";
 import { database } from "../../platform/db/client";
-import { accommodations } from "../../platform/db/schema";
+import { accommodations } from "../content";
 import { ApiError } from "../../platform/http/api-error";
-import { accommodationsByCodes, haversineKm } from "../booking/accommodation-lookup";
-import type { CoreConnection } from "../booking/connection-access";
-import type { BookingDeps } from "../booking/deps";
-import { consumeRateLimit } from "../booking/rate-limit";
-import { DEFAULT_RADIUS_KM, searchAvailability, type SearchQuery } from "../booking/search";
-import { round2 } from "../supply/catalogue";
-import { stayNights } from "../supply/zoned-time";
+import { accommodationsByCodes, haversineKm } from "../supply";
+import type { CoreConnection } from "../connections";
+import type { BookingDeps } from "../booking";
+import { consumeRateLimit } from "../booking";
+import { DEFAULT_RADIUS_KM, searchAvailability, type SearchQuery } from "../booking";
+import { round2 } from "../supply";
+import { stayNights } from "../../platform/time/zoned-time";
 import type { SearchSlots } from "./understand";
 
 /** How many options a shortlist shows. */

@@ -1,7 +1,7 @@
 // English only: the full package would bundle every locale into the Worker.
 import * as chrono from "chrono-node/en";
 import type { ParsedComponents } from "chrono-node";
-import { addDays } from "../supply/zoned-time";
+import { addDays } from "../../platform/time/zoned-time";
 
 /**
  * Reading a traveller's words without any external service. Each reader handles one kind of

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
-import { accommodations } from "../../platform/db/schema";
+import { accommodations } from "./tables";
 import { ApiError } from "../../platform/http/api-error";
 import { SUPPORTED_COUNTRIES, type AccommodationContent } from "./schemas";
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { Keyring } from "../../platform/crypto/keyring";
 import type { Db } from "../../platform/db/client";
-import { accommodations } from "../../platform/db/schema";
+import { accommodations } from "./tables";
 import { ApiError } from "../../platform/http/api-error";
 import { issuePageToken, PAGE_TOKEN_LIFETIME_MS, readPageToken } from "./page-token";
 import { ACCOMMODATION_TYPES, DEFAULT_PAGE_SIZE, SUPPORTED_COUNTRIES } from "./schemas";

@@ -1,7 +1,7 @@
 import { database } from "../../platform/db/client";
-import { eraseChatBookingHolders } from "../booking/bookings";
-import { chatSessionsOf, eraseChatSessions } from "../chat/personal-data";
-import { eraseRadarSubject } from "../radar/personal-data";
+import { eraseChatBookingHolders } from "../booking";
+import { chatSessionsOf, eraseChatSessions } from "../chat";
+import { eraseRadarSubject } from "../radar";
 
 export type ErasureCounts = { radarChecks: number; chatSessions: number; bookings: number };
 

@@ -3,12 +3,7 @@ import { apiRoute } from "../../platform/http/api-route";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
-import {
-  EXCHANGE_RATE_BOUNDS,
-  EXCHANGE_RATE_BOUNDS_MESSAGE,
-  readExchangeRates,
-  replaceExchangeRates,
-} from "./exchange-rates";
+import { EXCHANGE_RATE_BOUNDS, EXCHANGE_RATE_BOUNDS_MESSAGE, readExchangeRates, replaceExchangeRates } from "../supply";
 
 const currencyCode = z
   .string()

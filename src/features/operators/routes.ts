@@ -9,12 +9,12 @@ import {
   listConnections,
   setConnectionInUse,
   updateConnection,
-} from "./connections";
-import { purgeLoginFailures } from "../partners/login";
-import { radarSettingsRequestSchema, radarSettingsResponseSchema } from "../radar/schemas";
-import { setAllowedOrigins } from "../radar/service";
+} from "../connections";
+import { purgeLoginFailures } from "../partners";
+import { radarSettingsRequestSchema, radarSettingsResponseSchema } from "../radar";
+import { setAllowedOrigins } from "../radar";
 import { eraseDataSubject } from "./data-subjects";
-import { getUpstream, removeUpstream, setUpstream } from "./upstreams";
+import { getUpstream, removeUpstream, setUpstream } from "../connections";
 import { isLocal } from "../../platform/environment";
 import { listPartners, onboardPartner } from "./onboarding";
 import {

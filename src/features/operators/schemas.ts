@@ -1,14 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
-import {
-  API_TYPES,
-  CONNECTION_TYPES,
-  connectionSchema,
-  emailSchema,
-  md5Schema,
-  userProfileSchema,
-  createdApiKeySchema,
-} from "../partners/schemas";
+import { emailSchema } from "../../platform/http/fields";
+import { API_TYPES, CONNECTION_TYPES, connectionSchema } from "../connections";
+import { createdApiKeySchema, md5Schema, userProfileSchema } from "../partners";
 
 const MAX_INT = 2_147_483_647;
 export const MAX_PAGE_SIZE = 100;

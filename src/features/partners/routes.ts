@@ -1,17 +1,14 @@
 import { apiRoute } from "../../platform/http/api-route";
-import { bearerAuth, bearerSecurity } from "../../platform/auth/bearer";
+import { bearerAuth, bearerSecurity, requireAdmin } from "../../platform/auth/bearer";
 import { signingKeys } from "../../platform/config/secrets";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys";
-import { getPartnerConnection, connectionView, listPartnerConnections, updateNotificationEmail } from "./connections";
 import { clientIp, login } from "./login";
 import {
   activeStatusSchema,
   apiKeyListResponseSchema,
   apiKeyResponseSchema,
-  connectionListResponseSchema,
-  connectionResponseSchema,
   createApiKeySchema,
   createdApiKeyResponseSchema,
   createUserSchema,
@@ -19,20 +16,10 @@ import {
   idParamSchema,
   loginRequestSchema,
   loginResponseSchema,
-  notificationEmailSchema,
-  partnerConnectionIdParamsSchema,
-  partnerConnectionParamsSchema,
   userListResponseSchema,
   userResponseSchema,
 } from "./schemas";
-import {
-  createPartnerUser,
-  deletePartnerUser,
-  getOwnProfile,
-  listPartnerUsers,
-  requireAdmin,
-  setUserActiveStatus,
-} from "./users";
+import { createPartnerUser, deletePartnerUser, getOwnProfile, listPartnerUsers, setUserActiveStatus } from "./users";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
 const body = <T>(schema: T) => ({ body: { required: true, ...json(schema) } });
@@ -146,48 +133,6 @@ const revokeKey = apiRoute({
   responses: { 200: { description: "Revoked key", ...json(apiKeyResponseSchema) }, ...errorResponses(401, 403, 404) },
 });
 
-// ---- partner connections
-
-const listConnections = apiRoute({
-  operationId: "listPartnerConnections",
-  method: "get",
-  path: "/api/partners/{partnerId}/connections",
-  tags: ["Partner connections"],
-  summary: "The partner's connections",
-  ...bearer,
-  request: { params: partnerConnectionParamsSchema },
-  responses: {
-    200: { description: "Connections", ...json(connectionListResponseSchema) },
-    ...errorResponses(401, 403),
-  },
-});
-const getConnection = apiRoute({
-  operationId: "getPartnerConnection",
-  method: "get",
-  path: "/api/partners/{partnerId}/connections/{id}",
-  tags: ["Partner connections"],
-  summary: "One connection",
-  ...bearer,
-  request: { params: partnerConnectionIdParamsSchema },
-  responses: {
-    200: { description: "Connection", ...json(connectionResponseSchema) },
-    ...errorResponses(401, 403, 404),
-  },
-});
-const setNotificationEmail = apiRoute({
-  operationId: "setConnectionNotificationEmail",
-  method: "put",
-  path: "/api/partners/{partnerId}/connections/{id}/notification-email",
-  tags: ["Partner connections"],
-  summary: "Set or clear the connection's notification e-mail (partner admin)",
-  ...bearer,
-  request: { params: partnerConnectionIdParamsSchema, ...body(notificationEmailSchema) },
-  responses: {
-    200: { description: "Updated connection", ...json(connectionResponseSchema) },
-    ...errorResponses(400, 401, 403, 404),
-  },
-});
-
 export const partnerRoutes = featureRouter()
   .openapi(loginRoute, async (c) => {
     const token = await login(c.get("db"), signingKeys(c.env, "JWT_SECRET"), c.req.valid("json"), clientIp(c.req.raw));
@@ -220,20 +165,4 @@ export const partnerRoutes = featureRouter()
   .openapi(revokeKey, async (c) => {
     requireAdmin(c.get("user"));
     return c.json(success(await revokeApiKey(c.get("db"), c.get("user").partnerId, c.req.valid("param").id)), 200);
-  })
-  .openapi(listConnections, async (c) => {
-    const list = await listPartnerConnections(c.get("db"), c.get("user").partnerId, c.req.valid("param").partnerId);
-    return c.json(success(list), 200);
-  })
-  .openapi(getConnection, async (c) => {
-    const { partnerId, id } = c.req.valid("param");
-    return c.json(
-      success(connectionView(await getPartnerConnection(c.get("db"), c.get("user").partnerId, partnerId, id))),
-      200,
-    );
-  })
-  .openapi(setNotificationEmail, async (c) => {
-    const { partnerId, id } = c.req.valid("param");
-    const email = c.req.valid("json").notificationEmail ?? null;
-    return c.json(success(await updateNotificationEmail(c.get("db"), c.get("user"), partnerId, id, email)), 200);
   });

@@ -1,17 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
+import { emailSchema } from "../../platform/http/fields";
 
 export const USER_ROLES = ["admin", "user"] as const;
-export const API_TYPES = ["public", "b2b", "cug", "mobile"] as const;
-export const CONNECTION_TYPES = ["direct", "tgx", "metasearch"] as const;
 
 /** The client sends its password as an MD5 hex string (spec 2.5, 4.7). */
 export const md5Schema = z
   .string()
   .regex(/^[0-9a-fA-F]{32}$/, "must be an MD5 hex string (32 hexadecimal characters)")
   .openapi({ example: "4b4d9529148d8d9440d7e20c78287f69" });
-
-export const emailSchema = z.email().max(254).openapi({ example: "jane@demo.test" });
 
 // ---- login (4.7)
 
@@ -160,64 +157,6 @@ export const createApiKeySchema = z
 export const apiKeyListResponseSchema = envelopeSchema(z.array(apiKeyRecordSchema)).openapi("ApiKeyListResponse");
 export const createdApiKeyResponseSchema = envelopeSchema(createdApiKeySchema).openapi("CreatedApiKeyResponse");
 export const apiKeyResponseSchema = envelopeSchema(apiKeyRecordSchema).openapi("ApiKeyResponse");
-
-// ---- connections (2.4, 4.10; the operator feature reuses the record)
-
-export const connectionSchema = z
-  .object({
-    id: z.string(),
-    code: z.number().int(),
-    apiType: z.enum(API_TYPES),
-    connectionType: z.enum(CONNECTION_TYPES),
-    rateName: z.string().nullable(),
-    rateLimit: z.number().int(),
-    rateLimitWindowMs: z.number().int(),
-    netMarkups: z.number(),
-    currentInUse: z.boolean(),
-    notificationEmail: z.string().nullable(),
-    partnerId: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .openapi("Connection", {
-    example: {
-      id: "con_3k9d2w",
-      code: 1001,
-      apiType: "b2b",
-      connectionType: "direct",
-      rateName: "Demo B2B",
-      rateLimit: 100,
-      rateLimitWindowMs: 60000,
-      netMarkups: 0.1,
-      currentInUse: true,
-      notificationEmail: "ops@demo.test",
-      partnerId: "demo",
-      createdAt: "2026-11-02T09:15:00.000Z",
-      updatedAt: "2026-11-02T09:15:00.000Z",
-    },
-  });
-
-export const partnerConnectionParamsSchema = z.object({
-  partnerId: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "partnerId", in: "path" } }),
-});
-export const partnerConnectionIdParamsSchema = partnerConnectionParamsSchema.extend({
-  id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "id", in: "path" } }),
-});
-
-export const notificationEmailSchema = z
-  .object({ notificationEmail: emailSchema.nullable().optional().openapi({ description: "Absent or null clears it" }) })
-  .openapi("NotificationEmailRequest", { example: { notificationEmail: "ops@demo.test" } });
-
-export const connectionResponseSchema = envelopeSchema(connectionSchema).openapi("ConnectionResponse");
-export const connectionListResponseSchema = envelopeSchema(z.array(connectionSchema)).openapi("ConnectionListResponse");
 
 export const emptyResponseSchema = envelopeSchema(z.object({}).strict().openapi({ example: {} })).openapi(
   "EmptyResponse",

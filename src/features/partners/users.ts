@@ -1,5 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { BearerUser } from "../../platform/app-env";
+import { requireAdmin } from "../../platform/auth/bearer";
 import type { Db } from "../../platform/db/client";
 import { isUniqueViolation } from "../../platform/db/constraint";
 import { users, type User } from "../../platform/db/schema";
@@ -43,10 +44,6 @@ export const userProfile = (row: User): UserProfile => ({
 });
 
 /** Spec section 5 rule 3. */
-export const requireAdmin = (user: BearerUser) => {
-  if (user.role !== "admin") throw new ApiError("admin_required", "Require partner admin role");
-};
-
 /** The row for a new user: e-mail lower-cased, the MD5 string lower-cased and PBKDF2-hashed. */
 export const newUserRow = async (partnerId: string, input: NewUser) => ({
   id: `usr_${crypto.randomUUID().replaceAll("-", "")}`,

@@ -2,7 +2,7 @@ import { signingKeys } from "../../platform/config/secrets";
 import { apiRoute } from "../../platform/http/api-route";
 import { errorResponses } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
-import { noRawCardData } from "./card-data";
+import { noRawCardData } from "../../platform/card-data/card-data";
 import { cardSetupPages } from "./pages";
 import { attachRequestSchema, attachResponseSchema } from "./schemas";
 import { attachPaymentMethod } from "./service";

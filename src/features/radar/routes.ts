@@ -10,7 +10,7 @@ import { recordUsage } from "../../platform/observability/usage";
 import { rateHeaders, rateLimitExceeded } from "../../platform/ratelimit/rate-headers";
 import { IDEMPOTENCY_KEY_PATTERN, replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
 import { specMessage } from "../../platform/http/validation";
-import { noRawCardData } from "../payments/card-data";
+import { noRawCardData } from "../../platform/card-data/card-data";
 import { collectorKeyAuth, type CollectorEnv } from "./collector-key";
 import {
   checkRequestSchema,

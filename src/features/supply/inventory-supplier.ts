@@ -14,7 +14,7 @@ import {
 } from "./catalogue";
 import { nightOverrideReads, searchRead, type PlanNightRow, type RoomNightRow } from "./night-overrides";
 import { moneyIn, sellNight, type SellingTerms } from "./selling-price";
-import { sqlSelectionOf } from "../booking/accommodation-lookup";
+import { sqlSelectionOf } from "./accommodations";
 import type {
   BookedStay,
   CancelPolicy,
@@ -29,7 +29,7 @@ import type {
 } from "./supplier";
 import { MIXED_PRODUCT_SEPARATOR, SupplierRefusal } from "./supplier";
 import { ratePlanNights } from "./tables";
-import { addDays, localDate, stayNights, zonedTimeToUtc } from "./zoned-time";
+import { addDays, localDate, stayNights, zonedTimeToUtc } from "../../platform/time/zoned-time";
 
 export const CURRENCY = "USD";
 /** Sales tax and fees added on top of the room price, in percent (integer arithmetic on minor units). */

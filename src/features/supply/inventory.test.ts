@@ -6,7 +6,7 @@ import { bookBody, quoteBody, quoteOf, searchOne } from "../../../test/support/b
 import { inDays } from "../../../test/support/clock";
 import { catalogueFor } from "./catalogue";
 import { cancelPolicyFor } from "./inventory-supplier";
-import { localDate, zonedTimeToUtc } from "./zoned-time";
+import { localDate, zonedTimeToUtc } from "../../platform/time/zoned-time";
 
 const OPERATOR = { authorization: "Bearer demo-operator-token" };
 const put = (path: string, body: unknown, headers: Record<string, string> = OPERATOR) =>

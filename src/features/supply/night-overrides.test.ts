@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
-import { byCodes, haversineKm, named, near } from "../booking/accommodation-lookup";
+import { byCodes, haversineKm, named, near } from "./accommodations";
 import { searchRead } from "./night-overrides";
 
 type Spot = { code: string; latitude: number; longitude: number };

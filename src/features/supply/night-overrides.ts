@@ -1,5 +1,5 @@
 // Raw SQL: stored nights are read in the same statement as the search's raw accommodation selection (one round trip, one walk).
-import { HIT_COLUMNS, accommodationOfRow, type HitRow, type SqlSelection } from "../booking/accommodation-lookup";
+import { HIT_COLUMNS, accommodationOfRow, type HitRow, type SqlSelection } from "./accommodations";
 import type { SqlRow } from "../../platform/db/sql-row";
 import type { Stay, SupplyAccommodation } from "./supplier";
 import type { ratePlanNights, roomNights } from "./tables";

@@ -1,4 +1,4 @@
-import { passesLuhn } from "../../platform/card-number";
+import { passesLuhn } from "../../platform/card-data/luhn";
 import type { ProviderTransaction, SupplierCall } from "./supplier";
 
 export const REDACTED = "[REDACTED]";

@@ -1,12 +1,12 @@
 import { and, eq, gte, lt } from "drizzle-orm";
 import { database } from "../../platform/db/client";
 import { isCheckViolation } from "../../platform/db/constraint";
-import { accommodations } from "../../platform/db/schema";
+import { accommodations } from "../content";
 import { ApiError } from "../../platform/http/api-error";
 import { catalogueFor, defaultRoomNightPrice, round2 } from "./catalogue";
 import { upsertRatePlanNightRange, upsertRoomNightRange } from "./night-ranges";
 import { ratePlanNights, roomNights } from "./tables";
-import { addDays, isCalendarDate, stayNights } from "./zoned-time";
+import { addDays, isCalendarDate, stayNights } from "../../platform/time/zoned-time";
 
 const MAX_RANGE_NIGHTS = 366;
 const MAX_VIEW_NIGHTS = 62;

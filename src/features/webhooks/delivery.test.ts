@@ -2,15 +2,14 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { post } from "../../../test/support/api";
-import { bookBody, cancelBody, quoteOf, searchOne } from "../../../test/support/booking";
+import { bookBody, cancelBody, connectionByCode, quoteOf, searchOne } from "../../../test/support/booking";
 import { bookOrderOf, bookQuote } from "../booking/book";
-import { coreConnection } from "../booking/connection-access";
 import { bookingDeps } from "../booking/deps";
 import type { BookRequest } from "../booking/schemas";
 import { NEW_YORK, say, startSession, attachCard } from "../../../test/support/chat";
 import { asBearer, demoAdminToken } from "../../../test/support/sessions";
 import { deliverWebhooks, MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_SECONDS, retryDelays } from "./delivery";
-import { announceBookingChange, webhookReenqueue, type WebhookMessage } from "./events";
+import { announceEvent, webhookReenqueue, type WebhookMessage } from "./events";
 import { expectLogs } from "../../../test/support/expected-logs";
 import { bookRefundable, receivedAt, refusingQueue, signatureIsValid, subscribe } from "../../../test/support/webhooks";
 
@@ -176,7 +175,7 @@ describe("when the queue refuses the message", () => {
     const endpoint = await subscribe(admin, "refused-then-reenqueued");
     const warnings = expectLogs("warn");
     const deps = { ...bookingDeps(env), webhookQueue: refusingQueue };
-    const connection = await coreConnection(env.DB, "demo", 1001);
+    const connection = await connectionByCode(1001);
     const quote = await quoteOf(await searchOne("US000003", { pick: (o) => o.isRefundable }));
     const booked = await bookQuote(deps, connection, bookOrderOf(bookBody(quote, "wh-refused-1") as BookRequest), {
       requestId: "test",
@@ -211,19 +210,13 @@ describe("the consumer's retry schedule and dead-letter queue", () => {
   /** Records an event for the endpoint without enqueueing it, so the test alone drives the consumer. */
   const recordedEvent = async (endpointId: string, bookingReference: string) => {
     expectLogs("warn"); // the refusing queue's "not enqueued" warning, on purpose
-    await announceBookingChange(
+    await announceEvent(
       { d1: env.DB, webhookQueue: refusingQueue },
       {
         type: "booking.confirmed",
         partnerId: "demo",
         bookingReference,
-        partnerReference: bookingReference,
-        status: "success",
-        chargeTotal: 100,
-        currency: "USD",
-        accommodationCode: "US000001",
-        checkIn: "2030-01-01",
-        checkOut: "2030-01-03",
+        data: { bookingReference, status: "success" },
       },
     );
     const row = await env.DB.prepare("SELECT event_id FROM webhook_deliveries WHERE endpoint_id = ?")

@@ -4,7 +4,7 @@ import { randomToken } from "../../platform/crypto/digest";
 import { openSecret, sealSecret } from "../../platform/crypto/secret-box";
 import { ApiError } from "../../platform/http/api-error";
 import { insertEndpointWithinCap } from "./endpoint-registration";
-import { checkEndpointUrl } from "./endpoint-url";
+import { checkEndpointUrl } from "../../platform/http/public-https-url";
 import type { CreateWebhook } from "./schemas";
 import { webhookDeliveries, webhookEndpoints, type WebhookEndpoint, type WebhookEventType } from "./tables";
 

@@ -1,27 +1,22 @@
 import { and, asc, isNull, lte, eq, sql } from "drizzle-orm";
 import { database, type Db } from "../../platform/db/client";
 import { webhookDeliveries, webhookEndpoints, webhookEvents, type WebhookEventType } from "./tables";
-import type { BookingRow } from "../booking/tables";
 
 /** What travels through the queue: a pointer; the body and secret are read from D1 at delivery. */
 export type WebhookMessage = { eventId: string; endpointId: string };
 
-/** The bindings that announcing a change needs (BookingDeps carries both). */
+/** The bindings that announcing an event needs (BookingDeps carries both). */
 export type WebhookOutbox = { d1: D1Database; webhookQueue: Queue<WebhookMessage> };
 
-/** A committed booking change, as partners receive it in `data`. */
-export type BookingChange = {
+/**
+ * An event for one partner's endpoints: `data` is the announcing feature's payload, delivered as it
+ * is; `bookingReference` names what it is about (deliveries are listed by it).
+ */
+export type PartnerEvent = {
   type: WebhookEventType;
   partnerId: string;
   bookingReference: string;
-  partnerReference: string;
-  status: string;
-  chargeTotal: number;
-  currency: string;
-  accommodationCode: string;
-  checkIn: string;
-  checkOut: string;
-  cancelPrice?: number;
+  data: Record<string, unknown>;
 };
 
 /** Deliveries recorded but not enqueued for this long are picked up by the upkeep task. */
@@ -64,15 +59,11 @@ export const enqueueDeliveries = async (
 
 /**
  * Records the event and one delivery per subscribed endpoint, then enqueues them. Called once,
- * after the booking change has committed; it never throws, so a webhook problem cannot fail or
- * undo a booking. Partners without a subscribed endpoint cost one indexed read.
+ * after the change has committed; it never throws, so a webhook problem cannot fail or undo the
+ * change. Partners without a subscribed endpoint cost one indexed read.
  */
-export const announceBookingChange = async (
-  outbox: WebhookOutbox,
-  change: BookingChange,
-  now = Date.now(),
-): Promise<void> => {
-  const { type, partnerId, ...data } = change;
+export const announceEvent = async (outbox: WebhookOutbox, event: PartnerEvent, now = Date.now()): Promise<void> => {
+  const { type, partnerId, bookingReference, data } = event;
   try {
     const db = database(outbox.d1);
     const endpoints = await db
@@ -89,9 +80,7 @@ export const announceBookingChange = async (
     const createdAt = new Date(now).toISOString();
     const body = JSON.stringify({ id, type, createdAt, data });
     await db.batch([
-      db
-        .insert(webhookEvents)
-        .values({ id, partnerId, type, bookingReference: data.bookingReference, body, createdAt }),
+      db.insert(webhookEvents).values({ id, partnerId, type, bookingReference, body, createdAt }),
       db
         .insert(webhookDeliveries)
         .values(endpoints.map((e) => ({ endpointId: e.id, eventId: id, nextAttemptAt: createdAt, createdAt }))),
@@ -105,7 +94,7 @@ export const announceBookingChange = async (
   } catch (error) {
     log("error", "webhook event not recorded", {
       type,
-      bookingReference: change.bookingReference,
+      bookingReference,
       error: String(error),
     });
   }
@@ -135,33 +124,3 @@ export const webhookReenqueue = {
     return enqueueDeliveries(db, env.WEBHOOK_QUEUE as Queue<WebhookMessage>, due, now.getTime());
   },
 };
-
-/** The announced change of a stored booking row. */
-export const bookingChangeOf = (
-  type: WebhookEventType,
-  row: Pick<
-    BookingRow,
-    | "partnerId"
-    | "reference"
-    | "partnerReference"
-    | "status"
-    | "chargeTotal"
-    | "currency"
-    | "accommodationCode"
-    | "checkIn"
-    | "checkOut"
-    | "cancelPrice"
-  >,
-): BookingChange => ({
-  type,
-  partnerId: row.partnerId,
-  bookingReference: row.reference,
-  partnerReference: row.partnerReference,
-  status: row.status,
-  chargeTotal: row.chargeTotal,
-  currency: row.currency,
-  accommodationCode: row.accommodationCode,
-  checkIn: row.checkIn,
-  checkOut: row.checkOut,
-  ...(type === "booking.cancelled" && row.cancelPrice !== null ? { cancelPrice: row.cancelPrice } : {}),
-});

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, DEMO_KEY } from "../../../test/support/api";
 import { asBearer, createUser, demoAdminToken, loginAs, otherAdminToken } from "../../../test/support/sessions";
 import { MAX_ENDPOINTS_PER_PARTNER } from "./endpoints";
-import { announceBookingChange } from "./events";
+import { announceEvent } from "./events";
 import { expectLogs } from "../../../test/support/expected-logs";
 import { RECEIVER, refusingQueue } from "../../../test/support/webhooks";
 
@@ -186,7 +186,7 @@ describe("DELETE /api/partner/webhooks/:id", () => {
   it("deletes the endpoint and its delivery records; a second delete is 404", async () => {
     const id = (await create(demo, "https://partner.example/hooks/deleted")).json.data.id;
     expectLogs("warn"); // the refusing queue's "not enqueued" warning, on purpose
-    await announceBookingChange({ d1: env.DB, webhookQueue: refusingQueue }, change("BK-DEL-1"));
+    await announceEvent({ d1: env.DB, webhookQueue: refusingQueue }, change("BK-DEL-1"));
     expect((await demo.get(`/api/partner/webhooks/${id}/deliveries`)).json.data.deliveries.length).toBeGreaterThan(0);
     const res = await demo.del(`/api/partner/webhooks/${id}`);
     expect(res.status).toBe(200);
@@ -211,13 +211,7 @@ const change = (bookingReference: string) => ({
   type: "booking.confirmed" as const,
   partnerId: "demo",
   bookingReference,
-  partnerReference: bookingReference,
-  status: "success",
-  chargeTotal: 120.5,
-  currency: "USD",
-  accommodationCode: "US000001",
-  checkIn: "2030-01-01",
-  checkOut: "2030-01-03",
+  data: { bookingReference, partnerReference: bookingReference, status: "success", chargeTotal: 120.5 },
 });
 
 describe("GET /api/partner/webhooks/:id/deliveries", () => {
@@ -227,11 +221,7 @@ describe("GET /api/partner/webhooks/:id/deliveries", () => {
     const start = Date.parse("2030-01-01T00:00:00.000Z");
     expectLogs("warn"); // the refusing queue's "not enqueued" warning, on purpose
     for (let i = 0; i < 5; i++)
-      await announceBookingChange(
-        { d1: env.DB, webhookQueue: refusingQueue },
-        change(`BK-PAGE-${i}`),
-        start + i * 1000,
-      );
+      await announceEvent({ d1: env.DB, webhookQueue: refusingQueue }, change(`BK-PAGE-${i}`), start + i * 1000);
 
     const first = await demo.get(`/api/partner/webhooks/${id}/deliveries?limit=2`);
     expect(first.status, first.text).toBe(200);

@@ -4,7 +4,7 @@ import { bearerAuth, bearerSecurity } from "../../platform/auth/bearer";
 import { isLocal } from "../../platform/environment";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
-import { requireAdmin } from "../partners/users";
+import { requireAdmin } from "../../platform/auth/bearer";
 import { listDeliveries, redeliver } from "./deliveries";
 import { createWebhook, deleteWebhook, listWebhooks } from "./endpoints";
 import type { WebhookMessage } from "./events";

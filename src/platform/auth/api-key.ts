@@ -1,20 +1,32 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Context, Env as HonoEnv, MiddlewareHandler } from "hono";
 import type { AppEnv, Caller } from "../app-env";
 import { sha256Hex } from "../crypto/digest";
+import type { Db } from "../db/client";
+import { apiKeys, partners } from "../db/schema";
 import { ApiError } from "../http/api-error";
-import { callerStatement } from "./caller-lookup";
+
+// Read on every call, so a revoked key or a deactivated partner fails on its next call.
+const callerQuery = (db: Db, keyHash: string) =>
+  db
+    .select({ partnerId: apiKeys.partnerId, apiKeyId: apiKeys.id })
+    .from(apiKeys)
+    .innerJoin(partners, eq(partners.id, apiKeys.partnerId))
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt), eq(partners.isActive, true)))
+    .limit(1);
 
 /** The caller for a presented API key, or null when it is unknown, revoked or its partner inactive. */
-export const findCallerByApiKey = async (d1: D1Database, apiKey: string): Promise<Caller | null> =>
-  callerStatement(d1, await sha256Hex(apiKey)).first<Caller>();
+export const findCallerByApiKey = async (db: Db, apiKey: string): Promise<Caller | null> =>
+  (await callerQuery(db, await sha256Hex(apiKey)))[0] ?? null;
 
 /**
  * Reads a route needs right after authentication, run in the same D1 batch as the key lookup (one
- * round trip instead of two). `keep` sees the results, in the order given, only when the key is valid.
+ * round trip instead of two). `keep` sees their results, in the order given, only when the key is valid.
  */
 export type Companion<E extends HonoEnv> = {
-  statements: (c: Context<E>) => Promise<D1PreparedStatement[]>;
-  keep: (c: Context<E>, results: D1Result[]) => void;
+  queries: (c: Context<E>) => Promise<BatchItem<"sqlite">[]>;
+  keep: (c: Context<E>, results: unknown[]) => void;
 };
 
 /** Spec section 5 rule 1: the `api-key` header must map to a valid partner, which is put on the context. */
@@ -22,11 +34,11 @@ export const apiKeyAuth = <E extends AppEnv = AppEnv>(companion?: Companion<E>):
   async function apiKeyAuth(c, next) {
     const apiKey = c.req.header("api-key");
     if (!apiKey) throw new ApiError("api_key_required", "API key is required");
-    const d1 = c.env.DB;
+    const db = c.get("db");
     const keyHash = await sha256Hex(apiKey);
-    const extra = companion ? await companion.statements(c) : [];
-    const [found, ...alongside] = await d1.batch([callerStatement(d1, keyHash), ...extra]);
-    const caller = (found!.results[0] as Caller | undefined) ?? null;
+    const extra = companion ? await companion.queries(c) : [];
+    const [found, ...alongside] = (await db.batch([callerQuery(db, keyHash), ...extra])) as [Caller[], ...unknown[]];
+    const caller = found[0] ?? null;
     if (!caller) throw new ApiError("invalid_api_key", "Invalid API key");
     c.set("caller", caller);
     companion?.keep(c, alongside);

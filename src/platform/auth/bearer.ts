@@ -70,3 +70,8 @@ export const bearerAuth = (): MiddlewareHandler<AppEnv> =>
   });
 
 export const bearerSecurity = [{ Bearer: [] as string[] }];
+
+/** Partner writes are an admin's (spec section 5 rule 3): a `user` gets 403 before anything is read. */
+export const requireAdmin = (user: BearerUser) => {
+  if (user.role !== "admin") throw new ApiError("admin_required", "Require partner admin role");
+};

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-const timestamps = {
+export const timestamps = {
   createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
   updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
 };
@@ -53,81 +53,9 @@ export const apiKeys = sqliteTable(
   (t) => [index("api_keys_partner").on(t.partnerId)],
 );
 
-export const connections = sqliteTable(
-  "connections",
-  {
-    id: text("id").primaryKey(),
-    code: integer("code").notNull().unique(),
-    partnerId: text("partner_id")
-      .notNull()
-      .references(() => partners.id),
-    apiType: text("api_type", { enum: ["public", "b2b", "cug", "mobile"] }).notNull(),
-    connectionType: text("connection_type", { enum: ["direct", "tgx", "metasearch"] }).notNull(),
-    rateName: text("rate_name"),
-    rateLimit: integer("rate_limit").notNull(),
-    rateLimitWindowMs: integer("rate_limit_window_ms").notNull(),
-    netMarkups: real("net_markups").notNull().default(0),
-    currentInUse: integer("current_in_use", { mode: "boolean" }).notNull().default(false),
-    notificationEmail: text("notification_email"),
-    ...timestamps,
-  },
-  (t) => [
-    index("connections_partner").on(t.partnerId),
-    // The database itself keeps at most one connection in use per partner, apiType and connectionType.
-    uniqueIndex("connections_one_in_use").on(t.partnerId, t.apiType, t.connectionType).where(sql`current_in_use = 1`),
-  ],
-);
-
-export const accommodations = sqliteTable(
-  "accommodations",
-  {
-    code: text("code").primaryKey(),
-    name: text("name").notNull(),
-    type: text("type").notNull(),
-    country: text("country").notNull(),
-    state: text("state").notNull(),
-    city: text("city").notNull(),
-    latitude: real("latitude").notNull(),
-    longitude: real("longitude").notNull(),
-    starRating: real("star_rating").notNull(),
-    timezone: text("timezone").notNull(),
-    // The whole section 4.1 document, served as stored.
-    content: text("content").notNull(),
-    // When the content last changed, on D1's clock; content deltas (changedSince) read it. Triggers
-    // (migration content_deltas_custom) stamp every insert and every content update, whatever the
-    // write path. The default only marks rows from before the column (and is inlined, not bound).
-    updatedAt: text("updated_at").notNull().default(sql`'1970-01-01T00:00:00.000Z'`),
-    // The geo grid cell of the position (geo-grid.ts), kept by triggers on every write (migration
-    // geo_grid_custom). Not a generated column: SQLite does not read an index on one as covering.
-    geoCell: integer("geo_cell"),
-  },
-  (t) => [
-    // Keyset pagination: code order, optionally within one type or country.
-    index("accommodations_type_code").on(t.type, t.code),
-    index("accommodations_country_code").on(t.country, t.code),
-    // Content deltas: keyset in change order.
-    index("accommodations_updated").on(t.updatedAt, t.code),
-    // Geo search counts and reads the cells near its centre from this index alone: a row of the table
-    // carries the whole content document, so fetching rows by rowid cost more than the rest of the search.
-    index("accommodations_geo_cell").on(
-      t.geoCell,
-      t.latitude,
-      t.longitude,
-      t.code,
-      t.name,
-      t.type,
-      t.country,
-      t.starRating,
-      t.timezone,
-    ),
-  ],
-);
-
 export type Partner = typeof partners.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
-export type Connection = typeof connections.$inferSelect;
-export type Accommodation = typeof accommodations.$inferSelect;
 
 /**
  * `Idempotency-Key` reservations and stored answers (platform/idempotency). The primary key is the

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_UPSTREAM_CONNECTION, sandboxUrl } from "../../../../test/support/accounts";
 import { seedDemoUpstream } from "../../../../test/support/seed";
 import { database } from "../../../platform/db/client";
-import { upstreamFor } from "../../operators/upstreams";
+import { upstreamFor } from "../../connections/upstreams";
 import { search } from "./client";
 import { upstreamFetch } from "./upstream-fetch";
 

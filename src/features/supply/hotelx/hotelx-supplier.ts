@@ -1,6 +1,6 @@
-import { accommodationsOf } from "../../booking/accommodation-lookup";
-import { DEFAULT_SUPPLIER_TIMEOUT_MS } from "../../booking/supplier-deadline";
-import type { Upstream } from "../../operators/upstreams";
+import { accommodationsOf } from "../accommodations";
+import { DEFAULT_SUPPLIER_TIMEOUT_MS } from "../supplier-deadline";
+import type { Upstream } from "../../connections";
 import { BOARD_NAMES } from "../catalogue";
 import { recordProviderTransaction } from "../provider-transactions";
 import { moneyIn, sellNight, type SellingTerms } from "../selling-price";

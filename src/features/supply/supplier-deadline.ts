@@ -1,5 +1,5 @@
 import { ApiError } from "../../platform/http/api-error";
-import { SupplierFailure, type ProviderTransaction, type Supplier, type SupplierCall } from "../supply/supplier";
+import { SupplierFailure, type ProviderTransaction, type Supplier, type SupplierCall } from "./supplier";
 
 export const DEFAULT_SUPPLIER_TIMEOUT_MS = 8_000;
 export const MAX_SUPPLIER_TIMEOUT_MS = 25_000;

@@ -1,10 +1,10 @@
 // Raw SQL: FTS5 name search, the geo grid walk and the selection a search reads (one statement with the night overrides)
 import { eq } from "drizzle-orm";
 import { database } from "../../platform/db/client";
-import { CELLS_PER_DEGREE, GRID_COLUMNS, gridCell, gridRowOf } from "../../platform/db/geo-grid";
-import { accommodations } from "../../platform/db/schema";
+import { CELLS_PER_DEGREE, GRID_COLUMNS, gridCell, gridRowOf } from "./geo-grid";
+import { accommodations } from "../content";
 import type { SqlRow } from "../../platform/db/sql-row";
-import type { AccommodationSelection, SupplyAccommodation } from "../supply/supplier";
+import type { AccommodationSelection, SupplyAccommodation } from "./supplier";
 
 /**
  * A selection as SQL over our own D1, so that the embedded inventory can read the accommodations

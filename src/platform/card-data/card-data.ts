@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
-import { passesLuhn } from "../../platform/card-number";
-import { ApiError } from "../../platform/http/api-error";
-import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from "../../platform/http/json-body";
+import { passesLuhn } from "./luhn";
+import { ApiError } from "../http/api-error";
+import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from "../http/json-body";
 
 // Field names that only ever hold raw card data.
 const CARD_FIELDS = new Set([

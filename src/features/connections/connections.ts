@@ -1,9 +1,10 @@
 import { asc, count, eq, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { isForeignKeyViolation, isUniqueViolation } from "../../platform/db/constraint";
-import { connections, partners } from "../../platform/db/schema";
+import { partners } from "../../platform/db/schema";
+import { connections } from "./tables";
 import { ApiError } from "../../platform/http/api-error";
-import { connectionNotFound, connectionView, type ConnectionView } from "../partners/connections";
+import { connectionNotFound, connectionView, type ConnectionView } from "./partner-connections";
 
 export type ConnectionFields = {
   partnerId: string;

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gridCell, gridColumnOf, gridRowOf } from "../../platform/db/geo-grid";
-import { haversineKm, near } from "./accommodation-lookup";
+import { gridCell, gridColumnOf, gridRowOf } from "./geo-grid";
+import { haversineKm, near } from "./accommodations";
 import { queryPlan } from "../../../test/support/query-plan";
 
 // Hotels clustered round a few centres, some across the antimeridian and by a pole, with many on

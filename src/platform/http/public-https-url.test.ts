@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { openSecret, sealSecret } from "../../platform/crypto/secret-box";
-import { checkEndpointUrl } from "./endpoint-url";
+import { openSecret, sealSecret } from "../crypto/secret-box";
+import { checkEndpointUrl } from "./public-https-url";
 
 describe("checkEndpointUrl", () => {
   it("allows http://127.0.0.1:<port> only in local development", () => {

@@ -1,9 +1,9 @@
 import { asc, eq } from "drizzle-orm";
 import type { BearerUser } from "../../platform/app-env";
 import type { Db } from "../../platform/db/client";
-import { connections, type Connection } from "../../platform/db/schema";
+import { connections, type Connection } from "./tables";
 import { ApiError } from "../../platform/http/api-error";
-import { requireAdmin } from "./users";
+import { requireAdmin } from "../../platform/auth/bearer";
 
 // Same fields as the row today; a separate name so the API shape is a decision, not an accident.
 export type ConnectionView = Connection;

@@ -1,10 +1,10 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { expectLogs } from "../../../test/support/expected-logs";
-import worker from "../../index";
-import { deleteInBatches, runUpkeep, type UpkeepTask } from "../../platform/upkeep";
-import { LOGIN_LOCKOUT } from "../partners/login";
-import { upkeepTasks } from "./tasks";
+import { expectLogs } from "../test/support/expected-logs";
+import worker from "./index";
+import { deleteInBatches, runUpkeep, type UpkeepTask } from "./platform/upkeep";
+import { LOGIN_LOCKOUT } from "./features/partners/login";
+import { upkeepTasks } from "./upkeep";
 
 const NOW = Date.parse("2026-06-01T12:00:00Z");
 const MINUTE = 60_000;

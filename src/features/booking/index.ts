@@ -1,0 +1,15 @@
+export { bookPricedQuote, findBookingByPartnerReference } from "./book";
+export { eraseChatBookingHolders, partnerBooking } from "./bookings";
+export { cancelBooking } from "./cancel";
+export { bookingDeps } from "./deps";
+export type { BookingDeps } from "./deps";
+export { MAX_OPTION_ID_LENGTH, readOptionId } from "./option-token";
+export { expiredQuotes } from "./quote-store";
+export { priceQuote } from "./quote";
+export { consumeRateLimit } from "./rate-limit";
+export { bookingRoutes } from "./routes";
+export { DEFAULT_RADIUS_KM, searchAvailability } from "./search";
+export type { SearchQuery } from "./search";
+export { settlePendingBookingsTask } from "./settle-pending";
+export { bookings } from "./tables";
+export type { BookingRow } from "./tables";

@@ -1,0 +1,16 @@
+export { chatConnection, coreAccess, coreConnection, readAccess, searchConnection } from "./access";
+export type { AccessEnv, ConnectionAccess, CoreConnection } from "./access";
+export {
+  createConnection,
+  deleteConnection,
+  getConnection,
+  listConnections,
+  setConnectionInUse,
+  updateConnection,
+} from "./connections";
+export type { Page } from "./connections";
+export { partnerConnectionRoutes } from "./routes";
+export { API_TYPES, CONNECTION_TYPES, connectionSchema } from "./schemas";
+export { connections } from "./tables";
+export { getUpstream, removeUpstream, setUpstream, upstreamFor } from "./upstreams";
+export type { Upstream } from "./upstreams";

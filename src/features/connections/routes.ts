@@ -1,0 +1,81 @@
+import { bearerAuth, bearerSecurity } from "../../platform/auth/bearer";
+import { apiRoute } from "../../platform/http/api-route";
+import { errorResponses, success } from "../../platform/http/envelope";
+import { featureRouter } from "../../platform/http/router";
+import {
+  connectionView,
+  getPartnerConnection,
+  listPartnerConnections,
+  updateNotificationEmail,
+} from "./partner-connections";
+import {
+  connectionListResponseSchema,
+  connectionResponseSchema,
+  notificationEmailSchema,
+  partnerConnectionIdParamsSchema,
+  partnerConnectionParamsSchema,
+} from "./schemas";
+
+const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
+const body = <T>(schema: T) => ({ body: { required: true, ...json(schema) } });
+const bearer = { security: bearerSecurity, middleware: [bearerAuth()] };
+
+// ---- a partner's own connections (4.10; bearer token)
+
+const listConnections = apiRoute({
+  operationId: "listPartnerConnections",
+  method: "get",
+  path: "/api/partners/{partnerId}/connections",
+  tags: ["Partner connections"],
+  summary: "The partner's connections",
+  ...bearer,
+  request: { params: partnerConnectionParamsSchema },
+  responses: {
+    200: { description: "Connections", ...json(connectionListResponseSchema) },
+    ...errorResponses(401, 403),
+  },
+});
+const getConnection = apiRoute({
+  operationId: "getPartnerConnection",
+  method: "get",
+  path: "/api/partners/{partnerId}/connections/{id}",
+  tags: ["Partner connections"],
+  summary: "One connection",
+  ...bearer,
+  request: { params: partnerConnectionIdParamsSchema },
+  responses: {
+    200: { description: "Connection", ...json(connectionResponseSchema) },
+    ...errorResponses(401, 403, 404),
+  },
+});
+const setNotificationEmail = apiRoute({
+  operationId: "setConnectionNotificationEmail",
+  method: "put",
+  path: "/api/partners/{partnerId}/connections/{id}/notification-email",
+  tags: ["Partner connections"],
+  summary: "Set or clear the connection's notification e-mail (partner admin)",
+  ...bearer,
+  request: { params: partnerConnectionIdParamsSchema, ...body(notificationEmailSchema) },
+  responses: {
+    200: { description: "Updated connection", ...json(connectionResponseSchema) },
+    ...errorResponses(400, 401, 403, 404),
+  },
+});
+
+export const partnerConnectionRoutes = featureRouter()
+  .openapi(listConnections, async (c) => {
+    const list = await listPartnerConnections(c.get("db"), c.get("user").partnerId, c.req.valid("param").partnerId);
+    return c.json(success(list), 200);
+  })
+  .openapi(getConnection, async (c) => {
+    const { partnerId, id } = c.req.valid("param");
+    return c.json(
+      success(connectionView(await getPartnerConnection(c.get("db"), c.get("user").partnerId, partnerId, id))),
+      200,
+    );
+  })
+  .openapi(setNotificationEmail, async (c) => {
+    const { partnerId, id } = c.req.valid("param");
+    const email = c.req.valid("json").notificationEmail ?? null;
+    return c.json(success(await updateNotificationEmail(c.get("db"), c.get("user"), partnerId, id, email)), 200);
+  });

@@ -1,0 +1,63 @@
+import { z } from "@hono/zod-openapi";
+import { envelopeSchema } from "../../platform/http/envelope";
+import { emailSchema } from "../../platform/http/fields";
+
+export const API_TYPES = ["public", "b2b", "cug", "mobile"] as const;
+export const CONNECTION_TYPES = ["direct", "tgx", "metasearch"] as const;
+
+/** The connection record of spec 2.4, as partners (4.10) and operators (4.11) read it. */
+export const connectionSchema = z
+  .object({
+    id: z.string(),
+    code: z.number().int(),
+    apiType: z.enum(API_TYPES),
+    connectionType: z.enum(CONNECTION_TYPES),
+    rateName: z.string().nullable(),
+    rateLimit: z.number().int(),
+    rateLimitWindowMs: z.number().int(),
+    netMarkups: z.number(),
+    currentInUse: z.boolean(),
+    notificationEmail: z.string().nullable(),
+    partnerId: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Connection", {
+    example: {
+      id: "con_3k9d2w",
+      code: 1001,
+      apiType: "b2b",
+      connectionType: "direct",
+      rateName: "Demo B2B",
+      rateLimit: 100,
+      rateLimitWindowMs: 60000,
+      netMarkups: 0.1,
+      currentInUse: true,
+      notificationEmail: "ops@demo.test",
+      partnerId: "demo",
+      createdAt: "2026-11-02T09:15:00.000Z",
+      updatedAt: "2026-11-02T09:15:00.000Z",
+    },
+  });
+
+export const partnerConnectionParamsSchema = z.object({
+  partnerId: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "partnerId", in: "path" } }),
+});
+export const partnerConnectionIdParamsSchema = partnerConnectionParamsSchema.extend({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "id", in: "path" } }),
+});
+
+export const notificationEmailSchema = z
+  .object({ notificationEmail: emailSchema.nullable().optional().openapi({ description: "Absent or null clears it" }) })
+  .openapi("NotificationEmailRequest", { example: { notificationEmail: "ops@demo.test" } });
+
+export const connectionResponseSchema = envelopeSchema(connectionSchema).openapi("ConnectionResponse");
+export const connectionListResponseSchema = envelopeSchema(z.array(connectionSchema)).openapi("ConnectionListResponse");

@@ -1,0 +1,49 @@
+import { sql } from "drizzle-orm";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { partners, timestamps } from "../../platform/db/schema";
+
+export const connections = sqliteTable(
+  "connections",
+  {
+    id: text("id").primaryKey(),
+    code: integer("code").notNull().unique(),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id),
+    apiType: text("api_type", { enum: ["public", "b2b", "cug", "mobile"] }).notNull(),
+    connectionType: text("connection_type", { enum: ["direct", "tgx", "metasearch"] }).notNull(),
+    rateName: text("rate_name"),
+    rateLimit: integer("rate_limit").notNull(),
+    rateLimitWindowMs: integer("rate_limit_window_ms").notNull(),
+    netMarkups: real("net_markups").notNull().default(0),
+    currentInUse: integer("current_in_use", { mode: "boolean" }).notNull().default(false),
+    notificationEmail: text("notification_email"),
+    ...timestamps,
+  },
+  (t) => [
+    index("connections_partner").on(t.partnerId),
+    // The database itself keeps at most one connection in use per partner, apiType and connectionType.
+    uniqueIndex("connections_one_in_use").on(t.partnerId, t.apiType, t.connectionType).where(sql`current_in_use = 1`),
+  ],
+);
+
+/**
+ * A connection served by an upstream supplier instead of (or, with `with_embedded`, beside) the
+ * embedded inventory. `sealed_credentials` is AES-GCM under UPSTREAM_CREDENTIALS_KEY, bound to the
+ * connection id (secret-box), with a fresh IV on every write; the plain key is never stored.
+ */
+export const connectionUpstreams = sqliteTable("connection_upstreams", {
+  connectionId: text("connection_id")
+    .primaryKey()
+    .references(() => connections.id, { onDelete: "cascade" }),
+  kind: text("kind", { enum: ["hotelx"] }).notNull(),
+  url: text("url").notNull(),
+  client: text("client").notNull(),
+  context: text("context").notNull(),
+  sealedCredentials: text("sealed_credentials").notNull(),
+  withEmbedded: integer("with_embedded", { mode: "boolean" }).notNull().default(false),
+  createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+  updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+});
+
+export type Connection = typeof connections.$inferSelect;

@@ -1,0 +1,2 @@
+export { contentRoutes } from "./routes";
+export { accommodations } from "./tables";

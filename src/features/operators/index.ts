@@ -1,0 +1,2 @@
+export { exchangeRateRoutes } from "./exchange-rate-routes";
+export { operatorRoutes } from "./routes";

@@ -1,0 +1,36 @@
+export { accommodationByCode, accommodationsByCodes, haversineKm, nameSearchCharacters } from "./accommodations";
+export { round2 } from "./catalogue";
+export {
+  EXCHANGE_RATE_BOUNDS,
+  EXCHANGE_RATE_BOUNDS_MESSAGE,
+  exchangeFor,
+  readExchangeRates,
+  readExchangeTable,
+  replaceExchangeRates,
+} from "./exchange-rates";
+export type { ExchangeTable } from "./exchange-rates";
+export { connectionOfHotelxSupplier, hotelxSupplier } from "./hotelx/hotelx-supplier";
+export { INVENTORY_SUPPLIER, hasLocalWrites, inventorySupplier } from "./inventory-supplier";
+export type { WriteGuard } from "./inventory-supplier";
+export { supplyRoutes } from "./routes";
+export { isChargeable, isSellable } from "./selling-price";
+export type { SellingTerms } from "./selling-price";
+export { MAX_SUPPLIER_TIMEOUT_MS, callSupplier, supplierFailureError, supplyOptionsOf } from "./supplier-deadline";
+export type { SupplyOptions } from "./supplier-deadline";
+export { SupplierFailure, SupplierRefusal } from "./supplier";
+export type {
+  AccommodationSelection,
+  BookAnswer,
+  BookedStay,
+  BookingLookup,
+  CancelPolicy,
+  Offer,
+  OfferRef,
+  ProviderTransaction,
+  Rate,
+  Stay,
+  Supplier,
+  SupplierFailureCode,
+  SupplyAccommodation,
+} from "./supplier";
+export { UpstreamCircuit } from "./upstream-circuit";
