@@ -1,8 +1,6 @@
 import { createApp } from "./app";
 import { scheduled } from "./upkeep";
-import { deliverWebhooks } from "./features/webhooks";
-import type { WebhookMessage } from "./features/webhooks";
-
+import { deliverWebhooks, type WebhookMessage } from "./features/webhooks";
 const app = createApp();
 
 // The only queue consumed here is the webhook queue (wrangler.toml).

@@ -1,9 +1,7 @@
-import { expiredQuotes } from "./features/booking";
-import { settlePendingBookingsTask } from "./features/booking";
+import { expiredQuotes, settlePendingBookingsTask } from "./features/booking";
 import { staleLoginFailures } from "./features/partners";
 import { expiredCardSetupTokens } from "./features/payments";
-import { radarPiiRetention } from "./features/radar";
-import { expiredRadarSignals } from "./features/radar";
+import { radarPiiRetention, expiredRadarSignals } from "./features/radar";
 import { webhookReenqueue } from "./features/webhooks";
 import { expiredIdempotency } from "./platform/idempotency/idempotency";
 import { runUpkeep, type UpkeepTask } from "./platform/upkeep";

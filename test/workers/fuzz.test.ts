@@ -5,8 +5,7 @@ import { seedDemoAccommodations } from "../support/seed";
 import { catalogueFor } from "../../src/features/supply/catalogue";
 import { addDays } from "../../src/platform/time/zoned-time";
 import { demoAdminToken } from "../support/sessions";
-import { call } from "../support/api";
-import { DEMO_KEY } from "../support/api";
+import { call, DEMO_KEY } from "../support/api";
 import { findCardData } from "../../src/platform/card-data/card-data";
 
 /**

@@ -5,19 +5,27 @@ import { isCheckViolation, isForeignKeyViolation, isUniqueViolation } from "../.
 import { ApiError } from "../../platform/http/api-error";
 import { success } from "../../platform/http/envelope";
 import { isReplayedError, replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
-import { SupplierFailure, SupplierRefusal, type BookAnswer, type ProviderTransaction, type Supplier } from "../supply";
-import { hasLocalWrites } from "../supply";
-import { isChargeable } from "../supply";
+import {
+  SupplierFailure,
+  SupplierRefusal,
+  type BookAnswer,
+  type ProviderTransaction,
+  type Supplier,
+  hasLocalWrites,
+  accommodationByCode,
+  callSupplier,
+  supplyOptionsOf,
+  type SupplyOptions,
+  requestedCurrency,
+} from "../supply";
+import { isChargeable } from "../../platform/money";
 import { announceEvent } from "../webhooks";
 import { bookingChangeOf } from "./booking-events";
-import { accommodationByCode } from "../supply";
 import { bookingInsert } from "./book-batch";
 import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
-import { callSupplier, supplyOptionsOf, type SupplyOptions } from "../supply";
 import { quoteStore, type StoredQuote } from "./quote-store";
 import type { BookRequest } from "./schemas";
-import { requestedCurrency } from "./selling-terms";
 import { type BookingRow, bookings } from "./tables";
 
 export type BookResult = {

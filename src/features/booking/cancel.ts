@@ -1,21 +1,23 @@
 import { eq } from "drizzle-orm";
 import { database } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
-import { hasLocalWrites } from "../supply";
 import {
+  hasLocalWrites,
   SupplierFailure,
   type BookedStay,
   type CancelPolicy,
   type ProviderTransaction,
   type Supplier,
+  requestedCurrency,
+  callSupplier,
+  supplierFailureError,
+  type SupplyOptions,
 } from "../supply";
 import { localDate } from "../../platform/time/zoned-time";
 import { announceEvent } from "../webhooks";
 import { bookingChangeOf } from "./booking-events";
 import { markCancelled, stillLive } from "./cancel-batch";
 import type { BookingDeps } from "./deps";
-import { requestedCurrency } from "./selling-terms";
-import { callSupplier, supplierFailureError, type SupplyOptions } from "../supply";
 import { type BookingRow, bookings } from "./tables";
 
 /** What cancelling costs at `now`: the highest penalty whose deadline has passed, else nothing. */

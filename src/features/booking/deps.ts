@@ -1,13 +1,9 @@
 import { signingKeys } from "../../platform/config/secrets";
 import type { Keyring } from "../../platform/crypto/keyring";
 import { database } from "../../platform/db/client";
-import { upstreamFor } from "../connections";
-import { connectionOfHotelxSupplier, hotelxSupplier } from "../supply";
-import { inventorySupplier } from "../supply";
-import type { Supplier } from "../supply";
+import { upstreamFor, type CoreConnection } from "../connections";
+import { connectionOfHotelxSupplier, hotelxSupplier, inventorySupplier, type Supplier } from "../supply";
 import type { WebhookMessage } from "../webhooks";
-import type { CoreConnection } from "../connections";
-
 /** The bindings the booking services use; chat builds the same from its own env. */
 export type BookingDeps = {
   d1: D1Database;

@@ -1,19 +1,27 @@
 import { ApiError } from "../../platform/http/api-error";
-import { readExchangeTable } from "../supply";
-import { round2 } from "../supply";
-import { isSellable } from "../supply";
-import { accommodationByCode } from "../supply";
+import {
+  readExchangeTable,
+  isSellable,
+  accommodationByCode,
+  INVENTORY_SUPPLIER,
+  SupplierFailure,
+  type ProviderTransaction,
+  callSupplier,
+  supplierFailureError,
+  supplyOptionsOf,
+  type SupplyOptions,
+  logUnsellable,
+  needsExchangeRates,
+  requestedCurrency,
+  sellingTermsFor,
+} from "../supply";
+import { round2 } from "../../platform/money";
 import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
-import { INVENTORY_SUPPLIER } from "../supply";
-import { SupplierFailure, type ProviderTransaction } from "../supply";
-import { callSupplier, supplierFailureError, supplyOptionsOf, type SupplyOptions } from "../supply";
 import { readOptionId } from "./option-token";
 import { newQuoteId, QUOTE_TTL_SECONDS, quoteStore, type StoredQuote } from "./quote-store";
 import type { QuoteRequest } from "./schemas";
 import { accommodationSummary, occupancyRefIdsOf, offerTerms, stayFrom, type Occupancy } from "./search";
-import { logUnsellable, needsExchangeRates, requestedCurrency, sellingTermsFor } from "./selling-terms";
-
 /** A price may rise by up to 1 % of the searched total before quote refuses with `Price changed`. */
 export const PRICE_TOLERANCE = 0.01;
 

@@ -1,7 +1,8 @@
 import { ApiError } from "../../platform/http/api-error";
-import { readExchangeTable } from "../supply";
-import { isSellable, type SellingTerms } from "../supply";
 import {
+  readExchangeTable,
+  isSellable,
+  type SellingTerms,
   SupplierFailure,
   type AccommodationSelection,
   type Offer,
@@ -10,16 +11,20 @@ import {
   type Supplier,
   type SupplierFailureCode,
   type SupplyAccommodation,
+  logUnsellable,
+  needsExchangeRates,
+  requestedCurrency,
+  sellingTermsFor,
+  callSupplier,
+  supplyOptionsOf,
+  type SupplyOptions,
+  INVENTORY_SUPPLIER,
 } from "../supply";
 import { addDays, isCalendarDate, stayNights } from "../../platform/time/zoned-time";
 import type { CoreConnection } from "../connections";
 import { accommodationTypeName, suppliersFor, type BookingDeps } from "./deps";
 import { OPTION_LIFETIME_MS, optionIdsFor } from "./option-token";
 import type { SearchRequest } from "./schemas";
-import { logUnsellable, needsExchangeRates, requestedCurrency, sellingTermsFor } from "./selling-terms";
-import { callSupplier, supplyOptionsOf, type SupplyOptions } from "../supply";
-import { INVENTORY_SUPPLIER } from "../supply";
-
 export const MAX_NIGHTS = 30;
 /** Inventory is sold for check-ins up to this many days ahead. */
 export const BOOKING_HORIZON_DAYS = 365;

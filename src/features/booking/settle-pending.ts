@@ -1,10 +1,9 @@
 import { and, asc, eq, lte } from "drizzle-orm";
 import { database } from "../../platform/db/client";
-import { SupplierFailure, type BookingLookup } from "../supply";
+import { SupplierFailure, type BookingLookup, callSupplier } from "../supply";
 import { announceEvent } from "../webhooks";
 import { bookingChangeOf } from "./booking-events";
 import { bookingDeps, type BookingDeps } from "./deps";
-import { callSupplier } from "../supply";
 import { type BookingRow, bookings } from "./tables";
 
 /** A pending booking is asked about once it is this old: its supplier has had time to finish it. */

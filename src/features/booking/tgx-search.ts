@@ -2,12 +2,11 @@ import { sql } from "drizzle-orm";
 import { database } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { accommodations } from "../content";
-import type { Offer, Rate } from "../supply";
+import { type Offer, type Rate, supplyOptionsOf } from "../supply";
 import type { CoreConnection } from "../connections";
 import type { BookingDeps } from "./deps";
 import type { SearchRequest } from "./schemas";
 import { offerTerms, searchAvailability, searchQueryOf } from "./search";
-import { supplyOptionsOf } from "../supply";
 import {
   TGX_CONTEXT,
   type TgxError,

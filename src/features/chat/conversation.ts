@@ -2,17 +2,19 @@ import { database } from "../../platform/db/client";
 import type { Keyring } from "../../platform/crypto/keyring";
 import { bookingPageToken } from "./booking-page-token";
 import { ApiError } from "../../platform/http/api-error";
-import { bookPricedQuote, findBookingByPartnerReference } from "../booking";
-import { accommodationByCode } from "../supply";
-import { partnerBooking } from "../booking";
-import { cancelBooking } from "../booking";
+import {
+  bookPricedQuote,
+  findBookingByPartnerReference,
+  partnerBooking,
+  cancelBooking,
+  type BookingDeps,
+  readOptionId,
+  priceQuote,
+  consumeRateLimit,
+  searchAvailability,
+} from "../booking";
+import { accommodationByCode, type CancelPolicy } from "../supply";
 import { chatConnection, type CoreConnection } from "../connections";
-import type { BookingDeps } from "../booking";
-import { readOptionId } from "../booking";
-import { priceQuote } from "../booking";
-import { consumeRateLimit } from "../booking";
-import { searchAvailability } from "../booking";
-import type { CancelPolicy } from "../supply";
 import { stayNights } from "../../platform/time/zoned-time";
 import { cardById, issueSetupToken, usableCard, type SavedCard } from "../payments";
 import { BOOKING_STATUS_WORDS, type BookingStatus } from "./booking-status";

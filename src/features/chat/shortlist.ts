@@ -4,10 +4,14 @@ import { accommodations } from "../content";
 import { ApiError } from "../../platform/http/api-error";
 import { accommodationsByCodes, haversineKm } from "../supply";
 import type { CoreConnection } from "../connections";
-import type { BookingDeps } from "../booking";
-import { consumeRateLimit } from "../booking";
-import { DEFAULT_RADIUS_KM, searchAvailability, type SearchQuery } from "../booking";
-import { round2 } from "../supply";
+import {
+  type BookingDeps,
+  consumeRateLimit,
+  DEFAULT_RADIUS_KM,
+  searchAvailability,
+  type SearchQuery,
+} from "../booking";
+import { round2 } from "../../platform/money";
 import { stayNights } from "../../platform/time/zoned-time";
 import type { SearchSlots } from "./understand";
 

@@ -1,12 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { openSecret, sealSecret } from "../../platform/crypto/secret-box";
-import { connections } from "./tables";
+import { connections, connectionUpstreams } from "./tables";
 import { ApiError } from "../../platform/http/api-error";
 import { connectionNotFound } from "./partner-connections";
 import { checkEndpointUrl } from "../../platform/http/public-https-url";
-import { connectionUpstreams } from "./tables";
-
 /** What the supply layer needs to call a connection's upstream, credentials opened. */
 export type Upstream = {
   kind: "hotelx";

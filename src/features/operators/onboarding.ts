@@ -4,8 +4,16 @@ import { isUniqueViolation } from "../../platform/db/constraint";
 import { apiKeys, partners, users, type Partner } from "../../platform/db/schema";
 import { randomToken, sha256Hex } from "../../platform/crypto/digest";
 import { ApiError } from "../../platform/http/api-error";
-import { maskedApiKey, newApiKey, type ApiKeyRecord } from "../partners";
-import { emailConflict, newUserRow, userProfile, type NewUser, type UserProfile } from "../partners";
+import {
+  maskedApiKey,
+  newApiKey,
+  type ApiKeyRecord,
+  emailConflict,
+  newUserRow,
+  userProfile,
+  type NewUser,
+  type UserProfile,
+} from "../partners";
 import type { Page } from "../connections";
 
 export type PartnerView = { id: string; name: string; isActive: boolean; createdAt: string; updatedAt: string };

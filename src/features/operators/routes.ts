@@ -9,12 +9,13 @@ import {
   listConnections,
   setConnectionInUse,
   updateConnection,
+  getUpstream,
+  removeUpstream,
+  setUpstream,
 } from "../connections";
 import { purgeLoginFailures } from "../partners";
-import { radarSettingsRequestSchema, radarSettingsResponseSchema } from "../radar";
-import { setAllowedOrigins } from "../radar";
+import { radarSettingsRequestSchema, radarSettingsResponseSchema, setAllowedOrigins } from "../radar";
 import { eraseDataSubject } from "./data-subjects";
-import { getUpstream, removeUpstream, setUpstream } from "../connections";
 import { isLocal } from "../../platform/environment";
 import { listPartners, onboardPartner } from "./onboarding";
 import {

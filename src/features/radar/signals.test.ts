@@ -1,12 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { DEMO_KEY } from "../../../test/support/api";
+import { DEMO_KEY, call } from "../../../test/support/api";
 import { humanSignals, sendSignals, unique } from "../../../test/support/radar";
 import { SIGNALS_RATE } from "./routes";
 import { MAX_SIGNAL_POSTS, SIGNALS_RETENTION_MS } from "./service";
 import { OPERATOR } from "../../../test/support/sessions";
-import { call } from "../../../test/support/api";
-
 describe("POST /api/v1/radar/sessions/signals", () => {
   it("accepts a browser's signals with 202, CORS headers, and keeps them for the session for 24 hours", async () => {
     const sessionId = unique("s");

@@ -1,3 +1,4 @@
+import { round2 } from "../../platform/money";
 /**
  * Room types and rate plans of the embedded supply, derived deterministically from the
  * accommodation's code and star rating. Nothing is stored per accommodation until a night
@@ -158,5 +159,3 @@ export const roomNightPrice = (catalogue: AccommodationCatalogue, room: RoomType
 
 export const defaultRoomNightPrice = (catalogue: AccommodationCatalogue, room: RoomType, night: string): number =>
   roomNightPrice(catalogue, room, nightFactors(night));
-
-export const round2 = (n: number) => Math.round(n * 100) / 100;

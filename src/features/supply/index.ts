@@ -1,5 +1,4 @@
 export { accommodationByCode, accommodationsByCodes, haversineKm, nameSearchCharacters } from "./accommodations";
-export { round2 } from "./catalogue";
 export {
   EXCHANGE_RATE_BOUNDS,
   EXCHANGE_RATE_BOUNDS_MESSAGE,
@@ -13,7 +12,13 @@ export { connectionOfHotelxSupplier, hotelxSupplier } from "./hotelx/hotelx-supp
 export { INVENTORY_SUPPLIER, hasLocalWrites, inventorySupplier } from "./inventory-supplier";
 export type { WriteGuard } from "./inventory-supplier";
 export { supplyRoutes } from "./routes";
-export { isChargeable, isSellable } from "./selling-price";
+export {
+  isSellable,
+  logUnsellable,
+  needsExchangeRates,
+  requestedCurrency,
+  sellingTermsFor,
+} from "./selling-price";
 export type { SellingTerms } from "./selling-price";
 export { MAX_SUPPLIER_TIMEOUT_MS, callSupplier, supplierFailureError, supplyOptionsOf } from "./supplier-deadline";
 export type { SupplyOptions } from "./supplier-deadline";

@@ -13,21 +13,23 @@ import {
   type RoomType,
 } from "./catalogue";
 import { nightOverrideReads, searchRead, type PlanNightRow, type RoomNightRow } from "./night-overrides";
-import { moneyIn, sellNight, type SellingTerms } from "./selling-price";
+import { moneyIn } from "../../platform/money";
+import { sellNight, type SellingTerms } from "./selling-price";
 import { sqlSelectionOf } from "./accommodations";
-import type {
-  BookedStay,
-  CancelPolicy,
-  Offer,
-  OfferRef,
-  OfferRoom,
-  Rate,
-  Stay,
-  Supplier,
-  SupplierBooking,
-  SupplyAccommodation,
+import {
+  type BookedStay,
+  type CancelPolicy,
+  type Offer,
+  type OfferRef,
+  type OfferRoom,
+  type Rate,
+  type Stay,
+  type Supplier,
+  type SupplierBooking,
+  type SupplyAccommodation,
+  MIXED_PRODUCT_SEPARATOR,
+  SupplierRefusal,
 } from "./supplier";
-import { MIXED_PRODUCT_SEPARATOR, SupplierRefusal } from "./supplier";
 import { ratePlanNights } from "./tables";
 import { addDays, localDate, stayNights, zonedTimeToUtc } from "../../platform/time/zoned-time";
 

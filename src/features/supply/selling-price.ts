@@ -5,7 +5,11 @@
  * connections differing only in markup differ by exactly that markup on every night.
  */
 
-import type { Offer } from "./supplier";
+import { isChargeable } from "../../platform/money";
+import { ApiError } from "../../platform/http/api-error";
+import type { CoreConnection } from "../connections";
+import { exchangeFor, type ExchangeTable } from "./exchange-rates";
+import type { Offer, Supplier } from "./supplier";
 
 /** What an offer is sold at; `exchange.rate` converts one unit of the hotel's currency into `currency`. */
 export type SellingTerms = {
@@ -21,35 +25,6 @@ export const netTerms = (hotelCurrency: string): SellingTerms => ({
   exchange: { currency: hotelCurrency, rate: 1 },
 });
 
-const digitsByCurrency = new Map<string, number>();
-
-/** ISO 4217 minor-unit digits (JPY 0, USD 2, KWD 3), from the runtime's ICU data; 2 when it does not know. */
-export const minorUnitDigits = (currency: string): number => {
-  let digits = digitsByCurrency.get(currency);
-  if (digits === undefined) {
-    try {
-      digits =
-        new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    } catch {
-      digits = 2;
-    }
-    digitsByCurrency.set(currency, digits);
-  }
-  return digits;
-};
-
-/**
- * Prices in one currency, kept as whole minor units while adding so that sums do not drift.
- */
-export const moneyIn = (currency: string) => {
-  const scale = 10 ** minorUnitDigits(currency);
-  return {
-    currency,
-    scale,
-    amount: (minor: number) => minor / scale,
-  };
-};
-
 /**
  * One net night (hotel currency, before rounding) as sold, in whole minor units of the target
  * currency. Net and marked-up prices are rounded to cents of the hotel currency; the converted
@@ -62,14 +37,56 @@ export const sellNight = (net: number, terms: SellingTerms, targetScale: number)
   return Math.round((soldCents / 100) * terms.exchange.rate * targetScale);
 };
 
-/**
- * Whether an amount can be charged: above zero, finite, and exact in minor units (a safe integer).
- * A rate far from 1 can round a price down to 0 or up past what a double holds exactly.
- */
-export const isChargeable = (amount: number, currency: string): boolean =>
-  Number.isFinite(amount) && amount > 0 && Number.isSafeInteger(Math.round(amount * 10 ** minorUnitDigits(currency)));
-
 /** Whether an offer can be sold: its total and every room's total are chargeable. */
 export const isSellable = (offer: Pick<Offer, "rate" | "rooms">): boolean =>
   isChargeable(offer.rate.chargeTotal, offer.rate.currency) &&
   offer.rooms.every((room) => isChargeable(room.rate.chargeTotal, room.rate.currency));
+
+/**
+ * The currency a request asks for (`settings.currency`, else the criteria's own `currency`, as each
+ * query builder reads them; the schemas refuse the two disagreeing): ISO 4217, any case; undefined
+ * when absent (the hotel's currency).
+ */
+export const requestedCurrency = (settings: { currency?: string }): string | undefined => {
+  const code = settings.currency?.trim().toUpperCase();
+  if (code === undefined || code === "") return undefined;
+  if (!/^[A-Z]{3}$/.test(code)) throw new ApiError("unsupported_currency", "Unsupported currency", { currency: code });
+  return code;
+};
+
+/** Whether pricing in `currency` needs the operator's exchange rates (a currency other than the supplier's). */
+export const needsExchangeRates = (supplier: Pick<Supplier, "currency">, currency: string | undefined) =>
+  currency !== undefined && currency !== supplier.currency;
+
+/**
+ * What a connection sells at: its `netMarkups` percentage on the net price, converted into the
+ * requested currency (`table` is required when `needsExchangeRates`). A currency without a rate
+ * is 400 `Unsupported currency`.
+ */
+export const sellingTermsFor = (
+  connection: Pick<CoreConnection, "netMarkups">,
+  supplier: Pick<Supplier, "currency">,
+  currency: string | undefined,
+  table: ExchangeTable | null,
+): SellingTerms => {
+  const target = currency ?? supplier.currency;
+  const exchange =
+    target === supplier.currency
+      ? { currency: supplier.currency, rate: 1 }
+      : exchangeFor(table ?? new Map(), supplier.currency, target);
+  return { markupPercent: connection.netMarkups, currency: target, exchange };
+};
+
+/** Offers left out for a price that cannot be charged (`isSellable`): logged with the terms that made it, for the operator. */
+export const logUnsellable = (supplier: string, terms: SellingTerms, offers: number) =>
+  console.error(
+    JSON.stringify({
+      level: "warn",
+      event: "unsellable_offers_dropped",
+      supplier,
+      currency: terms.currency,
+      exchange: terms.exchange,
+      markupPercent: terms.markupPercent,
+      offers,
+    }),
+  );

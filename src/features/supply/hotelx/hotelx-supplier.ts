@@ -3,7 +3,8 @@ import { DEFAULT_SUPPLIER_TIMEOUT_MS } from "../supplier-deadline";
 import type { Upstream } from "../../connections";
 import { BOARD_NAMES } from "../catalogue";
 import { recordProviderTransaction } from "../provider-transactions";
-import { moneyIn, sellNight, type SellingTerms } from "../selling-price";
+import { moneyIn } from "../../../platform/money";
+import { sellNight, type SellingTerms } from "../selling-price";
 import {
   MIXED_PRODUCT_SEPARATOR,
   SupplierFailure,
