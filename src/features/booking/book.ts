@@ -16,7 +16,6 @@ import {
   callSupplier,
   supplyOptionsOf,
   type SupplyOptions,
-  requestedCurrency,
 } from "../supply";
 import { isChargeable } from "../../platform/money";
 import { announceEvent } from "../webhooks";
@@ -216,7 +215,7 @@ const bookStoredQuote = async (
   // Quote keeps no such price (a rate far from 1 could make one); a quote stored before that rule is not booked at it.
   if (!isChargeable(rate.chargeTotal, rate.currency)) throw QUOTE_INVALID();
   // The booking charges the quoted currency at the quoted rate; asking for another one is refused, not converted.
-  const currency = requestedCurrency({ currency: criteria.currency });
+  const currency = criteria.currency;
   if (currency !== undefined && currency !== rate.currency) {
     throw new ApiError("currency_mismatch", "Currency mismatch", {
       quoteCurrency: rate.currency,

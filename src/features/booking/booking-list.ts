@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { isoDate } from "../../platform/http/fields";
 import { and, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
 import { database } from "../../platform/db/client";
@@ -16,11 +17,7 @@ export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 200;
 const BOOKING_STATUSES = ["success", "cancelled"] as const;
 
-const dateParam = z
-  .string()
-  .refine(isIsoDate, "expected a date YYYY-MM-DD")
-  .optional()
-  .openapi({ example: "2027-03-10" });
+const dateParam = isoDate.optional();
 const instantParam = (description: string) =>
   z
     .string()

@@ -8,7 +8,6 @@ import {
   type CancelPolicy,
   type ProviderTransaction,
   type Supplier,
-  requestedCurrency,
   callSupplier,
   supplierFailureError,
   type SupplyOptions,
@@ -62,7 +61,7 @@ export const cancelBooking = async (
   if (booking.partnerId !== partnerId)
     throw new ApiError("booking_not_owned", "This booking does not belong to the current partner");
   // The prices of a cancel are the booking's: another currency would be a conversion nobody agreed to.
-  const currency = requestedCurrency(options);
+  const currency = options.currency;
   if (currency !== undefined && currency !== booking.currency)
     throw new ApiError("currency_mismatch", "Currency mismatch", {
       bookingCurrency: booking.currency,

@@ -12,7 +12,6 @@ import {
   type SupplyOptions,
   logUnsellable,
   needsExchangeRates,
-  requestedCurrency,
   sellingTermsFor,
 } from "../supply";
 import { round2 } from "../../platform/money";
@@ -87,7 +86,7 @@ export const priceQuote = async (
   if (sentIds.some((id, i) => id !== option.occupancyRefIds[i]))
     throw new ApiError("occupancy_mismatch", "Occupancy details mismatch");
   // An option is priced in the currency it was searched in; asking for another is a different search.
-  const currency = requestedCurrency({ currency: criteria.currency }) ?? option.currency;
+  const currency = criteria.currency ?? option.currency;
   if (currency !== option.currency)
     throw new ApiError("currency_mismatch", "Currency mismatch", {
       optionCurrency: option.currency,

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { currencyCode, isoDate } from "../../platform/http/fields";
 import { envelopeSchema } from "../../platform/http/envelope";
 import { specMessage, unsupportedField } from "../../platform/http/validation";
 import { nameSearchCharacters } from "../supply";
@@ -8,12 +9,7 @@ export const MAX_SEARCH_CODES = 1000;
 export const MAX_ROOMS = 9;
 export const MAX_PAXES_PER_ROOM = 8;
 
-const date = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD")
-  .openapi({ example: "2027-03-10" });
 const code = z.string().min(1).max(64);
-const currencyCode = z.string().regex(/^[A-Za-z]{3}$/, "expected an ISO 4217 currency code");
 /** A string field's own limit, worded so that a schema-wide "is required" message cannot stand in for it. */
 const tooLong = (max: number) => ({ error: `too long: at most ${max} characters` });
 
@@ -160,8 +156,8 @@ const distributionContext = z
 export const oneCurrency =
   <K extends string>(criteria: K) =>
   (request: Record<K, { currency?: string }> & { settings: { currency?: string } }, ctx: z.RefinementCtx) => {
-    const asked = request[criteria].currency?.toUpperCase();
-    const set = request.settings.currency?.toUpperCase();
+    const asked = request[criteria].currency;
+    const set = request.settings.currency;
     if (asked && set && asked !== set)
       ctx.addIssue({
         code: "custom",
@@ -214,8 +210,8 @@ export const searchRequestSchema = z
           .optional(),
         occupancies,
         markets: z.array(marketCode).max(50).optional(),
-        checkIn: date,
-        checkOut: date,
+        checkIn: isoDate,
+        checkOut: isoDate,
         language: languageCode.optional(),
         currency: currencyCode.optional().openapi({ description: "As settings.currency (both sent: they must agree)" }),
         nationality: countryCode.optional(),
@@ -381,8 +377,8 @@ export const quoteRequestSchema = z
       market: marketCode.optional(),
       paymentType,
       parameters: unsupportedField("no supplier takes booking parameters"),
-      checkIn: date,
-      checkOut: date,
+      checkIn: isoDate,
+      checkOut: isoDate,
       language: languageCode.optional(),
       currency: currencyCode.optional().openapi({ description: "As settings.currency (both sent: they must agree)" }),
       nationality: countryCode.optional(),
@@ -489,8 +485,8 @@ export const bookRequestSchema = z
       paymentType,
       partnerReference: z.string().trim().min(1).max(100),
       holder: z.object({ name: z.string().trim().min(1).max(100), surName: z.string().trim().min(1).max(100) }),
-      checkIn: date,
-      checkOut: date,
+      checkIn: isoDate,
+      checkOut: isoDate,
       language: languageCode.optional(),
       currency: currencyCode.optional().openapi({ description: "As settings.currency (both sent: they must agree)" }),
       nationality: countryCode.optional(),

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { isoDate } from "../../platform/http/fields";
 import { specMessage, unsupportedField } from "../../platform/http/validation";
 import { MAX_PAXES_PER_ROOM, MAX_ROOMS, MAX_SEARCH_CODES, oneCurrency, settingsSchema } from "./schemas";
 import { MAX_SUPPLIER_TIMEOUT_MS } from "../supply";
@@ -45,11 +46,6 @@ export const PLUGIN_STEP_TYPES = [
   "RESPONSE",
 ] as const;
 
-const date = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD")
-  .openapi({ example: "2027-03-10" });
-
 const ONE_ACCESS_LIST = specMessage("filter.access: use includes or excludes, not both");
 const ONE_FILTER = specMessage("Send filterSearch or filter (its deprecated name), not both");
 
@@ -86,8 +82,8 @@ const filterSearch = z
 export const tgxSearchRequestSchema = z
   .object({
     criteria: z.object({
-      checkIn: date,
-      checkOut: date,
+      checkIn: isoDate,
+      checkOut: isoDate,
       hotels: z
         .array(z.string().min(1).max(64))
         .min(1)

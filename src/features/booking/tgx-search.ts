@@ -48,7 +48,7 @@ export const coreRequestOf = (request: TgxSearchRequest, currency?: string): Sea
     },
     settings: {
       access: settings.access,
-      ...(currency ? { currency } : {}),
+      ...(currency ? { currency: currency.trim().toUpperCase() } : {}),
       // Hotel-X's name for the same thing: the supplier exchanges, answered as auditData.
       includeProviderTransactions: settings.includeProviderTransactions === true || settings.auditTransactions === true,
     },

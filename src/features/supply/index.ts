@@ -16,7 +16,6 @@ export {
   isSellable,
   logUnsellable,
   needsExchangeRates,
-  requestedCurrency,
   sellingTermsFor,
 } from "./selling-price";
 export type { SellingTerms } from "./selling-price";

@@ -1,14 +1,14 @@
 import { z } from "@hono/zod-openapi";
+import { isoDate } from "../../platform/http/fields";
 import { apiRoute } from "../../platform/http/api-route";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { setRatePlanNights, setRoomNights, viewInventory } from "./service";
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD");
 const range = {
-  from: date.openapi({ description: "First night (included)" }),
-  to: date.openapi({ description: "Last night (included)" }),
+  from: isoDate.openapi({ description: "First night (included)" }),
+  to: isoDate.openapi({ description: "Last night (included)" }),
 };
 const price = z
   .number()

@@ -6,7 +6,6 @@
  */
 
 import { isChargeable } from "../../platform/money";
-import { ApiError } from "../../platform/http/api-error";
 import type { CoreConnection } from "../connections";
 import { exchangeFor, type ExchangeTable } from "./exchange-rates";
 import type { Offer, Supplier } from "./supplier";
@@ -41,18 +40,6 @@ export const sellNight = (net: number, terms: SellingTerms, targetScale: number)
 export const isSellable = (offer: Pick<Offer, "rate" | "rooms">): boolean =>
   isChargeable(offer.rate.chargeTotal, offer.rate.currency) &&
   offer.rooms.every((room) => isChargeable(room.rate.chargeTotal, room.rate.currency));
-
-/**
- * The currency a request asks for (`settings.currency`, else the criteria's own `currency`, as each
- * query builder reads them; the schemas refuse the two disagreeing): ISO 4217, any case; undefined
- * when absent (the hotel's currency).
- */
-export const requestedCurrency = (settings: { currency?: string }): string | undefined => {
-  const code = settings.currency?.trim().toUpperCase();
-  if (code === undefined || code === "") return undefined;
-  if (!/^[A-Z]{3}$/.test(code)) throw new ApiError("unsupported_currency", "Unsupported currency", { currency: code });
-  return code;
-};
 
 /** Whether pricing in `currency` needs the operator's exchange rates (a currency other than the supplier's). */
 export const needsExchangeRates = (supplier: Pick<Supplier, "currency">, currency: string | undefined) =>

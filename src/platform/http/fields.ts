@@ -1,4 +1,18 @@
 import { z } from "@hono/zod-openapi";
+import { isIsoDate } from "./iso-time";
 
 /** Field types every feature validates the same way. */
 export const emailSchema = z.email().max(254).openapi({ example: "jane@demo.test" });
+
+/** A date `YYYY-MM-DD` naming a real calendar day (no 2027-02-30): the one date type of every request. */
+export const isoDate = z
+  .string()
+  .refine(isIsoDate, "expected a date YYYY-MM-DD")
+  .openapi({ format: "date", example: "2027-03-10" });
+
+/** An ISO 4217 currency code, any case as sent, upper-case once parsed. */
+export const currencyCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{3}$/, "expected an ISO 4217 currency code");

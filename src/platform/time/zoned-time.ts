@@ -84,8 +84,3 @@ export const stayNights = (checkIn: string, checkOut: string): string[] => {
   for (let night = checkIn; night < checkOut; night = addDays(night, 1)) nights.push(night);
   return nights;
 };
-
-export const isCalendarDate = (value: string): boolean =>
-  /^\d{4}-\d{2}-\d{2}$/.test(value) &&
-  !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
-  new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
