@@ -20,7 +20,6 @@ import {
 import { isChargeable } from "../../platform/money";
 import { announceEvent } from "../webhooks";
 import { bookingChangeOf } from "./booking-events";
-import { bookingInsert } from "./book-batch";
 import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
 import { quoteStore, type StoredQuote } from "./quote-store";
@@ -311,7 +310,8 @@ const bookStoredQuote = async (
       throw error;
     }
     try {
-      await deps.d1.batch([bookingInsert(deps.d1, bookingRow("success", taking.booking)), ...taking.writes]);
+      const insert = db.insert(bookings).values(bookingRow("success", taking.booking));
+      await db.batch([insert, ...taking.writes] as [typeof insert]);
     } catch (error) {
       if (isCheckViolation(error)) return refused("unavailable");
       return answerAsRetry(error);

@@ -15,7 +15,7 @@ import {
 import { localDate } from "../../platform/time/zoned-time";
 import { announceEvent } from "../webhooks";
 import { bookingChangeOf } from "./booking-events";
-import { markCancelled, stillLive } from "./cancel-batch";
+import { markCancelled, stillLive } from "./live-booking";
 import type { BookingDeps } from "./deps";
 import { type BookingRow, bookings } from "./tables";
 
@@ -109,11 +109,13 @@ export const cancelBooking = async (
   }
   // One batch (one transaction): the rooms go back only while the booking is still live, then its status
   // changes. A failure keeps neither; of two concurrent cancels only one changes the row and gives rooms back.
-  const results = await deps.d1.batch([
-    ...(hasLocalWrites(supplier) ? supplier.localWrites.cancelWrites(stay, stillLive(booking.reference)) : []),
-    markCancelled(deps.d1, booking.reference, cancelledAt, cancelPrice),
-  ]);
-  if (results.at(-1)!.meta.changes !== 1) throw cannot("cancelled");
+  const db = database(deps.d1);
+  const cancelled = markCancelled(db, booking.reference, cancelledAt, cancelPrice);
+  const results = await db.batch([
+    ...(hasLocalWrites(supplier) ? supplier.localWrites.cancelWrites(stay, stillLive(db, booking.reference)) : []),
+    cancelled,
+  ] as [typeof cancelled]);
+  if ((results.at(-1) as Awaited<typeof cancelled>).length !== 1) throw cannot("cancelled");
   await announceEvent(
     deps,
     bookingChangeOf("booking.cancelled", { ...booking, status: "cancelled", cancelPrice }),

@@ -1,8 +1,8 @@
-import { and, eq, gte, inArray, lt } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
 import { randomToken } from "../../platform/crypto/digest";
 import { database } from "../../platform/db/client";
 import { isCheckViolation } from "../../platform/db/constraint";
-import { allotmentGiveBacks, allotmentTakes } from "./allotment";
+import { type AllotmentWrite, allotmentGiveBacks, allotmentTakes } from "./allotment";
 import {
   catalogueFor,
   nightFactors,
@@ -437,9 +437,6 @@ const offersFor = (
   return offers;
 };
 
-/** A condition over the caller's own tables (SQL with anonymous `?` parameters) that a write must meet to apply. */
-export type WriteGuard = { sql: string; params: unknown[] };
-
 /**
  * What only a supplier keeping its inventory in our own D1 can offer: the writes that take or give
  * back a stay's rooms, so the caller runs them in one batch (one transaction) with its own writes.
@@ -454,9 +451,9 @@ export type LocalWrites = {
     accommodation: SupplyAccommodation,
     ref: OfferRef,
     stay: Stay,
-  ): Promise<{ writes: D1PreparedStatement[]; booking: SupplierBooking }>;
-  /** The writes that give a stay back, each applied only while `guard` holds. */
-  cancelWrites(stay: BookedStay, guard: WriteGuard): D1PreparedStatement[];
+  ): Promise<{ writes: AllotmentWrite[]; booking: SupplierBooking }>;
+  /** The writes that give a stay back, each applied only while `guard` (a condition over the caller's tables) holds. */
+  cancelWrites(stay: BookedStay, guard: SQL): AllotmentWrite[];
 };
 
 export const hasLocalWrites = (supplier: Supplier): supplier is Supplier & { localWrites: LocalWrites } =>
@@ -467,8 +464,9 @@ export const INVENTORY_SUPPLIER = "inventory";
 /** The embedded default supply: derived room types and rate plans over sparse per-night rows in D1. */
 export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: LocalWrites } => {
   // A mixed offer booked several room types: each gives its rooms back.
-  const cancelWrites = (stay: BookedStay, guard: WriteGuard) =>
-    allotmentGiveBacks(d1, stay, roomsByType(stay.roomCode, stay.roomCount), guard);
+  const db = database(d1);
+  const cancelWrites = (stay: BookedStay, guard?: SQL) =>
+    allotmentGiveBacks(db, stay, roomsByType(stay.roomCode, stay.roomCount), guard);
   const bookWrites: LocalWrites["bookWrites"] = async (accommodation, ref, stay) => {
     const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
     const picks = picksOf(catalogue, ref, stay.rooms.length);
@@ -477,7 +475,7 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
     // Rate-plan stop-sell is read first; room-level stop-sell and allotment are enforced by the batch itself.
     const p = ratePlanNights;
     const planCodes = picks.map((pick) => pick.plan.code);
-    const planStops = await database(d1)
+    const planStops = await db
       .select({ night: p.night })
       .from(p)
       .where(
@@ -499,7 +497,7 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
       return { roomCode, count, defaultAllotment: room.defaultAllotment };
     });
     return {
-      writes: allotmentTakes(d1, accommodation.code, rooms, nights),
+      writes: allotmentTakes(db, accommodation.code, rooms, nights),
       booking: {
         supplierReference: `INV-${randomToken(9)}`,
         hotelConfirmationNumber: randomToken(6).replace(/[-_]/g, "X").toUpperCase(),
@@ -541,7 +539,7 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
     async book(accommodation, ref, stay) {
       const { writes, booking } = await bookWrites(accommodation, ref, stay);
       try {
-        await d1.batch(writes);
+        await db.batch(writes as [AllotmentWrite, ...AllotmentWrite[]]);
       } catch (error) {
         if (isCheckViolation(error)) throw new SupplierRefusal("unavailable");
         throw error;
@@ -551,7 +549,7 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
     },
 
     async cancel(stay) {
-      await d1.batch(cancelWrites(stay, { sql: "1", params: [] }));
+      await db.batch(cancelWrites(stay) as [AllotmentWrite, ...AllotmentWrite[]]);
     },
 
     localWrites: { bookWrites, cancelWrites },
