@@ -262,6 +262,7 @@ const bookStoredQuote = async (
     checkOut: stored.stay.checkOut,
     roomCode: product.roomCode,
     ratePlanCode: product.ratePlanCode,
+    upstreamOptionId: product.upstreamOptionId ?? null,
     roomCount: stored.stay.rooms.length,
     boardCode: String(stored.quote.boardCode ?? ""),
     currency: rate.currency,

@@ -162,7 +162,12 @@ export const priceQuote = async (
     v: 1,
     partnerId: connection.partnerId,
     connectionId: connection.id,
-    supplier: { name: supplier.name, roomCode: offer.roomCode, ratePlanCode: offer.ratePlanCode },
+    supplier: {
+      name: supplier.name,
+      roomCode: offer.roomCode,
+      ratePlanCode: offer.ratePlanCode,
+      ...(offer.upstreamOptionId ? { upstreamOptionId: offer.upstreamOptionId } : {}),
+    },
     stay,
     occupancyRefIds: option.occupancyRefIds,
     accommodationCode: accommodation.code,

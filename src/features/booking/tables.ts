@@ -26,6 +26,8 @@ export const bookings = sqliteTable(
     checkOut: text("check_out").notNull(),
     roomCode: text("room_code").notNull(),
     ratePlanCode: text("rate_plan_code").notNull(),
+    // The upstream's own option id the booking was made with (Hotel-X optionRefId); null on the embedded inventory.
+    upstreamOptionId: text("upstream_option_id"),
     roomCount: integer("room_count").notNull(),
     boardCode: text("board_code").notNull(),
     currency: text("currency").notNull(),

@@ -46,7 +46,11 @@ export type Stay = { checkIn: string; checkOut: string; rooms: number[][] };
  * Which product of an accommodation an offer sells. A mixed offer (one room type per occupancy)
  * joins its codes with `+` in occupancy order, e.g. `STD+FAM` and `STD-RO-FLX+FAM-RO-FLX`.
  */
-export type OfferRef = { roomCode: string; ratePlanCode: string };
+/**
+ * What a supplier books an offer by: our room and rate plan codes, and for an upstream the option id
+ * its quote gave (Hotel-X's `optionRefId`), which book must send as it is.
+ */
+export type OfferRef = { roomCode: string; ratePlanCode: string; upstreamOptionId?: string };
 
 export const MIXED_PRODUCT_SEPARATOR = "+";
 

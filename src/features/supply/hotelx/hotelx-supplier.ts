@@ -112,7 +112,7 @@ const offerOf = (
   terms: SellingTerms,
   price = option.price,
   policy = option.cancelPolicy,
-  ratePlanCode?: string,
+  upstreamOptionId?: string,
 ): Offer => {
   const product = productOf(option);
   const rate = rateOf(price, terms);
@@ -122,7 +122,8 @@ const offerOf = (
   const share = Math.floor(cents / option.rooms.length);
   return {
     roomCode: product.roomCode,
-    ratePlanCode: ratePlanCode ?? product.ratePlanCode,
+    ratePlanCode: product.ratePlanCode,
+    ...(upstreamOptionId ? { upstreamOptionId } : {}),
     roomName: option.rooms[0]?.description ?? product.roomCode,
     boardCode: option.boardCode,
     boardName: BOARD_NAMES[option.boardCode as keyof typeof BOARD_NAMES] ?? option.boardCode,
@@ -275,7 +276,7 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
 
     /**
      * The option is found again by a search of its hotel (Hotel-X option ids are opaque and long),
-     * then quoted. The offer's rate plan code is the quote's optionRefId: book sends exactly that.
+     * then quoted. The offer carries the quote's optionRefId (upstreamOptionId): book sends exactly that.
      */
     async quote(accommodation, ref, stay, _now, terms, call) {
       const found = (await searchUpstream([accommodation], stay, call)).options.find((o) => {
@@ -304,7 +305,8 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
             hotelx.book(
               access,
               {
-                optionRefId: ref.ratePlanCode,
+                // A quote stored before upstreamOptionId existed carried the option id as its rate plan code.
+                optionRefId: ref.upstreamOptionId ?? ref.ratePlanCode,
                 clientReference,
                 holder: guest,
                 rooms: stay.rooms.map((ages, i) => ({

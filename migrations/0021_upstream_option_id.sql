@@ -1,0 +1,1 @@
+ALTER TABLE `bookings` ADD `upstream_option_id` text;
