@@ -209,6 +209,7 @@ const bookStoredQuote = async (
     paxes = refIds.map((id) => ({ occupancyId: id, paxes: byId.get(id)!.paxes }));
   }
   const rate = stored.quote.rate;
+  // What KV or D1 gave back is checked, whatever the type says: it was written by another request.
   if (!rate || typeof rate.chargeTotal !== "number")
     throw new ApiError("missing_rate_snapshot", "Missing rate snapshot for booking");
   // Quote keeps no such price (a rate far from 1 could make one); a quote stored before that rule is not booked at it.
@@ -264,7 +265,7 @@ const bookStoredQuote = async (
     ratePlanCode: product.ratePlanCode,
     upstreamOptionId: product.upstreamOptionId ?? null,
     roomCount: stored.stay.rooms.length,
-    boardCode: String(stored.quote.boardCode ?? ""),
+    boardCode: stored.quote.boardCode,
     currency: rate.currency,
     chargeTotal: rate.chargeTotal,
     rate: JSON.stringify(rate),

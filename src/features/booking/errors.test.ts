@@ -421,7 +421,8 @@ describe("book: section 7 messages", () => {
     const q = await quoteOf(await searchOne("US000010"));
     const store = quoteStore(env.CACHE, env.DB);
     const stored = (await store.get(q.id, Date.now()))!;
-    await store.put(q.id, { ...stored, quote: { ...stored.quote, rate: undefined } });
+    // A stored quote read back is data from outside this request: one without its rate is refused.
+    await store.put(q.id, { ...stored, quote: { ...stored.quote, rate: undefined as never } });
     expect((await post("/api/book", bookBody(q, "err-rate"))).json.message).toBe("Missing rate snapshot for booking");
     await store.put(q.id, { ...stored, supplier: undefined });
     expect((await post("/api/book", bookBody(q, "err-supplier"))).json.message).toBe(

@@ -2,6 +2,7 @@ import { and, eq, gt, lte } from "drizzle-orm";
 import { randomToken } from "../../platform/crypto/digest";
 import { database } from "../../platform/db/client";
 import type { OfferRef, Stay } from "../supply";
+import type { QuoteView } from "./schemas";
 import { quotes } from "./tables";
 
 /** Quotes live 30 minutes (spec 3.2), kept in KV with expirationTtl and in D1 with expires_at. */
@@ -19,15 +20,7 @@ export type StoredQuote = {
   accommodationCode: string;
   expiresAt: number;
   /** The public quote as returned (its rate is the rate snapshot the booking charges). */
-  quote: Record<string, unknown> & {
-    rate?: {
-      currency: string;
-      chargeTotal: number;
-      baseRate: number;
-      taxesAndFees: number;
-      exchange?: { currency: string; rate: number };
-    };
-  };
+  quote: QuoteView;
 };
 
 const key = (quoteId: string) => `quote:${quoteId}`;

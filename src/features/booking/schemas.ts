@@ -453,6 +453,7 @@ export const quoteSchema = z
   });
 
 export const quoteResponseSchema = envelopeSchema(quoteSchema).openapi("QuoteResponse");
+export type QuoteView = z.infer<typeof quoteSchema>;
 
 const bookPax = z.object({
   age: z.number().int().min(0).max(120),
