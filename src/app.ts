@@ -21,7 +21,8 @@ import { CONTENT_TYPE_MESSAGE, jsonBody } from "./platform/http/json-body";
 import { publicBaseUrl } from "./platform/http/public-url";
 import { allowedMethods } from "./platform/http/allowed-methods";
 import { errorBodies, featureRouter } from "./platform/http/router";
-import type { AppEnv } from "./platform/app-env";
+import { type AppEnv, type Services, withServices } from "./platform/app-env";
+import { requestServices } from "./services";
 import { requestLog } from "./platform/observability/request-log";
 import { pageSecurityHeaders } from "./platform/http/secure-headers";
 import { loggableError } from "./platform/observability/loggable-error";
@@ -62,7 +63,8 @@ const documentServer = (env: Env, requestUrl: string) => {
   }
 };
 
-export const createApp = () => {
+/** The Worker's app; `services` builds each request's services (a test may pass its own). */
+export const createApp = ({ services = requestServices }: { services?: (env: Env) => Services } = {}) => {
   const app = featureRouter();
 
   app.use("*", requestLog());
@@ -71,6 +73,7 @@ export const createApp = () => {
   app.use("*", requestId({ limitLength: 128 }));
   app.use("*", failClosed());
   app.use("*", withDb);
+  app.use("*", withServices(services));
 
   app.openapi(health, async (c) => {
     await probeDatabase(c.get("db"));

@@ -1,3 +1,5 @@
+import type { MiddlewareHandler } from "hono";
+import type { Keyring } from "./crypto/keyring";
 import type { Db, SessionDatabase } from "./db/client";
 
 /** The partner behind an authenticated API key. */
@@ -6,7 +8,34 @@ export type Caller = { partnerId: string; apiKeyId: string };
 /** The partner user behind a valid bearer token, re-read from D1 on every request. */
 export type BearerUser = { userId: string; partnerId: string; email: string; role: "admin" | "user" };
 
+/**
+ * What handlers work with, built once per request (`withServices`) from the request's bindings;
+ * each member is made on first use. Features add their own members by declaration merging
+ * (`declare module ".../platform/app-env" { interface Services { ... } }`), and the app's builder
+ * (src/services.ts) makes them all; a test may hand createApp a builder of its own.
+ */
+export interface Services {
+  /** Signs and verifies links and cursors (content pages, option ids, booking pages, card setup). */
+  pageKeys: Keyring;
+  /** Signs and verifies partner users' access tokens. */
+  jwtKeys: Keyring;
+}
+
 export type AppEnv = {
   Bindings: Env;
-  Variables: { requestId: string; db: Db; d1: SessionDatabase; caller: Caller; user: BearerUser };
+  Variables: {
+    requestId: string;
+    db: Db;
+    d1: SessionDatabase;
+    caller: Caller;
+    user: BearerUser;
+    services: Services;
+  };
 };
+
+/** Puts the request's services on the context; after `withDb`, so they see the request's D1 session. */
+export const withServices = (build: (env: Env) => Services): MiddlewareHandler<AppEnv> =>
+  async function withServices(c, next) {
+    c.set("services", build(c.env));
+    await next();
+  };

@@ -102,3 +102,10 @@ export const ACCOMMODATION_TYPE_NAMES: Record<string, string> = {
   guesthouse: "Guesthouse",
 };
 export const accommodationTypeName = (type: string) => ACCOMMODATION_TYPE_NAMES[type] ?? "Hotel";
+
+declare module "../../platform/app-env" {
+  interface Services {
+    /** The bindings the booking services use (search, quote, book, cancel, reads). */
+    booking: BookingDeps;
+  }
+}

@@ -3,7 +3,6 @@ import { apiRoute } from "../../platform/http/api-route";
 import type { Context } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { replicaReadsAllowed } from "../../platform/db/replica-reads";
-import { signingKeys } from "../../platform/config/secrets";
 import { ApiError } from "../../platform/http/api-error";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
@@ -19,7 +18,7 @@ import {
   previewCancellation,
 } from "./cancellation-preview";
 import { type AccessEnv, coreAccess, coreConnection, type CoreConnection, searchConnection } from "../connections";
-import { bookingDeps, sandboxScenario } from "./deps";
+import { sandboxScenario } from "./deps";
 import { quoteOption, quoteQueryOf } from "./quote";
 import { consumeRateLimit } from "./rate-limit";
 import {
@@ -229,7 +228,7 @@ export const bookingRoutes = featureRouter<AccessEnv>()
   .openapi(search, async (c) => {
     const startedAt = Date.now();
     const request = c.req.valid("json");
-    const deps = bookingDeps(c.env);
+    const deps = c.get("services").booking;
     const connection = connectionOf(c, searchConnection);
     // Counted first: a refused search does no supplier work at all.
     await admit(c, connection);
@@ -242,7 +241,7 @@ export const bookingRoutes = featureRouter<AccessEnv>()
   })
   .openapi(searchTgxRoute, async (c) => {
     const request = c.req.valid("json");
-    const deps = bookingDeps(c.env);
+    const deps = c.get("services").booking;
     const connection = connectionOf(c, searchConnection);
     // Counted first, as /api/search: a refused search does no supplier work at all.
     await admit(c, connection);
@@ -253,7 +252,7 @@ export const bookingRoutes = featureRouter<AccessEnv>()
   .openapi(quote, async (c) => {
     const startedAt = Date.now();
     const request = c.req.valid("json");
-    const deps = bookingDeps(c.env);
+    const deps = c.get("services").booking;
     const connection = connectionOf(c, coreConnection);
     await admit(c, connection);
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
@@ -271,7 +270,7 @@ export const bookingRoutes = featureRouter<AccessEnv>()
   .openapi(book, async (c) => {
     const startedAt = Date.now();
     const request = c.req.valid("json");
-    const deps = bookingDeps(c.env);
+    const deps = c.get("services").booking;
     const connection = connectionOf(c, coreConnection);
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
     const response = await bookOnce(
@@ -286,7 +285,7 @@ export const bookingRoutes = featureRouter<AccessEnv>()
   })
   .openapi(cancel, async (c) => {
     const request = c.req.valid("json");
-    const deps = bookingDeps(c.env);
+    const deps = c.get("services").booking;
     const connection = connectionOf(c, coreConnection);
     const response = await withIdempotency(
       deps.d1,
@@ -312,10 +311,7 @@ export const bookingRoutes = featureRouter<AccessEnv>()
     const { partnerReference, ...list } = c.req.valid("query");
     const partnerId = c.get("caller").partnerId;
     if (partnerReference === undefined)
-      return c.json(
-        success(await listBookings(c.env.DB, signingKeys(c.env, "PAGE_TOKEN_SECRET"), partnerId, list)),
-        200,
-      );
+      return c.json(success(await listBookings(c.env.DB, c.get("services").pageKeys, partnerId, list)), 200);
     const mixed = Object.keys(list).filter((name) => list[name as keyof typeof list] !== undefined);
     if (mixed.length)
       throw new ApiError("invalid_request", `partnerReference cannot be combined with ${mixed.join(", ")}`);

@@ -1,4 +1,4 @@
-import { signingKeys } from "../../platform/config/secrets";
+
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { accommodations } from "../content";
@@ -93,7 +93,7 @@ export const chatPages = featureRouter()
     const { bookingReference } = c.req.valid("param");
     const token = c.req.valid("query").token;
     // Without the link's token the page does not exist, whatever the reference.
-    if (!token || !(await opensBookingPage(signingKeys(c.env, "PAGE_TOKEN_SECRET"), token, bookingReference))) {
+    if (!token || !(await opensBookingPage(c.get("services").pageKeys, token, bookingReference))) {
       return c.html(htmlPage("Not found", "<h1>Booking not found</h1>"), 404);
     }
     const row = await c.var.db

@@ -3,7 +3,6 @@ import { replicaReadsAllowed } from "../../platform/db/replica-reads";
 import { apiRoute } from "../../platform/http/api-route";
 import type { TypedResponse } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
-import { signingKeys } from "../../platform/config/secrets";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { featureRouter } from "../../platform/http/router";
 import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
@@ -74,7 +73,7 @@ export const contentRoutes = featureRouter()
   })
   .openapi(listAccommodations, async (c) => {
     const body = c.req.valid("json");
-    const page = await listAccommodationContent(c.get("db"), signingKeys(c.env, "PAGE_TOKEN_SECRET"), {
+    const page = await listAccommodationContent(c.get("db"), c.get("services").pageKeys, {
       partnerId: c.get("caller").partnerId,
       ...body,
     });

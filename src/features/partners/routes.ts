@@ -1,6 +1,5 @@
 import { apiRoute } from "../../platform/http/api-route";
 import { bearerAuth, bearerSecurity, requireAdmin } from "../../platform/auth/bearer";
-import { signingKeys } from "../../platform/config/secrets";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys";
@@ -135,7 +134,7 @@ const revokeKey = apiRoute({
 
 export const partnerRoutes = featureRouter()
   .openapi(loginRoute, async (c) => {
-    const token = await login(c.get("db"), signingKeys(c.env, "JWT_SECRET"), c.req.valid("json"), clientIp(c.req.raw));
+    const token = await login(c.get("db"), c.get("services").jwtKeys, c.req.valid("json"), clientIp(c.req.raw));
     return c.json(success({ token }), 200);
   })
   .openapi(me, async (c) => c.json(success(await getOwnProfile(c.get("db"), c.get("user"))), 200))

@@ -1,4 +1,4 @@
-import { signingKeys } from "../../platform/config/secrets";
+
 import { z } from "@hono/zod-openapi";
 import { apiRoute } from "../../platform/http/api-route";
 import { featureRouter } from "../../platform/http/router";
@@ -56,7 +56,7 @@ for (const [path, operationId] of [
 ] as const) {
   cardSetupPages.openapi(route(path, operationId), async (c) => {
     const token = c.req.valid("query").token;
-    const state = token ? await setupLinkState(c.env.DB, signingKeys(c.env, "PAGE_TOKEN_SECRET"), token) : "unknown";
+    const state = token ? await setupLinkState(c.env.DB, c.get("services").pageKeys, token) : "unknown";
     if (state !== "ready") {
       const { status, title, text } = SETUP_LINK_MESSAGES[state];
       return c.html(htmlPage(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`), status);

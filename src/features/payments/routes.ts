@@ -1,4 +1,4 @@
-import { signingKeys } from "../../platform/config/secrets";
+
 import { apiRoute } from "../../platform/http/api-route";
 import { errorResponses } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
@@ -24,7 +24,7 @@ const attach = apiRoute({
 
 export const paymentRoutes = featureRouter()
   .openapi(attach, async (c) => {
-    const result = await attachPaymentMethod(c.env.DB, signingKeys(c.env, "PAGE_TOKEN_SECRET"), c.req.valid("json"));
+    const result = await attachPaymentMethod(c.env.DB, c.get("services").pageKeys, c.req.valid("json"));
     return c.json({ data: result }, 200);
   })
   .route("/", cardSetupPages);

@@ -1,11 +1,10 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
-import { post } from "../../../test/support/api";
-import { bookBody, cancelBody, connectionByCode, quoteOf, searchOne } from "../../../test/support/booking";
-import { bookOrderOf, bookQuote } from "../booking/book";
-import { bookingDeps } from "../booking/deps";
-import type { BookRequest } from "../booking/schemas";
+import { DEMO_KEY, post } from "../../../test/support/api";
+import { bookBody, cancelBody, quoteOf, searchOne } from "../../../test/support/booking";
+import { createApp } from "../../app";
+import { requestServices } from "../../services";
 import { NEW_YORK, say, startSession, attachCard } from "../../../test/support/chat";
 import { asBearer, demoAdminToken } from "../../../test/support/sessions";
 import { deliverWebhooks, MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_SECONDS, retryDelays } from "./delivery";
@@ -174,15 +173,25 @@ describe("when the queue refuses the message", () => {
   it("still books, records the event as not enqueued, and the upkeep task enqueues it later", async () => {
     const endpoint = await subscribe(admin, "refused-then-reenqueued");
     const warnings = expectLogs("warn");
-    const deps = { ...bookingDeps(env), webhookQueue: refusingQueue };
-    const connection = await connectionByCode(1001);
-    const quote = await quoteOf(await searchOne("US000003", { pick: (o) => o.isRefundable }));
-    const booked = await bookQuote(deps, connection, bookOrderOf(bookBody(quote, "wh-refused-1") as BookRequest), {
-      requestId: "test",
-      startedAt: Date.now(),
-      scenario: null,
+    // The app as deployed, but with booking's services announcing to a queue that refuses everything.
+    const app = createApp({
+      services: (bindings) => {
+        const services = requestServices(bindings);
+        return { ...services, booking: { ...services.booking, webhookQueue: refusingQueue } };
+      },
     });
-    expect(booked).toMatchObject({ status: "success", partnerReference: "wh-refused-1" });
+    const quote = await quoteOf(await searchOne("US000003", { pick: (o) => o.isRefundable }));
+    const response = await app.request(
+      "/api/book",
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", "api-key": DEMO_KEY },
+        body: JSON.stringify(bookBody(quote, "wh-refused-1")),
+      },
+      env,
+    );
+    const booked = ((await response.json()) as { data: { bookingReference: string } }).data;
+    expect([response.status, booked]).toMatchObject([200, { status: "success", partnerReference: "wh-refused-1" }]);
     const stored = await env.DB.prepare("SELECT status FROM bookings WHERE reference = ?")
       .bind(booked.bookingReference)
       .first<{ status: string }>();

@@ -2,7 +2,6 @@ import { and, eq } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { sign, verify } from "hono/jwt";
 import type { AppEnv, BearerUser } from "../app-env";
-import { signingKeys } from "../config/secrets";
 import { verifyWithKeyring, type Keyring } from "../crypto/keyring";
 import type { Db } from "../db/client";
 import { partners, users } from "../db/schema";
@@ -57,7 +56,7 @@ export const bearerAuth = (): MiddlewareHandler<AppEnv> =>
     refused: () => new ApiError("invalid_token", "Invalid or expired token"),
     verify: async (token, c) => {
       // A token signed before a JWT_SECRET rotation keeps working until it expires.
-      const claims = await verifyWithKeyring(signingKeys(c.env, "JWT_SECRET"), (secret) =>
+      const claims = await verifyWithKeyring(c.get("services").jwtKeys, (secret) =>
         verify(token, secret, { alg: "HS256", iss: ISSUER }).catch(() => null),
       );
       if (!claims || typeof claims.sub !== "string" || typeof claims.pid !== "string") return false;
