@@ -1,4 +1,3 @@
-
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { accommodations } from "../content";

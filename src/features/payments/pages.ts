@@ -1,4 +1,3 @@
-
 import { z } from "@hono/zod-openapi";
 import { apiRoute } from "../../platform/http/api-route";
 import { featureRouter } from "../../platform/http/router";

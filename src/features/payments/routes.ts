@@ -1,4 +1,3 @@
-
 import { apiRoute } from "../../platform/http/api-route";
 import { errorResponses } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
