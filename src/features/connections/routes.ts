@@ -1,5 +1,5 @@
-import { bearerAuth, bearerSecurity } from "../../platform/auth/bearer";
-import { apiRoute } from "../../platform/http/api-route";
+import { bearerRoute } from "../../platform/auth/bearer";
+import { apiRoute, json, jsonRequestBody } from "../../platform/http/api-route";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import {
@@ -16,9 +16,7 @@ import {
   partnerConnectionParamsSchema,
 } from "./schemas";
 
-const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
-const body = <T>(schema: T) => ({ body: { required: true, ...json(schema) } });
-const bearer = { security: bearerSecurity, middleware: [bearerAuth()] };
+const bearer = bearerRoute();
 
 // ---- a partner's own connections (4.10; bearer token)
 
@@ -55,7 +53,7 @@ const setNotificationEmail = apiRoute({
   tags: ["Partner connections"],
   summary: "Set or clear the connection's notification e-mail (partner admin)",
   ...bearer,
-  request: { params: partnerConnectionIdParamsSchema, ...body(notificationEmailSchema) },
+  request: { params: partnerConnectionIdParamsSchema, ...jsonRequestBody(notificationEmailSchema) },
   responses: {
     200: { description: "Updated connection", ...json(connectionResponseSchema) },
     ...errorResponses(400, 401, 403, 404),

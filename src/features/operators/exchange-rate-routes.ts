@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { apiRoute } from "../../platform/http/api-route";
+import { apiRoute, json } from "../../platform/http/api-route";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
@@ -35,7 +35,6 @@ const exchangeRatesSchema = z
     example: { base: "USD", rates: { EUR: 0.92, GBP: 0.79 }, updatedAt: "2026-11-02T09:15:00.000Z" },
   });
 
-const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
 const operator = { security: operatorSecurity, middleware: [operatorAuth()] };
 const answer = { description: "The exchange rates in force", ...json(envelopeSchema(exchangeRatesSchema)) };
 

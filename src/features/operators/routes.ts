@@ -1,4 +1,4 @@
-import { apiRoute } from "../../platform/http/api-route";
+import { apiRoute, json, jsonRequestBody } from "../../platform/http/api-route";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
@@ -38,8 +38,6 @@ import {
   upstreamResponseSchema,
 } from "./schemas";
 
-const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
-const body = <T>(schema: T) => ({ body: { required: true, ...json(schema) } });
 const operator = { security: operatorSecurity, middleware: [operatorAuth()] };
 const one = { description: "Connection", ...json(operatorConnectionResponseSchema) };
 
@@ -50,7 +48,7 @@ const create = apiRoute({
   tags: ["Operator: connections"],
   summary: "Create a connection; the code is assigned",
   ...operator,
-  request: body(createConnectionSchema),
+  request: jsonRequestBody(createConnectionSchema),
   responses: { 201: one, ...errorResponses(400, 401, 403, 404, 409) },
 });
 const list = apiRoute({
@@ -83,7 +81,7 @@ const update = apiRoute({
   tags: ["Operator: connections"],
   summary: "Update any of the create fields",
   ...operator,
-  request: { params: connectionIdParamsSchema, ...body(updateConnectionSchema) },
+  request: { params: connectionIdParamsSchema, ...jsonRequestBody(updateConnectionSchema) },
   responses: { 200: one, ...errorResponses(400, 401, 403, 404, 409) },
 });
 const remove = apiRoute({
@@ -124,7 +122,7 @@ const putUpstream = apiRoute({
   tags: ["Operator: connections"],
   summary: "Point a connection at an upstream supplier (Hotel-X); credentials are stored encrypted, never returned",
   ...operator,
-  request: { params: connectionIdParamsSchema, ...body(upstreamRequestSchema) },
+  request: { params: connectionIdParamsSchema, ...jsonRequestBody(upstreamRequestSchema) },
   responses: { 200: upstreamOk, ...errorResponses(400, 401, 403, 404) },
 });
 const readUpstream = apiRoute({
@@ -154,7 +152,7 @@ const createPartner = apiRoute({
   tags: ["Operator: partners"],
   summary: "Onboard a partner with its first admin, API key and collector key",
   ...operator,
-  request: body(createPartnerSchema),
+  request: jsonRequestBody(createPartnerSchema),
   responses: {
     201: { description: "The partner and its keys, shown once", ...json(onboardedPartnerResponseSchema) },
     ...errorResponses(400, 401, 403, 409),
@@ -178,7 +176,7 @@ const purgeFailures = apiRoute({
   tags: ["Operator: housekeeping"],
   summary: "Delete expired login-failure counters, or unlock one account",
   ...operator,
-  request: body(purgeLoginFailuresSchema),
+  request: jsonRequestBody(purgeLoginFailuresSchema),
   responses: {
     200: { description: "How many counters were deleted", ...json(purgeResultResponseSchema) },
     ...errorResponses(400, 401, 403),
@@ -192,7 +190,7 @@ const radarSettings = apiRoute({
   tags: ["Operator: partners"],
   summary: "Limit the partner's collector key to listed origins ([] or absent = any origin)",
   ...operator,
-  request: { params: partnerIdParamsSchema, ...body(radarSettingsRequestSchema) },
+  request: { params: partnerIdParamsSchema, ...jsonRequestBody(radarSettingsRequestSchema) },
   responses: {
     200: { description: "The partner's radar settings", ...json(radarSettingsResponseSchema) },
     ...errorResponses(400, 401, 403, 404),
@@ -206,7 +204,7 @@ const eraseSubject = apiRoute({
   tags: ["Operator: housekeeping"],
   summary: "Erase one person (by e-mail) from radar checks, chat sessions and the bookings they made",
   ...operator,
-  request: body(eraseDataSubjectSchema),
+  request: jsonRequestBody(eraseDataSubjectSchema),
   responses: {
     200: { description: "What was erased, per kind", ...json(erasureResponseSchema) },
     ...errorResponses(400, 401, 403),

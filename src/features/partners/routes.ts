@@ -1,5 +1,5 @@
-import { apiRoute } from "../../platform/http/api-route";
-import { bearerAuth, bearerSecurity, requireAdmin } from "../../platform/auth/bearer";
+import { apiRoute, json, jsonRequestBody } from "../../platform/http/api-route";
+import { bearerRoute, requireAdmin } from "../../platform/auth/bearer";
 import { errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys";
@@ -20,9 +20,7 @@ import {
 } from "./schemas";
 import { createPartnerUser, deletePartnerUser, getOwnProfile, listPartnerUsers, setUserActiveStatus } from "./users";
 
-const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
-const body = <T>(schema: T) => ({ body: { required: true, ...json(schema) } });
-const bearer = { security: bearerSecurity, middleware: [bearerAuth()] };
+const bearer = bearerRoute();
 
 // ---- login
 
@@ -33,7 +31,7 @@ const loginRoute = apiRoute({
   path: "/api/auth/login",
   tags: ["Auth"],
   summary: "Exchange e-mail and MD5 password for a bearer token (1 hour)",
-  request: body(loginRequestSchema),
+  request: jsonRequestBody(loginRequestSchema),
   responses: {
     200: { description: "Access token", ...json(loginResponseSchema) },
     ...errorResponses(400, 401, 403, 429),
@@ -67,7 +65,7 @@ const createUser = apiRoute({
   tags: ["Users"],
   summary: "Create a user (partner admin)",
   ...bearer,
-  request: body(createUserSchema),
+  request: jsonRequestBody(createUserSchema),
   responses: {
     201: { description: "Created user", ...json(userResponseSchema) },
     ...errorResponses(400, 401, 403, 409),
@@ -90,7 +88,7 @@ const activeStatus = apiRoute({
   tags: ["Users"],
   summary: "Activate or deactivate a user of role user (partner admin)",
   ...bearer,
-  request: { params: idParamSchema, ...body(activeStatusSchema) },
+  request: { params: idParamSchema, ...jsonRequestBody(activeStatusSchema) },
   responses: {
     200: { description: "Updated user", ...json(userResponseSchema) },
     ...errorResponses(400, 401, 403, 404),
@@ -115,7 +113,7 @@ const createKey = apiRoute({
   tags: ["API keys"],
   summary: "Create an API key (partner admin); the full key is shown once",
   ...bearer,
-  request: body(createApiKeySchema),
+  request: jsonRequestBody(createApiKeySchema),
   responses: {
     201: { description: "Created key", ...json(createdApiKeyResponseSchema) },
     ...errorResponses(400, 401, 403),

@@ -69,6 +69,8 @@ export const bearerAuth = (): MiddlewareHandler<AppEnv> =>
   });
 
 export const bearerSecurity = [{ Bearer: [] as string[] }];
+/** What a route taking a partner user's bearer token declares: its security and `bearerAuth()`. */
+export const bearerRoute = () => ({ security: bearerSecurity, middleware: [bearerAuth()] });
 
 /** Partner writes are an admin's (spec section 5 rule 3): a `user` gets 403 before anything is read. */
 export const requireAdmin = (user: BearerUser) => {

@@ -97,3 +97,8 @@ export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> &
     responses,
   } as RouteConfig) as unknown as ReturnType<typeof createRoute<P, R>>;
 };
+
+/** A JSON response or body of `schema`, as a route declares it. */
+export const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
+/** A required JSON request body of `schema`. */
+export const jsonRequestBody = <T>(schema: T) => ({ body: { required: true, ...json(schema) } });
