@@ -13,6 +13,5 @@ export const isoDate = z
 /** An ISO 4217 currency code, any case as sent, upper-case once parsed. */
 export const currencyCode = z
   .string()
-  .trim()
-  .toUpperCase()
-  .regex(/^[A-Z]{3}$/, "expected an ISO 4217 currency code");
+  .regex(/^[A-Za-z]{3}$/, "expected an ISO 4217 currency code")
+  .toUpperCase();
