@@ -1,4 +1,5 @@
 import { inventorySupplier } from "../../src/features/supply/inventory-supplier";
+import { database } from "../../src/platform/db/client";
 import { recordProviderTransaction } from "../../src/features/supply/provider-transactions";
 import {
   SupplierFailure,
@@ -43,7 +44,7 @@ const hang = (call: SupplierCall | undefined) =>
   });
 
 export const relaySupplier = (d1: D1Database, name = "relay", mode: RelayMode = {}): RelaySupplier => {
-  const inventory = inventorySupplier(d1);
+  const inventory = inventorySupplier(database(d1));
   const held = new Map<string, SupplierBooking>();
   const bookRequests: string[] = [];
   // What a client sends: credentials included, so the redaction of providerTransactions is exercised.

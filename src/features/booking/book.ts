@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { sha256Hex, randomToken } from "../../platform/crypto/digest";
-import { database } from "../../platform/db/client";
+import type { Db } from "../../platform/db/client";
 import { isCheckViolation, isForeignKeyViolation, isUniqueViolation } from "../../platform/db/constraint";
 import { ApiError } from "../../platform/http/api-error";
 import { success } from "../../platform/http/envelope";
@@ -47,8 +47,8 @@ const NOT_SUCCESSFUL = (reason: string, headers?: Record<string, string>) =>
 /** An unguessable booking reference: 15 random bytes. */
 const newBookingReference = () => `BK${randomToken(15).toUpperCase().replace(/[-_]/g, "Z")}`;
 
-export const findBookingByPartnerReference = async (d1: D1Database, partnerId: string, partnerReference: string) =>
-  (await database(d1)
+export const findBookingByPartnerReference = async (db: Db, partnerId: string, partnerReference: string) =>
+  (await db
     .select()
     .from(bookings)
     .where(and(eq(bookings.partnerId, partnerId), eq(bookings.partnerReference, partnerReference)))
@@ -143,10 +143,10 @@ export const bookQuote = async (
     throw new ApiError("booking_not_allowed", "Booking is not available on metasearch connections");
   const partnerId = connection.partnerId;
   const requestHash = await bookRequestHash(criteria);
-  const existing = await findBookingByPartnerReference(deps.d1, partnerId, criteria.partnerReference);
+  const existing = await findBookingByPartnerReference(deps.db, partnerId, criteria.partnerReference);
   if (existing) return retried(existing, requestHash, meta);
 
-  const stored = await quoteStore(deps.quotes, deps.d1).get(criteria.quoteId, now);
+  const stored = await quoteStore(deps.quotes, deps.db).get(criteria.quoteId, now);
   if (!stored || stored.partnerId !== partnerId) throw QUOTE_INVALID();
   return bookStoredQuote(deps, connection, criteria, stored, requestHash, meta, now);
 };
@@ -163,7 +163,7 @@ export const bookPricedQuote = async (
   if (connection.connectionType === "metasearch")
     throw new ApiError("booking_not_allowed", "Booking is not available on metasearch connections");
   const requestHash = await bookRequestHash(criteria);
-  const existing = await findBookingByPartnerReference(deps.d1, connection.partnerId, criteria.partnerReference);
+  const existing = await findBookingByPartnerReference(deps.db, connection.partnerId, criteria.partnerReference);
   if (existing) return retried(existing, requestHash, meta);
   if (stored.partnerId !== connection.partnerId) throw QUOTE_INVALID();
   return bookStoredQuote(deps, connection, criteria, stored, requestHash, meta, now);
@@ -179,7 +179,7 @@ const bookStoredQuote = async (
   now: number,
 ): Promise<BookResult> => {
   const partnerId = connection.partnerId;
-  const db = database(deps.d1);
+  const db = deps.db;
   if (criteria.accommodationCode !== stored.accommodationCode)
     throw new ApiError("accommodation_mismatch", "Accommodation code mismatch");
   if (criteria.checkIn !== stored.stay.checkIn || criteria.checkOut !== stored.stay.checkOut)
@@ -226,7 +226,7 @@ const bookStoredQuote = async (
   if (!product?.name || !product.roomCode || !product.ratePlanCode)
     throw new ApiError("missing_supplier_metadata", "Missing supplier metadata for booking");
 
-  const accommodation = await accommodationByCode(deps.d1, stored.accommodationCode);
+  const accommodation = await accommodationByCode(deps.db, stored.accommodationCode);
   if (!accommodation) throw new ApiError("accommodation_not_found", "Accommodation not found");
   if (meta.scenario === "booking_failed") throw NOT_SUCCESSFUL("sandbox");
 
@@ -283,7 +283,7 @@ const bookStoredQuote = async (
     // The connection was deleted while this request ran: the same answer its check would give now.
     if (isForeignKeyViolation(error)) throw new ApiError("invalid_connection_code", "Invalid connection code.");
     if (!isUniqueViolation(error)) throw error;
-    const winner = await findBookingByPartnerReference(deps.d1, partnerId, criteria.partnerReference);
+    const winner = await findBookingByPartnerReference(deps.db, partnerId, criteria.partnerReference);
     if (!winner) throw error;
     return withTransactions(retried(winner, requestHash, meta));
   };
@@ -300,7 +300,7 @@ const bookStoredQuote = async (
     // the unique index (answered as a retry of the winner) or, with no room left, the allotment CHECK
     // (the winner may have committed by then: answered by it, else refused). Nothing is left to undo.
     const refused = async (reason: string) => {
-      const winner = await findBookingByPartnerReference(deps.d1, partnerId, criteria.partnerReference);
+      const winner = await findBookingByPartnerReference(deps.db, partnerId, criteria.partnerReference);
       if (winner) return withTransactions(retried(winner, requestHash, meta));
       throw NOT_SUCCESSFUL(reason);
     };
@@ -403,13 +403,13 @@ export const bookOnce = async (
   let response: Awaited<ReturnType<typeof withIdempotency>>;
   try {
     response = await withIdempotency(
-      deps.d1,
+      deps.db,
       { scope: "book", partnerId: connection.partnerId, key: idempotency.key, request: idempotency.request },
       async () => answerOf(await bookQuote(deps, connection, order, meta, now)),
     );
   } catch (error) {
     if (!isReplayedError(error)) throw error;
-    const booking = await findBookingByPartnerReference(deps.d1, connection.partnerId, order.partnerReference);
+    const booking = await findBookingByPartnerReference(deps.db, connection.partnerId, order.partnerReference);
     // Another request's booking under this partnerReference leaves this request's refusal as it was.
     if (!booking || booking.requestHash !== (await bookRequestHash(order))) throw error;
     return { ...answerOf(resultOf(booking, meta)), replayed: true };
@@ -421,7 +421,7 @@ export const bookOnce = async (
       body: response.body as ReturnType<typeof answerOf>["body"],
       replayed: response.replayed,
     };
-  const row = await database(deps.d1)
+  const row = await deps.db
     .select()
     .from(bookings)
     .where(and(eq(bookings.reference, stored.bookingReference), eq(bookings.partnerId, connection.partnerId)))
@@ -429,7 +429,7 @@ export const bookOnce = async (
   if (row) return { ...answerOf(resultOf(row, meta)), replayed: true };
   // The pending row this answer named was another request's reservation, and its supplier refused:
   // the booking of this request made since, if any, else the refusal the winner got.
-  const since = await findBookingByPartnerReference(deps.d1, connection.partnerId, order.partnerReference);
+  const since = await findBookingByPartnerReference(deps.db, connection.partnerId, order.partnerReference);
   if (!since || since.requestHash !== (await bookRequestHash(order)))
     throw NOT_SUCCESSFUL("failed", replayHeaders({ replayed: true }));
   return { ...answerOf(resultOf(since, meta)), replayed: true };

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { isoDate } from "../../platform/http/fields";
 import { and, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
-import { database } from "../../platform/db/client";
+import type { Db } from "../../platform/db/client";
 import type { Keyring } from "../../platform/crypto/keyring";
 import { openToken, signToken } from "../../platform/crypto/signed-token";
 import { ApiError } from "../../platform/http/api-error";
@@ -148,7 +148,7 @@ export const bookingPageQuery = (partnerId: string, filters: ListFilters, after:
  * through the index bookings_partner_created: a deep page costs what the first one costs, and a
  * booking made while paging never shifts the pages already served.
  */
-export const listBookings = async (d1: D1Database, keys: Keyring, partnerId: string, query: BookingsQuery) => {
+export const listBookings = async (db: Db, keys: Keyring, partnerId: string, query: BookingsQuery) => {
   const limit = query.limit ?? DEFAULT_LIST_LIMIT;
   let filters = filtersOf(query);
   let after: After = null;
@@ -163,7 +163,7 @@ export const listBookings = async (d1: D1Database, keys: Keyring, partnerId: str
   }
 
   const page = pageOf(partnerId, filters, after);
-  const results = await database(d1)
+  const results = await db
     .select()
     .from(bookings)
     .where(page.where)

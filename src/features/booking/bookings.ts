@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { database } from "../../platform/db/client";
+import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { findBookingByPartnerReference } from "./book";
 import { type BookingRow, bookings } from "./tables";
@@ -25,8 +25,8 @@ export const bookingView = (row: BookingRow) => ({
 });
 
 /** The partner's booking by reference. Another partner's reads as not found: its existence is not disclosed. */
-export const partnerBooking = async (d1: D1Database, partnerId: string, bookingReference: string) => {
-  const row = await database(d1)
+export const partnerBooking = async (db: Db, partnerId: string, bookingReference: string) => {
+  const row = await db
     .select()
     .from(bookings)
     .where(and(eq(bookings.reference, bookingReference), eq(bookings.partnerId, partnerId)))
@@ -35,11 +35,11 @@ export const partnerBooking = async (d1: D1Database, partnerId: string, bookingR
   return row;
 };
 
-export const readBooking = async (d1: D1Database, partnerId: string, bookingReference: string) =>
-  bookingView(await partnerBooking(d1, partnerId, bookingReference));
+export const readBooking = async (db: Db, partnerId: string, bookingReference: string) =>
+  bookingView(await partnerBooking(db, partnerId, bookingReference));
 
-export const readBookingByPartnerReference = async (d1: D1Database, partnerId: string, partnerReference: string) => {
-  const row = await findBookingByPartnerReference(d1, partnerId, partnerReference);
+export const readBookingByPartnerReference = async (db: Db, partnerId: string, partnerReference: string) => {
+  const row = await findBookingByPartnerReference(db, partnerId, partnerReference);
   if (!row) throw new ApiError("booking_not_found", `Booking not found with partnerReference: ${partnerReference}`);
   return bookingView(row);
 };
@@ -48,9 +48,9 @@ export const readBookingByPartnerReference = async (d1: D1Database, partnerId: s
  * Data-subject erasure of the bookings a chat session made (partner reference `chat-<session>-<n>`):
  * the holder's names become [erased]; reference, amounts and stay stay for accounting.
  */
-export const eraseChatBookingHolders = async (d1: D1Database, chatSessionIds: string[]): Promise<number> => {
+export const eraseChatBookingHolders = async (db: Db, chatSessionIds: string[]): Promise<number> => {
   if (chatSessionIds.length === 0) return 0;
-  const { meta } = await database(d1)
+  const { meta } = await db
     .update(bookings)
     .set({ holder: sql`json_object('name', '[erased]', 'surName', '[erased]')` })
     .where(

@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import { database } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import {
   hasLocalWrites,
@@ -56,7 +55,7 @@ export const cancelBooking = async (
   now = Date.now(),
   options: CancelOptions = {},
 ) => {
-  const booking = await database(deps.d1).select().from(bookings).where(eq(bookings.reference, bookingReference)).get();
+  const booking = await deps.db.select().from(bookings).where(eq(bookings.reference, bookingReference)).get();
   if (!booking) throw new ApiError("booking_not_found", `Booking not found with bookingReference: ${bookingReference}`);
   if (booking.partnerId !== partnerId)
     throw new ApiError("booking_not_owned", "This booking does not belong to the current partner");
@@ -109,7 +108,7 @@ export const cancelBooking = async (
   }
   // One batch (one transaction): the rooms go back only while the booking is still live, then its status
   // changes. A failure keeps neither; of two concurrent cancels only one changes the row and gives rooms back.
-  const db = database(deps.d1);
+  const db = deps.db;
   const cancelled = markCancelled(db, booking.reference, cancelledAt, cancelPrice);
   const results = await db.batch([
     ...(hasLocalWrites(supplier) ? supplier.localWrites.cancelWrites(stay, stillLive(db, booking.reference)) : []),

@@ -1,3 +1,4 @@
+import type { Db } from "../../platform/db/client";
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/http/api-error";
 import { envelopeSchema } from "../../platform/http/envelope";
@@ -44,8 +45,8 @@ export const cancellationPreviewResponseSchema =
  * What cancelling would cost at `at`, without cancelling: the same policy, penalty function
  * (cancelPenaltyAt) and check-in rule as cancelBooking, so the preview is what a cancel then charges.
  */
-export const previewCancellation = async (d1: D1Database, partnerId: string, bookingReference: string, at: number) => {
-  const booking = await partnerBooking(d1, partnerId, bookingReference);
+export const previewCancellation = async (db: Db, partnerId: string, bookingReference: string, at: number) => {
+  const booking = await partnerBooking(db, partnerId, bookingReference);
   if (booking.status === "pending")
     throw new ApiError("booking_pending", "Booking is pending: the supplier has not confirmed it yet");
   if (booking.status !== "success")

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { database } from "../../platform/db/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, post } from "../../../test/support/api";
@@ -337,7 +338,7 @@ describe("no option at a price that cannot be charged (issue 25)", () => {
     const s = await searchedIn("EUR", "US000009", inDays(48));
     const quote = await post("/api/quote", quoteBody(s));
     expect(quote.status).toBe(200);
-    const store = quoteStore(env.CACHE, env.DB);
+    const store = quoteStore(env.CACHE, database(env.DB));
     const stored = (await store.get(quote.json.data.id, Date.now()))!;
     for (const chargeTotal of [0, -1]) {
       const id = newQuoteId();

@@ -1,12 +1,12 @@
 import { signingKeys } from "../../platform/config/secrets";
 import type { Keyring } from "../../platform/crypto/keyring";
-import { database } from "../../platform/db/client";
+import { database, type Db } from "../../platform/db/client";
 import { upstreamFor, type CoreConnection } from "../connections";
 import { connectionOfHotelxSupplier, hotelxSupplier, inventorySupplier, type Supplier } from "../supply";
 import type { WebhookMessage } from "../webhooks";
 /** The bindings the booking services use; chat builds the same from its own env. */
 export type BookingDeps = {
-  d1: D1Database;
+  db: Db;
   quotes: KVNamespace;
   /** HMAC keys for option ids (the page-token secrets, under a derived purpose key). */
   keys: Keyring;
@@ -37,13 +37,13 @@ export type SupplyDirectory = {
  */
 export const supplyDirectory = (
   env: Pick<Env, "UPSTREAM_CIRCUIT" | "UPSTREAM_CREDENTIALS_KEY">,
-  d1: D1Database,
+  db: Db,
 ): SupplyDirectory => {
-  const inventory = inventorySupplier(d1);
+  const inventory = inventorySupplier(db);
   const upstreamOf = async (connectionId: string): Promise<{ supplier: Supplier; withEmbedded: boolean } | null> => {
-    const upstream = await upstreamFor(database(d1), env.UPSTREAM_CREDENTIALS_KEY, connectionId);
+    const upstream = await upstreamFor(db, env.UPSTREAM_CREDENTIALS_KEY, connectionId);
     return upstream
-      ? { supplier: hotelxSupplier(env, d1, connectionId, upstream), withEmbedded: upstream.withEmbedded }
+      ? { supplier: hotelxSupplier(env, db, connectionId, upstream), withEmbedded: upstream.withEmbedded }
       : null;
   };
   return {
@@ -62,15 +62,18 @@ export const supplyDirectory = (
   };
 };
 
-export const bookingDeps = (env: Env): BookingDeps => ({
-  d1: env.DB,
-  quotes: env.CACHE,
-  keys: signingKeys(env, "PAGE_TOKEN_SECRET"),
-  sandbox: env.SANDBOX_SCENARIOS === "on",
-  webhookQueue: env.WEBHOOK_QUEUE as Queue<WebhookMessage>,
-  rateLimiter: env.RATE_LIMITER,
-  supply: supplyDirectory(env, env.DB),
-});
+export const bookingDeps = (env: Env): BookingDeps => {
+  const db = database(env.DB);
+  return {
+    db,
+    quotes: env.CACHE,
+    keys: signingKeys(env, "PAGE_TOKEN_SECRET"),
+    sandbox: env.SANDBOX_SCENARIOS === "on",
+    webhookQueue: env.WEBHOOK_QUEUE as Queue<WebhookMessage>,
+    rateLimiter: env.RATE_LIMITER,
+    supply: supplyDirectory(env, db),
+  };
+};
 
 /** The suppliers behind a connection, in the order their results are merged. */
 export const suppliersFor = (deps: BookingDeps, connection: CoreConnection): Promise<Supplier[]> =>

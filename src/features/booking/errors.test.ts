@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { database } from "../../platform/db/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { OTHER_KEY, post } from "../../../test/support/api";
@@ -395,7 +396,7 @@ describe("book: section 7 messages", () => {
 
   it("an expired quote (by its own clock, and gone from KV)", async () => {
     const q = await quoteOf(await searchOne("US000009"));
-    const store = quoteStore(env.CACHE, env.DB);
+    const store = quoteStore(env.CACHE, database(env.DB));
     const stored = await store.get(q.id, Date.now());
     await store.put(q.id, { ...stored!, expiresAt: Date.now() - 1 });
     const res = await post("/api/book", bookBody(q, "err-expired"));
@@ -413,13 +414,13 @@ describe("book: section 7 messages", () => {
     expect(expiration - Date.now() / 1000).toBeGreaterThan(1790);
     expect(expiration - Date.now() / 1000).toBeLessThanOrEqual(1801);
     // Moving the clock: within 30 minutes the quote is there, after them it is not.
-    expect(await quoteStore(env.CACHE, env.DB).get(q.id, Date.now() + 29 * 60_000)).not.toBeNull();
-    expect(await quoteStore(env.CACHE, env.DB).get(q.id, Date.now() + 30 * 60_000 + 1000)).toBeNull();
+    expect(await quoteStore(env.CACHE, database(env.DB)).get(q.id, Date.now() + 29 * 60_000)).not.toBeNull();
+    expect(await quoteStore(env.CACHE, database(env.DB)).get(q.id, Date.now() + 30 * 60_000 + 1000)).toBeNull();
   });
 
   it("Missing rate snapshot, Missing supplier metadata, Accommodation not found", async () => {
     const q = await quoteOf(await searchOne("US000010"));
-    const store = quoteStore(env.CACHE, env.DB);
+    const store = quoteStore(env.CACHE, database(env.DB));
     const stored = (await store.get(q.id, Date.now()))!;
     // A stored quote read back is data from outside this request: one without its rate is refused.
     await store.put(q.id, { ...stored, quote: { ...stored.quote, rate: undefined as never } });

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { database } from "../../platform/db/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, OTHER_KEY, post } from "../../../test/support/api";
@@ -84,7 +85,7 @@ describe("quotes survive a KV miss (D1 copy)", () => {
     expect(res.status).toBe(400);
     expect(res.json.message).toBe(INVALID);
     // ... and by the body's own clock alone.
-    const store = quoteStore(env.CACHE, env.DB);
+    const store = quoteStore(env.CACHE, database(env.DB));
     const body = JSON.parse((await storedRow(q.id))!.body) as StoredQuote;
     await env.DB.prepare("UPDATE quotes SET expires_at = ?, body = ? WHERE id = ?")
       .bind(Date.now() + 60_000, JSON.stringify({ ...body, expiresAt: Date.now() - 1 }), q.id)
@@ -96,7 +97,7 @@ describe("quotes survive a KV miss (D1 copy)", () => {
   it("the store answers by its clock from D1 too: present for 30 minutes, then gone", async () => {
     const q = await quoteOf(await searchOne("US000006"));
     await missInKv(q.id);
-    const store = quoteStore(env.CACHE, env.DB);
+    const store = quoteStore(env.CACHE, database(env.DB));
     expect((await store.get(q.id, Date.now() + 29 * 60_000))?.quote.id).toBe(q.id);
     expect(await store.get(q.id, Date.now() + 30 * 60_000 + 1000)).toBeNull();
   });

@@ -1,6 +1,6 @@
 import { and, eq, gt, lte } from "drizzle-orm";
 import { randomToken } from "../../platform/crypto/digest";
-import { database } from "../../platform/db/client";
+import { database, type Db } from "../../platform/db/client";
 import type { OfferRef, Stay } from "../supply";
 import type { QuoteView } from "./schemas";
 import { quotes } from "./tables";
@@ -54,12 +54,12 @@ const parsed = (json: string | null) => {
  * KV is the fast path; D1 keeps the same quote so that a KV miss (another location that has not
  * seen the write yet) does not lose it. Both copies expire with the quote.
  */
-export const quoteStore = (kv: KVNamespace, d1: D1Database) => ({
+export const quoteStore = (kv: KVNamespace, db: Db) => ({
   async put(quoteId: string, quote: StoredQuote) {
     const body = JSON.stringify(quote);
     const row = { partnerId: quote.partnerId, expiresAt: quote.expiresAt, body };
     await Promise.all([
-      database(d1)
+      db
         .insert(quotes)
         .values({ id: quoteId, ...row })
         .onConflictDoUpdate({ target: quotes.id, set: row })
@@ -72,7 +72,7 @@ export const quoteStore = (kv: KVNamespace, d1: D1Database) => ({
     if (!/^qt_[A-Za-z0-9_-]{32}$/.test(quoteId)) return null;
     const cached = usable(await kv.get(key(quoteId), "json").catch(() => null), now);
     if (cached) return cached;
-    const row = await database(d1)
+    const row = await db
       .select({ body: quotes.body })
       .from(quotes)
       .where(and(eq(quotes.id, quoteId), gt(quotes.expiresAt, now)))

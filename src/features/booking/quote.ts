@@ -94,7 +94,7 @@ export const priceQuote = async (
     });
   const stay = stayFrom(option.checkIn, option.checkOut, criteria.occupancies, now);
 
-  const accommodation = await accommodationByCode(deps.d1, option.accommodationCode);
+  const accommodation = await accommodationByCode(deps.db, option.accommodationCode);
   if (!accommodation) throw new ApiError("option_invalid", "Option reference invalid");
   if (meta.scenario === "room_unavailable")
     throw new ApiError("room_unavailable", "Room is unavailable", { sandbox: true });
@@ -110,7 +110,7 @@ export const priceQuote = async (
   const supplier = await connectionSupplier(deps, connection, option.supplier ?? INVENTORY_SUPPLIER);
   if (!supplier) throw new ApiError("option_expired_or_invalid", "Option reference expired or invalid");
   // Today's markup of this connection and today's rate: the quote fixes both for book.
-  const table = needsExchangeRates(supplier, currency) ? await readExchangeTable(deps.d1) : null;
+  const table = needsExchangeRates(supplier, currency) ? await readExchangeTable(deps.db) : null;
   const terms = sellingTermsFor(connection, supplier, currency, table);
   const options = criteria.supply ?? {};
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
@@ -182,6 +182,6 @@ export const quoteOption = async (
   ...[deps, connection, criteria, meta, now = Date.now()]: Parameters<typeof priceQuote>
 ) => {
   const { quote, stored, transactions } = await priceQuote(deps, connection, criteria, meta, now);
-  await quoteStore(deps.quotes, deps.d1).put(quote.id, stored);
+  await quoteStore(deps.quotes, deps.db).put(quote.id, stored);
   return transactions ? { ...quote, providerTransactions: transactions } : quote;
 };

@@ -288,7 +288,7 @@ export const bookingRoutes = featureRouter<AccessEnv>()
     const deps = c.get("services").booking;
     const connection = connectionOf(c, coreConnection);
     const response = await withIdempotency(
-      deps.d1,
+      deps.db,
       { scope: "cancel", partnerId: connection.partnerId, key: c.req.header("idempotency-key"), request },
       async () => ({
         status: 200,
@@ -304,23 +304,23 @@ export const bookingRoutes = featureRouter<AccessEnv>()
     return c.json(response.body as z.infer<typeof cancelResponseSchema>, 200, replayHeaders(response));
   })
   .openapi(bookingByReference, async (c) => {
-    const booking = await readBooking(c.env.DB, c.get("caller").partnerId, c.req.valid("param").bookingReference);
+    const booking = await readBooking(c.get("db"), c.get("caller").partnerId, c.req.valid("param").bookingReference);
     return c.json(success(booking), 200);
   })
   .openapi(bookingByPartnerReference, async (c) => {
     const { partnerReference, ...list } = c.req.valid("query");
     const partnerId = c.get("caller").partnerId;
     if (partnerReference === undefined)
-      return c.json(success(await listBookings(c.env.DB, c.get("services").pageKeys, partnerId, list)), 200);
+      return c.json(success(await listBookings(c.get("db"), c.get("services").pageKeys, partnerId, list)), 200);
     const mixed = Object.keys(list).filter((name) => list[name as keyof typeof list] !== undefined);
     if (mixed.length)
       throw new ApiError("invalid_request", `partnerReference cannot be combined with ${mixed.join(", ")}`);
-    return c.json(success(await readBookingByPartnerReference(c.env.DB, partnerId, partnerReference)), 200);
+    return c.json(success(await readBookingByPartnerReference(c.get("db"), partnerId, partnerReference)), 200);
   })
   .openapi(cancellationPreview, async (c) => {
     const { at } = c.req.valid("query");
     const preview = await previewCancellation(
-      c.env.DB,
+      c.get("db"),
       c.get("caller").partnerId,
       c.req.valid("param").bookingReference,
       at === undefined ? Date.now() : Date.parse(at),

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { database } from "../../platform/db/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, OTHER_KEY, post } from "../../../test/support/api";
@@ -618,7 +619,7 @@ describe("POST /api/search/tgx: issue 25, every Hotel-X field is applied or refu
   });
 
   it("without a status filter on-request (RQ) options are left out, as Hotel-X does; listing RQ brings them back", async () => {
-    const inventory = inventorySupplier(env.DB);
+    const inventory = inventorySupplier(database(env.DB));
     // A supplier whose non-refundable options are on request.
     const onRequest: Supplier = {
       ...inventory,
@@ -659,7 +660,7 @@ describe("POST /api/search/tgx: issue 25, every Hotel-X field is applied or refu
       expect(idsOf(audited.search)).toEqual(idsOf(plain.search));
     }
     const relayed = await searchWith(
-      depsWith(inventorySupplier(env.DB), relaySupplier(env.DB)),
+      depsWith(inventorySupplier(database(env.DB)), relaySupplier(env.DB)),
       tgxBody({}, { settings: { auditTransactions: true } }),
     );
     const audit = relayed.auditData!;
@@ -672,7 +673,7 @@ describe("POST /api/search/tgx: issue 25, every Hotel-X field is applied or refu
   });
 
   it("settings.operationTimeout cuts the supplier deadline below settings.timeout", async () => {
-    const hanging = depsWith(inventorySupplier(env.DB), relaySupplier(env.DB, "relay", { search: "hang" }));
+    const hanging = depsWith(inventorySupplier(database(env.DB)), relaySupplier(env.DB, "relay", { search: "hang" }));
     const started = Date.now();
     const search = await searchWith(hanging, tgxBody({}, { settings: { timeout: 20_000, operationTimeout: 150 } }));
     expect(Date.now() - started).toBeLessThan(10_000);

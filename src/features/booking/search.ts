@@ -222,7 +222,7 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
   const currency = query.currency;
   const suppliers = await suppliersFor(deps, connection);
   // Rates are read only for a search in another currency than a supplier's.
-  const table = suppliers.some((s) => needsExchangeRates(s, currency)) ? await readExchangeTable(deps.d1) : null;
+  const table = suppliers.some((s) => needsExchangeRates(s, currency)) ? await readExchangeTable(deps.db) : null;
   const sellings = suppliers.map((supplier) => sellingTermsFor(connection, supplier, currency, table));
   const options = query.supply ?? {};
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;

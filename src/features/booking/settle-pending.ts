@@ -1,5 +1,4 @@
 import { and, asc, eq, lte } from "drizzle-orm";
-import { database } from "../../platform/db/client";
 import { SupplierFailure, type BookingLookup, callSupplier } from "../supply";
 import { announceEvent } from "../webhooks";
 import { bookingChangeOf } from "./booking-events";
@@ -27,7 +26,7 @@ export const settlePendingBookings = async (
   now: number,
   olderThanMs = SETTLE_PENDING_AFTER_MS,
 ): Promise<number> => {
-  const db = database(deps.d1);
+  const db = deps.db;
   const pending = await db
     .select()
     .from(bookings)

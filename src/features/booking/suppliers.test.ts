@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { database } from "../../platform/db/client";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { call, post } from "../../../test/support/api";
@@ -50,7 +51,7 @@ const soldOf = (code: string) =>
 
 describe("a search served by several suppliers", () => {
   it("asks them in parallel and merges the options of each accommodation; the second supplier's ids name it", async () => {
-    const inventory = inventorySupplier(env.DB);
+    const inventory = inventorySupplier(database(env.DB));
     const alone = await searchAvailability(depsWith(inventory), connection, searchQueryOf(searchRequest()));
     const both = await searchAvailability(
       depsWith(inventory, relaySupplier(env.DB)),
@@ -85,7 +86,7 @@ describe("a search served by several suppliers", () => {
   ] as const)(
     "a supplier that does %s is one warning; the others' options still come back",
     async (mode, code, message) => {
-      const inventory = inventorySupplier(env.DB);
+      const inventory = inventorySupplier(database(env.DB));
       const result = await searchAvailability(
         depsWith(inventory, relaySupplier(env.DB, "relay", { search: mode })),
         connection,
@@ -115,7 +116,7 @@ describe("a search served by several suppliers", () => {
 
   it("a quote goes to the supplier that priced the option, and its deadline is a 504 (nothing kept)", async () => {
     const relay = relaySupplier(env.DB);
-    const deps = depsWith(inventorySupplier(env.DB), relay);
+    const deps = depsWith(inventorySupplier(database(env.DB)), relay);
     const searched = await searchAvailability(
       deps,
       connection,
@@ -147,7 +148,7 @@ describe("a search served by several suppliers", () => {
     });
     // An option of a supplier that no longer serves the connection cannot be quoted.
     await expect(
-      quoteOption(depsWith(inventorySupplier(env.DB)), connection, quoteQueryOf(quoteRequest), meta()),
+      quoteOption(depsWith(inventorySupplier(database(env.DB))), connection, quoteQueryOf(quoteRequest), meta()),
     ).rejects.toMatchObject({ status: 400, message: "Option reference expired or invalid" });
   });
 });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { database } from "../../platform/db/client";
+import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { accommodations } from "../content";
 import { type Offer, type Rate, supplyOptionsOf } from "../supply";
@@ -122,10 +122,10 @@ const accessAllowed = (connection: CoreConnection, access: NonNullable<TgxSearch
   return true;
 };
 
-const knownCodes = async (d1: D1Database, codes: string[]): Promise<Set<string>> => {
+const knownCodes = async (db: Db, codes: string[]): Promise<Set<string>> => {
   if (codes.length === 0) return new Set();
   // One bound parameter for any number of codes (D1 binds at most 100).
-  const rows = await database(d1)
+  const rows = await db
     .select({ code: accommodations.code })
     .from(accommodations)
     .where(sql`${accommodations.code} IN (SELECT value FROM json_each(${JSON.stringify(codes)}))`);
@@ -224,7 +224,7 @@ export const searchTgx = async (
   const requested = [...new Set(criteria.hotels)];
   const answered = new Set(core.accommodations.map((a) => a.accommodationCode));
   const silent = requested.filter((code) => !answered.has(code));
-  const known = await knownCodes(deps.d1, silent);
+  const known = await knownCodes(deps.db, silent);
   const unknown = silent.filter((code) => !known.has(code));
   if (unknown.length) {
     const problem = {

@@ -1,4 +1,4 @@
-import { database } from "../../platform/db/client";
+
 import type { Keyring } from "../../platform/crypto/keyring";
 import { bookingPageToken } from "./booking-page-token";
 import { ApiError } from "../../platform/http/api-error";
@@ -141,7 +141,7 @@ const turnConnections = new WeakMap<TurnContext, Promise<CoreConnection | null>>
 /** The partner's in-use connection chat books through: b2b and direct preferred. */
 const turnConnection = (ctx: TurnContext): Promise<CoreConnection | null> => {
   let found = turnConnections.get(ctx);
-  if (!found) turnConnections.set(ctx, (found = chatConnection(database(ctx.deps.d1), ctx.partnerId)));
+  if (!found) turnConnections.set(ctx, (found = chatConnection(ctx.deps.db, ctx.partnerId)));
   return found;
 };
 
@@ -276,11 +276,11 @@ const askConfirmation = (state: ConversationState, card: SavedCard): ChatResult 
 
 /** Guest known: confirm with a saved card, or send a fresh one-time card-setup link. */
 const paymentStep = async (ctx: TurnContext, state: ConversationState): Promise<ChatResult> => {
-  const card = await usableCard(ctx.deps.d1, ctx.partnerId, ctx.actorId, ctx.now);
+  const card = await usableCard(ctx.deps.db, ctx.partnerId, ctx.actorId, ctx.now);
   if (card) return askConfirmation(state, card);
   state.status = "payment_setup_required";
   const { token } = await issueSetupToken(
-    ctx.deps.d1,
+    ctx.deps.db,
     ctx.deps.keys,
     { partnerId: ctx.partnerId, actorId: ctx.actorId, sessionId: ctx.sessionId },
     ctx.now,
@@ -308,7 +308,7 @@ const chooseByOptionId = async (ctx: TurnContext, state: ConversationState, opti
   }
   // Any option id this partner got from search carries its hotel, dates and guests (signed).
   const option = await readOptionId(ctx.deps.keys, optionId, ctx.partnerId, ctx.now);
-  const accommodation = await accommodationByCode(ctx.deps.d1, option.accommodationCode);
+  const accommodation = await accommodationByCode(ctx.deps.db, option.accommodationCode);
   if (!accommodation) throw new ApiError("option_invalid", "Option reference invalid");
   select(ctx, state, {
     optionId,
@@ -401,7 +401,7 @@ const bookedReply = (state: ConversationState, booking: BookingArtifact, status:
 /** A repeated "yes" after booking: the last booking's status as it stands now, never assumed confirmed. */
 const lastBookingReply = async (ctx: TurnContext, state: ConversationState): Promise<ChatResult> => {
   const last = state.bookings[state.bookings.length - 1]!;
-  last.status = (await partnerBooking(ctx.deps.d1, ctx.partnerId, last.bookingId)).status;
+  last.status = (await partnerBooking(ctx.deps.db, ctx.partnerId, last.bookingId)).status;
   state.status = resultStatusOf(last.status);
   return reply(state.status, bookingStatusText(last, last.status), {});
 };
@@ -417,7 +417,7 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
   const connection = await turnConnection(ctx);
   if (!connection) return NO_CONNECTION();
   // Booked already under this reference (an answer lost after the booking was made): report it.
-  const existing = await findBookingByPartnerReference(ctx.deps.d1, ctx.partnerId, selection.partnerReference);
+  const existing = await findBookingByPartnerReference(ctx.deps.db, ctx.partnerId, selection.partnerReference);
   if (existing)
     return bookedReply(
       state,
@@ -656,7 +656,7 @@ export const takeTurn = async (ctx: TurnContext, state: ConversationState, event
     case "action_confirm_payment_card": {
       if (state.status !== "payment_confirmation_required" && state.status !== "payment_setup_required")
         throw invalidState(event.kind, state);
-      const card = await cardById(ctx.deps.d1, ctx.partnerId, ctx.actorId, event.payload.paymentMethodId);
+      const card = await cardById(ctx.deps.db, ctx.partnerId, ctx.actorId, event.payload.paymentMethodId);
       if (!card) throw new ApiError("payment_method_not_found", "paymentMethodId is not a card saved for this actor");
       state.paymentMethodId = card.paymentMethodId;
       return book(ctx, state);

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { randomToken } from "../../platform/crypto/digest";
-import { database, type Db } from "../../platform/db/client";
+import type { Db } from "../../platform/db/client";
 import { idempotencyKeys } from "../../platform/db/schema";
 import type { ChatSession } from "./chat-session";
 import { chatSessionActors } from "./tables";
@@ -39,14 +39,13 @@ const erasedActorId = () => `erased:${randomToken(12)}`;
  */
 export const eraseChatSessions = async (
   sessions: DurableObjectNamespace<ChatSession>,
-  d1: D1Database,
+  db: Db,
   sessionIds: string[],
   email: string,
 ): Promise<number> => {
   const actorIds = await Promise.all(
     sessionIds.map((id) => sessions.getByName(id).erase({ email, erasedActorId: erasedActorId() })),
   );
-  const db = database(d1);
   await db
     .delete(idempotencyKeys)
     .where(

@@ -137,7 +137,7 @@ export const chatRoutes = featureRouter({ errorBody: chatErrorBody, first: [chat
     const partnerId = c.get("caller").partnerId;
     const actorId = body.actor?.actorId;
     const answer = await withIdempotency(
-      c.env.DB,
+      c.get("db"),
       // Keys are per session, as the event log they replace was.
       {
         scope: chatEventScope(body.sessionId),

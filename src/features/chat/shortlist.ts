@@ -1,5 +1,5 @@
 import { count, min, sql } from "drizzle-orm";
-import { database } from "../../platform/db/client";
+import type { Db } from "../../platform/db/client";
 import { accommodations } from "../content";
 import { ApiError } from "../../platform/http/api-error";
 import { accommodationsByCodes, haversineKm } from "../supply";
@@ -48,8 +48,8 @@ export const roomsFor = (slots: SearchSlots): number[][] => {
 };
 
 /** A city in the content: the centre of its hotels. Case-insensitive exact city name. */
-const cityCentre = async (d1: D1Database, phrase: string) => {
-  const row = await database(d1)
+const cityCentre = async (db: Db, phrase: string) => {
+  const row = await db
     .select({
       city: min(accommodations.city),
       // drizzle's avg() reads back a string; the mean is a number.
@@ -77,7 +77,7 @@ export const buildShortlist = async (
   now: number,
 ): Promise<Shortlist> => {
   const rooms = roomsFor(slots);
-  const centre = await cityCentre(deps.d1, slots.destination);
+  const centre = await cityCentre(deps.db, slots.destination);
   const name = slots.destination.trim();
   if (!centre && (name.length < 2 || name.length > 200))
     throw new ApiError("destination_unreadable", "Tell me a city or a hotel name of 2 to 200 characters.");
@@ -96,7 +96,7 @@ export const buildShortlist = async (
   const details = new Map(
     (
       await accommodationsByCodes(
-        deps.d1,
+        deps.db,
         accommodations.map((a) => a.accommodationCode),
       )
     ).map((a) => [a.code, a]),

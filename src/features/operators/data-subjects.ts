@@ -16,7 +16,7 @@ export const eraseDataSubject = async (env: Env, email: string, now = Date.now()
   const radar = await eraseRadarSubject(db, env.PII_HASH_SECRET, email, now);
   const sessionIds = await chatSessionsOf(db, email, radar.partnerUserIds);
   // Bookings first: the sessions' index forgets the e-mail last, so a retry after a failure still finds them.
-  const bookings = await eraseChatBookingHolders(env.DB, sessionIds);
-  const chatSessions = await eraseChatSessions(env.CHAT_SESSION, env.DB, sessionIds, email);
+  const bookings = await eraseChatBookingHolders(db, sessionIds);
+  const chatSessions = await eraseChatSessions(env.CHAT_SESSION, db, sessionIds, email);
   return { radarChecks: radar.checks, chatSessions, bookings };
 };

@@ -60,5 +60,5 @@ const get = apiRoute({
 });
 
 export const exchangeRateRoutes = featureRouter()
-  .openapi(put, async (c) => c.json(success(await replaceExchangeRates(c.env.DB, c.req.valid("json"))), 200))
-  .openapi(get, async (c) => c.json(success(await readExchangeRates(c.env.DB)), 200));
+  .openapi(put, async (c) => c.json(success(await replaceExchangeRates(c.get("db"), c.req.valid("json"))), 200))
+  .openapi(get, async (c) => c.json(success(await readExchangeRates(c.get("db"))), 200));

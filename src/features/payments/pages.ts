@@ -55,7 +55,7 @@ for (const [path, operationId] of [
 ] as const) {
   cardSetupPages.openapi(route(path, operationId), async (c) => {
     const token = c.req.valid("query").token;
-    const state = token ? await setupLinkState(c.env.DB, c.get("services").pageKeys, token) : "unknown";
+    const state = token ? await setupLinkState(c.get("db"), c.get("services").pageKeys, token) : "unknown";
     if (state !== "ready") {
       const { status, title, text } = SETUP_LINK_MESSAGES[state];
       return c.html(htmlPage(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`), status);

@@ -2,7 +2,7 @@ import { and, count, desc, eq, gt, isNull, lt } from "drizzle-orm";
 import { randomToken, sha256Hex } from "../../platform/crypto/digest";
 import type { Keyring } from "../../platform/crypto/keyring";
 import { openToken, signToken } from "../../platform/crypto/signed-token";
-import { database } from "../../platform/db/client";
+import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { paymentMethods, paymentSetupTokens } from "./tables";
 
@@ -37,13 +37,12 @@ const SETUP_TOKEN_PREFIX = "pst_";
  * any D1 read; the D1 row, keyed by its SHA-256, is what makes it one-time.
  */
 export const issueSetupToken = async (
-  d1: D1Database,
+  db: Db,
   keys: Keyring,
   owner: { partnerId: string; actorId: string; sessionId: string },
   now = Date.now(),
 ) => {
   const token = `${SETUP_TOKEN_PREFIX}${await signToken(keys, "card-setup", randomToken(32), now + SETUP_TOKEN_TTL_MS)}`;
-  const db = database(d1);
   const t = paymentSetupTokens;
   await db.batch([
     // Only the newest link of an actor works; older unused ones say they were replaced.
@@ -68,12 +67,12 @@ export const issueSetupToken = async (
 
 /** The actor's default card (else the newest) that has not expired, or null. */
 export const usableCard = async (
-  d1: D1Database,
+  db: Db,
   partnerId: string,
   actorId: string,
   now = Date.now(),
 ): Promise<SavedCard | null> => {
-  const cards = await database(d1)
+  const cards = await db
     .select(savedCard)
     .from(paymentMethods)
     .where(and(eq(paymentMethods.partnerId, partnerId), eq(paymentMethods.actorId, actorId)))
@@ -82,12 +81,12 @@ export const usableCard = async (
 };
 
 export const cardById = async (
-  d1: D1Database,
+  db: Db,
   partnerId: string,
   actorId: string,
   paymentMethodId: string,
 ): Promise<SavedCard | null> => {
-  const [card] = await database(d1)
+  const [card] = await db
     .select(savedCard)
     .from(paymentMethods)
     .where(
@@ -123,10 +122,9 @@ const INVALID_TOKEN = () => new ApiError("invalid_portal_token", "portalToken is
  * POST /v1/hotel-ea/payment-methods/attach. The token is spent in the same statement that checks
  * it, so two concurrent attaches with one token cannot both succeed.
  */
-export const attachPaymentMethod = async (d1: D1Database, keys: Keyring, input: AttachInput, now = Date.now()) => {
+export const attachPaymentMethod = async (db: Db, keys: Keyring, input: AttachInput, now = Date.now()) => {
   if (!cardUsableAt(input, now)) throw new ApiError("card_expired", "The card has expired");
   if (!(await signedByUs(keys, input.portalToken, now))) throw INVALID_TOKEN();
-  const db = database(d1);
   const t = paymentSetupTokens;
   const [spent] = await db
     .update(t)
@@ -179,14 +177,14 @@ export type SetupLinkState = "ready" | "used" | "replaced" | "expired" | "unknow
 
 /** What a card-setup link is worth right now, so the page can say so before showing the form. */
 export const setupLinkState = async (
-  d1: D1Database,
+  db: Db,
   keys: Keyring,
   token: string,
   now = Date.now(),
 ): Promise<SetupLinkState> => {
   if (!(await signedByUs(keys, token, now))) return "unknown";
   const t = paymentSetupTokens;
-  const [row] = await database(d1)
+  const [row] = await db
     .select({ usedAt: t.usedAt, replacedAt: t.replacedAt, expiresAt: t.expiresAt })
     .from(t)
     .where(eq(t.tokenHash, await sha256Hex(token)));

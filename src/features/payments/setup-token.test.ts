@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { database } from "../../platform/db/client";
 import { describe, expect, it } from "vitest";
 import { call, post } from "../../../test/support/api";
 import { signingKeys } from "../../platform/config/secrets";
@@ -16,7 +17,7 @@ const page = (token: string) =>
 
 describe("card-setup links are signed tokens (purpose card-setup), one-time through D1", () => {
   it("a link we issued opens the form and attaches once", async () => {
-    const { token } = await issueSetupToken(env.DB, keys(), owner("once"));
+    const { token } = await issueSetupToken(database(env.DB), keys(), owner("once"));
     expect(token).toMatch(/^pst_[\w-]+\.[\w-]+$/);
     expect((await page(token)).status).toBe(200);
     expect((await attach(token)).status).toBe(200);
@@ -24,7 +25,7 @@ describe("card-setup links are signed tokens (purpose card-setup), one-time thro
   });
 
   it("an altered or forged link is refused before any row is consulted, even with a row for it", async () => {
-    const { token } = await issueSetupToken(env.DB, keys(), owner("forged"));
+    const { token } = await issueSetupToken(database(env.DB), keys(), owner("forged"));
     const altered = `${token.slice(0, -2)}${token.endsWith("AA") ? "BB" : "AA"}`;
     // A row for the altered token, as if someone could write one: the signature still refuses it.
     await env.DB.prepare(

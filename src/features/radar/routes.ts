@@ -166,7 +166,7 @@ const checkRoutes = featureRouter().openapi(postCheck, async (c) => {
   const idempotencyKey = headers["idempotency-key"] ?? null;
   const request = c.req.valid("json");
   const answer = await withIdempotency(
-    c.env.DB,
+    c.get("db"),
     {
       scope: "radar_check",
       partnerId,

@@ -1,6 +1,6 @@
 // Raw SQL: FTS5 name search, the geo grid walk and the selection a search reads (one statement with the night overrides)
+import type { Db } from "../../platform/db/client";
 import { eq } from "drizzle-orm";
-import { database } from "../../platform/db/client";
 import { CELLS_PER_DEGREE, GRID_COLUMNS, gridCell, gridRowOf } from "./geo-grid";
 import { accommodations } from "../content";
 import type { SqlRow } from "../../platform/db/sql-row";
@@ -54,9 +54,9 @@ const hitsSelection = (hits: string, params: unknown[]): SqlSelection => ({
   sql: `${hits} SELECT ${PLAIN_COLUMNS} FROM hits ORDER BY seq`,
 });
 
-const read = async (d1: D1Database, selection: SqlSelection): Promise<SupplyAccommodation[]> =>
+const read = async (db: Db, selection: SqlSelection): Promise<SupplyAccommodation[]> =>
   (
-    await d1
+    await db.$client
       .prepare(selection.sql)
       .bind(...selection.params)
       .all<HitRow>()
@@ -70,15 +70,14 @@ export const byCodes = (codes: string[]): SqlSelection =>
     [JSON.stringify([...new Set(codes)])],
   );
 
-export const accommodationsByCodes = (d1: D1Database, codes: string[]) => read(d1, byCodes(codes));
+export const accommodationsByCodes = (db: Db, codes: string[]) => read(db, byCodes(codes));
 
 /** The accommodations of our content index a selection names (an upstream is asked for their codes). */
-export const accommodationsOf = (d1: D1Database, selection: AccommodationSelection) =>
-  read(d1, sqlSelectionOf(selection));
+export const accommodationsOf = (db: Db, selection: AccommodationSelection) => read(db, sqlSelectionOf(selection));
 
-export const accommodationByCode = async (d1: D1Database, code: string): Promise<SupplyAccommodation | null> => {
+export const accommodationByCode = async (db: Db, code: string): Promise<SupplyAccommodation | null> => {
   const { name, type, country, latitude, longitude, starRating, timezone } = accommodations;
-  const found = await database(d1)
+  const found = await db
     .select({ code: accommodations.code, name, type, country, latitude, longitude, starRating, timezone })
     .from(accommodations)
     .where(eq(accommodations.code, code))

@@ -1,4 +1,4 @@
-import { database } from "../../platform/db/client";
+import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { exchangeRates } from "./tables";
 
@@ -19,14 +19,14 @@ export const isExchangeRateInBounds = (rate: number) =>
   Number.isFinite(rate) && rate >= EXCHANGE_RATE_BOUNDS.min && rate <= EXCHANGE_RATE_BOUNDS.max;
 
 /** The whole table in one small read. */
-const allRates = (d1: D1Database) => database(d1).select().from(exchangeRates);
+const allRates = (db: Db) => db.select().from(exchangeRates);
 
 /**
  * The rates pricing may use. A stored rate out of bounds (written around the operator route) is
  * left out, so its currency is 400 `Unsupported currency`, and logged for the operator to correct.
  */
-export const readExchangeTable = async (d1: D1Database): Promise<ExchangeTable> => {
-  const rows = await allRates(d1);
+export const readExchangeTable = async (db: Db): Promise<ExchangeTable> => {
+  const rows = await allRates(db);
   const outOfBounds = rows.filter((r) => !isExchangeRateInBounds(r.perBase));
   if (outOfBounds.length)
     console.error(
@@ -53,8 +53,8 @@ export const exchangeFor = (table: ExchangeTable, from: string, to: string): { c
   return { currency: from, rate: toPerBase / fromPerBase };
 };
 
-export const readExchangeRates = async (d1: D1Database): Promise<ExchangeRateSet> => {
-  const rows = await allRates(d1);
+export const readExchangeRates = async (db: Db): Promise<ExchangeRateSet> => {
+  const rows = await allRates(db);
   const baseRow = rows.find((r) => r.currency === r.base);
   const rates: Record<string, number> = {};
   for (const row of rows) if (row.currency !== row.base) rates[row.currency] = row.perBase;
@@ -66,7 +66,7 @@ const RATES_PER_INSERT = 25;
 
 /** Replaces every rate at once (one batch, one transaction), so a reader never sees half a set. */
 export const replaceExchangeRates = async (
-  d1: D1Database,
+  db: Db,
   input: { base: string; rates: Record<string, number> },
   now = new Date(),
 ): Promise<ExchangeRateSet> => {
@@ -80,10 +80,10 @@ export const replaceExchangeRates = async (
     base: input.base,
     updatedAt,
   }));
-  const db = database(d1);
+
   const inserts = [];
   for (let i = 0; i < rows.length; i += RATES_PER_INSERT)
     inserts.push(db.insert(exchangeRates).values(rows.slice(i, i + RATES_PER_INSERT)));
   await db.batch([db.delete(exchangeRates), ...inserts]);
-  return readExchangeRates(d1);
+  return readExchangeRates(db);
 };

@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
 import { randomToken } from "../../platform/crypto/digest";
-import { database } from "../../platform/db/client";
+import type { Db } from "../../platform/db/client";
 import { isCheckViolation } from "../../platform/db/constraint";
 import { type AllotmentWrite, allotmentGiveBacks, allotmentTakes } from "./allotment";
 import {
@@ -462,9 +462,8 @@ export const hasLocalWrites = (supplier: Supplier): supplier is Supplier & { loc
 export const INVENTORY_SUPPLIER = "inventory";
 
 /** The embedded default supply: derived room types and rate plans over sparse per-night rows in D1. */
-export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: LocalWrites } => {
+export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites } => {
   // A mixed offer booked several room types: each gives its rooms back.
-  const db = database(d1);
   const cancelWrites = (stay: BookedStay, guard?: SQL) =>
     allotmentGiveBacks(db, stay, roomsByType(stay.roomCode, stay.roomCount), guard);
   const bookWrites: LocalWrites["bookWrites"] = async (accommodation, ref, stay) => {
@@ -510,7 +509,7 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
     remote: false,
 
     async search(wanted, stay, now, terms) {
-      const { accommodations, rooms, plans } = await searchRead(d1, sqlSelectionOf(wanted), stay);
+      const { accommodations, rooms, plans } = await searchRead(db, sqlSelectionOf(wanted), stay);
       const overrides = overridesOf(rooms, plans);
       const pricing = stayPricing(stay, now, terms);
       const offers = new Map<string, Offer[]>();
@@ -527,7 +526,7 @@ export const inventorySupplier = (d1: D1Database): Supplier & { localWrites: Loc
       if (!picks) return null;
       const pricing = stayPricing(stay, now, terms);
       if (checkInPassed(accommodation, pricing)) return null;
-      const [rooms, plans] = await d1.batch<unknown>(nightOverrideReads(d1, accommodation.code, stay));
+      const [rooms, plans] = await db.$client.batch<unknown>(nightOverrideReads(db, accommodation.code, stay));
       const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]).get(
         accommodation.code,
       );

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { database } from "../../platform/db/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { byCodes, haversineKm, named, near } from "./accommodations";
@@ -41,7 +42,7 @@ describe("searchRead: a selection and its stored nights in one statement", () =>
       .map((s) => s.code);
     expect(nearest.length).toBe(3);
 
-    const read = await searchRead(env.DB, near(centre.latitude, centre.longitude, 500, 3), stay);
+    const read = await searchRead(database(env.DB), near(centre.latitude, centre.longitude, 500, 3), stay);
     expect(read.accommodations.map((a) => a.code)).toEqual(nearest);
     // Nights outside the stay and of hotels the walk read but did not return are left out.
     expect(read.rooms.map((r) => r.accommodation_code).sort()).toEqual([...nearest].sort());
@@ -54,9 +55,9 @@ describe("searchRead: a selection and its stored nights in one statement", () =>
 
   it("keeps the order asked for codes, skips unknown ones, and reads nothing for an empty name", async () => {
     const codes = [spots[5]!.code, "XX999999", spots[1]!.code, spots[5]!.code];
-    const read = await searchRead(env.DB, byCodes(codes), stay);
+    const read = await searchRead(database(env.DB), byCodes(codes), stay);
     expect(read.accommodations.map((a) => a.code)).toEqual([spots[5]!.code, spots[1]!.code]);
     expect(read.rooms.length).toBe(2);
-    expect(await searchRead(env.DB, named(" "), stay)).toEqual({ accommodations: [], rooms: [], plans: [] });
+    expect(await searchRead(database(env.DB), named(" "), stay)).toEqual({ accommodations: [], rooms: [], plans: [] });
   });
 });

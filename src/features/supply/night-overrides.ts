@@ -1,4 +1,5 @@
 // Raw SQL: stored nights are read in the same statement as the search's raw accommodation selection (one round trip, one walk).
+import type { Db } from "../../platform/db/client";
 import { HIT_COLUMNS, accommodationOfRow, type HitRow, type SqlSelection } from "./accommodations";
 import type { SqlRow } from "../../platform/db/sql-row";
 import type { Stay, SupplyAccommodation } from "./supplier";
@@ -23,9 +24,11 @@ const nightsSql = (table: string, columns: readonly string[], codes: string, fro
   `SELECT ${columns.join(", ")} FROM ${table} WHERE accommodation_code IN (${codes}) AND night >= ?${from} AND night < ?${from + 1}`;
 
 /** The stored room nights, then the stored rate-plan nights, of one accommodation during the stay. */
-export const nightOverrideReads = (d1: D1Database, code: string, stay: Pick<Stay, "checkIn" | "checkOut">) => [
-  d1.prepare(nightsSql("room_nights", ROOM_NIGHT_COLUMNS, "?1", 2)).bind(code, stay.checkIn, stay.checkOut),
-  d1.prepare(nightsSql("rate_plan_nights", PLAN_NIGHT_COLUMNS, "?1", 2)).bind(code, stay.checkIn, stay.checkOut),
+export const nightOverrideReads = (db: Db, code: string, stay: Pick<Stay, "checkIn" | "checkOut">) => [
+  db.$client.prepare(nightsSql("room_nights", ROOM_NIGHT_COLUMNS, "?1", 2)).bind(code, stay.checkIn, stay.checkOut),
+  db.$client
+    .prepare(nightsSql("rate_plan_nights", PLAN_NIGHT_COLUMNS, "?1", 2))
+    .bind(code, stay.checkIn, stay.checkOut),
 ];
 
 // One compound statement; the first column says which part a row belongs to, the second orders the hits.
@@ -58,11 +61,11 @@ export type SearchRead = { accommodations: SupplyAccommodation[]; rooms: RoomNig
  * statement: the selection (a geo walk, say) runs once, and nights are read for its hits only.
  */
 export const searchRead = async (
-  d1: D1Database,
+  db: Db,
   selection: SqlSelection,
   stay: Pick<Stay, "checkIn" | "checkOut">,
 ): Promise<SearchRead> => {
-  const rows = await d1
+  const rows = await db.$client
     .prepare(searchSql(selection))
     .bind(...selection.params, stay.checkIn, stay.checkOut)
     .raw<unknown[]>();

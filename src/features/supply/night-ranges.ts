@@ -1,4 +1,5 @@
 // Raw SQL: an operator's date range (up to 367 nights) is upserted in one statement over json_each.
+import type { Db } from "../../platform/db/client";
 
 /** What an operator changes over a range; a field left out keeps each stored night's value. */
 type RangeChange = { allotment?: number; price?: number | null; stopSell?: boolean };
@@ -8,7 +9,7 @@ type RangeChange = { allotment?: number; price?: number | null; stopSell?: boole
  * one. Lowering allotment below rooms already sold breaks the CHECK and changes nothing.
  */
 export const upsertRoomNightRange = (
-  d1: D1Database,
+  db: Db,
   accommodationCode: string,
   roomCode: string,
   nights: string[],
@@ -20,7 +21,7 @@ export const upsertRoomNightRange = (
     change.stopSell !== undefined ? "stop_sell = excluded.stop_sell" : null,
     change.price !== undefined ? "price = excluded.price" : null,
   ].filter(Boolean);
-  return d1
+  return db.$client
     .prepare(
       `INSERT INTO room_nights (accommodation_code, room_code, night, allotment, sold, stop_sell, price)
        SELECT ?1, ?2, value, ?3, 0, ?4, ?5 FROM json_each(?6) WHERE true
@@ -39,7 +40,7 @@ export const upsertRoomNightRange = (
 
 /** Rate-plan nights `nights` of one rate plan (stop-sell and an absolute nightly price). */
 export const upsertRatePlanNightRange = (
-  d1: D1Database,
+  db: Db,
   accommodationCode: string,
   ratePlanCode: string,
   nights: string[],
@@ -49,7 +50,7 @@ export const upsertRatePlanNightRange = (
     change.stopSell !== undefined ? "stop_sell = excluded.stop_sell" : null,
     change.price !== undefined ? "price = excluded.price" : null,
   ].filter(Boolean);
-  return d1
+  return db.$client
     .prepare(
       `INSERT INTO rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price)
        SELECT ?1, ?2, value, ?3, ?4 FROM json_each(?5) WHERE true

@@ -111,16 +111,16 @@ const setPlan = apiRoute({
 export const supplyRoutes = featureRouter()
   .openapi(view, async (c) => {
     const { from, to } = c.req.valid("query");
-    return c.json(success(await viewInventory(c.env.DB, c.req.valid("param").accommodationCode, from, to)), 200);
+    return c.json(success(await viewInventory(c.get("db"), c.req.valid("param").accommodationCode, from, to)), 200);
   })
   .openapi(setRoom, async (c) => {
     const { accommodationCode, roomCode } = c.req.valid("param");
-    return c.json(success(await setRoomNights(c.env.DB, accommodationCode, roomCode, c.req.valid("json"))), 200);
+    return c.json(success(await setRoomNights(c.get("db"), accommodationCode, roomCode, c.req.valid("json"))), 200);
   })
   .openapi(setPlan, async (c) => {
     const { accommodationCode, ratePlanCode } = c.req.valid("param");
     return c.json(
-      success(await setRatePlanNights(c.env.DB, accommodationCode, ratePlanCode, c.req.valid("json"))),
+      success(await setRatePlanNights(c.get("db"), accommodationCode, ratePlanCode, c.req.valid("json"))),
       200,
     );
   });

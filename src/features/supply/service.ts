@@ -1,5 +1,5 @@
 import { and, eq, gte, lt } from "drizzle-orm";
-import { database } from "../../platform/db/client";
+import type { Db } from "../../platform/db/client";
 import { isCheckViolation } from "../../platform/db/constraint";
 import { accommodations } from "../content";
 import { ApiError } from "../../platform/http/api-error";
@@ -12,8 +12,8 @@ import { addDays, stayNights } from "../../platform/time/zoned-time";
 const MAX_RANGE_NIGHTS = 366;
 const MAX_VIEW_NIGHTS = 62;
 
-const accommodation = async (d1: D1Database, code: string) => {
-  const [row] = await database(d1)
+const accommodation = async (db: Db, code: string) => {
+  const [row] = await db
     .select({ code: accommodations.code, starRating: accommodations.starRating })
     .from(accommodations)
     .where(eq(accommodations.code, code));
@@ -52,19 +52,19 @@ const requireChange = (change: { allotment?: unknown; price?: unknown; stopSell?
  * date range of one room type, in one statement. Lowering allotment below rooms already sold is refused.
  */
 export const setRoomNights = async (
-  d1: D1Database,
+  db: Db,
   code: string,
   roomCode: string,
   change: RoomNightChange,
   now = Date.now(),
 ) => {
   requireChange(change);
-  const { catalogue } = await accommodation(d1, code);
+  const { catalogue } = await accommodation(db, code);
   const room = catalogue.rooms.find((r) => r.code === roomCode);
   if (!room) throw new ApiError("room_type_not_found", "Room type not found");
   const nights = nightsBetween(change.from, change.to, MAX_RANGE_NIGHTS, now);
   try {
-    await upsertRoomNightRange(d1, code, roomCode, nights, change, room.defaultAllotment);
+    await upsertRoomNightRange(db, code, roomCode, nights, change, room.defaultAllotment);
   } catch (error) {
     if (isCheckViolation(error)) {
       throw new ApiError("allotment_below_sold", "Allotment cannot be set below the rooms already sold");
@@ -72,7 +72,7 @@ export const setRoomNights = async (
     throw error;
   }
   return viewInventory(
-    d1,
+    db,
     code,
     change.from,
     nights.length > MAX_VIEW_NIGHTS ? addDays(change.from, MAX_VIEW_NIGHTS - 1) : change.to,
@@ -82,20 +82,20 @@ export const setRoomNights = async (
 
 /** Operator: nightly price (absolute, before occupancy; null restores the derived price) and stop-sell of one rate plan. */
 export const setRatePlanNights = async (
-  d1: D1Database,
+  db: Db,
   code: string,
   ratePlanCode: string,
   change: RatePlanNightChange,
   now = Date.now(),
 ) => {
   requireChange(change);
-  const { catalogue } = await accommodation(d1, code);
+  const { catalogue } = await accommodation(db, code);
   if (!catalogue.ratePlans.some((p) => p.code === ratePlanCode))
     throw new ApiError("rate_plan_not_found", "Rate plan not found");
   const nights = nightsBetween(change.from, change.to, MAX_RANGE_NIGHTS, now);
-  await upsertRatePlanNightRange(d1, code, ratePlanCode, nights, change);
+  await upsertRatePlanNightRange(db, code, ratePlanCode, nights, change);
   return viewInventory(
-    d1,
+    db,
     code,
     change.from,
     nights.length > MAX_VIEW_NIGHTS ? addDays(change.from, MAX_VIEW_NIGHTS - 1) : change.to,
@@ -104,11 +104,10 @@ export const setRatePlanNights = async (
 };
 
 /** Operator view: room types, rate plans and the effective state of every night in the range. */
-export const viewInventory = async (d1: D1Database, code: string, from: string, to: string, now = Date.now()) => {
-  const { catalogue } = await accommodation(d1, code);
+export const viewInventory = async (db: Db, code: string, from: string, to: string, now = Date.now()) => {
+  const { catalogue } = await accommodation(db, code);
   const nights = nightsBetween(from, to, MAX_VIEW_NIGHTS, now);
   const end = addDays(to, 1);
-  const db = database(d1);
   const [rooms, plans] = await db.batch([
     db
       .select()

@@ -1,3 +1,4 @@
+import { database } from "../../platform/db/client";
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
@@ -220,7 +221,7 @@ describe("the consumer's retry schedule and dead-letter queue", () => {
   const recordedEvent = async (endpointId: string, bookingReference: string) => {
     expectLogs("warn"); // the refusing queue's "not enqueued" warning, on purpose
     await announceEvent(
-      { d1: env.DB, webhookQueue: refusingQueue },
+      { db: database(env.DB), webhookQueue: refusingQueue },
       {
         type: "booking.confirmed",
         partnerId: "demo",

@@ -6,7 +6,7 @@ import { webhookDeliveries, webhookEndpoints, webhookEvents, type WebhookEventTy
 export type WebhookMessage = { eventId: string; endpointId: string };
 
 /** The bindings that announcing an event needs (BookingDeps carries both). */
-export type WebhookOutbox = { d1: D1Database; webhookQueue: Queue<WebhookMessage> };
+export type WebhookOutbox = { db: Db; webhookQueue: Queue<WebhookMessage> };
 
 /**
  * An event for one partner's endpoints: `data` is the announcing feature's payload, delivered as it
@@ -65,7 +65,7 @@ export const enqueueDeliveries = async (
 export const announceEvent = async (outbox: WebhookOutbox, event: PartnerEvent, now = Date.now()): Promise<void> => {
   const { type, partnerId, bookingReference, data } = event;
   try {
-    const db = database(outbox.d1);
+    const db = outbox.db;
     const endpoints = await db
       .select({ id: webhookEndpoints.id })
       .from(webhookEndpoints)

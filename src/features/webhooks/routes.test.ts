@@ -1,3 +1,4 @@
+import { database } from "../../platform/db/client";
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, DEMO_KEY } from "../../../test/support/api";
@@ -186,7 +187,7 @@ describe("DELETE /api/partner/webhooks/:id", () => {
   it("deletes the endpoint and its delivery records; a second delete is 404", async () => {
     const id = (await create(demo, "https://partner.example/hooks/deleted")).json.data.id;
     expectLogs("warn"); // the refusing queue's "not enqueued" warning, on purpose
-    await announceEvent({ d1: env.DB, webhookQueue: refusingQueue }, change("BK-DEL-1"));
+    await announceEvent({ db: database(env.DB), webhookQueue: refusingQueue }, change("BK-DEL-1"));
     expect((await demo.get(`/api/partner/webhooks/${id}/deliveries`)).json.data.deliveries.length).toBeGreaterThan(0);
     const res = await demo.del(`/api/partner/webhooks/${id}`);
     expect(res.status).toBe(200);
@@ -221,7 +222,11 @@ describe("GET /api/partner/webhooks/:id/deliveries", () => {
     const start = Date.parse("2030-01-01T00:00:00.000Z");
     expectLogs("warn"); // the refusing queue's "not enqueued" warning, on purpose
     for (let i = 0; i < 5; i++)
-      await announceEvent({ d1: env.DB, webhookQueue: refusingQueue }, change(`BK-PAGE-${i}`), start + i * 1000);
+      await announceEvent(
+        { db: database(env.DB), webhookQueue: refusingQueue },
+        change(`BK-PAGE-${i}`),
+        start + i * 1000,
+      );
 
     const first = await demo.get(`/api/partner/webhooks/${id}/deliveries?limit=2`);
     expect(first.status, first.text).toBe(200);

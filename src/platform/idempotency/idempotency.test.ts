@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { database } from "../db/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/seed";
 import { post } from "../../../test/support/api";
@@ -50,13 +51,13 @@ const rejection = (promise: Promise<unknown>) =>
 describe("withIdempotency (the module)", () => {
   it("does the work once: a second call while it runs is 409 in use with Retry-After 1, after it a replay", async () => {
     const g = gate();
-    const running = withIdempotency(env.DB, scope("k-run"), g.work({ booked: 1 }));
+    const running = withIdempotency(database(env.DB), scope("k-run"), g.work({ booked: 1 }));
     await g.running;
-    const busy = await rejection(withIdempotency(env.DB, scope("k-run"), g.work({ booked: 2 })));
+    const busy = await rejection(withIdempotency(database(env.DB), scope("k-run"), g.work({ booked: 2 })));
     expect(busy).toMatchObject({ status: 409, code: "idempotency_key_in_use", headers: { "Retry-After": "1" } });
     g.open();
     expect(await running).toEqual({ status: 200, body: { booked: 1 }, replayed: false });
-    expect(await withIdempotency(env.DB, scope("k-run"), g.work({ booked: 3 }))).toEqual({
+    expect(await withIdempotency(database(env.DB), scope("k-run"), g.work({ booked: 3 }))).toEqual({
       status: 200,
       body: { booked: 1 },
       replayed: true,
@@ -65,17 +66,21 @@ describe("withIdempotency (the module)", () => {
   });
 
   it("hashes the canonical request: key order does not matter, a different request is 409 reused", async () => {
-    await withIdempotency(env.DB, scope("k-hash", { a: 1, b: [1, { c: 2, d: 3 }] }), async () => ({
+    await withIdempotency(database(env.DB), scope("k-hash", { a: 1, b: [1, { c: 2, d: 3 }] }), async () => ({
       status: 200,
       body: "x",
     }));
-    const same = await withIdempotency(env.DB, scope("k-hash", { b: [1, { d: 3, c: 2 }], a: 1 }), async () => ({
-      status: 200,
-      body: "y",
-    }));
+    const same = await withIdempotency(
+      database(env.DB),
+      scope("k-hash", { b: [1, { d: 3, c: 2 }], a: 1 }),
+      async () => ({
+        status: 200,
+        body: "y",
+      }),
+    );
     expect(same).toEqual({ status: 200, body: "x", replayed: true });
     const other = await rejection(
-      withIdempotency(env.DB, { ...scope("k-hash", { a: 2 }), keyName: "idempotencyKey" }, async () => ({
+      withIdempotency(database(env.DB), { ...scope("k-hash", { a: 2 }), keyName: "idempotencyKey" }, async () => ({
         status: 200,
         body: "z",
       })),
@@ -88,7 +93,7 @@ describe("withIdempotency (the module)", () => {
     // Keys are per scope and per partner.
     expect(
       (
-        await withIdempotency(env.DB, { ...scope("k-hash", { a: 2 }), partnerId: "other" }, async () => ({
+        await withIdempotency(database(env.DB), { ...scope("k-hash", { a: 2 }), partnerId: "other" }, async () => ({
           status: 200,
           body: "p",
         }))
@@ -96,7 +101,7 @@ describe("withIdempotency (the module)", () => {
     ).toBe(false);
     expect(
       (
-        await withIdempotency(env.DB, { ...scope("k-hash", { a: 2 }), scope: "test-2" }, async () => ({
+        await withIdempotency(database(env.DB), { ...scope("k-hash", { a: 2 }), scope: "test-2" }, async () => ({
           status: 200,
           body: "q",
         }))
@@ -106,34 +111,37 @@ describe("withIdempotency (the module)", () => {
 
   it("releases the key when the work throws or answers 5xx, so a retry runs", async () => {
     const boom = await rejection(
-      withIdempotency(env.DB, scope("k-fail"), async () => {
+      withIdempotency(database(env.DB), scope("k-fail"), async () => {
         throw new Error("D1 went away");
       }),
     );
     expect(boom).toBeInstanceOf(Error);
     expect((await rows("k-fail")).results).toEqual([]);
     const unavailable = await rejection(
-      withIdempotency(env.DB, scope("k-fail"), async () => {
+      withIdempotency(database(env.DB), scope("k-fail"), async () => {
         throw new ApiError("supplier_unavailable", "Unavailable");
       }),
     );
     expect(unavailable).toMatchObject({ status: 503 });
     expect(
-      (await withIdempotency(env.DB, scope("k-fail"), async () => ({ status: 502, body: "bad gateway" }))).status,
+      (await withIdempotency(database(env.DB), scope("k-fail"), async () => ({ status: 502, body: "bad gateway" })))
+        .status,
     ).toBe(502);
     // A 429 says "not now": the retry after Retry-After must run, not replay it.
     const limited = await rejection(
-      withIdempotency(env.DB, scope("k-fail"), async () => {
+      withIdempotency(database(env.DB), scope("k-fail"), async () => {
         throw new ApiError("rate_limit_exceeded", "Rate limit exceeded");
       }),
     );
     expect(limited).toMatchObject({ status: 429 });
     expect((await rows("k-fail")).results).toEqual([]);
-    expect(await withIdempotency(env.DB, scope("k-fail"), async () => ({ status: 200, body: "ok" }))).toEqual({
-      status: 200,
-      body: "ok",
-      replayed: false,
-    });
+    expect(await withIdempotency(database(env.DB), scope("k-fail"), async () => ({ status: 200, body: "ok" }))).toEqual(
+      {
+        status: 200,
+        body: "ok",
+        replayed: false,
+      },
+    );
   });
 
   it("stores a 4xx from the work and replays it (like Stripe), marked as replayed", async () => {
@@ -144,8 +152,8 @@ describe("withIdempotency (the module)", () => {
         reason: "gone",
       });
     };
-    const first = await rejection(withIdempotency(env.DB, scope("k-4xx"), refuse));
-    const again = await rejection(withIdempotency(env.DB, scope("k-4xx"), refuse));
+    const first = await rejection(withIdempotency(database(env.DB), scope("k-4xx"), refuse));
+    const again = await rejection(withIdempotency(database(env.DB), scope("k-4xx"), refuse));
     expect(runs).toBe(1);
     expect(again).toMatchObject({
       status: 400,
@@ -158,7 +166,7 @@ describe("withIdempotency (the module)", () => {
 
   it("refuses a malformed key", async () => {
     expect(
-      await rejection(withIdempotency(env.DB, scope("has space"), async () => ({ status: 200, body: 1 }))),
+      await rejection(withIdempotency(database(env.DB), scope("has space"), async () => ({ status: 200, body: 1 }))),
     ).toMatchObject({ status: 400, code: "invalid_idempotency_key" });
   });
 
@@ -171,30 +179,36 @@ describe("withIdempotency (the module)", () => {
       .run();
     expect(
       await rejection(
-        withIdempotency(env.DB, scope("k-dead", { a: 1 }, now + 1000), async () => ({ status: 200, body: 1 })),
+        withIdempotency(database(env.DB), scope("k-dead", { a: 1 }, now + 1000), async () => ({
+          status: 200,
+          body: 1,
+        })),
       ),
     ).toMatchObject({ code: "idempotency_key_in_use" });
     const later = now + IDEMPOTENCY_LEASE_MS + 1;
     expect(
       await rejection(
-        withIdempotency(env.DB, scope("k-dead", { a: 2 }, later), async () => ({ status: 200, body: 2 })),
+        withIdempotency(database(env.DB), scope("k-dead", { a: 2 }, later), async () => ({ status: 200, body: 2 })),
       ),
     ).toMatchObject({ code: "idempotency_key_reused" });
     expect(
-      await withIdempotency(env.DB, scope("k-dead", { a: 1 }, later), async () => ({ status: 200, body: 3 })),
+      await withIdempotency(database(env.DB), scope("k-dead", { a: 1 }, later), async () => ({ status: 200, body: 3 })),
     ).toEqual({ status: 200, body: 3, replayed: false });
   });
 
   it("records expire after 24 hours: the upkeep task deletes them and the key may be used afresh", async () => {
     const now = Date.UTC(2026, 0, 1);
-    await withIdempotency(env.DB, scope("k-old", { a: 1 }, now), async () => ({ status: 200, body: "first" }));
-    await withIdempotency(env.DB, scope("k-young", { a: 1 }, now + 12 * 3_600_000), async () => ({
+    await withIdempotency(database(env.DB), scope("k-old", { a: 1 }, now), async () => ({
+      status: 200,
+      body: "first",
+    }));
+    await withIdempotency(database(env.DB), scope("k-young", { a: 1 }, now + 12 * 3_600_000), async () => ({
       status: 200,
       body: "young",
     }));
     // Before the upkeep ran, an expired record is already no obstacle.
     expect(
-      await withIdempotency(env.DB, scope("k-old", { a: 9 }, now + IDEMPOTENCY_TTL_MS), async () => ({
+      await withIdempotency(database(env.DB), scope("k-old", { a: 9 }, now + IDEMPOTENCY_TTL_MS), async () => ({
         status: 200,
         body: "again",
       })),

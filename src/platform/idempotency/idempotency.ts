@@ -1,6 +1,6 @@
 import { and, eq, lte, or } from "drizzle-orm";
 import { randomToken, sha256Hex } from "../crypto/digest";
-import { database } from "../db/client";
+import { database, type Db } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
 import { ApiError } from "../http/api-error";
 import { retryAfterHeader } from "../ratelimit/rate-headers";
@@ -60,7 +60,7 @@ const replayOf = (
  * and replayed (a 4xx is the answer to that request); a 429, a 5xx or a throw releases the key for a retry.
  */
 export const withIdempotency = async (
-  d1: D1Database,
+  db: Db,
   scope: IdempotencyScope,
   work: () => Promise<IdempotentAnswer>,
 ): Promise<IdempotentAnswer & { replayed: boolean }> => {
@@ -72,7 +72,6 @@ export const withIdempotency = async (
   const requestHash = await sha256Hex(canonicalJson(scope.request));
   const now = scope.now ?? Date.now();
   const token = randomToken(16);
-  const db = database(d1);
   const k = idempotencyKeys;
   const record = and(eq(k.scope, scope.scope), eq(k.partnerId, scope.partnerId), eq(k.key, key));
   const reservation = {

@@ -1,3 +1,4 @@
+import type { Db } from "../../../platform/db/client";
 import { accommodationsOf } from "../accommodations";
 import { DEFAULT_SUPPLIER_TIMEOUT_MS } from "../supplier-deadline";
 import type { Upstream } from "../../connections";
@@ -175,7 +176,7 @@ const lookupOf = (booking: HotelxBookingDetail): BookingLookup => {
  * Every call takes the caller's deadline, passes the connection's circuit first (open: refused at
  * once) and reports to it after; client errors become SupplierFailure, refusals SupplierRefusal.
  */
-export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: string, upstream: Upstream): Supplier => {
+export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, upstream: Upstream): Supplier => {
   const name = hotelxSupplierName(connectionId);
   const access: hotelx.HotelxAccess = {
     url: upstream.url,
@@ -261,7 +262,7 @@ export const hotelxSupplier = (env: HotelxEnv, d1: D1Database, connectionId: str
     remote: true,
 
     async search(selection, stay, _now, terms, call) {
-      const accommodations = await accommodationsOf(d1, selection);
+      const accommodations = await accommodationsOf(db, selection);
       if (accommodations.length === 0) return { accommodations: [], offers: new Map() };
       const answer = await searchUpstream(accommodations, stay, call);
       const offers = new Map<string, Offer[]>();
