@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { build } from "esbuild";
@@ -34,6 +34,30 @@ const hotelxSandbox = {
   durableObjects: { LEDGER: { className: "SandboxLedger", useSQLite: true } },
 };
 
+/**
+ * The dependencies the workerd tests load pre-bundled: every specifier of these packages that our
+ * sources or the zod-openapi packages (not pre-bundled: they import "zod", which is ours) import.
+ * A subpath left out would load a second copy of the package beside the bundle, so they are read
+ * from the imports themselves. Bare "zod" is the alias below, never a package.
+ */
+function prebundled(): string[] {
+  const packages =
+    /^(zod\/[\w/]+|(hono|drizzle-orm|chrono-node|ajv|ajv-formats|ipaddr\.js|isbot|fast-check)(\/[\w./-]+)?)$/;
+  const root = new URL(".", import.meta.url);
+  const files = ["src", "test", "sandbox"].flatMap((dir) =>
+    readdirSync(new URL(dir, root), { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts"))
+      .map((file) => new URL(`${dir}/${file}`, root)),
+  );
+  for (const library of ["@hono/zod-openapi", "@hono/zod-validator", "@asteasolutions/zod-to-openapi"])
+    files.push(new URL(`node_modules/${library}/dist/index.mjs`, root));
+  const specifiers = new Set(["zod/v4"]);
+  for (const file of files)
+    for (const [, specifier] of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*["']([^"'.][^"']*)["']/g))
+      if (packages.test(specifier!)) specifiers.add(specifier!);
+  return [...specifiers].sort();
+}
+
 // vitest-pool-workers closes its WebSocket to each test runner and disposes workerd at once, so
 // workerd reports the peer as gone after every file. The pool filters the older wording of this
 // line ("WebSocket was aborted") but not this one, and prints workerd's lines itself, so it is
@@ -63,6 +87,9 @@ export default defineConfig({
         // The same zod the bundle carries (wrangler.toml [alias]).
         resolve: {
           alias: [
+            // zod-without-locales re-exports zod's classic API by path; here that path is the one
+            // pre-bundled zod below, so every importer (ours, @hono/zod-openapi's) shares its classes.
+            { find: /^(\.\.\/)+node_modules\/zod\/v4\/classic\/external\.js$/, replacement: "zod/v4" },
             {
               find: /^zod$/,
               replacement: fileURLToPath(new URL("./src/platform/zod-without-locales/index.ts", import.meta.url)),
@@ -95,6 +122,9 @@ export default defineConfig({
         ],
         test: {
           name: "workerd",
+          // Each test file starts its own workerd and imports the app into it module by module over
+          // the pool's socket; these packages come pre-bundled instead, a few modules for hundreds.
+          deps: { optimizer: { ssr: { enabled: true, include: prebundled() } } },
           include: ["src/**/*.test.ts", "test/workers/**/*.test.ts"],
           setupFiles: ["./test/support/setup.ts"],
           // A webhook receiver on 127.0.0.1 (Node), for the queue delivery tests.

@@ -1,9 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
-import * as fullZod from "../../../node_modules/zod/v4/classic/external.js";
+// zod's classic API (the tests load zod pre-bundled, as one module: vitest.config.ts).
+import * as fullZod from "zod/v4";
 
 // The names src/platform/zod-without-locales/api.ts leaves out of the bundle.
 const leftOut = ["locales", "core", "fromJSONSchema", "compile", "withParser"];
+// "zod/v4" adds a default export (the namespace) to the classic API; zod-without-locales has its own.
+const notClassic = ["default"];
 
 describe("zod as bundled", () => {
   it("is the trimmed module, so the suite runs what ships", () => {
@@ -13,7 +16,9 @@ describe("zod as bundled", () => {
   it("keeps every other export of zod's classic API, as the same values", () => {
     const missing = Object.keys(fullZod).filter(
       (name) =>
-        !leftOut.includes(name) && (z as Record<string, unknown>)[name] !== (fullZod as Record<string, unknown>)[name],
+        !leftOut.includes(name) &&
+        !notClassic.includes(name) &&
+        (z as Record<string, unknown>)[name] !== (fullZod as Record<string, unknown>)[name],
     );
     expect(missing).toEqual([]);
   });
