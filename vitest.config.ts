@@ -127,8 +127,9 @@ export default defineConfig({
           deps: { optimizer: { ssr: { enabled: true, include: prebundled() } } },
           include: ["src/**/*.test.ts", "test/workers/**/*.test.ts"],
           setupFiles: ["./test/support/setup.ts"],
-          // A webhook receiver on 127.0.0.1 (Node), for the queue delivery tests.
-          globalSetup: ["./test/support/webhook-receiver.ts"],
+          // Node servers on 127.0.0.1 the tests reach with fetch(): a webhook receiver for the queue
+          // delivery tests, and the demo accommodations, generated once per run (faker stays in Node).
+          globalSetup: ["./test/support/webhook-receiver.ts", "./test/support/demo-content-server.ts"],
           // The vendored Swagger UI stylesheet is compared with the package's (?raw), not stubbed out.
           css: { include: [/swagger-ui\.css/] },
           testTimeout: 30_000,

@@ -2,7 +2,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { getPlatformProxy, unstable_readConfig } from "wrangler";
 import { SANDBOX_DEFAULT_PORT, sandboxUrl } from "../test/support/accounts";
-import { countAccommodations, seedDemoAccommodations, seedDemoAccounts, seedDemoUpstream } from "../test/support/seed";
+import { generateAccommodations } from "../test/support/accommodations";
+import {
+  countAccommodations,
+  insertDemoAccommodations,
+  seedDemoAccounts,
+  seedDemoUpstream,
+} from "../test/support/seed";
 import { defaultStateDir, devVar, ensureDevVars, migrateLocal, quietWranglerEnv, root } from "./platform";
 import { progressBar } from "./progress";
 
@@ -50,7 +56,7 @@ export const bootstrap = async (
       console.log(`Seeding ${accommodationCount} demo accommodations (${present} present)...`);
       const progress = progressBar("accommodations", accommodationCount);
       try {
-        await seedDemoAccommodations(env.DB, { accommodations: accommodationCount, onProgress: progress.update });
+        await insertDemoAccommodations(env.DB, generateAccommodations(accommodationCount), progress.update);
       } finally {
         progress.stop();
       }

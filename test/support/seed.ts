@@ -8,10 +8,8 @@ import { accommodations } from "../../src/features/content/tables";
 import { connections, connectionUpstreams } from "../../src/features/connections/tables";
 import { DEMO_ACCOUNTS, DEMO_UPSTREAM_CONNECTION } from "./accounts";
 import { setUpstream } from "../../src/features/connections/upstreams";
-import { generateAccommodations, type DemoAccommodation } from "./accommodations";
+import type { DemoAccommodation } from "./accommodations";
 import { hotelFor, inventoryCodes, SANDBOX_CITIES } from "../../sandbox/hotelx/src/inventory";
-
-export type SeedOptions = { accommodations: number; seed?: number; onProgress?: (done: number) => void };
 
 /** Demo partners, admins, API keys and in-use connections. Safe to run again: existing rows are kept. */
 export const seedDemoAccounts = async (d1: D1Database) => {
@@ -216,8 +214,16 @@ const INSERTS_PER_BATCH = 50;
 
 const toRow = (a: DemoAccommodation) => ({ ...a, content: JSON.stringify(a.content) });
 
-/** Inserts the first `count` generated accommodations; rows already present are kept as they are. */
-export const seedDemoAccommodations = async (d1: D1Database, options: SeedOptions) => {
+/**
+ * Inserts demo accommodations (test/support/accommodations.ts makes them; `npm start` passes the
+ * generator, the workerd tests the same rows generated once outside workerd, see demo-content.ts);
+ * rows already present are kept as they are.
+ */
+export const insertDemoAccommodations = async (
+  d1: D1Database,
+  demo: Iterable<DemoAccommodation>,
+  onProgress?: (done: number) => void,
+) => {
   const db = database(d1);
   let rows: ReturnType<typeof toRow>[] = [];
   let inserts: Array<ReturnType<typeof insertRows>> = [];
@@ -228,9 +234,9 @@ export const seedDemoAccommodations = async (d1: D1Database, options: SeedOption
     rows = [];
     if (inserts.length) await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
     inserts = [];
-    options.onProgress?.(done);
+    onProgress?.(done);
   };
-  for (const accommodation of generateAccommodations(options.accommodations, options.seed)) {
+  for (const accommodation of demo) {
     rows.push(toRow(accommodation));
     done++;
     if (rows.length === ROWS_PER_INSERT) {

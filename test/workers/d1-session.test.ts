@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../support/seed";
+import { seedDemoAccommodations } from "../support/demo-content";
 import { bookBody, cancelBody, quoteBody, quoteOf, searchBody, searchOne } from "../support/booking";
 import { chat, NEW_YORK, say, startSession, attachCard } from "../support/chat";
 import { humanSignals, sendSignals, unique } from "../support/radar";

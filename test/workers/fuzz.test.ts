@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../support/seed";
+import { seedDemoAccommodations } from "../support/demo-content";
 import { catalogueFor } from "../../src/features/supply/catalogue";
 import { addDays } from "../../src/platform/time/zoned-time";
 import { demoAdminToken } from "../support/sessions";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../test/support/seed";
+import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { post } from "../../../test/support/api";
 import { expectLogs } from "../../../test/support/expected-logs";
 import { bookOrderOf, bookQuote } from "./book";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { database } from "../../platform/db/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../test/support/seed";
+import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { call, post } from "../../../test/support/api";
 import { OPERATOR } from "../../../test/support/sessions";
 import { addDays } from "../../platform/time/zoned-time";

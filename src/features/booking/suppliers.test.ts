@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { database } from "../../platform/db/client";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { seedDemoAccommodations } from "../../../test/support/seed";
+import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { call, post } from "../../../test/support/api";
 import { relaySupplier, type RelaySupplier } from "../../../test/support/relay-supplier";
 import { inventorySupplier } from "../supply/inventory-supplier";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../test/support/seed";
+import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/support/api";
 import { readOptionId } from "../booking/option-token";
 import { stayNights } from "../../platform/time/zoned-time";

@@ -2,7 +2,7 @@ import { keyring } from "../../platform/crypto/keyring";
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../test/support/seed";
+import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { call, DEMO_KEY, readResponse } from "../../../test/support/api";
 import { signToken } from "../../platform/crypto/signed-token";
 import { publicBaseUrl } from "../../platform/http/public-url";

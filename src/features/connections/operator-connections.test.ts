@@ -263,7 +263,7 @@ describe("PUT /api/connections/:id/enable and /disable (spec 3.3)", () => {
 
 describe("DELETE /api/connections/:id of a connection with bookings", () => {
   it("answers 409 and keeps the connection and its booking", async () => {
-    const { seedDemoAccommodations } = await import("../../../test/support/seed");
+    const { seedDemoAccommodations } = await import("../../../test/support/demo-content");
     const { searchOne, quoteOf, bookBody } = await import("../../../test/support/booking");
     await seedDemoAccommodations(env.DB, { accommodations: 3 });
     const quote = await quoteOf(await searchOne("US000001"));

@@ -1,7 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { generateAccommodations } from "../../../test/support/accommodations";
-import { seedDemoAccommodations } from "../../../test/support/seed";
+import { demoAccommodations, seedDemoAccommodations } from "../../../test/support/demo-content";
 import { database } from "../../platform/db/client";
 import { OTHER_KEY, post } from "../../../test/support/api";
 import { issuePageToken, PAGE_TOKEN_LIFETIME_MS } from "./page-token";
@@ -270,7 +269,7 @@ describe("content: authentication and bad input", () => {
   });
 
   it("serves the seeded documents as stored", async () => {
-    const [expected] = [...generateAccommodations(1)];
+    const [expected] = await demoAccommodations(1);
     const res = await post(PATH, { size: 1 });
     expect(res.json.data.accommodations[0]).toEqual({
       ...expected!.content,

@@ -1,7 +1,7 @@
 import { chatEventScope } from "../chat/personal-data";
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../test/support/seed";
+import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { call, DEMO_KEY, OTHER_KEY } from "../../../test/support/api";
 import type { ChatSession } from "../chat/chat-session";
 import { NEW_YORK, say, startSession, attachCard, chat } from "../../../test/support/chat";

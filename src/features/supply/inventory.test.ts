@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../test/support/seed";
+import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { call, post, DEMO_KEY } from "../../../test/support/api";
 import { bookBody, quoteBody, quoteOf, searchOne } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";

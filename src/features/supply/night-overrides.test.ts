@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { database } from "../../platform/db/client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../test/support/seed";
+import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { byCodes, haversineKm, named, near } from "./accommodations";
 import { searchRead } from "./night-overrides";
 

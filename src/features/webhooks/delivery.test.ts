@@ -1,7 +1,7 @@
 import { database } from "../../platform/db/client";
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { seedDemoAccommodations } from "../../../test/support/seed";
+import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { DEMO_KEY, post } from "../../../test/support/api";
 import { bookBody, cancelBody, quoteOf, searchOne } from "../../../test/support/booking";
 import { createApp } from "../../app";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { verify } from "hono/jwt";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../test/support/seed";
+import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { callWithEnv, DEMO_KEY } from "../../../test/support/api";
 import { quoteBody, searchBody } from "../../../test/support/booking";
 import { loginBody } from "../../../test/support/sessions";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { database } from "../db/client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../test/support/seed";
+import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { post } from "../../../test/support/api";
 import { bookBody, quoteOf, searchOne } from "../../../test/support/booking";
 import { chat, startSession } from "../../../test/support/chat";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../test/support/seed";
+import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { readResponse, DEMO_KEY } from "../../../test/support/api";
 import { createApp } from "../../app";
 import { bookBody, cancelBody, quoteBody, searchBody } from "../../../test/support/booking";
