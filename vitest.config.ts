@@ -72,10 +72,21 @@ for (const stream of [process.stdout, process.stderr]) {
 // use .dev.vars.example's values whatever a developer's .dev.vars says. Warnings still show.
 process.env.WRANGLER_LOG ??= "warn";
 
+// The same zod the bundle carries (wrangler.toml [alias]), in workerd and in Node.
+const zodAsBundled = [
+  // zod-without-locales re-exports zod's classic API by path; here that path is "zod/v4", the
+  // module @hono/zod-openapi loads too (in workerd, pre-bundled), so every importer shares one zod.
+  { find: /^(\.\.\/)+node_modules\/zod\/v4\/classic\/external\.js$/, replacement: "zod/v4" },
+  {
+    find: /^zod$/,
+    replacement: fileURLToPath(new URL("./src/platform/zod-without-locales/index.ts", import.meta.url)),
+  },
+];
+
 /**
- * One run, one summary: `vitest run` runs four projects, one after the other (2 cores).
+ * One run, one summary: `vitest run` runs five projects, group by group (2 cores).
  * - workerd: the Worker inside workerd with real local D1, KV, Durable Objects and queues;
- * - scripts: the project's own lint rules, under Node;
+ * - unit and scripts: pure logic and the project's own lint rules, under Node;
  * - e2e: `npm start` and the operator CLI out of process, over real HTTP;
  * - browser: the Worker out of process driven by Debian's Chromium, one file at a time.
  * `--project <name>` runs one of them; a file path runs that file in the project that owns it.
@@ -84,18 +95,7 @@ export default defineConfig({
   test: {
     projects: [
       {
-        // The same zod the bundle carries (wrangler.toml [alias]).
-        resolve: {
-          alias: [
-            // zod-without-locales re-exports zod's classic API by path; here that path is the one
-            // pre-bundled zod below, so every importer (ours, @hono/zod-openapi's) shares its classes.
-            { find: /^(\.\.\/)+node_modules\/zod\/v4\/classic\/external\.js$/, replacement: "zod/v4" },
-            {
-              find: /^zod$/,
-              replacement: fileURLToPath(new URL("./src/platform/zod-without-locales/index.ts", import.meta.url)),
-            },
-          ],
-        },
+        resolve: { alias: zodAsBundled },
         plugins: [
           cloudflareTest(async () => ({
             main: "./src/index.ts",
@@ -126,6 +126,7 @@ export default defineConfig({
           // the pool's socket; these packages come pre-bundled instead, a few modules for hundreds.
           deps: { optimizer: { ssr: { enabled: true, include: prebundled() } } },
           include: ["src/**/*.test.ts", "test/workers/**/*.test.ts"],
+          exclude: ["**/node_modules/**", "**/*.unit.test.ts"],
           setupFiles: ["./test/support/setup.ts"],
           // Node servers on 127.0.0.1 the tests reach with fetch(): a webhook receiver for the queue
           // delivery tests, and the demo accommodations, generated once per run (faker stays in Node).
@@ -135,6 +136,19 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // Pure logic (parsers, rules, tokens, the card-data guard, the demo data generator): no
+        // binding, no Worker, so plain Node; `*.unit.test.ts` beside its code, or test/unit/.
+        resolve: { alias: zodAsBundled },
+        test: {
+          name: "unit",
+          include: ["src/**/*.unit.test.ts", "test/unit/**/*.test.ts"],
+          environment: "node",
+          // workerd's clock is UTC; so is this one, whatever the machine's zone (dates in chat parsing).
+          env: { TZ: "UTC" },
+          sequence: { groupOrder: 1 },
         },
       },
       {

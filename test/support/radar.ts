@@ -1,34 +1,15 @@
 import { exports } from "cloudflare:workers";
 import { DEMO, OTHER } from "./accounts";
 import { post, readResponse } from "./api";
+import { unique } from "./radar-fixtures";
+
+export * from "./radar-fixtures";
 
 /** Test fixtures for radar: a real browser's signals and a check request, through the Worker's fetch. */
 export const SIGNALS_PATH = "/api/v1/radar/sessions/signals";
 export const CHECKS_PATH = "/api/v1/radar/checks";
 export const DEMO_COLLECTOR_KEY: string = DEMO.collectorKey;
 export const OTHER_COLLECTOR_KEY: string = OTHER.collectorKey;
-
-export const CHROME_UA =
-  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
-
-let counter = 0;
-/** Unique suffix so tests in one file never share sessions, visitors, e-mails or IPs by accident. */
-export const unique = (prefix: string) =>
-  `${prefix}${Date.now().toString(36)}${(++counter).toString(36).padStart(8, "0")}`;
-
-export const uniqueIp = () => `10.${(counter >> 8) & 255}.${++counter & 255}.${Math.floor(Math.random() * 250) + 1}`;
-
-export const humanSignals = (overrides: Record<string, unknown> = {}) => ({
-  page_url: "https://partner.example/book/123",
-  referrer: "https://partner.example/",
-  user_agent: CHROME_UA,
-  language: "en-US",
-  timezone: "America/New_York",
-  screen: { width: 1920, height: 1080, pixel_ratio: 1 },
-  device: { platform: "Win32", hardware_concurrency: 8, touch_points: 0, webdriver: false },
-  fingerprint: { visitor_id: unique("v") },
-  ...overrides,
-});
 
 type SignalOptions = {
   collectorKey?: string | null;
@@ -59,18 +40,6 @@ export const sendSignals = async (body: unknown, options: SignalOptions = {}) =>
   const request = new Request(`https://edgestay.test${SIGNALS_PATH}`, init);
   return readResponse(await exports.default.fetch(request), request);
 };
-
-export const checkBody = (overrides: Record<string, unknown> = {}) => ({
-  trigger_event: "booking_attempt",
-  booker: { first_name: "Jane", last_name: "Doe", email: `${unique("jane")}@example.com`, phone: "+12025550123" },
-  guest: { first_name: "John", last_name: "Doe" },
-  context: { partner_request_id: unique("req"), booker_uuid: unique("b"), user_id: "u-1", ip: uniqueIp() },
-  payment: {
-    billing_address: { line1: "1 Main St", city: "Boston", state: "MA", postal_code: "02110", country: "US" },
-  },
-  extras: { channel: "web" },
-  ...overrides,
-});
 
 type CheckOptions = {
   sessionId?: string | null;

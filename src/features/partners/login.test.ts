@@ -9,10 +9,61 @@ import { database } from "../../platform/db/client";
 import { INVALID_CREDENTIALS, login, LOGIN_LOCKOUT, LoginLocked, PHONE_UNSUPPORTED } from "./login";
 import { staleLoginFailures } from "./upkeep";
 import { asBearer, createUser, demoAdminToken, loginAs, loginBody, md5 } from "../../../test/support/sessions";
-import { DEMO } from "../../../test/support/accounts";
+import { DEMO, DEMO_ACCOUNTS } from "../../../test/support/accounts";
+import { verifyPassword } from "../../platform/crypto/password";
 
 const LOGIN = "/api/auth/login";
 const attempt = (body: unknown) => post(LOGIN, body, { apiKey: null });
+
+describe("demo accounts", () => {
+  it("document the MD5 strings clients send, and keep only PBKDF2 hashes of them", async () => {
+    for (const account of DEMO_ACCOUNTS) {
+      expect(await md5(account.admin.password)).toBe(account.admin.passwordMd5);
+      const row = await env.DB.prepare("select password_hash from users where email = ?")
+        .bind(account.admin.email)
+        .first<{ password_hash: string }>();
+      expect(row!.password_hash).toMatch(/^pbkdf2-sha256\$100000\$/);
+      expect(row!.password_hash).not.toContain(account.admin.passwordMd5);
+      expect(await verifyPassword(account.admin.passwordMd5, row!.password_hash)).toBe(true);
+      expect(await verifyPassword(await md5("wrong"), row!.password_hash)).toBe(false);
+    }
+  });
+
+  it("give each partner one in-use b2b direct connection with the documented limits, and demo the sandbox upstream's 1002", async () => {
+    const { results } = await env.DB.prepare(
+      "select partner_id, code, api_type, connection_type, current_in_use, rate_limit, rate_limit_window_ms from connections order by code",
+    ).all();
+    expect(results).toEqual([
+      {
+        partner_id: "demo",
+        code: 1001,
+        api_type: "b2b",
+        connection_type: "direct",
+        current_in_use: 1,
+        rate_limit: 600,
+        rate_limit_window_ms: 60000,
+      },
+      {
+        partner_id: "demo",
+        code: 1002,
+        api_type: "b2b",
+        connection_type: "tgx",
+        current_in_use: 1,
+        rate_limit: 600,
+        rate_limit_window_ms: 60000,
+      },
+      {
+        partner_id: "other",
+        code: 2001,
+        api_type: "b2b",
+        connection_type: "direct",
+        current_in_use: 1,
+        rate_limit: 600,
+        rate_limit_window_ms: 60000,
+      },
+    ]);
+  });
+});
 
 describe("POST /api/auth/login", () => {
   it("returns a signed HS256 JWT at data.token.accessToken with its lifetime", async () => {

@@ -1,14 +1,6 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { accommodationContentSchema } from "../../src/features/content/schemas";
 import { generateAccommodations } from "../support/accommodations";
-import { DEMO_ACCOUNTS } from "../support/accounts";
-import { verifyPassword } from "../../src/platform/crypto/password";
-
-const md5Hex = async (text: string) =>
-  [...new Uint8Array(await crypto.subtle.digest("MD5", new TextEncoder().encode(text)))]
-    .map((b) => b.toString(16).padStart(2, "0"))
-    .join("");
 
 describe("demo accommodation generator", () => {
   const sample = [...generateAccommodations(500)];
@@ -53,55 +45,5 @@ describe("demo accommodation generator", () => {
     expect(new Set(sample.map((a) => a.type)).size).toBeGreaterThanOrEqual(5);
     const busiest = [...cities.entries()].sort((x, y) => y[1] - x[1])[0]!;
     expect(busiest[1]).toBeGreaterThan(5);
-  });
-});
-
-describe("demo accounts", () => {
-  it("document the MD5 strings clients send, and keep only PBKDF2 hashes of them", async () => {
-    for (const account of DEMO_ACCOUNTS) {
-      expect(await md5Hex(account.admin.password)).toBe(account.admin.passwordMd5);
-      const row = await env.DB.prepare("select password_hash from users where email = ?")
-        .bind(account.admin.email)
-        .first<{ password_hash: string }>();
-      expect(row!.password_hash).toMatch(/^pbkdf2-sha256\$100000\$/);
-      expect(row!.password_hash).not.toContain(account.admin.passwordMd5);
-      expect(await verifyPassword(account.admin.passwordMd5, row!.password_hash)).toBe(true);
-      expect(await verifyPassword(await md5Hex("wrong"), row!.password_hash)).toBe(false);
-    }
-  });
-
-  it("give each partner one in-use b2b direct connection with the documented limits, and demo the sandbox upstream's 1002", async () => {
-    const { results } = await env.DB.prepare(
-      "select partner_id, code, api_type, connection_type, current_in_use, rate_limit, rate_limit_window_ms from connections order by code",
-    ).all();
-    expect(results).toEqual([
-      {
-        partner_id: "demo",
-        code: 1001,
-        api_type: "b2b",
-        connection_type: "direct",
-        current_in_use: 1,
-        rate_limit: 600,
-        rate_limit_window_ms: 60000,
-      },
-      {
-        partner_id: "demo",
-        code: 1002,
-        api_type: "b2b",
-        connection_type: "tgx",
-        current_in_use: 1,
-        rate_limit: 600,
-        rate_limit_window_ms: 60000,
-      },
-      {
-        partner_id: "other",
-        code: 2001,
-        api_type: "b2b",
-        connection_type: "direct",
-        current_in_use: 1,
-        rate_limit: 600,
-        rate_limit_window_ms: 60000,
-      },
-    ]);
   });
 });
