@@ -1,4 +1,3 @@
-
 import type { Keyring } from "../../platform/crypto/keyring";
 import { bookingPageToken } from "./booking-page-token";
 import { ApiError } from "../../platform/http/api-error";

@@ -23,7 +23,7 @@ const attach = apiRoute({
 
 export const paymentRoutes = featureRouter()
   .openapi(attach, async (c) => {
-    const result = await attachPaymentMethod(c.env.DB, c.get("services").pageKeys, c.req.valid("json"));
+    const result = await attachPaymentMethod(c.get("db"), c.get("services").pageKeys, c.req.valid("json"));
     return c.json({ data: result }, 200);
   })
   .route("/", cardSetupPages);

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../platform/app-env";
 import { apiRoute } from "../../platform/http/api-route";
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
@@ -36,7 +37,7 @@ const sessionIdHeader = z
     example: "sess_8f1c2a9d04e7b316",
   });
 
-const signalsBodyLimit = (): MiddlewareHandler =>
+const signalsBodyLimit = (): MiddlewareHandler<AppEnv> =>
   async function signalsBodyLimit(c, next) {
     // The app's jsonBody has read (and cached) the text under its 1 MiB limit already.
     const bytes = new TextEncoder().encode(await c.req.text()).byteLength;

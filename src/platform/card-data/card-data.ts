@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../app-env";
 import { passesLuhn } from "./luhn";
 import { ApiError } from "../http/api-error";
 import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from "../http/json-body";
@@ -106,7 +107,7 @@ export const refuseCardData = (body: unknown) => {
  * Route middleware: the whole JSON body is checked (every string, number and key at any depth),
  * before validation, so a card number is refused even in a field the schema would drop or reject.
  */
-export const noRawCardData = (): MiddlewareHandler =>
+export const noRawCardData = (): MiddlewareHandler<AppEnv> =>
   async function noRawCardData(c, next) {
     refuseCardData(await c.req.json());
     await next();

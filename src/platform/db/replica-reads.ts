@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../app-env";
 import { matchedRoutes } from "hono/route";
 
 /**
@@ -6,7 +7,7 @@ import { matchedRoutes } from "hono/route";
  * export, search, booking reads). It does nothing itself: `withDb` looks for it among the request's
  * matched handlers before any of them runs, so each route says so where it is declared.
  */
-export const replicaReadsAllowed: MiddlewareHandler = async function replicaReadsAllowed(_c, next) {
+export const replicaReadsAllowed: MiddlewareHandler<AppEnv> = async function replicaReadsAllowed(_c, next) {
   await next();
 };
 
