@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { build } from "esbuild";
+import { unstable_readConfig } from "wrangler";
 import { defineConfig } from "vitest/config";
 import { sandboxUrl } from "./test/support/accounts";
 
@@ -58,6 +59,24 @@ function prebundled(): string[] {
   return [...specifiers].sort();
 }
 
+/** wrangler.toml's queue consumers as miniflare takes them, with no batch timeout. */
+function webhookConsumerAtOnce() {
+  type Consumer = { queue: string; max_batch_size?: number; max_retries?: number; dead_letter_queue?: string };
+  const wrangler = unstable_readConfig({ config: fileURLToPath(new URL("wrangler.toml", import.meta.url)) });
+  const consumers: Consumer[] = wrangler.queues.consumers ?? [];
+  return Object.fromEntries(
+    consumers.map((c) => [
+      c.queue,
+      {
+        maxBatchSize: c.max_batch_size,
+        maxBatchTimeout: 0,
+        maxRetries: c.max_retries,
+        deadLetterQueue: c.dead_letter_queue,
+      },
+    ]),
+  );
+}
+
 // vitest-pool-workers closes its WebSocket to each test runner and disposes workerd at once, so
 // workerd reports the peer as gone after every file. The pool filters the older wording of this
 // line ("WebSocket was aborted") but not this one, and prints workerd's lines itself, so it is
@@ -104,8 +123,11 @@ export default defineConfig({
               bindings: {
                 ...demoVars,
                 TEST_MIGRATIONS: await readD1Migrations("./migrations"),
-                // Webhook retries 1 s apart instead of 30 s..30 min, so the real queue's retry arrives in a test.
-                WEBHOOK_RETRY_DELAYS_SECONDS: "1,1,1,1,1,1",
+                // A supplier's deadline when the caller gives none: 3 s, not 8, so a late-supplier test
+                // waits less (honoured only when ENVIRONMENT=local, supplier-deadline.ts).
+                SUPPLIER_TIMEOUT_MS: "3000",
+                // Webhook retries at once instead of 30 s..30 min apart, so the real queue's retries arrive in a test.
+                WEBHOOK_RETRY_DELAYS_SECONDS: "0,0,0,0,0,0",
                 // Links are built from PUBLIC_BASE_URL, as on a deploy, so a forged Host can be tested.
                 PUBLIC_BASE_URL: "https://edgestay.test",
                 // The fuzz test's seed: fixed in CI so a failure reproduces; FUZZ_SEED=<n> replays one locally.
@@ -115,6 +137,8 @@ export default defineConfig({
                 // The URL connection 1002 is seeded with; requests to it take the binding (upstream-fetch.ts).
                 HOTELX_SANDBOX_URL: sandboxUrl(),
               },
+              // wrangler.toml's webhook consumer, delivering each batch at once rather than after 1 s.
+              queueConsumers: webhookConsumerAtOnce(),
               serviceBindings: { HOTELX_SANDBOX: hotelxSandbox.name },
               workers: [hotelxSandbox],
             },

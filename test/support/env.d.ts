@@ -6,6 +6,10 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       /** vitest.config.ts: short webhook retry waits (honoured only when ENVIRONMENT=local). */
       WEBHOOK_RETRY_DELAYS_SECONDS: string;
+      /** vitest.config.ts: a shorter default supplier deadline (honoured only when ENVIRONMENT=local). */
+      SUPPLIER_TIMEOUT_MS: string;
+      /** A test's shorter webhook POST timeout (delivery.test.ts; honoured only when ENVIRONMENT=local). */
+      WEBHOOK_DELIVERY_TIMEOUT_MS?: string;
       /** Fuzz test seed ("" = random) and runs per route ("" = default). */
       FUZZ_SEED: string;
       FUZZ_RUNS: string;

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { accommodations } from "../content";
-import { type Offer, type Rate, supplyOptionsOf } from "../supply";
+import { DEFAULT_SUPPLIER_TIMEOUT_MS, type Offer, type Rate, supplyOptionsOf } from "../supply";
 import type { CoreConnection } from "../connections";
 import type { BookingDeps } from "./deps";
 import type { SearchRequest } from "./schemas";
@@ -71,7 +71,9 @@ export const coreRequestOf = (request: TgxSearchRequest, currency?: string): Sea
 const supplyOf = (request: TgxSearchRequest, includeProviderTransactions: boolean) => {
   const supply = supplyOptionsOf({ timeout: request.settings.timeout, includeProviderTransactions });
   const cap = request.settings.operationTimeout;
-  return cap === undefined ? supply : { ...supply, timeoutMs: Math.min(supply.timeoutMs!, cap) };
+  return cap === undefined
+    ? supply
+    : { ...supply, timeoutMs: Math.min(supply.timeoutMs ?? DEFAULT_SUPPLIER_TIMEOUT_MS, cap) };
 };
 
 /** Core option terms plus what Hotel-X shows of an offer and /api/search does not. */

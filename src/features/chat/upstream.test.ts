@@ -56,7 +56,8 @@ describe("a chat booking on connection 1002 (the sandbox upstream)", () => {
   });
 
   it("a booking whose upstream answer is late is 'being confirmed' in chat and on its page (never Booked!, cancelled or already confirmed), and 'not booked' once settled failed", async () => {
-    // The chat's deadline is the default 8 s; this hotel books, then answers after 10 s.
+    // The chat gives its suppliers no deadline, so the default applies (3 s here, SUPPLIER_TIMEOUT_MS;
+    // 8 s in a deploy): this hotel books, then answers after 10 s.
     const id = await startSession("traveller-upstream"); // the card saved above
     const list = await say(id, `Stay at the Sandbox Scenario HXLOST10000 ${STAY}`);
     expect(list.result.artifacts.shortlist?.[0], JSON.stringify(list.result)).toMatchObject({

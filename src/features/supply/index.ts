@@ -19,7 +19,13 @@ export {
   sellingTermsFor,
 } from "./selling-price";
 export type { SellingTerms } from "./selling-price";
-export { MAX_SUPPLIER_TIMEOUT_MS, callSupplier, supplierFailureError, supplyOptionsOf } from "./supplier-deadline";
+export {
+  DEFAULT_SUPPLIER_TIMEOUT_MS,
+  MAX_SUPPLIER_TIMEOUT_MS,
+  callSupplier,
+  supplierFailureError,
+  supplyOptionsOf,
+} from "./supplier-deadline";
 export type { SupplyOptions } from "./supplier-deadline";
 export { SupplierFailure, SupplierRefusal } from "./supplier";
 export type {

@@ -1,3 +1,4 @@
+import { isLocal } from "../../platform/environment";
 import { ApiError } from "../../platform/http/api-error";
 import { SupplierFailure, type ProviderTransaction, type Supplier, type SupplierCall } from "./supplier";
 
@@ -9,11 +10,12 @@ export type SupplyOptions = { timeoutMs?: number; includeProviderTransactions?: 
 
 /**
  * `settings.timeout`: milliseconds (the spec types it as a string; Hotel-X sends a number), at
- * most MAX_SUPPLIER_TIMEOUT_MS (a larger hint is capped, not refused); DEFAULT when absent.
+ * most MAX_SUPPLIER_TIMEOUT_MS (a larger hint is capped, not refused); none when absent, so the
+ * supplier's default deadline applies (callSupplier).
  */
-export const supplierTimeoutMs = (timeout: unknown): number => {
+export const supplierTimeoutMs = (timeout: unknown): number | undefined => {
   if (timeout === undefined || timeout === null || (typeof timeout === "string" && timeout.trim() === ""))
-    return DEFAULT_SUPPLIER_TIMEOUT_MS;
+    return undefined;
   const value =
     typeof timeout === "number"
       ? timeout
@@ -23,6 +25,16 @@ export const supplierTimeoutMs = (timeout: unknown): number => {
   if (!Number.isSafeInteger(value) || value < 1)
     throw new ApiError("invalid_timeout", "settings.timeout must be a whole number of milliseconds");
   return Math.min(value, MAX_SUPPLIER_TIMEOUT_MS);
+};
+
+/**
+ * A remote supplier's deadline when the caller gives none: DEFAULT_SUPPLIER_TIMEOUT_MS. Local
+ * development may shorten it with SUPPLIER_TIMEOUT_MS (the workerd tests do, so a test of a late
+ * supplier waits seconds, not 8); a deploy always uses the default.
+ */
+export const defaultSupplierTimeoutMs = (env: { ENVIRONMENT?: string }): number => {
+  const override = Number((env as { SUPPLIER_TIMEOUT_MS?: string }).SUPPLIER_TIMEOUT_MS);
+  return isLocal(env) && Number.isSafeInteger(override) && override > 0 ? override : DEFAULT_SUPPLIER_TIMEOUT_MS;
 };
 
 /** What a request's `settings` say about its suppliers. */
@@ -46,7 +58,7 @@ export const callSupplier = async <T>(
   work: (call: SupplierCall) => Promise<T>,
 ): Promise<T> => {
   if (!supplier.remote) return work({ transactions });
-  const timeoutMs = options.timeoutMs ?? DEFAULT_SUPPLIER_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? supplier.defaultTimeoutMs ?? DEFAULT_SUPPLIER_TIMEOUT_MS;
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {

@@ -142,6 +142,8 @@ export interface Supplier {
   readonly currency: string;
   /** Reached over the network: its calls get the caller's deadline. The embedded inventory (our own D1) does not. */
   readonly remote: boolean;
+  /** A remote supplier's deadline when the caller gives none (DEFAULT_SUPPLIER_TIMEOUT_MS when absent). */
+  readonly defaultTimeoutMs?: number;
   /** The selected accommodations and their offers by code; accommodations without offers have no entry. */
   search(
     selection: AccommodationSelection,

@@ -27,15 +27,31 @@ export const retryDelays = (env: Env): readonly number[] => {
     : RETRY_DELAYS_SECONDS;
 };
 
+/**
+ * How long one POST may take. Local development may shorten it with WEBHOOK_DELIVERY_TIMEOUT_MS
+ * (a test of a hanging endpoint need not wait 10 s); a deploy always waits DELIVERY_TIMEOUT_MS.
+ */
+export const deliveryTimeoutMs = (env: Env): number => {
+  const override = Number((env as { WEBHOOK_DELIVERY_TIMEOUT_MS?: string }).WEBHOOK_DELIVERY_TIMEOUT_MS);
+  return isLocal(env) && Number.isInteger(override) && override > 0 ? override : DELIVERY_TIMEOUT_MS;
+};
+
 type Outcome = { delivered: boolean; statusCode: number | null; error: string | null };
 
 /** One signed POST. Redirects are not followed (a redirect could lead to a private address). */
-const post = async (url: string, eventId: string, body: string, secret: string, now: number): Promise<Outcome> => {
+const post = async (
+  url: string,
+  eventId: string,
+  body: string,
+  secret: string,
+  now: number,
+  timeoutMs: number,
+): Promise<Outcome> => {
   try {
     const response = await fetch(url, {
       method: "POST",
       redirect: "manual",
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
       headers: {
         "content-type": "application/json",
         "user-agent": "Edgestay-Webhooks/1",
@@ -53,7 +69,7 @@ const post = async (url: string, eventId: string, body: string, secret: string, 
       delivered: false,
       statusCode: null,
       error: timedOut
-        ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`
+        ? `no answer within ${timeoutMs / 1000} s`
         : `request failed: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
@@ -91,6 +107,7 @@ const deliverOne = async (env: Env, db: Db, message: Message<WebhookMessage>, no
       row.body,
       await signingSecretOf(env.WEBHOOK_SECRET_KEY, row),
       now,
+      deliveryTimeoutMs(env),
     );
     const lastAttemptAt = new Date(now).toISOString();
     const exhausted = !outcome.delivered && message.attempts >= MAX_DELIVERY_ATTEMPTS;

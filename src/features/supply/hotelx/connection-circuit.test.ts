@@ -6,6 +6,7 @@ import { inDays } from "../../../../test/support/clock";
 import { demoUpstreamUrl } from "../../../../test/support/hotelx";
 import { seedSandboxHotels } from "../../../../test/support/seed";
 import { OPERATOR } from "../../../../test/support/sessions";
+import { defaultSupplierTimeoutMs } from "../supplier-deadline";
 import { circuitFor } from "../upstream-circuit";
 import { hotelxSupplierName } from "./hotelx-supplier";
 
@@ -111,7 +112,10 @@ describe("the circuit is the connection's own, never the shared upstream's", () 
     await demoStillServed();
   });
 
-  it("no answer within the default deadline (8 s) counts: five at once open the circuit", async () => {
+  it("no answer within the default deadline (8 s in a deploy) counts: five at once open the circuit", async () => {
+    // The tests' default deadline is shorter (SUPPLIER_TIMEOUT_MS), so this waits 3 s, not 8.
+    expect(defaultSupplierTimeoutMs({ ...env, ENVIRONMENT: "production" })).toBe(8_000);
+    expect(defaultSupplierTimeoutMs(env)).toBe(3_000);
     const slow = await Promise.all(Array.from({ length: 5 }, () => otherSearch(["HXSLOW10000"])));
     expect(slow.map(warningOf)).toEqual(Array(5).fill("supplier_timeout"));
     expect(warningOf(await otherSearch(["HX001"]))).toBe("supplier_unavailable");

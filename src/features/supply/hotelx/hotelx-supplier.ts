@@ -1,6 +1,6 @@
 import type { Db } from "../../../platform/db/client";
 import { accommodationsOf } from "../accommodations";
-import { DEFAULT_SUPPLIER_TIMEOUT_MS } from "../supplier-deadline";
+import { defaultSupplierTimeoutMs } from "../supplier-deadline";
 import type { Upstream } from "../../connections";
 import { BOARD_NAMES } from "../catalogue";
 import { recordProviderTransaction } from "../provider-transactions";
@@ -42,10 +42,7 @@ const OPERATIONS: Record<hotelx.HotelxOperation, ProviderOperation> = {
   booking: "bookingByReference",
 };
 
-type HotelxEnv = Pick<Env, "UPSTREAM_CIRCUIT"> & object;
-
-/** The caller's deadline for a call (a caller that is not the booking services gives none: the default). */
-const deadlineOf = (call: SupplierCall | undefined) => call?.timeoutMs ?? DEFAULT_SUPPLIER_TIMEOUT_MS;
+type HotelxEnv = Pick<Env, "UPSTREAM_CIRCUIT"> & { ENVIRONMENT?: string };
 
 /**
  * Whether a failed call speaks of the upstream's health, and so counts in the connection's circuit:
@@ -53,8 +50,8 @@ const deadlineOf = (call: SupplierCall | undefined) => call?.timeoutMs ?? DEFAUL
  * caller shortened (`settings.timeout`), a 3xx or 4xx, GraphQL or payload errors and answers we
  * could not use count for nothing: a caller's own input can bring those about.
  */
-const upstreamFailed = (fault: hotelx.CallFault, deadlineMs: number): boolean =>
-  fault === "unreachable" || fault === "server" || (fault === "timeout" && deadlineMs >= DEFAULT_SUPPLIER_TIMEOUT_MS);
+const upstreamFailed = (fault: hotelx.CallFault, deadlineMs: number, defaultMs: number): boolean =>
+  fault === "unreachable" || fault === "server" || (fault === "timeout" && deadlineMs >= defaultMs);
 
 /** The product of an option, as our option ids carry it: room code(s), and room + board as the rate plan. */
 const productOf = (option: HotelxOption): OfferRef => {
@@ -187,6 +184,9 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
   };
   // The connection's own circuit: no other partner's calls count in it, whatever upstream they share.
   const circuit = circuitFor(env, connectionId);
+  const defaultMs = defaultSupplierTimeoutMs(env);
+  /** The caller's deadline for a call (a caller that is not the booking services gives none: the default). */
+  const deadlineOf = (call: SupplierCall | undefined) => call?.timeoutMs ?? defaultMs;
 
   const optionsOf = (call: SupplierCall | undefined): hotelx.CallOptions => {
     const timeoutMs = deadlineOf(call);
@@ -211,7 +211,9 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
   /** Tells the circuit how a call went: a success, a failure of the upstream's, or neither. */
   const report = (call: SupplierCall | undefined, fault: hotelx.CallFault | null) => {
     if (fault === null) return circuit.record(true, Date.now());
-    return upstreamFailed(fault, deadlineOf(call)) ? circuit.record(false, Date.now()) : circuit.release(Date.now());
+    return upstreamFailed(fault, deadlineOf(call), defaultMs)
+      ? circuit.record(false, Date.now())
+      : circuit.release(Date.now());
   };
 
   /**
@@ -260,6 +262,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
     name,
     currency: HOTELX_CURRENCY,
     remote: true,
+    defaultTimeoutMs: defaultMs,
 
     async search(selection, stay, _now, terms, call) {
       const accommodations = await accommodationsOf(db, selection);
