@@ -1,6 +1,8 @@
 /**
  * Money in one place: amounts are carried as numbers of the currency's major unit at the edges (the
- * contract's JSON) and computed in whole minor units, so that sums never drift.
+ * contract's JSON) and computed in whole minor units (integers), so that sums never drift. No
+ * library: every operation below is integer arithmetic plus at most one rounding, always the same
+ * one, half away from zero (2.5 -> 3, -2.5 -> -3), the commercial rule tax authorities use.
  */
 
 const digitsByCurrency = new Map<string, number>();
@@ -20,11 +22,86 @@ export const minorUnitDigits = (currency: string): number => {
   return digits;
 };
 
+/** Minor units per major unit: 100 for USD, 1 for JPY, 1000 for KWD. */
+export const minorScale = (currency: string) => 10 ** minorUnitDigits(currency);
+
+/** The one rounding of this module: to the nearest integer, a half away from zero. */
+export const roundHalfAwayFromZero = (n: number): number => (n < 0 ? -Math.round(-n) : Math.round(n));
+
+/** An amount in major units (442.11) as whole minor units (44211), rounded once. */
+export const toMinor = (amount: number, currency: string): number =>
+  roundHalfAwayFromZero(amount * minorScale(currency));
+
+/** Whole minor units as the major-unit number the JSON carries (44211 -> 442.11). */
+export const toMajor = (minor: number, currency: string): number => minor / minorScale(currency);
+
+/** The sum of whole minor units (exact below 2^53). */
+export const sumMinor = (amounts: readonly number[]): number => {
+  let total = 0;
+  for (const amount of amounts) total += amount;
+  return total;
+};
+
+/** Percentages are exact to this many decimals (6.25 %, 8.875 %): a percent is held as an integer of 1/10,000 %. */
+const PERCENT_DECIMALS = 4;
+const PERCENT_SCALE = 10 ** PERCENT_DECIMALS;
+
+/**
+ * `percent` % of whole minor units, rounded once (half away from zero). The percent is read to 4
+ * decimals and multiplied as integers, so 12 % of 12.5 cents is exactly 1.5 cents before rounding.
+ */
+export const percentOfMinor = (minor: number, percent: number): number => {
+  const scaledPercent = roundHalfAwayFromZero(percent * PERCENT_SCALE);
+  const divisor = 100 * PERCENT_SCALE;
+  const product = minor * scaledPercent;
+  if (Number.isSafeInteger(product)) {
+    const quotient = Math.trunc(product / divisor);
+    const remainder = product - quotient * divisor;
+    return 2 * Math.abs(remainder) >= divisor ? quotient + Math.sign(product) : quotient;
+  }
+  const big = BigInt(minor) * BigInt(scaledPercent);
+  const d = BigInt(divisor);
+  const quotient = big / d;
+  const remainder = big - quotient * d;
+  const absRemainder = remainder < 0n ? -remainder : remainder;
+  return Number(2n * absRemainder >= d ? quotient + (big < 0n ? -1n : 1n) : quotient);
+};
+
+/**
+ * Whole minor units of `from` converted into `to` at `rate` (units of `to` per unit of `from`),
+ * rounded once to the minor unit of `to`. Converting back at the inverse rate lands within one
+ * minor unit of the start whenever a minor unit of `to` is worth at most one of `from`.
+ */
+export const convertMinor = (minor: number, from: string, to: string, rate: number): number => {
+  if (from === to && rate === 1) return minor;
+  const shift = minorUnitDigits(to) - minorUnitDigits(from);
+  return roundHalfAwayFromZero(shift >= 0 ? minor * rate * 10 ** shift : (minor * rate) / 10 ** -shift);
+};
+
+/**
+ * Splits whole minor units into parts proportional to `weights` (non-negative integers, not all 0),
+ * by largest remainder: each part gets the floor of its share, then the units left go one each to
+ * the largest remainders (the earlier part on a tie). The parts sum to `total` exactly.
+ */
+export const splitMinor = (total: number, weights: readonly number[]): number[] => {
+  const weightSum = sumMinor(weights);
+  if (weights.length === 0) return [];
+  if (weightSum <= 0) throw new RangeError("splitMinor needs a positive weight");
+  const sign = total < 0 ? -1 : 1;
+  const magnitude = Math.abs(total);
+  const parts = weights.map((w) => Math.floor((magnitude * w) / weightSum));
+  const remainders = weights.map((w, i) => ({ i, r: magnitude * w - parts[i]! * weightSum }));
+  let left = magnitude - sumMinor(parts);
+  remainders.sort((a, b) => b.r - a.r || a.i - b.i);
+  for (let k = 0; left > 0; k++, left--) parts[remainders[k % remainders.length]!.i]! += 1;
+  return parts.map((p) => p * sign);
+};
+
 /**
  * Prices in one currency, kept as whole minor units while adding so that sums do not drift.
  */
 export const moneyIn = (currency: string) => {
-  const scale = 10 ** minorUnitDigits(currency);
+  const scale = minorScale(currency);
   return {
     currency,
     scale,
@@ -38,6 +115,3 @@ export const moneyIn = (currency: string) => {
  */
 export const isChargeable = (amount: number, currency: string): boolean =>
   Number.isFinite(amount) && amount > 0 && Number.isSafeInteger(Math.round(amount * 10 ** minorUnitDigits(currency)));
-
-/** An amount rounded to cents (two decimals). */
-export const round2 = (n: number) => Math.round(n * 100) / 100;

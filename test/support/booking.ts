@@ -27,6 +27,8 @@ export type SearchedOption = {
   checkIn: string;
   checkOut: string;
   occupancies: any[];
+  /** The searched accommodation as the search answered it (name, type, location). */
+  hotel?: any;
 };
 
 /** Searches one accommodation and returns its cheapest option matching `pick`. */
@@ -56,7 +58,7 @@ export const searchOne = async (
   const options = res.json.data.accommodations[0]?.options ?? [];
   const option = options.find(opts.pick ?? (() => true));
   if (!option) throw new Error(`no option for ${code}`);
-  return { accommodationCode: code, option, checkIn, checkOut, occupancies };
+  return { accommodationCode: code, option, checkIn, checkOut, occupancies, hotel: res.json.data.accommodations[0] };
 };
 
 export const quoteBody = (s: SearchedOption, override: Record<string, unknown> = {}, connection = DEMO_CODE) => ({

@@ -15,6 +15,7 @@ import {
 } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { expectLogs } from "../../../test/support/expected-logs";
+import { feeSubjectOf, includedChargesMinor } from "../../../test/support/fees";
 import { cancelBooking } from "./cancel";
 import { bookingDeps } from "./deps";
 import { newQuoteId, quoteStore } from "./quote-store";
@@ -59,7 +60,8 @@ const cents = (amount: number) => Math.round(amount * 100);
 
 describe("settings.currency", () => {
   it("converts every night from the hotel's USD with the operator's rate, and says so in exchange", async () => {
-    const usd = (await searchIn(undefined)).json.data.accommodations[0].options;
+    const usdHotel = (await searchIn(undefined)).json.data.accommodations[0];
+    const usd = usdHotel.options;
     const eur = (await searchIn("EUR")).json.data.accommodations[0].options;
     expect(eur.map((o: any) => o.id.split("~").slice(1, 4).join("~"))).toEqual(
       usd.map((o: any) => o.id.split("~").slice(1, 4).join("~")),
@@ -70,7 +72,8 @@ describe("settings.currency", () => {
       expect(converted.rate).toMatchObject({
         currency: "EUR",
         baseRate: night / 100,
-        taxesAndFees: Math.round((night * 12) / 100) / 100,
+        // Taxes on the converted base, fixed fees converted from USD (docs/api-decisions.md, issue 27).
+        taxesAndFees: includedChargesMinor(feeSubjectOf(usdHotel), [night], "EUR", 0.92) / 100,
         exchange: { currency: "USD", rate: 0.92 },
       });
       expect(converted.rooms[0].rate).toEqual(converted.rate);

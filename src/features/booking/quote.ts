@@ -14,7 +14,7 @@ import {
   needsExchangeRates,
   sellingTermsFor,
 } from "../supply";
-import { round2 } from "../../platform/money";
+import { percentOfMinor, toMajor, toMinor } from "../../platform/money";
 import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
 import { readOptionId } from "./option-token";
@@ -22,7 +22,13 @@ import { newQuoteId, QUOTE_TTL_SECONDS, quoteStore, type StoredQuote } from "./q
 import type { QuoteRequest } from "./schemas";
 import { accommodationSummary, occupancyRefIdsOf, offerTerms, stayFrom, type Occupancy } from "./search";
 /** A price may rise by up to 1 % of the searched total before quote refuses with `Price changed`. */
-export const PRICE_TOLERANCE = 0.01;
+export const PRICE_TOLERANCE_PERCENT = 1;
+
+/** `total` raised by `percent` %, to the currency's minor unit (money.ts rounding). */
+const raisedBy = (total: number, percent: number, currency: string) => {
+  const minor = toMinor(total, currency);
+  return toMajor(minor + percentOfMinor(minor, percent), currency);
+};
 
 const sameRooms = (a: number[][], b: number[][]) =>
   a.length === b.length &&
@@ -101,7 +107,7 @@ export const priceQuote = async (
   if (meta.scenario === "price_changed") {
     throw new ApiError("price_changed", "Price changed", {
       previousTotal: option.chargeTotal,
-      currentTotal: round2(option.chargeTotal * 1.1),
+      currentTotal: raisedBy(option.chargeTotal, 10, option.currency),
       currency: option.currency,
       sandbox: true,
     });
@@ -138,7 +144,7 @@ export const priceQuote = async (
     logUnsellable(supplier.name, terms, 1);
     throw new ApiError("room_unavailable", "Room is unavailable");
   }
-  if (offer.rate.chargeTotal > round2(option.chargeTotal * (1 + PRICE_TOLERANCE))) {
+  if (offer.rate.chargeTotal > raisedBy(option.chargeTotal, PRICE_TOLERANCE_PERCENT, option.currency)) {
     throw priceChanged(option.chargeTotal, offer.rate.chargeTotal, offer.rate.currency);
   }
 

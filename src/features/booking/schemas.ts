@@ -23,33 +23,58 @@ const languageCode = z.string().max(16);
 
 // Examples for the reference, taken from a demo-data run (one option, one room; ids shortened where they are long).
 const OPTION_ID =
-  "WzMsImRlbW8iLCIyMDI3LTAzLTEwIiwiMjAyNy0wMy0xMiJd.dsZpj7AE69bB1gmzZkN15IUpSyFCW8_n401HG7MVFUE~US000001~STD~STD-RO-FLX~442.11";
+  "eyJkIjpbNCwiZGVtbyIsIjIwMjctMDMtMTAiLCIyMDI3LTAzLTEyIiwiMzAuMzAiLCJVU0QiLCIxIl0sImUiOjE3OTU3NDIxNTMwMDB9.uPDQVZDm0TUpz1k7HR2BcnoE1Mvz9DoiTv-jh_vl9tk~US000010~STD~STD-RO-FLX~291.14";
+const RESORT_FEE = {
+  type: "FEE" as const,
+  code: "RESORT_FEE",
+  description: "Resort fee per room and night, payable at the property",
+};
+const DUE_EXAMPLE = { amount: 50, currency: "USD", charges: [{ ...RESORT_FEE, amount: 50, currency: "USD" }] };
+// A resort's option: two taxes and a city fee charged at booking, a resort fee due at the property.
 const RATE_EXAMPLE = {
   currency: "USD",
-  baseRate: 394.74,
-  taxesAndFees: 47.37,
-  chargeTotal: 442.11,
+  baseRate: 247,
+  taxesAndFees: 44.14,
+  chargeTotal: 291.14,
+  charges: [
+    { type: "TAX" as const, code: "STATE_SALES_TAX", description: "State sales tax", amount: 11.12, included: true },
+    {
+      type: "TAX" as const,
+      code: "CITY_OCCUPANCY_TAX",
+      description: "City occupancy tax",
+      amount: 29.02,
+      included: true,
+    },
+    { type: "FEE" as const, code: "CITY_FEE", description: "City fee per room and night", amount: 4, included: true },
+    { ...RESORT_FEE, amount: 50, included: false },
+  ],
+  dueAtProperty: DUE_EXAMPLE,
+  totalStayPrice: 341.14,
+  nights: [
+    { date: "2027-03-10", baseRate: 123.5, taxesAndFees: 22.07 },
+    { date: "2027-03-11", baseRate: 123.5, taxesAndFees: 22.07 },
+  ],
   exchange: { currency: "USD", rate: 1 },
 };
 const CANCEL_POLICY_EXAMPLE = {
   refundable: true,
   cancelPenalties: [
-    { penaltyType: "FIRST_NIGHT", currency: "USD", deadline: "2027-03-08T00:00:00.000Z", value: 221.06 },
+    { penaltyType: "FIRST_NIGHT", currency: "USD", deadline: "2027-03-07T23:00:00.000Z", value: 145.57 },
   ],
 };
 const ROOM_EXAMPLE = { occupancyRefId: 1, code: "STD", description: "Standard Queen Room", rate: RATE_EXAMPLE };
 const ACCOMMODATION_EXAMPLE = {
-  accommodationCode: "US000001",
-  accommodationName: "Midtown Norfolk Suites",
-  accommodationType: "Hotel",
-  location: { country: "US", longitude: -76.245643, latitude: 36.836137 },
+  accommodationCode: "US000010",
+  accommodationName: "Sunset Tacoma Golf Resort",
+  accommodationType: "Resort",
+  location: { country: "US", longitude: -122.541513, latitude: 47.305818 },
 };
 const OCCUPANCIES_EXAMPLE = [{ occupancyId: 1, paxes: [{ age: 30 }, { age: 30 }] }];
 const BOOKING_EXAMPLE = {
   bookingReference: "BKFGEOEIKMQZYK4POB5HFF",
   partnerReference: "PR-2027-0001",
   status: "success",
-  accommodation: { code: "US000001", name: "Midtown Norfolk Suites" },
+  accommodation: { code: "US000010", name: "Sunset Tacoma Golf Resort" },
   checkIn: "2027-03-10",
   checkOut: "2027-03-12",
   boardCode: "RO",
@@ -58,7 +83,7 @@ const BOOKING_EXAMPLE = {
   cancelPolicy: CANCEL_POLICY_EXAMPLE,
   holder: { name: "Ada", surName: "Lovelace" },
   occupancies: OCCUPANCIES_EXAMPLE,
-  chargeTotal: 442.11,
+  chargeTotal: 291.14,
   hotelConfirmationNumber: "VPICM5RK",
   createdAt: "2027-02-01T10:00:00.000Z",
   cancelledAt: null,
@@ -249,7 +274,7 @@ export const searchRequestSchema = z
   .openapi("SearchRequest", {
     example: {
       searchCriteria: {
-        destinations: { accommodations: [{ code: "US000001" }] },
+        destinations: { accommodations: [{ code: "US000010" }] },
         occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
         checkIn: "2027-03-10",
         checkOut: "2027-03-12",
@@ -266,15 +291,67 @@ const exchange = z
     rate: z.number().openapi({ description: "Units of the rate's currency per unit of the hotel's" }),
   })
   .openapi("Exchange");
+const chargeType = z.enum(["TAX", "FEE"]).openapi({ description: "A tax, or a fee" });
+const rateCharge = z
+  .object({
+    type: chargeType,
+    code: z.string().openapi({ description: "Stable code of the tax or fee", example: "CITY_OCCUPANCY_TAX" }),
+    description: z.string(),
+    amount: z.number().openapi({ description: "In the rate's currency" }),
+    included: z.boolean().openapi({
+      description:
+        "true: charged at booking (part of taxesAndFees and chargeTotal); false: due at the property (also in dueAtProperty)",
+    }),
+  })
+  .openapi("RateCharge", { example: RATE_EXAMPLE.charges[1] });
+const propertyCharge = z
+  .object({
+    type: chargeType,
+    code: z.string(),
+    description: z.string(),
+    amount: z.number().openapi({ description: "In the property's currency" }),
+    currency: z.string(),
+  })
+  .openapi("PropertyCharge", { example: DUE_EXAMPLE.charges[0] });
+const dueAtProperty = z
+  .object({
+    amount: z.number().openapi({ description: "What the property collects from the guest, in its own currency" }),
+    currency: z.string().openapi({ description: "The property's currency" }),
+    amountInRateCurrency: z.number().optional().openapi({
+      description: "The same amount in the rate's currency; present only when the two currencies differ",
+    }),
+    charges: z.array(propertyCharge),
+  })
+  .openapi("DueAtProperty", {
+    description: "Always present: amount 0 and no charges when nothing is due at the property",
+    example: DUE_EXAMPLE,
+  });
+const nightPrice = z
+  .object({
+    date: z.string().openapi({ description: "The night (its check-in date)", example: "2027-03-10" }),
+    baseRate: z.number(),
+    taxesAndFees: z.number().openapi({ description: "The included taxes and fees of this night" }),
+  })
+  .openapi("NightPrice", { example: RATE_EXAMPLE.nights[0] });
 const rate = z
   .object({
     currency: z.string(),
-    baseRate: z.number(),
-    taxesAndFees: z.number(),
-    chargeTotal: z.number(),
+    baseRate: z.number().openapi({ description: "The room price (the connection's markup included)" }),
+    taxesAndFees: z.number().openapi({ description: "The sum of the included charges" }),
+    chargeTotal: z.number().openapi({ description: "baseRate + taxesAndFees: what the partner is charged at booking" }),
+    charges: z.array(rateCharge).openapi({ description: "Every tax and fee, included or due at the property" }),
+    dueAtProperty,
+    totalStayPrice: z.number().openapi({
+      description:
+        "chargeTotal plus what is due at the property, in the rate's currency: the all-in price a guest must see",
+    }),
+    nights: z.array(nightPrice).openapi({ description: "Per night; they sum to baseRate and taxesAndFees exactly" }),
     exchange: exchange.optional(),
   })
-  .openapi("Rate");
+  .openapi("Rate", {
+    description:
+      "Exact to the minor unit of the currency: items sum to totals, nights sum to the rate, an option to its rooms (docs/api-decisions.md, issue 27)",
+  });
 const cancelPolicy = z
   .object({
     refundable: z.boolean(),
@@ -392,7 +469,7 @@ export const quoteRequestSchema = z
     example: {
       quoteCriteria: {
         optionId: OPTION_ID,
-        accommodation: { code: "US000001" },
+        accommodation: { code: "US000010" },
         occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
         checkIn: "2027-03-10",
         checkOut: "2027-03-12",
@@ -500,7 +577,7 @@ export const bookRequestSchema = z
     example: {
       bookCriteria: {
         quoteId: "qt_1Vrv81VE8_wcA76YLMteG7WQ6yqAfx7k",
-        accommodation: { code: "US000001" },
+        accommodation: { code: "US000010" },
         partnerReference: "PR-2027-0001",
         holder: { name: "Ada", surName: "Lovelace" },
         checkIn: "2027-03-10",
@@ -532,7 +609,7 @@ export const bookResultSchema = z
       bookingReference: "BKFGEOEIKMQZYK4POB5HFF",
       partnerReference: "PR-2027-0001",
       status: "success",
-      chargeTotal: 442.11,
+      chargeTotal: 291.14,
       currency: "USD",
       exchange: { currency: "USD", rate: 1 },
       hotelConfirmationNumber: "VPICM5RK",
@@ -599,7 +676,7 @@ export const cancelResultSchema = z
         partnerReference: "PR-2027-0001",
         hotelConfirmationNumber: "VPICM5RK",
       },
-      bookPrice: { currency: "USD", amount: 442.11 },
+      bookPrice: { currency: "USD", amount: 291.14 },
       cancelPrice: { currency: "USD", amount: 0 },
     },
   });

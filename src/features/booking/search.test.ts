@@ -27,6 +27,8 @@ import type { BookRequest } from "./schemas";
 import type { CoreConnection } from "../connections/access";
 import { createApp } from "../../app";
 import { CHAT, NEW_YORK } from "../../../test/support/chat";
+import { feeSubjectOf, includedChargesMinor } from "../../../test/support/fees";
+import type { FeeSubject } from "../content";
 
 const COUNT = 400;
 type Row = { code: string; name: string; latitude: number; longitude: number };
@@ -342,7 +344,8 @@ describe("markups", () => {
   const cents = (amount: number) => Math.round(amount * 100);
   /** 10 % on whole cents, half a cent rounded up: the rule of docs/api-decisions.md. */
   const plusTen = (amountCents: number) => Math.round((amountCents * 110) / 100);
-  const tax = (baseCents: number) => Math.round((baseCents * 12) / 100);
+  /** The taxes and fees charged at booking for one night of this base at this hotel (its default fee schedule). */
+  const taxesOf = (subject: FeeSubject, baseCents: number) => includedChargesMinor(subject, [baseCents]);
 
   const search = async (code: number, checkIn: string, nights: number, occupancies?: unknown[]) => {
     const res = await post("/api/search", {
@@ -368,19 +371,22 @@ describe("markups", () => {
     it("a one-night stay costs exactly 10 % more per room, in cents, on the connection with netMarkups 10", async () => {
       const checkIn = inDays(45);
       const occupancies = [{ paxes: [{ age: 30 }, { age: 30 }] }, { paxes: [{ age: 40 }, { age: 9 }] }];
-      const plain = byProduct(await search(net.code, checkIn, 1, occupancies));
+      const plainHotels = await search(net.code, checkIn, 1, occupancies);
+      const plain = byProduct(plainHotels);
       const dearer = byProduct(await search(marked.code, checkIn, 1, occupancies));
+      const subjects = new Map(plainHotels.map((h) => [h.accommodationCode, feeSubjectOf(h)]));
       expect(plain.size).toBeGreaterThan(3);
       expect([...dearer.keys()]).toEqual([...plain.keys()]);
       for (const [product, option] of plain) {
         const other = dearer.get(product);
+        const subject = subjects.get(product.split("~")[0]!)!;
         let base = 0;
         option.rooms.forEach((room: any, i: number) => {
           const roomBase = plusTen(cents(room.rate.baseRate));
           base += roomBase;
           expect(cents(other.rooms[i].rate.baseRate)).toBe(roomBase);
-          expect(cents(other.rooms[i].rate.taxesAndFees)).toBe(tax(roomBase));
-          expect(cents(other.rooms[i].rate.chargeTotal)).toBe(roomBase + tax(roomBase));
+          expect(cents(other.rooms[i].rate.taxesAndFees)).toBe(taxesOf(subject, roomBase));
+          expect(cents(other.rooms[i].rate.chargeTotal)).toBe(roomBase + taxesOf(subject, roomBase));
         });
         expect(cents(other.rate.baseRate)).toBe(base);
         expect(cents(other.rate.chargeTotal)).toBe(
@@ -419,8 +425,11 @@ describe("markups", () => {
       expect(plain.option.rate.baseRate).toBe(370.35);
       // 12,345 cents x 1.1 = 13,579.5: each night rounds up to 135.80, so the stay is 407.40, not 407.39.
       expect(dearer.option.rate.baseRate).toBe(407.4);
-      expect(dearer.option.rate.taxesAndFees).toBe(48.89);
-      expect(dearer.option.rate.chargeTotal).toBe(456.29);
+      // Taxes per night on the marked-up 135.80 (docs/api-decisions.md, issue 27), three times.
+      const taxes = 3 * taxesOf(feeSubjectOf(dearer.hotel), 13_580);
+      expect(cents(dearer.option.rate.taxesAndFees)).toBe(taxes);
+      expect(cents(dearer.option.rate.chargeTotal)).toBe(40_740 + taxes);
+      expect(dearer.option.rate.nights.map((n: any) => n.baseRate)).toEqual([135.8, 135.8, 135.8]);
     });
 
     it("quote and book on the marked-up connection charge what search showed; the cancel penalty follows the charged price", async () => {

@@ -11,7 +11,7 @@ import {
   searchAvailability,
   type SearchQuery,
 } from "../booking";
-import { round2 } from "../../platform/money";
+import { roundHalfAwayFromZero, toMajor, toMinor } from "../../platform/money";
 import { stayNights } from "../../platform/time/zoned-time";
 import type { SearchSlots } from "./understand";
 
@@ -36,6 +36,10 @@ export type ShortlistEntry = {
 export type SearchedStay = { checkIn: string; checkOut: string; rooms: number[][] };
 
 export type Shortlist = { place: string; stay: SearchedStay; entries: ShortlistEntry[]; searched: number };
+
+/** An average per night, to the currency's minor unit. */
+const perNight = (total: number, nights: number, currency: string) =>
+  toMajor(roundHalfAwayFromZero(toMinor(total, currency) / nights), currency);
 
 /** Guests per room: adults spread first so every room has one, then children round-robin. */
 export const roomsFor = (slots: SearchSlots): number[][] => {
@@ -118,7 +122,7 @@ export const buildShortlist = async (
       optionId: cheapest.id,
       accommodationCode: hotel.accommodationCode,
       name: hotel.accommodationName,
-      pricePerNight: round2(cheapest.rate.chargeTotal / nights),
+      pricePerNight: perNight(cheapest.rate.chargeTotal, nights, cheapest.rate.currency),
       totalPrice: cheapest.rate.chargeTotal,
       currency: cheapest.rate.currency,
       refundable: cheapest.isRefundable,

@@ -47,3 +47,15 @@ export const accommodations = sqliteTable(
 );
 
 export type Accommodation = typeof accommodations.$inferSelect;
+
+/**
+ * An operator's taxes and fees of an accommodation (PUT /api/inventory/{code}/fees), replacing
+ * the derived defaults (fee-schedule.ts) as a whole. `schedule`: `{ mandatory, optional }` JSON.
+ */
+export const accommodationFees = sqliteTable("accommodation_fees", {
+  accommodationCode: text("accommodation_code")
+    .primaryKey()
+    .references(() => accommodations.code),
+  schedule: text("schedule").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});

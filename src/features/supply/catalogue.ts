@@ -1,4 +1,5 @@
-import { round2 } from "../../platform/money";
+import { toMajor, toMinor } from "../../platform/money";
+import { fnv1a, prng } from "../../platform/seeded-random";
 /**
  * Room types and rate plans of the embedded supply, derived deterministically from the
  * accommodation's code and star rating. Nothing is stored per accommodation until a night
@@ -88,24 +89,6 @@ const PLAN_TEMPLATES: PlanTemplate[] = [
   },
 ];
 
-/** 32-bit FNV-1a of a string: a stable seed per accommodation. */
-const fnv1a = (text: string): number => {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-};
-
-/** mulberry32: small deterministic PRNG in [0, 1). */
-const prng = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-
 const cache = new Map<string, AccommodationCatalogue>();
 
 export const catalogueFor = (code: string, starRating: number): AccommodationCatalogue => {
@@ -155,7 +138,10 @@ export const nightFactors = (night: string): NightFactors => {
 
 /** Default nightly price of a room type (USD, before board and occupancy) on a night of these factors. */
 export const roomNightPrice = (catalogue: AccommodationCatalogue, room: RoomType, night: NightFactors): number =>
-  round2(catalogue.basePrice * room.priceFactor * night.season * night.weekend);
+  netPrice(catalogue.basePrice * room.priceFactor * night.season * night.weekend);
+
+/** A derived net price (base x factors) as a price-list amount: whole US cents, rounded once. */
+export const netPrice = (usd: number): number => toMajor(toMinor(usd, "USD"), "USD");
 
 export const defaultRoomNightPrice = (catalogue: AccommodationCatalogue, room: RoomType, night: string): number =>
   roomNightPrice(catalogue, room, nightFactors(night));

@@ -12,6 +12,8 @@ export { connectionOfHotelxSupplier, hotelxSupplier } from "./hotelx/hotelx-supp
 export { INVENTORY_SUPPLIER, hasLocalWrites, inventorySupplier } from "./inventory-supplier";
 export type { AllotmentWrite } from "./allotment";
 export { supplyRoutes } from "./routes";
+export { itemizedRate } from "./rate-lines";
+export type { RateTotals } from "./rate-lines";
 export {
   isSellable,
   logUnsellable,
@@ -37,7 +39,12 @@ export type {
   Offer,
   OfferRef,
   ProviderTransaction,
+  ChargeType,
+  DueAtProperty,
+  NightPrice,
+  PropertyCharge,
   Rate,
+  RateCharge,
   Stay,
   Supplier,
   SupplierFailureCode,

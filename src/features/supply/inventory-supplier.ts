@@ -13,8 +13,10 @@ import {
   type RoomType,
 } from "./catalogue";
 import { nightOverrideReads, searchRead, type PlanNightRow, type RoomNightRow } from "./night-overrides";
-import { moneyIn } from "../../platform/money";
-import { sellNight, type SellingTerms } from "./selling-price";
+import { moneyIn, percentOfMinor, sumMinor, toMinor } from "../../platform/money";
+import { feeScheduleOf, feeSchedulesOf, type FeeSchedule } from "../content";
+import { addCharge, addLines, emptyLines, rateOfLines, type ChargeOf, type RateLines } from "./rate-lines";
+import { sellNight, toSellingCurrency, type SellingTerms } from "./selling-price";
 import { sqlSelectionOf } from "./accommodations";
 import {
   type BookedStay,
@@ -33,9 +35,8 @@ import {
 import { ratePlanNights } from "./tables";
 import { addDays, localDate, stayNights, zonedTimeToUtc } from "../../platform/time/zoned-time";
 
+/** The embedded inventory's (every property's) currency; fee schedules are in it too (FEE_SCHEDULE_CURRENCY). */
 export const CURRENCY = "USD";
-/** Sales tax and fees added on top of the room price, in percent (integer arithmetic on minor units). */
-const TAX_RATE_PERCENT = 12;
 /** Local time on the deadline day until which a refundable plan cancels free. */
 export const FREE_CANCELLATION_LOCAL_TIME = "15:00";
 
@@ -124,19 +125,48 @@ const stayPricing = (stay: Stay, now: number, terms: SellingTerms): StayPricing 
   };
 };
 
-/** Tax on a base price, both in whole minor units (integer arithmetic keeps the half unit exact). */
-const taxOn = (baseMinor: number) => Math.round((baseMinor * TAX_RATE_PERCENT) / 100);
+/**
+ * An accommodation's fee schedule made ready for one search: each mandatory fee with its
+ * percentage, or its amount per room and night in whole minor units of the property's currency and
+ * of the selling currency (converted once, not per night).
+ */
+type FeePlan = Array<{ charge: ChargeOf; percent: number | null; property: number; sold: number }>;
 
-const rateOf = (baseMinor: number, pricing: StayPricing, tax = taxOn(baseMinor)): Rate => {
-  const { money, terms } = pricing;
-  return {
-    currency: money.currency,
-    baseRate: money.amount(baseMinor),
-    taxesAndFees: money.amount(tax),
-    chargeTotal: money.amount(baseMinor + tax),
-    exchange: terms.exchange,
-  };
+const feePlanOf = (schedule: FeeSchedule, terms: SellingTerms): FeePlan =>
+  schedule.mandatory.map((fee) => {
+    const charge: ChargeOf = { type: fee.type, code: fee.code, description: fee.description, included: fee.included };
+    if (fee.basis === "PERCENT_OF_BASE") return { charge, percent: fee.value, property: 0, sold: 0 };
+    const property = toMinor(fee.value, CURRENCY);
+    return { charge, percent: null, property, sold: toSellingCurrency(property, terms) };
+  });
+
+/**
+ * One room's rate for the stay, night by night in whole minor units: the net night times the
+ * occupancy factor, sold (markup, exchange; selling-price.ts); each percentage tax on that sold
+ * base (the selling price, after markup), each fixed fee per room and night as scheduled. A charge
+ * due at the property is also kept in the property's currency (a percentage of the marked-up base in it).
+ */
+const roomLines = (nightly: number[], factor: number, pricing: StayPricing, fees: FeePlan): RateLines => {
+  const { terms, money } = pricing;
+  const lines = emptyLines(money.currency, CURRENCY, pricing.nights, terms.exchange);
+  for (let n = 0; n < nightly.length; n++) {
+    const base = sellNight(nightly[n]! * factor, terms);
+    lines.base[n] = base.sold;
+    for (const fee of fees) {
+      if (fee.percent === null) addCharge(lines, n, fee.charge, fee.sold, fee.property);
+      else if (fee.charge.included) addCharge(lines, n, fee.charge, percentOfMinor(base.sold, fee.percent));
+      else {
+        const property = percentOfMinor(base.property, fee.percent);
+        addCharge(lines, n, fee.charge, toSellingCurrency(property, terms), property);
+      }
+    }
+  }
+  return lines;
 };
+
+/** What the partner is charged at booking for night `n` (its base and included charges). */
+const nightCharge = (lines: RateLines, n: number) => lines.base[n]! + lines.taxes[n]!;
+const stayCharge = (lines: RateLines) => sumMinor(lines.base) + sumMinor(lines.taxes);
 
 /** 15:00 hotel time `freeDays` before check-in, as a UTC instant (zoned-time remembers the conversions). */
 const freeCancellationDeadline = (checkIn: string, freeDays: number, timeZone: string): string =>
@@ -147,7 +177,7 @@ export const cancelPolicyFor = (
   plan: RatePlan,
   accommodation: SupplyAccommodation,
   checkIn: string,
-  rate: Rate,
+  rate: Pick<Rate, "currency" | "chargeTotal">,
   firstNightTotal: number,
   /** Now, as an ISO timestamp: a non-refundable plan's penalty applies from the moment of booking. */
   bookedAt: string,
@@ -199,42 +229,37 @@ const nightlyNet = (
 /**
  * An offer from the picks of every occupancy (the same pick repeated for a single room type) and
  * their net nightly prices. Each night is sold per room with the connection's markup, in the
- * currency asked for (selling-price.ts); the offer's rate is the sum of its rooms' rates.
+ * currency asked for (selling-price.ts), its taxes and fees computed per room and night; the
+ * offer's rate is the sum of its rooms' rates (charges merged by code), to the minor unit.
  */
 const assembleOffer = (
   accommodation: SupplyAccommodation,
   picks: RoomPick[],
   nightlies: number[][],
   pricing: StayPricing,
+  fees: FeePlan,
 ): Offer => {
-  const { occupancyFactors, terms, money } = pricing;
+  const { occupancyFactors, money } = pricing;
   const rooms: OfferRoom[] = [];
   const roomPenalties: Array<{ deadline: string; minor: number }> = [];
-  let baseTotal = 0;
-  let taxTotal = 0;
+  const parts: RateLines[] = [];
   let firstNightTotal = 0;
   for (let i = 0; i < picks.length; i++) {
     const { room, plan } = picks[i]!;
-    const nightly = nightlies[i]!;
-    const factor = occupancyFactors[i]!;
-    let base = 0;
-    for (let n = 0; n < nightly.length; n++) base += sellNight(nightly[n]! * factor, terms, money.scale);
-    const first = sellNight(nightly[0]! * factor, terms, money.scale);
-    const rate = rateOf(base, pricing);
-    rooms.push({ occupancyRefId: i + 1, code: room.code, description: room.name, rate });
-    baseTotal += base;
-    taxTotal += taxOn(base);
-    firstNightTotal += first + taxOn(first);
+    const lines = roomLines(nightlies[i]!, occupancyFactors[i]!, pricing, fees);
+    parts.push(lines);
+    rooms.push({ occupancyRefId: i + 1, code: room.code, description: room.name, rate: rateOfLines(lines) });
+    const first = nightCharge(lines, 0);
+    firstNightTotal += first;
     if (plan.cancellation.refundable) {
       const deadline = pricing.freeCancellationDeadline(plan.cancellation.freeDays, accommodation.timezone);
       roomPenalties.push({
         deadline,
-        minor: plan.cancellation.penalty === "FIRST_NIGHT" ? first + taxOn(first) : base + taxOn(base),
+        minor: plan.cancellation.penalty === "FIRST_NIGHT" ? first : stayCharge(lines),
       });
     }
   }
-  // The offer's rate is the sum of its rooms' rates.
-  const rate = rateOf(baseTotal, pricing, taxTotal);
+  const rate = rateOfLines(parts.length === 1 ? parts[0]! : addLines(parts));
   const lead = picks[0]!;
   const single = picks.every((p) => p.room === lead.room);
   const refundable = lead.plan.cancellation.refundable;
@@ -300,6 +325,7 @@ const priceOffer = (
   pick: RoomPick,
   pricing: StayPricing,
   overrides: NightOverrides | undefined,
+  fees: FeePlan,
 ): Offer | null => {
   const { stay, guests } = pricing;
   // Loops rather than every/map: this runs for every rate plan of every hotel searched.
@@ -311,6 +337,7 @@ const priceOffer = (
     stay.rooms.map(() => pick),
     stay.rooms.map(() => nightly),
     pricing,
+    fees,
   );
 };
 
@@ -338,6 +365,7 @@ const mixedOffers = (
   catalogue: AccommodationCatalogue,
   pricing: StayPricing,
   overrides: NightOverrides | undefined,
+  fees: FeePlan,
 ): Offer[] => {
   const offers: Offer[] = [];
   const left = new Map(catalogue.rooms.map((room) => [room.code, roomsLeft(room, pricing, overrides)]));
@@ -366,7 +394,7 @@ const mixedOffers = (
       used.set(best.pick.room.code, (used.get(best.pick.room.code) ?? 0) + 1);
     }
     if (picks.length !== pricing.guests.length || picks.every((p) => p.room === picks[0]!.room)) continue;
-    offers.push(assembleOffer(accommodation, picks, nightlies, pricing));
+    offers.push(assembleOffer(accommodation, picks, nightlies, pricing, fees));
   }
   return offers;
 };
@@ -402,6 +430,7 @@ const priceMixed = (
   picks: RoomPick[],
   pricing: StayPricing,
   overrides: NightOverrides | undefined,
+  fees: FeePlan,
 ): Offer | null => {
   const counts = roomsByType(picks.map((p) => p.room.code).join(MIXED_PRODUCT_SEPARATOR), picks.length);
   const nightlies: number[][] = [];
@@ -412,7 +441,7 @@ const priceMixed = (
     if (!nightly) return null;
     nightlies.push(nightly);
   }
-  return assembleOffer(accommodation, picks, nightlies, pricing);
+  return assembleOffer(accommodation, picks, nightlies, pricing, fees);
 };
 
 /** Whether the check-in date is already behind the hotel's own calendar (only near today is it worth asking). */
@@ -423,17 +452,19 @@ const offersFor = (
   accommodation: SupplyAccommodation,
   pricing: StayPricing,
   overrides: NightOverrides | undefined,
+  schedule: FeeSchedule,
 ): Offer[] => {
   if (checkInPassed(accommodation, pricing)) return [];
   const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
+  const fees = feePlanOf(schedule, pricing.terms);
   const offers: Offer[] = [];
   for (const pick of catalogue.products) {
-    const offer = priceOffer(accommodation, catalogue, pick, pricing, overrides);
+    const offer = priceOffer(accommodation, catalogue, pick, pricing, overrides, fees);
     if (offer) offers.push(offer);
   }
   // Only rooms whose guests differ can be served better by mixing; the common search never gets here.
   if (pricing.mixable)
-    for (const offer of mixedOffers(accommodation, catalogue, pricing, overrides)) offers.push(offer);
+    for (const offer of mixedOffers(accommodation, catalogue, pricing, overrides, fees)) offers.push(offer);
   return offers;
 };
 
@@ -509,12 +540,17 @@ export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites
     remote: false,
 
     async search(wanted, stay, now, terms) {
-      const { accommodations, rooms, plans } = await searchRead(db, sqlSelectionOf(wanted), stay);
+      const { accommodations, rooms, plans, fees } = await searchRead(db, sqlSelectionOf(wanted), stay);
       const overrides = overridesOf(rooms, plans);
       const pricing = stayPricing(stay, now, terms);
       const offers = new Map<string, Offer[]>();
       for (const accommodation of accommodations) {
-        const priced = offersFor(accommodation, pricing, overrides.get(accommodation.code));
+        const priced = offersFor(
+          accommodation,
+          pricing,
+          overrides.get(accommodation.code),
+          feeScheduleOf(accommodation, fees.get(accommodation.code)),
+        );
         if (priced.length) offers.set(accommodation.code, priced);
       }
       return { accommodations, offers };
@@ -526,13 +562,17 @@ export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites
       if (!picks) return null;
       const pricing = stayPricing(stay, now, terms);
       if (checkInPassed(accommodation, pricing)) return null;
-      const [rooms, plans] = await db.$client.batch<unknown>(nightOverrideReads(db, accommodation.code, stay));
+      const [[rooms, plans], schedules] = await Promise.all([
+        db.$client.batch<unknown>(nightOverrideReads(db, accommodation.code, stay)),
+        feeSchedulesOf(db, [accommodation]),
+      ]);
       const overrides = overridesOf(rooms!.results as RoomNightRow[], plans!.results as PlanNightRow[]).get(
         accommodation.code,
       );
+      const fees = feePlanOf(schedules.get(accommodation.code)!, terms);
       return picks.length === 1
-        ? priceOffer(accommodation, catalogue, picks[0]!, pricing, overrides)
-        : priceMixed(accommodation, catalogue, picks, pricing, overrides);
+        ? priceOffer(accommodation, catalogue, picks[0]!, pricing, overrides, fees)
+        : priceMixed(accommodation, catalogue, picks, pricing, overrides, fees);
     },
 
     async book(accommodation, ref, stay) {

@@ -67,7 +67,7 @@ describe("zoned deadlines", () => {
       plan,
       hotel,
       "2027-11-10",
-      { currency: "USD", baseRate: 200, taxesAndFees: 24, chargeTotal: 224 },
+      { currency: "USD", chargeTotal: 224 },
       112,
       new Date().toISOString(),
     );

@@ -1,4 +1,4 @@
-// Raw SQL: stored nights are read in the same statement as the search's raw accommodation selection (one round trip, one walk).
+// Raw SQL: stored nights and fee schedules are read in the same statement as the search's raw accommodation selection (one round trip, one walk).
 import type { Db } from "../../platform/db/client";
 import { HIT_COLUMNS, accommodationOfRow, type HitRow, type SqlSelection } from "./accommodations";
 import type { SqlRow } from "../../platform/db/sql-row";
@@ -35,7 +35,10 @@ export const nightOverrideReads = (db: Db, code: string, stay: Pick<Stay, "check
 const HIT = 0;
 const ROOM_NIGHT = 1;
 const PLAN_NIGHT = 2;
-const WIDTH = Math.max(HIT_COLUMNS.length, ROOM_NIGHT_COLUMNS.length, PLAN_NIGHT_COLUMNS.length);
+const FEES = 3;
+// The operator's fee schedules (content's accommodation_fees); most accommodations have none.
+const FEE_COLUMNS = ["accommodation_code", "schedule"] as const;
+const WIDTH = Math.max(HIT_COLUMNS.length, ROOM_NIGHT_COLUMNS.length, PLAN_NIGHT_COLUMNS.length, FEE_COLUMNS.length);
 const padded = (columns: readonly string[]) => [...columns, ...Array(WIDTH - columns.length).fill("NULL")].join(", ");
 
 const searchSql = (selection: SqlSelection) => {
@@ -45,6 +48,7 @@ const searchSql = (selection: SqlSelection) => {
   return `${selection.hits} SELECT ${HIT}, seq, ${padded(HIT_COLUMNS)} FROM hits
     UNION ALL ${nights(ROOM_NIGHT, "room_nights", ROOM_NIGHT_COLUMNS)}
     UNION ALL ${nights(PLAN_NIGHT, "rate_plan_nights", PLAN_NIGHT_COLUMNS)}
+    UNION ALL SELECT ${FEES}, NULL, ${padded(FEE_COLUMNS)} FROM accommodation_fees WHERE accommodation_code IN (SELECT code FROM hits)
     ORDER BY 1, 2`;
 };
 
@@ -54,7 +58,13 @@ const rowOf = <Row>(columns: readonly string[], values: unknown[]): Row => {
   return row as Row;
 };
 
-export type SearchRead = { accommodations: SupplyAccommodation[]; rooms: RoomNightRow[]; plans: PlanNightRow[] };
+export type SearchRead = {
+  accommodations: SupplyAccommodation[];
+  rooms: RoomNightRow[];
+  plans: PlanNightRow[];
+  /** The stored fee schedule (JSON) of each accommodation that has one. */
+  fees: Map<string, string>;
+};
 
 /**
  * The selected accommodations in answer order and their stored nights during the stay, in one
@@ -69,11 +79,12 @@ export const searchRead = async (
     .prepare(searchSql(selection))
     .bind(...selection.params, stay.checkIn, stay.checkOut)
     .raw<unknown[]>();
-  const read: SearchRead = { accommodations: [], rooms: [], plans: [] };
+  const read: SearchRead = { accommodations: [], rooms: [], plans: [], fees: new Map() };
   for (const values of rows) {
     if (values[0] === HIT) read.accommodations.push(accommodationOfRow(rowOf<HitRow>(HIT_COLUMNS, values)));
     else if (values[0] === ROOM_NIGHT) read.rooms.push(rowOf<RoomNightRow>(ROOM_NIGHT_COLUMNS, values));
-    else read.plans.push(rowOf<PlanNightRow>(PLAN_NIGHT_COLUMNS, values));
+    else if (values[0] === PLAN_NIGHT) read.plans.push(rowOf<PlanNightRow>(PLAN_NIGHT_COLUMNS, values));
+    else read.fees.set(values[2] as string, values[3] as string);
   }
   return read;
 };

@@ -4,6 +4,7 @@ import { apiRoute } from "../../platform/http/api-route";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
+import { feeScheduleInputSchema, feeScheduleSchema, replaceFeeSchedule } from "../content";
 import { setRatePlanNights, setRoomNights, viewInventory } from "./service";
 
 const range = {
@@ -107,6 +108,27 @@ const setPlan = apiRoute({
   responses: { 200: { description: "Inventory after the change", ...json }, ...errorResponses(400, 401, 403, 404) },
 });
 
+const setFees = apiRoute({
+  operationId: "setAccommodationFees",
+  method: "put",
+  path: "/{accommodationCode}/fees",
+  tags: ["Inventory (operator)"],
+  summary: "Replace an accommodation's taxes and fees; the next search prices with them",
+  security: operatorSecurity,
+  middleware: [operatorAuth()] as const,
+  request: {
+    params: z.object({ accommodationCode: code }),
+    body: { required: true, content: { "application/json": { schema: feeScheduleInputSchema } } },
+  },
+  responses: {
+    200: {
+      description: "The schedule now in force",
+      content: { "application/json": { schema: envelopeSchema(feeScheduleSchema).openapi("FeeScheduleResponse") } },
+    },
+    ...errorResponses(400, 401, 403, 404),
+  },
+});
+
 /** Mounted at /api/inventory. */
 export const supplyRoutes = featureRouter()
   .openapi(view, async (c) => {
@@ -116,6 +138,10 @@ export const supplyRoutes = featureRouter()
   .openapi(setRoom, async (c) => {
     const { accommodationCode, roomCode } = c.req.valid("param");
     return c.json(success(await setRoomNights(c.get("db"), accommodationCode, roomCode, c.req.valid("json"))), 200);
+  })
+  .openapi(setFees, async (c) => {
+    const { accommodationCode } = c.req.valid("param");
+    return c.json(success(await replaceFeeSchedule(c.get("db"), accommodationCode, c.req.valid("json"))), 200);
   })
   .openapi(setPlan, async (c) => {
     const { accommodationCode, ratePlanCode } = c.req.valid("param");

@@ -1,11 +1,12 @@
 /**
  * How a net night becomes the price a connection sells it at: the connection's markup on the net
  * price, then the exchange into the currency the partner asked for. Each step is rounded per night
- * (net to cents, marked-up to cents, converted to the target currency's minor unit), so two
- * connections differing only in markup differ by exactly that markup on every night.
+ * (net to the hotel currency's minor unit, marked-up likewise, converted to the target currency's
+ * minor unit; money.ts), so two connections differing only in markup differ by exactly that markup
+ * on every night. Taxes are computed on the marked-up (selling) base, fees are never marked up.
  */
 
-import { isChargeable } from "../../platform/money";
+import { convertMinor, isChargeable, percentOfMinor, toMinor } from "../../platform/money";
 import type { CoreConnection } from "../connections";
 import { exchangeFor, type ExchangeTable } from "./exchange-rates";
 import type { Offer, Supplier } from "./supplier";
@@ -24,17 +25,24 @@ export const netTerms = (hotelCurrency: string): SellingTerms => ({
   exchange: { currency: hotelCurrency, rate: 1 },
 });
 
+/** A sold amount in whole minor units: in the property's (hotel's) currency, and converted into the selling currency. */
+export type SoldAmount = { property: number; sold: number };
+
 /**
- * One net night (hotel currency, before rounding) as sold, in whole minor units of the target
- * currency. Net and marked-up prices are rounded to cents of the hotel currency; the converted
- * price to the target's minor unit. Integer cents keep `net × 1.1` exact at the half cent.
+ * One net night (hotel currency, before rounding) as sold: rounded once to the hotel currency's
+ * minor unit, the markup added (a percentage of it, rounded once), then converted into the target
+ * currency (rounded once to its minor unit). Integer minor units keep `net x 1.1` exact at the half unit.
  */
-export const sellNight = (net: number, terms: SellingTerms, targetScale: number): number => {
-  const netCents = Math.round(net * 100);
-  const soldCents = terms.markupPercent === 0 ? netCents : Math.round((netCents * (100 + terms.markupPercent)) / 100);
-  if (terms.exchange.rate === 1 && targetScale === 100) return soldCents;
-  return Math.round((soldCents / 100) * terms.exchange.rate * targetScale);
+export const sellNight = (net: number, terms: SellingTerms): SoldAmount => {
+  const hotelCurrency = terms.exchange.currency;
+  const netMinor = toMinor(net, hotelCurrency);
+  const property = terms.markupPercent === 0 ? netMinor : netMinor + percentOfMinor(netMinor, terms.markupPercent);
+  return { property, sold: toSellingCurrency(property, terms) };
 };
+
+/** Whole minor units of the hotel's currency in the selling currency, at the terms' rate (rounded once). */
+export const toSellingCurrency = (propertyMinor: number, terms: SellingTerms): number =>
+  convertMinor(propertyMinor, terms.exchange.currency, terms.currency, terms.exchange.rate);
 
 /** Whether an offer can be sold: its total and every room's total are chargeable. */
 export const isSellable = (offer: Pick<Offer, "rate" | "rooms">): boolean =>

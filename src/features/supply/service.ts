@@ -3,8 +3,7 @@ import type { Db } from "../../platform/db/client";
 import { isCheckViolation } from "../../platform/db/constraint";
 import { accommodations } from "../content";
 import { ApiError } from "../../platform/http/api-error";
-import { round2 } from "../../platform/money";
-import { catalogueFor, defaultRoomNightPrice } from "./catalogue";
+import { catalogueFor, defaultRoomNightPrice, netPrice } from "./catalogue";
 import { upsertRatePlanNightRange, upsertRoomNightRange } from "./night-ranges";
 import { ratePlanNights, roomNights } from "./tables";
 import { addDays, stayNights } from "../../platform/time/zoned-time";
@@ -160,7 +159,7 @@ export const viewInventory = async (db: Db, code: string, from: string, to: stri
             return {
               night,
               stopSell: Boolean(row?.stopSell),
-              price: row?.price ?? round2(roomPrice * plan.priceFactor),
+              price: row?.price ?? netPrice(roomPrice * plan.priceFactor),
             };
           }),
         })),

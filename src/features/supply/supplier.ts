@@ -6,12 +6,44 @@
 
 import type { SellingTerms } from "./selling-price";
 
-/** `exchange`: the hotel's currency and the rate that converted its prices into `currency`. */
+/** A tax or a fee. */
+export type ChargeType = "TAX" | "FEE";
+/**
+ * One tax or fee of a rate, in the rate's currency. `included`: charged at booking (part of
+ * `taxesAndFees` and `chargeTotal`); otherwise due at the property (also in `dueAtProperty`).
+ */
+export type RateCharge = { type: ChargeType; code: string; description: string; amount: number; included: boolean };
+/** A charge the property collects from the guest, in the property's currency. */
+export type PropertyCharge = { type: ChargeType; code: string; description: string; amount: number; currency: string };
+/**
+ * What the property collects from the guest, in the property's currency (always present: amount 0
+ * and no charges when nothing is due); `amountInRateCurrency` only when that currency differs from the rate's.
+ */
+export type DueAtProperty = {
+  amount: number;
+  currency: string;
+  amountInRateCurrency?: number;
+  charges: PropertyCharge[];
+};
+/** One night of a rate: its base and its included taxes and fees (the nights sum to the rate exactly). */
+export type NightPrice = { date: string; baseRate: number; taxesAndFees: number };
+
+/**
+ * A price, exact to the minor unit (computed in whole minor units, money.ts): `baseRate +
+ * taxesAndFees = chargeTotal` (what the partner is charged at booking), the included `charges` sum
+ * to `taxesAndFees`, `totalStayPrice = chargeTotal + dueAtProperty` in the rate's currency, and
+ * `nights` sum to `baseRate` and `taxesAndFees`. `exchange`: the hotel's currency and the rate
+ * that converted its prices into `currency`.
+ */
 export type Rate = {
   currency: string;
   baseRate: number;
   taxesAndFees: number;
   chargeTotal: number;
+  charges: RateCharge[];
+  dueAtProperty: DueAtProperty;
+  totalStayPrice: number;
+  nights: NightPrice[];
   exchange?: { currency: string; rate: number };
 };
 export type CancelPenalty = { penaltyType: string; currency: string; deadline: string; value: number };

@@ -4,7 +4,9 @@ import { defaultSupplierTimeoutMs } from "../supplier-deadline";
 import type { Upstream } from "../../connections";
 import { BOARD_NAMES } from "../catalogue";
 import { recordProviderTransaction } from "../provider-transactions";
-import { moneyIn } from "../../../platform/money";
+import { splitMinor } from "../../../platform/money";
+import { stayNights } from "../../../platform/time/zoned-time";
+import { addLines, emptyLines, rateOfLines } from "../rate-lines";
 import { sellNight, type SellingTerms } from "../selling-price";
 import {
   MIXED_PRODUCT_SEPARATOR,
@@ -59,18 +61,28 @@ const productOf = (option: HotelxOption): OfferRef => {
   return { roomCode, ratePlanCode: `${roomCode}-${option.boardCode}` };
 };
 
-/** An upstream total (the whole stay, every room) as we sell it: the connection's markup and exchange, on the total. */
-const rateOf = (price: HotelxPrice, terms: SellingTerms) => {
-  const money = moneyIn(terms.currency);
-  const chargeTotal = money.amount(sellNight(price.net, terms, money.scale));
-  return {
-    currency: terms.currency,
-    baseRate: chargeTotal,
-    // Hotel-X nets include taxes: nothing is added on top.
-    taxesAndFees: 0,
-    chargeTotal,
-    ...(terms.exchange.rate === 1 && terms.exchange.currency === terms.currency ? {} : { exchange: terms.exchange }),
+/**
+ * An upstream total (the whole stay, every room) as we sell it: the connection's markup and
+ * exchange on the total, split over the rooms (equally) and each room's share over the nights, by
+ * largest remainder, so that rooms and nights add up to the minor unit. Hotel-X nets include
+ * taxes: nothing is itemized and nothing is due at the property (for now).
+ */
+const ratesOf = (price: HotelxPrice, terms: SellingTerms, stay: Stay, rooms: number) => {
+  const dates = stayNights(stay.checkIn, stay.checkOut);
+  const exchange = terms.exchange.rate === 1 && terms.exchange.currency === terms.currency ? undefined : terms.exchange;
+  const linesOf = (total: number) => {
+    const lines = emptyLines(terms.currency, HOTELX_CURRENCY, dates, exchange);
+    lines.base = splitMinor(
+      total,
+      dates.map(() => 1),
+    );
+    return lines;
   };
+  const roomLines = splitMinor(
+    sellNight(price.net, terms).sold,
+    Array.from({ length: rooms }, () => 1),
+  ).map(linesOf);
+  return { rate: rateOfLines(addLines(roomLines)), rooms: roomLines.map(rateOfLines) };
 };
 
 /** Each penalty as money in the selling currency, its deadline `hoursBefore` check-in (00:00 UTC) when none is given. */
@@ -113,11 +125,8 @@ const offerOf = (
   upstreamOptionId?: string,
 ): Offer => {
   const product = productOf(option);
-  const rate = rateOf(price, terms);
+  const { rate, rooms } = ratesOf(price, terms, stay, option.rooms.length);
   const refundable = policy?.refundable ?? option.rooms.every((r) => r.refundable !== false);
-  // The total split over the rooms in whole cents, the rest on the first room.
-  const cents = Math.round(rate.chargeTotal * 100);
-  const share = Math.floor(cents / option.rooms.length);
   return {
     roomCode: product.roomCode,
     ratePlanCode: product.ratePlanCode,
@@ -130,15 +139,12 @@ const offerOf = (
     status: option.status,
     rate,
     cancelPolicy: cancelPolicyOf(policy, refundable, rate.chargeTotal, price.net, stay, terms.currency),
-    rooms: option.rooms.map((room, i) => {
-      const roomCents = share + (i === 0 ? cents - share * option.rooms.length : 0);
-      return {
-        occupancyRefId: room.occupancyRefId,
-        code: room.code,
-        description: room.description ?? room.code,
-        rate: { currency: rate.currency, baseRate: roomCents / 100, taxesAndFees: 0, chargeTotal: roomCents / 100 },
-      };
-    }),
+    rooms: option.rooms.map((room, i) => ({
+      occupancyRefId: room.occupancyRefId,
+      code: room.code,
+      description: room.description ?? room.code,
+      rate: rooms[i]!,
+    })),
   };
 };
 
