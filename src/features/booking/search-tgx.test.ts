@@ -846,7 +846,13 @@ describe("/openapi.json", () => {
     expect(route.requestBody.required).toBe(true);
     const ref = (schema: any) => (schema.$ref ? doc.components.schemas[schema.$ref.split("/").pop()] : schema);
     const request = ref(route.requestBody.content["application/json"].schema);
-    expect(Object.keys(request.properties).sort()).toEqual(["criteria", "filter", "filterSearch", "settings"]);
+    expect(Object.keys(request.properties).sort()).toEqual([
+      "criteria",
+      "distributionContext",
+      "filter",
+      "filterSearch",
+      "settings",
+    ]);
     expect(Object.keys(request.properties.criteria.properties)).toEqual(
       expect.arrayContaining([
         "checkIn",

@@ -30,6 +30,7 @@ import {
   MIXED_PRODUCT_SEPARATOR,
   SupplierRefusal,
 } from "./supplier";
+import { maySell, rateRulesOf, type RateAccess, type RateRule } from "./rate-rules";
 import { ratePlanNights } from "./tables";
 import { addDays, localDate, stayNights, zonedTimeToUtc } from "../../platform/time/zoned-time";
 
@@ -258,12 +259,19 @@ const assembleOffer = (
     boardCode: lead.plan.boardCode,
     boardName: lead.plan.boardName,
     isRefundable: refundable,
-    rateRules: refundable ? [] : ["NON_REFUNDABLE"],
+    rateRules: offerRules(lead.plan),
+    visibility: lead.plan.visibility,
     status: "OK",
     rate,
     cancelPolicy,
     rooms,
   };
+};
+
+/** An offer's rules: its plan's own, and `NON_REFUNDABLE` when it cannot be cancelled free. */
+const offerRules = (plan: RatePlan): RateRule[] => {
+  if (plan.cancellation.refundable) return [...plan.rateRules];
+  return plan.rateRules.length ? rateRulesOf([...plan.rateRules, "NON_REFUNDABLE"]) : ["NON_REFUNDABLE"];
 };
 
 /**
@@ -419,15 +427,18 @@ const priceMixed = (
 const checkInPassed = (accommodation: SupplyAccommodation, pricing: StayPricing) =>
   pricing.nearToday && localDate(pricing.now, accommodation.timezone) > pricing.stay.checkIn;
 
+/** `access`: what the caller may sell; a restricted plan it may not is not even priced. */
 const offersFor = (
   accommodation: SupplyAccommodation,
   pricing: StayPricing,
   overrides: NightOverrides | undefined,
+  access: RateAccess | undefined,
 ): Offer[] => {
   if (checkInPassed(accommodation, pricing)) return [];
   const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
   const offers: Offer[] = [];
   for (const pick of catalogue.products) {
+    if (access && !maySell(pick.plan, access)) continue;
     const offer = priceOffer(accommodation, catalogue, pick, pricing, overrides);
     if (offer) offers.push(offer);
   }
@@ -508,13 +519,13 @@ export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites
     currency: CURRENCY,
     remote: false,
 
-    async search(wanted, stay, now, terms) {
+    async search(wanted, stay, now, terms, call) {
       const { accommodations, rooms, plans } = await searchRead(db, sqlSelectionOf(wanted), stay);
       const overrides = overridesOf(rooms, plans);
       const pricing = stayPricing(stay, now, terms);
       const offers = new Map<string, Offer[]>();
       for (const accommodation of accommodations) {
-        const priced = offersFor(accommodation, pricing, overrides.get(accommodation.code));
+        const priced = offersFor(accommodation, pricing, overrides.get(accommodation.code), call?.rateAccess);
         if (priced.length) offers.set(accommodation.code, priced);
       }
       return { accommodations, offers };

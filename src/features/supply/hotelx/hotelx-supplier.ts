@@ -4,6 +4,7 @@ import { defaultSupplierTimeoutMs } from "../supplier-deadline";
 import type { Upstream } from "../../connections";
 import { BOARD_NAMES } from "../catalogue";
 import { recordProviderTransaction } from "../provider-transactions";
+import { rateRulesOf, visibilityOf } from "../rate-rules";
 import { moneyIn } from "../../../platform/money";
 import { sellNight, type SellingTerms } from "../selling-price";
 import {
@@ -53,11 +54,20 @@ type HotelxEnv = Pick<Env, "UPSTREAM_CIRCUIT"> & { ENVIRONMENT?: string };
 const upstreamFailed = (fault: hotelx.CallFault, deadlineMs: number, defaultMs: number): boolean =>
   fault === "unreachable" || fault === "server" || (fault === "timeout" && deadlineMs >= defaultMs);
 
-/** The product of an option, as our option ids carry it: room code(s), and room + board as the rate plan. */
+/**
+ * The product of an option, as our option ids carry it: room code(s), and room + board as the rate
+ * plan, plus its rules but `NON_REFUNDABLE` (`DBL-RO-PACKAGE`), so a package rate of a room is
+ * never the public rate of that room and board.
+ */
 const productOf = (option: HotelxOption): OfferRef => {
   const roomCode = option.rooms.map((r) => r.code).join(MIXED_PRODUCT_SEPARATOR);
-  return { roomCode, ratePlanCode: `${roomCode}-${option.boardCode}` };
+  const rules = rateRulesOf(option.rateRules).filter((r) => r !== "NON_REFUNDABLE");
+  return { roomCode, ratePlanCode: [`${roomCode}-${option.boardCode}`, ...rules].join("-") };
 };
+
+/** The supplier's rules as they are, and `NON_REFUNDABLE` when the option cannot be cancelled free. */
+const rulesOf = (option: HotelxOption, refundable: boolean) =>
+  rateRulesOf(refundable ? option.rateRules : [...(option.rateRules ?? []), "NON_REFUNDABLE"]);
 
 /** An upstream total (the whole stay, every room) as we sell it: the connection's markup and exchange, on the total. */
 const rateOf = (price: HotelxPrice, terms: SellingTerms) => {
@@ -115,6 +125,7 @@ const offerOf = (
   const product = productOf(option);
   const rate = rateOf(price, terms);
   const refundable = policy?.refundable ?? option.rooms.every((r) => r.refundable !== false);
+  const rateRules = rulesOf(option, refundable);
   // The total split over the rooms in whole cents, the rest on the first room.
   const cents = Math.round(rate.chargeTotal * 100);
   const share = Math.floor(cents / option.rooms.length);
@@ -126,7 +137,8 @@ const offerOf = (
     boardCode: option.boardCode,
     boardName: BOARD_NAMES[option.boardCode as keyof typeof BOARD_NAMES] ?? option.boardCode,
     isRefundable: refundable,
-    rateRules: refundable ? [] : ["NON_REFUNDABLE"],
+    rateRules,
+    visibility: visibilityOf(rateRules),
     status: option.status,
     rate,
     cancelPolicy: cancelPolicyOf(policy, refundable, rate.chargeTotal, price.net, stay, terms.currency),
