@@ -130,8 +130,8 @@ export default defineConfig({
                 WEBHOOK_RETRY_DELAYS_SECONDS: "0,0,0,0,0,0",
                 // Links are built from PUBLIC_BASE_URL, as on a deploy, so a forged Host can be tested.
                 PUBLIC_BASE_URL: "https://edgestay.test",
-                // The fuzz test's seed and random runs per route are fixed (the fuzz block of test/workers/d1-session.test.ts); FUZZ_SEED=<n> and
-                // FUZZ_RUNS=<n> ask for others, to replay a failure or to explore further.
+                // The fuzz test's seed and random runs per route are fixed (test/workers/d1-session.test.ts);
+                // FUZZ_SEED=<n> and FUZZ_RUNS=<n> ask for others, to replay a failure or to explore further.
                 FUZZ_SEED: process.env.FUZZ_SEED ?? "",
                 FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
                 HOTELX_SANDBOX_API_KEY: hotelxSandbox.bindings.HOTELX_API_KEY,
