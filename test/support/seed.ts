@@ -114,6 +114,7 @@ export const SANDBOX_SCENARIO_CODES = [
   "HXSLOW10000",
   "HX302",
   "HXBOOK307",
+  "HXPACKAGE",
 ] as const;
 
 /**

@@ -117,6 +117,7 @@ const searchOptions = (vars: Vars) => {
           refundable: room.refundable,
         })),
         price: price(net, hotel.currency),
+        rateRules: room.rateRules ?? null,
         cancelPolicy: cancelPolicyOf(room.refundable, hotel.currency, net),
         remarks: null,
       });

@@ -1,5 +1,13 @@
 /** The sandbox's own small inventory, and the scenario hotels chosen by code (README.md). */
-export type SandboxRoom = { code: string; description: string; board: string; nightly: number; refundable: boolean };
+export type SandboxRoom = {
+  code: string;
+  description: string;
+  board: string;
+  nightly: number;
+  refundable: boolean;
+  /** Hotel-X `RateRulesType` names the option carries; none when absent. */
+  rateRules?: string[];
+};
 export type SandboxHotel = { code: string; name: string; currency: string; rooms: SandboxRoom[] };
 
 /** Where a generated hotel stands, so content rows made for it (the bench's) agree with its name. */
@@ -17,6 +25,42 @@ const HOTELS: SandboxHotel[] = [
   { code: "HX003", name: "Hotel Sandbox Lisbon", currency: "EUR", rooms: standardRooms(80) },
   { code: "HX004", name: "Hotel Sandbox Paris", currency: "EUR", rooms: standardRooms(160) },
   { code: "HX005", name: "Hotel Sandbox Rome", currency: "EUR", rooms: standardRooms(110) },
+];
+
+/** Hotels whose rates carry Hotel-X rate rules (README.md, "Rate rules"); searchable like the scenario hotels. */
+const RULED_HOTELS: SandboxHotel[] = [
+  {
+    code: "HXPACKAGE",
+    name: "Sandbox package hotel",
+    currency: "EUR",
+    rooms: [
+      ...standardRooms(100),
+      {
+        code: "DBL-PKG",
+        description: "Double room, sold only with a flight",
+        board: "RO",
+        nightly: 80,
+        refundable: true,
+        rateRules: ["PACKAGE"],
+      },
+      {
+        code: "DBL-MOB",
+        description: "Double room, mobile rate",
+        board: "RO",
+        nightly: 88,
+        refundable: false,
+        rateRules: ["MOBILE", "NON_REFUNDABLE"],
+      },
+      {
+        code: "DBL-WAR",
+        description: "Double room with cancellation warranty",
+        board: "RO",
+        nightly: 104,
+        refundable: true,
+        rateRules: ["WARRANTY"],
+      },
+    ],
+  },
 ];
 
 /**
@@ -93,7 +137,7 @@ export const scenarioOf = (code: string): Scenario => {
 
 /** Inventory and generated hotels, and every scenario code as a hotel too (100 EUR a night) so it can be searched. */
 export const hotelFor = (code: string): SandboxHotel | null => {
-  const listed = HOTELS.find((h) => h.code === code);
+  const listed = HOTELS.find((h) => h.code === code) ?? RULED_HOTELS.find((h) => h.code === code);
   if (listed) return listed;
   const generated = generatedIndex(code);
   if (generated !== null) return generatedHotel(generated);

@@ -1,6 +1,7 @@
 import type { Keyring } from "../../platform/crypto/keyring";
 import { openToken, signToken } from "../../platform/crypto/signed-token";
 import { ApiError } from "../../platform/http/api-error";
+import { type RateAccess, rateAccessFromText } from "../supply";
 
 /** Option ids live about 24 hours (spec 3.2). */
 export const OPTION_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -28,13 +29,15 @@ export type OptionSnapshot = {
   expiresAt: number;
   /** The supplier that priced it, when not the embedded inventory (ids of the embedded one stay as they were). */
   supplier?: string;
+  /** Which restricted rates the search could show (`rateAccessText`); absent: public rates only. */
+  rateAccess?: string;
 };
 
 const SEPARATOR = "~";
 
 /** What every option of one search shares: the signed part of an option id. */
 type StaySnapshot = Pick<OptionSnapshot, "partnerId" | "checkIn" | "checkOut" | "rooms" | "expiresAt"> &
-  Partial<Pick<OptionSnapshot, "currency" | "occupancyRefIds">>;
+  Partial<Pick<OptionSnapshot, "currency" | "occupancyRefIds" | "rateAccess">>;
 type ProductSnapshot = Pick<
   OptionSnapshot,
   "accommodationCode" | "roomCode" | "ratePlanCode" | "chargeTotal" | "supplier"
@@ -49,6 +52,8 @@ const stayPayload = (o: StaySnapshot) => [
   o.rooms.map((r) => r.join(".")).join("_"),
   o.currency ?? "USD",
   (o.occupancyRefIds ?? o.rooms.map((_, i) => i + 1)).join("."),
+  // Only a search that may show restricted rates signs what it may show: other ids are as they were.
+  ...(o.rateAccess === undefined ? [] : [o.rateAccess]),
 ];
 
 /**
@@ -58,6 +63,8 @@ const stayPayload = (o: StaySnapshot) => [
  * no signature: quote re-prices them from live inventory, so an altered value can only ask about
  * another room of the same stay or change whether `Price changed` is reported to its sender. The
  * supplier is unsigned too: quote accepts only a supplier of the caller's connection, which re-prices.
+ * Which restricted rates the search could show is signed (`rateAccess`): quote sells none beyond it,
+ * so changing the plan to a package or mobile rate gets no further than the search did.
  */
 const optionIdOf = (signedStay: string, o: ProductSnapshot) =>
   `${signedStay}${SEPARATOR}${o.accommodationCode}${SEPARATOR}${o.roomCode}${SEPARATOR}${o.ratePlanCode}${SEPARATOR}${o.chargeTotal}${o.supplier ? `${SEPARATOR}${o.supplier}` : ""}`;
@@ -91,7 +98,7 @@ export const readOptionId = async (
   token: string,
   partnerId: string,
   now: number,
-): Promise<OptionSnapshot> => {
+): Promise<OptionSnapshot & { access: RateAccess }> => {
   const parts = token.split(SEPARATOR);
   // Mixed products join one code per room with "+": up to 9 rooms of codes up to 12 characters.
   if ((parts.length !== 5 && parts.length !== 6) || parts.slice(1).some((p) => p.length === 0 || p.length > 128))
@@ -108,9 +115,13 @@ export const readOptionId = async (
   if (!Number.isFinite(chargeTotal) || chargeTotal < 0) throw EXPIRED_OR_INVALID();
   const opened = await openToken(keys, "booking-option", signedStay, now);
   if (opened.kind !== "ok" || opened.expiresAt === null || !Array.isArray(opened.payload)) throw EXPIRED_OR_INVALID();
-  const [version, partner, checkIn, checkOut, rooms, currency, refIds] = opened.payload as unknown[];
+  const [version, partner, checkIn, checkOut, rooms, currency, refIds, rateAccess, ...rest] =
+    opened.payload as unknown[];
+  const access = typeof rateAccess === "string" || rateAccess === undefined ? rateAccessFromText(rateAccess) : null;
   if (
     version !== 4 ||
+    access === null ||
+    rest.length > 0 ||
     typeof partner !== "string" ||
     typeof checkIn !== "string" ||
     typeof checkOut !== "string" ||
@@ -135,5 +146,7 @@ export const readOptionId = async (
     occupancyRefIds: refIds.split(".").map(Number),
     expiresAt: opened.expiresAt,
     ...(supplier ? { supplier } : {}),
+    ...(typeof rateAccess === "string" ? { rateAccess } : {}),
+    access,
   };
 };

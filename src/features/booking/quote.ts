@@ -13,6 +13,7 @@ import {
   logUnsellable,
   needsExchangeRates,
   sellingTermsFor,
+  maySell,
 } from "../supply";
 import { percentOfMinor, toMajor, toMinor } from "../../platform/money";
 import type { CoreConnection } from "../connections";
@@ -139,6 +140,8 @@ export const priceQuote = async (
     throw error;
   }
   if (!offer) throw new ApiError("room_unavailable", "Room is unavailable");
+  // A restricted rate the search could not show (a plan code changed in the unsigned part of the id) is not sold.
+  if (!maySell(offer, option.access)) throw new ApiError("option_invalid", "Option reference invalid");
   // Priced at nothing (or past an exact amount) in this currency: not for sale, as search would not offer it.
   if (!isSellable(offer)) {
     logUnsellable(supplier.name, terms, 1);

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { currencyCode, isoDate } from "../../platform/http/fields";
 import { envelopeSchema } from "../../platform/http/envelope";
 import { specMessage, unsupportedField } from "../../platform/http/validation";
-import { nameSearchCharacters } from "../supply";
+import { nameSearchCharacters, RATE_RULES, SALES_CHANNELS, VISIBILITY_TYPES } from "../supply";
 import { MAX_OPTION_ID_LENGTH } from "./option-token";
 
 export const MAX_SEARCH_CODES = 1000;
@@ -158,23 +158,32 @@ export const settingsSchema = z
   .passthrough();
 
 /**
- * Section 2.7. Every Edgestay rate is PUBLIC (any channel may show it) and sold on every channel
- * and in every distribution mode at one price, so these are validated and select nothing.
+ * Section 2.7. On search, `supportedVisibilityTypes` and `salesChannel` decide which restricted
+ * rates it may show (docs/api-decisions.md, "Issue 27: restricted rates"); the option ids carry
+ * that, so on quote and book they are validated and select nothing.
  */
-const distributionContext = z
+export const distributionContext = z
   .object({
     customer: z.record(z.string(), z.unknown()).optional(),
-    salesChannel: z.enum(["WEB", "APP", "OFFLINE"]).optional(),
+    salesChannel: z.enum(SALES_CHANNELS).optional().openapi({
+      description: "Search: `APP` also shows MOBILE rates (rates for bookings made in a mobile app)",
+      example: "APP",
+    }),
     distributionMode: z.enum(["CUSTOMER", "REDISTRIBUTION"]).optional(),
     supportedVisibilityTypes: z
-      .array(z.enum(["PUBLIC", "PACKAGE", "OPAQUE_PROPERTY"]))
+      .array(z.enum(VISIBILITY_TYPES))
       .max(3)
-      .optional(),
+      .optional()
+      .openapi({
+        description:
+          "Search: the visibilities the partner can sell (default [PUBLIC]). PACKAGE shows package-only rates (to be sold with a flight or other travel product), OPAQUE_PROPERTY opaque ones",
+        example: ["PUBLIC", "PACKAGE"],
+      }),
   })
   .optional()
   .openapi({
     description:
-      "Section 2.7. Every Edgestay rate is PUBLIC and sold on every channel and in every mode at one price: validated, selects nothing",
+      "Section 2.7. Search: which restricted rates the partner may be shown (default: public rates only). Quote and book: validated; the option id keeps what its search could show",
   });
 
 /** `<criteria>.currency` and `settings.currency` ask for the same thing: both sent, they must agree. */
@@ -361,6 +370,16 @@ const cancelPolicy = z
   })
   .openapi("CancelPolicy");
 const room = z.object({ occupancyRefId: z.number(), code: z.string(), description: z.string(), rate });
+const rateRules = z.array(z.enum(RATE_RULES)).openapi({
+  description:
+    "Hotel-X RateRulesType names of the rate (never NORMAL); empty for a plain public rate. PACKAGE, MOBILE and the rules a traveller must qualify for are shown only where they may be sold (docs/api-decisions.md)",
+  example: ["NON_REFUNDABLE"],
+});
+const visibility = z.enum(VISIBILITY_TYPES).openapi({
+  description:
+    "PUBLIC: may be shown on its own. PACKAGE: only as part of a package (shown with supportedVisibilityTypes PACKAGE). OPAQUE_PROPERTY: only without naming the hotel",
+  example: "PUBLIC",
+});
 const location = z.object({ country: z.string(), longitude: z.number(), latitude: z.number() });
 
 export const optionSchema = z
@@ -369,6 +388,8 @@ export const optionSchema = z
     boardCode: z.string(),
     boardName: z.string(),
     isRefundable: z.boolean(),
+    rateRules,
+    visibility,
     rate,
     cancelPolicy,
     rooms: z.array(room),
@@ -429,6 +450,8 @@ export const searchResponseSchema = envelopeSchema(
                 boardCode: "RO",
                 boardName: "Room Only",
                 isRefundable: true,
+                rateRules: [],
+                visibility: "PUBLIC",
                 rate: RATE_EXAMPLE,
                 cancelPolicy: CANCEL_POLICY_EXAMPLE,
                 rooms: [ROOM_EXAMPLE],
@@ -502,6 +525,8 @@ export const quoteSchema = z
     boardCode: z.string(),
     boardName: z.string(),
     isRefundable: z.boolean(),
+    rateRules,
+    visibility,
     rate,
     cancelPolicy,
     rooms: z.array(room),
@@ -521,6 +546,8 @@ export const quoteSchema = z
       boardCode: "RO",
       boardName: "Room Only",
       isRefundable: true,
+      rateRules: [],
+      visibility: "PUBLIC",
       rate: RATE_EXAMPLE,
       cancelPolicy: CANCEL_POLICY_EXAMPLE,
       rooms: [ROOM_EXAMPLE],

@@ -78,6 +78,11 @@ const HOTEL_X = {
     "UNEMPLOYED",
     "NORMAL",
     "NON_REFUNDABLE",
+    "MOBILE",
+    "WARRANTY",
+    "ESSENTIAL_WORKER",
+    "NEGOTIATED",
+    "CUSTOM",
   ],
 };
 
@@ -581,6 +586,83 @@ describe("POST /api/search/tgx: filters and business rules", () => {
   });
 });
 
+describe("POST /api/search/tgx: restricted rates (issue 27)", () => {
+  const rulesOf = (search: any) => search.options.map((o: any) => o.rateRules as string[]);
+  const restricted = (rules: string[]) => rules.some((r) => r !== "NON_REFUNDABLE");
+
+  it("accepts every RateRulesType of the public schema in filterSearch.rateRules, the five once refused included", async () => {
+    const plain = await searchTgx(tgxBody({ hotels: HOTELS }));
+    expect(plain.status).toBe(200);
+    const once = ["MOBILE", "WARRANTY", "ESSENTIAL_WORKER", "NEGOTIATED", "CUSTOM"];
+    // Excluding rules no public option carries changes nothing.
+    const excluded = await searchTgx({
+      ...tgxBody({ hotels: HOTELS }),
+      filterSearch: { rateRules: { excludes: once } },
+    });
+    expect(excluded.status).toBe(200);
+    expect(excluded.search.options.map((o: any) => o.id.split("~").slice(1).join("~"))).toEqual(
+      plain.search.options.map((o: any) => o.id.split("~").slice(1).join("~")),
+    );
+    // Including them is accepted too; a rule a traveller must qualify for is shown only where one exists (none here).
+    for (const rules of [once, HOTEL_X.RateRulesType]) {
+      const res = await searchTgx({ ...tgxBody({ hotels: HOTELS }), filterSearch: { rateRules: { includes: rules } } });
+      expect(res.status).toBe(200);
+      expect(res.search.errors).toEqual([]);
+    }
+  });
+
+  it("PACKAGE rates only with distributionContext.supportedVisibilityTypes PACKAGE, MOBILE only on the APP channel", async () => {
+    const plain = await searchTgx(tgxBody({ hotels: HOTELS }));
+    expect(rulesOf(plain.search).some(restricted)).toBe(false);
+    const asked = await searchTgx(
+      tgxBody({ hotels: HOTELS }, { filter: { rateRules: { includes: ["PACKAGE", "MOBILE", "NORMAL"] } } }),
+    );
+    expect(rulesOf(asked.search).some(restricted)).toBe(false);
+    const packaged = await searchTgx({
+      ...tgxBody({ hotels: HOTELS }),
+      distributionContext: { supportedVisibilityTypes: ["PUBLIC", "PACKAGE"] },
+    });
+    const packages = packaged.search.options.filter((o: any) => o.rateRules.includes("PACKAGE"));
+    expect(packages.map((o: any) => o.hotelCode)).toEqual([
+      ...new Set(plain.search.options.map((o: any) => o.hotelCode).sort()),
+    ]);
+    expect(packages.every((o: any) => o.rooms[0].code === "STD" && o.id.includes("~STD-RO-PKG~"))).toBe(true);
+    expect(packaged.search.options.length).toBe(plain.search.options.length + packages.length);
+    const app = await searchTgx({ ...tgxBody({ hotels: HOTELS }), distributionContext: { salesChannel: "APP" } });
+    const mobile = rulesOf(app.search).filter(restricted);
+    expect(mobile.length).toBeGreaterThan(0);
+    expect(mobile.every((r: string[]) => r.join() === "NON_REFUNDABLE,MOBILE")).toBe(true);
+  });
+
+  it("OLDER65 with filterSearch.rateRules.includes and a guest of 65; the option it gives quotes", async () => {
+    const seniors = [{ paxes: [{ age: 67 }, { age: 66 }] }];
+    const asked = await searchTgx({
+      ...tgxBody({ hotels: HOTELS, occupancies: seniors }),
+      filterSearch: { rateRules: { includes: ["OLDER65"] } },
+    });
+    const senior = asked.search.options.filter((o: any) => o.rateRules.includes("OLDER65"));
+    expect(senior.length).toBeGreaterThan(0);
+    const young = await searchTgx({
+      ...tgxBody({ hotels: HOTELS }),
+      filterSearch: { rateRules: { includes: ["OLDER65"] } },
+    });
+    expect(rulesOf(young.search).some(restricted)).toBe(false);
+    const option = senior[0];
+    const quote = await post("/api/quote", {
+      quoteCriteria: {
+        optionId: option.id,
+        accommodation: { code: option.hotelCode },
+        occupancies: seniors,
+        checkIn: inDays(30),
+        checkOut: inDays(32),
+      },
+      settings: { access: { code: DIRECT } },
+    });
+    expect(quote.status).toBe(200);
+    expect(quote.json.data.rateRules).toEqual(["OLDER65"]);
+  });
+});
+
 describe("POST /api/search/tgx: issue 25, every Hotel-X field is applied or refused", () => {
   const idsOf = (search: any) => search.options.map((o: any) => o.id.split("~").slice(1).join("~"));
   const depsWith = (...suppliers: Supplier[]): BookingDeps => ({
@@ -846,7 +928,13 @@ describe("/openapi.json", () => {
     expect(route.requestBody.required).toBe(true);
     const ref = (schema: any) => (schema.$ref ? doc.components.schemas[schema.$ref.split("/").pop()] : schema);
     const request = ref(route.requestBody.content["application/json"].schema);
-    expect(Object.keys(request.properties).sort()).toEqual(["criteria", "filter", "filterSearch", "settings"]);
+    expect(Object.keys(request.properties).sort()).toEqual([
+      "criteria",
+      "distributionContext",
+      "filter",
+      "filterSearch",
+      "settings",
+    ]);
     expect(Object.keys(request.properties.criteria.properties)).toEqual(
       expect.arrayContaining([
         "checkIn",

@@ -988,7 +988,7 @@ describe("request-fields", () => {
       expect([res.status, res.json.code, res.json.message]).toEqual([400, "invalid_request", message]);
     });
 
-    it("reserved and market fields are accepted and change nothing: every option is sold in every market, to every nationality, on every channel", async () => {
+    it("reserved and market fields are accepted and change nothing: every option is sold in every market, to every nationality", async () => {
       const plain = await post("/api/search", searchBody(codes));
       expect(plain.status).toBe(200);
       const everything = await post(
@@ -1015,11 +1015,11 @@ describe("request-fields", () => {
               platform: "P",
               client: "C",
             },
+            // salesChannel and supportedVisibilityTypes show restricted rates (issue 27: "restricted rates" below).
             distributionContext: {
               customer: { device: "mobile" },
-              salesChannel: "APP",
+              salesChannel: "WEB",
               distributionMode: "REDISTRIBUTION",
-              supportedVisibilityTypes: ["PACKAGE"],
             },
             listing: true,
             requestFromPortal: true,
@@ -1203,6 +1203,209 @@ describe("cancel-atomic", () => {
       ).toBe(0);
       expect((await nightsOf("US000017")).every((n) => n.sold === 0)).toBe(true);
     });
+  });
+});
+
+describe("restricted rates (issue 27)", () => {
+  const CODES = Array.from({ length: 40 }, (_, i) => `US${String(i + 101).padStart(6, "0")}`);
+  const searchWith = async (
+    extra: { distributionContext?: unknown; filters?: unknown },
+    occupancies: unknown[] = [{ paxes: [{ age: 30 }, { age: 30 }] }],
+  ) => {
+    const res = await post(
+      "/api/search",
+      searchBody({ destinations: { accommodations: CODES.map((code) => ({ code })) }, occupancies }, extra),
+    );
+    expect(res.status).toBe(200);
+    return (res.json.data.accommodations as any[]).flatMap((h) =>
+      h.options.map((o: any) => ({ ...o, hotel: h.accommodationCode, plan: o.id.split("~")[3] as string })),
+    );
+  };
+  /** What an option id names, without its signed part (which differs per search). */
+  const products = (options: any[]) => options.map((o) => o.id.split("~").slice(1).join("~"));
+  const restricted = (o: any) =>
+    o.visibility !== "PUBLIC" || o.rateRules.some((r: string) => r !== "NON_REFUNDABLE" && r !== "WARRANTY");
+  let stars: Map<string, number>;
+  beforeAll(async () => {
+    const rows = await env.DB.prepare(
+      "select code, star_rating from accommodations where code in (select value from json_each(?))",
+    )
+      .bind(JSON.stringify(CODES))
+      .all<{ code: string; star_rating: number }>();
+    stars = new Map(rows.results.map((r) => [r.code, r.star_rating]));
+  });
+  const plansOf = (plan: string) =>
+    CODES.filter((code) => catalogueFor(code, stars.get(code)!).ratePlans.some((p) => p.code === plan));
+
+  it("every option says its rules and visibility; a default search shows public rates only, as [PUBLIC] on the web does", async () => {
+    const plain = await searchWith({});
+    expect(plain.length).toBeGreaterThan(100);
+    for (const o of plain) {
+      expect(o.visibility).toBe("PUBLIC");
+      expect(o.rateRules).toEqual(o.isRefundable ? [] : ["NON_REFUNDABLE"]);
+    }
+    const explicit = await searchWith({
+      distributionContext: { supportedVisibilityTypes: ["PUBLIC"], salesChannel: "WEB" },
+    });
+    expect(products(explicit)).toEqual(products(plain));
+    const offline = await searchWith({
+      distributionContext: { salesChannel: "OFFLINE", distributionMode: "CUSTOMER" },
+    });
+    expect(products(offline)).toEqual(products(plain));
+    // Opaque rates need OPAQUE_PROPERTY: the embedded inventory has none, so nothing changes.
+    const opaque = await searchWith({
+      distributionContext: { supportedVisibilityTypes: ["PUBLIC", "OPAQUE_PROPERTY"] },
+    });
+    expect(products(opaque)).toEqual(products(plain));
+    // A default search signs what it signed before this issue (seven fields): its ids are unchanged.
+    const payload = JSON.parse(atob(plain[0].id.split(".")[0].replaceAll("-", "+").replaceAll("_", "/")));
+    expect(payload.d).toHaveLength(7);
+  });
+
+  it("PACKAGE rates only with supportedVisibilityTypes PACKAGE: one per hotel, cheaper, visibility PACKAGE; rateRuleFilter cannot widen", async () => {
+    const plain = await searchWith({});
+    const packaged = await searchWith({ distributionContext: { supportedVisibilityTypes: ["PUBLIC", "PACKAGE"] } });
+    const packages = packaged.filter((o) => o.visibility === "PACKAGE");
+    expect(packages.map((o) => o.hotel).sort()).toEqual([...new Set(plain.map((o) => o.hotel))].sort());
+    for (const o of packages) {
+      expect(o).toMatchObject({ plan: "STD-RO-PKG", rateRules: ["PACKAGE"], isRefundable: true, boardCode: "RO" });
+      const flexible = plain.find((p) => p.hotel === o.hotel && p.plan === "STD-RO-FLX")!;
+      expect(o.rate.chargeTotal).toBeLessThan(flexible.rate.chargeTotal);
+    }
+    // Everything else is the default answer, option for option.
+    expect(products(packaged.filter((o) => o.visibility !== "PACKAGE"))).toEqual(products(plain));
+    // PUBLIC is always sellable: [PACKAGE] alone reads as [PUBLIC, PACKAGE].
+    expect(products(await searchWith({ distributionContext: { supportedVisibilityTypes: ["PACKAGE"] } }))).toEqual(
+      products(packaged),
+    );
+    // A filter narrows, never widens: naming PACKAGE without the visibility shows none.
+    const asked = await searchWith({ filters: { rateRuleFilter: { includes: ["PACKAGE"] } } });
+    expect(asked.some(restricted)).toBe(false);
+    // ...and the filter still applies to what the visibility allows.
+    const excluded = await searchWith({
+      distributionContext: { supportedVisibilityTypes: ["PUBLIC", "PACKAGE"] },
+      filters: { rateRuleFilter: { excludes: ["package"] } },
+    });
+    expect(products(excluded)).toEqual(products(plain));
+    const only = await searchWith({
+      distributionContext: { supportedVisibilityTypes: ["PUBLIC", "PACKAGE"] },
+      filters: { rateRuleFilter: { includes: ["PACKAGE"], includeEmptyRateRulesOptions: false } },
+    });
+    expect(products(only)).toEqual(products(packages));
+  });
+
+  it("MOBILE rates only on salesChannel APP (non-refundable ones keep NON_REFUNDABLE)", async () => {
+    const hotels = plansOf("STD-RO-MOB");
+    expect(hotels.length).toBeGreaterThan(5);
+    for (const channel of [undefined, "WEB", "OFFLINE"])
+      expect((await searchWith({ distributionContext: { salesChannel: channel } })).some(restricted)).toBe(false);
+    const app = await searchWith({ distributionContext: { salesChannel: "APP" } });
+    const mobile = app.filter(restricted);
+    expect(mobile.map((o) => o.hotel)).toEqual(hotels.filter((code) => app.some((o) => o.hotel === code)));
+    for (const o of mobile)
+      expect(o).toMatchObject({
+        plan: "STD-RO-MOB",
+        rateRules: ["NON_REFUNDABLE", "MOBILE"],
+        visibility: "PUBLIC",
+        isRefundable: false,
+      });
+    // The app channel does not open package rates.
+    expect(app.some((o) => o.visibility === "PACKAGE")).toBe(false);
+    const noMobile = await searchWith({
+      distributionContext: { salesChannel: "APP" },
+      filters: { rateRuleFilter: { excludes: ["MOBILE"] } },
+    });
+    expect(noMobile.some(restricted)).toBe(false);
+  });
+
+  it("senior and public-servant rates only when rateRuleFilter.includes names them, and OLDER65 only with a guest of 65 or over", async () => {
+    const seniors = [{ paxes: [{ age: 70 }, { age: 40 }] }];
+    const older = plansOf("STD-RO-SNR");
+    const servants = plansOf("STD-RO-GOV");
+    expect(older.length).toBeGreaterThan(3);
+    expect(servants.length).toBeGreaterThan(3);
+    // Old enough but not asked, or asked but nobody old enough: not shown.
+    expect((await searchWith({}, seniors)).some(restricted)).toBe(false);
+    expect((await searchWith({ filters: { rateRuleFilter: { includes: ["OLDER65"] } } })).some(restricted)).toBe(false);
+    const asked = await searchWith({ filters: { rateRuleFilter: { includes: ["older65"] } } }, seniors);
+    expect(asked.filter(restricted).map((o) => [o.hotel, o.plan, o.rateRules])).toEqual(
+      older.filter((code) => asked.some((o) => o.hotel === code)).map((code) => [code, "STD-RO-SNR", ["OLDER65"]]),
+    );
+    // includes keeps its meaning: rule-less options and the listed rules (the non-refundable ones are left out).
+    expect(asked.every((o) => o.rateRules.length === 0 || o.plan === "STD-RO-SNR")).toBe(true);
+    // Naming the rule one guest is too young for (OLDER65 with a 60-year-old) still shows nothing restricted.
+    const sixty = await searchWith({ filters: { rateRuleFilter: { includes: ["OLDER65"] } } }, [
+      { paxes: [{ age: 60 }] },
+    ]);
+    expect(sixty.some(restricted)).toBe(false);
+    const government = await searchWith({
+      filters: { rateRuleFilter: { includes: ["PUBLIC_SERVANT", "NON_REFUNDABLE"] } },
+    });
+    expect(government.filter(restricted).map((o) => o.plan)).toEqual(
+      servants.filter((code) => government.some((o) => o.hotel === code)).map(() => "STD-RO-GOV"),
+    );
+    expect(government.filter((o) => o.rateRules.includes("NON_REFUNDABLE")).length).toBeGreaterThan(0);
+  });
+
+  it("a PACKAGE option searched with PACKAGE visibility quotes and books; no id leads to a package rate without it", async () => {
+    const code = CODES[0]!;
+    const stay = { checkIn: inDays(40), checkOut: inDays(42) };
+    const body = (distributionContext?: unknown) =>
+      searchBody(
+        { destinations: { accommodations: [{ code }] }, ...stay },
+        distributionContext ? { distributionContext } : {},
+      );
+    const searched = async (distributionContext?: unknown) => {
+      const res = await post("/api/search", body(distributionContext));
+      expect(res.status).toBe(200);
+      return res.json.data.accommodations[0].options as any[];
+    };
+    const quote = (option: any) =>
+      post(
+        "/api/quote",
+        quoteBody({ accommodationCode: code, option, occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], ...stay }),
+      );
+    const pkg = (await searched({ supportedVisibilityTypes: ["PUBLIC", "PACKAGE"] })).find(
+      (o) => o.visibility === "PACKAGE",
+    );
+    const quoted = await quote(pkg);
+    expect(quoted.status).toBe(200);
+    expect(quoted.json.data).toMatchObject({ rateRules: ["PACKAGE"], visibility: "PACKAGE", rate: pkg.rate });
+    const booked = await post("/api/book", bookBody(quoted.json.data, `PR-PKG-${crypto.randomUUID()}`));
+    expect(booked.status).toBe(200);
+
+    // The product part of an id is not signed: a public option, an app option and a mobile one
+    // rewritten to the package plan are each refused, and nothing is quoted.
+    const forge = (option: any) => {
+      const parts = option.id.split("~");
+      parts[2] = "STD";
+      parts[3] = "STD-RO-PKG";
+      parts[4] = String(pkg.rate.chargeTotal);
+      return { ...option, id: parts.join("~") };
+    };
+    const quotesBefore = await env.DB.prepare("select count(*) n from quotes").first("n");
+    const publicOption = (await searched())[0];
+    const appOption = (await searched({ salesChannel: "APP" }))[0];
+    for (const option of [publicOption, appOption]) {
+      const res = await quote(forge(option));
+      expect([res.status, res.json.code, res.json.message]).toEqual([
+        400,
+        "option_invalid",
+        "Option reference invalid",
+      ]);
+    }
+    // Nor does a quote's own distributionContext open it: the option id decides.
+    const claimed = await post("/api/quote", {
+      ...quoteBody({
+        accommodationCode: code,
+        option: forge(publicOption),
+        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+        ...stay,
+      }),
+      distributionContext: { supportedVisibilityTypes: ["PUBLIC", "PACKAGE"] },
+    });
+    expect([claimed.status, claimed.json.code]).toEqual([400, "option_invalid"]);
+    expect(await env.DB.prepare("select count(*) n from quotes").first("n")).toBe(quotesBefore);
   });
 });
 

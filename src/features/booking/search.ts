@@ -18,6 +18,11 @@ import {
   supplyOptionsOf,
   type SupplyOptions,
   INVENTORY_SUPPLIER,
+  maySell,
+  PUBLIC_ACCESS,
+  type RateAccess,
+  rateAccessOf,
+  rateAccessText,
 } from "../supply";
 import { addDays, stayNights } from "../../platform/time/zoned-time";
 import type { CoreConnection } from "../connections";
@@ -45,6 +50,8 @@ export type SearchQuery = {
   filters?: SearchFilters;
   businessRules?: BusinessRules;
   supply?: SupplyOptions;
+  /** Which restricted rates the search may show (public rates only when absent). */
+  access?: RateAccess;
 };
 
 /** A supplier that did not answer a search in time or at all; the search answers with the others. */
@@ -129,6 +136,8 @@ export const offerTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
   boardCode: offer.boardCode,
   boardName: offer.boardName,
   isRefundable: offer.isRefundable,
+  rateRules: offer.rateRules,
+  visibility: offer.visibility,
   rate: offer.rate,
   cancelPolicy: offer.cancelPolicy,
   rooms: occupancyRefIds
@@ -162,6 +171,12 @@ export const searchQueryOf = (request: SearchRequest): SearchQuery => {
     filters: request.filters,
     businessRules: request.settings.businessRules,
     supply: supplyOptionsOf(request.settings),
+    access: rateAccessOf({
+      supportedVisibilityTypes: request.distributionContext?.supportedVisibilityTypes,
+      salesChannel: request.distributionContext?.salesChannel,
+      includes: request.filters?.rateRuleFilter?.includes,
+      rooms: criteria.occupancies.map((o) => o.paxes.map((p) => p.age)),
+    }),
   };
 };
 
@@ -184,10 +199,11 @@ const askSupplier = async (
   selling: SellingTerms,
   options: SupplyOptions,
   transactions: ProviderTransaction[] | undefined,
+  access: RateAccess,
 ): Promise<SupplierAnswer | SupplierWarning> => {
   try {
     const answer = await callSupplier(supplier, options, transactions, (call) =>
-      supplier.search(selection, stay, now, selling, call),
+      supplier.search(selection, stay, now, selling, { ...call, rateAccess: access }),
     );
     return { supplier, selling, ...answer };
   } catch (error) {
@@ -225,11 +241,12 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
   const table = suppliers.some((s) => needsExchangeRates(s, currency)) ? await readExchangeTable(deps.db) : null;
   const sellings = suppliers.map((supplier) => sellingTermsFor(connection, supplier, currency, table));
   const options = query.supply ?? {};
+  const access = query.access ?? PUBLIC_ACCESS;
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
   // Every supplier at once; each answers in time or becomes a warning.
   const answers = await Promise.all(
     suppliers.map((supplier, i) =>
-      askSupplier(supplier, query.selection, stay, now, sellings[i]!, options, transactions),
+      askSupplier(supplier, query.selection, stay, now, sellings[i]!, options, transactions, access),
     ),
   );
   const warnings = answers.filter((a): a is SupplierWarning => "code" in a);
@@ -249,6 +266,8 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
               currency: c,
               occupancyRefIds,
               expiresAt: now + OPTION_LIFETIME_MS,
+              // What the search may sell goes into its ids: a quote sells no restricted rate beyond it.
+              rateAccess: rateAccessText(access),
             }),
           ] as const,
       ),
@@ -271,7 +290,9 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
     }
     if (unsellable) logUnsellable(answer.supplier.name, answer.selling, unsellable);
   }
-  const keep = offerFilter(query.filters);
+  const filter = offerFilter(query.filters);
+  // A restricted rate the search may not sell is never shown, whatever the filters (rate-rules.ts).
+  const keep = (offer: Offer) => maySell(offer, access) && filter(offer);
   // The common search sends no occupancy ids: its rooms go out as priced, without a copy per option.
   const partnerIds = query.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIds : undefined;
   const result = [];

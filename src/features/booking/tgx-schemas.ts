@@ -1,8 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { isoDate } from "../../platform/http/fields";
 import { specMessage, unsupportedField } from "../../platform/http/validation";
-import { MAX_PAXES_PER_ROOM, MAX_ROOMS, MAX_SEARCH_CODES, oneCurrency, settingsSchema } from "./schemas";
-import { MAX_SUPPLIER_TIMEOUT_MS } from "../supply";
+import {
+  distributionContext,
+  MAX_PAXES_PER_ROOM,
+  MAX_ROOMS,
+  MAX_SEARCH_CODES,
+  oneCurrency,
+  settingsSchema,
+} from "./schemas";
+import { MAX_SUPPLIER_TIMEOUT_MS, RATE_RULES } from "../supply";
 
 /**
  * POST /api/search/tgx: the variables of a Hotel-X `hotelX.search` query and its `HotelSearch`
@@ -14,21 +21,6 @@ import { MAX_SUPPLIER_TIMEOUT_MS } from "../supply";
 /** Codes in a Hotel-X answer are always Edgestay's own: the response context says so. */
 export const TGX_CONTEXT = "EDGESTAY";
 
-/** Hotel-X `RateRulesType`. */
-export const RATE_RULES = [
-  "PACKAGE",
-  "OLDER55",
-  "OLDER60",
-  "OLDER65",
-  "CANARY_RESIDENT",
-  "BALEARIC_RESIDENT",
-  "LARGE_FAMILY",
-  "HONEYMOON",
-  "PUBLIC_SERVANT",
-  "UNEMPLOYED",
-  "NORMAL",
-  "NON_REFUNDABLE",
-] as const;
 /** Hotel-X `PaymentType`. */
 export const PAYMENT_TYPES = ["MERCHANT", "DIRECT", "CARD_BOOKING", "CARD_CHECK_IN"] as const;
 /** Hotel-X `StatusType`. */
@@ -169,6 +161,10 @@ export const tgxSearchRequestSchema = z
         description: "Hotel-X HotelSettingsInput, plus `access.code`: the Edgestay connection code, as in /api/search",
       }),
     filterSearch: filterSearch.openapi({ description: "Hotel-X HotelXFilterSearchInput" }),
+    distributionContext: distributionContext.openapi({
+      description:
+        "Edgestay's, as on /api/search (Hotel-X has none): supportedVisibilityTypes PACKAGE shows package rates, salesChannel APP mobile rates; rateRules.includes names the rules a traveller qualifies for",
+    }),
     filter: filterSearch.openapi({ description: "Hotel-X's deprecated name of filterSearch, read the same way" }),
   })
   .refine((r) => !(r.filter && r.filterSearch), { message: ONE_FILTER })

@@ -52,6 +52,7 @@ export const coreRequestOf = (request: TgxSearchRequest, currency?: string): Sea
       // Hotel-X's name for the same thing: the supplier exchanges, answered as auditData.
       includeProviderTransactions: settings.includeProviderTransactions === true || settings.auditTransactions === true,
     },
+    ...(request.distributionContext ? { distributionContext: request.distributionContext } : {}),
     filters: {
       status: filter?.status ?? { includes: ["OK"] },
       ...(includes || excludes
@@ -79,7 +80,6 @@ const supplyOf = (request: TgxSearchRequest, includeProviderTransactions: boolea
 /** Core option terms plus what Hotel-X shows of an offer and /api/search does not. */
 const tgxTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
   ...offerTerms(offer, occupancyRefIds),
-  rateRules: offer.rateRules,
   status: offer.status,
 });
 
@@ -201,7 +201,7 @@ export const searchTgx = async (
         roomPrice: { price: priceOf(room.rate) },
       })),
       price: priceOf(option.rate),
-      rateRules: option.rateRules as TgxOption["rateRules"],
+      rateRules: option.rateRules,
       cancelPolicy: {
         refundable: option.cancelPolicy.refundable,
         // Every core penalty is an amount in the option's currency, fixed by the supplier at its deadline.

@@ -1,5 +1,6 @@
 import { toMajor, toMinor } from "../../platform/money";
 import { fnv1a, prng } from "../../platform/seeded-random";
+import { type RateRule, type Visibility, visibilityOf } from "./rate-rules";
 /**
  * Room types and rate plans of the embedded supply, derived deterministically from the
  * accommodation's code and star rating. Nothing is stored per accommodation until a night
@@ -33,6 +34,9 @@ export type RatePlan = {
   boardName: string;
   priceFactor: number;
   cancellation: CancellationRule;
+  /** The plan's own rules (`NON_REFUNDABLE` follows from its cancellation); empty for a public plan. */
+  rateRules: RateRule[];
+  visibility: Visibility;
 };
 
 export type AccommodationCatalogue = {
@@ -53,7 +57,7 @@ const ROOM_TEMPLATES: Array<Omit<RoomType, "defaultAllotment">> = [
   { code: "STE", name: "Junior Suite", maxAdults: 3, maxChildren: 2, maxOccupancy: 4, priceFactor: 2.1 },
 ];
 
-type PlanTemplate = Omit<RatePlan, "code" | "roomCode" | "cancellation"> & {
+type PlanTemplate = Omit<RatePlan, "code" | "roomCode" | "cancellation" | "rateRules" | "visibility"> & {
   suffix: string;
   cancellation: (r: () => number) => CancellationRule;
 };
@@ -89,6 +93,26 @@ const PLAN_TEMPLATES: PlanTemplate[] = [
   },
 ];
 
+/**
+ * Restricted plans of the standard room (section "Issue 27: restricted rates" of
+ * docs/api-decisions.md): every accommodation sells a cheaper package rate, about half a
+ * non-refundable mobile rate, about a quarter a senior (65+) rate and about a quarter a government
+ * (public servant) rate. Hidden unless the search may see them, so a default search is unchanged.
+ */
+type RestrictedTemplate = {
+  suffix: string;
+  priceFactor: number;
+  rateRules: RateRule[];
+  share: number;
+  refundable: boolean;
+};
+const RESTRICTED_TEMPLATES: RestrictedTemplate[] = [
+  { suffix: "RO-PKG", priceFactor: 0.8, rateRules: ["PACKAGE"], share: 1, refundable: true },
+  { suffix: "RO-MOB", priceFactor: 0.85, rateRules: ["MOBILE"], share: 0.5, refundable: false },
+  { suffix: "RO-SNR", priceFactor: 0.88, rateRules: ["OLDER65"], share: 0.25, refundable: true },
+  { suffix: "RO-GOV", priceFactor: 0.92, rateRules: ["PUBLIC_SERVANT"], share: 0.25, refundable: true },
+];
+
 const cache = new Map<string, AccommodationCatalogue>();
 
 export const catalogueFor = (code: string, starRating: number): AccommodationCatalogue => {
@@ -114,8 +138,30 @@ export const catalogueFor = (code: string, starRating: number): AccommodationCat
         code: `${room.code}-${suffix}`,
         roomCode: room.code,
         cancellation: cancellation(random),
+        rateRules: [],
+        visibility: "PUBLIC",
       });
     }
+  }
+  // A generator of its own, so the public plans above stay exactly what they were.
+  const restrictedRandom = prng(fnv1a(`${code}:restricted`));
+  const standard = rooms[0]!;
+  for (const template of RESTRICTED_TEMPLATES) {
+    const draw = restrictedRandom();
+    const freeDays = [1, 2, 3][Math.floor(restrictedRandom() * 3)]!;
+    if (draw >= template.share) continue;
+    ratePlans.push({
+      code: `${standard.code}-${template.suffix}`,
+      roomCode: standard.code,
+      boardCode: "RO",
+      boardName: BOARD_NAMES.RO,
+      priceFactor: template.priceFactor,
+      cancellation: template.refundable
+        ? { refundable: true, freeDays, penalty: "FIRST_NIGHT" }
+        : { refundable: false },
+      rateRules: template.rateRules,
+      visibility: visibilityOf(template.rateRules),
+    });
   }
   const products = ratePlans.map((plan) => ({ room: rooms.find((r) => r.code === plan.roomCode)!, plan }));
   const catalogue = { basePrice, rooms, ratePlans, products };

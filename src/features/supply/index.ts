@@ -11,6 +11,17 @@ export type { ExchangeTable } from "./exchange-rates";
 export { connectionOfHotelxSupplier, hotelxSupplier } from "./hotelx/hotelx-supplier";
 export { INVENTORY_SUPPLIER, hasLocalWrites, inventorySupplier } from "./inventory-supplier";
 export type { AllotmentWrite } from "./allotment";
+export {
+  PUBLIC_ACCESS,
+  RATE_RULES,
+  SALES_CHANNELS,
+  VISIBILITY_TYPES,
+  maySell,
+  rateAccessFromText,
+  rateAccessOf,
+  rateAccessText,
+} from "./rate-rules";
+export type { RateAccess, RateRule, SalesChannel, Visibility } from "./rate-rules";
 export { supplyRoutes } from "./routes";
 export { itemizedRate } from "./rate-lines";
 export type { RateTotals } from "./rate-lines";

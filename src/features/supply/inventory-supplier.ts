@@ -32,6 +32,7 @@ import {
   MIXED_PRODUCT_SEPARATOR,
   SupplierRefusal,
 } from "./supplier";
+import { maySell, rateRulesOf, type RateAccess, type RateRule } from "./rate-rules";
 import { ratePlanNights } from "./tables";
 import { addDays, localDate, stayNights, zonedTimeToUtc } from "../../platform/time/zoned-time";
 
@@ -283,12 +284,19 @@ const assembleOffer = (
     boardCode: lead.plan.boardCode,
     boardName: lead.plan.boardName,
     isRefundable: refundable,
-    rateRules: refundable ? [] : ["NON_REFUNDABLE"],
+    rateRules: offerRules(lead.plan),
+    visibility: lead.plan.visibility,
     status: "OK",
     rate,
     cancelPolicy,
     rooms,
   };
+};
+
+/** An offer's rules: its plan's own, and `NON_REFUNDABLE` when it cannot be cancelled free. */
+const offerRules = (plan: RatePlan): RateRule[] => {
+  if (plan.cancellation.refundable) return [...plan.rateRules];
+  return plan.rateRules.length ? rateRulesOf([...plan.rateRules, "NON_REFUNDABLE"]) : ["NON_REFUNDABLE"];
 };
 
 /**
@@ -448,17 +456,20 @@ const priceMixed = (
 const checkInPassed = (accommodation: SupplyAccommodation, pricing: StayPricing) =>
   pricing.nearToday && localDate(pricing.now, accommodation.timezone) > pricing.stay.checkIn;
 
+/** `access`: what the caller may sell; a restricted plan it may not is not even priced. */
 const offersFor = (
   accommodation: SupplyAccommodation,
   pricing: StayPricing,
   overrides: NightOverrides | undefined,
   schedule: FeeSchedule,
+  access: RateAccess | undefined,
 ): Offer[] => {
   if (checkInPassed(accommodation, pricing)) return [];
   const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
   const fees = feePlanOf(schedule, pricing.terms);
   const offers: Offer[] = [];
   for (const pick of catalogue.products) {
+    if (access && !maySell(pick.plan, access)) continue;
     const offer = priceOffer(accommodation, catalogue, pick, pricing, overrides, fees);
     if (offer) offers.push(offer);
   }
@@ -539,7 +550,7 @@ export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites
     currency: CURRENCY,
     remote: false,
 
-    async search(wanted, stay, now, terms) {
+    async search(wanted, stay, now, terms, call) {
       const { accommodations, rooms, plans, fees } = await searchRead(db, sqlSelectionOf(wanted), stay);
       const overrides = overridesOf(rooms, plans);
       const pricing = stayPricing(stay, now, terms);
@@ -550,6 +561,7 @@ export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites
           pricing,
           overrides.get(accommodation.code),
           feeScheduleOf(accommodation, fees.get(accommodation.code)),
+          call?.rateAccess,
         );
         if (priced.length) offers.set(accommodation.code, priced);
       }

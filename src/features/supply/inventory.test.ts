@@ -22,18 +22,45 @@ beforeAll(async () => {
 });
 
 describe("derived catalogue", () => {
-  it("gives every accommodation 2-4 room types with 1-3 rate plans each, deterministically", () => {
+  it("gives every accommodation 2-4 room types with 1-3 public rate plans each, deterministically", () => {
     for (let n = 1; n <= 300; n++) {
       const code = `US${String(n).padStart(6, "0")}`;
       const c = catalogueFor(code, 3.5);
       expect(c.rooms.length).toBeGreaterThanOrEqual(2);
       expect(c.rooms.length).toBeLessThanOrEqual(4);
       for (const room of c.rooms) {
-        const plans = c.ratePlans.filter((p) => p.roomCode === room.code);
+        const plans = c.ratePlans.filter(
+          (p) => p.roomCode === room.code && p.visibility === "PUBLIC" && !p.rateRules.length,
+        );
         expect(plans.length).toBeGreaterThanOrEqual(1);
         expect(plans.length).toBeLessThanOrEqual(3);
       }
       expect(catalogueFor(code, 3.5)).toEqual(c);
+    }
+  });
+
+  it("adds restricted plans of the standard room (issue 27): a package rate everywhere, mobile, senior and government rates on some", () => {
+    const counts = new Map<string, number>();
+    for (let n = 1; n <= 400; n++) {
+      const c = catalogueFor(`US${String(n).padStart(6, "0")}`, 3.5);
+      const restricted = c.ratePlans.filter((p) => p.rateRules.length > 0);
+      for (const plan of restricted) {
+        counts.set(plan.code, (counts.get(plan.code) ?? 0) + 1);
+        expect(plan.roomCode).toBe("STD");
+        // A restricted plan is cheaper than the public room-only rate of its room.
+        expect(plan.priceFactor).toBeLessThan(1);
+        expect(plan.visibility).toBe(plan.rateRules.includes("PACKAGE") ? "PACKAGE" : "PUBLIC");
+      }
+      expect(restricted.map((p) => p.code)).toContain("STD-RO-PKG");
+    }
+    expect(counts.get("STD-RO-PKG")).toBe(400);
+    for (const [code, share] of [
+      ["STD-RO-MOB", 0.5],
+      ["STD-RO-SNR", 0.25],
+      ["STD-RO-GOV", 0.25],
+    ] as const) {
+      expect(counts.get(code)! / 400).toBeGreaterThan(share - 0.1);
+      expect(counts.get(code)! / 400).toBeLessThan(share + 0.1);
     }
   });
 });
@@ -56,6 +83,8 @@ describe("zoned deadlines", () => {
       boardName: "Room Only",
       priceFactor: 1,
       cancellation: { refundable: true as const, freeDays: 3, penalty: "FIRST_NIGHT" as const },
+      rateRules: [],
+      visibility: "PUBLIC" as const,
     };
     const hotel = {
       code: "X",

@@ -4,6 +4,7 @@
  * Hotel-X supplier (hotelx/hotelx-supplier.ts), or by both (`withEmbedded`), through `supplyDirectory`.
  */
 
+import type { RateAccess, RateRule, Visibility } from "./rate-rules";
 import type { SellingTerms } from "./selling-price";
 
 /** A tax or a fee. */
@@ -91,8 +92,10 @@ export type Offer = OfferRef & {
   boardCode: string;
   boardName: string;
   isRefundable: boolean;
-  /** Rate rules attached to the offer (filterable by rateRuleFilter); empty for plain rates. */
-  rateRules: string[];
+  /** Hotel-X `RateRulesType` names (rate-rules.ts), never `NORMAL`; empty for plain rates. */
+  rateRules: RateRule[];
+  /** Who may see it: a `PACKAGE` rate only a partner that sells packages (rate-rules.ts). */
+  visibility: Visibility;
   /** `OK`: confirmable at once (the only status the embedded inventory produces). */
   status: "OK" | "RQ";
   rate: Rate;
@@ -151,6 +154,8 @@ export type SupplierCall = {
   transactions?: ProviderTransaction[];
   /** The caller's deadline in milliseconds (the signal fires at it), for a supplier that passes it on upstream. */
   timeoutMs?: number;
+  /** What the caller may sell: a supplier may leave out restricted rates beyond it (the caller filters anyway). */
+  rateAccess?: RateAccess;
 };
 
 /** Who a booking is for, as a supplier needs it (the hotel holds the room under this name). */

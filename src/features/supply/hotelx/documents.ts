@@ -17,6 +17,7 @@ export const SEARCH = `query ($criteria: HotelCriteriaSearchInput!, $settings: H
         occupancies { id paxes { age } }
         rooms { occupancyRefId code description refundable }
         price { ${PRICE} }
+        rateRules
         cancelPolicy { ${CANCEL_POLICY} }
         remarks
       }

@@ -332,4 +332,95 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
       expect.objectContaining({ code: "SUPPLIER_ERROR", type: "SUPPLIER" }),
     );
   });
+
+  describe("restricted rates of the upstream (issue 27): HXPACKAGE has a PACKAGE, a MOBILE and a WARRANTY rate", () => {
+    const searchAs = async (distributionContext?: unknown, filters?: unknown) => {
+      const res = await post("/api/search", {
+        searchCriteria: {
+          destinations: { accommodations: [{ code: "HXPACKAGE" }] },
+          occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+          checkIn: inDays(30),
+          checkOut: inDays(32),
+        },
+        settings: { access: { code: UPSTREAM } },
+        ...(distributionContext ? { distributionContext } : {}),
+        ...(filters ? { filters } : {}),
+      });
+      expect(res.status).toBe(200);
+      expect(res.json.data.warnings).toBeUndefined();
+      return res.json.data.accommodations[0].options as any[];
+    };
+    const tgxAs = async (distributionContext?: unknown) => {
+      const res = await post("/api/search/tgx", {
+        criteria: {
+          checkIn: inDays(30),
+          checkOut: inDays(32),
+          hotels: ["HXPACKAGE"],
+          occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+        },
+        settings: { access: { code: UPSTREAM } },
+        ...(distributionContext ? { distributionContext } : {}),
+      });
+      expect(res.status).toBe(200);
+      return res.json.data.hotelX.search.options as any[];
+    };
+    const plansOf = (options: any[]) => options.map((o) => [o.id.split("~")[3], o.rateRules, o.visibility]);
+
+    it("/api/search: [PUBLIC] never returns the PACKAGE rate, [PUBLIC, PACKAGE] does; MOBILE only on APP; WARRANTY always, passed through", async () => {
+      const publicOnly = await searchAs({ supportedVisibilityTypes: ["PUBLIC"] });
+      expect(plansOf(publicOnly)).toEqual([
+        ["STD-NR-RO", ["NON_REFUNDABLE"], "PUBLIC"],
+        ["DBL-RO", [], "PUBLIC"],
+        ["DBL-WAR-RO-WARRANTY", ["WARRANTY"], "PUBLIC"],
+        ["DBL-BB-BB", [], "PUBLIC"],
+      ]);
+      expect(plansOf(await searchAs())).toEqual(plansOf(publicOnly));
+      const withPackages = await searchAs({ supportedVisibilityTypes: ["PUBLIC", "PACKAGE"] });
+      expect(plansOf(withPackages)).toEqual([["DBL-PKG-RO-PACKAGE", ["PACKAGE"], "PACKAGE"], ...plansOf(publicOnly)]);
+      expect(withPackages[0].rate.chargeTotal).toBe(160);
+      const app = await searchAs({ salesChannel: "APP" });
+      expect(plansOf(app)).toContainEqual(["DBL-MOB-RO-MOBILE", ["NON_REFUNDABLE", "MOBILE"], "PUBLIC"]);
+      expect(app.some((o) => o.visibility === "PACKAGE")).toBe(false);
+      // A filter cannot open the package rate.
+      const asked = await searchAs(undefined, { rateRuleFilter: { includes: ["PACKAGE", "MOBILE"] } });
+      expect(asked.some((o) => o.rateRules.includes("PACKAGE") || o.rateRules.includes("MOBILE"))).toBe(false);
+    });
+
+    it("/api/search/tgx: the same, in Hotel-X rateRules", async () => {
+      const publicOnly = await tgxAs({ supportedVisibilityTypes: ["PUBLIC"] });
+      expect(publicOnly.length).toBe(4);
+      expect(publicOnly.some((o) => o.rateRules.includes("PACKAGE"))).toBe(false);
+      expect(publicOnly.map((o) => o.rateRules)).toContainEqual(["WARRANTY"]);
+      const withPackages = await tgxAs({ supportedVisibilityTypes: ["PUBLIC", "PACKAGE"] });
+      expect(withPackages.filter((o) => o.rateRules.includes("PACKAGE")).map((o) => o.rooms[0].code)).toEqual([
+        "DBL-PKG",
+      ]);
+      expect(withPackages.length).toBe(5);
+    });
+
+    it("the upstream's package option quotes and books when its search could show it; a public id rewritten to it is refused", async () => {
+      const stay = { checkIn: inDays(30), checkOut: inDays(32), occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }] };
+      const pkg = (await searchAs({ supportedVisibilityTypes: ["PUBLIC", "PACKAGE"] })).find(
+        (o) => o.visibility === "PACKAGE",
+      );
+      const quote = await post(
+        "/api/quote",
+        quoteBody({ accommodationCode: "HXPACKAGE", option: pkg, ...stay }, {}, UPSTREAM),
+      );
+      expect(quote.status).toBe(200);
+      expect(quote.json.data).toMatchObject({ rateRules: ["PACKAGE"], visibility: "PACKAGE", roomCodes: ["DBL-PKG"] });
+      const partnerReference = reference();
+      const booked = await post("/api/book", bookBody(quote.json.data, partnerReference, {}, UPSTREAM));
+      expect(booked.status).toBe(200);
+      const publicOption = (await searchAs())[0];
+      const parts = publicOption.id.split("~");
+      parts[2] = "DBL-PKG";
+      parts[3] = "DBL-PKG-RO-PACKAGE";
+      const forged = await post(
+        "/api/quote",
+        quoteBody({ accommodationCode: "HXPACKAGE", option: { id: parts.join("~") }, ...stay }, {}, UPSTREAM),
+      );
+      expect([forged.status, forged.json.code]).toEqual([400, "option_invalid"]);
+    });
+  });
 });

@@ -7,6 +7,7 @@ import { recordProviderTransaction } from "../provider-transactions";
 import { splitMinor } from "../../../platform/money";
 import { stayNights } from "../../../platform/time/zoned-time";
 import { addLines, emptyLines, rateOfLines } from "../rate-lines";
+import { rateRulesOf, visibilityOf } from "../rate-rules";
 import { sellNight, type SellingTerms } from "../selling-price";
 import {
   MIXED_PRODUCT_SEPARATOR,
@@ -55,11 +56,20 @@ type HotelxEnv = Pick<Env, "UPSTREAM_CIRCUIT"> & { ENVIRONMENT?: string };
 const upstreamFailed = (fault: hotelx.CallFault, deadlineMs: number, defaultMs: number): boolean =>
   fault === "unreachable" || fault === "server" || (fault === "timeout" && deadlineMs >= defaultMs);
 
-/** The product of an option, as our option ids carry it: room code(s), and room + board as the rate plan. */
+/**
+ * The product of an option, as our option ids carry it: room code(s), and room + board as the rate
+ * plan, plus its rules but `NON_REFUNDABLE` (`DBL-RO-PACKAGE`), so a package rate of a room is
+ * never the public rate of that room and board.
+ */
 const productOf = (option: HotelxOption): OfferRef => {
   const roomCode = option.rooms.map((r) => r.code).join(MIXED_PRODUCT_SEPARATOR);
-  return { roomCode, ratePlanCode: `${roomCode}-${option.boardCode}` };
+  const rules = rateRulesOf(option.rateRules).filter((r) => r !== "NON_REFUNDABLE");
+  return { roomCode, ratePlanCode: [`${roomCode}-${option.boardCode}`, ...rules].join("-") };
 };
+
+/** The supplier's rules as they are, and `NON_REFUNDABLE` when the option cannot be cancelled free. */
+const rulesOf = (option: HotelxOption, refundable: boolean) =>
+  rateRulesOf(refundable ? option.rateRules : [...(option.rateRules ?? []), "NON_REFUNDABLE"]);
 
 /**
  * An upstream total (the whole stay, every room) as we sell it: the connection's markup and
@@ -127,6 +137,7 @@ const offerOf = (
   const product = productOf(option);
   const { rate, rooms } = ratesOf(price, terms, stay, option.rooms.length);
   const refundable = policy?.refundable ?? option.rooms.every((r) => r.refundable !== false);
+  const rateRules = rulesOf(option, refundable);
   return {
     roomCode: product.roomCode,
     ratePlanCode: product.ratePlanCode,
@@ -135,7 +146,8 @@ const offerOf = (
     boardCode: option.boardCode,
     boardName: BOARD_NAMES[option.boardCode as keyof typeof BOARD_NAMES] ?? option.boardCode,
     isRefundable: refundable,
-    rateRules: refundable ? [] : ["NON_REFUNDABLE"],
+    rateRules,
+    visibility: visibilityOf(rateRules),
     status: option.status,
     rate,
     cancelPolicy: cancelPolicyOf(policy, refundable, rate.chargeTotal, price.net, stay, terms.currency),

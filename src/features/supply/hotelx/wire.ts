@@ -70,6 +70,8 @@ export const optionSchema = z.object({
     }),
   ),
   price: priceSchema,
+  /** `RateRulesType` names; one we do not know is read as `CUSTOM` (rate-rules.ts), never refused. */
+  rateRules: z.array(z.string()).nullish(),
   cancelPolicy: cancelPolicySchema.nullish(),
   remarks: z.string().nullish(),
 });
