@@ -40,6 +40,7 @@ export type {
   Rate,
   Stay,
   Supplier,
+  SupplierBooking,
   SupplierFailureCode,
   SupplyAccommodation,
 } from "./supplier";

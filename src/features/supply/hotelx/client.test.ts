@@ -18,6 +18,8 @@ const STAY = { checkIn: "2027-03-10", checkOut: "2027-03-12", occupancies: [{ pa
 const OK_DEADLINE = { deadlineMs: 5_000 };
 /** Slow scenarios sleep 2 s; a 200 ms deadline leaves a wide gap either way. */
 const SHORT_DEADLINE = { deadlineMs: 200 };
+/** The access the sandbox's options are sold through (HotelOptionSearch.accessCode). */
+const ACCESS_CODE = "sandbox";
 const reference = () => `ES-${crypto.randomUUID().slice(0, 8)}`;
 
 const firstOption = async (hotel: string) => {
@@ -79,30 +81,42 @@ describe("Hotel-X client against the sandbox", () => {
 
     const read = await bookingByClientReference(
       access,
-      { hotelCode: "HX001", currency: "EUR", clientReference },
+      { hotelCode: "HX001", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
       OK_DEADLINE,
     );
     expect(read).toMatchObject({ found: true, booking: { status: "OK", reference: { client: clientReference } } });
     expect(
       await bookingByClientReference(
         access,
-        { hotelCode: "HX001", currency: "EUR", clientReference: reference() },
+        { hotelCode: "HX001", currency: "EUR", accessCode: ACCESS_CODE, clientReference: reference() },
         OK_DEADLINE,
       ),
     ).toEqual({ found: false });
 
-    const cancelled = await cancel(access, { hotelCode: "HX001", clientReference }, OK_DEADLINE);
+    const cancelled = await cancel(
+      access,
+      { hotelCode: "HX001", accessCode: ACCESS_CODE, clientReference },
+      OK_DEADLINE,
+    );
     expect(cancelled).toMatchObject({ outcome: "cancelled", status: "CANCELLED" });
     // Cancelling again answers the same cancellation; an unknown booking is refused.
-    expect(await cancel(access, { hotelCode: "HX001", clientReference }, OK_DEADLINE)).toMatchObject({
+    expect(
+      await cancel(access, { hotelCode: "HX001", accessCode: ACCESS_CODE, clientReference }, OK_DEADLINE),
+    ).toMatchObject({
       outcome: "cancelled",
     });
-    expect(await cancel(access, { hotelCode: "HX001", clientReference: reference() }, OK_DEADLINE)).toMatchObject({
+    expect(
+      await cancel(access, { hotelCode: "HX001", accessCode: ACCESS_CODE, clientReference: reference() }, OK_DEADLINE),
+    ).toMatchObject({
       outcome: "refused",
       issues: [{ code: "BOOKING_NOT_FOUND" }],
     });
     expect(
-      await bookingByClientReference(access, { hotelCode: "HX001", currency: "EUR", clientReference }, OK_DEADLINE),
+      await bookingByClientReference(
+        access,
+        { hotelCode: "HX001", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
+        OK_DEADLINE,
+      ),
     ).toMatchObject({ found: true, booking: { status: "CANCELLED" } });
   });
 
@@ -124,7 +138,7 @@ describe("Hotel-X client against the sandbox", () => {
     const confirmed = outcomes.find((o) => o.outcome === "confirmed")!;
     const read = await bookingByClientReference(
       access,
-      { hotelCode: "HX003", currency: "EUR", clientReference },
+      { hotelCode: "HX003", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
       OK_DEADLINE,
     );
     expect(read.found && read.booking.reference.supplier).toBe(
@@ -161,7 +175,7 @@ describe("Hotel-X client against the sandbox", () => {
     expect(
       await bookingByClientReference(
         access,
-        { hotelCode: "HXSOLDOUT", currency: "EUR", clientReference: soldOutRef },
+        { hotelCode: "HXSOLDOUT", currency: "EUR", accessCode: ACCESS_CODE, clientReference: soldOutRef },
         OK_DEADLINE,
       ),
     ).toEqual({ found: false });
@@ -180,7 +194,7 @@ describe("Hotel-X client against the sandbox", () => {
     expect(ms).toBeLessThan(1_500);
     const read = await bookingByClientReference(
       access,
-      { hotelCode: "HXLOST2000", currency: "EUR", clientReference },
+      { hotelCode: "HXLOST2000", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
       OK_DEADLINE,
     );
     expect(read).toMatchObject({ found: true, booking: { status: "OK" } });
@@ -191,13 +205,21 @@ describe("Hotel-X client against the sandbox", () => {
     const searched = await timed(() => failure(search(access, { ...STAY, hotels: ["HX001", slow] }, SHORT_DEADLINE)));
     expect(searched.result.code).toBe("supplier_timeout");
     expect(searched.ms).toBeLessThan(1_500);
-    expect((await failure(cancel(access, { hotelCode: slow, clientReference: "x" }, SHORT_DEADLINE))).code).toBe(
-      "supplier_timeout",
-    );
     expect(
       (
         await failure(
-          bookingByClientReference(access, { hotelCode: slow, currency: "EUR", clientReference: "x" }, SHORT_DEADLINE),
+          cancel(access, { hotelCode: slow, accessCode: ACCESS_CODE, clientReference: "x" }, SHORT_DEADLINE),
+        )
+      ).code,
+    ).toBe("supplier_timeout");
+    expect(
+      (
+        await failure(
+          bookingByClientReference(
+            access,
+            { hotelCode: slow, currency: "EUR", accessCode: ACCESS_CODE, clientReference: "x" },
+            SHORT_DEADLINE,
+          ),
         )
       ).code,
     ).toBe("supplier_timeout");
@@ -212,13 +234,18 @@ describe("Hotel-X client against the sandbox", () => {
     const searchErr = await failure(search(access, { ...STAY, hotels: [hotel] }, OK_DEADLINE));
     expect(searchErr.code).toBe("supplier_error");
     expect(searchErr.message).toContain(message);
-    expect((await failure(cancel(access, { hotelCode: hotel, clientReference: "x" }, OK_DEADLINE))).code).toBe(
-      "supplier_error",
-    );
+    expect(
+      (await failure(cancel(access, { hotelCode: hotel, accessCode: ACCESS_CODE, clientReference: "x" }, OK_DEADLINE)))
+        .code,
+    ).toBe("supplier_error");
     expect(
       (
         await failure(
-          bookingByClientReference(access, { hotelCode: hotel, currency: "EUR", clientReference: "x" }, OK_DEADLINE),
+          bookingByClientReference(
+            access,
+            { hotelCode: hotel, currency: "EUR", accessCode: ACCESS_CODE, clientReference: "x" },
+            OK_DEADLINE,
+          ),
         )
       ).code,
     ).toBe("supplier_error");
@@ -233,7 +260,11 @@ describe("Hotel-X client against the sandbox", () => {
       await failure(book({ ...access, apiKey: "wrong" }, bookInput(option.id, clientReference), OK_DEADLINE)),
     ).toMatchObject({ code: "supplier_error", httpStatus: 401 });
     expect(
-      await bookingByClientReference(access, { hotelCode: "HX001", currency: "EUR", clientReference }, OK_DEADLINE),
+      await bookingByClientReference(
+        access,
+        { hotelCode: "HX001", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
+        OK_DEADLINE,
+      ),
     ).toEqual({ found: false });
   });
 
@@ -308,7 +339,11 @@ describe("a redirecting upstream", () => {
       httpStatus: 307,
     });
     expect(
-      await bookingByClientReference(access, { hotelCode: "HXBOOK307", currency: "EUR", clientReference }, OK_DEADLINE),
+      await bookingByClientReference(
+        access,
+        { hotelCode: "HXBOOK307", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
+        OK_DEADLINE,
+      ),
     ).toEqual({ found: false });
   });
 });

@@ -46,7 +46,11 @@ const quoted = async (code: string, pick?: (o: any) => boolean) => {
   return res.json.data;
 };
 const upstreamBooking = (hotelCode: string, clientReference: string) =>
-  bookingByClientReference(ledger, { hotelCode, currency: "EUR", clientReference }, { deadlineMs: 5_000 });
+  bookingByClientReference(
+    ledger,
+    { hotelCode, currency: "EUR", accessCode: "sandbox", clientReference },
+    { deadlineMs: 5_000 },
+  );
 const reference = () => `PR-${crypto.randomUUID()}`;
 
 describe("connection 1002 through the sandbox Hotel-X supplier", () => {
