@@ -251,7 +251,7 @@ const quote = (criteria: Args, scenario: Scenario) => {
   });
 };
 
-const book = async (env: SandboxEnv, input: Args, scenario: Scenario) => {
+const book = async ({ env, ...context }: Context, input: Args, scenario: Scenario) => {
   const key = decodeOption(input.optionRefId);
   const hotel = key && hotelFor(key.h);
   const clientReference: string = input.clientReference;
@@ -311,7 +311,7 @@ const book = async (env: SandboxEnv, input: Args, scenario: Scenario) => {
     });
   }
   const id = crypto.randomUUID().replaceAll("-", "").slice(0, 12).toUpperCase();
-  const result = await ledger(env).commit({
+  const committing = ledger(env).commit({
     ...attempt,
     bookingId: `HXB-${id}`,
     supplierReference: `SBX-${id}`,
@@ -319,6 +319,9 @@ const book = async (env: SandboxEnv, input: Args, scenario: Scenario) => {
     // The two-step scenario: booked, waiting for a commit that the sandbox never receives.
     status: scenario.kind === "pending_commit" ? "PENDING_COMMIT" : "OK",
   });
+  // A booking once asked for is committed even if the caller stops waiting (as an upstream would).
+  context.waitUntil(committing.catch(() => undefined));
+  const result = await committing;
   if (!result.committed)
     return refusal([issue("DUPLICATED_CLIENT_REFERENCE", "A booking with this clientReference exists", "CLIENT")], {
       booking: null,
@@ -383,7 +386,7 @@ class RawAnswer extends Error {
   }
 }
 
-type Context = { env: SandboxEnv; redirected: boolean };
+type Context = { env: SandboxEnv; redirected: boolean; waitUntil: (promise: Promise<unknown>) => void };
 
 /** Scenario first (some answer outside GraphQL), then the operation; every call is counted for its client. */
 const resolver =
@@ -462,7 +465,7 @@ const rootValue = {
     search: resolver("search", (args) => searchOptions(args.criteria ?? {})),
     quote: resolver("quote", (args, _context, scenario) => quote(args.criteria, scenario)),
     booking: resolver("booking", (args, context) => readBookings(context.env, args.criteria)),
-    book: resolver("book", (args, context, scenario) => book(context.env, args.input, scenario)),
+    book: resolver("book", (args, context, scenario) => book(context, args.input, scenario)),
     cancel: resolver("cancel", (args, context) => cancel(context.env, args.input)),
   },
 };
@@ -471,7 +474,7 @@ const rootValue = {
 const REQUESTS_PATH = "/requests";
 
 export default {
-  async fetch(request: Request, env: SandboxEnv): Promise<Response> {
+  async fetch(request: Request, env: SandboxEnv, ctx: ExecutionContext): Promise<Response> {
     const url = new URL(request.url);
     const counts = request.method === "GET" && url.pathname === REQUESTS_PATH;
     if (request.method !== "POST" && !counts) return json({ errors: [{ message: "POST a GraphQL request" }] }, 405);
@@ -498,7 +501,11 @@ export default {
       schema,
       document,
       rootValue,
-      contextValue: { env, redirected: url.pathname === REDIRECT_TARGET } satisfies Context,
+      contextValue: {
+        env,
+        redirected: url.pathname === REDIRECT_TARGET,
+        waitUntil: (promise) => ctx.waitUntil(promise),
+      } satisfies Context,
       variableValues:
         body.variables && typeof body.variables === "object" ? (body.variables as Record<string, unknown>) : undefined,
       operationName: typeof body.operationName === "string" ? body.operationName : undefined,
