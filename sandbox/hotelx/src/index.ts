@@ -1,7 +1,7 @@
-import { buildSchema, execute, GraphQLError, type GraphQLScalarType, Kind, parse, validate } from "graphql";
+import { execute, type GraphQLError, parse, validate } from "graphql";
 import { hotelFor, scenarioOf, type SandboxHotel, type Scenario } from "./inventory";
 import type { LedgerBooking, SandboxLedger } from "./ledger";
-import { HOTELX_SDL } from "./schema";
+import { buildHotelxSchema } from "./schema";
 
 export { SandboxLedger } from "./ledger";
 
@@ -29,42 +29,6 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 const nightsBetween = (checkIn: string, checkOut: string) =>
   (Date.parse(`${checkOut}T00:00:00Z`) - Date.parse(`${checkIn}T00:00:00Z`)) / 86_400_000;
 
-/** Hotel-X's scalars as its documentation describes them; a value in another form is a GraphQL error. */
-const SCALARS: Record<string, { pattern: RegExp; valid?: (s: string) => boolean; what: string }> = {
-  Date: {
-    pattern: /^\d{4}-\d{2}-\d{2}$/,
-    valid: (s) => new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
-    what: "an ISO 8601 date (YYYY-MM-DD)",
-  },
-  DateTime: {
-    pattern: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/,
-    valid: (s) => !Number.isNaN(Date.parse(s)),
-    what: "an ISO 8601 date and time",
-  },
-  Currency: { pattern: /^[A-Z]{3}$/, what: "an ISO 4217 currency code" },
-  Country: { pattern: /^[A-Z]{2}$/, what: "an ISO 3166-1 alpha-2 country code" },
-  Language: { pattern: /^[a-z]{2}$/, what: "an ISO 639-1 language code" },
-};
-
-const buildHotelxSchema = () => {
-  const schema = buildSchema(HOTELX_SDL);
-  for (const [name, rule] of Object.entries(SCALARS)) {
-    const check = (value: unknown) => {
-      if (typeof value !== "string" || !rule.pattern.test(value) || (rule.valid && !rule.valid(value)))
-        throw new GraphQLError(`${name} must be ${rule.what}, got ${JSON.stringify(value)}`);
-      return value;
-    };
-    Object.assign(schema.getType(name) as GraphQLScalarType, {
-      serialize: check,
-      parseValue: check,
-      parseLiteral: (node: { kind: string; value?: string }) => {
-        if (node.kind !== Kind.STRING) throw new GraphQLError(`${name} must be a string: ${rule.what}`);
-        return check(node.value);
-      },
-    });
-  }
-  return schema;
-};
 const schema = buildHotelxSchema();
 
 /** What an optionRefId carries: the stay, the room and the price it was offered at. */

@@ -1,3 +1,5 @@
+import { buildSchema, GraphQLError, type GraphQLScalarType, Kind } from "graphql";
+
 /**
  * The part of Hotel-X's public schema (travelgateX/graphql-schema, `hotelx/hubgra` and the `admin/core`
  * types it uses) that the sandbox serves: `hotelX { search quote booking }` and
@@ -450,3 +452,44 @@ type HotelBooking {
   warnings: [Warning!]
 }
 `;
+
+/** Hotel-X's scalars as its documentation describes them; a value in another form is a GraphQL error. */
+const SCALARS: Record<string, { pattern: RegExp; valid?: (s: string) => boolean; what: string }> = {
+  Date: {
+    pattern: /^\d{4}-\d{2}-\d{2}$/,
+    valid: (s) => {
+      const day = new Date(`${s}T00:00:00Z`);
+      return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(s);
+    },
+    what: "an ISO 8601 date (YYYY-MM-DD)",
+  },
+  DateTime: {
+    pattern: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/,
+    valid: (s) => !Number.isNaN(Date.parse(s)),
+    what: "an ISO 8601 date and time",
+  },
+  Currency: { pattern: /^[A-Z]{3}$/, what: "an ISO 4217 currency code" },
+  Country: { pattern: /^[A-Z]{2}$/, what: "an ISO 3166-1 alpha-2 country code" },
+  Language: { pattern: /^[a-z]{2}$/, what: "an ISO 639-1 language code" },
+};
+
+/** The executable schema: the SDL with its scalars checked. */
+export const buildHotelxSchema = () => {
+  const schema = buildSchema(HOTELX_SDL);
+  for (const [name, rule] of Object.entries(SCALARS)) {
+    const check = (value: unknown) => {
+      if (typeof value !== "string" || !rule.pattern.test(value) || (rule.valid && !rule.valid(value)))
+        throw new GraphQLError(`${name} must be ${rule.what}, got ${JSON.stringify(value)}`);
+      return value;
+    };
+    Object.assign(schema.getType(name) as GraphQLScalarType, {
+      serialize: check,
+      parseValue: check,
+      parseLiteral: (node: { kind: string; value?: string }) => {
+        if (node.kind !== Kind.STRING) throw new GraphQLError(`${name} must be a string: ${rule.what}`);
+        return check(node.value);
+      },
+    });
+  }
+  return schema;
+};

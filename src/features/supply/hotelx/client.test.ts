@@ -1,6 +1,17 @@
 import { env } from "cloudflare:test";
+import { getVariableValues } from "graphql/execution/values";
+import {
+  type GraphQLSchema,
+  NoDeprecatedCustomRule,
+  type OperationDefinitionNode,
+  parse,
+  specifiedRules,
+  validate,
+} from "graphql";
 import { describe, expect, it } from "vitest";
+import { buildHotelxSchema } from "../../../../sandbox/hotelx/src/schema";
 import { sandboxAccess } from "../../../../test/support/hotelx";
+import * as documents from "./documents";
 import {
   book,
   bookingByClientReference,
@@ -375,5 +386,252 @@ describe("Hotel-X book on failing answers", () => {
       "supplier_timeout",
     );
     expect((await failure(quote(access, reAddress(healthy.id, "HX500"), OK_DEADLINE))).code).toBe("supplier_error");
+  });
+});
+
+/** A document and its variables as the schema takes them: GraphQL's validation (no deprecated field either), then variable coercion. */
+const problemsOf = (schema: GraphQLSchema, query: string, variables: Record<string, unknown>) => {
+  const document = parse(query);
+  const invalid = validate(schema, document, [...specifiedRules, NoDeprecatedCustomRule]);
+  if (invalid.length > 0) return invalid.map((e) => e.message);
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === "OperationDefinition")!;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+  return coerced.errors?.map((e) => e.message) ?? [];
+};
+
+describe("the client's documents against the Hotel-X SDL (sandbox/hotelx/src/schema.ts)", () => {
+  const schema = buildHotelxSchema();
+
+  it("every document the client sends, with the variables it sends, validates; a misspelt field does not", async () => {
+    const sent: { query: string; variables: Record<string, unknown> }[] = [];
+    const recording = {
+      ...access,
+      fetch: async (request: Request) => {
+        sent.push(await request.clone().json());
+        return access.fetch!(request);
+      },
+    };
+    const option = (
+      await search(
+        recording,
+        { ...STAY, hotels: ["HX001"], currency: "EUR", nationality: "ES", language: "en" },
+        OK_DEADLINE,
+      )
+    ).options[0]!;
+    const quoted = await quote(recording, option.id, { ...OK_DEADLINE, language: "en" });
+    const clientReference = reference();
+    const card = {
+      type: "VI",
+      holder: { name: "Ada", surname: "Lovelace" },
+      number: "4242424242424242",
+      CVC: "737",
+      expire: { month: 3, year: 2030 },
+    };
+    const booked = await book(
+      recording,
+      {
+        ...bookInput(quoted.optionRefId, clientReference),
+        remarks: "late arrival",
+        language: "en",
+        deltaPrice: { percent: 1, applyBoth: false },
+        paymentCard: card,
+      },
+      OK_DEADLINE,
+    );
+    expect(booked.outcome).toBe("confirmed");
+    await bookingByClientReference(
+      recording,
+      { hotelCode: "HX001", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
+      OK_DEADLINE,
+    );
+    await cancel(
+      recording,
+      { hotelCode: "HX001", accessCode: ACCESS_CODE, clientReference, supplierReference: "SBX-1", language: "en" },
+      OK_DEADLINE,
+    );
+    await cancel(recording, { hotelCode: "HX001", bookingID: "HXB-1" }, OK_DEADLINE);
+
+    // Every document of documents.ts went out, and each with its variables is valid.
+    expect(new Set(sent.map((b) => b.query))).toEqual(new Set(Object.values(documents)));
+    for (const body of sent) expect(problemsOf(schema, body.query, body.variables), body.query).toEqual([]);
+
+    // The same check fails on a misspelt field, argument, type or enum value, and on a variable of the wrong type.
+    const search0 = sent[0]!;
+    expect(problemsOf(schema, search0.query.replace("hotelName", "hotelNmae"), search0.variables)).toEqual([
+      expect.stringContaining('Cannot query field "hotelNmae" on type "HotelOptionSearch"'),
+    ]);
+    expect(
+      problemsOf(schema, documents.BOOKING_READ.replace("hotelName start end", "hotelName checkIn checkOut"), {}),
+    ).toEqual([expect.stringContaining("deprecated"), expect.stringContaining("deprecated")]);
+    expect(
+      problemsOf(
+        schema,
+        search0.query.replace("HotelCriteriaSearchInput", "HotelSearchCriteriaInput"),
+        search0.variables,
+      ),
+    ).not.toEqual([]);
+    expect(
+      problemsOf(schema, search0.query, {
+        ...search0.variables,
+        criteria: { ...(search0.variables.criteria as object), checkIn: "10/03/2027" },
+      }),
+    ).toEqual([expect.stringContaining("Date must be an ISO 8601 date")]);
+  });
+});
+
+describe("the sandbox is a GraphQL server", () => {
+  const post = async (query: string, variables: Record<string, unknown> = {}) => {
+    const res = await env.HOTELX_SANDBOX.fetch("https://hotelx-sandbox.test/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` },
+      body: JSON.stringify({ query, variables }),
+    });
+    return {
+      status: res.status,
+      body: (await res.json()) as { data?: any; errors?: { message: string; path?: string[] }[] },
+    };
+  };
+  const criteria = {
+    checkIn: "2027-03-10",
+    checkOut: "2027-03-12",
+    hotels: ["HX001"],
+    occupancies: [{ paxes: [{ age: 30 }] }],
+  };
+  const BOOK =
+    "mutation ($input: HotelBookInput!) { hotelX { book(input: $input) { booking { status } errors { code } } } }";
+
+  it("answers GraphQL errors to the 8 requests Hotel-X's schema refuses, and books nothing for them", async () => {
+    const option = (await search(access, { ...STAY, hotels: ["HX002"] }, OK_DEADLINE)).options[0]!;
+    const clientReference = reference();
+    const input = {
+      ...bookInput(option.id, clientReference),
+      rooms: [{ occupancyRefId: 1, paxes: [{ name: "Ada", surname: "Lovelace", age: 30 }] }],
+    };
+    const SEARCH = "query ($c: HotelCriteriaSearchInput!) { hotelX { search(criteria: $c) { options { id } } } }";
+    const refused: [string, string, Record<string, unknown>, string][] = [
+      ["syntax error", "query { hotelX { search(criteria: $c) { options { id } }", {}, "Syntax Error"],
+      [
+        "unknown field",
+        "query ($c: HotelCriteriaSearchInput!) { hotelX { search(criteria: $c) { options { price { amount } } } } }",
+        { c: criteria },
+        'Cannot query field "amount"',
+      ],
+      [
+        "unknown argument",
+        "query ($c: HotelCriteriaSearchInput!) { hotelX { search(criteria: $c, page: 2) { options { id } } } }",
+        { c: criteria },
+        'Unknown argument "page"',
+      ],
+      [
+        "bad enum",
+        "query { hotelX { booking(criteria: { typeSearch: REFERENCE }) { bookings { status } } } }",
+        {},
+        'Value "REFERENCE" does not exist in "BookingCriteriaType" enum',
+      ],
+      ["bad scalar", SEARCH, { c: { ...criteria, checkIn: "tomorrow" } }, "Date must be an ISO 8601 date"],
+      [
+        "missing required input",
+        SEARCH,
+        { c: { ...criteria, occupancies: undefined } },
+        'Field "occupancies" of required type "[RoomInput!]!" was not provided',
+      ],
+      [
+        "a guest without surname",
+        BOOK,
+        { input: { ...input, holder: { name: "Ada" } } },
+        'Field "surname" of required type "String!" was not provided',
+      ],
+      [
+        "a booking without rooms",
+        BOOK,
+        { input: { ...input, rooms: undefined } },
+        'Field "rooms" of required type "[BookRoomInput!]!" was not provided',
+      ],
+    ];
+    for (const [kind, query, variables, message] of refused) {
+      const { status, body } = await post(query, variables);
+      expect([status, body.data, body.errors?.[0]?.message], kind).toEqual([
+        200,
+        undefined,
+        expect.stringContaining(message),
+      ]);
+    }
+    // Valid GraphQL, but no rooms: the sandbox wants one room per searched occupancy.
+    expect((await post(BOOK, { input: { ...input, rooms: [] } })).body.data.hotelX.book).toEqual({
+      booking: null,
+      errors: [{ code: "INVALID_INPUT" }],
+    });
+    expect(
+      await bookingByClientReference(
+        access,
+        { hotelCode: "HX002", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
+        OK_DEADLINE,
+      ),
+    ).toEqual({
+      found: false,
+    });
+    expect((await post(BOOK, { input })).body.data.hotelX.book).toEqual({ booking: { status: "OK" }, errors: null });
+  });
+
+  it("answers exactly the fields selected, and a failed resolver nulls its field with the error's path", async () => {
+    const selected = await post(
+      "query ($c: HotelCriteriaSearchInput) { hotelX { search(criteria: $c) { options { hotelCode price { net } } } } }",
+      { c: criteria },
+    );
+    expect(selected.body).toEqual({
+      data: {
+        hotelX: {
+          search: {
+            options: [
+              { hotelCode: "HX001", price: { net: 240 } },
+              { hotelCode: "HX001", price: { net: 276 } },
+              { hotelCode: "HX001", price: { net: 210 } },
+            ],
+          },
+        },
+      },
+    });
+    const failed = await post(
+      "query ($c: HotelCriteriaSearchInput) { hotelX { search(criteria: $c) { options { id } } } }",
+      { c: { ...criteria, hotels: ["HXGQLERR"] } },
+    );
+    expect(failed.body).toEqual({
+      data: { hotelX: { search: null } },
+      errors: [
+        expect.objectContaining({ message: "Supplier connection failed for search", path: ["hotelX", "search"] }),
+      ],
+    });
+  });
+});
+
+describe("two-step book and cancel by bookingID", () => {
+  it("PENDING_COMMIT (HXCOMMIT) is a booking that exists, not confirmed; cancel finds a booking by its bookingID alone", async () => {
+    const clientReference = reference();
+    const booked = await book(access, bookInput((await firstOption("HXCOMMIT")).id, clientReference), OK_DEADLINE);
+    expect(booked).toMatchObject({
+      outcome: "confirmed",
+      status: "PENDING_COMMIT",
+      reference: { client: clientReference, bookingID: expect.stringMatching(/^HXB-/) },
+    });
+    const read = await bookingByClientReference(
+      access,
+      { hotelCode: "HXCOMMIT", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
+      OK_DEADLINE,
+    );
+    expect(read).toMatchObject({
+      found: true,
+      booking: { status: "PENDING_COMMIT", hotel: { start: "2027-03-10", end: "2027-03-12" } },
+    });
+
+    const bookingID = booked.outcome === "confirmed" ? booked.reference.bookingID! : "";
+    // Without a bookingID, Hotel-X needs accessCode, hotelCode and reference together.
+    expect(await cancel(access, { hotelCode: "HXCOMMIT", clientReference }, OK_DEADLINE)).toMatchObject({
+      outcome: "refused",
+      issues: [{ code: "INVALID_INPUT" }],
+    });
+    expect(await cancel(access, { hotelCode: "ANY", bookingID }, OK_DEADLINE)).toMatchObject({
+      outcome: "cancelled",
+      status: "CANCELLED",
+    });
   });
 });
