@@ -23,6 +23,8 @@ const sandboxBundle = await build({
   bundle: true,
   format: "esm",
   platform: "neutral",
+  // graphql-js (the sandbox is a GraphQL server) is found by its package.json's "module"/"main".
+  mainFields: ["module", "main"],
   target: "es2022",
   write: false,
   external: ["cloudflare:*"],
@@ -43,7 +45,7 @@ const hotelxSandbox = {
  */
 function prebundled(): string[] {
   const packages =
-    /^(zod\/[\w/]+|(hono|drizzle-orm|chrono-node|ajv|ajv-formats|ipaddr\.js|isbot|fast-check)(\/[\w./-]+)?)$/;
+    /^(zod\/[\w/]+|(hono|drizzle-orm|chrono-node|ajv|ajv-formats|ipaddr\.js|isbot|fast-check|graphql)(\/[\w./-]+)?)$/;
   const root = new URL(".", import.meta.url);
   const files = ["src", "test", "sandbox"].flatMap((dir) =>
     readdirSync(new URL(dir, root), { recursive: true, encoding: "utf8" })

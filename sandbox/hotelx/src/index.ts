@@ -1,32 +1,35 @@
+import { execute, type GraphQLError, parse, validate } from "graphql";
 import { hotelFor, scenarioOf, type SandboxHotel, type Scenario } from "./inventory";
 import type { LedgerBooking, SandboxLedger } from "./ledger";
+import { buildHotelxSchema } from "./schema";
 
 export { SandboxLedger } from "./ledger";
 
 /**
- * A sandbox Hotel-X supplier: POST GraphQL JSON `{query, variables}` to any path. It recognises the
- * operation by the first field under `hotelX` (search, quote, booking, book, cancel) and reads
- * every input from `variables`; it does not parse or validate the rest of the document.
+ * A sandbox Hotel-X supplier: a GraphQL server. `POST` `{query, variables, operationName}` to any
+ * path; graphql-js parses, validates and executes it against the part of Hotel-X's schema the
+ * sandbox serves (schema.ts), so a malformed request gets GraphQL `errors`, an answer holds exactly
+ * the fields selected, and a null in a non-null field follows the GraphQL rules. The resolvers
+ * compute whole payloads from the inventory and the ledger; graphql-js shapes them.
  */
 type SandboxEnv = { HOTELX_API_KEY: string; LEDGER: DurableObjectNamespace<SandboxLedger> };
-// biome-ignore lint/suspicious/noExplicitAny: GraphQL variables arrive untyped and are checked field by field.
-type Vars = Record<string, any>;
+// biome-ignore lint/suspicious/noExplicitAny: inputs arrive coerced by graphql-js from the schema's input types.
+type Args = Record<string, any>;
 type Issue = { code: string; type: string; description: string };
+type Operation = "search" | "quote" | "booking" | "book" | "cancel";
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-const answer = (operation: string, payload: Record<string, unknown>) =>
-  json({ data: { hotelX: { [operation]: { errors: null, warnings: null, ...payload } } } });
-const refusal = (operation: string, errors: Issue[], extra: Record<string, unknown> = {}) =>
-  answer(operation, { ...extra, errors });
+const payload = (extra: Record<string, unknown>) => ({ errors: null, warnings: null, ...extra });
+const refusal = (errors: Issue[], extra: Record<string, unknown> = {}) => payload({ ...extra, errors });
 const issue = (code: string, description: string, type = "SUPPLIER"): Issue => ({ code, type, description });
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const nightsBetween = (checkIn: string, checkOut: string) =>
   (Date.parse(`${checkOut}T00:00:00Z`) - Date.parse(`${checkIn}T00:00:00Z`)) / 86_400_000;
-const isDate = (s: unknown): s is string =>
-  typeof s === "string" && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
+
+const schema = buildHotelxSchema();
 
 /** What an optionRefId carries: the stay, the room and the price it was offered at. */
 type OptionKey = { h: string; r: string; i: string; o: string; a: number[][]; p: number; c: string };
@@ -54,37 +57,37 @@ const price = (net: number, currency: string) => ({
   net,
   gross: net,
   exchange: { currency, rate: 1 },
+  minimumSellingPrice: null,
 });
 const cancelPolicyOf = (refundable: boolean, currency: string, net: number) => ({
   refundable,
-  cancelPenalties: refundable
-    ? [{ deadline: null, hoursBefore: 48, penaltyType: "PERCENT", currency, value: 100 }]
-    : [{ deadline: null, hoursBefore: 8760, penaltyType: "IMPORT", currency, value: net }],
+  cancelPenalties: [
+    {
+      // The sandbox states penalties by hours before check-in, never by a deadline of its own.
+      deadline: null,
+      isCalculatedDeadline: false,
+      ...(refundable
+        ? { hoursBefore: 48, penaltyType: "PERCENT", value: 100 }
+        : { hoursBefore: 8760, penaltyType: "IMPORT", value: net }),
+      currency,
+    },
+  ],
+  description: null,
 });
 
-const searchOptions = (vars: Vars) => {
-  const criteria = vars.criteria ?? {};
+/** The one market the sandbox's accesses sell in. */
+const MARKETS = ["ES"];
+
+const searchOptions = (criteria: Args) => {
   const { checkIn, checkOut } = criteria;
-  const occupancies: { paxes: { age: number }[] }[] = Array.isArray(criteria.occupancies) ? criteria.occupancies : [];
-  const nights = isDate(checkIn) && isDate(checkOut) ? nightsBetween(checkIn, checkOut) : 0;
-  if (
-    nights < 1 ||
-    nights > 30 ||
-    occupancies.length < 1 ||
-    occupancies.length > 9 ||
-    !Array.isArray(criteria.hotels)
-  ) {
-    return {
-      errors: [
-        issue(
-          "INVALID_CRITERIA",
-          "checkIn/checkOut (1..30 nights), hotels and 1..9 occupancies are required",
-          "CLIENT",
-        ),
-      ],
-    };
+  const occupancies: { paxes: { age: number }[] }[] = criteria.occupancies;
+  const nights = nightsBetween(checkIn, checkOut);
+  if (nights < 1 || nights > 30 || occupancies.length < 1 || occupancies.length > 9 || !criteria.hotels) {
+    return refusal([
+      issue("INVALID_CRITERIA", "checkIn/checkOut (1..30 nights), hotels and 1..9 occupancies are required", "CLIENT"),
+    ]);
   }
-  const ages = occupancies.map((o) => (Array.isArray(o.paxes) ? o.paxes.map((p) => Number(p.age)) : []));
+  const ages = occupancies.map((o) => o.paxes.map((p) => p.age));
   const options = [];
   for (const code of criteria.hotels as string[]) {
     const hotel = hotelFor(code);
@@ -104,43 +107,50 @@ const searchOptions = (vars: Vars) => {
         id,
         supplierCode: "SANDBOX",
         accessCode: "sandbox",
+        markets: MARKETS,
         hotelCode: hotel.code,
+        hotelCodeSupplier: hotel.code,
         hotelName: hotel.name,
         boardCode: room.board,
+        boardCodeSupplier: room.board,
         paymentType: "MERCHANT",
         status: "OK",
         occupancies: ages.map((paxes, i) => ({ id: i + 1, paxes: paxes.map((age) => ({ age })) })),
         rooms: ages.map((_, i) => ({
           occupancyRefId: i + 1,
+          legacyRoomId: `${i + 1}|${room.code}`,
           code: room.code,
+          supplierCode: room.code,
           description: room.description,
           refundable: room.refundable,
+          units: null,
+          roomPrice: { price: price(round2(net / ages.length), hotel.currency) },
+          cancelPolicy: null,
+          remarks: null,
         })),
         price: price(net, hotel.currency),
-        rateRules: room.rateRules ?? null,
+        rateRules: room.rateRules ?? (room.refundable ? null : ["NON_REFUNDABLE"]),
         cancelPolicy: cancelPolicyOf(room.refundable, hotel.currency, net),
         remarks: null,
       });
     }
   }
-  return { options };
+  return payload({ context: null, options });
 };
 
-/** The hotel code an operation is about, so the scenario can be chosen before answering. */
-const hotelCodesOf = (operation: string, vars: Vars): string[] => {
+/** The hotel codes an operation is about, so the scenario can be chosen before answering. */
+const hotelCodesOf = (operation: Operation, args: Args): string[] => {
   switch (operation) {
     case "search":
-      return Array.isArray(vars.criteria?.hotels) ? vars.criteria.hotels : [];
+      return args.criteria?.hotels ?? [];
     case "quote":
-      return [decodeOption(vars.criteria?.optionRefId)?.h ?? ""];
+      return [decodeOption(args.criteria.optionRefId)?.h ?? ""];
     case "book":
-      return [decodeOption(vars.input?.optionRefId)?.h ?? ""];
+      return [decodeOption(args.input.optionRefId)?.h ?? ""];
     case "cancel":
-      return [vars.input?.hotelCode ?? ""];
+      return [args.input.hotelCode ?? ""];
     case "booking":
-      return [vars.criteria?.references?.hotelCode ?? ""];
-    default:
-      return [];
+      return [args.criteria.references?.hotelCode ?? ""];
   }
 };
 
@@ -155,25 +165,36 @@ const scenarioFor = (codes: string[]): Scenario => {
 
 const bookingDetail = (b: LedgerBooking) => ({
   reference: { client: b.clientReference, supplier: b.supplierReference, hotel: null, bookingID: b.bookingId },
+  holder: { name: b.holderName, surname: b.holderSurname },
   status: b.status,
   price: price(b.net, b.currency),
   quotePrice: null,
   cancelPolicy: null,
-  hotel: { hotelCode: b.hotelCode, hotelName: b.hotelName, checkIn: b.checkIn, checkOut: b.checkOut },
+  hotel: {
+    hotelCode: b.hotelCode,
+    hotelName: b.hotelName,
+    start: b.checkIn,
+    end: b.checkOut,
+    // Deprecated by Hotel-X since 2018, still answered as it does.
+    checkIn: b.checkIn,
+    checkOut: b.checkOut,
+    bookingDate: null,
+    boardCode: null,
+    occupancies: null,
+  },
   remarks: null,
 });
 
 const ledger = (env: SandboxEnv) => env.LEDGER.getByName("ledger");
 
-const quote = (vars: Vars, scenario: Scenario) => {
-  const key = decodeOption(vars.criteria?.optionRefId);
+const quote = (criteria: Args, scenario: Scenario) => {
+  const key = decodeOption(criteria.optionRefId);
   const hotel = key && hotelFor(key.h);
   const nights = key ? nightsBetween(key.i, key.o) : 0;
   const net = hotel && key ? priceOf(hotel, key.r, nights, key.a.length, scenario.kind === "price_up") : null;
-  if (!key || !hotel || net === null)
-    return refusal("quote", [issue("OPTION_NOT_FOUND", "Unknown optionRefId", "CLIENT")]);
+  if (!key || !hotel || net === null) return refusal([issue("OPTION_NOT_FOUND", "Unknown optionRefId", "CLIENT")]);
   const room = hotel.rooms.find((r) => r.code === key.r)!;
-  return answer("quote", {
+  return payload({
     optionQuote: {
       optionRefId: encodeOption({ ...key, p: net }),
       status: "OK",
@@ -181,47 +202,62 @@ const quote = (vars: Vars, scenario: Scenario) => {
       searchPrice: { currency: key.c, net: key.p, gross: key.p, binding: false },
       cancelPolicy: cancelPolicyOf(room.refundable, key.c, net),
       remarks: null,
+      rooms: key.a.map((_, i) => ({
+        // RoomOptionQuote.occupancyRefId is an ID: serialized as a string.
+        occupancyRefId: i + 1,
+        legacyRoomId: `${i + 1}|${room.code}`,
+        code: room.code,
+        supplierCode: room.code,
+        description: room.description,
+      })),
+      paymentType: "MERCHANT",
     },
   });
 };
 
-const book = async (env: SandboxEnv, vars: Vars, scenario: Scenario) => {
-  const input = vars.input ?? {};
+const book = async ({ env, ...context }: Context, input: Args, scenario: Scenario) => {
   const key = decodeOption(input.optionRefId);
   const hotel = key && hotelFor(key.h);
-  const clientReference = input.clientReference;
+  const clientReference: string = input.clientReference;
+  const rooms: { occupancyRefId: number; paxes: { name: string; surname: string }[] }[] = input.rooms;
+  const named = (p: { name: string; surname: string }) => p.name.trim() !== "" && p.surname.trim() !== "";
+  // The schema makes these present; the sandbox also wants them meaningful: one room per searched occupancy, every name given.
   if (
     !key ||
     !hotel ||
-    typeof clientReference !== "string" ||
-    clientReference === "" ||
-    typeof input.holder?.name !== "string"
+    clientReference.trim() === "" ||
+    !named(input.holder) ||
+    rooms.length !== key.a.length ||
+    rooms.some((r) => r.paxes.length === 0 || !r.paxes.every(named))
   ) {
-    return refusal("book", [issue("INVALID_INPUT", "optionRefId, clientReference and holder are required", "CLIENT")]);
+    return refusal([
+      issue(
+        "INVALID_INPUT",
+        "optionRefId, clientReference, the holder's name and surname, and one room per occupancy with named paxes are required",
+        "CLIENT",
+      ),
+    ]);
   }
   if (scenario.kind === "sold_out")
-    return refusal("book", [issue("SOLD_OUT", "No rooms left for this option")], { booking: null });
+    return refusal([issue("SOLD_OUT", "No rooms left for this option")], { booking: null });
+  const attempt = {
+    clientReference,
+    bookingId: "",
+    supplierReference: "",
+    hotelCode: hotel.code,
+    hotelName: hotel.name,
+    checkIn: key.i,
+    checkOut: key.o,
+    currency: key.c,
+    net: key.p,
+    status: "OK" as const,
+    holderName: input.holder.name,
+    holderSurname: input.holder.surname,
+    cancelReference: null,
+  };
   if (scenario.kind === "refused") {
-    return refusal("book", [issue("BOOKING_REFUSED", "The hotel refused the booking")], {
-      booking: {
-        ...bookingDetail({
-          clientReference,
-          bookingId: "",
-          supplierReference: "",
-          hotelCode: hotel.code,
-          hotelName: hotel.name,
-          checkIn: key.i,
-          checkOut: key.o,
-          currency: key.c,
-          net: key.p,
-          status: "OK",
-          holderName: "",
-          holderSurname: "",
-          cancelReference: null,
-        }),
-        status: "KO",
-        reference: { client: clientReference },
-      },
+    return refusal([issue("BOOKING_REFUSED", "The hotel refused the booking")], {
+      booking: { ...bookingDetail(attempt), status: "KO", reference: { client: clientReference } },
     });
   }
   // The price today against the price the option was offered at (deltaPrice honoured).
@@ -229,67 +265,77 @@ const book = async (env: SandboxEnv, vars: Vars, scenario: Scenario) => {
   const delta = input.deltaPrice ?? {};
   const allowed = Math.max(Number(delta.amount ?? 0), key.p * (Number(delta.percent ?? 0) / 100));
   if (current > key.p + allowed) {
-    return refusal("book", [issue("PRICE_CHANGED", `The price went from ${key.p} to ${current}`)], {
+    return refusal([issue("PRICE_CHANGED", `The price went from ${key.p} to ${current}`)], {
       booking: {
+        ...bookingDetail({ ...attempt, net: current }),
         reference: { client: clientReference },
         status: "KO",
-        price: price(current, key.c),
         quotePrice: { currency: key.c, net: key.p, gross: key.p, binding: false },
       },
     });
   }
   const id = crypto.randomUUID().replaceAll("-", "").slice(0, 12).toUpperCase();
-  const result = await ledger(env).commit({
-    clientReference,
+  const committing = ledger(env).commit({
+    ...attempt,
     bookingId: `HXB-${id}`,
     supplierReference: `SBX-${id}`,
-    hotelCode: hotel.code,
-    hotelName: hotel.name,
-    checkIn: key.i,
-    checkOut: key.o,
-    currency: key.c,
     net: current,
-    holderName: input.holder.name,
-    holderSurname: String(input.holder.surname ?? ""),
+    // The two-step scenario: booked, waiting for a commit that the sandbox never receives.
+    status: scenario.kind === "pending_commit" ? "PENDING_COMMIT" : "OK",
   });
+  // A booking once asked for is committed even if the caller stops waiting (as an upstream would).
+  context.waitUntil(committing.catch(() => undefined));
+  const result = await committing;
   if (!result.committed)
-    return refusal(
-      "book",
-      [issue("DUPLICATED_CLIENT_REFERENCE", "A booking with this clientReference exists", "CLIENT")],
-      { booking: null },
-    );
+    return refusal([issue("DUPLICATED_CLIENT_REFERENCE", "A booking with this clientReference exists", "CLIENT")], {
+      booking: null,
+    });
   // Committed upstream; the answer leaves only after the delay (longer than any caller's deadline).
   if (scenario.kind === "answer_lost") await sleep(scenario.delayMs);
-  return answer("book", { booking: bookingDetail(result.booking) });
+  return payload({ booking: bookingDetail(result.booking) });
 };
 
-const refOf = (ref: Vars | undefined, bookingID: unknown) => ({
+const refOf = (ref: Args | undefined | null, bookingID: unknown) => ({
   clientReference: typeof ref?.client === "string" ? ref.client : undefined,
   supplierReference: typeof ref?.supplier === "string" ? ref.supplier : undefined,
   bookingId: typeof bookingID === "string" ? bookingID : undefined,
 });
 
-const cancel = async (env: SandboxEnv, vars: Vars) => {
-  const input = vars.input ?? {};
-  const by = refOf(input.reference, input.bookingID);
+/** Hotel-X finds the booking by `bookingID` alone, or by all of `accessCode`, `hotelCode` and `reference`. */
+const cancel = async (env: SandboxEnv, input: Args) => {
+  const byId = typeof input.bookingID === "string" && input.bookingID !== "";
+  if (!byId && !(input.accessCode && input.hotelCode && input.reference))
+    return refusal([
+      issue("INVALID_INPUT", "bookingID, or accessCode, hotelCode and reference are required", "CLIENT"),
+    ]);
+  const by = byId ? refOf(null, input.bookingID) : refOf(input.reference, undefined);
   const found = by.clientReference || by.supplierReference || by.bookingId ? await ledger(env).cancel(by) : null;
-  if (!found || found.hotelCode !== input.hotelCode)
-    return refusal("cancel", [issue("BOOKING_NOT_FOUND", "No booking with this reference at this hotel", "CLIENT")]);
-  return answer("cancel", {
+  if (!found || (!byId && found.hotelCode !== input.hotelCode))
+    return refusal([issue("BOOKING_NOT_FOUND", "No booking with this reference at this hotel", "CLIENT")]);
+  return payload({
     cancellation: {
       reference: bookingDetail(found).reference,
       cancelReference: found.cancelReference,
       status: "CANCELLED",
       price: price(0, found.currency),
+      booking: bookingDetail(found),
     },
   });
 };
 
-const readBookings = async (env: SandboxEnv, vars: Vars) => {
-  const refs: Vars[] = Array.isArray(vars.criteria?.references?.references) ? vars.criteria.references.references : [];
-  const hotelCode = vars.criteria?.references?.hotelCode;
-  const found = await Promise.all(refs.map((ref) => ledger(env).find(refOf(ref, undefined))));
-  return answer("booking", {
+/** By references, the access the bookings were made through is needed (Hotel-X: "Necessary if your search is by references"). */
+const readBookings = async (env: SandboxEnv, criteria: Args) => {
+  if (criteria.typeSearch !== "REFERENCES" || !criteria.references || !criteria.accessCode)
+    return refusal([
+      issue(
+        "INVALID_CRITERIA",
+        "The sandbox reads bookings by references: typeSearch REFERENCES, references and accessCode",
+        "CLIENT",
+      ),
+    ]);
+  const { hotelCode, references } = criteria.references as { hotelCode: string; references: Args[] };
+  const found = await Promise.all(references.map((ref) => ledger(env).find(refOf(ref, undefined))));
+  return payload({
     bookings: found.flatMap((b) => (b !== null && b.hotelCode === hotelCode ? [bookingDetail(b)] : [])),
   });
 };
@@ -297,71 +343,141 @@ const readBookings = async (env: SandboxEnv, vars: Vars) => {
 /** Where the redirect scenarios send the client (a path of the sandbox itself). */
 const REDIRECT_TARGET = "/redirected";
 
-const OPERATION = /\bhotelX\s*\{\s*(search|quote|booking|book|cancel)\s*\(/;
+/** An answer that is not GraphQL's to shape (an HTTP error, a redirect, a broken body): sent as it is. */
+class RawAnswer extends Error {
+  constructor(readonly response: Response) {
+    super("raw answer");
+  }
+}
+
+type Context = { env: SandboxEnv; redirected: boolean; waitUntil: (promise: Promise<unknown>) => void };
+
+/** Scenario first (some answer outside GraphQL), then the operation; every call is counted for its client. */
+const resolver =
+  (operation: Operation, run: (args: Args, context: Context, scenario: Scenario) => unknown) =>
+  async (args: Args, context: Context) => {
+    // Counted beside the work, so that the count costs a booking's commit no time.
+    // A request its caller gave up on (a deadline) can lose the count: it is never left unhandled.
+    const counted = ledger(context.env)
+      .count(String(args.settings?.client ?? ""), operation)
+      .catch(() => undefined);
+    try {
+      return await answer(operation, run, args, context);
+    } finally {
+      await counted;
+    }
+  };
+
+const answer = async (
+  operation: Operation,
+  run: (args: Args, context: Context, scenario: Scenario) => unknown,
+  args: Args,
+  context: Context,
+) => {
+  const scenario = scenarioFor(hotelCodesOf(operation, args));
+  // The redirect target serves what it is sent as a normal hotel would: a client that follows
+  // the redirect (and re-posts a book on 307) gets an answer, and a booking, from here.
+  if (scenario.kind === "redirect" && !context.redirected && (scenario.operations === "all" || operation === "book")) {
+    throw new RawAnswer(
+      new Response(JSON.stringify({ errors: [{ message: `Moved to ${REDIRECT_TARGET}` }] }), {
+        status: scenario.status,
+        headers: { location: REDIRECT_TARGET, "content-type": "application/json" },
+      }),
+    );
+  }
+  switch (scenario.kind) {
+    case "slow":
+      await sleep(scenario.delayMs);
+      break;
+    case "http_500":
+      throw new RawAnswer(json({ errors: [{ message: "Internal server error" }] }, 500));
+    case "bad_json":
+      throw new RawAnswer(
+        new Response(`{"data": {"hotelX": {"${operation}": {"options": [`, {
+          headers: { "content-type": "application/json" },
+        }),
+      );
+    case "graphql_errors":
+      // A resolver failure: the field is null and the error is listed, as GraphQL has it.
+      throw new Error(`Supplier connection failed for ${operation}`);
+    case "bad_shape":
+      // Valid JSON in the wrong shape, as no GraphQL server would send: a list where an object
+      // belongs, an enum value Hotel-X does not have.
+      throw new RawAnswer(
+        json({
+          data: {
+            hotelX: {
+              [operation]: {
+                errors: null,
+                warnings: null,
+                options: "none",
+                optionQuote: { price: "free" },
+                booking: { status: "MAYBE" },
+                cancellation: [],
+                bookings: {},
+              },
+            },
+          },
+        }),
+      );
+  }
+  return run(args, context, scenario);
+};
+
+const rootValue = {
+  hotelX: {
+    search: resolver("search", (args) => searchOptions(args.criteria ?? {})),
+    quote: resolver("quote", (args, _context, scenario) => quote(args.criteria, scenario)),
+    booking: resolver("booking", (args, context) => readBookings(context.env, args.criteria)),
+    book: resolver("book", (args, context, scenario) => book(context, args.input, scenario)),
+    cancel: resolver("cancel", (args, context) => cancel(context.env, args.input)),
+  },
+};
+
+/** `GET /requests?client=<client>`: how many of each operation the sandbox answered for that `settings.client` (tests count upstream calls). */
+const REQUESTS_PATH = "/requests";
 
 export default {
-  async fetch(request: Request, env: SandboxEnv): Promise<Response> {
-    if (request.method !== "POST") return json({ errors: [{ message: "POST a GraphQL request" }] }, 405);
+  async fetch(request: Request, env: SandboxEnv, ctx: ExecutionContext): Promise<Response> {
+    const url = new URL(request.url);
+    const counts = request.method === "GET" && url.pathname === REQUESTS_PATH;
+    if (request.method !== "POST" && !counts) return json({ errors: [{ message: "POST a GraphQL request" }] }, 405);
     if (request.headers.get("authorization") !== `Apikey ${env.HOTELX_API_KEY}`)
       return json({ errors: [{ message: "Unauthorized: invalid or missing Apikey" }] }, 401);
-    let body: { query?: unknown; variables?: Vars };
+    if (counts) return json(await ledger(env).requests(url.searchParams.get("client") ?? ""));
+    let body: { query?: unknown; variables?: unknown; operationName?: unknown };
     try {
       body = await request.json();
     } catch {
       return json({ errors: [{ message: "Malformed JSON body" }] }, 400);
     }
-    const operation = typeof body.query === "string" ? OPERATION.exec(body.query)?.[1] : undefined;
-    if (!operation)
-      return json({
-        errors: [{ message: "Unsupported operation: expected hotelX { search | quote | book | cancel | booking }" }],
-      });
-    const vars = body.variables ?? {};
-    const scenario = scenarioFor(hotelCodesOf(operation, vars));
-
-    // The redirect target serves what it is sent as a normal hotel would: a client that follows
-    // the redirect (and re-posts a book on 307) gets an answer, and a booking, from here.
-    const redirected = new URL(request.url).pathname === REDIRECT_TARGET;
-    if (scenario.kind === "redirect" && !redirected && (scenario.operations === "all" || operation === "book"))
-      return new Response(JSON.stringify({ errors: [{ message: `Moved to ${REDIRECT_TARGET}` }] }), {
-        status: scenario.status,
-        headers: { location: REDIRECT_TARGET, "content-type": "application/json" },
-      });
-    switch (scenario.kind) {
-      case "slow":
-        await sleep(scenario.delayMs);
-        break;
-      case "http_500":
-        return json({ errors: [{ message: "Internal server error" }] }, 500);
-      case "bad_json":
-        return new Response(`{"data": {"hotelX": {"${operation}": {"options": [`, {
-          headers: { "content-type": "application/json" },
-        });
-      case "graphql_errors":
-        return json({
-          data: null,
-          errors: [{ message: `Supplier connection failed for ${operation}`, path: ["hotelX", operation] }],
-        });
-      case "bad_shape":
-        // Valid JSON in the wrong shape: a list where an object belongs, an enum value Hotel-X does not have.
-        return answer(operation, {
-          options: "none",
-          optionQuote: { price: "free" },
-          booking: { status: "MAYBE" },
-          cancellation: [],
-          bookings: {},
-        });
+    if (typeof body?.query !== "string")
+      return json({ errors: [{ message: "Missing query: POST {query, variables}" }] }, 400);
+    let document;
+    try {
+      document = parse(body.query);
+    } catch (error) {
+      return json({ errors: [error as GraphQLError] });
     }
-    switch (operation) {
-      case "search":
-        return answer("search", searchOptions(vars));
-      case "quote":
-        return quote(vars, scenario);
-      case "book":
-        return book(env, vars, scenario);
-      case "cancel":
-        return cancel(env, vars);
-      default:
-        return readBookings(env, vars);
-    }
+    const invalid = validate(schema, document);
+    if (invalid.length > 0) return json({ errors: invalid });
+    const result = await execute({
+      schema,
+      document,
+      rootValue,
+      contextValue: {
+        env,
+        redirected: url.pathname === REDIRECT_TARGET,
+        waitUntil: (promise) => ctx.waitUntil(promise),
+      } satisfies Context,
+      variableValues:
+        body.variables && typeof body.variables === "object" ? (body.variables as Record<string, unknown>) : undefined,
+      operationName: typeof body.operationName === "string" ? body.operationName : undefined,
+    });
+    const raw = result.errors?.find((e) => e.originalError instanceof RawAnswer)?.originalError as
+      | RawAnswer
+      | undefined;
+    if (raw) return raw.response;
+    return json(result);
   },
 } satisfies ExportedHandler<SandboxEnv>;

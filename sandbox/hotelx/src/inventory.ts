@@ -106,6 +106,8 @@ export type Scenario =
   | { kind: "price_up" }
   | { kind: "sold_out" }
   | { kind: "refused" }
+  /** Book answers `PENDING_COMMIT`: booked, waiting for a commit (two-step book). */
+  | { kind: "pending_commit" }
   | { kind: "answer_lost"; delayMs: number }
   /** Answers `status` with `Location: /redirected` (every operation, or book only). */
   | { kind: "redirect"; status: 302 | 307; operations: "all" | "book" };
@@ -120,6 +122,7 @@ const FIXED: Record<string, Scenario> = {
   HXPRICEUP: { kind: "price_up" },
   HXSOLDOUT: { kind: "sold_out" },
   HXREFUSE: { kind: "refused" },
+  HXCOMMIT: { kind: "pending_commit" },
   HX302: { kind: "redirect", status: 302, operations: "all" },
   HXBOOK307: { kind: "redirect", status: 307, operations: "book" },
 };

@@ -10,7 +10,8 @@ export type LedgerBooking = {
   checkOut: string;
   currency: string;
   net: number;
-  status: "OK" | "CANCELLED";
+  /** `PENDING_COMMIT`: booked in two steps, the commit not received (the HXCOMMIT scenario). */
+  status: "OK" | "CANCELLED" | "PENDING_COMMIT";
   holderName: string;
   holderSurname: string;
   cancelReference: string | null;
@@ -27,7 +28,7 @@ const toBooking = (r: Row): LedgerBooking => ({
   checkOut: String(r.check_out),
   currency: String(r.currency),
   net: Number(r.net),
-  status: r.status === "CANCELLED" ? "CANCELLED" : "OK",
+  status: r.status === "CANCELLED" || r.status === "PENDING_COMMIT" ? r.status : "OK",
   holderName: String(r.holder_name),
   holderSurname: String(r.holder_surname),
   cancelReference: r.cancel_reference === null ? null : String(r.cancel_reference),
@@ -46,13 +47,32 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
       hotel_code TEXT NOT NULL, hotel_name TEXT NOT NULL, check_in TEXT NOT NULL, check_out TEXT NOT NULL,
       currency TEXT NOT NULL, net REAL NOT NULL, status TEXT NOT NULL, holder_name TEXT NOT NULL, holder_surname TEXT NOT NULL,
       cancel_reference TEXT)`);
+    ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS requests (
+      client TEXT NOT NULL, operation TEXT NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (client, operation))`);
+  }
+
+  /** Counts an operation answered for a `settings.client`. */
+  count(client: string, operation: string) {
+    this.ctx.storage.sql.exec(
+      "INSERT INTO requests VALUES (?, ?, 1) ON CONFLICT(client, operation) DO UPDATE SET count = count + 1",
+      client,
+      operation,
+    );
+  }
+
+  /** The operations answered for a `settings.client`, by operation. */
+  requests(client: string): Record<string, number> {
+    const rows = this.ctx.storage.sql
+      .exec<{ operation: string; count: number }>("SELECT operation, count FROM requests WHERE client = ?", client)
+      .toArray();
+    return Object.fromEntries(rows.map((r) => [r.operation, r.count]));
   }
 
   /** Commits a booking unless one with the client reference exists; then answers that one. */
-  commit(booking: Omit<LedgerBooking, "status" | "cancelReference">): { committed: boolean; booking: LedgerBooking } {
+  commit(booking: Omit<LedgerBooking, "cancelReference">): { committed: boolean; booking: LedgerBooking } {
     const inserted = this.ctx.storage.sql
       .exec<Row>(
-        `INSERT INTO bookings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'OK', ?, ?, NULL) ON CONFLICT(client_reference) DO NOTHING RETURNING *`,
+        `INSERT INTO bookings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL) ON CONFLICT(client_reference) DO NOTHING RETURNING *`,
         booking.clientReference,
         booking.bookingId,
         booking.supplierReference,
@@ -62,6 +82,7 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
         booking.checkOut,
         booking.currency,
         booking.net,
+        booking.status,
         booking.holderName,
         booking.holderSurname,
       )

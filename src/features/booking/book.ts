@@ -11,6 +11,7 @@ import {
   type BookAnswer,
   type ProviderTransaction,
   type Supplier,
+  type SupplierBooking,
   hasLocalWrites,
   accommodationByCode,
   callSupplier,
@@ -246,10 +247,7 @@ const bookStoredQuote = async (
         surname: criteria.holder.surName,
       }),
     );
-  const bookingRow = (
-    status: "success" | "pending",
-    confirmed: { supplierReference: string; hotelConfirmationNumber: string | null } | null,
-  ) => ({
+  const bookingRow = (status: "success" | "pending", confirmed: SupplierBooking | null) => ({
     reference,
     partnerId,
     connectionId: connection.id,
@@ -264,6 +262,8 @@ const bookStoredQuote = async (
     roomCode: product.roomCode,
     ratePlanCode: product.ratePlanCode,
     upstreamOptionId: product.upstreamOptionId ?? null,
+    upstreamAccessCode: product.upstreamAccessCode ?? null,
+    upstreamBookingId: confirmed?.upstreamBookingId ?? null,
     roomCount: stored.stay.rooms.length,
     boardCode: stored.quote.boardCode,
     currency: rate.currency,
@@ -339,13 +339,23 @@ const bookStoredQuote = async (
       .run();
     throw error;
   }
-  if (answer.status !== "confirmed") return storedBooking(false);
+  if (answer.status !== "confirmed") {
+    // Booked upstream but not confirmed yet (ON_REQUEST, PENDING_COMMIT): its id is kept for cancel.
+    if (answer.upstreamBookingId)
+      await db
+        .update(bookings)
+        .set({ upstreamBookingId: answer.upstreamBookingId })
+        .where(and(eq(bookings.reference, reference), eq(bookings.status, "pending")))
+        .run();
+    return storedBooking(false);
+  }
   await db
     .update(bookings)
     .set({
       status: "success",
       supplierReference: answer.supplierReference,
       hotelConfirmationNumber: answer.hotelConfirmationNumber ?? null,
+      upstreamBookingId: answer.upstreamBookingId ?? null,
     })
     .where(and(eq(bookings.reference, reference), eq(bookings.status, "pending")))
     .run();

@@ -95,6 +95,9 @@ export const cancelBooking = async (
     checkOut: booking.checkOut,
     roomCount: booking.roomCount,
     supplierReference: booking.supplierReference,
+    clientReference: booking.reference,
+    ...(booking.upstreamAccessCode ? { upstreamAccessCode: booking.upstreamAccessCode } : {}),
+    upstreamBookingId: booking.upstreamBookingId,
   };
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
   // A supplier outside our D1 cannot join the batch: it is told first, and a failure changes nothing here.

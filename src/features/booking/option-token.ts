@@ -84,6 +84,9 @@ export const optionIdsFor = async (
   return (product) => optionIdOf(signedStay, product);
 };
 
+/** The signed part of an option id: the same for every option of one search in one currency. */
+export const signedStayOf = (optionId: string) => optionId.split(SEPARATOR, 1)[0]!;
+
 export const issueOptionId = async (keys: Keyring, o: StaySnapshot & ProductSnapshot): Promise<string> =>
   (await optionIdsFor(keys, o))(o);
 

@@ -20,6 +20,7 @@ import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
 import { readOptionId } from "./option-token";
 import { newQuoteId, QUOTE_TTL_SECONDS, quoteStore, type StoredQuote } from "./quote-store";
+import { upstreamOptionOf } from "./upstream-options";
 import type { QuoteRequest } from "./schemas";
 import { accommodationSummary, occupancyRefIdsOf, offerTerms, stayFrom, type Occupancy } from "./search";
 /** A price may rise by up to 1 % of the searched total before quote refuses with `Price changed`. */
@@ -121,12 +122,14 @@ export const priceQuote = async (
   const terms = sellingTermsFor(connection, supplier, currency, table);
   const options = criteria.supply ?? {};
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
+  // An upstream's option is quoted by the id its search gave, so it is asked once (upstream-options.ts).
+  const upstream = supplier.remote ? await upstreamOptionOf(deps.quotes, criteria.optionId, option) : {};
   let offer;
   try {
     offer = await callSupplier(supplier, options, transactions, (call) =>
       supplier.quote(
         accommodation,
-        { roomCode: option.roomCode, ratePlanCode: option.ratePlanCode },
+        { roomCode: option.roomCode, ratePlanCode: option.ratePlanCode, ...upstream },
         stay,
         now,
         terms,
@@ -176,6 +179,7 @@ export const priceQuote = async (
       roomCode: offer.roomCode,
       ratePlanCode: offer.ratePlanCode,
       ...(offer.upstreamOptionId ? { upstreamOptionId: offer.upstreamOptionId } : {}),
+      ...(offer.upstreamAccessCode ? { upstreamAccessCode: offer.upstreamAccessCode } : {}),
     },
     stay,
     occupancyRefIds: option.occupancyRefIds,

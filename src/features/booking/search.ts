@@ -28,6 +28,7 @@ import { addDays, stayNights } from "../../platform/time/zoned-time";
 import type { CoreConnection } from "../connections";
 import { accommodationTypeName, suppliersFor, type BookingDeps } from "./deps";
 import { OPTION_LIFETIME_MS, optionIdsFor } from "./option-token";
+import { rememberUpstreamOptions, type SearchedUpstreamOption } from "./upstream-options";
 import type { SearchRequest } from "./schemas";
 export const MAX_NIGHTS = 30;
 /** Inventory is sold for check-ins up to this many days ahead. */
@@ -296,6 +297,7 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
   // The common search sends no occupancy ids: its rooms go out as priced, without a copy per option.
   const partnerIds = query.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIds : undefined;
   const result = [];
+  const searchedUpstream: SearchedUpstreamOption[] = [];
   for (const { accommodation, offers: priced } of merged.values()) {
     // Which supplier priced an offer is only looked up when there is more than one.
     const bySupplier = answered.length === 1 ? null : new Map(priced.map((p) => [p.offer, p]));
@@ -304,20 +306,20 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
     const options = [];
     for (const offer of offers) {
       const from = bySupplier?.get(offer) ?? priced[0]!;
-      const optionId = signers.get(from.currency)!;
-      options.push({
-        id: optionId({
-          accommodationCode: accommodation.code,
-          roomCode: offer.roomCode,
-          ratePlanCode: offer.ratePlanCode,
-          chargeTotal: offer.rate.chargeTotal,
-          ...(from.supplier === INVENTORY_SUPPLIER ? {} : { supplier: from.supplier }),
-        }),
-        ...terms(offer, partnerIds),
+      const id = signers.get(from.currency)!({
+        accommodationCode: accommodation.code,
+        roomCode: offer.roomCode,
+        ratePlanCode: offer.ratePlanCode,
+        chargeTotal: offer.rate.chargeTotal,
+        ...(from.supplier === INVENTORY_SUPPLIER ? {} : { supplier: from.supplier }),
       });
+      if (offer.upstreamOptionId)
+        searchedUpstream.push({ optionId: id, supplier: from.supplier, accommodationCode: accommodation.code, offer });
+      options.push({ id, ...terms(offer, partnerIds) });
     }
     result.push({ ...accommodationSummary(accommodation), options });
   }
+  if (searchedUpstream.length) await rememberUpstreamOptions(deps.quotes, searchedUpstream);
   return {
     accommodations: result,
     // Absent when every supplier answered, so a search served by the embedded inventory alone reads as before.

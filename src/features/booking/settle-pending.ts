@@ -43,7 +43,10 @@ export const settlePendingBookings = async (
     let found: BookingLookup;
     try {
       found = await callSupplier(supplier, {}, undefined, (call) =>
-        supplier.bookingByReference!(booking.reference, call, { accommodationCode: booking.accommodationCode }),
+        supplier.bookingByReference!(booking.reference, call, {
+          accommodationCode: booking.accommodationCode,
+          upstreamAccessCode: booking.upstreamAccessCode,
+        }),
       );
     } catch (error) {
       log("pending_booking_not_settled", booking, error instanceof SupplierFailure ? error.code : String(error));
@@ -57,6 +60,8 @@ export const settlePendingBookings = async (
           status: "success",
           supplierReference: found.supplierReference,
           hotelConfirmationNumber: found.hotelConfirmationNumber,
+          // The id the book answer gave, unless the upstream names one now.
+          upstreamBookingId: found.upstreamBookingId ?? booking.upstreamBookingId,
         })
         .where(and(eq(bookings.reference, booking.reference), eq(bookings.status, "pending")))
         .returning()

@@ -28,6 +28,10 @@ export const bookings = sqliteTable(
     ratePlanCode: text("rate_plan_code").notNull(),
     // The upstream's own option id the booking was made with (Hotel-X optionRefId); null on the embedded inventory.
     upstreamOptionId: text("upstream_option_id"),
+    // The upstream's access the option was sold through and its own booking id (Hotel-X accessCode and
+    // bookingID): cancel sends the bookingID when known, else accessCode + hotel + references.
+    upstreamAccessCode: text("upstream_access_code"),
+    upstreamBookingId: text("upstream_booking_id"),
     roomCount: integer("room_count").notNull(),
     boardCode: text("board_code").notNull(),
     currency: text("currency").notNull(),

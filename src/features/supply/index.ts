@@ -58,6 +58,7 @@ export type {
   RateCharge,
   Stay,
   Supplier,
+  SupplierBooking,
   SupplierFailureCode,
   SupplyAccommodation,
 } from "./supplier";

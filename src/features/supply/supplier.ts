@@ -81,9 +81,16 @@ export type Stay = { checkIn: string; checkOut: string; rooms: number[][] };
  */
 /**
  * What a supplier books an offer by: our room and rate plan codes, and for an upstream the option id
- * its quote gave (Hotel-X's `optionRefId`), which book must send as it is.
+ * it gave (Hotel-X's `optionRefId`: the search's on a searched offer, the quote's on a quoted one, which
+ * book must send as it is) and the access it sells through (Hotel-X's `accessCode`, which cancel and
+ * the booking read send back).
  */
-export type OfferRef = { roomCode: string; ratePlanCode: string; upstreamOptionId?: string };
+export type OfferRef = {
+  roomCode: string;
+  ratePlanCode: string;
+  upstreamOptionId?: string;
+  upstreamAccessCode?: string;
+};
 
 export const MIXED_PRODUCT_SEPARATOR = "+";
 
@@ -103,9 +110,17 @@ export type Offer = OfferRef & {
   rooms: OfferRoom[];
 };
 
-export type SupplierBooking = { supplierReference: string; hotelConfirmationNumber: string | null };
+/** `upstreamBookingId`: an upstream's own id of the booking (Hotel-X's `bookingID`), which cancel sends when known. */
+export type SupplierBooking = {
+  supplierReference: string;
+  hotelConfirmationNumber: string | null;
+  upstreamBookingId?: string | null;
+};
 
 export type BookedStay = OfferRef & {
+  /** Our booking reference: the client reference the supplier was given. */
+  clientReference: string;
+  upstreamBookingId?: string | null;
   accommodationCode: string;
   checkIn: string;
   checkOut: string;
@@ -165,7 +180,9 @@ export type BookingHolder = { name: string; surname: string };
  * `confirmed`: booked. `unknown`: the request went out and no answer came in time, so the booking
  * may exist; the caller keeps it pending and asks `bookingByReference` later.
  */
-export type BookAnswer = ({ status: "confirmed" } & SupplierBooking) | { status: "unknown" };
+export type BookAnswer =
+  | ({ status: "confirmed" } & SupplierBooking)
+  | { status: "unknown"; upstreamBookingId?: string | null };
 
 /** What a supplier says of a booking made under our client reference. */
 export type BookingLookup =
@@ -218,6 +235,6 @@ export interface Supplier {
   bookingByReference?(
     clientReference: string,
     call?: SupplierCall,
-    booking?: { accommodationCode: string },
+    booking?: { accommodationCode: string; upstreamAccessCode?: string | null },
   ): Promise<BookingLookup>;
 }

@@ -1,6 +1,17 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, beforeAll, beforeEach } from "vitest";
 import { sandboxAccess, demoUpstreamUrl } from "../../../../test/support/hotelx";
+import { getVariableValues } from "graphql/execution/values";
+import {
+  type GraphQLSchema,
+  NoDeprecatedCustomRule,
+  type OperationDefinitionNode,
+  parse,
+  specifiedRules,
+  validate,
+} from "graphql";
+import { buildHotelxSchema } from "../../../../sandbox/hotelx/src/schema";
+import * as documents from "./documents";
 import {
   book,
   bookingByClientReference,
@@ -35,6 +46,8 @@ const STAY = { checkIn: "2027-03-10", checkOut: "2027-03-12", occupancies: [{ pa
 const OK_DEADLINE = { deadlineMs: 5_000 };
 /** Slow scenarios sleep 2 s; a 200 ms deadline leaves a wide gap either way. */
 const SHORT_DEADLINE = { deadlineMs: 200 };
+/** The access the sandbox's options are sold through (HotelOptionSearch.accessCode). */
+const ACCESS_CODE = "sandbox";
 const reference = () => `ES-${crypto.randomUUID().slice(0, 8)}`;
 
 const firstOption = async (hotel: string) => {
@@ -96,30 +109,42 @@ describe("Hotel-X client against the sandbox", () => {
 
     const read = await bookingByClientReference(
       access,
-      { hotelCode: "HX001", currency: "EUR", clientReference },
+      { hotelCode: "HX001", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
       OK_DEADLINE,
     );
     expect(read).toMatchObject({ found: true, booking: { status: "OK", reference: { client: clientReference } } });
     expect(
       await bookingByClientReference(
         access,
-        { hotelCode: "HX001", currency: "EUR", clientReference: reference() },
+        { hotelCode: "HX001", currency: "EUR", accessCode: ACCESS_CODE, clientReference: reference() },
         OK_DEADLINE,
       ),
     ).toEqual({ found: false });
 
-    const cancelled = await cancel(access, { hotelCode: "HX001", clientReference }, OK_DEADLINE);
+    const cancelled = await cancel(
+      access,
+      { hotelCode: "HX001", accessCode: ACCESS_CODE, clientReference },
+      OK_DEADLINE,
+    );
     expect(cancelled).toMatchObject({ outcome: "cancelled", status: "CANCELLED" });
     // Cancelling again answers the same cancellation; an unknown booking is refused.
-    expect(await cancel(access, { hotelCode: "HX001", clientReference }, OK_DEADLINE)).toMatchObject({
+    expect(
+      await cancel(access, { hotelCode: "HX001", accessCode: ACCESS_CODE, clientReference }, OK_DEADLINE),
+    ).toMatchObject({
       outcome: "cancelled",
     });
-    expect(await cancel(access, { hotelCode: "HX001", clientReference: reference() }, OK_DEADLINE)).toMatchObject({
+    expect(
+      await cancel(access, { hotelCode: "HX001", accessCode: ACCESS_CODE, clientReference: reference() }, OK_DEADLINE),
+    ).toMatchObject({
       outcome: "refused",
       issues: [{ code: "BOOKING_NOT_FOUND" }],
     });
     expect(
-      await bookingByClientReference(access, { hotelCode: "HX001", currency: "EUR", clientReference }, OK_DEADLINE),
+      await bookingByClientReference(
+        access,
+        { hotelCode: "HX001", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
+        OK_DEADLINE,
+      ),
     ).toMatchObject({ found: true, booking: { status: "CANCELLED" } });
   });
 
@@ -141,7 +166,7 @@ describe("Hotel-X client against the sandbox", () => {
     const confirmed = outcomes.find((o) => o.outcome === "confirmed")!;
     const read = await bookingByClientReference(
       access,
-      { hotelCode: "HX003", currency: "EUR", clientReference },
+      { hotelCode: "HX003", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
       OK_DEADLINE,
     );
     expect(read.found && read.booking.reference.supplier).toBe(
@@ -178,7 +203,7 @@ describe("Hotel-X client against the sandbox", () => {
     expect(
       await bookingByClientReference(
         access,
-        { hotelCode: "HXSOLDOUT", currency: "EUR", clientReference: soldOutRef },
+        { hotelCode: "HXSOLDOUT", currency: "EUR", accessCode: ACCESS_CODE, clientReference: soldOutRef },
         OK_DEADLINE,
       ),
     ).toEqual({ found: false });
@@ -197,7 +222,7 @@ describe("Hotel-X client against the sandbox", () => {
     expect(ms).toBeLessThan(1_500);
     const read = await bookingByClientReference(
       access,
-      { hotelCode: "HXLOST2000", currency: "EUR", clientReference },
+      { hotelCode: "HXLOST2000", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
       OK_DEADLINE,
     );
     expect(read).toMatchObject({ found: true, booking: { status: "OK" } });
@@ -208,13 +233,21 @@ describe("Hotel-X client against the sandbox", () => {
     const searched = await timed(() => failure(search(access, { ...STAY, hotels: ["HX001", slow] }, SHORT_DEADLINE)));
     expect(searched.result.code).toBe("supplier_timeout");
     expect(searched.ms).toBeLessThan(1_500);
-    expect((await failure(cancel(access, { hotelCode: slow, clientReference: "x" }, SHORT_DEADLINE))).code).toBe(
-      "supplier_timeout",
-    );
     expect(
       (
         await failure(
-          bookingByClientReference(access, { hotelCode: slow, currency: "EUR", clientReference: "x" }, SHORT_DEADLINE),
+          cancel(access, { hotelCode: slow, accessCode: ACCESS_CODE, clientReference: "x" }, SHORT_DEADLINE),
+        )
+      ).code,
+    ).toBe("supplier_timeout");
+    expect(
+      (
+        await failure(
+          bookingByClientReference(
+            access,
+            { hotelCode: slow, currency: "EUR", accessCode: ACCESS_CODE, clientReference: "x" },
+            SHORT_DEADLINE,
+          ),
         )
       ).code,
     ).toBe("supplier_timeout");
@@ -229,13 +262,18 @@ describe("Hotel-X client against the sandbox", () => {
     const searchErr = await failure(search(access, { ...STAY, hotels: [hotel] }, OK_DEADLINE));
     expect(searchErr.code).toBe("supplier_error");
     expect(searchErr.message).toContain(message);
-    expect((await failure(cancel(access, { hotelCode: hotel, clientReference: "x" }, OK_DEADLINE))).code).toBe(
-      "supplier_error",
-    );
+    expect(
+      (await failure(cancel(access, { hotelCode: hotel, accessCode: ACCESS_CODE, clientReference: "x" }, OK_DEADLINE)))
+        .code,
+    ).toBe("supplier_error");
     expect(
       (
         await failure(
-          bookingByClientReference(access, { hotelCode: hotel, currency: "EUR", clientReference: "x" }, OK_DEADLINE),
+          bookingByClientReference(
+            access,
+            { hotelCode: hotel, currency: "EUR", accessCode: ACCESS_CODE, clientReference: "x" },
+            OK_DEADLINE,
+          ),
         )
       ).code,
     ).toBe("supplier_error");
@@ -250,7 +288,11 @@ describe("Hotel-X client against the sandbox", () => {
       await failure(book({ ...access, apiKey: "wrong" }, bookInput(option.id, clientReference), OK_DEADLINE)),
     ).toMatchObject({ code: "supplier_error", httpStatus: 401 });
     expect(
-      await bookingByClientReference(access, { hotelCode: "HX001", currency: "EUR", clientReference }, OK_DEADLINE),
+      await bookingByClientReference(
+        access,
+        { hotelCode: "HX001", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
+        OK_DEADLINE,
+      ),
     ).toEqual({ found: false });
   });
 
@@ -325,7 +367,11 @@ describe("a redirecting upstream", () => {
       httpStatus: 307,
     });
     expect(
-      await bookingByClientReference(access, { hotelCode: "HXBOOK307", currency: "EUR", clientReference }, OK_DEADLINE),
+      await bookingByClientReference(
+        access,
+        { hotelCode: "HXBOOK307", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
+        OK_DEADLINE,
+      ),
     ).toEqual({ found: false });
   });
 });
@@ -720,6 +766,253 @@ describe("connection-circuit", () => {
       expect(warningOf(await otherSearch(["HXSLOW2000"], { timeout: "1000" }))).toBe("supplier_timeout");
       expect(warningOf(await otherSearch(["HX001"]))).toBeNull();
       expect(await circuitFor(env, otherConnection).allow(Date.now())).toEqual({ allowed: true });
+    });
+  });
+});
+
+/** A document and its variables as the schema takes them: GraphQL's validation (no deprecated field either), then variable coercion. */
+const problemsOf = (schema: GraphQLSchema, query: string, variables: Record<string, unknown>) => {
+  const document = parse(query);
+  const invalid = validate(schema, document, [...specifiedRules, NoDeprecatedCustomRule]);
+  if (invalid.length > 0) return invalid.map((e) => e.message);
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === "OperationDefinition")!;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+  return coerced.errors?.map((e) => e.message) ?? [];
+};
+
+describe("the client's documents against the Hotel-X SDL (sandbox/hotelx/src/schema.ts)", () => {
+  const schema = buildHotelxSchema();
+
+  it("every document the client sends, with the variables it sends, validates; a misspelt field does not", async () => {
+    const sent: { query: string; variables: Record<string, unknown> }[] = [];
+    const recording = {
+      ...access,
+      fetch: async (request: Request) => {
+        sent.push(await request.clone().json());
+        return access.fetch!(request);
+      },
+    };
+    const option = (
+      await search(
+        recording,
+        { ...STAY, hotels: ["HX001"], currency: "EUR", nationality: "ES", language: "en" },
+        OK_DEADLINE,
+      )
+    ).options[0]!;
+    const quoted = await quote(recording, option.id, { ...OK_DEADLINE, language: "en" });
+    const clientReference = reference();
+    const card = {
+      type: "VI",
+      holder: { name: "Ada", surname: "Lovelace" },
+      number: "4242424242424242",
+      CVC: "737",
+      expire: { month: 3, year: 2030 },
+    };
+    const booked = await book(
+      recording,
+      {
+        ...bookInput(quoted.optionRefId, clientReference),
+        remarks: "late arrival",
+        language: "en",
+        deltaPrice: { percent: 1, applyBoth: false },
+        paymentCard: card,
+      },
+      OK_DEADLINE,
+    );
+    expect(booked.outcome).toBe("confirmed");
+    await bookingByClientReference(
+      recording,
+      { hotelCode: "HX001", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
+      OK_DEADLINE,
+    );
+    await cancel(
+      recording,
+      { hotelCode: "HX001", accessCode: ACCESS_CODE, clientReference, supplierReference: "SBX-1", language: "en" },
+      OK_DEADLINE,
+    );
+    await cancel(recording, { hotelCode: "HX001", bookingID: "HXB-1" }, OK_DEADLINE);
+
+    // Every document of documents.ts went out, and each with its variables is valid.
+    expect(new Set(sent.map((b) => b.query))).toEqual(new Set(Object.values(documents)));
+    for (const body of sent) expect(problemsOf(schema, body.query, body.variables), body.query).toEqual([]);
+
+    // The same check fails on a misspelt field, argument, type or enum value, and on a variable of the wrong type.
+    const search0 = sent[0]!;
+    expect(problemsOf(schema, search0.query.replace("hotelName", "hotelNmae"), search0.variables)).toEqual([
+      expect.stringContaining('Cannot query field "hotelNmae" on type "HotelOptionSearch"'),
+    ]);
+    expect(
+      problemsOf(schema, documents.BOOKING_READ.replace("hotelName start end", "hotelName checkIn checkOut"), {}),
+    ).toEqual([expect.stringContaining("deprecated"), expect.stringContaining("deprecated")]);
+    expect(
+      problemsOf(
+        schema,
+        search0.query.replace("HotelCriteriaSearchInput", "HotelSearchCriteriaInput"),
+        search0.variables,
+      ),
+    ).not.toEqual([]);
+    expect(
+      problemsOf(schema, search0.query, {
+        ...search0.variables,
+        criteria: { ...(search0.variables.criteria as object), checkIn: "10/03/2027" },
+      }),
+    ).toEqual([expect.stringContaining("Date must be an ISO 8601 date")]);
+  });
+});
+
+describe("the sandbox is a GraphQL server", () => {
+  const post = async (query: string, variables: Record<string, unknown> = {}) => {
+    const res = await env.HOTELX_SANDBOX.fetch("https://hotelx-sandbox.test/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` },
+      body: JSON.stringify({ query, variables }),
+    });
+    return {
+      status: res.status,
+      body: (await res.json()) as { data?: any; errors?: { message: string; path?: string[] }[] },
+    };
+  };
+  const criteria = {
+    checkIn: "2027-03-10",
+    checkOut: "2027-03-12",
+    hotels: ["HX001"],
+    occupancies: [{ paxes: [{ age: 30 }] }],
+  };
+  const BOOK =
+    "mutation ($input: HotelBookInput!) { hotelX { book(input: $input) { booking { status } errors { code } } } }";
+
+  it("answers GraphQL errors to the 8 requests Hotel-X's schema refuses, and books nothing for them", async () => {
+    const option = (await search(access, { ...STAY, hotels: ["HX002"] }, OK_DEADLINE)).options[0]!;
+    const clientReference = reference();
+    const input = {
+      ...bookInput(option.id, clientReference),
+      rooms: [{ occupancyRefId: 1, paxes: [{ name: "Ada", surname: "Lovelace", age: 30 }] }],
+    };
+    const SEARCH = "query ($c: HotelCriteriaSearchInput!) { hotelX { search(criteria: $c) { options { id } } } }";
+    const refused: [string, string, Record<string, unknown>, string][] = [
+      ["syntax error", "query { hotelX { search(criteria: $c) { options { id } }", {}, "Syntax Error"],
+      [
+        "unknown field",
+        "query ($c: HotelCriteriaSearchInput!) { hotelX { search(criteria: $c) { options { price { amount } } } } }",
+        { c: criteria },
+        'Cannot query field "amount"',
+      ],
+      [
+        "unknown argument",
+        "query ($c: HotelCriteriaSearchInput!) { hotelX { search(criteria: $c, page: 2) { options { id } } } }",
+        { c: criteria },
+        'Unknown argument "page"',
+      ],
+      [
+        "bad enum",
+        "query { hotelX { booking(criteria: { typeSearch: REFERENCE }) { bookings { status } } } }",
+        {},
+        'Value "REFERENCE" does not exist in "BookingCriteriaType" enum',
+      ],
+      ["bad scalar", SEARCH, { c: { ...criteria, checkIn: "tomorrow" } }, "Date must be an ISO 8601 date"],
+      [
+        "missing required input",
+        SEARCH,
+        { c: { ...criteria, occupancies: undefined } },
+        'Field "occupancies" of required type "[RoomInput!]!" was not provided',
+      ],
+      [
+        "a guest without surname",
+        BOOK,
+        { input: { ...input, holder: { name: "Ada" } } },
+        'Field "surname" of required type "String!" was not provided',
+      ],
+      [
+        "a booking without rooms",
+        BOOK,
+        { input: { ...input, rooms: undefined } },
+        'Field "rooms" of required type "[BookRoomInput!]!" was not provided',
+      ],
+    ];
+    for (const [kind, query, variables, message] of refused) {
+      const { status, body } = await post(query, variables);
+      expect([status, body.data, body.errors?.[0]?.message], kind).toEqual([
+        200,
+        undefined,
+        expect.stringContaining(message),
+      ]);
+    }
+    // Valid GraphQL, but no rooms: the sandbox wants one room per searched occupancy.
+    expect((await post(BOOK, { input: { ...input, rooms: [] } })).body.data.hotelX.book).toEqual({
+      booking: null,
+      errors: [{ code: "INVALID_INPUT" }],
+    });
+    expect(
+      await bookingByClientReference(
+        access,
+        { hotelCode: "HX002", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
+        OK_DEADLINE,
+      ),
+    ).toEqual({
+      found: false,
+    });
+    expect((await post(BOOK, { input })).body.data.hotelX.book).toEqual({ booking: { status: "OK" }, errors: null });
+  });
+
+  it("answers exactly the fields selected, and a failed resolver nulls its field with the error's path", async () => {
+    const selected = await post(
+      "query ($c: HotelCriteriaSearchInput) { hotelX { search(criteria: $c) { options { hotelCode price { net } } } } }",
+      { c: criteria },
+    );
+    expect(selected.body).toEqual({
+      data: {
+        hotelX: {
+          search: {
+            options: [
+              { hotelCode: "HX001", price: { net: 240 } },
+              { hotelCode: "HX001", price: { net: 276 } },
+              { hotelCode: "HX001", price: { net: 210 } },
+            ],
+          },
+        },
+      },
+    });
+    const failed = await post(
+      "query ($c: HotelCriteriaSearchInput) { hotelX { search(criteria: $c) { options { id } } } }",
+      { c: { ...criteria, hotels: ["HXGQLERR"] } },
+    );
+    expect(failed.body).toEqual({
+      data: { hotelX: { search: null } },
+      errors: [
+        expect.objectContaining({ message: "Supplier connection failed for search", path: ["hotelX", "search"] }),
+      ],
+    });
+  });
+});
+
+describe("two-step book and cancel by bookingID", () => {
+  it("PENDING_COMMIT (HXCOMMIT) is a booking that exists, not confirmed; cancel finds a booking by its bookingID alone", async () => {
+    const clientReference = reference();
+    const booked = await book(access, bookInput((await firstOption("HXCOMMIT")).id, clientReference), OK_DEADLINE);
+    expect(booked).toMatchObject({
+      outcome: "confirmed",
+      status: "PENDING_COMMIT",
+      reference: { client: clientReference, bookingID: expect.stringMatching(/^HXB-/) },
+    });
+    const read = await bookingByClientReference(
+      access,
+      { hotelCode: "HXCOMMIT", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
+      OK_DEADLINE,
+    );
+    expect(read).toMatchObject({
+      found: true,
+      booking: { status: "PENDING_COMMIT", hotel: { start: "2027-03-10", end: "2027-03-12" } },
+    });
+
+    const bookingID = booked.outcome === "confirmed" ? booked.reference.bookingID! : "";
+    // Without a bookingID, Hotel-X needs accessCode, hotelCode and reference together.
+    expect(await cancel(access, { hotelCode: "HXCOMMIT", clientReference }, OK_DEADLINE)).toMatchObject({
+      outcome: "refused",
+      issues: [{ code: "INVALID_INPUT" }],
+    });
+    expect(await cancel(access, { hotelCode: "ANY", bookingID }, OK_DEADLINE)).toMatchObject({
+      outcome: "cancelled",
+      status: "CANCELLED",
     });
   });
 });

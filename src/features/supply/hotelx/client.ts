@@ -111,6 +111,8 @@ export type QuoteResult = {
   priceChanged: boolean;
   cancelPolicy: HotelxCancelPolicy;
   remarks: string | null;
+  /** The quoted option's rooms, when the upstream lists them. */
+  rooms: { occupancyRefId: number; code: string; description: string | null }[] | null;
   warnings: HotelxIssue[];
 };
 
@@ -130,7 +132,8 @@ export type BookRefusalReason = "sold_out" | "refused" | "duplicate_client_refer
 export type BookOutcome =
   | {
       outcome: "confirmed";
-      status: "OK" | "ON_REQUEST";
+      /** Only `OK` is confirmed by the hotel; `ON_REQUEST` and `PENDING_COMMIT` exist upstream, not yet confirmed. */
+      status: "OK" | "ON_REQUEST" | "PENDING_COMMIT";
       reference: HotelxReference;
       price: HotelxPrice | null;
       cancelPolicy: HotelxCancelPolicy | null;
@@ -141,8 +144,13 @@ export type BookOutcome =
   /** Sent, but no usable answer: the booking may exist upstream. Settle it by `bookingByClientReference`. */
   | { outcome: "answer_lost"; clientReference: string; cause: SupplierErrorCode; fault: CallFault; message: string };
 
+/**
+ * Hotel-X finds a booking to cancel by its `bookingID`, or by all of `accessCode`, `hotelCode` and
+ * `reference`: the bookingID is sent alone when known, else the other three.
+ */
 export type CancelInput = {
   hotelCode: string;
+  accessCode?: string;
   clientReference?: string;
   supplierReference?: string;
   bookingID?: string;
@@ -158,7 +166,8 @@ export type CancelOutcome =
     }
   | { outcome: "refused"; issues: HotelxIssue[] };
 
-export type BookingReadInput = { hotelCode: string; currency: string; clientReference: string };
+/** `accessCode`: the access the booking was made through (Hotel-X needs it to read by references). */
+export type BookingReadInput = { hotelCode: string; currency: string; clientReference: string; accessCode?: string };
 export type BookingReadResult = { found: false } | { found: true; booking: HotelxBookingDetail };
 
 /** Error codes of a book refusal (the sandbox's; see docs/api-decisions.md, issue 18). */
@@ -323,6 +332,7 @@ export const quote = async (
       searchPrice !== null && (searchPrice.net !== found.price.net || searchPrice.currency !== found.price.currency),
     cancelPolicy: found.cancelPolicy,
     remarks: found.remarks ?? null,
+    rooms: found.rooms?.map((r) => ({ ...r, description: r.description ?? null })) ?? null,
     warnings: payload.warnings,
   };
 };
@@ -379,6 +389,7 @@ export const book = async (access: HotelxAccess, input: BookInput, options: Call
   switch (booking.status) {
     case "OK":
     case "ON_REQUEST":
+    case "PENDING_COMMIT":
       return {
         outcome: "confirmed",
         status: booking.status,
@@ -409,17 +420,23 @@ export const cancel = async (
   input: CancelInput,
   options: CallOptions,
 ): Promise<CancelOutcome> => {
+  const language = input.language ? { language: input.language } : {};
   const reference =
     input.clientReference || input.supplierReference
-      ? { client: input.clientReference, supplier: input.supplierReference }
+      ? {
+          ...(input.clientReference ? { client: input.clientReference } : {}),
+          ...(input.supplierReference ? { supplier: input.supplierReference } : {}),
+        }
       : undefined;
   const variables = {
-    input: {
-      hotelCode: input.hotelCode,
-      ...(reference ? { reference } : {}),
-      ...(input.bookingID ? { bookingID: input.bookingID } : {}),
-      ...(input.language ? { language: input.language } : {}),
-    },
+    input: input.bookingID
+      ? { bookingID: input.bookingID, ...language }
+      : {
+          ...(input.accessCode ? { accessCode: input.accessCode } : {}),
+          hotelCode: input.hotelCode,
+          ...(reference ? { reference } : {}),
+          ...language,
+        },
   };
   const answer = await readAnswer(access, "cancel", CANCEL, variables, options);
   const payload = payloadOf("cancel", answer, cancelAnswerSchema).data.hotelX.cancel;
@@ -451,6 +468,7 @@ export const bookingByClientReference = async (
   options: CallOptions,
 ): Promise<BookingReadResult> => {
   const criteria = {
+    ...(input.accessCode ? { accessCode: input.accessCode } : {}),
     typeSearch: "REFERENCES",
     references: {
       hotelCode: input.hotelCode,

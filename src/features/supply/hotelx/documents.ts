@@ -7,7 +7,7 @@ const PRICE = "currency binding net gross exchange { currency rate }";
 const PRICE_CHANGE = "currency net gross binding";
 const CANCEL_POLICY = "refundable cancelPenalties { deadline hoursBefore penaltyType currency value }";
 const REFERENCE = "client supplier hotel bookingID";
-const BOOKING = `reference { ${REFERENCE} } status price { ${PRICE} } quotePrice { ${PRICE_CHANGE} } cancelPolicy { ${CANCEL_POLICY} } hotel { hotelCode hotelName checkIn checkOut } remarks`;
+const BOOKING = `reference { ${REFERENCE} } status price { ${PRICE} } quotePrice { ${PRICE_CHANGE} } cancelPolicy { ${CANCEL_POLICY} } hotel { hotelCode hotelName start end } remarks`;
 
 export const SEARCH = `query ($criteria: HotelCriteriaSearchInput!, $settings: HotelSettingsInput) {
   hotelX {
@@ -29,7 +29,10 @@ export const SEARCH = `query ($criteria: HotelCriteriaSearchInput!, $settings: H
 export const QUOTE = `query ($criteria: HotelCriteriaQuoteInput!, $settings: HotelSettingsInput) {
   hotelX {
     quote(criteria: $criteria, settings: $settings) {
-      optionQuote { optionRefId status price { ${PRICE} } searchPrice { ${PRICE_CHANGE} } cancelPolicy { ${CANCEL_POLICY} } remarks }
+      optionQuote {
+        optionRefId status price { ${PRICE} } searchPrice { ${PRICE_CHANGE} } cancelPolicy { ${CANCEL_POLICY} } remarks
+        rooms { occupancyRefId code description }
+      }
       ${ISSUES}
     }
   }

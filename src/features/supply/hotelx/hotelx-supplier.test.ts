@@ -46,7 +46,11 @@ const quoted = async (code: string, pick?: (o: any) => boolean) => {
   return res.json.data;
 };
 const upstreamBooking = (hotelCode: string, clientReference: string) =>
-  bookingByClientReference(ledger, { hotelCode, currency: "EUR", clientReference }, { deadlineMs: 5_000 });
+  bookingByClientReference(
+    ledger,
+    { hotelCode, currency: "EUR", accessCode: "sandbox", clientReference },
+    { deadlineMs: 5_000 },
+  );
 const reference = () => `PR-${crypto.randomUUID()}`;
 
 describe("connection 1002 through the sandbox Hotel-X supplier", () => {
@@ -107,6 +111,97 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     expect(cancelled.status).toBe(200);
     expect(cancelled.json.data.status).toBe("cancelled");
     expect(await upstreamBooking("HX002", ref)).toMatchObject({ found: true, booking: { status: "CANCELLED" } });
+  });
+
+  it("keeps the upstream's accessCode and bookingID on the booking; cancel sends the bookingID alone", async () => {
+    const quote = await quoted("HX003", (o) => o.isRefundable);
+    const booked = await post("/api/book", bookBody(quote, reference(), {}, UPSTREAM));
+    expect(booked.status).toBe(200);
+    const ref = booked.json.data.bookingReference;
+    const row = await env.DB.prepare(
+      "SELECT upstream_access_code AS accessCode, upstream_booking_id AS bookingId, supplier_reference AS supplierRef FROM bookings WHERE reference = ?",
+    )
+      .bind(ref)
+      .first<{ accessCode: string; bookingId: string; supplierRef: string }>();
+    const upstream = await upstreamBooking("HX003", ref);
+    expect(upstream.found && upstream.booking.reference.bookingID).toMatch(/^HXB-/);
+    expect(row).toEqual({
+      accessCode: "sandbox",
+      bookingId: upstream.found && upstream.booking.reference.bookingID,
+      supplierRef: upstream.found && upstream.booking.reference.supplier,
+    });
+
+    const cancelled = await post("/api/cancel", {
+      ...cancelBody(ref, UPSTREAM),
+      settings: { access: { code: UPSTREAM }, includeProviderTransactions: true },
+    });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    const sent = JSON.parse(cancelled.json.data.providerTransactions[0].request.split("\n\n")[1]).variables.input;
+    expect(sent).toEqual({ bookingID: row!.bookingId });
+    expect(await upstreamBooking("HX003", ref)).toMatchObject({ found: true, booking: { status: "CANCELLED" } });
+  });
+
+  it("without a bookingID, cancel sends accessCode + hotelCode + reference", async () => {
+    const quote = await quoted("HX004", (o) => o.isRefundable);
+    const booked = await post("/api/book", bookBody(quote, reference(), {}, UPSTREAM));
+    const ref = booked.json.data.bookingReference;
+    // A booking made before bookingIDs were kept.
+    await env.DB.prepare("UPDATE bookings SET upstream_booking_id = NULL WHERE reference = ?").bind(ref).run();
+    const cancelled = await post("/api/cancel", {
+      ...cancelBody(ref, UPSTREAM),
+      settings: { access: { code: UPSTREAM }, includeProviderTransactions: true },
+    });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    const sent = JSON.parse(cancelled.json.data.providerTransactions[0].request.split("\n\n")[1]).variables.input;
+    expect(sent).toEqual({
+      accessCode: "sandbox",
+      hotelCode: "HX004",
+      reference: { client: ref, supplier: expect.stringMatching(/^SBX-/) },
+    });
+    expect(await upstreamBooking("HX004", ref)).toMatchObject({ found: true, booking: { status: "CANCELLED" } });
+  });
+
+  it("PENDING_COMMIT (HXCOMMIT): 202 pending with the bookingID kept; upkeep leaves it pending while the upstream says so", async () => {
+    const quote = await quoted("HXCOMMIT", (o) => o.isRefundable);
+    const booked = await post("/api/book", bookBody(quote, reference(), {}, UPSTREAM));
+    expect([booked.status, booked.json.data.status]).toEqual([202, "pending"]);
+    const ref = booked.json.data.bookingReference;
+    const upstream = await upstreamBooking("HXCOMMIT", ref);
+    expect(upstream).toMatchObject({ found: true, booking: { status: "PENDING_COMMIT" } });
+    const row = () =>
+      env.DB.prepare("SELECT status, upstream_booking_id AS bookingId FROM bookings WHERE reference = ?")
+        .bind(ref)
+        .first<{ status: string; bookingId: string }>();
+    expect(await row()).toEqual({
+      status: "pending",
+      bookingId: upstream.found && upstream.booking.reference.bookingID,
+    });
+    await settlePendingBookingsTask.run(env, new Date(Date.now() + 120_000));
+    expect((await row())!.status).toBe("pending");
+    // A later run asks again; it settles (and counts as settled) only once the upstream says OK, KO or CANCELLED.
+  });
+
+  it("a quote asks the upstream once (the searched option's own id), not a search and then a quote", async () => {
+    const requests = async (): Promise<Record<string, number>> =>
+      (
+        await env.HOTELX_SANDBOX.fetch(
+          `https://hotelx-sandbox.test/requests?client=${DEMO_UPSTREAM_CONNECTION.upstream.client}`,
+          { headers: { authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` } },
+        )
+      ).json();
+    const option = await searched("HX005", (o) => o.isRefundable);
+    const before = await requests();
+    const res = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
+    expect(res.status, res.text).toBe(200);
+    const after = await requests();
+    expect({
+      search: (after.search ?? 0) - (before.search ?? 0),
+      quote: (after.quote ?? 0) - (before.quote ?? 0),
+    }).toEqual({
+      search: 0,
+      quote: 1,
+    });
+    expect(res.json.data.roomNames).toEqual(["Double room"]);
   });
 
   it("a slow upstream: 200 with a supplier_timeout warning, within the partner's settings.timeout", async () => {

@@ -168,6 +168,42 @@ const criteriaOf = (stay: Stay, hotels: string[]): hotelx.SearchCriteria => ({
   currency: HOTELX_CURRENCY,
 });
 
+/**
+ * The option a quote answered for, shaped as a searched one: its rooms as quoted (positions and our
+ * product's codes when the upstream lists none), the board from our rate plan code. Null when the
+ * quoted rooms are not the product asked for (the id given back was another option's).
+ */
+const quotedOption = (
+  hotelCode: string,
+  ref: OfferRef,
+  quoted: hotelx.QuoteResult,
+  roomCount: number,
+): HotelxOption | null => {
+  const prefix = `${ref.roomCode}-`;
+  if (!ref.ratePlanCode.startsWith(prefix)) return null;
+  const codes = ref.roomCode.split(MIXED_PRODUCT_SEPARATOR);
+  const rooms =
+    quoted.rooms ??
+    (codes.length === roomCount ? codes.map((code, i) => ({ occupancyRefId: i + 1, code, description: null })) : []);
+  const option: HotelxOption = {
+    id: quoted.optionRefId,
+    supplierCode: "",
+    accessCode: ref.upstreamAccessCode ?? "",
+    hotelCode,
+    boardCode: ref.ratePlanCode.slice(prefix.length),
+    paymentType: "",
+    status: quoted.status,
+    occupancies: [],
+    rooms,
+    price: quoted.price,
+    cancelPolicy: quoted.cancelPolicy,
+  };
+  const product = productOf(option);
+  return rooms.length === roomCount && product.roomCode === ref.roomCode && product.ratePlanCode === ref.ratePlanCode
+    ? option
+    : null;
+};
+
 const lookupOf = (booking: HotelxBookingDetail): BookingLookup => {
   switch (booking.status) {
     case "OK":
@@ -175,12 +211,13 @@ const lookupOf = (booking: HotelxBookingDetail): BookingLookup => {
         status: "confirmed",
         supplierReference: booking.reference.supplier ?? booking.reference.bookingID ?? "",
         hotelConfirmationNumber: booking.reference.hotel ?? null,
+        upstreamBookingId: booking.reference.bookingID ?? null,
       };
     case "CANCELLED":
     case "KO":
       return { status: "cancelled" };
     default:
-      // ON_REQUEST, UNKNOWN: not settled upstream either; asked again on the next run.
+      // ON_REQUEST, PENDING_COMMIT, UNKNOWN: not settled upstream either; asked again on the next run.
       throw new Error(`booking status ${booking.status}`);
   }
 };
@@ -290,17 +327,33 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
       for (const option of answer.options) {
         if (option.price.currency !== HOTELX_CURRENCY || option.rooms.length !== stay.rooms.length) continue;
         const list = offers.get(option.hotelCode) ?? [];
-        list.push(offerOf(option, stay, terms));
+        // The option's own id and access: quote asks for exactly this option when it gets them back.
+        list.push({
+          ...offerOf(option, stay, terms),
+          upstreamOptionId: option.id,
+          upstreamAccessCode: option.accessCode,
+        });
         offers.set(option.hotelCode, list);
       }
       return { accommodations: accommodations.filter((a) => offers.has(a.code)), offers };
     },
 
     /**
-     * The option is found again by a search of its hotel (Hotel-X option ids are opaque and long),
-     * then quoted. The offer carries the quote's optionRefId (upstreamOptionId): book sends exactly that.
+     * One upstream call when the caller gives the searched option's id back (`ref.upstreamOptionId`):
+     * that option is quoted, and its quoted rooms must be the product asked for. Without it (or when
+     * the quote names other rooms) the option is found again by a search of its hotel, then quoted.
+     * The offer carries the quote's optionRefId (upstreamOptionId): book sends exactly that.
      */
     async quote(accommodation, ref, stay, _now, terms, call) {
+      if (ref.upstreamOptionId) {
+        const quoted = await guarded(call, () => hotelx.quote(access, ref.upstreamOptionId!, optionsOf(call)));
+        if (quoted.price.currency !== HOTELX_CURRENCY) return null;
+        const option = quotedOption(accommodation.code, ref, quoted, stay.rooms.length);
+        if (option) {
+          const offer = offerOf(option, stay, terms, quoted.price, quoted.cancelPolicy, quoted.optionRefId);
+          return ref.upstreamAccessCode ? { ...offer, upstreamAccessCode: ref.upstreamAccessCode } : offer;
+        }
+      }
       const found = (await searchUpstream([accommodation], stay, call)).options.find((o) => {
         const product = productOf(o);
         return (
@@ -314,7 +367,10 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
       const quoted = await guarded(call, () => hotelx.quote(access, found.id, optionsOf(call)));
       if (quoted.price.currency !== HOTELX_CURRENCY) return null;
       // A changed price is the offer at its new price: the caller compares it with the searched one.
-      return offerOf(found, stay, terms, quoted.price, quoted.cancelPolicy, quoted.optionRefId);
+      return {
+        ...offerOf(found, stay, terms, quoted.price, quoted.cancelPolicy, quoted.optionRefId),
+        upstreamAccessCode: found.accessCode,
+      };
     },
 
     async book(accommodation, ref, stay, clientReference, call, holder) {
@@ -347,11 +403,14 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
       }
       switch (outcome.outcome) {
         case "confirmed":
-          if (outcome.status !== "OK") return { status: "unknown" };
+          // ON_REQUEST, PENDING_COMMIT: booked upstream, not confirmed yet: pending, settled later.
+          if (outcome.status !== "OK")
+            return { status: "unknown", upstreamBookingId: outcome.reference.bookingID ?? null };
           return {
             status: "confirmed",
             supplierReference: outcome.reference.supplier ?? outcome.reference.bookingID ?? "",
             hotelConfirmationNumber: outcome.reference.hotel ?? null,
+            upstreamBookingId: outcome.reference.bookingID ?? null,
           };
         case "answer_lost":
           return { status: "unknown" };
@@ -363,6 +422,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
           // Booked before under this reference (an earlier attempt whose answer was lost): that booking is the answer.
           const found = await supplier.bookingByReference!(clientReference, call, {
             accommodationCode: accommodation.code,
+            upstreamAccessCode: ref.upstreamAccessCode ?? null,
           });
           if (found.status === "confirmed") return found;
           throw new SupplierRefusal("failed");
@@ -374,7 +434,13 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
       const outcome = await guarded(call, () =>
         hotelx.cancel(
           access,
-          { hotelCode: stay.accommodationCode, supplierReference: stay.supplierReference },
+          {
+            hotelCode: stay.accommodationCode,
+            ...(stay.upstreamBookingId ? { bookingID: stay.upstreamBookingId } : {}),
+            ...(stay.upstreamAccessCode ? { accessCode: stay.upstreamAccessCode } : {}),
+            clientReference: stay.clientReference,
+            ...(stay.supplierReference ? { supplierReference: stay.supplierReference } : {}),
+          },
           optionsOf(call),
         ),
       );
@@ -396,7 +462,12 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
       const found = await guarded(call, () =>
         hotelx.bookingByClientReference(
           access,
-          { hotelCode: booking.accommodationCode, currency: HOTELX_CURRENCY, clientReference },
+          {
+            hotelCode: booking.accommodationCode,
+            currency: HOTELX_CURRENCY,
+            clientReference,
+            ...(booking.upstreamAccessCode ? { accessCode: booking.upstreamAccessCode } : {}),
+          },
           optionsOf(call),
         ),
       );

@@ -5,7 +5,11 @@ import { z } from "zod";
  * reads. Unknown fields are ignored; a missing required one makes the answer `supplier_error`.
  */
 export const statusTypeSchema = z.enum(["OK", "RQ"]);
-export const bookStatusTypeSchema = z.enum(["OK", "KO", "ON_REQUEST", "CANCELLED", "UNKNOWN"]);
+/**
+ * `PENDING_COMMIT`: the booking exists upstream but waits for a `commit` (two-step book); it is kept
+ * pending, like ON_REQUEST and a lost answer, until the upstream reports it OK, KO or CANCELLED.
+ */
+export const bookStatusTypeSchema = z.enum(["OK", "KO", "ON_REQUEST", "CANCELLED", "UNKNOWN", "PENDING_COMMIT"]);
 export type StatusType = z.infer<typeof statusTypeSchema>;
 export type BookStatusType = z.infer<typeof bookStatusTypeSchema>;
 
@@ -95,8 +99,8 @@ export const bookingDetailSchema = z.object({
     .object({
       hotelCode: z.string().nullish(),
       hotelName: z.string().nullish(),
-      checkIn: z.string().nullish(),
-      checkOut: z.string().nullish(),
+      start: z.string().nullish(),
+      end: z.string().nullish(),
     })
     .nullish(),
   remarks: z.string().nullish(),
@@ -122,6 +126,16 @@ export const quoteAnswerSchema = envelope(
         searchPrice: priceChangeSchema.nullish(),
         cancelPolicy: cancelPolicySchema,
         remarks: z.string().nullish(),
+        // RoomOptionQuote.occupancyRefId is an ID: a string on the wire.
+        rooms: z
+          .array(
+            z.object({
+              occupancyRefId: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]),
+              code: z.string(),
+              description: z.string().nullish(),
+            }),
+          )
+          .nullish(),
       })
       .nullish(),
     errors: issues,

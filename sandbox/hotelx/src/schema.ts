@@ -1,0 +1,495 @@
+import { buildSchema, GraphQLError, type GraphQLScalarType, Kind } from "graphql";
+
+/**
+ * The part of Hotel-X's public schema (travelgateX/graphql-schema, `hotelx/hubgra` and the `admin/core`
+ * types it uses) that the sandbox serves: `hotelX { search quote booking }` and
+ * `mutation { hotelX { book cancel } }`. Every type, field, argument and enum value is named and typed
+ * as the public schema has it; fields, arguments and types the sandbox does not serve are left out
+ * (a request for one is refused as unknown), and so are the interfaces (`Response`, `Priceable`).
+ * The sandbox executes requests against it, and the client's tests validate every document it sends.
+ */
+export const HOTELX_SDL = /* GraphQL */ `
+schema {
+  query: Query
+  mutation: Mutation
+}
+
+type Query {
+  hotelX: HotelXQuery
+}
+
+type Mutation {
+  hotelX: HotelXMutation
+}
+
+type HotelXQuery {
+  search(criteria: HotelCriteriaSearchInput, settings: HotelSettingsInput): HotelSearch
+  quote(criteria: HotelCriteriaQuoteInput!, settings: HotelSettingsInput): HotelQuote
+  booking(criteria: HotelCriteriaBookingInput!, settings: HotelSettingsInput): HotelBooking
+}
+
+type HotelXMutation {
+  book(input: HotelBookInput!, settings: HotelSettingsInput): HotelBookPayload
+  cancel(input: HotelCancelInput!, settings: HotelSettingsInput): HotelCancelPayload
+}
+
+"ISO 8601 date: YYYY-MM-DD."
+scalar Date
+"ISO 8601 date and time, e.g. 2017-10-22T13:57:31.123Z."
+scalar DateTime
+"ISO 4217 code, e.g. EUR."
+scalar Currency
+"ISO 3166-1 alpha-2 code, e.g. ES."
+scalar Country
+"ISO 639-1 code, e.g. en."
+scalar Language
+
+enum StatusType {
+  OK
+  RQ
+}
+
+enum BookStatusType {
+  OK
+  KO
+  ON_REQUEST
+  CANCELLED
+  UNKNOWN
+  PENDING_COMMIT
+}
+
+enum BookingCriteriaType {
+  DATES
+  REFERENCES
+}
+
+enum CancelPenaltyType {
+  NIGHTS
+  PERCENT
+  IMPORT
+}
+
+enum PaymentType {
+  MERCHANT
+  DIRECT
+  CARD_BOOKING
+  CARD_CHECK_IN
+  PAYX
+}
+
+enum RateRulesType {
+  NORMAL
+  PACKAGE
+  OLDER55
+  OLDER60
+  OLDER65
+  CANARY_RESIDENT
+  BALEARIC_RESIDENT
+  LARGE_FAMILY
+  HONEYMOON
+  PUBLIC_SERVANT
+  UNEMPLOYED
+  NON_REFUNDABLE
+  MOBILE
+  WARRANTY
+  ESSENTIAL_WORKER
+  NEGOTIATED
+  CUSTOM
+}
+
+enum PaymentCardType {
+  VI
+  AX
+  BC
+  CA
+  CB
+  CU
+  DS
+  DC
+  T
+  R
+  N
+  L
+  E
+  JC
+  TO
+  S
+  EC
+  EU
+  TP
+  OP
+  ER
+  XS
+  O
+}
+
+enum PersonalTitleType {
+  MR
+  MRS
+  MISS
+  MS
+}
+
+enum DateType {
+  ARRIVAL
+  BOOKING
+}
+
+input HotelCriteriaSearchInput {
+  checkIn: Date!
+  checkOut: Date!
+  hotels: [String!]
+  destinations: [String!]
+  occupancies: [RoomInput!]!
+  language: Language
+  currency: Currency
+  nationality: Country
+  markets: [String!]
+}
+
+input RoomInput {
+  paxes: [PaxInput!]!
+}
+
+input PaxInput {
+  age: Int!
+}
+
+input HotelSettingsInput {
+  context: String
+  client: ID
+  group: ID
+  timeout: Int
+  operationTimeout: Int
+  auditTransactions: Boolean
+  testMode: Boolean
+  clientTokens: [String!]
+  commitRequired: Boolean
+}
+
+input HotelCriteriaQuoteInput {
+  optionRefId: String!
+  language: Language
+}
+
+input HotelBookInput {
+  optionRefId: String!
+  language: Language
+  clientReference: String!
+  deltaPrice: DeltaPriceInput
+  paymentCard: PaymentCardInput
+  remarks: String
+  holder: HolderInput!
+  rooms: [BookRoomInput!]!
+}
+
+input DeltaPriceInput {
+  amount: Float
+  percent: Float
+  applyBoth: Boolean!
+}
+
+input PaymentCardInput {
+  cardType: String
+  type: PaymentCardType
+  holder: HolderInput!
+  number: String!
+  CVC: String!
+  expire: ExpireDateInput!
+  isVCC: Boolean
+}
+
+input ExpireDateInput {
+  month: Int!
+  year: Int!
+}
+
+input HolderInput {
+  name: String!
+  surname: String!
+  title: PersonalTitleType
+  fidelityCard: String
+}
+
+input BookRoomInput {
+  occupancyRefId: Int!
+  paxes: [BookPaxInput!]!
+}
+
+input BookPaxInput {
+  name: String!
+  surname: String!
+  age: Int!
+  title: PersonalTitleType
+}
+
+input HotelCancelInput {
+  accessCode: String
+  language: Language
+  hotelCode: String
+  reference: BookReferenceInput
+  bookingID: String
+}
+
+input BookReferenceInput {
+  client: String
+  supplier: String
+  hotel: String
+  dates: BookReferenceDatesInput
+}
+
+input BookReferenceDatesInput {
+  start: Date
+  end: Date
+  creation: Date
+}
+
+input HotelCriteriaBookingInput {
+  accessCode: String
+  language: Language
+  typeSearch: BookingCriteriaType
+  references: CriteriaBookingReferencesInput
+  dates: CriteriaBookingDatesInput
+  bookingID: String
+}
+
+input CriteriaBookingReferencesInput {
+  hotelCode: String!
+  currency: Currency!
+  references: [BookReferenceInput!]!
+}
+
+input CriteriaBookingDatesInput {
+  dateType: DateType!
+  start: Date!
+  end: Date!
+}
+
+type Error {
+  code: String!
+  type: String!
+  description: String!
+}
+
+type Warning {
+  code: String!
+  type: String!
+  description: String!
+}
+
+type HotelSearch {
+  context: String
+  options: [HotelOptionSearch!]
+  errors: [Error!]
+  warnings: [Warning!]
+}
+
+type HotelOptionSearch {
+  supplierCode: String!
+  accessCode: String!
+  markets: [String!]!
+  hotelCode: String!
+  hotelCodeSupplier: String!
+  hotelName: String
+  boardCode: String!
+  boardCodeSupplier: String!
+  paymentType: PaymentType!
+  status: StatusType!
+  occupancies: [Occupancy!]!
+  rooms: [Room!]!
+  price: Price!
+  rateRules: [RateRulesType!]
+  cancelPolicy: CancelPolicy
+  remarks: String
+  id: String!
+}
+
+type Occupancy {
+  id: Int!
+  paxes: [Pax!]!
+}
+
+type Pax {
+  age: Int!
+}
+
+type Room {
+  occupancyRefId: Int!
+  legacyRoomId: String!
+  code: String!
+  supplierCode: String!
+  description: String
+  refundable: Boolean
+  units: Int
+  roomPrice: RoomPrice!
+  cancelPolicy: CancelPolicy
+  remarks: String
+}
+
+type RoomPrice {
+  price: Price!
+}
+
+type Price {
+  currency: Currency!
+  binding: Boolean!
+  net: Float!
+  gross: Float!
+  exchange: Exchange!
+  minimumSellingPrice: Float
+}
+
+type Exchange {
+  currency: Currency!
+  rate: Float!
+}
+
+type PriceChange {
+  currency: String!
+  net: Float!
+  gross: Float!
+  binding: Boolean!
+}
+
+type CancelPolicy {
+  refundable: Boolean!
+  cancelPenalties: [CancelPenalty!]
+  description: String
+}
+
+type CancelPenalty {
+  deadline: DateTime
+  isCalculatedDeadline: Boolean!
+  hoursBefore: Int!
+  penaltyType: CancelPenaltyType!
+  currency: Currency!
+  value: Float!
+}
+
+type HotelQuote {
+  optionQuote: HotelOptionQuote
+  errors: [Error!]
+  warnings: [Warning!]
+}
+
+type HotelOptionQuote {
+  optionRefId: String!
+  status: StatusType!
+  price: Price!
+  searchPrice: PriceChange
+  cancelPolicy: CancelPolicy!
+  remarks: String
+  rooms: [RoomOptionQuote!]
+  paymentType: PaymentType!
+}
+
+type RoomOptionQuote {
+  occupancyRefId: ID!
+  legacyRoomId: ID!
+  code: String!
+  supplierCode: String!
+  description: String
+}
+
+type HotelBookPayload {
+  booking: HotelBookingDetail
+  errors: [Error!]
+  warnings: [Warning!]
+}
+
+type HotelBookingDetail {
+  reference: Reference!
+  holder: Holder
+  hotel: BookingHotel
+  price: Price
+  quotePrice: PriceChange
+  cancelPolicy: CancelPolicy
+  remarks: String
+  status: BookStatusType!
+}
+
+type Holder {
+  name: String!
+  surname: String!
+}
+
+type Reference {
+  client: String
+  supplier: String
+  hotel: String
+  bookingID: String
+}
+
+type BookingHotel {
+  checkIn: Date @deprecated(reason: "deprecated from 2018-02-28. Incorrect date format.")
+  checkOut: Date @deprecated(reason: "deprecated from 2018-02-28. Incorrect date format.")
+  bookingDate: Date
+  start: Date
+  end: Date
+  hotelCode: String
+  hotelName: String
+  boardCode: String
+  occupancies: [Occupancy!]
+}
+
+type HotelCancelPayload {
+  cancellation: HotelCancelDetail
+  errors: [Error!]
+  warnings: [Warning!]
+}
+
+type HotelCancelDetail {
+  reference: Reference
+  cancelReference: String
+  status: BookStatusType
+  price: Price
+  booking: HotelBookingDetail
+}
+
+type HotelBooking {
+  bookings: [HotelBookingDetail!]
+  errors: [Error!]
+  warnings: [Warning!]
+}
+`;
+
+/** Hotel-X's scalars as its documentation describes them; a value in another form is a GraphQL error. */
+const SCALARS: Record<string, { pattern: RegExp; valid?: (s: string) => boolean; what: string }> = {
+  Date: {
+    pattern: /^\d{4}-\d{2}-\d{2}$/,
+    valid: (s) => {
+      const day = new Date(`${s}T00:00:00Z`);
+      return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(s);
+    },
+    what: "an ISO 8601 date (YYYY-MM-DD)",
+  },
+  DateTime: {
+    pattern: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/,
+    valid: (s) => !Number.isNaN(Date.parse(s)),
+    what: "an ISO 8601 date and time",
+  },
+  Currency: { pattern: /^[A-Z]{3}$/, what: "an ISO 4217 currency code" },
+  Country: { pattern: /^[A-Z]{2}$/, what: "an ISO 3166-1 alpha-2 country code" },
+  Language: { pattern: /^[a-z]{2}$/, what: "an ISO 639-1 language code" },
+};
+
+/** The executable schema: the SDL with its scalars checked. */
+export const buildHotelxSchema = () => {
+  const schema = buildSchema(HOTELX_SDL);
+  for (const [name, rule] of Object.entries(SCALARS)) {
+    const check = (value: unknown) => {
+      if (typeof value !== "string" || !rule.pattern.test(value) || (rule.valid && !rule.valid(value)))
+        throw new GraphQLError(`${name} must be ${rule.what}, got ${JSON.stringify(value)}`);
+      return value;
+    };
+    Object.assign(schema.getType(name) as GraphQLScalarType, {
+      serialize: check,
+      parseValue: check,
+      parseLiteral: (node: { kind: string; value?: string }) => {
+        if (node.kind !== Kind.STRING) throw new GraphQLError(`${name} must be a string: ${rule.what}`);
+        return check(node.value);
+      },
+    });
+  }
+  return schema;
+};

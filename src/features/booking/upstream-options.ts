@@ -1,0 +1,63 @@
+import { sha256Hex } from "../../platform/crypto/digest";
+import type { Offer, OfferRef } from "../supply";
+import { signedStayOf, type OptionSnapshot } from "./option-token";
+
+/**
+ * The upstream's own option ids behind a search's options (Hotel-X `optionRefId` and `accessCode`),
+ * so quote asks the upstream for that option at once instead of searching its hotel again first
+ * (one upstream call per quote, issue 29). Those ids are long and the upstream's, never shown to a
+ * partner, so they stay here: one KV entry per search and supplier, keyed by the option ids' signed
+ * stay, naming each option by hotel, rate plan and total. A miss (expired, another location's KV
+ * not caught up, a write refused) only costs the old way: quote searches the hotel again.
+ */
+export const UPSTREAM_OPTIONS_TTL_SECONDS = 3600;
+
+type Entries = Record<string, [optionId: string, accessCode: string | null]>;
+
+const keyOf = async (optionId: string, supplier: string) =>
+  `upstream-options:${supplier}:${await sha256Hex(signedStayOf(optionId))}`;
+const productKey = (o: { accommodationCode: string; ratePlanCode: string; chargeTotal: number }) =>
+  `${o.accommodationCode}~${o.ratePlanCode}~${o.chargeTotal}`;
+
+export type SearchedUpstreamOption = { optionId: string; supplier: string; accommodationCode: string; offer: Offer };
+
+/** Keeps the upstream ids of a search's options (those that have one); one write per supplier and signed stay. */
+export const rememberUpstreamOptions = async (kv: KVNamespace, searched: SearchedUpstreamOption[]) => {
+  const groups = new Map<string, Entries>();
+  for (const s of searched) {
+    if (!s.offer.upstreamOptionId) continue;
+    const key = await keyOf(s.optionId, s.supplier);
+    const entries = groups.get(key) ?? {};
+    const product = productKey({
+      ...s.offer,
+      accommodationCode: s.accommodationCode,
+      chargeTotal: s.offer.rate.chargeTotal,
+    });
+    // Two options of one product at one price: the first, as a search of the hotel would pick.
+    entries[product] ??= [s.offer.upstreamOptionId, s.offer.upstreamAccessCode ?? null];
+    groups.set(key, entries);
+  }
+  await Promise.all(
+    [...groups].map(([key, entries]) =>
+      // KV takes one write a second per key: the same stay searched twice in a second may be refused.
+      kv
+        .put(key, JSON.stringify(entries), { expirationTtl: UPSTREAM_OPTIONS_TTL_SECONDS })
+        .catch((error: unknown) =>
+          console.error(JSON.stringify({ level: "warn", event: "upstream_options_not_kept", error: String(error) })),
+        ),
+    ),
+  );
+};
+
+/** The upstream ids of the option a partner's option id names, or nothing. */
+export const upstreamOptionOf = async (
+  kv: KVNamespace,
+  optionId: string,
+  option: Pick<OptionSnapshot, "accommodationCode" | "ratePlanCode" | "chargeTotal" | "supplier">,
+): Promise<Pick<OfferRef, "upstreamOptionId" | "upstreamAccessCode">> => {
+  if (!option.supplier) return {};
+  const entries = await kv.get<Entries>(await keyOf(optionId, option.supplier), "json").catch(() => null);
+  const found = entries?.[productKey(option)];
+  if (!Array.isArray(found) || typeof found[0] !== "string") return {};
+  return { upstreamOptionId: found[0], ...(typeof found[1] === "string" ? { upstreamAccessCode: found[1] } : {}) };
+};
