@@ -170,7 +170,7 @@ const criteriaOf = (stay: Stay, hotels: string[]): hotelx.SearchCriteria => ({
 
 /**
  * The option a quote answered for, shaped as a searched one: its rooms as quoted (positions and our
- * product's codes when the upstream lists none), the board from our rate plan code. Null when the
+ * product's codes when the upstream lists none), the board and rules from our rate plan code. Null when the
  * quoted rooms are not the product asked for (the id given back was another option's).
  */
 const quotedOption = (
@@ -181,6 +181,8 @@ const quotedOption = (
 ): HotelxOption | null => {
   const prefix = `${ref.roomCode}-`;
   if (!ref.ratePlanCode.startsWith(prefix)) return null;
+  // A quote answer carries no rate rules: they come back from the rate plan code (productOf).
+  const [boardCode = "", ...rateRules] = ref.ratePlanCode.slice(prefix.length).split("-");
   const codes = ref.roomCode.split(MIXED_PRODUCT_SEPARATOR);
   const rooms =
     quoted.rooms ??
@@ -190,7 +192,8 @@ const quotedOption = (
     supplierCode: "",
     accessCode: ref.upstreamAccessCode ?? "",
     hotelCode,
-    boardCode: ref.ratePlanCode.slice(prefix.length),
+    boardCode,
+    rateRules,
     paymentType: "",
     status: quoted.status,
     occupancies: [],
