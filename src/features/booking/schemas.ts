@@ -333,7 +333,7 @@ const nightPrice = z
     taxesAndFees: z.number().openapi({ description: "The included taxes and fees of this night" }),
   })
   .openapi("NightPrice", { example: RATE_EXAMPLE.nights[0] });
-const rate = z
+export const rateSchema = z
   .object({
     currency: z.string(),
     baseRate: z.number().openapi({ description: "The room price (the connection's markup included)" }),
@@ -360,7 +360,7 @@ const cancelPolicy = z
     ),
   })
   .openapi("CancelPolicy");
-const room = z.object({ occupancyRefId: z.number(), code: z.string(), description: z.string(), rate });
+const room = z.object({ occupancyRefId: z.number(), code: z.string(), description: z.string(), rate: rateSchema });
 const location = z.object({ country: z.string(), longitude: z.number(), latitude: z.number() });
 
 export const optionSchema = z
@@ -369,7 +369,7 @@ export const optionSchema = z
     boardCode: z.string(),
     boardName: z.string(),
     isRefundable: z.boolean(),
-    rate,
+    rate: rateSchema,
     cancelPolicy,
     rooms: z.array(room),
   })
@@ -502,7 +502,7 @@ export const quoteSchema = z
     boardCode: z.string(),
     boardName: z.string(),
     isRefundable: z.boolean(),
-    rate,
+    rate: rateSchema,
     cancelPolicy,
     rooms: z.array(room),
     requestId: z.string(),
@@ -599,6 +599,7 @@ export const bookResultSchema = z
     chargeTotal: z.number(),
     currency: z.string().optional().openapi({ description: "The quoted currency chargeTotal is in" }),
     exchange: exchange.optional(),
+    rate: rateSchema,
     hotelConfirmationNumber: z.string().optional(),
     requestId: z.string(),
     responseTime: z.number(),
@@ -612,6 +613,7 @@ export const bookResultSchema = z
       chargeTotal: 291.14,
       currency: "USD",
       exchange: { currency: "USD", rate: 1 },
+      rate: RATE_EXAMPLE,
       hotelConfirmationNumber: "VPICM5RK",
       requestId: "cb68f4ac-e291-4d2f-9e38-5ce1cf6786bc",
       responseTime: 12,
@@ -692,7 +694,7 @@ export const bookingViewSchema = z
     checkIn: z.string(),
     checkOut: z.string(),
     boardCode: z.string(),
-    rate,
+    rate: rateSchema,
     rooms: z.array(room),
     cancelPolicy: cancelPolicy.nullable(),
     holder: z.object({ name: z.string(), surName: z.string() }),
