@@ -57,6 +57,30 @@ const optionalFee = z.object(feeFields).strict().superRefine(valueRule).openapi(
   description: "Paid only for a service the guest takes (parking, say): shown, never priced",
 });
 
+const FEE_SCHEDULE_EXAMPLE = {
+  mandatory: [
+    {
+      type: "TAX",
+      code: "CITY_OCCUPANCY_TAX",
+      description: "City occupancy tax",
+      basis: "PERCENT_OF_BASE",
+      value: 7.5,
+      included: true,
+    },
+    {
+      type: "FEE",
+      code: "RESORT_FEE",
+      description: "Resort fee per room and night, payable at the property",
+      basis: "PER_ROOM_PER_NIGHT",
+      value: 25,
+      included: false,
+    },
+  ],
+  optional: [
+    { type: "FEE", code: "PARKING", description: "Parking per night", basis: "PER_ROOM_PER_NIGHT", value: 30 },
+  ],
+};
+
 export const feeScheduleInputSchema = z
   .object({
     mandatory: z.array(mandatoryFee).max(MAX_FEES),
@@ -68,31 +92,7 @@ export const feeScheduleInputSchema = z
     const repeated = codes.find((code, i) => codes.indexOf(code) !== i);
     if (repeated) ctx.addIssue({ code: "custom", path: ["mandatory"], message: `fee code ${repeated} appears twice` });
   })
-  .openapi("FeeScheduleChange", {
-    example: {
-      mandatory: [
-        {
-          type: "TAX",
-          code: "CITY_OCCUPANCY_TAX",
-          description: "City occupancy tax",
-          basis: "PERCENT_OF_BASE",
-          value: 7.5,
-          included: true,
-        },
-        {
-          type: "FEE",
-          code: "RESORT_FEE",
-          description: "Resort fee per room and night, payable at the property",
-          basis: "PER_ROOM_PER_NIGHT",
-          value: 25,
-          included: false,
-        },
-      ],
-      optional: [
-        { type: "FEE", code: "PARKING", description: "Parking per night", basis: "PER_ROOM_PER_NIGHT", value: 30 },
-      ],
-    },
-  });
+  .openapi("FeeScheduleChange", { example: FEE_SCHEDULE_EXAMPLE });
 
 export const feeScheduleSchema = z
   .object({
@@ -104,7 +104,9 @@ export const feeScheduleSchema = z
       description: "default: derived from the accommodation; operator: set by PUT /api/inventory/{code}/fees",
     }),
   })
-  .openapi("FeeSchedule");
+  .openapi("FeeSchedule", {
+    example: { accommodationCode: "US000010", currency: "USD", ...FEE_SCHEDULE_EXAMPLE, source: "operator" },
+  });
 
 export const servedFeesSchema = z
   .object({
