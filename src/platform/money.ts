@@ -25,8 +25,8 @@ export const minorUnitDigits = (currency: string): number => {
 /** Minor units per major unit: 100 for USD, 1 for JPY, 1000 for KWD. */
 export const minorScale = (currency: string) => 10 ** minorUnitDigits(currency);
 
-/** The one rounding of this module: to the nearest integer, a half away from zero. */
-export const roundHalfAwayFromZero = (n: number): number => (n < 0 ? -Math.round(-n) : Math.round(n));
+/** The one rounding of this module: to the nearest integer, a half away from zero (never -0: + 0 makes it 0). */
+export const roundHalfAwayFromZero = (n: number): number => (n < 0 ? -Math.round(-n) : Math.round(n)) + 0;
 
 /** An amount in major units (442.11) as whole minor units (44211), rounded once. */
 export const toMinor = (amount: number, currency: string): number =>
@@ -57,7 +57,7 @@ export const percentOfMinor = (minor: number, percent: number): number => {
   if (Number.isSafeInteger(product)) {
     const quotient = Math.trunc(product / divisor);
     const remainder = product - quotient * divisor;
-    return 2 * Math.abs(remainder) >= divisor ? quotient + Math.sign(product) : quotient;
+    return (2 * Math.abs(remainder) >= divisor ? quotient + Math.sign(product) : quotient) + 0;
   }
   const big = BigInt(minor) * BigInt(scaledPercent);
   const d = BigInt(divisor);

@@ -32,7 +32,13 @@ export const bookRefundable = async (code: string, partnerReference: string) => 
   const quote = await quoteOf(await searchOne(code, { pick: (o) => o.isRefundable }));
   const res = await post("/api/book", bookBody(quote, partnerReference));
   expect(res.status, JSON.stringify(res.json)).toBe(200);
-  return res.json.data as { bookingReference: string; partnerReference: string; status: string; chargeTotal: number };
+  return res.json.data as {
+    bookingReference: string;
+    partnerReference: string;
+    status: string;
+    chargeTotal: number;
+    rate: unknown;
+  };
 };
 
 /** Checks Edgestay-Signature the way a partner would: HMAC-SHA-256 of "<t>.<raw body>" with the secret. */

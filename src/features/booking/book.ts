@@ -14,12 +14,14 @@ import {
   type SupplierBooking,
   hasLocalWrites,
   accommodationByCode,
+  type Rate,
   callSupplier,
   supplyOptionsOf,
   type SupplyOptions,
 } from "../supply";
 import { isChargeable } from "../../platform/money";
 import { announceEvent } from "../webhooks";
+import { bookedRate } from "./booked-rate";
 import { bookingChangeOf } from "./booking-events";
 import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
@@ -34,6 +36,8 @@ export type BookResult = {
   chargeTotal: number;
   currency: string;
   exchange?: { currency: string; rate: number };
+  /** The booked rate, itemized: the same breakdown as the search option, the quote and the booking read. */
+  rate: Rate;
   hotelConfirmationNumber?: string;
   requestId: string;
   responseTime: number;
@@ -55,22 +59,21 @@ export const findBookingByPartnerReference = async (db: Db, partnerId: string, p
     .where(and(eq(bookings.partnerId, partnerId), eq(bookings.partnerReference, partnerReference)))
     .get()) ?? null;
 
-const exchangeOf = (rate: string): BookResult["exchange"] => {
-  const exchange = (JSON.parse(rate) as { exchange?: BookResult["exchange"] }).exchange;
-  return exchange ? { currency: exchange.currency, rate: exchange.rate } : undefined;
+const resultOf = (row: BookingRow, meta: { requestId: string; startedAt: number }): BookResult => {
+  const rate = bookedRate(row);
+  return {
+    bookingReference: row.reference,
+    partnerReference: row.partnerReference,
+    status: row.status,
+    chargeTotal: row.chargeTotal,
+    currency: row.currency,
+    ...(rate.exchange ? { exchange: { currency: rate.exchange.currency, rate: rate.exchange.rate } } : {}),
+    rate,
+    ...(row.hotelConfirmationNumber ? { hotelConfirmationNumber: row.hotelConfirmationNumber } : {}),
+    requestId: meta.requestId,
+    responseTime: Math.max(0, Date.now() - meta.startedAt),
+  };
 };
-
-const resultOf = (row: BookingRow, meta: { requestId: string; startedAt: number }): BookResult => ({
-  bookingReference: row.reference,
-  partnerReference: row.partnerReference,
-  status: row.status,
-  chargeTotal: row.chargeTotal,
-  currency: row.currency,
-  ...(exchangeOf(row.rate) ? { exchange: exchangeOf(row.rate) } : {}),
-  ...(row.hotelConfirmationNumber ? { hotelConfirmationNumber: row.hotelConfirmationNumber } : {}),
-  requestId: meta.requestId,
-  responseTime: Math.max(0, Date.now() - meta.startedAt),
-});
 
 /** What a booking asks, as data: the quote, the partner's reference, the holder and (optionally) named guests. */
 export type BookOrder = {

@@ -1,4 +1,6 @@
 import type { PartnerEvent, WebhookEventType } from "../webhooks";
+import type { Rate } from "../supply";
+import { bookedRate } from "./booked-rate";
 import type { BookingRow } from "./tables";
 
 /** A committed booking change, as partners receive it in an event's `data`. */
@@ -11,6 +13,8 @@ export type BookingChange = {
   accommodationCode: string;
   checkIn: string;
   checkOut: string;
+  /** The booked rate, itemized (the breakdown every read shows). */
+  rate: Rate;
   cancelPrice?: number;
 };
 
@@ -29,6 +33,7 @@ export const bookingChangeOf = (
     | "checkIn"
     | "checkOut"
     | "cancelPrice"
+    | "rate"
   >,
 ): PartnerEvent => {
   const data: BookingChange = {
@@ -40,6 +45,7 @@ export const bookingChangeOf = (
     accommodationCode: row.accommodationCode,
     checkIn: row.checkIn,
     checkOut: row.checkOut,
+    rate: bookedRate(row),
     ...(type === "booking.cancelled" && row.cancelPrice !== null ? { cancelPrice: row.cancelPrice } : {}),
   };
   return { type, partnerId: row.partnerId, bookingReference: row.reference, data };

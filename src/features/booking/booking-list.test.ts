@@ -362,3 +362,42 @@ describe("GET /api/bookings: partners and the partnerReference read", () => {
     expect(doc.components.schemas.BookingList).toBeDefined();
   });
 });
+
+describe("a booking made before rates were itemized (issue 27)", () => {
+  it("is read, listed and previewed with a breakdown derived from its stored totals, to the cent", async () => {
+    const source = (await env.DB.prepare("SELECT * FROM bookings WHERE reference = ?")
+      .bind(real.reference)
+      .first<RawBooking>())!;
+    const old = { currency: "USD", baseRate: 200.02, taxesAndFees: 24, chargeTotal: 224.02 };
+    const exchange = { currency: "USD", rate: 1 };
+    await cloneBooking(source, {
+      reference: "BKOLDRATE01",
+      partner_reference: "recon-old-rate",
+      created_at: hour(-48),
+      check_in: "2027-05-01",
+      check_out: "2027-05-04",
+      charge_total: 224.02,
+      rate: JSON.stringify({ ...old, exchange }),
+      rooms: JSON.stringify([{ occupancyRefId: 1, code: "STD", description: "Standard Queen Room", rate: old }]),
+    });
+    const expected = {
+      ...old,
+      charges: [{ type: "TAX", code: "TAXES_AND_FEES", description: "Taxes and fees", amount: 24, included: true }],
+      dueAtProperty: { amount: 0, currency: "USD", charges: [] },
+      totalStayPrice: 224.02,
+      // 200.02 over three nights by largest remainder: the odd cent on the first night.
+      nights: [
+        { date: "2027-05-01", baseRate: 66.68, taxesAndFees: 8 },
+        { date: "2027-05-02", baseRate: 66.67, taxesAndFees: 8 },
+        { date: "2027-05-03", baseRate: 66.67, taxesAndFees: 8 },
+      ],
+    };
+    const read = (await call("GET", "/api/bookings/BKOLDRATE01")).json.data;
+    expect(read.rate).toEqual({ ...expected, exchange });
+    expect(read.rooms[0].rate).toEqual(expected);
+    const listed = (await call("GET", `${PATH}?partnerReference=recon-old-rate`)).json.data;
+    expect(listed.rate).toEqual({ ...expected, exchange });
+    const preview = await call("GET", "/api/bookings/BKOLDRATE01/cancellation?at=2027-01-01T00:00:00Z");
+    expect(preview.json.data.rate).toEqual({ ...expected, exchange });
+  });
+});

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
+import { bookedRate, bookedRooms } from "./booked-rate";
 import { findBookingByPartnerReference } from "./book";
 import { type BookingRow, bookings } from "./tables";
 
@@ -12,8 +13,8 @@ export const bookingView = (row: BookingRow) => ({
   checkIn: row.checkIn,
   checkOut: row.checkOut,
   boardCode: row.boardCode,
-  rate: JSON.parse(row.rate),
-  rooms: JSON.parse(row.rooms),
+  rate: bookedRate(row),
+  rooms: bookedRooms(row),
   cancelPolicy: row.cancelPolicy ? JSON.parse(row.cancelPolicy) : null,
   holder: JSON.parse(row.holder),
   occupancies: JSON.parse(row.occupancies),

@@ -49,6 +49,8 @@ describe("GET /api/bookings/:bookingReference/cancellation", () => {
         deadline: penalty.deadline,
         cancellable: true,
         at: iso(deadline - 60_000),
+        // The breakdown the quote showed, to the cent.
+        rate: quote.rate,
       },
       message: "success",
     });

@@ -3,7 +3,9 @@ import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/http/api-error";
 import { envelopeSchema } from "../../platform/http/envelope";
 import { isIsoDatetime } from "../../platform/http/iso-time";
+import { bookedRate } from "./booked-rate";
 import { partnerBooking } from "./bookings";
+import { bookingExample, rateSchema } from "./schemas";
 import { cancelPenaltyAt, isOnOrAfterCheckIn, parsePolicy } from "./cancel";
 
 export const cancellationPreviewQuerySchema = z.object({
@@ -17,7 +19,8 @@ export const cancellationPreviewQuerySchema = z.object({
 export const cancellationPreviewSchema = z
   .object({
     cancelPrice: z.number().openapi({
-      description: "What cancelling at `at` costs; the whole charge when the booking could not be cancelled then",
+      description:
+        "What cancelling at `at` costs, computed on what was charged (chargeTotal, never what is due at the property); the whole charge when the booking could not be cancelled then",
     }),
     currency: z.string(),
     refundable: z.boolean().openapi({ description: "Whether the booked rate is refundable at all" }),
@@ -26,6 +29,7 @@ export const cancellationPreviewSchema = z
     }),
     cancellable: z.boolean().openapi({ description: "Whether POST /api/cancel would accept the booking at `at`" }),
     at: z.string().openapi({ description: "The moment priced (UTC)" }),
+    rate: rateSchema,
   })
   .openapi("CancellationPreview", {
     example: {
@@ -35,6 +39,7 @@ export const cancellationPreviewSchema = z
       deadline: "2027-03-08T00:00:00.000Z",
       cancellable: true,
       at: "2027-03-01T12:00:00.000Z",
+      rate: bookingExample.rate,
     },
   });
 
@@ -63,5 +68,7 @@ export const previewCancellation = async (db: Db, partnerId: string, bookingRefe
     deadline: deadlines.length ? new Date(Math.min(...deadlines)).toISOString() : null,
     cancellable,
     at: new Date(at).toISOString(),
+    // The booked breakdown, as the search, quote, book answer and booking read showed it.
+    rate: bookedRate(booking),
   };
 };

@@ -1,4 +1,6 @@
 import { env } from "cloudflare:test";
+import fc from "fast-check";
+import { minorScale, percentOfMinor, sumMinor, toMinor } from "../../platform/money";
 import { database } from "../../platform/db/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
@@ -358,5 +360,287 @@ describe("no option at a price that cannot be charged (issue 25)", () => {
         "select coalesce(sum(sold), 0) s from room_nights where accommodation_code = 'US000009'",
       ).first("s"),
     ).toBe(0);
+  });
+});
+
+describe("one breakdown, exact to the minor unit, from search to cancellation preview (issue 27)", () => {
+  /** Minor units of an amount that must be whole in them (fails loudly when it is not). */
+  const minorOf = (amount: number, currency: string) => {
+    const minor = toMinor(amount, currency);
+    expect(Math.abs(amount * minorScale(currency) - minor)).toBeLessThan(1e-6);
+    return minor;
+  };
+  const total = (amounts: number[], currency: string) => sumMinor(amounts.map((a) => minorOf(a, currency)));
+
+  /** Every identity of a rate, in integer minor units. */
+  const expectWholeRate = (rate: any, currency: string) => {
+    expect(rate.currency).toBe(currency);
+    const m = (a: number) => minorOf(a, currency);
+    const included = rate.charges.filter((c: any) => c.included);
+    const due = rate.charges.filter((c: any) => !c.included);
+    expect(
+      total(
+        included.map((c: any) => c.amount),
+        currency,
+      ),
+    ).toBe(m(rate.taxesAndFees));
+    expect(m(rate.baseRate) + m(rate.taxesAndFees)).toBe(m(rate.chargeTotal));
+    expect(
+      total(
+        rate.nights.map((n: any) => n.baseRate),
+        currency,
+      ),
+    ).toBe(m(rate.baseRate));
+    expect(
+      total(
+        rate.nights.map((n: any) => n.taxesAndFees),
+        currency,
+      ),
+    ).toBe(m(rate.taxesAndFees));
+    const property = rate.dueAtProperty.currency;
+    expect(property).toBe("USD");
+    expect(
+      total(
+        rate.dueAtProperty.charges.map((c: any) => c.amount),
+        property,
+      ),
+    ).toBe(minorOf(rate.dueAtProperty.amount, property));
+    expect(rate.dueAtProperty.charges.map((c: any) => c.code)).toEqual(due.map((c: any) => c.code));
+    const dueInRate = total(
+      due.map((c: any) => c.amount),
+      currency,
+    );
+    if (property === currency) {
+      expect(rate.dueAtProperty.amountInRateCurrency).toBeUndefined();
+      expect(dueInRate).toBe(minorOf(rate.dueAtProperty.amount, property));
+    } else expect(m(rate.dueAtProperty.amountInRateCurrency)).toBe(dueInRate);
+    expect(m(rate.totalStayPrice)).toBe(m(rate.chargeTotal) + dueInRate);
+  };
+
+  /** An option's rate is the sum of its rooms' rates, charge by charge and night by night. */
+  const expectRoomsSumToOffer = (option: any, currency: string) => {
+    const rates = option.rooms.map((r: any) => r.rate);
+    for (const field of ["baseRate", "taxesAndFees", "chargeTotal", "totalStayPrice"])
+      expect(
+        total(
+          rates.map((r: any) => r[field]),
+          currency,
+        ),
+      ).toBe(minorOf(option.rate[field], currency));
+    for (const charge of option.rate.charges)
+      expect(
+        total(
+          rates.flatMap((r: any) => r.charges.filter((c: any) => c.code === charge.code).map((c: any) => c.amount)),
+          currency,
+        ),
+      ).toBe(minorOf(charge.amount, currency));
+    option.rate.nights.forEach((night: any, n: number) => {
+      expect(
+        total(
+          rates.map((r: any) => r.nights[n].baseRate),
+          currency,
+        ),
+      ).toBe(minorOf(night.baseRate, currency));
+      expect(
+        total(
+          rates.map((r: any) => r.nights[n].taxesAndFees),
+          currency,
+        ),
+      ).toBe(minorOf(night.taxesAndFees, currency));
+    });
+    // Penalties are on what is charged at booking, never on what is due at the property.
+    for (const penalty of option.cancelPolicy.cancelPenalties)
+      expect(minorOf(penalty.value, currency)).toBeLessThanOrEqual(minorOf(option.rate.chargeTotal, currency));
+  };
+
+  const feeArbitrary = (included: fc.Arbitrary<boolean>) =>
+    fc.oneof(
+      fc.record({
+        type: fc.constant("TAX" as const),
+        basis: fc.constant("PERCENT_OF_BASE" as const),
+        value: fc.integer({ min: 0, max: 250_000 }).map((n) => n / 10_000),
+        included,
+      }),
+      fc.record({
+        type: fc.constant("FEE" as const),
+        basis: fc.constant("PER_ROOM_PER_NIGHT" as const),
+        value: fc.integer({ min: 0, max: 9_999 }).map((n) => n / 100),
+        included,
+      }),
+    );
+  const schedule = fc.array(feeArbitrary(fc.boolean()), { maxLength: 4 }).map((fees) => ({
+    mandatory: fees.map((fee, i) => ({ ...fee, code: `FEE_${i}`, description: `Fee ${i}` })),
+    optional: [],
+  }));
+
+  it("holds for random stays, occupancies, markups, currencies and fee schedules", async () => {
+    await setRates("USD", { EUR: 0.92, JPY: 151.3, KWD: 0.3071 });
+    const connections = [{ code: DEMO_CODE }];
+    for (const [apiType, netMarkups] of [
+      ["cug", 7.5],
+      ["mobile", 12.345],
+    ] as const) {
+      const res = await call(
+        "POST",
+        "/api/connections",
+        {
+          partnerId: "demo",
+          apiType,
+          connectionType: "direct",
+          rateLimit: 0,
+          rateLimitWindowMs: 0,
+          netMarkups,
+          currentInUse: true,
+        },
+        OPERATOR,
+      );
+      expect(res.status, res.text).toBe(201);
+      connections.push({ code: res.json.data.code });
+    }
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          code: fc.constantFrom("US000006", "US000007", "US000008", "US000009", "US000010"),
+          fees: fc.option(schedule, { nil: undefined }),
+          daysAhead: fc.integer({ min: 20, max: 300 }),
+          nights: fc.integer({ min: 1, max: 5 }),
+          rooms: fc.array(
+            fc.record({ adults: fc.integer({ min: 1, max: 2 }), child: fc.option(fc.integer({ min: 0, max: 17 })) }),
+            { minLength: 1, maxLength: 3 },
+          ),
+          connection: fc.constantFrom(...connections),
+          currency: fc.constantFrom("USD", "EUR", "JPY", "KWD"),
+          pick: fc.nat(),
+        }),
+        async (c) => {
+          run++;
+          if (c.fees) expect((await call("PUT", `/api/inventory/${c.code}/fees`, c.fees, OPERATOR)).status).toBe(200);
+          const checkIn = inDays(c.daysAhead);
+          const occupancies = c.rooms.map((r) => ({
+            paxes: [
+              ...Array.from({ length: r.adults }, () => ({ age: 35 })),
+              ...(r.child === null ? [] : [{ age: r.child }]),
+            ],
+          }));
+          const settings = { access: { code: c.connection.code }, currency: c.currency };
+          const found = await post("/api/search", {
+            searchCriteria: {
+              destinations: { accommodations: [{ code: c.code }] },
+              occupancies,
+              checkIn,
+              checkOut: addDays(checkIn, c.nights),
+            },
+            settings,
+          });
+          expect(found.status, found.text).toBe(200);
+          const options = found.json.data.accommodations[0]?.options ?? [];
+          for (const option of options) {
+            expectWholeRate(option.rate, c.currency);
+            for (const room of option.rooms) expectWholeRate(room.rate, c.currency);
+            expectRoomsSumToOffer(option, c.currency);
+          }
+          if (options.length === 0) return;
+          const option = options[c.pick % options.length];
+          const searched = {
+            accommodationCode: c.code,
+            option,
+            checkIn,
+            checkOut: addDays(checkIn, c.nights),
+            occupancies,
+          };
+          const quoted = await post("/api/quote", quoteBody(searched, {}, c.connection.code));
+          expect(quoted.status, quoted.text).toBe(200);
+          const quote = quoted.json.data;
+          expect(quote.rate).toEqual(option.rate);
+          expect(quote.rooms.map((r: any) => r.rate)).toEqual(option.rooms.map((r: any) => r.rate));
+          // The same penalties (a non-refundable one's deadline is the moment of pricing, so only values compare).
+          expect(quote.cancelPolicy.cancelPenalties.map((p: any) => p.value)).toEqual(
+            option.cancelPolicy.cancelPenalties.map((p: any) => p.value),
+          );
+
+          const booked = await post("/api/book", bookBody(quote, `money-${run}-${Date.now()}`, {}, c.connection.code));
+          expect(booked.status, booked.text).toBe(200);
+          const reference = booked.json.data.bookingReference;
+          expect(booked.json.data.rate).toEqual(option.rate);
+          expect(booked.json.data.chargeTotal).toBe(option.rate.chargeTotal);
+          const read = (await call("GET", `/api/bookings/${reference}`)).json.data;
+          expect(read.rate).toEqual(option.rate);
+          expect(read.rooms.map((r: any) => r.rate)).toEqual(option.rooms.map((r: any) => r.rate));
+          const listed = (await call("GET", "/api/bookings?limit=5")).json.data.bookings.find(
+            (b: any) => b.bookingReference === reference,
+          );
+          expect(listed.rate).toEqual(option.rate);
+          const preview = (await call("GET", `/api/bookings/${reference}/cancellation`)).json.data;
+          expect(preview.rate).toEqual(option.rate);
+          // A booking that cannot be cancelled costs what was charged, never the all-in price.
+          if (!preview.cancellable) expect(preview.cancelPrice).toBe(option.rate.chargeTotal);
+          // Rooms go back, so that later runs find them.
+          if (preview.cancellable)
+            expect((await post("/api/cancel", cancelBody(reference, c.connection.code))).status).toBe(200);
+        },
+      ),
+      { numRuns: 20 },
+    );
+    // About 7 requests a run: more than the default 30 s on a loaded machine.
+  }, 90_000);
+
+  it("a resort's fee is due at the property, in the hotel's currency, and in the all-in price in the rate's", async () => {
+    await setRates("USD", { EUR: 0.92 });
+    // US000010 is a resort; an operator schedule makes the numbers plain.
+    const fees = {
+      mandatory: [
+        {
+          type: "TAX",
+          code: "OCCUPANCY_TAX",
+          description: "Occupancy tax",
+          basis: "PERCENT_OF_BASE",
+          value: 10,
+          included: true,
+        },
+        {
+          type: "FEE",
+          code: "RESORT_FEE",
+          description: "Resort fee",
+          basis: "PER_ROOM_PER_NIGHT",
+          value: 30,
+          included: false,
+        },
+      ],
+      optional: [],
+    };
+    expect((await call("PUT", "/api/inventory/US000010/fees", fees, OPERATOR)).status).toBe(200);
+    const checkIn = inDays(70);
+    const search = async (currency: string) =>
+      (
+        await post(
+          "/api/search",
+          searchBody(
+            { destinations: { accommodations: [{ code: "US000010" }] }, checkIn, checkOut: addDays(checkIn, 2) },
+            { settings: { access: { code: DEMO_CODE }, currency } },
+          ),
+        )
+      ).json.data.accommodations[0].options[0];
+    const usd = await search("USD");
+    expect(usd.rate.dueAtProperty).toEqual({
+      amount: 60,
+      currency: "USD",
+      charges: [{ type: "FEE", code: "RESORT_FEE", description: "Resort fee", amount: 60, currency: "USD" }],
+    });
+    expect(usd.rate.charges).toContainEqual({
+      type: "FEE",
+      code: "RESORT_FEE",
+      description: "Resort fee",
+      amount: 60,
+      included: false,
+    });
+    expect(cents(usd.rate.taxesAndFees)).toBe(
+      sumMinor(usd.rate.nights.map((n: any) => percentOfMinor(cents(n.baseRate), 10))),
+    );
+    expect(cents(usd.rate.totalStayPrice)).toBe(cents(usd.rate.chargeTotal) + 6000);
+    const eur = await search("EUR");
+    // 30 USD a night is 27.60 EUR a night: the hotel still collects 60 USD.
+    expect(eur.rate.dueAtProperty).toMatchObject({ amount: 60, currency: "USD", amountInRateCurrency: 55.2 });
+    expect(cents(eur.rate.totalStayPrice)).toBe(cents(eur.rate.chargeTotal) + 5520);
   });
 });

@@ -1,4 +1,5 @@
 export { bookPricedQuote, findBookingByPartnerReference } from "./book";
+export { bookedRate } from "./booked-rate";
 export { eraseChatBookingHolders, partnerBooking } from "./bookings";
 export { cancelBooking } from "./cancel";
 export { bookingDeps } from "./deps";

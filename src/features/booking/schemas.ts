@@ -342,7 +342,7 @@ const nightPrice = z
     taxesAndFees: z.number().openapi({ description: "The included taxes and fees of this night" }),
   })
   .openapi("NightPrice", { example: RATE_EXAMPLE.nights[0] });
-const rate = z
+export const rateSchema = z
   .object({
     currency: z.string(),
     baseRate: z.number().openapi({ description: "The room price (the connection's markup included)" }),
@@ -369,7 +369,7 @@ const cancelPolicy = z
     ),
   })
   .openapi("CancelPolicy");
-const room = z.object({ occupancyRefId: z.number(), code: z.string(), description: z.string(), rate });
+const room = z.object({ occupancyRefId: z.number(), code: z.string(), description: z.string(), rate: rateSchema });
 const rateRules = z.array(z.enum(RATE_RULES)).openapi({
   description:
     "Hotel-X RateRulesType names of the rate (never NORMAL); empty for a plain public rate. PACKAGE, MOBILE and the rules a traveller must qualify for are shown only where they may be sold (docs/api-decisions.md)",
@@ -390,7 +390,7 @@ export const optionSchema = z
     isRefundable: z.boolean(),
     rateRules,
     visibility,
-    rate,
+    rate: rateSchema,
     cancelPolicy,
     rooms: z.array(room),
   })
@@ -527,7 +527,7 @@ export const quoteSchema = z
     isRefundable: z.boolean(),
     rateRules,
     visibility,
-    rate,
+    rate: rateSchema,
     cancelPolicy,
     rooms: z.array(room),
     requestId: z.string(),
@@ -626,6 +626,7 @@ export const bookResultSchema = z
     chargeTotal: z.number(),
     currency: z.string().optional().openapi({ description: "The quoted currency chargeTotal is in" }),
     exchange: exchange.optional(),
+    rate: rateSchema,
     hotelConfirmationNumber: z.string().optional(),
     requestId: z.string(),
     responseTime: z.number(),
@@ -639,6 +640,7 @@ export const bookResultSchema = z
       chargeTotal: 291.14,
       currency: "USD",
       exchange: { currency: "USD", rate: 1 },
+      rate: RATE_EXAMPLE,
       hotelConfirmationNumber: "VPICM5RK",
       requestId: "cb68f4ac-e291-4d2f-9e38-5ce1cf6786bc",
       responseTime: 12,
@@ -719,7 +721,7 @@ export const bookingViewSchema = z
     checkIn: z.string(),
     checkOut: z.string(),
     boardCode: z.string(),
-    rate,
+    rate: rateSchema,
     rooms: z.array(room),
     cancelPolicy: cancelPolicy.nullable(),
     holder: z.object({ name: z.string(), surName: z.string() }),

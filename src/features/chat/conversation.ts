@@ -69,8 +69,11 @@ type Selection = {
   optionId: string;
   accommodationCode: string;
   name: string;
+  /** What is charged at booking. */
   totalPrice: number;
   currency: string;
+  /** What the hotel collects on top (from the shortlist; absent when chosen by option id alone). */
+  dueAtHotel?: { amount: number; currency: string };
   stay: SearchedStay;
   /** Fixed when the option is chosen, so a retried confirmation can never book twice. */
   partnerReference: string;
@@ -127,6 +130,10 @@ export type TurnContext = {
 
 const money = (amount: number, currency: string) =>
   currency === "USD" ? `$${amount.toFixed(2)}` : `${amount.toFixed(2)} ${currency}`;
+
+/** What the hotel collects, in words between `before` and `after`; nothing when nothing is due. */
+const dueWords = (due: { amount: number; currency: string } | undefined, before: string, after: string) =>
+  due && due.amount > 0 ? `${before}${money(due.amount, due.currency)}${after}` : "";
 
 const reply = (status: ChatStatus, text: string, artifacts: Record<string, unknown> = {}): ChatResult => ({
   status,
@@ -226,7 +233,7 @@ const search = async (ctx: TurnContext, state: ConversationState, text: string):
   delete state.selection;
   const lines = shortlist.entries.map(
     (e, i) =>
-      `${i + 1}. ${e.name} (${e.rating} star${e.rating === 1 ? "" : "s"}): ${money(e.pricePerNight, e.currency)} per night, ${money(e.totalPrice, e.currency)} in total, ${e.refundable ? "refundable" : "non-refundable"}${e.distanceTo ? `, ${e.distanceTo}` : ""}`,
+      `${i + 1}. ${e.name} (${e.rating} star${e.rating === 1 ? "" : "s"}): ${money(e.pricePerNight, e.currency)} per night, ${money(e.totalPrice, e.currency)} in total${dueWords(e.dueAtHotel, " (", " of it payable at the hotel)")}, ${e.refundable ? "refundable" : "non-refundable"}${e.distanceTo ? `, ${e.distanceTo}` : ""}`,
   );
   const defaulted = slots.adults === undefined ? " I assumed 2 adults; tell me if you are more or fewer." : "";
   return reply(
@@ -250,7 +257,7 @@ const askGuestName = (state: ConversationState): ChatResult => {
   const s = state.selection!;
   return reply(
     "guest_name_required",
-    `Good choice: ${s.name}, ${money(s.totalPrice, s.currency)} in total for ${stayWords(s.stay)}. What is the guest's full name (first and last name)?`,
+    `Good choice: ${s.name}, ${money(s.totalPrice, s.currency)} in total for ${stayWords(s.stay)}${dueWords(s.dueAtHotel, ", plus ", " payable at the hotel")}. What is the guest's full name (first and last name)?`,
   );
 };
 
@@ -268,7 +275,7 @@ const askConfirmation = (state: ConversationState, card: SavedCard): ChatResult 
   const s = state.selection!;
   return reply(
     "payment_confirmation_required",
-    `Shall I book ${s.name} for ${state.guest!.firstName} ${state.guest!.lastName}, ${stayWords(s.stay)}, ${money(s.totalPrice, s.currency)} in total, paid with your ${card.brand} card ending ${card.last4}? Reply yes to book or no to stop.`,
+    `Shall I book ${s.name} for ${state.guest!.firstName} ${state.guest!.lastName}, ${stayWords(s.stay)}, ${money(s.totalPrice, s.currency)} in total, paid with your ${card.brand} card ending ${card.last4}${dueWords(s.dueAtHotel, ", plus ", " payable at the hotel")}? Reply yes to book or no to stop.`,
     { payment: cardArtifact(card) },
   );
 };
@@ -299,8 +306,10 @@ const chooseByOptionId = async (ctx: TurnContext, state: ConversationState, opti
       optionId,
       accommodationCode: fromShortlist.accommodationCode,
       name: fromShortlist.name,
-      totalPrice: fromShortlist.totalPrice,
+      // A shortlist kept from before it showed all-in prices has only what is charged.
+      totalPrice: fromShortlist.chargedAtBooking ?? fromShortlist.totalPrice,
       currency: fromShortlist.currency,
+      ...(fromShortlist.dueAtHotel ? { dueAtHotel: fromShortlist.dueAtHotel } : {}),
       stay: state.stay!,
     });
     return;

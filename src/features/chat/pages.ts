@@ -6,9 +6,21 @@ import { featureRouter } from "../../platform/http/router";
 import { escapeHtml, htmlPage } from "../../platform/http/html-page";
 import { opensBookingPage } from "./booking-page-token";
 import { stayNights } from "../../platform/time/zoned-time";
-import { bookings } from "../booking";
+import { bookedRate, bookings } from "../booking";
+import type { Rate } from "../supply";
+import { minorUnitDigits } from "../../platform/money";
 import { describeCancelPolicy } from "./conversation";
 import { BOOKING_STATUS_WORDS } from "./booking-status";
+
+const shown = (amount: number, currency: string) =>
+  `${escapeHtml(amount.toFixed(minorUnitDigits(currency)))} ${escapeHtml(currency)}`;
+
+/** What the hotel collects on top of the booking's total, and the all-in price; nothing when nothing is due. */
+const dueAtHotel = (rate: Rate) =>
+  rate.dueAtProperty.amount > 0
+    ? `\n<dt>Due at the hotel</dt><dd>${rate.dueAtProperty.charges.map((c) => `${escapeHtml(c.description)}: ${shown(c.amount, c.currency)}`).join("; ")}</dd>
+<dt>All-in price</dt><dd>${shown(rate.totalStayPrice, rate.currency)}</dd>`
+    : "";
 
 const stripTags = (html: string) => html.replace(/<[^>]*>/g, "");
 
@@ -104,6 +116,7 @@ export const chatPages = featureRouter()
         checkOut: bookings.checkOut,
         currency: bookings.currency,
         chargeTotal: bookings.chargeTotal,
+        rate: bookings.rate,
         cancelPolicy: bookings.cancelPolicy,
         holder: bookings.holder,
         hotelConfirmationNumber: bookings.hotelConfirmationNumber,
@@ -122,7 +135,7 @@ export const chatPages = featureRouter()
 <dt>Booking</dt><dd>${escapeHtml(row.reference)}</dd><dt>Hotel confirmation</dt><dd>${escapeHtml(row.hotelConfirmationNumber ?? row.reference)}</dd>
 <dt>Hotel</dt><dd>${escapeHtml(row.accommodationName)}</dd><dt>Guest</dt><dd>${escapeHtml(guestShortName(holder))}</dd>
 <dt>Stay</dt><dd>${escapeHtml(row.checkIn)} to ${escapeHtml(row.checkOut)} (${nights} night${nights === 1 ? "" : "s"})</dd>
-<dt>Total</dt><dd>${escapeHtml(row.chargeTotal.toFixed(2))} ${escapeHtml(row.currency)}</dd>
+<dt>Total</dt><dd>${escapeHtml(row.chargeTotal.toFixed(2))} ${escapeHtml(row.currency)}</dd>${dueAtHotel(bookedRate(row))}
 <dt>Cancellation</dt><dd>${escapeHtml(describeCancelPolicy(row.cancelPolicy ? JSON.parse(row.cancelPolicy) : null))}</dd></dl>`,
       ),
       200,

@@ -79,8 +79,14 @@ export const payloadSchemas = {
 const shortlistEntry = z.object({
   optionId: z.string(),
   name: z.string(),
-  pricePerNight: z.number(),
-  totalPrice: z.number(),
+  pricePerNight: z.number().openapi({ description: "The all-in price per night" }),
+  totalPrice: z.number().openapi({
+    description: "The all-in price (rate.totalStayPrice): charged at booking plus what is due at the hotel",
+  }),
+  chargedAtBooking: z.number().openapi({ description: "What is charged at booking (rate.chargeTotal)" }),
+  dueAtHotel: z
+    .object({ amount: z.number(), currency: z.string() })
+    .openapi({ description: "What the hotel collects from the guest (rate.dueAtProperty), in its currency" }),
   currency: z.string(),
   refundable: z.boolean(),
   rating: z.number(),
@@ -190,6 +196,8 @@ export const eventResponseSchema = z
                 name: "Harborview New York Motel",
                 pricePerNight: 80.1,
                 totalPrice: 160.2,
+                chargedAtBooking: 160.2,
+                dueAtHotel: { amount: 0, currency: "USD" },
                 currency: "USD",
                 refundable: false,
                 rating: 1,

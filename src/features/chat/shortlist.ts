@@ -24,8 +24,14 @@ export type ShortlistEntry = {
   optionId: string;
   accommodationCode: string;
   name: string;
+  /** The all-in price (rate.totalStayPrice) per night, to the minor unit. */
   pricePerNight: number;
+  /** The all-in price: what is charged at booking plus what is due at the hotel (rate.totalStayPrice). */
   totalPrice: number;
+  /** Of it, what is charged at booking (rate.chargeTotal). */
+  chargedAtBooking: number;
+  /** Of it, what the hotel collects (rate.dueAtProperty), in the hotel's currency. */
+  dueAtHotel: { amount: number; currency: string };
   currency: string;
   refundable: boolean;
   rating: number;
@@ -112,18 +118,25 @@ export const buildShortlist = async (
     if (slots.minStars && rating < slots.minStars) continue;
     const fitting = hotel.options.filter((o) => {
       if (slots.refundableOnly && !o.isRefundable) return false;
-      if (slots.budget?.per === "night" && o.rate.chargeTotal / nights > slots.budget.amount) return false;
-      if (slots.budget?.per === "total" && o.rate.chargeTotal > slots.budget.amount) return false;
+      // A budget is for what the stay costs in all, fees due at the hotel included.
+      if (slots.budget?.per === "night" && o.rate.totalStayPrice / nights > slots.budget.amount) return false;
+      if (slots.budget?.per === "total" && o.rate.totalStayPrice > slots.budget.amount) return false;
       return true;
     });
-    const cheapest = fitting[0]; // options come back cheapest first
+    // Options come back cheapest first by chargeTotal; the guest compares all-in prices.
+    const cheapest = fitting.reduce<(typeof fitting)[number] | undefined>(
+      (best, o) => (best && best.rate.totalStayPrice <= o.rate.totalStayPrice ? best : o),
+      undefined,
+    );
     if (!cheapest) continue;
     const entry: ShortlistEntry = {
       optionId: cheapest.id,
       accommodationCode: hotel.accommodationCode,
       name: hotel.accommodationName,
-      pricePerNight: perNight(cheapest.rate.chargeTotal, nights, cheapest.rate.currency),
-      totalPrice: cheapest.rate.chargeTotal,
+      pricePerNight: perNight(cheapest.rate.totalStayPrice, nights, cheapest.rate.currency),
+      totalPrice: cheapest.rate.totalStayPrice,
+      chargedAtBooking: cheapest.rate.chargeTotal,
+      dueAtHotel: { amount: cheapest.rate.dueAtProperty.amount, currency: cheapest.rate.dueAtProperty.currency },
       currency: cheapest.rate.currency,
       refundable: cheapest.isRefundable,
       rating,

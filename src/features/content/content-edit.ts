@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
-import { accommodations } from "./tables";
+import { feeScheduleOf, servedFees } from "./fee-schedule";
+import { accommodationFees, accommodations } from "./tables";
 import { ApiError } from "../../platform/http/api-error";
 import { SUPPORTED_COUNTRIES, type AccommodationContent } from "./schemas";
 
@@ -58,11 +59,23 @@ export const replaceAccommodationContent = async (db: Db, code: string, doc: Acc
       .set({ ...columns, content: JSON.stringify(doc) })
       .where(eq(accommodations.code, code)),
     db
-      .select({ content: accommodations.content, updatedAt: accommodations.updatedAt })
+      .select({
+        content: accommodations.content,
+        updatedAt: accommodations.updatedAt,
+        code: accommodations.code,
+        type: accommodations.type,
+        country: accommodations.country,
+        fees: accommodationFees.schedule,
+      })
       .from(accommodations)
+      .leftJoin(accommodationFees, eq(accommodationFees.accommodationCode, accommodations.code))
       .where(eq(accommodations.code, code)),
   ]);
   const row = rows[0];
   if (!row) throw new ApiError("accommodation_not_found", "Accommodation not found");
-  return { ...(JSON.parse(row.content) as AccommodationContent), updatedAt: row.updatedAt };
+  return {
+    ...(JSON.parse(row.content) as AccommodationContent),
+    fees: servedFees(feeScheduleOf(row, row.fees)),
+    updatedAt: row.updatedAt,
+  };
 };

@@ -6,6 +6,7 @@ import { OTHER_KEY, post } from "../../../test/support/api";
 import { issuePageToken, PAGE_TOKEN_LIFETIME_MS } from "./page-token";
 import { contentPageQuery } from "./service";
 import { servedAccommodationSchema } from "./schemas";
+import { defaultFeeSchedule, servedFees } from "./fee-schedule";
 import { keyring } from "../../platform/crypto/keyring";
 import { queryPlan } from "../../../test/support/query-plan";
 
@@ -273,6 +274,8 @@ describe("content: authentication and bad input", () => {
     const res = await post(PATH, { size: 1 });
     expect(res.json.data.accommodations[0]).toEqual({
       ...expected!.content,
+      // The taxes and fees in force (issue 27): the defaults derived from the accommodation.
+      fees: servedFees(defaultFeeSchedule(expected!)),
       updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     });
   });

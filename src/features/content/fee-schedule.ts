@@ -129,3 +129,10 @@ export const feeScheduleOf = (subject: FeeSubject, stored?: string | null): FeeS
       }
     : defaultFeeSchedule(subject);
 };
+
+/** The fees an accommodation's served content shows: its schedule without where it came from. */
+export const servedFees = (schedule: FeeSchedule) => ({
+  currency: schedule.currency,
+  mandatory: schedule.mandatory,
+  optional: schedule.optional,
+});

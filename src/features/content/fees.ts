@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { isForeignKeyViolation } from "../../platform/db/constraint";
 import { ApiError } from "../../platform/http/api-error";
@@ -10,7 +10,7 @@ import {
   type FeeSubject,
   type StoredFees,
 } from "./fee-schedule";
-import { accommodationFees } from "./tables";
+import { accommodationFees, accommodations } from "./tables";
 
 const MAX_FEES = 20;
 /** More decimals than these would be rounded away by pricing (money.ts): refused rather than altered. */
@@ -57,6 +57,30 @@ const optionalFee = z.object(feeFields).strict().superRefine(valueRule).openapi(
   description: "Paid only for a service the guest takes (parking, say): shown, never priced",
 });
 
+const FEE_SCHEDULE_EXAMPLE = {
+  mandatory: [
+    {
+      type: "TAX",
+      code: "CITY_OCCUPANCY_TAX",
+      description: "City occupancy tax",
+      basis: "PERCENT_OF_BASE",
+      value: 7.5,
+      included: true,
+    },
+    {
+      type: "FEE",
+      code: "RESORT_FEE",
+      description: "Resort fee per room and night, payable at the property",
+      basis: "PER_ROOM_PER_NIGHT",
+      value: 25,
+      included: false,
+    },
+  ],
+  optional: [
+    { type: "FEE", code: "PARKING", description: "Parking per night", basis: "PER_ROOM_PER_NIGHT", value: 30 },
+  ],
+};
+
 export const feeScheduleInputSchema = z
   .object({
     mandatory: z.array(mandatoryFee).max(MAX_FEES),
@@ -68,31 +92,7 @@ export const feeScheduleInputSchema = z
     const repeated = codes.find((code, i) => codes.indexOf(code) !== i);
     if (repeated) ctx.addIssue({ code: "custom", path: ["mandatory"], message: `fee code ${repeated} appears twice` });
   })
-  .openapi("FeeScheduleChange", {
-    example: {
-      mandatory: [
-        {
-          type: "TAX",
-          code: "CITY_OCCUPANCY_TAX",
-          description: "City occupancy tax",
-          basis: "PERCENT_OF_BASE",
-          value: 7.5,
-          included: true,
-        },
-        {
-          type: "FEE",
-          code: "RESORT_FEE",
-          description: "Resort fee per room and night, payable at the property",
-          basis: "PER_ROOM_PER_NIGHT",
-          value: 25,
-          included: false,
-        },
-      ],
-      optional: [
-        { type: "FEE", code: "PARKING", description: "Parking per night", basis: "PER_ROOM_PER_NIGHT", value: 30 },
-      ],
-    },
-  });
+  .openapi("FeeScheduleChange", { example: FEE_SCHEDULE_EXAMPLE });
 
 export const feeScheduleSchema = z
   .object({
@@ -104,7 +104,43 @@ export const feeScheduleSchema = z
       description: "default: derived from the accommodation; operator: set by PUT /api/inventory/{code}/fees",
     }),
   })
-  .openapi("FeeSchedule");
+  .openapi("FeeSchedule", {
+    example: { accommodationCode: "US000010", currency: "USD", ...FEE_SCHEDULE_EXAMPLE, source: "operator" },
+  });
+
+export const servedFeesSchema = z
+  .object({
+    currency: z.string().openapi({ description: "The currency of every PER_ROOM_PER_NIGHT amount" }),
+    mandatory: z.array(mandatoryFee).openapi({
+      description: "Every guest pays these: included ones at booking (rate.charges), the others at the property",
+    }),
+    optional: z.array(optionalFee),
+  })
+  .openapi("AccommodationFees", {
+    description: "The taxes and fees in force, shown before any search (docs/api-decisions.md, issue 27)",
+    example: {
+      currency: "USD",
+      mandatory: [
+        {
+          type: "TAX",
+          code: "STATE_SALES_TAX",
+          description: "State sales tax",
+          basis: "PERCENT_OF_BASE",
+          value: 4.5,
+          included: true,
+        },
+        {
+          type: "FEE",
+          code: "RESORT_FEE",
+          description: "Resort fee per room and night, payable at the property",
+          basis: "PER_ROOM_PER_NIGHT",
+          value: 25,
+          included: false,
+        },
+      ],
+      optional: [],
+    },
+  });
 
 /**
  * The schedules in force of many accommodations in one statement (one bound parameter, the codes
@@ -123,18 +159,26 @@ export const feeSchedulesOf = async (db: Db, subjects: FeeSubject[]): Promise<Ma
 };
 
 /**
- * Operator: replaces an accommodation's taxes and fees (the defaults no longer apply), in one
- * statement; the next search prices with them (nothing on the pricing path caches a schedule).
+ * Operator: replaces an accommodation's taxes and fees (the defaults no longer apply); the next
+ * search prices with them (nothing on the pricing path caches an operator's schedule: only the
+ * derived defaults are memoized, and they never change).
  */
 export const replaceFeeSchedule = async (db: Db, code: string, input: StoredFees, now = new Date()) => {
   const schedule = JSON.stringify({ mandatory: input.mandatory, optional: input.optional });
   const row = { schedule, updatedAt: now.toISOString() };
   try {
-    await db
-      .insert(accommodationFees)
-      .values({ accommodationCode: code, ...row })
-      .onConflictDoUpdate({ target: accommodationFees.accommodationCode, set: row })
-      .run();
+    // One transaction: the schedule, and the accommodation's updatedAt on D1's clock, so that content
+    // deltas (changedSince) serve the document again with its new fees.
+    await db.batch([
+      db
+        .insert(accommodationFees)
+        .values({ accommodationCode: code, ...row })
+        .onConflictDoUpdate({ target: accommodationFees.accommodationCode, set: row }),
+      db
+        .update(accommodations)
+        .set({ updatedAt: sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')` })
+        .where(eq(accommodations.code, code)),
+    ]);
   } catch (error) {
     if (isForeignKeyViolation(error)) throw new ApiError("accommodation_not_found", "Accommodation not found");
     throw error;

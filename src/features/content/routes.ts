@@ -45,9 +45,10 @@ const replaceContent = apiRoute({
       required: true,
       content: {
         "application/json": {
-          // A served document may be sent back as it is: its updatedAt is ignored (the database stamps it).
+          // A served document may be sent back as it is: its updatedAt is ignored (the database stamps it),
+          // and so are its fees (PUT /api/inventory/{code}/fees sets them).
           schema: accommodationContentSchema
-            .extend({ updatedAt: z.string().optional() })
+            .extend({ updatedAt: z.string().optional(), fees: z.unknown().optional() })
             .strict()
             .openapi("AccommodationContentEdit", { example: accommodationContentExample }),
         },
@@ -65,7 +66,7 @@ const replaceContent = apiRoute({
 
 export const contentRoutes = featureRouter()
   .openapi(replaceContent, async (c) => {
-    const { updatedAt: _ignored, ...doc } = c.req.valid("json");
+    const { updatedAt: _ignored, fees: _set, ...doc } = c.req.valid("json");
     return c.json(
       success(await replaceAccommodationContent(c.get("db"), c.req.valid("param").accommodationCode, doc)),
       200,

@@ -1,6 +1,30 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
 import { isIsoDatetime } from "../../platform/http/iso-time";
+import { servedFeesSchema } from "./fees";
+
+const FEES_EXAMPLE = {
+  currency: "USD",
+  mandatory: [
+    {
+      type: "TAX" as const,
+      code: "STATE_SALES_TAX",
+      description: "State sales tax",
+      basis: "PERCENT_OF_BASE" as const,
+      value: 5,
+      included: true,
+    },
+    {
+      type: "TAX" as const,
+      code: "CITY_OCCUPANCY_TAX",
+      description: "City occupancy tax",
+      basis: "PERCENT_OF_BASE" as const,
+      value: 5,
+      included: true,
+    },
+  ],
+  optional: [],
+};
 
 /** Accommodation types the content filter accepts (lower case, as `type` is served). */
 export const ACCOMMODATION_TYPES = ["hotel", "resort", "motel", "apartment", "hostel", "guesthouse"] as const;
@@ -130,12 +154,13 @@ export type AccommodationContent = z.infer<typeof accommodationContentSchema>;
 /** A document as served: the stored section 4.1 document plus when it last changed. */
 export const servedAccommodationSchema = accommodationContentSchema
   .extend({
+    fees: servedFeesSchema,
     updatedAt: z
       .string()
       .openapi({ description: "When this document last changed (UTC); content deltas compare changedSince with it" }),
   })
   .openapi("ServedAccommodationContent", {
-    example: { ...accommodationContentExample, updatedAt: "2026-11-02T09:15:00.000Z" },
+    example: { ...accommodationContentExample, fees: FEES_EXAMPLE, updatedAt: "2026-11-02T09:15:00.000Z" },
   });
 
 export const contentPageSchema = z
@@ -160,7 +185,7 @@ export const contentPageSchema = z
       hasMore: true,
       nextPageToken:
         "eyJ2IjoxLCJwIjoiZGVtbyIsInQiOm51bGwsImMiOlsiVVMiXSwicyI6MSwiYSI6IlVTMDAwMDAxIn0.o1h0dYJ2VRfo6dHnmbWFMfXqnUtGswz1anmSp8Mg31c",
-      accommodations: [{ ...accommodationContentExample, updatedAt: "2026-11-02T09:15:00.000Z" }],
+      accommodations: [{ ...accommodationContentExample, fees: FEES_EXAMPLE, updatedAt: "2026-11-02T09:15:00.000Z" }],
     },
   });
 

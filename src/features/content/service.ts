@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { Keyring } from "../../platform/crypto/keyring";
 import type { Db } from "../../platform/db/client";
-import { accommodations } from "./tables";
+import { feeScheduleOf, servedFees } from "./fee-schedule";
+import { accommodationFees, accommodations } from "./tables";
 import { ApiError } from "../../platform/http/api-error";
 import { issuePageToken, PAGE_TOKEN_LIFETIME_MS, readPageToken } from "./page-token";
 import { ACCOMMODATION_TYPES, DEFAULT_PAGE_SIZE, SUPPORTED_COUNTRIES } from "./schemas";
@@ -59,12 +60,23 @@ type After = { code: string; updatedAt: string | null };
 export const contentPageQuery = (db: Db, bound: Bound, after: After | null, size: number) => {
   const where: SQL[] = [inArray(accommodations.country, bound.countries)];
   if (bound.type) where.push(eq(accommodations.type, bound.type));
-  const columns = { code: accommodations.code, content: accommodations.content, updatedAt: accommodations.updatedAt };
-  if (bound.changedSince === null) {
-    if (after !== null) where.push(gt(accommodations.code, after.code));
-    return db
+  const columns = {
+    code: accommodations.code,
+    content: accommodations.content,
+    updatedAt: accommodations.updatedAt,
+    type: accommodations.type,
+    country: accommodations.country,
+    fees: accommodationFees.schedule,
+  };
+  // An operator's fee schedule rides along (a primary-key seek per row served); the others are derived.
+  const from = () =>
+    db
       .select(columns)
       .from(accommodations)
+      .leftJoin(accommodationFees, eq(accommodationFees.accommodationCode, accommodations.code));
+  if (bound.changedSince === null) {
+    if (after !== null) where.push(gt(accommodations.code, after.code));
+    return from()
       .where(and(...where))
       .orderBy(asc(accommodations.code))
       .limit(size + 1);
@@ -76,17 +88,22 @@ export const contentPageQuery = (db: Db, bound: Bound, after: After | null, size
   where.push(gt(accommodations.updatedAt, bound.changedSince));
   if (after !== null)
     where.push(sql`(${accommodations.updatedAt}, ${accommodations.code}) > (${after.updatedAt}, ${after.code})`);
-  return db
-    .select(columns)
-    .from(accommodations)
+  return from()
     .where(and(...where))
     .orderBy(asc(accommodations.updatedAt), asc(accommodations.code))
     .limit(size + 1);
 };
 
-/** The stored document with its updatedAt appended: a string splice, no parse of the document. */
-const withUpdatedAt = (content: string, updatedAt: string) =>
-  `${content.slice(0, -1)},"updatedAt":${JSON.stringify(updatedAt)}}`;
+type PageRow = Awaited<ReturnType<typeof contentPageQuery>>[number];
+
+/**
+ * The stored document with its fees and updatedAt appended: a string splice, no parse of the
+ * document. `fees`: the taxes and fees in force (fee-schedule.ts), mandatory and optional.
+ */
+const servedDocument = (row: PageRow) => {
+  const fees = servedFees(feeScheduleOf(row, row.fees));
+  return `${row.content.slice(0, -1)},"fees":${JSON.stringify(fees)},"updatedAt":${JSON.stringify(row.updatedAt)}}`;
+};
 
 /**
  * One page of accommodation content: in code order, or for a delta (changedSince) in change order.
@@ -145,6 +162,6 @@ export const listAccommodationContent = async (
     size,
     hasMore,
     nextPageToken,
-    documents: page.map((row) => withUpdatedAt(row.content, row.updatedAt)),
+    documents: page.map(servedDocument),
   };
 };

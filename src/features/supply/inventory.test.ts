@@ -11,6 +11,7 @@ import { database } from "../../platform/db/client";
 import { byCodes, haversineKm, named, near } from "./accommodations";
 import { searchRead } from "./night-overrides";
 import { circuitFor, FAILURES_TO_OPEN, OPEN_FOR_MS } from "./upstream-circuit";
+import { percentOfMinor } from "../../platform/money";
 
 const OPERATOR = { authorization: "Bearer demo-operator-token" };
 const put = (path: string, body: unknown, headers: Record<string, string> = OPERATOR) =>
@@ -205,6 +206,105 @@ const planOf = async (code: string, room: string, s: { option: any }) => {
   ).code as string;
 };
 
+describe("fees as data (issue 27)", () => {
+  const fees = {
+    mandatory: [
+      {
+        type: "TAX",
+        code: "LODGING_TAX",
+        description: "Lodging tax",
+        basis: "PERCENT_OF_BASE",
+        value: 8.875,
+        included: true,
+      },
+      {
+        type: "FEE",
+        code: "CITY_FEE",
+        description: "City fee",
+        basis: "PER_ROOM_PER_NIGHT",
+        value: 3.5,
+        included: true,
+      },
+      {
+        type: "FEE",
+        code: "RESORT_FEE",
+        description: "Resort fee",
+        basis: "PER_ROOM_PER_NIGHT",
+        value: 20,
+        included: false,
+      },
+    ],
+    optional: [{ type: "FEE", code: "PARKING", description: "Parking", basis: "PER_ROOM_PER_NIGHT", value: 30 }],
+  };
+  const contentOf = async (code: string) => {
+    const res = await post("/api/v1/content/accommodations", { size: 100 });
+    expect(res.status).toBe(200);
+    return res.json.data.accommodations.find((a: any) => a.code === code);
+  };
+
+  it("PUT /api/inventory/{code}/fees: the next search prices with them, and the content export shows them", async () => {
+    const checkIn = inDays(33);
+    const before = await searchOne("US000003", { checkIn, checkOut: inDays(35) });
+    expect(before.option.rate.charges.map((c: any) => c.code)).toContain("STATE_SALES_TAX");
+    const exported = await contentOf("US000003");
+    expect(exported.fees.mandatory.map((f: any) => f.code)).toEqual(before.option.rate.charges.map((c: any) => c.code));
+
+    const res = await put("/api/inventory/US000003/fees", fees);
+    expect(res.status).toBe(200);
+    expect(res.json.data).toEqual({ accommodationCode: "US000003", currency: "USD", ...fees, source: "operator" });
+
+    const product = (o: any) => o.id.split("~").slice(1, 4).join("~");
+    const after = await searchOne("US000003", {
+      checkIn,
+      checkOut: inDays(35),
+      pick: (o) => product(o) === product(before.option),
+    });
+    const rate = after.option.rate;
+    expect(rate.baseRate).toBe(before.option.rate.baseRate);
+    const cents = (n: number) => Math.round(n * 100);
+    const tax = rate.nights.reduce((sum: number, n: any) => sum + percentOfMinor(cents(n.baseRate), 8.875), 0);
+    expect(rate.charges).toEqual([
+      { type: "TAX", code: "LODGING_TAX", description: "Lodging tax", amount: tax / 100, included: true },
+      { type: "FEE", code: "CITY_FEE", description: "City fee", amount: 7, included: true },
+      { type: "FEE", code: "RESORT_FEE", description: "Resort fee", amount: 40, included: false },
+    ]);
+    expect(cents(rate.taxesAndFees)).toBe(tax + 700);
+    expect(rate.dueAtProperty).toEqual({
+      amount: 40,
+      currency: "USD",
+      charges: [{ type: "FEE", code: "RESORT_FEE", description: "Resort fee", amount: 40, currency: "USD" }],
+    });
+    expect(cents(rate.totalStayPrice)).toBe(cents(rate.chargeTotal) + 4000);
+    // The quote prices with the same schedule.
+    expect((await quoteOf(after)).rate).toEqual(rate);
+
+    const shown = await contentOf("US000003");
+    expect(shown.fees).toEqual({ currency: "USD", ...fees });
+    // A content delta serves the document again: its updatedAt moved.
+    expect(Date.parse(shown.updatedAt)).toBeGreaterThan(Date.parse(exported.updatedAt));
+  });
+
+  it("refuses a bad body (400), an unknown accommodation (404), and a caller without the operator token (401)", async () => {
+    for (const body of [
+      {},
+      { mandatory: [{ ...fees.mandatory[0], value: 101 }] },
+      { mandatory: [{ ...fees.mandatory[1], value: 1.234 }] },
+      { mandatory: [{ ...fees.mandatory[0], basis: "PER_GUEST" }] },
+      { mandatory: [fees.mandatory[0], fees.mandatory[0]] },
+      { mandatory: [{ ...fees.mandatory[0], code: "lower case" }] },
+      { mandatory: [{ ...fees.mandatory[0], extra: 1 }] },
+    ]) {
+      const res = await put("/api/inventory/US000004/fees", body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await put("/api/inventory/XX999999/fees", fees)).status).toBe(404);
+    expect((await put("/api/inventory/US000004/fees", fees, {})).status).toBe(401);
+    expect((await put("/api/inventory/US000004/fees", fees, { authorization: `Bearer ${DEMO_KEY}` })).status).toBe(403);
+    // Nothing refused was stored: US000004 still has its derived schedule.
+    expect((await contentOf("US000004")).fees.mandatory.map((f: any) => f.code)).toContain("STATE_SALES_TAX");
+  });
+});
+
 describe("night-overrides", () => {
   type Spot = { code: string; latitude: number; longitude: number };
   let spots: Spot[];
@@ -263,6 +363,7 @@ describe("night-overrides", () => {
         accommodations: [],
         rooms: [],
         plans: [],
+        fees: new Map(),
       });
     });
   });

@@ -143,7 +143,8 @@ export const itemizedRate = (stored: RateTotals, checkIn: string, checkOut: stri
   const taxes = toMinor(stored.taxesAndFees, currency);
   if (taxes !== 0) {
     const charge = { type: "TAX" as const, code: "TAXES_AND_FEES", description: "Taxes and fees", included: true };
-    splitMinor(taxes, even).forEach((amount, n) => addCharge(lines, n, charge, amount));
+    const perNight = splitMinor(taxes, even);
+    for (let n = 0; n < perNight.length; n++) addCharge(lines, n, charge, perNight[n]!);
   }
   return rateOfLines(lines);
 };

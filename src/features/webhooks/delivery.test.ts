@@ -72,6 +72,8 @@ describe("booking webhooks through the real queue", () => {
         accommodationCode: "US000001",
         checkIn: expect.any(String),
         checkOut: expect.any(String),
+        // The booked breakdown, as the book answer gave it.
+        rate: booking.rate,
       },
     });
 
