@@ -204,7 +204,9 @@ export default defineConfig({
           environment: "node",
           testTimeout: 180_000,
           hookTimeout: 180_000,
-          // Each file starts its own Worker and browser on a 2-core machine.
+          // One Worker for every browser file (browser-server.ts); each file opens its own Chromium,
+          // one file at a time on a 2-core machine.
+          globalSetup: ["./test/support/browser-server.ts"],
           fileParallelism: false,
           sequence: { groupOrder: 3 },
         },

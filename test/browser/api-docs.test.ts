@@ -1,10 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { root } from "../../local/platform";
 import { hasChromium, launchChromium, CHROMIUM } from "../support/chromium";
-import { startLocalWorker, type LocalWorker } from "../support/local-worker";
 
 // The callbacks given to evaluate/addInitScript run in the page; the project compiles without the DOM lib.
 declare const window: any;
@@ -18,7 +17,7 @@ const OUTPUT = join(root, "test/browser/output");
 const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost"]);
 
 describe.skipIf(!hasChromium)("API reference and landing page in Chromium, with no network beyond the Worker", () => {
-  let worker: LocalWorker;
+  const worker = { url: inject("browserWorker") };
   let browser: BrowserContext;
   let closeBrowser: () => Promise<void>;
   /** Every request the pages tried to send anywhere but the local Worker (all aborted). */
@@ -26,7 +25,6 @@ describe.skipIf(!hasChromium)("API reference and landing page in Chromium, with 
 
   beforeAll(async () => {
     mkdirSync(OUTPUT, { recursive: true });
-    worker = await startLocalWorker();
     ({ browser, close: closeBrowser } = await launchChromium());
     // Offline: anything not on localhost is aborted, as with no internet.
     await browser.route("**/*", (route) => {
@@ -46,7 +44,6 @@ describe.skipIf(!hasChromium)("API reference and landing page in Chromium, with 
 
   afterAll(async () => {
     await closeBrowser?.();
-    await worker?.stop();
   });
 
   /** Opens `path` on the Worker, recording page errors and failed responses. */

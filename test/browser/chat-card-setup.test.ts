@@ -1,10 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bootstrap } from "../../local/bootstrap";
-import { startLocalServer, type LocalServer } from "../../local/server";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CHROMIUM, hasChromium, launchChromium } from "../support/chromium";
 import { DEMO } from "../support/accounts";
 
@@ -14,22 +9,16 @@ if (!hasChromium)
 const addDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 describe.skipIf(!hasChromium)("chat card setup in Chromium", () => {
-  let server: LocalServer;
-  let stateDir: string;
+  const server = { base: inject("browserWorker") };
   let browser: BrowserContext;
   let closeBrowser: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    stateDir = mkdtempSync(join(tmpdir(), "edgestay-browser-"));
-    await bootstrap(50, stateDir);
-    server = await startLocalServer(stateDir);
     ({ browser, close: closeBrowser } = await launchChromium());
   });
 
   afterAll(async () => {
     await closeBrowser?.();
-    await server?.stop();
-    rmSync(stateDir, { recursive: true, force: true });
   });
 
   const chat = async (path: string, body: unknown) => {

@@ -2,10 +2,9 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { root } from "../../local/platform";
 import { CHROMIUM, hasChromium, launchChromium } from "../support/chromium";
-import { startLocalWorker, type LocalWorker } from "../support/local-worker";
 import { DEMO } from "../support/accounts";
 
 // The callbacks given to tab.evaluate run in the page; the project compiles without the DOM lib.
@@ -60,14 +59,13 @@ const runCheck = async (base: string, sessionId: string) => {
 describe.skipIf(!hasChromium)(
   "radar snippet in Chromium (skipped without /usr/bin/chromium: apt-get install -y chromium)",
   () => {
-    let worker: LocalWorker;
+    const worker = { url: inject("browserWorker") };
     let site: { server: Server; origin: string };
     let browser: BrowserContext;
     let closeBrowser: (() => Promise<void>) | undefined;
     const pages = new Map<string, string>();
 
     beforeAll(async () => {
-      worker = await startLocalWorker();
       site = await startPartnerSite(pages);
       ({ browser, close: closeBrowser } = await launchChromium());
     });
@@ -75,7 +73,6 @@ describe.skipIf(!hasChromium)(
     afterAll(async () => {
       await closeBrowser?.();
       if (site) await new Promise((ok) => site.server.close(ok));
-      await worker?.stop();
     });
 
     /** Puts `html` on the partner site and opens a tab on it, recording page errors and signal posts. */

@@ -306,7 +306,9 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     const quote = await quoted("HXLOST2000");
     const partnerReference = reference();
     const body = bookBody(quote, partnerReference, {}, UPSTREAM);
-    (body.settings as Record<string, unknown>).timeout = "300";
+    // The sandbox books on arrival and answers 2 s later: any deadline under 2 s loses the answer, and
+    // 1.5 s (not 0.3 s) leaves a loaded machine time to deliver the request, so the upstream did book.
+    (body.settings as Record<string, unknown>).timeout = "1500";
     const key = { headers: { "Idempotency-Key": `k-${partnerReference}` } };
     // Ten at once under one key: one books, the others wait (409) or replay it.
     const first = await Promise.all(Array.from({ length: 10 }, () => post("/api/book", body, key)));
