@@ -143,7 +143,9 @@ export const itemizedRate = (stored: RateTotals, checkIn: string, checkOut: stri
   const taxes = toMinor(stored.taxesAndFees, currency);
   if (taxes !== 0) {
     const charge = { type: "TAX" as const, code: "TAXES_AND_FEES", description: "Taxes and fees", included: true };
-    splitMinor(taxes, even).forEach((amount, n) => addCharge(lines, n, charge, amount));
+    splitMinor(taxes, even).forEach((amount, n) => {
+      addCharge(lines, n, charge, amount);
+    });
   }
   return rateOfLines(lines);
 };
