@@ -116,6 +116,9 @@ export const SANDBOX_SCENARIO_CODES = [
   "HX302",
   "HXBOOK307",
   "HXPACKAGE",
+  "HXUSD",
+  "HXGBP",
+  "HXFEES",
 ] as const;
 
 /**

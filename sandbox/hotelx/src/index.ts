@@ -1,5 +1,5 @@
 import { execute, type GraphQLError, parse, validate } from "graphql";
-import { hotelFor, scenarioOf, type SandboxHotel, type Scenario } from "./inventory";
+import { hotelFor, type SandboxHotel, type SandboxRoom, type Scenario, scenarioOf } from "./inventory";
 import type { LedgerBooking, SandboxLedger } from "./ledger";
 import { buildHotelxSchema } from "./schema";
 
@@ -59,21 +59,33 @@ const price = (net: number, currency: string) => ({
   exchange: { currency, rate: 1 },
   minimumSellingPrice: null,
 });
-const cancelPolicyOf = (refundable: boolean, currency: string, net: number) => ({
-  refundable,
-  cancelPenalties: [
-    {
-      // The sandbox states penalties by hours before check-in, never by a deadline of its own.
-      deadline: null,
-      isCalculatedDeadline: false,
-      ...(refundable
-        ? { hoursBefore: 48, penaltyType: "PERCENT", value: 100 }
-        : { hoursBefore: 8760, penaltyType: "IMPORT", value: net }),
-      currency,
-    },
-  ],
+/** A room's own penalties when it states some; else 100 % from 48 h before check-in, or the whole net when not refundable. */
+const cancelPolicyOf = (room: SandboxRoom, currency: string, net: number) => ({
+  refundable: room.refundable,
+  cancelPenalties: (
+    room.penalties ??
+    (room.refundable
+      ? [{ hoursBefore: 48, penaltyType: "PERCENT", value: 100 }]
+      : [{ hoursBefore: 8760, penaltyType: "IMPORT", value: net }])
+  ).map((p) => ({
+    // The sandbox states penalties by hours before check-in, never by a deadline of its own.
+    deadline: null,
+    isCalculatedDeadline: false,
+    ...p,
+    currency,
+  })),
   description: null,
 });
+
+/** A room's surcharges for the stay (every room of the option, every night), in the hotel's currency. */
+const surchargesOf = (room: SandboxRoom, currency: string, nights: number, rooms: number) =>
+  room.surcharges?.map((s) => ({
+    code: s.code,
+    chargeType: s.chargeType,
+    mandatory: s.mandatory,
+    description: s.description,
+    price: price(round2(s.nightly * nights * rooms), currency),
+  })) ?? null;
 
 /** The one market the sandbox's accesses sell in. */
 const MARKETS = ["ES"];
@@ -130,7 +142,8 @@ const searchOptions = (criteria: Args) => {
         })),
         price: price(net, hotel.currency),
         rateRules: room.rateRules ?? (room.refundable ? null : ["NON_REFUNDABLE"]),
-        cancelPolicy: cancelPolicyOf(room.refundable, hotel.currency, net),
+        surcharges: surchargesOf(room, hotel.currency, nights, occupancies.length),
+        cancelPolicy: cancelPolicyOf(room, hotel.currency, net),
         remarks: null,
       });
     }
@@ -200,7 +213,8 @@ const quote = (criteria: Args, scenario: Scenario) => {
       status: "OK",
       price: price(net, key.c),
       searchPrice: { currency: key.c, net: key.p, gross: key.p, binding: false },
-      cancelPolicy: cancelPolicyOf(room.refundable, key.c, net),
+      cancelPolicy: cancelPolicyOf(room, key.c, net),
+      surcharges: surchargesOf(room, key.c, nights, key.a.length),
       remarks: null,
       rooms: key.a.map((_, i) => ({
         // RoomOptionQuote.occupancyRefId is an ID: serialized as a string.

@@ -7,7 +7,19 @@ export type SandboxRoom = {
   refundable: boolean;
   /** Hotel-X `RateRulesType` names the option carries; none when absent. */
   rateRules?: string[];
+  /** Hotel-X `surcharges`, per room and night in the hotel's currency; an `INCLUDE` one is part of `nightly`. */
+  surcharges?: SandboxSurcharge[];
+  /** Hotel-X `cancelPenalties` as stated (hours before check-in); the standard policy when absent. */
+  penalties?: SandboxPenalty[];
 };
+export type SandboxSurcharge = {
+  code: string;
+  description: string;
+  chargeType: "INCLUDE" | "EXCLUDE";
+  mandatory: boolean;
+  nightly: number;
+};
+export type SandboxPenalty = { hoursBefore: number; penaltyType: "NIGHTS" | "PERCENT" | "IMPORT"; value: number };
 export type SandboxHotel = { code: string; name: string; currency: string; rooms: SandboxRoom[] };
 
 /** Where a generated hotel stands, so content rows made for it (the bench's) agree with its name. */
@@ -58,6 +70,36 @@ const RULED_HOTELS: SandboxHotel[] = [
         nightly: 104,
         refundable: true,
         rateRules: ["WARRANTY"],
+      },
+    ],
+  },
+];
+
+/** Hotels that price in another currency, or with surcharges and penalties of every kind (README.md, "Prices"). */
+const PRICED_HOTELS: SandboxHotel[] = [
+  { code: "HXUSD", name: "Sandbox dollar hotel", currency: "USD", rooms: standardRooms(150) },
+  { code: "HXGBP", name: "Sandbox pound hotel", currency: "GBP", rooms: standardRooms(90) },
+  {
+    code: "HXFEES",
+    name: "Sandbox resort hotel",
+    currency: "EUR",
+    rooms: [
+      {
+        code: "DBL",
+        description: "Double room",
+        board: "RO",
+        nightly: 100,
+        refundable: true,
+        surcharges: [
+          { code: "CITYTAX", description: "City tax", chargeType: "INCLUDE", mandatory: true, nightly: 4.5 },
+          { code: "RESORT", description: "Resort fee", chargeType: "EXCLUDE", mandatory: true, nightly: 25 },
+          { code: "PARKING", description: "Parking", chargeType: "EXCLUDE", mandatory: false, nightly: 15 },
+        ],
+        penalties: [
+          { hoursBefore: 336, penaltyType: "IMPORT", value: 50 },
+          { hoursBefore: 168, penaltyType: "NIGHTS", value: 1 },
+          { hoursBefore: 48, penaltyType: "PERCENT", value: 100 },
+        ],
       },
     ],
   },
@@ -140,7 +182,7 @@ export const scenarioOf = (code: string): Scenario => {
 
 /** Inventory and generated hotels, and every scenario code as a hotel too (100 EUR a night) so it can be searched. */
 export const hotelFor = (code: string): SandboxHotel | null => {
-  const listed = HOTELS.find((h) => h.code === code) ?? RULED_HOTELS.find((h) => h.code === code);
+  const listed = [...HOTELS, ...RULED_HOTELS, ...PRICED_HOTELS].find((h) => h.code === code);
   if (listed) return listed;
   const generated = generatedIndex(code);
   if (generated !== null) return generatedHotel(generated);

@@ -69,6 +69,11 @@ enum CancelPenaltyType {
   IMPORT
 }
 
+enum ChargeType {
+  INCLUDE
+  EXCLUDE
+}
+
 enum PaymentType {
   MERCHANT
   DIRECT
@@ -298,10 +303,19 @@ type HotelOptionSearch {
   occupancies: [Occupancy!]!
   rooms: [Room!]!
   price: Price!
+  surcharges: [Surcharge!]
   rateRules: [RateRulesType!]
   cancelPolicy: CancelPolicy
   remarks: String
   id: String!
+}
+
+type Surcharge {
+  code: String
+  chargeType: ChargeType!
+  mandatory: Boolean!
+  price: Price!
+  description: String
 }
 
 type Occupancy {
@@ -379,6 +393,7 @@ type HotelOptionQuote {
   searchPrice: PriceChange
   cancelPolicy: CancelPolicy!
   remarks: String
+  surcharges: [Surcharge!]
   rooms: [RoomOptionQuote!]
   paymentType: PaymentType!
 }

@@ -138,6 +138,8 @@ export const priceQuote = async (
     );
   } catch (error) {
     if (error instanceof SupplierFailure) throw supplierFailureError(error);
+    // The supplier's own clear answer (an option priced in a currency without an exchange rate).
+    if (error instanceof ApiError) throw error;
     if (supplier.remote)
       throw supplierFailureError(new SupplierFailure("supplier_error", supplier.name, String(error)));
     throw error;

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { replicaReadsAllowed } from "../../platform/db/replica-reads";
 import { ApiError } from "../../platform/http/api-error";
-import { errorResponses, success } from "../../platform/http/envelope";
+import { errorBodySchema, errorResponses, success } from "../../platform/http/envelope";
 import { replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
 import { featureRouter } from "../../platform/http/router";
 import { type BillableOperation, recordUsage } from "../../platform/observability/usage";
@@ -123,6 +123,11 @@ const quote = apiRoute({
   responses: {
     200: { description: "The quote", headers: rateLimitHeaders, ...json(quoteResponseSchema) },
     ...errorResponses(400, 401, 403, 413, 429),
+    422: {
+      description:
+        "currency_not_convertible: the upstream priced the option in a currency the operator has no exchange rate for",
+      ...json(errorBodySchema),
+    },
   },
 });
 

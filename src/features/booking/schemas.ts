@@ -365,7 +365,22 @@ const cancelPolicy = z
   .object({
     refundable: z.boolean(),
     cancelPenalties: z.array(
-      z.object({ penaltyType: z.string(), currency: z.string(), deadline: z.string(), value: z.number() }),
+      z.object({
+        penaltyType: z.string(),
+        currency: z.string(),
+        deadline: z.string(),
+        value: z
+          .number()
+          .openapi({ description: "What cancelling costs from the deadline on: always an amount in currency" }),
+        supplierPenalty: z
+          .object({ penaltyType: z.string(), value: z.number(), currency: z.string() })
+          .optional()
+          .openapi({
+            description:
+              "An upstream's penalty as it stated it (Hotel-X CancelPenaltyType: PERCENT value a percentage, NIGHTS a number of nights, IMPORT an amount in its currency); value above is it as an amount",
+            example: { penaltyType: "PERCENT", value: 100, currency: "EUR" },
+          }),
+      }),
     ),
   })
   .openapi("CancelPolicy");
@@ -398,9 +413,25 @@ export const optionSchema = z
 
 export const supplierWarningSchema = z
   .object({
-    code: z.enum(["supplier_timeout", "supplier_error", "supplier_unavailable"]),
+    code: z.enum(["supplier_timeout", "supplier_error", "supplier_unavailable", "currency_not_convertible"]),
     supplier: z.string(),
     message: z.string(),
+    currency: z.string().optional().openapi({
+      description: "currency_not_convertible: the currency the supplier priced in, which has no exchange rate",
+    }),
+    requestedCurrency: z
+      .string()
+      .optional()
+      .openapi({ description: "currency_not_convertible: the currency the search sells in" }),
+    accommodationCodes: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: "currency_not_convertible: the accommodations whose options were left out" }),
+    options: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "currency_not_convertible: how many options were left out" }),
   })
   .openapi("SupplierWarning");
 

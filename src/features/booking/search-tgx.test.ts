@@ -103,6 +103,7 @@ const EMITTED = {
     "rooms",
     "status",
     "supplierCode",
+    "surcharges",
   ],
   room: ["code", "description", "occupancyRefId", "refundable", "roomPrice"],
   price: ["binding", "currency", "exchange", "gross", "net"],
@@ -404,6 +405,54 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
         expect(penalty.value).toBeGreaterThan(0);
       }
     }
+  });
+
+  it("issue 27: price.net and price.gross are chargeTotal (never null); surcharges are the included charges (INCLUDE) and what is due at the property (EXCLUDE)", async () => {
+    const core = await post(
+      "/api/search",
+      searchBody({
+        destinations: { accommodations: HOTELS.map((code) => ({ code })) },
+        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }, { paxes: [{ age: 40 }, { age: 8 }] }],
+      }),
+    );
+    const byId = new Map<string, any>(
+      core.json.data.accommodations.flatMap((h: any) => h.options.map((o: any) => [o.id, o] as const)),
+    );
+    let due = 0;
+    for (const option of search.options) {
+      const rate = byId.get(option.id)!.rate;
+      expect([option.price.net, option.price.gross]).toEqual([rate.chargeTotal, rate.chargeTotal]);
+      for (const room of option.rooms) expect(room.roomPrice.price.gross).toBe(room.roomPrice.price.net);
+      const price = (amount: number, currency: string) => ({
+        currency,
+        binding: false,
+        net: amount,
+        gross: amount,
+        exchange: { currency, rate: 1 },
+      });
+      expect(option.surcharges).toEqual([
+        ...rate.charges
+          .filter((c: any) => c.included)
+          .map((c: any) => ({
+            code: c.code,
+            chargeType: "INCLUDE",
+            mandatory: true,
+            description: c.description,
+            price: price(c.amount, rate.currency),
+          })),
+        ...rate.dueAtProperty.charges.map((c: any) => ({
+          code: c.code,
+          chargeType: "EXCLUDE",
+          mandatory: true,
+          description: c.description,
+          price: price(c.amount, c.currency),
+        })),
+      ]);
+      expect(option.surcharges.some((s: any) => s.chargeType === "INCLUDE")).toBe(true);
+      due += option.surcharges.filter((s: any) => s.chargeType === "EXCLUDE").length;
+    }
+    // Among twelve hotels some are resorts: a resort fee is due at the property.
+    expect(due).toBeGreaterThan(0);
   });
 
   it("answers the options /api/search answers for the same criteria: same ids, prices and terms", async () => {

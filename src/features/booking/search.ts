@@ -10,6 +10,7 @@ import {
   type Stay,
   type Supplier,
   type SupplierFailureCode,
+  type CurrencyWarning,
   type SupplyAccommodation,
   logUnsellable,
   needsExchangeRates,
@@ -55,8 +56,11 @@ export type SearchQuery = {
   access?: RateAccess;
 };
 
-/** A supplier that did not answer a search in time or at all; the search answers with the others. */
-export type SupplierWarning = { code: SupplierFailureCode; supplier: string; message: string };
+/**
+ * A supplier that did not answer a search in time or at all (the search answers with the others),
+ * or options a supplier answered that could not be priced in the requested currency.
+ */
+export type SupplierWarning = { code: SupplierFailureCode; supplier: string; message: string } | CurrencyWarning;
 
 /** Per room, the partner's occupancy id, echoed as `occupancyRefId`; positions 1..n when none was sent. */
 export const occupancyRefIdsOf = (occupancies: Occupancy[]): number[] => {
@@ -186,6 +190,7 @@ type SupplierAnswer = {
   selling: SellingTerms;
   accommodations: SupplyAccommodation[];
   offers: Map<string, Offer[]>;
+  warnings?: CurrencyWarning[];
 };
 
 /**
@@ -250,8 +255,11 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
       askSupplier(supplier, query.selection, stay, now, sellings[i]!, options, transactions, access),
     ),
   );
-  const warnings = answers.filter((a): a is SupplierWarning => "code" in a);
   const answered = answers.filter((a): a is SupplierAnswer => "supplier" in a && "selling" in a);
+  const warnings: SupplierWarning[] = [
+    ...answers.filter((a): a is SupplierWarning => "code" in a),
+    ...answered.flatMap((a) => a.warnings ?? []),
+  ];
 
   // One signed stay per currency, signed before the option loop (every option of the embedded inventory shares one).
   const currencies = [...new Set(answered.map((a) => a.selling.currency))];

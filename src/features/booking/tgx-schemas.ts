@@ -185,8 +185,28 @@ export type TgxSearchRequest = z.infer<typeof tgxSearchRequestSchema>;
 
 const exchange = z.object({ currency: z.string(), rate: z.number() });
 const price = z
-  .object({ currency: z.string(), binding: z.boolean(), net: z.number(), gross: z.number().nullable(), exchange })
+  .object({
+    currency: z.string(),
+    binding: z.boolean(),
+    net: z.number().openapi({ description: "What the partner pays: the rate's chargeTotal" }),
+    gross: z.number().openapi({ description: "The same amount: no separate retail price is published" }),
+    exchange,
+  })
   .openapi("TgxPrice");
+
+/** Hotel-X `ChargeType`. */
+export const CHARGE_TYPES = ["INCLUDE", "EXCLUDE"] as const;
+const surcharge = z
+  .object({
+    code: z.string().nullable(),
+    chargeType: z.enum(CHARGE_TYPES).openapi({
+      description: "INCLUDE: inside price (an included tax or fee); EXCLUDE: paid at the hotel (dueAtProperty)",
+    }),
+    mandatory: z.boolean(),
+    description: z.string().nullable(),
+    price,
+  })
+  .openapi("TgxSurcharge");
 
 const hotelError = z.object({ code: z.string(), type: z.string(), description: z.string() }).openapi("TgxError");
 
@@ -211,6 +231,9 @@ export const tgxOptionSchema = z
       }),
     ),
     price,
+    surcharges: z.array(surcharge).openapi({
+      description: "The rate's included charges (INCLUDE) and what is due at the property (EXCLUDE), Hotel-X Surcharge",
+    }),
     rateRules: z.array(z.enum(RATE_RULES)).nullable(),
     cancelPolicy: z
       .object({
@@ -286,7 +309,7 @@ export const tgxSearchResponseSchema = z
                         currency: "USD",
                         binding: false,
                         net: 442.11,
-                        gross: null,
+                        gross: 442.11,
                         exchange: { currency: "USD", rate: 1 },
                       },
                     },
@@ -296,9 +319,37 @@ export const tgxSearchResponseSchema = z
                   currency: "USD",
                   binding: false,
                   net: 442.11,
-                  gross: null,
+                  gross: 442.11,
                   exchange: { currency: "USD", rate: 1 },
                 },
+                surcharges: [
+                  {
+                    code: "STATE_TAX",
+                    chargeType: "INCLUDE",
+                    mandatory: true,
+                    description: "State sales tax",
+                    price: {
+                      currency: "USD",
+                      binding: false,
+                      net: 23.87,
+                      gross: 23.87,
+                      exchange: { currency: "USD", rate: 1 },
+                    },
+                  },
+                  {
+                    code: "RESORT_FEE",
+                    chargeType: "EXCLUDE",
+                    mandatory: true,
+                    description: "Resort fee",
+                    price: {
+                      currency: "USD",
+                      binding: false,
+                      net: 50,
+                      gross: 50,
+                      exchange: { currency: "USD", rate: 1 },
+                    },
+                  },
+                ],
                 rateRules: null,
                 cancelPolicy: {
                   refundable: true,

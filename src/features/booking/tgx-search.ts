@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { accommodations } from "../content";
-import { DEFAULT_SUPPLIER_TIMEOUT_MS, type Offer, type Rate, supplyOptionsOf } from "../supply";
+import { type CancelPolicy, DEFAULT_SUPPLIER_TIMEOUT_MS, type Offer, type Rate, supplyOptionsOf } from "../supply";
 import type { CoreConnection } from "../connections";
 import type { BookingDeps } from "./deps";
 import type { SearchRequest } from "./schemas";
@@ -83,14 +83,59 @@ const tgxTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
   status: offer.status,
 });
 
-/** A core rate as a Hotel-X price: the partner pays `chargeTotal`; no separate retail price is published. */
-const priceOf = (rate: Rate & { exchange?: { currency: string; rate: number } }) => ({
+/**
+ * A core rate as a Hotel-X price: the partner pays `chargeTotal`, which is `net`; no separate retail
+ * price is published, so `gross` is the same amount (never null).
+ */
+const priceOf = (rate: Rate) => ({
   currency: rate.currency,
   binding: false,
   net: rate.chargeTotal,
   gross: rate.chargeTotal,
   exchange: rate.exchange ?? { currency: rate.currency, rate: 1 },
 });
+
+/** An amount in one currency as a Hotel-X `Price`. */
+const amountPrice = (amount: number, currency: string, exchange = { currency, rate: 1 }) => ({
+  currency,
+  binding: false,
+  net: amount,
+  gross: amount,
+  exchange,
+});
+
+/**
+ * A core rate's charges as Hotel-X `Surcharge`s: each included charge is `INCLUDE` (inside the
+ * price, in the rate's currency), each charge due at the property `EXCLUDE` (mandatory, paid at the
+ * hotel, in the property's currency).
+ */
+const surchargesOf = (rate: Rate) => [
+  ...rate.charges
+    .filter((c) => c.included)
+    .map((c) => ({
+      code: c.code,
+      chargeType: "INCLUDE" as const,
+      mandatory: true,
+      description: c.description,
+      price: amountPrice(c.amount, rate.currency, rate.exchange),
+    })),
+  ...rate.dueAtProperty.charges.map((c) => ({
+    code: c.code,
+    chargeType: "EXCLUDE" as const,
+    mandatory: true,
+    description: c.description,
+    price: amountPrice(c.amount, c.currency),
+  })),
+];
+
+/**
+ * A core penalty as a Hotel-X `CancelPenalty`: an upstream's `PERCENT` penalty as it stated it
+ * (the value a percentage of the price); every other one an `IMPORT` amount in the option's currency.
+ */
+const penaltyOf = (p: CancelPolicy["cancelPenalties"][number]) =>
+  p.supplierPenalty?.penaltyType === "PERCENT"
+    ? { penaltyType: "PERCENT" as const, currency: p.currency, value: p.supplierPenalty.value }
+    : { penaltyType: "IMPORT" as const, currency: p.currency, value: p.value };
 
 const listed = (codes: string[]) =>
   codes.length > MAX_LISTED_CODES
@@ -201,16 +246,14 @@ export const searchTgx = async (
         roomPrice: { price: priceOf(room.rate) },
       })),
       price: priceOf(option.rate),
+      surcharges: surchargesOf(option.rate),
       rateRules: option.rateRules,
       cancelPolicy: {
         refundable: option.cancelPolicy.refundable,
-        // Every core penalty is an amount in the option's currency, fixed by the supplier at its deadline.
         cancelPenalties: option.cancelPolicy.cancelPenalties.map((p) => ({
           deadline: p.deadline,
           isCalculatedDeadline: false,
-          penaltyType: "IMPORT" as const,
-          currency: p.currency,
-          value: p.value,
+          ...penaltyOf(p),
         })),
       },
     })),

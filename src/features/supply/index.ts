@@ -51,6 +51,7 @@ export type {
   OfferRef,
   ProviderTransaction,
   ChargeType,
+  CurrencyWarning,
   DueAtProperty,
   NightPrice,
   PropertyCharge,

@@ -33,9 +33,11 @@ export type SoldAmount = { property: number; sold: number };
  * minor unit, the markup added (a percentage of it, rounded once), then converted into the target
  * currency (rounded once to its minor unit). Integer minor units keep `net x 1.1` exact at the half unit.
  */
-export const sellNight = (net: number, terms: SellingTerms): SoldAmount => {
-  const hotelCurrency = terms.exchange.currency;
-  const netMinor = toMinor(net, hotelCurrency);
+export const sellNight = (net: number, terms: SellingTerms): SoldAmount =>
+  sellMinor(toMinor(net, terms.exchange.currency), terms);
+
+/** Whole minor units of a net price (hotel currency) as sold: the markup added (rounded once), then converted. */
+export const sellMinor = (netMinor: number, terms: SellingTerms): SoldAmount => {
   const property = terms.markupPercent === 0 ? netMinor : netMinor + percentOfMinor(netMinor, terms.markupPercent);
   return { property, sold: toSellingCurrency(property, terms) };
 };

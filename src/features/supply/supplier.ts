@@ -47,7 +47,18 @@ export type Rate = {
   nights: NightPrice[];
   exchange?: { currency: string; rate: number };
 };
-export type CancelPenalty = { penaltyType: string; currency: string; deadline: string; value: number };
+/**
+ * What cancelling costs from `deadline` on: `value` is always an amount in `currency`. An upstream
+ * that states a penalty another way (Hotel-X `PERCENT`, `NIGHTS`, or an `IMPORT` in its own
+ * currency) keeps that statement in `supplierPenalty`, as given (docs/api-decisions.md, issue 27).
+ */
+export type CancelPenalty = {
+  penaltyType: string;
+  currency: string;
+  deadline: string;
+  value: number;
+  supplierPenalty?: { penaltyType: string; value: number; currency: string };
+};
 export type CancelPolicy = { refundable: boolean; cancelPenalties: CancelPenalty[] };
 export type OfferRoom = { occupancyRefId: number; code: string; description: string; rate: Rate };
 
@@ -149,6 +160,25 @@ export class SupplierFailure extends Error {
   }
 }
 
+/**
+ * Options a supplier answered and could not price for the search: priced in a currency the
+ * operator has no exchange rate for into the requested one. One per source currency; the search
+ * answers 200 with it in `warnings[]` (the supplier's other options are kept).
+ */
+export type CurrencyWarning = {
+  code: "currency_not_convertible";
+  supplier: string;
+  message: string;
+  /** The currency the supplier priced in. */
+  currency: string;
+  /** The currency the search sells in. */
+  requestedCurrency: string;
+  /** The accommodations whose options were left out (each once). */
+  accommodationCodes: string[];
+  /** How many options were left out. */
+  options: number;
+};
+
 export type ProviderOperation = "search" | "quote" | "book" | "cancel" | "bookingByReference";
 
 /** One exchange with a supplier over the network, texts already redacted (provider-transactions.ts). */
@@ -205,7 +235,7 @@ export interface Supplier {
     now: number,
     terms: SellingTerms,
     call?: SupplierCall,
-  ): Promise<{ accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]> }>;
+  ): Promise<{ accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]>; warnings?: CurrencyWarning[] }>;
   /** The product priced now, or null when it is not sellable for the stay. */
   quote(
     accommodation: SupplyAccommodation,

@@ -140,6 +140,8 @@ export const errorStatus = {
   supplier_error: 502,
   supplier_unavailable: 503,
   supplier_timeout: 504,
+  // An upstream priced the option in a currency the operator has no exchange rate for
+  currency_not_convertible: 422,
 
   // The platform
   misconfigured: 503,

@@ -11,6 +11,7 @@ import {
   type BookStatusType,
   type HotelxBookingDetail,
   type HotelxCancelPolicy,
+  type HotelxSurcharge,
   type HotelxIssue,
   type HotelxOption,
   type HotelxPrice,
@@ -111,6 +112,8 @@ export type QuoteResult = {
   priceChanged: boolean;
   cancelPolicy: HotelxCancelPolicy;
   remarks: string | null;
+  /** The quoted option's surcharges (empty when it lists none). */
+  surcharges: HotelxSurcharge[];
   /** The quoted option's rooms, when the upstream lists them. */
   rooms: { occupancyRefId: number; code: string; description: string | null }[] | null;
   warnings: HotelxIssue[];
@@ -331,6 +334,7 @@ export const quote = async (
     priceChanged:
       searchPrice !== null && (searchPrice.net !== found.price.net || searchPrice.currency !== found.price.currency),
     cancelPolicy: found.cancelPolicy,
+    surcharges: found.surcharges,
     remarks: found.remarks ?? null,
     rooms: found.rooms?.map((r) => ({ ...r, description: r.description ?? null })) ?? null,
     warnings: payload.warnings,

@@ -5,6 +5,7 @@
 const ISSUES = "errors { code type description } warnings { code type description }";
 const PRICE = "currency binding net gross exchange { currency rate }";
 const PRICE_CHANGE = "currency net gross binding";
+const SURCHARGES = `surcharges { code chargeType mandatory description price { ${PRICE} } }`;
 const CANCEL_POLICY = "refundable cancelPenalties { deadline hoursBefore penaltyType currency value }";
 const REFERENCE = "client supplier hotel bookingID";
 const BOOKING = `reference { ${REFERENCE} } status price { ${PRICE} } quotePrice { ${PRICE_CHANGE} } cancelPolicy { ${CANCEL_POLICY} } hotel { hotelCode hotelName start end } remarks`;
@@ -17,6 +18,7 @@ export const SEARCH = `query ($criteria: HotelCriteriaSearchInput!, $settings: H
         occupancies { id paxes { age } }
         rooms { occupancyRefId code description refundable }
         price { ${PRICE} }
+        ${SURCHARGES}
         rateRules
         cancelPolicy { ${CANCEL_POLICY} }
         remarks
@@ -31,6 +33,7 @@ export const QUOTE = `query ($criteria: HotelCriteriaQuoteInput!, $settings: Hot
     quote(criteria: $criteria, settings: $settings) {
       optionQuote {
         optionRefId status price { ${PRICE} } searchPrice { ${PRICE_CHANGE} } cancelPolicy { ${CANCEL_POLICY} } remarks
+        ${SURCHARGES}
         rooms { occupancyRefId code description }
       }
       ${ISSUES}

@@ -5,6 +5,7 @@ import { call, post } from "../../../../test/support/api";
 import { bookBody, cancelBody, quoteBody, searchOne } from "../../../../test/support/booking";
 import { inDays } from "../../../../test/support/clock";
 import { DEMO_UPSTREAM_CONNECTION } from "../../../../test/support/accounts";
+import { OPERATOR } from "../../../../test/support/sessions";
 import { demoUpstreamUrl, sandboxAccess } from "../../../../test/support/hotelx";
 import { settlePendingBookingsTask } from "../../booking/settle-pending";
 import { circuitFor } from "../upstream-circuit";
@@ -518,6 +519,202 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
         quoteBody({ accommodationCode: "HXPACKAGE", option: { id: parts.join("~") }, ...stay }, {}, UPSTREAM),
       );
       expect([forged.status, forged.json.code]).toEqual([400, "option_invalid"]);
+    });
+  });
+
+  describe("prices of the upstream (issue 27): HXUSD in USD, HXGBP in GBP without a rate, HXFEES with surcharges and penalties of each kind", () => {
+    const setRates = async (rates: Record<string, number>) =>
+      expect((await call("PUT", "/api/operator/exchange-rates", { base: "EUR", rates }, OPERATOR)).status).toBe(200);
+    const checkIn = inDays(30);
+    const hoursBeforeCheckIn = (hours: number) =>
+      new Date(Date.parse(`${checkIn}T00:00:00Z`) - hours * 3_600_000).toISOString();
+    const dbl = (o: any) => o.rooms[0].code === "DBL";
+
+    it("HXUSD is converted with the operator's rate into the search's currency; searched, quoted and booked", async () => {
+      await setRates({ USD: 1.25 });
+      const res = await search(["HXUSD"]);
+      expect(res.status).toBe(200);
+      expect(res.json.data.warnings).toBeUndefined();
+      const options = res.json.data.accommodations[0].options;
+      // 135, 150 and 168 USD a night for two nights, at 0.8 EUR per USD.
+      expect(options.map((o: any) => [o.rate.currency, o.rate.chargeTotal, o.rate.exchange])).toEqual([
+        ["EUR", 216, { currency: "USD", rate: 0.8 }],
+        ["EUR", 240, { currency: "USD", rate: 0.8 }],
+        ["EUR", 268.8, { currency: "USD", rate: 0.8 }],
+      ]);
+      // The non-refundable IMPORT of 270 USD and the refundable 100 % are amounts in EUR.
+      expect(options[0].cancelPolicy.cancelPenalties[0]).toMatchObject({
+        penaltyType: "IMPORT",
+        currency: "EUR",
+        value: 216,
+        supplierPenalty: { penaltyType: "IMPORT", value: 270, currency: "USD" },
+      });
+      expect(options[1].cancelPolicy.cancelPenalties).toEqual([
+        {
+          penaltyType: "IMPORT",
+          currency: "EUR",
+          deadline: hoursBeforeCheckIn(48),
+          value: 240,
+          supplierPenalty: { penaltyType: "PERCENT", value: 100, currency: "USD" },
+        },
+      ]);
+      const quote = await quoted("HXUSD", dbl);
+      expect(quote.rate).toMatchObject({ currency: "EUR", chargeTotal: 240, exchange: { currency: "USD", rate: 0.8 } });
+      const booked = await post("/api/book", bookBody(quote, reference(), {}, UPSTREAM));
+      expect(booked.status).toBe(200);
+      expect(booked.json.data).toMatchObject({ status: "success", currency: "EUR", chargeTotal: 240 });
+    });
+
+    it("HXGBP without a GBP rate: 200 with a currency_not_convertible warning, the other hotels' options kept; its quote is 422", async () => {
+      await setRates({ USD: 1.25 });
+      const res = await search(["HXGBP", "HX001"]);
+      expect(res.status).toBe(200);
+      expect(res.json.data.accommodations.map((a: any) => a.accommodationCode)).toEqual(["HX001"]);
+      expect(res.json.data.warnings).toEqual([
+        {
+          code: "currency_not_convertible",
+          supplier: SUPPLIER,
+          message: expect.stringContaining("no exchange rate from GBP to EUR"),
+          currency: "GBP",
+          requestedCurrency: "EUR",
+          accommodationCodes: ["HXGBP"],
+          options: 3,
+        },
+      ]);
+      const tgx = await post("/api/search/tgx", {
+        criteria: { checkIn, checkOut: inDays(32), hotels: ["HXGBP"], occupancies: [{ paxes: [{ age: 30 }] }] },
+        settings: { access: { code: UPSTREAM } },
+      });
+      expect(tgx.status).toBe(200);
+      expect(tgx.json.data.hotelX.search.warnings).toContainEqual(
+        expect.objectContaining({ code: "CURRENCY_NOT_CONVERTIBLE", type: "SUPPLIER" }),
+      );
+
+      // Searched while the operator had a GBP rate, quoted after it was taken away.
+      await setRates({ USD: 1.25, GBP: 0.8 });
+      const option = await searched("HXGBP", dbl);
+      expect(option.option.rate).toMatchObject({ currency: "EUR", chargeTotal: 225 });
+      await setRates({ USD: 1.25 });
+      const quote = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
+      expect([quote.status, quote.json.code]).toEqual([422, "currency_not_convertible"]);
+      expect(quote.json.message).toBe(
+        "The supplier prices this option in GBP; there is no exchange rate from GBP to EUR",
+      );
+    });
+
+    it("HXFEES: INCLUDE is an included charge out of the net, a mandatory EXCLUDE is due at the property, an optional one is not", async () => {
+      const res = await search(["HXFEES"]);
+      expect(res.status).toBe(200);
+      const [option] = res.json.data.accommodations[0].options;
+      // 100 EUR a night holds a 4.50 city tax; the 25 EUR resort fee a night is paid at the hotel; parking is optional.
+      expect(option.rate).toEqual({
+        currency: "EUR",
+        baseRate: 191,
+        taxesAndFees: 9,
+        chargeTotal: 200,
+        charges: [
+          { type: "FEE", code: "CITYTAX", description: "City tax", amount: 9, included: true },
+          { type: "FEE", code: "RESORT", description: "Resort fee", amount: 50, included: false },
+        ],
+        dueAtProperty: {
+          amount: 50,
+          currency: "EUR",
+          charges: [{ type: "FEE", code: "RESORT", description: "Resort fee", amount: 50, currency: "EUR" }],
+        },
+        totalStayPrice: 250,
+        nights: [
+          { date: checkIn, baseRate: 95.5, taxesAndFees: 4.5 },
+          { date: inDays(31), baseRate: 95.5, taxesAndFees: 4.5 },
+        ],
+      });
+      // Penalties of each kind, as amounts of what is charged: 50 EUR, one night, 100 %.
+      expect(option.cancelPolicy.cancelPenalties).toEqual([
+        {
+          penaltyType: "IMPORT",
+          currency: "EUR",
+          deadline: hoursBeforeCheckIn(336),
+          value: 50,
+          supplierPenalty: { penaltyType: "IMPORT", value: 50, currency: "EUR" },
+        },
+        {
+          penaltyType: "IMPORT",
+          currency: "EUR",
+          deadline: hoursBeforeCheckIn(168),
+          value: 100,
+          supplierPenalty: { penaltyType: "NIGHTS", value: 1, currency: "EUR" },
+        },
+        {
+          penaltyType: "IMPORT",
+          currency: "EUR",
+          deadline: hoursBeforeCheckIn(48),
+          value: 200,
+          supplierPenalty: { penaltyType: "PERCENT", value: 100, currency: "EUR" },
+        },
+      ]);
+
+      // Quoted (the quote's own surcharges) and booked: the same breakdown to the cent.
+      const quote = await quoted("HXFEES", dbl);
+      expect(quote.rate).toEqual(option.rate);
+      expect(quote.cancelPolicy).toEqual(option.cancelPolicy);
+      const booked = await post("/api/book", bookBody(quote, reference(), {}, UPSTREAM));
+      expect(booked.status).toBe(200);
+      expect(booked.json.data).toMatchObject({ status: "success", chargeTotal: 200 });
+      const read = await call("GET", `/api/bookings/${booked.json.data.bookingReference}`);
+      expect(read.json.data.rate ?? read.json.data).toMatchObject({ totalStayPrice: 250 });
+    });
+
+    it("HXFEES in USD: the fee due stays in EUR with amountInRateCurrency at the operator's rate", async () => {
+      await setRates({ USD: 1.1 });
+      const res = await search(["HXFEES"], { currency: "USD" });
+      expect(res.status).toBe(200);
+      const rate = res.json.data.accommodations[0].options[0].rate;
+      expect(rate).toMatchObject({
+        currency: "USD",
+        baseRate: 210.1,
+        taxesAndFees: 9.9,
+        chargeTotal: 220,
+        dueAtProperty: { amount: 50, currency: "EUR", amountInRateCurrency: 55 },
+        totalStayPrice: 275,
+        exchange: { currency: "EUR", rate: 1.1 },
+      });
+    });
+
+    it("/api/search/tgx: HXFEES surcharges INCLUDE and EXCLUDE, gross never null, a PERCENT penalty as a percentage", async () => {
+      const res = await post("/api/search/tgx", {
+        criteria: {
+          checkIn,
+          checkOut: inDays(32),
+          hotels: ["HXFEES"],
+          occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+        },
+        settings: { access: { code: UPSTREAM } },
+      });
+      expect(res.status).toBe(200);
+      const [option] = res.json.data.hotelX.search.options;
+      expect(option.paymentType).toBe("MERCHANT");
+      expect(option.price).toEqual({
+        currency: "EUR",
+        binding: false,
+        net: 200,
+        gross: 200,
+        exchange: { currency: "EUR", rate: 1 },
+      });
+      const eur = (amount: number) => ({
+        currency: "EUR",
+        binding: false,
+        net: amount,
+        gross: amount,
+        exchange: { currency: "EUR", rate: 1 },
+      });
+      expect(option.surcharges).toEqual([
+        { code: "CITYTAX", chargeType: "INCLUDE", mandatory: true, description: "City tax", price: eur(9) },
+        { code: "RESORT", chargeType: "EXCLUDE", mandatory: true, description: "Resort fee", price: eur(50) },
+      ]);
+      expect(option.cancelPolicy.cancelPenalties.map((p: any) => [p.penaltyType, p.value, p.currency])).toEqual([
+        ["IMPORT", 50, "EUR"],
+        ["IMPORT", 100, "EUR"],
+        ["PERCENT", 100, "EUR"],
+      ]);
     });
   });
 });

@@ -4,20 +4,24 @@ import { defaultSupplierTimeoutMs } from "../supplier-deadline";
 import type { Upstream } from "../../connections";
 import { BOARD_NAMES } from "../catalogue";
 import { recordProviderTransaction } from "../provider-transactions";
-import { splitMinor } from "../../../platform/money";
+import { ApiError } from "../../../platform/http/api-error";
+import { convertMinor, percentOfMinor, splitMinor, sumMinor, toMajor, toMinor } from "../../../platform/money";
+import { exchangeFor, type ExchangeTable, readExchangeTable } from "../exchange-rates";
 import { stayNights } from "../../../platform/time/zoned-time";
-import { addLines, emptyLines, rateOfLines } from "../rate-lines";
+import { addCharge, addLines, emptyLines, rateOfLines } from "../rate-lines";
 import { rateRulesOf, visibilityOf } from "../rate-rules";
-import { sellNight, type SellingTerms } from "../selling-price";
+import { sellMinor, type SellingTerms, toSellingCurrency } from "../selling-price";
 import {
   MIXED_PRODUCT_SEPARATOR,
   SupplierFailure,
   SupplierRefusal,
   type BookingLookup,
   type CancelPolicy,
+  type CurrencyWarning,
   type Offer,
   type OfferRef,
   type ProviderOperation,
+  type Rate,
   type Stay,
   type Supplier,
   type SupplierCall,
@@ -26,9 +30,12 @@ import {
 import { circuitFor } from "../upstream-circuit";
 import * as hotelx from "./client";
 import { upstreamFetch } from "./upstream-fetch";
-import type { HotelxBookingDetail, HotelxCancelPolicy, HotelxOption, HotelxPrice } from "./wire";
+import type { HotelxBookingDetail, HotelxCancelPolicy, HotelxOption, HotelxPrice, HotelxSurcharge } from "./wire";
 
-/** Prices are asked in this currency (criteria.currency); an option in another one is dropped. */
+/**
+ * Prices are asked in this currency (criteria.currency), the supplier's; an upstream may answer in
+ * any other, converted with the operator's exchange rates (a warning when there is none).
+ */
 export const HOTELX_CURRENCY = "EUR";
 
 const NAME_PREFIX = "hotelx-";
@@ -71,71 +78,173 @@ const productOf = (option: HotelxOption): OfferRef => {
 const rulesOf = (option: HotelxOption, refundable: boolean) =>
   rateRulesOf(refundable ? option.rateRules : [...(option.rateRules ?? []), "NON_REFUNDABLE"]);
 
+/** An amount an upstream priced in a currency the operator has no exchange rate for into the selling one. */
+class NotConvertible extends Error {
+  constructor(readonly currency: string) {
+    super(`no exchange rate from ${currency}`);
+  }
+}
+
 /**
- * An upstream total (the whole stay, every room) as we sell it: the connection's markup and
- * exchange on the total, split over the rooms (equally) and each room's share over the nights, by
- * largest remainder, so that rooms and nights add up to the minor unit. Hotel-X nets include
- * taxes: nothing is itemized and nothing is due at the property (for now).
+ * The selling terms of an amount in any currency: the search's markup and selling currency, and
+ * the operator's exchange from that currency (the search's own terms for the supplier's
+ * currency). Throws NotConvertible when the operator has no rate for it.
  */
-const ratesOf = (price: HotelxPrice, terms: SellingTerms, stay: Stay, rooms: number) => {
-  const dates = stayNights(stay.checkIn, stay.checkOut);
-  const exchange = terms.exchange.rate === 1 && terms.exchange.currency === terms.currency ? undefined : terms.exchange;
-  const linesOf = (total: number) => {
-    const lines = emptyLines(terms.currency, HOTELX_CURRENCY, dates, exchange);
-    lines.base = splitMinor(
-      total,
-      dates.map(() => 1),
-    );
-    return lines;
+type TermsFrom = (currency: string) => SellingTerms;
+const termsFromTable =
+  (terms: SellingTerms, table: ExchangeTable | null): TermsFrom =>
+  (currency) => {
+    if (currency === terms.exchange.currency) return terms;
+    try {
+      return { ...terms, exchange: exchangeFor(table ?? new Map(), currency, terms.currency) };
+    } catch (error) {
+      if (error instanceof ApiError) throw new NotConvertible(currency);
+      throw error;
+    }
   };
-  const roomLines = splitMinor(
-    sellNight(price.net, terms).sold,
+
+/** Every currency an option states an amount in: its price, its surcharges', its penalties'. */
+const currenciesOf = (
+  price: HotelxPrice,
+  surcharges: HotelxSurcharge[],
+  policy: HotelxCancelPolicy | null | undefined,
+) => [
+  price.currency,
+  ...surcharges.map((s) => s.price.currency),
+  ...(policy?.cancelPenalties ?? []).map((p) => p.currency),
+];
+
+/** The operator's exchange rates, read only when some amount is not in the supplier's currency. */
+const tableFor = async (db: Db, terms: SellingTerms, currencies: string[]) =>
+  currencies.some((c) => c !== terms.exchange.currency) ? readExchangeTable(db) : null;
+
+/** Whole minor units split equally over the rooms, then each room's share equally over the nights. */
+const spread = (total: number, rooms: number, nights: number): number[][] =>
+  splitMinor(
+    total,
     Array.from({ length: rooms }, () => 1),
-  ).map(linesOf);
+  ).map((room) =>
+    splitMinor(
+      room,
+      Array.from({ length: nights }, () => 1),
+    ),
+  );
+
+/**
+ * An upstream option (the whole stay, every room) as we sell it, in whole minor units. `INCLUDE`
+ * surcharges are inside the upstream net: they are taken out as included charges (converted,
+ * never marked up) and the rest is the base (the connection's markup, converted); mandatory
+ * `EXCLUDE` surcharges are due at the property, in their currency, and in the rate's. Base and
+ * charges are split equally over the rooms, each room's share over the nights, by largest
+ * remainder, so that rooms and nights add up to the minor unit.
+ */
+const ratesOf = (
+  price: HotelxPrice,
+  surcharges: HotelxSurcharge[],
+  termsFrom: TermsFrom,
+  stay: Stay,
+  rooms: number,
+) => {
+  const dates = stayNights(stay.checkIn, stay.checkOut);
+  const hotelCurrency = price.currency;
+  const optionTerms = termsFrom(hotelCurrency);
+  const exchange =
+    optionTerms.exchange.rate === 1 && optionTerms.exchange.currency === optionTerms.currency
+      ? undefined
+      : optionTerms.exchange;
+  const charged = surcharges.filter((s) => s.chargeType === "INCLUDE" || s.mandatory);
+  const due = charged.filter((s) => s.chargeType === "EXCLUDE");
+  // What is due at the property is in the surcharges' own currency when they share one, else the hotel's.
+  const dueCurrencies = [...new Set(due.map((s) => s.price.currency))];
+  const propertyCurrency = dueCurrencies.length === 1 ? dueCurrencies[0]! : hotelCurrency;
+  // From one upstream currency into another: through the selling currency's rates of both.
+  const into = (minor: number, from: string, to: string) =>
+    from === to ? minor : convertMinor(minor, from, to, termsFrom(from).exchange.rate / termsFrom(to).exchange.rate);
+  const items = charged.map((s, i) => {
+    const own = toMinor(s.price.net, s.price.currency);
+    const included = s.chargeType === "INCLUDE";
+    const code = s.code || `SURCHARGE_${i + 1}`;
+    return {
+      charge: { type: "FEE" as const, code, description: s.description || code, included },
+      // An included one, as the upstream net holds it (the hotel's currency); a due one, in the property's.
+      net: included ? into(own, s.price.currency, hotelCurrency) : 0,
+      property: included ? 0 : into(own, s.price.currency, propertyCurrency),
+      sold: toSellingCurrency(own, termsFrom(s.price.currency)),
+    };
+  });
+  const netMinor = toMinor(price.net, hotelCurrency);
+  const includedNet = sumMinor(items.map((i) => i.net));
+  // Included surcharges above the net itself cannot be inside it: the whole net is then the base.
+  const itemized = includedNet <= netMinor ? items : items.filter((i) => !i.charge.included);
+  const baseNet = netMinor - sumMinor(itemized.filter((i) => i.charge.included).map((i) => i.net));
+  const roomLines = spread(sellMinor(baseNet, optionTerms).sold, rooms, dates.length).map((base) => {
+    const lines = emptyLines(optionTerms.currency, propertyCurrency, dates, exchange);
+    lines.base = base;
+    return lines;
+  });
+  for (const item of itemized) {
+    const sold = spread(item.sold, rooms, dates.length);
+    const property = spread(item.property, rooms, dates.length);
+    roomLines.forEach((lines, r) => {
+      for (let n = 0; n < dates.length; n++) addCharge(lines, n, item.charge, sold[r]![n]!, property[r]![n]!);
+    });
+  }
   return { rate: rateOfLines(addLines(roomLines)), rooms: roomLines.map(rateOfLines) };
 };
 
-/** Each penalty as money in the selling currency, its deadline `hoursBefore` check-in (00:00 UTC) when none is given. */
+/**
+ * Each penalty as an amount in the selling currency, computed in minor units on what is charged
+ * (`chargeTotal`, markup included): `PERCENT` that percentage of it, `NIGHTS` that many of its
+ * nights (a fraction of the next one), `IMPORT` the supplier's amount sold like its price (markup,
+ * converted from its own currency); never above `chargeTotal`. `penaltyType` is `IMPORT` (the value
+ * is an amount, as every penalty of the contract) and `supplierPenalty` keeps what the supplier
+ * stated. The deadline is `hoursBefore` check-in (00:00 UTC) when none is given.
+ */
 const cancelPolicyOf = (
   policy: HotelxCancelPolicy | null | undefined,
   refundable: boolean,
-  chargeTotal: number,
-  netTotal: number,
+  rate: Rate,
   stay: Stay,
-  currency: string,
+  termsFrom: TermsFrom,
 ): CancelPolicy => {
+  const { currency } = rate;
   const checkIn = Date.parse(`${stay.checkIn}T00:00:00Z`);
-  const nights = Math.max(1, (Date.parse(`${stay.checkOut}T00:00:00Z`) - checkIn) / 86_400_000);
-  const round = (n: number) => Math.round(n * 100) / 100;
-  const penalties = (policy?.cancelPenalties ?? []).map((p) => {
-    const value =
-      p.penaltyType === "PERCENT"
-        ? (chargeTotal * p.value) / 100
-        : p.penaltyType === "NIGHTS"
-          ? (chargeTotal / nights) * p.value
-          : netTotal > 0
-            ? (chargeTotal * p.value) / netTotal
-            : 0;
-    return {
-      penaltyType: p.penaltyType,
-      currency,
-      deadline: p.deadline ?? new Date(checkIn - p.hoursBefore * 3_600_000).toISOString(),
-      value: round(Math.min(value, chargeTotal)),
-    };
-  });
+  const chargeTotal = toMinor(rate.chargeTotal, currency);
+  const nights = rate.nights.map((n) => toMinor(n.baseRate, currency) + toMinor(n.taxesAndFees, currency));
+  const amountOf = (p: HotelxCancelPolicy["cancelPenalties"][number]): number => {
+    switch (p.penaltyType) {
+      case "PERCENT":
+        return percentOfMinor(chargeTotal, p.value);
+      case "NIGHTS": {
+        const whole = Math.min(Math.max(0, Math.floor(p.value)), nights.length);
+        const part = whole < nights.length ? percentOfMinor(nights[whole]!, (p.value - whole) * 100) : 0;
+        return sumMinor(nights.slice(0, whole)) + part;
+      }
+      default:
+        return sellMinor(toMinor(p.value, p.currency), termsFrom(p.currency)).sold;
+    }
+  };
+  const penalties = (policy?.cancelPenalties ?? []).map((p) => ({
+    penaltyType: "IMPORT",
+    currency,
+    deadline: p.deadline ?? new Date(checkIn - p.hoursBefore * 3_600_000).toISOString(),
+    value: toMajor(Math.min(Math.max(0, amountOf(p)), chargeTotal), currency),
+    supplierPenalty: { penaltyType: p.penaltyType, value: p.value, currency: p.currency },
+  }));
   return { refundable: policy?.refundable ?? refundable, cancelPenalties: penalties };
 };
 
 const offerOf = (
   option: HotelxOption,
   stay: Stay,
-  terms: SellingTerms,
+  termsFrom: TermsFrom,
   price = option.price,
   policy = option.cancelPolicy,
+  surcharges = option.surcharges,
   upstreamOptionId?: string,
 ): Offer => {
   const product = productOf(option);
-  const { rate, rooms } = ratesOf(price, terms, stay, option.rooms.length);
+  const { rate, rooms } = ratesOf(price, surcharges, termsFrom, stay, option.rooms.length);
   const refundable = policy?.refundable ?? option.rooms.every((r) => r.refundable !== false);
   const rateRules = rulesOf(option, refundable);
   return {
@@ -150,7 +259,7 @@ const offerOf = (
     visibility: visibilityOf(rateRules),
     status: option.status,
     rate,
-    cancelPolicy: cancelPolicyOf(policy, refundable, rate.chargeTotal, price.net, stay, terms.currency),
+    cancelPolicy: cancelPolicyOf(policy, refundable, rate, stay, termsFrom),
     rooms: option.rooms.map((room, i) => ({
       occupancyRefId: room.occupancyRefId,
       code: room.code,
@@ -199,6 +308,7 @@ const quotedOption = (
     occupancies: [],
     rooms,
     price: quoted.price,
+    surcharges: quoted.surcharges,
     cancelPolicy: quoted.cancelPolicy,
   };
   const product = productOf(option);
@@ -326,19 +436,47 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
       const accommodations = await accommodationsOf(db, selection);
       if (accommodations.length === 0) return { accommodations: [], offers: new Map() };
       const answer = await searchUpstream(accommodations, stay, call);
+      const table = await tableFor(
+        db,
+        terms,
+        answer.options.flatMap((o) => currenciesOf(o.price, o.surcharges, o.cancelPolicy)),
+      );
+      const termsFrom = termsFromTable(terms, table);
       const offers = new Map<string, Offer[]>();
+      // Options left out for want of an exchange rate, by the currency that has none: never without a warning.
+      const unconvertible = new Map<string, { codes: Set<string>; options: number }>();
       for (const option of answer.options) {
-        if (option.price.currency !== HOTELX_CURRENCY || option.rooms.length !== stay.rooms.length) continue;
+        if (option.rooms.length !== stay.rooms.length) continue;
+        let offer: Offer;
+        try {
+          offer = offerOf(option, stay, termsFrom);
+        } catch (error) {
+          if (!(error instanceof NotConvertible)) throw error;
+          const left = unconvertible.get(error.currency) ?? { codes: new Set<string>(), options: 0 };
+          left.codes.add(option.hotelCode);
+          left.options++;
+          unconvertible.set(error.currency, left);
+          continue;
+        }
         const list = offers.get(option.hotelCode) ?? [];
         // The option's own id and access: quote asks for exactly this option when it gets them back.
-        list.push({
-          ...offerOf(option, stay, terms),
-          upstreamOptionId: option.id,
-          upstreamAccessCode: option.accessCode,
-        });
+        list.push({ ...offer, upstreamOptionId: option.id, upstreamAccessCode: option.accessCode });
         offers.set(option.hotelCode, list);
       }
-      return { accommodations: accommodations.filter((a) => offers.has(a.code)), offers };
+      const warnings: CurrencyWarning[] = [...unconvertible].map(([currency, left]) => ({
+        code: "currency_not_convertible",
+        supplier: name,
+        message: `${name} priced ${left.options} option(s) in ${currency}; the operator has no exchange rate from ${currency} to ${terms.currency} (PUT /api/operator/exchange-rates)`,
+        currency,
+        requestedCurrency: terms.currency,
+        accommodationCodes: [...left.codes],
+        options: left.options,
+      }));
+      return {
+        accommodations: accommodations.filter((a) => offers.has(a.code)),
+        offers,
+        ...(warnings.length ? { warnings } : {}),
+      };
     },
 
     /**
@@ -348,12 +486,33 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
      * The offer carries the quote's optionRefId (upstreamOptionId): book sends exactly that.
      */
     async quote(accommodation, ref, stay, _now, terms, call) {
+      /** The quoted option as an offer; an amount in a currency without an exchange rate is a clear error. */
+      const priced = async (option: HotelxOption, quoted: hotelx.QuoteResult) => {
+        const table = await tableFor(db, terms, currenciesOf(quoted.price, quoted.surcharges, quoted.cancelPolicy));
+        try {
+          return offerOf(
+            option,
+            stay,
+            termsFromTable(terms, table),
+            quoted.price,
+            quoted.cancelPolicy,
+            quoted.surcharges,
+            quoted.optionRefId,
+          );
+        } catch (error) {
+          if (!(error instanceof NotConvertible)) throw error;
+          throw new ApiError(
+            "currency_not_convertible",
+            `The supplier prices this option in ${error.currency}; there is no exchange rate from ${error.currency} to ${terms.currency}`,
+            { supplier: name, currency: error.currency, requestedCurrency: terms.currency },
+          );
+        }
+      };
       if (ref.upstreamOptionId) {
         const quoted = await guarded(call, () => hotelx.quote(access, ref.upstreamOptionId!, optionsOf(call)));
-        if (quoted.price.currency !== HOTELX_CURRENCY) return null;
         const option = quotedOption(accommodation.code, ref, quoted, stay.rooms.length);
         if (option) {
-          const offer = offerOf(option, stay, terms, quoted.price, quoted.cancelPolicy, quoted.optionRefId);
+          const offer = await priced(option, quoted);
           return ref.upstreamAccessCode ? { ...offer, upstreamAccessCode: ref.upstreamAccessCode } : offer;
         }
       }
@@ -362,18 +521,13 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
         return (
           o.hotelCode === accommodation.code &&
           product.roomCode === ref.roomCode &&
-          product.ratePlanCode === ref.ratePlanCode &&
-          o.price.currency === HOTELX_CURRENCY
+          product.ratePlanCode === ref.ratePlanCode
         );
       });
       if (!found) return null;
       const quoted = await guarded(call, () => hotelx.quote(access, found.id, optionsOf(call)));
-      if (quoted.price.currency !== HOTELX_CURRENCY) return null;
       // A changed price is the offer at its new price: the caller compares it with the searched one.
-      return {
-        ...offerOf(found, stay, terms, quoted.price, quoted.cancelPolicy, quoted.optionRefId),
-        upstreamAccessCode: found.accessCode,
-      };
+      return { ...(await priced(found, quoted)), upstreamAccessCode: found.accessCode };
     },
 
     async book(accommodation, ref, stay, clientReference, call, holder) {

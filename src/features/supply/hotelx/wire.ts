@@ -38,6 +38,23 @@ export const priceChangeSchema = z.object({
 });
 export type HotelxPriceChange = z.infer<typeof priceChangeSchema>;
 
+/**
+ * Hotel-X `Surcharge`: `INCLUDE` is inside the option's price; `EXCLUDE` is not (paid at the hotel
+ * when `mandatory`). Its price is in its own currency.
+ */
+export const surchargeSchema = z.object({
+  code: z.string().nullish(),
+  chargeType: z.enum(["INCLUDE", "EXCLUDE"]),
+  mandatory: z.boolean(),
+  description: z.string().nullish(),
+  price: priceSchema,
+});
+export type HotelxSurcharge = z.infer<typeof surchargeSchema>;
+const surcharges = z
+  .array(surchargeSchema)
+  .nullish()
+  .transform((list) => list ?? []);
+
 export const cancelPolicySchema = z.object({
   refundable: z.boolean(),
   cancelPenalties: z
@@ -74,6 +91,7 @@ export const optionSchema = z.object({
     }),
   ),
   price: priceSchema,
+  surcharges,
   /** `RateRulesType` names; one we do not know is read as `CUSTOM` (rate-rules.ts), never refused. */
   rateRules: z.array(z.string()).nullish(),
   cancelPolicy: cancelPolicySchema.nullish(),
@@ -126,6 +144,7 @@ export const quoteAnswerSchema = envelope(
         searchPrice: priceChangeSchema.nullish(),
         cancelPolicy: cancelPolicySchema,
         remarks: z.string().nullish(),
+        surcharges,
         // RoomOptionQuote.occupancyRefId is an ID: a string on the wire.
         rooms: z
           .array(
