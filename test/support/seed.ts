@@ -116,6 +116,7 @@ export const SANDBOX_SCENARIO_CODES = [
   "HX302",
   "HXBOOK307",
   "HXPACKAGE",
+  "HXDIRECT",
 ] as const;
 
 /**

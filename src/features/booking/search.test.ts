@@ -73,7 +73,8 @@ describe("business rules (4.2 table)", () => {
       settings,
     );
     return Object.fromEntries(
-      hotels.map((h) => [h.accommodationCode as string, h.options.map((o: any) => o.rate.chargeTotal) as number[]]),
+      // Sorted by the all-in price (a PayAtProperty option charges 0 at booking: issue 27).
+      hotels.map((h) => [h.accommodationCode as string, h.options.map((o: any) => o.rate.totalStayPrice) as number[]]),
     );
   };
 
@@ -364,7 +365,12 @@ describe("markups", () => {
   /** Options by hotel and product (the unsigned tail of the option id). */
   const byProduct = (hotels: any[]) =>
     new Map<string, any>(
-      hotels.flatMap((h) => h.options.map((o: any) => [o.id.split("~").slice(1, 4).join("~"), o] as const)),
+      // MerchantPay options: a PayAtProperty one charges 0 (its markup is checked in "payment types").
+      hotels.flatMap((h) =>
+        h.options
+          .filter((o: any) => o.paymentType === "MerchantPay")
+          .map((o: any) => [o.id.split("~").slice(1, 4).join("~"), o] as const),
+      ),
     );
 
   describe("netMarkups", () => {
@@ -548,7 +554,7 @@ describe("flow", () => {
           /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/,
         );
       }
-      const totals = hotel.options.map((o: any) => o.rate.chargeTotal);
+      const totals = hotel.options.map((o: any) => o.rate.totalStayPrice);
       expect(totals).toEqual([...totals].sort((a: number, b: number) => a - b));
       expect(search.headers.get("X-RateLimit-Limit")).toBe("600");
 
@@ -1043,7 +1049,7 @@ describe("request-fields", () => {
       [
         "another payment type",
         { paymentType: "CardCheckIn" },
-        "quoteCriteria.paymentType: only MerchantPay is supported",
+        'quoteCriteria.paymentType: Invalid option: expected one of "MerchantPay"|"PayAtProperty"',
       ],
       [
         "supplier parameters",
@@ -1072,7 +1078,10 @@ describe("request-fields", () => {
     it("book refuses another payment type, a quoteId or occupancyId it cannot read, each by its own message", async () => {
       const quote = await quoteOf(searched);
       const cases: Array<[Record<string, unknown>, string]> = [
-        [{ paymentType: "CardBooking" }, "bookCriteria.paymentType: only MerchantPay is supported"],
+        [
+          { paymentType: "CardBooking" },
+          'bookCriteria.paymentType: Invalid option: expected one of "MerchantPay"|"PayAtProperty"',
+        ],
         [{ quoteId: "q".repeat(201) }, "bookCriteria.quoteId: too long: at most 200 characters"],
         [
           { occupancies: [{ occupancyId: 1.5, paxes: [{ age: 30 }, { age: 30 }] }] },

@@ -113,6 +113,8 @@ export type QuoteResult = {
   remarks: string | null;
   /** The quoted option's rooms, when the upstream lists them. */
   rooms: { occupancyRefId: number; code: string; description: string | null }[] | null;
+  /** Hotel-X's `PaymentType` of the quoted option, when the upstream answers one. */
+  paymentType: string | null;
   warnings: HotelxIssue[];
 };
 
@@ -333,6 +335,7 @@ export const quote = async (
     cancelPolicy: found.cancelPolicy,
     remarks: found.remarks ?? null,
     rooms: found.rooms?.map((r) => ({ ...r, description: r.description ?? null })) ?? null,
+    paymentType: found.paymentType ?? null,
     warnings: payload.warnings,
   };
 };

@@ -6,7 +6,7 @@ import { BOARD_NAMES } from "../catalogue";
 import { recordProviderTransaction } from "../provider-transactions";
 import { splitMinor } from "../../../platform/money";
 import { stayNights } from "../../../platform/time/zoned-time";
-import { addLines, emptyLines, rateOfLines } from "../rate-lines";
+import { addLines, emptyLines, payAtPropertyLines, rateOfLines } from "../rate-lines";
 import { rateRulesOf, visibilityOf } from "../rate-rules";
 import { sellNight, type SellingTerms } from "../selling-price";
 import {
@@ -17,6 +17,7 @@ import {
   type CancelPolicy,
   type Offer,
   type OfferRef,
+  type PaymentType,
   type ProviderOperation,
   type Stay,
   type Supplier,
@@ -72,12 +73,21 @@ const rulesOf = (option: HotelxOption, refundable: boolean) =>
   rateRulesOf(refundable ? option.rateRules : [...(option.rateRules ?? []), "NON_REFUNDABLE"]);
 
 /**
+ * Hotel-X's `PaymentType` as ours (docs/api-decisions.md, "Issue 27: payment types"): `DIRECT` and
+ * `CARD_CHECK_IN` are paid by the guest at the hotel; `MERCHANT`, `CARD_BOOKING` (the card is charged
+ * at booking) and `PAYX` (paid through a payment service at booking) are charged at booking, as is
+ * a type we do not know (and a quote answer without one).
+ */
+export const paymentTypeOf = (paymentType: string | null | undefined): PaymentType =>
+  paymentType === "DIRECT" || paymentType === "CARD_CHECK_IN" ? "PayAtProperty" : "MerchantPay";
+
+/**
  * An upstream total (the whole stay, every room) as we sell it: the connection's markup and
  * exchange on the total, split over the rooms (equally) and each room's share over the nights, by
  * largest remainder, so that rooms and nights add up to the minor unit. Hotel-X nets include
  * taxes: nothing is itemized and nothing is due at the property (for now).
  */
-const ratesOf = (price: HotelxPrice, terms: SellingTerms, stay: Stay, rooms: number) => {
+const ratesOf = (price: HotelxPrice, terms: SellingTerms, stay: Stay, rooms: number, paymentType: PaymentType) => {
   const dates = stayNights(stay.checkIn, stay.checkOut);
   const exchange = terms.exchange.rate === 1 && terms.exchange.currency === terms.currency ? undefined : terms.exchange;
   const linesOf = (total: number) => {
@@ -91,7 +101,9 @@ const ratesOf = (price: HotelxPrice, terms: SellingTerms, stay: Stay, rooms: num
   const roomLines = splitMinor(
     sellNight(price.net, terms).sold,
     Array.from({ length: rooms }, () => 1),
-  ).map(linesOf);
+  )
+    .map(linesOf)
+    .map(paymentType === "PayAtProperty" ? payAtPropertyLines : (lines) => lines);
   return { rate: rateOfLines(addLines(roomLines)), rooms: roomLines.map(rateOfLines) };
 };
 
@@ -135,7 +147,8 @@ const offerOf = (
   upstreamOptionId?: string,
 ): Offer => {
   const product = productOf(option);
-  const { rate, rooms } = ratesOf(price, terms, stay, option.rooms.length);
+  const paymentType = paymentTypeOf(option.paymentType);
+  const { rate, rooms } = ratesOf(price, terms, stay, option.rooms.length, paymentType);
   const refundable = policy?.refundable ?? option.rooms.every((r) => r.refundable !== false);
   const rateRules = rulesOf(option, refundable);
   return {
@@ -148,9 +161,18 @@ const offerOf = (
     isRefundable: refundable,
     rateRules,
     visibility: visibilityOf(rateRules),
+    paymentType,
     status: option.status,
     rate,
-    cancelPolicy: cancelPolicyOf(policy, refundable, rate.chargeTotal, price.net, stay, terms.currency),
+    // Paid at the hotel, penalties are capped by the stay's value (the guaranteed card is charged), not by the 0 charged.
+    cancelPolicy: cancelPolicyOf(
+      policy,
+      refundable,
+      paymentType === "PayAtProperty" ? rate.totalStayPrice : rate.chargeTotal,
+      price.net,
+      stay,
+      terms.currency,
+    ),
     rooms: option.rooms.map((room, i) => ({
       occupancyRefId: room.occupancyRefId,
       code: room.code,
@@ -194,7 +216,7 @@ const quotedOption = (
     hotelCode,
     boardCode,
     rateRules,
-    paymentType: "",
+    paymentType: quoted.paymentType ?? "",
     status: quoted.status,
     occupancies: [],
     rooms,

@@ -126,6 +126,7 @@ export const quoteAnswerSchema = envelope(
         searchPrice: priceChangeSchema.nullish(),
         cancelPolicy: cancelPolicySchema,
         remarks: z.string().nullish(),
+        paymentType: z.string().nullish(),
         // RoomOptionQuote.occupancyRefId is an ID: a string on the wire.
         rooms: z
           .array(
