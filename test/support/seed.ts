@@ -119,6 +119,7 @@ export const SANDBOX_SCENARIO_CODES = [
   "HXUSD",
   "HXGBP",
   "HXFEES",
+  "HXDIRECT",
 ] as const;
 
 /**

@@ -125,7 +125,7 @@ const searchOptions = (criteria: Args) => {
         hotelName: hotel.name,
         boardCode: room.board,
         boardCodeSupplier: room.board,
-        paymentType: "MERCHANT",
+        paymentType: hotel.paymentType ?? "MERCHANT",
         status: "OK",
         occupancies: ages.map((paxes, i) => ({ id: i + 1, paxes: paxes.map((age) => ({ age })) })),
         rooms: ages.map((_, i) => ({
@@ -224,7 +224,7 @@ const quote = (criteria: Args, scenario: Scenario) => {
         supplierCode: room.code,
         description: room.description,
       })),
-      paymentType: "MERCHANT",
+      paymentType: hotel.paymentType ?? "MERCHANT",
     },
   });
 };

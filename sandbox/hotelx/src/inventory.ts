@@ -20,7 +20,8 @@ export type SandboxSurcharge = {
   nightly: number;
 };
 export type SandboxPenalty = { hoursBefore: number; penaltyType: "NIGHTS" | "PERCENT" | "IMPORT"; value: number };
-export type SandboxHotel = { code: string; name: string; currency: string; rooms: SandboxRoom[] };
+/** `paymentType`: Hotel-X's `PaymentType` of every option of the hotel; `MERCHANT` when absent. */
+export type SandboxHotel = { code: string; name: string; currency: string; rooms: SandboxRoom[]; paymentType?: string };
 
 /** Where a generated hotel stands, so content rows made for it (the bench's) agree with its name. */
 export type SandboxCity = { name: string; country: string; latitude: number; longitude: number; timezone: string };
@@ -72,6 +73,14 @@ const RULED_HOTELS: SandboxHotel[] = [
         rateRules: ["WARRANTY"],
       },
     ],
+  },
+  // Paid at the hotel (Hotel-X `DIRECT`): Edgestay sells it PayAtProperty.
+  {
+    code: "HXDIRECT",
+    name: "Sandbox pay-at-hotel hotel",
+    currency: "EUR",
+    rooms: standardRooms(90),
+    paymentType: "DIRECT",
   },
 ];
 

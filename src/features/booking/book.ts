@@ -15,6 +15,8 @@ import {
   hasLocalWrites,
   accommodationByCode,
   type Rate,
+  sellingTotal,
+  type PaymentType,
   callSupplier,
   supplyOptionsOf,
   type SupplyOptions,
@@ -22,6 +24,8 @@ import {
 import { isChargeable } from "../../platform/money";
 import { announceEvent } from "../webhooks";
 import { bookedRate } from "./booked-rate";
+import { cardById, cardUsableAt } from "../payments";
+import { paymentTypeMismatch } from "./quote";
 import { bookingChangeOf } from "./booking-events";
 import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
@@ -35,6 +39,7 @@ export type BookResult = {
   status: BookingRow["status"];
   chargeTotal: number;
   currency: string;
+  paymentType: PaymentType;
   exchange?: { currency: string; rate: number };
   /** The booked rate, itemized: the same breakdown as the search option, the quote and the booking read. */
   rate: Rate;
@@ -67,6 +72,7 @@ const resultOf = (row: BookingRow, meta: { requestId: string; startedAt: number 
     status: row.status,
     chargeTotal: row.chargeTotal,
     currency: row.currency,
+    paymentType: row.paymentType,
     ...(rate.exchange ? { exchange: { currency: rate.exchange.currency, rate: rate.exchange.rate } } : {}),
     rate,
     ...(row.hotelConfirmationNumber ? { hotelConfirmationNumber: row.hotelConfirmationNumber } : {}),
@@ -87,6 +93,10 @@ export type BookOrder = {
   occupancies?: Array<{ occupancyId: number; paxes: Array<Record<string, unknown> & { age: number }> }>;
   /** `settings.currency` or `bookCriteria.currency` as sent: must be the quoted currency when present. */
   currency?: string;
+  /** `bookCriteria.paymentType` as sent: must be the quoted option's when present. */
+  paymentType?: PaymentType;
+  /** A saved card of the partner's end user: the guarantee a PayAtProperty booking requires. */
+  paymentCard?: { actorId: string; paymentMethodId: string };
   supply?: SupplyOptions;
 };
 
@@ -102,6 +112,8 @@ export const bookOrderOf = (request: BookRequest): BookOrder => {
     holder: { name: criteria.holder.name, surName: criteria.holder.surName },
     ...(criteria.occupancies ? { occupancies: criteria.occupancies } : {}),
     currency: request.settings.currency ?? criteria.currency,
+    ...(criteria.paymentType ? { paymentType: criteria.paymentType } : {}),
+    ...(criteria.paymentCard ? { paymentCard: criteria.paymentCard } : {}),
     supply: supplyOptionsOf(request.settings),
   };
 };
@@ -117,6 +129,8 @@ const bookRequestHash = (criteria: BookOrder) =>
       criteria.holder.name,
       criteria.holder.surName,
       criteria.occupancies ?? null,
+      // Only when sent, so the hash of a booking without a card is what it was before issue 27.
+      ...(criteria.paymentCard ? [criteria.paymentCard.actorId, criteria.paymentCard.paymentMethodId] : []),
     ]),
   );
 
@@ -173,6 +187,27 @@ export const bookPricedQuote = async (
   return bookStoredQuote(deps, connection, criteria, stored, requestHash, meta, now);
 };
 
+/**
+ * The saved card guaranteeing a PayAtProperty booking (the partner's own end user's, not expired),
+ * masked as the booking keeps it: 400 when none is named or it is not a usable saved card.
+ */
+const guaranteeCard = async (db: Db, partnerId: string, criteria: BookOrder, now: number) => {
+  const named = criteria.paymentCard;
+  if (!named)
+    throw new ApiError(
+      "payment_card_required",
+      "bookCriteria.paymentCard is required for a PayAtProperty option: a saved card's actorId and paymentMethodId",
+    );
+  const card = await cardById(db, partnerId, named.actorId, named.paymentMethodId);
+  if (!card)
+    throw new ApiError(
+      "payment_card_not_found",
+      "bookCriteria.paymentCard: no saved card with this paymentMethodId for this actorId",
+    );
+  if (!cardUsableAt(card, now)) throw new ApiError("card_expired", "The card has expired");
+  return { paymentMethodId: card.paymentMethodId, brand: card.brand, last4: card.last4 };
+};
+
 const bookStoredQuote = async (
   deps: BookingDeps,
   connection: CoreConnection,
@@ -216,8 +251,12 @@ const bookStoredQuote = async (
   // What KV or D1 gave back is checked, whatever the type says: it was written by another request.
   if (!rate || typeof rate.chargeTotal !== "number")
     throw new ApiError("missing_rate_snapshot", "Missing rate snapshot for booking");
+  // A quote stored before payment types (issue 27) was MerchantPay.
+  const paymentType: PaymentType = stored.quote.paymentType ?? "MerchantPay";
   // Quote keeps no such price (a rate far from 1 could make one); a quote stored before that rule is not booked at it.
-  if (!isChargeable(rate.chargeTotal, rate.currency)) throw QUOTE_INVALID();
+  if (!isChargeable(sellingTotal(rate, paymentType), rate.currency)) throw QUOTE_INVALID();
+  if (criteria.paymentType !== undefined && criteria.paymentType !== paymentType)
+    throw paymentTypeMismatch(paymentType, criteria.paymentType);
   // The booking charges the quoted currency at the quoted rate; asking for another one is refused, not converted.
   const currency = criteria.currency;
   if (currency !== undefined && currency !== rate.currency) {
@@ -229,6 +268,8 @@ const bookStoredQuote = async (
   const product = stored.supplier;
   if (!product?.name || !product.roomCode || !product.ratePlanCode)
     throw new ApiError("missing_supplier_metadata", "Missing supplier metadata for booking");
+
+  const paymentCard = paymentType === "PayAtProperty" ? await guaranteeCard(db, partnerId, criteria, now) : null;
 
   const accommodation = await accommodationByCode(deps.db, stored.accommodationCode);
   if (!accommodation) throw new ApiError("accommodation_not_found", "Accommodation not found");
@@ -271,6 +312,8 @@ const bookStoredQuote = async (
     boardCode: stored.quote.boardCode,
     currency: rate.currency,
     chargeTotal: rate.chargeTotal,
+    paymentType,
+    paymentCard: paymentCard ? JSON.stringify(paymentCard) : null,
     rate: JSON.stringify(rate),
     rooms: JSON.stringify(stored.quote.rooms ?? []),
     cancelPolicy: stored.quote.cancelPolicy ? JSON.stringify(stored.quote.cancelPolicy) : null,

@@ -13,6 +13,10 @@ export const bookingView = (row: BookingRow) => ({
   checkIn: row.checkIn,
   checkOut: row.checkOut,
   boardCode: row.boardCode,
+  paymentType: row.paymentType,
+  paymentCard: row.paymentCard
+    ? (JSON.parse(row.paymentCard) as { paymentMethodId: string; brand: string; last4: string })
+    : null,
   rate: bookedRate(row),
   rooms: bookedRooms(row),
   cancelPolicy: row.cancelPolicy ? JSON.parse(row.cancelPolicy) : null,

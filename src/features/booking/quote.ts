@@ -2,6 +2,8 @@ import { ApiError } from "../../platform/http/api-error";
 import {
   readExchangeTable,
   isSellable,
+  sellingTotal,
+  type PaymentType,
   accommodationByCode,
   INVENTORY_SUPPLIER,
   SupplierFailure,
@@ -43,6 +45,14 @@ const sameRooms = (a: number[][], b: number[][]) =>
 const priceChanged = (previousTotal: number, currentTotal: number, currency: string) =>
   new ApiError("price_changed", "Price changed", { previousTotal, currentTotal, currency });
 
+/** 400: the request names a payment type other than the option's own (docs/api-decisions.md, issue 27). */
+export const paymentTypeMismatch = (optionPaymentType: PaymentType, requestedPaymentType: PaymentType) =>
+  new ApiError(
+    "payment_type_mismatch",
+    `paymentType ${requestedPaymentType} does not match the option's paymentType ${optionPaymentType}`,
+    { optionPaymentType, requestedPaymentType },
+  );
+
 /** What a quote asks, as data: the searched option and the stay the partner names again. */
 export type QuoteQuery = {
   optionId: string;
@@ -52,6 +62,8 @@ export type QuoteQuery = {
   occupancies: Occupancy[];
   /** `settings.currency` or `quoteCriteria.currency` as sent; the option's currency when absent. */
   currency?: string;
+  /** `quoteCriteria.paymentType` as sent: must be the option's when present. */
+  paymentType?: PaymentType;
   supply?: SupplyOptions;
 };
 
@@ -65,6 +77,7 @@ export const quoteQueryOf = (request: QuoteRequest): QuoteQuery => {
     checkOut: criteria.checkOut,
     occupancies: criteria.occupancies,
     currency: request.settings.currency ?? criteria.currency,
+    ...(criteria.paymentType ? { paymentType: criteria.paymentType } : {}),
     supply: supplyOptionsOf(request.settings),
   };
 };
@@ -152,8 +165,13 @@ export const priceQuote = async (
     logUnsellable(supplier.name, terms, 1);
     throw new ApiError("room_unavailable", "Room is unavailable");
   }
-  if (offer.rate.chargeTotal > raisedBy(option.chargeTotal, PRICE_TOLERANCE_PERCENT, option.currency)) {
-    throw priceChanged(option.chargeTotal, offer.rate.chargeTotal, offer.rate.currency);
+  // Quoting asks for the option's own payment type: another one is a different product, not a conversion.
+  if (criteria.paymentType !== undefined && criteria.paymentType !== offer.paymentType)
+    throw paymentTypeMismatch(offer.paymentType, criteria.paymentType);
+  // The id signs the selling total (PayAtProperty: the stay's value), compared alike.
+  const total = sellingTotal(offer.rate, offer.paymentType);
+  if (total > raisedBy(option.chargeTotal, PRICE_TOLERANCE_PERCENT, option.currency)) {
+    throw priceChanged(option.chargeTotal, total, offer.rate.currency);
   }
 
   const quoteId = newQuoteId();

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { currencyCode, isoDate } from "../../platform/http/fields";
 import { envelopeSchema } from "../../platform/http/envelope";
 import { specMessage, unsupportedField } from "../../platform/http/validation";
-import { nameSearchCharacters, RATE_RULES, SALES_CHANNELS, VISIBILITY_TYPES } from "../supply";
+import { nameSearchCharacters, PAYMENT_TYPES, RATE_RULES, SALES_CHANNELS, VISIBILITY_TYPES } from "../supply";
 import { MAX_OPTION_ID_LENGTH } from "./option-token";
 
 export const MAX_SEARCH_CODES = 1000;
@@ -78,6 +78,8 @@ const BOOKING_EXAMPLE = {
   checkIn: "2027-03-10",
   checkOut: "2027-03-12",
   boardCode: "RO",
+  paymentType: "MerchantPay",
+  paymentCard: null,
   rate: RATE_EXAMPLE,
   rooms: [ROOM_EXAMPLE],
   cancelPolicy: CANCEL_POLICY_EXAMPLE,
@@ -200,12 +202,47 @@ export const oneCurrency =
       });
   };
 
-/** The only payment type sold: the partner pays Edgestay (the spec's default). */
+/**
+ * Which payment type a quote or book expects (docs/api-decisions.md, "Issue 27: payment types"):
+ * it must be the option's own. Read without regard to case (`merchantpay` was accepted before).
+ */
 const paymentType = z
-  .string()
-  .refine((v) => v.trim().toLowerCase() === "merchantpay", "only MerchantPay is supported")
+  .preprocess(
+    (v) => (typeof v === "string" ? (PAYMENT_TYPES.find((t) => t.toLowerCase() === v.trim().toLowerCase()) ?? v) : v),
+    z.enum(PAYMENT_TYPES),
+  )
   .optional()
-  .openapi({ description: "MerchantPay (default; the only one sold)", example: "MerchantPay" });
+  .openapi({
+    description:
+      "MerchantPay (Edgestay charges chargeTotal at booking) or PayAtProperty (nothing charged at booking; the guest pays dueAtProperty at the hotel). When sent, it must be the option's own paymentType",
+    example: "MerchantPay",
+  });
+
+const paymentTypeOut = z.enum(PAYMENT_TYPES).openapi({
+  description:
+    "MerchantPay: Edgestay charges chargeTotal at booking. PayAtProperty: nothing is charged at booking (chargeTotal 0); the whole stay is in dueAtProperty and booking needs bookCriteria.paymentCard as a guarantee",
+  example: "MerchantPay",
+});
+
+/** A card on file of the partner's end user (payments: saved by the chat card step), never card data. */
+const paymentCardIn = z
+  .object({
+    actorId: z.string().trim().min(1).max(200).openapi({ description: "The end user the card was saved for" }),
+    paymentMethodId: z.string().trim().min(1).max(200).openapi({ example: "pm_3kT9x0aQw2LmNpR7" }),
+  })
+  .strict()
+  .optional()
+  .openapi({
+    description:
+      "Required for a PayAtProperty option: the guarantee the hotel may charge (no-show, late cancellation). A saved card's id, never card data",
+  });
+
+const paymentCardOut = z
+  .object({ paymentMethodId: z.string(), brand: z.string(), last4: z.string() })
+  .openapi("PaymentCard", {
+    description: "The card guaranteeing a PayAtProperty booking, masked: its id, brand and last four digits",
+    example: { paymentMethodId: "pm_3kT9x0aQw2LmNpR7", brand: "visa", last4: "4242" },
+  });
 
 const stringList = z.array(z.string().max(64)).max(50).optional();
 
@@ -300,7 +337,9 @@ const exchange = z
     rate: z.number().openapi({ description: "Units of the rate's currency per unit of the hotel's" }),
   })
   .openapi("Exchange");
-const chargeType = z.enum(["TAX", "FEE"]).openapi({ description: "A tax, or a fee" });
+const chargeType = z.enum(["TAX", "FEE", "ROOM"]).openapi({
+  description: "A tax, a fee, or ROOM: the room's own price, due at the property on a PayAtProperty rate only",
+});
 const rateCharge = z
   .object({
     type: chargeType,
@@ -405,6 +444,7 @@ export const optionSchema = z
     isRefundable: z.boolean(),
     rateRules,
     visibility,
+    paymentType: paymentTypeOut,
     rate: rateSchema,
     cancelPolicy,
     rooms: z.array(room),
@@ -483,6 +523,7 @@ export const searchResponseSchema = envelopeSchema(
                 isRefundable: true,
                 rateRules: [],
                 visibility: "PUBLIC",
+                paymentType: "MerchantPay",
                 rate: RATE_EXAMPLE,
                 cancelPolicy: CANCEL_POLICY_EXAMPLE,
                 rooms: [ROOM_EXAMPLE],
@@ -558,6 +599,7 @@ export const quoteSchema = z
     isRefundable: z.boolean(),
     rateRules,
     visibility,
+    paymentType: paymentTypeOut,
     rate: rateSchema,
     cancelPolicy,
     rooms: z.array(room),
@@ -579,6 +621,7 @@ export const quoteSchema = z
       isRefundable: true,
       rateRules: [],
       visibility: "PUBLIC",
+      paymentType: "MerchantPay",
       rate: RATE_EXAMPLE,
       cancelPolicy: CANCEL_POLICY_EXAMPLE,
       rooms: [ROOM_EXAMPLE],
@@ -619,6 +662,7 @@ export const bookRequestSchema = z
         .optional(),
       market: marketCode.optional(),
       paymentType,
+      paymentCard: paymentCardIn,
       partnerReference: z.string().trim().min(1).max(100),
       holder: z.object({ name: z.string().trim().min(1).max(100), surName: z.string().trim().min(1).max(100) }),
       checkIn: isoDate,
@@ -656,6 +700,7 @@ export const bookResultSchema = z
       .openapi({ description: "success, or pending (HTTP 202) while the supplier's answer is awaited" }),
     chargeTotal: z.number(),
     currency: z.string().optional().openapi({ description: "The quoted currency chargeTotal is in" }),
+    paymentType: paymentTypeOut,
     exchange: exchange.optional(),
     rate: rateSchema,
     hotelConfirmationNumber: z.string().optional(),
@@ -670,6 +715,7 @@ export const bookResultSchema = z
       status: "success",
       chargeTotal: 291.14,
       currency: "USD",
+      paymentType: "MerchantPay",
       exchange: { currency: "USD", rate: 1 },
       rate: RATE_EXAMPLE,
       hotelConfirmationNumber: "VPICM5RK",
@@ -752,6 +798,10 @@ export const bookingViewSchema = z
     checkIn: z.string(),
     checkOut: z.string(),
     boardCode: z.string(),
+    paymentType: paymentTypeOut,
+    paymentCard: paymentCardOut
+      .nullable()
+      .openapi({ description: "PayAtProperty: the guaranteeing card, masked; else null" }),
     rate: rateSchema,
     rooms: z.array(room),
     cancelPolicy: cancelPolicy.nullable(),

@@ -73,7 +73,8 @@ describe("business rules (4.2 table)", () => {
       settings,
     );
     return Object.fromEntries(
-      hotels.map((h) => [h.accommodationCode as string, h.options.map((o: any) => o.rate.chargeTotal) as number[]]),
+      // Sorted by the all-in price (a PayAtProperty option charges 0 at booking: issue 27).
+      hotels.map((h) => [h.accommodationCode as string, h.options.map((o: any) => o.rate.totalStayPrice) as number[]]),
     );
   };
 
@@ -364,7 +365,12 @@ describe("markups", () => {
   /** Options by hotel and product (the unsigned tail of the option id). */
   const byProduct = (hotels: any[]) =>
     new Map<string, any>(
-      hotels.flatMap((h) => h.options.map((o: any) => [o.id.split("~").slice(1, 4).join("~"), o] as const)),
+      // MerchantPay options: a PayAtProperty one charges 0 (its markup is checked in "payment types").
+      hotels.flatMap((h) =>
+        h.options
+          .filter((o: any) => o.paymentType === "MerchantPay")
+          .map((o: any) => [o.id.split("~").slice(1, 4).join("~"), o] as const),
+      ),
     );
 
   describe("netMarkups", () => {
@@ -550,7 +556,7 @@ describe("flow", () => {
           /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/,
         );
       }
-      const totals = hotel.options.map((o) => o.rate.chargeTotal);
+      const totals = hotel.options.map((o) => o.rate.totalStayPrice);
       expect(totals).toEqual([...totals].sort((a, b) => a - b));
       expect(search.headers.get("X-RateLimit-Limit")).toBe("600");
 
@@ -1053,7 +1059,7 @@ describe("request-fields", () => {
       [
         "another payment type",
         { paymentType: "CardCheckIn" },
-        "quoteCriteria.paymentType: only MerchantPay is supported",
+        'quoteCriteria.paymentType: Invalid option: expected one of "MerchantPay"|"PayAtProperty"',
       ],
       [
         "supplier parameters",
@@ -1082,7 +1088,10 @@ describe("request-fields", () => {
     it("book refuses another payment type, a quoteId or occupancyId it cannot read, each by its own message", async () => {
       const quote = await quoteOf(searched);
       const cases: Array<[Record<string, unknown>, string]> = [
-        [{ paymentType: "CardBooking" }, "bookCriteria.paymentType: only MerchantPay is supported"],
+        [
+          { paymentType: "CardBooking" },
+          'bookCriteria.paymentType: Invalid option: expected one of "MerchantPay"|"PayAtProperty"',
+        ],
         [{ quoteId: "q".repeat(201) }, "bookCriteria.quoteId: too long: at most 200 characters"],
         [
           { occupancies: [{ occupancyId: 1.5, paxes: [{ age: 30 }, { age: 30 }] }] },
@@ -1538,5 +1547,167 @@ describe("rate-limit-first", () => {
       expect(refused.json).toMatchObject({ success: false, code: "rate_limit_exceeded" });
       expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
     });
+  });
+});
+
+describe("payment types (issue 27)", () => {
+  const PAH_HOTEL = "US000016"; // sells STD-RO-PAH (catalogue.ts), refundable until 3 days before, first night
+  const cents = (n: number) => Math.round(n * 100);
+  const saveCard = async (actorId: string, paymentMethodId: string, expYear = 2099) =>
+    env.DB.prepare(
+      "insert into payment_methods (partner_id, actor_id, payment_method_id, brand, last4, exp_month, exp_year, is_default, created_at) values ('demo', ?, ?, 'visa', '4242', 12, ?, 1, '2026-01-01T00:00:00Z')",
+    )
+      .bind(actorId, paymentMethodId, expYear)
+      .run();
+  const twins = async () => {
+    const hotel = (await search({ destinations: { accommodations: [{ code: PAH_HOTEL }] } }))[0];
+    const pah = hotel.options.find((o: any) => o.paymentType === "PayAtProperty");
+    const merchant = hotel.options.find((o: any) => o.id.includes("~STD-RO-FLX~"));
+    return { hotel, pah, merchant };
+  };
+
+  it("a PayAtProperty option charges 0 at booking: the whole stay is due at the property, itemized, the all-in price its MerchantPay twin's", async () => {
+    const { hotel, pah, merchant } = await twins();
+    expect(pah.id).toContain("~STD-RO-PAH~");
+    expect(merchant.paymentType).toBe("MerchantPay");
+    expect(hotel.options.every((o: any) => ["MerchantPay", "PayAtProperty"].includes(o.paymentType))).toBe(true);
+    for (const [rate, twin] of [
+      [pah.rate, merchant.rate],
+      ...pah.rooms.map((room: any, i: number) => [room.rate, merchant.rooms[i].rate]),
+    ]) {
+      expect([rate.chargeTotal, rate.baseRate, rate.taxesAndFees]).toEqual([0, 0, 0]);
+      expect(rate.charges.filter((c: any) => c.included)).toEqual([]);
+      expect(rate.nights.map((n: any) => [n.baseRate, n.taxesAndFees])).toEqual(twin.nights.map(() => [0, 0]));
+      expect(rate.totalStayPrice).toBe(twin.totalStayPrice);
+      // USD hotel sold in USD: the whole stay in the property's currency, each charge of the twin itemized.
+      expect(rate.dueAtProperty.currency).toBe("USD");
+      expect(cents(rate.dueAtProperty.amount)).toBe(cents(twin.totalStayPrice));
+      expect(rate.dueAtProperty.charges.reduce((sum: number, c: any) => sum + cents(c.amount), 0)).toBe(
+        cents(rate.dueAtProperty.amount),
+      );
+      expect(rate.dueAtProperty.charges[0]).toMatchObject({ type: "ROOM", code: "ROOM", amount: twin.baseRate });
+      expect(rate.dueAtProperty.charges.slice(1).map((c: any) => [c.code, c.amount])).toEqual(
+        twin.charges.map((c: any) => [c.code, c.amount]),
+      );
+    }
+    // Penalties on the stay's value (the hotel charges the guaranteed card): the twin's.
+    expect(pah.cancelPolicy.cancelPenalties.map((p: any) => p.value)).toEqual(
+      merchant.cancelPolicy.cancelPenalties.map((p: any) => p.value),
+    );
+    // Sorted by the all-in price, MerchantPay first on the same price: right after its twin.
+    const ids = hotel.options.map((o: any) => o.id);
+    expect(ids.indexOf(pah.id)).toBe(ids.indexOf(merchant.id) + 1);
+  });
+
+  it("quote/book select the payment type: the option's own, another one 400 by name, an unknown one 400 naming the allowed values", async () => {
+    const { pah, merchant } = await twins();
+    const searchedOf = (option: any) => ({
+      accommodationCode: PAH_HOTEL,
+      option,
+      checkIn: inDays(30),
+      checkOut: inDays(32),
+      occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+    });
+    const wrong = await post("/api/quote", quoteBody(searchedOf(pah), { paymentType: "MerchantPay" }));
+    expect([wrong.status, wrong.json.code, wrong.json.message]).toEqual([
+      400,
+      "payment_type_mismatch",
+      "paymentType MerchantPay does not match the option's paymentType PayAtProperty",
+    ]);
+    const wrongMerchant = await post("/api/quote", quoteBody(searchedOf(merchant), { paymentType: "PayAtProperty" }));
+    expect(wrongMerchant.json.message).toBe(
+      "paymentType PayAtProperty does not match the option's paymentType MerchantPay",
+    );
+    const unknown = await post("/api/quote", quoteBody(searchedOf(pah), { paymentType: "DIRECT" }));
+    expect([unknown.status, unknown.json.message]).toEqual([
+      400,
+      'quoteCriteria.paymentType: Invalid option: expected one of "MerchantPay"|"PayAtProperty"',
+    ]);
+    const quoted = await post("/api/quote", quoteBody(searchedOf(pah), { paymentType: "payatproperty" }));
+    expect(quoted.status).toBe(200);
+    const quote = quoted.json.data;
+    expect(quote.paymentType).toBe("PayAtProperty");
+    expect(quote.rate).toEqual(pah.rate);
+
+    const noCard = await post("/api/book", bookBody(quote, "pah-no-card"));
+    expect([noCard.status, noCard.json.code, noCard.json.message]).toEqual([
+      400,
+      "payment_card_required",
+      "bookCriteria.paymentCard is required for a PayAtProperty option: a saved card's actorId and paymentMethodId",
+    ]);
+    const otherType = await post("/api/book", bookBody(quote, "pah-type", { paymentType: "MerchantPay" }));
+    expect(otherType.json.code).toBe("payment_type_mismatch");
+    const notSaved = await post(
+      "/api/book",
+      bookBody(quote, "pah-unknown-card", { paymentCard: { actorId: "guest-1", paymentMethodId: "pm_notsaved000" } }),
+    );
+    expect([notSaved.status, notSaved.json.code]).toEqual([400, "payment_card_not_found"]);
+    await saveCard("guest-old", "pm_expired00001", 2020);
+    const expired = await post(
+      "/api/book",
+      bookBody(quote, "pah-expired", { paymentCard: { actorId: "guest-old", paymentMethodId: "pm_expired00001" } }),
+    );
+    expect([expired.status, expired.json.code]).toEqual([400, "card_expired"]);
+    // Never raw card data: a card number where the id goes is refused by the card-data guard.
+    const pan = await post(
+      "/api/book",
+      bookBody(quote, "pah-pan", { paymentCard: { actorId: "guest-1", paymentMethodId: "4242424242424242" } }),
+    );
+    expect(pan.status).toBe(400);
+  });
+
+  it("a PayAtProperty booking keeps its guarantee card masked: read, list and cancellation preview on the stay's value", async () => {
+    const { pah } = await twins();
+    await saveCard("guest-pah", "pm_pahguarantee1");
+    const quote = await quoteOf({
+      accommodationCode: PAH_HOTEL,
+      option: pah,
+      checkIn: inDays(30),
+      checkOut: inDays(32),
+      occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+    });
+    const booked = await post(
+      "/api/book",
+      bookBody(quote, "pah-booked", {
+        paymentType: "PayAtProperty",
+        paymentCard: { actorId: "guest-pah", paymentMethodId: "pm_pahguarantee1" },
+      }),
+    );
+    expect(booked.status).toBe(200);
+    expect(booked.json.data).toMatchObject({ chargeTotal: 0, paymentType: "PayAtProperty", currency: "USD" });
+    const reference = booked.json.data.bookingReference;
+    const read = await call("GET", `/api/bookings/${reference}`);
+    expect(read.status).toBe(200);
+    expect(read.json.data).toMatchObject({
+      paymentType: "PayAtProperty",
+      paymentCard: { paymentMethodId: "pm_pahguarantee1", brand: "visa", last4: "4242" },
+      chargeTotal: 0,
+      rate: pah.rate,
+    });
+    expect(JSON.stringify(read.json.data)).not.toMatch(/\d{12,}/);
+    const byPartnerReference = await call("GET", "/api/bookings?partnerReference=pah-booked");
+    expect(byPartnerReference.json.data).toMatchObject({
+      paymentType: "PayAtProperty",
+      paymentCard: { last4: "4242" },
+    });
+    const list = await call("GET", `/api/bookings?checkInFrom=${inDays(30)}&checkInTo=${inDays(30)}&limit=100`);
+    expect(list.json.data.bookings.find((b: any) => b.bookingReference === reference)).toMatchObject({
+      paymentType: "PayAtProperty",
+      paymentCard: { paymentMethodId: "pm_pahguarantee1", last4: "4242" },
+    });
+    // After the free-cancellation deadline the hotel charges the first night's value to the card.
+    const penalty = pah.cancelPolicy.cancelPenalties[0];
+    const late = new Date(Date.parse(penalty.deadline) + 60_000).toISOString();
+    const preview = await call("GET", `/api/bookings/${reference}/cancellation?at=${encodeURIComponent(late)}`);
+    expect(preview.status).toBe(200);
+    expect(preview.json.data.cancelPrice).toBe(penalty.value);
+    expect(penalty.value).toBeGreaterThan(0);
+    // A MerchantPay booking reads MerchantPay with no card.
+    const merchant = await post(
+      "/api/book",
+      bookBody(await quoteOf(await searchOne(PAH_HOTEL, { pick: (o) => o.paymentType === "MerchantPay" })), "mp-1"),
+    );
+    const mpRead = await call("GET", `/api/bookings/${merchant.json.data.bookingReference}`);
+    expect(mpRead.json.data).toMatchObject({ paymentType: "MerchantPay", paymentCard: null });
   });
 });

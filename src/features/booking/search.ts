@@ -2,6 +2,7 @@ import { ApiError } from "../../platform/http/api-error";
 import {
   readExchangeTable,
   isSellable,
+  sellingTotal,
   type SellingTerms,
   SupplierFailure,
   type AccommodationSelection,
@@ -113,10 +114,17 @@ export const offerFilter = (filters: SearchFilters): ((offer: Offer) => boolean)
   };
 };
 
+const payAtPropertyLast = (offer: Offer) => (offer.paymentType === "PayAtProperty" ? 1 : 0);
+
 /** The business-rules table of section 4.2, per accommodation; sorts `offers` in place, cheapest first. */
 export const applyBusinessRules = (offers: Offer[], rules: BusinessRules | undefined): Offer[] => {
+  // By the all-in price (a PayAtProperty option charges 0 at booking but is no cheaper for the
+  // guest), MerchantPay first at the same price, then by rate plan code.
   const sorted = offers.sort(
-    (a, b) => a.rate.chargeTotal - b.rate.chargeTotal || a.ratePlanCode.localeCompare(b.ratePlanCode),
+    (a, b) =>
+      a.rate.totalStayPrice - b.rate.totalStayPrice ||
+      payAtPropertyLast(a) - payAtPropertyLast(b) ||
+      a.ratePlanCode.localeCompare(b.ratePlanCode),
   );
   if (rules?.businessRuleType === "CHEAPEST") return sorted.slice(0, 1);
   if (rules?.optionsQuota !== undefined) return sorted.slice(0, rules.optionsQuota);
@@ -143,6 +151,7 @@ export const offerTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
   isRefundable: offer.isRefundable,
   rateRules: offer.rateRules,
   visibility: offer.visibility,
+  paymentType: offer.paymentType,
   rate: offer.rate,
   cancelPolicy: offer.cancelPolicy,
   rooms: occupancyRefIds
@@ -318,7 +327,8 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
         accommodationCode: accommodation.code,
         roomCode: offer.roomCode,
         ratePlanCode: offer.ratePlanCode,
-        chargeTotal: offer.rate.chargeTotal,
+        // PayAtProperty: the stay's value, since 0 is charged (selling-price.ts `sellingTotal`).
+        chargeTotal: sellingTotal(offer.rate, offer.paymentType),
         ...(from.supplier === INVENTORY_SUPPLIER ? {} : { supplier: from.supplier }),
       });
       if (offer.upstreamOptionId)

@@ -36,6 +36,12 @@ export const bookings = sqliteTable(
     boardCode: text("board_code").notNull(),
     currency: text("currency").notNull(),
     chargeTotal: real("charge_total").notNull(),
+    // Who takes the money (issue 27): PayAtProperty charges nothing at booking (charge_total 0).
+    paymentType: text("payment_type", { enum: ["MerchantPay", "PayAtProperty"] })
+      .notNull()
+      .default("MerchantPay"),
+    // PayAtProperty: the guaranteeing saved card, masked (JSON { paymentMethodId, brand, last4 }); never card data.
+    paymentCard: text("payment_card"),
     // JSON snapshots taken at booking time.
     rate: text("rate").notNull(),
     rooms: text("rooms").notNull(),

@@ -471,6 +471,10 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
         holder: { name: guest.firstName, surName: guest.lastName },
         checkIn: selection.stay.checkIn,
         checkOut: selection.stay.checkOut,
+        // The card step's card: the guarantee a PayAtProperty option needs (unused otherwise).
+        ...(state.paymentMethodId
+          ? { paymentCard: { actorId: ctx.actorId, paymentMethodId: state.paymentMethodId } }
+          : {}),
       },
       stored,
       meta,

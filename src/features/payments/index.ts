@@ -1,4 +1,4 @@
 export { paymentRoutes } from "./routes";
-export { cardById, issueSetupToken, usableCard } from "./service";
+export { cardById, cardUsableAt, issueSetupToken, usableCard } from "./service";
 export type { SavedCard } from "./service";
 export { expiredCardSetupTokens } from "./upkeep";

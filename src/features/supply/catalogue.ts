@@ -1,6 +1,7 @@
 import { toMajor, toMinor } from "../../platform/money";
 import { fnv1a, prng } from "../../platform/seeded-random";
 import { type RateRule, type Visibility, visibilityOf } from "./rate-rules";
+import type { PaymentType } from "./supplier";
 /**
  * Room types and rate plans of the embedded supply, derived deterministically from the
  * accommodation's code and star rating. Nothing is stored per accommodation until a night
@@ -37,6 +38,7 @@ export type RatePlan = {
   /** The plan's own rules (`NON_REFUNDABLE` follows from its cancellation); empty for a public plan. */
   rateRules: RateRule[];
   visibility: Visibility;
+  paymentType: PaymentType;
 };
 
 export type AccommodationCatalogue = {
@@ -57,7 +59,10 @@ const ROOM_TEMPLATES: Array<Omit<RoomType, "defaultAllotment">> = [
   { code: "STE", name: "Junior Suite", maxAdults: 3, maxChildren: 2, maxOccupancy: 4, priceFactor: 2.1 },
 ];
 
-type PlanTemplate = Omit<RatePlan, "code" | "roomCode" | "cancellation" | "rateRules" | "visibility"> & {
+type PlanTemplate = Omit<
+  RatePlan,
+  "code" | "roomCode" | "cancellation" | "rateRules" | "visibility" | "paymentType"
+> & {
   suffix: string;
   cancellation: (r: () => number) => CancellationRule;
 };
@@ -113,6 +118,9 @@ const RESTRICTED_TEMPLATES: RestrictedTemplate[] = [
   { suffix: "RO-GOV", priceFactor: 0.92, rateRules: ["PUBLIC_SERVANT"], share: 0.25, refundable: true },
 ];
 
+/** The share of accommodations that sell `STD-RO-PAH`, paid at the property. */
+const PAY_AT_PROPERTY_SHARE = 1 / 3;
+
 const cache = new Map<string, AccommodationCatalogue>();
 
 export const catalogueFor = (code: string, starRating: number): AccommodationCatalogue => {
@@ -140,6 +148,7 @@ export const catalogueFor = (code: string, starRating: number): AccommodationCat
         cancellation: cancellation(random),
         rateRules: [],
         visibility: "PUBLIC",
+        paymentType: "MerchantPay",
       });
     }
   }
@@ -161,6 +170,28 @@ export const catalogueFor = (code: string, starRating: number): AccommodationCat
         : { refundable: false },
       rateRules: template.rateRules,
       visibility: visibilityOf(template.rateRules),
+      paymentType: "MerchantPay",
+    });
+  }
+  // About a third of the accommodations also sell the standard room paid at the hotel
+  // (`STD-RO-PAH`: the room-only flexible price, nothing charged at booking; its own generator,
+  // so every plan above stays what it was).
+  const payAtPropertyRandom = prng(fnv1a(`${code}:pay-at-property`));
+  if (payAtPropertyRandom() < PAY_AT_PROPERTY_SHARE) {
+    ratePlans.push({
+      code: `${standard.code}-RO-PAH`,
+      roomCode: standard.code,
+      boardCode: "RO",
+      boardName: BOARD_NAMES.RO,
+      priceFactor: 1,
+      cancellation: {
+        refundable: true,
+        freeDays: [1, 2, 3][Math.floor(payAtPropertyRandom() * 3)]!,
+        penalty: "FIRST_NIGHT",
+      },
+      rateRules: [],
+      visibility: "PUBLIC",
+      paymentType: "PayAtProperty",
     });
   }
   const products = ratePlans.map((plan) => ({ room: rooms.find((r) => r.code === plan.roomCode)!, plan }));

@@ -27,6 +27,7 @@ export { itemizedRate } from "./rate-lines";
 export type { RateTotals } from "./rate-lines";
 export {
   isSellable,
+  sellingTotal,
   logUnsellable,
   needsExchangeRates,
   sellingTermsFor,
@@ -40,7 +41,7 @@ export {
   supplyOptionsOf,
 } from "./supplier-deadline";
 export type { SupplyOptions } from "./supplier-deadline";
-export { SupplierFailure, SupplierRefusal } from "./supplier";
+export { PAYMENT_TYPES, SupplierFailure, SupplierRefusal } from "./supplier";
 export type {
   AccommodationSelection,
   BookAnswer,
@@ -49,6 +50,7 @@ export type {
   CancelPolicy,
   Offer,
   OfferRef,
+  PaymentType,
   ProviderTransaction,
   ChargeType,
   CurrencyWarning,

@@ -15,7 +15,15 @@ import {
 import { nightOverrideReads, searchRead, type PlanNightRow, type RoomNightRow } from "./night-overrides";
 import { moneyIn, percentOfMinor, sumMinor, toMinor } from "../../platform/money";
 import { feeScheduleOf, feeSchedulesOf, type FeeSchedule } from "../content";
-import { addCharge, addLines, emptyLines, rateOfLines, type ChargeOf, type RateLines } from "./rate-lines";
+import {
+  addCharge,
+  addLines,
+  emptyLines,
+  payAtPropertyLines,
+  rateOfLines,
+  type ChargeOf,
+  type RateLines,
+} from "./rate-lines";
 import { sellNight, toSellingCurrency, type SellingTerms } from "./selling-price";
 import { sqlSelectionOf } from "./accommodations";
 import {
@@ -245,11 +253,16 @@ const assembleOffer = (
   const roomPenalties: Array<{ deadline: string; minor: number }> = [];
   const parts: RateLines[] = [];
   let firstNightTotal = 0;
+  let stayTotal = 0;
+  // Paid at the hotel: the rate moves to what is due there; the penalties stay on the stay's value.
+  const paymentType = picks[0]!.plan.paymentType;
+  const sold = paymentType === "PayAtProperty" ? payAtPropertyLines : (lines: RateLines) => lines;
   for (let i = 0; i < picks.length; i++) {
     const { room, plan } = picks[i]!;
     const lines = roomLines(nightlies[i]!, occupancyFactors[i]!, pricing, fees);
-    parts.push(lines);
-    rooms.push({ occupancyRefId: i + 1, code: room.code, description: room.name, rate: rateOfLines(lines) });
+    stayTotal += stayCharge(lines);
+    parts.push(sold(lines));
+    rooms.push({ occupancyRefId: i + 1, code: room.code, description: room.name, rate: rateOfLines(sold(lines)) });
     const first = nightCharge(lines, 0);
     firstNightTotal += first;
     if (plan.cancellation.refundable) {
@@ -271,7 +284,7 @@ const assembleOffer = (
           lead.plan,
           accommodation,
           pricing.stay.checkIn,
-          rate,
+          { currency: rate.currency, chargeTotal: money.amount(stayTotal) },
           money.amount(firstNightTotal),
           pricing.bookedAt,
           roomPenalties[0]?.deadline ?? pricing.bookedAt,
@@ -286,6 +299,7 @@ const assembleOffer = (
     isRefundable: refundable,
     rateRules: offerRules(lead.plan),
     visibility: lead.plan.visibility,
+    paymentType,
     status: "OK",
     rate,
     cancelPolicy,

@@ -86,6 +86,7 @@ describe("zoned deadlines", () => {
       cancellation: { refundable: true as const, freeDays: 3, penalty: "FIRST_NIGHT" as const },
       rateRules: [],
       visibility: "PUBLIC" as const,
+      paymentType: "MerchantPay" as const,
     };
     const hotel = {
       code: "X",

@@ -3,7 +3,7 @@
  * the published rate (`rateOfLines`) adds up to the minor unit by construction: nights sum to the
  * base and the included charges, an offer is the sum of its rooms (`addLines`).
  */
-import { splitMinor, sumMinor, toMajor, toMinor } from "../../platform/money";
+import { convertMinor, splitMinor, sumMinor, toMajor, toMinor } from "../../platform/money";
 import { stayNights } from "../../platform/time/zoned-time";
 import type { ChargeType, Rate } from "./supplier";
 
@@ -77,6 +77,33 @@ export const addLines = (parts: RateLines[]): RateLines => {
     }
   }
   return total;
+};
+
+const ROOM_CHARGE = { type: "ROOM", code: "ROOM", description: "Room rate", included: false } as const;
+
+/**
+ * The same rate sold `PayAtProperty` (docs/api-decisions.md, "Issue 27: payment types"): nothing is
+ * charged at booking, so the base and every included charge move to what is due at the property (a
+ * `ROOM` charge for the base, each tax and fee under its own code) and the nights carry 0. In the
+ * rate's currency every amount is kept as it was, so `totalStayPrice` is the MerchantPay twin's to
+ * the minor unit; in the property's currency a moved amount is converted back at the inverse rate
+ * (rounded once per charge, within one minor unit of the property's own figure).
+ */
+export const payAtPropertyLines = (lines: RateLines): RateLines => {
+  const toProperty = (amount: number) =>
+    lines.propertyCurrency === lines.currency
+      ? amount
+      : convertMinor(amount, lines.currency, lines.propertyCurrency, 1 / (lines.exchange?.rate ?? 1));
+  const base = sumMinor(lines.base);
+  const charges = new Map<string, ChargeLine>();
+  if (base !== 0) charges.set(ROOM_CHARGE.code, { ...ROOM_CHARGE, amount: base, propertyAmount: toProperty(base) });
+  for (const line of lines.charges.values()) {
+    charges.set(
+      line.code,
+      line.included ? { ...line, included: false, propertyAmount: toProperty(line.amount) } : { ...line },
+    );
+  }
+  return { ...lines, base: lines.dates.map(() => 0), taxes: lines.dates.map(() => 0), charges };
 };
 
 /** The published rate: major-unit numbers from the minor-unit lines (each a single exact division). */

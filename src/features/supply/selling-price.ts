@@ -9,7 +9,7 @@
 import { convertMinor, isChargeable, percentOfMinor, toMinor } from "../../platform/money";
 import type { CoreConnection } from "../connections";
 import { exchangeFor, type ExchangeTable } from "./exchange-rates";
-import type { Offer, Supplier } from "./supplier";
+import type { Offer, PaymentType, Rate, Supplier } from "./supplier";
 
 /** What an offer is sold at; `exchange.rate` converts one unit of the hotel's currency into `currency`. */
 export type SellingTerms = {
@@ -46,10 +46,21 @@ export const sellMinor = (netMinor: number, terms: SellingTerms): SoldAmount => 
 export const toSellingCurrency = (propertyMinor: number, terms: SellingTerms): number =>
   convertMinor(propertyMinor, terms.exchange.currency, terms.currency, terms.exchange.rate);
 
-/** Whether an offer can be sold: its total and every room's total are chargeable. */
-export const isSellable = (offer: Pick<Offer, "rate" | "rooms">): boolean =>
-  isChargeable(offer.rate.chargeTotal, offer.rate.currency) &&
-  offer.rooms.every((room) => isChargeable(room.rate.chargeTotal, room.rate.currency));
+/**
+ * What an offer is worth to whoever takes the money: `chargeTotal` when Edgestay charges it
+ * (MerchantPay), the whole stay when the property does (PayAtProperty: `chargeTotal` is 0). An
+ * option id signs it and quote compares it, so the price a hotel will collect cannot drift unseen.
+ */
+export const sellingTotal = (rate: Pick<Rate, "chargeTotal" | "totalStayPrice">, paymentType: PaymentType): number =>
+  paymentType === "PayAtProperty" ? rate.totalStayPrice : rate.chargeTotal;
+
+/**
+ * Whether an offer can be sold: its total and every room's total are chargeable (`sellingTotal`: a
+ * PayAtProperty offer's 0 charged at booking is its nature, its stay's value must be chargeable).
+ */
+export const isSellable = (offer: Pick<Offer, "rate" | "rooms" | "paymentType">): boolean =>
+  isChargeable(sellingTotal(offer.rate, offer.paymentType), offer.rate.currency) &&
+  offer.rooms.every((room) => isChargeable(sellingTotal(room.rate, offer.paymentType), room.rate.currency));
 
 /** Whether pricing in `currency` needs the operator's exchange rates (a currency other than the supplier's). */
 export const needsExchangeRates = (supplier: Pick<Supplier, "currency">, currency: string | undefined) =>

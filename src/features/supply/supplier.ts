@@ -7,8 +7,11 @@
 import type { RateAccess, RateRule, Visibility } from "./rate-rules";
 import type { SellingTerms } from "./selling-price";
 
-/** A tax or a fee. */
-export type ChargeType = "TAX" | "FEE";
+/**
+ * A tax or a fee; `ROOM`: the room's own price, a charge only of a `PayAtProperty` rate (never
+ * included: the property collects it, rate-lines.ts `payAtPropertyLines`).
+ */
+export type ChargeType = "TAX" | "FEE" | "ROOM";
 /**
  * One tax or fee of a rate, in the rate's currency. `included`: charged at booking (part of
  * `taxesAndFees` and `chargeTotal`); otherwise due at the property (also in `dueAtProperty`).
@@ -105,6 +108,14 @@ export type OfferRef = {
 
 export const MIXED_PRODUCT_SEPARATOR = "+";
 
+/**
+ * Who takes the money. `MerchantPay`: Edgestay charges `chargeTotal` at booking (the contract's
+ * default). `PayAtProperty`: nothing is charged at booking (`chargeTotal` 0); the property collects
+ * the whole stay (`dueAtProperty`) and the booking keeps a card guarantee (issue 27, payment types).
+ */
+export const PAYMENT_TYPES = ["MerchantPay", "PayAtProperty"] as const;
+export type PaymentType = (typeof PAYMENT_TYPES)[number];
+
 export type Offer = OfferRef & {
   roomName: string;
   boardCode: string;
@@ -114,6 +125,7 @@ export type Offer = OfferRef & {
   rateRules: RateRule[];
   /** Who may see it: a `PACKAGE` rate only a partner that sells packages (rate-rules.ts). */
   visibility: Visibility;
+  paymentType: PaymentType;
   /** `OK`: confirmable at once (the only status the embedded inventory produces). */
   status: "OK" | "RQ";
   rate: Rate;

@@ -116,6 +116,8 @@ export type QuoteResult = {
   surcharges: HotelxSurcharge[];
   /** The quoted option's rooms, when the upstream lists them. */
   rooms: { occupancyRefId: number; code: string; description: string | null }[] | null;
+  /** Hotel-X's `PaymentType` of the quoted option, when the upstream answers one. */
+  paymentType: string | null;
   warnings: HotelxIssue[];
 };
 
@@ -337,6 +339,7 @@ export const quote = async (
     surcharges: found.surcharges,
     remarks: found.remarks ?? null,
     rooms: found.rooms?.map((r) => ({ ...r, description: r.description ?? null })) ?? null,
+    paymentType: found.paymentType ?? null,
     warnings: payload.warnings,
   };
 };

@@ -32,7 +32,7 @@ export const QUOTE = `query ($criteria: HotelCriteriaQuoteInput!, $settings: Hot
   hotelX {
     quote(criteria: $criteria, settings: $settings) {
       optionQuote {
-        optionRefId status price { ${PRICE} } searchPrice { ${PRICE_CHANGE} } cancelPolicy { ${CANCEL_POLICY} } remarks
+        optionRefId status price { ${PRICE} } searchPrice { ${PRICE_CHANGE} } cancelPolicy { ${CANCEL_POLICY} } remarks paymentType
         ${SURCHARGES}
         rooms { occupancyRefId code description }
       }

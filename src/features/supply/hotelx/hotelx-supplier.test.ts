@@ -10,7 +10,7 @@ import { demoUpstreamUrl, sandboxAccess } from "../../../../test/support/hotelx"
 import { settlePendingBookingsTask } from "../../booking/settle-pending";
 import { circuitFor } from "../upstream-circuit";
 import { bookingByClientReference, type HotelxAccess } from "./client";
-import { hotelxSupplierName } from "./hotelx-supplier";
+import { hotelxSupplierName, paymentTypeOf } from "./hotelx-supplier";
 
 // Connection 1002 (seeded by test/setup.ts) sells the sandbox Hotel-X supplier, an auxiliary
 // worker reached through the HOTELX_SANDBOX service binding: every call below crosses that hop.
@@ -716,5 +716,58 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
         ["PERCENT", 100, "EUR"],
       ]);
     });
+  });
+});
+
+describe("payment types of the upstream (issue 27): HXDIRECT answers paymentType DIRECT", () => {
+  it("maps Hotel-X PaymentType: DIRECT and CARD_CHECK_IN are paid at the hotel, the rest at booking", () => {
+    expect(
+      ["MERCHANT", "DIRECT", "CARD_CHECK_IN", "CARD_BOOKING", "PAYX", "", null].map((t) => paymentTypeOf(t)),
+    ).toEqual([
+      "MerchantPay",
+      "PayAtProperty",
+      "PayAtProperty",
+      "MerchantPay",
+      "MerchantPay",
+      "MerchantPay",
+      "MerchantPay",
+    ]);
+  });
+
+  it("DIRECT is PayAtProperty through search, quote and book: chargeTotal 0, the stay due at the property", async () => {
+    const res = await search(["HXDIRECT"]);
+    expect(res.status).toBe(200);
+    const options = res.json.data.accommodations[0].options;
+    expect(options.length).toBeGreaterThan(0);
+    for (const option of options) {
+      expect(option.paymentType).toBe("PayAtProperty");
+      expect([option.rate.chargeTotal, option.rate.baseRate, option.rate.taxesAndFees]).toEqual([0, 0, 0]);
+      expect(option.rate.dueAtProperty.amount).toBe(option.rate.totalStayPrice);
+      expect(option.rate.dueAtProperty.charges.map((c: any) => [c.type, c.amount])).toEqual([
+        ["ROOM", option.rate.totalStayPrice],
+      ]);
+      expect(option.rate.totalStayPrice).toBeGreaterThan(0);
+    }
+    const quote = await quoted("HXDIRECT", (o) => o.isRefundable);
+    expect(quote.paymentType).toBe("PayAtProperty");
+    expect(quote.rate.chargeTotal).toBe(0);
+    // Sandbox DBL at 90 EUR, two nights.
+    expect(quote.rate.dueAtProperty).toMatchObject({ amount: 180, currency: "EUR" });
+    const noCard = await post("/api/book", bookBody(quote, reference(), {}, UPSTREAM));
+    expect([noCard.status, noCard.json.code]).toEqual([400, "payment_card_required"]);
+    await env.DB.prepare(
+      "insert or ignore into payment_methods (partner_id, actor_id, payment_method_id, brand, last4, exp_month, exp_year, is_default, created_at) values ('demo', 'hx-guest', 'pm_hxdirect0001', 'visa', '4242', 12, 2099, 1, '2026-01-01T00:00:00Z')",
+    ).run();
+    const booked = await post(
+      "/api/book",
+      bookBody(
+        quote,
+        reference(),
+        { paymentType: "PayAtProperty", paymentCard: { actorId: "hx-guest", paymentMethodId: "pm_hxdirect0001" } },
+        UPSTREAM,
+      ),
+    );
+    expect(booked.status).toBe(200);
+    expect(booked.json.data).toMatchObject({ chargeTotal: 0, paymentType: "PayAtProperty", currency: "EUR" });
   });
 });

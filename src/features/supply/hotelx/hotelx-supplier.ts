@@ -8,7 +8,7 @@ import { ApiError } from "../../../platform/http/api-error";
 import { convertMinor, percentOfMinor, splitMinor, sumMinor, toMajor, toMinor } from "../../../platform/money";
 import { exchangeFor, type ExchangeTable, readExchangeTable } from "../exchange-rates";
 import { stayNights } from "../../../platform/time/zoned-time";
-import { addCharge, addLines, emptyLines, rateOfLines } from "../rate-lines";
+import { addCharge, addLines, emptyLines, payAtPropertyLines, rateOfLines } from "../rate-lines";
 import { rateRulesOf, visibilityOf } from "../rate-rules";
 import { sellMinor, type SellingTerms, toSellingCurrency } from "../selling-price";
 import {
@@ -20,6 +20,7 @@ import {
   type CurrencyWarning,
   type Offer,
   type OfferRef,
+  type PaymentType,
   type ProviderOperation,
   type Rate,
   type Stay,
@@ -86,6 +87,15 @@ class NotConvertible extends Error {
 }
 
 /**
+ * Hotel-X's `PaymentType` as ours (docs/api-decisions.md, "Issue 27: payment types"): `DIRECT` and
+ * `CARD_CHECK_IN` are paid by the guest at the hotel; `MERCHANT`, `CARD_BOOKING` (the card is charged
+ * at booking) and `PAYX` (paid through a payment service at booking) are charged at booking, as is
+ * a type we do not know (and a quote answer without one).
+ */
+export const paymentTypeOf = (paymentType: string | null | undefined): PaymentType =>
+  paymentType === "DIRECT" || paymentType === "CARD_CHECK_IN" ? "PayAtProperty" : "MerchantPay";
+
+/**
  * The selling terms of an amount in any currency: the search's markup and selling currency, and
  * the operator's exchange from that currency (the search's own terms for the supplier's
  * currency). Throws NotConvertible when the operator has no rate for it.
@@ -144,6 +154,7 @@ const ratesOf = (
   termsFrom: TermsFrom,
   stay: Stay,
   rooms: number,
+  paymentType: PaymentType,
 ) => {
   const dates = stayNights(stay.checkIn, stay.checkOut);
   const hotelCurrency = price.currency;
@@ -189,7 +200,9 @@ const ratesOf = (
       for (let n = 0; n < dates.length; n++) addCharge(lines, n, item.charge, sold[r]![n]!, property[r]![n]!);
     });
   }
-  return { rate: rateOfLines(addLines(roomLines)), rooms: roomLines.map(rateOfLines) };
+  // Paid at the hotel: the same lines, all due at the property; `stay` is the rate as charged otherwise.
+  const sold = paymentType === "PayAtProperty" ? roomLines.map(payAtPropertyLines) : roomLines;
+  return { rate: rateOfLines(addLines(sold)), rooms: sold.map(rateOfLines), stay: rateOfLines(addLines(roomLines)) };
 };
 
 /**
@@ -244,7 +257,8 @@ const offerOf = (
   upstreamOptionId?: string,
 ): Offer => {
   const product = productOf(option);
-  const { rate, rooms } = ratesOf(price, surcharges, termsFrom, stay, option.rooms.length);
+  const paymentType = paymentTypeOf(option.paymentType);
+  const { rate, rooms, stay: stayRate } = ratesOf(price, surcharges, termsFrom, stay, option.rooms.length, paymentType);
   const refundable = policy?.refundable ?? option.rooms.every((r) => r.refundable !== false);
   const rateRules = rulesOf(option, refundable);
   return {
@@ -257,9 +271,11 @@ const offerOf = (
     isRefundable: refundable,
     rateRules,
     visibility: visibilityOf(rateRules),
+    paymentType,
     status: option.status,
     rate,
-    cancelPolicy: cancelPolicyOf(policy, refundable, rate, stay, termsFrom),
+    // Paid at the hotel, penalties are on the stay's value (the guaranteed card is charged), not on the 0 charged.
+    cancelPolicy: cancelPolicyOf(policy, refundable, stayRate, stay, termsFrom),
     rooms: option.rooms.map((room, i) => ({
       occupancyRefId: room.occupancyRefId,
       code: room.code,
@@ -303,7 +319,7 @@ const quotedOption = (
     hotelCode,
     boardCode,
     rateRules,
-    paymentType: "",
+    paymentType: quoted.paymentType ?? "",
     status: quoted.status,
     occupancies: [],
     rooms,

@@ -145,6 +145,7 @@ export const quoteAnswerSchema = envelope(
         cancelPolicy: cancelPolicySchema,
         remarks: z.string().nullish(),
         surcharges,
+        paymentType: z.string().nullish(),
         // RoomOptionQuote.occupancyRefId is an ID: a string on the wire.
         rooms: z
           .array(
