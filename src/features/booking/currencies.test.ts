@@ -448,9 +448,11 @@ describe("one breakdown, exact to the minor unit, from search to cancellation pr
         ),
       ).toBe(minorOf(night.taxesAndFees, currency));
     });
-    // Penalties are on what is charged at booking, never on what is due at the property.
+    // Penalties are on what is charged at booking (for a rate paid at the hotel: the stay, which the
+    // guaranteed card answers for), never on fees due at the property on top.
+    const charged = option.paymentType === "PayAtProperty" ? option.rate.totalStayPrice : option.rate.chargeTotal;
     for (const penalty of option.cancelPolicy.cancelPenalties)
-      expect(minorOf(penalty.value, currency)).toBeLessThanOrEqual(minorOf(option.rate.chargeTotal, currency));
+      expect(minorOf(penalty.value, currency)).toBeLessThanOrEqual(minorOf(charged, currency));
   };
 
   const feeArbitrary = (included: fc.Arbitrary<boolean>) =>
@@ -475,6 +477,11 @@ describe("one breakdown, exact to the minor unit, from search to cancellation pr
 
   it("holds for random stays, occupancies, markups, currencies and fee schedules", async () => {
     await setRates("USD", { EUR: 0.92, JPY: 151.3, KWD: 0.3071 });
+    // A saved card of a demo traveller: a rate paid at the hotel is booked with it as the guarantee.
+    await env.DB.prepare(
+      "insert into payment_methods (partner_id, actor_id, payment_method_id, brand, last4, exp_month, exp_year, is_default, created_at) values ('demo', 'money-guest', 'pm_moneyguest01', 'visa', '4242', 12, 2099, 1, '2026-01-01T00:00:00Z')",
+    ).run();
+    const guarantee = { paymentCard: { actorId: "money-guest", paymentMethodId: "pm_moneyguest01" } };
     const connections = [{ code: DEMO_CODE }];
     for (const [apiType, netMarkups] of [
       ["cug", 7.5],
@@ -559,7 +566,15 @@ describe("one breakdown, exact to the minor unit, from search to cancellation pr
             option.cancelPolicy.cancelPenalties.map((p: any) => p.value),
           );
 
-          const booked = await post("/api/book", bookBody(quote, `money-${run}-${Date.now()}`, {}, c.connection.code));
+          const booked = await post(
+            "/api/book",
+            bookBody(
+              quote,
+              `money-${run}-${Date.now()}`,
+              option.paymentType === "PayAtProperty" ? guarantee : {},
+              c.connection.code,
+            ),
+          );
           expect(booked.status, booked.text).toBe(200);
           const reference = booked.json.data.bookingReference;
           expect(booked.json.data.rate).toEqual(option.rate);

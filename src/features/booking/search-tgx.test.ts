@@ -363,7 +363,7 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
       expect(keys(option)).toEqual(EMITTED.option);
       for (const key of keys(option)) expect(HOTEL_X.HotelOptionSearch).toContain(key);
       expect(HOTEL_X.PaymentType).toContain(option.paymentType);
-      expect(option.paymentType).toBe("MERCHANT");
+      expect(["MERCHANT", "DIRECT"]).toContain(option.paymentType);
       expect(HOTEL_X.StatusType).toContain(option.status);
       expect(option.status).toBe("OK");
       expect(option.accessCode).toBe(String(DIRECT));
@@ -407,7 +407,7 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
     }
   });
 
-  it("issue 27: price.net and price.gross are chargeTotal (never null); surcharges are the included charges (INCLUDE) and what is due at the property (EXCLUDE)", async () => {
+  it("issue 27: price.net and price.gross are what is paid (never null); surcharges are the included charges (INCLUDE) and what is due at the property (EXCLUDE); paid at the hotel is DIRECT, the whole stay its price", async () => {
     const core = await post(
       "/api/search",
       searchBody({
@@ -419,10 +419,9 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
       core.json.data.accommodations.flatMap((h: any) => h.options.map((o: any) => [o.id, o] as const)),
     );
     let due = 0;
+    let direct = 0;
     for (const option of search.options) {
-      const rate = byId.get(option.id)!.rate;
-      expect([option.price.net, option.price.gross]).toEqual([rate.chargeTotal, rate.chargeTotal]);
-      for (const room of option.rooms) expect(room.roomPrice.price.gross).toBe(room.roomPrice.price.net);
+      const { rate, paymentType } = byId.get(option.id)!;
       const price = (amount: number, currency: string) => ({
         currency,
         binding: false,
@@ -430,6 +429,27 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
         gross: amount,
         exchange: { currency, rate: 1 },
       });
+      for (const room of option.rooms) expect(room.roomPrice.price.gross).toBe(room.roomPrice.price.net);
+      if (paymentType === "PayAtProperty") {
+        // Paid at the hotel: nothing is charged at booking; the price is the whole stay, its taxes and fees inside it.
+        direct++;
+        expect([option.paymentType, rate.chargeTotal]).toEqual(["DIRECT", 0]);
+        expect([option.price.net, option.price.gross]).toEqual([rate.totalStayPrice, rate.totalStayPrice]);
+        expect(option.surcharges).toEqual(
+          rate.charges
+            .filter((c: any) => c.type !== "ROOM")
+            .map((c: any) => ({
+              code: c.code,
+              chargeType: "INCLUDE",
+              mandatory: true,
+              description: c.description,
+              price: price(c.amount, rate.currency),
+            })),
+        );
+        continue;
+      }
+      expect(option.paymentType).toBe("MERCHANT");
+      expect([option.price.net, option.price.gross]).toEqual([rate.chargeTotal, rate.chargeTotal]);
       expect(option.surcharges).toEqual([
         ...rate.charges
           .filter((c: any) => c.included)
@@ -451,8 +471,9 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
       expect(option.surcharges.some((s: any) => s.chargeType === "INCLUDE")).toBe(true);
       due += option.surcharges.filter((s: any) => s.chargeType === "EXCLUDE").length;
     }
-    // Among twelve hotels some are resorts: a resort fee is due at the property.
+    // Among twelve hotels some are resorts (a resort fee is due at the property), some sell a rate paid at the hotel.
     expect(due).toBeGreaterThan(0);
+    expect(direct).toBeGreaterThan(0);
   });
 
   it("answers the options /api/search answers for the same criteria: same ids, prices and terms", async () => {
@@ -473,7 +494,7 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
       expect(option.hotelCode).toBe(hotel);
       // Ids carry their issue time; the signed product part is what identifies the option.
       expect(option.id.split("~").slice(1)).toEqual(o.id.split("~").slice(1));
-      expect(option.price.net).toBe(o.rate.chargeTotal);
+      expect(option.price.net).toBe(o.paymentType === "PayAtProperty" ? o.rate.totalStayPrice : o.rate.chargeTotal);
       expect(option.boardCode).toBe(o.boardCode);
       expect(option.rooms.map((r: any) => r.code)).toEqual(o.rooms.map((r: any) => r.code));
       expect(option.cancelPolicy.refundable).toBe(o.isRefundable);

@@ -67,8 +67,8 @@ describe("a search served by several suppliers", () => {
       expect(hotel.options.filter((o) => o.id.endsWith("~relay"))).toHaveLength(
         alone.accommodations[i]!.options.length,
       );
-      // Merged before the business rules: still cheapest first across both suppliers.
-      const totals = hotel.options.map((o) => o.rate.chargeTotal);
+      // Merged before the business rules: still cheapest (all-in) first across both suppliers.
+      const totals = hotel.options.map((o) => o.rate.totalStayPrice);
       expect(totals).toEqual([...totals].sort((a, b) => a - b));
     }
     const cheapest = await searchAvailability(

@@ -2,7 +2,15 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { accommodations } from "../content";
-import { type CancelPolicy, DEFAULT_SUPPLIER_TIMEOUT_MS, type Offer, type Rate, supplyOptionsOf } from "../supply";
+import {
+  type CancelPolicy,
+  DEFAULT_SUPPLIER_TIMEOUT_MS,
+  type Offer,
+  type PaymentType,
+  type Rate,
+  sellingTotal,
+  supplyOptionsOf,
+} from "../supply";
 import type { CoreConnection } from "../connections";
 import type { BookingDeps } from "./deps";
 import type { SearchRequest } from "./schemas";
@@ -84,16 +92,23 @@ const tgxTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
 });
 
 /**
- * A core rate as a Hotel-X price: the partner pays `chargeTotal`, which is `net`; no separate retail
- * price is published, so `gross` is the same amount (never null).
+ * A core rate as a Hotel-X price: `net` is what is paid for the option (`sellingTotal`: the
+ * `chargeTotal` of a MerchantPay rate, the whole stay of a PayAtProperty one, paid at the hotel);
+ * no separate retail price is published, so `gross` is the same amount (never null).
  */
-const priceOf = (rate: Rate) => ({
-  currency: rate.currency,
-  binding: false,
-  net: rate.chargeTotal,
-  gross: rate.chargeTotal,
-  exchange: rate.exchange ?? { currency: rate.currency, rate: 1 },
-});
+const priceOf = (rate: Rate, paymentType: PaymentType) => {
+  const total = sellingTotal(rate, paymentType);
+  return {
+    currency: rate.currency,
+    binding: false,
+    net: total,
+    gross: total,
+    exchange: rate.exchange ?? { currency: rate.currency, rate: 1 },
+  };
+};
+
+/** Our payment type as Hotel-X's: paid at the hotel is `DIRECT`. */
+const tgxPaymentType = (paymentType: PaymentType) => (paymentType === "PayAtProperty" ? "DIRECT" : "MERCHANT");
 
 /** An amount in one currency as a Hotel-X `Price`. */
 const amountPrice = (amount: number, currency: string, exchange = { currency, rate: 1 }) => ({
@@ -104,12 +119,28 @@ const amountPrice = (amount: number, currency: string, exchange = { currency, ra
   exchange,
 });
 
+/** A core rate's taxes and fees as Hotel-X `Surcharge`s, by who collects them. */
+const surchargesOf = (rate: Rate, paymentType: PaymentType) =>
+  paymentType === "PayAtProperty" ? stayChargesOf(rate) : chargedSurchargesOf(rate);
+
+/** A PayAtProperty rate's taxes and fees (not its room charge): all inside the price paid at the hotel. */
+const stayChargesOf = (rate: Rate) =>
+  rate.charges
+    .filter((c) => c.type !== "ROOM")
+    .map((c) => ({
+      code: c.code,
+      chargeType: "INCLUDE" as const,
+      mandatory: true,
+      description: c.description,
+      price: amountPrice(c.amount, rate.currency, rate.exchange),
+    }));
+
 /**
  * A core rate's charges as Hotel-X `Surcharge`s: each included charge is `INCLUDE` (inside the
  * price, in the rate's currency), each charge due at the property `EXCLUDE` (mandatory, paid at the
  * hotel, in the property's currency).
  */
-const surchargesOf = (rate: Rate) => [
+const chargedSurchargesOf = (rate: Rate) => [
   ...rate.charges
     .filter((c) => c.included)
     .map((c) => ({
@@ -235,7 +266,7 @@ export const searchTgx = async (
       hotelCode: hotel.accommodationCode,
       hotelName: hotel.accommodationName,
       boardCode: option.boardCode,
-      paymentType: "MERCHANT" as const,
+      paymentType: tgxPaymentType(option.paymentType),
       status: option.status,
       occupancies,
       rooms: option.rooms.map((room) => ({
@@ -243,10 +274,10 @@ export const searchTgx = async (
         code: room.code,
         description: room.description,
         refundable: option.isRefundable,
-        roomPrice: { price: priceOf(room.rate) },
+        roomPrice: { price: priceOf(room.rate, option.paymentType) },
       })),
-      price: priceOf(option.rate),
-      surcharges: surchargesOf(option.rate),
+      price: priceOf(option.rate, option.paymentType),
+      surcharges: surchargesOf(option.rate, option.paymentType),
       rateRules: option.rateRules,
       cancelPolicy: {
         refundable: option.cancelPolicy.refundable,

@@ -31,10 +31,17 @@ describe("derived catalogue", () => {
       expect(c.rooms.length).toBeLessThanOrEqual(4);
       for (const room of c.rooms) {
         const plans = c.ratePlans.filter(
-          (p) => p.roomCode === room.code && p.visibility === "PUBLIC" && !p.rateRules.length,
+          (p) =>
+            p.roomCode === room.code &&
+            p.visibility === "PUBLIC" &&
+            !p.rateRules.length &&
+            p.paymentType === "MerchantPay",
         );
         expect(plans.length).toBeGreaterThanOrEqual(1);
         expect(plans.length).toBeLessThanOrEqual(3);
+        // At most one rate paid at the hotel (issue 27), on the standard room only.
+        const paidAtHotel = c.ratePlans.filter((p) => p.roomCode === room.code && p.paymentType === "PayAtProperty");
+        expect(paidAtHotel.length).toBeLessThanOrEqual(room.code === "STD" ? 1 : 0);
       }
       expect(catalogueFor(code, 3.5)).toEqual(c);
     }
