@@ -123,17 +123,18 @@ const amountPrice = (amount: number, currency: string, exchange = { currency, ra
 const surchargesOf = (rate: Rate, paymentType: PaymentType) =>
   paymentType === "PayAtProperty" ? stayChargesOf(rate) : chargedSurchargesOf(rate);
 
+/** A charge inside the price, in the rate's currency, as an `INCLUDE` surcharge. */
+const includedSurcharge = (c: Rate["charges"][number], rate: Rate) => ({
+  code: c.code,
+  chargeType: "INCLUDE" as const,
+  mandatory: true,
+  description: c.description,
+  price: amountPrice(c.amount, rate.currency, rate.exchange),
+});
+
 /** A PayAtProperty rate's taxes and fees (not its room charge): all inside the price paid at the hotel. */
 const stayChargesOf = (rate: Rate) =>
-  rate.charges
-    .filter((c) => c.type !== "ROOM")
-    .map((c) => ({
-      code: c.code,
-      chargeType: "INCLUDE" as const,
-      mandatory: true,
-      description: c.description,
-      price: amountPrice(c.amount, rate.currency, rate.exchange),
-    }));
+  rate.charges.filter((c) => c.type !== "ROOM").map((c) => includedSurcharge(c, rate));
 
 /**
  * A core rate's charges as Hotel-X `Surcharge`s: each included charge is `INCLUDE` (inside the
@@ -141,15 +142,7 @@ const stayChargesOf = (rate: Rate) =>
  * hotel, in the property's currency).
  */
 const chargedSurchargesOf = (rate: Rate) => [
-  ...rate.charges
-    .filter((c) => c.included)
-    .map((c) => ({
-      code: c.code,
-      chargeType: "INCLUDE" as const,
-      mandatory: true,
-      description: c.description,
-      price: amountPrice(c.amount, rate.currency, rate.exchange),
-    })),
+  ...rate.charges.filter((c) => c.included).map((c) => includedSurcharge(c, rate)),
   ...rate.dueAtProperty.charges.map((c) => ({
     code: c.code,
     chargeType: "EXCLUDE" as const,
