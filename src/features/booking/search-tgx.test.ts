@@ -415,13 +415,15 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
         occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }, { paxes: [{ age: 40 }, { age: 8 }] }],
       }),
     );
-    const byId = new Map<string, any>(
-      core.json.data.accommodations.flatMap((h: any) => h.options.map((o: any) => [o.id, o] as const)),
+    // Ids carry their issue time (this search runs after the Hotel-X one): the signed product part names the option.
+    const product = (id: string) => id.split("~").slice(1).join("~");
+    const byProduct = new Map<string, any>(
+      core.json.data.accommodations.flatMap((h: any) => h.options.map((o: any) => [product(o.id), o] as const)),
     );
     let due = 0;
     let direct = 0;
     for (const option of search.options) {
-      const { rate, paymentType } = byId.get(option.id)!;
+      const { rate, paymentType } = byProduct.get(product(option.id))!;
       const price = (amount: number, currency: string) => ({
         currency,
         binding: false,
