@@ -1,5 +1,5 @@
 import { sha256Hex } from "../../platform/crypto/digest";
-import type { Offer, OfferRef } from "../supply";
+import { type Offer, type OfferRef, sellingTotal } from "../supply";
 import { signedStayOf, type OptionSnapshot } from "./option-token";
 
 /**
@@ -28,10 +28,11 @@ export const rememberUpstreamOptions = async (kv: KVNamespace, searched: Searche
     if (!s.offer.upstreamOptionId) continue;
     const key = await keyOf(s.optionId, s.supplier);
     const entries = groups.get(key) ?? {};
+    // The total the option id signs (search.ts): for a rate paid at the hotel, the stay's value, not the 0 charged.
     const product = productKey({
       ...s.offer,
       accommodationCode: s.accommodationCode,
-      chargeTotal: s.offer.rate.chargeTotal,
+      chargeTotal: sellingTotal(s.offer.rate, s.offer.paymentType),
     });
     // Two options of one product at one price: the first, as a search of the hotel would pick.
     entries[product] ??= [s.offer.upstreamOptionId, s.offer.upstreamAccessCode ?? null];

@@ -190,19 +190,25 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
           { headers: { authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` } },
         )
       ).json();
-    const option = await searched("HX005", (o) => o.isRefundable);
-    const before = await requests();
-    const res = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
-    expect(res.status, res.text).toBe(200);
-    const after = await requests();
-    expect({
-      search: (after.search ?? 0) - (before.search ?? 0),
-      quote: (after.quote ?? 0) - (before.quote ?? 0),
-    }).toEqual({
-      search: 0,
-      quote: 1,
-    });
+    const quotedOnce = async (option: any) => {
+      const before = await requests();
+      const res = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
+      expect(res.status, res.text).toBe(200);
+      const after = await requests();
+      expect({
+        search: (after.search ?? 0) - (before.search ?? 0),
+        quote: (after.quote ?? 0) - (before.quote ?? 0),
+      }).toEqual({
+        search: 0,
+        quote: 1,
+      });
+      return res;
+    };
+    const res = await quotedOnce(await searched("HX005", (o) => o.isRefundable));
     expect(res.json.data.roomNames).toEqual(["Double room"]);
+    // Paid at the hotel (0 charged): its id names it by the stay's value, and so does what search kept.
+    const direct = await quotedOnce(await searched("HXDIRECT", (o) => o.isRefundable));
+    expect(direct.json.data.paymentType).toBe("PayAtProperty");
   });
 
   it("a slow upstream: 200 with a supplier_timeout warning, within the partner's settings.timeout", async () => {
