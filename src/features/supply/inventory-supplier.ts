@@ -261,8 +261,9 @@ const assembleOffer = (
     const { room, plan } = picks[i]!;
     const lines = roomLines(nightlies[i]!, occupancyFactors[i]!, pricing, fees);
     stayTotal += stayCharge(lines);
-    parts.push(sold(lines));
-    rooms.push({ occupancyRefId: i + 1, code: room.code, description: room.name, rate: rateOfLines(sold(lines)) });
+    const roomSold = sold(lines);
+    parts.push(roomSold);
+    rooms.push({ occupancyRefId: i + 1, code: room.code, description: room.name, rate: rateOfLines(roomSold) });
     const first = nightCharge(lines, 0);
     firstNightTotal += first;
     if (plan.cancellation.refundable) {
