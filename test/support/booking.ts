@@ -3,8 +3,9 @@ import { coreConnection, readAccess } from "../../src/features/connections";
 import { database } from "../../src/platform/db/client";
 import { addDays } from "../../src/platform/time/zoned-time";
 import { DEMO, OTHER } from "./accounts";
-import { post } from "./api";
+import { call, post } from "./api";
 import { inDays } from "./clock";
+import { OPERATOR } from "./sessions";
 
 /** Shared request builders for the booking tests (not a test file itself). */
 export const DEMO_CODE: number = DEMO.connection.code;
@@ -106,3 +107,23 @@ export const quoteOf = async (s: SearchedOption, options: { apiKey?: string } = 
 /** A partner's in-use connection by its code, as the booking services take it (for tests that call them directly). */
 export const connectionByCode = async (code: number = DEMO_CODE, partnerId = "demo") =>
   coreConnection(await readAccess(database(env.DB), code), partnerId);
+
+/** A new in-use direct connection of the demo partner, with no rate limit, through the operator route. */
+export const createDemoConnection = async (apiType: string, netMarkups: number) => {
+  const res = await call(
+    "POST",
+    "/api/connections",
+    {
+      partnerId: "demo",
+      apiType,
+      connectionType: "direct",
+      rateLimit: 0,
+      rateLimitWindowMs: 0,
+      netMarkups,
+      currentInUse: true,
+    },
+    OPERATOR,
+  );
+  if (res.status !== 201) throw new Error(`connection not created: ${res.status} ${res.text}`);
+  return { id: res.json.data.id as string, code: res.json.data.code as number };
+};

@@ -11,6 +11,7 @@ import {
   bookBody,
   cancelBody,
   DEMO_CODE,
+  createDemoConnection,
   quoteBody,
   searchBody,
   type SearchedOption,
@@ -486,24 +487,8 @@ describe("one breakdown, exact to the minor unit, from search to cancellation pr
     for (const [apiType, netMarkups] of [
       ["cug", 7.5],
       ["mobile", 12.345],
-    ] as const) {
-      const res = await call(
-        "POST",
-        "/api/connections",
-        {
-          partnerId: "demo",
-          apiType,
-          connectionType: "direct",
-          rateLimit: 0,
-          rateLimitWindowMs: 0,
-          netMarkups,
-          currentInUse: true,
-        },
-        OPERATOR,
-      );
-      expect(res.status, res.text).toBe(201);
-      connections.push({ code: res.json.data.code });
-    }
+    ] as const)
+      connections.push({ code: (await createDemoConnection(apiType, netMarkups)).code });
     let run = 0;
     await fc.assert(
       fc.asyncProperty(

@@ -13,6 +13,7 @@ import {
   cancelBody,
   quoteOf,
   DEMO_CODE,
+  createDemoConnection,
 } from "../../../test/support/booking";
 import { queryPlan } from "../../../test/support/query-plan";
 import { OPERATOR } from "../../../test/support/sessions";
@@ -317,24 +318,7 @@ describe("markups", () => {
   let net: { id: string; code: number };
   let marked: { id: string; code: number };
 
-  const connection = async (apiType: string, netMarkups: number) => {
-    const res = await call(
-      "POST",
-      "/api/connections",
-      {
-        partnerId: "demo",
-        apiType,
-        connectionType: "direct",
-        rateLimit: 0,
-        rateLimitWindowMs: 0,
-        netMarkups,
-        currentInUse: true,
-      },
-      OPERATOR,
-    );
-    expect(res.status).toBe(201);
-    return { id: res.json.data.id as string, code: res.json.data.code as number };
-  };
+  const connection = createDemoConnection;
 
   beforeAll(async () => {
     await seedDemoAccommodations(env.DB, { accommodations: 12 });
