@@ -28,7 +28,11 @@ const pageOf = (confirmationUrl: string) => {
 };
 const upstreamBooking = async (hotelCode: string, clientReference: string) => {
   const access = sandboxAccess(await demoUpstreamUrl(), "test");
-  return bookingByClientReference(access, { hotelCode, currency: "EUR", clientReference }, { deadlineMs: 5_000 });
+  return bookingByClientReference(
+    access,
+    { hotelCode, currency: "EUR", accessCode: "sandbox", clientReference },
+    { deadlineMs: 5_000 },
+  );
 };
 
 describe("a chat booking on connection 1002 (the sandbox upstream)", () => {
@@ -92,7 +96,7 @@ describe("a chat booking on connection 1002 (the sandbox upstream)", () => {
     const access = sandboxAccess(await demoUpstreamUrl(), "test");
     const dropped = await cancel(
       access,
-      { hotelCode: "HXLOST10000", clientReference: row.reference },
+      { hotelCode: "HXLOST10000", accessCode: "sandbox", clientReference: row.reference },
       { deadlineMs: 5_000 },
     );
     expect(dropped.outcome).toBe("cancelled");
