@@ -89,9 +89,10 @@ export const bookBody = (
   settings: { access: { code: connection } },
 });
 
-export const cancelBody = (bookingReference: unknown, connection: unknown = DEMO_CODE) => ({
+/** Any reference or connection value (tests send wrong ones); the body's type follows the values given. */
+export const cancelBody = <Reference, Connection = number>(bookingReference: Reference, connection?: Connection) => ({
   input: { reference: { bookingReference } },
-  settings: { access: { code: connection } },
+  settings: { access: { code: connection ?? DEMO_CODE } },
 });
 
 export const quoteOf = async (s: SearchedOption, options: { apiKey?: string } = {}) => {

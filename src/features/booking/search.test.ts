@@ -2,7 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import type { RateLimiter } from "../../platform/ratelimit/rate-limiter";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
-import { post, call, OTHER_KEY, readResponse, DEMO_KEY } from "../../../test/support/api";
+import { answered, api, post, call, OTHER_KEY, readResponse, DEMO_KEY } from "../../../test/support/api";
 import { haversineKm, near, nameSearchSql } from "../supply/accommodations";
 import {
   searchBody,
@@ -505,16 +505,18 @@ describe("flow", () => {
 
   describe("search -> quote -> book -> cancel over HTTP", () => {
     it("books a refundable option and cancels it, taking and giving back allotment", async () => {
-      const search = await post(
-        "/api/search",
-        searchBody({ destinations: { accommodations: [{ code: "US000001" }, { code: "US000002" }] } }),
+      const search = answered(
+        await api.post(
+          "/api/search",
+          searchBody({ destinations: { accommodations: [{ code: "US000001" }, { code: "US000002" }] } }),
+        ),
+        200,
       );
-      expect(search.status).toBe(200);
       expect(search.json.message).toBe("success");
       expect(search.json.data.requestId).toBe(search.headers.get("x-request-id"));
       expect(typeof search.json.data.responseTime).toBe("number");
-      expect(search.json.data.accommodations.map((a: any) => a.accommodationCode)).toEqual(["US000001", "US000002"]);
-      const hotel = search.json.data.accommodations[0];
+      expect(search.json.data.accommodations.map((a) => a.accommodationCode)).toEqual(["US000001", "US000002"]);
+      const hotel = search.json.data.accommodations[0]!;
       expect(hotel).toMatchObject({
         accommodationName: expect.any(String),
         accommodationType: expect.any(String),
@@ -535,15 +537,15 @@ describe("flow", () => {
           code: expect.any(String),
           description: expect.any(String),
         });
-        expect(option.cancelPolicy.cancelPenalties[0].deadline).toMatch(
+        expect(option.cancelPolicy.cancelPenalties[0]!.deadline).toMatch(
           /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/,
         );
       }
-      const totals = hotel.options.map((o: any) => o.rate.chargeTotal);
-      expect(totals).toEqual([...totals].sort((a: number, b: number) => a - b));
+      const totals = hotel.options.map((o) => o.rate.chargeTotal);
+      expect(totals).toEqual([...totals].sort((a, b) => a - b));
       expect(search.headers.get("X-RateLimit-Limit")).toBe("600");
 
-      const option = hotel.options.find((o: any) => o.isRefundable);
+      const option = hotel.options.find((o) => o.isRefundable)!;
       const searched = {
         accommodationCode: "US000001",
         option,
@@ -551,8 +553,7 @@ describe("flow", () => {
         checkOut: inDays(32),
         occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
       };
-      const quoteRes = await post("/api/quote", quoteBody(searched));
-      expect(quoteRes.status).toBe(200);
+      const quoteRes = answered(await api.post("/api/quote", quoteBody(searched)), 200);
       const quote = quoteRes.json.data;
       expect(quote).toMatchObject({
         id: expect.stringMatching(/^qt_/),
@@ -567,15 +568,14 @@ describe("flow", () => {
         isRefundable: true,
         rate: option.rate,
         cancelPolicy: option.cancelPolicy,
-        roomCodes: [option.rooms[0].code],
+        roomCodes: [option.rooms[0]!.code],
         requestId: quoteRes.headers.get("x-request-id"),
       });
       expect(quoteRes.headers.get("X-RateLimit-Remaining")).toMatch(/^\d+$/);
-      const room = option.rooms[0].code;
+      const room = option.rooms[0]!.code;
       const before = await soldOn("US000001", room, inDays(30));
 
-      const bookRes = await post("/api/book", bookBody(quote, "flow-1"));
-      expect(bookRes.status).toBe(200);
+      const bookRes = answered(await api.post("/api/book", bookBody(quote, "flow-1")), 200);
       const booking = bookRes.json.data;
       expect(booking).toMatchObject({
         bookingReference: expect.stringMatching(/^BK[A-Z0-9]{20}$/),
@@ -588,8 +588,10 @@ describe("flow", () => {
       expect(await soldOn("US000001", room, inDays(31))).toBe(before + 1);
       expect(await soldOn("US000001", room, inDays(32))).toBe(0); // the check-out day is not a night
 
-      const read = await call("GET", `/api/bookings/${booking.bookingReference}`);
-      expect(read.status).toBe(200);
+      const read = answered(
+        await api.get("/api/bookings/{bookingReference}", { params: { bookingReference: booking.bookingReference } }),
+        200,
+      );
       expect(read.json.data).toMatchObject({
         status: "success",
         partnerReference: "flow-1",
@@ -601,8 +603,7 @@ describe("flow", () => {
       const byPartnerRef = await call("GET", "/api/bookings?partnerReference=flow-1");
       expect(byPartnerRef.json.data.bookingReference).toBe(booking.bookingReference);
 
-      const cancelRes = await post("/api/cancel", cancelBody(booking.bookingReference));
-      expect(cancelRes.status).toBe(200);
+      const cancelRes = answered(await api.post("/api/cancel", cancelBody(booking.bookingReference)), 200);
       expect(cancelRes.json.data).toMatchObject({
         status: "cancelled",
         cancelledAt: expect.any(String),
@@ -610,15 +611,17 @@ describe("flow", () => {
         bookPrice: { amount: quote.rate.chargeTotal },
       });
       expect(await soldOn("US000001", room, inDays(30))).toBe(before);
-      const after = await call("GET", `/api/bookings/${booking.bookingReference}`);
+      const after = answered(
+        await api.get("/api/bookings/{bookingReference}", { params: { bookingReference: booking.bookingReference } }),
+        200,
+      );
       expect(after.json.data).toMatchObject({
         status: "cancelled",
         cancelledAt: cancelRes.json.data.cancelledAt,
         cancelPrice: { amount: 0 },
       });
 
-      const again = await post("/api/cancel", cancelBody(booking.bookingReference));
-      expect(again.status).toBe(400);
+      const again = answered(await api.post("/api/cancel", cancelBody(booking.bookingReference)), 400);
       expect(again.json.message).toBe("Booking cannot be cancelled. Current status: cancelled");
     });
 
@@ -632,20 +635,22 @@ describe("flow", () => {
       const sum = twoRooms.option.rooms.reduce((s: number, r: any) => s + r.rate.chargeTotal, 0);
       expect(twoRooms.option.rate.chargeTotal).toBeCloseTo(sum, 1);
       // Seven guests fit no room type of the catalogue (max occupancy 6).
-      const crowd = await post(
-        "/api/search",
-        searchBody({
-          destinations: { accommodations: [{ code: "US000003" }] },
-          occupancies: [{ paxes: Array.from({ length: 7 }, () => ({ age: 30 })) }],
-        }),
+      const crowd = answered(
+        await api.post(
+          "/api/search",
+          searchBody({
+            destinations: { accommodations: [{ code: "US000003" }] },
+            occupancies: [{ paxes: Array.from({ length: 7 }, () => ({ age: 30 })) }],
+          }),
+        ),
+        200,
       );
-      expect(crowd.status).toBe(200);
       expect(crowd.json.data.accommodations).toEqual([]);
     });
 
     it("cancelling after the free-cancellation deadline costs the stored penalty (clock moved past the deadline)", async () => {
       const quote = await quoteOf(await searchOne("US000005", { checkIn: inDays(40), pick: (o) => o.isRefundable }));
-      const booked = await post("/api/book", bookBody(quote, "late-cancel"));
+      const booked = answered(await api.post("/api/book", bookBody(quote, "late-cancel")), 200);
       const penalty = quote.cancelPolicy.cancelPenalties[0];
       expect(penalty.value).toBeGreaterThan(0);
       const deadline = Date.parse(penalty.deadline);
@@ -657,7 +662,12 @@ describe("flow", () => {
         deadline + 60_000,
       );
       expect(result.cancelPrice).toEqual({ currency: "USD", amount: penalty.value });
-      const read = await call("GET", `/api/bookings/${booked.json.data.bookingReference}`);
+      const read = answered(
+        await api.get("/api/bookings/{bookingReference}", {
+          params: { bookingReference: booked.json.data.bookingReference },
+        }),
+        200,
+      );
       expect(read.json.data).toMatchObject({ status: "cancelled", cancelPrice: { amount: penalty.value } });
     });
 
@@ -681,15 +691,15 @@ describe("flow", () => {
 
     it("another partner cannot read or cancel the booking", async () => {
       const quote = await quoteOf(await searchOne("US000004", { pick: (o) => o.isRefundable }));
-      const booked = await post("/api/book", bookBody(quote, "cross-1"));
-      const ref = booked.json.data.bookingReference;
-      const read = await call("GET", `/api/bookings/${ref}`, undefined, { apiKey: OTHER_KEY });
-      expect(read.status).toBe(404);
-      expect(read.json.data).toBeUndefined();
+      const ref = answered(await api.post("/api/book", bookBody(quote, "cross-1")), 200).json.data.bookingReference;
+      const read = answered(
+        await api.get("/api/bookings/{bookingReference}", { params: { bookingReference: ref }, apiKey: OTHER_KEY }),
+        404,
+      );
+      expect((read.json as { data?: unknown }).data).toBeUndefined();
       const byRef = await call("GET", "/api/bookings?partnerReference=cross-1", undefined, { apiKey: OTHER_KEY });
       expect(byRef.status).toBe(404);
-      const cancel = await post("/api/cancel", cancelBody(ref, 2001), { apiKey: OTHER_KEY });
-      expect(cancel.status).toBe(403);
+      const cancel = answered(await api.post("/api/cancel", cancelBody(ref, 2001), { apiKey: OTHER_KEY }), 403);
       expect(cancel.json.message).toBe("This booking does not belong to the current partner");
       expect((await call("GET", `/api/bookings/${ref}`)).json.data.status).toBe("success");
     });

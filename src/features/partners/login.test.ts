@@ -2,15 +2,141 @@ import { keyring } from "../../platform/crypto/keyring";
 import { env } from "cloudflare:test";
 import { decode, sign } from "hono/jwt";
 import type { JWTPayload } from "hono/utils/jwt/types";
-import { describe, expect, it } from "vitest";
-import { call, post, DEMO_KEY } from "../../../test/support/api";
+import { describe, expect, it, beforeAll } from "vitest";
+import { call, post, DEMO_KEY, textWithoutRequestId } from "../../../test/support/api";
 import { ACCESS_TOKEN_LIFETIME_SECONDS } from "../../platform/auth/bearer";
 import { database } from "../../platform/db/client";
 import { INVALID_CREDENTIALS, login, LOGIN_LOCKOUT, LoginLocked, PHONE_UNSUPPORTED } from "./login";
 import { staleLoginFailures } from "./upkeep";
-import { asBearer, createUser, demoAdminToken, loginAs, loginBody, md5 } from "../../../test/support/sessions";
-import { DEMO, DEMO_ACCOUNTS } from "../../../test/support/accounts";
+import {
+  asBearer,
+  createUser,
+  demoAdminToken,
+  loginAs,
+  loginBody,
+  md5,
+  otherAdminToken,
+} from "../../../test/support/sessions";
+import { DEMO, DEMO_ACCOUNTS, OTHER } from "../../../test/support/accounts";
 import { verifyPassword } from "../../platform/crypto/password";
+
+// First: it checks afterwards that nothing of demo changed, and the login tests below change demo.
+describe("isolation", () => {
+  /**
+   * Tenant isolation: every credential of partner `other` against every resource of partner `demo`.
+   * Each attempt must fail with 401, 403 or 404 and carry no data; afterwards demo's state is unchanged.
+   */
+  type Credential = { name: string; headers: () => Record<string, string> };
+
+  let demoUser: { id: string };
+  let demoSecondKeyId: string;
+  const credentials: Credential[] = [];
+
+  beforeAll(async () => {
+    const demoAdmin = await demoAdminToken();
+    demoUser = (await createUser(demoAdmin, "victim@demo.test")).profile;
+    demoSecondKeyId = (await asBearer(demoAdmin).post("/api/partner/api-keys", { name: "second" })).json.data.id;
+
+    const otherAdmin = await otherAdminToken();
+    const { password } = await createUser(otherAdmin, "member@other.test");
+    const otherUser = await loginAs("member@other.test", password);
+    credentials.push(
+      { name: "other's admin bearer token", headers: () => ({ authorization: `Bearer ${otherAdmin}` }) },
+      { name: "other's user bearer token", headers: () => ({ authorization: `Bearer ${otherUser}` }) },
+      { name: "other's API key", headers: () => ({ "api-key": OTHER.apiKey.key }) },
+      { name: "other's API key as a bearer token", headers: () => ({ authorization: `Bearer ${OTHER.apiKey.key}` }) },
+      { name: "other's collector key", headers: () => ({ "x-radar-collector-key": OTHER.collectorKey }) },
+    );
+  });
+
+  const demoResources = () =>
+    [
+      ["GET", `/api/partners/demo/connections`],
+      ["GET", `/api/partners/demo/connections/${DEMO.connection.id}`],
+      ["GET", `/api/partners/other/connections/${DEMO.connection.id}`],
+      [
+        "PUT",
+        `/api/partners/demo/connections/${DEMO.connection.id}/notification-email`,
+        { notificationEmail: "evil@other.test" },
+      ],
+      [
+        "PUT",
+        `/api/partners/other/connections/${DEMO.connection.id}/notification-email`,
+        { notificationEmail: "evil@other.test" },
+      ],
+      ["DELETE", `/api/users/${DEMO.admin.id}`],
+      ["DELETE", `/api/users/${demoUser.id}`],
+      ["POST", `/api/users/${demoUser.id}/active-status`, { isActive: false }],
+      ["POST", `/api/users/${DEMO.admin.id}/active-status`, { isActive: false }],
+      ["DELETE", `/api/partner/api-keys/${DEMO.apiKey.id}`],
+      ["DELETE", `/api/partner/api-keys/${demoSecondKeyId}`],
+      // Operator routes: partner credentials never reach them.
+      ["GET", "/api/connections?partnerId=demo"],
+      ["GET", `/api/connections/${DEMO.connection.id}`],
+      ["PATCH", `/api/connections/${DEMO.connection.id}`, { partnerId: "other" }],
+      ["PUT", `/api/connections/${DEMO.connection.id}/disable`],
+      ["DELETE", `/api/connections/${DEMO.connection.id}`],
+      ["GET", "/api/partners"],
+      ["POST", "/api/partners", { id: "demo2", name: "x", admin: { email: "x@demo2.test", password: "0".repeat(32) } }],
+    ] as const;
+
+  describe("tenant isolation matrix: partner other against partner demo", () => {
+    it("refuses every credential of other on every resource of demo, without data", async () => {
+      const outcomes: string[] = [];
+      for (const credential of credentials) {
+        for (const [method, path, body] of demoResources()) {
+          const res = await call(method, path, body, { apiKey: null, headers: credential.headers() });
+          outcomes.push(`${credential.name} ${method} ${path} -> ${res.status}`);
+          expect([401, 403, 404], `${credential.name} ${method} ${path}`).toContain(res.status);
+          expect(res.json).not.toHaveProperty("data");
+          expect(res.text).not.toContain("admin@demo.test");
+          expect(textWithoutRequestId(res)).not.toContain("1001");
+        }
+      }
+      expect(outcomes).toHaveLength(credentials.length * demoResources().length);
+    });
+
+    it("bearer tokens of other get 403 or 404 (authenticated, but not demo's) on partner resources", async () => {
+      for (const credential of credentials.slice(0, 2)) {
+        for (const [method, path, body] of demoResources().slice(0, 11)) {
+          const res = await call(method, path, body, { apiKey: null, headers: credential.headers() });
+          expect([403, 404], `${credential.name} ${method} ${path}`).toContain(res.status);
+        }
+      }
+    });
+
+    it("lists of other's users, keys and connections hold nothing of demo", async () => {
+      const token = await otherAdminToken();
+      for (const path of ["/api/users", "/api/partner/api-keys", "/api/partners/other/connections", "/api/users/me"]) {
+        const res = await asBearer(token).get(path);
+        expect(res.status).toBe(200);
+        expect(res.text).not.toMatch(/@demo\.test|key_demo|con_demo|usr_demo|"partnerId":"demo"|demo-par/);
+      }
+    });
+
+    it("left demo untouched", async () => {
+      const users = await env.DB.prepare("select id, is_active from users where partner_id = 'demo' order by id").all<{
+        id: string;
+        is_active: number;
+      }>();
+      expect(users.results.map((u) => u.is_active)).toEqual(users.results.map(() => 1));
+      expect(users.results.map((u) => u.id)).toEqual(expect.arrayContaining([DEMO.admin.id, demoUser.id]));
+      const keys = await env.DB.prepare(
+        "select count(*) n from api_keys where partner_id = 'demo' and revoked_at is null",
+      ).first<{ n: number }>();
+      expect(keys!.n).toBe(2);
+      const connection = await env.DB.prepare(
+        "select partner_id, current_in_use, notification_email from connections where id = ?",
+      )
+        .bind(DEMO.connection.id)
+        .first();
+      expect(connection).toEqual({ partner_id: "demo", current_in_use: 1, notification_email: null });
+      expect(await env.DB.prepare("select id from partners where id = 'demo2'").first()).toBeNull();
+      expect((await post("/api/v1/content/accommodations", { size: 1 })).status).toBe(200);
+      expect(await loginAs(DEMO.admin.email, DEMO.admin.passwordMd5)).toBeTruthy();
+    });
+  });
+});
 
 const LOGIN = "/api/auth/login";
 const attempt = (body: unknown) => post(LOGIN, body, { apiKey: null });
@@ -409,5 +535,51 @@ describe("bearer tokens", () => {
     expect((await asBearer(admin).get("/api/users/me")).status).toBe(401);
     await env.DB.prepare("update partners set is_active = 1 where id = 'demo'").run();
     expect((await asBearer(admin).get("/api/users/me")).status).toBe(200);
+  });
+});
+
+describe("openapi", () => {
+  describe("OpenAPI document for partner and operator routes", () => {
+    it("describes every route with its security scheme, generated from the validating schemas", async () => {
+      const doc = (await call("GET", "/openapi.json")).json;
+      expect(doc.components.securitySchemes.Bearer).toEqual({ type: "http", scheme: "bearer", bearerFormat: "JWT" });
+      const bearerRoutes = [
+        ["get", "/api/users/me"],
+        ["get", "/api/users"],
+        ["post", "/api/users"],
+        ["delete", "/api/users/{id}"],
+        ["post", "/api/users/{id}/active-status"],
+        ["get", "/api/partner/api-keys"],
+        ["post", "/api/partner/api-keys"],
+        ["delete", "/api/partner/api-keys/{id}"],
+        ["get", "/api/partners/{partnerId}/connections"],
+        ["get", "/api/partners/{partnerId}/connections/{id}"],
+        ["put", "/api/partners/{partnerId}/connections/{id}/notification-email"],
+      ];
+      const operatorRoutes = [
+        ["post", "/api/connections"],
+        ["get", "/api/connections"],
+        ["get", "/api/connections/{id}"],
+        ["patch", "/api/connections/{id}"],
+        ["delete", "/api/connections/{id}"],
+        ["put", "/api/connections/{id}/enable"],
+        ["put", "/api/connections/{id}/disable"],
+        ["post", "/api/partners"],
+        ["get", "/api/partners"],
+        ["post", "/api/operator/login-failures/purge"],
+      ];
+      for (const [method, path] of bearerRoutes)
+        expect(doc.paths[path!]?.[method!]?.security, `${method} ${path}`).toEqual([{ Bearer: [] }]);
+      for (const [method, path] of operatorRoutes)
+        expect(doc.paths[path!]?.[method!]?.security, `${method} ${path}`).toEqual([{ OperatorToken: [] }]);
+      const login = doc.paths["/api/auth/login"].post;
+      // Public: an explicit empty security statement, not an omission.
+      expect(login.security).toEqual([]);
+      expect(login.requestBody.required).toBe(true);
+      const createUser = doc.components.schemas.CreateUserRequest;
+      expect(createUser.required).toEqual(expect.arrayContaining(["email", "password", "role"]));
+      expect(createUser.properties.role.enum).toEqual(["admin", "user"]);
+      expect(doc.components.schemas.CreateConnectionRequest.properties.rateLimit.minimum).toBe(0);
+    });
   });
 });

@@ -18,6 +18,12 @@ import {
 import { countBillableChecks, runCheck, setRadarEnabled, type EvaluationBudget, type EvaluationStep } from "./service";
 import { checkRequestSchema } from "./schemas";
 import { DENY_SCORE } from "./rules";
+import domains from "disposable-email-domains";
+import { DISPOSABLE_DOMAINS_ASSET, isDisposableEmail } from "./disposable-domains";
+import { getAllTimezones, getTimezone } from "countries-and-timezones";
+import { TIMEZONE_COUNTRIES_ASSET, timezoneCountries } from "./timezone-countries";
+import { exports } from "cloudflare:workers";
+import { hashOldRadarPii, radarPiiRetention, retentionDays } from "./personal-data";
 
 /** A browser session that posted human signals from the US, ready for a check. */
 const browserSession = async (signals: Record<string, unknown> = {}, country = "US", ip?: string) => {
@@ -682,6 +688,160 @@ describe("POST /api/v1/radar/checks: authentication and bad input", () => {
       type: "apiKey",
       in: "header",
       name: "x-radar-collector-key",
+    });
+  });
+});
+
+describe("disposable-domains", () => {
+  describe("disposable-domain list, served as a static asset", () => {
+    it("is the maintained package's list, sorted and newline-framed (run `npm run assets` after upgrading it)", async () => {
+      const res = await env.ASSETS.fetch(new Request(`https://assets.local${DISPOSABLE_DOMAINS_ASSET}`));
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text.startsWith("\n") && text.endsWith("\n")).toBe(true);
+      const served = text.slice(1, -1).split("\n");
+      expect(served).toEqual([...new Set((domains as string[]).map((d) => d.trim().toLowerCase()))].sort());
+    });
+
+    it.each([
+      ["A@MAILINATOR.COM", true],
+      ["a@sub.33m.co", true], // 33m.co is a wildcard entry
+      ["a@gmail.com", false],
+      ["a@example.com", false],
+      ["a@mailinator.com.evil.example", false],
+      ["a@inator.com", false],
+    ])("%s -> %s", async (email, disposable) => {
+      expect(await isDisposableEmail(env.ASSETS, email)).toBe(disposable);
+    });
+  });
+});
+
+describe("timezone-countries", () => {
+  describe("zone-to-countries table, served as a static asset", () => {
+    it("is the maintained package's table, every zone with its countries (run `npm run assets` after upgrading it)", async () => {
+      const res = await env.ASSETS.fetch(new Request(`https://assets.local${TIMEZONE_COUNTRIES_ASSET}`));
+      expect(res.status).toBe(200);
+      const table = await timezoneCountries(env.ASSETS);
+      const zones = Object.keys(getAllTimezones({ deprecated: true }));
+      expect(Object.keys(table).sort()).toEqual(zones.sort());
+      for (const zone of zones) expect(table[zone]).toEqual(getTimezone(zone)!.countries);
+      expect(table["Europe/Berlin"]).toContain("DE");
+    });
+  });
+});
+
+describe("snippet", () => {
+  const gzippedSize = async (text: string) => {
+    const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
+    return (await new Response(stream).arrayBuffer()).byteLength;
+  };
+
+  describe("snippet /radar.js (static asset)", () => {
+    it("is served as JavaScript and is at most 5 KB gzipped", async () => {
+      const res = await exports.default.fetch("https://edgestay.test/radar.js");
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toContain("javascript");
+      const text = await res.text();
+      expect(text).toContain("/api/v1/radar/sessions/signals");
+      expect(await gzippedSize(text)).toBeLessThanOrEqual(5 * 1024);
+    });
+
+    it("has no dependencies, uses only the collector key, posts with keepalive and swallows its own errors", async () => {
+      const text = await (await exports.default.fetch("https://edgestay.test/radar.js")).text();
+      expect(text).not.toMatch(/\bimport\b|\brequire\(/);
+      expect(text).not.toContain("api-key");
+      expect(text).toContain("x-radar-collector-key");
+      expect(text).toContain("keepalive: true");
+      // Session ids under 16 characters are refused by the API; the snippet does not post them.
+      expect(text).toContain("sessionId.length < 16");
+      // The whole body is one try/catch inside an IIFE; only window.EdgestayRadar is assigned globally.
+      expect(text.trim()).toMatch(/^\/\*[\s\S]*?\*\/\s*\(function \(\) \{\s*"use strict";[\s\S]*\}\)\(\);$/);
+      expect([...text.matchAll(/\bw\.([A-Za-z]+)\s*=(?!=)/g)].map((m) => m[1])).toEqual(["EdgestayRadar"]);
+    });
+  });
+});
+
+describe("personal-data", () => {
+  const DAY = 24 * 60 * 60_000;
+  const db = database(env.DB);
+  const check = (body: Record<string, unknown>, now: number) =>
+    runCheck(db, {
+      assets: env.ASSETS,
+      partnerId: "demo",
+      sessionId: unique("s"),
+      idempotencyKey: null,
+      piiKey: env.PII_HASH_SECRET,
+      request: checkRequestSchema.parse(body),
+      now,
+    });
+  const stored = (id: string) => env.DB.prepare("select * from radar_checks where id = ?").bind(id).first<any>();
+
+  describe("radar-pii-retention upkeep task", () => {
+    it("after RADAR_RETENTION_DAYS replaces e-mail, phone, IP, address and names with keyed hashes; newer checks keep theirs", async () => {
+      const now = Date.UTC(2026, 10, 24, 3, 0, 0);
+      const email = `${unique("old")}@example.com`;
+      const old = await check(
+        checkBody({ booker: { first_name: "Jane", last_name: "Roe", email, phone: "+12025550199" } }),
+        now - 91 * DAY,
+      );
+      const recent = await check(
+        checkBody({ booker: { first_name: "Jane", last_name: "Roe", email, phone: "+12025550199" } }),
+        now - 89 * DAY,
+      );
+      const before = await stored(old.check.check_id);
+
+      expect(radarPiiRetention.name).toBe("radar-pii-retention");
+      expect(await radarPiiRetention.run(env, new Date(now))).toBe(1);
+
+      const after = await stored(old.check.check_id);
+      const inputs = JSON.parse(after.inputs);
+      for (const value of [
+        inputs.request.booker.email,
+        inputs.request.booker.phone,
+        inputs.request.booker.first_name,
+        inputs.request.context.ip,
+        inputs.request.payment.billing_address.line1,
+        inputs.request.payment.billing_address.postal_code,
+      ]) {
+        expect(value).toMatch(/^hmac:[0-9a-f]{64}$/);
+      }
+      expect(inputs.request.booker.email).toBe(`hmac:${await keyedHash(env.PII_HASH_SECRET, email)}`);
+      for (const raw of [email, "+12025550199", "Jane", "1 Main St", JSON.parse(before.inputs).request.context.ip])
+        expect(after.inputs).not.toContain(raw);
+      expect(inputs.request.payment.billing_address.country).toBe("US");
+      // Decision, score and the identity hashes the velocity rules use are unchanged.
+      expect(after).toMatchObject({
+        decision: before.decision,
+        score: before.score,
+        email_hash: before.email_hash,
+        ip_hash: before.ip_hash,
+        input_digest: before.input_digest,
+      });
+      expect(after.pii_removed_at).toBe(now);
+      expect((await stored(recent.check.check_id)).inputs).toContain(email);
+
+      // A second run has nothing left to do.
+      expect(await radarPiiRetention.run(env, new Date(now))).toBe(0);
+    });
+
+    it("velocity rules still match checks whose personal data is hashed", async () => {
+      const t = Date.UTC(2026, 10, 24, 5, 0, 0);
+      const email = `${unique("vel")}@example.com`;
+      for (let i = 0; i < 5; i++) await check(checkBody({ booker: { email } }), t + i);
+      await hashOldRadarPii(db, env.PII_HASH_SECRET, 0, t + 10);
+      const rows = await env.DB.prepare("select inputs from radar_checks where checked_at_ms between ? and ?")
+        .bind(t, t + 4)
+        .all<{ inputs: string }>();
+      expect(rows.results.every((r) => !r.inputs.includes(email))).toBe(true);
+      const sixth = await check(checkBody({ booker: { email } }), t + 20);
+      expect(sixth.check.reasons.map((r) => r.code)).toContain("email_velocity");
+    });
+
+    it("reads RADAR_RETENTION_DAYS, 90 by default", () => {
+      expect(retentionDays({})).toBe(90);
+      expect(retentionDays({ RADAR_RETENTION_DAYS: "30" })).toBe(30);
+      expect(retentionDays({ RADAR_RETENTION_DAYS: "soon" })).toBe(90);
+      expect(retentionDays(env)).toBe(90);
     });
   });
 });

@@ -7,6 +7,10 @@ import { inDays } from "../../../test/support/clock";
 import { catalogueFor } from "./catalogue";
 import { cancelPolicyFor } from "./inventory-supplier";
 import { localDate, zonedTimeToUtc } from "../../platform/time/zoned-time";
+import { database } from "../../platform/db/client";
+import { byCodes, haversineKm, named, near } from "./accommodations";
+import { searchRead } from "./night-overrides";
+import { circuitFor, FAILURES_TO_OPEN, OPEN_FOR_MS } from "./upstream-circuit";
 
 const OPERATOR = { authorization: "Bearer demo-operator-token" };
 const put = (path: string, body: unknown, headers: Record<string, string> = OPERATOR) =>
@@ -171,3 +175,146 @@ const planOf = async (code: string, room: string, s: { option: any }) => {
     (p: any) => p.boardCode === s.option.boardCode && p.cancellation.refundable === s.option.isRefundable,
   ).code as string;
 };
+
+describe("night-overrides", () => {
+  type Spot = { code: string; latitude: number; longitude: number };
+  let spots: Spot[];
+  const stay = { checkIn: "2027-03-01", checkOut: "2027-03-03" };
+  // More digits than SQLite's JSON or text rendering keeps (15): a price must come back as stored.
+  const EXACT_PRICE = 123.45678901234567;
+
+  beforeAll(async () => {
+    await seedDemoAccommodations(env.DB, { accommodations: 200 });
+    spots = (await env.DB.prepare("select code, latitude, longitude from accommodations order by code").all<Spot>())
+      .results;
+    // Every hotel gets a room night and a plan night inside the stay, and one outside it.
+    const room = env.DB.prepare(
+      "insert into room_nights (accommodation_code, room_code, night, allotment, sold, stop_sell, price) values (?1, 'STD', ?2, 5, 1, 0, ?3)",
+    );
+    const plan = env.DB.prepare(
+      "insert into rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price) values (?1, 'STD-RO-FLX', ?2, 1, ?3)",
+    );
+    await env.DB.batch(
+      spots.flatMap((s) => [
+        room.bind(s.code, stay.checkIn, EXACT_PRICE),
+        room.bind(s.code, stay.checkOut, 1),
+        plan.bind(s.code, "2027-03-02", EXACT_PRICE),
+      ]),
+    );
+  });
+
+  describe("searchRead: a selection and its stored nights in one statement", () => {
+    it("returns the hits in answer order with the nights of those hits only, prices exactly as stored", async () => {
+      const centre = spots[0]!;
+      const nearest = spots
+        .map((s) => ({ code: s.code, d: haversineKm(centre.latitude, centre.longitude, s.latitude, s.longitude) }))
+        .filter((s) => s.d <= 500)
+        .sort((a, b) => a.d - b.d || a.code.localeCompare(b.code))
+        .slice(0, 3)
+        .map((s) => s.code);
+      expect(nearest.length).toBe(3);
+
+      const read = await searchRead(database(env.DB), near(centre.latitude, centre.longitude, 500, 3), stay);
+      expect(read.accommodations.map((a) => a.code)).toEqual(nearest);
+      // Nights outside the stay and of hotels the walk read but did not return are left out.
+      expect(read.rooms.map((r) => r.accommodation_code).sort()).toEqual([...nearest].sort());
+      expect(read.plans.map((p) => p.accommodation_code).sort()).toEqual([...nearest].sort());
+      expect(read.rooms[0]).toMatchObject({ room_code: "STD", night: stay.checkIn, allotment: 5, sold: 1 });
+      expect(read.rooms.every((r) => r.price === EXACT_PRICE)).toBe(true);
+      expect(read.plans[0]).toMatchObject({ rate_plan_code: "STD-RO-FLX", night: "2027-03-02" });
+      expect(read.plans.every((p) => p.price === EXACT_PRICE && Boolean(p.stop_sell))).toBe(true);
+    });
+
+    it("keeps the order asked for codes, skips unknown ones, and reads nothing for an empty name", async () => {
+      const codes = [spots[5]!.code, "XX999999", spots[1]!.code, spots[5]!.code];
+      const read = await searchRead(database(env.DB), byCodes(codes), stay);
+      expect(read.accommodations.map((a) => a.code)).toEqual([spots[5]!.code, spots[1]!.code]);
+      expect(read.rooms.length).toBe(2);
+      expect(await searchRead(database(env.DB), named(" "), stay)).toEqual({
+        accommodations: [],
+        rooms: [],
+        plans: [],
+      });
+    });
+  });
+});
+
+describe("upstream-circuit", () => {
+  const T0 = Date.parse("2027-01-01T10:00:00Z");
+  // Keyed by connection id (hotelx-supplier.ts): each test's circuit is a connection of its own.
+  const fresh = () => circuitFor(env, `con_${crypto.randomUUID()}`);
+  const fail = async (circuit: ReturnType<typeof fresh>, times: number, now = T0) => {
+    for (let i = 0; i < times; i++) await circuit.record(false, now);
+  };
+
+  describe("upstream circuit breaker", () => {
+    it("opens after five failures in a row, refuses at once for 30 s, then lets one trial through", async () => {
+      const circuit = fresh();
+      await fail(circuit, FAILURES_TO_OPEN - 1);
+      expect(await circuit.allow(T0)).toEqual({ allowed: true });
+      expect(await circuit.record(false, T0)).toEqual({ failures: 5, openUntil: T0 + OPEN_FOR_MS });
+      expect(await circuit.allow(T0 + 1_000)).toEqual({ allowed: false, retryAfterMs: OPEN_FOR_MS - 1_000 });
+      expect(await circuit.allow(T0 + OPEN_FOR_MS - 1)).toEqual({ allowed: false, retryAfterMs: 1 });
+      // Half-open: one trial, the rest held off.
+      expect(await circuit.allow(T0 + OPEN_FOR_MS)).toEqual({ allowed: true });
+      expect(await circuit.allow(T0 + OPEN_FOR_MS + 10)).toMatchObject({ allowed: false });
+    });
+
+    it("a failed trial opens it for another 30 s; a successful one closes it", async () => {
+      const circuit = fresh();
+      await fail(circuit, FAILURES_TO_OPEN);
+      const trialAt = T0 + OPEN_FOR_MS;
+      expect(await circuit.allow(trialAt)).toEqual({ allowed: true });
+      await circuit.record(false, trialAt);
+      expect(await circuit.allow(trialAt + OPEN_FOR_MS - 1)).toMatchObject({ allowed: false });
+      expect(await circuit.allow(trialAt + OPEN_FOR_MS)).toEqual({ allowed: true });
+      expect(await circuit.record(true, trialAt + OPEN_FOR_MS)).toEqual({ failures: 0, openUntil: null });
+      expect(await circuit.allow(trialAt + OPEN_FOR_MS)).toEqual({ allowed: true });
+      // Closed again: it takes five new failures in a row to open.
+      await fail(circuit, FAILURES_TO_OPEN - 1, trialAt + OPEN_FOR_MS);
+      expect(await circuit.allow(trialAt + OPEN_FOR_MS)).toEqual({ allowed: true });
+    });
+
+    it("counts failures in a row only: a success in between starts again", async () => {
+      const circuit = fresh();
+      await fail(circuit, FAILURES_TO_OPEN - 1);
+      await circuit.record(true, T0);
+      await fail(circuit, FAILURES_TO_OPEN - 1);
+      expect(await circuit.allow(T0)).toEqual({ allowed: true });
+    });
+
+    it("is one circuit per key, shared by every caller, and counts parallel failures exactly", async () => {
+      const key = `con_shared_${crypto.randomUUID()}`;
+      await Promise.all(Array.from({ length: FAILURES_TO_OPEN }, () => circuitFor(env, key).record(false, T0)));
+      expect(await circuitFor(env, key).allow(T0 + 1)).toMatchObject({ allowed: false });
+      expect(await fresh().allow(T0 + 1)).toEqual({ allowed: true });
+      // Many callers at the end of the open period: exactly one trial goes.
+      const verdicts = await Promise.all(Array.from({ length: 6 }, () => circuitFor(env, key).allow(T0 + OPEN_FOR_MS)));
+      expect(verdicts.filter((v) => v.allowed)).toHaveLength(1);
+    });
+
+    it("release: a trial that told nothing hands the trial to the next call; outside a trial it changes nothing", async () => {
+      const circuit = fresh();
+      await fail(circuit, FAILURES_TO_OPEN);
+      const opened = { failures: FAILURES_TO_OPEN, openUntil: T0 + OPEN_FOR_MS };
+      // Open, no trial in flight: the 30 s stand.
+      expect(await circuit.release(T0 + 1_000)).toEqual(opened);
+      expect(await circuit.allow(T0 + 1_000)).toMatchObject({ allowed: false });
+      const trialAt = T0 + OPEN_FOR_MS;
+      expect(await circuit.allow(trialAt)).toEqual({ allowed: true });
+      expect(await circuit.allow(trialAt + 10)).toMatchObject({ allowed: false });
+      // The trial released: the next call is a new trial at once, and only one.
+      expect(await circuit.release(trialAt + 20)).toEqual({ failures: FAILURES_TO_OPEN, openUntil: trialAt + 20 });
+      const verdicts = await Promise.all(Array.from({ length: 4 }, () => circuit.allow(trialAt + 30)));
+      expect(verdicts.filter((v) => v.allowed)).toHaveLength(1);
+      // That trial fails: open for 30 s again; releasing then changes nothing.
+      await circuit.record(false, trialAt + 40);
+      expect(await circuit.release(trialAt + 50)).toMatchObject({ openUntil: trialAt + 40 + OPEN_FOR_MS });
+      // Closed: nothing to release, and no failure counted.
+      const closed = fresh();
+      await fail(closed, FAILURES_TO_OPEN - 1);
+      expect(await closed.release(T0)).toEqual({ failures: FAILURES_TO_OPEN - 1, openUntil: null });
+      expect(await closed.allow(T0)).toEqual({ allowed: true });
+    });
+  });
+});

@@ -1,9 +1,23 @@
-import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it, beforeAll } from "vitest";
 import { createApp } from "../../app";
-import { call, DEMO_KEY } from "../../../test/support/api";
+import { call, DEMO_KEY, post, readResponse, callWithEnv } from "../../../test/support/api";
 import { expectLogs } from "../../../test/support/expected-logs";
 import { ApiError } from "./api-error";
+import { seedDemoAccommodations } from "../../../test/support/demo-content";
+import { searchBody, bookBody, cancelBody, quoteBody } from "../../../test/support/booking";
+import { deepestNesting, MAX_BODY_DEPTH } from "./json-body";
+import { operatorAuth } from "../auth/operator";
+import { eq } from "drizzle-orm";
+import { sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { CHECKS_PATH } from "../../../test/support/radar";
+import { staticData } from "../static-data";
+import type { RateLimiter } from "../ratelimit/rate-limiter";
+import { verify } from "hono/jwt";
+import { loginBody } from "../../../test/support/sessions";
+import { DEMO } from "../../../test/support/accounts";
+import { keyring } from "../crypto/keyring";
+import { openToken } from "../crypto/signed-token";
 
 describe("request id", () => {
   it("echoes a sane caller id and makes one otherwise, on success and error alike", async () => {
@@ -186,5 +200,539 @@ describe("OpenAPI and docs", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/html");
     expect(res.text).toContain("/openapi.json");
+  });
+});
+
+describe("secure-headers", () => {
+  const directive = (csp: string, name: string) =>
+    csp
+      .split(";")
+      .map((d) => d.trim())
+      .find((d) => d.startsWith(`${name} `)) ?? "";
+
+  describe("every HTML response carries the page security headers", () => {
+    it.each([
+      ["a static page the Worker serves", "/", 200],
+      ["the API reference", "/docs", 200],
+      ["a card-setup page (unknown link)", "/card-setup", 404],
+      ["a card-setup page (.html, unknown link)", "/card-setup.html?token=nope", 404],
+      ["a chat accommodation page (unknown code)", "/chat/accommodations/NOSUCHHOTEL", 404],
+      ["a chat booking page (unknown reference)", "/chat/bookings/BKNOSUCHBOOKING", 404],
+    ])("%s (%s)", async (_what, path, status) => {
+      const res = await call("GET", path, undefined, { apiKey: null });
+      expect(res.status).toBe(status);
+      expect(res.headers.get("content-type")).toContain("text/html");
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect(directive(csp, "default-src")).toBe("default-src 'none'");
+      expect(directive(csp, "script-src")).toBe("script-src 'self'");
+      expect(directive(csp, "frame-ancestors")).toBe("frame-ancestors 'none'");
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+    });
+  });
+});
+
+describe("hostile-input", () => {
+  const nested = (depth: number, leaf: unknown = 1) =>
+    `${"[".repeat(depth)}${JSON.stringify(leaf)}${"]".repeat(depth)}`;
+  const nestedObject = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+  const TOO_DEEP = { message: "Request body nests too deeply", code: "body_too_deep", requestId: expect.any(String) };
+
+  beforeAll(async () => {
+    await seedDemoAccommodations(env.DB, { accommodations: 50 });
+  });
+
+  describe("JSON nesting depth", () => {
+    it("refuses a 6,000-deep array on the attach endpoint with 400 body_too_deep, not a 500", async () => {
+      const res = await call("POST", "/v1/hotel-ea/payment-methods/attach", undefined, {
+        raw: nested(6000),
+        apiKey: null,
+        headers: { "content-type": "application/json" },
+      });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual(TOO_DEEP);
+    });
+
+    it("refuses deep bodies on every kind of route, authenticated or not, before authentication", async () => {
+      const routes = [
+        "/api/search",
+        "/api/book",
+        "/api/auth/login",
+        "/api/v1/radar/checks",
+        "/api/partner/v1/core-chat/events",
+        "/api/nothing-here",
+      ];
+      for (const path of routes) {
+        for (const raw of [nested(65), nestedObject(100_000 / 5)]) {
+          const res = await call("POST", path, undefined, { raw, headers: { "content-type": "application/json" } });
+          expect([path, res.status, res.json?.code]).toEqual([path, 400, "body_too_deep"]);
+        }
+      }
+      const anonymous = await call("PUT", "/api/anything", undefined, {
+        raw: nestedObject(70),
+        apiKey: null,
+        headers: { "content-type": "application/json" },
+      });
+      expect(anonymous.status).toBe(400);
+      expect(anonymous.json.code).toBe("body_too_deep");
+    });
+
+    it("lets 64 levels through to the route (which then judges the body)", async () => {
+      const res = await call("POST", "/v1/hotel-ea/payment-methods/attach", undefined, {
+        raw: nested(MAX_BODY_DEPTH - 1),
+        headers: { "content-type": "application/json" },
+      });
+      expect(res.status).toBe(400);
+      expect(res.json.code).not.toBe("body_too_deep");
+    });
+
+    it("measures depth without recursion, stopping at the first level past the limit", () => {
+      expect(deepestNesting(JSON.parse(nested(0)), 64)).toBe(0);
+      expect(deepestNesting({ a: [{ b: 1 }] }, 64)).toBe(3);
+      expect(deepestNesting(JSON.parse(nested(200_000)), 64)).toBe(65);
+      expect(deepestNesting([[], [[]], {}], 64)).toBe(3);
+    });
+  });
+
+  describe("control characters in a name search", () => {
+    it.each([
+      ["NUL", "Gr\u0000and"],
+      ["NUL alone", "\u0000\u0000\u0000"],
+      ["escape", "\u001b[31mInn"],
+      ["quotes and stars", '"*" OR NEAR('],
+      ["bell", "ab\u0007"],
+    ])("%s is a 400 or a normal search, never a 500", async (_label, name) => {
+      const res = await post("/api/search", searchBody({ accommodationName: name }));
+      expect(res.status).toBeLessThan(500);
+      if (res.status === 200) expect(Array.isArray(res.json.data.accommodations)).toBe(true);
+    });
+  });
+});
+
+describe("operator", () => {
+  const appWithOperatorRoute = () => {
+    const app = createApp();
+    app.get("/ops-probe", operatorAuth(), (c) => c.json({ ok: true }));
+    return app;
+  };
+
+  describe("operator auth", () => {
+    it.each([
+      [undefined, 401, "Operator token is required"],
+      ["Basic abc", 401, "Operator token is required"],
+      ["Bearer demo-operator-tokem", 403, "Invalid operator token"],
+      [`Bearer ${DEMO_KEY}`, 403, "Invalid operator token"],
+      ["Bearer demo-operator-token extra", 403, "Invalid operator token"],
+      ["Bearer", 401, "Operator token is required"],
+      ["bearer demo-operator-token!", 403, "Invalid operator token"],
+    ])("%s gives %i %s", async (authorization, status, message) => {
+      const headers: Record<string, string> = authorization ? { authorization } : {};
+      const res = await appWithOperatorRoute().request("/ops-probe", { headers }, env);
+      expect(res.status).toBe(status);
+      expect(((await res.json()) as { message: string }).message).toBe(message);
+    });
+
+    it("admits the operator token", async () => {
+      const res = await appWithOperatorRoute().request(
+        "/ops-probe",
+        { headers: { authorization: "Bearer demo-operator-token" } },
+        env,
+      );
+      expect(res.status).toBe(200);
+    });
+  });
+});
+
+describe("request-log", () => {
+  const requestLines = (logs: string[]) =>
+    logs.filter((line) => line.includes('"event":"request"')).map((line) => JSON.parse(line));
+
+  describe("request log", () => {
+    it("writes one JSON line per request: route pattern, partner, status, duration, colo", async () => {
+      const logs = expectLogs("log");
+      const app = createApp();
+      const request = new Request("https://edgestay.test/api/bookings/BKNOSUCHBOOKING1", {
+        headers: { "api-key": DEMO_KEY, "x-request-id": "req-log-1" },
+        cf: { colo: "FRA" },
+      });
+      const res = await app.request(request, undefined, env);
+      expect(res.status).toBe(404);
+      expect(requestLines(logs)).toEqual([
+        {
+          level: "info",
+          event: "request",
+          requestId: "req-log-1",
+          partnerId: "demo",
+          method: "GET",
+          route: "/api/bookings/:bookingReference",
+          status: 404,
+          durationMs: expect.any(Number),
+          colo: "FRA",
+        },
+      ]);
+    });
+
+    it("leaves partnerId null before authentication and omits colo when the request has none", async () => {
+      const logs = expectLogs("log");
+      const res = await createApp().request("/api/bookings/BKNOSUCHBOOKING1", {}, env);
+      expect(res.status).toBe(401);
+      const [line] = requestLines(logs);
+      expect(line).toMatchObject({ partnerId: null, status: 401, route: "/api/bookings/:bookingReference" });
+      expect(line).not.toHaveProperty("colo");
+    });
+
+    it("logs a failure's stack once (onError) and the request line without it", async () => {
+      const logs = expectLogs("log");
+      const errors = expectLogs("error");
+      const app = createApp();
+      app.get("/boom-probe", () => {
+        throw new Error("kaboom in a handler");
+      });
+      const res = await app.request("/boom-probe", { headers: { "x-request-id": "req-boom" } }, env);
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({
+        message: "Internal server error",
+        code: "internal_error",
+        requestId: "req-boom",
+      });
+      const stacks = [...errors, ...logs].filter((line) => line.includes("kaboom in a handler"));
+      expect(stacks).toHaveLength(1);
+      expect(JSON.parse(stacks[0]!)).toMatchObject({
+        level: "error",
+        requestId: "req-boom",
+        error: expect.stringContaining("Error: kaboom in a handler\n    at "),
+      });
+      expect(requestLines(logs)).toEqual([
+        expect.objectContaining({ level: "error", requestId: "req-boom", route: "/boom-probe", status: 500 }),
+      ]);
+    });
+
+    it("logs a failed drizzle query with its SQL and D1's error, never its bound values", async () => {
+      const errors = expectLogs("error");
+      expectLogs("log");
+      const missing = sqliteTable("no_such_table", { secret: text("secret") });
+      const app = createApp();
+      app.get("/query-probe", async (c) => {
+        await c.get("db").select().from(missing).where(eq(missing.secret, "esk_a-secret-value-in-a-query"));
+        return c.text("unreachable");
+      });
+      const res = await app.request("/query-probe", { headers: { "x-request-id": "req-query" } }, env);
+      expect(res.status).toBe(500);
+      expect(errors).toHaveLength(1);
+      expect(JSON.parse(errors[0]!)).toMatchObject({
+        requestId: "req-query",
+        error: expect.stringMatching(
+          /^Failed query: select "secret" from "no_such_table" where .*\ncaused by: .*no such table/s,
+        ),
+      });
+      expect(errors[0]).not.toContain("esk_a-secret-value-in-a-query");
+    });
+  });
+});
+
+describe("usage", () => {
+  beforeAll(async () => {
+    await seedDemoAccommodations(env.DB, { accommodations: 10 });
+  });
+
+  /**
+   * The local runtime binds USAGE to miniflare's Analytics Engine simulator, which keeps nothing to
+   * read back. These tests give the Worker an env whose USAGE records the points it is handed,
+   * with the binding's own `writeDataPoint` signature.
+   */
+  const recordingEnv = () => {
+    const points: AnalyticsEngineDataPoint[] = [];
+    const USAGE = { writeDataPoint: (point?: AnalyticsEngineDataPoint) => void points.push(point!) };
+    return { vars: { ...env, USAGE } as Env, points };
+  };
+
+  const app = createApp();
+  const send = async (vars: Env, path: string, body: unknown, headers: Record<string, string> = {}) =>
+    readResponse(
+      await app.request(
+        path,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", "api-key": DEMO_KEY, ...headers },
+          body: JSON.stringify(body),
+        },
+        vars,
+      ),
+      { method: "POST", url: path },
+    );
+
+  const stay = searchBody(
+    { destinations: { accommodations: [{ code: "US000004" }] } },
+    { filters: { rateRuleFilter: { excludes: ["NON_REFUNDABLE"] } } },
+  );
+  const searched = (res: Awaited<ReturnType<typeof send>>) => ({
+    accommodationCode: "US000004",
+    option: res.json.data.accommodations[0].options[0],
+    checkIn: stay.searchCriteria.checkIn,
+    checkOut: stay.searchCriteria.checkOut,
+    occupancies: stay.searchCriteria.occupancies,
+  });
+
+  describe("USAGE: one data point per billable call", () => {
+    it("records search, quote, book and cancel, indexed by partner, and not a replay or a refusal", async () => {
+      const { vars, points } = recordingEnv();
+      const search = await send(vars, "/api/search", stay, { "x-request-id": "req-usage-search" });
+      expect(search.status).toBe(200);
+      const quote = await send(vars, "/api/quote", quoteBody(searched(search)));
+      expect(quote.status).toBe(200);
+      const reference = `usage-${Date.now()}`;
+      const book = await send(vars, "/api/book", bookBody(quote.json.data, reference), {
+        "idempotency-key": reference,
+      });
+      expect(book.status).toBe(200);
+      const replay = await send(vars, "/api/book", bookBody(quote.json.data, reference), {
+        "idempotency-key": reference,
+      });
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+      const cancel = await send(vars, "/api/cancel", cancelBody(book.json.data.bookingReference));
+      expect(cancel.status, cancel.text).toBe(200);
+      // Refused calls are not billed.
+      expect((await send(vars, "/api/quote", quoteBody(searched(search), { optionId: "forged" }))).status).toBe(400);
+      expect((await send(vars, "/api/search", stay, { "api-key": "wrong-key" })).status).toBe(401);
+
+      expect(points.map((p) => p.blobs![0])).toEqual(["search", "quote", "book", "cancel"]);
+      for (const point of points) {
+        expect(point.indexes).toEqual(["demo"]);
+        expect(point.blobs![1]).toBe("1001");
+        expect(point.doubles).toEqual([1]);
+      }
+      expect(points[0]!.blobs![2]).toBe("req-usage-search");
+    });
+
+    it("records a billable radar check once, and not its replay", async () => {
+      const { vars, points } = recordingEnv();
+      const check = () =>
+        send(
+          vars,
+          CHECKS_PATH,
+          { booker: { email: "jane@example.com" }, payment: { billing_address: { country: "US" } } },
+          {
+            "session-id": "sess_usage_000001",
+            "idempotency-key": "usage-check-1",
+          },
+        );
+      const first = await check();
+      expect(first.status).toBe(200);
+      expect(first.json.data.billable).toBe(true);
+      expect((await check()).headers.get("idempotent-replayed")).toBe("true");
+      expect(points).toEqual([{ indexes: ["demo"], blobs: ["radar_check", "", expect.any(String)], doubles: [1] }]);
+    });
+
+    it("records a Hotel-X search as a search", async () => {
+      const { vars, points } = recordingEnv();
+      const { checkIn, checkOut, occupancies } = stay.searchCriteria;
+      const criteria = {
+        checkIn,
+        checkOut,
+        hotels: ["US000004"],
+        occupancies,
+        currency: "USD",
+        language: "en",
+        nationality: "US",
+        market: "US",
+      };
+      const res = await send(vars, "/api/search/tgx", { criteria, settings: { access: { code: 1001 } } });
+      expect(res.status).toBe(200);
+      expect(points.map((p) => [p.indexes, p.blobs![0], p.blobs![1]])).toEqual([[["demo"], "search", "1001"]]);
+    });
+
+    it("indexes another partner's calls under its own id", async () => {
+      const { vars, points } = recordingEnv();
+      const res = await send(
+        vars,
+        "/api/search",
+        { ...stay, settings: { access: { code: 2001 } } },
+        { "api-key": "other-partner-key" },
+      );
+      expect(res.status).toBe(200);
+      expect(points.map((p) => [p.indexes, p.blobs![1]])).toEqual([[["other"], "2001"]]);
+    });
+
+    it("still serves where the runtime has no USAGE binding, and with the local simulator", async () => {
+      const { USAGE: _bound, ...unbound } = env;
+      expect((await send(unbound as Env, "/api/search", stay)).status).toBe(200);
+      expect(typeof env.USAGE.writeDataPoint).toBe("function");
+      expect((await send(env, "/api/search", stay)).status).toBe(200);
+    });
+  });
+});
+
+describe("static-data", () => {
+  const ASSET = "/_data/timezone-countries.json";
+
+  // The real ASSETS binding, answering 503 to the first `failures` reads: an asset read that fails
+  // once (a deploy in flight, a transient error) must not stay failed for the isolate's life.
+  const flakyAssets = (failures: number) => {
+    let reads = 0;
+    const fetcher = {
+      fetch: (request: Request) =>
+        ++reads <= failures ? Promise.resolve(new Response("", { status: 503 })) : env.ASSETS.fetch(request),
+    } as unknown as Fetcher;
+    return { fetcher, reads: () => reads };
+  };
+
+  describe("staticData", () => {
+    it("reads the asset once and answers every later call from the first read", async () => {
+      let parses = 0;
+      const load = staticData(ASSET, (res) => {
+        parses++;
+        return res.json<Record<string, string[]>>();
+      });
+      const assets = flakyAssets(0);
+      const [a, b] = await Promise.all([load(assets.fetcher), load(assets.fetcher)]);
+      expect(a["Europe/Madrid"]).toContain("ES");
+      expect(await load(assets.fetcher)).toBe(a);
+      expect(b).toBe(a);
+      expect(assets.reads()).toBe(1);
+      expect(parses).toBe(1);
+    });
+
+    it("names the asset and its status when the read fails", async () => {
+      const load = staticData("/_data/no-such-file.json", (res) => res.json());
+      await expect(load(env.ASSETS)).rejects.toThrow("/_data/no-such-file.json unavailable (404)");
+    });
+
+    it("does not keep a failed read: the next call reads again and succeeds", async () => {
+      const load = staticData(ASSET, (res) => res.json<Record<string, string[]>>());
+      const assets = flakyAssets(1);
+      await expect(load(assets.fetcher)).rejects.toThrow(`${ASSET} unavailable (503)`);
+      expect((await load(assets.fetcher))["Europe/Madrid"]).toContain("ES");
+      expect(assets.reads()).toBe(2);
+    });
+  });
+});
+
+describe("rate-limiter", () => {
+  describe("RateLimiter Durable Object", () => {
+    it("admits exactly the limit under parallel calls, then refuses until the window resets", async () => {
+      const stub = env.RATE_LIMITER.getByName("connection-parallel");
+      const now = Date.now();
+      const decisions = await Promise.all(Array.from({ length: 25 }, () => stub.consume(10, 60_000, now)));
+      expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
+      expect(decisions.filter((d) => !d.allowed).every((d) => d.remaining === 0 && d.resetAt === now + 60_000)).toBe(
+        true,
+      );
+      expect((await stub.consume(10, 60_000, now + 59_999)).allowed).toBe(false);
+      const fresh = await stub.consume(10, 60_000, now + 60_000);
+      expect(fresh).toEqual({ allowed: true, limit: 10, remaining: 9, resetAt: now + 120_000 });
+    });
+
+    it("removes idle state when its alarm fires", async () => {
+      const stub = env.RATE_LIMITER.getByName("connection-idle");
+      await stub.consume(5, 1_000);
+      expect(await runInDurableObject(stub, (_: RateLimiter, state) => state.storage.get("window"))).toBeDefined();
+      expect(await runDurableObjectAlarm(stub)).toBe(true);
+      expect(await runInDurableObject(stub, (_: RateLimiter, state) => state.storage.get("window"))).toBeUndefined();
+    });
+  });
+});
+
+describe("rotation", () => {
+  beforeAll(async () => {
+    await seedDemoAccommodations(env.DB, { accommodations: 10 });
+  });
+
+  const OLD = "old-secret-used-before-the-rotation-000";
+  const NEW = "new-secret-set-by-the-rotation-11111111";
+
+  /** The three moments of a rotation, for one secret: before, during (previous kept), after. */
+  const stages = (name: "JWT_SECRET" | "PAGE_TOKEN_SECRET") => ({
+    before: { ...env, [name]: OLD } as Env,
+    during: { ...env, [name]: NEW, [`${name}_PREVIOUS`]: OLD } as Env,
+    after: { ...env, [name]: NEW } as Env,
+  });
+
+  const API_KEY = { "api-key": DEMO_KEY };
+
+  describe("JWT_SECRET rotation", () => {
+    const { before, during, after } = stages("JWT_SECRET");
+    const login = async (vars: Env) =>
+      (await callWithEnv(vars, "POST", "/api/auth/login", {}, loginBody(DEMO.admin.email, DEMO.admin.passwordMd5))).json
+        .data.token.accessToken as string;
+    const me = (vars: Env, token: string) =>
+      callWithEnv(vars, "GET", "/api/users/me", { authorization: `Bearer ${token}` });
+
+    it("keeps tokens issued before the rotation working, signs new ones with the new secret", async () => {
+      const issuedBefore = await login(before);
+      expect((await me(during, issuedBefore)).status).toBe(200);
+
+      const issuedDuring = await login(during);
+      await expect(verify(issuedDuring, NEW, "HS256")).resolves.toMatchObject({ sub: DEMO.admin.id });
+      await expect(verify(issuedDuring, OLD, "HS256")).rejects.toThrow();
+
+      // Once the previous secret is dropped, only the new tokens work.
+      const refused = await me(after, issuedBefore);
+      expect(refused.status).toBe(401);
+      expect(refused.json.message).toBe("Invalid or expired token");
+      expect((await me(after, issuedDuring)).status).toBe(200);
+    });
+
+    it("does not stretch the life of an expired old token", async () => {
+      const { sign } = await import("hono/jwt");
+      const past = Math.floor(Date.now() / 1000) - 7200;
+      const expired = await sign(
+        { sub: DEMO.admin.id, pid: "demo", iss: "edgestay", iat: past, exp: past + 3600 },
+        OLD,
+        "HS256",
+      );
+      expect((await me(during, expired)).status).toBe(401);
+    });
+  });
+
+  describe("PAGE_TOKEN_SECRET rotation", () => {
+    const { before, during, after } = stages("PAGE_TOKEN_SECRET");
+    const CONTENT = "/api/v1/content/accommodations";
+
+    it("keeps content page tokens working across the rotation; new tokens use the new secret", async () => {
+      const first = await callWithEnv(before, "POST", CONTENT, API_KEY, { size: 2 });
+      const issuedBefore = first.json.data.nextPageToken as string;
+
+      const second = await callWithEnv(during, "POST", CONTENT, API_KEY, { pageToken: issuedBefore });
+      expect(second.status).toBe(200);
+      expect(second.json.data.accommodations[0].code > first.json.data.accommodations[1].code).toBe(true);
+      const issuedDuring = second.json.data.nextPageToken as string;
+      expect((await openToken(keyring(NEW), "content-page", issuedDuring, Date.now())).kind).toBe("ok");
+      expect((await openToken(keyring(OLD), "content-page", issuedDuring, Date.now())).kind).toBe("bad_signature");
+
+      const refused = await callWithEnv(after, "POST", CONTENT, API_KEY, { pageToken: issuedBefore });
+      expect(refused.status).toBe(401);
+      expect(refused.json.message).toBe("Invalid pageToken signature");
+      expect((await callWithEnv(after, "POST", CONTENT, API_KEY, { pageToken: issuedDuring })).status).toBe(200);
+    });
+
+    it("keeps option ids from a search before the rotation quotable", async () => {
+      const search = async (vars: Env) => {
+        const res = await callWithEnv(
+          vars,
+          "POST",
+          "/api/search",
+          API_KEY,
+          searchBody({ destinations: { accommodations: [{ code: "US000003" }] } }),
+        );
+        expect(res.status).toBe(200);
+        const body = searchBody({});
+        return {
+          accommodationCode: "US000003",
+          option: res.json.data.accommodations[0].options[0],
+          checkIn: body.searchCriteria.checkIn,
+          checkOut: body.searchCriteria.checkOut,
+          occupancies: body.searchCriteria.occupancies,
+        };
+      };
+      const searchedBefore = await search(before);
+      expect((await callWithEnv(during, "POST", "/api/quote", API_KEY, quoteBody(searchedBefore))).status).toBe(200);
+
+      const searchedDuring = await search(during);
+      const refused = await callWithEnv(after, "POST", "/api/quote", API_KEY, quoteBody(searchedBefore));
+      expect(refused.status).toBe(400);
+      expect(refused.json.message).toBe("Option reference expired or invalid");
+      expect((await callWithEnv(after, "POST", "/api/quote", API_KEY, quoteBody(searchedDuring))).status).toBe(200);
+    });
   });
 });

@@ -8,9 +8,9 @@ import {
   specifiedRules,
   validate,
 } from "graphql";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, beforeAll, beforeEach } from "vitest";
 import { buildHotelxSchema } from "../../../../sandbox/hotelx/src/schema";
-import { sandboxAccess } from "../../../../test/support/hotelx";
+import { sandboxAccess, demoUpstreamUrl } from "../../../../test/support/hotelx";
 import * as documents from "./documents";
 import {
   book,
@@ -22,6 +22,23 @@ import {
   type BookInput,
   type ProviderTransaction,
 } from "./client";
+import { GENERATED_HOTELS, generatedHotelCode } from "../../../../sandbox/hotelx/src/inventory";
+import fc from "fast-check";
+import { gridCell, gridColumnOf, gridRowOf } from "../geo-grid";
+import { haversineKm, near } from "../accommodations";
+import { queryPlan } from "../../../../test/support/query-plan";
+import { DEMO_UPSTREAM_CONNECTION, sandboxUrl } from "../../../../test/support/accounts";
+import { seedDemoUpstream, seedSandboxHotels } from "../../../../test/support/seed";
+import { database } from "../../../platform/db/client";
+import { upstreamFor } from "../../connections/upstreams";
+import { upstreamFetch } from "./upstream-fetch";
+import { call, OTHER_KEY, post } from "../../../../test/support/api";
+import { quoteBody, searchOne } from "../../../../test/support/booking";
+import { inDays } from "../../../../test/support/clock";
+import { OPERATOR } from "../../../../test/support/sessions";
+import { defaultSupplierTimeoutMs } from "../supplier-deadline";
+import { circuitFor } from "../upstream-circuit";
+import { hotelxSupplierName } from "./hotelx-supplier";
 
 // Every call crosses a real Worker-to-Worker HTTP hop to the sandbox (an auxiliary worker).
 const access = sandboxAccess();
@@ -632,6 +649,370 @@ describe("two-step book and cancel by bookingID", () => {
     expect(await cancel(access, { hotelCode: "ANY", bookingID }, OK_DEADLINE)).toMatchObject({
       outcome: "cancelled",
       status: "CANCELLED",
+    });
+  });
+});
+
+describe("sandbox-inventory", () => {
+  // The sandbox's generated hotels (HX1000..HX1999), reached over the real hop to the auxiliary worker.
+  const access = sandboxAccess();
+  const STAY = { checkIn: "2027-03-10", checkOut: "2027-03-12", occupancies: [{ paxes: [{ age: 30 }, { age: 28 }] }] };
+  const DEADLINE = { deadlineMs: 5_000 };
+  const hundredCodes = Array.from({ length: 100 }, (_, i) => generatedHotelCode(i * 10));
+
+  describe("sandbox generated hotels", () => {
+    it("answers a search by 100 generated codes with three rooms each, in EUR", async () => {
+      const found = await search(access, { ...STAY, hotels: hundredCodes }, DEADLINE);
+      expect(new Set(found.options.map((o) => o.hotelCode))).toEqual(new Set(hundredCodes));
+      expect(found.options).toHaveLength(300);
+      expect(found.options.every((o) => o.status === "OK" && o.price.currency === "EUR")).toBe(true);
+    });
+
+    it("prices each code the same every time, from its number", async () => {
+      const net = async (code: string) => {
+        const found = await search(access, { ...STAY, hotels: [code] }, DEADLINE);
+        return found.options.find((o) => o.rooms[0]!.code === "DBL")!.price.net;
+      };
+      // Double room, 2 nights: (70 + (i * 37) % 130) EUR a night.
+      expect(await net("HX1000")).toBe(140);
+      expect(await net("HX1001")).toBe(214);
+      expect(await net("HX1999")).toBe(2 * (70 + ((999 * 37) % 130)));
+      expect(await net("HX1001")).toBe(214);
+      const option = (await search(access, { ...STAY, hotels: ["HX1001"] }, DEADLINE)).options[0]!;
+      expect(option.hotelName).toBe("Hotel Sandbox Madrid 1001");
+      expect(await quote(access, option.id, DEADLINE)).toMatchObject({
+        status: "OK",
+        priceChanged: false,
+        price: { net: option.price.net },
+      });
+    });
+
+    it("knows nothing outside the range, and leaves the existing hotels and scenario codes as they were", async () => {
+      const outside = [
+        `HX${GENERATED_HOTELS.first - 1}`,
+        `HX${GENERATED_HOTELS.first + GENERATED_HOTELS.count}`,
+        "HX10000",
+      ];
+      expect((await search(access, { ...STAY, hotels: outside }, DEADLINE)).options).toEqual([]);
+      const listed = await search(access, { ...STAY, hotels: ["HX001"] }, DEADLINE);
+      expect(listed.options.find((o) => o.rooms[0]!.code === "DBL")).toMatchObject({
+        hotelName: "Hotel Sandbox Barcelona",
+        price: { net: 240 },
+      });
+      // HX500 lies inside HX100..HX1099, the range the generated hotels deliberately avoid: still a 500.
+      const err = await search(access, { ...STAY, hotels: ["HX1000", "HX500"] }, DEADLINE).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(SupplierCallError);
+      expect((err as SupplierCallError).httpStatus).toBe(500);
+    });
+  });
+});
+
+describe("geo-grid", () => {
+  // Hotels clustered round a few centres, some across the antimeridian and by a pole, with many on
+  // exact cell edges (multiples of 1/50 degree), where rounding would drop a hotel from its cell.
+  type Spot = { code: string; latitude: number; longitude: number };
+  const CENTRES = [
+    { lat: 40.75, lng: -73.98, spread: 0.12 },
+    { lat: -33.86, lng: 151.2, spread: 0.05 },
+    { lat: 0, lng: 179.99, spread: 0.2 },
+    { lat: 89.95, lng: 10, spread: 0.04 },
+  ];
+
+  const spots: Spot[] = [];
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (const [c, centre] of CENTRES.entries()) {
+    for (let i = 0; i < 300; i++) {
+      let latitude = Math.max(-90, Math.min(90, centre.lat + (random() - 0.5) * 2 * centre.spread));
+      let longitude = centre.lng + (random() - 0.5) * 2 * centre.spread;
+      longitude = longitude > 180 ? longitude - 360 : longitude;
+      if (i % 5 === 0) [latitude, longitude] = [Math.round(latitude * 50) / 50, Math.round(longitude * 50) / 50];
+      spots.push({ code: `G${c}${String(i).padStart(4, "0")}`, latitude, longitude });
+    }
+  }
+
+  beforeAll(async () => {
+    const insert = env.DB.prepare(
+      "INSERT INTO accommodations (code, name, type, country, state, city, latitude, longitude, star_rating, timezone, content) VALUES (?1, ?1, 'hotel', 'US', '', '', ?2, ?3, 3, 'UTC', '{}')",
+    );
+    await env.DB.batch(spots.map((s) => insert.bind(s.code, s.latitude, s.longitude)));
+  });
+
+  const nearest = async (lat: number, lng: number, radiusKm: number, limit: number) => {
+    const selection = near(lat, lng, radiusKm, limit);
+    return (
+      await env.DB.prepare(selection.sql)
+        .bind(...selection.params)
+        .all<{ code: string }>()
+    ).results.map((r) => r.code);
+  };
+
+  const bruteForce = (lat: number, lng: number, radiusKm: number, limit: number) =>
+    spots
+      .map((s) => ({ code: s.code, d: haversineKm(lat, lng, s.latitude, s.longitude) }))
+      .filter((s) => s.d <= radiusKm)
+      .sort((a, b) => a.d - b.d || a.code.localeCompare(b.code))
+      .slice(0, limit)
+      .map((s) => s.code);
+
+  describe("the geo grid", () => {
+    it("stores each hotel in the cell the Worker computes for it, on cell edges too", async () => {
+      const { results } = await env.DB.prepare("SELECT code, latitude, longitude, geo_cell FROM accommodations").all<
+        Spot & { geo_cell: number }
+      >();
+      expect(results.length).toBe(spots.length);
+      for (const r of results) expect(r.geo_cell).toBe(gridCell(gridRowOf(r.latitude), gridColumnOf(r.longitude)));
+      // A move keeps the cell true.
+      await env.DB.prepare("UPDATE accommodations SET latitude = 40.01, longitude = -74.01 WHERE code = ?1")
+        .bind(spots[1]!.code)
+        .run();
+      const moved = await env.DB.prepare("SELECT geo_cell FROM accommodations WHERE code = ?1")
+        .bind(spots[1]!.code)
+        .first<number>("geo_cell");
+      await env.DB.prepare("UPDATE accommodations SET latitude = ?2, longitude = ?3 WHERE code = ?1")
+        .bind(spots[1]!.code, spots[1]!.latitude, spots[1]!.longitude)
+        .run();
+      expect(moved).toBe(gridCell(gridRowOf(40.01), gridColumnOf(-74.01)));
+    });
+
+    it("finds exactly the nearest hotels within the radius, as a scan of every hotel would", async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...CENTRES),
+          fc.double({ min: -1, max: 1, noNaN: true }),
+          fc.double({ min: -1, max: 1, noNaN: true }),
+          fc.double({ min: 0.1, max: 60, noNaN: true }),
+          fc.integer({ min: 1, max: 400 }),
+          async (centre, dy, dx, radiusKm, limit) => {
+            const lat = Math.max(-90, Math.min(90, centre.lat + dy * centre.spread));
+            let lng = centre.lng + dx * centre.spread;
+            lng = lng > 180 ? lng - 360 : lng;
+            expect(await nearest(lat, lng, radiusKm, limit)).toEqual(bruteForce(lat, lng, radiusKm, limit));
+          },
+        ),
+        { seed: 20261124, numRuns: 120 },
+      );
+    });
+
+    it("finds hotels across the antimeridian", async () => {
+      const found = await nearest(0, -179.99, 30, 1000);
+      expect(found.length).toBeGreaterThan(0);
+      expect(found.some((code) => spots.find((s) => s.code === code)!.longitude > 0)).toBe(true);
+      expect(found).toEqual(bruteForce(0, -179.99, 30, 1000));
+    });
+
+    it("reads only the cells that can hold the answer: a smaller limit counts as many hotels but reads fewer", async () => {
+      // EXPLAIN QUERY PLAN: cells are the outer loop and every access to accommodations is a seek of the cell index.
+      const selection = near(40.75, -73.98, 20, 10);
+      const plan = await queryPlan(selection);
+      expect(plan).toContain("SEARCH n USING COVERING INDEX accommodations_geo_cell (geo_cell=?)");
+      expect(plan).toContain("SEARCH a USING COVERING INDEX accommodations_geo_cell (geo_cell=?)");
+      expect(plan).not.toMatch(/SCAN (a|n)\b/);
+      // How many hotels the walk reads (its `walk` table) for 10 and for every one in the radius.
+      const readFor = async (limit: number) => {
+        const s = near(40.75, -73.98, 20, limit);
+        return (await env.DB.prepare(`${s.hits} SELECT count(*) AS n FROM walk`)
+          .bind(...s.params)
+          .first<number>("n"))!;
+      };
+      const inRadius = bruteForce(40.75, -73.98, 20, 1000).length;
+      const [few, all] = [await readFor(10), await readFor(1000)];
+      expect(few).toBeGreaterThanOrEqual(10);
+      expect(all).toBeGreaterThanOrEqual(inRadius);
+      expect(few * 3).toBeLessThan(all);
+    });
+
+    it("falls back to whole grid rows for a large radius by a pole, with the same answer", async () => {
+      const selection = near(89.99, 0, 60, 50);
+      expect(selection.sql).toContain("BETWEEN ?1 AND ?6");
+      expect(await nearest(89.99, 0, 60, 50)).toEqual(bruteForce(89.99, 0, 60, 50));
+    });
+  });
+});
+
+describe("demo-upstream", () => {
+  // The bootstrap (npm start) and test/setup.ts seed connection 1002. Seeded here twice more: it is idempotent.
+  beforeAll(async () => {
+    for (let i = 0; i < 2; i++)
+      await seedDemoUpstream(env.DB, { credentialsKey: env.UPSTREAM_CREDENTIALS_KEY, url: sandboxUrl() });
+  });
+
+  describe("the demo partner's connection 1002", () => {
+    it("is in use, points at the sandbox, and its seeded URL reaches the auxiliary worker", async () => {
+      const row = await env.DB.prepare(
+        "select code, partner_id, api_type, connection_type, current_in_use from connections where id = ?",
+      )
+        .bind(DEMO_UPSTREAM_CONNECTION.connection.id)
+        .first();
+      expect(row).toEqual({
+        code: 1002,
+        partner_id: "demo",
+        api_type: "b2b",
+        connection_type: "tgx",
+        current_in_use: 1,
+      });
+      const upstream = (await upstreamFor(
+        database(env.DB),
+        env.UPSTREAM_CREDENTIALS_KEY,
+        DEMO_UPSTREAM_CONNECTION.connection.id,
+      ))!;
+      expect(upstream).toMatchObject({ kind: "hotelx", url: sandboxUrl(), withEmbedded: false });
+
+      const access = { ...upstream, fetch: upstreamFetch(env, upstream.url) };
+      expect(access.fetch).toBeTypeOf("function");
+      const found = await search(
+        access,
+        { checkIn: "2027-05-01", checkOut: "2027-05-03", hotels: ["HX001"], occupancies: [{ paxes: [{ age: 40 }] }] },
+        { deadlineMs: 5_000 },
+      );
+      expect(found.options.map((o) => o.hotelCode)).toContain("HX001");
+    });
+
+    it("sends any other URL, or any URL outside local development, to the network", () => {
+      expect(upstreamFetch(env, "https://api.hotelx.example/")).toBeUndefined();
+      expect(upstreamFetch({ ...env, ENVIRONMENT: "production" }, sandboxUrl())).toBeUndefined();
+    });
+  });
+});
+
+describe("connection-circuit", () => {
+  // Two partners on one upstream: the demo partner's connection 1002 and a connection of the other
+  // partner, both pointed at the sandbox Hotel-X supplier's one URL (the HOTELX_SANDBOX binding).
+  const DEMO_UPSTREAM = 1002;
+  const DEMO_CONNECTION = "con_demo_hotelx";
+  let otherCode: number;
+  let otherConnection: string;
+  let sharedUrl: string;
+
+  const op = (method: string, path: string, body?: unknown) => call(method, path, body, OPERATOR);
+  const pointOther = async (change: Record<string, unknown> = {}) => {
+    const res = await op("PUT", `/api/connections/${otherConnection}/upstream`, {
+      kind: "hotelx",
+      url: sharedUrl,
+      client: "other-trips",
+      context: "SANDBOX",
+      credentials: { apiKey: env.HOTELX_SANDBOX_API_KEY },
+      ...change,
+    });
+    expect(res.status, res.text).toBe(200);
+  };
+
+  beforeAll(async () => {
+    await seedSandboxHotels(env.DB);
+    sharedUrl = await demoUpstreamUrl();
+    const made = await op("POST", "/api/connections", {
+      partnerId: "other",
+      apiType: "b2b",
+      connectionType: "tgx",
+      rateLimit: 600,
+      rateLimitWindowMs: 60_000,
+      netMarkups: 0,
+      currentInUse: true,
+    });
+    expect(made.status, made.text).toBe(201);
+    otherConnection = made.json.data.id;
+    otherCode = made.json.data.code;
+  });
+  beforeEach(async () => {
+    await pointOther();
+    await circuitFor(env, DEMO_CONNECTION).record(true, Date.now());
+    await circuitFor(env, otherConnection).record(true, Date.now());
+  });
+
+  /** A search of the other partner (the attacker) on its own connection. */
+  const otherSearch = (codes: string[], settings: Record<string, unknown> = {}) =>
+    post(
+      "/api/search",
+      {
+        searchCriteria: {
+          destinations: { accommodations: codes.map((code) => ({ code })) },
+          occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+          checkIn: inDays(30),
+          checkOut: inDays(32),
+        },
+        settings: { access: { code: otherCode }, ...settings },
+      },
+      { apiKey: OTHER_KEY },
+    );
+  const warningOf = (res: { status: number; json: any }) => {
+    expect(res.status).toBe(200);
+    return res.json.data.warnings?.[0]?.code ?? null;
+  };
+  /** The demo partner's search, quote on 1002: both answered by the upstream. */
+  const demoStillServed = async () => {
+    const option = await searchOne("HX001", { connection: DEMO_UPSTREAM });
+    expect(option.option.id).toContain(hotelxSupplierName(DEMO_CONNECTION));
+    const quote = await post("/api/quote", quoteBody(option, {}, DEMO_UPSTREAM));
+    expect(quote.status, quote.text).toBe(200);
+  };
+
+  describe("the circuit is the connection's own, never the shared upstream's", () => {
+    it("the other partner's short settings.timeout opens no circuit: the demo partner's search and quote on the same upstream go on, and so do its own", async () => {
+      for (let i = 0; i < 6; i++)
+        expect(warningOf(await otherSearch(["HX001"], { timeout: "1" }))).toBe("supplier_timeout");
+      // And all at once; and a slow hotel under a 300 ms deadline (the client gives up 30 ms before the caller).
+      const parallel = await Promise.all(Array.from({ length: 6 }, () => otherSearch(["HX001"], { timeout: "1" })));
+      expect(parallel.map(warningOf)).toEqual(Array(6).fill("supplier_timeout"));
+      for (let i = 0; i < 6; i++)
+        expect(warningOf(await otherSearch(["HXSLOW2000"], { timeout: "300" }))).toBe("supplier_timeout");
+      await demoStillServed();
+      expect(warningOf(await otherSearch(["HX001"]))).toBeNull();
+      expect(await circuitFor(env, otherConnection).allow(Date.now())).toEqual({ allowed: true });
+    });
+
+    it("a 5xx five times in a row opens the other partner's circuit only", async () => {
+      for (let i = 0; i < 5; i++) expect(warningOf(await otherSearch(["HX500"]))).toBe("supplier_error");
+      expect(warningOf(await otherSearch(["HX001"]))).toBe("supplier_unavailable");
+      await demoStillServed();
+    });
+
+    it("an upstream that cannot be reached opens that connection's circuit", async () => {
+      // Nothing listens on port 9 here: the request fails before any HTTP answer.
+      await pointOther({ url: "http://127.0.0.1:9/" });
+      for (let i = 0; i < 5; i++) {
+        const res = await otherSearch(["HX001"]);
+        expect(warningOf(res)).toBe("supplier_error");
+        expect(res.json.data.warnings[0].message).toContain("could not be reached");
+      }
+      expect(warningOf(await otherSearch(["HX001"]))).toBe("supplier_unavailable");
+      await demoStillServed();
+    });
+
+    it("no answer within the default deadline (8 s in a deploy) counts: five at once open the circuit", async () => {
+      // The tests' default deadline is shorter (SUPPLIER_TIMEOUT_MS), so this waits 3 s, not 8.
+      expect(defaultSupplierTimeoutMs({ ...env, ENVIRONMENT: "production" })).toBe(8_000);
+      expect(defaultSupplierTimeoutMs(env)).toBe(3_000);
+      const slow = await Promise.all(Array.from({ length: 5 }, () => otherSearch(["HXSLOW10000"])));
+      expect(slow.map(warningOf)).toEqual(Array(5).fill("supplier_timeout"));
+      expect(warningOf(await otherSearch(["HX001"]))).toBe("supplier_unavailable");
+      await demoStillServed();
+    });
+
+    it.each([
+      ["a 4xx (a wrong API key)", ["HX001"], { credentials: { apiKey: "wrong-key" } }, 401],
+      ["a redirect (3xx)", ["HX302"], {}, 302],
+      ["GraphQL errors", ["HXGQLERR"], {}, 200],
+      ["an answer that cannot be read", ["HXBADJSON"], {}, 200],
+    ])("%s counts for nothing: the sixth call still reaches the upstream", async (_name, codes, change, status) => {
+      await pointOther(change);
+      for (let i = 0; i < 6; i++) {
+        const res = await otherSearch(codes, { includeProviderTransactions: true });
+        expect(warningOf(res)).toBe("supplier_error");
+        expect(res.json.data.providerTransactions.map((t: any) => t.status)).toEqual([status]);
+      }
+      expect(await circuitFor(env, otherConnection).allow(Date.now())).toEqual({ allowed: true });
+    });
+
+    it("a half-open trial with a short caller deadline hands the trial on: the next call with the default deadline closes the circuit", async () => {
+      const now = Date.now();
+      for (let i = 0; i < 5; i++) await circuitFor(env, otherConnection).record(false, now - 30_000);
+      // The client gives up 100 ms before the caller does, time for the circuit to hear of it first.
+      expect(warningOf(await otherSearch(["HXSLOW2000"], { timeout: "1000" }))).toBe("supplier_timeout");
+      expect(warningOf(await otherSearch(["HX001"]))).toBeNull();
+      expect(await circuitFor(env, otherConnection).allow(Date.now())).toEqual({ allowed: true });
     });
   });
 });
