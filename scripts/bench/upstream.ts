@@ -1,5 +1,7 @@
-import { generatedHotelCode, GENERATED_HOTELS } from "../../sandbox/hotelx/src/inventory";
+import { generatedHotelCode, GENERATED_HOTELS, hotelFor, SANDBOX_CITIES } from "../../sandbox/hotelx/src/inventory";
+import * as hotelx from "../../src/features/supply/hotelx/client";
 import { DEMO_UPSTREAM_CONNECTION } from "../../test/support/accounts";
+import { insertContentRows, sandboxHotelContentRow } from "../../test/support/seed";
 import { API_KEY_HEADERS, searchBody, type Scenario } from "./scenarios";
 
 const { connection, upstream } = DEMO_UPSTREAM_CONNECTION;
@@ -75,4 +77,85 @@ export const whyNotUpstream = async (base: string, s: Scenario): Promise<string 
   }
   if (priced < HOTELS) return `the upstream priced ${priced} of the ${HOTELS} hotels asked`;
   return null;
+};
+
+/** The quote row's hotel: a sandbox scenario hotel that answers every operation after 1 s. */
+export const SLOW_QUOTE_HOTEL = "HXSLOW1000";
+export const UPSTREAM_QUOTE = "quote through the sandbox upstream";
+
+/** Our content row for the quote row's hotel (connection 1002 sells only hotels our index knows). */
+export const seedSlowQuoteHotel = (d1: D1Database) =>
+  insertContentRows(d1, [
+    sandboxHotelContentRow({
+      code: SLOW_QUOTE_HOTEL,
+      name: hotelFor(SLOW_QUOTE_HOTEL)!.name,
+      city: SANDBOX_CITIES[0]!,
+      starRating: 4,
+    }),
+  ]);
+
+/**
+ * One refundable option of the slow hotel, searched on connection 1002 once, then quoted over and
+ * over: each quote is one upstream call (issue 29), so its p50 should stay near the supplier's own 1 s.
+ */
+export const upstreamQuoteScenario = async (base: string): Promise<Scenario> => {
+  const request = searchBody(
+    { destinations: { accommodations: [{ code: SLOW_QUOTE_HOTEL }] } },
+    { access: { code: connection.code } },
+  );
+  const res = await fetch(`${base}/api/search`, {
+    method: "POST",
+    headers: API_KEY_HEADERS,
+    body: JSON.stringify(request),
+  });
+  const data = ((await res.json()) as Json).data as Json | undefined;
+  const option = data?.accommodations?.[0]?.options.find((o: Json) => o.isRefundable);
+  if (!option) throw new Error(`no refundable option of ${SLOW_QUOTE_HOTEL} on connection ${connection.code}`);
+  return {
+    name: UPSTREAM_QUOTE,
+    meaning: `Re-checking one option of a Hotel-X supplier that answers in 1 s (${SLOW_QUOTE_HOTEL}): one upstream call.`,
+    method: "POST",
+    path: "/api/quote",
+    body: {
+      quoteCriteria: {
+        optionId: option.id,
+        accommodation: { code: SLOW_QUOTE_HOTEL },
+        occupancies: request.searchCriteria.occupancies,
+        checkIn: request.searchCriteria.checkIn,
+        checkOut: request.searchCriteria.checkOut,
+      },
+      settings: { access: { code: connection.code } },
+    },
+    headers: API_KEY_HEADERS,
+  };
+};
+
+/** The supplier's own answer time for that quote: the p50 of `times` quotes sent straight to the sandbox, one at a time. */
+export const supplierQuoteP50 = async (sandboxBase: string, times = 5): Promise<number> => {
+  const access: hotelx.HotelxAccess = {
+    url: `${sandboxBase}/`,
+    client: "bench",
+    context: upstream.context,
+    apiKey: upstream.apiKey,
+  };
+  const request = searchBody({ destinations: { accommodations: [{ code: SLOW_QUOTE_HOTEL }] } });
+  const criteria = request.searchCriteria;
+  const found = await hotelx.search(
+    access,
+    {
+      checkIn: criteria.checkIn,
+      checkOut: criteria.checkOut,
+      hotels: [SLOW_QUOTE_HOTEL],
+      occupancies: criteria.occupancies.map((o: Json) => ({ paxes: o.paxes.map((p: Json) => ({ age: p.age })) })),
+    },
+    { deadlineMs: 10_000 },
+  );
+  const optionRefId = found.options[0]!.id;
+  const answers: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    await hotelx.quote(access, optionRefId, { deadlineMs: 10_000 });
+    answers.push(performance.now() - started);
+  }
+  return answers.sort((a, b) => a - b)[Math.floor(times / 2)]!;
 };
