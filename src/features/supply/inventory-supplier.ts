@@ -274,7 +274,8 @@ const assembleOffer = (
       });
     }
   }
-  const rate = rateOfLines(parts.length === 1 ? parts[0]! : addLines(parts));
+  // One room: the offer's rate is that room's (the same object, built once).
+  const rate = rooms.length === 1 ? rooms[0]!.rate : rateOfLines(addLines(parts));
   const lead = picks[0]!;
   const single = picks.every((p) => p.room === lead.room);
   const refundable = lead.plan.cancellation.refundable;
