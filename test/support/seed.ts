@@ -120,6 +120,7 @@ export const SANDBOX_SCENARIO_CODES = [
   "HXGBP",
   "HXFEES",
   "HXDIRECT",
+  "HXDIRECTFEE",
 ] as const;
 
 /**
