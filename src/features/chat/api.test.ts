@@ -846,13 +846,14 @@ describe("upstream", () => {
           accommodationCodes: ["HXGBP"],
         }),
       ]);
-      // Beside hotels it can offer ("Sandbox P" names the package, pound and pay-at-hotel hotels and
-      // Hotel Sandbox Paris), the shortlist says which one it leaves out and why.
+      // Beside hotels it can offer ("Sandbox P" names the package, pound and two pay-at-hotel hotels
+      // and Hotel Sandbox Paris), the shortlist says which one it leaves out and why.
       const mixed = await say(id, `Stay at the Sandbox P ${STAY}`);
       expect(mixed.result.status, mixed.result.message.text).toBe("shortlist");
       expect(mixed.result.artifacts.shortlist.map((e: any) => e.accommodationCode).sort()).toEqual([
         "HX004",
         "HXDIRECT",
+        "HXDIRECTFEE",
         "HXPACKAGE",
       ]);
       expect(mixed.result.message.text).toContain(
