@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../local/server";
-import { DEMO } from "../support/accounts";
+import { DEMO, DEMO_SAVED_CARD } from "../support/accounts";
 
 const root = resolve(import.meta.dirname, "../..");
 
@@ -77,6 +77,60 @@ describe("npm start, out of process", () => {
       body: JSON.stringify({ pageToken: body.data.nextPageToken }),
     });
     expect(((await next.json()) as any).data.accommodations[0].code).toBe("US000003");
+  });
+
+  it("books README's PayAtProperty example with the seeded demo card: nothing charged, the card kept masked", async () => {
+    const core = (path: string, body?: unknown) =>
+      fetch(`${base}${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: { "content-type": "application/json", "api-key": DEMO.apiKey.key },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }).then(async (res) => ({ status: res.status, json: (await res.json()) as any }));
+    const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+    const stay = {
+      accommodation: { code: "US000003" },
+      occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+      checkIn: day(30),
+      checkOut: day(32),
+    };
+    const settings = { access: { code: 1001 } };
+    const found = await core("/api/search", {
+      searchCriteria: {
+        destinations: { accommodations: [stay.accommodation] },
+        occupancies: stay.occupancies,
+        checkIn: stay.checkIn,
+        checkOut: stay.checkOut,
+      },
+      settings,
+    });
+    const option = found.json.data.accommodations[0].options.find((o: any) => o.paymentType === "PayAtProperty");
+    const quote = await core("/api/quote", {
+      quoteCriteria: { optionId: option.id, paymentType: "PayAtProperty", ...stay },
+      settings,
+    });
+    expect(quote.status).toBe(200);
+    const card = DEMO_SAVED_CARD;
+    const booked = await core("/api/book", {
+      bookCriteria: {
+        quoteId: quote.json.data.id,
+        accommodation: stay.accommodation,
+        partnerReference: `e2e-pah-${Date.now()}`,
+        paymentType: "PayAtProperty",
+        paymentCard: { actorId: card.actorId, paymentMethodId: card.paymentMethodId },
+        holder: { name: "Ada", surName: "Lovelace" },
+        checkIn: stay.checkIn,
+        checkOut: stay.checkOut,
+      },
+      settings,
+    });
+    expect(booked.status, JSON.stringify(booked.json)).toBe(200);
+    expect(booked.json.data).toMatchObject({ chargeTotal: 0, paymentType: "PayAtProperty" });
+    const read = await core(`/api/bookings/${booked.json.data.bookingReference}`);
+    expect(read.json.data.paymentCard).toEqual({
+      paymentMethodId: card.paymentMethodId,
+      brand: card.brand,
+      last4: card.last4,
+    });
   });
 
   it("serves static assets and the docs", async () => {

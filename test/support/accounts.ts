@@ -32,6 +32,21 @@ export const DEMO_ACCOUNTS = [
 /** The demo partner and the other one, for tests that need both sides. */
 export const [DEMO, OTHER] = DEMO_ACCOUNTS;
 
+/**
+ * A card the demo partner's traveller `user-42` saved, as the chat card step saves one (the
+ * processor's token, brand, last four digits and expiry; never card data): the guarantee of the
+ * README's PayAtProperty booking. Its ids are those of the OpenAPI examples.
+ */
+export const DEMO_SAVED_CARD = {
+  partnerId: "demo",
+  actorId: "user-42",
+  paymentMethodId: "pm_3kT9x0aQw2LmNpR7",
+  brand: "visa",
+  last4: "4242",
+  expMonth: 12,
+  expYear: 2099,
+} as const;
+
 export const DEMO_OPERATOR_TOKEN = "demo-operator-token";
 
 /** The sandbox Hotel-X supplier's local port (sandbox/hotelx); HOTELX_SANDBOX_PORT overrides it. */

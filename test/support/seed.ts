@@ -6,14 +6,22 @@ import { sha256Hex } from "../../src/platform/crypto/digest";
 import { apiKeys, partners, users } from "../../src/platform/db/schema";
 import { accommodations } from "../../src/features/content/tables";
 import { connections, connectionUpstreams } from "../../src/features/connections/tables";
-import { DEMO_ACCOUNTS, DEMO_UPSTREAM_CONNECTION } from "./accounts";
+import { DEMO_ACCOUNTS, DEMO_SAVED_CARD, DEMO_UPSTREAM_CONNECTION } from "./accounts";
+import { paymentMethods } from "../../src/features/payments/tables";
 import { setUpstream } from "../../src/features/connections/upstreams";
 import type { DemoAccommodation } from "./accommodations";
 import { hotelFor, inventoryCodes, SANDBOX_CITIES } from "../../sandbox/hotelx/src/inventory";
 
-/** Demo partners, admins, API keys and in-use connections. Safe to run again: existing rows are kept. */
+/**
+ * Demo partners, admins, API keys and in-use connections, and the demo traveller's saved card
+ * (DEMO_SAVED_CARD). Safe to run again: existing rows are kept.
+ */
 export const seedDemoAccounts = async (d1: D1Database) => {
   const db = database(d1);
+  await db
+    .insert(paymentMethods)
+    .values({ ...DEMO_SAVED_CARD, isDefault: true, createdAt: "2026-01-01T00:00:00.000Z" })
+    .onConflictDoNothing();
   for (const account of DEMO_ACCOUNTS) {
     await db.batch([
       db
@@ -120,6 +128,7 @@ export const SANDBOX_SCENARIO_CODES = [
   "HXGBP",
   "HXFEES",
   "HXDIRECT",
+  "HXDIRECTFEE",
 ] as const;
 
 /**

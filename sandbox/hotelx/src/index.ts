@@ -77,14 +77,14 @@ const cancelPolicyOf = (room: SandboxRoom, currency: string, net: number) => ({
   description: null,
 });
 
-/** A room's surcharges for the stay (every room of the option, every night), in the hotel's currency. */
+/** A room's surcharges for the stay (every room of the option, every night), in the hotel's currency unless one names its own. */
 const surchargesOf = (room: SandboxRoom, currency: string, nights: number, rooms: number) =>
   room.surcharges?.map((s) => ({
     code: s.code,
     chargeType: s.chargeType,
     mandatory: s.mandatory,
     description: s.description,
-    price: price(round2(s.nightly * nights * rooms), currency),
+    price: price(round2(s.nightly * nights * rooms), s.currency ?? currency),
   })) ?? null;
 
 /** The one market the sandbox's accesses sell in. */

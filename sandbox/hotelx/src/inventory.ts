@@ -18,6 +18,8 @@ export type SandboxSurcharge = {
   chargeType: "INCLUDE" | "EXCLUDE";
   mandatory: boolean;
   nightly: number;
+  /** Its own currency (a local fee); the hotel's when absent. */
+  currency?: string;
 };
 export type SandboxPenalty = { hoursBefore: number; penaltyType: "NIGHTS" | "PERCENT" | "IMPORT"; value: number };
 /** `paymentType`: Hotel-X's `PaymentType` of every option of the hotel; `MERCHANT` when absent. */
@@ -81,6 +83,32 @@ const RULED_HOTELS: SandboxHotel[] = [
     currency: "EUR",
     rooms: standardRooms(90),
     paymentType: "DIRECT",
+  },
+  // Paid at the hotel, priced in EUR, with a resort fee the hotel states in USD.
+  {
+    code: "HXDIRECTFEE",
+    name: "Sandbox pay-at-hotel resort",
+    currency: "EUR",
+    paymentType: "DIRECT",
+    rooms: [
+      {
+        code: "DBL",
+        description: "Double room",
+        board: "RO",
+        nightly: 100,
+        refundable: true,
+        surcharges: [
+          {
+            code: "RESORT",
+            description: "Resort fee",
+            chargeType: "EXCLUDE",
+            mandatory: true,
+            nightly: 20,
+            currency: "USD",
+          },
+        ],
+      },
+    ],
   },
 ];
 

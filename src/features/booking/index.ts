@@ -10,7 +10,7 @@ export { priceQuote } from "./quote";
 export { consumeRateLimit } from "./rate-limit";
 export { bookingRoutes } from "./routes";
 export { DEFAULT_RADIUS_KM, searchAvailability } from "./search";
-export type { SearchQuery } from "./search";
+export type { SearchQuery, SupplierWarning } from "./search";
 export { settlePendingBookingsTask } from "./settle-pending";
 export { bookings } from "./tables";
 export type { BookingRow } from "./tables";

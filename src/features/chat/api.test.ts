@@ -23,6 +23,7 @@ import { settlePendingBookingsTask } from "../booking/settle-pending";
 import { hotelxSupplierName } from "../supply/hotelx/hotelx-supplier";
 import { inDays } from "../../../test/support/clock";
 import { demoUpstreamUrl, sandboxAccess } from "../../../test/support/hotelx";
+import { OPERATOR } from "../../../test/support/sessions";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 50 });
@@ -741,6 +742,204 @@ describe("upstream", () => {
       expect(afterFailure.result.message.text).toBe(
         `Your booking ${row.reference} at Sandbox scenario HXLOST10000 was not booked: the supplier did not confirm it. Nothing was booked or charged; you can book again.`,
       );
+    });
+  });
+
+  describe("the sandbox's price hotels in chat (issue 27): all-in prices, fees due at the hotel, USD, no GBP rate, no package rate, pay at the hotel", () => {
+    beforeAll(async () => {
+      // USD has a rate (0.8 EUR per USD), GBP none.
+      const rates = await call("PUT", "/api/operator/exchange-rates", { base: "EUR", rates: { USD: 1.25 } }, OPERATOR);
+      expect(rates.status).toBe(200);
+    });
+    const paymentOf = (sessionId: string) =>
+      env.DB.prepare(
+        "SELECT reference, status, charge_total, payment_type, payment_card FROM bookings WHERE partner_reference LIKE ?",
+      )
+        .bind(`chat-${sessionId}-%`)
+        .first<{
+          reference: string;
+          status: string;
+          charge_total: number;
+          payment_type: string;
+          payment_card: string | null;
+        }>();
+
+    it("HXFEES: the shortlist shows the all-in price and the resort fee due at the hotel; the card is charged only what is charged at booking", async () => {
+      const id = await startSession("traveller-fees");
+      const list = await say(id, `Stay at the Sandbox Resort Hotel ${STAY}`);
+      expect(list.result.status, list.result.message.text).toBe("shortlist");
+      // 100 EUR a night (a 4.50 city tax inside) charged at booking, a 25 EUR resort fee a night paid at the hotel.
+      expect(list.result.artifacts.shortlist).toEqual([
+        expect.objectContaining({
+          accommodationCode: "HXFEES",
+          name: "Sandbox resort hotel",
+          currency: "EUR",
+          pricePerNight: 125,
+          totalPrice: 250,
+          chargedAtBooking: 200,
+          dueAtHotel: { amount: 50, currency: "EUR" },
+          paymentType: "MerchantPay",
+        }),
+      ]);
+      expect(list.result.message.text).toContain("Here is 1 option in Sandbox Resort Hotel for ");
+      expect(list.result.message.text).toContain(
+        "1. Sandbox resort hotel (4 stars): 125.00 EUR per night, 250.00 EUR in total (50.00 EUR of it payable at the hotel), refundable",
+      );
+      const picked = await say(id, "Book the first one");
+      expect(picked.result.message.text).toContain(
+        "Good choice: Sandbox resort hotel, 250.00 EUR in total (50.00 EUR of it payable at the hotel) for ",
+      );
+      const setup = await say(id, "The guest is Ada Lovelace");
+      expect(setup.result.status).toBe("payment_setup_required");
+      expect((await attachCard(setup.result.artifacts.payment.setupUrl)).status).toBe(200);
+      const confirm = await say(id, "Done");
+      expect(confirm.result.status).toBe("payment_confirmation_required");
+      expect(confirm.result.message.text).toContain(
+        "250.00 EUR in total: 200.00 EUR charged to your visa card ending 4242 at booking and 50.00 EUR payable at the hotel",
+      );
+      const booked = await say(id, "yes");
+      expect(booked.result.status, booked.result.message.text).toBe("booked");
+      expect(booked.result.message.text).toContain(
+        "250.00 EUR in total: 200.00 EUR charged at booking and 50.00 EUR payable at the hotel",
+      );
+      expect(booked.result.artifacts.booking).toMatchObject({ totalPrice: 200, currency: "EUR" });
+      expect(await paymentOf(id)).toMatchObject({
+        status: "success",
+        charge_total: 200,
+        payment_type: "MerchantPay",
+        payment_card: null,
+      });
+    });
+
+    it("HXUSD: the dollar supplier is shown converted at the operator's rate", async () => {
+      const id = await startSession("traveller-usd");
+      const list = await say(id, `Stay at the Sandbox Dollar Hotel ${STAY}`);
+      expect(list.result.status, list.result.message.text).toBe("shortlist");
+      // The cheapest: the non-refundable room at 135 USD a night, two nights at 0.8 EUR per USD.
+      expect(list.result.artifacts.shortlist).toEqual([
+        expect.objectContaining({
+          accommodationCode: "HXUSD",
+          currency: "EUR",
+          pricePerNight: 108,
+          totalPrice: 216,
+          chargedAtBooking: 216,
+          dueAtHotel: { amount: 0, currency: "USD" },
+          refundable: false,
+        }),
+      ]);
+    });
+
+    it("HXGBP: without a GBP rate the traveller is told why, never an empty shortlist or 'no rooms'", async () => {
+      const id = await startSession("traveller-gbp");
+      const list = await say(id, `Stay at the Sandbox Pound Hotel ${STAY}`);
+      expect(list.result.status).toBe("needs_input");
+      expect(list.result.artifacts.shortlist).toBeUndefined();
+      expect(list.result.message.text).not.toContain("no available rooms");
+      expect(list.result.message.text).toContain(
+        "Sandbox pound hotel is priced in GBP, which I cannot convert to EUR right now, so I cannot offer it.",
+      );
+      expect(list.result.artifacts.warnings).toEqual([
+        expect.objectContaining({
+          code: "currency_not_convertible",
+          currency: "GBP",
+          requestedCurrency: "EUR",
+          accommodationCodes: ["HXGBP"],
+        }),
+      ]);
+      // Beside hotels it can offer ("Sandbox P" names the package, pound and two pay-at-hotel hotels
+      // and Hotel Sandbox Paris), the shortlist says which one it leaves out and why.
+      const mixed = await say(id, `Stay at the Sandbox P ${STAY}`);
+      expect(mixed.result.status, mixed.result.message.text).toBe("shortlist");
+      expect(mixed.result.artifacts.shortlist.map((e: any) => e.accommodationCode).sort()).toEqual([
+        "HX004",
+        "HXDIRECT",
+        "HXDIRECTFEE",
+        "HXPACKAGE",
+      ]);
+      expect(mixed.result.message.text).toContain(
+        "\nSandbox pound hotel is priced in GBP, which I cannot convert to EUR right now, so I cannot offer it.\nWhich one would you like to book?",
+      );
+      expect(mixed.result.artifacts.warnings).toEqual([
+        expect.objectContaining({ code: "currency_not_convertible", accommodationCodes: ["HXGBP"] }),
+      ]);
+    });
+
+    it("HXPACKAGE: the package-only rate (the cheapest) and the app-only rate are never offered in chat", async () => {
+      const id = await startSession("traveller-package");
+      const list = await say(id, `Stay at the Sandbox Package Hotel ${STAY}`);
+      expect(list.result.status, list.result.message.text).toBe("shortlist");
+      const [entry] = list.result.artifacts.shortlist;
+      // The package rate (DBL-PKG, 80 EUR a night) is the cheapest; chat sells no package, so the cheapest
+      // public rate is STD-NR at 85 a night (the mobile rate, 88, is for apps only).
+      expect(entry).toMatchObject({ accommodationCode: "HXPACKAGE", totalPrice: 170, refundable: false });
+      const planOf = async (optionId: string) =>
+        (await readOptionId(keyring(env.PAGE_TOKEN_SECRET), optionId, "demo", Date.now())).ratePlanCode;
+      expect(await planOf(entry.optionId)).toBe("STD-NR-RO");
+      // Refundable only: the public DBL (100 a night), never the refundable package rate at 80.
+      const refundable = await say(id, `Refundable only please, at the Sandbox Package Hotel ${STAY}`);
+      const [flexible] = refundable.result.artifacts.shortlist ?? [];
+      expect(flexible, refundable.result.message.text).toMatchObject({ totalPrice: 200, refundable: true });
+      expect(await planOf(flexible.optionId)).toBe("DBL-RO");
+    });
+
+    it("HXDIRECT: a pay-at-the-hotel option keeps the card step as the guarantee and charges 0 at booking", async () => {
+      const id = await startSession("traveller-direct");
+      const list = await say(id, `Stay at the Sandbox Pay-at-hotel Hotel ${STAY}`);
+      expect(list.result.status, list.result.message.text).toBe("shortlist");
+      // The cheapest: STD-NR at 75 EUR a night, all of it paid at the hotel.
+      expect(list.result.artifacts.shortlist).toEqual([
+        expect.objectContaining({
+          accommodationCode: "HXDIRECT",
+          currency: "EUR",
+          totalPrice: 150,
+          chargedAtBooking: 0,
+          dueAtHotel: { amount: 150, currency: "EUR" },
+          paymentType: "PayAtProperty",
+        }),
+      ]);
+      expect(list.result.message.text).toContain("150.00 EUR in total (all of it payable at the hotel)");
+      await say(id, "Book the first one");
+      const setup = await say(id, "The guest is Ada Lovelace");
+      expect(setup.result.status).toBe("payment_setup_required");
+      const attached = await attachCard(setup.result.artifacts.payment.setupUrl, {
+        cardBrand: "mastercard",
+        cardLast4: "4444",
+      });
+      expect(attached.status).toBe(200);
+      const confirm = await say(id, "Done");
+      expect(confirm.result.status).toBe("payment_confirmation_required");
+      expect(confirm.result.message.text).toContain(
+        "150.00 EUR in total, all payable at the hotel: nothing is charged at booking, your mastercard card ending 4444 guarantees the booking",
+      );
+      const booked = await say(id, "yes");
+      expect(booked.result.status, booked.result.message.text).toBe("booked");
+      expect(booked.result.message.text).toContain(
+        "150.00 EUR in total, all payable at the hotel: nothing was charged",
+      );
+      const row = (await paymentOf(id))!;
+      expect(row).toMatchObject({ status: "success", charge_total: 0, payment_type: "PayAtProperty" });
+      expect(JSON.parse(row.payment_card!)).toEqual({
+        paymentMethodId: attached.json.data.paymentMethod.paymentMethodId,
+        brand: "mastercard",
+        last4: "4444",
+      });
+      expect(await upstreamBooking("HXDIRECT", row.reference)).toMatchObject({
+        found: true,
+        booking: { status: "OK" },
+      });
+      expect(booked.result.artifacts.booking).toMatchObject({
+        totalPrice: 0,
+        totalStayPrice: 150,
+        dueAtHotel: { amount: 150, currency: "EUR" },
+        paymentType: "PayAtProperty",
+      });
+      // Its page: nothing charged, the room rate due at the hotel, the all-in price.
+      const page = await pageOf(booked.result.artifacts.booking.confirmationUrl);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain("<dt>Charged at booking</dt><dd>0.00 EUR</dd>");
+      expect(page.text).toContain("<dt>Due at the hotel</dt><dd>Room rate: 150.00 EUR</dd>");
+      expect(page.text).toContain("<dt>All-in price</dt><dd>150.00 EUR</dd>");
+      expect(page.text).not.toContain("<dt>Total</dt>");
     });
   });
 });

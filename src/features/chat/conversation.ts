@@ -2,6 +2,7 @@ import type { Keyring } from "../../platform/crypto/keyring";
 import { bookingPageToken } from "./booking-page-token";
 import { ApiError } from "../../platform/http/api-error";
 import {
+  bookedRate,
   bookPricedQuote,
   findBookingByPartnerReference,
   partnerBooking,
@@ -12,12 +13,12 @@ import {
   consumeRateLimit,
   searchAvailability,
 } from "../booking";
-import { accommodationByCode, type CancelPolicy } from "../supply";
+import { accommodationByCode, type CancelPolicy, type PaymentType, type Rate } from "../supply";
 import { chatConnection, type CoreConnection } from "../connections";
 import { stayNights } from "../../platform/time/zoned-time";
 import { cardById, issueSetupToken, usableCard, type SavedCard } from "../payments";
 import { BOOKING_STATUS_WORDS, type BookingStatus } from "./booking-status";
-import { buildShortlist, type SearchedStay, type ShortlistEntry } from "./shortlist";
+import { buildShortlist, type SearchedStay, type ShortlistEntry, type ShortlistWarning } from "./shortlist";
 import {
   isBookingIntent,
   isCompletion,
@@ -64,16 +65,33 @@ export type ChatEvent =
   | { kind: "action_confirm_payment_card"; payload: { paymentMethodId: string } }
   | { kind: "action_cancel_booking"; payload: { bookingId: string } };
 
+/** The price parts of a booking artifact, from the booked rate. */
+const bookedPrice = (rate: Rate, paymentType: PaymentType) => ({
+  totalPrice: rate.chargeTotal,
+  currency: rate.currency,
+  paymentType,
+  totalStayPrice: rate.totalStayPrice,
+  dueAtHotel: { amount: rate.dueAtProperty.amount, currency: rate.dueAtProperty.currency },
+});
+
+/** What a stay costs: what is charged at booking and, when known, the all-in price and what the hotel collects. */
+type StayPrice = {
+  /** What is charged at booking (rate.chargeTotal). */
+  totalPrice: number;
+  currency: string;
+  /** The all-in price (rate.totalStayPrice); absent when chosen by option id alone (the id does not carry it). */
+  allIn?: number;
+  /** What the hotel collects, in its currency (absent as allIn is). */
+  dueAtHotel?: { amount: number; currency: string };
+  /** Absent as allIn is. */
+  paymentType?: PaymentType;
+};
+
 /** The option the traveller chose, with what booking it needs. */
-type Selection = {
+type Selection = StayPrice & {
   optionId: string;
   accommodationCode: string;
   name: string;
-  /** What is charged at booking. */
-  totalPrice: number;
-  currency: string;
-  /** What the hotel collects on top (from the shortlist; absent when chosen by option id alone). */
-  dueAtHotel?: { amount: number; currency: string };
   stay: SearchedStay;
   /** Fixed when the option is chosen, so a retried confirmation can never book twice. */
   partnerReference: string;
@@ -131,9 +149,73 @@ export type TurnContext = {
 const money = (amount: number, currency: string) =>
   currency === "USD" ? `$${amount.toFixed(2)}` : `${amount.toFixed(2)} ${currency}`;
 
-/** What the hotel collects, in words between `before` and `after`; nothing when nothing is due. */
-const dueWords = (due: { amount: number; currency: string } | undefined, before: string, after: string) =>
-  due && due.amount > 0 ? `${before}${money(due.amount, due.currency)}${after}` : "";
+/** A rate's price as chat tells it. */
+const stayPriceOf = (rate: Rate, paymentType: PaymentType): StayPrice => ({
+  totalPrice: rate.chargeTotal,
+  currency: rate.currency,
+  allIn: rate.totalStayPrice,
+  dueAtHotel: { amount: rate.dueAtProperty.amount, currency: rate.dueAtProperty.currency },
+  paymentType,
+});
+
+/** A shortlist entry's price; an entry kept from before the shortlist showed all-in prices has only what is charged. */
+const entryPrice = (entry: ShortlistEntry): StayPrice =>
+  entry.chargedAtBooking === undefined
+    ? { totalPrice: entry.totalPrice, currency: entry.currency }
+    : {
+        totalPrice: entry.chargedAtBooking,
+        currency: entry.currency,
+        allIn: entry.totalPrice,
+        dueAtHotel: entry.dueAtHotel,
+        paymentType: entry.paymentType ?? "MerchantPay",
+      };
+
+const isDue = (p: StayPrice) => p.allIn !== undefined && p.dueAtHotel !== undefined && p.dueAtHotel.amount > 0;
+
+/** The all-in price, then how much of it the hotel collects: "250.00 EUR in total (50.00 EUR of it payable at the hotel)". */
+const totalWords = (p: StayPrice) => {
+  if (!isDue(p)) return `${money(p.totalPrice, p.currency)} in total`;
+  const of = p.paymentType === "PayAtProperty" ? "all" : money(p.dueAtHotel!.amount, p.dueAtHotel!.currency);
+  return `${money(p.allIn!, p.currency)} in total (${of} of it payable at the hotel)`;
+};
+
+/**
+ * The price split the way it is paid: the all-in price, what the card is charged at booking and what
+ * the hotel collects; at the hotel's own price, nothing is charged and the card is the guarantee.
+ */
+const paymentWords = (p: StayPrice, card: SavedCard | null, booked: boolean) => {
+  const cardWords = card ? `your ${card.brand} card ending ${card.last4}` : "";
+  if (!isDue(p)) return `${money(p.totalPrice, p.currency)} in total${card ? `, paid with ${cardWords}` : ""}`;
+  const total = `${money(p.allIn!, p.currency)} in total`;
+  const due = money(p.dueAtHotel!.amount, p.dueAtHotel!.currency);
+  if (p.paymentType === "PayAtProperty")
+    return `${total}, all payable at the hotel: nothing ${booked ? "was" : "is"} charged at booking${card ? `, ${cardWords} guarantees the booking` : ""}`;
+  return `${total}: ${money(p.totalPrice, p.currency)} charged${card ? ` to ${cardWords}` : ""} at booking and ${due} payable at the hotel`;
+};
+
+/** Hotels named in a sentence: "A", "A and B", "A, B, C and 2 other hotels". */
+const hotelNames = (names: string[]) => {
+  const shown = names.slice(0, 3);
+  const more = names.length - shown.length;
+  if (more > 0) return `${shown.join(", ")} and ${more} other hotel${more === 1 ? "" : "s"}`;
+  return shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}` : (shown[0] ?? "A hotel");
+};
+
+/** What the search could not show, in plain words (each sentence once). */
+const warningWords = (warnings: ShortlistWarning[]) =>
+  [
+    ...new Set(
+      warnings.map(({ warning, hotels }) => {
+        if (warning.code === "currency_not_convertible") {
+          const one = hotels.length <= 1;
+          return `${hotelNames(hotels)} ${one ? "is" : "are"} priced in ${warning.currency}, which I cannot convert to ${warning.requestedCurrency} right now, so I cannot offer ${one ? "it" : "them"}.`;
+        }
+        return warning.code === "supplier_timeout"
+          ? "A supplier did not answer in time, so some hotels may be missing."
+          : "A supplier could not be reached, so some hotels may be missing.";
+      }),
+    ),
+  ].join(" ");
 
 const reply = (status: ChatStatus, text: string, artifacts: Record<string, unknown> = {}): ChatResult => ({
   status,
@@ -214,8 +296,17 @@ const search = async (ctx: TurnContext, state: ConversationState, text: string):
       `I can't search that: ${error.message}. Could you tell me other dates or another place?`,
     );
   }
+  // Never a silent gap: what a supplier could not offer is said, and given to the partner as the search's warnings.
+  const warned = shortlist.warnings.length ? warningWords(shortlist.warnings) : "";
+  const warnings = shortlist.warnings.length ? { warnings: shortlist.warnings.map((w) => w.warning) } : {};
   if (shortlist.entries.length === 0) {
     state.status = "needs_input";
+    if (warned)
+      return reply(
+        "needs_input",
+        `I cannot offer rooms in ${shortlist.place} for ${stayWords(shortlist.stay)}: ${warned} Try other dates or another place.`,
+        warnings,
+      );
     const filters = [
       slots.budget && "budget",
       slots.refundableOnly && "refundable-only",
@@ -233,13 +324,13 @@ const search = async (ctx: TurnContext, state: ConversationState, text: string):
   delete state.selection;
   const lines = shortlist.entries.map(
     (e, i) =>
-      `${i + 1}. ${e.name} (${e.rating} star${e.rating === 1 ? "" : "s"}): ${money(e.pricePerNight, e.currency)} per night, ${money(e.totalPrice, e.currency)} in total${dueWords(e.dueAtHotel, " (", " of it payable at the hotel)")}, ${e.refundable ? "refundable" : "non-refundable"}${e.distanceTo ? `, ${e.distanceTo}` : ""}`,
+      `${i + 1}. ${e.name} (${e.rating} star${e.rating === 1 ? "" : "s"}): ${money(e.pricePerNight, e.currency)} per night, ${totalWords(entryPrice(e))}, ${e.refundable ? "refundable" : "non-refundable"}${e.distanceTo ? `, ${e.distanceTo}` : ""}`,
   );
   const defaulted = slots.adults === undefined ? " I assumed 2 adults; tell me if you are more or fewer." : "";
   return reply(
     "shortlist",
-    `Here are ${shortlist.entries.length} options in ${shortlist.place} for ${stayWords(shortlist.stay)}:\n${lines.join("\n")}\nWhich one would you like to book?${defaulted}`,
-    { shortlist: shortlist.entries },
+    `Here ${shortlist.entries.length === 1 ? "is 1 option" : `are ${shortlist.entries.length} options`} in ${shortlist.place} for ${stayWords(shortlist.stay)}:\n${lines.join("\n")}${warned ? `\n${warned}` : ""}\nWhich one would you like to book?${defaulted}`,
+    { shortlist: shortlist.entries, ...warnings },
   );
 };
 
@@ -257,7 +348,7 @@ const askGuestName = (state: ConversationState): ChatResult => {
   const s = state.selection!;
   return reply(
     "guest_name_required",
-    `Good choice: ${s.name}, ${money(s.totalPrice, s.currency)} in total for ${stayWords(s.stay)}${dueWords(s.dueAtHotel, ", plus ", " payable at the hotel")}. What is the guest's full name (first and last name)?`,
+    `Good choice: ${s.name}, ${totalWords(s)} for ${stayWords(s.stay)}. What is the guest's full name (first and last name)?`,
   );
 };
 
@@ -275,7 +366,7 @@ const askConfirmation = (state: ConversationState, card: SavedCard): ChatResult 
   const s = state.selection!;
   return reply(
     "payment_confirmation_required",
-    `Shall I book ${s.name} for ${state.guest!.firstName} ${state.guest!.lastName}, ${stayWords(s.stay)}, ${money(s.totalPrice, s.currency)} in total, paid with your ${card.brand} card ending ${card.last4}${dueWords(s.dueAtHotel, ", plus ", " payable at the hotel")}? Reply yes to book or no to stop.`,
+    `Shall I book ${s.name} for ${state.guest!.firstName} ${state.guest!.lastName}, ${stayWords(s.stay)}, ${paymentWords(s, card, false)}? Reply yes to book or no to stop.`,
     { payment: cardArtifact(card) },
   );
 };
@@ -299,21 +390,19 @@ const paymentStep = async (ctx: TurnContext, state: ConversationState): Promise<
   );
 };
 
+/** A shortlist entry chosen: its price as the shortlist showed it. */
+const selectEntry = (ctx: TurnContext, state: ConversationState, entry: ShortlistEntry) =>
+  select(ctx, state, {
+    optionId: entry.optionId,
+    accommodationCode: entry.accommodationCode,
+    name: entry.name,
+    ...entryPrice(entry),
+    stay: state.stay!,
+  });
+
 const chooseByOptionId = async (ctx: TurnContext, state: ConversationState, optionId: string) => {
   const fromShortlist = state.shortlist.find((e) => e.optionId === optionId);
-  if (fromShortlist) {
-    select(ctx, state, {
-      optionId,
-      accommodationCode: fromShortlist.accommodationCode,
-      name: fromShortlist.name,
-      // A shortlist kept from before it showed all-in prices has only what is charged.
-      totalPrice: fromShortlist.chargedAtBooking ?? fromShortlist.totalPrice,
-      currency: fromShortlist.currency,
-      ...(fromShortlist.dueAtHotel ? { dueAtHotel: fromShortlist.dueAtHotel } : {}),
-      stay: state.stay!,
-    });
-    return;
-  }
+  if (fromShortlist) return selectEntry(ctx, state, fromShortlist);
   // Any option id this partner got from search carries its hotel, dates and guests (signed).
   const option = await readOptionId(ctx.deps.keys, optionId, ctx.partnerId, ctx.now);
   const accommodation = await accommodationByCode(ctx.deps.db, option.accommodationCode);
@@ -354,8 +443,13 @@ type BookingArtifact = {
   bookingId: string;
   confirmationBookingId: string;
   hotelName: string;
+  /** What was charged at booking (chargeTotal). */
   totalPrice: number;
   currency: string;
+  paymentType: PaymentType;
+  /** The all-in price (rate.totalStayPrice) and what the hotel collects (rate.dueAtProperty, its currency). */
+  totalStayPrice: number;
+  dueAtHotel: { amount: number; currency: string };
   confirmationUrl: string;
   cancelPolicy: string;
 };
@@ -389,17 +483,28 @@ const bookedReply = (state: ConversationState, booking: BookingArtifact, status:
       status,
     });
   const artifacts = { booking: { ...booking, status } };
+  const price = paymentWords(
+    {
+      totalPrice: booking.totalPrice,
+      currency: booking.currency,
+      allIn: booking.totalStayPrice,
+      dueAtHotel: booking.dueAtHotel,
+      paymentType: booking.paymentType,
+    },
+    null,
+    true,
+  );
   if (status === "success") {
     return reply(
       "booked",
-      `Booked! ${booking.hotelName} for ${guest.firstName} ${guest.lastName}, ${stayWords(selection.stay)}, ${money(booking.totalPrice, booking.currency)} in total. Confirmation ${booking.confirmationBookingId}. ${booking.cancelPolicy}`,
+      `Booked! ${booking.hotelName} for ${guest.firstName} ${guest.lastName}, ${stayWords(selection.stay)}, ${price}. Confirmation ${booking.confirmationBookingId}. ${booking.cancelPolicy}`,
       artifacts,
     );
   }
   if (status === "pending") {
     return reply(
       "booked",
-      `Your booking of ${booking.hotelName} for ${guest.firstName} ${guest.lastName}, ${stayWords(selection.stay)}, ${money(booking.totalPrice, booking.currency)} in total, ${BOOKING_STATUS_WORDS.pending.sentence}. Reference ${booking.bookingId}: its page shows when it is confirmed. ${BOOKING_STATUS_WORDS.pending.advice}`,
+      `Your booking of ${booking.hotelName} for ${guest.firstName} ${guest.lastName}, ${stayWords(selection.stay)}, ${price}, ${BOOKING_STATUS_WORDS.pending.sentence}. Reference ${booking.bookingId}: its page shows when it is confirmed. ${BOOKING_STATUS_WORDS.pending.advice}`,
       artifacts,
     );
   }
@@ -433,8 +538,7 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
         bookingId: existing.reference,
         confirmationBookingId: existing.hotelConfirmationNumber ?? existing.reference,
         hotelName: existing.accommodationName,
-        totalPrice: existing.chargeTotal,
-        currency: existing.currency,
+        ...bookedPrice(bookedRate(existing), existing.paymentType),
         confirmationUrl: await bookingPageUrl(ctx, existing.reference),
         cancelPolicy: describeCancelPolicy(
           existing.cancelPolicy ? (JSON.parse(existing.cancelPolicy) as CancelPolicy) : null,
@@ -486,8 +590,7 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
         bookingId: booked.bookingReference,
         confirmationBookingId: booked.hotelConfirmationNumber ?? booked.bookingReference,
         hotelName: quote.accommodation.accommodationName,
-        totalPrice: booked.chargeTotal,
-        currency: quote.rate.currency,
+        ...bookedPrice(booked.rate, booked.paymentType),
         confirmationUrl: await bookingPageUrl(ctx, booked.bookingReference),
         cancelPolicy: describeCancelPolicy(quote.cancelPolicy),
       },
@@ -530,12 +633,7 @@ const acceptPriceChange = async (ctx: TurnContext, state: ConversationState): Pr
       `${state.selection!.name} is no longer available for these dates. Nothing was booked or charged.`,
     );
   }
-  state.selection = {
-    ...state.selection!,
-    optionId: fresh.id,
-    totalPrice: fresh.rate.chargeTotal,
-    currency: fresh.rate.currency,
-  };
+  state.selection = { ...state.selection!, optionId: fresh.id, ...stayPriceOf(fresh.rate, fresh.paymentType) };
   delete state.priceChange;
   return book(ctx, state);
 };
@@ -609,14 +707,7 @@ const textTurn = async (ctx: TurnContext, state: ConversationState, text: string
   );
   const picked = pickFromText(state, text);
   if (picked && (isBookingIntent(text) || (state.status === "shortlist" && !looksLikeSearch))) {
-    select(ctx, state, {
-      optionId: picked.optionId,
-      accommodationCode: picked.accommodationCode,
-      name: picked.name,
-      totalPrice: picked.totalPrice,
-      currency: picked.currency,
-      stay: state.stay!,
-    });
+    selectEntry(ctx, state, picked);
     return askGuestName(state);
   }
   // Still waiting for an answer the message did not give: ask again.

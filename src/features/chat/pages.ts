@@ -22,6 +22,10 @@ const dueAtHotel = (rate: Rate) =>
 <dt>All-in price</dt><dd>${shown(rate.totalStayPrice, rate.currency)}</dd>`
     : "";
 
+/** What was charged: the total when nothing is due at the hotel, else only a part of the all-in price below. */
+const charged = (rate: Rate) =>
+  `<dt>${rate.dueAtProperty.amount > 0 ? "Charged at booking" : "Total"}</dt><dd>${shown(rate.chargeTotal, rate.currency)}</dd>`;
+
 const stripTags = (html: string) => html.replace(/<[^>]*>/g, "");
 
 /** The guest as the page shows them: initial and surname ("A. Lovelace"), never the full name. */
@@ -128,6 +132,7 @@ export const chatPages = featureRouter()
     const holder = JSON.parse(row.holder) as { name: string; surName: string };
     const nights = stayNights(row.checkIn, row.checkOut).length;
     const words = BOOKING_STATUS_WORDS[row.status];
+    const rate = bookedRate(row);
     return c.html(
       htmlPage(
         `Booking ${row.reference}`,
@@ -135,7 +140,7 @@ export const chatPages = featureRouter()
 <dt>Booking</dt><dd>${escapeHtml(row.reference)}</dd><dt>Hotel confirmation</dt><dd>${escapeHtml(row.hotelConfirmationNumber ?? row.reference)}</dd>
 <dt>Hotel</dt><dd>${escapeHtml(row.accommodationName)}</dd><dt>Guest</dt><dd>${escapeHtml(guestShortName(holder))}</dd>
 <dt>Stay</dt><dd>${escapeHtml(row.checkIn)} to ${escapeHtml(row.checkOut)} (${nights} night${nights === 1 ? "" : "s"})</dd>
-<dt>Total</dt><dd>${escapeHtml(row.chargeTotal.toFixed(2))} ${escapeHtml(row.currency)}</dd>${dueAtHotel(bookedRate(row))}
+${charged(rate)}${dueAtHotel(rate)}
 <dt>Cancellation</dt><dd>${escapeHtml(describeCancelPolicy(row.cancelPolicy ? JSON.parse(row.cancelPolicy) : null))}</dd></dl>`,
       ),
       200,

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { EVENT_KINDS } from "./conversation";
 import { IDEMPOTENCY_KEY_PATTERN } from "../../platform/idempotency/idempotency";
 import { MAX_OPTION_ID_LENGTH } from "../booking";
+import { PAYMENT_TYPES } from "../supply";
 
 const SESSION_ID = /^cs_[A-Za-z0-9_-]{32}$/;
 const label = z.string().max(200);
@@ -87,6 +88,10 @@ const shortlistEntry = z.object({
   dueAtHotel: z
     .object({ amount: z.number(), currency: z.string() })
     .openapi({ description: "What the hotel collects from the guest (rate.dueAtProperty), in its currency" }),
+  paymentType: z.enum(PAYMENT_TYPES).openapi({
+    description:
+      "MerchantPay: chargedAtBooking is charged to the saved card at booking. PayAtProperty: nothing is charged at booking (chargedAtBooking 0), the whole stay is dueAtHotel and the saved card is the hotel's guarantee",
+  }),
   currency: z.string(),
   refundable: z.boolean(),
   rating: z.number(),
@@ -173,6 +178,10 @@ export const eventResponseSchema = z
           priceChange: z.record(z.string(), z.unknown()).optional(),
           cancellation: z.record(z.string(), z.unknown()).optional(),
           error: z.record(z.string(), z.unknown()).optional(),
+          warnings: z.array(z.record(z.string(), z.unknown())).optional().openapi({
+            description:
+              "What the search could not show, as POST /api/search's data.warnings (a supplier that did not answer; currency_not_convertible: a supplier's hotels priced in a currency the operator has no exchange rate for); the message says it in plain words",
+          }),
         }),
       }),
     }),
@@ -198,6 +207,7 @@ export const eventResponseSchema = z
                 totalPrice: 160.2,
                 chargedAtBooking: 160.2,
                 dueAtHotel: { amount: 0, currency: "USD" },
+                paymentType: "MerchantPay",
                 currency: "USD",
                 refundable: false,
                 rating: 1,

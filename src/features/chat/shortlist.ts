@@ -2,7 +2,7 @@ import { count, min, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { accommodations } from "../content";
 import { ApiError } from "../../platform/http/api-error";
-import { accommodationsByCodes, haversineKm } from "../supply";
+import { accommodationsByCodes, haversineKm, type PaymentType } from "../supply";
 import type { CoreConnection } from "../connections";
 import {
   type BookingDeps,
@@ -10,6 +10,7 @@ import {
   DEFAULT_RADIUS_KM,
   searchAvailability,
   type SearchQuery,
+  type SupplierWarning,
 } from "../booking";
 import { roundHalfAwayFromZero, toMajor, toMinor } from "../../platform/money";
 import { stayNights } from "../../platform/time/zoned-time";
@@ -32,6 +33,8 @@ export type ShortlistEntry = {
   chargedAtBooking: number;
   /** Of it, what the hotel collects (rate.dueAtProperty), in the hotel's currency. */
   dueAtHotel: { amount: number; currency: string };
+  /** PayAtProperty: nothing is charged at booking, the saved card is the hotel's guarantee. */
+  paymentType: PaymentType;
   currency: string;
   refundable: boolean;
   rating: number;
@@ -41,7 +44,17 @@ export type ShortlistEntry = {
 
 export type SearchedStay = { checkIn: string; checkOut: string; rooms: number[][] };
 
-export type Shortlist = { place: string; stay: SearchedStay; entries: ShortlistEntry[]; searched: number };
+/** A supplier's options the search could not show, with the names of the hotels it names. */
+export type ShortlistWarning = { warning: SupplierWarning; hotels: string[] };
+
+export type Shortlist = {
+  place: string;
+  stay: SearchedStay;
+  entries: ShortlistEntry[];
+  searched: number;
+  /** What the search could not show (a supplier that did not answer, a currency without a rate). */
+  warnings: ShortlistWarning[];
+};
 
 /** An average per night, to the currency's minor unit. */
 const perNight = (total: number, nights: number, currency: string) =>
@@ -101,15 +114,15 @@ export const buildShortlist = async (
   };
   // Chat searches count against the connection's own limit too, before any supplier work.
   await consumeRateLimit(deps.rateLimiter, connection);
-  const { accommodations } = await searchAvailability(deps, connection, query, now);
+  const { accommodations, warnings = [] } = await searchAvailability(deps, connection, query, now);
   const nights = stayNights(slots.checkIn, slots.checkOut).length;
+  // A hotel left out for want of an exchange rate is named to the traveller, so its name is read too.
+  const leftOut = warnings.flatMap((w) => ("accommodationCodes" in w ? w.accommodationCodes : []));
   const details = new Map(
-    (
-      await accommodationsByCodes(
-        deps.db,
-        accommodations.map((a) => a.accommodationCode),
-      )
-    ).map((a) => [a.code, a]),
+    (await accommodationsByCodes(deps.db, [...accommodations.map((a) => a.accommodationCode), ...leftOut])).map((a) => [
+      a.code,
+      a,
+    ]),
   );
   const entries: ShortlistEntry[] = [];
   for (const hotel of accommodations) {
@@ -137,6 +150,7 @@ export const buildShortlist = async (
       totalPrice: cheapest.rate.totalStayPrice,
       chargedAtBooking: cheapest.rate.chargeTotal,
       dueAtHotel: { amount: cheapest.rate.dueAtProperty.amount, currency: cheapest.rate.dueAtProperty.currency },
+      paymentType: cheapest.paymentType,
       currency: cheapest.rate.currency,
       refundable: cheapest.isRefundable,
       rating,
@@ -152,5 +166,11 @@ export const buildShortlist = async (
     stay: { checkIn: slots.checkIn, checkOut: slots.checkOut, rooms },
     entries: entries.slice(0, SHORTLIST_SIZE),
     searched: accommodations.length,
+    warnings: warnings.map((warning) => ({
+      warning,
+      hotels: ("accommodationCodes" in warning ? warning.accommodationCodes : []).map(
+        (code) => details.get(code)?.name ?? code,
+      ),
+    })),
   };
 };

@@ -87,13 +87,18 @@ const ROOM_CHARGE = { type: "ROOM", code: "ROOM", description: "Room rate", incl
  * `ROOM` charge for the base, each tax and fee under its own code) and the nights carry 0. In the
  * rate's currency every amount is kept as it was, so `totalStayPrice` is the MerchantPay twin's to
  * the minor unit; in the property's currency a moved amount is converted back at the inverse rate
- * (rounded once per charge, within one minor unit of the property's own figure).
+ * (rounded once per charge, within one minor unit of the property's own figure). `property.rate`
+ * converts one unit of the property's currency into the rate's: the exchange's by default, for the
+ * property's currency is the hotel's; an upstream's fees due in another currency give that one's.
  */
-export const payAtPropertyLines = (lines: RateLines): RateLines => {
+export const payAtPropertyLines = (
+  lines: RateLines,
+  property: { rate: number } = { rate: lines.exchange?.rate ?? 1 },
+): RateLines => {
   const toProperty = (amount: number) =>
     lines.propertyCurrency === lines.currency
       ? amount
-      : convertMinor(amount, lines.currency, lines.propertyCurrency, 1 / (lines.exchange?.rate ?? 1));
+      : convertMinor(amount, lines.currency, lines.propertyCurrency, 1 / property.rate);
   const base = sumMinor(lines.base);
   const charges = new Map<string, ChargeLine>();
   if (base !== 0) charges.set(ROOM_CHARGE.code, { ...ROOM_CHARGE, amount: base, propertyAmount: toProperty(base) });

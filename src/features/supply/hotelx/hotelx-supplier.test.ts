@@ -10,7 +10,8 @@ import { demoUpstreamUrl, sandboxAccess } from "../../../../test/support/hotelx"
 import { settlePendingBookingsTask } from "../../booking/settle-pending";
 import { circuitFor } from "../upstream-circuit";
 import { bookingByClientReference, type HotelxAccess } from "./client";
-import { hotelxSupplierName, paymentTypeOf } from "./hotelx-supplier";
+import { hotelxSupplierName } from "./hotelx-supplier";
+import { paymentTypeOf } from "./hotelx-price";
 
 // Connection 1002 (seeded by test/setup.ts) sells the sandbox Hotel-X supplier, an auxiliary
 // worker reached through the HOTELX_SANDBOX service binding: every call below crosses that hop.
@@ -775,5 +776,37 @@ describe("payment types of the upstream (issue 27): HXDIRECT answers paymentType
     );
     expect(booked.status).toBe(200);
     expect(booked.json.data).toMatchObject({ chargeTotal: 0, paymentType: "PayAtProperty", currency: "EUR" });
+  });
+
+  it("HXDIRECTFEE: the room moved to the property is converted into the currency of its local fee, not left in the rate's", async () => {
+    // 1 EUR = 1.25 USD. The stay: 2 nights at 100 EUR, and a 20 USD resort fee a night due at the hotel.
+    expect(
+      (await call("PUT", "/api/operator/exchange-rates", { base: "EUR", rates: { USD: 1.25 } }, OPERATOR)).status,
+    ).toBe(200);
+    const res = await search(["HXDIRECTFEE"]);
+    expect(res.status).toBe(200);
+    const [option] = res.json.data.accommodations[0].options;
+    expect(option.paymentType).toBe("PayAtProperty");
+    expect(option.rate).toMatchObject({
+      currency: "EUR",
+      chargeTotal: 0,
+      charges: [
+        { type: "ROOM", code: "ROOM", amount: 200, included: false },
+        { type: "FEE", code: "RESORT", amount: 32, included: false },
+      ],
+      // What the hotel collects is in USD: the room's 200 EUR are 250 USD (never "200 USD").
+      dueAtProperty: {
+        amount: 290,
+        currency: "USD",
+        amountInRateCurrency: 232,
+        charges: [
+          { type: "ROOM", code: "ROOM", amount: 250, currency: "USD" },
+          { type: "FEE", code: "RESORT", amount: 40, currency: "USD" },
+        ],
+      },
+      totalStayPrice: 232,
+    });
+    const quote = await quoted("HXDIRECTFEE");
+    expect(quote.rate).toEqual(option.rate);
   });
 });

@@ -1,0 +1,181 @@
+/**
+ * How a Hotel-X option's price becomes our rate, in whole minor units: surcharges split into
+ * included charges and what is due at the property, any upstream currency converted with the
+ * operator's rates, payment types, penalties on what is charged. Pure (no I/O), so its properties
+ * are checked under Node (hotelx-price.unit.test.ts).
+ */
+import { ApiError } from "../../../platform/http/api-error";
+import { convertMinor, percentOfMinor, sumMinor, splitMinor, toMajor, toMinor } from "../../../platform/money";
+import { stayNights } from "../../../platform/time/zoned-time";
+import { exchangeFor, type ExchangeTable } from "../exchange-rates";
+import { addCharge, addLines, emptyLines, payAtPropertyLines, rateOfLines } from "../rate-lines";
+import { sellMinor, type SellingTerms, toSellingCurrency } from "../selling-price";
+import type { CancelPolicy, PaymentType, Rate, Stay } from "../supplier";
+import type { HotelxCancelPolicy, HotelxPrice, HotelxSurcharge } from "./wire";
+
+/** An amount an upstream priced in a currency the operator has no exchange rate for into the selling one. */
+export class NotConvertible extends Error {
+  constructor(readonly currency: string) {
+    super(`no exchange rate from ${currency}`);
+  }
+}
+
+/**
+ * Hotel-X's `PaymentType` as ours (docs/api-decisions.md, "Issue 27: payment types"): `DIRECT` and
+ * `CARD_CHECK_IN` are paid by the guest at the hotel; `MERCHANT`, `CARD_BOOKING` (the card is charged
+ * at booking) and `PAYX` (paid through a payment service at booking) are charged at booking, as is
+ * a type we do not know (and a quote answer without one).
+ */
+export const paymentTypeOf = (paymentType: string | null | undefined): PaymentType =>
+  paymentType === "DIRECT" || paymentType === "CARD_CHECK_IN" ? "PayAtProperty" : "MerchantPay";
+
+/**
+ * The selling terms of an amount in any currency: the search's markup and selling currency, and
+ * the operator's exchange from that currency (the search's own terms for the supplier's
+ * currency). Throws NotConvertible when the operator has no rate for it.
+ */
+export type TermsFrom = (currency: string) => SellingTerms;
+export const termsFromTable =
+  (terms: SellingTerms, table: ExchangeTable | null): TermsFrom =>
+  (currency) => {
+    if (currency === terms.exchange.currency) return terms;
+    try {
+      return { ...terms, exchange: exchangeFor(table ?? new Map(), currency, terms.currency) };
+    } catch (error) {
+      if (error instanceof ApiError) throw new NotConvertible(currency);
+      throw error;
+    }
+  };
+
+/** Every currency an option states an amount in: its price, its surcharges', its penalties'. */
+export const currenciesOf = (
+  price: HotelxPrice,
+  surcharges: HotelxSurcharge[],
+  policy: HotelxCancelPolicy | null | undefined,
+) => [
+  price.currency,
+  ...surcharges.map((s) => s.price.currency),
+  ...(policy?.cancelPenalties ?? []).map((p) => p.currency),
+];
+
+/** Whole minor units split equally over the rooms, then each room's share equally over the nights. */
+const spread = (total: number, rooms: number, nights: number): number[][] =>
+  splitMinor(
+    total,
+    Array.from({ length: rooms }, () => 1),
+  ).map((room) =>
+    splitMinor(
+      room,
+      Array.from({ length: nights }, () => 1),
+    ),
+  );
+
+/**
+ * An upstream option (the whole stay, every room) as we sell it, in whole minor units. `INCLUDE`
+ * surcharges are inside the upstream net: they are taken out as included charges (converted,
+ * never marked up) and the rest is the base (the connection's markup, converted); mandatory
+ * `EXCLUDE` surcharges are due at the property, in their currency, and in the rate's. Base and
+ * charges are split equally over the rooms, each room's share over the nights, by largest
+ * remainder, so that rooms and nights add up to the minor unit.
+ */
+export const ratesOf = (
+  price: HotelxPrice,
+  surcharges: HotelxSurcharge[],
+  termsFrom: TermsFrom,
+  stay: Stay,
+  rooms: number,
+  paymentType: PaymentType,
+) => {
+  const dates = stayNights(stay.checkIn, stay.checkOut);
+  const hotelCurrency = price.currency;
+  const optionTerms = termsFrom(hotelCurrency);
+  const exchange =
+    optionTerms.exchange.rate === 1 && optionTerms.exchange.currency === optionTerms.currency
+      ? undefined
+      : optionTerms.exchange;
+  const charged = surcharges.filter((s) => s.chargeType === "INCLUDE" || s.mandatory);
+  const due = charged.filter((s) => s.chargeType === "EXCLUDE");
+  // What is due at the property is in the surcharges' own currency when they share one, else the hotel's.
+  const dueCurrencies = [...new Set(due.map((s) => s.price.currency))];
+  const propertyCurrency = dueCurrencies.length === 1 ? dueCurrencies[0]! : hotelCurrency;
+  // From one upstream currency into another: through the selling currency's rates of both.
+  const into = (minor: number, from: string, to: string) =>
+    from === to ? minor : convertMinor(minor, from, to, termsFrom(from).exchange.rate / termsFrom(to).exchange.rate);
+  const items = charged.map((s, i) => {
+    const own = toMinor(s.price.net, s.price.currency);
+    const included = s.chargeType === "INCLUDE";
+    const code = s.code || `SURCHARGE_${i + 1}`;
+    return {
+      charge: { type: "FEE" as const, code, description: s.description || code, included },
+      // An included one, as the upstream net holds it (the hotel's currency); a due one, in the property's.
+      net: included ? into(own, s.price.currency, hotelCurrency) : 0,
+      property: included ? 0 : into(own, s.price.currency, propertyCurrency),
+      sold: toSellingCurrency(own, termsFrom(s.price.currency)),
+    };
+  });
+  const netMinor = toMinor(price.net, hotelCurrency);
+  const includedNet = sumMinor(items.map((i) => i.net));
+  // Included surcharges above the net itself cannot be inside it: the whole net is then the base.
+  const itemized = includedNet <= netMinor ? items : items.filter((i) => !i.charge.included);
+  const baseNet = netMinor - sumMinor(itemized.filter((i) => i.charge.included).map((i) => i.net));
+  const roomLines = spread(sellMinor(baseNet, optionTerms).sold, rooms, dates.length).map((base) => {
+    const lines = emptyLines(optionTerms.currency, propertyCurrency, dates, exchange);
+    lines.base = base;
+    return lines;
+  });
+  for (const item of itemized) {
+    const sold = spread(item.sold, rooms, dates.length);
+    const property = spread(item.property, rooms, dates.length);
+    roomLines.forEach((lines, r) => {
+      for (let n = 0; n < dates.length; n++) addCharge(lines, n, item.charge, sold[r]![n]!, property[r]![n]!);
+    });
+  }
+  // Paid at the hotel: the same lines, all due at the property; `stay` is the rate as charged otherwise.
+  // Moved amounts go into the property's currency at its own rate (the hotel's only when they share one).
+  const property = { rate: termsFrom(propertyCurrency).exchange.rate };
+  const sold =
+    paymentType === "PayAtProperty" ? roomLines.map((lines) => payAtPropertyLines(lines, property)) : roomLines;
+  return { rate: rateOfLines(addLines(sold)), rooms: sold.map(rateOfLines), stay: rateOfLines(addLines(roomLines)) };
+};
+
+/**
+ * Each penalty as an amount in the selling currency, computed in minor units on what is charged
+ * (`chargeTotal`, markup included): `PERCENT` that percentage of it, `NIGHTS` that many of its
+ * nights (a fraction of the next one), `IMPORT` the supplier's amount sold like its price (markup,
+ * converted from its own currency); never above `chargeTotal`. `penaltyType` is `IMPORT` (the value
+ * is an amount, as every penalty of the contract) and `supplierPenalty` keeps what the supplier
+ * stated. The deadline is `hoursBefore` check-in (00:00 UTC) when none is given.
+ */
+export const cancelPolicyOf = (
+  policy: HotelxCancelPolicy | null | undefined,
+  refundable: boolean,
+  rate: Rate,
+  stay: Stay,
+  termsFrom: TermsFrom,
+): CancelPolicy => {
+  const { currency } = rate;
+  const checkIn = Date.parse(`${stay.checkIn}T00:00:00Z`);
+  const chargeTotal = toMinor(rate.chargeTotal, currency);
+  const nights = rate.nights.map((n) => toMinor(n.baseRate, currency) + toMinor(n.taxesAndFees, currency));
+  const amountOf = (p: HotelxCancelPolicy["cancelPenalties"][number]): number => {
+    switch (p.penaltyType) {
+      case "PERCENT":
+        return percentOfMinor(chargeTotal, p.value);
+      case "NIGHTS": {
+        const whole = Math.min(Math.max(0, Math.floor(p.value)), nights.length);
+        const part = whole < nights.length ? percentOfMinor(nights[whole]!, (p.value - whole) * 100) : 0;
+        return sumMinor(nights.slice(0, whole)) + part;
+      }
+      default:
+        return sellMinor(toMinor(p.value, p.currency), termsFrom(p.currency)).sold;
+    }
+  };
+  const penalties = (policy?.cancelPenalties ?? []).map((p) => ({
+    penaltyType: "IMPORT",
+    currency,
+    deadline: p.deadline ?? new Date(checkIn - p.hoursBefore * 3_600_000).toISOString(),
+    value: toMajor(Math.min(Math.max(0, amountOf(p)), chargeTotal), currency),
+    supplierPenalty: { penaltyType: p.penaltyType, value: p.value, currency: p.currency },
+  }));
+  return { refundable: policy?.refundable ?? refundable, cancelPenalties: penalties };
+};
