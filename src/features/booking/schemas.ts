@@ -412,12 +412,21 @@ const cancelPolicy = z
           .number()
           .openapi({ description: "What cancelling costs from the deadline on: always an amount in currency" }),
         supplierPenalty: z
-          .object({ penaltyType: z.string(), value: z.number(), currency: z.string() })
+          .object({
+            penaltyType: z.string(),
+            value: z.number(),
+            currency: z.string(),
+            hoursBefore: z.number().int().optional().openapi({ description: "From this many hours before check-in" }),
+            deadline: z.string().optional().openapi({
+              description:
+                "The deadline it stated; absent when it stated hoursBefore only (deadline above is then check-in 00:00 UTC minus those hours)",
+            }),
+          })
           .optional()
           .openapi({
             description:
               "An upstream's penalty as it stated it (Hotel-X CancelPenaltyType: PERCENT value a percentage, NIGHTS a number of nights, IMPORT an amount in its currency); value above is it as an amount",
-            example: { penaltyType: "PERCENT", value: 100, currency: "EUR" },
+            example: { penaltyType: "PERCENT", value: 100, currency: "EUR", hoursBefore: 48 },
           }),
       }),
     ),

@@ -9,9 +9,12 @@ import { relaySupplier } from "../../../test/support/relay-supplier";
 import { OPERATOR } from "../../../test/support/sessions";
 import { inventorySupplier } from "../supply/inventory-supplier";
 import { REDACTED } from "../supply/provider-transactions";
-import type { Supplier } from "../supply/supplier";
+import type { Offer, Supplier } from "../supply/supplier";
 import { bookingDeps, type BookingDeps } from "./deps";
 import { tgxSearchRequestSchema } from "./tgx-schemas";
+import { hotelxResultProblems } from "../../../test/support/hotelx";
+import { seedDemoUpstream, seedSandboxHotels } from "../../../test/support/seed";
+import { sandboxUrl } from "../../../test/support/accounts";
 import { searchTgx as tgxSearchOf } from "./tgx-search";
 
 /**
@@ -24,6 +27,7 @@ const HOTEL_X = {
     "supplierCode",
     "accessCode",
     "market",
+    "markets",
     "hotelCode",
     "hotelCodeSupplier",
     "hotelName",
@@ -47,7 +51,9 @@ const HOTEL_X = {
   Pax: ["age"],
   Room: [
     "occupancyRefId",
+    "legacyRoomId",
     "code",
+    "supplierCode",
     "description",
     "refundable",
     "units",
@@ -92,10 +98,13 @@ const EMITTED = {
   option: [
     "accessCode",
     "boardCode",
+    "boardCodeSupplier",
     "cancelPolicy",
     "hotelCode",
+    "hotelCodeSupplier",
     "hotelName",
     "id",
+    "markets",
     "occupancies",
     "paymentType",
     "price",
@@ -105,9 +114,9 @@ const EMITTED = {
     "supplierCode",
     "surcharges",
   ],
-  room: ["code", "description", "occupancyRefId", "refundable", "roomPrice"],
+  room: ["code", "description", "legacyRoomId", "occupancyRefId", "refundable", "roomPrice", "supplierCode"],
   price: ["binding", "currency", "exchange", "gross", "net"],
-  penalty: ["currency", "deadline", "isCalculatedDeadline", "penaltyType", "value"],
+  penalty: ["currency", "deadline", "hoursBefore", "isCalculatedDeadline", "penaltyType", "value"],
 };
 
 const DIRECT = 1001;
@@ -159,6 +168,17 @@ const searchTgx = async (body: unknown, apiKey?: string) => {
 };
 
 const keys = (o: object) => Object.keys(o).sort();
+
+const depsWith = (...suppliers: Supplier[]): BookingDeps => ({
+  ...bookingDeps(env),
+  supply: {
+    forConnection: async () => suppliers,
+    named: async (name) => suppliers.find((s) => s.name === name) ?? null,
+  },
+});
+/** The service itself, for suppliers only a test can plug in (a remote one, one with RQ options). */
+const searchWith = async (deps: BookingDeps, body: unknown) =>
+  (await tgxSearchOf(deps, await connectionByCode(DIRECT), tgxSearchRequestSchema.parse(body))).data.hotelX.search;
 
 describe("POST /api/search/tgx: criteria validation", () => {
   it.each([
@@ -367,9 +387,14 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
       expect(HOTEL_X.StatusType).toContain(option.status);
       expect(option.status).toBe("OK");
       expect(option.accessCode).toBe(String(DIRECT));
+      // Edgestay is the supplier: its codes are the supplier's; the markets are those asked.
+      expect(option.supplierCode).toBe("EDGESTAY");
+      expect(option.markets).toEqual(["US"]);
       expect(HOTELS).toContain(option.hotelCode);
+      expect(option.hotelCodeSupplier).toBe(option.hotelCode);
       expect(option.hotelName).toEqual(expect.any(String));
       expect(option.boardCode).toMatch(/^[A-Z]{2}$/);
+      expect(option.boardCodeSupplier).toBe(option.boardCode);
       for (const rule of option.rateRules) expect(HOTEL_X.RateRulesType).toContain(rule);
 
       expect(option.occupancies).toEqual([
@@ -384,6 +409,8 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
       for (const room of option.rooms) {
         expect(keys(room)).toEqual(EMITTED.room);
         for (const key of keys(room)) expect(HOTEL_X.Room).toContain(key);
+        expect(room.supplierCode).toBe(room.code);
+        expect(room.legacyRoomId).toBe(`${room.occupancyRefId}|${room.code}`);
         expect(keys(room.roomPrice)).toEqual(["price"]);
         for (const key of keys(room.roomPrice)) expect(HOTEL_X.RoomPrice).toContain(key);
         checkPrice(room.roomPrice.price);
@@ -401,7 +428,12 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
         for (const key of keys(penalty)) expect(HOTEL_X.CancelPenalty).toContain(key);
         expect(HOTEL_X.CancelPenaltyType).toContain(penalty.penaltyType);
         expect(new Date(penalty.deadline).toISOString()).toBe(penalty.deadline);
-        expect(penalty.isCalculatedDeadline).toBe(false);
+        // Edgestay computed it (the plan's free days, in the hotel's zone).
+        expect(penalty.isCalculatedDeadline).toBe(true);
+        // Whole hours to check-in day 00:00 UTC, rounded up: the fee never starts later than said.
+        const toCheckIn = Date.parse(`${inDays(30)}T00:00:00Z`) - Date.parse(penalty.deadline);
+        expect(penalty.hoursBefore).toBe(Math.max(0, Math.ceil(toCheckIn / 3_600_000)));
+        expect(Number.isInteger(penalty.hoursBefore)).toBe(true);
         expect(penalty.value).toBeGreaterThan(0);
       }
     }
@@ -501,6 +533,120 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
       expect(option.rooms.map((r: any) => r.code)).toEqual(o.rooms.map((r: any) => r.code));
       expect(option.cancelPolicy.refundable).toBe(o.isRefundable);
     });
+  });
+});
+
+describe("POST /api/search/tgx: every answer is a valid HotelSearch of the project's Hotel-X SDL (issue 29)", () => {
+  const valid = async (search: unknown) => expect(await hotelxResultProblems("HotelSearch", search)).toEqual([]);
+  const TWO_ROOMS = [{ paxes: [{ age: 30 }, { age: 30 }] }, { paxes: [{ age: 40 }, { age: 8 }] }];
+
+  it("the check bites: a non-null field left out, a misspelt field, a value the schema's enum lacks", async () => {
+    const { search } = await searchTgx(tgxBody({ hotels: ["US000001"] }));
+    await valid(search);
+    const option = search.options[0];
+    const { markets: _markets, ...withoutMarkets } = option;
+    const broken = [
+      withoutMarkets,
+      { ...option, rooms: option.rooms.map(({ legacyRoomId: _id, ...room }: any) => room) },
+      {
+        ...option,
+        cancelPolicy: {
+          ...option.cancelPolicy,
+          cancelPenalties: option.cancelPolicy.cancelPenalties.map(({ hoursBefore: _h, ...p }: any) => p),
+        },
+      },
+      { ...option, hotelCodeSuplier: option.hotelCode },
+      { ...option, paymentType: "MerchantPay" },
+      { ...option, price: { ...option.price, currency: "usd" } },
+    ];
+    for (const wrong of broken)
+      expect(await hotelxResultProblems("HotelSearch", { ...search, options: [wrong] })).not.toEqual([]);
+  });
+
+  it("embedded inventory: two rooms, audit data, warnings, per-hotel problems and no options at all", async () => {
+    for (const body of [
+      tgxBody({ hotels: HOTELS, occupancies: TWO_ROOMS }, { settings: { auditTransactions: true } }),
+      tgxBody({ hotels: ["US000001", "ZZ999999"], language: "es", currency: "CHF" }),
+      tgxBody({ hotels: ["ZZ999998"] }),
+      { ...tgxBody(), filterSearch: { status: { includes: ["RQ"] } } },
+    ]) {
+      const res = await searchTgx(body);
+      expect(res.status).toBe(200);
+      await valid(res.search);
+    }
+  });
+
+  it("connection 1002 through the sandbox upstream: surcharges, paid at the hotel, penalties the sandbox states in hours", async () => {
+    await seedSandboxHotels(env.DB);
+    await seedDemoUpstream(env.DB, { credentialsKey: env.UPSTREAM_CREDENTIALS_KEY, url: sandboxUrl(), hotels: false });
+    try {
+      const res = await searchTgx(
+        tgxBody(
+          { hotels: ["HX001", "HXFEES", "HXDIRECT", "HXPACKAGE"], currency: "EUR", occupancies: TWO_ROOMS },
+          { code: TGX, settings: { auditTransactions: true } },
+        ),
+      );
+      expect(res.status).toBe(200);
+      expect(res.search.auditData.transactions).toHaveLength(1);
+      expect(new Set(res.search.options.map((o: any) => o.hotelCode))).toEqual(
+        new Set(["HX001", "HXFEES", "HXDIRECT", "HXPACKAGE"]),
+      );
+      await valid(res.search);
+      // The sandbox states HXFEES' penalties by hours before check-in only (no deadline): IMPORT 50 EUR
+      // from 336 h, NIGHTS 1 from 168 h, PERCENT 100 from 48 h. Their hours are its own; the deadlines ours.
+      const fees = res.search.options.find((o: any) => o.hotelCode === "HXFEES");
+      expect(
+        fees.cancelPolicy.cancelPenalties.map((p: any) => [p.hoursBefore, p.isCalculatedDeadline, p.penaltyType]),
+      ).toEqual([
+        [336, true, "IMPORT"],
+        [168, true, "IMPORT"],
+        [48, true, "PERCENT"],
+      ]);
+    } finally {
+      await env.DB.prepare("delete from connection_upstreams where connection_id = 'con_demo_hotelx'").run();
+    }
+  });
+
+  it("a deadline an upstream stated is not calculated (isCalculatedDeadline false), and its hoursBefore are its own", async () => {
+    const inventory = inventorySupplier(database(env.DB));
+    const deadline = "2030-01-01T10:00:00.000Z";
+    // A supplier that states the first penalty of each offer with a deadline and 30 hours of its own.
+    const stating: Supplier = {
+      ...inventory,
+      search: async (...args) => {
+        const answer = await inventory.search(...args);
+        const stated = (o: Offer): Offer => ({
+          ...o,
+          cancelPolicy: {
+            ...o.cancelPolicy,
+            cancelPenalties: o.cancelPolicy.cancelPenalties.map((p, i) =>
+              i === 0
+                ? {
+                    ...p,
+                    deadline,
+                    supplierPenalty: {
+                      penaltyType: "IMPORT",
+                      value: p.value,
+                      currency: p.currency,
+                      hoursBefore: 30,
+                      deadline,
+                    },
+                  }
+                : p,
+            ),
+          },
+        });
+        return { ...answer, offers: new Map([...answer.offers].map(([code, list]) => [code, list.map(stated)])) };
+      },
+    };
+    const search = await searchWith(depsWith(stating), tgxBody({ hotels: HOTELS.slice(0, 2) }));
+    expect(search.options.length).toBeGreaterThan(0);
+    await valid(search);
+    for (const option of search.options) {
+      const [first, ...rest] = option.cancelPolicy!.cancelPenalties;
+      expect(first).toMatchObject({ deadline, isCalculatedDeadline: false, hoursBefore: 30 });
+      for (const p of rest) expect(p.isCalculatedDeadline).toBe(true);
+    }
   });
 });
 
@@ -737,16 +883,6 @@ describe("POST /api/search/tgx: restricted rates (issue 27)", () => {
 
 describe("POST /api/search/tgx: issue 25, every Hotel-X field is applied or refused", () => {
   const idsOf = (search: any) => search.options.map((o: any) => o.id.split("~").slice(1).join("~"));
-  const depsWith = (...suppliers: Supplier[]): BookingDeps => ({
-    ...bookingDeps(env),
-    supply: {
-      forConnection: async () => suppliers,
-      named: async (name) => suppliers.find((s) => s.name === name) ?? null,
-    },
-  });
-  /** The service itself, for suppliers only a test can plug in (a remote one, one with RQ options). */
-  const searchWith = async (deps: BookingDeps, body: unknown) =>
-    (await tgxSearchOf(deps, await connectionByCode(DIRECT), tgxSearchRequestSchema.parse(body))).data.hotelX.search;
 
   it("filterSearch, the schema's argument name, is applied as its deprecated name filter is", async () => {
     const all = await searchTgx(tgxBody({ hotels: HOTELS }));

@@ -31,6 +31,11 @@ const MAX_LISTED_CODES = 20;
 /** Every text we hold (names, descriptions) is English. */
 const ENGLISH = /^en(?:[-_]|$)/i;
 
+/** The markets asked: `criteria.markets` and the deprecated `criteria.market`, each once. */
+const marketsOf = (criteria: TgxSearchRequest["criteria"]) => [
+  ...new Set([...(criteria.markets ?? []), ...(criteria.market ? [criteria.market] : [])]),
+];
+
 /**
  * The core search request a Hotel-X search stands for, priced in `currency` (absent: the hotel's).
  * `filterSearch` and its deprecated name `filter` read the same. Rate-rule filters keep Hotel-X's
@@ -43,7 +48,7 @@ export const coreRequestOf = (request: TgxSearchRequest, currency?: string): Sea
   const filter = request.filterSearch ?? request.filter;
   const includes = filter?.rateRules?.includes;
   const excludes = filter?.rateRules?.excludes;
-  const markets = [...new Set([...(criteria.markets ?? []), ...(criteria.market ? [criteria.market] : [])])];
+  const markets = marketsOf(criteria);
   return {
     searchCriteria: {
       destinations: { accommodations: criteria.hotels.map((code) => ({ code })) },
@@ -152,14 +157,27 @@ const chargedSurchargesOf = (rate: Rate) => [
   })),
 ];
 
+const HOUR_MS = 3_600_000;
+
 /**
  * A core penalty as a Hotel-X `CancelPenalty`: an upstream's `PERCENT` penalty as it stated it
- * (the value a percentage of the price); every other one an `IMPORT` amount in the option's currency.
+ * (the value a percentage of the price); every other one an `IMPORT` amount in the option's
+ * currency. `hoursBefore`: the upstream's own, else the whole hours from the deadline to check-in
+ * day 00:00 UTC, rounded up (the fee is never said to start later than it does). The deadline is
+ * calculated (`isCalculatedDeadline`) unless an upstream stated it: the embedded inventory's are
+ * computed from the plan's free days in the hotel's zone, an upstream's from its hoursBefore.
  */
-const penaltyOf = (p: CancelPolicy["cancelPenalties"][number]) =>
-  p.supplierPenalty?.penaltyType === "PERCENT"
-    ? { penaltyType: "PERCENT" as const, currency: p.currency, value: p.supplierPenalty.value }
-    : { penaltyType: "IMPORT" as const, currency: p.currency, value: p.value };
+const penaltyOf = (p: CancelPolicy["cancelPenalties"][number], checkInMs: number) => {
+  const stated = p.supplierPenalty;
+  return {
+    deadline: p.deadline,
+    isCalculatedDeadline: !stated?.deadline,
+    hoursBefore: stated?.hoursBefore ?? Math.max(0, Math.ceil((checkInMs - Date.parse(p.deadline)) / HOUR_MS)),
+    ...(stated?.penaltyType === "PERCENT"
+      ? { penaltyType: "PERCENT" as const, currency: p.currency, value: stated.value }
+      : { penaltyType: "IMPORT" as const, currency: p.currency, value: p.value }),
+  };
+};
 
 const listed = (codes: string[]) =>
   codes.length > MAX_LISTED_CODES
@@ -251,20 +269,29 @@ export const searchTgx = async (
   }
   const occupancies = criteria.occupancies.map((o, i) => ({ id: i + 1, paxes: o.paxes.map((p) => ({ age: p.age })) }));
   const accessCode = String(connection.code);
+  // Every option is sold in every market at one price: an option's markets are those asked.
+  const markets = marketsOf(criteria);
+  const checkInMs = Date.parse(`${criteria.checkIn}T00:00:00Z`);
+  // Edgestay is the supplier (supplierCode, context EDGESTAY): its codes are the supplier's codes.
   const options: TgxOption[] = core.accommodations.flatMap((hotel) =>
     hotel.options.map((option) => ({
       id: option.id,
       accessCode,
       supplierCode: TGX_SUPPLIER_CODE,
+      markets,
       hotelCode: hotel.accommodationCode,
+      hotelCodeSupplier: hotel.accommodationCode,
       hotelName: hotel.accommodationName,
       boardCode: option.boardCode,
+      boardCodeSupplier: option.boardCode,
       paymentType: tgxPaymentType(option.paymentType),
       status: option.status,
       occupancies,
       rooms: option.rooms.map((room) => ({
         occupancyRefId: room.occupancyRefId,
+        legacyRoomId: `${room.occupancyRefId}|${room.code}`,
         code: room.code,
+        supplierCode: room.code,
         description: room.description,
         refundable: option.isRefundable,
         roomPrice: { price: priceOf(room.rate, option.paymentType) },
@@ -274,11 +301,7 @@ export const searchTgx = async (
       rateRules: option.rateRules,
       cancelPolicy: {
         refundable: option.cancelPolicy.refundable,
-        cancelPenalties: option.cancelPolicy.cancelPenalties.map((p) => ({
-          deadline: p.deadline,
-          isCalculatedDeadline: false,
-          ...penaltyOf(p),
-        })),
+        cancelPenalties: option.cancelPolicy.cancelPenalties.map((p) => penaltyOf(p, checkInMs)),
       },
     })),
   );

@@ -561,7 +561,8 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
           currency: "EUR",
           deadline: hoursBeforeCheckIn(48),
           value: 240,
-          supplierPenalty: { penaltyType: "PERCENT", value: 100, currency: "USD" },
+          // The supplier's statement as given: by hours before check-in, no deadline of its own.
+          supplierPenalty: { penaltyType: "PERCENT", value: 100, currency: "USD", hoursBefore: 48 },
         },
       ]);
       const quote = await quoted("HXUSD", dbl);
@@ -640,21 +641,21 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
           currency: "EUR",
           deadline: hoursBeforeCheckIn(336),
           value: 50,
-          supplierPenalty: { penaltyType: "IMPORT", value: 50, currency: "EUR" },
+          supplierPenalty: { penaltyType: "IMPORT", value: 50, currency: "EUR", hoursBefore: 336 },
         },
         {
           penaltyType: "IMPORT",
           currency: "EUR",
           deadline: hoursBeforeCheckIn(168),
           value: 100,
-          supplierPenalty: { penaltyType: "NIGHTS", value: 1, currency: "EUR" },
+          supplierPenalty: { penaltyType: "NIGHTS", value: 1, currency: "EUR", hoursBefore: 168 },
         },
         {
           penaltyType: "IMPORT",
           currency: "EUR",
           deadline: hoursBeforeCheckIn(48),
           value: 200,
-          supplierPenalty: { penaltyType: "PERCENT", value: 100, currency: "EUR" },
+          supplierPenalty: { penaltyType: "PERCENT", value: 100, currency: "EUR", hoursBefore: 48 },
         },
       ]);
 

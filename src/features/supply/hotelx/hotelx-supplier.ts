@@ -242,7 +242,13 @@ const cancelPolicyOf = (
     currency,
     deadline: p.deadline ?? new Date(checkIn - p.hoursBefore * 3_600_000).toISOString(),
     value: toMajor(Math.min(Math.max(0, amountOf(p)), chargeTotal), currency),
-    supplierPenalty: { penaltyType: p.penaltyType, value: p.value, currency: p.currency },
+    supplierPenalty: {
+      penaltyType: p.penaltyType,
+      value: p.value,
+      currency: p.currency,
+      hoursBefore: p.hoursBefore,
+      ...(p.deadline ? { deadline: p.deadline } : {}),
+    },
   }));
   return { refundable: policy?.refundable ?? refundable, cancelPenalties: penalties };
 };
@@ -489,7 +495,8 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
         options: left.options,
       }));
       return {
-        accommodations: accommodations.filter((a) => offers.has(a.code)),
+        // Every accommodation asked about, with offers or not: the search tells "no availability" from "unknown".
+        accommodations,
         offers,
         ...(warnings.length ? { warnings } : {}),
       };
