@@ -169,6 +169,9 @@ const searchTgx = async (body: unknown, apiKey?: string) => {
 
 const keys = (o: object) => Object.keys(o).sort();
 
+/** The answer is a valid result of the project's Hotel-X SDL type HotelSearch (names as the public schema). */
+const valid = async (search: unknown) => expect(await hotelxResultProblems("HotelSearch", search)).toEqual([]);
+
 const depsWith = (...suppliers: Supplier[]): BookingDeps => ({
   ...bookingDeps(env),
   supply: {
@@ -537,7 +540,6 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
 });
 
 describe("POST /api/search/tgx: every answer is a valid HotelSearch of the project's Hotel-X SDL (issue 29)", () => {
-  const valid = async (search: unknown) => expect(await hotelxResultProblems("HotelSearch", search)).toEqual([]);
   const TWO_ROOMS = [{ paxes: [{ age: 30 }, { age: 30 }] }, { paxes: [{ age: 40 }, { age: 8 }] }];
 
   it("the check bites: a non-null field left out, a misspelt field, a value the schema's enum lacks", async () => {
@@ -903,7 +905,9 @@ describe("POST /api/search/tgx: issue 25, every Hotel-X field is applied or refu
         const res = await searchTgx({ ...tgxBody(), [key]: { status } });
         expect(res.status).toBe(200);
         expect(res.search.options).toEqual([]);
-        expect(res.search.errors.map((e: any) => e.code)).toEqual(["NO_AVAILABILITY"]);
+        // Each hotel had options; the status filter removed them all.
+        expect(res.search.errors.map((e: any) => e.description.split(":")[0])).toEqual(HOTELS.slice(0, 6));
+        expect(new Set(res.search.errors.map((e: any) => e.code))).toEqual(new Set(["FILTERED_OUT"]));
       }
     }
   });
@@ -1038,22 +1042,106 @@ describe("POST /api/search/tgx: issue 25, every Hotel-X field is applied or refu
 });
 
 describe("POST /api/search/tgx: supplier-level problems are errors in a 200", () => {
-  it("unknown hotel codes: a warning beside the options, an error when none is known", async () => {
+  it("unknown hotel codes: one warning per hotel beside the options, one error per hotel when none is known", async () => {
     const mixed = await searchTgx(tgxBody({ hotels: ["US000001", "ZZ999999"] }));
     expect(mixed.status).toBe(200);
     expect(mixed.search.options.length).toBeGreaterThan(0);
     expect(mixed.search.errors).toEqual([]);
     expect(mixed.search.warnings).toEqual([
-      { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "Unknown hotel codes: ZZ999999" },
+      { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "ZZ999999: unknown hotel code" },
     ]);
 
-    const none = await searchTgx(tgxBody({ hotels: ["ZZ999998", "ZZ999999"] }));
+    const none = await searchTgx(tgxBody({ hotels: ["ZZ999998", "ZZ999999", "ZZ999998"] }));
     expect(none.status).toBe(200);
     expect(none.search.options).toEqual([]);
     expect(none.search.errors).toEqual([
-      { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "Unknown hotel codes: ZZ999998, ZZ999999" },
+      { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "ZZ999998: unknown hotel code" },
+      { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "ZZ999999: unknown hotel code" },
     ]);
     for (const error of none.search.errors) expect(keys(error)).toEqual([...HOTEL_X.Error].sort());
+  });
+
+  it("issue 29: one error or warning per hotel without options, by what became of it, never one combined entry", async () => {
+    // Three hotels offering refundable and non-refundable rates (none of those the other tests change):
+    // `soldOut` gets every room stopped on a night of the stay; `filtered` every refundable plan
+    // stopped, and the search excludes non-refundable rates; `open` stays as it is.
+    const candidates = Array.from({ length: 12 }, (_, i) => `US${String(i + 13).padStart(6, "0")}`);
+    const before = await searchTgx(tgxBody({ hotels: candidates }));
+    const optionsOf = (code: string): any[] => before.search.options.filter((o: any) => o.hotelCode === code);
+    const [soldOut, filtered, open] = candidates.filter((code) => {
+      const refundable = new Set(optionsOf(code).map((o) => o.cancelPolicy.refundable));
+      return refundable.has(true) && refundable.has(false);
+    }) as [string, string, string];
+    expect(open).toBeDefined();
+    const rooms = new Set(optionsOf(soldOut).map((o) => o.rooms[0].code as string));
+    const refundablePlans = new Set(
+      optionsOf(filtered)
+        .filter((o) => o.cancelPolicy.refundable)
+        .map((o) => o.id.split("~")[3] as string),
+    );
+    await env.DB.batch([
+      ...[...rooms].map((room) =>
+        env.DB.prepare(
+          "insert into room_nights (accommodation_code, room_code, night, allotment, sold, stop_sell) values (?, ?, ?, 5, 0, 1)",
+        ).bind(soldOut, room, inDays(31)),
+      ),
+      ...[...refundablePlans].map((plan) =>
+        env.DB.prepare(
+          "insert into rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell) values (?, ?, ?, 1)",
+        ).bind(filtered, plan, inDays(31)),
+      ),
+    ]);
+    const body = {
+      ...tgxBody({ hotels: [soldOut, "ZZ999997", filtered, open] }),
+      filterSearch: { rateRules: { excludes: ["NON_REFUNDABLE"] } },
+    };
+    const res = await searchTgx(body);
+    expect(res.status).toBe(200);
+    expect(new Set(res.search.options.map((o: any) => o.hotelCode))).toEqual(new Set([open]));
+    expect(res.search.errors).toEqual([]);
+    expect(res.search.warnings).toEqual([
+      {
+        code: "NO_AVAILABILITY",
+        type: "SUPPLIER",
+        description: `${soldOut}: no options for these dates and occupancies`,
+      },
+      { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "ZZ999997: unknown hotel code" },
+      {
+        code: "FILTERED_OUT",
+        type: "CLIENT",
+        description: `${filtered}: every option was removed by the request's filters, business rules, rate access or currency`,
+      },
+    ]);
+    await valid(res.search);
+
+    // A quota over the whole answer leaves one option: the other hotels' were removed by it.
+    const quota = await searchTgx(
+      tgxBody({ hotels: HOTELS.slice(0, 3) }, { settings: { businessRules: { optionsQuota: 1 } } }),
+    );
+    expect(quota.search.options).toHaveLength(1);
+    const kept = quota.search.options[0].hotelCode;
+    expect(quota.search.warnings).toEqual(
+      HOTELS.slice(0, 3)
+        .filter((code) => code !== kept)
+        .map((code) => ({
+          code: "FILTERED_OUT",
+          type: "CLIENT",
+          description: expect.stringMatching(new RegExp(`^${code}: `)),
+        })),
+    );
+
+    // A supplier that did not answer: its hotels without options say so, beside the supplier's own warning.
+    const failing = await searchWith(
+      depsWith(relaySupplier(env.DB, "relay", { search: "error" })),
+      tgxBody({ hotels: [open, "ZZ999997"] }),
+    );
+    expect(failing.options).toEqual([]);
+    expect(failing.errors).toEqual([
+      { code: "SUPPLIER_ERROR", type: "SUPPLIER", description: `${open}: no options: a supplier failed to answer` },
+      { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "ZZ999997: unknown hotel code" },
+    ]);
+    expect(failing.warnings.map((w) => w.code)).toEqual(["SUPPLIER_ERROR"]);
+    await valid(failing);
   });
 
   it("no availability: no room holds the party, or every room is stopped", async () => {

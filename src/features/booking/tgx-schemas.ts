@@ -278,9 +278,13 @@ export const tgxSearchResponseSchema = z
           context: z.string().nullable(),
           options: z.array(tgxOptionSchema),
           errors: z.array(hotelError).openapi({
-            description: "Supplier-level problems (no availability, unknown hotels): HTTP 200 all the same",
+            description:
+              "When no option is answered: one entry per requested hotel without options, the hotel code first in its description (HOTEL_NOT_FOUND, NO_AVAILABILITY, FILTERED_OUT, SUPPLIER_TIMEOUT, SUPPLIER_ERROR, SUPPLIER_UNAVAILABLE: the statuses of /api/search), or NO_ACCESS; HTTP 200 all the same",
           }),
-          warnings: z.array(hotelError),
+          warnings: z.array(hotelError).openapi({
+            description:
+              "Beside options: the same per-hotel entries, a supplier that did not answer, a currency or language not available",
+          }),
           auditData: z
             .object({
               transactions: z.array(z.object({ request: z.string(), response: z.string(), timeStamp: z.string() })),

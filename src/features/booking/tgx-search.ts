@@ -1,7 +1,4 @@
-import { sql } from "drizzle-orm";
-import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
-import { accommodations } from "../content";
 import {
   type CancelPolicy,
   DEFAULT_SUPPLIER_TIMEOUT_MS,
@@ -13,8 +10,8 @@ import {
 } from "../supply";
 import type { CoreConnection } from "../connections";
 import type { BookingDeps } from "./deps";
-import type { SearchRequest } from "./schemas";
-import { offerTerms, searchAvailability, searchQueryOf } from "./search";
+import type { AccommodationStatus, SearchRequest } from "./schemas";
+import { type CodeStatus, offerTerms, searchAvailability, searchQueryOf } from "./search";
 import {
   TGX_CONTEXT,
   type TgxError,
@@ -27,7 +24,6 @@ import {
 export const TGX_SUPPLIER_CODE = "EDGESTAY";
 /** Hotel-X `RateRulesType` for "an option without rate rules". */
 const NORMAL = "NORMAL";
-const MAX_LISTED_CODES = 20;
 /** Every text we hold (names, descriptions) is English. */
 const ENGLISH = /^en(?:[-_]|$)/i;
 
@@ -179,11 +175,6 @@ const penaltyOf = (p: CancelPolicy["cancelPenalties"][number], checkInMs: number
   };
 };
 
-const listed = (codes: string[]) =>
-  codes.length > MAX_LISTED_CODES
-    ? `${codes.slice(0, MAX_LISTED_CODES).join(", ")} and ${codes.length - MAX_LISTED_CODES} more`
-    : codes.join(", ");
-
 /** Hotel-X business rules over the whole answer (the quota counts options per search, not per hotel). */
 const applyTgxBusinessRules = (
   options: TgxOption[],
@@ -211,14 +202,50 @@ const accessAllowed = (connection: CoreConnection, access: NonNullable<TgxSearch
   return true;
 };
 
-const knownCodes = async (db: Db, codes: string[]): Promise<Set<string>> => {
-  if (codes.length === 0) return new Set();
-  // One bound parameter for any number of codes (D1 binds at most 100).
-  const rows = await db
-    .select({ code: accommodations.code })
-    .from(accommodations)
-    .where(sql`${accommodations.code} IN (SELECT value FROM json_each(${JSON.stringify(codes)}))`);
-  return new Set(rows.map((r) => r.code));
+/** Each status of a requested hotel without options, as a Hotel-X `Error`/`Warning`. */
+const HOTEL_PROBLEMS: Record<
+  Exclude<AccommodationStatus, "available">,
+  Omit<TgxError, "description"> & { text: string }
+> = {
+  unknown_code: { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", text: "unknown hotel code" },
+  no_availability: { code: "NO_AVAILABILITY", type: "SUPPLIER", text: "no options for these dates and occupancies" },
+  filtered_out: {
+    code: "FILTERED_OUT",
+    type: "CLIENT",
+    text: "every option was removed by the request's filters, business rules, rate access or currency",
+  },
+  supplier_timeout: {
+    code: "SUPPLIER_TIMEOUT",
+    type: "SUPPLIER",
+    text: "no options: a supplier did not answer in time",
+  },
+  supplier_error: { code: "SUPPLIER_ERROR", type: "SUPPLIER", text: "no options: a supplier failed to answer" },
+  supplier_unavailable: {
+    code: "SUPPLIER_UNAVAILABLE",
+    type: "SUPPLIER",
+    text: "no options: a supplier is unavailable after repeated failures",
+  },
+};
+
+/**
+ * One problem per requested hotel without an option in the answer, its code first in the
+ * description: the core search's status, and `FILTERED_OUT` for a hotel whose every option the
+ * Hotel-X business rules (a quota over the whole answer) removed.
+ */
+const hotelProblems = (statuses: CodeStatus[], options: TgxOption[], kept: TgxOption[]): TgxError[] => {
+  const shown = kept.length === options.length ? null : new Set(kept.map((o) => o.hotelCode));
+  const problems: TgxError[] = [];
+  for (const { accommodationCode, status } of statuses) {
+    const problem =
+      status !== "available"
+        ? HOTEL_PROBLEMS[status]
+        : shown && !shown.has(accommodationCode)
+          ? HOTEL_PROBLEMS.filtered_out
+          : null;
+    if (problem)
+      problems.push({ code: problem.code, type: problem.type, description: `${accommodationCode}: ${problem.text}` });
+  }
+  return problems;
 };
 
 const answer = (options: TgxOption[], errors: TgxError[], warnings: TgxError[]): TgxSearchResponse => ({
@@ -313,27 +340,9 @@ export const searchTgx = async (
     type: "SUPPLIER",
     description: `${w.supplier}: ${w.message}`,
   }));
-  const requested = [...new Set(criteria.hotels)];
-  const answered = new Set(core.accommodations.map((a) => a.accommodationCode));
-  const silent = requested.filter((code) => !answered.has(code));
-  const known = await knownCodes(deps.db, silent);
-  const unknown = silent.filter((code) => !known.has(code));
-  if (unknown.length) {
-    const problem = {
-      code: "HOTEL_NOT_FOUND",
-      type: "SUPPLIER",
-      description: `Unknown hotel codes: ${listed(unknown)}`,
-    };
-    (unknown.length === requested.length ? errors : warnings).push(problem);
-  }
   const kept = applyTgxBusinessRules(options, settings.businessRules);
-  if (kept.length === 0 && errors.length === 0) {
-    errors.push({
-      code: "NO_AVAILABILITY",
-      type: "SUPPLIER",
-      description: "No options for the requested hotels, dates, occupancies and filters",
-    });
-  }
+  // One entry per requested hotel without options: warnings beside options, errors when there are none.
+  (kept.length ? warnings : errors).push(...hotelProblems(core.statuses ?? [], options, kept));
   const currencies = [...new Set(kept.map((o) => o.price.currency))];
   if (criteria.currency && currencies.some((c) => c !== criteria.currency!.toUpperCase())) {
     warnings.push({

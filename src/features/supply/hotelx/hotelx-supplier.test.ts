@@ -588,6 +588,11 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
           options: 3,
         },
       ]);
+      // Issue 29: offered, and left out for the search's currency.
+      expect(res.json.data.statuses).toEqual([
+        { accommodationCode: "HXGBP", status: "filtered_out" },
+        { accommodationCode: "HX001", status: "available" },
+      ]);
       const tgx = await post("/api/search/tgx", {
         criteria: { checkIn, checkOut: inDays(32), hotels: ["HXGBP"], occupancies: [{ paxes: [{ age: 30 }] }] },
         settings: { access: { code: UPSTREAM } },
@@ -596,6 +601,9 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
       expect(tgx.json.data.hotelX.search.warnings).toContainEqual(
         expect.objectContaining({ code: "CURRENCY_NOT_CONVERTIBLE", type: "SUPPLIER" }),
       );
+      expect(tgx.json.data.hotelX.search.errors).toEqual([
+        expect.objectContaining({ code: "FILTERED_OUT", description: expect.stringMatching(/^HXGBP: /) }),
+      ]);
 
       // Searched while the operator had a GBP rate, quoted after it was taken away.
       await setRates({ USD: 1.25, GBP: 0.8 });
