@@ -137,9 +137,15 @@ export const SANDBOX_SCENARIO_CODES = [
  * (the last word of the name; Barcelona when unknown); scenario hotels sit one degree apart on the
  * equator, far from everything, so a geo search never meets one by accident. Rows present are kept.
  */
-export const seedSandboxHotels = async (d1: D1Database) => {
+export const seedSandboxHotels = async (
+  d1: D1Database,
+  /** Only some of them (a file whose other tests must not meet the rest). */
+  only?: readonly string[],
+) => {
   const codes = [...inventoryCodes(), ...SANDBOX_SCENARIO_CODES];
-  const rows = codes.map((code, i) => {
+  const wanted = only && new Set(only);
+  const rows = codes.flatMap((code, i) => {
+    if (wanted && !wanted.has(code)) return [];
     const hotel = hotelFor(code)!;
     const scenario = (SANDBOX_SCENARIO_CODES as readonly string[]).includes(code);
     // Inventory hotels are named after their city ("Hotel Sandbox Lisbon").
@@ -149,7 +155,7 @@ export const seedSandboxHotels = async (d1: D1Database) => {
           ...SANDBOX_CITIES[0]!,
           latitude: SANDBOX_CITIES[0]!.latitude + i * 0.001,
         });
-    return sandboxHotelContentRow({ code, name: hotel.name, city, starRating: 4 });
+    return [sandboxHotelContentRow({ code, name: hotel.name, city, starRating: 4 })];
   });
   await insertContentRows(d1, rows);
 };

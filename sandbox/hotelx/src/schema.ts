@@ -284,9 +284,22 @@ type Warning {
 
 type HotelSearch {
   context: String
+  auditData: AuditData
   options: [HotelOptionSearch!]
   errors: [Error!]
   warnings: [Warning!]
+}
+
+type AuditData {
+  transactions: [Transactions!]!
+  timeStamp: DateTime!
+  processTime: Float!
+}
+
+type Transactions {
+  request: String!
+  response: String!
+  timeStamp: DateTime!
 }
 
 type HotelOptionSearch {

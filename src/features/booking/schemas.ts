@@ -6,6 +6,23 @@ import { nameSearchCharacters, PAYMENT_TYPES, RATE_RULES, SALES_CHANNELS, VISIBI
 import { MAX_OPTION_ID_LENGTH } from "./option-token";
 
 export const MAX_SEARCH_CODES = 1000;
+
+/**
+ * What became of a code of a search by codes (docs/api-decisions.md, "Issue 29: per-hotel
+ * statuses"): options answered; none for the stay; not in our content; options removed by the
+ * filters, business rules, what the search may sell or its currency; or no option and a supplier
+ * that did not answer in time, failed, or was not asked (circuit open).
+ */
+export const ACCOMMODATION_STATUSES = [
+  "available",
+  "no_availability",
+  "unknown_code",
+  "filtered_out",
+  "supplier_timeout",
+  "supplier_error",
+  "supplier_unavailable",
+] as const;
+export type AccommodationStatus = (typeof ACCOMMODATION_STATUSES)[number];
 export const MAX_ROOMS = 9;
 export const MAX_PAXES_PER_ROOM = 8;
 
@@ -320,7 +337,7 @@ export const searchRequestSchema = z
   .openapi("SearchRequest", {
     example: {
       searchCriteria: {
-        destinations: { accommodations: [{ code: "US000010" }] },
+        destinations: { accommodations: [{ code: "US000010" }, { code: "US000011" }, { code: "ZZ000001" }] },
         occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
         checkIn: "2027-03-10",
         checkOut: "2027-03-12",
@@ -412,12 +429,21 @@ const cancelPolicy = z
           .number()
           .openapi({ description: "What cancelling costs from the deadline on: always an amount in currency" }),
         supplierPenalty: z
-          .object({ penaltyType: z.string(), value: z.number(), currency: z.string() })
+          .object({
+            penaltyType: z.string(),
+            value: z.number(),
+            currency: z.string(),
+            hoursBefore: z.number().int().optional().openapi({ description: "From this many hours before check-in" }),
+            deadline: z.string().optional().openapi({
+              description:
+                "The deadline it stated; absent when it stated hoursBefore only (deadline above is then check-in 00:00 UTC minus those hours)",
+            }),
+          })
           .optional()
           .openapi({
             description:
               "An upstream's penalty as it stated it (Hotel-X CancelPenaltyType: PERCENT value a percentage, NIGHTS a number of nights, IMPORT an amount in its currency); value above is it as an amount",
-            example: { penaltyType: "PERCENT", value: 100, currency: "EUR" },
+            example: { penaltyType: "PERCENT", value: 100, currency: "EUR", hoursBefore: 48 },
           }),
       }),
     ),
@@ -502,6 +528,21 @@ export const searchResponseSchema = envelopeSchema(
           options: z.array(optionSchema),
         }),
       ),
+      statuses: z
+        .array(
+          z.object({
+            accommodationCode: z.string(),
+            status: z.enum(ACCOMMODATION_STATUSES).openapi({
+              description:
+                "available: options answered. no_availability: none for this stay and party. unknown_code: not in Edgestay's content. filtered_out: options existed and the filters, business rules, what the search may sell (visibility, rate rules) or its currency removed them all. supplier_timeout, supplier_error, supplier_unavailable: no option, and a supplier that might have had one did not answer in time, failed, or was not asked (its circuit is open); this wins over filtered_out and no_availability",
+            }),
+          }),
+        )
+        .optional()
+        .openapi({
+          description:
+            "A search by codes only: one entry per code asked (a code sent twice once), in the order asked (docs/api-decisions.md, issue 29)",
+        }),
       warnings: z
         .array(supplierWarningSchema)
         .optional()
@@ -530,6 +571,11 @@ export const searchResponseSchema = envelopeSchema(
               },
             ],
           },
+        ],
+        statuses: [
+          { accommodationCode: "US000010", status: "available" },
+          { accommodationCode: "US000011", status: "no_availability" },
+          { accommodationCode: "ZZ000001", status: "unknown_code" },
         ],
         requestId: "3226ea4d-9af1-4d49-834d-ad57ddfb839d",
         responseTime: 51,

@@ -9,9 +9,12 @@ import { relaySupplier } from "../../../test/support/relay-supplier";
 import { OPERATOR } from "../../../test/support/sessions";
 import { inventorySupplier } from "../supply/inventory-supplier";
 import { REDACTED } from "../supply/provider-transactions";
-import type { Supplier } from "../supply/supplier";
+import type { Offer, Supplier } from "../supply/supplier";
 import { bookingDeps, type BookingDeps } from "./deps";
 import { tgxSearchRequestSchema } from "./tgx-schemas";
+import { hotelxResultProblems } from "../../../test/support/hotelx";
+import { seedDemoUpstream, seedSandboxHotels } from "../../../test/support/seed";
+import { sandboxUrl } from "../../../test/support/accounts";
 import { searchTgx as tgxSearchOf } from "./tgx-search";
 
 /**
@@ -24,6 +27,7 @@ const HOTEL_X = {
     "supplierCode",
     "accessCode",
     "market",
+    "markets",
     "hotelCode",
     "hotelCodeSupplier",
     "hotelName",
@@ -47,7 +51,9 @@ const HOTEL_X = {
   Pax: ["age"],
   Room: [
     "occupancyRefId",
+    "legacyRoomId",
     "code",
+    "supplierCode",
     "description",
     "refundable",
     "units",
@@ -92,10 +98,13 @@ const EMITTED = {
   option: [
     "accessCode",
     "boardCode",
+    "boardCodeSupplier",
     "cancelPolicy",
     "hotelCode",
+    "hotelCodeSupplier",
     "hotelName",
     "id",
+    "markets",
     "occupancies",
     "paymentType",
     "price",
@@ -105,9 +114,9 @@ const EMITTED = {
     "supplierCode",
     "surcharges",
   ],
-  room: ["code", "description", "occupancyRefId", "refundable", "roomPrice"],
+  room: ["code", "description", "legacyRoomId", "occupancyRefId", "refundable", "roomPrice", "supplierCode"],
   price: ["binding", "currency", "exchange", "gross", "net"],
-  penalty: ["currency", "deadline", "isCalculatedDeadline", "penaltyType", "value"],
+  penalty: ["currency", "deadline", "hoursBefore", "isCalculatedDeadline", "penaltyType", "value"],
 };
 
 const DIRECT = 1001;
@@ -159,6 +168,20 @@ const searchTgx = async (body: unknown, apiKey?: string) => {
 };
 
 const keys = (o: object) => Object.keys(o).sort();
+
+/** The answer is a valid result of the project's Hotel-X SDL type HotelSearch (names as the public schema). */
+const valid = async (search: unknown) => expect(await hotelxResultProblems("HotelSearch", search)).toEqual([]);
+
+const depsWith = (...suppliers: Supplier[]): BookingDeps => ({
+  ...bookingDeps(env),
+  supply: {
+    forConnection: async () => suppliers,
+    named: async (name) => suppliers.find((s) => s.name === name) ?? null,
+  },
+});
+/** The service itself, for suppliers only a test can plug in (a remote one, one with RQ options). */
+const searchWith = async (deps: BookingDeps, body: unknown) =>
+  (await tgxSearchOf(deps, await connectionByCode(DIRECT), tgxSearchRequestSchema.parse(body))).data.hotelX.search;
 
 describe("POST /api/search/tgx: criteria validation", () => {
   it.each([
@@ -367,9 +390,14 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
       expect(HOTEL_X.StatusType).toContain(option.status);
       expect(option.status).toBe("OK");
       expect(option.accessCode).toBe(String(DIRECT));
+      // Edgestay is the supplier: its codes are the supplier's; the markets are those asked.
+      expect(option.supplierCode).toBe("EDGESTAY");
+      expect(option.markets).toEqual(["US"]);
       expect(HOTELS).toContain(option.hotelCode);
+      expect(option.hotelCodeSupplier).toBe(option.hotelCode);
       expect(option.hotelName).toEqual(expect.any(String));
       expect(option.boardCode).toMatch(/^[A-Z]{2}$/);
+      expect(option.boardCodeSupplier).toBe(option.boardCode);
       for (const rule of option.rateRules) expect(HOTEL_X.RateRulesType).toContain(rule);
 
       expect(option.occupancies).toEqual([
@@ -384,6 +412,8 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
       for (const room of option.rooms) {
         expect(keys(room)).toEqual(EMITTED.room);
         for (const key of keys(room)) expect(HOTEL_X.Room).toContain(key);
+        expect(room.supplierCode).toBe(room.code);
+        expect(room.legacyRoomId).toBe(`${room.occupancyRefId}|${room.code}`);
         expect(keys(room.roomPrice)).toEqual(["price"]);
         for (const key of keys(room.roomPrice)) expect(HOTEL_X.RoomPrice).toContain(key);
         checkPrice(room.roomPrice.price);
@@ -401,7 +431,12 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
         for (const key of keys(penalty)) expect(HOTEL_X.CancelPenalty).toContain(key);
         expect(HOTEL_X.CancelPenaltyType).toContain(penalty.penaltyType);
         expect(new Date(penalty.deadline).toISOString()).toBe(penalty.deadline);
-        expect(penalty.isCalculatedDeadline).toBe(false);
+        // Edgestay computed it (the plan's free days, in the hotel's zone).
+        expect(penalty.isCalculatedDeadline).toBe(true);
+        // Whole hours to check-in day 00:00 UTC, rounded up: the fee never starts later than said.
+        const toCheckIn = Date.parse(`${inDays(30)}T00:00:00Z`) - Date.parse(penalty.deadline);
+        expect(penalty.hoursBefore).toBe(Math.max(0, Math.ceil(toCheckIn / 3_600_000)));
+        expect(Number.isInteger(penalty.hoursBefore)).toBe(true);
         expect(penalty.value).toBeGreaterThan(0);
       }
     }
@@ -501,6 +536,119 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
       expect(option.rooms.map((r: any) => r.code)).toEqual(o.rooms.map((r: any) => r.code));
       expect(option.cancelPolicy.refundable).toBe(o.isRefundable);
     });
+  });
+});
+
+describe("POST /api/search/tgx: every answer is a valid HotelSearch of the project's Hotel-X SDL (issue 29)", () => {
+  const TWO_ROOMS = [{ paxes: [{ age: 30 }, { age: 30 }] }, { paxes: [{ age: 40 }, { age: 8 }] }];
+
+  it("the check bites: a non-null field left out, a misspelt field, a value the schema's enum lacks", async () => {
+    const { search } = await searchTgx(tgxBody({ hotels: ["US000001"] }));
+    await valid(search);
+    const option = search.options[0];
+    const { markets: _markets, ...withoutMarkets } = option;
+    const broken = [
+      withoutMarkets,
+      { ...option, rooms: option.rooms.map(({ legacyRoomId: _id, ...room }: any) => room) },
+      {
+        ...option,
+        cancelPolicy: {
+          ...option.cancelPolicy,
+          cancelPenalties: option.cancelPolicy.cancelPenalties.map(({ hoursBefore: _h, ...p }: any) => p),
+        },
+      },
+      { ...option, hotelCodeSuplier: option.hotelCode },
+      { ...option, paymentType: "MerchantPay" },
+      { ...option, price: { ...option.price, currency: "usd" } },
+    ];
+    for (const wrong of broken)
+      expect(await hotelxResultProblems("HotelSearch", { ...search, options: [wrong] })).not.toEqual([]);
+  });
+
+  it("embedded inventory: two rooms, audit data, warnings, per-hotel problems and no options at all", async () => {
+    for (const body of [
+      tgxBody({ hotels: HOTELS, occupancies: TWO_ROOMS }, { settings: { auditTransactions: true } }),
+      tgxBody({ hotels: ["US000001", "ZZ999999"], language: "es", currency: "CHF" }),
+      tgxBody({ hotels: ["ZZ999998"] }),
+      { ...tgxBody(), filterSearch: { status: { includes: ["RQ"] } } },
+    ]) {
+      const res = await searchTgx(body);
+      expect(res.status).toBe(200);
+      await valid(res.search);
+    }
+  });
+
+  it("connection 1002 through the sandbox upstream: surcharges, paid at the hotel, penalties the sandbox states in hours", async () => {
+    await seedSandboxHotels(env.DB);
+    await seedDemoUpstream(env.DB, { credentialsKey: env.UPSTREAM_CREDENTIALS_KEY, url: sandboxUrl(), hotels: false });
+    try {
+      const res = await searchTgx(
+        tgxBody(
+          { hotels: ["HX001", "HXFEES", "HXDIRECT", "HXPACKAGE"], currency: "EUR", occupancies: TWO_ROOMS },
+          { code: TGX, settings: { auditTransactions: true } },
+        ),
+      );
+      expect(res.status).toBe(200);
+      expect(res.search.auditData.transactions).toHaveLength(1);
+      expect(new Set(res.search.options.map((o: any) => o.hotelCode))).toEqual(
+        new Set(["HX001", "HXFEES", "HXDIRECT", "HXPACKAGE"]),
+      );
+      await valid(res.search);
+      // The sandbox states HXFEES' penalties by hours before check-in only (no deadline): IMPORT 50 EUR
+      // from 336 h, NIGHTS 1 from 168 h, PERCENT 100 from 48 h. Their hours are its own; the deadlines ours.
+      const fees = res.search.options.find((o: any) => o.hotelCode === "HXFEES");
+      expect(
+        fees.cancelPolicy.cancelPenalties.map((p: any) => [p.hoursBefore, p.isCalculatedDeadline, p.penaltyType]),
+      ).toEqual([
+        [336, true, "IMPORT"],
+        [168, true, "IMPORT"],
+        [48, true, "PERCENT"],
+      ]);
+    } finally {
+      await env.DB.prepare("delete from connection_upstreams where connection_id = 'con_demo_hotelx'").run();
+    }
+  });
+
+  it("a deadline an upstream stated is not calculated (isCalculatedDeadline false), and its hoursBefore are its own", async () => {
+    const inventory = inventorySupplier(database(env.DB));
+    const deadline = "2030-01-01T10:00:00.000Z";
+    // A supplier that states the first penalty of each offer with a deadline and 30 hours of its own.
+    const stating: Supplier = {
+      ...inventory,
+      search: async (...args) => {
+        const answer = await inventory.search(...args);
+        const stated = (o: Offer): Offer => ({
+          ...o,
+          cancelPolicy: {
+            ...o.cancelPolicy,
+            cancelPenalties: o.cancelPolicy.cancelPenalties.map((p, i) =>
+              i === 0
+                ? {
+                    ...p,
+                    deadline,
+                    supplierPenalty: {
+                      penaltyType: "IMPORT",
+                      value: p.value,
+                      currency: p.currency,
+                      hoursBefore: 30,
+                      deadline,
+                    },
+                  }
+                : p,
+            ),
+          },
+        });
+        return { ...answer, offers: new Map([...answer.offers].map(([code, list]) => [code, list.map(stated)])) };
+      },
+    };
+    const search = await searchWith(depsWith(stating), tgxBody({ hotels: HOTELS.slice(0, 2) }));
+    expect(search.options.length).toBeGreaterThan(0);
+    await valid(search);
+    for (const option of search.options) {
+      const [first, ...rest] = option.cancelPolicy!.cancelPenalties;
+      expect(first).toMatchObject({ deadline, isCalculatedDeadline: false, hoursBefore: 30 });
+      for (const p of rest) expect(p.isCalculatedDeadline).toBe(true);
+    }
   });
 });
 
@@ -737,16 +885,6 @@ describe("POST /api/search/tgx: restricted rates (issue 27)", () => {
 
 describe("POST /api/search/tgx: issue 25, every Hotel-X field is applied or refused", () => {
   const idsOf = (search: any) => search.options.map((o: any) => o.id.split("~").slice(1).join("~"));
-  const depsWith = (...suppliers: Supplier[]): BookingDeps => ({
-    ...bookingDeps(env),
-    supply: {
-      forConnection: async () => suppliers,
-      named: async (name) => suppliers.find((s) => s.name === name) ?? null,
-    },
-  });
-  /** The service itself, for suppliers only a test can plug in (a remote one, one with RQ options). */
-  const searchWith = async (deps: BookingDeps, body: unknown) =>
-    (await tgxSearchOf(deps, await connectionByCode(DIRECT), tgxSearchRequestSchema.parse(body))).data.hotelX.search;
 
   it("filterSearch, the schema's argument name, is applied as its deprecated name filter is", async () => {
     const all = await searchTgx(tgxBody({ hotels: HOTELS }));
@@ -767,7 +905,9 @@ describe("POST /api/search/tgx: issue 25, every Hotel-X field is applied or refu
         const res = await searchTgx({ ...tgxBody(), [key]: { status } });
         expect(res.status).toBe(200);
         expect(res.search.options).toEqual([]);
-        expect(res.search.errors.map((e: any) => e.code)).toEqual(["NO_AVAILABILITY"]);
+        // Each hotel had options; the status filter removed them all.
+        expect(res.search.errors.map((e: any) => e.description.split(":")[0])).toEqual(HOTELS.slice(0, 6));
+        expect(new Set(res.search.errors.map((e: any) => e.code))).toEqual(new Set(["FILTERED_OUT"]));
       }
     }
   });
@@ -902,22 +1042,106 @@ describe("POST /api/search/tgx: issue 25, every Hotel-X field is applied or refu
 });
 
 describe("POST /api/search/tgx: supplier-level problems are errors in a 200", () => {
-  it("unknown hotel codes: a warning beside the options, an error when none is known", async () => {
+  it("unknown hotel codes: one warning per hotel beside the options, one error per hotel when none is known", async () => {
     const mixed = await searchTgx(tgxBody({ hotels: ["US000001", "ZZ999999"] }));
     expect(mixed.status).toBe(200);
     expect(mixed.search.options.length).toBeGreaterThan(0);
     expect(mixed.search.errors).toEqual([]);
     expect(mixed.search.warnings).toEqual([
-      { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "Unknown hotel codes: ZZ999999" },
+      { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "ZZ999999: unknown hotel code" },
     ]);
 
-    const none = await searchTgx(tgxBody({ hotels: ["ZZ999998", "ZZ999999"] }));
+    const none = await searchTgx(tgxBody({ hotels: ["ZZ999998", "ZZ999999", "ZZ999998"] }));
     expect(none.status).toBe(200);
     expect(none.search.options).toEqual([]);
     expect(none.search.errors).toEqual([
-      { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "Unknown hotel codes: ZZ999998, ZZ999999" },
+      { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "ZZ999998: unknown hotel code" },
+      { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "ZZ999999: unknown hotel code" },
     ]);
     for (const error of none.search.errors) expect(keys(error)).toEqual([...HOTEL_X.Error].sort());
+  });
+
+  it("issue 29: one error or warning per hotel without options, by what became of it, never one combined entry", async () => {
+    // Three hotels offering refundable and non-refundable rates (none of those the other tests change):
+    // `soldOut` gets every room stopped on a night of the stay; `filtered` every refundable plan
+    // stopped, and the search excludes non-refundable rates; `open` stays as it is.
+    const candidates = Array.from({ length: 12 }, (_, i) => `US${String(i + 13).padStart(6, "0")}`);
+    const before = await searchTgx(tgxBody({ hotels: candidates }));
+    const optionsOf = (code: string): any[] => before.search.options.filter((o: any) => o.hotelCode === code);
+    const [soldOut, filtered, open] = candidates.filter((code) => {
+      const refundable = new Set(optionsOf(code).map((o) => o.cancelPolicy.refundable));
+      return refundable.has(true) && refundable.has(false);
+    }) as [string, string, string];
+    expect(open).toBeDefined();
+    const rooms = new Set(optionsOf(soldOut).map((o) => o.rooms[0].code as string));
+    const refundablePlans = new Set(
+      optionsOf(filtered)
+        .filter((o) => o.cancelPolicy.refundable)
+        .map((o) => o.id.split("~")[3] as string),
+    );
+    await env.DB.batch([
+      ...[...rooms].map((room) =>
+        env.DB.prepare(
+          "insert into room_nights (accommodation_code, room_code, night, allotment, sold, stop_sell) values (?, ?, ?, 5, 0, 1)",
+        ).bind(soldOut, room, inDays(31)),
+      ),
+      ...[...refundablePlans].map((plan) =>
+        env.DB.prepare(
+          "insert into rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell) values (?, ?, ?, 1)",
+        ).bind(filtered, plan, inDays(31)),
+      ),
+    ]);
+    const body = {
+      ...tgxBody({ hotels: [soldOut, "ZZ999997", filtered, open] }),
+      filterSearch: { rateRules: { excludes: ["NON_REFUNDABLE"] } },
+    };
+    const res = await searchTgx(body);
+    expect(res.status).toBe(200);
+    expect(new Set(res.search.options.map((o: any) => o.hotelCode))).toEqual(new Set([open]));
+    expect(res.search.errors).toEqual([]);
+    expect(res.search.warnings).toEqual([
+      {
+        code: "NO_AVAILABILITY",
+        type: "SUPPLIER",
+        description: `${soldOut}: no options for these dates and occupancies`,
+      },
+      { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "ZZ999997: unknown hotel code" },
+      {
+        code: "FILTERED_OUT",
+        type: "CLIENT",
+        description: `${filtered}: every option was removed by the request's filters, business rules, rate access or currency`,
+      },
+    ]);
+    await valid(res.search);
+
+    // A quota over the whole answer leaves one option: the other hotels' were removed by it.
+    const quota = await searchTgx(
+      tgxBody({ hotels: HOTELS.slice(0, 3) }, { settings: { businessRules: { optionsQuota: 1 } } }),
+    );
+    expect(quota.search.options).toHaveLength(1);
+    const kept = quota.search.options[0].hotelCode;
+    expect(quota.search.warnings).toEqual(
+      HOTELS.slice(0, 3)
+        .filter((code) => code !== kept)
+        .map((code) => ({
+          code: "FILTERED_OUT",
+          type: "CLIENT",
+          description: expect.stringMatching(new RegExp(`^${code}: `)),
+        })),
+    );
+
+    // A supplier that did not answer: its hotels without options say so, beside the supplier's own warning.
+    const failing = await searchWith(
+      depsWith(relaySupplier(env.DB, "relay", { search: "error" })),
+      tgxBody({ hotels: [open, "ZZ999997"] }),
+    );
+    expect(failing.options).toEqual([]);
+    expect(failing.errors).toEqual([
+      { code: "SUPPLIER_ERROR", type: "SUPPLIER", description: `${open}: no options: a supplier failed to answer` },
+      { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", description: "ZZ999997: unknown hotel code" },
+    ]);
+    expect(failing.warnings.map((w) => w.code)).toEqual(["SUPPLIER_ERROR"]);
+    await valid(failing);
   });
 
   it("no availability: no room holds the party, or every room is stopped", async () => {

@@ -1,6 +1,6 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import type { RateLimiter } from "../../platform/ratelimit/rate-limiter";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { answered, api, post, call, OTHER_KEY, readResponse, DEMO_KEY } from "../../../test/support/api";
 import { haversineKm, near, nameSearchSql } from "../supply/accommodations";
@@ -30,6 +30,9 @@ import { createApp } from "../../app";
 import { CHAT, NEW_YORK } from "../../../test/support/chat";
 import { feeSubjectOf, includedChargesMinor } from "../../../test/support/fees";
 import type { FeeSubject } from "../content";
+import { seedSandboxHotels } from "../../../test/support/seed";
+import { seedSandboxHotelContent } from "../../../scripts/bench/sandbox-hotels";
+import { circuitFor, FAILURES_TO_OPEN } from "../supply/upstream-circuit";
 
 const COUNT = 400;
 type Row = { code: string; name: string; latitude: number; longitude: number };
@@ -1693,5 +1696,235 @@ describe("rate-limit-first", () => {
       expect(refused.json).toMatchObject({ success: false, code: "rate_limit_exceeded" });
       expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
     });
+  });
+});
+
+describe("per-hotel statuses (issue 29)", () => {
+  // Connection 1002 sells the sandbox Hotel-X upstream; here with the embedded inventory beside it
+  // (withEmbedded), so one search by codes meets both suppliers.
+  const UPSTREAM = 1002;
+  const UPSTREAM_SUPPLIER = "hotelx-con_demo_hotelx";
+  const GENERATED = Array.from({ length: 100 }, (_, i) => `HX${1000 + i}`);
+  /** Sold by the upstream only: every embedded room of it is stopped below. */
+  const UPSTREAM_ONLY = GENERATED[0]!;
+  const circuit = () => circuitFor(env, "con_demo_hotelx");
+  const withEmbedded = (on: boolean) =>
+    env.DB.prepare("UPDATE connection_upstreams SET with_embedded = ? WHERE connection_id = 'con_demo_hotelx'")
+      .bind(on ? 1 : 0)
+      .run();
+  const searchCodes = async (
+    codes: string[],
+    extra: { settings?: Record<string, unknown>; filters?: unknown; code?: number } = {},
+  ) => {
+    const res = await post(
+      "/api/search",
+      searchBody(
+        { destinations: { accommodations: codes.map((code) => ({ code })) } },
+        {
+          settings: { access: { code: extra.code ?? UPSTREAM }, ...extra.settings },
+          ...(extra.filters ? { filters: extra.filters } : {}),
+        },
+      ),
+    );
+    expect(res.status, res.text).toBe(200);
+    return res.json.data;
+  };
+  const statusOf = (data: any) =>
+    new Map<string, string>(data.statuses.map((s: any) => [s.accommodationCode, s.status]));
+  const listedOf = (data: any) => new Set<string>(data.accommodations.map((a: any) => a.accommodationCode));
+  const NO_NON_REFUNDABLE = { rateRuleFilter: { excludes: ["NON_REFUNDABLE"] } };
+  /** Hotels changed below: sold out; refundable rates stopped (and non-refundable ones filtered); only a package rate left. */
+  let soldOut: string;
+  let filtered: string;
+  let packageOnly: string;
+  let open: string;
+
+  beforeAll(async () => {
+    await seedSandboxHotels(env.DB, ["HX001", "HX500", "HXSLOW2000"]);
+    await seedSandboxHotelContent(
+      env.DB,
+      GENERATED.map((_, i) => i),
+    );
+    await withEmbedded(true);
+    // Hotels of the embedded inventory with refundable and non-refundable public rates and a package rate.
+    const candidates = Array.from({ length: 40 }, (_, i) => `US${String(i + 301).padStart(6, "0")}`);
+    const seen = await searchCodes(candidates);
+    const withPackages = await post(
+      "/api/search",
+      searchBody(
+        { destinations: { accommodations: candidates.map((code) => ({ code })) } },
+        {
+          settings: { access: { code: UPSTREAM } },
+          distributionContext: { supportedVisibilityTypes: ["PUBLIC", "PACKAGE"] },
+        },
+      ),
+    );
+    const optionsOf = (data: any, code: string): any[] =>
+      data.accommodations.find((a: any) => a.accommodationCode === code)?.options ?? [];
+    const [a, b, c, d] = candidates.filter((code) => {
+      const options = optionsOf(seen, code);
+      return (
+        options.some((o) => o.isRefundable) &&
+        options.some((o) => !o.isRefundable) &&
+        optionsOf(withPackages.json.data, code).some((o) => o.visibility === "PACKAGE")
+      );
+    });
+    expect(d).toBeDefined();
+    [soldOut, filtered, packageOnly, open] = [a!, b!, c!, d!];
+    const plan = (o: any) => o.id.split("~")[3] as string;
+    const night = inDays(31);
+    const stopRoom = (code: string, room: string) =>
+      env.DB.prepare(
+        "insert into room_nights (accommodation_code, room_code, night, allotment, sold, stop_sell) values (?, ?, ?, 5, 0, 1)",
+      ).bind(code, room, night);
+    const stopPlan = (code: string, ratePlan: string) =>
+      env.DB.prepare(
+        "insert into rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell) values (?, ?, ?, 1)",
+      ).bind(code, ratePlan, night);
+    const stars = await env.DB.prepare("select star_rating from accommodations where code = ?")
+      .bind(UPSTREAM_ONLY)
+      .first<number>("star_rating");
+    const upstreamOnlyRooms = catalogueFor(UPSTREAM_ONLY, stars!).rooms.map((r) => r.code);
+    await env.DB.batch([
+      ...[...new Set(optionsOf(seen, soldOut).map((o) => o.rooms[0].code as string))].map((r) => stopRoom(soldOut, r)),
+      ...[
+        ...new Set(
+          optionsOf(seen, filtered)
+            .filter((o) => o.isRefundable)
+            .map(plan),
+        ),
+      ].map((p) => stopPlan(filtered, p)),
+      // Every public plan stopped: only the package rate, which this search may not sell, is left.
+      ...[...new Set(optionsOf(seen, packageOnly).map(plan))].map((p) => stopPlan(packageOnly, p)),
+      ...upstreamOnlyRooms.map((r) => stopRoom(UPSTREAM_ONLY, r)),
+    ]);
+  });
+  beforeEach(async () => {
+    await circuit().record(true, Date.now());
+  });
+  afterAll(async () => {
+    await withEmbedded(false);
+    await circuit().record(true, Date.now());
+  });
+
+  it("a 1,000-code search mixing unknown, sold-out, filtered and upstream codes: exactly one correct status per code", async () => {
+    const known = all
+      .map((r) => r.code)
+      .filter((code) => code.startsWith("US"))
+      .slice(0, 400);
+    const unknown = Array.from({ length: 499 }, (_, i) => `ZZ${String(i + 1).padStart(6, "0")}`);
+    // Interleaved, and one code twice: one status per code, in the order first asked.
+    const codes = [...known, ...GENERATED, ...unknown].sort(
+      (x, y) => x.slice(2).localeCompare(y.slice(2)) || x.localeCompare(y),
+    );
+    codes.push(known[0]!);
+    expect(codes).toHaveLength(1000);
+    for (const code of [soldOut, filtered, packageOnly, open]) expect(known).toContain(code);
+
+    const data = await searchCodes(codes, { filters: NO_NON_REFUNDABLE });
+    const unfiltered = await searchCodes(codes);
+    expect(data.warnings).toBeUndefined();
+    expect(data.statuses.map((s: any) => s.accommodationCode)).toEqual([...new Set(codes)]);
+    const status = statusOf(data);
+    const listed = listedOf(data);
+    const offeredUnfiltered = listedOf(unfiltered);
+
+    // The hotels changed for this test, each by what was done to it.
+    expect([soldOut, filtered, packageOnly, open, UPSTREAM_ONLY, unknown[0]].map((code) => status.get(code!))).toEqual([
+      "no_availability",
+      "filtered_out",
+      "filtered_out",
+      "available",
+      "available",
+      "unknown_code",
+    ]);
+    // The upstream alone sells UPSTREAM_ONLY now.
+    const upstreamOnly = data.accommodations.find((a: any) => a.accommodationCode === UPSTREAM_ONLY);
+    expect(upstreamOnly.options.every((o: any) => o.id.endsWith(`~${UPSTREAM_SUPPLIER}`))).toBe(true);
+    // Both suppliers sell the other generated hotels.
+    const both = data.accommodations.find((a: any) => a.accommodationCode === GENERATED[1]);
+    expect(both.options.some((o: any) => o.id.endsWith(`~${UPSTREAM_SUPPLIER}`))).toBe(true);
+    expect(both.options.some((o: any) => !o.id.endsWith(`~${UPSTREAM_SUPPLIER}`))).toBe(true);
+
+    // Every other code: answered with options is available; a known one without is filtered out when
+    // the same search without the filter offered it, else without availability; the rest are unknown.
+    const changed = new Set([soldOut, filtered, packageOnly, open, UPSTREAM_ONLY]);
+    const expected = (code: string) =>
+      listed.has(code)
+        ? "available"
+        : !known.includes(code) && !GENERATED.includes(code)
+          ? "unknown_code"
+          : offeredUnfiltered.has(code)
+            ? "filtered_out"
+            : "no_availability";
+    for (const code of new Set(codes))
+      if (!changed.has(code)) expect([code, status.get(code)]).toEqual([code, expected(code)]);
+    const counts = (s: string) => [...status.values()].filter((v) => v === s).length;
+    expect(counts("unknown_code")).toBe(499);
+    expect(counts("available")).toBeGreaterThan(400);
+    expect(counts("filtered_out")).toBeGreaterThanOrEqual(2);
+    expect(counts("no_availability")).toBeGreaterThanOrEqual(1);
+    // The unfiltered search accounts for the same codes.
+    expect(unfiltered.statuses.map((s: any) => s.accommodationCode)).toEqual([...new Set(codes)]);
+    expect(statusOf(unfiltered).get(filtered)).toBe("available");
+    expect(statusOf(unfiltered).get(packageOnly)).toBe("filtered_out");
+  });
+
+  it("a supplier that did not answer: its failure for every known hotel left without options, whatever else happened to it", async () => {
+    // `spoiler`: a scenario hotel that spoils the upstream's whole answer; the embedded inventory still sells it.
+    const codes = (spoiler: string) => [open, spoiler, soldOut, filtered, packageOnly, UPSTREAM_ONLY, "ZZ999999"];
+    const expectFailure = (data: any, failure: string, spoiler: string) => {
+      expect(data.warnings.map((w: any) => [w.code, w.supplier])).toEqual([[failure, UPSTREAM_SUPPLIER]]);
+      expect(data.statuses).toEqual([
+        ...[open, spoiler].map((accommodationCode) => ({ accommodationCode, status: "available" })),
+        // No availability, filtered out or sold only upstream: the failed supplier might have had an option.
+        ...[soldOut, filtered, packageOnly, UPSTREAM_ONLY].map((accommodationCode) => ({
+          accommodationCode,
+          status: failure,
+        })),
+        { accommodationCode: "ZZ999999", status: "unknown_code" },
+      ]);
+    };
+    const error = await searchCodes(codes("HX500"), { filters: NO_NON_REFUNDABLE });
+    expectFailure(error, "supplier_error", "HX500");
+    // The sandbox answers HXSLOW2000 after 2 s; the search waits 300 ms.
+    const late = await searchCodes(codes("HXSLOW2000"), { filters: NO_NON_REFUNDABLE, settings: { timeout: "300" } });
+    expectFailure(late, "supplier_timeout", "HXSLOW2000");
+    // An open circuit: the upstream is not asked at all.
+    const now = Date.now();
+    for (let i = 0; i < FAILURES_TO_OPEN; i++) await circuit().record(false, now);
+    const refused = await searchCodes(codes("HX001"), { filters: NO_NON_REFUNDABLE });
+    expectFailure(refused, "supplier_unavailable", "HX001");
+  });
+
+  it("the upstream alone: a code it has nothing for is no_availability; when it fails, every known code takes the failure and an unknown one stays unknown_code (one read of the content index)", async () => {
+    await withEmbedded(false);
+    try {
+      const answered = await searchCodes(["HX001", open, "ZZ999999"]);
+      expect(answered.statuses).toEqual([
+        { accommodationCode: "HX001", status: "available" },
+        // Our content knows it; the sandbox sells no US hotel.
+        { accommodationCode: open, status: "no_availability" },
+        { accommodationCode: "ZZ999999", status: "unknown_code" },
+      ]);
+      const data = await searchCodes([UPSTREAM_ONLY, "HX500", open, "ZZ999999"]);
+      expect(data.accommodations).toEqual([]);
+      expect(data.statuses).toEqual([
+        { accommodationCode: UPSTREAM_ONLY, status: "supplier_error" },
+        { accommodationCode: "HX500", status: "supplier_error" },
+        { accommodationCode: open, status: "supplier_error" },
+        { accommodationCode: "ZZ999999", status: "unknown_code" },
+      ]);
+    } finally {
+      await withEmbedded(true);
+    }
+  });
+
+  it("only a search by codes answers statuses: a geo or name search has none to account for", async () => {
+    for (const criteria of [{ geo: { lat: 40.7128, lng: -74.006, limit: 5 } }, { accommodationName: "harbor" }]) {
+      const res = await post("/api/search", searchBody(criteria, { settings: { access: { code: UPSTREAM } } }));
+      expect(res.status).toBe(200);
+      expect(res.json.data.statuses).toBeUndefined();
+    }
   });
 });

@@ -14,6 +14,7 @@ import {
   type CurrencyWarning,
   type SupplyAccommodation,
   logUnsellable,
+  accommodationsByCodes,
   needsExchangeRates,
   sellingTermsFor,
   callSupplier,
@@ -31,7 +32,7 @@ import type { CoreConnection } from "../connections";
 import { accommodationTypeName, suppliersFor, type BookingDeps } from "./deps";
 import { OPTION_LIFETIME_MS, optionIdsFor } from "./option-token";
 import { rememberUpstreamOptions, type SearchedUpstreamOption } from "./upstream-options";
-import type { SearchRequest } from "./schemas";
+import type { AccommodationStatus, SearchRequest } from "./schemas";
 export const MAX_NIGHTS = 30;
 /** Inventory is sold for check-ins up to this many days ahead. */
 export const BOOKING_HORIZON_DAYS = 365;
@@ -61,7 +62,9 @@ export type SearchQuery = {
  * A supplier that did not answer a search in time or at all (the search answers with the others),
  * or options a supplier answered that could not be priced in the requested currency.
  */
-export type SupplierWarning = { code: SupplierFailureCode; supplier: string; message: string } | CurrencyWarning;
+export type SupplierWarning = SupplierFault | CurrencyWarning;
+/** A supplier that gave no answer. */
+type SupplierFault = { code: SupplierFailureCode; supplier: string; message: string };
 
 /** Per room, the partner's occupancy id, echoed as `occupancyRefId`; positions 1..n when none was sent. */
 export const occupancyRefIdsOf = (occupancies: Occupancy[]): number[] => {
@@ -194,6 +197,33 @@ export const searchQueryOf = (request: SearchRequest): SearchQuery => {
   };
 };
 
+/** What became of one requested accommodation code (docs/api-decisions.md, "Issue 29: per-hotel statuses"). */
+export type CodeStatus = { accommodationCode: string; status: AccommodationStatus };
+
+/**
+ * One status per requested code, each code once in the order asked. `status` holds what the
+ * answering suppliers gave for a code our content knows (undefined: unknown). A hotel without an
+ * option takes the failure of a supplier that did not answer (its answer might have held it).
+ */
+const statusesOf = (
+  codes: string[],
+  status: (code: string) => AccommodationStatus | undefined,
+  failure: SupplierFailureCode | undefined,
+): CodeStatus[] => {
+  const statuses: CodeStatus[] = [];
+  const seen = new Set<string>();
+  for (const code of codes) {
+    if (seen.has(code)) continue;
+    seen.add(code);
+    const found = status(code);
+    statuses.push({
+      accommodationCode: code,
+      status: found === undefined ? "unknown_code" : found === "available" ? found : (failure ?? found),
+    });
+  }
+  return statuses;
+};
+
 type SupplierAnswer = {
   supplier: Supplier;
   selling: SellingTerms;
@@ -215,7 +245,7 @@ const askSupplier = async (
   options: SupplyOptions,
   transactions: ProviderTransaction[] | undefined,
   access: RateAccess,
-): Promise<SupplierAnswer | SupplierWarning> => {
+): Promise<SupplierAnswer | SupplierFault> => {
   try {
     const answer = await callSupplier(supplier, options, transactions, (call) =>
       supplier.search(selection, stay, now, selling, { ...call, rateAccess: access }),
@@ -265,10 +295,8 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
     ),
   );
   const answered = answers.filter((a): a is SupplierAnswer => "supplier" in a && "selling" in a);
-  const warnings: SupplierWarning[] = [
-    ...answers.filter((a): a is SupplierWarning => "code" in a),
-    ...answered.flatMap((a) => a.warnings ?? []),
-  ];
+  const failures = answers.filter((a): a is SupplierFault => "code" in a);
+  const warnings: SupplierWarning[] = [...failures, ...answered.flatMap((a) => a.warnings ?? [])];
 
   // One signed stay per currency, signed before the option loop (every option of the embedded inventory shares one).
   const currencies = [...new Set(answered.map((a) => a.selling.currency))];
@@ -292,14 +320,16 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
     ),
   );
   // Options of one accommodation from several suppliers are merged; accommodations keep the first supplier's order.
+  // `status`: what the answering suppliers gave for it, settled by the loop below.
   type Priced = { offer: Offer; supplier: string; currency: string };
-  const merged = new Map<string, { accommodation: SupplyAccommodation; offers: Priced[] }>();
+  type Merged = { accommodation: SupplyAccommodation; offers: Priced[]; status: AccommodationStatus };
+  const merged = new Map<string, Merged>();
   for (const answer of answered) {
     // An offer priced at nothing, or past what a double holds exactly, is never offered (issue 25).
     let unsellable = 0;
     for (const accommodation of answer.accommodations) {
       let entry = merged.get(accommodation.code);
-      if (!entry) merged.set(accommodation.code, (entry = { accommodation, offers: [] }));
+      if (!entry) merged.set(accommodation.code, (entry = { accommodation, offers: [], status: "no_availability" }));
       for (const offer of answer.offers.get(accommodation.code) ?? []) {
         if (isSellable(offer))
           entry.offers.push({ offer, supplier: answer.supplier.name, currency: answer.selling.currency });
@@ -308,6 +338,13 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
     }
     if (unsellable) logUnsellable(answer.supplier.name, answer.selling, unsellable);
   }
+  // Options left out for the search's currency (no exchange rate) were offered: the search's terms removed them.
+  for (const warning of warnings)
+    if (warning.code === "currency_not_convertible")
+      for (const code of warning.accommodationCodes) {
+        const entry = merged.get(code);
+        if (entry) entry.status = "filtered_out";
+      }
   const filter = offerFilter(query.filters);
   // A restricted rate the search may not sell is never shown, whatever the filters (rate-rules.ts).
   const keep = (offer: Offer) => maySell(offer, access) && filter(offer);
@@ -315,11 +352,17 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
   const partnerIds = query.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIds : undefined;
   const result = [];
   const searchedUpstream: SearchedUpstreamOption[] = [];
-  for (const { accommodation, offers: priced } of merged.values()) {
+  for (const entry of merged.values()) {
+    const { accommodation, offers: priced } = entry;
     // Which supplier priced an offer is only looked up when there is more than one.
     const bySupplier = answered.length === 1 ? null : new Map(priced.map((p) => [p.offer, p]));
     const offers = applyBusinessRules(priced.map((p) => p.offer).filter(keep), query.businessRules);
-    if (offers.length === 0) continue;
+    if (offers.length === 0) {
+      // Offered, and the filters, business rules or what the search may sell removed every option.
+      if (priced.length) entry.status = "filtered_out";
+      continue;
+    }
+    entry.status = "available";
     const options = [];
     for (const offer of offers) {
       const from = bySupplier?.get(offer) ?? priced[0]!;
@@ -338,10 +381,34 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
     result.push({ ...accommodationSummary(accommodation), options });
   }
   if (searchedUpstream.length) await rememberUpstreamOptions(deps.quotes, searchedUpstream);
+  const statuses =
+    query.selection.kind === "codes"
+      ? await statusesFor(deps, query.selection.codes, merged, answered.length > 0, failures[0]?.code)
+      : undefined;
   return {
     accommodations: result,
+    // A search by codes accounts for every code asked (docs/api-decisions.md, "Issue 29: per-hotel statuses").
+    ...(statuses ? { statuses } : {}),
     // Absent when every supplier answered, so a search served by the embedded inventory alone reads as before.
     ...(warnings.length ? { warnings } : {}),
     ...(transactions ? { providerTransactions: transactions } : {}),
   };
+};
+
+/**
+ * The statuses of a search by codes. Every supplier resolves codes against our one content index,
+ * and one that answered lists every code it knows, offers or not: so the codes known are those of
+ * `merged`. Only when no supplier answered at all does one read of the index (one statement for
+ * every code) tell a known code from an unknown one.
+ */
+const statusesFor = async (
+  deps: BookingDeps,
+  codes: string[],
+  merged: Map<string, { status: AccommodationStatus }>,
+  anyAnswered: boolean,
+  failure: SupplierFailureCode | undefined,
+): Promise<CodeStatus[]> => {
+  if (anyAnswered) return statusesOf(codes, (code) => merged.get(code)?.status, failure);
+  const known = new Set((await accommodationsByCodes(deps.db, [...new Set(codes)])).map((a) => a.code));
+  return statusesOf(codes, (code) => (known.has(code) ? "no_availability" : undefined), failure);
 };

@@ -214,17 +214,25 @@ export const tgxOptionSchema = z
   .object({
     id: z.string().openapi({ description: "The optionId for POST /api/quote" }),
     accessCode: z.string().openapi({ description: "The connection code the option was searched on" }),
-    supplierCode: z.string(),
+    supplierCode: z.string().openapi({ description: "EDGESTAY: Edgestay is the supplier of every option" }),
+    markets: z.array(z.string()).openapi({
+      description:
+        "The markets asked (criteria.markets and market): every option is sold in each at one price; [] when none was asked",
+    }),
     hotelCode: z.string(),
+    hotelCodeSupplier: z.string().openapi({ description: "The supplier's (Edgestay's) code: hotelCode" }),
     hotelName: z.string().nullable(),
     boardCode: z.string(),
+    boardCodeSupplier: z.string().openapi({ description: "The supplier's (Edgestay's) code: boardCode" }),
     paymentType: z.enum(PAYMENT_TYPES),
     status: z.enum(STATUS_TYPES),
     occupancies: z.array(z.object({ id: z.number().int(), paxes: z.array(z.object({ age: z.number().int() })) })),
     rooms: z.array(
       z.object({
         occupancyRefId: z.number().int(),
+        legacyRoomId: z.string().openapi({ description: "The room within the option: `<occupancyRefId>|<code>`" }),
         code: z.string(),
+        supplierCode: z.string().openapi({ description: "The supplier's (Edgestay's) room code: code" }),
         description: z.string().nullable(),
         refundable: z.boolean().nullable(),
         roomPrice: z.object({ price }),
@@ -241,7 +249,14 @@ export const tgxOptionSchema = z
         cancelPenalties: z.array(
           z.object({
             deadline: z.string(),
-            isCalculatedDeadline: z.boolean(),
+            isCalculatedDeadline: z.boolean().openapi({
+              description:
+                "false only for a deadline an upstream stated; the embedded inventory's (from the plan's free days, in the hotel's zone) and one worked out from an upstream's hoursBefore are true",
+            }),
+            hoursBefore: z.number().int().openapi({
+              description:
+                "The upstream's own when it stated them; else whole hours from deadline to check-in day 00:00 UTC, rounded up",
+            }),
             penaltyType: z.enum(CANCEL_PENALTY_TYPES),
             currency: z.string(),
             value: z.number(),
@@ -263,9 +278,13 @@ export const tgxSearchResponseSchema = z
           context: z.string().nullable(),
           options: z.array(tgxOptionSchema),
           errors: z.array(hotelError).openapi({
-            description: "Supplier-level problems (no availability, unknown hotels): HTTP 200 all the same",
+            description:
+              "When no option is answered: one entry per requested hotel without options, the hotel code first in its description (HOTEL_NOT_FOUND, NO_AVAILABILITY, FILTERED_OUT, SUPPLIER_TIMEOUT, SUPPLIER_ERROR, SUPPLIER_UNAVAILABLE: the statuses of /api/search), or NO_ACCESS; HTTP 200 all the same",
           }),
-          warnings: z.array(hotelError),
+          warnings: z.array(hotelError).openapi({
+            description:
+              "Beside options: the same per-hotel entries, a supplier that did not answer, a currency or language not available",
+          }),
           auditData: z
             .object({
               transactions: z.array(z.object({ request: z.string(), response: z.string(), timeStamp: z.string() })),
@@ -292,16 +311,21 @@ export const tgxSearchResponseSchema = z
                 id: "WzMsImRlbW8iLCIyMDI3LTAzLTEwIiwiMjAyNy0wMy0xMiJd.dsZpj7AE69bB1gmzZkN15IUpSyFCW8_n401HG7MVFUE~US000001~STD~STD-RO-FLX~442.11",
                 accessCode: "1001",
                 supplierCode: "EDGESTAY",
+                markets: ["US"],
                 hotelCode: "US000001",
+                hotelCodeSupplier: "US000001",
                 hotelName: "Midtown Norfolk Suites",
                 boardCode: "RO",
+                boardCodeSupplier: "RO",
                 paymentType: "MERCHANT",
                 status: "OK",
                 occupancies: [{ id: 1, paxes: [{ age: 30 }, { age: 30 }] }],
                 rooms: [
                   {
                     occupancyRefId: 1,
+                    legacyRoomId: "1|STD",
                     code: "STD",
+                    supplierCode: "STD",
                     description: "Standard Queen Room",
                     refundable: true,
                     roomPrice: {
@@ -355,8 +379,9 @@ export const tgxSearchResponseSchema = z
                   refundable: true,
                   cancelPenalties: [
                     {
-                      deadline: "2027-03-08T00:00:00.000Z",
-                      isCalculatedDeadline: false,
+                      deadline: "2027-03-07T20:00:00.000Z",
+                      isCalculatedDeadline: true,
+                      hoursBefore: 52,
                       penaltyType: "IMPORT",
                       currency: "USD",
                       value: 221.06,

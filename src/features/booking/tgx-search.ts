@@ -1,7 +1,4 @@
-import { sql } from "drizzle-orm";
-import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
-import { accommodations } from "../content";
 import {
   type CancelPolicy,
   DEFAULT_SUPPLIER_TIMEOUT_MS,
@@ -13,8 +10,8 @@ import {
 } from "../supply";
 import type { CoreConnection } from "../connections";
 import type { BookingDeps } from "./deps";
-import type { SearchRequest } from "./schemas";
-import { offerTerms, searchAvailability, searchQueryOf } from "./search";
+import type { AccommodationStatus, SearchRequest } from "./schemas";
+import { type CodeStatus, offerTerms, searchAvailability, searchQueryOf } from "./search";
 import {
   TGX_CONTEXT,
   type TgxError,
@@ -27,9 +24,13 @@ import {
 export const TGX_SUPPLIER_CODE = "EDGESTAY";
 /** Hotel-X `RateRulesType` for "an option without rate rules". */
 const NORMAL = "NORMAL";
-const MAX_LISTED_CODES = 20;
 /** Every text we hold (names, descriptions) is English. */
 const ENGLISH = /^en(?:[-_]|$)/i;
+
+/** The markets asked: `criteria.markets` and the deprecated `criteria.market`, each once. */
+const marketsOf = (criteria: TgxSearchRequest["criteria"]) => [
+  ...new Set([...(criteria.markets ?? []), ...(criteria.market ? [criteria.market] : [])]),
+];
 
 /**
  * The core search request a Hotel-X search stands for, priced in `currency` (absent: the hotel's).
@@ -43,7 +44,7 @@ export const coreRequestOf = (request: TgxSearchRequest, currency?: string): Sea
   const filter = request.filterSearch ?? request.filter;
   const includes = filter?.rateRules?.includes;
   const excludes = filter?.rateRules?.excludes;
-  const markets = [...new Set([...(criteria.markets ?? []), ...(criteria.market ? [criteria.market] : [])])];
+  const markets = marketsOf(criteria);
   return {
     searchCriteria: {
       destinations: { accommodations: criteria.hotels.map((code) => ({ code })) },
@@ -152,19 +153,27 @@ const chargedSurchargesOf = (rate: Rate) => [
   })),
 ];
 
+const HOUR_MS = 3_600_000;
+
 /**
  * A core penalty as a Hotel-X `CancelPenalty`: an upstream's `PERCENT` penalty as it stated it
- * (the value a percentage of the price); every other one an `IMPORT` amount in the option's currency.
+ * (the value a percentage of the price); every other one an `IMPORT` amount in the option's
+ * currency. `hoursBefore`: the upstream's own, else the whole hours from the deadline to check-in
+ * day 00:00 UTC, rounded up (the fee is never said to start later than it does). The deadline is
+ * calculated (`isCalculatedDeadline`) unless an upstream stated it: the embedded inventory's are
+ * computed from the plan's free days in the hotel's zone, an upstream's from its hoursBefore.
  */
-const penaltyOf = (p: CancelPolicy["cancelPenalties"][number]) =>
-  p.supplierPenalty?.penaltyType === "PERCENT"
-    ? { penaltyType: "PERCENT" as const, currency: p.currency, value: p.supplierPenalty.value }
-    : { penaltyType: "IMPORT" as const, currency: p.currency, value: p.value };
-
-const listed = (codes: string[]) =>
-  codes.length > MAX_LISTED_CODES
-    ? `${codes.slice(0, MAX_LISTED_CODES).join(", ")} and ${codes.length - MAX_LISTED_CODES} more`
-    : codes.join(", ");
+const penaltyOf = (p: CancelPolicy["cancelPenalties"][number], checkInMs: number) => {
+  const stated = p.supplierPenalty;
+  return {
+    deadline: p.deadline,
+    isCalculatedDeadline: !stated?.deadline,
+    hoursBefore: stated?.hoursBefore ?? Math.max(0, Math.ceil((checkInMs - Date.parse(p.deadline)) / HOUR_MS)),
+    ...(stated?.penaltyType === "PERCENT"
+      ? { penaltyType: "PERCENT" as const, currency: p.currency, value: stated.value }
+      : { penaltyType: "IMPORT" as const, currency: p.currency, value: p.value }),
+  };
+};
 
 /** Hotel-X business rules over the whole answer (the quota counts options per search, not per hotel). */
 const applyTgxBusinessRules = (
@@ -193,14 +202,50 @@ const accessAllowed = (connection: CoreConnection, access: NonNullable<TgxSearch
   return true;
 };
 
-const knownCodes = async (db: Db, codes: string[]): Promise<Set<string>> => {
-  if (codes.length === 0) return new Set();
-  // One bound parameter for any number of codes (D1 binds at most 100).
-  const rows = await db
-    .select({ code: accommodations.code })
-    .from(accommodations)
-    .where(sql`${accommodations.code} IN (SELECT value FROM json_each(${JSON.stringify(codes)}))`);
-  return new Set(rows.map((r) => r.code));
+/** Each status of a requested hotel without options, as a Hotel-X `Error`/`Warning`. */
+const HOTEL_PROBLEMS: Record<
+  Exclude<AccommodationStatus, "available">,
+  Omit<TgxError, "description"> & { text: string }
+> = {
+  unknown_code: { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", text: "unknown hotel code" },
+  no_availability: { code: "NO_AVAILABILITY", type: "SUPPLIER", text: "no options for these dates and occupancies" },
+  filtered_out: {
+    code: "FILTERED_OUT",
+    type: "CLIENT",
+    text: "every option was removed by the request's filters, business rules, rate access or currency",
+  },
+  supplier_timeout: {
+    code: "SUPPLIER_TIMEOUT",
+    type: "SUPPLIER",
+    text: "no options: a supplier did not answer in time",
+  },
+  supplier_error: { code: "SUPPLIER_ERROR", type: "SUPPLIER", text: "no options: a supplier failed to answer" },
+  supplier_unavailable: {
+    code: "SUPPLIER_UNAVAILABLE",
+    type: "SUPPLIER",
+    text: "no options: a supplier is unavailable after repeated failures",
+  },
+};
+
+/**
+ * One problem per requested hotel without an option in the answer, its code first in the
+ * description: the core search's status, and `FILTERED_OUT` for a hotel whose every option the
+ * Hotel-X business rules (a quota over the whole answer) removed.
+ */
+const hotelProblems = (statuses: CodeStatus[], options: TgxOption[], kept: TgxOption[]): TgxError[] => {
+  const shown = kept.length === options.length ? null : new Set(kept.map((o) => o.hotelCode));
+  const problems: TgxError[] = [];
+  for (const { accommodationCode, status } of statuses) {
+    const problem =
+      status !== "available"
+        ? HOTEL_PROBLEMS[status]
+        : shown && !shown.has(accommodationCode)
+          ? HOTEL_PROBLEMS.filtered_out
+          : null;
+    if (problem)
+      problems.push({ code: problem.code, type: problem.type, description: `${accommodationCode}: ${problem.text}` });
+  }
+  return problems;
 };
 
 const answer = (options: TgxOption[], errors: TgxError[], warnings: TgxError[]): TgxSearchResponse => ({
@@ -251,20 +296,29 @@ export const searchTgx = async (
   }
   const occupancies = criteria.occupancies.map((o, i) => ({ id: i + 1, paxes: o.paxes.map((p) => ({ age: p.age })) }));
   const accessCode = String(connection.code);
+  // Every option is sold in every market at one price: an option's markets are those asked.
+  const markets = marketsOf(criteria);
+  const checkInMs = Date.parse(`${criteria.checkIn}T00:00:00Z`);
+  // Edgestay is the supplier (supplierCode, context EDGESTAY): its codes are the supplier's codes.
   const options: TgxOption[] = core.accommodations.flatMap((hotel) =>
     hotel.options.map((option) => ({
       id: option.id,
       accessCode,
       supplierCode: TGX_SUPPLIER_CODE,
+      markets,
       hotelCode: hotel.accommodationCode,
+      hotelCodeSupplier: hotel.accommodationCode,
       hotelName: hotel.accommodationName,
       boardCode: option.boardCode,
+      boardCodeSupplier: option.boardCode,
       paymentType: tgxPaymentType(option.paymentType),
       status: option.status,
       occupancies,
       rooms: option.rooms.map((room) => ({
         occupancyRefId: room.occupancyRefId,
+        legacyRoomId: `${room.occupancyRefId}|${room.code}`,
         code: room.code,
+        supplierCode: room.code,
         description: room.description,
         refundable: option.isRefundable,
         roomPrice: { price: priceOf(room.rate, option.paymentType) },
@@ -274,11 +328,7 @@ export const searchTgx = async (
       rateRules: option.rateRules,
       cancelPolicy: {
         refundable: option.cancelPolicy.refundable,
-        cancelPenalties: option.cancelPolicy.cancelPenalties.map((p) => ({
-          deadline: p.deadline,
-          isCalculatedDeadline: false,
-          ...penaltyOf(p),
-        })),
+        cancelPenalties: option.cancelPolicy.cancelPenalties.map((p) => penaltyOf(p, checkInMs)),
       },
     })),
   );
@@ -290,27 +340,9 @@ export const searchTgx = async (
     type: "SUPPLIER",
     description: `${w.supplier}: ${w.message}`,
   }));
-  const requested = [...new Set(criteria.hotels)];
-  const answered = new Set(core.accommodations.map((a) => a.accommodationCode));
-  const silent = requested.filter((code) => !answered.has(code));
-  const known = await knownCodes(deps.db, silent);
-  const unknown = silent.filter((code) => !known.has(code));
-  if (unknown.length) {
-    const problem = {
-      code: "HOTEL_NOT_FOUND",
-      type: "SUPPLIER",
-      description: `Unknown hotel codes: ${listed(unknown)}`,
-    };
-    (unknown.length === requested.length ? errors : warnings).push(problem);
-  }
   const kept = applyTgxBusinessRules(options, settings.businessRules);
-  if (kept.length === 0 && errors.length === 0) {
-    errors.push({
-      code: "NO_AVAILABILITY",
-      type: "SUPPLIER",
-      description: "No options for the requested hotels, dates, occupancies and filters",
-    });
-  }
+  // One entry per requested hotel without options: warnings beside options, errors when there are none.
+  (kept.length ? warnings : errors).push(...hotelProblems(core.statuses ?? [], options, kept));
   const currencies = [...new Set(kept.map((o) => o.price.currency))];
   if (criteria.currency && currencies.some((c) => c !== criteria.currency!.toUpperCase())) {
     warnings.push({

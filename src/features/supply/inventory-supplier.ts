@@ -472,7 +472,11 @@ const priceMixed = (
 const checkInPassed = (accommodation: SupplyAccommodation, pricing: StayPricing) =>
   pricing.nearToday && localDate(pricing.now, accommodation.timezone) > pricing.stay.checkIn;
 
-/** `access`: what the caller may sell; a restricted plan it may not is not even priced. */
+/**
+ * `access`: what the caller may sell; a restricted plan it may not is not even priced, unless no
+ * other plan has an offer: then those are priced too, so that the caller (which drops them) can
+ * tell a hotel it may not sell from one without availability (booking's per-hotel statuses).
+ */
 const offersFor = (
   accommodation: SupplyAccommodation,
   pricing: StayPricing,
@@ -484,14 +488,19 @@ const offersFor = (
   const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
   const fees = feePlanOf(schedule, pricing.terms);
   const offers: Offer[] = [];
+  let withheld = false;
   for (const pick of catalogue.products) {
-    if (access && !maySell(pick.plan, access)) continue;
+    if (access && !maySell(pick.plan, access)) {
+      withheld = true;
+      continue;
+    }
     const offer = priceOffer(accommodation, catalogue, pick, pricing, overrides, fees);
     if (offer) offers.push(offer);
   }
   // Only rooms whose guests differ can be served better by mixing; the common search never gets here.
   if (pricing.mixable)
     for (const offer of mixedOffers(accommodation, catalogue, pricing, overrides, fees)) offers.push(offer);
+  if (offers.length === 0 && withheld) return offersFor(accommodation, pricing, overrides, schedule, undefined);
   return offers;
 };
 

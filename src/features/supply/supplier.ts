@@ -53,14 +53,16 @@ export type Rate = {
 /**
  * What cancelling costs from `deadline` on: `value` is always an amount in `currency`. An upstream
  * that states a penalty another way (Hotel-X `PERCENT`, `NIGHTS`, or an `IMPORT` in its own
- * currency) keeps that statement in `supplierPenalty`, as given (docs/api-decisions.md, issue 27).
+ * currency) keeps that statement in `supplierPenalty`, as given (docs/api-decisions.md, issue 27):
+ * with its `hoursBefore` check-in, and its `deadline` only when it stated one (else ours is
+ * computed from the hours).
  */
 export type CancelPenalty = {
   penaltyType: string;
   currency: string;
   deadline: string;
   value: number;
-  supplierPenalty?: { penaltyType: string; value: number; currency: string };
+  supplierPenalty?: { penaltyType: string; value: number; currency: string; hoursBefore?: number; deadline?: string };
 };
 export type CancelPolicy = { refundable: boolean; cancelPenalties: CancelPenalty[] };
 export type OfferRoom = { occupancyRefId: number; code: string; description: string; rate: Rate };
@@ -240,7 +242,10 @@ export interface Supplier {
   readonly remote: boolean;
   /** A remote supplier's deadline when the caller gives none (DEFAULT_SUPPLIER_TIMEOUT_MS when absent). */
   readonly defaultTimeoutMs?: number;
-  /** The selected accommodations and their offers by code; accommodations without offers have no entry. */
+  /**
+   * Every selected accommodation of our content (with offers or not: the search tells a hotel without
+   * availability from an unknown code) and the offers by code; accommodations without offers have no entry.
+   */
   search(
     selection: AccommodationSelection,
     stay: Stay,

@@ -175,7 +175,13 @@ export const cancelPolicyOf = (
     currency,
     deadline: p.deadline ?? new Date(checkIn - p.hoursBefore * 3_600_000).toISOString(),
     value: toMajor(Math.min(Math.max(0, amountOf(p)), chargeTotal), currency),
-    supplierPenalty: { penaltyType: p.penaltyType, value: p.value, currency: p.currency },
+    supplierPenalty: {
+      penaltyType: p.penaltyType,
+      value: p.value,
+      currency: p.currency,
+      hoursBefore: p.hoursBefore,
+      ...(p.deadline ? { deadline: p.deadline } : {}),
+    },
   }));
   return { refundable: policy?.refundable ?? refundable, cancelPenalties: penalties };
 };

@@ -340,6 +340,8 @@ describe("Hotel-X prices as a property (issue 27): exact to the minor unit for a
             penaltyType: stated.penaltyType,
             value: stated.value,
             currency: stated.currency,
+            hoursBefore: stated.hoursBefore,
+            ...(stated.deadline ? { deadline: stated.deadline } : {}),
           });
           const value = minorOf(p.value, rate.currency);
           expect(value).toBeGreaterThanOrEqual(0);

@@ -562,7 +562,8 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
           currency: "EUR",
           deadline: hoursBeforeCheckIn(48),
           value: 240,
-          supplierPenalty: { penaltyType: "PERCENT", value: 100, currency: "USD" },
+          // The supplier's statement as given: by hours before check-in, no deadline of its own.
+          supplierPenalty: { penaltyType: "PERCENT", value: 100, currency: "USD", hoursBefore: 48 },
         },
       ]);
       const quote = await quoted("HXUSD", dbl);
@@ -588,6 +589,11 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
           options: 3,
         },
       ]);
+      // Issue 29: offered, and left out for the search's currency.
+      expect(res.json.data.statuses).toEqual([
+        { accommodationCode: "HXGBP", status: "filtered_out" },
+        { accommodationCode: "HX001", status: "available" },
+      ]);
       const tgx = await post("/api/search/tgx", {
         criteria: { checkIn, checkOut: inDays(32), hotels: ["HXGBP"], occupancies: [{ paxes: [{ age: 30 }] }] },
         settings: { access: { code: UPSTREAM } },
@@ -596,6 +602,9 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
       expect(tgx.json.data.hotelX.search.warnings).toContainEqual(
         expect.objectContaining({ code: "CURRENCY_NOT_CONVERTIBLE", type: "SUPPLIER" }),
       );
+      expect(tgx.json.data.hotelX.search.errors).toEqual([
+        expect.objectContaining({ code: "FILTERED_OUT", description: expect.stringMatching(/^HXGBP: /) }),
+      ]);
 
       // Searched while the operator had a GBP rate, quoted after it was taken away.
       await setRates({ USD: 1.25, GBP: 0.8 });
@@ -641,21 +650,21 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
           currency: "EUR",
           deadline: hoursBeforeCheckIn(336),
           value: 50,
-          supplierPenalty: { penaltyType: "IMPORT", value: 50, currency: "EUR" },
+          supplierPenalty: { penaltyType: "IMPORT", value: 50, currency: "EUR", hoursBefore: 336 },
         },
         {
           penaltyType: "IMPORT",
           currency: "EUR",
           deadline: hoursBeforeCheckIn(168),
           value: 100,
-          supplierPenalty: { penaltyType: "NIGHTS", value: 1, currency: "EUR" },
+          supplierPenalty: { penaltyType: "NIGHTS", value: 1, currency: "EUR", hoursBefore: 168 },
         },
         {
           penaltyType: "IMPORT",
           currency: "EUR",
           deadline: hoursBeforeCheckIn(48),
           value: 200,
-          supplierPenalty: { penaltyType: "PERCENT", value: 100, currency: "EUR" },
+          supplierPenalty: { penaltyType: "PERCENT", value: 100, currency: "EUR", hoursBefore: 48 },
         },
       ]);
 

@@ -328,7 +328,8 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
         options: left.options,
       }));
       return {
-        accommodations: accommodations.filter((a) => offers.has(a.code)),
+        // Every accommodation asked about, with offers or not: the search tells "no availability" from "unknown".
+        accommodations,
         offers,
         ...(warnings.length ? { warnings } : {}),
       };
