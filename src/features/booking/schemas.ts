@@ -478,7 +478,7 @@ export const supplierWarningSchema = z
 export const providerTransactionSchema = z
   .object({
     supplier: z.string(),
-    operation: z.enum(["search", "quote", "book", "cancel", "bookingByReference"]),
+    operation: z.enum(["search", "quote", "book", "commit", "cancel", "bookingByReference"]),
     request: z.string(),
     response: z.string(),
     status: z.number().nullable().openapi({ description: "HTTP status of the supplier's answer; null when none came" }),
