@@ -21,9 +21,11 @@ import { type AccessEnv, coreAccess, coreConnection, type CoreConnection, search
 import { sandboxScenario } from "./deps";
 import { quoteOption, quoteQueryOf } from "./quote";
 import { consumeRateLimit } from "./rate-limit";
+import { commitOnce } from "./hold";
 import {
   bookingResponseSchema,
   bookRequestSchema,
+  commitRequestSchema,
   bookResponseSchema,
   cancelRequestSchema,
   cancelResponseSchema,
@@ -162,12 +164,33 @@ const book = apiRoute({
   },
 });
 
+const commit = apiRoute({
+  operationId: "commitBooking",
+  method: "post",
+  path: "/api/bookings/{bookingReference}/commit",
+  tags: ["Booking"],
+  summary: "Commit a hold (bookCriteria.hold): success at the held price",
+  description:
+    "Turns a held booking into success, charged exactly its held rate. Retry-safe: an Idempotency-Key replays the answer, and committing a committed hold answers it again. 409 hold_expired once the hold has run out (its rooms are back), 409 booking_not_held for a booking that is not a hold.",
+  security: apiKeySecurity,
+  middleware: [coreAccess()] as const,
+  request: {
+    headers: idempotencyHeader,
+    params: z.object({ bookingReference: z.string().min(1).max(100) }),
+    ...body(commitRequestSchema),
+  },
+  responses: {
+    200: { description: "The booking, committed", ...json(bookResponseSchema) },
+    ...errorResponses(400, 401, 403, 404, 409, 413),
+  },
+});
+
 const cancel = apiRoute({
   operationId: "cancelBooking",
   method: "post",
   path: "/api/cancel",
   tags: ["Booking"],
-  summary: "Cancel a booking",
+  summary: "Cancel a booking, or some of its rooms (input.rooms); a hold is released free",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: { headers: idempotencyHeader, ...body(cancelRequestSchema) },
@@ -213,7 +236,7 @@ const cancellationPreview = apiRoute({
   method: "get",
   path: "/api/bookings/{bookingReference}/cancellation",
   tags: ["Booking"],
-  summary: "What cancelling would cost at a moment (default now), without cancelling",
+  summary: "What cancelling (the booking, or ?rooms= of it) would cost at a moment (default now), without cancelling",
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
   request: {
@@ -301,12 +324,27 @@ export const bookingRoutes = featureRouter<AccessEnv>()
           await cancelBooking(deps, connection.partnerId, request.input.reference.bookingReference, Date.now(), {
             ...supplyOptionsOf(request.settings),
             currency: request.settings.currency,
+            rooms: request.input.rooms,
           }),
         ),
       }),
     );
     if (!response.replayed) countUsage(c, connection, "cancel");
     return c.json(response.body as z.infer<typeof cancelResponseSchema>, 200, replayHeaders(response));
+  })
+  .openapi(commit, async (c) => {
+    const startedAt = Date.now();
+    const request = c.req.valid("json");
+    const connection = connectionOf(c, coreConnection);
+    const response = await commitOnce(
+      c.get("services").booking,
+      connection.partnerId,
+      c.req.valid("param").bookingReference,
+      { requestId: c.get("requestId"), startedAt },
+      supplyOptionsOf(request.settings),
+      { key: c.req.header("idempotency-key"), request },
+    );
+    return c.json(response.body as z.infer<typeof bookResponseSchema>, 200, replayHeaders(response));
   })
   .openapi(bookingByReference, async (c) => {
     const booking = await readBooking(c.get("db"), c.get("caller").partnerId, c.req.valid("param").bookingReference);
@@ -323,12 +361,13 @@ export const bookingRoutes = featureRouter<AccessEnv>()
     return c.json(success(await readBookingByPartnerReference(c.get("db"), partnerId, partnerReference)), 200);
   })
   .openapi(cancellationPreview, async (c) => {
-    const { at } = c.req.valid("query");
+    const { at, rooms } = c.req.valid("query");
     const preview = await previewCancellation(
       c.get("db"),
       c.get("caller").partnerId,
       c.req.valid("param").bookingReference,
       at === undefined ? Date.now() : Date.parse(at),
+      rooms,
     );
     return c.json(success(preview), 200);
   });
