@@ -6,6 +6,7 @@ import { bookBody, cancelBody, quoteOf, searchOne } from "../../../test/support/
 import { inDays } from "../../../test/support/clock";
 import { OPERATOR } from "../../../test/support/sessions";
 import { addDays } from "../../platform/time/zoned-time";
+import { catalogueFor } from "../supply/catalogue";
 import { cancelBooking } from "./cancel";
 import { bookingDeps } from "./deps";
 import { expiredHoldsTask } from "./hold";
@@ -202,6 +203,37 @@ describe("cancel one room (input.rooms)", () => {
     for (const r of keyed) expect([200, 409]).toContain(r.status);
     expect(new Set(answered.map((r) => r.json.data.cancelledAt)).size).toBe(1);
     expect(await available(quote, roomCode)).toEqual(before.map((n) => n + 2));
+  });
+
+  it("a room of a mixed booking gives back its own room type, by the partner's occupancy id", async () => {
+    const { results } = await env.DB.prepare("select code, star_rating from accommodations order by code").all<{
+      code: string;
+      star_rating: number;
+    }>();
+    const code = results.find((a) => catalogueFor(a.code, a.star_rating).rooms.some((r) => r.code === "FAM"))!.code;
+    const searched = await searchOne(code, {
+      checkIn: inDays(45),
+      occupancies: [
+        { occupancyId: 7, paxes: [{ age: 30 }, { age: 31 }] },
+        { occupancyId: 3, paxes: [{ age: 40 }, { age: 41 }, { age: 42 }, { age: 43 }] },
+      ],
+      pick: (o) => o.isRefundable && new Set(o.rooms.map((r: any) => r.code)).size > 1,
+    });
+    const quote = await quoteOf(searched);
+    const [couple, family] = quote.rooms;
+    expect([couple.occupancyRefId, family.occupancyRefId, family.code]).toEqual([7, 3, "FAM"]);
+    const booked = await post("/api/book", bookBody(quote, `life-${++references}`));
+    expect(booked.status, booked.text).toBe(200);
+    const [coupleBefore, familyBefore] = [await available(quote, couple.code), await available(quote, "FAM")];
+    const res = await cancel(booked.json.data.bookingReference, [3]);
+    expect(res.status, res.text).toBe(200);
+    expect(await available(quote, "FAM")).toEqual(familyBefore.map((n) => n + 1));
+    expect(await available(quote, couple.code)).toEqual(coupleBefore);
+    expect(res.json.data.booking.rate).toEqual(couple.rate);
+    // The rest cancelled: the couple's room type, not a second family room.
+    expect((await cancel(booked.json.data.bookingReference)).status).toBe(200);
+    expect(await available(quote, "FAM")).toEqual(familyBefore.map((n) => n + 1));
+    expect(await available(quote, couple.code)).toEqual(coupleBefore.map((n) => n + 1));
   });
 
   it("a room the booking does not have is 400 naming the field; one cancelled already 409", async () => {
