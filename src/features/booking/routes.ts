@@ -23,8 +23,10 @@ import { quoteOption, quoteQueryOf } from "./quote";
 import { consumeRateLimit } from "./rate-limit";
 import { commitOnce } from "./hold";
 import {
+  bookExamples,
   bookingResponseSchema,
   bookRequestSchema,
+  cancelExamples,
   commitRequestSchema,
   bookResponseSchema,
   cancelRequestSchema,
@@ -39,7 +41,9 @@ import { supplyOptionsOf } from "../supply";
 import { searchTgx } from "./tgx-search";
 import { tgxSearchRequestSchema, tgxSearchResponseSchema } from "./tgx-schemas";
 
-const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
+const json = <T extends z.ZodType>(schema: T, examples?: Record<string, { summary: string; value: unknown }>) => ({
+  content: { "application/json": { schema, ...(examples ? { examples } : {}) } },
+});
 const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, ...json(schema) } });
 
 const rateLimitHeaders = z.object({
@@ -149,12 +153,15 @@ const book = apiRoute({
   method: "post",
   path: "/api/book",
   tags: ["Booking"],
-  summary: "Book a quote (403 booking_not_allowed on a metasearch connection)",
+  summary: "Book a quote, or hold it (bookCriteria.hold; 403 booking_not_allowed on a metasearch connection)",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
-  request: { headers: sandboxHeader.merge(idempotencyHeader), ...body(bookRequestSchema) },
+  request: {
+    headers: sandboxHeader.merge(idempotencyHeader),
+    body: { required: true, ...json(bookRequestSchema, bookExamples.request) },
+  },
   responses: {
-    200: { description: "The booking", ...json(bookResponseSchema) },
+    200: { description: "The booking, or the hold (status held)", ...json(bookResponseSchema, bookExamples.response) },
     202: {
       description:
         "Pending: the supplier's answer did not arrive in time; GET /api/bookings/{bookingReference} shows when it settles",
@@ -193,7 +200,7 @@ const cancel = apiRoute({
   summary: "Cancel a booking, or some of its rooms (input.rooms); a hold is released free",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
-  request: { headers: idempotencyHeader, ...body(cancelRequestSchema) },
+  request: { headers: idempotencyHeader, body: { required: true, ...json(cancelRequestSchema, cancelExamples) } },
   responses: {
     200: { description: "Cancelled", ...json(cancelResponseSchema) },
     ...errorResponses(400, 401, 403, 404, 409, 413),

@@ -638,6 +638,31 @@ export const quoteSchema = z
 export const quoteResponseSchema = envelopeSchema(quoteSchema).openapi("QuoteResponse");
 export type QuoteView = z.infer<typeof quoteSchema>;
 
+const BOOK_REQUEST_EXAMPLE = {
+  bookCriteria: {
+    quoteId: "qt_1Vrv81VE8_wcA76YLMteG7WQ6yqAfx7k",
+    accommodation: { code: "US000010" },
+    partnerReference: "PR-2027-0001",
+    holder: { name: "Ada", surName: "Lovelace" },
+    checkIn: "2027-03-10",
+    checkOut: "2027-03-12",
+  },
+  settings: { access: { code: 1001 } },
+};
+const BOOK_RESULT_EXAMPLE = {
+  bookingReference: "BKFGEOEIKMQZYK4POB5HFF",
+  partnerReference: "PR-2027-0001",
+  status: "success",
+  chargeTotal: 291.14,
+  currency: "USD",
+  paymentType: "MerchantPay",
+  exchange: { currency: "USD", rate: 1 },
+  rate: RATE_EXAMPLE,
+  hotelConfirmationNumber: "VPICM5RK",
+  requestId: "cb68f4ac-e291-4d2f-9e38-5ce1cf6786bc",
+  responseTime: 12,
+};
+
 const bookPax = z.object({
   age: z.number().int().min(0).max(120),
   nationality: countryCode.optional(),
@@ -701,19 +726,7 @@ export const bookRequestSchema = z
         message: "holdMinutes is for a hold: send it with hold: true",
       });
   })
-  .openapi("BookRequest", {
-    example: {
-      bookCriteria: {
-        quoteId: "qt_1Vrv81VE8_wcA76YLMteG7WQ6yqAfx7k",
-        accommodation: { code: "US000010" },
-        partnerReference: "PR-2027-0001",
-        holder: { name: "Ada", surName: "Lovelace" },
-        checkIn: "2027-03-10",
-        checkOut: "2027-03-12",
-      },
-      settings: { access: { code: 1001 } },
-    },
-  });
+  .openapi("BookRequest", { example: BOOK_REQUEST_EXAMPLE });
 
 export type BookRequest = z.infer<typeof bookRequestSchema>;
 
@@ -741,23 +754,63 @@ export const bookResultSchema = z
     responseTime: z.number(),
     providerTransactions,
   })
-  .openapi("BookResult", {
-    example: {
-      bookingReference: "BKFGEOEIKMQZYK4POB5HFF",
-      partnerReference: "PR-2027-0001",
-      status: "success",
-      chargeTotal: 291.14,
-      currency: "USD",
-      paymentType: "MerchantPay",
-      exchange: { currency: "USD", rate: 1 },
-      rate: RATE_EXAMPLE,
-      hotelConfirmationNumber: "VPICM5RK",
-      requestId: "cb68f4ac-e291-4d2f-9e38-5ce1cf6786bc",
-      responseTime: 12,
-    },
-  });
+  .openapi("BookResult", { example: BOOK_RESULT_EXAMPLE });
 
 export const bookResponseSchema = envelopeSchema(bookResultSchema).openapi("BookResponse");
+
+/** Named examples of the book route beside each schema's own: a hold, and its answer. */
+export const bookExamples = {
+  request: {
+    book: { summary: "Book", value: BOOK_REQUEST_EXAMPLE },
+    hold: {
+      summary: "Hold for 10 minutes (commit with POST /api/bookings/{bookingReference}/commit)",
+      value: {
+        ...BOOK_REQUEST_EXAMPLE,
+        bookCriteria: {
+          ...BOOK_REQUEST_EXAMPLE.bookCriteria,
+          partnerReference: "PR-2027-0002",
+          hold: true,
+          holdMinutes: 10,
+        },
+      },
+    },
+  },
+  response: {
+    booked: { summary: "Booked", value: { data: BOOK_RESULT_EXAMPLE, message: "success" } },
+    held: {
+      summary: "Held: nothing charged until the commit, at this rate",
+      value: {
+        data: {
+          ...BOOK_RESULT_EXAMPLE,
+          bookingReference: "BKQ2W7E5T4R3Y6U8I9O1P0ASDF",
+          partnerReference: "PR-2027-0002",
+          status: "held",
+          chargeTotal: 0,
+          holdExpiresAt: "2027-02-01T10:10:00.000Z",
+        },
+        message: "success",
+      },
+    },
+  },
+};
+
+/** Named examples of the cancel route: the whole booking, or one room of it. */
+export const cancelExamples = {
+  whole: {
+    summary: "The whole booking",
+    value: {
+      input: { reference: { bookingReference: "BKFGEOEIKMQZYK4POB5HFF" } },
+      settings: { access: { code: 1001 } },
+    },
+  },
+  rooms: {
+    summary: "Room 2 only (its occupancyRefId)",
+    value: {
+      input: { reference: { bookingReference: "BKFGEOEIKMQZYK4POB5HFF" }, rooms: [2] },
+      settings: { access: { code: 1001 } },
+    },
+  },
+};
 
 export const cancelRequestSchema = z
   .object({
