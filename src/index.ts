@@ -8,3 +8,4 @@ export default { fetch: app.fetch, queue: deliverWebhooks, scheduled } satisfies
 export { RateLimiter } from "./platform/ratelimit/rate-limiter";
 export { ChatSession } from "./features/chat";
 export { UpstreamCircuit } from "./features/supply";
+export { HoldExpiry } from "./features/booking";

@@ -1,4 +1,4 @@
-import { expiredQuotes, settlePendingBookingsTask } from "./features/booking";
+import { expiredHoldsTask, expiredQuotes, settlePendingBookingsTask } from "./features/booking";
 import { staleLoginFailures } from "./features/partners";
 import { expiredCardSetupTokens } from "./features/payments";
 import { radarPiiRetention, expiredRadarSignals } from "./features/radar";
@@ -16,6 +16,7 @@ export const upkeepTasks: readonly UpkeepTask[] = [
   webhookReenqueue,
   expiredIdempotency,
   settlePendingBookingsTask,
+  expiredHoldsTask,
 ];
 
 /** The Cron Trigger's handler: every upkeep task, against the time the run was scheduled for. */

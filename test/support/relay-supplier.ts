@@ -71,6 +71,8 @@ export const relaySupplier = (d1: D1Database, name = "relay", mode: RelayMode = 
     name,
     currency: inventory.currency,
     remote: true,
+    // Books in one step only: a hold asked of it is refused before it is asked anything.
+    holds: false,
     mode,
     held,
     bookRequests,

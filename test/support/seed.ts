@@ -102,6 +102,8 @@ export const seedDemoUpstream = async (
     client: upstream.client,
     context: upstream.context,
     credentials: { apiKey: upstream.apiKey },
+    // The sandbox books in two steps (settings.commitRequired, then commit): holds are sold through 1002.
+    twoStepBooking: true,
   });
 };
 

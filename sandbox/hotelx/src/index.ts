@@ -16,7 +16,7 @@ type SandboxEnv = { HOTELX_API_KEY: string; LEDGER: DurableObjectNamespace<Sandb
 // biome-ignore lint/suspicious/noExplicitAny: inputs arrive coerced by graphql-js from the schema's input types.
 type Args = Record<string, any>;
 type Issue = { code: string; type: string; description: string };
-type Operation = "search" | "quote" | "booking" | "book" | "cancel";
+type Operation = "search" | "quote" | "booking" | "book" | "cancel" | "commit";
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -164,6 +164,9 @@ const hotelCodesOf = (operation: Operation, args: Args): string[] => {
       return [args.input.hotelCode ?? ""];
     case "booking":
       return [args.criteria.references?.hotelCode ?? ""];
+    case "commit":
+      // A commit names no hotel: it is answered as a normal hotel's.
+      return [];
   }
 };
 
@@ -229,7 +232,7 @@ const quote = (criteria: Args, scenario: Scenario) => {
   });
 };
 
-const book = async ({ env, ...context }: Context, input: Args, scenario: Scenario) => {
+const book = async ({ env, ...context }: Context, input: Args, scenario: Scenario, commitRequired: boolean) => {
   const key = decodeOption(input.optionRefId);
   const hotel = key && hotelFor(key.h);
   const clientReference: string = input.clientReference;
@@ -294,8 +297,8 @@ const book = async ({ env, ...context }: Context, input: Args, scenario: Scenari
     bookingId: `HXB-${id}`,
     supplierReference: `SBX-${id}`,
     net: current,
-    // The two-step scenario: booked, waiting for a commit that the sandbox never receives.
-    status: scenario.kind === "pending_commit" ? "PENDING_COMMIT" : "OK",
+    // Two steps: asked for (settings.commitRequired), or the scenario whose commit never comes.
+    status: commitRequired || scenario.kind === "pending_commit" ? "PENDING_COMMIT" : "OK",
   });
   // A booking once asked for is committed even if the caller stops waiting (as an upstream would).
   context.waitUntil(committing.catch(() => undefined));
@@ -335,6 +338,18 @@ const cancel = async (env: SandboxEnv, input: Args) => {
       booking: bookingDetail(found),
     },
   });
+};
+
+/** The second step of a two-step book, by the access and the references the book answered. */
+const commit = async (env: SandboxEnv, input: Args) => {
+  const by = refOf(input.reference, undefined);
+  if (!input.accessCode || !(by.clientReference || by.supplierReference))
+    return refusal([issue("INVALID_INPUT", "accessCode and reference (client or supplier) are required", "CLIENT")]);
+  const found = await ledger(env).confirm(by);
+  if (!found) return refusal([issue("BOOKING_NOT_FOUND", "No booking with this reference", "CLIENT")]);
+  if (found.status === "CANCELLED")
+    return refusal([issue("BOOKING_CANCELLED", "The booking was cancelled before its commit", "CLIENT")]);
+  return payload({ commitDetails: { reference: bookingDetail(found).reference, status: found.status } });
 };
 
 /** By references, the access the bookings were made through is needed (Hotel-X: "Necessary if your search is by references"). */
@@ -443,8 +458,11 @@ const rootValue = {
     search: resolver("search", (args) => searchOptions(args.criteria ?? {})),
     quote: resolver("quote", (args, _context, scenario) => quote(args.criteria, scenario)),
     booking: resolver("booking", (args, context) => readBookings(context.env, args.criteria)),
-    book: resolver("book", (args, context, scenario) => book(context, args.input, scenario)),
+    book: resolver("book", (args, context, scenario) =>
+      book(context, args.input, scenario, args.settings?.commitRequired === true),
+    ),
     cancel: resolver("cancel", (args, context) => cancel(context.env, args.input)),
+    commit: resolver("commit", (args, context) => commit(context.env, args.input)),
   },
 };
 

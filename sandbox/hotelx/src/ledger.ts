@@ -10,7 +10,7 @@ export type LedgerBooking = {
   checkOut: string;
   currency: string;
   net: number;
-  /** `PENDING_COMMIT`: booked in two steps, the commit not received (the HXCOMMIT scenario). */
+  /** `PENDING_COMMIT`: booked in two steps (settings.commitRequired, or the HXCOMMIT scenario), the commit not received. */
   status: "OK" | "CANCELLED" | "PENDING_COMMIT";
   holderName: string;
   holderSurname: string;
@@ -101,6 +101,16 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
       )
       .toArray();
     return row ? toBooking(row) : null;
+  }
+
+  /** Commits a booking made in two steps (PENDING_COMMIT becomes OK); any other booking is answered as it is. */
+  confirm(by: { clientReference?: string; supplierReference?: string }): LedgerBooking | null {
+    const found = this.find(by);
+    if (found?.status !== "PENDING_COMMIT") return found;
+    const [row] = this.ctx.storage.sql
+      .exec<Row>("UPDATE bookings SET status = 'OK' WHERE client_reference = ? RETURNING *", found.clientReference)
+      .toArray();
+    return toBooking(row!);
   }
 
   /** Cancels once; cancelling again answers the same cancellation. */

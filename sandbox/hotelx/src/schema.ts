@@ -3,7 +3,7 @@ import { buildSchema, GraphQLError, type GraphQLScalarType, Kind } from "graphql
 /**
  * The part of Hotel-X's public schema (travelgateX/graphql-schema, `hotelx/hubgra` and the `admin/core`
  * types it uses) that the sandbox serves: `hotelX { search quote booking }` and
- * `mutation { hotelX { book cancel } }`. Every type, field, argument and enum value is named and typed
+ * `mutation { hotelX { book cancel commit } }` (`HotelCommitInput` without its deprecated `commitReference`). Every type, field, argument and enum value is named and typed
  * as the public schema has it; fields, arguments and types the sandbox does not serve are left out
  * (a request for one is refused as unknown), and so are the interfaces (`Response`, `Priceable`).
  * The sandbox executes requests against it, and the client's tests validate every document it sends.
@@ -31,6 +31,7 @@ type HotelXQuery {
 type HotelXMutation {
   book(input: HotelBookInput!, settings: HotelSettingsInput): HotelBookPayload
   cancel(input: HotelCancelInput!, settings: HotelSettingsInput): HotelCancelPayload
+  commit(input: HotelCommitInput!, settings: HotelSettingsInput): HotelCommitPayload
 }
 
 "ISO 8601 date: YYYY-MM-DD."
@@ -247,6 +248,17 @@ input BookReferenceDatesInput {
   start: Date
   end: Date
   creation: Date
+}
+
+input HotelCommitInput {
+  accessCode: String!
+  language: Language
+  reference: HotelXCommitReferenceInput
+}
+
+input HotelXCommitReferenceInput {
+  supplier: String
+  client: String
 }
 
 input HotelCriteriaBookingInput {
@@ -472,6 +484,17 @@ type HotelCancelDetail {
   status: BookStatusType
   price: Price
   booking: HotelBookingDetail
+}
+
+type HotelCommitPayload {
+  commitDetails: HotelCommitDetails
+  errors: [Error!]
+  warnings: [Warning!]
+}
+
+type HotelCommitDetails {
+  reference: Reference!
+  status: BookStatusType!
 }
 
 type HotelBooking {

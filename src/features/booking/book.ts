@@ -27,6 +27,7 @@ import { bookedRate } from "./booked-rate";
 import { cardById, cardUsableAt } from "../payments";
 import { paymentTypeMismatch } from "./quote";
 import { bookingChangeOf } from "./booking-events";
+import { applyChange, bookedWrites, holdAnsweredWrites } from "./booking-writes";
 import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
 import { quoteStore, type StoredQuote } from "./quote-store";
@@ -44,6 +45,8 @@ export type BookResult = {
   /** The booked rate, itemized: the same breakdown as the search option, the quote and the booking read. */
   rate: Rate;
   hotelConfirmationNumber?: string;
+  /** A hold: when its rooms go back unless committed first. */
+  holdExpiresAt?: string;
   requestId: string;
   responseTime: number;
   providerTransactions?: ProviderTransaction[];
@@ -53,6 +56,15 @@ const QUOTE_INVALID = () =>
   new ApiError("quote_expired_or_invalid", "Quote reference expired or invalid. Please quote again.");
 const NOT_SUCCESSFUL = (reason: string, headers?: Record<string, string>) =>
   new ApiError("booking_failed", "The booking was not successful.", { reason }, headers);
+
+const HOLD_NOT_SUPPORTED = () =>
+  new ApiError(
+    "hold_not_supported",
+    "This option's supplier cannot hold rooms: book it without bookCriteria.hold (nothing was booked)",
+  );
+
+/** A hold lasts this long unless bookCriteria.holdMinutes says otherwise (1 to 30). */
+export const DEFAULT_HOLD_MINUTES = 15;
 
 /** An unguessable booking reference: 15 random bytes. */
 const newBookingReference = () => `BK${randomToken(15).toUpperCase().replace(/[-_]/g, "Z")}`;
@@ -64,7 +76,7 @@ export const findBookingByPartnerReference = async (db: Db, partnerId: string, p
     .where(and(eq(bookings.partnerId, partnerId), eq(bookings.partnerReference, partnerReference)))
     .get()) ?? null;
 
-const resultOf = (row: BookingRow, meta: { requestId: string; startedAt: number }): BookResult => {
+export const resultOf = (row: BookingRow, meta: { requestId: string; startedAt: number }): BookResult => {
   const rate = bookedRate(row);
   return {
     bookingReference: row.reference,
@@ -76,6 +88,7 @@ const resultOf = (row: BookingRow, meta: { requestId: string; startedAt: number 
     ...(rate.exchange ? { exchange: { currency: rate.exchange.currency, rate: rate.exchange.rate } } : {}),
     rate,
     ...(row.hotelConfirmationNumber ? { hotelConfirmationNumber: row.hotelConfirmationNumber } : {}),
+    ...(row.status === "held" && row.holdExpiresAt ? { holdExpiresAt: row.holdExpiresAt } : {}),
     requestId: meta.requestId,
     responseTime: Math.max(0, Date.now() - meta.startedAt),
   };
@@ -97,6 +110,8 @@ export type BookOrder = {
   paymentType?: PaymentType;
   /** A saved card of the partner's end user: the guarantee a PayAtProperty booking requires. */
   paymentCard?: { actorId: string; paymentMethodId: string };
+  /** `bookCriteria.hold`: take the rooms and charge nothing until POST /api/bookings/:ref/commit, for `minutes`. */
+  hold?: { minutes: number };
   supply?: SupplyOptions;
 };
 
@@ -114,6 +129,7 @@ export const bookOrderOf = (request: BookRequest): BookOrder => {
     currency: request.settings.currency ?? criteria.currency,
     ...(criteria.paymentType ? { paymentType: criteria.paymentType } : {}),
     ...(criteria.paymentCard ? { paymentCard: criteria.paymentCard } : {}),
+    ...(criteria.hold ? { hold: { minutes: criteria.holdMinutes ?? DEFAULT_HOLD_MINUTES } } : {}),
     supply: supplyOptionsOf(request.settings),
   };
 };
@@ -131,6 +147,8 @@ const bookRequestHash = (criteria: BookOrder) =>
       criteria.occupancies ?? null,
       // Only when sent, so the hash of a booking without a card is what it was before issue 27.
       ...(criteria.paymentCard ? [criteria.paymentCard.actorId, criteria.paymentCard.paymentMethodId] : []),
+      // Likewise a hold: holding and booking outright are different requests under one partnerReference.
+      ...(criteria.hold ? ["hold", criteria.hold.minutes] : []),
     ]),
   );
 
@@ -278,20 +296,27 @@ const bookStoredQuote = async (
   const supplier = await connectionSupplier(deps, connection, product.name);
   // The supplier that quoted no longer serves this connection: the quote cannot be booked.
   if (!supplier) throw QUOTE_INVALID();
+  if (criteria.hold && !supplier.holds) throw HOLD_NOT_SUPPORTED();
   // Our reference is the supplier's client reference: a booking whose answer is lost can be found by it.
   const reference = newBookingReference();
   const options = criteria.supply ?? {};
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
   const withTransactions = (result: BookResult): BookResult =>
     transactions ? { ...result, providerTransactions: transactions } : result;
+  const hold = criteria.hold ? { expiresAt: now + criteria.hold.minutes * 60_000 } : null;
   const askSupplier = () =>
     askToBook(supplier, options, transactions, (call) =>
-      supplier.book(accommodation, product, stored.stay, reference, call, {
-        name: criteria.holder.name,
-        surname: criteria.holder.surName,
-      }),
+      supplier.book(
+        accommodation,
+        product,
+        stored.stay,
+        reference,
+        call,
+        { name: criteria.holder.name, surname: criteria.holder.surName },
+        { hold: hold !== null },
+      ),
     );
-  const bookingRow = (status: "success" | "pending", confirmed: SupplierBooking | null) => ({
+  const bookingRow = (status: "success" | "pending" | "held", confirmed: SupplierBooking | null) => ({
     reference,
     partnerId,
     connectionId: connection.id,
@@ -311,7 +336,8 @@ const bookStoredQuote = async (
     roomCount: stored.stay.rooms.length,
     boardCode: stored.quote.boardCode,
     currency: rate.currency,
-    chargeTotal: rate.chargeTotal,
+    // A hold charges nothing until it is committed (at this rate).
+    chargeTotal: status === "held" ? 0 : rate.chargeTotal,
     paymentType,
     paymentCard: paymentCard ? JSON.stringify(paymentCard) : null,
     rate: JSON.stringify(rate),
@@ -323,6 +349,7 @@ const bookStoredQuote = async (
     supplierReference: confirmed?.supplierReference ?? "",
     hotelConfirmationNumber: confirmed?.hotelConfirmationNumber ?? null,
     createdAt: new Date(now).toISOString(),
+    holdExpiresAt: hold ? new Date(hold.expiresAt).toISOString() : null,
   });
   /** Another request with the same partnerReference stored its booking first: answer as a retry of it. */
   const answerAsRetry = async (error: unknown) => {
@@ -339,6 +366,9 @@ const bookStoredQuote = async (
     if (confirmed) await announceEvent(deps, bookingChangeOf("booking.confirmed", row!), now);
     return withTransactions(resultOf(row!, meta));
   };
+
+  // The hold's end is set before anything is taken: an alarm with no hold behind it does nothing.
+  if (hold) await deps.holdTimers.schedule(reference, hold.expiresAt);
 
   if (hasLocalWrites(supplier)) {
     // The embedded inventory: the booking row and the rooms in one batch (one transaction), the row
@@ -358,13 +388,12 @@ const bookStoredQuote = async (
       throw error;
     }
     try {
-      const insert = db.insert(bookings).values(bookingRow("success", taking.booking));
-      await db.batch([insert, ...taking.writes] as [typeof insert]);
+      await db.batch(bookedWrites(db, bookingRow(hold ? "held" : "success", taking.booking), taking.writes));
     } catch (error) {
       if (isCheckViolation(error)) return refused("unavailable");
       return answerAsRetry(error);
     }
-    return storedBooking(true);
+    return storedBooking(!hold);
   }
 
   // A supplier outside our D1: the partnerReference is reserved (a pending row) before it is asked, so
@@ -384,6 +413,18 @@ const bookStoredQuote = async (
       .where(and(eq(bookings.reference, reference), eq(bookings.status, "pending")))
       .run();
     throw error;
+  }
+  // Asked to hold, the supplier holds: nothing is charged until the commit.
+  if (hold && answer.status !== "unknown") {
+    await applyChange(
+      db,
+      holdAnsweredWrites(db, reference, {
+        supplierReference: answer.supplierReference,
+        hotelConfirmationNumber: answer.hotelConfirmationNumber ?? null,
+        upstreamBookingId: answer.upstreamBookingId ?? null,
+      }),
+    );
+    return storedBooking(false);
   }
   if (answer.status !== "confirmed") {
     // Booked upstream but not confirmed yet (ON_REQUEST, PENDING_COMMIT): its id is kept for cancel.

@@ -27,6 +27,7 @@ export const bookingView = (row: BookingRow) => ({
   createdAt: row.createdAt,
   cancelledAt: row.cancelledAt,
   cancelPrice: row.cancelPrice === null ? null : { currency: row.currency, amount: row.cancelPrice },
+  holdExpiresAt: row.holdExpiresAt,
 });
 
 /** The partner's booking by reference. Another partner's reads as not found: its existence is not disclosed. */

@@ -1,20 +1,27 @@
 import { eq } from "drizzle-orm";
 import { ApiError } from "../../platform/http/api-error";
+import { splitMinor, sumMinor, toMajor, toMinor } from "../../platform/money";
 import {
   hasLocalWrites,
+  itemizedRate,
   SupplierFailure,
   type BookedStay,
   type CancelPolicy,
   type ProviderTransaction,
+  type Rate,
   type Supplier,
   callSupplier,
+  sellingTotal,
+  sumRates,
   supplierFailureError,
   type SupplyOptions,
 } from "../supply";
 import { localDate } from "../../platform/time/zoned-time";
 import { announceEvent } from "../webhooks";
+import { isLiveRoom, type StoredRoom, storedRooms } from "./booked-rate";
 import { bookingChangeOf } from "./booking-events";
-import { markCancelled, stillLive } from "./live-booking";
+import { applyChange, type RoomRelease, roomsCancelledWrites } from "./booking-writes";
+import { bookingView } from "./bookings";
 import type { BookingDeps } from "./deps";
 import { type BookingRow, bookings } from "./tables";
 
@@ -44,30 +51,116 @@ export const parsePolicy = (text: string | null): CancelPolicy | null => {
 export const isOnOrAfterCheckIn = (booking: Pick<BookingRow, "timezone" | "checkIn">, now: number) =>
   localDate(now, booking.timezone) >= booking.checkIn;
 
-/** How a cancel reaches the supplier, and `settings.currency` as sent (must be the booking's when present). */
-export type CancelOptions = SupplyOptions & { currency?: string };
+/** A stored booking as its supplier knows it. */
+export const bookedStayOf = (booking: BookingRow): BookedStay => ({
+  accommodationCode: booking.accommodationCode,
+  roomCode: booking.roomCode,
+  ratePlanCode: booking.ratePlanCode,
+  checkIn: booking.checkIn,
+  checkOut: booking.checkOut,
+  roomCount: booking.roomCount,
+  supplierReference: booking.supplierReference,
+  clientReference: booking.reference,
+  ...(booking.upstreamAccessCode ? { upstreamAccessCode: booking.upstreamAccessCode } : {}),
+  upstreamBookingId: booking.upstreamBookingId,
+});
 
-/** POST /api/cancel, with the rules of sections 3.1, 4.6 and 7 in that order. */
-export const cancelBooking = async (
-  deps: BookingDeps,
-  partnerId: string,
-  bookingReference: string,
-  now = Date.now(),
-  options: CancelOptions = {},
+/**
+ * How the rooms of a booking go back to its supplier, inside the change's batch: on the embedded
+ * inventory one room of each code listed (every room of the stay for a booking that keeps no rooms
+ * of its own); a supplier outside our D1 is told before the batch, so nothing here.
+ */
+export const roomRelease = (supplier: Supplier, booking: BookingRow, rooms: StoredRoom[]): RoomRelease | null => {
+  if (!hasLocalWrites(supplier)) return null;
+  const stay = bookedStayOf(booking);
+  const codes = rooms.length > 0 ? rooms.map((r) => r.code) : undefined;
+  return (guard) => supplier.localWrites.cancelWrites(stay, guard, codes);
+};
+
+/** A change computed from a version that moved on is computed again, this many times at most. */
+export const CHANGE_ATTEMPTS = 5;
+export const bookingKeptChanging = () =>
+  new ApiError("booking_changed", "The booking changed while this request ran; retry it");
+
+/**
+ * Cancelling some rooms (`asked`, occupancyRefIds) or every room still booked (undefined) at a
+ * penalty (null: free, a hold), as data: what the booking becomes. The penalty is the booking's at
+ * that moment, on what the whole booking was charged, shared over all its rooms (cancelled ones
+ * too) by what each was charged, by largest remainder: rooms cancelled one by one at one moment cost
+ * what cancelling them together costs, and every room cancelled costs the policy's penalty exactly.
+ */
+export const roomsCancellation = (
+  booking: BookingRow,
+  asked: number[] | undefined,
+  field: string,
+  penalty: number | null,
 ) => {
-  const booking = await deps.db.select().from(bookings).where(eq(bookings.reference, bookingReference)).get();
-  if (!booking) throw new ApiError("booking_not_found", `Booking not found with bookingReference: ${bookingReference}`);
-  if (booking.partnerId !== partnerId)
-    throw new ApiError("booking_not_owned", "This booking does not belong to the current partner");
-  // The prices of a cancel are the booking's: another currency would be a conversion nobody agreed to.
-  const currency = options.currency;
-  if (currency !== undefined && currency !== booking.currency)
-    throw new ApiError("currency_mismatch", "Currency mismatch", {
-      bookingCurrency: booking.currency,
-      requestedCurrency: currency,
+  const rooms = storedRooms(booking);
+  const live = rooms.filter(isLiveRoom);
+  const removed = asked === undefined ? live : asked.map((id) => askedRoom(rooms, id, field));
+  const whole = removed.length === live.length;
+  const currency = booking.currency;
+  const held = booking.status === "held";
+  const rateOf = (room: StoredRoom): Rate => itemizedRate(room.rate, booking.checkIn, booking.checkOut);
+  const removedCharge = sumMinor(removed.map((room) => toMinor(rateOf(room).chargeTotal, currency)));
+  // What the rooms going were charged (a hold: nothing yet).
+  const bookPrice = whole ? booking.chargeTotal : held ? 0 : toMajor(removedCharge, currency);
+  const weights = rooms.map((room) => toMinor(sellingTotal(rateOf(room), booking.paymentType), currency));
+  const shares =
+    penalty === null || rooms.length === 0
+      ? rooms.map(() => 0)
+      : splitMinor(toMinor(penalty, currency), weights.some((w) => w > 0) ? weights : rooms.map(() => 1));
+  const going = new Set(removed.map((room) => room.occupancyRefId));
+  const cancelPrice =
+    penalty === null
+      ? 0
+      : rooms.length === 0
+        ? penalty
+        : toMajor(sumMinor(rooms.flatMap((room, i) => (going.has(room.occupancyRefId) ? [shares[i]!] : []))), currency);
+  const left = live.filter((room) => !going.has(room.occupancyRefId));
+  const rate = left.length > 0 ? sumRates(left.map(rateOf)) : null;
+  return {
+    rooms: removed.map((room) => room.occupancyRefId),
+    removed,
+    whole,
+    cancelPrice,
+    bookPrice,
+    /** The rooms as the booking keeps them after (each cancelled one with its share of the penalty). */
+    after: (cancelledAt: string) =>
+      rooms.map((room, i) =>
+        going.has(room.occupancyRefId) ? { ...room, cancelledAt, cancelPrice: toMajor(shares[i]!, currency) } : room,
+      ),
+    /** The booking left: the remaining rooms' rates summed (null when every room goes). */
+    remaining: whole || !rate ? null : { rate, chargeTotal: held ? 0 : rate.chargeTotal, roomCount: left.length },
+  };
+};
+
+const askedRoom = (rooms: StoredRoom[], id: number, field: string): StoredRoom => {
+  const room = rooms.find((r) => r.occupancyRefId === id);
+  if (!room)
+    throw new ApiError(
+      "room_not_found",
+      rooms.length === 0
+        ? `${field}: this booking keeps no rooms of its own; cancel it whole, without ${field}`
+        : `${field}: no room ${id} in this booking (its occupancyRefIds: ${rooms.map((r) => r.occupancyRefId).join(", ")})`,
+      { field, occupancyRefId: id },
+    );
+  if (!isLiveRoom(room))
+    throw new ApiError("room_already_cancelled", `Room ${id} of this booking is already cancelled`, {
+      occupancyRefId: id,
+      cancelledAt: room.cancelledAt,
     });
-  const cannot = (status: string) =>
-    new ApiError("booking_not_cancellable", `Booking cannot be cancelled. Current status: ${status}`);
+  return room;
+};
+
+/** How a cancel reaches the supplier, `settings.currency` as sent (must be the booking's), and `input.rooms`. */
+export type CancelOptions = SupplyOptions & { currency?: string; rooms?: number[] };
+
+/**
+ * The penalty cancelling a booking costs at `now` under the rules of sections 3.1, 4.6 and 7 in that
+ * order (null: free, a hold released), or the error the cancel answers.
+ */
+const penaltyOrRefusal = (booking: BookingRow, now: number): number | null => {
   // Not yet known to exist at the supplier: it settles to success or failed first (settle-pending.ts).
   if (booking.status === "pending") {
     throw new ApiError(
@@ -75,7 +168,10 @@ export const cancelBooking = async (
       "Booking is pending: the supplier has not confirmed it yet. Retry the cancellation once it is confirmed.",
     );
   }
-  if (booking.status !== "success") throw cannot(booking.status);
+  // A hold is released with no penalty: nothing was charged.
+  if (booking.status === "held") return null;
+  if (booking.status !== "success")
+    throw new ApiError("booking_not_cancellable", `Booking cannot be cancelled. Current status: ${booking.status}`);
   if (isOnOrAfterCheckIn(booking, now)) {
     throw new ApiError("after_check_in", "This booking can no longer be cancelled after the check-in date");
   }
@@ -83,57 +179,92 @@ export const cancelBooking = async (
   if (!policy) throw new ApiError("cancel_policy_not_found", "Cancellation policy not found for this booking");
   if (!policy.refundable)
     throw new ApiError("not_refundable", "This booking is not refundable according to the cancellation policy");
+  return cancelPenaltyAt(policy, now);
+};
 
-  const cancelPrice = cancelPenaltyAt(policy, now);
-  const cancelledAt = new Date(now).toISOString();
-  const supplier = await supplierOfBooking(deps, booking.supplier);
-  const stay: BookedStay = {
-    accommodationCode: booking.accommodationCode,
-    roomCode: booking.roomCode,
-    ratePlanCode: booking.ratePlanCode,
-    checkIn: booking.checkIn,
-    checkOut: booking.checkOut,
-    roomCount: booking.roomCount,
-    supplierReference: booking.supplierReference,
-    clientReference: booking.reference,
-    ...(booking.upstreamAccessCode ? { upstreamAccessCode: booking.upstreamAccessCode } : {}),
-    upstreamBookingId: booking.upstreamBookingId,
-  };
-  const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
-  // A supplier outside our D1 cannot join the batch: it is told first, and a failure changes nothing here.
-  if (!hasLocalWrites(supplier)) {
-    try {
-      await callSupplier(supplier, options, transactions, (call) => supplier.cancel(stay, call));
-    } catch (error) {
-      if (error instanceof SupplierFailure) throw supplierFailureError(error);
-      throw error;
-    }
-  }
-  // One batch (one transaction): the rooms go back only while the booking is still live, then its status
-  // changes. A failure keeps neither; of two concurrent cancels only one changes the row and gives rooms back.
+/**
+ * POST /api/cancel: the whole booking, or with `input.rooms` some of its rooms (every room left is
+ * the whole booking). One batch per change: the rooms go back and the row changes under the version
+ * read, so of parallel cancels of one booking each lands once on what the others left, and the same
+ * room is never given back twice. A supplier outside our D1 is told first and cancels whole bookings only.
+ */
+export const cancelBooking = async (
+  deps: BookingDeps,
+  partnerId: string,
+  bookingReference: string,
+  now = Date.now(),
+  options: CancelOptions = {},
+) => {
   const db = deps.db;
-  const cancelled = markCancelled(db, booking.reference, cancelledAt, cancelPrice);
-  const results = await db.batch([
-    ...(hasLocalWrites(supplier) ? supplier.localWrites.cancelWrites(stay, stillLive(db, booking.reference)) : []),
-    cancelled,
-  ] as [typeof cancelled]);
-  if ((results.at(-1) as Awaited<typeof cancelled>).length !== 1) throw cannot("cancelled");
-  await announceEvent(
-    deps,
-    bookingChangeOf("booking.cancelled", { ...booking, status: "cancelled", cancelPrice }),
-    now,
-  );
-  return {
-    status: "cancelled" as const,
-    cancelledAt,
-    cancelLocator: booking.supplierReference,
-    reference: {
-      bookingReference: booking.reference,
-      partnerReference: booking.partnerReference,
-      hotelConfirmationNumber: booking.hotelConfirmationNumber,
-    },
-    bookPrice: { currency: booking.currency, amount: booking.chargeTotal },
-    cancelPrice: { currency: booking.currency, amount: cancelPrice },
-    ...(transactions ? { providerTransactions: transactions } : {}),
-  };
+  const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
+  for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
+    const booking = await db.select().from(bookings).where(eq(bookings.reference, bookingReference)).get();
+    if (!booking)
+      throw new ApiError("booking_not_found", `Booking not found with bookingReference: ${bookingReference}`);
+    if (booking.partnerId !== partnerId)
+      throw new ApiError("booking_not_owned", "This booking does not belong to the current partner");
+    // The prices of a cancel are the booking's: another currency would be a conversion nobody agreed to.
+    const currency = options.currency;
+    if (currency !== undefined && currency !== booking.currency)
+      throw new ApiError("currency_mismatch", "Currency mismatch", {
+        bookingCurrency: booking.currency,
+        requestedCurrency: currency,
+      });
+    const penalty = penaltyOrRefusal(booking, now);
+    const plan = roomsCancellation(booking, options.rooms, "input.rooms", penalty);
+    const supplier = await supplierOfBooking(deps, booking.supplier);
+    if (!plan.whole && !hasLocalWrites(supplier))
+      throw new ApiError(
+        "partial_cancel_not_supported",
+        "This booking's supplier cancels whole bookings only: cancel every room (without input.rooms)",
+      );
+    // A supplier outside our D1 cannot join the batch: it is told first, and a failure changes nothing here.
+    if (!hasLocalWrites(supplier)) {
+      try {
+        await callSupplier(supplier, options, transactions, (call) => supplier.cancel(bookedStayOf(booking), call));
+      } catch (error) {
+        if (error instanceof SupplierFailure) throw supplierFailureError(error);
+        throw error;
+      }
+    }
+    const cancelledAt = new Date(now).toISOString();
+    const totalPenalty = toMajor(
+      toMinor(booking.cancelPrice ?? 0, booking.currency) + toMinor(plan.cancelPrice, booking.currency),
+      booking.currency,
+    );
+    const rooms = JSON.stringify(plan.after(cancelledAt));
+    const change = plan.remaining
+      ? {
+          rooms,
+          rate: JSON.stringify(plan.remaining.rate),
+          chargeTotal: plan.remaining.chargeTotal,
+          roomCount: plan.remaining.roomCount,
+          cancelPrice: totalPenalty,
+        }
+      : { rooms, status: "cancelled" as const, cancelledAt, cancelPrice: totalPenalty };
+    const applied = await applyChange(
+      db,
+      roomsCancelledWrites(db, booking, change, roomRelease(supplier, booking, plan.removed)),
+    );
+    // Another change of this booking landed first: computed again from what it left.
+    if (!applied) continue;
+    const after: BookingRow = { ...booking, ...change, version: booking.version + 1 };
+    if (plan.whole) await announceEvent(deps, bookingChangeOf("booking.cancelled", after), now);
+    return {
+      status: "cancelled" as const,
+      cancelledAt,
+      cancelLocator: booking.supplierReference,
+      reference: {
+        bookingReference: booking.reference,
+        partnerReference: booking.partnerReference,
+        hotelConfirmationNumber: booking.hotelConfirmationNumber,
+      },
+      bookPrice: { currency: booking.currency, amount: plan.bookPrice },
+      cancelPrice: { currency: booking.currency, amount: plan.cancelPrice },
+      rooms: plan.rooms,
+      booking: bookingView(after),
+      ...(transactions ? { providerTransactions: transactions } : {}),
+    };
+  }
+  throw bookingKeptChanging();
 };

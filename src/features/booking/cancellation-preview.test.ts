@@ -51,6 +51,9 @@ describe("GET /api/bookings/:bookingReference/cancellation", () => {
         at: iso(deadline - 60_000),
         // The breakdown the quote showed, to the cent.
         rate: quote.rate,
+        // Every room, so nothing is left.
+        rooms: [1],
+        remainingRate: null,
       },
       message: "success",
     });

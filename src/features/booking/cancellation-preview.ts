@@ -6,7 +6,8 @@ import { isIsoDatetime } from "../../platform/http/iso-time";
 import { bookedRate } from "./booked-rate";
 import { partnerBooking } from "./bookings";
 import { bookingExample, rateSchema } from "./schemas";
-import { cancelPenaltyAt, isOnOrAfterCheckIn, parsePolicy } from "./cancel";
+import { cancelPenaltyAt, isOnOrAfterCheckIn, parsePolicy, roomsCancellation } from "./cancel";
+import { MAX_ROOMS } from "./schemas";
 
 export const cancellationPreviewQuerySchema = z.object({
   at: z
@@ -14,13 +15,26 @@ export const cancellationPreviewQuerySchema = z.object({
     .refine(isIsoDatetime, "expected an ISO 8601 datetime with a zone")
     .optional()
     .openapi({ description: "The moment to price the cancellation at; default now", example: "2027-03-01T12:00:00Z" }),
+  rooms: z
+    .string()
+    .regex(/^\d{1,3}(,\d{1,3})*$/, "expected occupancyRefIds separated by commas, e.g. 1,2")
+    .transform((list) => list.split(",").map(Number))
+    .refine((ids) => ids.length <= MAX_ROOMS, `at most ${MAX_ROOMS} rooms`)
+    .refine((ids) => new Set(ids).size === ids.length, "each room at most once")
+    .optional()
+    .openapi({
+      type: "string",
+      description:
+        "Price cancelling only these rooms (occupancyRefIds, as POST /api/cancel's input.rooms); default every room still booked",
+      example: "2",
+    }),
 });
 
 export const cancellationPreviewSchema = z
   .object({
     cancelPrice: z.number().openapi({
       description:
-        "What cancelling at `at` costs, computed on what was charged (chargeTotal, never what is due at the property); the whole charge when the booking could not be cancelled then",
+        "What cancelling at `at` costs, computed on what was charged (chargeTotal, never what is due at the property); the whole charge of the rooms when the booking could not be cancelled then; 0 for a hold. For some rooms: their share of the booking's penalty (docs/api-decisions.md, issue 28)",
     }),
     currency: z.string(),
     refundable: z.boolean().openapi({ description: "Whether the booked rate is refundable at all" }),
@@ -29,7 +43,12 @@ export const cancellationPreviewSchema = z
     }),
     cancellable: z.boolean().openapi({ description: "Whether POST /api/cancel would accept the booking at `at`" }),
     at: z.string().openapi({ description: "The moment priced (UTC)" }),
-    rate: rateSchema,
+    rate: rateSchema.openapi({ description: "The booking's rate as it is now" }),
+    rooms: z.array(z.number()).openapi({ description: "The rooms priced (occupancyRefIds)", example: [2] }),
+    remainingRate: z.union([rateSchema, z.null()]).openapi({
+      description:
+        "The booking's rate after cancelling these rooms: the sum of the rooms left, exact to the cent; null when every room goes",
+    }),
   })
   .openapi("CancellationPreview", {
     example: {
@@ -40,6 +59,8 @@ export const cancellationPreviewSchema = z
       cancellable: true,
       at: "2027-03-01T12:00:00.000Z",
       rate: bookingExample.rate,
+      rooms: [1],
+      remainingRate: null,
     },
   });
 
@@ -47,28 +68,40 @@ export const cancellationPreviewResponseSchema =
   envelopeSchema(cancellationPreviewSchema).openapi("CancellationPreviewResponse");
 
 /**
- * What cancelling would cost at `at`, without cancelling: the same policy, penalty function
- * (cancelPenaltyAt) and check-in rule as cancelBooking, so the preview is what a cancel then charges.
+ * What cancelling (the booking, or `rooms` of it) would cost at `at`, without cancelling: the same
+ * policy, penalty function (cancelPenaltyAt), sharing over rooms (roomsCancellation) and check-in
+ * rule as cancelBooking, so the preview is what a cancel then charges, to the cent.
  */
-export const previewCancellation = async (db: Db, partnerId: string, bookingReference: string, at: number) => {
+export const previewCancellation = async (
+  db: Db,
+  partnerId: string,
+  bookingReference: string,
+  at: number,
+  rooms?: number[],
+) => {
   const booking = await partnerBooking(db, partnerId, bookingReference);
   if (booking.status === "pending")
     throw new ApiError("booking_pending", "Booking is pending: the supplier has not confirmed it yet");
-  if (booking.status !== "success")
+  if (booking.status !== "success" && booking.status !== "held")
     throw new ApiError("booking_already_cancelled", `Booking is already ${booking.status}`);
+  const held = booking.status === "held";
   const policy = parsePolicy(booking.cancelPolicy);
-  if (!policy) throw new ApiError("cancel_policy_not_found", "Cancellation policy not found for this booking");
-  const cancellable = policy.refundable && !isOnOrAfterCheckIn(booking, at);
-  const deadlines = policy.cancelPenalties.map((p) => Date.parse(p.deadline)).filter((t) => !Number.isNaN(t));
+  if (!policy && !held) throw new ApiError("cancel_policy_not_found", "Cancellation policy not found for this booking");
+  // A hold is released free at any moment; a booking by its policy before check-in.
+  const cancellable = held || (policy!.refundable && !isOnOrAfterCheckIn(booking, at));
+  const plan = roomsCancellation(booking, rooms, "rooms", held || !cancellable ? null : cancelPenaltyAt(policy!, at));
+  const deadlines = (policy?.cancelPenalties ?? []).map((p) => Date.parse(p.deadline)).filter((t) => !Number.isNaN(t));
   return {
-    // A booking that cannot be cancelled refunds nothing: it costs the whole charge.
-    cancelPrice: cancellable ? cancelPenaltyAt(policy, at) : booking.chargeTotal,
+    // Rooms that cannot be cancelled refund nothing: they cost what they were charged.
+    cancelPrice: cancellable ? plan.cancelPrice : plan.bookPrice,
     currency: booking.currency,
-    refundable: policy.refundable,
+    refundable: policy?.refundable ?? true,
     deadline: deadlines.length ? new Date(Math.min(...deadlines)).toISOString() : null,
     cancellable,
     at: new Date(at).toISOString(),
     // The booked breakdown, as the search, quote, book answer and booking read showed it.
     rate: bookedRate(booking),
+    rooms: plan.rooms,
+    remainingRate: plan.remaining?.rate ?? null,
   };
 };

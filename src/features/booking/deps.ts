@@ -18,7 +18,12 @@ export type BookingDeps = {
   rateLimiter: Env["RATE_LIMITER"];
   /** Which suppliers serve a connection, and which one holds a stored booking. */
   supply: SupplyDirectory;
+  /** Where a hold's end is set: its rooms go back then (hold-expiry.ts). */
+  holdTimers: HoldTimers;
 };
+
+/** Sets the moment a hold ends; the booking is read again then, so a hold committed or released meanwhile is left alone. */
+export type HoldTimers = { schedule(reference: string, expiresAt: number): Promise<void> };
 
 /**
  * Where suppliers come from: the list that serves a connection (search asks all of them, quote and
@@ -72,6 +77,10 @@ export const bookingDeps = (env: Env): BookingDeps => {
     webhookQueue: env.WEBHOOK_QUEUE as Queue<WebhookMessage>,
     rateLimiter: env.RATE_LIMITER,
     supply: supplyDirectory(env, db),
+    holdTimers: {
+      // One Durable Object per hold, named by its booking reference: its alarm is the hold's end.
+      schedule: (reference, expiresAt) => env.HOLD_EXPIRY.getByName(reference).schedule(reference, expiresAt),
+    },
   };
 };
 

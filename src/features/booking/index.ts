@@ -3,6 +3,8 @@ export { bookedRate } from "./booked-rate";
 export { eraseChatBookingHolders, partnerBooking } from "./bookings";
 export { cancelBooking } from "./cancel";
 export { bookingDeps } from "./deps";
+export { expiredHoldsTask } from "./hold";
+export { HoldExpiry } from "./hold-expiry";
 export type { BookingDeps } from "./deps";
 export { MAX_OPTION_ID_LENGTH, readOptionId } from "./option-token";
 export { expiredQuotes } from "./quote-store";

@@ -21,9 +21,13 @@ import { type AccessEnv, coreAccess, coreConnection, type CoreConnection, search
 import { sandboxScenario } from "./deps";
 import { quoteOption, quoteQueryOf } from "./quote";
 import { consumeRateLimit } from "./rate-limit";
+import { commitOnce } from "./hold";
 import {
+  bookExamples,
   bookingResponseSchema,
   bookRequestSchema,
+  cancelExamples,
+  commitRequestSchema,
   bookResponseSchema,
   cancelRequestSchema,
   cancelResponseSchema,
@@ -37,7 +41,9 @@ import { supplyOptionsOf } from "../supply";
 import { searchTgx } from "./tgx-search";
 import { tgxSearchRequestSchema, tgxSearchResponseSchema } from "./tgx-schemas";
 
-const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
+const json = <T extends z.ZodType>(schema: T, examples?: Record<string, { summary: string; value: unknown }>) => ({
+  content: { "application/json": { schema, ...(examples ? { examples } : {}) } },
+});
 const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, ...json(schema) } });
 
 const rateLimitHeaders = z.object({
@@ -147,12 +153,15 @@ const book = apiRoute({
   method: "post",
   path: "/api/book",
   tags: ["Booking"],
-  summary: "Book a quote (403 booking_not_allowed on a metasearch connection)",
+  summary: "Book a quote, or hold it (bookCriteria.hold; 403 booking_not_allowed on a metasearch connection)",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
-  request: { headers: sandboxHeader.merge(idempotencyHeader), ...body(bookRequestSchema) },
+  request: {
+    headers: sandboxHeader.merge(idempotencyHeader),
+    body: { required: true, ...json(bookRequestSchema, bookExamples.request) },
+  },
   responses: {
-    200: { description: "The booking", ...json(bookResponseSchema) },
+    200: { description: "The booking, or the hold (status held)", ...json(bookResponseSchema, bookExamples.response) },
     202: {
       description:
         "Pending: the supplier's answer did not arrive in time; GET /api/bookings/{bookingReference} shows when it settles",
@@ -162,15 +171,36 @@ const book = apiRoute({
   },
 });
 
+const commit = apiRoute({
+  operationId: "commitBooking",
+  method: "post",
+  path: "/api/bookings/{bookingReference}/commit",
+  tags: ["Booking"],
+  summary: "Commit a hold (bookCriteria.hold): success at the held price",
+  description:
+    "Turns a held booking into success, charged exactly its held rate. Retry-safe: an Idempotency-Key replays the answer, and committing a committed hold answers it again. 409 hold_expired once the hold has run out (its rooms are back), 409 booking_not_held for a booking that is not a hold.",
+  security: apiKeySecurity,
+  middleware: [coreAccess()] as const,
+  request: {
+    headers: idempotencyHeader,
+    params: z.object({ bookingReference: z.string().min(1).max(100) }),
+    ...body(commitRequestSchema),
+  },
+  responses: {
+    200: { description: "The booking, committed", ...json(bookResponseSchema) },
+    ...errorResponses(400, 401, 403, 404, 409, 413),
+  },
+});
+
 const cancel = apiRoute({
   operationId: "cancelBooking",
   method: "post",
   path: "/api/cancel",
   tags: ["Booking"],
-  summary: "Cancel a booking",
+  summary: "Cancel a booking, or some of its rooms (input.rooms); a hold is released free",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
-  request: { headers: idempotencyHeader, ...body(cancelRequestSchema) },
+  request: { headers: idempotencyHeader, body: { required: true, ...json(cancelRequestSchema, cancelExamples) } },
   responses: {
     200: { description: "Cancelled", ...json(cancelResponseSchema) },
     ...errorResponses(400, 401, 403, 404, 409, 413),
@@ -213,7 +243,7 @@ const cancellationPreview = apiRoute({
   method: "get",
   path: "/api/bookings/{bookingReference}/cancellation",
   tags: ["Booking"],
-  summary: "What cancelling would cost at a moment (default now), without cancelling",
+  summary: "What cancelling (the booking, or ?rooms= of it) would cost at a moment (default now), without cancelling",
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
   request: {
@@ -301,12 +331,27 @@ export const bookingRoutes = featureRouter<AccessEnv>()
           await cancelBooking(deps, connection.partnerId, request.input.reference.bookingReference, Date.now(), {
             ...supplyOptionsOf(request.settings),
             currency: request.settings.currency,
+            rooms: request.input.rooms,
           }),
         ),
       }),
     );
     if (!response.replayed) countUsage(c, connection, "cancel");
     return c.json(response.body as z.infer<typeof cancelResponseSchema>, 200, replayHeaders(response));
+  })
+  .openapi(commit, async (c) => {
+    const startedAt = Date.now();
+    const request = c.req.valid("json");
+    const connection = connectionOf(c, coreConnection);
+    const response = await commitOnce(
+      c.get("services").booking,
+      connection.partnerId,
+      c.req.valid("param").bookingReference,
+      { requestId: c.get("requestId"), startedAt },
+      supplyOptionsOf(request.settings),
+      { key: c.req.header("idempotency-key"), request },
+    );
+    return c.json(response.body as z.infer<typeof bookResponseSchema>, 200, replayHeaders(response));
   })
   .openapi(bookingByReference, async (c) => {
     const booking = await readBooking(c.get("db"), c.get("caller").partnerId, c.req.valid("param").bookingReference);
@@ -323,12 +368,13 @@ export const bookingRoutes = featureRouter<AccessEnv>()
     return c.json(success(await readBookingByPartnerReference(c.get("db"), partnerId, partnerReference)), 200);
   })
   .openapi(cancellationPreview, async (c) => {
-    const { at } = c.req.valid("query");
+    const { at, rooms } = c.req.valid("query");
     const preview = await previewCancellation(
       c.get("db"),
       c.get("caller").partnerId,
       c.req.valid("param").bookingReference,
       at === undefined ? Date.now() : Date.parse(at),
+      rooms,
     );
     return c.json(success(preview), 200);
   });

@@ -4,6 +4,7 @@ import { envelopeSchema } from "../../platform/http/envelope";
 import { specMessage, unsupportedField } from "../../platform/http/validation";
 import { nameSearchCharacters, PAYMENT_TYPES, RATE_RULES, SALES_CHANNELS, VISIBILITY_TYPES } from "../supply";
 import { MAX_OPTION_ID_LENGTH } from "./option-token";
+import { BOOKING_STATUSES } from "./tables";
 
 export const MAX_SEARCH_CODES = 1000;
 
@@ -25,6 +26,8 @@ export const ACCOMMODATION_STATUSES = [
 export type AccommodationStatus = (typeof ACCOMMODATION_STATUSES)[number];
 export const MAX_ROOMS = 9;
 export const MAX_PAXES_PER_ROOM = 8;
+/** The longest hold (bookCriteria.holdMinutes). */
+export const MAX_HOLD_MINUTES = 30;
 
 const code = z.string().min(1).max(64);
 /** A string field's own limit, worded so that a schema-wide "is required" message cannot stand in for it. */
@@ -80,6 +83,7 @@ const CANCEL_POLICY_EXAMPLE = {
   ],
 };
 const ROOM_EXAMPLE = { occupancyRefId: 1, code: "STD", description: "Standard Queen Room", rate: RATE_EXAMPLE };
+const BOOKED_ROOM_EXAMPLE = { ...ROOM_EXAMPLE, status: "success", cancelledAt: null, cancelPrice: null };
 const ACCOMMODATION_EXAMPLE = {
   accommodationCode: "US000010",
   accommodationName: "Sunset Tacoma Golf Resort",
@@ -98,7 +102,7 @@ const BOOKING_EXAMPLE = {
   paymentType: "MerchantPay",
   paymentCard: null,
   rate: RATE_EXAMPLE,
-  rooms: [ROOM_EXAMPLE],
+  rooms: [BOOKED_ROOM_EXAMPLE],
   cancelPolicy: CANCEL_POLICY_EXAMPLE,
   holder: { name: "Ada", surName: "Lovelace" },
   occupancies: OCCUPANCIES_EXAMPLE,
@@ -107,6 +111,7 @@ const BOOKING_EXAMPLE = {
   createdAt: "2027-02-01T10:00:00.000Z",
   cancelledAt: null,
   cancelPrice: null,
+  holdExpiresAt: null,
 };
 /** One booking as the reads show it (list and single read share it). */
 export const bookingExample = BOOKING_EXAMPLE;
@@ -504,7 +509,7 @@ export const supplierWarningSchema = z
 export const providerTransactionSchema = z
   .object({
     supplier: z.string(),
-    operation: z.enum(["search", "quote", "book", "cancel", "bookingByReference"]),
+    operation: z.enum(["search", "quote", "book", "commit", "cancel", "bookingByReference"]),
     request: z.string(),
     response: z.string(),
     status: z.number().nullable().openapi({ description: "HTTP status of the supplier's answer; null when none came" }),
@@ -679,6 +684,31 @@ export const quoteSchema = z
 export const quoteResponseSchema = envelopeSchema(quoteSchema).openapi("QuoteResponse");
 export type QuoteView = z.infer<typeof quoteSchema>;
 
+const BOOK_REQUEST_EXAMPLE = {
+  bookCriteria: {
+    quoteId: "qt_1Vrv81VE8_wcA76YLMteG7WQ6yqAfx7k",
+    accommodation: { code: "US000010" },
+    partnerReference: "PR-2027-0001",
+    holder: { name: "Ada", surName: "Lovelace" },
+    checkIn: "2027-03-10",
+    checkOut: "2027-03-12",
+  },
+  settings: { access: { code: 1001 } },
+};
+const BOOK_RESULT_EXAMPLE = {
+  bookingReference: "BKFGEOEIKMQZYK4POB5HFF",
+  partnerReference: "PR-2027-0001",
+  status: "success",
+  chargeTotal: 291.14,
+  currency: "USD",
+  paymentType: "MerchantPay",
+  exchange: { currency: "USD", rate: 1 },
+  rate: RATE_EXAMPLE,
+  hotelConfirmationNumber: "VPICM5RK",
+  requestId: "cb68f4ac-e291-4d2f-9e38-5ce1cf6786bc",
+  responseTime: 12,
+};
+
 const bookPax = z.object({
   age: z.number().int().min(0).max(120),
   nationality: countryCode.optional(),
@@ -711,6 +741,18 @@ export const bookRequestSchema = z
       paymentCard: paymentCardIn,
       partnerReference: z.string().trim().min(1).max(100),
       holder: z.object({ name: z.string().trim().min(1).max(100), surName: z.string().trim().min(1).max(100) }),
+      hold: z.boolean().optional().openapi({
+        description:
+          "Hold the rooms instead of booking them: status held, nothing charged, until POST /api/bookings/{bookingReference}/commit (success, at the held price) or POST /api/cancel (released free); at holdExpiresAt the rooms go back and the booking is expired. 409 hold_not_supported when the option's supplier cannot hold",
+        example: true,
+      }),
+      holdMinutes: z
+        .number()
+        .int({ error: "expected a whole number of minutes" })
+        .min(1)
+        .max(MAX_HOLD_MINUTES)
+        .optional()
+        .openapi({ description: `With hold: how long, 1 to ${MAX_HOLD_MINUTES} minutes (default 15)`, example: 15 }),
       checkIn: isoDate,
       checkOut: isoDate,
       language: languageCode.optional(),
@@ -721,19 +763,16 @@ export const bookRequestSchema = z
     distributionContext,
   })
   .superRefine(oneCurrency("bookCriteria"))
-  .openapi("BookRequest", {
-    example: {
-      bookCriteria: {
-        quoteId: "qt_1Vrv81VE8_wcA76YLMteG7WQ6yqAfx7k",
-        accommodation: { code: "US000010" },
-        partnerReference: "PR-2027-0001",
-        holder: { name: "Ada", surName: "Lovelace" },
-        checkIn: "2027-03-10",
-        checkOut: "2027-03-12",
-      },
-      settings: { access: { code: 1001 } },
-    },
-  });
+  .superRefine((request, ctx) => {
+    const { hold, holdMinutes } = request.bookCriteria;
+    if (holdMinutes !== undefined && hold !== true)
+      ctx.addIssue({
+        code: "custom",
+        path: ["bookCriteria", "holdMinutes"],
+        message: "holdMinutes is for a hold: send it with hold: true",
+      });
+  })
+  .openapi("BookRequest", { example: BOOK_REQUEST_EXAMPLE });
 
 export type BookRequest = z.infer<typeof bookRequestSchema>;
 
@@ -741,36 +780,83 @@ export const bookResultSchema = z
   .object({
     bookingReference: z.string(),
     partnerReference: z.string(),
-    status: z
-      .string()
-      .openapi({ description: "success, or pending (HTTP 202) while the supplier's answer is awaited" }),
-    chargeTotal: z.number(),
+    status: z.string().openapi({
+      description:
+        "success; pending (HTTP 202) while the supplier's answer is awaited; held for a hold (bookCriteria.hold)",
+    }),
+    chargeTotal: z
+      .number()
+      .openapi({ description: "What was charged: 0 while held (rate is the held price, charged at the commit)" }),
     currency: z.string().optional().openapi({ description: "The quoted currency chargeTotal is in" }),
     paymentType: paymentTypeOut,
     exchange: exchange.optional(),
     rate: rateSchema,
     hotelConfirmationNumber: z.string().optional(),
+    holdExpiresAt: z.string().optional().openapi({
+      description: "A hold: when its rooms go back (and it becomes expired) unless it is committed first",
+      example: "2027-02-01T10:15:00.000Z",
+    }),
     requestId: z.string(),
     responseTime: z.number(),
     providerTransactions,
   })
-  .openapi("BookResult", {
-    example: {
-      bookingReference: "BKFGEOEIKMQZYK4POB5HFF",
-      partnerReference: "PR-2027-0001",
-      status: "success",
-      chargeTotal: 291.14,
-      currency: "USD",
-      paymentType: "MerchantPay",
-      exchange: { currency: "USD", rate: 1 },
-      rate: RATE_EXAMPLE,
-      hotelConfirmationNumber: "VPICM5RK",
-      requestId: "cb68f4ac-e291-4d2f-9e38-5ce1cf6786bc",
-      responseTime: 12,
-    },
-  });
+  .openapi("BookResult", { example: BOOK_RESULT_EXAMPLE });
 
 export const bookResponseSchema = envelopeSchema(bookResultSchema).openapi("BookResponse");
+
+/** Named examples of the book route beside each schema's own: a hold, and its answer. */
+export const bookExamples = {
+  request: {
+    book: { summary: "Book", value: BOOK_REQUEST_EXAMPLE },
+    hold: {
+      summary: "Hold for 10 minutes (commit with POST /api/bookings/{bookingReference}/commit)",
+      value: {
+        ...BOOK_REQUEST_EXAMPLE,
+        bookCriteria: {
+          ...BOOK_REQUEST_EXAMPLE.bookCriteria,
+          partnerReference: "PR-2027-0002",
+          hold: true,
+          holdMinutes: 10,
+        },
+      },
+    },
+  },
+  response: {
+    booked: { summary: "Booked", value: { data: BOOK_RESULT_EXAMPLE, message: "success" } },
+    held: {
+      summary: "Held: nothing charged until the commit, at this rate",
+      value: {
+        data: {
+          ...BOOK_RESULT_EXAMPLE,
+          bookingReference: "BKQ2W7E5T4R3Y6U8I9O1P0ASDF",
+          partnerReference: "PR-2027-0002",
+          status: "held",
+          chargeTotal: 0,
+          holdExpiresAt: "2027-02-01T10:10:00.000Z",
+        },
+        message: "success",
+      },
+    },
+  },
+};
+
+/** Named examples of the cancel route: the whole booking, or one room of it. */
+export const cancelExamples = {
+  whole: {
+    summary: "The whole booking",
+    value: {
+      input: { reference: { bookingReference: "BKFGEOEIKMQZYK4POB5HFF" } },
+      settings: { access: { code: 1001 } },
+    },
+  },
+  rooms: {
+    summary: "Room 2 only (its occupancyRefId)",
+    value: {
+      input: { reference: { bookingReference: "BKFGEOEIKMQZYK4POB5HFF" }, rooms: [2] },
+      settings: { access: { code: 1001 } },
+    },
+  },
+};
 
 export const cancelRequestSchema = z
   .object({
@@ -789,6 +875,17 @@ export const cancelRequestSchema = z
         z.object({ type: z.string().max(64).optional(), code: z.string().max(64).optional() }),
         "Unused by the contract (4.6)",
       ),
+      rooms: z
+        .array(z.number({ error: "expected occupancyRefIds (numbers)" }).int().min(1))
+        .min(1)
+        .max(MAX_ROOMS)
+        .refine((ids) => new Set(ids).size === ids.length, "each room at most once")
+        .optional()
+        .openapi({
+          description:
+            "Cancel only these rooms (their occupancyRefIds): the rest of the booking stays at its rooms' own prices; every room left is the whole booking. Default: the whole booking",
+          example: [2],
+        }),
     }),
     settings: settingsSchema,
   })
@@ -803,6 +900,73 @@ export type CancelRequest = z.infer<typeof cancelRequestSchema>;
 
 const money = z.object({ currency: z.string(), amount: z.number() });
 
+const bookedRoom = room
+  .extend({
+    status: z.string().openapi({
+      description: "cancelled once cancelled (alone or with the booking); otherwise the booking's own status",
+      example: "success",
+    }),
+    cancelledAt: z.string().nullable(),
+    cancelPrice: money.nullable().openapi({ description: "This room's share of the penalty when it was cancelled" }),
+  })
+  .openapi("BookedRoom");
+
+export const bookingViewSchema = z
+  .object({
+    bookingReference: z.string(),
+    partnerReference: z.string(),
+    status: z.enum(BOOKING_STATUSES).openapi({
+      description:
+        "success; pending while the supplier's answer is awaited (then success or failed); held (rooms taken, nothing charged) until committed (success) or released (cancelled), else expired at holdExpiresAt; cancelled",
+      example: "success",
+    }),
+    accommodation: z.object({ code: z.string(), name: z.string() }),
+    checkIn: z.string(),
+    checkOut: z.string(),
+    boardCode: z.string(),
+    paymentType: paymentTypeOut,
+    paymentCard: paymentCardOut
+      .nullable()
+      .openapi({ description: "PayAtProperty: the guaranteeing card, masked; else null" }),
+    rate: rateSchema.openapi({
+      description:
+        "The rate of the rooms still booked (the sum of their own rates, exact to the cent); a hold's is the held price",
+    }),
+    rooms: z.array(bookedRoom).openapi({ description: "Every room booked, each with its own rate and status" }),
+    cancelPolicy: cancelPolicy.nullable(),
+    holder: z.object({ name: z.string(), surName: z.string() }),
+    occupancies: z.array(z.object({ occupancyId: z.number(), paxes: z.array(bookPax) })),
+    chargeTotal: z.number().openapi({ description: "What is charged for the rooms still booked: 0 while held" }),
+    hotelConfirmationNumber: z.string().nullable(),
+    createdAt: z.string(),
+    cancelledAt: z.string().nullable(),
+    cancelPrice: money
+      .nullable()
+      .openapi({ description: "The penalties charged so far: of rooms cancelled alone and of the cancel of the rest" }),
+    holdExpiresAt: z.string().nullable().openapi({
+      description: "A hold (bookCriteria.hold): when its rooms go back unless committed; null for any other booking",
+    }),
+  })
+  .openapi("Booking", { example: BOOKING_EXAMPLE });
+
+export const bookingResponseSchema = envelopeSchema(bookingViewSchema).openapi("BookingResponse");
+
+const PARTIAL_CANCEL_EXAMPLE = {
+  ...BOOKING_EXAMPLE,
+  rooms: [
+    BOOKED_ROOM_EXAMPLE,
+    {
+      ...ROOM_EXAMPLE,
+      occupancyRefId: 2,
+      status: "cancelled",
+      cancelledAt: "2027-02-03T09:30:00.000Z",
+      cancelPrice: { currency: "USD", amount: 0 },
+    },
+  ],
+  occupancies: [...OCCUPANCIES_EXAMPLE, { occupancyId: 2, paxes: [{ age: 30 }] }],
+  cancelPrice: { currency: "USD", amount: 0 },
+};
+
 export const cancelResultSchema = z
   .object({
     status: z.literal("cancelled"),
@@ -815,8 +979,14 @@ export const cancelResultSchema = z
         hotelConfirmationNumber: z.string().nullable(),
       })
       .optional(),
-    bookPrice: money.optional(),
-    cancelPrice: money.optional(),
+    bookPrice: money.optional().openapi({ description: "What the rooms cancelled were charged (0 for a hold)" }),
+    cancelPrice: money.optional().openapi({
+      description: "The penalty of this cancel: for some rooms their share of the booking's (0 for a hold)",
+    }),
+    rooms: z.array(z.number()).optional().openapi({ description: "The rooms this cancel cancelled (occupancyRefIds)" }),
+    booking: bookingViewSchema
+      .optional()
+      .openapi({ description: "The booking after this cancel: cancelled, or the rooms left at their new rate" }),
     providerTransactions,
   })
   .openapi("CancelResult", {
@@ -830,35 +1000,14 @@ export const cancelResultSchema = z
       },
       bookPrice: { currency: "USD", amount: 291.14 },
       cancelPrice: { currency: "USD", amount: 0 },
+      rooms: [2],
+      booking: PARTIAL_CANCEL_EXAMPLE,
     },
   });
 
 export const cancelResponseSchema = envelopeSchema(cancelResultSchema).openapi("CancelResponse");
 
-export const bookingViewSchema = z
-  .object({
-    bookingReference: z.string(),
-    partnerReference: z.string(),
-    status: z.string(),
-    accommodation: z.object({ code: z.string(), name: z.string() }),
-    checkIn: z.string(),
-    checkOut: z.string(),
-    boardCode: z.string(),
-    paymentType: paymentTypeOut,
-    paymentCard: paymentCardOut
-      .nullable()
-      .openapi({ description: "PayAtProperty: the guaranteeing card, masked; else null" }),
-    rate: rateSchema,
-    rooms: z.array(room),
-    cancelPolicy: cancelPolicy.nullable(),
-    holder: z.object({ name: z.string(), surName: z.string() }),
-    occupancies: z.array(z.object({ occupancyId: z.number(), paxes: z.array(bookPax) })),
-    chargeTotal: z.number(),
-    hotelConfirmationNumber: z.string().nullable(),
-    createdAt: z.string(),
-    cancelledAt: z.string().nullable(),
-    cancelPrice: money.nullable(),
-  })
-  .openapi("Booking", { example: BOOKING_EXAMPLE });
-
-export const bookingResponseSchema = envelopeSchema(bookingViewSchema).openapi("BookingResponse");
+/** POST /api/bookings/{bookingReference}/commit: the connection, as every booking write names it. */
+export const commitRequestSchema = z
+  .object({ settings: settingsSchema })
+  .openapi("CommitRequest", { example: { settings: { access: { code: 1001 } } } });

@@ -4,6 +4,10 @@ import { partners } from "../../platform/db/schema";
 import { connections } from "../connections";
 import type { SqlRow } from "../../platform/db/sql-row";
 
+/** Every status a booking can have (docs/api-decisions.md, "Issue 28: partial cancel and holds"). */
+export const BOOKING_STATUSES = ["success", "cancelled", "pending", "failed", "held", "expired"] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
 export const bookings = sqliteTable(
   "bookings",
   {
@@ -18,7 +22,8 @@ export const bookings = sqliteTable(
     // SHA-256 of the booking request's meaningful fields: a retry must match it.
     requestHash: text("request_hash").notNull(),
     // pending: the supplier's answer did not arrive; settled to success or failed by upkeep (settle-pending.ts).
-    status: text("status", { enum: ["success", "cancelled", "pending", "failed"] }).notNull(),
+    // held: rooms taken, nothing charged until commit (success) or hold_expires_at (expired; hold-expiry.ts).
+    status: text("status", { enum: BOOKING_STATUSES }).notNull(),
     accommodationCode: text("accommodation_code").notNull(),
     accommodationName: text("accommodation_name").notNull(),
     timezone: text("timezone").notNull(),
@@ -54,12 +59,19 @@ export const bookings = sqliteTable(
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
     cancelledAt: text("cancelled_at"),
     cancelPrice: real("cancel_price"),
+    // A hold (bookCriteria.hold): when its rooms go back unless committed first; null for a plain booking.
+    holdExpiresAt: text("hold_expires_at"),
+    // Bumped by every change of the row after booking (a room cancelled, a hold committed or expired):
+    // each change is guarded on the version it was computed from, so two changes never mix.
+    version: integer("version").notNull().default(1),
   },
   (t) => [
     uniqueIndex("bookings_partner_reference").on(t.partnerId, t.partnerReference),
     index("bookings_accommodation").on(t.accommodationCode, t.checkIn),
     // Reconciliation list: newest first per partner, keyset on (created_at, reference).
     index("bookings_partner_created").on(t.partnerId, t.createdAt, t.reference),
+    // Holds by expiry, for the upkeep's sweep of holds whose alarm did not run.
+    index("bookings_held_until").on(t.holdExpiresAt).where(sql`status = 'held'`),
   ],
 );
 

@@ -29,4 +29,15 @@ export const BOOKING_STATUS_WORDS: Record<BookingStatus, StatusWords> = {
     advice: "Nothing was booked or charged; you can book again.",
   },
   cancelled: { title: "Booking cancelled", sentence: "is cancelled", advice: "" },
+  // Chat never holds; a partner's API hold of the same booking reads the same everywhere.
+  held: {
+    title: "Rooms on hold",
+    sentence: "is on hold: the rooms are kept but the booking is not confirmed yet",
+    advice: "Nothing is charged until the booking is confirmed; the hold ends by itself if it is not.",
+  },
+  expired: {
+    title: "Hold expired",
+    sentence: "was a hold that expired before it was confirmed",
+    advice: "Nothing was booked or charged; you can book again.",
+  },
 };

@@ -42,6 +42,8 @@ export const connectionUpstreams = sqliteTable("connection_upstreams", {
   context: text("context").notNull(),
   sealedCredentials: text("sealed_credentials").notNull(),
   withEmbedded: integer("with_embedded", { mode: "boolean" }).notNull().default(false),
+  // The supplier behind the access books in two steps (Hotel-X settings.commitRequired, then commit): holds are sold.
+  twoStepBooking: integer("two_step_booking", { mode: "boolean" }).notNull().default(false),
   createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
   updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
 });

@@ -74,6 +74,7 @@ describe("PUT, GET, DELETE /api/connections/:id/upstream", () => {
       context: "HOTELX",
       credentials: { apiKey: "********" },
       withEmbedded: false,
+      twoStepBooking: false,
     };
     expect(put.json.data).toMatchObject(view);
 
@@ -93,6 +94,7 @@ describe("PUT, GET, DELETE /api/connections/:id/upstream", () => {
       context: "HOTELX",
       apiKey: SECRET,
       withEmbedded: false,
+      twoStepBooking: false,
     });
     await expect(upstreamFor(db, "another-key-entirely-another-key", id)).rejects.toThrow();
 
@@ -101,12 +103,18 @@ describe("PUT, GET, DELETE /api/connections/:id/upstream", () => {
       ...valid,
       url: "https://other.hotelx.example/",
       withEmbedded: true,
+      twoStepBooking: true,
     });
-    expect(again.json.data).toMatchObject({ url: "https://other.hotelx.example/", withEmbedded: true });
+    expect(again.json.data).toMatchObject({
+      url: "https://other.hotelx.example/",
+      withEmbedded: true,
+      twoStepBooking: true,
+    });
     expect((await rowOf(id))!.sealed_credentials).not.toBe(row!.sealed_credentials);
     expect(await upstreamFor(db, env.UPSTREAM_CREDENTIALS_KEY, id)).toMatchObject({
       apiKey: SECRET,
       withEmbedded: true,
+      twoStepBooking: true,
     });
 
     const removed = await op("DELETE", `/api/connections/${id}/upstream`);
@@ -150,6 +158,7 @@ describe("PUT, GET, DELETE /api/connections/:id/upstream", () => {
     ["apiKey", { credentials: {} }],
     ["apiKey", { credentials: { apiKey: "" } }],
     ["withEmbedded", { withEmbedded: "yes" }],
+    ["twoStepBooking", { twoStepBooking: 1 }],
   ])("rejects a bad %s with 400, never echoing the key", async (field, change) => {
     const res = await op("PUT", "/api/connections/con_demo_b2b/upstream", { ...valid, ...change });
     expect(res.status).toBe(400);

@@ -13,6 +13,8 @@ export type Upstream = {
   context: string;
   apiKey: string;
   withEmbedded: boolean;
+  /** The supplier behind the access books in two steps (Hotel-X commitRequired, then commit): holds are sold. */
+  twoStepBooking: boolean;
 };
 export type UpstreamInput = {
   kind: "hotelx";
@@ -21,6 +23,7 @@ export type UpstreamInput = {
   context: string;
   credentials: { apiKey: string };
   withEmbedded?: boolean;
+  twoStepBooking?: boolean;
 };
 /** The operator's view: never the credentials, only that they are set. */
 export type UpstreamView = Omit<Upstream, "apiKey"> & {
@@ -45,6 +48,7 @@ const viewOf = (row: typeof connectionUpstreams.$inferSelect): UpstreamView => (
   context: row.context,
   credentials: { apiKey: MASK },
   withEmbedded: row.withEmbedded,
+  twoStepBooking: row.twoStepBooking,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });
@@ -84,6 +88,7 @@ export const setUpstream = async (
     context: input.context,
     sealedCredentials,
     withEmbedded: input.withEmbedded ?? false,
+    twoStepBooking: input.twoStepBooking ?? false,
   };
   const [row] = await db
     .insert(connectionUpstreams)
@@ -139,5 +144,6 @@ export const upstreamFor = async (db: Db, credentialsKey: string, connectionId: 
     context: row.context,
     apiKey,
     withEmbedded: row.withEmbedded,
+    twoStepBooking: row.twoStepBooking,
   };
 };

@@ -199,6 +199,10 @@ export const upstreamRequestSchema = z
     context: z.string().trim().min(1).max(100).openapi({ example: "HOTELX" }),
     credentials: z.object({ apiKey: z.string().min(1).max(512) }),
     withEmbedded: z.boolean().optional().openapi({ description: "Sell the embedded inventory beside the upstream" }),
+    twoStepBooking: z.boolean().optional().openapi({
+      description:
+        "The supplier behind the access books in two steps (Hotel-X settings.commitRequired, then commit): bookCriteria.hold is sold on this connection, otherwise refused with 409 hold_not_supported (default false)",
+    }),
   })
   .openapi("ConnectionUpstreamRequest", {
     example: {
@@ -208,6 +212,7 @@ export const upstreamRequestSchema = z
       context: "HOTELX",
       credentials: { apiKey: "supplier-api-key" },
       withEmbedded: false,
+      twoStepBooking: true,
     },
   });
 
@@ -220,6 +225,7 @@ export const upstreamSchema = z
     context: z.string(),
     credentials: z.object({ apiKey: z.string().openapi({ description: "Always masked", example: "********" }) }),
     withEmbedded: z.boolean(),
+    twoStepBooking: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -232,6 +238,7 @@ export const upstreamSchema = z
       context: "HOTELX",
       credentials: { apiKey: "********" },
       withEmbedded: false,
+      twoStepBooking: true,
       createdAt: "2026-11-24T09:00:00.000Z",
       updatedAt: "2026-11-24T09:00:00.000Z",
     },

@@ -23,7 +23,7 @@ export {
 } from "./rate-rules";
 export type { RateAccess, RateRule, SalesChannel, Visibility } from "./rate-rules";
 export { supplyRoutes } from "./routes";
-export { itemizedRate } from "./rate-lines";
+export { itemizedRate, sumRates } from "./rate-lines";
 export type { RateTotals } from "./rate-lines";
 export {
   isSellable,
@@ -45,6 +45,7 @@ export { PAYMENT_TYPES, SupplierFailure, SupplierRefusal } from "./supplier";
 export type {
   AccommodationSelection,
   BookAnswer,
+  BookOptions,
   BookedStay,
   BookingLookup,
   CancelPolicy,

@@ -441,9 +441,13 @@ const picksOf = (catalogue: AccommodationCatalogue, ref: OfferRef, rooms: number
 /** How many rooms of each type a product takes. */
 const roomsByType = (roomCode: string, roomCount: number): Map<string, number> => {
   const codes = roomCode.split(MIXED_PRODUCT_SEPARATOR);
+  return codes.length === 1 ? new Map([[codes[0]!, roomCount]]) : countsOf(codes);
+};
+
+/** Rooms by type from one code per room. */
+const countsOf = (roomCodes: readonly string[]): Map<string, number> => {
   const counts = new Map<string, number>();
-  if (codes.length === 1) return counts.set(codes[0]!, roomCount);
-  for (const code of codes) counts.set(code, (counts.get(code) ?? 0) + 1);
+  for (const code of roomCodes) counts.set(code, (counts.get(code) ?? 0) + 1);
   return counts;
 };
 
@@ -519,8 +523,11 @@ export type LocalWrites = {
     ref: OfferRef,
     stay: Stay,
   ): Promise<{ writes: AllotmentWrite[]; booking: SupplierBooking }>;
-  /** The writes that give a stay back, each applied only while `guard` (a condition over the caller's tables) holds. */
-  cancelWrites(stay: BookedStay, guard: SQL): AllotmentWrite[];
+  /**
+   * The writes that give a stay back, each applied only while `guard` (a condition over the caller's
+   * tables) holds: every room of it, or with `roomCodes` one room of each code listed (some rooms of a booking).
+   */
+  cancelWrites(stay: BookedStay, guard: SQL, roomCodes?: readonly string[]): AllotmentWrite[];
 };
 
 export const hasLocalWrites = (supplier: Supplier): supplier is Supplier & { localWrites: LocalWrites } =>
@@ -531,8 +538,8 @@ export const INVENTORY_SUPPLIER = "inventory";
 /** The embedded default supply: derived room types and rate plans over sparse per-night rows in D1. */
 export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites } => {
   // A mixed offer booked several room types: each gives its rooms back.
-  const cancelWrites = (stay: BookedStay, guard?: SQL) =>
-    allotmentGiveBacks(db, stay, roomsByType(stay.roomCode, stay.roomCount), guard);
+  const cancelWrites = (stay: BookedStay, guard?: SQL, roomCodes?: readonly string[]) =>
+    allotmentGiveBacks(db, stay, roomCodes ? countsOf(roomCodes) : roomsByType(stay.roomCode, stay.roomCount), guard);
   const bookWrites: LocalWrites["bookWrites"] = async (accommodation, ref, stay) => {
     const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
     const picks = picksOf(catalogue, ref, stay.rooms.length);
@@ -574,6 +581,8 @@ export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites
     name: INVENTORY_SUPPLIER,
     currency: CURRENCY,
     remote: false,
+    // A hold is a booking row with status held: the rooms are taken in the same batch as any booking.
+    holds: true,
 
     async search(wanted, stay, now, terms, call) {
       const { accommodations, rooms, plans, fees } = await searchRead(db, sqlSelectionOf(wanted), stay);

@@ -180,3 +180,34 @@ export const itemizedRate = (stored: RateTotals, checkIn: string, checkOut: stri
   }
   return rateOfLines(lines);
 };
+
+/**
+ * A published rate back as minor-unit lines (rateOfLines' inverse: each amount is an exact number
+ * of minor units already). What is due at the property comes back per charge by its code.
+ */
+export const linesOfRate = (rate: Rate): RateLines => {
+  const { currency } = rate;
+  const propertyCurrency = rate.dueAtProperty.currency;
+  const lines = emptyLines(
+    currency,
+    propertyCurrency,
+    rate.nights.map((n) => n.date),
+    rate.exchange,
+  );
+  lines.base = rate.nights.map((n) => toMinor(n.baseRate, currency));
+  lines.taxes = rate.nights.map((n) => toMinor(n.taxesAndFees, currency));
+  const due = new Map(rate.dueAtProperty.charges.map((c) => [c.code, c.amount]));
+  for (const c of rate.charges)
+    lines.charges.set(c.code, {
+      type: c.type,
+      code: c.code,
+      description: c.description,
+      included: c.included,
+      amount: toMinor(c.amount, currency),
+      propertyAmount: c.included ? 0 : toMinor(due.get(c.code) ?? 0, propertyCurrency),
+    });
+  return lines;
+};
+
+/** The sum of rates over the same nights (the rooms left of a booking), exact to the minor unit. */
+export const sumRates = (rates: readonly Rate[]): Rate => rateOfLines(addLines(rates.map(linesOfRate)));

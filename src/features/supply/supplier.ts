@@ -193,7 +193,7 @@ export type CurrencyWarning = {
   options: number;
 };
 
-export type ProviderOperation = "search" | "quote" | "book" | "cancel" | "bookingByReference";
+export type ProviderOperation = "search" | "quote" | "book" | "commit" | "cancel" | "bookingByReference";
 
 /** One exchange with a supplier over the network, texts already redacted (provider-transactions.ts). */
 export type ProviderTransaction = {
@@ -226,7 +226,11 @@ export type BookingHolder = { name: string; surname: string };
  */
 export type BookAnswer =
   | ({ status: "confirmed" } & SupplierBooking)
+  | ({ status: "held" } & SupplierBooking)
   | { status: "unknown"; upstreamBookingId?: string | null };
+
+/** How a booking is asked: `hold`, taken but not confirmed until `commit` (only of a supplier that `holds`). */
+export type BookOptions = { hold?: boolean };
 
 /** What a supplier says of a booking made under our client reference. */
 export type BookingLookup =
@@ -242,6 +246,11 @@ export interface Supplier {
   readonly remote: boolean;
   /** A remote supplier's deadline when the caller gives none (DEFAULT_SUPPLIER_TIMEOUT_MS when absent). */
   readonly defaultTimeoutMs?: number;
+  /**
+   * Books in two steps: a booking asked with `hold` is taken and answered `held`, then confirmed by
+   * `commit` or given back by `cancel`. The embedded inventory keeps holds itself (no commit call).
+   */
+  readonly holds: boolean;
   /**
    * Every selected accommodation of our content (with offers or not: the search tells a hotel without
    * availability from an unknown code) and the offers by code; accommodations without offers have no entry.
@@ -274,7 +283,10 @@ export interface Supplier {
     clientReference: string,
     call?: SupplierCall,
     holder?: BookingHolder,
+    options?: BookOptions,
   ): Promise<BookAnswer>;
+  /** Confirms a held booking (the second step of a two-step book); a supplier outside our D1 only. */
+  commit?(stay: BookedStay, call?: SupplierCall): Promise<SupplierBooking>;
   /** Gives the rooms of a booked stay back. */
   cancel(stay: BookedStay, call?: SupplierCall): Promise<void>;
   /** The booking made under our client reference, for settling one whose answer never came. */

@@ -117,6 +117,13 @@ export const errorStatus = {
   after_check_in: 400,
   cancel_policy_not_found: 400,
   not_refundable: 400,
+  room_not_found: 400,
+  room_already_cancelled: 409,
+  partial_cancel_not_supported: 409,
+  booking_changed: 409,
+  hold_not_supported: 409,
+  hold_expired: 409,
+  booking_not_held: 409,
 
   // Chat
   session_not_found: 404,

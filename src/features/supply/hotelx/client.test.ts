@@ -16,6 +16,7 @@ import {
   book,
   bookingByClientReference,
   cancel,
+  commit,
   quote,
   search,
   SupplierCallError,
@@ -832,6 +833,9 @@ describe("the client's documents against the Hotel-X SDL (sandbox/hotelx/src/sch
       OK_DEADLINE,
     );
     await cancel(recording, { hotelCode: "HX001", bookingID: "HXB-1" }, OK_DEADLINE);
+    const twoStep = reference();
+    await book(recording, bookInput(quoted.optionRefId, twoStep), { ...OK_DEADLINE, commitRequired: true });
+    await commit(recording, { accessCode: ACCESS_CODE, clientReference: twoStep, language: "en" }, OK_DEADLINE);
 
     // Every document of documents.ts went out, and each with its variables is valid.
     expect(new Set(sent.map((b) => b.query))).toEqual(new Set(Object.values(documents)));
@@ -1014,6 +1018,45 @@ describe("two-step book and cancel by bookingID", () => {
     expect(await cancel(access, { hotelCode: "ANY", bookingID }, OK_DEADLINE)).toMatchObject({
       outcome: "cancelled",
       status: "CANCELLED",
+    });
+  });
+});
+
+describe("commit (issue 28): the second step of a book sent with settings.commitRequired", () => {
+  it("books PENDING_COMMIT, commits to OK once (again: OK); a booking unknown or cancelled is a refusal", async () => {
+    const option = await firstOption("HX005");
+    const clientReference = reference();
+    const booked = await book(access, bookInput(option.id, clientReference), { ...OK_DEADLINE, commitRequired: true });
+    expect(booked).toMatchObject({ outcome: "confirmed", status: "PENDING_COMMIT" });
+    const supplier = booked.outcome === "confirmed" ? booked.reference.supplier! : "";
+    const read = () =>
+      bookingByClientReference(
+        access,
+        { hotelCode: "HX005", currency: "EUR", accessCode: ACCESS_CODE, clientReference },
+        OK_DEADLINE,
+      );
+    expect(await read()).toMatchObject({ booking: { status: "PENDING_COMMIT" } });
+    const input = { accessCode: ACCESS_CODE, clientReference, supplierReference: supplier };
+    expect(await commit(access, input, OK_DEADLINE)).toMatchObject({
+      outcome: "committed",
+      reference: { client: clientReference, supplier },
+    });
+    expect(await read()).toMatchObject({ booking: { status: "OK" } });
+    expect(await commit(access, input, OK_DEADLINE)).toMatchObject({ outcome: "committed" });
+
+    // A book without the setting is confirmed at once, as before.
+    expect(await book(access, bookInput(option.id), OK_DEADLINE)).toMatchObject({ status: "OK" });
+
+    expect(await commit(access, { accessCode: ACCESS_CODE, clientReference: "ES-nobody" }, OK_DEADLINE)).toMatchObject({
+      outcome: "refused",
+      issues: [{ code: "BOOKING_NOT_FOUND" }],
+    });
+    const dropped = reference();
+    await book(access, bookInput(option.id, dropped), { ...OK_DEADLINE, commitRequired: true });
+    await cancel(access, { hotelCode: "HX005", accessCode: ACCESS_CODE, clientReference: dropped }, OK_DEADLINE);
+    expect(await commit(access, { accessCode: ACCESS_CODE, clientReference: dropped }, OK_DEADLINE)).toMatchObject({
+      outcome: "refused",
+      issues: [{ code: "BOOKING_CANCELLED" }],
     });
   });
 });

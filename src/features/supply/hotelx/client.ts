@@ -1,10 +1,11 @@
 import type { z } from "zod";
-import { BOOK, BOOKING_READ, CANCEL, QUOTE, SEARCH } from "./documents";
+import { BOOK, BOOKING_READ, CANCEL, COMMIT, QUOTE, SEARCH } from "./documents";
 import { hideUpstreamIdentity, redactTransactionText } from "../provider-transactions";
 import {
   bookAnswerSchema,
   bookingAnswerSchema,
   cancelAnswerSchema,
+  commitAnswerSchema,
   graphqlErrorsSchema,
   quoteAnswerSchema,
   searchAnswerSchema,
@@ -21,11 +22,11 @@ import {
 } from "./wire";
 
 /**
- * A GraphQL client for the Hotel-X operations search, quote, book, cancel and the booking read by
- * client reference. Pure: plain `fetch` (injectable, e.g. a service binding's), no D1, no Hono.
+ * A GraphQL client for the Hotel-X operations search, quote, book (in one step or two), commit,
+ * cancel and the booking read by client reference. Pure: plain `fetch` (injectable, e.g. a service binding's), no D1, no Hono.
  */
 
-export type HotelxOperation = "search" | "quote" | "book" | "cancel" | "booking";
+export type HotelxOperation = "search" | "quote" | "book" | "commit" | "cancel" | "booking";
 
 /** Where and as whom to call: the connection's upstream. `fetch` defaults to the global one. */
 export type HotelxAccess = {
@@ -58,6 +59,9 @@ export type CallOptions = {
   /** Receives one transaction per call, when the caller asked for them. */
   transactions?: (transaction: ProviderTransaction) => void;
 };
+
+/** Book only: `commitRequired` books in two steps (`PENDING_COMMIT`, then `commit`). */
+export type BookOptions = CallOptions & { commitRequired?: boolean };
 
 export type SupplierErrorCode = "supplier_timeout" | "supplier_error";
 
@@ -171,6 +175,17 @@ export type CancelOutcome =
     }
   | { outcome: "refused"; issues: HotelxIssue[] };
 
+/** The second step of a two-step book: the booking by the access it was made through and its references. */
+export type CommitInput = {
+  accessCode: string;
+  clientReference: string;
+  supplierReference?: string;
+  language?: string;
+};
+export type CommitOutcome =
+  | { outcome: "committed"; reference: HotelxReference; warnings: HotelxIssue[] }
+  | { outcome: "refused"; issues: HotelxIssue[] };
+
 /** `accessCode`: the access the booking was made through (Hotel-X needs it to read by references). */
 export type BookingReadInput = { hotelCode: string; currency: string; clientReference: string; accessCode?: string };
 export type BookingReadResult = { found: false } | { found: true; booking: HotelxBookingDetail };
@@ -180,12 +195,13 @@ const SOLD_OUT_CODES = new Set(["SOLD_OUT", "NO_AVAILABILITY"]);
 const PRICE_CHANGED_CODES = new Set(["PRICE_CHANGED"]);
 const DUPLICATE_CODES = new Set(["DUPLICATED_CLIENT_REFERENCE"]);
 
-const settingsOf = (access: HotelxAccess, deadlineMs: number) => ({
+const settingsOf = (access: HotelxAccess, options: BookOptions) => ({
   client: access.client,
   context: access.context,
   // Hotel-X cuts its own supplier connection at this; we keep our own deadline too.
-  timeout: deadlineMs,
+  timeout: options.deadlineMs,
   auditTransactions: false,
+  ...(options.commitRequired ? { commitRequired: true } : {}),
 });
 
 const readAnswer = async (
@@ -193,9 +209,9 @@ const readAnswer = async (
   operation: HotelxOperation,
   query: string,
   variables: Record<string, unknown>,
-  options: CallOptions,
+  options: BookOptions,
 ): Promise<unknown> => {
-  const body = { query, variables: { ...variables, settings: settingsOf(access, options.deadlineMs) } };
+  const body = { query, variables: { ...variables, settings: settingsOf(access, options) } };
   const headers = {
     "content-type": "application/json",
     accept: "application/json",
@@ -349,7 +365,7 @@ export const quote = async (
  * upstream may have committed, so the caller keeps the booking pending and reads it back later.
  * Only a 3xx, a 4xx or GraphQL-level `errors` (the request was rejected as a whole) throw `supplier_error`.
  */
-export const book = async (access: HotelxAccess, input: BookInput, options: CallOptions): Promise<BookOutcome> => {
+export const book = async (access: HotelxAccess, input: BookInput, options: BookOptions): Promise<BookOutcome> => {
   let answer: unknown;
   try {
     answer = await readAnswer(access, "book", BOOK, { input }, options);
@@ -466,6 +482,38 @@ export const cancel = async (
     price: cancellation.price ?? null,
     warnings: payload.warnings,
   };
+};
+
+/**
+ * Confirms a booking made in two steps. `OK` is committed; payload errors or any other status are a
+ * refusal (the booking stays as it was upstream); no usable answer throws, as every other operation.
+ */
+export const commit = async (
+  access: HotelxAccess,
+  input: CommitInput,
+  options: CallOptions,
+): Promise<CommitOutcome> => {
+  const variables = {
+    input: {
+      accessCode: input.accessCode,
+      ...(input.language ? { language: input.language } : {}),
+      reference: {
+        client: input.clientReference,
+        ...(input.supplierReference ? { supplier: input.supplierReference } : {}),
+      },
+    },
+  };
+  const answer = await readAnswer(access, "commit", COMMIT, variables, options);
+  const payload = payloadOf("commit", answer, commitAnswerSchema).data.hotelX.commit;
+  if (payload.errors.length > 0) return { outcome: "refused", issues: payload.errors };
+  const details = payload.commitDetails;
+  if (!details) throw new SupplierCallError("supplier_error", "commit", "Hotel-X commit answered no commitDetails");
+  if (details.status !== "OK")
+    return {
+      outcome: "refused",
+      issues: [{ code: details.status, type: "BOOK_STATUS", description: `Commit status ${details.status}` }],
+    };
+  return { outcome: "committed", reference: details.reference, warnings: payload.warnings };
 };
 
 /** The booking the upstream holds under our client reference (`typeSearch: REFERENCES`). */

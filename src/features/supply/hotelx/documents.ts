@@ -59,6 +59,15 @@ export const CANCEL = `mutation ($input: HotelCancelInput!, $settings: HotelSett
   }
 }`;
 
+export const COMMIT = `mutation ($input: HotelCommitInput!, $settings: HotelSettingsInput) {
+  hotelX {
+    commit(input: $input, settings: $settings) {
+      commitDetails { reference { ${REFERENCE} } status }
+      ${ISSUES}
+    }
+  }
+}`;
+
 export const BOOKING_READ = `query ($criteria: HotelCriteriaBookingInput!, $settings: HotelSettingsInput) {
   hotelX {
     booking(criteria: $criteria, settings: $settings) {

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { seedSandboxHotels } from "../../../../test/support/seed";
 import { call, post } from "../../../../test/support/api";
@@ -817,5 +817,112 @@ describe("payment types of the upstream (issue 27): HXDIRECT answers paymentType
     });
     const quote = await quoted("HXDIRECTFEE");
     expect(quote.rate).toEqual(option.rate);
+  });
+});
+
+describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.commitRequired then commit", () => {
+  const sentOf = (transaction: { request: string }) => JSON.parse(transaction.request.split("\n\n")[1]!);
+  const hold = async (code: string, partnerReference = reference()) => {
+    const quote = await quoted(code, (o) => o.isRefundable);
+    const body = bookBody(quote, partnerReference, { hold: true, holdMinutes: 5 }, UPSTREAM);
+    (body.settings as Record<string, unknown>).includeProviderTransactions = true;
+    const res = await post("/api/book", body);
+    expect(res.status, res.text).toBe(200);
+    return { quote, booked: res.json.data };
+  };
+  const commit = (ref: string) =>
+    post(`/api/bookings/${ref}/commit`, {
+      settings: { access: { code: UPSTREAM }, includeProviderTransactions: true },
+    });
+
+  it("a hold is booked PENDING_COMMIT upstream and held here, nothing charged; commit commits it there and here at the held price", async () => {
+    const { quote, booked } = await hold("HX002");
+    expect(booked).toMatchObject({ status: "held", chargeTotal: 0, rate: quote.rate });
+    expect(sentOf(booked.providerTransactions[0]).variables.settings.commitRequired).toBe(true);
+    const ref = booked.bookingReference;
+    expect(await upstreamBooking("HX002", ref)).toMatchObject({ found: true, booking: { status: "PENDING_COMMIT" } });
+
+    const committed = await commit(ref);
+    expect(committed.status, committed.text).toBe(200);
+    expect(committed.json.data).toMatchObject({ status: "success", chargeTotal: quote.rate.chargeTotal });
+    const sent = sentOf(committed.json.data.providerTransactions[0]);
+    expect(sent.query).toContain("commit(input: $input, settings: $settings)");
+    expect(sent.variables.input).toEqual({
+      accessCode: "sandbox",
+      reference: { client: ref, supplier: expect.stringMatching(/^SBX-/) },
+    });
+    expect(await upstreamBooking("HX002", ref)).toMatchObject({ found: true, booking: { status: "OK" } });
+    expect((await call("GET", `/api/bookings/${ref}`)).json.data).toMatchObject({ status: "success" });
+  });
+
+  it("released by cancel or at its end, the upstream's booking is cancelled; an expired hold is not committed", async () => {
+    const released = (await hold("HX003")).booked.bookingReference;
+    const cancelled = await post("/api/cancel", cancelBody(released, UPSTREAM));
+    expect(cancelled.json.data).toMatchObject({ cancelPrice: { amount: 0 }, booking: { status: "cancelled" } });
+    expect(await upstreamBooking("HX003", released)).toMatchObject({ booking: { status: "CANCELLED" } });
+
+    const ended = (await hold("HX003")).booked.bookingReference;
+    expect(await runDurableObjectAlarm(env.HOLD_EXPIRY.getByName(ended))).toBe(true);
+    expect(await upstreamBooking("HX003", ended)).toMatchObject({ booking: { status: "CANCELLED" } });
+    expect((await call("GET", `/api/bookings/${ended}`)).json.data.status).toBe("expired");
+    const late = await commit(ended);
+    expect([late.status, late.json.code]).toEqual([409, "hold_expired"]);
+  });
+
+  it("the upstream cancels whole bookings only: a partial cancel is 409 and changes nothing, every room is the whole cancel", async () => {
+    const searched = await searchOne("HX001", {
+      connection: UPSTREAM,
+      occupancies: [{ paxes: [{ age: 30 }] }, { paxes: [{ age: 30 }] }],
+      pick: (o) => o.isRefundable,
+    });
+    const quote = (await post("/api/quote", quoteBody(searched, {}, UPSTREAM))).json.data;
+    const booked = await post("/api/book", bookBody(quote, reference(), {}, UPSTREAM));
+    expect(booked.status, booked.text).toBe(200);
+    const ref = booked.json.data.bookingReference;
+    const partial = await post("/api/cancel", {
+      ...cancelBody(ref, UPSTREAM),
+      input: { reference: { bookingReference: ref }, rooms: [2] },
+    });
+    expect([partial.status, partial.json.code, partial.json.message]).toEqual([
+      409,
+      "partial_cancel_not_supported",
+      "This booking's supplier cancels whole bookings only: cancel every room (without input.rooms)",
+    ]);
+    expect(await upstreamBooking("HX001", ref)).toMatchObject({ booking: { status: "OK" } });
+    expect((await call("GET", `/api/bookings/${ref}`)).json.data.rooms.map((r: any) => r.status)).toEqual([
+      "success",
+      "success",
+    ]);
+    const whole = await post("/api/cancel", {
+      ...cancelBody(ref, UPSTREAM),
+      input: { reference: { bookingReference: ref }, rooms: [1, 2] },
+    });
+    expect([whole.status, whole.json.data.booking.status]).toEqual([200, "cancelled"]);
+    expect(await upstreamBooking("HX001", ref)).toMatchObject({ booking: { status: "CANCELLED" } });
+  });
+
+  it("an upstream that does not book in two steps: 409 hold_not_supported, nothing booked there or here", async () => {
+    const quote = await quoted("HX004", (o) => o.isRefundable);
+    await env.DB.prepare(
+      "UPDATE connection_upstreams SET two_step_booking = 0 WHERE connection_id = 'con_demo_hotelx'",
+    ).run();
+    const partnerReference = reference();
+    try {
+      const res = await post("/api/book", bookBody(quote, partnerReference, { hold: true }, UPSTREAM));
+      expect([res.status, res.json.code, res.json.message]).toEqual([
+        409,
+        "hold_not_supported",
+        "This option's supplier cannot hold rooms: book it without bookCriteria.hold (nothing was booked)",
+      ]);
+    } finally {
+      await env.DB.prepare(
+        "UPDATE connection_upstreams SET two_step_booking = 1 WHERE connection_id = 'con_demo_hotelx'",
+      ).run();
+    }
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE partner_reference = ?")
+        .bind(partnerReference)
+        .first("n"),
+    ).toBe(0);
   });
 });

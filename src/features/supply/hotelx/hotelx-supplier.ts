@@ -52,6 +52,7 @@ const OPERATIONS: Record<hotelx.HotelxOperation, ProviderOperation> = {
   search: "search",
   quote: "quote",
   book: "book",
+  commit: "commit",
   cancel: "cancel",
   booking: "bookingByReference",
 };
@@ -286,6 +287,8 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
     currency: HOTELX_CURRENCY,
     remote: true,
     defaultTimeoutMs: defaultMs,
+    // Whether the supplier behind the access books in two steps is the operator's word (connection_upstreams).
+    holds: upstream.twoStepBooking,
 
     async search(selection, stay, _now, terms, call) {
       const accommodations = await accommodationsOf(db, selection);
@@ -386,8 +389,9 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
       return { ...(await priced(found, quoted)), upstreamAccessCode: found.accessCode };
     },
 
-    async book(accommodation, ref, stay, clientReference, call, holder) {
+    async book(accommodation, ref, stay, clientReference, call, holder, bookOptions) {
       const guest = holder ?? { name: "Guest", surname: "Guest" };
+      const hold = bookOptions?.hold === true;
       let outcome: hotelx.BookOutcome;
       try {
         outcome = await guarded(
@@ -405,7 +409,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
                   paxes: ages.map((age) => ({ ...guest, age })),
                 })),
               },
-              optionsOf(call),
+              { ...optionsOf(call), commitRequired: hold },
             ),
           (o) => (o.outcome === "answer_lost" ? o.fault : null),
         );
@@ -415,16 +419,20 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
         throw error;
       }
       switch (outcome.outcome) {
-        case "confirmed":
-          // ON_REQUEST, PENDING_COMMIT: booked upstream, not confirmed yet: pending, settled later.
-          if (outcome.status !== "OK")
-            return { status: "unknown", upstreamBookingId: outcome.reference.bookingID ?? null };
-          return {
-            status: "confirmed",
+        case "confirmed": {
+          const booked = {
             supplierReference: outcome.reference.supplier ?? outcome.reference.bookingID ?? "",
             hotelConfirmationNumber: outcome.reference.hotel ?? null,
             upstreamBookingId: outcome.reference.bookingID ?? null,
           };
+          // Asked in two steps: waiting for the commit is what a hold is. An upstream that confirmed at
+          // once holds the rooms all the same (its commit answers OK again); the hold decides.
+          if (hold && (outcome.status === "PENDING_COMMIT" || outcome.status === "OK"))
+            return { status: "held", ...booked };
+          // ON_REQUEST, PENDING_COMMIT unasked: booked upstream, not confirmed yet: pending, settled later.
+          if (outcome.status !== "OK") return { status: "unknown", upstreamBookingId: booked.upstreamBookingId };
+          return { status: "confirmed", ...booked };
+        }
         case "answer_lost":
           return { status: "unknown" };
         case "price_changed":
@@ -441,6 +449,34 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
           throw new SupplierRefusal("failed");
         }
       }
+    },
+
+    async commit(stay, call) {
+      if (!stay.upstreamAccessCode)
+        throw new SupplierFailure("supplier_error", name, `${name} commits by the access booked through: none is kept`);
+      const accessCode = stay.upstreamAccessCode;
+      const outcome = await guarded(call, () =>
+        hotelx.commit(
+          access,
+          {
+            accessCode,
+            clientReference: stay.clientReference,
+            ...(stay.supplierReference ? { supplierReference: stay.supplierReference } : {}),
+          },
+          optionsOf(call),
+        ),
+      );
+      if (outcome.outcome !== "committed")
+        throw new SupplierFailure(
+          "supplier_error",
+          name,
+          `${name} refused the commit: ${outcome.issues.map((i) => i.code).join(", ")}`,
+        );
+      return {
+        supplierReference: outcome.reference.supplier ?? stay.supplierReference,
+        hotelConfirmationNumber: outcome.reference.hotel ?? null,
+        upstreamBookingId: outcome.reference.bookingID ?? stay.upstreamBookingId ?? null,
+      };
     },
 
     async cancel(stay, call) {

@@ -6,8 +6,9 @@ import { z } from "zod";
  */
 export const statusTypeSchema = z.enum(["OK", "RQ"]);
 /**
- * `PENDING_COMMIT`: the booking exists upstream but waits for a `commit` (two-step book); it is kept
- * pending, like ON_REQUEST and a lost answer, until the upstream reports it OK, KO or CANCELLED.
+ * `PENDING_COMMIT`: the booking exists upstream but waits for a `commit` (two-step book). Asked for
+ * (a hold, `settings.commitRequired`) it is our `held`; unasked it is kept pending, like ON_REQUEST
+ * and a lost answer, until the upstream reports it OK, KO or CANCELLED.
  */
 export const bookStatusTypeSchema = z.enum(["OK", "KO", "ON_REQUEST", "CANCELLED", "UNKNOWN", "PENDING_COMMIT"]);
 export type StatusType = z.infer<typeof statusTypeSchema>;
@@ -177,6 +178,14 @@ export const cancelAnswerSchema = envelope(
         price: priceSchema.nullish(),
       })
       .nullish(),
+    errors: issues,
+    warnings: issues,
+  }),
+);
+export const commitAnswerSchema = envelope(
+  "commit",
+  z.object({
+    commitDetails: z.object({ reference: referenceSchema, status: bookStatusTypeSchema }).nullish(),
     errors: issues,
     warnings: issues,
   }),

@@ -1,0 +1,122 @@
+import { and, eq, exists, gt, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../../platform/db/client";
+import type { AllotmentWrite } from "../supply";
+import { type BookingRow, bookings } from "./tables";
+
+/**
+ * Every change of a stored booking, as the statements of its one D1 batch (one transaction), here
+ * and nowhere else: a booking made or held, a hold answered by its supplier, rooms cancelled, a hold
+ * committed or expired. A change of an existing row is guarded on the version it was computed from,
+ * and so is every write beside it (rooms given back): of two changes computed from one version, one
+ * applies and the other changes nothing and is computed again. Another write that belongs to a
+ * change (an event, say) joins its `statements`; `change` stays the statement that tells whether it applied.
+ */
+export type BookingChange = {
+  statements: BatchItem<"sqlite">[];
+  /** The row's update, returning its reference: one row back means the change applied. */
+  change: BatchItem<"sqlite">;
+};
+
+/** Gives rooms back, each write applied only while `guard` holds (supply's cancelWrites). */
+export type RoomRelease = (guard: SQL) => AllotmentWrite[];
+
+/** The row is still at the version the change was computed from. */
+const atVersion = (db: Db, booking: Pick<BookingRow, "reference" | "version">) =>
+  exists(
+    db
+      .select({ one: sql`1` })
+      .from(bookings)
+      .where(and(eq(bookings.reference, booking.reference), eq(bookings.version, booking.version))),
+  );
+
+const sameVersion = (booking: Pick<BookingRow, "reference" | "version">) =>
+  and(eq(bookings.reference, booking.reference), eq(bookings.version, booking.version));
+
+const changeOf = (statements: BatchItem<"sqlite">[], change: BatchItem<"sqlite">): BookingChange => ({
+  statements: [...statements, change],
+  change,
+});
+
+/** Runs a change's batch; whether the row changed (false: it had moved on, nothing was written). */
+export const applyChange = async (db: Db, { statements, change }: BookingChange): Promise<boolean> => {
+  const results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  return (results[statements.indexOf(change)] as unknown[]).length === 1;
+};
+
+/**
+ * A booking made on the embedded inventory (`success`) or held there (`held`): the row first (its
+ * unique partnerReference settles parallel retries), then the rooms it takes (their CHECK an oversale).
+ */
+export const bookedWrites = (db: Db, row: typeof bookings.$inferInsert, takes: AllotmentWrite[]) => {
+  const insert = db.insert(bookings).values(row);
+  return [insert, ...takes] as [typeof insert, ...AllotmentWrite[]];
+};
+
+/** A remote supplier held the rooms of a booking reserved as pending before it was asked. */
+export const holdAnsweredWrites = (
+  db: Db,
+  reference: string,
+  booked: Pick<BookingRow, "supplierReference" | "hotelConfirmationNumber" | "upstreamBookingId">,
+): BookingChange =>
+  changeOf(
+    [],
+    db
+      .update(bookings)
+      .set({ status: "held", chargeTotal: 0, ...booked })
+      .where(and(eq(bookings.reference, reference), eq(bookings.status, "pending")))
+      .returning({ reference: bookings.reference }),
+  );
+
+/**
+ * Rooms cancelled, some or every one (`change` says which: the rooms, and the remaining rate or the
+ * status `cancelled`): their rooms go back, then the row changes.
+ */
+export const roomsCancelledWrites = (
+  db: Db,
+  booking: BookingRow,
+  change: Partial<
+    Pick<BookingRow, "status" | "rooms" | "rate" | "chargeTotal" | "roomCount" | "cancelledAt" | "cancelPrice">
+  >,
+  release: RoomRelease | null,
+): BookingChange =>
+  changeOf(
+    release ? release(atVersion(db, booking)) : [],
+    db
+      .update(bookings)
+      .set({ ...change, version: booking.version + 1 })
+      .where(sameVersion(booking))
+      .returning({ reference: bookings.reference }),
+  );
+
+/**
+ * A hold committed: `success`, charged its held rate. Only while still held and before its end (an
+ * expired hold is never committed, even before its alarm ran).
+ */
+export const holdCommittedWrites = (
+  db: Db,
+  booking: BookingRow,
+  committed: Pick<BookingRow, "chargeTotal" | "supplierReference" | "hotelConfirmationNumber" | "upstreamBookingId">,
+  at: number,
+): BookingChange =>
+  changeOf(
+    [],
+    db
+      .update(bookings)
+      .set({ status: "success", ...committed, version: booking.version + 1 })
+      .where(
+        and(sameVersion(booking), eq(bookings.status, "held"), gt(bookings.holdExpiresAt, new Date(at).toISOString())),
+      )
+      .returning({ reference: bookings.reference }),
+  );
+
+/** A hold expired: its rooms go back, the booking is `expired` (nothing was charged). */
+export const holdExpiredWrites = (db: Db, booking: BookingRow, release: RoomRelease | null): BookingChange =>
+  changeOf(
+    release ? release(atVersion(db, booking)) : [],
+    db
+      .update(bookings)
+      .set({ status: "expired", version: booking.version + 1 })
+      .where(and(sameVersion(booking), eq(bookings.status, "held")))
+      .returning({ reference: bookings.reference }),
+  );

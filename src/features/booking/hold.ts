@@ -1,0 +1,156 @@
+import { and, asc, eq, lte } from "drizzle-orm";
+import { ApiError } from "../../platform/http/api-error";
+import { success } from "../../platform/http/envelope";
+import { withIdempotency } from "../../platform/idempotency/idempotency";
+import {
+  hasLocalWrites,
+  SupplierFailure,
+  type ProviderTransaction,
+  type SupplierBooking,
+  callSupplier,
+  supplierFailureError,
+  type SupplyOptions,
+} from "../supply";
+import { resultOf, type BookResult } from "./book";
+import { bookedRate, isLiveRoom, storedRooms } from "./booked-rate";
+import { applyChange, holdCommittedWrites, holdExpiredWrites } from "./booking-writes";
+import { partnerBooking } from "./bookings";
+import { bookedStayOf, bookingKeptChanging, CHANGE_ATTEMPTS, roomRelease, supplierOfBooking } from "./cancel";
+import { bookingDeps, type BookingDeps } from "./deps";
+import { type BookingRow, bookings } from "./tables";
+
+const holdExpired = (booking: BookingRow) =>
+  new ApiError("hold_expired", `The hold expired at ${booking.holdExpiresAt}: its rooms were given back. Book again`, {
+    holdExpiresAt: booking.holdExpiresAt,
+  });
+
+/** A hold that ran out, whether or not its alarm has given the rooms back yet. */
+const isPastHold = (booking: BookingRow, at: number) =>
+  booking.status === "expired" ||
+  (booking.status === "held" && booking.holdExpiresAt !== null && Date.parse(booking.holdExpiresAt) <= at);
+
+/**
+ * POST /api/bookings/:ref/commit: a hold becomes `success`, charged its held rate (what the hold
+ * answer showed as `rate`, and no other price). A supplier outside our D1 commits first (Hotel-X
+ * `commit`); a failure there leaves the hold as it was. A hold already committed answers again as
+ * it was committed (a retry); an expired one is 409 `hold_expired`, anything else 409 `booking_not_held`.
+ */
+export const commitHold = async (
+  deps: BookingDeps,
+  partnerId: string,
+  bookingReference: string,
+  meta: { requestId: string; startedAt: number },
+  options: SupplyOptions = {},
+  now = Date.now(),
+): Promise<BookResult> => {
+  const db = deps.db;
+  const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
+  const answer = (row: BookingRow) => {
+    const result = resultOf(row, meta);
+    return transactions ? { ...result, providerTransactions: transactions } : result;
+  };
+  for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
+    const booking = await partnerBooking(db, partnerId, bookingReference);
+    if (booking.status === "success" && booking.holdExpiresAt !== null) return answer(booking);
+    if (isPastHold(booking, now)) throw holdExpired(booking);
+    if (booking.status !== "held")
+      throw new ApiError("booking_not_held", `Booking is not held. Current status: ${booking.status}`);
+    const supplier = await supplierOfBooking(deps, booking.supplier);
+    let booked: SupplierBooking = booking;
+    if (!hasLocalWrites(supplier)) {
+      const commit = supplier.commit;
+      // A supplier that holds commits; one that cannot never took a hold (book refused it first).
+      if (!commit) throw new Error(`${supplier.name} holds no bookings to commit`);
+      try {
+        booked = await callSupplier(supplier, options, transactions, (call) =>
+          commit.call(supplier, bookedStayOf(booking), call),
+        );
+      } catch (error) {
+        if (error instanceof SupplierFailure) throw supplierFailureError(error);
+        throw error;
+      }
+    }
+    const committed = {
+      chargeTotal: bookedRate(booking).chargeTotal,
+      supplierReference: booked.supplierReference,
+      hotelConfirmationNumber: booked.hotelConfirmationNumber,
+      upstreamBookingId: booked.upstreamBookingId ?? booking.upstreamBookingId,
+    };
+    if (await applyChange(db, holdCommittedWrites(db, booking, committed, now)))
+      return answer({ ...booking, ...committed, status: "success", version: booking.version + 1 });
+  }
+  throw bookingKeptChanging();
+};
+
+/** POST /api/bookings/:ref/commit under an optional Idempotency-Key (the idempotency module of book and cancel). */
+export const commitOnce = (
+  deps: BookingDeps,
+  partnerId: string,
+  bookingReference: string,
+  meta: { requestId: string; startedAt: number },
+  options: SupplyOptions,
+  idempotency: { key: string | undefined; request: unknown },
+) =>
+  withIdempotency(
+    deps.db,
+    { scope: "commit", partnerId, key: idempotency.key, request: [bookingReference, idempotency.request] },
+    async () => ({ status: 200, body: success(await commitHold(deps, partnerId, bookingReference, meta, options)) }),
+  );
+
+export type HoldOutcome = "expired" | "not_held" | "not_yet";
+
+/**
+ * Ends a hold whose time has come (`at`): its rooms go back and it becomes `expired`. A hold
+ * committed or released meanwhile is left alone (`not_held`); one not due yet too (`not_yet`). A
+ * supplier outside our D1 is told first (its booking waiting for a commit is cancelled); when that
+ * fails this throws, and the caller (the hold's alarm, or upkeep) tries again later.
+ */
+export const expireHold = async (deps: BookingDeps, reference: string, at: number): Promise<HoldOutcome> => {
+  const db = deps.db;
+  for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
+    const booking = await db.select().from(bookings).where(eq(bookings.reference, reference)).get();
+    if (booking?.status !== "held" || booking.holdExpiresAt === null) return "not_held";
+    if (Date.parse(booking.holdExpiresAt) > at) return "not_yet";
+    const supplier = await supplierOfBooking(deps, booking.supplier);
+    if (!hasLocalWrites(supplier))
+      await callSupplier(supplier, {}, undefined, (call) => supplier.cancel(bookedStayOf(booking), call));
+    const rooms = storedRooms(booking).filter(isLiveRoom);
+    if (await applyChange(db, holdExpiredWrites(db, booking, roomRelease(supplier, booking, rooms)))) return "expired";
+  }
+  throw bookingKeptChanging();
+};
+
+/** Holds past their end by this much are ended by upkeep: their alarm should have run by then. */
+export const EXPIRED_HOLD_GRACE_MS = 60_000;
+const EXPIRE_BATCH = 50;
+
+/**
+ * Upkeep: ends holds whose alarm did not (a Durable Object that could not be reached, say). The
+ * alarm is the way holds end within the minute; this only keeps a lost alarm from keeping rooms.
+ */
+export const expiredHoldsTask = {
+  name: "expired-holds",
+  run: async (env: Env, now: Date): Promise<number> => {
+    const deps = bookingDeps(env);
+    const due = await deps.db
+      .select({ reference: bookings.reference })
+      .from(bookings)
+      .where(
+        and(
+          eq(bookings.status, "held"),
+          lte(bookings.holdExpiresAt, new Date(now.getTime() - EXPIRED_HOLD_GRACE_MS).toISOString()),
+        ),
+      )
+      .orderBy(asc(bookings.holdExpiresAt))
+      .limit(EXPIRE_BATCH);
+    let expired = 0;
+    for (const { reference } of due) {
+      try {
+        if ((await expireHold(deps, reference, now.getTime())) === "expired") expired += 1;
+      } catch (error) {
+        console.error(JSON.stringify({ level: "warn", event: "hold_not_expired", reference, error: String(error) }));
+      }
+    }
+    return expired;
+  },
+};
