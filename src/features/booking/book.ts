@@ -57,12 +57,21 @@ const NOT_SUCCESSFUL = (reason: string, headers?: Record<string, string>) =>
 /** An unguessable booking reference: 15 random bytes. */
 const newBookingReference = () => `BK${randomToken(15).toUpperCase().replace(/[-_]/g, "Z")}`;
 
-export const findBookingByPartnerReference = async (db: Db, partnerId: string, partnerReference: string) =>
-  (await db
+const byPartnerReference = (db: Db, partnerId: string, partnerReference: string) =>
+  db
     .select()
     .from(bookings)
     .where(and(eq(bookings.partnerId, partnerId), eq(bookings.partnerReference, partnerReference)))
-    .get()) ?? null;
+    .limit(1);
+
+export const findBookingByPartnerReference = async (db: Db, partnerId: string, partnerReference: string) =>
+  (await byPartnerReference(db, partnerId, partnerReference))[0] ?? null;
+
+/** The booking made with a quote: a quote books once (issue 28), so a second booking of it is refused. */
+const byQuote = (db: Db, quoteId: string) =>
+  db.select({ reference: bookings.reference }).from(bookings).where(eq(bookings.quoteId, quoteId)).limit(1);
+
+const quoteBooked = async (db: Db, quoteId: string) => (await byQuote(db, quoteId)).length > 0;
 
 const resultOf = (row: BookingRow, meta: { requestId: string; startedAt: number }): BookResult => {
   const rate = bookedRate(row);
@@ -146,7 +155,8 @@ const retried = (existing: BookingRow, requestHash: string, meta: { requestId: s
 
 /**
  * POST /api/book. Retry-safe on partnerReference: the same request returns the first booking and
- * never takes allotment twice. Allotment is taken for every night in one transaction, on the embedded
+ * never takes allotment twice. A quote books once: another partnerReference booking it again is
+ * refused as an expired quote (the unique index on bookings.quote_id settles parallel requests). Allotment is taken for every night in one transaction, on the embedded
  * inventory together with the booking row.
  */
 export const bookQuote = async (
@@ -161,8 +171,13 @@ export const bookQuote = async (
     throw new ApiError("booking_not_allowed", "Booking is not available on metasearch connections");
   const partnerId = connection.partnerId;
   const requestHash = await bookRequestHash(criteria);
-  const existing = await findBookingByPartnerReference(deps.db, partnerId, criteria.partnerReference);
+  // One round trip: a retry under this partnerReference answers its booking; else a booked quote is spent.
+  const [[existing], [spent]] = await deps.db.batch([
+    byPartnerReference(deps.db, partnerId, criteria.partnerReference),
+    byQuote(deps.db, criteria.quoteId),
+  ]);
   if (existing) return retried(existing, requestHash, meta);
+  if (spent) throw QUOTE_INVALID();
 
   const stored = await quoteStore(deps.quotes, deps.db).get(criteria.quoteId, now);
   if (!stored || stored.partnerId !== partnerId) throw QUOTE_INVALID();
@@ -323,15 +338,20 @@ const bookStoredQuote = async (
     supplierReference: confirmed?.supplierReference ?? "",
     hotelConfirmationNumber: confirmed?.hotelConfirmationNumber ?? null,
     createdAt: new Date(now).toISOString(),
+    quoteId: criteria.quoteId,
   });
-  /** Another request with the same partnerReference stored its booking first: answer as a retry of it. */
+  /**
+   * Another request stored its booking first: under the same partnerReference this is a retry of it;
+   * under another one it booked the same quote, which books once.
+   */
   const answerAsRetry = async (error: unknown) => {
     // The connection was deleted while this request ran: the same answer its check would give now.
     if (isForeignKeyViolation(error)) throw new ApiError("invalid_connection_code", "Invalid connection code.");
     if (!isUniqueViolation(error)) throw error;
     const winner = await findBookingByPartnerReference(deps.db, partnerId, criteria.partnerReference);
-    if (!winner) throw error;
-    return withTransactions(retried(winner, requestHash, meta));
+    if (winner) return withTransactions(retried(winner, requestHash, meta));
+    if (isUniqueViolation(error, "bookings.quote_id")) throw QUOTE_INVALID();
+    throw error;
   };
   const storedBooking = async (confirmed: boolean) => {
     const row = await db.select().from(bookings).where(eq(bookings.reference, reference)).get();
@@ -348,6 +368,8 @@ const bookStoredQuote = async (
     const refused = async (reason: string) => {
       const winner = await findBookingByPartnerReference(deps.db, partnerId, criteria.partnerReference);
       if (winner) return withTransactions(retried(winner, requestHash, meta));
+      // The room went to a booking of this same quote: the quote is spent, whatever the allotment says.
+      if (await quoteBooked(deps.db, criteria.quoteId)) throw QUOTE_INVALID();
       throw NOT_SUCCESSFUL(reason);
     };
     let taking: Awaited<ReturnType<typeof supplier.localWrites.bookWrites>>;
@@ -367,8 +389,9 @@ const bookStoredQuote = async (
     return storedBooking(true);
   }
 
-  // A supplier outside our D1: the partnerReference is reserved (a pending row) before it is asked, so
-  // parallel first requests under one partnerReference reach it once; the others answer as retries.
+  // A supplier outside our D1: the partnerReference and the quote are reserved (a pending row) before it
+  // is asked, so parallel first requests under one partnerReference, or of one quote, reach it once; the
+  // others answer as retries (or as a spent quote).
   try {
     await db.insert(bookings).values(bookingRow("pending", null)).run();
   } catch (error) {
