@@ -22,11 +22,10 @@ import {
   type SupplyOptions,
 } from "../supply";
 import { isChargeable } from "../../platform/money";
-import { announceEvent } from "../webhooks";
 import { bookedRate } from "./booked-rate";
 import { cardById, cardUsableAt } from "../payments";
 import { paymentTypeMismatch } from "./quote";
-import { bookingChangeOf } from "./booking-events";
+import { logBookingChange } from "./booking-events";
 import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
 import { quoteStore, type StoredQuote } from "./quote-store";
@@ -353,10 +352,10 @@ const bookStoredQuote = async (
     if (isUniqueViolation(error, "bookings.quote_id")) throw QUOTE_INVALID();
     throw error;
   };
-  const storedBooking = async (confirmed: boolean) => {
+  /** The booking as stored, once the batch that logged its event committed (its webhooks are told then). */
+  const storedBooking = async (logged: ReturnType<typeof logBookingChange>) => {
     const row = await db.select().from(bookings).where(eq(bookings.reference, reference)).get();
-    // A pending booking is announced when it settles (settle-pending.ts), not before.
-    if (confirmed) await announceEvent(deps, bookingChangeOf("booking.confirmed", row!), now);
+    await logged.announce(deps);
     return withTransactions(resultOf(row!, meta));
   };
 
@@ -379,21 +378,25 @@ const bookStoredQuote = async (
       if (error instanceof SupplierRefusal) return refused(error.reason);
       throw error;
     }
+    const row = bookingRow("success", taking.booking);
+    const logged = logBookingChange(db, "booking.confirmed", row, now);
     try {
-      const insert = db.insert(bookings).values(bookingRow("success", taking.booking));
-      await db.batch([insert, ...taking.writes] as [typeof insert]);
+      const insert = db.insert(bookings).values(row);
+      await db.batch([insert, ...logged.writes, ...taking.writes] as [typeof insert]);
     } catch (error) {
       if (isCheckViolation(error)) return refused("unavailable");
       return answerAsRetry(error);
     }
-    return storedBooking(true);
+    return storedBooking(logged);
   }
 
   // A supplier outside our D1: the partnerReference and the quote are reserved (a pending row) before it
   // is asked, so parallel first requests under one partnerReference, or of one quote, reach it once; the
   // others answer as retries (or as a spent quote).
+  // Not logged yet: a refusal deletes it. Its event is `booking.pending` or `booking.confirmed`, below.
+  const reservation = bookingRow("pending", null);
   try {
-    await db.insert(bookings).values(bookingRow("pending", null)).run();
+    await db.insert(bookings).values(reservation).run();
   } catch (error) {
     return answerAsRetry(error);
   }
@@ -408,27 +411,28 @@ const bookStoredQuote = async (
       .run();
     throw error;
   }
+  // Each outcome changes the reserved row only while it is still pending (settling may have got there
+  // first, and logged the change itself), and logs its event in the same batch.
+  const stillPending = and(eq(bookings.reference, reference), eq(bookings.status, "pending"));
   if (answer.status !== "confirmed") {
-    // Booked upstream but not confirmed yet (ON_REQUEST, PENDING_COMMIT): its id is kept for cancel.
-    if (answer.upstreamBookingId)
-      await db
-        .update(bookings)
-        .set({ upstreamBookingId: answer.upstreamBookingId })
-        .where(and(eq(bookings.reference, reference), eq(bookings.status, "pending")))
-        .run();
-    return storedBooking(false);
+    // Unknown (the answer was lost), or booked upstream but not confirmed yet (ON_REQUEST,
+    // PENDING_COMMIT): its upstream id, when given, is kept for cancel.
+    const upstreamBookingId = answer.upstreamBookingId ?? null;
+    const logged = logBookingChange(db, "booking.pending", reservation, now);
+    const update = db.update(bookings).set({ upstreamBookingId }).where(stillPending);
+    await db.batch([update, ...logged.writes]);
+    return storedBooking(logged);
   }
-  await db
-    .update(bookings)
-    .set({
-      status: "success",
-      supplierReference: answer.supplierReference,
-      hotelConfirmationNumber: answer.hotelConfirmationNumber ?? null,
-      upstreamBookingId: answer.upstreamBookingId ?? null,
-    })
-    .where(and(eq(bookings.reference, reference), eq(bookings.status, "pending")))
-    .run();
-  return storedBooking(true);
+  const confirmed = {
+    status: "success" as const,
+    supplierReference: answer.supplierReference,
+    hotelConfirmationNumber: answer.hotelConfirmationNumber ?? null,
+    upstreamBookingId: answer.upstreamBookingId ?? null,
+  };
+  const logged = logBookingChange(db, "booking.confirmed", { ...reservation, ...confirmed }, now);
+  const update = db.update(bookings).set(confirmed).where(stillPending);
+  await db.batch([update, ...logged.writes]);
+  return storedBooking(logged);
 };
 
 /**

@@ -12,8 +12,7 @@ import {
   type SupplyOptions,
 } from "../supply";
 import { localDate } from "../../platform/time/zoned-time";
-import { announceEvent } from "../webhooks";
-import { bookingChangeOf } from "./booking-events";
+import { logBookingChange } from "./booking-events";
 import { markCancelled, stillLive } from "./live-booking";
 import type { BookingDeps } from "./deps";
 import { type BookingRow, bookings } from "./tables";
@@ -113,16 +112,13 @@ export const cancelBooking = async (
   // changes. A failure keeps neither; of two concurrent cancels only one changes the row and gives rooms back.
   const db = deps.db;
   const cancelled = markCancelled(db, booking.reference, cancelledAt, cancelPrice);
-  const results = await db.batch([
-    ...(hasLocalWrites(supplier) ? supplier.localWrites.cancelWrites(stay, stillLive(db, booking.reference)) : []),
-    cancelled,
-  ] as [typeof cancelled]);
-  if ((results.at(-1) as Awaited<typeof cancelled>).length !== 1) throw cannot("cancelled");
-  await announceEvent(
-    deps,
-    bookingChangeOf("booking.cancelled", { ...booking, status: "cancelled", cancelPrice }),
-    now,
-  );
+  const giveBacks = hasLocalWrites(supplier)
+    ? supplier.localWrites.cancelWrites(stay, stillLive(db, booking.reference))
+    : [];
+  const logged = logBookingChange(db, "booking.cancelled", { ...booking, status: "cancelled", cancelPrice }, now);
+  const results = await db.batch([...giveBacks, cancelled, ...logged.writes] as [typeof cancelled]);
+  if ((results[giveBacks.length] as Awaited<typeof cancelled>).length !== 1) throw cannot("cancelled");
+  await logged.announce(deps);
   return {
     status: "cancelled" as const,
     cancelledAt,

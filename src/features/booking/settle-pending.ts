@@ -1,7 +1,6 @@
 import { and, asc, eq, lte } from "drizzle-orm";
 import { SupplierFailure, type BookingLookup, callSupplier } from "../supply";
-import { announceEvent } from "../webhooks";
-import { bookingChangeOf } from "./booking-events";
+import { logBookingChange } from "./booking-events";
 import { bookingDeps, type BookingDeps } from "./deps";
 import { type BookingRow, bookings } from "./tables";
 
@@ -52,30 +51,29 @@ export const settlePendingBookings = async (
       log("pending_booking_not_settled", booking, error instanceof SupplierFailure ? error.code : String(error));
       continue;
     }
-    // Guarded on `pending`: of two runs at once, one settles it and only that one announces it.
-    if (found.status === "confirmed") {
-      const row = await db
-        .update(bookings)
-        .set({
-          status: "success",
-          supplierReference: found.supplierReference,
-          hotelConfirmationNumber: found.hotelConfirmationNumber,
-          // The id the book answer gave, unless the upstream names one now.
-          upstreamBookingId: found.upstreamBookingId ?? booking.upstreamBookingId,
-        })
-        .where(and(eq(bookings.reference, booking.reference), eq(bookings.status, "pending")))
-        .returning()
-        .get();
-      if (!row) continue;
-      await announceEvent(deps, bookingChangeOf("booking.confirmed", row), now);
-    } else {
-      const { meta } = await db
-        .update(bookings)
-        .set({ status: "failed" })
-        .where(and(eq(bookings.reference, booking.reference), eq(bookings.status, "pending")))
-        .run();
-      if (meta.changes !== 1) continue;
-    }
+    // Guarded on `pending`: of two settlers at once, one changes the row, and only its batch logs the event.
+    const stillPending = and(eq(bookings.reference, booking.reference), eq(bookings.status, "pending"));
+    const change =
+      found.status === "confirmed"
+        ? {
+            status: "success" as const,
+            supplierReference: found.supplierReference,
+            hotelConfirmationNumber: found.hotelConfirmationNumber,
+            // The id the book answer gave, unless the upstream names one now.
+            upstreamBookingId: found.upstreamBookingId ?? booking.upstreamBookingId,
+          }
+        : // Nothing was booked: the quote was not spent, so it may be booked again while it lasts.
+          { status: "failed" as const, quoteId: null };
+    const logged = logBookingChange(
+      db,
+      change.status === "success" ? "booking.confirmed" : "booking.failed",
+      { ...booking, ...change },
+      now,
+    );
+    const update = db.update(bookings).set(change).where(stillPending).returning({ reference: bookings.reference });
+    const [changed] = await db.batch([update, ...logged.writes]);
+    if (changed.length !== 1) continue;
+    await logged.announce(deps);
     settled += 1;
   }
   return settled;
