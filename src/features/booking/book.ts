@@ -26,6 +26,7 @@ import { bookedRate } from "./booked-rate";
 import { cardById, cardUsableAt } from "../payments";
 import { paymentTypeMismatch } from "./quote";
 import { logBookingChange } from "./booking-events";
+import { scheduleSettling } from "./booking-timers";
 import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
 import { quoteStore, type StoredQuote } from "./quote-store";
@@ -419,8 +420,14 @@ const bookStoredQuote = async (
     // PENDING_COMMIT): its upstream id, when given, is kept for cancel.
     const upstreamBookingId = answer.upstreamBookingId ?? null;
     const logged = logBookingChange(db, "booking.pending", reservation, now);
-    const update = db.update(bookings).set({ upstreamBookingId }).where(stillPending);
-    await db.batch([update, ...logged.writes]);
+    const update = db
+      .update(bookings)
+      .set({ upstreamBookingId })
+      .where(stillPending)
+      .returning({ reference: bookings.reference });
+    const [changed] = await db.batch([update, ...logged.writes]);
+    // Asked about in a minute, then on the schedule, rather than at the next hourly upkeep.
+    if (changed.length === 1) await scheduleSettling(deps.timers, reference, 1);
     return storedBooking(logged);
   }
   const confirmed = {

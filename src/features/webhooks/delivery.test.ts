@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
-import { DEMO_KEY, post } from "../../../test/support/api";
+import { call, DEMO_KEY, post } from "../../../test/support/api";
 import { bookBody, cancelBody, quoteOf, searchOne } from "../../../test/support/booking";
 import { createApp } from "../../app";
 import { requestServices } from "../../services";
@@ -177,14 +177,20 @@ describe("booking.cancelled and chat bookings", () => {
 
     const [hook] = await receivedAt("chat-booked", 1);
     expect(await signatureIsValid(endpoint.secret, hook!)).toBe(true);
-    expect(JSON.parse(hook!.body)).toMatchObject({
+    const event = JSON.parse(hook!.body);
+    expect(event).toMatchObject({
       type: "booking.confirmed",
+      bookingReference: booked.result.artifacts.booking.bookingId,
+      partnerReference: `chat-${id}-1`,
       data: {
         bookingReference: booked.result.artifacts.booking.bookingId,
         partnerReference: `chat-${id}-1`,
         status: "success",
       },
     });
+    // The chat booking is in the partner's event log, as delivered.
+    const log = await call("GET", `/api/events?after=${event.sequence - 1}&limit=1`);
+    expect(log.json.data.events).toEqual([event]);
   });
 });
 
