@@ -156,8 +156,9 @@ const retried = (existing: BookingRow, requestHash: string, meta: { requestId: s
 /**
  * POST /api/book. Retry-safe on partnerReference: the same request returns the first booking and
  * never takes allotment twice. A quote books once: another partnerReference booking it again is
- * refused as an expired quote (the unique index on bookings.quote_id settles parallel requests). Allotment is taken for every night in one transaction, on the embedded
- * inventory together with the booking row.
+ * refused as an expired quote (the unique index on bookings.quote_id settles parallel requests).
+ * Allotment is taken for every night in one transaction, on the embedded inventory together with
+ * the booking row.
  */
 export const bookQuote = async (
   deps: BookingDeps,
