@@ -142,6 +142,10 @@ export default defineConfig({
               },
               // wrangler.toml's webhook consumer, delivering each batch at once rather than after 1 s.
               queueConsumers: webhookConsumerAtOnce(),
+              // Booking timers go to a queue nothing consumes: a test drives the timers' consumer itself
+              // (runBookingTimers, with the message it recorded), so no timer of one test settles a
+              // booking in the background of another.
+              queueProducers: { BOOKING_TIMERS: { queueName: "edgestay-booking-timers-unconsumed" } },
               serviceBindings: { HOTELX_SANDBOX: hotelxSandbox.name },
               workers: [hotelxSandbox],
             },

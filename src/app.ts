@@ -12,7 +12,7 @@ import { partnerConnectionRoutes } from "./features/connections";
 import { supplyRoutes } from "./features/supply";
 import { radarRoutes } from "./features/radar";
 import { paymentRoutes } from "./features/payments";
-import { webhookRoutes } from "./features/webhooks";
+import { eventRoutes, webhookRoutes } from "./features/webhooks";
 import { failClosed } from "./platform/config/fail-closed";
 import { probeDatabase, withDb } from "./platform/db/client";
 import { ApiError } from "./platform/http/api-error";
@@ -91,6 +91,7 @@ export const createApp = ({ services = requestServices }: { services?: (env: Env
   app.route("/chat", chatPages);
   app.route("/", paymentRoutes);
   app.route("/api/partner/webhooks", webhookRoutes);
+  app.route("/", eventRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "api-key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer" });

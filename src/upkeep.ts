@@ -2,7 +2,7 @@ import { expiredHoldsTask, expiredQuotes, settlePendingBookingsTask } from "./fe
 import { staleLoginFailures } from "./features/partners";
 import { expiredCardSetupTokens } from "./features/payments";
 import { radarPiiRetention, expiredRadarSignals } from "./features/radar";
-import { webhookReenqueue } from "./features/webhooks";
+import { expiredEvents, webhookReenqueue } from "./features/webhooks";
 import { expiredIdempotency } from "./platform/idempotency/idempotency";
 import { runUpkeep, type UpkeepTask } from "./platform/upkeep";
 
@@ -14,6 +14,7 @@ export const upkeepTasks: readonly UpkeepTask[] = [
   expiredRadarSignals,
   radarPiiRetention,
   webhookReenqueue,
+  expiredEvents,
   expiredIdempotency,
   settlePendingBookingsTask,
   expiredHoldsTask,

@@ -1,9 +1,12 @@
+import { env } from "cloudflare:test";
 import { expect, inject } from "vitest";
 import type { ReceivedWebhook } from "./webhook-receiver";
 import { post } from "./api";
 import { bookBody, quoteOf, searchOne } from "./booking";
 import { asBearer } from "./sessions";
 import type { WebhookMessage } from "../../src/features/webhooks/events";
+import { eventWrites, newEvent } from "../../src/features/webhooks/event-log";
+import { database } from "../../src/platform/db/client";
 
 /** Shared helpers for the webhook tests (not a test file itself). */
 export const RECEIVER = inject("webhookReceiver");
@@ -67,3 +70,24 @@ export const refusingQueue = {
     throw new Error("queue unavailable");
   },
 } as unknown as Queue<WebhookMessage>;
+
+/**
+ * Logs a booking.confirmed event of `partnerId` (its deliveries recorded, not enqueued), as a booking's
+ * batch would, but with no booking change before it: for tests that drive the log or the consumer alone.
+ */
+export const logEvent = async (bookingReference: string, now = Date.now(), partnerId = "demo") => {
+  const db = database(env.DB);
+  const event = newEvent(
+    {
+      type: "booking.confirmed",
+      partnerId,
+      bookingReference,
+      partnerReference: bookingReference,
+      data: { bookingReference, partnerReference: bookingReference, status: "success", chargeTotal: 120.5 },
+    },
+    now,
+  );
+  const [first, ...rest] = eventWrites(db, event, { ifChanged: false });
+  await db.batch([first!, ...rest]);
+  return event;
+};

@@ -22,12 +22,12 @@ import {
   type SupplyOptions,
 } from "../supply";
 import { isChargeable } from "../../platform/money";
-import { announceEvent } from "../webhooks";
 import { bookedRate } from "./booked-rate";
 import { cardById, cardUsableAt } from "../payments";
 import { paymentTypeMismatch } from "./quote";
-import { bookingChangeOf } from "./booking-events";
-import { applyChange, bookedWrites, holdAnsweredWrites } from "./booking-writes";
+import { logBookingChange } from "./booking-events";
+import { scheduleSettling } from "./booking-timers";
+import { applyChange, bookedWrites, holdAnsweredWrites, withEvent } from "./booking-writes";
 import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
 import { quoteStore, type StoredQuote } from "./quote-store";
@@ -69,12 +69,21 @@ export const DEFAULT_HOLD_MINUTES = 15;
 /** An unguessable booking reference: 15 random bytes. */
 const newBookingReference = () => `BK${randomToken(15).toUpperCase().replace(/[-_]/g, "Z")}`;
 
-export const findBookingByPartnerReference = async (db: Db, partnerId: string, partnerReference: string) =>
-  (await db
+const byPartnerReference = (db: Db, partnerId: string, partnerReference: string) =>
+  db
     .select()
     .from(bookings)
     .where(and(eq(bookings.partnerId, partnerId), eq(bookings.partnerReference, partnerReference)))
-    .get()) ?? null;
+    .limit(1);
+
+export const findBookingByPartnerReference = async (db: Db, partnerId: string, partnerReference: string) =>
+  (await byPartnerReference(db, partnerId, partnerReference))[0] ?? null;
+
+/** The booking made with a quote: a quote books once (issue 28), so a second booking of it is refused. */
+const byQuote = (db: Db, quoteId: string) =>
+  db.select({ reference: bookings.reference }).from(bookings).where(eq(bookings.quoteId, quoteId)).limit(1);
+
+const quoteBooked = async (db: Db, quoteId: string) => (await byQuote(db, quoteId)).length > 0;
 
 export const resultOf = (row: BookingRow, meta: { requestId: string; startedAt: number }): BookResult => {
   const rate = bookedRate(row);
@@ -164,8 +173,10 @@ const retried = (existing: BookingRow, requestHash: string, meta: { requestId: s
 
 /**
  * POST /api/book. Retry-safe on partnerReference: the same request returns the first booking and
- * never takes allotment twice. Allotment is taken for every night in one transaction, on the embedded
- * inventory together with the booking row.
+ * never takes allotment twice. A quote books once: another partnerReference booking it again is
+ * refused as an expired quote (the unique index on bookings.quote_id settles parallel requests).
+ * Allotment is taken for every night in one transaction, on the embedded inventory together with
+ * the booking row.
  */
 export const bookQuote = async (
   deps: BookingDeps,
@@ -179,8 +190,13 @@ export const bookQuote = async (
     throw new ApiError("booking_not_allowed", "Booking is not available on metasearch connections");
   const partnerId = connection.partnerId;
   const requestHash = await bookRequestHash(criteria);
-  const existing = await findBookingByPartnerReference(deps.db, partnerId, criteria.partnerReference);
+  // One round trip: a retry under this partnerReference answers its booking; else a booked quote is spent.
+  const [[existing], [spent]] = await deps.db.batch([
+    byPartnerReference(deps.db, partnerId, criteria.partnerReference),
+    byQuote(deps.db, criteria.quoteId),
+  ]);
   if (existing) return retried(existing, requestHash, meta);
+  if (spent) throw QUOTE_INVALID();
 
   const stored = await quoteStore(deps.quotes, deps.db).get(criteria.quoteId, now);
   if (!stored || stored.partnerId !== partnerId) throw QUOTE_INVALID();
@@ -350,20 +366,25 @@ const bookStoredQuote = async (
     hotelConfirmationNumber: confirmed?.hotelConfirmationNumber ?? null,
     createdAt: new Date(now).toISOString(),
     holdExpiresAt: hold ? new Date(hold.expiresAt).toISOString() : null,
+    quoteId: criteria.quoteId,
   });
-  /** Another request with the same partnerReference stored its booking first: answer as a retry of it. */
+  /**
+   * Another request stored its booking first: under the same partnerReference this is a retry of it;
+   * under another one it booked the same quote, which books once.
+   */
   const answerAsRetry = async (error: unknown) => {
     // The connection was deleted while this request ran: the same answer its check would give now.
     if (isForeignKeyViolation(error)) throw new ApiError("invalid_connection_code", "Invalid connection code.");
     if (!isUniqueViolation(error)) throw error;
     const winner = await findBookingByPartnerReference(deps.db, partnerId, criteria.partnerReference);
-    if (!winner) throw error;
-    return withTransactions(retried(winner, requestHash, meta));
+    if (winner) return withTransactions(retried(winner, requestHash, meta));
+    if (isUniqueViolation(error, "bookings.quote_id")) throw QUOTE_INVALID();
+    throw error;
   };
-  const storedBooking = async (confirmed: boolean) => {
+  /** The booking as stored, once the batch that logged its event committed (its webhooks are told then). */
+  const storedBooking = async (logged: ReturnType<typeof logBookingChange>) => {
     const row = await db.select().from(bookings).where(eq(bookings.reference, reference)).get();
-    // A pending booking is announced when it settles (settle-pending.ts), not before.
-    if (confirmed) await announceEvent(deps, bookingChangeOf("booking.confirmed", row!), now);
+    await logged.announce(deps);
     return withTransactions(resultOf(row!, meta));
   };
 
@@ -378,6 +399,8 @@ const bookStoredQuote = async (
     const refused = async (reason: string) => {
       const winner = await findBookingByPartnerReference(deps.db, partnerId, criteria.partnerReference);
       if (winner) return withTransactions(retried(winner, requestHash, meta));
+      // The room went to a booking of this same quote: the quote is spent, whatever the allotment says.
+      if (await quoteBooked(deps.db, criteria.quoteId)) throw QUOTE_INVALID();
       throw NOT_SUCCESSFUL(reason);
     };
     let taking: Awaited<ReturnType<typeof supplier.localWrites.bookWrites>>;
@@ -387,19 +410,24 @@ const bookStoredQuote = async (
       if (error instanceof SupplierRefusal) return refused(error.reason);
       throw error;
     }
+    const row = bookingRow(hold ? "held" : "success", taking.booking);
+    const logged = logBookingChange(db, hold ? "booking.held" : "booking.confirmed", row, now);
     try {
-      await db.batch(bookedWrites(db, bookingRow(hold ? "held" : "success", taking.booking), taking.writes));
+      await db.batch(bookedWrites(db, row, logged.writes, taking.writes));
     } catch (error) {
       if (isCheckViolation(error)) return refused("unavailable");
       return answerAsRetry(error);
     }
-    return storedBooking(!hold);
+    return storedBooking(logged);
   }
 
-  // A supplier outside our D1: the partnerReference is reserved (a pending row) before it is asked, so
-  // parallel first requests under one partnerReference reach it once; the others answer as retries.
+  // A supplier outside our D1: the partnerReference and the quote are reserved (a pending row) before it
+  // is asked, so parallel first requests under one partnerReference, or of one quote, reach it once; the
+  // others answer as retries (or as a spent quote).
+  // Not logged yet: a refusal deletes it. Its event is `booking.pending` or `booking.confirmed`, below.
+  const reservation = bookingRow("pending", null);
   try {
-    await db.insert(bookings).values(bookingRow("pending", null)).run();
+    await db.insert(bookings).values(reservation).run();
   } catch (error) {
     return answerAsRetry(error);
   }
@@ -416,37 +444,48 @@ const bookStoredQuote = async (
   }
   // Asked to hold, the supplier holds: nothing is charged until the commit.
   if (hold && answer.status !== "unknown") {
-    await applyChange(
-      db,
-      holdAnsweredWrites(db, reference, {
-        supplierReference: answer.supplierReference,
-        hotelConfirmationNumber: answer.hotelConfirmationNumber ?? null,
-        upstreamBookingId: answer.upstreamBookingId ?? null,
-      }),
-    );
-    return storedBooking(false);
-  }
-  if (answer.status !== "confirmed") {
-    // Booked upstream but not confirmed yet (ON_REQUEST, PENDING_COMMIT): its id is kept for cancel.
-    if (answer.upstreamBookingId)
-      await db
-        .update(bookings)
-        .set({ upstreamBookingId: answer.upstreamBookingId })
-        .where(and(eq(bookings.reference, reference), eq(bookings.status, "pending")))
-        .run();
-    return storedBooking(false);
-  }
-  await db
-    .update(bookings)
-    .set({
-      status: "success",
+    const held = {
       supplierReference: answer.supplierReference,
       hotelConfirmationNumber: answer.hotelConfirmationNumber ?? null,
       upstreamBookingId: answer.upstreamBookingId ?? null,
-    })
-    .where(and(eq(bookings.reference, reference), eq(bookings.status, "pending")))
-    .run();
-  return storedBooking(true);
+    };
+    const logged = logBookingChange(
+      db,
+      "booking.held",
+      { ...reservation, ...held, status: "held", chargeTotal: 0 },
+      now,
+    );
+    await applyChange(db, withEvent(holdAnsweredWrites(db, reference, held), logged.writes));
+    return storedBooking(logged);
+  }
+  // Each outcome changes the reserved row only while it is still pending (settling may have got there
+  // first, and logged the change itself), and logs its event in the same batch.
+  const stillPending = and(eq(bookings.reference, reference), eq(bookings.status, "pending"));
+  if (answer.status !== "confirmed") {
+    // Unknown (the answer was lost), or booked upstream but not confirmed yet (ON_REQUEST,
+    // PENDING_COMMIT): its upstream id, when given, is kept for cancel.
+    const upstreamBookingId = answer.upstreamBookingId ?? null;
+    const logged = logBookingChange(db, "booking.pending", reservation, now);
+    const update = db
+      .update(bookings)
+      .set({ upstreamBookingId })
+      .where(stillPending)
+      .returning({ reference: bookings.reference });
+    const [changed] = await db.batch([update, ...logged.writes]);
+    // Asked about in a minute, then on the schedule, rather than at the next hourly upkeep.
+    if (changed.length === 1) await scheduleSettling(deps.timers, reference, 1);
+    return storedBooking(logged);
+  }
+  const confirmed = {
+    status: "success" as const,
+    supplierReference: answer.supplierReference,
+    hotelConfirmationNumber: answer.hotelConfirmationNumber ?? null,
+    upstreamBookingId: answer.upstreamBookingId ?? null,
+  };
+  const logged = logBookingChange(db, "booking.confirmed", { ...reservation, ...confirmed }, now);
+  const update = db.update(bookings).set(confirmed).where(stillPending);
+  await db.batch([update, ...logged.writes]);
+  return storedBooking(logged);
 };
 
 /**

@@ -11,9 +11,12 @@ import { queryPlan } from "../../../test/support/query-plan";
 
 const PATH = "/api/bookings";
 
-/** A copy of a real booking row with other identity, time, stay or status: fixtures with distinct createdAt. */
+/**
+ * A copy of a real booking row with other identity, time, stay or status: fixtures with distinct
+ * createdAt. Not of the source's quote: a quote books once (bookings.quote_id is unique).
+ */
 const cloneBooking = async (source: RawBooking, overrides: Partial<RawBooking>) => {
-  const row = { ...source, ...overrides };
+  const row = { ...source, quote_id: null, ...overrides };
   const columns = Object.keys(row);
   await env.DB.prepare(`INSERT INTO bookings (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`)
     .bind(...columns.map((c) => row[c as keyof RawBooking]))

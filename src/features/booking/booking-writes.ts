@@ -12,7 +12,7 @@ import { type BookingRow, bookings } from "./tables";
  * applies and the other changes nothing and is computed again. Another write that belongs to a
  * change (an event, say) joins its `statements`; `change` stays the statement that tells whether it applied.
  */
-export type BookingChange = {
+export type ChangeBatch = {
   statements: BatchItem<"sqlite">[];
   /** The row's update, returning its reference: one row back means the change applied. */
   change: BatchItem<"sqlite">;
@@ -33,13 +33,22 @@ const atVersion = (db: Db, booking: Pick<BookingRow, "reference" | "version">) =
 const sameVersion = (booking: Pick<BookingRow, "reference" | "version">) =>
   and(eq(bookings.reference, booking.reference), eq(bookings.version, booking.version));
 
-const changeOf = (statements: BatchItem<"sqlite">[], change: BatchItem<"sqlite">): BookingChange => ({
+const changeOf = (statements: BatchItem<"sqlite">[], change: BatchItem<"sqlite">): ChangeBatch => ({
   statements: [...statements, change],
   change,
 });
 
+/**
+ * The change with the writes of its event (booking-events.ts `logBookingChange`) right after the
+ * row's update, which is how the event is appended only when the update changed the row.
+ */
+export const withEvent = ({ statements, change }: ChangeBatch, eventWrites: BatchItem<"sqlite">[]): ChangeBatch => {
+  if (statements.at(-1) !== change) throw new Error("a change's event follows its row update");
+  return { statements: [...statements, ...eventWrites], change };
+};
+
 /** Runs a change's batch; whether the row changed (false: it had moved on, nothing was written). */
-export const applyChange = async (db: Db, { statements, change }: BookingChange): Promise<boolean> => {
+export const applyChange = async (db: Db, { statements, change }: ChangeBatch): Promise<boolean> => {
   const results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   return (results[statements.indexOf(change)] as unknown[]).length === 1;
 };
@@ -48,9 +57,15 @@ export const applyChange = async (db: Db, { statements, change }: BookingChange)
  * A booking made on the embedded inventory (`success`) or held there (`held`): the row first (its
  * unique partnerReference settles parallel retries), then the rooms it takes (their CHECK an oversale).
  */
-export const bookedWrites = (db: Db, row: typeof bookings.$inferInsert, takes: AllotmentWrite[]) => {
+export const bookedWrites = (
+  db: Db,
+  row: typeof bookings.$inferInsert,
+  eventWrites: BatchItem<"sqlite">[],
+  takes: AllotmentWrite[],
+) => {
   const insert = db.insert(bookings).values(row);
-  return [insert, ...takes] as [typeof insert, ...AllotmentWrite[]];
+  // The event right after the insert it reports (it is appended only when that statement changed a row).
+  return [insert, ...eventWrites, ...takes] as [typeof insert, ...BatchItem<"sqlite">[]];
 };
 
 /** A remote supplier held the rooms of a booking reserved as pending before it was asked. */
@@ -58,7 +73,7 @@ export const holdAnsweredWrites = (
   db: Db,
   reference: string,
   booked: Pick<BookingRow, "supplierReference" | "hotelConfirmationNumber" | "upstreamBookingId">,
-): BookingChange =>
+): ChangeBatch =>
   changeOf(
     [],
     db
@@ -79,7 +94,7 @@ export const roomsCancelledWrites = (
     Pick<BookingRow, "status" | "rooms" | "rate" | "chargeTotal" | "roomCount" | "cancelledAt" | "cancelPrice">
   >,
   release: RoomRelease | null,
-): BookingChange =>
+): ChangeBatch =>
   changeOf(
     release ? release(atVersion(db, booking)) : [],
     db
@@ -98,7 +113,7 @@ export const holdCommittedWrites = (
   booking: BookingRow,
   committed: Pick<BookingRow, "chargeTotal" | "supplierReference" | "hotelConfirmationNumber" | "upstreamBookingId">,
   at: number,
-): BookingChange =>
+): ChangeBatch =>
   changeOf(
     [],
     db
@@ -111,7 +126,7 @@ export const holdCommittedWrites = (
   );
 
 /** A hold expired: its rooms go back, the booking is `expired` (nothing was charged). */
-export const holdExpiredWrites = (db: Db, booking: BookingRow, release: RoomRelease | null): BookingChange =>
+export const holdExpiredWrites = (db: Db, booking: BookingRow, release: RoomRelease | null): ChangeBatch =>
   changeOf(
     release ? release(atVersion(db, booking)) : [],
     db

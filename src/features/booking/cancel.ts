@@ -17,10 +17,9 @@ import {
   type SupplyOptions,
 } from "../supply";
 import { localDate } from "../../platform/time/zoned-time";
-import { announceEvent } from "../webhooks";
 import { isLiveRoom, type StoredRoom, storedRooms } from "./booked-rate";
-import { bookingChangeOf } from "./booking-events";
-import { applyChange, type RoomRelease, roomsCancelledWrites } from "./booking-writes";
+import { logBookingChange } from "./booking-events";
+import { applyChange, type RoomRelease, roomsCancelledWrites, withEvent } from "./booking-writes";
 import { bookingView } from "./bookings";
 import type { BookingDeps } from "./deps";
 import { type BookingRow, bookings } from "./tables";
@@ -242,14 +241,20 @@ export const cancelBooking = async (
           cancelPrice: totalPenalty,
         }
       : { rooms, status: "cancelled" as const, cancelledAt, cancelPrice: totalPenalty };
+    const after: BookingRow = { ...booking, ...change, version: booking.version + 1 };
+    const logged = plan.whole
+      ? logBookingChange(db, "booking.cancelled", after, now)
+      : logBookingChange(db, "booking.room_cancelled", after, now, {
+          rooms: plan.rooms,
+          roomsCancelPrice: plan.cancelPrice,
+        });
     const applied = await applyChange(
       db,
-      roomsCancelledWrites(db, booking, change, roomRelease(supplier, booking, plan.removed)),
+      withEvent(roomsCancelledWrites(db, booking, change, roomRelease(supplier, booking, plan.removed)), logged.writes),
     );
     // Another change of this booking landed first: computed again from what it left.
     if (!applied) continue;
-    const after: BookingRow = { ...booking, ...change, version: booking.version + 1 };
-    if (plan.whole) await announceEvent(deps, bookingChangeOf("booking.cancelled", after), now);
+    await logged.announce(deps);
     return {
       status: "cancelled" as const,
       cancelledAt,

@@ -88,6 +88,48 @@ describe("partnerReference retries", () => {
   });
 });
 
+describe("a quote books once (issue 28)", () => {
+  const QUOTE_SPENT = "Quote reference expired or invalid. Please quote again.";
+
+  it("50 parallel books of one quote under different partnerReferences make one booking; the others 400", async () => {
+    const q = await quoteOf(await searchOne("US000013"));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => post("/api/book", bookBody(q, `once-${i}`))),
+    );
+    const booked = results.filter((r) => r.status === 200);
+    expect(booked).toHaveLength(1);
+    for (const r of results.filter((r) => r.status !== 200))
+      expect([r.status, r.json.code, r.json.message]).toEqual([400, "quote_expired_or_invalid", QUOTE_SPENT]);
+    expect(
+      await env.DB.prepare("select count(*) n from bookings where partner_reference like 'once-%'").first("n"),
+    ).toBe(1);
+    expect(await sold("US000013")).toBe(2); // one room, two nights: taken once
+    // A retry of the booking that won (its partnerReference) still answers it.
+    const winner = booked[0]!.json.data;
+    const retry = await post("/api/book", bookBody(q, winner.partnerReference));
+    expect([retry.status, retry.json.data.bookingReference]).toEqual([200, winner.bookingReference]);
+  });
+
+  it("a second book of a booked quote is refused, before and after a cancel; a retry by key or reference answers the booking", async () => {
+    const q = await quoteOf(await searchOne("US000014", { pick: (o) => o.isRefundable }));
+    const headers = { "idempotency-key": "once-key-1" };
+    const first = await post("/api/book", bookBody(q, "once-first"), { headers });
+    expect(first.status).toBe(200);
+    const second = await post("/api/book", bookBody(q, "once-second"));
+    expect([second.status, second.json.message]).toEqual([400, QUOTE_SPENT]);
+    expect(await sold("US000014")).toBe(2);
+    const byKey = await post("/api/book", bookBody(q, "once-first"), { headers });
+    expect([byKey.status, byKey.headers.get("Idempotent-Replayed")]).toEqual([200, "true"]);
+    expect(byKey.json.data.bookingReference).toBe(first.json.data.bookingReference);
+    const byReference = await post("/api/book", bookBody(q, "once-first"));
+    expect(byReference.json.data.bookingReference).toBe(first.json.data.bookingReference);
+    // Cancelled: the quote stays spent (book again from a new quote).
+    expect((await post("/api/cancel", cancelBody(first.json.data.bookingReference))).status).toBe(200);
+    const afterCancel = await post("/api/book", bookBody(q, "once-third"));
+    expect([afterCancel.status, afterCancel.json.message]).toEqual([400, QUOTE_SPENT]);
+  });
+});
+
 /** Sets a room type's allotment for the nights `from` to `to` (included) through the operator's inventory route. */
 const setAllotment = async (code: string, room: string, from: string, to: string, allotment: number) =>
   expect((await call("PUT", `/api/inventory/${code}/rooms/${room}`, { from, to, allotment }, OPERATOR)).status).toBe(

@@ -4,6 +4,7 @@ import { database, type Db } from "../../platform/db/client";
 import { upstreamFor, type CoreConnection } from "../connections";
 import { connectionOfHotelxSupplier, hotelxSupplier, inventorySupplier, type Supplier } from "../supply";
 import type { WebhookMessage } from "../webhooks";
+import type { BookingTimer } from "./booking-timers";
 /** The bindings the booking services use; chat builds the same from its own env. */
 export type BookingDeps = {
   db: Db;
@@ -14,6 +15,8 @@ export type BookingDeps = {
   sandbox: boolean;
   /** Where committed booking changes are announced to the partner's webhooks. */
   webhookQueue: Queue<WebhookMessage>;
+  /** Delayed messages that come back to a booking (a pending one is asked about in minutes). */
+  timers: Queue<BookingTimer>;
   /** Per-connection rate limits: chat's searches and quotes count against them too. */
   rateLimiter: Env["RATE_LIMITER"];
   /** Which suppliers serve a connection, and which one holds a stored booking. */
@@ -75,6 +78,7 @@ export const bookingDeps = (env: Env): BookingDeps => {
     keys: signingKeys(env, "PAGE_TOKEN_SECRET"),
     sandbox: env.SANDBOX_SCENARIOS === "on",
     webhookQueue: env.WEBHOOK_QUEUE as Queue<WebhookMessage>,
+    timers: env.BOOKING_TIMERS as Queue<BookingTimer>,
     rateLimiter: env.RATE_LIMITER,
     supply: supplyDirectory(env, db),
     holdTimers: {

@@ -13,7 +13,8 @@ import {
 } from "../supply";
 import { resultOf, type BookResult } from "./book";
 import { bookedRate, isLiveRoom, storedRooms } from "./booked-rate";
-import { applyChange, holdCommittedWrites, holdExpiredWrites } from "./booking-writes";
+import { logBookingChange } from "./booking-events";
+import { applyChange, holdCommittedWrites, holdExpiredWrites, withEvent } from "./booking-writes";
 import { partnerBooking } from "./bookings";
 import { bookedStayOf, bookingKeptChanging, CHANGE_ATTEMPTS, roomRelease, supplierOfBooking } from "./cancel";
 import { bookingDeps, type BookingDeps } from "./deps";
@@ -76,8 +77,12 @@ export const commitHold = async (
       hotelConfirmationNumber: booked.hotelConfirmationNumber,
       upstreamBookingId: booked.upstreamBookingId ?? booking.upstreamBookingId,
     };
-    if (await applyChange(db, holdCommittedWrites(db, booking, committed, now)))
-      return answer({ ...booking, ...committed, status: "success", version: booking.version + 1 });
+    const after: BookingRow = { ...booking, ...committed, status: "success", version: booking.version + 1 };
+    const logged = logBookingChange(db, "booking.committed", after, now);
+    if (await applyChange(db, withEvent(holdCommittedWrites(db, booking, committed, now), logged.writes))) {
+      await logged.announce(deps);
+      return answer(after);
+    }
   }
   throw bookingKeptChanging();
 };
@@ -115,7 +120,12 @@ export const expireHold = async (deps: BookingDeps, reference: string, at: numbe
     if (!hasLocalWrites(supplier))
       await callSupplier(supplier, {}, undefined, (call) => supplier.cancel(bookedStayOf(booking), call));
     const rooms = storedRooms(booking).filter(isLiveRoom);
-    if (await applyChange(db, holdExpiredWrites(db, booking, roomRelease(supplier, booking, rooms)))) return "expired";
+    const logged = logBookingChange(db, "booking.hold_expired", { ...booking, status: "expired" }, at);
+    const writes = withEvent(holdExpiredWrites(db, booking, roomRelease(supplier, booking, rooms)), logged.writes);
+    if (await applyChange(db, writes)) {
+      await logged.announce(deps);
+      return "expired";
+    }
   }
   throw bookingKeptChanging();
 };

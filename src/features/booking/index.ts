@@ -1,5 +1,7 @@
 export { bookPricedQuote, findBookingByPartnerReference } from "./book";
 export { bookedRate } from "./booked-rate";
+export { BOOKING_TIMERS_QUEUE, runBookingTimers } from "./booking-timers";
+export type { BookingTimer } from "./booking-timers";
 export { eraseChatBookingHolders, partnerBooking } from "./bookings";
 export { cancelBooking } from "./cancel";
 export { bookingDeps } from "./deps";

@@ -1,7 +1,6 @@
 import { and, asc, eq, lte } from "drizzle-orm";
 import { SupplierFailure, type BookingLookup, callSupplier } from "../supply";
-import { announceEvent } from "../webhooks";
-import { bookingChangeOf } from "./booking-events";
+import { logBookingChange } from "./booking-events";
 import { bookingDeps, type BookingDeps } from "./deps";
 import { type BookingRow, bookings } from "./tables";
 
@@ -16,68 +15,74 @@ const log = (event: string, booking: BookingRow, detail: string) =>
   );
 
 /**
- * Asks the supplier of each pending booking older than `olderThanMs` for it by our client reference
- * (the booking reference) and settles it: found and confirmed is `success` (announced as a normal
- * booking is); not found or cancelled there is `failed` (nothing was taken here, so nothing is given
- * back). A supplier that cannot answer now leaves the booking pending for the next run.
+ * Asks the supplier of a pending booking about it by our client reference (the booking reference)
+ * and settles it: found and confirmed is `success` (logged as `booking.confirmed`, as a booking
+ * confirmed at once is); not found or cancelled there is `failed` (`booking.failed`; nothing was
+ * taken here, so nothing is given back). True when this call settled it; a supplier that cannot be
+ * asked or cannot answer now leaves it pending (false), and so does a settler that lost the race.
+ */
+export const settleBooking = async (deps: BookingDeps, booking: BookingRow, now: number): Promise<boolean> => {
+  const supplier = await deps.supply.named(booking.supplier);
+  if (!supplier?.bookingByReference) {
+    log("pending_booking_unsettleable", booking, "the supplier cannot be asked by client reference");
+    return false;
+  }
+  let found: BookingLookup;
+  try {
+    found = await callSupplier(supplier, {}, undefined, (call) =>
+      supplier.bookingByReference!(booking.reference, call, {
+        accommodationCode: booking.accommodationCode,
+        upstreamAccessCode: booking.upstreamAccessCode,
+      }),
+    );
+  } catch (error) {
+    log("pending_booking_not_settled", booking, error instanceof SupplierFailure ? error.code : String(error));
+    return false;
+  }
+  const db = deps.db;
+  // Guarded on `pending`: of two settlers at once, one changes the row, and only its batch logs the event.
+  const stillPending = and(eq(bookings.reference, booking.reference), eq(bookings.status, "pending"));
+  const change =
+    found.status === "confirmed"
+      ? {
+          status: "success" as const,
+          supplierReference: found.supplierReference,
+          hotelConfirmationNumber: found.hotelConfirmationNumber,
+          // The id the book answer gave, unless the upstream names one now.
+          upstreamBookingId: found.upstreamBookingId ?? booking.upstreamBookingId,
+        }
+      : // Nothing was booked: the quote was not spent, so it may be booked again while it lasts.
+        { status: "failed" as const, quoteId: null };
+  const logged = logBookingChange(
+    db,
+    change.status === "success" ? "booking.confirmed" : "booking.failed",
+    { ...booking, ...change },
+    now,
+  );
+  const update = db.update(bookings).set(change).where(stillPending).returning({ reference: bookings.reference });
+  const [changed] = await db.batch([update, ...logged.writes]);
+  if (changed.length !== 1) return false;
+  await logged.announce(deps);
+  return true;
+};
+
+/**
+ * Settles each pending booking older than `olderThanMs` (settleBooking), oldest first; the queue's
+ * timers (booking-timers.ts) ask sooner, this hourly run goes on after them. Returns how many settled.
  */
 export const settlePendingBookings = async (
   deps: BookingDeps,
   now: number,
   olderThanMs = SETTLE_PENDING_AFTER_MS,
 ): Promise<number> => {
-  const db = deps.db;
-  const pending = await db
+  const pending = await deps.db
     .select()
     .from(bookings)
     .where(and(eq(bookings.status, "pending"), lte(bookings.createdAt, new Date(now - olderThanMs).toISOString())))
     .orderBy(asc(bookings.createdAt))
     .limit(SETTLE_BATCH);
   let settled = 0;
-  for (const booking of pending) {
-    const supplier = await deps.supply.named(booking.supplier);
-    if (!supplier?.bookingByReference) {
-      log("pending_booking_unsettleable", booking, "the supplier cannot be asked by client reference");
-      continue;
-    }
-    let found: BookingLookup;
-    try {
-      found = await callSupplier(supplier, {}, undefined, (call) =>
-        supplier.bookingByReference!(booking.reference, call, {
-          accommodationCode: booking.accommodationCode,
-          upstreamAccessCode: booking.upstreamAccessCode,
-        }),
-      );
-    } catch (error) {
-      log("pending_booking_not_settled", booking, error instanceof SupplierFailure ? error.code : String(error));
-      continue;
-    }
-    // Guarded on `pending`: of two runs at once, one settles it and only that one announces it.
-    if (found.status === "confirmed") {
-      const row = await db
-        .update(bookings)
-        .set({
-          status: "success",
-          supplierReference: found.supplierReference,
-          hotelConfirmationNumber: found.hotelConfirmationNumber,
-          // The id the book answer gave, unless the upstream names one now.
-          upstreamBookingId: found.upstreamBookingId ?? booking.upstreamBookingId,
-        })
-        .where(and(eq(bookings.reference, booking.reference), eq(bookings.status, "pending")))
-        .returning()
-        .get();
-      if (!row) continue;
-      await announceEvent(deps, bookingChangeOf("booking.confirmed", row), now);
-    } else {
-      const { meta } = await db
-        .update(bookings)
-        .set({ status: "failed" })
-        .where(and(eq(bookings.reference, booking.reference), eq(bookings.status, "pending")))
-        .run();
-      if (meta.changes !== 1) continue;
-    }
-    settled += 1;
-  }
+  for (const booking of pending) if (await settleBooking(deps, booking, now)) settled += 1;
   return settled;
 };
 

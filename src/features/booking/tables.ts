@@ -64,9 +64,13 @@ export const bookings = sqliteTable(
     // Bumped by every change of the row after booking (a room cancelled, a hold committed or expired):
     // each change is guarded on the version it was computed from, so two changes never mix.
     version: integer("version").notNull().default(1),
+    // The quote booked (issue 28: a quote books once); null before that rule, and once a pending booking failed.
+    quoteId: text("quote_id"),
   },
   (t) => [
     uniqueIndex("bookings_partner_reference").on(t.partnerId, t.partnerReference),
+    // Of parallel books of one quote under different partnerReferences, one inserts its row; the rest break this.
+    uniqueIndex("bookings_quote").on(t.quoteId),
     index("bookings_accommodation").on(t.accommodationCode, t.checkIn),
     // Reconciliation list: newest first per partner, keyset on (created_at, reference).
     index("bookings_partner_created").on(t.partnerId, t.createdAt, t.reference),

@@ -603,6 +603,7 @@ describe("upkeep", () => {
         { level: "info", event: "upkeep", task: "expired_radar_signals", removed: 1, durationMs: expect.any(Number) },
         { level: "info", event: "upkeep", task: "radar-pii-retention", removed: 0, durationMs: expect.any(Number) },
         { level: "info", event: "upkeep", task: "webhook-reenqueue", removed: 0, durationMs: expect.any(Number) },
+        { level: "info", event: "upkeep", task: "expired-events", removed: 0, durationMs: expect.any(Number) },
         { level: "info", event: "upkeep", task: "expired-idempotency", removed: 0, durationMs: expect.any(Number) },
         { level: "info", event: "upkeep", task: "settle-pending-bookings", removed: 0, durationMs: expect.any(Number) },
       ]);
@@ -636,6 +637,7 @@ describe("upkeep", () => {
         { task: "expired_radar_signals", removed: 1 },
         { task: "radar-pii-retention", removed: 0 },
         { task: "webhook-reenqueue", removed: 0 },
+        { task: "expired-events", removed: 0 },
         { task: "expired-idempotency", removed: 0 },
         { task: "settle-pending-bookings", removed: 0 },
       ]);

@@ -1,8 +1,7 @@
-import { database } from "../../platform/db/client";
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
-import { DEMO_KEY, post } from "../../../test/support/api";
+import { call, DEMO_KEY, post } from "../../../test/support/api";
 import { bookBody, cancelBody, quoteOf, searchOne } from "../../../test/support/booking";
 import { createApp } from "../../app";
 import { requestServices } from "../../services";
@@ -15,9 +14,16 @@ import {
   RETRY_DELAYS_SECONDS,
   retryDelays,
 } from "./delivery";
-import { announceEvent, webhookReenqueue, type WebhookMessage } from "./events";
+import { webhookReenqueue, type WebhookMessage } from "./events";
 import { expectLogs } from "../../../test/support/expected-logs";
-import { bookRefundable, receivedAt, refusingQueue, signatureIsValid, subscribe } from "../../../test/support/webhooks";
+import {
+  bookRefundable,
+  logEvent,
+  receivedAt,
+  refusingQueue,
+  signatureIsValid,
+  subscribe,
+} from "../../../test/support/webhooks";
 
 let admin: string;
 
@@ -59,10 +65,14 @@ describe("booking webhooks through the real queue", () => {
     expect(await signatureIsValid(`whsec_${"A".repeat(43)}`, second!)).toBe(false);
     const event = JSON.parse(second!.body);
     expect(second!.headers["edgestay-event-id"]).toBe(event.id);
+    // The payload is the event of the log (issue 28), as GET /api/events lists it.
     expect(event).toEqual({
       id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+      sequence: expect.any(Number),
       type: "booking.confirmed",
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      bookingReference: booking.bookingReference,
+      partnerReference: "wh-confirmed-1",
       data: {
         bookingReference: booking.bookingReference,
         partnerReference: "wh-confirmed-1",
@@ -167,14 +177,20 @@ describe("booking.cancelled and chat bookings", () => {
 
     const [hook] = await receivedAt("chat-booked", 1);
     expect(await signatureIsValid(endpoint.secret, hook!)).toBe(true);
-    expect(JSON.parse(hook!.body)).toMatchObject({
+    const event = JSON.parse(hook!.body);
+    expect(event).toMatchObject({
       type: "booking.confirmed",
+      bookingReference: booked.result.artifacts.booking.bookingId,
+      partnerReference: `chat-${id}-1`,
       data: {
         bookingReference: booked.result.artifacts.booking.bookingId,
         partnerReference: `chat-${id}-1`,
         status: "success",
       },
     });
+    // The chat booking is in the partner's event log, as delivered.
+    const log = await call("GET", `/api/events?after=${event.sequence - 1}&limit=1`);
+    expect(log.json.data.events).toEqual([event]);
   });
 });
 
@@ -226,22 +242,7 @@ describe("when the queue refuses the message", () => {
 
 describe("the consumer's retry schedule and dead-letter queue", () => {
   /** Records an event for the endpoint without enqueueing it, so the test alone drives the consumer. */
-  const recordedEvent = async (endpointId: string, bookingReference: string) => {
-    expectLogs("warn"); // the refusing queue's "not enqueued" warning, on purpose
-    await announceEvent(
-      { db: database(env.DB), webhookQueue: refusingQueue },
-      {
-        type: "booking.confirmed",
-        partnerId: "demo",
-        bookingReference,
-        data: { bookingReference, status: "success" },
-      },
-    );
-    const row = await env.DB.prepare("SELECT event_id FROM webhook_deliveries WHERE endpoint_id = ?")
-      .bind(endpointId)
-      .first<{ event_id: string }>();
-    return row!.event_id;
-  };
+  const recordedEvent = async (bookingReference: string) => (await logEvent(bookingReference)).id;
   /**
    * The real queue's retries come at once here (vitest.config.ts); the consumer driven directly
    * gets a local schedule of its own, so the waits it asks for are seen.
@@ -272,7 +273,7 @@ describe("the consumer's retry schedule and dead-letter queue", () => {
 
   it("records each failed attempt with its status and next try, then parks the last one in the dead-letter queue", async () => {
     const endpoint = await subscribe(admin, "always-failing", { query: "?fail=99" });
-    const eventId = await recordedEvent(endpoint.id, "BK-DLQ-1");
+    const eventId = await recordedEvent("BK-DLQ-1");
     const message = { eventId, endpointId: endpoint.id };
     const delays = retryDelays(scheduled);
     expect(delays[0]).toBe(5);
@@ -309,7 +310,7 @@ describe("the consumer's retry schedule and dead-letter queue", () => {
     expect(deliveryTimeoutMs(env)).toBe(10_000);
     // The receiver answers ?hang=1 after 15 s; locally the timeout can be shorter, so the test is.
     const endpoint = await subscribe(admin, "hanging", { query: "?hang=1" });
-    const eventId = await recordedEvent(endpoint.id, "BK-HANG-1");
+    const eventId = await recordedEvent("BK-HANG-1");
     const started = Date.now();
     const result = await consume({ eventId, endpointId: endpoint.id }, 1, {
       ...scheduled,

@@ -1,23 +1,13 @@
 import { and, asc, isNull, lte, eq, sql } from "drizzle-orm";
 import { database, type Db } from "../../platform/db/client";
-import { webhookDeliveries, webhookEndpoints, webhookEvents, type WebhookEventType } from "./tables";
+import type { PartnerEvent } from "./event-log";
+import { webhookDeliveries } from "./tables";
 
 /** What travels through the queue: a pointer; the body and secret are read from D1 at delivery. */
 export type WebhookMessage = { eventId: string; endpointId: string };
 
-/** The bindings that announcing an event needs (BookingDeps carries both). */
+/** The bindings that publishing an event needs (BookingDeps carries both). */
 export type WebhookOutbox = { db: Db; webhookQueue: Queue<WebhookMessage> };
-
-/**
- * An event for one partner's endpoints: `data` is the announcing feature's payload, delivered as it
- * is; `bookingReference` names what it is about (deliveries are listed by it).
- */
-export type PartnerEvent = {
-  type: WebhookEventType;
-  partnerId: string;
-  bookingReference: string;
-  data: Record<string, unknown>;
-};
 
 /** Deliveries recorded but not enqueued for this long are picked up by the upkeep task. */
 export const REENQUEUE_AFTER_MS = 60_000;
@@ -58,43 +48,27 @@ export const enqueueDeliveries = async (
 };
 
 /**
- * Records the event and one delivery per subscribed endpoint, then enqueues them. Called once,
- * after the change has committed; it never throws, so a webhook problem cannot fail or undo the
- * change. Partners without a subscribed endpoint cost one indexed read.
+ * Once the batch that logged `event` has committed: hands its deliveries (recorded in that batch,
+ * one per subscribed endpoint) to the queue. It never throws, so a webhook problem cannot fail the
+ * change; what it could not enqueue the upkeep task `webhook-reenqueue` sends later. Partners
+ * without a subscribed endpoint cost one indexed read.
  */
-export const announceEvent = async (outbox: WebhookOutbox, event: PartnerEvent, now = Date.now()): Promise<void> => {
-  const { type, partnerId, bookingReference, data } = event;
+export const publishEvent = async (
+  outbox: WebhookOutbox,
+  event: Pick<PartnerEvent, "id" | "type" | "bookingReference">,
+  now = Date.now(),
+): Promise<void> => {
   try {
-    const db = outbox.db;
-    const endpoints = await db
-      .select({ id: webhookEndpoints.id })
-      .from(webhookEndpoints)
-      .where(
-        and(
-          eq(webhookEndpoints.partnerId, partnerId),
-          sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE value = ${type})`,
-        ),
-      );
-    if (endpoints.length === 0) return;
-    const id = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
-    const createdAt = new Date(now).toISOString();
-    const body = JSON.stringify({ id, type, createdAt, data });
-    await db.batch([
-      db.insert(webhookEvents).values({ id, partnerId, type, bookingReference, body, createdAt }),
-      db
-        .insert(webhookDeliveries)
-        .values(endpoints.map((e) => ({ endpointId: e.id, eventId: id, nextAttemptAt: createdAt, createdAt }))),
-    ]);
-    await enqueueDeliveries(
-      db,
-      outbox.webhookQueue,
-      endpoints.map((e) => ({ eventId: id, endpointId: e.id })),
-      now,
-    );
+    const due = await outbox.db
+      .select({ eventId: webhookDeliveries.eventId, endpointId: webhookDeliveries.endpointId })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.eventId, event.id), isNull(webhookDeliveries.enqueuedAt)));
+    await enqueueDeliveries(outbox.db, outbox.webhookQueue, due, now);
   } catch (error) {
-    log("error", "webhook event not recorded", {
-      type,
-      bookingReference,
+    log("error", "webhook deliveries not published", {
+      type: event.type,
+      eventId: event.id,
+      bookingReference: event.bookingReference,
       error: String(error),
     });
   }

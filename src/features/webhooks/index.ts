@@ -1,6 +1,9 @@
 export { deliverWebhooks } from "./delivery";
-export { announceEvent, webhookReenqueue } from "./events";
-export type { WebhookMessage } from "./events";
+export { EVENT_RETENTION_DAYS, eventWrites, expiredEvents, newEvent } from "./event-log";
+export type { LoggedEvent, PartnerEvent } from "./event-log";
+export { eventRoutes } from "./event-routes";
+export { publishEvent, webhookReenqueue } from "./events";
+export type { WebhookMessage, WebhookOutbox } from "./events";
 export { webhookRoutes } from "./routes";
-export type { PartnerEvent } from "./events";
-export type { WebhookEventType } from "./tables";
+export { EVENT_TYPES } from "./tables";
+export type { EventType } from "./tables";

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
-import { WEBHOOK_EVENT_TYPES } from "./tables";
+import { EVENT_RETENTION_DAYS } from "./event-log";
+import { EVENT_TYPES } from "./tables";
 
 export const MAX_DELIVERY_PAGE = 100;
 
@@ -8,9 +9,9 @@ export const createWebhookSchema = z
   .object({
     url: z.string().min(1).max(2048).openapi({ example: "https://partner.example/edgestay/webhooks" }),
     events: z
-      .array(z.enum(WEBHOOK_EVENT_TYPES))
+      .array(z.enum(EVENT_TYPES))
       .min(1)
-      .max(WEBHOOK_EVENT_TYPES.length)
+      .max(EVENT_TYPES.length)
       .refine((list) => new Set(list).size === list.length, "must not repeat an event type")
       .openapi({ example: ["booking.confirmed", "booking.cancelled"] }),
   })
@@ -22,7 +23,7 @@ export const webhookSchema = z
   .object({
     id: z.string().openapi({ example: "wh_6f1c0a9e2b7d4c3a8e5f0b1d2c3a4e5f" }),
     url: z.string(),
-    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+    events: z.array(z.enum(EVENT_TYPES)),
     createdAt: z.string(),
   })
   .openapi("Webhook", {
@@ -65,7 +66,7 @@ export const deliveriesQuerySchema = z.object({
 export const deliverySchema = z
   .object({
     eventId: z.string().openapi({ example: "evt_0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f" }),
-    type: z.enum(WEBHOOK_EVENT_TYPES),
+    type: z.enum(EVENT_TYPES),
     bookingReference: z.string(),
     status: z
       .enum(["pending", "delivered", "failed"])
@@ -108,6 +109,95 @@ export const deliveryListResponseSchema = envelopeSchema(
   z.object({ deliveries: z.array(deliverySchema), nextCursor: z.string().nullable().openapi({ example: null }) }),
 );
 export const deliveryResponseSchema = envelopeSchema(deliverySchema);
+
+export const MAX_EVENT_PAGE = 500;
+export const DEFAULT_EVENT_PAGE = 100;
+
+const eventExample = {
+  id: "evt_0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f",
+  sequence: 42,
+  type: "booking.cancelled",
+  createdAt: "2026-11-02T09:15:00.000Z",
+  bookingReference: "BKQ7W2E9R4T6Y1U3",
+  partnerReference: "PARTNER-REF-1001",
+  data: {
+    bookingReference: "BKQ7W2E9R4T6Y1U3",
+    partnerReference: "PARTNER-REF-1001",
+    status: "cancelled",
+    chargeTotal: 240.5,
+    currency: "USD",
+    accommodationCode: "US000001",
+    checkIn: "2026-12-01",
+    checkOut: "2026-12-03",
+    rate: { currency: "USD", chargeTotal: 240.5 },
+    cancelPrice: 0,
+  },
+} as const;
+
+export const eventSchema = z
+  .object({
+    id: z.string().openapi({ description: "Unique; also the Edgestay-Event-Id header of its webhook deliveries" }),
+    sequence: z.number().int().positive().openapi({
+      description: "Strictly increasing per partner with no gaps: a reader who has seen n has seen every event below n",
+    }),
+    type: z.enum(EVENT_TYPES),
+    createdAt: z.string(),
+    bookingReference: z.string(),
+    partnerReference: z.string(),
+    data: z.record(z.string(), z.unknown()).openapi({
+      description:
+        "The booking after the change: bookingReference, partnerReference, status, chargeTotal, currency, accommodationCode, checkIn, checkOut, rate (itemized); cancelPrice on booking.cancelled",
+    }),
+  })
+  .openapi("Event", { example: eventExample });
+
+const typesParam = z
+  .string()
+  .min(1)
+  .max(500)
+  .refine(
+    (value) => value.split(",").every((type) => (EVENT_TYPES as readonly string[]).includes(type.trim())),
+    `expected a comma-separated list of ${EVENT_TYPES.join(", ")}`,
+  )
+  .optional()
+  .openapi({
+    description: "Only these types (comma-separated); absent: every type",
+    example: "booking.confirmed,booking.cancelled",
+  });
+
+export const eventsQuerySchema = z.object({
+  after: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,14})$/, "expected a cursor: the nextCursor of a page read, or 0 for the first event")
+    .optional()
+    .openapi({
+      description: `Lists events after this one: the nextCursor of a page read (the sequence of its last event), or 0 for the first event ever; absent: from the oldest event kept (${EVENT_RETENTION_DAYS} days)`,
+      example: "41",
+    }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_EVENT_PAGE)
+    .default(DEFAULT_EVENT_PAGE)
+    .openapi({ type: "integer", description: `1 to ${MAX_EVENT_PAGE}, default ${DEFAULT_EVENT_PAGE}`, example: 100 }),
+  types: typesParam,
+});
+
+export const eventPageSchema = z
+  .object({
+    events: z.array(eventSchema).openapi({ description: "Oldest first (by sequence)" }),
+    nextCursor: z.string().openapi({
+      description:
+        "Pass as after to read on: the sequence of the last event listed, or the after sent when none was; never null, so a reader polls with it",
+    }),
+    hasMore: z
+      .boolean()
+      .openapi({ description: "More events follow already; false: this is the end of the log for now" }),
+  })
+  .openapi("EventPage", { example: { events: [eventExample], nextCursor: "42", hasMore: false } });
+
+export const eventPageResponseSchema = envelopeSchema(eventPageSchema).openapi("EventPageResponse");
 
 export type CreateWebhook = z.infer<typeof createWebhookSchema>;
 export type WebhookDelivery = z.infer<typeof deliverySchema>;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { partners } from "../../platform/db/schema";
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
@@ -22,7 +22,26 @@ export const webhookEndpoints = sqliteTable(
   (t) => [index("webhook_endpoints_partner").on(t.partnerId)],
 );
 
-/** One booking change, with the exact JSON body every endpoint receives (and is signed). */
+/** Every type of the event log (issue 28); a webhook endpoint subscribes to some of them. */
+export const EVENT_TYPES = [
+  "booking.confirmed",
+  "booking.pending",
+  "booking.failed",
+  "booking.held",
+  "booking.hold_expired",
+  "booking.committed",
+  "booking.modified",
+  "booking.room_cancelled",
+  "booking.cancelled",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * The partner's event log (issue 28): one row per booking state change, appended in the change's own
+ * batch, numbered by `sequence` (per partner, from `partner_event_sequences`, gap-free). `body` is the
+ * event as `GET /api/events` lists it and every webhook endpoint receives it (signed), byte for byte.
+ * The table keeps the name it had when only webhooks read it: deliveries point at its rows.
+ */
 export const webhookEvents = sqliteTable(
   "webhook_events",
   {
@@ -30,13 +49,28 @@ export const webhookEvents = sqliteTable(
     partnerId: text("partner_id")
       .notNull()
       .references(() => partners.id),
-    type: text("type", { enum: ["booking.confirmed", "booking.cancelled"] }).notNull(),
+    // 0 only on rows written before the log, until migration 0027 numbers them.
+    sequence: integer("sequence").notNull().default(0),
+    type: text("type", { enum: EVENT_TYPES }).notNull(),
     bookingReference: text("booking_reference").notNull(),
+    partnerReference: text("partner_reference").notNull().default(""),
     body: text("body").notNull(),
     createdAt: text("created_at").notNull().default(now),
   },
-  (t) => [index("webhook_events_partner").on(t.partnerId, t.createdAt)],
+  (t) => [
+    index("webhook_events_partner").on(t.partnerId, t.createdAt),
+    // Pages of the log, and the guarantee that no number is given twice.
+    uniqueIndex("webhook_events_partner_sequence").on(t.partnerId, t.sequence),
+  ],
 );
+
+/** The last sequence given to each partner's events: kept when upkeep deletes old events, so none is reused. */
+export const partnerEventSequences = sqliteTable("partner_event_sequences", {
+  partnerId: text("partner_id")
+    .primaryKey()
+    .references(() => partners.id),
+  lastSequence: integer("last_sequence").notNull(),
+});
 
 /** One event for one endpoint: its attempts and where it stands. */
 export const webhookDeliveries = sqliteTable(
@@ -68,12 +102,9 @@ export const webhookDeliveries = sqliteTable(
     index("webhook_deliveries_endpoint_page").on(t.endpointId, t.createdAt, t.eventId),
     // The re-enqueue upkeep task's scan: pending deliveries the queue never accepted.
     index("webhook_deliveries_not_enqueued").on(t.nextAttemptAt).where(sql`enqueued_at is null and status = 'pending'`),
+    // An event's deliveries: enqueued after its batch commits, and deleted with it (the cascade of retention).
+    index("webhook_deliveries_event").on(t.eventId),
   ],
 );
 
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
-export type WebhookEventType = (typeof webhookEvents.$inferSelect)["type"];
-export const WEBHOOK_EVENT_TYPES = [
-  "booking.confirmed",
-  "booking.cancelled",
-] as const satisfies readonly WebhookEventType[];

@@ -17,6 +17,8 @@ export const errorStatus = {
   invalid_dates: 400,
   invalid_occupancy: 400,
   invalid_cursor: 400,
+  // GET /api/events: the events after the cursor were deleted (retention); never a page that skips them
+  cursor_expired: 410,
   cursor_mismatch: 400,
   cursor_partner: 400,
   invalid_page_token: 400,

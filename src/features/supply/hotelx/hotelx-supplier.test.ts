@@ -1,15 +1,26 @@
-import { env, runDurableObjectAlarm } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  env,
+  getQueueResult,
+  runDurableObjectAlarm,
+} from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { seedSandboxHotels } from "../../../../test/support/seed";
-import { call, post } from "../../../../test/support/api";
+import { call, DEMO_KEY, post } from "../../../../test/support/api";
 import { bookBody, cancelBody, quoteBody, searchOne } from "../../../../test/support/booking";
 import { inDays } from "../../../../test/support/clock";
 import { DEMO_UPSTREAM_CONNECTION } from "../../../../test/support/accounts";
 import { OPERATOR } from "../../../../test/support/sessions";
 import { demoUpstreamUrl, sandboxAccess } from "../../../../test/support/hotelx";
 import { settlePendingBookingsTask } from "../../booking/settle-pending";
+import { BOOKING_TIMERS_QUEUE, type BookingTimer } from "../../booking/booking-timers";
+import { createApp } from "../../../app";
+import worker from "../../../index";
+import { requestServices } from "../../../services";
+import { expectLogs } from "../../../../test/support/expected-logs";
 import { circuitFor } from "../upstream-circuit";
-import { bookingByClientReference, type HotelxAccess } from "./client";
+import { bookingByClientReference, cancel, type HotelxAccess } from "./client";
 import { hotelxSupplierName } from "./hotelx-supplier";
 import { paymentTypeOf } from "./hotelx-price";
 
@@ -354,6 +365,136 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     // The replay of the key now answers the booking as it is: confirmed.
     const replay = await post("/api/book", body, key);
     expect([replay.status, replay.json.data.status, replay.json.data.bookingReference]).toEqual([200, "success", ref]);
+  });
+
+  describe("a lost answer settles in minutes (issue 28): timers at 1, 2, 5, 10 and 30 minutes, then the hourly upkeep", () => {
+    /** A queue that keeps what it is sent (and with which delay) instead of delivering it. */
+    const recordingQueue = () => {
+      const sent: Array<{ body: BookingTimer; options?: QueueSendOptions }> = [];
+      const queue = {
+        send: async (body: BookingTimer, options?: QueueSendOptions) => {
+          sent.push({ body, options });
+        },
+        sendBatch: async () => {
+          throw new Error("not used");
+        },
+      } as unknown as Queue<BookingTimer>;
+      return { sent, queue };
+    };
+    /** Books a lost answer through the app, its booking timers recorded: 202 pending. */
+    const bookLost = async (timers: Queue<BookingTimer>) => {
+      const app = createApp({
+        services: (bindings) => {
+          const services = requestServices(bindings);
+          return { ...services, booking: { ...services.booking, timers } };
+        },
+      });
+      const body = bookBody(await quoted("HXLOST2000"), reference(), {}, UPSTREAM);
+      // As above: the sandbox books on arrival and answers after 2 s; 1.5 s loses the answer.
+      (body.settings as Record<string, unknown>).timeout = "1500";
+      const res = await app.request(
+        "/api/book",
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", "api-key": DEMO_KEY },
+          body: JSON.stringify(body),
+        },
+        env,
+      );
+      const booked = ((await res.json()) as { data: { bookingReference: string; status: string } }).data;
+      expect([res.status, booked.status]).toEqual([202, "pending"]);
+      return booked.bookingReference;
+    };
+    /** The timer through the Worker's own queue handler, as the queue delivers it; what it acked and sent. */
+    const deliver = async (timer: BookingTimer) => {
+      const next = recordingQueue();
+      const batch = createMessageBatch<BookingTimer>(BOOKING_TIMERS_QUEUE, [
+        { id: `timer-${timer.attempt}`, timestamp: new Date(), attempts: 1, body: timer },
+      ]);
+      const ctx = createExecutionContext();
+      await worker.queue(batch, { ...env, BOOKING_TIMERS: next.queue });
+      return { ...(await getQueueResult(batch, ctx)), sent: next.sent };
+    };
+    const eventsOf = async (bookingReference: string) =>
+      (await call("GET", "/api/events?limit=500")).json.data.events
+        .filter((e: any) => e.bookingReference === bookingReference)
+        .map((e: any) => [e.type, e.data.status]);
+    const statusOf = (ref: string) =>
+      env.DB.prepare("SELECT status, quote_id AS quoteId FROM bookings WHERE reference = ?")
+        .bind(ref)
+        .first<{ status: string; quoteId: string | null }>();
+
+    it("the book asks again in 60 s; that timer finds the upstream's booking and confirms it, logged after booking.pending", async () => {
+      const timers = recordingQueue();
+      const ref = await bookLost(timers.queue);
+      expect(timers.sent).toEqual([
+        {
+          body: { kind: "settle-pending", reference: ref, attempt: 1 },
+          options: { contentType: "json", delaySeconds: 60 },
+        },
+      ]);
+      expect(await eventsOf(ref)).toEqual([["booking.pending", "pending"]]);
+
+      const first = await deliver(timers.sent[0]!.body);
+      expect(first.explicitAcks).toEqual(["timer-1"]);
+      expect(first.sent).toEqual([]);
+      expect((await statusOf(ref))!.status).toBe("success");
+      expect(await eventsOf(ref)).toEqual([
+        ["booking.pending", "pending"],
+        ["booking.confirmed", "success"],
+      ]);
+      // A later timer of the same booking (or the upkeep) finds it settled: nothing more, nothing logged twice.
+      expect((await deliver({ kind: "settle-pending", reference: ref, attempt: 2 })).explicitAcks).toEqual(["timer-2"]);
+      expect(await settlePendingBookingsTask.run(env, new Date(Date.now() + 120_000))).toBe(0);
+      expect(await eventsOf(ref)).toHaveLength(2);
+    });
+
+    it("a booking the upstream no longer has settles failed (booking.failed) and frees its quote", async () => {
+      const timers = recordingQueue();
+      const ref = await bookLost(timers.queue);
+      const dropped = await cancel(
+        ledger,
+        { hotelCode: "HXLOST2000", accessCode: "sandbox", clientReference: ref },
+        { deadlineMs: 5_000 },
+      );
+      expect(dropped.outcome).toBe("cancelled");
+      expect((await deliver(timers.sent[0]!.body)).sent).toEqual([]);
+      expect(await statusOf(ref)).toEqual({ status: "failed", quoteId: null });
+      expect(await eventsOf(ref)).toEqual([
+        ["booking.pending", "pending"],
+        ["booking.failed", "failed"],
+      ]);
+    });
+
+    it("while the upstream cannot answer, each timer schedules the next (after 2, 5, 10, 30 minutes); after the last the hourly upkeep settles it", async () => {
+      const timers = recordingQueue();
+      const ref = await bookLost(timers.queue);
+      const warnings = expectLogs("error"); // pending_booking_not_settled, on purpose
+      const now = Date.now();
+      for (let i = 0; i < 5; i++) await circuit().record(false, now);
+      const waits: number[] = [];
+      let timer: BookingTimer | undefined = timers.sent[0]!.body;
+      while (timer) {
+        const result = await deliver(timer);
+        expect(result.explicitAcks).toEqual([`timer-${timer.attempt}`]);
+        const [next] = result.sent;
+        if (next) {
+          expect(next.body).toEqual({ kind: "settle-pending", reference: ref, attempt: timer.attempt + 1 });
+          waits.push(next.options!.delaySeconds!);
+        }
+        timer = next?.body;
+      }
+      // Attempts at 1, 2, 5, 10 and 30 minutes after the answer: the first 60 s, then these waits.
+      expect(waits).toEqual([60, 180, 300, 1200]);
+      expect(warnings.filter((w) => w.includes("pending_booking_not_settled"))).toHaveLength(5);
+      expect((await statusOf(ref))!.status).toBe("pending");
+      await circuit().record(true, Date.now());
+      expect(await settlePendingBookingsTask.run(env, new Date(Date.now() + 120_000))).toBe(1);
+      expect(await eventsOf(ref)).toEqual([
+        ["booking.pending", "pending"],
+        ["booking.confirmed", "success"],
+      ]);
+    });
   });
 
   it("ten first books at once under one partnerReference, each with its own Idempotency-Key: one upstream booking", async () => {

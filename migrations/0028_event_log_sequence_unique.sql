@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX `webhook_events_partner_sequence` ON `webhook_events` (`partner_id`,`sequence`);

@@ -1,0 +1,39 @@
+import type { z } from "@hono/zod-openapi";
+import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
+import { apiRoute } from "../../platform/http/api-route";
+import { errorResponses, success } from "../../platform/http/envelope";
+import { featureRouter } from "../../platform/http/router";
+import { readEvents } from "./event-log";
+import { eventPageResponseSchema, eventsQuerySchema } from "./schemas";
+import type { EventType } from "./tables";
+
+const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
+
+// Read from the primary (no replica reads): a replica behind the reader's cursor would refuse it as unknown.
+const listEvents = apiRoute({
+  operationId: "listEvents",
+  method: "get",
+  path: "/api/events",
+  tags: ["Events"],
+  summary: "Your booking events, oldest first, from a cursor: the same log webhooks deliver from",
+  description:
+    "Every state change of your bookings, whether or not a webhook endpoint is registered, numbered by sequence (per partner, strictly increasing, no gaps). Read from the start (no after), then pass nextCursor as after; replaying from any cursor returns the same events in the same order. Events are kept 30 days: a cursor whose following events are gone is 410.",
+  security: apiKeySecurity,
+  middleware: [apiKeyAuth()] as const,
+  request: { query: eventsQuerySchema },
+  responses: {
+    200: { description: "A page of events", ...json(eventPageResponseSchema) },
+    ...errorResponses(400, 401, 410),
+  },
+});
+
+/** Mounted at /: GET /api/events (API key). */
+export const eventRoutes = featureRouter().openapi(listEvents, async (c) => {
+  const { after, limit, types } = c.req.valid("query");
+  const page = await readEvents(c.get("db"), c.get("caller").partnerId, {
+    limit,
+    ...(after === undefined ? {} : { after: Number(after) }),
+    ...(types === undefined ? {} : { types: [...new Set(types.split(",").map((t) => t.trim() as EventType))] }),
+  });
+  return c.json(success(page), 200);
+});
