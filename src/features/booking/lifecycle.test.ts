@@ -441,3 +441,33 @@ describe("hold, then commit (bookCriteria.hold)", () => {
     );
   });
 });
+
+describe("every change of a booking's life is one event of the partner's log (issue 28 item 5)", () => {
+  /** The types the log holds for one booking, oldest first, and the events themselves. */
+  const logOf = async (reference: string) => {
+    const res = await call("GET", "/api/events?limit=500");
+    expect(res.status, res.text).toBe(200);
+    const mine = res.json.data.events.filter((e: any) => e.bookingReference === reference);
+    return { types: mine.map((e: any) => e.type), events: mine };
+  };
+
+  it("a room cancelled, then the rest; a hold committed; a hold expired by its alarm", async () => {
+    const rooms = (await bookRooms("US000010", 2)).booking;
+    expect((await cancel(rooms.bookingReference, [1])).status).toBe(200);
+    expect((await cancel(rooms.bookingReference)).status).toBe(200);
+    const roomLog = await logOf(rooms.bookingReference);
+    expect(roomLog.types).toEqual(["booking.confirmed", "booking.room_cancelled", "booking.cancelled"]);
+    expect(roomLog.events[1].data).toMatchObject({ status: "success", rooms: [1] });
+    expect(typeof roomLog.events[1].data.roomsCancelPrice).toBe("number");
+
+    const held = (await bookRooms("US000010", 1, { hold: true })).booking;
+    expect((await commit(held.bookingReference)).status).toBe(200);
+    const heldLog = await logOf(held.bookingReference);
+    expect(heldLog.types).toEqual(["booking.held", "booking.committed"]);
+    expect(heldLog.events.map((e: any) => e.data.status)).toEqual(["held", "success"]);
+
+    const lapsing = (await bookRooms("US000010", 1, { hold: true, holdMinutes: 1 })).booking;
+    expect(await runDurableObjectAlarm(env.HOLD_EXPIRY.getByName(lapsing.bookingReference))).toBe(true);
+    expect((await logOf(lapsing.bookingReference)).types).toEqual(["booking.held", "booking.hold_expired"]);
+  });
+});
