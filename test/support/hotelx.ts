@@ -1,5 +1,18 @@
 import { env } from "cloudflare:test";
+import {
+  execute,
+  getNamedType,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  type GraphQLOutputType,
+  GraphQLSchema,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  parse,
+} from "graphql";
 import type { HotelxAccess } from "../../src/features/supply/hotelx/client";
+import { buildHotelxSchema } from "../../sandbox/hotelx/src/schema";
 
 /** The sandbox Hotel-X supplier as the client reaches it: a real Worker-to-Worker hop to the auxiliary worker. */
 export const sandboxAccess = (url = "https://hotelx-sandbox.test/graphql", client = "edgestay"): HotelxAccess => ({
@@ -15,3 +28,54 @@ export const demoUpstreamUrl = async () =>
   (await env.DB.prepare("SELECT url FROM connection_upstreams WHERE connection_id = 'con_demo_hotelx'").first<string>(
     "url",
   ))!;
+
+let hotelxSchema: ReturnType<typeof buildHotelxSchema> | undefined;
+
+/** Every field of `type` and of the types below it, as a GraphQL selection set (deprecated fields too). */
+const fullSelection = (type: GraphQLObjectType): string =>
+  `{ ${Object.values(type.getFields())
+    .map((field) => {
+      const named = getNamedType(field.type);
+      return isObjectType(named) ? `${field.name} ${fullSelection(named)}` : field.name;
+    })
+    .join(" ")} }`;
+
+/** Keys of `value` that `type` has no field for, by path (GraphQL would drop them silently). */
+const unknownKeys = (type: GraphQLOutputType, value: unknown, path: string): string[] => {
+  if (value === null || value === undefined) return [];
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner))
+    return Array.isArray(value) ? value.flatMap((item, i) => unknownKeys(inner.ofType, item, `${path}[${i}]`)) : [];
+  if (!isObjectType(inner) || typeof value !== "object") return [];
+  const fields = inner.getFields();
+  return Object.entries(value).flatMap(([key, child]) =>
+    fields[key]
+      ? unknownKeys(fields[key].type, child, `${path}.${key}`)
+      : [`${path}.${key} is not a field of ${inner.name}`],
+  );
+};
+
+/**
+ * What the project's Hotel-X SDL (sandbox/hotelx/src/schema.ts, names as the public schema has
+ * them) says of `value` as a result of its type `typeName`: the GraphQL errors of executing a
+ * selection of every field over it (a null in a non-null field, an enum value or a scalar the
+ * schema refuses, a wrong type), and every key the type has no field for. Empty: a valid result.
+ */
+export const hotelxResultProblems = async (typeName: string, value: unknown): Promise<string[]> => {
+  hotelxSchema ??= buildHotelxSchema();
+  const type = hotelxSchema.getType(typeName);
+  if (!isObjectType(type)) throw new Error(`${typeName} is not an object type of the Hotel-X SDL`);
+  // A schema whose one root field answers `value` as that type: graphql-js serializes it field by field.
+  const schema = new GraphQLSchema({
+    query: new GraphQLObjectType({ name: "Answer", fields: { value: { type: new GraphQLNonNull(type) } } }),
+  });
+  const result = await execute({
+    schema,
+    document: parse(`{ value ${fullSelection(type)} }`),
+    rootValue: { value },
+  });
+  return [
+    ...(result.errors ?? []).map((e) => `${e.path?.join(".") ?? ""}: ${e.message}`),
+    ...unknownKeys(type, value, typeName),
+  ];
+};

@@ -284,9 +284,22 @@ type Warning {
 
 type HotelSearch {
   context: String
+  auditData: AuditData
   options: [HotelOptionSearch!]
   errors: [Error!]
   warnings: [Warning!]
+}
+
+type AuditData {
+  transactions: [Transactions!]!
+  timeStamp: DateTime!
+  processTime: Float!
+}
+
+type Transactions {
+  request: String!
+  response: String!
+  timeStamp: DateTime!
 }
 
 type HotelOptionSearch {
@@ -381,6 +394,7 @@ type CancelPenalty {
 }
 
 type HotelQuote {
+  auditData: AuditData
   optionQuote: HotelOptionQuote
   errors: [Error!]
   warnings: [Warning!]
@@ -407,6 +421,7 @@ type RoomOptionQuote {
 }
 
 type HotelBookPayload {
+  auditData: AuditData
   booking: HotelBookingDetail
   errors: [Error!]
   warnings: [Warning!]
@@ -445,9 +460,18 @@ type BookingHotel {
   hotelName: String
   boardCode: String
   occupancies: [Occupancy!]
+  rooms: [BookingRoom!]
+}
+
+type BookingRoom {
+  occupancyRefId: Int
+  code: String
+  description: String
+  price: Price
 }
 
 type HotelCancelPayload {
+  auditData: AuditData
   cancellation: HotelCancelDetail
   errors: [Error!]
   warnings: [Warning!]
