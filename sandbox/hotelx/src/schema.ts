@@ -7,6 +7,9 @@ import { buildSchema, GraphQLError, type GraphQLScalarType, Kind } from "graphql
  * as the public schema has it; fields, arguments and types the sandbox does not serve are left out
  * (a request for one is refused as unknown), and so are the interfaces (`Response`, `Priceable`).
  * The sandbox executes requests against it, and the client's tests validate every document it sends.
+ * It also has what Edgestay's own Hotel-X shaped answers carry (`auditData`, `BookingHotel.rooms`):
+ * the tests check every /api/search/tgx, /api/quote/tgx, /api/book/tgx and /api/cancel/tgx answer
+ * against it (test/support/hotelx.ts `hotelxResultProblems`).
  */
 export const HOTELX_SDL = /* GraphQL */ `
 schema {

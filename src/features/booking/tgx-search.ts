@@ -29,7 +29,7 @@ export const TGX_SUPPLIER_CODE = "EDGESTAY";
 const NORMAL = "NORMAL";
 const MAX_LISTED_CODES = 20;
 /** Every text we hold (names, descriptions) is English. */
-const ENGLISH = /^en(?:[-_]|$)/i;
+export const ENGLISH = /^en(?:[-_]|$)/i;
 
 /**
  * The core search request a Hotel-X search stands for, priced in `currency` (absent: the hotel's).
@@ -96,7 +96,7 @@ const tgxTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
  * `chargeTotal` of a MerchantPay rate, the whole stay of a PayAtProperty one, paid at the hotel);
  * no separate retail price is published, so `gross` is the same amount (never null).
  */
-const priceOf = (rate: Rate, paymentType: PaymentType) => {
+export const priceOf = (rate: Rate, paymentType: PaymentType) => {
   const total = sellingTotal(rate, paymentType);
   return {
     currency: rate.currency,
@@ -108,10 +108,10 @@ const priceOf = (rate: Rate, paymentType: PaymentType) => {
 };
 
 /** Our payment type as Hotel-X's: paid at the hotel is `DIRECT`. */
-const tgxPaymentType = (paymentType: PaymentType) => (paymentType === "PayAtProperty" ? "DIRECT" : "MERCHANT");
+export const tgxPaymentType = (paymentType: PaymentType) => (paymentType === "PayAtProperty" ? "DIRECT" : "MERCHANT");
 
 /** An amount in one currency as a Hotel-X `Price`. */
-const amountPrice = (amount: number, currency: string, exchange = { currency, rate: 1 }) => ({
+export const amountPrice = (amount: number, currency: string, exchange = { currency, rate: 1 }) => ({
   currency,
   binding: false,
   net: amount,
@@ -120,7 +120,7 @@ const amountPrice = (amount: number, currency: string, exchange = { currency, ra
 });
 
 /** A core rate's taxes and fees as Hotel-X `Surcharge`s, by who collects them. */
-const surchargesOf = (rate: Rate, paymentType: PaymentType) =>
+export const surchargesOf = (rate: Rate, paymentType: PaymentType) =>
   paymentType === "PayAtProperty" ? stayChargesOf(rate) : chargedSurchargesOf(rate);
 
 /** A charge inside the price, in the rate's currency, as an `INCLUDE` surcharge. */
@@ -156,7 +156,7 @@ const chargedSurchargesOf = (rate: Rate) => [
  * A core penalty as a Hotel-X `CancelPenalty`: an upstream's `PERCENT` penalty as it stated it
  * (the value a percentage of the price); every other one an `IMPORT` amount in the option's currency.
  */
-const penaltyOf = (p: CancelPolicy["cancelPenalties"][number]) =>
+export const penaltyOf = (p: CancelPolicy["cancelPenalties"][number]) =>
   p.supplierPenalty?.penaltyType === "PERCENT"
     ? { penaltyType: "PERCENT" as const, currency: p.currency, value: p.supplierPenalty.value }
     : { penaltyType: "IMPORT" as const, currency: p.currency, value: p.value };
