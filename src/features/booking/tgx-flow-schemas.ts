@@ -423,7 +423,12 @@ const bookingDetail = z
   .openapi("TgxBookingDetail");
 
 const EXAMPLE_BOOKING = {
-  reference: { client: "PR-2027-0001", supplier: "EDG-7F3K2Q", hotel: "VPICM5RK", bookingID: "BKFGEOEIKMQZYK4POB5HFF" },
+  reference: {
+    client: "PR-2027-0001",
+    supplier: "INV-zLJfwtRrVDlS",
+    hotel: "VPICM5RK",
+    bookingID: "BKFGEOEIKMQZYK4POB5HFF",
+  },
   holder: { name: "Ada", surname: "Lovelace" },
   hotel: {
     bookingDate: "2027-02-01",
@@ -475,7 +480,7 @@ export const tgxCancelResponseSchema = z
           cancel: {
             cancellation: {
               reference: EXAMPLE_BOOKING.reference,
-              cancelReference: "EDG-7F3K2Q",
+              cancelReference: "INV-zLJfwtRrVDlS",
               status: "CANCELLED",
               price: { ...EXAMPLE_PRICE, net: 0, gross: 0 },
               booking: { ...EXAMPLE_BOOKING, status: "CANCELLED" },
