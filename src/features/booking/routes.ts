@@ -17,7 +17,14 @@ import {
   cancellationPreviewResponseSchema,
   previewCancellation,
 } from "./cancellation-preview";
-import { type AccessEnv, coreAccess, coreConnection, type CoreConnection, searchConnection } from "../connections";
+import {
+  type AccessEnv,
+  coreAccess,
+  coreConnection,
+  type CoreConnection,
+  readAccess,
+  searchConnection,
+} from "../connections";
 import { sandboxScenario } from "./deps";
 import { quoteOption, quoteQueryOf } from "./quote";
 import { consumeRateLimit } from "./rate-limit";
@@ -39,7 +46,10 @@ import { tgxSearchRequestSchema, tgxSearchResponseSchema } from "./tgx-schemas";
 import { noRawCardData } from "../../platform/card-data/card-data";
 import { bookTgx } from "./tgx-book";
 import { cancelTgx } from "./tgx-cancel";
+import { connectionCodeOf, executeHotelx, type GraphqlCall } from "./hotelx-graphql";
 import {
+  graphqlRequestSchema,
+  graphqlResponseSchema,
   tgxBookRequestSchema,
   tgxBookResponseSchema,
   tgxCancelRequestSchema,
@@ -241,6 +251,35 @@ const cancel = apiRoute({
   },
 });
 
+const graphqlRoute = apiRoute({
+  operationId: "hotelxGraphql",
+  method: "post",
+  path: "/api/graphql",
+  tags: ["Booking"],
+  summary:
+    "Hotel-X GraphQL: hotelX { search quote booking } and mutation { hotelX { book cancel } } over the Hotel-X shaped routes",
+  security: apiKeySecurity,
+  // A document or its variables may carry Hotel-X's paymentCard: refused before anything reads it.
+  middleware: [noRawCardData(), apiKeyAuth()] as const,
+  request: {
+    headers: idempotencyHeader.extend({
+      "access-code": z
+        .string()
+        .optional()
+        .openapi({ description: "The connection code, unless a settings variable carries access.code" }),
+    }),
+    ...body(graphqlRequestSchema),
+  },
+  responses: {
+    200: {
+      description:
+        "GraphQL's answer: data, and errors (a document that does not validate against the Hotel-X SDL, or a field refused with its API code in extensions)",
+      ...json(graphqlResponseSchema),
+    },
+    ...errorResponses(400, 401, 403, 413),
+  },
+});
+
 const bookingByReference = apiRoute({
   operationId: "getBooking",
   method: "get",
@@ -407,6 +446,23 @@ export const bookingRoutes = featureRouter<AccessEnv>()
     );
     if (!response.replayed) countUsage(c, connection, "cancel");
     return c.json(response.body as z.infer<typeof cancelResponseSchema>, 200, replayHeaders(response));
+  })
+  .openapi(graphqlRoute, async (c) => {
+    const startedAt = Date.now();
+    const request = c.req.valid("json");
+    const { code, variables } = connectionCodeOf(request.variables, c.req.header("access-code"));
+    const connection = coreConnection(await readAccess(c.get("db"), code), c.get("caller").partnerId);
+    const call: GraphqlCall = {
+      deps: c.get("services").booking,
+      connection,
+      meta: { requestId: c.get("requestId"), startedAt, scenario: null },
+      idempotencyKey: c.req.header("idempotency-key"),
+      admit: () => admit(c, connection),
+      count: (operation) => countUsage(c, connection, operation),
+      replayed: false,
+    };
+    const result = await executeHotelx({ ...request, variables }, call);
+    return c.json(result as z.infer<typeof graphqlResponseSchema>, 200, replayHeaders(call));
   })
   .openapi(bookingByReference, async (c) => {
     const booking = await readBooking(c.get("db"), c.get("caller").partnerId, c.req.valid("param").bookingReference);

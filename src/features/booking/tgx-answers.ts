@@ -1,4 +1,5 @@
 import { ApiError } from "../../platform/http/api-error";
+import type { CoreConnection } from "../connections";
 import type { ErrorCode } from "../../platform/http/errors";
 import { type CancelPolicy, DEFAULT_SUPPLIER_TIMEOUT_MS, type ProviderTransaction, supplyOptionsOf } from "../supply";
 import { bookedRate, bookedRooms } from "./booked-rate";
@@ -206,4 +207,35 @@ export const bookingDetailOf = (row: BookingRow): TgxBookingDetail => {
     remarks: null,
     status: statusOf(row),
   };
+};
+
+/** How Hotel-X names a booking besides its bookingID (HotelCancelInput, HotelCriteriaBookingInput). */
+export type BookingNames = {
+  accessCode?: string;
+  hotelCode?: string;
+  reference?: {
+    client?: string;
+    supplier?: string;
+    hotel?: string;
+    dates?: { start?: string; end?: string; creation?: string };
+  };
+};
+
+/**
+ * Whether every name sent is the booking's: `accessCode` is this request's connection code and
+ * the booking was made on it; hotel, client, supplier and hotel references and dates are its own.
+ */
+export const namesBooking = (row: BookingRow, connection: CoreConnection, names: BookingNames) => {
+  const ref = names.reference;
+  return [
+    names.accessCode === undefined ||
+      (names.accessCode === String(connection.code) && row.connectionId === connection.id),
+    names.hotelCode === undefined || names.hotelCode === row.accommodationCode,
+    ref?.client === undefined || ref.client === row.partnerReference,
+    ref?.supplier === undefined || ref.supplier === row.supplierReference,
+    ref?.hotel === undefined || ref.hotel === row.hotelConfirmationNumber,
+    ref?.dates?.start === undefined || ref.dates.start === row.checkIn,
+    ref?.dates?.end === undefined || ref.dates.end === row.checkOut,
+    ref?.dates?.creation === undefined || ref.dates.creation === row.createdAt.slice(0, 10),
+  ].every(Boolean);
 };

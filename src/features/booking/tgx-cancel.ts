@@ -7,7 +7,14 @@ import { findBookingByPartnerReference } from "./book";
 import { partnerBooking } from "./bookings";
 import { cancelBooking } from "./cancel";
 import type { BookingDeps } from "./deps";
-import { auditDataOf, bookingDetailOf, flowSupplyOf, hotelxErrorOf, languageWarnings } from "./tgx-answers";
+import {
+  auditDataOf,
+  bookingDetailOf,
+  flowSupplyOf,
+  hotelxErrorOf,
+  languageWarnings,
+  namesBooking,
+} from "./tgx-answers";
 import type { TgxCancelRequest, TgxCancelResponse } from "./tgx-flow-schemas";
 import { amountPrice } from "./tgx-search";
 import type { BookingRow } from "./tables";
@@ -17,9 +24,9 @@ type Cancelled = Awaited<ReturnType<typeof cancelBooking>>;
 
 /**
  * The partner's booking a Hotel-X cancel names: by `bookingID` (our bookingReference), else by
- * `reference.client` (the partner's clientReference) at `hotelCode` through `accessCode`, which must
- * be this request's connection, the one the booking was made on. Every other reference field sent
- * must be the booking's. Whatever does not match, another partner's booking included, is not found.
+ * `reference.client` (the partner's clientReference) at `hotelCode` through `accessCode`. Every
+ * other field sent must be the booking's (`namesBooking`); whatever does not match, another
+ * partner's booking included, is not found.
  */
 const bookingNamed = async (db: Db, connection: CoreConnection, input: Input): Promise<BookingRow> => {
   const client = input.reference?.client;
@@ -34,20 +41,7 @@ const bookingNamed = async (db: Db, connection: CoreConnection, input: Input): P
     input.bookingID !== undefined
       ? await partnerBooking(db, connection.partnerId, input.bookingID)
       : await findBookingByPartnerReference(db, connection.partnerId, client!);
-  if (!row) throw notFound();
-  const ref = input.reference;
-  const sentAreTheBookings = [
-    input.accessCode === undefined ||
-      (input.accessCode === String(connection.code) && row.connectionId === connection.id),
-    input.hotelCode === undefined || input.hotelCode === row.accommodationCode,
-    client === undefined || client === row.partnerReference,
-    ref?.supplier === undefined || ref.supplier === row.supplierReference,
-    ref?.hotel === undefined || ref.hotel === row.hotelConfirmationNumber,
-    ref?.dates?.start === undefined || ref.dates.start === row.checkIn,
-    ref?.dates?.end === undefined || ref.dates.end === row.checkOut,
-    ref?.dates?.creation === undefined || ref.dates.creation === row.createdAt.slice(0, 10),
-  ].every(Boolean);
-  if (!sentAreTheBookings) throw notFound();
+  if (!row || !namesBooking(row, connection, input)) throw notFound();
   return row;
 };
 

@@ -1,18 +1,16 @@
 import { z } from "@hono/zod-openapi";
 import { isoDate } from "../../platform/http/fields";
 import { unsupportedField } from "../../platform/http/validation";
-import { MAX_SUPPLIER_TIMEOUT_MS } from "../supply";
 import { MAX_OPTION_ID_LENGTH } from "./option-token";
-import { MAX_PAXES_PER_ROOM, MAX_ROOMS, settingsSchema } from "./schemas";
+import { MAX_PAXES_PER_ROOM, MAX_ROOMS } from "./schemas";
 import {
-  BUSINESS_RULES_TYPES,
   CANCEL_PENALTY_TYPES,
   hotelError,
   PAYMENT_TYPES,
   price,
   STATUS_TYPES,
   surcharge,
-  TGX_CONTEXT,
+  tgxSearchRequestSchema,
 } from "./tgx-schemas";
 
 /**
@@ -27,68 +25,14 @@ import {
 /** Hotel-X `BookStatusType`. */
 export const BOOK_STATUS_TYPES = ["OK", "KO", "ON_REQUEST", "CANCELLED", "UNKNOWN", "PENDING_COMMIT"] as const;
 
-const NOT_USED = "Accepted, not used";
+/**
+ * Hotel-X HotelSettingsInput plus `access.code`, `currency` and `includeProviderTransactions`: the
+ * settings of /api/search/tgx, read the same way (its business rules concern a search only).
+ */
+const tgxFlowSettings = tgxSearchRequestSchema.shape.settings;
 
-/** Hotel-X HotelSettingsInput plus `access.code` (the connection) and Edgestay's own `currency`, `includeProviderTransactions`. */
-const tgxFlowSettings = settingsSchema
-  .extend({
-    context: z
-      .string()
-      .max(64)
-      .refine((c) => c.toUpperCase() === TGX_CONTEXT, `only ${TGX_CONTEXT}: hotel and room codes are Edgestay's`)
-      .optional(),
-    useContext: unsupportedField(`codes are always in context ${TGX_CONTEXT}`, [true]),
-    connectUser: z
-      .string()
-      .max(64)
-      .optional()
-      .openapi({ description: `${NOT_USED}: the API key names the caller` }),
-    client: z
-      .string()
-      .max(64)
-      .optional()
-      .openapi({ description: `${NOT_USED}: the API key names the caller` }),
-    group: z
-      .string()
-      .max(64)
-      .optional()
-      .openapi({ description: `${NOT_USED}: settings.access.code names the connection` }),
-    timeout: z
-      .union([z.number().int().min(0), z.string()])
-      .optional()
-      .openapi({ description: "Supplier deadline in milliseconds (at most 25000), as on /api/quote" }),
-    operationTimeout: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_SUPPLIER_TIMEOUT_MS * 100)
-      .optional()
-      .openapi({ description: "Milliseconds: caps the supplier deadline (settings.timeout)" }),
-    auditTransactions: z.boolean().optional().openapi({
-      description: "Adds auditData: each supplier request and response, credentials and card data redacted",
-    }),
-    testMode: unsupportedField("Edgestay has no test accesses", [false]),
-    clientTokens: z
-      .array(z.string().max(200))
-      .max(50)
-      .optional()
-      .openapi({ description: `${NOT_USED}: Hotel-X uses them in plugins only, and none run here` }),
-    suppliers: unsupportedField("settings.access.code names the connection, which names its suppliers"),
-    plugins: unsupportedField("no plugins run here"),
-    commitRequired: unsupportedField("bookings are confirmed in one step", [false]),
-    businessRules: z
-      .object({
-        optionsQuota: z.number().int().min(1).max(10_000).optional(),
-        businessRulesType: z.enum(BUSINESS_RULES_TYPES).optional(),
-      })
-      .strict()
-      .optional()
-      .openapi({ description: "Accepted: a quote, book or cancel concerns one option, which every rule keeps" }),
-  })
-  .openapi({
-    description:
-      "Hotel-X HotelSettingsInput, plus `access.code` (the Edgestay connection code, as on /api/quote) and Edgestay's `currency` and `includeProviderTransactions`",
-  });
+const EXAMPLE_OPTION_ID =
+  "WzMsImRlbW8iLCIyMDI3LTAzLTEwIiwiMjAyNy0wMy0xMiJd.dsZpj7AE69bB1gmzZkN15IUpSyFCW8_n401HG7MVFUE~US000001~STD~STD-RO-FLX~442.11";
 
 const language = z.string().max(8).optional().openapi({ description: "Texts are English; another is a warning" });
 const optionRefId = z.string().min(1).max(MAX_OPTION_ID_LENGTH);
@@ -108,8 +52,7 @@ export const tgxQuoteRequestSchema = z
   .openapi("TgxQuoteRequest", {
     example: {
       criteria: {
-        optionRefId:
-          "WzMsImRlbW8iLCIyMDI3LTAzLTEwIiwiMjAyNy0wMy0xMiJd.dsZpj7AE69bB1gmzZkN15IUpSyFCW8_n401HG7MVFUE~US000001~STD~STD-RO-FLX~442.11",
+        optionRefId: EXAMPLE_OPTION_ID,
       },
       settings: { access: { code: 1001 } },
     },
@@ -493,3 +436,60 @@ export const tgxCancelResponseSchema = z
     },
   });
 export type TgxCancelResponse = z.infer<typeof tgxCancelResponseSchema>;
+
+/** POST /api/graphql: GraphQL over HTTP with a JSON body. */
+export const graphqlRequestSchema = z
+  .object({
+    query: z.string().min(1).max(100_000).openapi({ description: "A Hotel-X document" }),
+    variables: z.record(z.string(), z.unknown()).nullable().optional().openapi({
+      description:
+        "The document's variables; a settings variable may carry Edgestay's access.code (taken out before GraphQL reads it)",
+    }),
+    operationName: z.string().max(200).nullable().optional(),
+  })
+  .openapi("GraphqlRequest", {
+    example: {
+      query:
+        "query ($criteria: HotelCriteriaQuoteInput!, $settings: HotelSettingsInput) { hotelX { quote(criteria: $criteria, settings: $settings) { optionQuote { optionRefId price { net } } errors { code } } } }",
+      variables: {
+        criteria: {
+          optionRefId: EXAMPLE_OPTION_ID,
+        },
+        settings: { access: { code: 1001 } },
+      },
+    },
+  });
+
+const graphqlError = z.object({
+  message: z.string(),
+  locations: z.array(z.object({ line: z.number(), column: z.number() })).optional(),
+  path: z.array(z.union([z.string(), z.number()])).optional(),
+  extensions: z.record(z.string(), z.unknown()).optional().openapi({
+    description: "A field's refusal by the API: its `code` and HTTP `status`, as the REST route answers them",
+  }),
+});
+
+export const graphqlResponseSchema = z
+  .object({
+    data: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .optional()
+      .openapi({ description: "The selected fields; absent when the document did not parse or validate" }),
+    errors: z.array(graphqlError).optional(),
+  })
+  .openapi("GraphqlResponse", {
+    example: {
+      data: {
+        hotelX: {
+          quote: {
+            optionQuote: {
+              optionRefId: "qt_1Vrv81VE8_wcA76YLMteG7WQ6yqAfx7k",
+              price: { currency: "USD", net: 442.11 },
+            },
+            errors: [],
+          },
+        },
+      },
+    },
+  });

@@ -515,3 +515,217 @@ describe("Hotel-X shaped requests: what the request itself gets wrong is the API
     expect(anonymous.status).toBe(401);
   });
 });
+
+// POST /api/graphql (item 5): a Hotel-X client's own documents, executed against the same SDL.
+const ISSUES = "errors { code type description } warnings { code type description }";
+const PRICE = "price { currency binding net gross exchange { currency rate } }";
+const SEARCH = `query Search($criteria: HotelCriteriaSearchInput!, $settings: HotelSettingsInput) {
+  hotelX { search(criteria: $criteria, settings: $settings) {
+    context
+    options { id accessCode supplierCode hotelCode hotelName boardCode paymentType status ${PRICE}
+      occupancies { id paxes { age } }
+      rooms { occupancyRefId code description refundable roomPrice { ${PRICE} } }
+      cancelPolicy { refundable cancelPenalties { deadline isCalculatedDeadline penaltyType currency value } } }
+    ${ISSUES} } } }`;
+const QUOTE = `query Quote($criteria: HotelCriteriaQuoteInput!, $settings: HotelSettingsInput) {
+  hotelX { quote(criteria: $criteria, settings: $settings) {
+    optionQuote { optionRefId status ${PRICE} searchPrice { currency net gross binding } paymentType remarks
+      cancelPolicy { refundable cancelPenalties { deadline hoursBefore isCalculatedDeadline penaltyType currency value } }
+      surcharges { code chargeType mandatory description ${PRICE} }
+      rooms { occupancyRefId legacyRoomId code supplierCode description } }
+    ${ISSUES} } } }`;
+const DETAIL = `reference { client supplier hotel bookingID } holder { name surname } status remarks ${PRICE}
+  quotePrice { currency net gross binding }
+  hotel { bookingDate start end hotelCode hotelName boardCode occupancies { id paxes { age } }
+    rooms { occupancyRefId code description ${PRICE} } }
+  cancelPolicy { refundable cancelPenalties { deadline hoursBefore isCalculatedDeadline penaltyType currency value } }`;
+const BOOK = `mutation Book($input: HotelBookInput!, $settings: HotelSettingsInput) {
+  hotelX { book(input: $input, settings: $settings) { booking { ${DETAIL} } ${ISSUES} } } }`;
+const BOOKING = `query Booking($criteria: HotelCriteriaBookingInput!, $settings: HotelSettingsInput) {
+  hotelX { booking(criteria: $criteria, settings: $settings) { bookings { ${DETAIL} } ${ISSUES} } } }`;
+const CANCEL = `mutation Cancel($input: HotelCancelInput!, $settings: HotelSettingsInput) {
+  hotelX { cancel(input: $input, settings: $settings) {
+    cancellation { reference { client bookingID } cancelReference status ${PRICE} booking { status } } ${ISSUES} } } }`;
+
+type GraphqlOptions = { header?: number; headers?: Record<string, string>; apiKey?: string };
+const graphql = (query: string, variables: Record<string, unknown>, options: GraphqlOptions = {}) =>
+  post(
+    "/api/graphql",
+    { query, variables },
+    {
+      apiKey: options.apiKey,
+      headers: { ...(options.header ? { "access-code": String(options.header) } : {}), ...options.headers },
+    },
+  );
+/** A document that must run without a GraphQL error: its `data.hotelX`. */
+const hotelxData = async (query: string, variables: Record<string, unknown>, options?: GraphqlOptions) => {
+  const res = await graphql(query, variables, options);
+  expect(res.status).toBe(200);
+  expect(res.json.errors, JSON.stringify(res.json.errors)).toBeUndefined();
+  return { ...res, hotelX: res.json.data.hotelX };
+};
+
+describe("POST /api/graphql: Hotel-X documents against the same SDL", () => {
+  it.each([
+    ["1001, the connection in the access-code header", EMBEDDED, "US000008", true],
+    ["1002, the connection in the settings variable", UPSTREAM, "HX003", false],
+  ])(
+    "on %s: search, quote, book (replayed under its key), booking by id, references and dates, cancel",
+    async (_, code, hotel, byHeader) => {
+      const how = byHeader ? { header: code } : {};
+      const settings = byHeader ? {} : { access: { code } };
+      const criteria = {
+        checkIn: inDays(30),
+        checkOut: inDays(32),
+        hotels: [hotel],
+        occupancies: [{ paxes: [{ age: 30 }, { age: 31 }] }],
+      };
+      const searched = await hotelxData(SEARCH, { criteria, settings }, how);
+      const option = searched.hotelX.search.options.find(refundable);
+      expect(option).toMatchObject({ accessCode: String(code), hotelCode: hotel });
+
+      const quoted = await hotelxData(QUOTE, { criteria: { optionRefId: option.id }, settings }, how);
+      const quote = quoted.hotelX.quote.optionQuote;
+      expect(quote).toMatchObject({ status: "OK", price: option.price, searchPrice: null });
+
+      const clientReference = reference();
+      const input = bookInput(quote.optionRefId, option, clientReference).input;
+      const key = { ...how, headers: { "Idempotency-Key": `g-${clientReference}` } };
+      const booked = await hotelxData(BOOK, { input, settings }, key);
+      expect(booked.hotelX.book).toMatchObject({
+        errors: [],
+        booking: { status: "OK", reference: { client: clientReference }, price: { net: quote.price.net } },
+      });
+      const bookingID = booked.hotelX.book.booking.reference.bookingID;
+      const replayed = await hotelxData(BOOK, { input, settings }, key);
+      expect(replayed.headers.get("Idempotent-Replayed")).toBe("true");
+      expect(replayed.hotelX).toEqual(booked.hotelX);
+      expect(await bookingsUnder(clientReference)).toBe(1);
+
+      const byId = await hotelxData(BOOKING, { criteria: { bookingID }, settings }, how);
+      expect(byId.hotelX.booking).toEqual({ bookings: [booked.hotelX.book.booking], errors: [], warnings: [] });
+      const byReference = await hotelxData(
+        BOOKING,
+        {
+          criteria: {
+            accessCode: String(code),
+            typeSearch: "REFERENCES",
+            references: { hotelCode: hotel, currency: "EUR", references: [{ client: clientReference }] },
+          },
+          settings,
+        },
+        how,
+      );
+      expect(byReference.hotelX.booking.bookings.map((b: any) => b.reference.bookingID)).toEqual([bookingID]);
+      const byDates = await hotelxData(
+        BOOKING,
+        {
+          criteria: { typeSearch: "DATES", dates: { dateType: "ARRIVAL", start: inDays(30), end: inDays(30) } },
+          settings,
+        },
+        how,
+      );
+      expect(byDates.hotelX.booking.bookings.map((b: any) => b.reference.bookingID)).toContain(bookingID);
+
+      const cancelled = await hotelxData(CANCEL, { input: { bookingID }, settings }, how);
+      expect(cancelled.hotelX.cancel).toMatchObject({
+        errors: [],
+        cancellation: {
+          status: "CANCELLED",
+          reference: { client: clientReference, bookingID },
+          booking: { status: "CANCELLED" },
+        },
+      });
+      expect((await call("GET", `/api/bookings/${bookingID}`)).json.data.status).toBe("cancelled");
+    },
+  );
+
+  it.each([
+    ["a syntax error", "query { hotelX { quote(", /Syntax Error/],
+    [
+      "an unknown field",
+      '{ hotelX { quote(criteria: {optionRefId: "x"}) { optionQuote { cost } } } }',
+      /Cannot query field "cost"/,
+    ],
+    [
+      "an unknown argument",
+      '{ hotelX { quote(criteria: {optionRefId: "x"}, filter: 1) { errors { code } } } }',
+      /Unknown argument "filter"/,
+    ],
+    [
+      "a bad enum value",
+      "{ hotelX { booking(criteria: {typeSearch: SOMETIMES}) { errors { code } } } }",
+      /Value "SOMETIMES" does not exist in "BookingCriteriaType" enum/,
+    ],
+    [
+      "a bad scalar",
+      '{ hotelX { booking(criteria: {dates: {dateType: ARRIVAL, start: "tomorrow", end: "2027-01-01"}}) { errors { code } } } }',
+      /Date must be an ISO 8601 date/,
+    ],
+    [
+      "a missing required argument",
+      "{ hotelX { quote { errors { code } } } }",
+      /argument "criteria" of type "HotelCriteriaQuoteInput!" is required/,
+    ],
+  ])("%s: GraphQL errors and no data, nothing run", async (_, query, message) => {
+    const res = await graphql(query, {}, { header: EMBEDDED });
+    expect(res.status).toBe(200);
+    expect(res.json.data).toBeUndefined();
+    expect(res.json.errors[0].message).toMatch(message);
+  });
+
+  it("a book with a guest missing a surname is refused by the SDL: nothing booked", async () => {
+    const option = await searchTgx("US000009", EMBEDDED);
+    const quote = (await quoteTgx(option.id)).answer.optionQuote;
+    const clientReference = reference();
+    const input = bookInput(quote.optionRefId, option, clientReference).input;
+    input.rooms[0].paxes[0] = { name: "Ada", age: 30 };
+    const res = await graphql(BOOK, { input }, { header: EMBEDDED });
+    expect(res.json.data).toBeUndefined();
+    expect(res.json.errors[0].message).toMatch(/Field "surname" of required type "String!" was not provided/);
+    expect(await bookingsUnder(clientReference)).toBe(0);
+  });
+
+  it("refusals: PRICE_CHANGED in the payload; a field the route refuses is a GraphQL error with its code; the connection is the envelope's", async () => {
+    const option = await searchTgx("HXPRICEUP", UPSTREAM);
+    const input = bookInput(option.id, option, reference()).input;
+    const refused = await hotelxData(BOOK, { input }, { header: UPSTREAM });
+    expect(refused.hotelX.book).toMatchObject({ booking: { status: "KO" }, errors: [{ code: "PRICE_CHANGED" }] });
+
+    const remarks = await graphql(BOOK, { input: { ...input, remarks: "late arrival" } }, { header: UPSTREAM });
+    expect(remarks.status).toBe(200);
+    expect(remarks.json.data.hotelX.book).toBeNull();
+    expect(remarks.json.errors).toMatchObject([
+      {
+        message: "input.remarks is not supported; remarks cannot be passed to the hotel",
+        path: ["hotelX", "book"],
+        extensions: { code: "invalid_request", status: 400 },
+      },
+    ]);
+
+    const none = await graphql(QUOTE, { criteria: { optionRefId: option.id } });
+    expect([none.status, none.json.code]).toEqual([403, "invalid_connection_code"]);
+    const two = await graphql(
+      QUOTE,
+      { criteria: { optionRefId: option.id }, settings: { access: { code: UPSTREAM } } },
+      { header: EMBEDDED },
+    );
+    expect([two.status, two.json.code]).toEqual([400, "invalid_request"]);
+    const card = await graphql(
+      BOOK,
+      {
+        input: {
+          ...input,
+          paymentCard: {
+            holder: { name: "A", surname: "B" },
+            number: "4111111111111111",
+            CVC: "123",
+            expire: { month: 1, year: 2030 },
+          },
+        },
+      },
+      { header: UPSTREAM },
+    );
+    expect([card.status, card.json.code]).toEqual([400, "raw_card_data_refused"]);
+  });
+});
