@@ -107,7 +107,7 @@ describe("search: section 7 messages", () => {
     expect(wrong.json.message).toBe("Invalid API key");
   });
 
-  it("a tgx connection sells the embedded inventory: 200; /api/search/tgx validates; only /api/quote/tgx is 501", async () => {
+  it("a tgx connection sells the embedded inventory: 200; /api/search/tgx and /api/quote/tgx validate", async () => {
     const tgx = await post("/api/search", searchBody(codes, { settings: { access: { code: 1002 } } }));
     expect(tgx.status).toBe(200);
     expect(tgx.json.data.accommodations[0].options.length).toBeGreaterThan(0);
@@ -115,8 +115,8 @@ describe("search: section 7 messages", () => {
     expect(searchTgx.status).toBe(400);
     expect(searchTgx.json.message).toBe("criteria is required");
     const quoteTgx = await post("/api/quote/tgx", {});
-    expect(quoteTgx.status).toBe(501);
-    expect(quoteTgx.json.message).toMatch(/not implemented/);
+    expect(quoteTgx.status).toBe(400);
+    expect(quoteTgx.json.message).toBe("criteria is required");
   });
 
   it.each([

@@ -23,10 +23,12 @@ import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./de
 import { readOptionId } from "./option-token";
 import { newQuoteId, QUOTE_TTL_SECONDS, quoteStore, type StoredQuote } from "./quote-store";
 import { upstreamOptionOf } from "./upstream-options";
+import { type PriceRise, withinPriceRise } from "./price-rise";
 import type { QuoteRequest } from "./schemas";
 import { accommodationSummary, occupancyRefIdsOf, offerTerms, stayFrom, type Occupancy } from "./search";
 /** A price may rise by up to 1 % of the searched total before quote refuses with `Price changed`. */
 export const PRICE_TOLERANCE_PERCENT = 1;
+const SEARCH_PRICE_RISE: PriceRise = { percent: PRICE_TOLERANCE_PERCENT, applyBoth: true };
 
 /** `total` raised by `percent` %, to the currency's minor unit (money.ts rounding). */
 const raisedBy = (total: number, percent: number, currency: string) => {
@@ -65,6 +67,11 @@ export type QuoteQuery = {
   /** `quoteCriteria.paymentType` as sent: must be the option's when present. */
   paymentType?: PaymentType;
   supply?: SupplyOptions;
+  /**
+   * How far above the searched total the price may be (Hotel-X `deltaPrice` on a book from a search
+   * option), or `any` (a Hotel-X quote answers today's price beside the search's); absent: 1 %.
+   */
+  priceRise?: PriceRise | "any";
 };
 
 /** The data a POST /api/quote body stands for. */
@@ -170,7 +177,8 @@ export const priceQuote = async (
     throw paymentTypeMismatch(offer.paymentType, criteria.paymentType);
   // The id signs the selling total (PayAtProperty: the stay's value), compared alike.
   const total = sellingTotal(offer.rate, offer.paymentType);
-  if (total > raisedBy(option.chargeTotal, PRICE_TOLERANCE_PERCENT, option.currency)) {
+  const rise = criteria.priceRise ?? SEARCH_PRICE_RISE;
+  if (rise !== "any" && !withinPriceRise(option.chargeTotal, total, option.currency, rise)) {
     throw priceChanged(option.chargeTotal, total, offer.rate.currency);
   }
 

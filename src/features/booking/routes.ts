@@ -17,7 +17,14 @@ import {
   cancellationPreviewResponseSchema,
   previewCancellation,
 } from "./cancellation-preview";
-import { type AccessEnv, coreAccess, coreConnection, type CoreConnection, searchConnection } from "../connections";
+import {
+  type AccessEnv,
+  coreAccess,
+  coreConnection,
+  type CoreConnection,
+  readAccess,
+  searchConnection,
+} from "../connections";
 import { sandboxScenario } from "./deps";
 import { quoteOption, quoteQueryOf } from "./quote";
 import { consumeRateLimit } from "./rate-limit";
@@ -40,6 +47,21 @@ import { searchAvailability, searchQueryOf } from "./search";
 import { supplyOptionsOf } from "../supply";
 import { searchTgx } from "./tgx-search";
 import { tgxSearchRequestSchema, tgxSearchResponseSchema } from "./tgx-schemas";
+import { noRawCardData } from "../../platform/card-data/card-data";
+import { bookTgx } from "./tgx-book";
+import { cancelTgx } from "./tgx-cancel";
+import { connectionCodeOf, executeHotelx, type GraphqlCall } from "./hotelx-graphql";
+import {
+  graphqlRequestSchema,
+  graphqlResponseSchema,
+  tgxBookRequestSchema,
+  tgxBookResponseSchema,
+  tgxCancelRequestSchema,
+  tgxCancelResponseSchema,
+  tgxQuoteRequestSchema,
+  tgxQuoteResponseSchema,
+} from "./tgx-flow-schemas";
+import { quoteTgx } from "./tgx-quote";
 
 const json = <T extends z.ZodType>(schema: T, examples?: Record<string, { summary: string; value: unknown }>) => ({
   content: { "application/json": { schema, ...(examples ? { examples } : {}) } },
@@ -137,15 +159,67 @@ const quote = apiRoute({
   },
 });
 
-const quoteTgx = apiRoute({
+// The Hotel-X shaped flow: what the option, quote, booking or supplier decide is answered 200 in
+// the payload's `errors`; the request's shape, key, connection and limits keep the error envelope.
+const HOTELX_OUTCOMES =
+  "refusals (PRICE_CHANGED, SOLD_OUT, BOOKING_NOT_FOUND...) are Hotel-X errors in the payload, HTTP 200";
+
+const quoteTgxRoute = apiRoute({
   operationId: "createQuoteTgx",
   method: "post",
   path: "/api/quote/tgx",
   tags: ["Booking"],
-  summary: "TGX-shaped quote: not implemented (501); use /api/quote",
+  summary:
+    "Hotel-X (TravelgateX) shaped quote of a /api/search/tgx option, kept 30 minutes for /api/book/tgx (rate limited)",
   security: apiKeySecurity,
-  middleware: [apiKeyAuth()] as const,
-  responses: errorResponses(401, 501),
+  middleware: [coreAccess()] as const,
+  request: { headers: sandboxHeader, ...body(tgxQuoteRequestSchema) },
+  responses: {
+    200: {
+      description: `Hotel-X HotelQuote: optionQuote at today's price (searchPrice when it moved); ${HOTELX_OUTCOMES}`,
+      headers: rateLimitHeaders,
+      ...json(tgxQuoteResponseSchema),
+    },
+    ...errorResponses(400, 401, 403, 413, 429),
+  },
+});
+
+const bookTgxRoute = apiRoute({
+  operationId: "createBookingTgx",
+  method: "post",
+  path: "/api/book/tgx",
+  tags: ["Booking"],
+  summary:
+    "Hotel-X shaped book of a /api/quote/tgx optionRefId, or of a /api/search/tgx option in one step (deltaPrice); 403 on a metasearch connection",
+  security: apiKeySecurity,
+  // Hotel-X's paymentCard carries a card number: refused before anything reads it.
+  middleware: [noRawCardData(), coreAccess()] as const,
+  request: { headers: sandboxHeader.merge(idempotencyHeader), ...body(tgxBookRequestSchema) },
+  responses: {
+    200: {
+      description: `Hotel-X HotelBookPayload: the booking (status OK, or UNKNOWN/ON_REQUEST while pending); ${HOTELX_OUTCOMES}`,
+      ...json(tgxBookResponseSchema),
+    },
+    ...errorResponses(400, 401, 403, 409, 413, 429),
+  },
+});
+
+const cancelTgxRoute = apiRoute({
+  operationId: "cancelBookingTgx",
+  method: "post",
+  path: "/api/cancel/tgx",
+  tags: ["Booking"],
+  summary: "Hotel-X shaped cancel, by bookingID or by accessCode, hotelCode and clientReference",
+  security: apiKeySecurity,
+  middleware: [coreAccess()] as const,
+  request: { headers: idempotencyHeader, ...body(tgxCancelRequestSchema) },
+  responses: {
+    200: {
+      description: `Hotel-X HotelCancelPayload: the cancellation and the booking; ${HOTELX_OUTCOMES}`,
+      ...json(tgxCancelResponseSchema),
+    },
+    ...errorResponses(400, 401, 403, 409, 413),
+  },
 });
 
 const book = apiRoute({
@@ -207,6 +281,35 @@ const cancel = apiRoute({
   },
 });
 
+const graphqlRoute = apiRoute({
+  operationId: "hotelxGraphql",
+  method: "post",
+  path: "/api/graphql",
+  tags: ["Booking"],
+  summary:
+    "Hotel-X GraphQL: hotelX { search quote booking } and mutation { hotelX { book cancel } } over the Hotel-X shaped routes",
+  security: apiKeySecurity,
+  // A document or its variables may carry Hotel-X's paymentCard: refused before anything reads it.
+  middleware: [noRawCardData(), apiKeyAuth()] as const,
+  request: {
+    headers: idempotencyHeader.extend({
+      "access-code": z
+        .string()
+        .optional()
+        .openapi({ description: "The connection code, unless a settings variable carries access.code" }),
+    }),
+    ...body(graphqlRequestSchema),
+  },
+  responses: {
+    200: {
+      description:
+        "GraphQL's answer: data, and errors (a document that does not validate against the Hotel-X SDL, or a field refused with its API code in extensions)",
+      ...json(graphqlResponseSchema),
+    },
+    ...errorResponses(400, 401, 403, 413),
+  },
+});
+
 const bookingByReference = apiRoute({
   operationId: "getBooking",
   method: "get",
@@ -256,9 +359,6 @@ const cancellationPreview = apiRoute({
   },
 });
 
-const notImplemented = (what: string) =>
-  new ApiError("not_implemented", `${what} is not implemented; use the JSON API at ${what.replace("/tgx", "")}`);
-
 export const bookingRoutes = featureRouter<AccessEnv>()
   .openapi(search, async (c) => {
     const startedAt = Date.now();
@@ -299,8 +399,47 @@ export const bookingRoutes = featureRouter<AccessEnv>()
     countUsage(c, connection, "quote");
     return c.json(success(result), 200);
   })
-  .openapi(quoteTgx, () => {
-    throw notImplemented("/api/quote/tgx");
+  .openapi(quoteTgxRoute, async (c) => {
+    const startedAt = Date.now();
+    const request = c.req.valid("json");
+    const deps = c.get("services").booking;
+    const connection = connectionOf(c, coreConnection);
+    await admit(c, connection);
+    const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
+    const answer = await quoteTgx(deps, connection, request, { requestId: c.get("requestId"), startedAt, scenario });
+    if (answer.data.hotelX.quote.optionQuote) countUsage(c, connection, "quote");
+    return c.json(answer, 200);
+  })
+  .openapi(bookTgxRoute, async (c) => {
+    const startedAt = Date.now();
+    const request = c.req.valid("json");
+    const deps = c.get("services").booking;
+    const connection = connectionOf(c, coreConnection);
+    const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
+    const { body, replayed, booked } = await bookTgx(
+      deps,
+      connection,
+      request,
+      { requestId: c.get("requestId"), startedAt, scenario },
+      c.req.header("idempotency-key"),
+    );
+    if (booked && !replayed) countUsage(c, connection, "book");
+    return c.json(body, 200, replayHeaders({ replayed }));
+  })
+  .openapi(cancelTgxRoute, async (c) => {
+    const startedAt = Date.now();
+    const request = c.req.valid("json");
+    const deps = c.get("services").booking;
+    const connection = connectionOf(c, coreConnection);
+    const { body, replayed, cancelled } = await cancelTgx(
+      deps,
+      connection,
+      request,
+      c.req.header("idempotency-key"),
+      startedAt,
+    );
+    if (cancelled && !replayed) countUsage(c, connection, "cancel");
+    return c.json(body, 200, replayHeaders({ replayed }));
   })
   .openapi(book, async (c) => {
     const startedAt = Date.now();
@@ -352,6 +491,23 @@ export const bookingRoutes = featureRouter<AccessEnv>()
       { key: c.req.header("idempotency-key"), request },
     );
     return c.json(response.body as z.infer<typeof bookResponseSchema>, 200, replayHeaders(response));
+  })
+  .openapi(graphqlRoute, async (c) => {
+    const startedAt = Date.now();
+    const request = c.req.valid("json");
+    const { code, variables } = connectionCodeOf(request.variables, c.req.header("access-code"));
+    const connection = coreConnection(await readAccess(c.get("db"), code), c.get("caller").partnerId);
+    const call: GraphqlCall = {
+      deps: c.get("services").booking,
+      connection,
+      meta: { requestId: c.get("requestId"), startedAt, scenario: null },
+      idempotencyKey: c.req.header("idempotency-key"),
+      admit: () => admit(c, connection),
+      count: (operation) => countUsage(c, connection, operation),
+      replayed: false,
+    };
+    const result = await executeHotelx({ ...request, variables }, call);
+    return c.json(result as z.infer<typeof graphqlResponseSchema>, 200, replayHeaders(call));
   })
   .openapi(bookingByReference, async (c) => {
     const booking = await readBooking(c.get("db"), c.get("caller").partnerId, c.req.valid("param").bookingReference);

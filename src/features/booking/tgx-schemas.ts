@@ -184,7 +184,7 @@ export const tgxSearchRequestSchema = z
 export type TgxSearchRequest = z.infer<typeof tgxSearchRequestSchema>;
 
 const exchange = z.object({ currency: z.string(), rate: z.number() });
-const price = z
+export const price = z
   .object({
     currency: z.string(),
     binding: z.boolean(),
@@ -196,7 +196,7 @@ const price = z
 
 /** Hotel-X `ChargeType`. */
 export const CHARGE_TYPES = ["INCLUDE", "EXCLUDE"] as const;
-const surcharge = z
+export const surcharge = z
   .object({
     code: z.string().nullable(),
     chargeType: z.enum(CHARGE_TYPES).openapi({
@@ -208,7 +208,7 @@ const surcharge = z
   })
   .openapi("TgxSurcharge");
 
-const hotelError = z.object({ code: z.string(), type: z.string(), description: z.string() }).openapi("TgxError");
+export const hotelError = z.object({ code: z.string(), type: z.string(), description: z.string() }).openapi("TgxError");
 
 export const tgxOptionSchema = z
   .object({

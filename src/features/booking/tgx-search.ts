@@ -25,7 +25,7 @@ export const TGX_SUPPLIER_CODE = "EDGESTAY";
 /** Hotel-X `RateRulesType` for "an option without rate rules". */
 const NORMAL = "NORMAL";
 /** Every text we hold (names, descriptions) is English. */
-const ENGLISH = /^en(?:[-_]|$)/i;
+export const ENGLISH = /^en(?:[-_]|$)/i;
 
 /** The markets asked: `criteria.markets` and the deprecated `criteria.market`, each once. */
 const marketsOf = (criteria: TgxSearchRequest["criteria"]) => [
@@ -97,7 +97,7 @@ const tgxTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
  * `chargeTotal` of a MerchantPay rate, the whole stay of a PayAtProperty one, paid at the hotel);
  * no separate retail price is published, so `gross` is the same amount (never null).
  */
-const priceOf = (rate: Rate, paymentType: PaymentType) => {
+export const priceOf = (rate: Rate, paymentType: PaymentType) => {
   const total = sellingTotal(rate, paymentType);
   return {
     currency: rate.currency,
@@ -109,10 +109,10 @@ const priceOf = (rate: Rate, paymentType: PaymentType) => {
 };
 
 /** Our payment type as Hotel-X's: paid at the hotel is `DIRECT`. */
-const tgxPaymentType = (paymentType: PaymentType) => (paymentType === "PayAtProperty" ? "DIRECT" : "MERCHANT");
+export const tgxPaymentType = (paymentType: PaymentType) => (paymentType === "PayAtProperty" ? "DIRECT" : "MERCHANT");
 
 /** An amount in one currency as a Hotel-X `Price`. */
-const amountPrice = (amount: number, currency: string, exchange = { currency, rate: 1 }) => ({
+export const amountPrice = (amount: number, currency: string, exchange = { currency, rate: 1 }) => ({
   currency,
   binding: false,
   net: amount,
@@ -121,7 +121,7 @@ const amountPrice = (amount: number, currency: string, exchange = { currency, ra
 });
 
 /** A core rate's taxes and fees as Hotel-X `Surcharge`s, by who collects them. */
-const surchargesOf = (rate: Rate, paymentType: PaymentType) =>
+export const surchargesOf = (rate: Rate, paymentType: PaymentType) =>
   paymentType === "PayAtProperty" ? stayChargesOf(rate) : chargedSurchargesOf(rate);
 
 /** A charge inside the price, in the rate's currency, as an `INCLUDE` surcharge. */
@@ -163,7 +163,7 @@ const HOUR_MS = 3_600_000;
  * calculated (`isCalculatedDeadline`) unless an upstream stated it: the embedded inventory's are
  * computed from the plan's free days in the hotel's zone, an upstream's from its hoursBefore.
  */
-const penaltyOf = (p: CancelPolicy["cancelPenalties"][number], checkInMs: number) => {
+export const penaltyOf = (p: CancelPolicy["cancelPenalties"][number], checkInMs: number) => {
   const stated = p.supplierPenalty;
   return {
     deadline: p.deadline,

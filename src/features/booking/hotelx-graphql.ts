@@ -1,0 +1,209 @@
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  execute,
+  GraphQLError,
+  getOperationAST,
+  parse,
+  validate,
+} from "graphql";
+import type { z } from "@hono/zod-openapi";
+import { buildHotelxSchema } from "../../../sandbox/hotelx/src/schema";
+import { ApiError } from "../../platform/http/api-error";
+import { validationError } from "../../platform/http/validation";
+import type { BillableOperation } from "../../platform/observability/usage";
+import { loggableError } from "../../platform/observability/loggable-error";
+import type { CoreConnection } from "../connections";
+import type { BookingDeps, SandboxScenario } from "./deps";
+import { bookTgx } from "./tgx-book";
+import { type BookingCriteria, readBookingsTgx } from "./tgx-booking-read";
+import { cancelTgx } from "./tgx-cancel";
+import { tgxBookRequestSchema, tgxCancelRequestSchema, tgxQuoteRequestSchema } from "./tgx-flow-schemas";
+import { quoteTgx } from "./tgx-quote";
+import { tgxSearchRequestSchema } from "./tgx-schemas";
+import { searchTgx } from "./tgx-search";
+
+/**
+ * POST /api/graphql: Hotel-X documents (`hotelX { search quote booking }`, `mutation { hotelX {
+ * book cancel } }`) executed by graphql-js against the project's Hotel-X SDL, the one the sandbox
+ * serves (sandbox/hotelx/src/schema.ts). Each field runs the Hotel-X shaped service of its REST
+ * route (/api/search/tgx, /api/quote/tgx, /api/book/tgx, /api/cancel/tgx), its arguments checked by
+ * that route's schema, so both answer alike; graphql-js then keeps the selected fields.
+ */
+
+/** What every field of one request shares. */
+export type GraphqlCall = {
+  deps: BookingDeps;
+  connection: CoreConnection;
+  meta: { requestId: string; startedAt: number; scenario: SandboxScenario | null };
+  idempotencyKey: string | undefined;
+  /** Counts a search or quote against the connection's rate limit; throws 429 past it. */
+  admit: () => Promise<void>;
+  /** Records a billable operation, as the REST routes do. */
+  count: (operation: BillableOperation) => void;
+  /** Set when a book or cancel answered a stored (idempotent) answer. */
+  replayed: boolean;
+};
+
+let schema: ReturnType<typeof buildHotelxSchema> | undefined;
+/** Built once per isolate: parsing the SDL is the costly part. */
+const hotelxSchema = () => (schema ??= buildHotelxSchema());
+
+/** GraphQL's explicit null is Hotel-X's "not sent": the REST schemas take absent fields. */
+const withoutNulls = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => [k, withoutNulls(v)]),
+  );
+};
+
+/** The REST route's request schema over a field's arguments: the same 400 messages, as GraphQL errors. */
+const parsed = <T extends z.ZodType>(schema: T, value: unknown): z.infer<T> => {
+  const input = withoutNulls(value);
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(result.error.issues, input);
+  return result.data;
+};
+
+/** An error of a field as GraphQL reports it: the API's code and status in `extensions`; a fault is logged, never shown. */
+const fieldError = (error: unknown, call: GraphqlCall): GraphQLError => {
+  if (error instanceof GraphQLError) return error;
+  if (error instanceof ApiError)
+    return new GraphQLError(error.message, {
+      extensions: { code: error.code, status: error.status, ...(error.details ? { details: error.details } : {}) },
+    });
+  console.error(
+    JSON.stringify({
+      level: "error",
+      event: "graphql_field_failed",
+      requestId: call.meta.requestId,
+      error: loggableError(error),
+    }),
+  );
+  return new GraphQLError("Internal error", { extensions: { code: "internal_error", requestId: call.meta.requestId } });
+};
+
+type Args = { settings?: Record<string, unknown> | null } & Record<string, unknown>;
+type Field = (args: Args, call: GraphqlCall) => Promise<unknown>;
+const field =
+  (resolve: Field) =>
+  async (args: Args, call: GraphqlCall): Promise<unknown> => {
+    try {
+      return await resolve(args, call);
+    } catch (error) {
+      throw fieldError(error, call);
+    }
+  };
+
+/** The REST request a field stands for: its arguments, the connection in `settings.access.code`. */
+const restRequest = (args: Args, call: GraphqlCall, name: "criteria" | "input") => ({
+  [name]: args[name],
+  settings: { ...(withoutNulls(args.settings ?? {}) as object), access: { code: call.connection.code } },
+});
+
+const queryRoot = {
+  hotelX: {
+    search: field(async (args, call) => {
+      const request = parsed(tgxSearchRequestSchema, restRequest(args, call, "criteria"));
+      await call.admit();
+      const answer = await searchTgx(call.deps, call.connection, request);
+      call.count("search");
+      return answer.data.hotelX.search;
+    }),
+    quote: field(async (args, call) => {
+      const request = parsed(tgxQuoteRequestSchema, restRequest(args, call, "criteria"));
+      await call.admit();
+      const answer = await quoteTgx(call.deps, call.connection, request, call.meta);
+      if (answer.data.hotelX.quote.optionQuote) call.count("quote");
+      return answer.data.hotelX.quote;
+    }),
+    booking: field(async (args, call) =>
+      readBookingsTgx(call.deps.db, call.connection, withoutNulls(args.criteria ?? {}) as BookingCriteria),
+    ),
+  },
+};
+
+const mutationRoot = {
+  hotelX: {
+    book: field(async (args, call) => {
+      const request = parsed(tgxBookRequestSchema, restRequest(args, call, "input"));
+      const { body, replayed, booked } = await bookTgx(
+        call.deps,
+        call.connection,
+        request,
+        call.meta,
+        call.idempotencyKey,
+      );
+      call.replayed ||= replayed;
+      if (booked && !replayed) call.count("book");
+      return body.data.hotelX.book;
+    }),
+    cancel: field(async (args, call) => {
+      const request = parsed(tgxCancelRequestSchema, restRequest(args, call, "input"));
+      const { body, replayed, cancelled } = await cancelTgx(
+        call.deps,
+        call.connection,
+        request,
+        call.idempotencyKey,
+        call.meta.startedAt,
+      );
+      call.replayed ||= replayed;
+      if (cancelled && !replayed) call.count("cancel");
+      return body.data.hotelX.cancel;
+    }),
+  },
+};
+
+/**
+ * Runs one GraphQL request: a document that does not parse or validate against the SDL is answered
+ * with its GraphQL `errors` and no `data`, nothing executed (as the sandbox, and Hotel-X, answer it).
+ */
+export const executeHotelx = async (
+  request: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null },
+  call: GraphqlCall,
+): Promise<ExecutionResult> => {
+  let document: DocumentNode;
+  try {
+    document = parse(request.query);
+  } catch (error) {
+    if (error instanceof GraphQLError) return { errors: [error] };
+    throw error;
+  }
+  const invalid = validate(hotelxSchema(), document);
+  if (invalid.length) return { errors: invalid };
+  const operation = getOperationAST(document, request.operationName ?? undefined);
+  return execute({
+    schema: hotelxSchema(),
+    document,
+    rootValue: operation?.operation === "mutation" ? mutationRoot : queryRoot,
+    contextValue: call,
+    variableValues: request.variables ?? undefined,
+    operationName: request.operationName ?? undefined,
+  });
+};
+
+/**
+ * The connection a GraphQL request names: the `access-code` header, or Edgestay's
+ * `settings.access.code` inside a variable (Hotel-X's HotelSettingsInput has no `access`: it is read
+ * and taken out before GraphQL coerces the variables). Two different codes are a 400.
+ */
+export const connectionCodeOf = (
+  variables: Record<string, unknown> | null | undefined,
+  header: string | undefined,
+): { code: unknown; variables: Record<string, unknown> | undefined } => {
+  const codes = new Set<unknown>(header === undefined ? [] : [header.trim()]);
+  const rest: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(variables ?? {})) {
+    if (value && typeof value === "object" && !Array.isArray(value) && "access" in value) {
+      const { access, ...settings } = value as { access?: { code?: unknown } };
+      codes.add(typeof access?.code === "number" ? String(access.code) : access?.code);
+      rest[name] = settings;
+    } else rest[name] = value;
+  }
+  if (codes.size > 1)
+    throw new ApiError("invalid_request", "The access-code header and settings.access.code name different connections");
+  return { code: [...codes][0], variables: variables ? rest : undefined };
+};

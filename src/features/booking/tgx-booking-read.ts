@@ -1,0 +1,116 @@
+import { and, desc, eq, gte, lt, lte, type SQL } from "drizzle-orm";
+import type { Db } from "../../platform/db/client";
+import { ApiError } from "../../platform/http/api-error";
+import { addDays } from "../../platform/time/zoned-time";
+import type { CoreConnection } from "../connections";
+import { partnerBooking } from "./bookings";
+import { type BookingNames, bookingDetailOf, namesBooking } from "./tgx-answers";
+import type { TgxError } from "./tgx-schemas";
+import { type BookingRow, bookings } from "./tables";
+
+/** At most this many bookings answer one search by dates (newest first); a warning says when more matched. */
+export const MAX_BOOKINGS_BY_DATES = 200;
+
+/** Hotel-X `HotelCriteriaBookingInput`, as GraphQL coerced it. */
+export type BookingCriteria = {
+  accessCode?: string;
+  language?: string;
+  typeSearch?: "DATES" | "REFERENCES";
+  references?: { hotelCode: string; currency: string; references: NonNullable<BookingNames["reference"]>[] };
+  dates?: { dateType: "ARRIVAL" | "BOOKING"; start: string; end: string };
+  bookingID?: string;
+};
+
+const notFound = (what: string): TgxError => ({
+  code: "BOOKING_NOT_FOUND",
+  type: "CLIENT",
+  description: `Booking not found with ${what}`,
+});
+
+/** The partner's booking each reference names (by client reference, else by supplier reference), all its names matching. */
+const byReferences = async (db: Db, connection: CoreConnection, criteria: BookingCriteria) => {
+  const { hotelCode, references } = criteria.references!;
+  const found: BookingRow[] = [];
+  for (const reference of references) {
+    const key = reference.client
+      ? eq(bookings.partnerReference, reference.client)
+      : reference.supplier
+        ? eq(bookings.supplierReference, reference.supplier)
+        : null;
+    if (!key) continue;
+    const row = await db
+      .select()
+      .from(bookings)
+      .where(and(eq(bookings.partnerId, connection.partnerId), key))
+      .get();
+    if (row && namesBooking(row, connection, { accessCode: criteria.accessCode, hotelCode, reference }))
+      found.push(row);
+  }
+  return found;
+};
+
+/** The partner's bookings arriving (ARRIVAL) or made (BOOKING, UTC days) from `start` to `end`, newest first. */
+const byDates = async (db: Db, connection: CoreConnection, criteria: BookingCriteria) => {
+  const { dateType, start, end } = criteria.dates!;
+  const within: SQL =
+    dateType === "ARRIVAL"
+      ? and(gte(bookings.checkIn, start), lte(bookings.checkIn, end))!
+      : and(
+          gte(bookings.createdAt, `${start}T00:00:00.000Z`),
+          lt(bookings.createdAt, `${addDays(end, 1)}T00:00:00.000Z`),
+        )!;
+  const conditions = [eq(bookings.partnerId, connection.partnerId), within];
+  // An access names a connection: only the bookings made on it, and only through it.
+  if (criteria.accessCode !== undefined) {
+    if (criteria.accessCode !== String(connection.code)) return [];
+    conditions.push(eq(bookings.connectionId, connection.id));
+  }
+  return db
+    .select()
+    .from(bookings)
+    .where(and(...conditions))
+    .orderBy(desc(bookings.createdAt), desc(bookings.reference))
+    .limit(MAX_BOOKINGS_BY_DATES + 1);
+};
+
+/**
+ * Hotel-X's `booking` query (`HotelBooking`): the partner's bookings by `bookingID`, by
+ * `references` (each by client or supplier reference at `references.hotelCode`) or by `dates`
+ * (`ARRIVAL`: check-in, `BOOKING`: creation day, both inclusive), each as `HotelBookingDetail`.
+ */
+export const readBookingsTgx = async (db: Db, connection: CoreConnection, criteria: BookingCriteria) => {
+  const warnings: TgxError[] = [];
+  if (criteria.bookingID !== undefined) {
+    const row = await partnerBooking(db, connection.partnerId, criteria.bookingID).catch((error: unknown) => {
+      if (error instanceof ApiError && error.code === "booking_not_found") return null;
+      throw error;
+    });
+    const named =
+      row &&
+      namesBooking(row, connection, { accessCode: criteria.accessCode, hotelCode: criteria.references?.hotelCode });
+    return named
+      ? { bookings: [bookingDetailOf(row)], errors: [], warnings }
+      : { bookings: [], errors: [notFound(`bookingID: ${criteria.bookingID}`)], warnings };
+  }
+  const searchBy = criteria.typeSearch ?? (criteria.references ? "REFERENCES" : criteria.dates ? "DATES" : undefined);
+  if (searchBy === "REFERENCES" && criteria.references) {
+    const rows = await byReferences(db, connection, criteria);
+    return rows.length
+      ? { bookings: rows.map(bookingDetailOf), errors: [], warnings }
+      : { bookings: [], errors: [notFound(`these references at hotel ${criteria.references.hotelCode}`)], warnings };
+  }
+  if (searchBy === "DATES" && criteria.dates) {
+    const rows = await byDates(db, connection, criteria);
+    if (rows.length > MAX_BOOKINGS_BY_DATES)
+      warnings.push({
+        code: "TOO_MANY_BOOKINGS",
+        type: "CLIENT",
+        description: `Only the newest ${MAX_BOOKINGS_BY_DATES}: narrow the dates (GET /api/bookings pages through all)`,
+      });
+    return { bookings: rows.slice(0, MAX_BOOKINGS_BY_DATES).map(bookingDetailOf), errors: [], warnings };
+  }
+  throw new ApiError(
+    "invalid_request",
+    "criteria.bookingID, criteria.references (typeSearch REFERENCES) or criteria.dates (typeSearch DATES) is required",
+  );
+};

@@ -1,0 +1,731 @@
+import { env } from "cloudflare:test";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { call, OTHER_KEY, post } from "../../../test/support/api";
+import { OTHER_CODE } from "../../../test/support/booking";
+import { inDays } from "../../../test/support/clock";
+import { seedDemoAccommodations } from "../../../test/support/demo-content";
+import { demoUpstreamUrl, hotelxResultProblems, sandboxAccess } from "../../../test/support/hotelx";
+import { seedSandboxHotels } from "../../../test/support/seed";
+import { demoAdminToken } from "../../../test/support/sessions";
+import { subscribe } from "../../../test/support/webhooks";
+import { bookingByClientReference, type HotelxAccess } from "../supply/hotelx/client";
+import { circuitFor } from "../supply/upstream-circuit";
+import { settlePendingBookingsTask } from "./settle-pending";
+
+// The Hotel-X shaped flow (issue 29, item 4): /api/search/tgx, /api/quote/tgx, /api/book/tgx and
+// /api/cancel/tgx on the embedded inventory (1001) and the sandbox Hotel-X upstream (1002, the
+// auxiliary worker behind HOTELX_SANDBOX). Every 200 answer is checked against the project's
+// Hotel-X SDL (sandbox/hotelx/src/schema.ts), and every answer against /openapi.json (test/support/api.ts).
+const EMBEDDED = 1001;
+const UPSTREAM = 1002;
+
+let ledger: HotelxAccess;
+beforeAll(async () => {
+  await seedDemoAccommodations(env.DB, { accommodations: 12 });
+  await seedSandboxHotels(env.DB);
+  ledger = sandboxAccess(await demoUpstreamUrl(), "test");
+  await subscribe(await demoAdminToken(), "tgx-flow");
+});
+// The upstream connection's circuit is shared by every test here: each starts closed.
+beforeEach(async () => {
+  await circuitFor(env, "con_demo_hotelx").record(true, Date.now());
+});
+
+/** Hotel-X's payload type of each operation (the SDL's names). */
+const PAYLOAD = { quote: "HotelQuote", book: "HotelBookPayload", cancel: "HotelCancelPayload" } as const;
+
+type Options = { code?: number; apiKey?: string; headers?: Record<string, string>; settings?: Record<string, unknown> };
+
+/** POST /api/<op>/tgx; a 200 answer must be a valid value of the operation's SDL payload type. */
+const hotelx = async (op: keyof typeof PAYLOAD, payload: Record<string, unknown>, options: Options = {}) => {
+  const body = { ...payload, settings: { access: { code: options.code ?? EMBEDDED }, ...options.settings } };
+  const res = await post(`/api/${op}/tgx`, body, { apiKey: options.apiKey, headers: options.headers });
+  const answer = res.json?.data?.hotelX?.[op];
+  if (res.status === 200) expect(await hotelxResultProblems(PAYLOAD[op], answer)).toEqual([]);
+  return { ...res, answer };
+};
+
+const searchTgx = async (hotel: string, code: number, pick: (o: any) => boolean = () => true) => {
+  const res = await post("/api/search/tgx", {
+    criteria: {
+      checkIn: inDays(30),
+      checkOut: inDays(32),
+      hotels: [hotel],
+      occupancies: [{ paxes: [{ age: 30 }, { age: 31 }] }],
+    },
+    settings: { access: { code } },
+  });
+  expect(res.status).toBe(200);
+  const option = res.json.data.hotelX.search.options.find(pick);
+  if (!option) throw new Error(`no option for ${hotel}: ${res.text}`);
+  return option;
+};
+const refundable = (o: any) => o.cancelPolicy.refundable;
+
+const quoteTgx = (optionRefId: string, options?: Options) => hotelx("quote", { criteria: { optionRefId } }, options);
+
+/** A HotelBookInput for `option` (a searched one: its occupancies name the rooms), every guest named. */
+const bookInput = (optionRefId: string, option: any, clientReference: string, extra: Record<string, unknown> = {}) => ({
+  input: {
+    optionRefId,
+    clientReference,
+    holder: { name: "Ada", surname: "Lovelace" },
+    rooms: option.occupancies.map((o: any) => ({
+      occupancyRefId: o.id,
+      paxes: o.paxes.map((p: any, i: number) => ({ name: `Guest${i}`, surname: "Lovelace", age: p.age })),
+    })),
+    ...extra,
+  },
+});
+const reference = () => `TGX-${crypto.randomUUID()}`;
+const bookingsUnder = async (clientReference: string) =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE partner_reference = ?")
+    .bind(clientReference)
+    .first<number>("n"))!;
+const eventsOf = async (bookingReference: string) =>
+  (
+    await env.DB.prepare("SELECT type FROM webhook_events WHERE booking_reference = ?")
+      .bind(bookingReference)
+      .all<{ type: string }>()
+  ).results.map((r) => r.type);
+const upstreamBooking = (hotelCode: string, clientReference: string) =>
+  bookingByClientReference(
+    ledger,
+    { hotelCode, currency: "EUR", accessCode: "sandbox", clientReference },
+    { deadlineMs: 5_000 },
+  );
+
+describe("a Hotel-X shaped flow: search, quote, book, cancel", () => {
+  it("on connection 1001 (embedded inventory): the booking read, webhooks and cancel by bookingID", async () => {
+    const option = await searchTgx("US000001", EMBEDDED, refundable);
+    const quoted = await quoteTgx(option.id);
+    expect(quoted.status).toBe(200);
+    const quote = quoted.answer.optionQuote;
+    expect(quoted.answer.errors).toEqual([]);
+    expect(quote.optionRefId).toMatch(/^qt_/);
+    expect(quote).toMatchObject({
+      status: "OK",
+      price: option.price,
+      searchPrice: null,
+      paymentType: option.paymentType,
+    });
+    // The search's penalties (deadline, kind, amount), with Hotel-X's hoursBefore beside them.
+    const stated = (p: any) => ({
+      deadline: p.deadline,
+      penaltyType: p.penaltyType,
+      currency: p.currency,
+      value: p.value,
+    });
+    expect(quote.cancelPolicy.refundable).toBe(true);
+    expect(quote.cancelPolicy.cancelPenalties.map(stated)).toEqual(option.cancelPolicy.cancelPenalties.map(stated));
+    expect(quote.rooms).toEqual(
+      option.rooms.map((r: any) => ({
+        occupancyRefId: String(r.occupancyRefId),
+        legacyRoomId: `${r.occupancyRefId}|${r.code}`,
+        code: r.code,
+        supplierCode: r.code,
+        description: r.description,
+      })),
+    );
+
+    const clientReference = reference();
+    const booked = await hotelx("book", bookInput(quote.optionRefId, option, clientReference));
+    expect(booked.status).toBe(200);
+    const booking = booked.answer.booking;
+    expect(booked.answer.errors).toEqual([]);
+    expect(booking).toMatchObject({
+      status: "OK",
+      reference: { client: clientReference },
+      holder: { name: "Ada", surname: "Lovelace" },
+      price: quote.price,
+      quotePrice: null,
+      cancelPolicy: quote.cancelPolicy,
+      hotel: {
+        hotelCode: "US000001",
+        hotelName: option.hotelName,
+        boardCode: option.boardCode,
+        start: inDays(30),
+        end: inDays(32),
+        occupancies: option.occupancies,
+      },
+    });
+    expect(booking.hotel.rooms.map((r: any) => r.code)).toEqual(option.rooms.map((r: any) => r.code));
+    const bookingID = booking.reference.bookingID;
+    const read = await call("GET", `/api/bookings/${bookingID}`);
+    expect(read.json.data).toMatchObject({
+      status: "success",
+      partnerReference: clientReference,
+      holder: { name: "Ada", surName: "Lovelace" },
+      chargeTotal: quote.price.net,
+      occupancies: [{ occupancyId: 1, paxes: [{ age: 30, name: "Guest0", surName: "Lovelace" }, { age: 31 }] }],
+    });
+
+    const cancelled = await hotelx("cancel", { input: { bookingID } });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.answer.errors).toEqual([]);
+    expect(cancelled.answer.cancellation).toMatchObject({
+      status: "CANCELLED",
+      reference: booking.reference,
+      price: { currency: quote.price.currency, net: 0 },
+      booking: { status: "CANCELLED", reference: booking.reference },
+    });
+    expect((await call("GET", `/api/bookings/${bookingID}`)).json.data.status).toBe("cancelled");
+    // The same webhooks as /api/book and /api/cancel.
+    expect((await eventsOf(bookingID)).sort()).toEqual(["booking.cancelled", "booking.confirmed"]);
+  });
+
+  it("on connection 1002 (sandbox upstream): booked upstream under our reference, cancelled by accessCode, hotelCode and clientReference", async () => {
+    const option = await searchTgx("HX002", UPSTREAM, refundable);
+    expect(option.accessCode).toBe(String(UPSTREAM));
+    const quote = (await quoteTgx(option.id, { code: UPSTREAM })).answer.optionQuote;
+    expect(quote).toMatchObject({ price: { currency: "EUR", net: option.price.net }, searchPrice: null });
+    const clientReference = reference();
+    const booked = await hotelx("book", bookInput(quote.optionRefId, option, clientReference), { code: UPSTREAM });
+    expect(booked.answer.booking).toMatchObject({ status: "OK", reference: { client: clientReference } });
+    const bookingID = booked.answer.booking.reference.bookingID;
+    expect(await upstreamBooking("HX002", bookingID)).toMatchObject({ found: true, booking: { status: "OK" } });
+
+    // Hotel-X's other way to name a booking: all of accessCode, hotelCode and reference; each must be the booking's.
+    const byReference = { accessCode: String(UPSTREAM), hotelCode: "HX002", reference: { client: clientReference } };
+    const wrongHotel = await hotelx("cancel", { input: { ...byReference, hotelCode: "HX001" } }, { code: UPSTREAM });
+    expect(wrongHotel.answer).toMatchObject({ cancellation: null, errors: [{ code: "BOOKING_NOT_FOUND" }] });
+    const wrongAccess = await hotelx("cancel", { input: { ...byReference, accessCode: "1001" } }, { code: UPSTREAM });
+    expect(wrongAccess.answer.errors[0].code).toBe("BOOKING_NOT_FOUND");
+    const cancelled = await hotelx("cancel", { input: byReference }, { code: UPSTREAM });
+    expect(cancelled.answer.cancellation).toMatchObject({ status: "CANCELLED", booking: { status: "CANCELLED" } });
+    expect(await upstreamBooking("HX002", bookingID)).toMatchObject({ booking: { status: "CANCELLED" } });
+  });
+
+  it("HXPRICEUP: the quote answers today's price beside searchPrice and books at it; a book from the search option honours deltaPrice", async () => {
+    const option = await searchTgx("HXPRICEUP", UPSTREAM);
+    const searched = option.price.net;
+    const raised = Math.round(searched * 115) / 100;
+    const quoted = await quoteTgx(option.id, { code: UPSTREAM });
+    expect(quoted.answer.optionQuote).toMatchObject({
+      price: { currency: "EUR", net: raised },
+      searchPrice: { currency: "EUR", net: searched, gross: searched, binding: false },
+    });
+    const viaQuote = await hotelx("book", bookInput(quoted.answer.optionQuote.optionRefId, option, reference()), {
+      code: UPSTREAM,
+    });
+    expect(viaQuote.answer.booking).toMatchObject({ status: "OK", price: { net: raised } });
+
+    // From the search option: quoted and booked in one request, the rise allowed only as deltaPrice says.
+    const refused = [undefined, { percent: 10, applyBoth: false }, { amount: 1, percent: 20, applyBoth: true }];
+    for (const deltaPrice of refused) {
+      const clientReference = reference();
+      const res = await hotelx(
+        "book",
+        bookInput(option.id, option, clientReference, deltaPrice ? { deltaPrice } : {}),
+        { code: UPSTREAM },
+      );
+      expect(res.status).toBe(200);
+      expect(res.answer.errors).toEqual([
+        {
+          code: "PRICE_CHANGED",
+          type: "SUPPLIER",
+          description: `Price changed: from ${searched} to ${raised} EUR`,
+        },
+      ]);
+      expect(res.answer.booking).toMatchObject({
+        status: "KO",
+        reference: { client: clientReference, bookingID: null },
+        price: { currency: "EUR", net: raised },
+        quotePrice: { currency: "EUR", net: searched },
+      });
+      expect(await bookingsUnder(clientReference)).toBe(0);
+    }
+    for (const deltaPrice of [
+      { percent: 15, applyBoth: true },
+      { amount: 1, percent: 20, applyBoth: false },
+    ]) {
+      const res = await hotelx("book", bookInput(option.id, option, reference(), { deltaPrice }), { code: UPSTREAM });
+      expect(res.answer.errors).toEqual([]);
+      expect(res.answer.booking).toMatchObject({ status: "OK", price: { net: raised } });
+    }
+  });
+
+  it("HXLOST2000: a lost answer is UNKNOWN (pending); retries under the key and the clientReference answer it; settled to OK", async () => {
+    const option = await searchTgx("HXLOST2000", UPSTREAM);
+    const quote = (await quoteTgx(option.id, { code: UPSTREAM })).answer.optionQuote;
+    const clientReference = reference();
+    const body = bookInput(quote.optionRefId, option, clientReference);
+    // The sandbox books on arrival and answers 2 s later: a 1.5 s deadline loses the answer after it booked.
+    const lost = {
+      code: UPSTREAM,
+      settings: { timeout: 1500 },
+      headers: { "Idempotency-Key": `k-${clientReference}` },
+    };
+    const first = await hotelx("book", body, lost);
+    expect(first.status).toBe(200);
+    expect(first.answer.booking).toMatchObject({ status: "UNKNOWN", reference: { client: clientReference } });
+    const bookingID = first.answer.booking.reference.bookingID;
+    expect((await call("GET", `/api/bookings/${bookingID}`)).json.data.status).toBe("pending");
+
+    const replay = await hotelx("book", body, lost);
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(replay.answer.booking).toMatchObject({ status: "UNKNOWN", reference: { bookingID } });
+    const again = await hotelx("book", body, { ...lost, headers: { "Idempotency-Key": `n-${clientReference}` } });
+    expect(again.answer.booking.reference.bookingID).toBe(bookingID);
+    expect(await bookingsUnder(clientReference)).toBe(1);
+    // Not cancellable until it settles.
+    const early = await hotelx("cancel", { input: { bookingID } }, { code: UPSTREAM });
+    expect(early.answer).toMatchObject({ cancellation: null, errors: [{ code: "BOOKING_PENDING", type: "CLIENT" }] });
+
+    expect(await settlePendingBookingsTask.run(env, new Date(Date.now() + 120_000))).toBe(1);
+    const settled = await hotelx("book", body, lost);
+    expect(settled.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(settled.answer.booking).toMatchObject({ status: "OK", reference: { bookingID } });
+    expect(await upstreamBooking("HXLOST2000", bookingID)).toMatchObject({ found: true, booking: { status: "OK" } });
+  });
+});
+
+describe("Hotel-X shaped book: retries", () => {
+  it("the same Idempotency-Key replays; the same clientReference answers its booking; another request under either is refused", async () => {
+    const option = await searchTgx("US000002", EMBEDDED);
+    const quote = (await quoteTgx(option.id)).answer.optionQuote;
+    const clientReference = reference();
+    const body = bookInput(quote.optionRefId, option, clientReference);
+    const key = { headers: { "Idempotency-Key": `k-${clientReference}` } };
+    const first = await hotelx("book", body, key);
+    expect(first.answer.booking.status).toBe("OK");
+    const bookingID = first.answer.booking.reference.bookingID;
+
+    const replay = await hotelx("book", body, key);
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(replay.answer).toEqual(first.answer);
+    const sameReference = await hotelx("book", body, { headers: { "Idempotency-Key": `other-${clientReference}` } });
+    expect(sameReference.answer.booking.reference.bookingID).toBe(bookingID);
+    const noKey = await hotelx("book", body);
+    expect(noKey.answer.booking.reference.bookingID).toBe(bookingID);
+    expect(await bookingsUnder(clientReference)).toBe(1);
+
+    const otherBody = bookInput(quote.optionRefId, option, clientReference, {
+      holder: { name: "Grace", surname: "Hopper" },
+    });
+    const reused = await hotelx("book", otherBody, key);
+    expect(reused.status).toBe(409);
+    expect(reused.json.code).toBe("idempotency_key_reused");
+    const duplicated = await hotelx("book", otherBody);
+    expect(duplicated.status).toBe(200);
+    expect(duplicated.answer).toMatchObject({ booking: null, errors: [{ code: "DUPLICATED_CLIENT_REFERENCE" }] });
+    expect(await bookingsUnder(clientReference)).toBe(1);
+  });
+
+  it("a book from a search option (one step): replayed under its key; its clientReference again without the key is DUPLICATED_CLIENT_REFERENCE", async () => {
+    const option = await searchTgx("US000003", EMBEDDED);
+    const clientReference = reference();
+    const body = bookInput(option.id, option, clientReference);
+    const key = { headers: { "Idempotency-Key": `k-${clientReference}` } };
+    const first = await hotelx("book", body, key);
+    expect(first.answer.booking).toMatchObject({ status: "OK", price: option.price });
+    const replay = await hotelx("book", body, key);
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(replay.answer.booking.reference.bookingID).toBe(first.answer.booking.reference.bookingID);
+    const withoutKey = await hotelx("book", body);
+    expect(withoutKey.answer.errors).toMatchObject([{ code: "DUPLICATED_CLIENT_REFERENCE", type: "CLIENT" }]);
+    expect(await bookingsUnder(clientReference)).toBe(1);
+  });
+});
+
+describe("Hotel-X shaped refusals", () => {
+  it("another partner's booking is not found on cancel, like one that does not exist; the booking stays", async () => {
+    const option = await searchTgx("US000004", EMBEDDED, refundable);
+    const quote = (await quoteTgx(option.id)).answer.optionQuote;
+    const clientReference = reference();
+    const bookingID = (await hotelx("book", bookInput(quote.optionRefId, option, clientReference))).answer.booking
+      .reference.bookingID;
+    const asOther = { apiKey: OTHER_KEY, code: OTHER_CODE };
+    const theirs = await hotelx("cancel", { input: { bookingID } }, asOther);
+    const none = await hotelx("cancel", { input: { bookingID: "BKNOSUCHBOOKING" } }, asOther);
+    expect(theirs.status).toBe(200);
+    expect(theirs.answer).toEqual({
+      cancellation: null,
+      errors: [
+        {
+          code: "BOOKING_NOT_FOUND",
+          type: "CLIENT",
+          description: `Booking not found with bookingReference: ${bookingID}`,
+        },
+      ],
+      warnings: [],
+    });
+    expect(none.answer.errors[0].description).toBe("Booking not found with bookingReference: BKNOSUCHBOOKING");
+    const byReference = await hotelx(
+      "cancel",
+      { input: { accessCode: String(OTHER_CODE), hotelCode: "US000004", reference: { client: clientReference } } },
+      asOther,
+    );
+    expect(byReference.answer.errors[0].code).toBe("BOOKING_NOT_FOUND");
+    expect((await call("GET", `/api/bookings/${bookingID}`)).json.data.status).toBe("success");
+  });
+
+  it("refusals of the option, the quote and the supplier are Hotel-X errors in the payload (HTTP 200)", async () => {
+    const forged = await quoteTgx("not-an-option-id");
+    expect(forged.status).toBe(200);
+    expect(forged.answer).toEqual({
+      optionQuote: null,
+      errors: [
+        { code: "OPTION_EXPIRED_OR_INVALID", type: "CLIENT", description: "Option reference expired or invalid" },
+      ],
+      warnings: [],
+    });
+    const option = await searchTgx("US000005", EMBEDDED);
+    const unknownQuote = await hotelx("book", bookInput("qt_nosuchquote", option, reference()));
+    expect(unknownQuote.answer).toMatchObject({ booking: null, errors: [{ code: "QUOTE_EXPIRED_OR_INVALID" }] });
+    // A room left out of the quoted occupancies.
+    const quote = (await quoteTgx(option.id)).answer.optionQuote;
+    const wrongRoom = bookInput(quote.optionRefId, option, reference());
+    wrongRoom.input.rooms[0].occupancyRefId = 9;
+    expect((await hotelx("book", wrongRoom)).answer.errors).toMatchObject([{ code: "OCCUPANCY_NOT_FOUND" }]);
+
+    const soldOut = await searchTgx("HXSOLDOUT", UPSTREAM);
+    const soldOutQuote = (await quoteTgx(soldOut.id, { code: UPSTREAM })).answer.optionQuote;
+    const clientReference = reference();
+    const refused = await hotelx("book", bookInput(soldOutQuote.optionRefId, soldOut, clientReference), {
+      code: UPSTREAM,
+    });
+    expect(refused.answer).toMatchObject({
+      booking: null,
+      errors: [{ code: "SOLD_OUT", type: "SUPPLIER", description: "The booking was not successful. (unavailable)" }],
+    });
+    expect(await bookingsUnder(clientReference)).toBe(0);
+
+    const nonRefundable = await searchTgx("US000006", EMBEDDED, (o) => !o.cancelPolicy.refundable);
+    const nrQuote = (await quoteTgx(nonRefundable.id)).answer.optionQuote;
+    const nr = await hotelx("book", bookInput(nrQuote.optionRefId, nonRefundable, reference()));
+    const cancel = await hotelx("cancel", { input: { bookingID: nr.answer.booking.reference.bookingID } });
+    expect(cancel.answer.errors).toMatchObject([{ code: "NOT_REFUNDABLE", type: "CLIENT" }]);
+  });
+
+  it("a language other than English is a warning; auditTransactions answers the upstream exchange as auditData", async () => {
+    const option = await searchTgx("HX001", UPSTREAM);
+    const res = await hotelx(
+      "quote",
+      { criteria: { optionRefId: option.id, language: "es" } },
+      { code: UPSTREAM, settings: { auditTransactions: true } },
+    );
+    expect(res.answer.warnings).toEqual([
+      { code: "LANGUAGE_NOT_AVAILABLE", type: "CONTENT", description: "Texts are in English; es was requested" },
+    ]);
+    expect(res.answer.auditData.transactions).toHaveLength(1);
+    expect(res.answer.auditData.transactions[0].request).toContain("authorization: [REDACTED]");
+  });
+
+  it("the SDL check is strict: a wrong enum value, a missing non-null field and an unknown key are problems", async () => {
+    const option = await searchTgx("US000007", EMBEDDED);
+    const { answer } = await quoteTgx(option.id);
+    const problemsWith = (change: Record<string, unknown>) =>
+      hotelxResultProblems("HotelQuote", { ...answer, optionQuote: { ...answer.optionQuote, ...change } });
+    expect(await problemsWith({})).toEqual([]);
+    expect((await problemsWith({ paymentType: "CASH" })).join()).toMatch(/PaymentType.*CASH/);
+    expect((await problemsWith({ status: undefined })).join()).toMatch(/non-nullable field HotelOptionQuote\.status/);
+    expect(await problemsWith({ cost: 1 })).toEqual(["HotelQuote.optionQuote.cost is not a field of HotelOptionQuote"]);
+  });
+});
+
+describe("Hotel-X shaped requests: what the request itself gets wrong is the API's 400", () => {
+  it.each([
+    ["quote", {}, "criteria is required"],
+    ["quote", { criteria: {} }, "criteria.optionRefId is required"],
+    ["quote", { criteria: { optionRefId: "x", hotel: "US000001" } }, /criteria: .*hotel/],
+    [
+      "book",
+      { input: { optionRefId: "qt_x", clientReference: "r", rooms: [] } },
+      /^input\.holder is required|^input\.rooms/,
+    ],
+    [
+      "book",
+      {
+        input: {
+          optionRefId: "qt_x",
+          clientReference: "r",
+          holder: { name: "Ada" },
+          rooms: [{ occupancyRefId: 1, paxes: [{ name: "A", surname: "B", age: 3 }] }],
+        },
+      },
+      "input.holder.surname is required",
+    ],
+    [
+      "book",
+      {
+        input: {
+          optionRefId: "qt_x",
+          clientReference: "r",
+          remarks: "late arrival",
+          holder: { name: "A", surname: "B" },
+          rooms: [{ occupancyRefId: 1, paxes: [{ name: "A", surname: "B", age: 3 }] }],
+        },
+      },
+      "input.remarks is not supported; remarks cannot be passed to the hotel",
+    ],
+    [
+      "book",
+      {
+        input: {
+          optionRefId: "qt_x",
+          clientReference: "r",
+          deltaPrice: { percent: 5 },
+          holder: { name: "A", surname: "B" },
+          rooms: [{ occupancyRefId: 1, paxes: [{ name: "A", surname: "B", age: 3 }] }],
+        },
+      },
+      "input.deltaPrice.applyBoth is required",
+    ],
+    [
+      "cancel",
+      { input: {} },
+      /input\.bookingID, or input\.accessCode, input\.hotelCode and input\.reference\.client, is required/,
+    ],
+    [
+      "cancel",
+      { input: { hotelCode: "US000001", reference: { client: "r" } } },
+      /input\.bookingID, or input\.accessCode/,
+    ],
+  ] as const)("%s %j: 400", async (op, payload, message) => {
+    const res = await hotelx(op, payload);
+    expect(res.status).toBe(400);
+    expect(res.json.code).toBe("invalid_request");
+    expect(res.json.message).toMatch(message);
+  });
+
+  it("a card in Hotel-X's paymentCard is refused before anything reads it; no API key is 401", async () => {
+    const res = await hotelx("book", {
+      input: {
+        optionRefId: "qt_x",
+        clientReference: "r",
+        holder: { name: "A", surname: "B" },
+        rooms: [{ occupancyRefId: 1, paxes: [{ name: "A", surname: "B", age: 30 }] }],
+        paymentCard: {
+          holder: { name: "A", surname: "B" },
+          number: "4111111111111111",
+          CVC: "123",
+          expire: { month: 1, year: 2030 },
+        },
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.code).toBe("raw_card_data_refused");
+    expect(res.text).not.toContain("4111111111111111");
+    const anonymous = await post(
+      "/api/quote/tgx",
+      { criteria: { optionRefId: "x" }, settings: { access: { code: 1001 } } },
+      { apiKey: null },
+    );
+    expect(anonymous.status).toBe(401);
+  });
+});
+
+// POST /api/graphql (item 5): a Hotel-X client's own documents, executed against the same SDL.
+const ISSUES = "errors { code type description } warnings { code type description }";
+const PRICE = "price { currency binding net gross exchange { currency rate } }";
+const SEARCH = `query Search($criteria: HotelCriteriaSearchInput!, $settings: HotelSettingsInput) {
+  hotelX { search(criteria: $criteria, settings: $settings) {
+    context
+    options { id accessCode supplierCode hotelCode hotelName boardCode paymentType status ${PRICE}
+      occupancies { id paxes { age } }
+      rooms { occupancyRefId code description refundable roomPrice { ${PRICE} } }
+      cancelPolicy { refundable cancelPenalties { deadline isCalculatedDeadline penaltyType currency value } } }
+    ${ISSUES} } } }`;
+const QUOTE = `query Quote($criteria: HotelCriteriaQuoteInput!, $settings: HotelSettingsInput) {
+  hotelX { quote(criteria: $criteria, settings: $settings) {
+    optionQuote { optionRefId status ${PRICE} searchPrice { currency net gross binding } paymentType remarks
+      cancelPolicy { refundable cancelPenalties { deadline hoursBefore isCalculatedDeadline penaltyType currency value } }
+      surcharges { code chargeType mandatory description ${PRICE} }
+      rooms { occupancyRefId legacyRoomId code supplierCode description } }
+    ${ISSUES} } } }`;
+const DETAIL = `reference { client supplier hotel bookingID } holder { name surname } status remarks ${PRICE}
+  quotePrice { currency net gross binding }
+  hotel { bookingDate start end hotelCode hotelName boardCode occupancies { id paxes { age } }
+    rooms { occupancyRefId code description ${PRICE} } }
+  cancelPolicy { refundable cancelPenalties { deadline hoursBefore isCalculatedDeadline penaltyType currency value } }`;
+const BOOK = `mutation Book($input: HotelBookInput!, $settings: HotelSettingsInput) {
+  hotelX { book(input: $input, settings: $settings) { booking { ${DETAIL} } ${ISSUES} } } }`;
+const BOOKING = `query Booking($criteria: HotelCriteriaBookingInput!, $settings: HotelSettingsInput) {
+  hotelX { booking(criteria: $criteria, settings: $settings) { bookings { ${DETAIL} } ${ISSUES} } } }`;
+const CANCEL = `mutation Cancel($input: HotelCancelInput!, $settings: HotelSettingsInput) {
+  hotelX { cancel(input: $input, settings: $settings) {
+    cancellation { reference { client bookingID } cancelReference status ${PRICE} booking { status } } ${ISSUES} } } }`;
+
+type GraphqlOptions = { header?: number; headers?: Record<string, string>; apiKey?: string };
+const graphql = (query: string, variables: Record<string, unknown>, options: GraphqlOptions = {}) =>
+  post(
+    "/api/graphql",
+    { query, variables },
+    {
+      apiKey: options.apiKey,
+      headers: { ...(options.header ? { "access-code": String(options.header) } : {}), ...options.headers },
+    },
+  );
+/** A document that must run without a GraphQL error: its `data.hotelX`. */
+const hotelxData = async (query: string, variables: Record<string, unknown>, options?: GraphqlOptions) => {
+  const res = await graphql(query, variables, options);
+  expect(res.status).toBe(200);
+  expect(res.json.errors, JSON.stringify(res.json.errors)).toBeUndefined();
+  return { ...res, hotelX: res.json.data.hotelX };
+};
+
+describe("POST /api/graphql: Hotel-X documents against the same SDL", () => {
+  it.each([
+    ["1001, the connection in the access-code header", EMBEDDED, "US000008", true],
+    ["1002, the connection in the settings variable", UPSTREAM, "HX003", false],
+  ])(
+    "on %s: search, quote, book (replayed under its key), booking by id, references and dates, cancel",
+    async (_, code, hotel, byHeader) => {
+      const how = byHeader ? { header: code } : {};
+      const settings = byHeader ? {} : { access: { code } };
+      const criteria = {
+        checkIn: inDays(30),
+        checkOut: inDays(32),
+        hotels: [hotel],
+        occupancies: [{ paxes: [{ age: 30 }, { age: 31 }] }],
+      };
+      const searched = await hotelxData(SEARCH, { criteria, settings }, how);
+      const option = searched.hotelX.search.options.find(refundable);
+      expect(option).toMatchObject({ accessCode: String(code), hotelCode: hotel });
+
+      const quoted = await hotelxData(QUOTE, { criteria: { optionRefId: option.id }, settings }, how);
+      const quote = quoted.hotelX.quote.optionQuote;
+      expect(quote).toMatchObject({ status: "OK", price: option.price, searchPrice: null });
+
+      const clientReference = reference();
+      const input = bookInput(quote.optionRefId, option, clientReference).input;
+      const key = { ...how, headers: { "Idempotency-Key": `g-${clientReference}` } };
+      const booked = await hotelxData(BOOK, { input, settings }, key);
+      expect(booked.hotelX.book).toMatchObject({
+        errors: [],
+        booking: { status: "OK", reference: { client: clientReference }, price: { net: quote.price.net } },
+      });
+      const bookingID = booked.hotelX.book.booking.reference.bookingID;
+      const replayed = await hotelxData(BOOK, { input, settings }, key);
+      expect(replayed.headers.get("Idempotent-Replayed")).toBe("true");
+      expect(replayed.hotelX).toEqual(booked.hotelX);
+      expect(await bookingsUnder(clientReference)).toBe(1);
+
+      const byId = await hotelxData(BOOKING, { criteria: { bookingID }, settings }, how);
+      expect(byId.hotelX.booking).toEqual({ bookings: [booked.hotelX.book.booking], errors: [], warnings: [] });
+      const byReference = await hotelxData(
+        BOOKING,
+        {
+          criteria: {
+            accessCode: String(code),
+            typeSearch: "REFERENCES",
+            references: { hotelCode: hotel, currency: "EUR", references: [{ client: clientReference }] },
+          },
+          settings,
+        },
+        how,
+      );
+      expect(byReference.hotelX.booking.bookings.map((b: any) => b.reference.bookingID)).toEqual([bookingID]);
+      const byDates = await hotelxData(
+        BOOKING,
+        {
+          criteria: { typeSearch: "DATES", dates: { dateType: "ARRIVAL", start: inDays(30), end: inDays(30) } },
+          settings,
+        },
+        how,
+      );
+      expect(byDates.hotelX.booking.bookings.map((b: any) => b.reference.bookingID)).toContain(bookingID);
+
+      const cancelled = await hotelxData(CANCEL, { input: { bookingID }, settings }, how);
+      expect(cancelled.hotelX.cancel).toMatchObject({
+        errors: [],
+        cancellation: {
+          status: "CANCELLED",
+          reference: { client: clientReference, bookingID },
+          booking: { status: "CANCELLED" },
+        },
+      });
+      expect((await call("GET", `/api/bookings/${bookingID}`)).json.data.status).toBe("cancelled");
+    },
+  );
+
+  it.each([
+    ["a syntax error", "query { hotelX { quote(", /Syntax Error/],
+    [
+      "an unknown field",
+      '{ hotelX { quote(criteria: {optionRefId: "x"}) { optionQuote { cost } } } }',
+      /Cannot query field "cost"/,
+    ],
+    [
+      "an unknown argument",
+      '{ hotelX { quote(criteria: {optionRefId: "x"}, filter: 1) { errors { code } } } }',
+      /Unknown argument "filter"/,
+    ],
+    [
+      "a bad enum value",
+      "{ hotelX { booking(criteria: {typeSearch: SOMETIMES}) { errors { code } } } }",
+      /Value "SOMETIMES" does not exist in "BookingCriteriaType" enum/,
+    ],
+    [
+      "a bad scalar",
+      '{ hotelX { booking(criteria: {dates: {dateType: ARRIVAL, start: "tomorrow", end: "2027-01-01"}}) { errors { code } } } }',
+      /Date must be an ISO 8601 date/,
+    ],
+    [
+      "a missing required argument",
+      "{ hotelX { quote { errors { code } } } }",
+      /argument "criteria" of type "HotelCriteriaQuoteInput!" is required/,
+    ],
+  ])("%s: GraphQL errors and no data, nothing run", async (_, query, message) => {
+    const res = await graphql(query, {}, { header: EMBEDDED });
+    expect(res.status).toBe(200);
+    expect(res.json.data).toBeUndefined();
+    expect(res.json.errors[0].message).toMatch(message);
+  });
+
+  it("a book with a guest missing a surname is refused by the SDL: nothing booked", async () => {
+    const option = await searchTgx("US000009", EMBEDDED);
+    const quote = (await quoteTgx(option.id)).answer.optionQuote;
+    const clientReference = reference();
+    const input = bookInput(quote.optionRefId, option, clientReference).input;
+    input.rooms[0].paxes[0] = { name: "Ada", age: 30 };
+    const res = await graphql(BOOK, { input }, { header: EMBEDDED });
+    expect(res.json.data).toBeUndefined();
+    expect(res.json.errors[0].message).toMatch(/Field "surname" of required type "String!" was not provided/);
+    expect(await bookingsUnder(clientReference)).toBe(0);
+  });
+
+  it("refusals: PRICE_CHANGED in the payload; a field the route refuses is a GraphQL error with its code; the connection is the envelope's", async () => {
+    const option = await searchTgx("HXPRICEUP", UPSTREAM);
+    const input = bookInput(option.id, option, reference()).input;
+    const refused = await hotelxData(BOOK, { input }, { header: UPSTREAM });
+    expect(refused.hotelX.book).toMatchObject({ booking: { status: "KO" }, errors: [{ code: "PRICE_CHANGED" }] });
+
+    const remarks = await graphql(BOOK, { input: { ...input, remarks: "late arrival" } }, { header: UPSTREAM });
+    expect(remarks.status).toBe(200);
+    expect(remarks.json.data.hotelX.book).toBeNull();
+    expect(remarks.json.errors).toMatchObject([
+      {
+        message: "input.remarks is not supported; remarks cannot be passed to the hotel",
+        path: ["hotelX", "book"],
+        extensions: { code: "invalid_request", status: 400 },
+      },
+    ]);
+
+    const none = await graphql(QUOTE, { criteria: { optionRefId: option.id } });
+    expect([none.status, none.json.code]).toEqual([403, "invalid_connection_code"]);
+    const two = await graphql(
+      QUOTE,
+      { criteria: { optionRefId: option.id }, settings: { access: { code: UPSTREAM } } },
+      { header: EMBEDDED },
+    );
+    expect([two.status, two.json.code]).toEqual([400, "invalid_request"]);
+    const card = await graphql(
+      BOOK,
+      {
+        input: {
+          ...input,
+          paymentCard: {
+            holder: { name: "A", surname: "B" },
+            number: "4111111111111111",
+            CVC: "123",
+            expire: { month: 1, year: 2030 },
+          },
+        },
+      },
+      { header: UPSTREAM },
+    );
+    expect([card.status, card.json.code]).toEqual([400, "raw_card_data_refused"]);
+  });
+});

@@ -1,0 +1,26 @@
+import { buildSchema, graphqlSync, printSchema } from "graphql";
+import { describe, expect, it } from "vitest";
+import { buildHotelxSchema, HOTELX_SDL } from "../../sandbox/hotelx/src/schema";
+
+describe("the Hotel-X executable schema (sandbox/hotelx/src/schema.ts)", () => {
+  it("is the schema graphql-js's buildSchema makes of the SDL, which also validates the SDL", () => {
+    expect(printSchema(buildHotelxSchema())).toBe(printSchema(buildSchema(HOTELX_SDL)));
+  });
+
+  it("checks its scalars on input and output; deprecated fields keep their reason", () => {
+    const schema = buildHotelxSchema();
+    const query = (criteria: string) =>
+      graphqlSync({ schema, source: `{ hotelX { booking(criteria: ${criteria}) { errors { code } } } }` });
+    expect(query('{dates: {dateType: ARRIVAL, start: "2027-02-30", end: "2027-03-01"}}').errors?.[0]?.message).toBe(
+      'Date must be an ISO 8601 date (YYYY-MM-DD), got "2027-02-30"',
+    );
+    expect(query('{references: {hotelCode: "H", currency: "eur", references: []}}').errors?.[0]?.message).toMatch(
+      /Currency must be an ISO 4217 currency code/,
+    );
+    expect(query('{dates: {dateType: ARRIVAL, start: "2027-03-01", end: "2027-03-02"}}').errors).toBeUndefined();
+    const checkIn = schema.getType("BookingHotel");
+    expect(checkIn && "getFields" in checkIn && checkIn.getFields().checkIn?.deprecationReason).toBe(
+      "deprecated from 2018-02-28. Incorrect date format.",
+    );
+  });
+});
