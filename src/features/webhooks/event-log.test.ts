@@ -97,11 +97,11 @@ const inParallel = async <T, R>(items: T[], width: number, work: (item: T, i: nu
 };
 
 /** Quotes the option and books the quote. */
-const book = async (option: SearchedOption, partnerReference: string, as: As = {}) => {
+const book = async (option: SearchedOption, partnerReference: string, as: As = {}, extra: object = {}) => {
   const connection = as.connection ?? DEMO_CODE;
   const quote = await post("/api/quote", quoteBody(option, {}, connection), { apiKey: as.apiKey });
   expect(quote.status, quote.text).toBe(200);
-  const res = await post("/api/book", bookBody(quote.json.data, partnerReference, {}, connection), {
+  const res = await post("/api/book", bookBody(quote.json.data, partnerReference, extra, connection), {
     apiKey: as.apiKey,
   });
   expect(res.status, res.text).toBe(200);
@@ -164,7 +164,7 @@ describe("GET /api/events", () => {
     ]);
   });
 
-  it("a scripted mix of 120 bookings and 80 cancels, read page by page from the start and again from a middle cursor: gap-free, ordered, identical; every webhook delivery is one event", async () => {
+  it("a scripted mix of 120 bookings, holds committed and cancels (200 changes), read page by page from the start and again from a middle cursor: gap-free, ordered, identical; every webhook delivery is one event", async () => {
     const admin = await demoAdminToken();
     const endpoint = await subscribe(admin, "event-log-mix", { events: [...EVENT_TYPES] });
     const after = await lastSequence();
@@ -174,11 +174,18 @@ describe("GET /api/events", () => {
     const [otherOption] = await roomyOptions(["US000025"], 10, OTHER_PARTNER);
     const otherBookings = inParallel([0, 1, 2, 3, 4], 2, (i) => book(otherOption!, `mix-other-${i}`, OTHER_PARTNER));
 
-    // Two bookings of three are cancelled as soon as they are made, while the others are still booking.
+    // One booking in three stays as booked; of the others, one in two is cancelled as soon as it is
+    // made, and the other is a hold, committed at once; all while the others are still booking.
     const script = Array.from({ length: 120 }, (_, i) => ({ option: options[i % options.length]!, ref: `mix-${i}` }));
+    const isHold = (i: number) => i % 6 === 2 || i % 6 === 5;
     const booked = await inParallel(script, 12, async ({ option, ref }, i) => {
-      const made = await book(option, ref);
-      if (i % 3 !== 0) {
+      const made = await book(option, ref, {}, isHold(i) ? { hold: true } : {});
+      if (isHold(i)) {
+        const committed = await post(`/api/bookings/${made.bookingReference}/commit`, {
+          settings: { access: { code: DEMO_CODE } },
+        });
+        expect(committed.status, committed.text).toBe(200);
+      } else if (i % 3 !== 0) {
         const cancelled = await post("/api/cancel", cancelBody(made.bookingReference));
         expect(cancelled.status, cancelled.text).toBe(200);
       }
@@ -190,11 +197,15 @@ describe("GET /api/events", () => {
     expect(first.read).toHaveLength(200);
     expectGapFree(first.read, after);
     expect(first.read.every((e) => /^mix-\d+$/.test(e.partnerReference))).toBe(true);
-    // Each booking: confirmed, then (two of three) cancelled after it.
+    // Each booking: confirmed (then, for some, cancelled after it), or held then committed.
     for (const [i, made] of booked.entries()) {
       const own = first.read.filter((e) => e.bookingReference === made.bookingReference);
       expect(own.map((e) => e.type)).toEqual(
-        i % 3 !== 0 ? ["booking.confirmed", "booking.cancelled"] : ["booking.confirmed"],
+        isHold(i)
+          ? ["booking.held", "booking.committed"]
+          : i % 3 !== 0
+            ? ["booking.confirmed", "booking.cancelled"]
+            : ["booking.confirmed"],
       );
       expect(own.every((e) => e.partnerReference === `mix-${i}`)).toBe(true);
     }
