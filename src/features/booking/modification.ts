@@ -359,7 +359,8 @@ export const commitModification = async (
     assertModifiable(booking, now);
     const current = await currentPlan(deps, connection, booking, change, now);
     if (booking.version !== preview.bookingVersion) throw outdated(booking, plan, current, "The booking changed");
-    if (!current || !samePrice(plan, current)) throw outdated(booking, plan, current, "Availability or price changed");
+    if (!current) throw outdated(booking, plan, null, "Availability changed");
+    if (!samePrice(plan, current)) throw outdated(booking, plan, current, "The price changed");
 
     const supplier = await supplierOfBooking(deps, booking.supplier);
     // planModification refused any other supplier.
