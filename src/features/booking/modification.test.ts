@@ -6,6 +6,8 @@ import { bookBody, cancelBody, connectionByCode, quoteOf, searchOne } from "../.
 import { inDays } from "../../../test/support/clock";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { OPERATOR } from "../../../test/support/sessions";
+import { sandboxUrl } from "../../../test/support/accounts";
+import { seedDemoUpstream } from "../../../test/support/seed";
 import { eq } from "drizzle-orm";
 import { database } from "../../platform/db/client";
 import { addDays } from "../../platform/time/zoned-time";
@@ -381,5 +383,24 @@ describe("change a booking with a preview", () => {
     const onHold = await preview(hold.json.data.bookingReference, { holder: { name: "X", surName: "Y" } });
     expect(onHold.status).toBe(409);
     expect(onHold.json.message).toBe("Booking cannot be modified. Current status: held");
+  });
+
+  it("a booking on an upstream (Hotel-X, connection 1002) is refused with 409 modification_not_supported", async () => {
+    const { booking } = await book("US000015", inDays(96), 1);
+    await seedDemoUpstream(env.DB, { credentialsKey: env.UPSTREAM_CREDENTIALS_KEY, url: sandboxUrl(), hotels: false });
+    try {
+      // The same booking as if the upstream of connection 1002 had made it.
+      await env.DB.prepare("UPDATE bookings SET supplier = ?1, connection_id = ?2 WHERE reference = ?3")
+        .bind("hotelx-con_demo_hotelx", "con_demo_hotelx", booking.bookingReference)
+        .run();
+      const res = await preview(booking.bookingReference, { holder: { name: "X", surName: "Y" } }, undefined, 1002);
+      expect(res.status, res.text).toBe(409);
+      expect(res.json).toMatchObject({
+        code: "modification_not_supported",
+        message: "This booking's supplier does not take changes: cancel it and book the new stay (nothing was changed)",
+      });
+    } finally {
+      await env.DB.prepare("delete from connection_upstreams where connection_id = 'con_demo_hotelx'").run();
+    }
   });
 });
