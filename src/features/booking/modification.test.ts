@@ -15,7 +15,7 @@ import { accommodationByCode, inventorySupplier } from "../supply";
 import { applyChange, atVersion, stayChangedWrites } from "./booking-writes";
 import { bookedStayOf } from "./cancel";
 import { bookingDeps } from "./deps";
-import { previewModification } from "./modification";
+import { expiredModificationPreviews, previewModification } from "./modification";
 import { bookings } from "./tables";
 
 beforeAll(async () => {
@@ -304,6 +304,12 @@ describe("change a booking with a preview", () => {
       code: "modification_preview_expired",
       message: `The preview expired at ${old.expiresAt}: preview the change again`,
     });
+    // Upkeep keeps it a day past its end, then deletes it.
+    const end = Date.parse(old.expiresAt);
+    await expiredModificationPreviews.run(env, new Date(end + 23 * 3600_000));
+    expect((await commit(booking.bookingReference, old.previewId)).status).toBe(409);
+    await expiredModificationPreviews.run(env, new Date(end + 25 * 3600_000));
+    expect((await commit(booking.bookingReference, old.previewId)).status).toBe(404);
     const unknown = await commit(booking.bookingReference, "MPNOSUCHPREVIEW");
     expect(unknown.status).toBe(404);
     expect(unknown.json.message).toBe(`No preview MPNOSUCHPREVIEW of booking ${booking.bookingReference}`);

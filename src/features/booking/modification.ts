@@ -1,5 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, lte } from "drizzle-orm";
 import { randomToken } from "../../platform/crypto/digest";
+import { database } from "../../platform/db/client";
 import { isCheckViolation } from "../../platform/db/constraint";
 import { ApiError } from "../../platform/http/api-error";
 import type { ErrorCode } from "../../platform/http/errors";
@@ -432,3 +433,19 @@ export const commitModificationOnce = (
       body: success(await commitModification(deps, connection, bookingReference, previewId)),
     }),
   );
+
+/** Previews are kept a day past their end, so a late retry of a commit still answers that change. */
+export const MODIFICATION_PREVIEW_RETENTION_MS = 24 * 60 * 60_000;
+
+/** Upkeep: previews more than a day past their end go. */
+export const expiredModificationPreviews = {
+  name: "expired-modification-previews",
+  run: async (env: Env, now: Date): Promise<number> => {
+    const before = new Date(now.getTime() - MODIFICATION_PREVIEW_RETENTION_MS).toISOString();
+    const result = await database(env.DB)
+      .delete(bookingModifications)
+      .where(lte(bookingModifications.expiresAt, before))
+      .run();
+    return result.meta.changes;
+  },
+};
