@@ -1,4 +1,9 @@
-import { expiredHoldsTask, expiredQuotes, settlePendingBookingsTask } from "./features/booking";
+import {
+  expiredHoldsTask,
+  expiredModificationPreviews,
+  expiredQuotes,
+  settlePendingBookingsTask,
+} from "./features/booking";
 import { staleLoginFailures } from "./features/partners";
 import { expiredCardSetupTokens } from "./features/payments";
 import { radarPiiRetention, expiredRadarSignals } from "./features/radar";
@@ -18,6 +23,7 @@ export const upkeepTasks: readonly UpkeepTask[] = [
   expiredIdempotency,
   settlePendingBookingsTask,
   expiredHoldsTask,
+  expiredModificationPreviews,
 ];
 
 /** The Cron Trigger's handler: every upkeep task, against the time the run was scheduled for. */

@@ -1,8 +1,8 @@
-import { and, eq, exists, gt, type SQL, sql } from "drizzle-orm";
+import { and, eq, exists, gt, isNull, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../platform/db/client";
 import type { AllotmentWrite } from "../supply";
-import { type BookingRow, bookings } from "./tables";
+import { type BookingRow, bookingModifications, bookings } from "./tables";
 
 /**
  * Every change of a stored booking, as the statements of its one D1 batch (one transaction), here
@@ -22,7 +22,7 @@ export type ChangeBatch = {
 export type RoomRelease = (guard: SQL) => AllotmentWrite[];
 
 /** The row is still at the version the change was computed from. */
-const atVersion = (db: Db, booking: Pick<BookingRow, "reference" | "version">) =>
+export const atVersion = (db: Db, booking: Pick<BookingRow, "reference" | "version">) =>
   exists(
     db
       .select({ one: sql`1` })
@@ -133,5 +133,36 @@ export const holdExpiredWrites = (db: Db, booking: BookingRow, release: RoomRele
       .update(bookings)
       .set({ status: "expired", version: booking.version + 1 })
       .where(and(sameVersion(booking), eq(bookings.status, "held")))
+      .returning({ reference: bookings.reference }),
+  );
+
+/**
+ * A stay changed (modification.ts): the booked rooms go back, the changed stay's rooms are taken
+ * (`takes`, built under `atVersion`, so nothing is taken unless the change applies; their CHECK
+ * refuses the last room twice and rolls the whole batch back), the preview is used once, then the row.
+ */
+export const stayChangedWrites = (
+  db: Db,
+  booking: BookingRow,
+  previewId: string,
+  change: Partial<typeof bookings.$inferInsert>,
+  release: RoomRelease,
+  takes: AllotmentWrite[],
+): ChangeBatch =>
+  changeOf(
+    [
+      ...release(atVersion(db, booking)),
+      ...takes,
+      db
+        .update(bookingModifications)
+        .set({ committedAt: change.modifiedAt })
+        .where(
+          and(eq(bookingModifications.id, previewId), isNull(bookingModifications.committedAt), atVersion(db, booking)),
+        ),
+    ],
+    db
+      .update(bookings)
+      .set({ ...change, version: booking.version + 1 })
+      .where(and(sameVersion(booking), eq(bookings.status, "success")))
       .returning({ reference: bookings.reference }),
   );

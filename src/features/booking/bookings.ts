@@ -28,6 +28,8 @@ export const bookingView = (row: BookingRow) => ({
   cancelledAt: row.cancelledAt,
   cancelPrice: row.cancelPrice === null ? null : { currency: row.currency, amount: row.cancelPrice },
   holdExpiresAt: row.holdExpiresAt,
+  modifiedAt: row.modifiedAt,
+  version: row.version,
 });
 
 /** The partner's booking by reference. Another partner's reads as not found: its existence is not disclosed. */

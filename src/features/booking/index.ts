@@ -9,6 +9,7 @@ export { expiredHoldsTask } from "./hold";
 export { HoldExpiry } from "./hold-expiry";
 export type { BookingDeps } from "./deps";
 export { MAX_OPTION_ID_LENGTH, readOptionId } from "./option-token";
+export { expiredModificationPreviews } from "./modification";
 export { expiredQuotes } from "./quote-store";
 export { priceQuote } from "./quote";
 export { consumeRateLimit } from "./rate-limit";

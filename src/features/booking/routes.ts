@@ -29,12 +29,17 @@ import { sandboxScenario } from "./deps";
 import { quoteOption, quoteQueryOf } from "./quote";
 import { consumeRateLimit } from "./rate-limit";
 import { commitOnce } from "./hold";
+import { commitModificationOnce, previewModification } from "./modification";
 import {
   bookExamples,
   bookingResponseSchema,
   bookRequestSchema,
   cancelExamples,
   commitRequestSchema,
+  modificationPreviewRequestSchema,
+  modificationPreviewResponseSchema,
+  modificationRequestSchema,
+  modificationResponseSchema,
   bookResponseSchema,
   cancelRequestSchema,
   cancelResponseSchema,
@@ -262,6 +267,51 @@ const commit = apiRoute({
   },
   responses: {
     200: { description: "The booking, committed", ...json(bookResponseSchema) },
+    ...errorResponses(400, 401, 403, 404, 409, 413),
+  },
+});
+
+const modificationPreview = apiRoute({
+  operationId: "previewBookingModification",
+  method: "post",
+  path: "/api/bookings/{bookingReference}/modifications/preview",
+  tags: ["Booking"],
+  summary:
+    "Preview a change of a booking (dates, guests, holder, room types or boards): the booking after it and what it costs",
+  description:
+    "Prices the changed stay as a new search and quote would (the booking's supplier, connection and currency) and answers the booking as the change makes it, priceDifference (positive charged, negative refunded), modificationFee and a previewId good for 15 minutes. Nothing is changed. 409 booking_not_modifiable for a booking that is not confirmed (cancelled, pending, held, expired, some rooms cancelled, on or after check-in); 409 modification_not_supported on an upstream (Hotel-X) booking; 400 naming the field for an impossible stay.",
+  security: apiKeySecurity,
+  middleware: [coreAccess()] as const,
+  request: {
+    params: z.object({ bookingReference: z.string().min(1).max(100) }),
+    ...body(modificationPreviewRequestSchema),
+  },
+  responses: {
+    200: {
+      description: "The booking as the change would make it, and its amounts",
+      ...json(modificationPreviewResponseSchema),
+    },
+    ...errorResponses(400, 401, 403, 404, 409, 413),
+  },
+});
+
+const modification = apiRoute({
+  operationId: "modifyBooking",
+  method: "post",
+  path: "/api/bookings/{bookingReference}/modifications",
+  tags: ["Booking"],
+  summary: "Commit a previewed change: exactly the previewed amounts, or 409 with the current figures",
+  description:
+    "Commits the preview named by previewId, at its amounts to the cent: the booked nights go back and the new ones are taken in one transaction; the booking keeps its reference and gains modifiedAt and a new version. 409 modification_outdated (details: preview and current figures, current null when the change cannot be made now) when the price, the availability or the booking moved since the preview; 409 modification_preview_expired after its 15 minutes; 404 modification_preview_not_found. Retry-safe: an Idempotency-Key replays the answer, and committing a committed preview answers it again.",
+  security: apiKeySecurity,
+  middleware: [coreAccess()] as const,
+  request: {
+    headers: idempotencyHeader,
+    params: z.object({ bookingReference: z.string().min(1).max(100) }),
+    ...body(modificationRequestSchema),
+  },
+  responses: {
+    200: { description: "The booking, changed", ...json(modificationResponseSchema) },
     ...errorResponses(400, 401, 403, 404, 409, 413),
   },
 });
@@ -508,6 +558,27 @@ export const bookingRoutes = featureRouter<AccessEnv>()
     };
     const result = await executeHotelx({ ...request, variables }, call);
     return c.json(result as z.infer<typeof graphqlResponseSchema>, 200, replayHeaders(call));
+  })
+  .openapi(modificationPreview, async (c) => {
+    const request = c.req.valid("json");
+    const preview = await previewModification(
+      c.get("services").booking,
+      connectionOf(c, coreConnection),
+      c.req.valid("param").bookingReference,
+      request.change,
+    );
+    return c.json(success(preview), 200);
+  })
+  .openapi(modification, async (c) => {
+    const request = c.req.valid("json");
+    const response = await commitModificationOnce(
+      c.get("services").booking,
+      connectionOf(c, coreConnection),
+      c.req.valid("param").bookingReference,
+      request.previewId,
+      { key: c.req.header("idempotency-key"), request },
+    );
+    return c.json(response.body as z.infer<typeof modificationResponseSchema>, 200, replayHeaders(response));
   })
   .openapi(bookingByReference, async (c) => {
     const booking = await readBooking(c.get("db"), c.get("caller").partnerId, c.req.valid("param").bookingReference);

@@ -112,6 +112,8 @@ const BOOKING_EXAMPLE = {
   cancelledAt: null,
   cancelPrice: null,
   holdExpiresAt: null,
+  modifiedAt: null,
+  version: 1,
 };
 /** One booking as the reads show it (list and single read share it). */
 export const bookingExample = BOOKING_EXAMPLE;
@@ -946,6 +948,11 @@ export const bookingViewSchema = z
     holdExpiresAt: z.string().nullable().openapi({
       description: "A hold (bookCriteria.hold): when its rooms go back unless committed; null for any other booking",
     }),
+    modifiedAt: z.string().nullable().openapi({
+      description:
+        "When the stay was last changed (POST /api/bookings/{bookingReference}/modifications); null until then",
+    }),
+    version: z.number().int().openapi({ description: "Bumped by every change of the booking after it was made" }),
   })
   .openapi("Booking", { example: BOOKING_EXAMPLE });
 
@@ -1011,3 +1018,119 @@ export const cancelResponseSchema = envelopeSchema(cancelResultSchema).openapi("
 export const commitRequestSchema = z
   .object({ settings: settingsSchema })
   .openapi("CommitRequest", { example: { settings: { access: { code: 1001 } } } });
+
+const STAY_CHANGE_EXAMPLE = {
+  settings: { access: { code: 1001 } },
+  change: {
+    checkOut: "2027-03-13",
+    holder: { name: "Ada", surName: "Byron" },
+    rooms: [{ occupancyRefId: 1, roomCode: "DLX", boardCode: "BB" }],
+  },
+};
+
+/** POST /api/bookings/{bookingReference}/modifications/preview: what to change (every field optional). */
+export const modificationPreviewRequestSchema = z
+  .object({
+    settings: settingsSchema,
+    change: z
+      .object({
+        checkIn: isoDate.optional(),
+        checkOut: isoDate.optional(),
+        occupancies: z
+          .array(
+            z.object({
+              occupancyId: z.number().int().min(1).optional(),
+              paxes: z.array(bookPax).min(1).max(MAX_PAXES_PER_ROOM),
+            }),
+          )
+          .min(1)
+          .max(MAX_ROOMS)
+          .optional()
+          .openapi({
+            description:
+              "The rooms and their guests after the change (every room); occupancyId defaults to the position, from 1",
+          }),
+        holder: z.object({ name: z.string().min(1).max(100), surName: z.string().min(1).max(100) }).optional(),
+        rooms: z
+          .array(
+            z.object({
+              occupancyRefId: z.number().int().min(1),
+              roomCode: z.string().min(1).max(20).optional(),
+              boardCode: z.string().min(1).max(10).optional(),
+            }),
+          )
+          .min(1)
+          .max(MAX_ROOMS)
+          .optional()
+          .openapi({ description: "Another room type or board for some rooms (by occupancyRefId after the change)" }),
+      })
+      .openapi({ description: "What changes; what is left out stays as booked" }),
+  })
+  .openapi("ModificationPreviewRequest", { example: STAY_CHANGE_EXAMPLE });
+
+/** POST /api/bookings/{bookingReference}/modifications: the preview to commit. */
+export const modificationRequestSchema = z
+  .object({ settings: settingsSchema, previewId: z.string().min(1).max(100) })
+  .openapi("ModificationRequest", {
+    example: { settings: { access: { code: 1001 } }, previewId: "MPQ3V7K2M9XW4T8RJ5N6Y" },
+  });
+
+const MODIFIED_BOOKING_EXAMPLE = {
+  ...BOOKING_EXAMPLE,
+  checkOut: "2027-03-13",
+  holder: { name: "Ada", surName: "Byron" },
+  modifiedAt: "2027-02-02T08:05:00.000Z",
+  version: 2,
+};
+
+const modificationAmounts = {
+  priceDifference: money.openapi({
+    description:
+      "New selling total minus the booked one: positive is charged, negative refunded (PayAtProperty: the change of what the hotel collects; nothing is charged by us)",
+  }),
+  modificationFee: money.openapi({
+    description:
+      "Charged on top when the change drops booked nights or rooms inside a penalty window (docs/api-decisions.md)",
+  }),
+};
+
+export const modificationPreviewSchema = z
+  .object({
+    previewId: z.string(),
+    expiresAt: z.string().openapi({ description: "15 minutes after the preview; commit it before" }),
+    ...modificationAmounts,
+    booking: bookingViewSchema.openapi({
+      description: "The booking as the change makes it (version and modifiedAt as after a commit)",
+    }),
+  })
+  .openapi("ModificationPreview", {
+    example: {
+      previewId: "MPQ3V7K2M9XW4T8RJ5N6Y",
+      expiresAt: "2027-02-02T08:15:00.000Z",
+      priceDifference: { currency: "USD", amount: 145.57 },
+      modificationFee: { currency: "USD", amount: 0 },
+      booking: MODIFIED_BOOKING_EXAMPLE,
+    },
+  });
+
+export const modificationResultSchema = z
+  .object({
+    previewId: z.string(),
+    modifiedAt: z.string(),
+    ...modificationAmounts,
+    booking: bookingViewSchema,
+  })
+  .openapi("ModificationResult", {
+    example: {
+      previewId: "MPQ3V7K2M9XW4T8RJ5N6Y",
+      modifiedAt: "2027-02-02T08:05:00.000Z",
+      priceDifference: { currency: "USD", amount: 145.57 },
+      modificationFee: { currency: "USD", amount: 0 },
+      booking: MODIFIED_BOOKING_EXAMPLE,
+    },
+  });
+
+export const modificationPreviewResponseSchema =
+  envelopeSchema(modificationPreviewSchema).openapi("ModificationPreviewResponse");
+export const modificationResponseSchema = envelopeSchema(modificationResultSchema).openapi("ModificationResponse");
+export type StayChange = z.infer<typeof modificationPreviewRequestSchema>["change"];

@@ -66,6 +66,10 @@ export const bookings = sqliteTable(
     version: integer("version").notNull().default(1),
     // The quote booked (issue 28: a quote books once); null before that rule, and once a pending booking failed.
     quoteId: text("quote_id"),
+    // The last change of the stay (POST /api/bookings/:ref/modifications); null until changed.
+    modifiedAt: text("modified_at"),
+    // The fees of its changes so far (a stay shortened inside a penalty window), in `currency`.
+    modificationFees: real("modification_fees").notNull().default(0),
   },
   (t) => [
     uniqueIndex("bookings_partner_reference").on(t.partnerId, t.partnerReference),
@@ -97,4 +101,23 @@ export const quotes = sqliteTable(
     body: text("body").notNull(),
   },
   (t) => [index("quotes_expires_at").on(t.expiresAt)],
+);
+
+/**
+ * Previews of a booking change, kept in D1 (a commit may reach another location than its preview):
+ * `body` is the booking as the change makes it and its amounts (modification.ts), committed at most
+ * once, only while the booking is still at `booking_version` and before `expires_at` (ISO).
+ */
+export const bookingModifications = sqliteTable(
+  "booking_modifications",
+  {
+    id: text("id").primaryKey(),
+    partnerId: text("partner_id").notNull(),
+    bookingReference: text("booking_reference").notNull(),
+    bookingVersion: integer("booking_version").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    body: text("body").notNull(),
+    committedAt: text("committed_at"),
+  },
+  (t) => [index("booking_modifications_expires_at").on(t.expiresAt)],
 );

@@ -373,6 +373,37 @@ describe("explicit actions (section 6)", () => {
     });
   });
 
+  it("a text such as 'cancel my booking' cancels the session's booking through the same service", async () => {
+    await actorWithCard("text-cancel-actor");
+    const id = await startSession("text-cancel-actor");
+    const nothing = await say(id, "cancel my booking");
+    expect(nothing.result).toMatchObject({
+      status: "needs_input",
+      message: { text: "There is no booking in this conversation to cancel." },
+    });
+    const list = (await say(id, `refundable rooms, ${NEW_YORK}`)).result.artifacts.shortlist;
+    await act(id, "action_book_option", { optionId: list[0].optionId }, "pick-1");
+    await say(id, "Katherine Johnson");
+    const bookingId = (await say(id, "yes")).result.artifacts.booking.bookingId;
+    const other = await say(id, "cancel reservation BKNOTINTHISSESSION00");
+    expect(other.result.message.text).toBe(
+      "Booking BKNOTINTHISSESSION00 was not booked in this conversation, so I cannot cancel it here.",
+    );
+    expect((await call("GET", `/api/bookings/${bookingId}`)).json.data.status).toBe("success");
+    const cancelled = await say(id, "Please cancel my booking");
+    expect(cancelled.result).toMatchObject({
+      status: "cancelled",
+      artifacts: { cancellation: { bookingId, status: "cancelled", cancelPrice: { currency: "USD", amount: 0 } } },
+    });
+    expect(cancelled.result.message.text).toMatch(
+      new RegExp(`^Your booking ${bookingId} at .+ is cancelled\\. Nothing is charged\\.$`),
+    );
+    expect((await call("GET", `/api/bookings/${bookingId}`)).json.data.status).toBe("cancelled");
+    // Nothing left to cancel: said so, nothing cancelled twice.
+    const again = await say(id, "cancel my booking");
+    expect(again.result.message.text).toBe("There is no booking in this conversation to cancel.");
+  });
+
   it("a confirmation whose booking was already made under the session's reference reports it instead of booking again", async () => {
     await actorWithCard("recovery-actor");
     const id = await startSession("recovery-actor");
@@ -722,6 +753,13 @@ describe("upstream", () => {
       expect(again.result.message.text).toBe(
         `Your booking ${row.reference} at Sandbox scenario HXLOST10000 is being confirmed by the supplier. The supplier has not answered yet and may still confirm it: please do not book again meanwhile.`,
       );
+      // Asked to cancel it meanwhile: the cancel service refuses a pending booking, and chat says why in the same words.
+      const cancelAsk = await say(id, "Please cancel my booking");
+      expect(cancelAsk.result).toMatchObject({ status: "error", artifacts: { error: { code: "booking_pending" } } });
+      expect(cancelAsk.result.message.text).toBe(
+        `I could not cancel ${row.reference} yet. Your booking ${row.reference} at Sandbox scenario HXLOST10000 is being confirmed by the supplier. The supplier has not answered yet and may still confirm it: please do not book again meanwhile. Ask me again once it is confirmed.`,
+      );
+      expect((await bookingOf(id))!.status).toBe("pending");
 
       // The upstream drops it (cancelled there) and upkeep settles it `failed`: "not booked" in both places.
       const access = sandboxAccess(await demoUpstreamUrl(), "test");

@@ -24,6 +24,7 @@ import {
   isCompletion,
   mergeSlots,
   missingForSearch,
+  readCancelRequest,
   readConfirmation,
   readGuestName,
   readSearch,
@@ -667,8 +668,77 @@ const pickFromText = (state: ConversationState, text: string): ShortlistEntry | 
   return state.shortlist.find((e) => e.name === pick.name) ?? null;
 };
 
+/** The states whose question a message answers first: there "cancel" means "no", not a cancellation. */
+const ANSWERING: ReadonlySet<ConversationState["status"]> = new Set<ConversationState["status"]>([
+  "guest_name_required",
+  "payment_setup_required",
+  "payment_confirmation_required",
+  "price_change_confirmation_required",
+]);
+
+/**
+ * Cancels a booking of this session through the booking service POST /api/cancel uses (the same
+ * rules: a pending booking is not cancelled, it is being confirmed).
+ */
+const cancelInSession = async (
+  ctx: TurnContext,
+  state: ConversationState,
+  booked: ConversationState["bookings"][number],
+): Promise<ChatResult> => {
+  try {
+    const cancelled = await cancelBooking(ctx.deps, ctx.partnerId, booked.bookingId, ctx.now);
+    booked.status = "cancelled";
+    state.status = "cancelled";
+    return reply(
+      "cancelled",
+      `Your booking ${booked.bookingId} at ${booked.hotelName} is cancelled.${cancelled.cancelPrice.amount > 0 ? ` A cancellation fee of ${money(cancelled.cancelPrice.amount, cancelled.cancelPrice.currency)} applies.` : " Nothing is charged."}`,
+      {
+        cancellation: {
+          bookingId: booked.bookingId,
+          status: cancelled.status,
+          cancelledAt: cancelled.cancelledAt,
+          cancelPrice: cancelled.cancelPrice,
+        },
+      },
+    );
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    // Not known to exist at the supplier yet: said in the words of its status, never "cancelled".
+    if (error.code === "booking_pending")
+      return reply(
+        "error",
+        `I could not cancel ${booked.bookingId} yet. ${bookingStatusText(booked, "pending")} Ask me again once it is confirmed.`,
+        { error: { code: error.code, message: error.message } },
+      );
+    return reply("error", `I could not cancel ${booked.bookingId}: ${error.message}`, {
+      error: { code: error.code, message: error.message },
+    });
+  }
+};
+
+/** "cancel my booking": the booking it names, else the session's last one not cancelled yet. */
+const cancelByText = (
+  ctx: TurnContext,
+  state: ConversationState,
+  reference: string | null,
+): Promise<ChatResult> | ChatResult => {
+  const booked = reference
+    ? state.bookings.find((b) => b.bookingId === reference)
+    : [...state.bookings].reverse().find((b) => b.status !== "cancelled");
+  if (booked) return cancelInSession(ctx, state, booked);
+  return reply(
+    "needs_input",
+    reference
+      ? `Booking ${reference} was not booked in this conversation, so I cannot cancel it here.`
+      : "There is no booking in this conversation to cancel.",
+  );
+};
+
 const textTurn = async (ctx: TurnContext, state: ConversationState, text: string): Promise<ChatResult> => {
   const s = state.selection;
+  // "cancel my booking" cancels, unless the message answers the question just asked.
+  const cancelRequest = ANSWERING.has(state.status) ? null : readCancelRequest(text);
+  if (cancelRequest) return cancelByText(ctx, state, cancelRequest.reference);
   switch (state.status) {
     case "guest_name_required": {
       const guest = readGuestName(text);
@@ -773,28 +843,7 @@ export const takeTurn = async (ctx: TurnContext, state: ConversationState, event
     case "action_cancel_booking": {
       const booked = state.bookings.find((b) => b.bookingId === event.payload.bookingId);
       if (!booked) throw new ApiError("booking_not_in_session", "bookingId was not booked in this session");
-      try {
-        const cancelled = await cancelBooking(ctx.deps, ctx.partnerId, booked.bookingId, ctx.now);
-        booked.status = "cancelled";
-        state.status = "cancelled";
-        return reply(
-          "cancelled",
-          `Your booking ${booked.bookingId} at ${booked.hotelName} is cancelled.${cancelled.cancelPrice.amount > 0 ? ` A cancellation fee of ${money(cancelled.cancelPrice.amount, cancelled.cancelPrice.currency)} applies.` : " Nothing is charged."}`,
-          {
-            cancellation: {
-              bookingId: booked.bookingId,
-              status: cancelled.status,
-              cancelledAt: cancelled.cancelledAt,
-              cancelPrice: cancelled.cancelPrice,
-            },
-          },
-        );
-      } catch (error) {
-        if (!(error instanceof ApiError) || error.status >= 500) throw error;
-        return reply("error", `I could not cancel ${booked.bookingId}: ${error.message}`, {
-          error: { code: error.code, message: error.message },
-        });
-      }
+      return cancelInSession(ctx, state, booked);
     }
   }
 };

@@ -364,6 +364,18 @@ export const readShortlistPick = (text: string, names: string[]): ShortlistPick 
 export const isBookingIntent = (text: string) =>
   /\b(book|reserve|i'?ll take|we'?ll take|take the|go with|choose|pick|select|i want the|let'?s do)\b/i.test(text);
 
+/**
+ * "cancel my booking", "please cancel reservation BK…": a request to cancel a booking, with its
+ * reference when the message names one; null for anything else ("don't cancel", a bare "cancel",
+ * which answers a confirmation question with no).
+ */
+export const readCancelRequest = (text: string): { reference: string | null } | null => {
+  if (!/\bcancel(?:l?ing|l?ed)?\b/i.test(text) || /\b(?:don'?t|do not|not|never)\s+cancel/i.test(text)) return null;
+  const reference = /\b(BK[A-Z0-9]{8,})\b/i.exec(text)?.[1]?.toUpperCase() ?? null;
+  if (!reference && !/\b(?:booking|reservation|stay|room)\b/i.test(text)) return null;
+  return { reference };
+};
+
 /** "yes"/"no" to a confirmation question; null when the message is neither. */
 export const readConfirmation = (text: string): "yes" | "no" | null => {
   const t = text.trim().toLowerCase();

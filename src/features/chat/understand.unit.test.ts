@@ -4,6 +4,7 @@ import {
   isCompletion,
   mergeSlots,
   missingForSearch,
+  readCancelRequest,
   readConfirmation,
   readGuestName,
   readSearch,
@@ -276,4 +277,17 @@ describe("shortlist references, confirmations, completion and guest names", () =
   it.each(["Smith", "book the second one please now today", "42 Main St"])("no guest name in %s", (text) =>
     expect(readGuestName(text)).toBeNull(),
   );
+});
+
+describe("readCancelRequest", () => {
+  it.each([
+    ["cancel my booking", { reference: null }],
+    ["Please cancel the reservation", { reference: null }],
+    ["I want to cancel booking bkabc123def456", { reference: "BKABC123DEF456" }],
+    ["cancel BKABC123DEF456 please", { reference: "BKABC123DEF456" }],
+    ["cancel", null],
+    ["don't cancel my booking", null],
+    ["free cancellation hotels in Paris", null],
+    ["refundable rooms with free cancellation, New York", null],
+  ])("%s -> %j", (text, request) => expect(readCancelRequest(text)).toEqual(request));
 });

@@ -607,6 +607,13 @@ describe("upkeep", () => {
         { level: "info", event: "upkeep", task: "expired-idempotency", removed: 0, durationMs: expect.any(Number) },
         { level: "info", event: "upkeep", task: "settle-pending-bookings", removed: 0, durationMs: expect.any(Number) },
         { level: "info", event: "upkeep", task: "expired-holds", removed: 0, durationMs: expect.any(Number) },
+        {
+          level: "info",
+          event: "upkeep",
+          task: "expired-modification-previews",
+          removed: 0,
+          durationMs: expect.any(Number),
+        },
       ]);
       expect(errors).toEqual([]);
     });
@@ -642,6 +649,7 @@ describe("upkeep", () => {
         { task: "expired-idempotency", removed: 0 },
         { task: "settle-pending-bookings", removed: 0 },
         { task: "expired-holds", removed: 0 },
+        { task: "expired-modification-previews", removed: 0 },
       ]);
       expect(await remaining()).toEqual(KEPT);
       expect(lines(errors)).toEqual([

@@ -1,6 +1,7 @@
 import { and, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../platform/db/client";
+import { addDays } from "../../platform/time/zoned-time";
 import type { BookedStay } from "./supplier";
 import { roomNights } from "./tables";
 
@@ -39,6 +40,45 @@ export const allotmentTakes = (
         }),
     ),
   );
+
+/**
+ * The takes of `allotmentTakes`, each applied only while `guard` (a condition over the caller's own
+ * tables) holds: first every night's row is made if missing (sold 0 at the type's allotment, what a
+ * missing row already means, so harmless whatever the guard), then one guarded update per room type.
+ * The CHECK (sold <= allotment; a stopped night counts as full) still refuses the last room twice.
+ */
+export const guardedAllotmentTakes = (
+  db: Db,
+  accommodationCode: string,
+  rooms: RoomsToTake[],
+  nights: string[],
+  guard: SQL,
+): AllotmentWrite[] => [
+  ...rooms.flatMap((room) =>
+    nights.map((night) =>
+      db
+        .insert(roomNights)
+        .values({ accommodationCode, roomCode: room.roomCode, night, allotment: room.defaultAllotment, sold: 0 })
+        .onConflictDoNothing(),
+    ),
+  ),
+  ...rooms.map((room) =>
+    db
+      .update(roomNights)
+      .set({
+        sold: sql`CASE WHEN ${roomNights.stopSell} = 1 THEN ${roomNights.allotment} + 1 ELSE ${roomNights.sold} + ${room.count} END`,
+      })
+      .where(
+        and(
+          eq(roomNights.accommodationCode, accommodationCode),
+          eq(roomNights.roomCode, room.roomCode),
+          gte(roomNights.night, nights[0]!),
+          lt(roomNights.night, addDays(nights[nights.length - 1]!, 1)),
+          guard,
+        ),
+      ),
+  ),
+];
 
 /**
  * Every night of the stay in one statement per room type (book wrote a row for each night), each

@@ -2,7 +2,7 @@ import { and, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
 import { randomToken } from "../../platform/crypto/digest";
 import type { Db } from "../../platform/db/client";
 import { isCheckViolation } from "../../platform/db/constraint";
-import { type AllotmentWrite, allotmentGiveBacks, allotmentTakes } from "./allotment";
+import { type AllotmentWrite, allotmentGiveBacks, allotmentTakes, guardedAllotmentTakes } from "./allotment";
 import {
   catalogueFor,
   nightFactors,
@@ -522,6 +522,8 @@ export type LocalWrites = {
     accommodation: SupplyAccommodation,
     ref: OfferRef,
     stay: Stay,
+    /** Takes applied only while this holds (a booking changed under its version): supply's guardedAllotmentTakes. */
+    guard?: SQL,
   ): Promise<{ writes: AllotmentWrite[]; booking: SupplierBooking }>;
   /**
    * The writes that give a stay back, each applied only while `guard` (a condition over the caller's
@@ -540,7 +542,7 @@ export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites
   // A mixed offer booked several room types: each gives its rooms back.
   const cancelWrites = (stay: BookedStay, guard?: SQL, roomCodes?: readonly string[]) =>
     allotmentGiveBacks(db, stay, roomCodes ? countsOf(roomCodes) : roomsByType(stay.roomCode, stay.roomCount), guard);
-  const bookWrites: LocalWrites["bookWrites"] = async (accommodation, ref, stay) => {
+  const bookWrites: LocalWrites["bookWrites"] = async (accommodation, ref, stay, guard) => {
     const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
     const picks = picksOf(catalogue, ref, stay.rooms.length);
     if (!picks) throw new SupplierRefusal("unavailable");
@@ -570,7 +572,9 @@ export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites
       return { roomCode, count, defaultAllotment: room.defaultAllotment };
     });
     return {
-      writes: allotmentTakes(db, accommodation.code, rooms, nights),
+      writes: guard
+        ? guardedAllotmentTakes(db, accommodation.code, rooms, nights, guard)
+        : allotmentTakes(db, accommodation.code, rooms, nights),
       booking: {
         supplierReference: `INV-${randomToken(9)}`,
         hotelConfirmationNumber: randomToken(6).replace(/[-_]/g, "X").toUpperCase(),

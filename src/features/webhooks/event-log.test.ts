@@ -97,7 +97,12 @@ const inParallel = async <T, R>(items: T[], width: number, work: (item: T, i: nu
 };
 
 /** Quotes the option and books the quote. */
-const book = async (option: SearchedOption, partnerReference: string, as: As = {}, extra: object = {}) => {
+const book = async (
+  option: SearchedOption,
+  partnerReference: string,
+  as: As = {},
+  extra: Record<string, unknown> = {},
+) => {
   const connection = as.connection ?? DEMO_CODE;
   const quote = await post("/api/quote", quoteBody(option, {}, connection), { apiKey: as.apiKey });
   expect(quote.status, quote.text).toBe(200);

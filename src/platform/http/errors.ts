@@ -126,6 +126,11 @@ export const errorStatus = {
   hold_not_supported: 409,
   hold_expired: 409,
   booking_not_held: 409,
+  booking_not_modifiable: 409,
+  modification_not_supported: 409,
+  modification_preview_not_found: 404,
+  modification_preview_expired: 409,
+  modification_outdated: 409,
 
   // Chat
   session_not_found: 404,

@@ -1,0 +1,438 @@
+import { env } from "cloudflare:test";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, OTHER_KEY, post } from "../../../test/support/api";
+import { bookBody, cancelBody, connectionByCode, quoteOf, searchOne } from "../../../test/support/booking";
+import { inDays } from "../../../test/support/clock";
+import { seedDemoAccommodations } from "../../../test/support/demo-content";
+import { OPERATOR } from "../../../test/support/sessions";
+import { sandboxUrl } from "../../../test/support/accounts";
+import { seedDemoUpstream } from "../../../test/support/seed";
+import { eq } from "drizzle-orm";
+import { database } from "../../platform/db/client";
+import { addDays } from "../../platform/time/zoned-time";
+import { accommodationByCode, inventorySupplier } from "../supply";
+import { applyChange, atVersion, stayChangedWrites } from "./booking-writes";
+import { bookedStayOf } from "./cancel";
+import { bookingDeps } from "./deps";
+import { expiredModificationPreviews, previewModification } from "./modification";
+import { bookings } from "./tables";
+
+beforeAll(async () => {
+  await seedDemoAccommodations(env.DB, { accommodations: 16 });
+});
+
+const TWO_ADULTS = { paxes: [{ age: 30 }, { age: 30 }] };
+const SETTINGS = { access: { code: 1001 } };
+const cents = (amount: number) => Math.round(amount * 100);
+
+let references = 0;
+/** Books `rooms` rooms of one type at `code` from `checkIn` for `nights` (a refundable MerchantPay rate). */
+const book = async (code: string, checkIn: string, nights = 2, rooms = 1) => {
+  const searched = await searchOne(code, {
+    checkIn,
+    checkOut: addDays(checkIn, nights),
+    occupancies: Array.from({ length: rooms }, () => TWO_ADULTS),
+    pick: (o) => o.isRefundable && o.paymentType === "MerchantPay" && !o.roomCode?.includes("+"),
+  });
+  const quote = await quoteOf(searched);
+  const res = await post("/api/book", bookBody(quote, `mod-${++references}`));
+  expect(res.status, res.text).toBe(200);
+  return { booking: res.json.data, quote };
+};
+
+const preview = (reference: string, change: Record<string, unknown>, apiKey?: string, code = 1001) =>
+  post(`/api/bookings/${reference}/modifications/preview`, { settings: { access: { code } }, change }, { apiKey });
+const commit = (reference: string, previewId: string, headers?: Record<string, string>) =>
+  post(`/api/bookings/${reference}/modifications`, { settings: SETTINGS, previewId }, { headers });
+const read = async (reference: string) => (await call("GET", `/api/bookings/${reference}`)).json.data;
+
+/** Rooms of `roomCode` left each night from `from` to `to` (inclusive), as the operator's inventory shows them. */
+const available = async (code: string, roomCode: string, from: string, to: string) => {
+  const res = await call("GET", `/api/inventory/${code}?from=${from}&to=${to}`, undefined, OPERATOR);
+  expect(res.status, res.text).toBe(200);
+  return res.json.data.rooms.find((r: any) => r.code === roomCode).nights.map((n: any) => n.available) as number[];
+};
+
+/** The booking as a read shows it, without what only a commit fixes (when it was changed). */
+const withoutTime = ({ modifiedAt: _at, ...booking }: any) => booking;
+
+describe("change a booking with a preview", () => {
+  it("a preview and its commit charge the same, to the cent, for random changes", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          shift: fc.integer({ min: -1, max: 3 }),
+          nights: fc.integer({ min: 1, max: 4 }),
+          rename: fc.boolean(),
+          guests: fc.constantFrom([30], [30, 30], [30, 8]),
+          board: fc.constantFrom(undefined, "BB"),
+        }),
+        async ({ shift, nights, rename, guests, board }) => {
+          const checkIn = inDays(50 + references);
+          const { booking } = await book("US000005", checkIn);
+          const change = {
+            checkIn: addDays(checkIn, shift),
+            checkOut: addDays(checkIn, shift + nights),
+            ...(rename ? { holder: { name: "Grace", surName: "Hopper" } } : {}),
+            occupancies: [{ paxes: guests.map((age) => ({ age })) }],
+            ...(board ? { rooms: [{ occupancyRefId: 1, boardCode: board }] } : {}),
+          };
+          const previewed = await preview(booking.bookingReference, change);
+          // A board the hotel does not sell for this room is a clear 400 naming change.rooms.
+          if (previewed.status === 400) {
+            expect(previewed.json.code).toBe("room_unavailable");
+            expect(previewed.json.message).toMatch(/^change\.rooms: the hotel does not sell/);
+            return;
+          }
+          expect(previewed.status, previewed.text).toBe(200);
+          const shown = previewed.json.data;
+          expect(cents(shown.priceDifference.amount)).toBe(
+            cents(shown.booking.rate.chargeTotal) - cents(booking.chargeTotal),
+          );
+          const committed = await commit(booking.bookingReference, shown.previewId);
+          expect(committed.status, committed.text).toBe(200);
+          expect(committed.json.data.priceDifference).toEqual(shown.priceDifference);
+          expect(committed.json.data.modificationFee).toEqual(shown.modificationFee);
+          expect(withoutTime(committed.json.data.booking)).toEqual(withoutTime(shown.booking));
+          const after = await read(booking.bookingReference);
+          expect(withoutTime(after)).toEqual(withoutTime(shown.booking));
+          expect(after).toMatchObject({
+            bookingReference: booking.bookingReference,
+            version: 2,
+            modifiedAt: committed.json.data.modifiedAt,
+            checkIn: change.checkIn,
+            checkOut: change.checkOut,
+          });
+        },
+      ),
+      { numRuns: 4 },
+    );
+  });
+
+  it("nights no longer used go back and new nights are taken; dates, names, guests and room type in one change", async () => {
+    const checkIn = inDays(45);
+    const { booking, quote } = await book("US000006", checkIn, 2);
+    const roomCode = quote.rooms[0].code as string;
+    const from = checkIn;
+    const to = addDays(checkIn, 3);
+    const before = await available("US000006", roomCode, from, to);
+    const res = await preview(booking.bookingReference, {
+      checkIn: addDays(checkIn, 1),
+      checkOut: addDays(checkIn, 4),
+      holder: { name: "Grace", surName: "Hopper" },
+      occupancies: [{ paxes: [{ age: 40, name: "Grace", surName: "Hopper" }] }],
+    });
+    expect(res.status, res.text).toBe(200);
+    const committed = await commit(booking.bookingReference, res.json.data.previewId);
+    expect(committed.status, committed.text).toBe(200);
+    // Night 0 given back, nights 1 kept, 2 and 3 taken.
+    expect(await available("US000006", roomCode, from, to)).toEqual([
+      before[0]! + 1,
+      before[1]!,
+      before[2]! - 1,
+      before[3]! - 1,
+    ]);
+    expect(committed.json.data.booking).toMatchObject({
+      holder: { name: "Grace", surName: "Hopper" },
+      occupancies: [{ occupancyId: 1, paxes: [{ age: 40, name: "Grace", surName: "Hopper" }] }],
+      rate: { nights: [{}, {}, {}] },
+    });
+  });
+
+  it("30 parallel changes onto the last free room make exactly one", async () => {
+    const code = "US000007";
+    const checkIn = inDays(60);
+    const { booking, quote } = await book(code, checkIn, 1);
+    const roomCode = quote.rooms[0].code as string;
+    // 29 copies of that booking (fixture rows, their night's allotment raised to match), and the night
+    // after it left with one free room: every booking asks to move onto it.
+    const target = addDays(checkIn, 1);
+    const copies = Array.from({ length: 29 }, (_, i) => `${booking.bookingReference}C${i}`);
+    const { results: columns } = await env.DB.prepare("PRAGMA table_info(bookings)").all<{ name: string }>();
+    // A copy books no quote (a quote books once: bookings.quote_id is unique).
+    const others = columns
+      .map((c) => c.name)
+      .filter((n) => n !== "reference" && n !== "partner_reference" && n !== "quote_id");
+    await env.DB.batch([
+      ...copies.map((reference, i) =>
+        env.DB.prepare(
+          `INSERT INTO bookings (reference, partner_reference, ${others.join(", ")}) SELECT ?1, ?2, ${others.join(", ")} FROM bookings WHERE reference = ?3`,
+        ).bind(reference, `mod-copy-${i}`, booking.bookingReference),
+      ),
+      env.DB.prepare(
+        "UPDATE room_nights SET allotment = sold + 29, sold = sold + 29 WHERE accommodation_code = ?1 AND room_code = ?2 AND night = ?3",
+      ).bind(code, roomCode, checkIn),
+      env.DB.prepare(
+        "INSERT INTO room_nights (accommodation_code, room_code, night, allotment, sold) VALUES (?1, ?2, ?3, 1, 0) ON CONFLICT DO UPDATE SET allotment = sold + 1",
+      ).bind(code, roomCode, target),
+    ]);
+    const all = [booking.bookingReference, ...copies];
+    const change = { checkIn: target, checkOut: addDays(target, 1) };
+    const previews = await Promise.all(all.map((reference) => preview(reference, change)));
+    for (const res of previews) expect(res.status, res.text).toBe(200);
+    const results = await Promise.all(all.map((reference, i) => commit(reference, previews[i]!.json.data.previewId)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const res of results.filter((r) => r.status !== 200)) {
+      expect(res.status, res.text).toBe(409);
+      expect(res.json).toMatchObject({
+        code: "modification_outdated",
+        message: "Availability changed since the preview: preview the change again",
+      });
+    }
+    expect(await available(code, roomCode, target, target)).toEqual([0]);
+    // The night left by the winner went back: one free again.
+    const moved = await Promise.all(all.map(read));
+    expect(moved.filter((b) => b.checkIn === target)).toHaveLength(1);
+    expect(moved.filter((b) => b.version === 1)).toHaveLength(29);
+  });
+
+  it("a commit retried answers the same change once: by Idempotency-Key (replayed) and without one", async () => {
+    const { booking, quote } = await book("US000008", inDays(70), 2);
+    const roomCode = quote.rooms[0].code as string;
+    const res = await preview(booking.bookingReference, { checkOut: addDays(quote.checkIn, 3) });
+    const id = res.json.data.previewId;
+    const first = await commit(booking.bookingReference, id, { "idempotency-key": "mod-commit-1" });
+    expect(first.status, first.text).toBe(200);
+    const nights = await available("US000008", roomCode, quote.checkIn, addDays(quote.checkIn, 2));
+    const replay = await commit(booking.bookingReference, id, { "idempotency-key": "mod-commit-1" });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.json.data).toEqual(first.json.data);
+    const again = await commit(booking.bookingReference, id);
+    expect(again.status, again.text).toBe(200);
+    expect(again.json.data).toEqual(first.json.data);
+    expect(await available("US000008", roomCode, quote.checkIn, addDays(quote.checkIn, 2))).toEqual(nights);
+    expect((await read(booking.bookingReference)).version).toBe(2);
+  });
+
+  it("parallel commits of one preview change the booking once and move its rooms once", async () => {
+    const { booking, quote } = await book("US000013", inDays(72), 1);
+    const roomCode = quote.rooms[0].code as string;
+    const to = addDays(quote.checkIn, 2);
+    const before = await available("US000013", roomCode, quote.checkIn, to);
+    const res = await preview(booking.bookingReference, {
+      checkIn: addDays(quote.checkIn, 1),
+      checkOut: addDays(quote.checkIn, 3),
+    });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => commit(booking.bookingReference, res.json.data.previewId)),
+    );
+    for (const r of results) expect(r.status, r.text).toBe(200);
+    expect(new Set(results.map((r) => r.json.data.modifiedAt)).size).toBe(1);
+    expect(await available("US000013", roomCode, quote.checkIn, to)).toEqual([
+      before[0]! + 1,
+      before[1]! - 1,
+      before[2]! - 1,
+    ]);
+    expect((await read(booking.bookingReference)).version).toBe(2);
+  });
+
+  it("a change computed from a version that moved on gives back and takes nothing", async () => {
+    const { booking, quote } = await book("US000014", inDays(74), 1);
+    const roomCode = quote.rooms[0].code as string;
+    const db = database(env.DB);
+    const row = (await db.select().from(bookings).where(eq(bookings.reference, booking.bookingReference)).get())!;
+    // Another change lands between this change's read and its batch.
+    await db
+      .update(bookings)
+      .set({ version: row.version + 1 })
+      .where(eq(bookings.reference, row.reference))
+      .run();
+    const to = addDays(quote.checkIn, 2);
+    const before = await available("US000014", roomCode, quote.checkIn, to);
+    const supplier = inventorySupplier(db);
+    const taking = await supplier.localWrites.bookWrites(
+      (await accommodationByCode(db, "US000014"))!,
+      { roomCode: row.roomCode, ratePlanCode: row.ratePlanCode },
+      { checkIn: addDays(quote.checkIn, 1), checkOut: addDays(quote.checkIn, 3), rooms: [[30, 30]] },
+      atVersion(db, row),
+    );
+    const change = stayChangedWrites(
+      db,
+      row,
+      "MPSTALE",
+      { checkIn: addDays(quote.checkIn, 1), checkOut: addDays(quote.checkIn, 3), modifiedAt: new Date().toISOString() },
+      (guard) => supplier.localWrites.cancelWrites(bookedStayOf(row), guard),
+      taking.writes,
+    );
+    expect(await applyChange(db, change)).toBe(false);
+    expect(await available("US000014", roomCode, quote.checkIn, to)).toEqual(before);
+  });
+
+  it("a preview whose price moved, or whose booking changed, is refused with the current figures", async () => {
+    const { booking, quote } = await book("US000009", inDays(75), 2);
+    const roomCode = quote.rooms[0].code as string;
+    const change = { checkOut: addDays(quote.checkIn, 3) };
+    const res = await preview(booking.bookingReference, change);
+    // The hotel raises the price of the added night.
+    const added = addDays(quote.checkIn, 2);
+    await env.DB.prepare(
+      "INSERT INTO room_nights (accommodation_code, room_code, night, allotment, sold, price) VALUES (?1, ?2, ?3, 5, 0, 999) ON CONFLICT DO UPDATE SET price = 999",
+    )
+      .bind("US000009", roomCode, added)
+      .run();
+    const late = await commit(booking.bookingReference, res.json.data.previewId);
+    expect(late.status, late.text).toBe(409);
+    expect(late.json.code).toBe("modification_outdated");
+    expect(late.json.message).toBe("The price changed since the preview: preview the change again");
+    expect(late.json.details.preview).toEqual({
+      priceDifference: res.json.data.priceDifference,
+      modificationFee: res.json.data.modificationFee,
+    });
+    expect(late.json.details.current.priceDifference.amount).toBeGreaterThan(res.json.data.priceDifference.amount);
+    expect((await read(booking.bookingReference)).version).toBe(1);
+
+    // Two previews of one booking: the first committed, the second was priced on what the booking was.
+    const a = await preview(booking.bookingReference, { holder: { name: "A", surName: "B" } });
+    const b = await preview(booking.bookingReference, { holder: { name: "C", surName: "D" } });
+    expect((await commit(booking.bookingReference, a.json.data.previewId)).status).toBe(200);
+    const stale = await commit(booking.bookingReference, b.json.data.previewId);
+    expect(stale.status).toBe(409);
+    expect(stale.json.message).toBe("The booking changed since the preview: preview the change again");
+  });
+
+  it("an expired preview is 409; an unknown one 404", async () => {
+    const { booking } = await book("US000010", inDays(80), 1);
+    const old = await previewModification(
+      bookingDeps(env),
+      await connectionByCode(),
+      booking.bookingReference,
+      { holder: { name: "Late", surName: "Comer" } },
+      Date.now() - 16 * 60_000,
+    );
+    const res = await commit(booking.bookingReference, old.previewId);
+    expect(res.status, res.text).toBe(409);
+    expect(res.json).toMatchObject({
+      code: "modification_preview_expired",
+      message: `The preview expired at ${old.expiresAt}: preview the change again`,
+    });
+    // Upkeep keeps it a day past its end, then deletes it.
+    const end = Date.parse(old.expiresAt);
+    await expiredModificationPreviews.run(env, new Date(end + 23 * 3600_000));
+    expect((await commit(booking.bookingReference, old.previewId)).status).toBe(409);
+    await expiredModificationPreviews.run(env, new Date(end + 25 * 3600_000));
+    expect((await commit(booking.bookingReference, old.previewId)).status).toBe(404);
+    const unknown = await commit(booking.bookingReference, "MPNOSUCHPREVIEW");
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.message).toBe(`No preview MPNOSUCHPREVIEW of booking ${booking.bookingReference}`);
+  });
+
+  it("shortening a stay inside a penalty window costs the penalty's share of the nights dropped", async () => {
+    const { booking, quote } = await book("US000011", inDays(85), 4);
+    const penalty = quote.cancelPolicy.cancelPenalties.reduce((a: any, b: any) => (a.value > b.value ? a : b));
+    const deps = bookingDeps(env);
+    const connection = await connectionByCode();
+    const change = { checkOut: addDays(quote.checkIn, 3) };
+    const before = await previewModification(deps, connection, booking.bookingReference, change);
+    const inside = await previewModification(
+      deps,
+      connection,
+      booking.bookingReference,
+      change,
+      Date.parse(penalty.deadline) + 60_000,
+    );
+    // Before any deadline passed nothing; inside it a quarter of the penalty (1 of 4 nights), rounded down.
+    const free = quote.cancelPolicy.cancelPenalties.every((p: any) => Date.parse(p.deadline) > Date.now());
+    if (free) expect(before.modificationFee.amount).toBe(0);
+    expect(cents(inside.modificationFee.amount)).toBe(Math.floor(cents(penalty.value) / 4));
+    // Lengthening drops nothing: no fee.
+    const longer = await previewModification(
+      deps,
+      connection,
+      booking.bookingReference,
+      { checkOut: addDays(quote.checkIn, 5) },
+      Date.parse(penalty.deadline) + 60_000,
+    );
+    expect(longer.modificationFee.amount).toBe(0);
+  });
+
+  it("refusals: another partner's booking 404, a cancelled or held one 409, an impossible stay 400 naming the field", async () => {
+    const { booking, quote } = await book("US000012", inDays(90), 2);
+    const theirs = await preview(booking.bookingReference, { holder: { name: "X", surName: "Y" } }, OTHER_KEY, 2001);
+    expect(theirs.status).toBe(404);
+
+    const backwards = await preview(booking.bookingReference, { checkOut: addDays(quote.checkIn, -1) });
+    expect(backwards.status).toBe(400);
+    expect(backwards.json).toMatchObject({
+      code: "invalid_dates",
+      message: "change.checkOut: checkOut must be after checkIn",
+    });
+    const past = await preview(booking.bookingReference, { checkIn: inDays(-5) });
+    expect(past.status).toBe(400);
+    expect(past.json.message).toBe("change.checkIn: checkIn must not be in the past");
+    const noAdult = await preview(booking.bookingReference, { occupancies: [{ paxes: [{ age: 5 }] }] });
+    expect(noAdult.status).toBe(400);
+    expect(noAdult.json.message).toBe("change.occupancies: Each occupancy needs at least one adult (age 18 or over)");
+    const noRoom = await preview(booking.bookingReference, { rooms: [{ occupancyRefId: 7, roomCode: "STD" }] });
+    expect(noRoom.status).toBe(400);
+    expect(noRoom.json.message).toBe(
+      "change.rooms[0].occupancyRefId: no room 7 in the changed booking (its occupancyRefIds: 1)",
+    );
+    const unknownRoom = await preview(booking.bookingReference, { rooms: [{ occupancyRefId: 1, roomCode: "NOPE" }] });
+    expect(unknownRoom.status).toBe(400);
+    expect(unknownRoom.json.code).toBe("room_unavailable");
+
+    const previewed = await preview(booking.bookingReference, { holder: { name: "X", surName: "Y" } });
+    expect((await post("/api/cancel", cancelBody(booking.bookingReference))).status).toBe(200);
+    const cancelled = await preview(booking.bookingReference, { holder: { name: "X", surName: "Y" } });
+    expect(cancelled.status).toBe(409);
+    expect(cancelled.json).toMatchObject({
+      code: "booking_not_modifiable",
+      message: "Booking cannot be modified. Current status: cancelled",
+    });
+    const late = await commit(booking.bookingReference, previewed.json.data.previewId);
+    expect(late.status).toBe(409);
+    expect(late.json.message).toBe("Booking cannot be modified. Current status: cancelled");
+
+    const held = await searchOne("US000012", { checkIn: inDays(95), pick: (o) => o.paymentType === "MerchantPay" });
+    const holdQuote = await quoteOf(held);
+    const hold = await post("/api/book", bookBody(holdQuote, `mod-hold-${references}`, { hold: true }));
+    expect(hold.status, hold.text).toBe(200);
+    const onHold = await preview(hold.json.data.bookingReference, { holder: { name: "X", surName: "Y" } });
+    expect(onHold.status).toBe(409);
+    expect(onHold.json.message).toBe("Booking cannot be modified. Current status: held");
+  });
+
+  it("a booking on an upstream (Hotel-X, connection 1002) is refused with 409 modification_not_supported", async () => {
+    const { booking } = await book("US000015", inDays(96), 1);
+    await seedDemoUpstream(env.DB, { credentialsKey: env.UPSTREAM_CREDENTIALS_KEY, url: sandboxUrl(), hotels: false });
+    try {
+      // The same booking as if the upstream of connection 1002 had made it.
+      await env.DB.prepare("UPDATE bookings SET supplier = ?1, connection_id = ?2 WHERE reference = ?3")
+        .bind("hotelx-con_demo_hotelx", "con_demo_hotelx", booking.bookingReference)
+        .run();
+      const res = await preview(booking.bookingReference, { holder: { name: "X", surName: "Y" } }, undefined, 1002);
+      expect(res.status, res.text).toBe(409);
+      expect(res.json).toMatchObject({
+        code: "modification_not_supported",
+        message: "This booking's supplier does not take changes: cancel it and book the new stay (nothing was changed)",
+      });
+    } finally {
+      await env.DB.prepare("delete from connection_upstreams where connection_id = 'con_demo_hotelx'").run();
+    }
+  });
+});
+
+describe("a change is one event of the partner's log (issue 28 item 5)", () => {
+  it("booking.modified carries what changed, before and after, and what the change cost", async () => {
+    const checkIn = inDays(70);
+    const { booking } = await book("US000008", checkIn, 2);
+    const change = { checkOut: addDays(checkIn, 3) };
+    const previewed = await preview(booking.bookingReference, change);
+    expect(previewed.status, previewed.text).toBe(200);
+    const committed = await commit(booking.bookingReference, previewed.json.data.previewId);
+    expect(committed.status, committed.text).toBe(200);
+    const log = await call("GET", "/api/events?limit=500&types=booking.modified");
+    expect(log.status, log.text).toBe(200);
+    const mine = log.json.data.events.filter((e: any) => e.bookingReference === booking.bookingReference);
+    expect(mine).toHaveLength(1);
+    const data = mine[0].data;
+    expect(data.before.checkOut).toBe(addDays(checkIn, 2));
+    expect(data.after.checkOut).toBe(addDays(checkIn, 3));
+    expect(data.after.rate.nights).toHaveLength(3);
+    expect(data.before).not.toHaveProperty("checkIn");
+    expect(data.priceDifference).toEqual(previewed.json.data.priceDifference);
+    expect(data.checkOut).toBe(addDays(checkIn, 3));
+  });
+});

@@ -1,0 +1,476 @@
+import { and, eq, lte } from "drizzle-orm";
+import { randomToken } from "../../platform/crypto/digest";
+import { database } from "../../platform/db/client";
+import { isCheckViolation } from "../../platform/db/constraint";
+import { ApiError } from "../../platform/http/api-error";
+import type { ErrorCode } from "../../platform/http/errors";
+import { success } from "../../platform/http/envelope";
+import { withIdempotency } from "../../platform/idempotency/idempotency";
+import { toMajor, toMinor } from "../../platform/money";
+import { stayNights } from "../../platform/time/zoned-time";
+import type { CoreConnection } from "../connections";
+import {
+  accommodationByCode,
+  hasLocalWrites,
+  isSellable,
+  MIXED_PRODUCT_SEPARATOR,
+  needsExchangeRates,
+  readExchangeTable,
+  sellingTermsFor,
+  sellingTotal,
+} from "../supply";
+import { bookedRate, isLiveRoom, type StoredRoom, storedRooms } from "./booked-rate";
+import { logBookingChange } from "./booking-events";
+import { applyChange, atVersion, stayChangedWrites, withEvent } from "./booking-writes";
+import { bookingView, partnerBooking } from "./bookings";
+import {
+  bookedStayOf,
+  bookingKeptChanging,
+  CHANGE_ATTEMPTS,
+  cancelPenaltyAt,
+  isOnOrAfterCheckIn,
+  parsePolicy,
+  supplierOfBooking,
+} from "./cancel";
+import type { BookingDeps } from "./deps";
+import type { StayChange } from "./schemas";
+import { offerTerms, stayFrom } from "./search";
+import { type BookingRow, bookingModifications } from "./tables";
+
+/** A preview can be committed for this long. */
+export const MODIFICATION_PREVIEW_MINUTES = 15;
+
+type Pax = Record<string, unknown> & { age: number };
+type StoredOccupancy = { occupancyId: number; paxes: Pax[] };
+
+/** The columns a change rewrites, as the row keeps them. */
+type ChangedFields = Pick<
+  BookingRow,
+  | "checkIn"
+  | "checkOut"
+  | "roomCode"
+  | "ratePlanCode"
+  | "roomCount"
+  | "boardCode"
+  | "chargeTotal"
+  | "rate"
+  | "rooms"
+  | "cancelPolicy"
+  | "holder"
+  | "occupancies"
+>;
+
+/** What a change makes of a booking: its new columns and what it costs, in the booking's currency. */
+type ModificationPlan = { fields: ChangedFields; priceDifference: number; modificationFee: number };
+
+const fieldError = (code: ErrorCode, field: string, message: string) =>
+  new ApiError(code, `${field}: ${message}`, { field });
+
+/** Only a confirmed booking, whole, before its check-in date, is changed (cancelled, pending, held, expired: 409). */
+const assertModifiable = (booking: BookingRow, now: number) => {
+  if (booking.status !== "success")
+    throw new ApiError("booking_not_modifiable", `Booking cannot be modified. Current status: ${booking.status}`);
+  if (storedRooms(booking).some((room) => !isLiveRoom(room)))
+    throw new ApiError(
+      "booking_not_modifiable",
+      "Booking cannot be modified: some of its rooms are cancelled. Cancel the rest and book again",
+    );
+  if (isOnOrAfterCheckIn(booking, now))
+    throw new ApiError("booking_not_modifiable", "Booking cannot be modified on or after its check-in date");
+};
+
+/** One room code and one rate plan code per room of a stored booking (a single-type booking repeats its codes). */
+const codesPerRoom = (booking: BookingRow) => {
+  const rooms = booking.roomCode.split(MIXED_PRODUCT_SEPARATOR);
+  const plans = booking.ratePlanCode.split(MIXED_PRODUCT_SEPARATOR);
+  return Array.from({ length: booking.roomCount }, (_, i) => ({
+    room: rooms[Math.min(i, rooms.length - 1)]!,
+    plan: plans[Math.min(i, plans.length - 1)]!,
+  }));
+};
+
+/**
+ * The rate plan of another room type or board with the same terms: the embedded inventory names its
+ * plans `<room>-<board>-<terms>` (STD-RO-FLX), so a change keeps the terms part and swaps the others.
+ */
+const planFor = (plan: string, bookedRoom: string, room: string, board: string | undefined) => {
+  const [bookedBoard, ...terms] = plan.slice(bookedRoom.length + 1).split("-");
+  return [room, board ?? bookedBoard, ...terms].join("-");
+};
+
+/** The stay validated as a search would, each refusal naming the field of `change` it is about. */
+const changedStay = (checkIn: string, checkOut: string, occupancies: StoredOccupancy[], now: number) => {
+  try {
+    return stayFrom(checkIn, checkOut, occupancies, now);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const field =
+      error.code === "invalid_occupancy"
+        ? "change.occupancies"
+        : /^checkIn/.test(error.message)
+          ? "change.checkIn"
+          : "change.checkOut";
+    throw fieldError(error.code as ErrorCode, field, error.message);
+  }
+};
+
+/**
+ * The fee of a change: the penalty cancelling the booking would cost now (non-refundable: what it
+ * was charged), times the share of its booked room-nights the change drops (nights of the booked
+ * stay the new one no longer has, and rooms fewer), rounded down to the minor unit. Nothing dropped,
+ * or before any penalty deadline: 0.
+ */
+const modificationFeeOf = (booking: BookingRow, bookedSelling: number, fields: ChangedFields, now: number) => {
+  const booked = stayNights(booking.checkIn, booking.checkOut);
+  const kept = new Set(stayNights(fields.checkIn, fields.checkOut));
+  const keptRoomNights = Math.min(booking.roomCount, fields.roomCount) * booked.filter((n) => kept.has(n)).length;
+  const bookedRoomNights = booking.roomCount * booked.length;
+  const dropped = bookedRoomNights - keptRoomNights;
+  if (dropped <= 0) return 0;
+  const policy = parsePolicy(booking.cancelPolicy);
+  const penalty = !policy ? 0 : policy.refundable ? cancelPenaltyAt(policy, now) : bookedSelling;
+  const minor = toMinor(penalty, booking.currency);
+  return toMajor(Math.floor((minor * dropped) / bookedRoomNights), booking.currency);
+};
+
+/**
+ * Prices a change of `booking` now with the supply pricing a new search and quote would use (the
+ * booking's supplier, the connection's terms, the booking's currency): the booking it makes and the
+ * amounts. Nothing is written.
+ */
+const planModification = async (
+  deps: BookingDeps,
+  connection: CoreConnection,
+  booking: BookingRow,
+  change: StayChange,
+  now: number,
+): Promise<ModificationPlan> => {
+  const supplier = await supplierOfBooking(deps, booking.supplier);
+  if (!hasLocalWrites(supplier))
+    throw new ApiError(
+      "modification_not_supported",
+      "This booking's supplier does not take changes: cancel it and book the new stay (nothing was changed)",
+    );
+  if (connection.id !== booking.connectionId)
+    throw fieldError(
+      "invalid_request",
+      "settings.access.code",
+      "this booking was made through another connection; change it through that one",
+    );
+  const checkIn = change.checkIn ?? booking.checkIn;
+  const checkOut = change.checkOut ?? booking.checkOut;
+  const occupancies: StoredOccupancy[] = change.occupancies
+    ? change.occupancies.map((o, i) => ({ occupancyId: o.occupancyId ?? i + 1, paxes: o.paxes as Pax[] }))
+    : (JSON.parse(booking.occupancies) as StoredOccupancy[]);
+  const ids = occupancies.map((o) => o.occupancyId);
+  if (new Set(ids).size !== ids.length)
+    throw fieldError("invalid_request", "change.occupancies", "each occupancyId must be different");
+  const stay = changedStay(checkIn, checkOut, occupancies, now);
+
+  // Each room keeps its booked room type and plan (a new room the first room's) unless change.rooms says otherwise.
+  const booked = codesPerRoom(booking);
+  const codes = ids.map((_, i) => booked[Math.min(i, booked.length - 1)]!);
+  const asked = new Set<number>();
+  for (const [k, room] of (change.rooms ?? []).entries()) {
+    const at = ids.indexOf(room.occupancyRefId);
+    if (at < 0 || asked.has(room.occupancyRefId))
+      throw fieldError(
+        "invalid_request",
+        `change.rooms[${k}].occupancyRefId`,
+        asked.has(room.occupancyRefId)
+          ? `room ${room.occupancyRefId} is named twice`
+          : `no room ${room.occupancyRefId} in the changed booking (its occupancyRefIds: ${ids.join(", ")})`,
+      );
+    asked.add(room.occupancyRefId);
+    const was = codes[at]!;
+    const code = room.roomCode ?? was.room;
+    codes[at] = { room: code, plan: planFor(was.plan, was.room, code, room.boardCode) };
+  }
+  const single = codes.every((c) => c.room === codes[0]!.room && c.plan === codes[0]!.plan);
+  const ref = {
+    roomCode: single ? codes[0]!.room : codes.map((c) => c.room).join(MIXED_PRODUCT_SEPARATOR),
+    ratePlanCode: single ? codes[0]!.plan : codes.map((c) => c.plan).join(MIXED_PRODUCT_SEPARATOR),
+  };
+
+  const accommodation = await accommodationByCode(deps.db, booking.accommodationCode);
+  if (!accommodation) throw new ApiError("accommodation_not_found", "Accommodation not found");
+  const table = needsExchangeRates(supplier, booking.currency) ? await readExchangeTable(deps.db) : null;
+  const terms = sellingTermsFor(connection, supplier, booking.currency, table);
+  const offer = await supplier.quote(accommodation, ref, stay, now, terms);
+  if (!offer || !isSellable(offer) || offer.paymentType !== booking.paymentType)
+    throw fieldError(
+      "room_unavailable",
+      change.rooms ? "change.rooms" : "change",
+      `the hotel does not sell room ${ref.roomCode} (rate plan ${ref.ratePlanCode}) for ${checkIn} to ${checkOut} with these guests`,
+    );
+  const rooms: StoredRoom[] = offerTerms(offer, ids).rooms.map((room) => ({
+    occupancyRefId: room.occupancyRefId,
+    code: room.code,
+    description: room.description,
+    rate: room.rate,
+  }));
+  const fields: ChangedFields = {
+    checkIn,
+    checkOut,
+    roomCode: ref.roomCode,
+    ratePlanCode: ref.ratePlanCode,
+    roomCount: rooms.length,
+    boardCode: offer.boardCode,
+    chargeTotal: offer.rate.chargeTotal,
+    rate: JSON.stringify(offer.rate),
+    rooms: JSON.stringify(rooms),
+    cancelPolicy: JSON.stringify(offer.cancelPolicy),
+    holder: change.holder
+      ? JSON.stringify({ name: change.holder.name, surName: change.holder.surName })
+      : booking.holder,
+    occupancies: JSON.stringify(occupancies),
+  };
+  const currency = booking.currency;
+  const bookedSelling = sellingTotal(bookedRate(booking), booking.paymentType);
+  const priceDifference = toMajor(
+    toMinor(sellingTotal(offer.rate, booking.paymentType), currency) - toMinor(bookedSelling, currency),
+    currency,
+  );
+  return { fields, priceDifference, modificationFee: modificationFeeOf(booking, bookedSelling, fields, now) };
+};
+
+/** The booking as a plan makes it, at `modifiedAt`. */
+const changedRow = (booking: BookingRow, plan: ModificationPlan, modifiedAt: string): BookingRow => ({
+  ...booking,
+  ...plan.fields,
+  modifiedAt,
+  modificationFees: toMajor(
+    toMinor(booking.modificationFees, booking.currency) + toMinor(plan.modificationFee, booking.currency),
+    booking.currency,
+  ),
+  version: booking.version + 1,
+});
+
+const amountsOf = (booking: BookingRow, plan: ModificationPlan) => ({
+  priceDifference: { currency: booking.currency, amount: plan.priceDifference },
+  modificationFee: { currency: booking.currency, amount: plan.modificationFee },
+});
+
+/** POST /api/bookings/:ref/modifications/preview: the changed booking and its amounts, kept 15 minutes for commit. */
+export const previewModification = async (
+  deps: BookingDeps,
+  connection: CoreConnection,
+  bookingReference: string,
+  change: StayChange,
+  now = Date.now(),
+) => {
+  const booking = await partnerBooking(deps.db, connection.partnerId, bookingReference);
+  assertModifiable(booking, now);
+  const plan = await planModification(deps, connection, booking, change, now);
+  const previewId = `MP${randomToken(15).toUpperCase().replace(/[-_]/g, "Z")}`;
+  const expiresAt = new Date(now + MODIFICATION_PREVIEW_MINUTES * 60_000).toISOString();
+  await deps.db
+    .insert(bookingModifications)
+    .values({
+      id: previewId,
+      partnerId: connection.partnerId,
+      bookingReference,
+      bookingVersion: booking.version,
+      expiresAt,
+      body: JSON.stringify({ change, plan }),
+    })
+    .run();
+  return {
+    previewId,
+    expiresAt,
+    ...amountsOf(booking, plan),
+    booking: bookingView(changedRow(booking, plan, new Date(now).toISOString())),
+  };
+};
+
+const JSON_COLUMNS = new Set(["rate", "rooms", "cancelPolicy", "holder", "occupancies"]);
+
+/** What a change changed, as `booking.modified` reports it: each changed field before and after (JSON columns read). */
+const beforeAndAfter = (booking: BookingRow, fields: ChangedFields) => {
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    const old = booking[key as keyof ChangedFields];
+    if (old === value) continue;
+    const read = (v: unknown) => (JSON_COLUMNS.has(key) && typeof v === "string" ? JSON.parse(v) : v);
+    before[key] = read(old);
+    after[key] = read(value);
+  }
+  return { before, after };
+};
+
+/** Whether two plans charge the same, to the cent, for the same rooms and terms. */
+const samePrice = (a: ModificationPlan, b: ModificationPlan) =>
+  a.fields.rate === b.fields.rate &&
+  a.fields.cancelPolicy === b.fields.cancelPolicy &&
+  a.priceDifference === b.priceDifference &&
+  a.modificationFee === b.modificationFee;
+
+/** 409: the preview no longer holds; `current` is what the change costs now (null: it cannot be made now). */
+const outdated = (booking: BookingRow, preview: ModificationPlan, current: ModificationPlan | null, why: string) =>
+  new ApiError("modification_outdated", `${why} since the preview: preview the change again`, {
+    preview: amountsOf(booking, preview),
+    current: current ? amountsOf(booking, current) : null,
+  });
+
+/** The change priced again now, or null when it cannot be made any more (no room, a stay now impossible). */
+const currentPlan = async (
+  deps: BookingDeps,
+  connection: CoreConnection,
+  booking: BookingRow,
+  change: StayChange,
+  now: number,
+) => {
+  try {
+    assertModifiable(booking, now);
+    return await planModification(deps, connection, booking, change, now);
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+};
+
+/**
+ * POST /api/bookings/:ref/modifications: commits a preview exactly as previewed (its rate, its
+ * amounts), in one batch: the booked rooms go back, the new ones are taken, the row changes under
+ * its version. Priced again first: if the price or the booking moved since the preview, 409 with
+ * the current figures; if the rooms went meanwhile (the allotment CHECK), 409 too. A preview
+ * already committed answers its booking again.
+ */
+export const commitModification = async (
+  deps: BookingDeps,
+  connection: CoreConnection,
+  bookingReference: string,
+  previewId: string,
+  now = Date.now(),
+) => {
+  const db = deps.db;
+  for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
+    const booking = await partnerBooking(db, connection.partnerId, bookingReference);
+    const preview = await db
+      .select()
+      .from(bookingModifications)
+      .where(
+        and(
+          eq(bookingModifications.id, previewId),
+          eq(bookingModifications.partnerId, connection.partnerId),
+          eq(bookingModifications.bookingReference, bookingReference),
+        ),
+      )
+      .get();
+    if (!preview)
+      throw new ApiError("modification_preview_not_found", `No preview ${previewId} of booking ${bookingReference}`);
+    const { change, plan } = JSON.parse(preview.body) as { change: StayChange; plan: ModificationPlan };
+    const answer = (row: BookingRow, modifiedAt: string) => ({
+      previewId,
+      modifiedAt,
+      ...amountsOf(row, plan),
+      booking: bookingView(row),
+    });
+    if (preview.committedAt !== null) return answer(booking, preview.committedAt);
+    if (Date.parse(preview.expiresAt) <= now)
+      throw new ApiError(
+        "modification_preview_expired",
+        `The preview expired at ${preview.expiresAt}: preview the change again`,
+        { expiresAt: preview.expiresAt },
+      );
+    assertModifiable(booking, now);
+    const current = await currentPlan(deps, connection, booking, change, now);
+    if (booking.version !== preview.bookingVersion) throw outdated(booking, plan, current, "The booking changed");
+    if (!current) throw outdated(booking, plan, null, "Availability changed");
+    if (!samePrice(plan, current)) throw outdated(booking, plan, current, "The price changed");
+
+    const supplier = await supplierOfBooking(deps, booking.supplier);
+    // planModification refused any other supplier.
+    if (!hasLocalWrites(supplier)) throw new Error(`${supplier.name} takes no changes`);
+    const accommodation = (await accommodationByCode(db, booking.accommodationCode))!;
+    const stay = changedStay(plan.fields.checkIn, plan.fields.checkOut, JSON.parse(plan.fields.occupancies), now);
+    const taking = await supplier.localWrites
+      .bookWrites(
+        accommodation,
+        { roomCode: plan.fields.roomCode, ratePlanCode: plan.fields.ratePlanCode },
+        stay,
+        atVersion(db, booking),
+      )
+      .catch(() => null);
+    if (!taking) throw outdated(booking, plan, null, "Availability changed");
+    const modifiedAt = new Date(now).toISOString();
+    const after = changedRow(booking, plan, modifiedAt);
+    const bookedCodes = storedRooms(booking).map((room) => room.code);
+    const release = (guard: Parameters<typeof supplier.localWrites.cancelWrites>[1]) =>
+      supplier.localWrites.cancelWrites(bookedStayOf(booking), guard, bookedCodes.length > 0 ? bookedCodes : undefined);
+    const logged = logBookingChange(db, "booking.modified", after, now, {
+      ...beforeAndAfter(booking, plan.fields),
+      ...amountsOf(booking, plan),
+    });
+    let applied: boolean;
+    try {
+      applied = await applyChange(
+        db,
+        withEvent(
+          stayChangedWrites(
+            db,
+            booking,
+            previewId,
+            {
+              ...plan.fields,
+              modifiedAt,
+              modificationFees: after.modificationFees,
+            },
+            release,
+            taking.writes,
+          ),
+          logged.writes,
+        ),
+      );
+    } catch (error) {
+      // The last room of a night went to another booking meanwhile: nothing was written.
+      if (isCheckViolation(error)) throw outdated(booking, plan, null, "Availability changed");
+      throw error;
+    }
+    // Another change of this booking landed first: read again (this preview committed by a parallel
+    // retry answers as committed; any other change makes it outdated).
+    if (!applied) continue;
+    await logged.announce(deps);
+    return answer(after, modifiedAt);
+  }
+  throw bookingKeptChanging();
+};
+
+/** POST /api/bookings/:ref/modifications under an optional Idempotency-Key (scope `modify`). */
+export const commitModificationOnce = (
+  deps: BookingDeps,
+  connection: CoreConnection,
+  bookingReference: string,
+  previewId: string,
+  idempotency: { key: string | undefined; request: unknown },
+) =>
+  withIdempotency(
+    deps.db,
+    {
+      scope: "modify",
+      partnerId: connection.partnerId,
+      key: idempotency.key,
+      request: [bookingReference, idempotency.request],
+    },
+    async () => ({
+      status: 200,
+      body: success(await commitModification(deps, connection, bookingReference, previewId)),
+    }),
+  );
+
+/** Previews are kept a day past their end, so a late retry of a commit still answers that change. */
+export const MODIFICATION_PREVIEW_RETENTION_MS = 24 * 60 * 60_000;
+
+/** Upkeep: previews more than a day past their end go. */
+export const expiredModificationPreviews = {
+  name: "expired-modification-previews",
+  run: async (env: Env, now: Date): Promise<number> => {
+    const before = new Date(now.getTime() - MODIFICATION_PREVIEW_RETENTION_MS).toISOString();
+    const result = await database(env.DB)
+      .delete(bookingModifications)
+      .where(lte(bookingModifications.expiresAt, before))
+      .run();
+    return result.meta.changes;
+  },
+};
