@@ -122,7 +122,7 @@ export const migrateLocal = async (stateDir = defaultStateDir) => {
 export const migrationSummary = (output: string): string => {
   const applied = /About to apply (\d+) migration/.exec(output);
   const total = readdirSync(join(root, "migrations")).filter((f) => f.endsWith(".sql")).length;
-  return applied
-    ? `D1 migrations: applied ${applied[1]} (${total} in migrations/).`
-    : `D1 migrations: all ${total} already applied.`;
+  if (applied) return `D1 migrations: applied ${applied[1]} (${total} in migrations/).`;
+  if (output.includes("No migrations to apply")) return `D1 migrations: all ${total} already applied.`;
+  return `D1 migrations: up to date (${total} in migrations/).`; // wrangler's output lowered by WRANGLER_LOG
 };

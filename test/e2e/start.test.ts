@@ -50,6 +50,8 @@ describe("npm start, out of process", () => {
         PORT: String(port),
         HOTELX_SANDBOX_PORT: String(sandboxPort),
         EDGESTAY_STATE_DIR: stateDir,
+        // As a developer's shell has it: vitest.config.ts lowers wrangler's log level for the suite.
+        WRANGLER_LOG: "log",
       },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
