@@ -407,7 +407,7 @@ export const runOps = async (argv: string[], env: NodeJS.ProcessEnv = process.en
     }
     const request = requestFor(positionals, values);
     const data = await send(
-      values.url ?? env.EDGESTAY_URL ?? `http://127.0.0.1:${env.PORT || "8787"}`,
+      values.url ?? (env.EDGESTAY_URL || `http://127.0.0.1:${env.PORT || "8787"}`),
       values.token ?? env.EDGESTAY_OPERATOR_TOKEN,
       request,
     );
