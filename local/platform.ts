@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 
@@ -28,7 +28,15 @@ export const startWrangler = (args: string[], stdio: "inherit" | "pipe" = "inher
   });
 
 /** The sandbox Hotel-X supplier's Worker (sandbox/hotelx), served beside the API. */
-export const SANDBOX_CONFIG = "sandbox/hotelx/wrangler.toml";
+export const SANDBOX_DIR = join(root, "sandbox", "hotelx");
+export const SANDBOX_CONFIG = join(SANDBOX_DIR, "wrangler.toml");
+
+/** The upkeep's cron (wrangler.toml [triggers]), which GET /__scheduled?cron= names under --test-scheduled. */
+export const upkeepCron = (): string => {
+  const cron = /^crons = \["([^"]+)"\]/m.exec(readFileSync(join(root, "wrangler.toml"), "utf8"))?.[1];
+  if (!cron) throw new Error("wrangler.toml has no [triggers] crons");
+  return cron;
+};
 
 /**
  * `wrangler dev` arguments: the API, or the Worker of `config`, on a loopback port over a state
@@ -53,11 +61,19 @@ export const devArgs = (options: {
   "--show-interactive-dev-session=false",
 ];
 
-export const runWrangler = (args: string[]): Promise<void> =>
+/** Runs wrangler with its output kept; on failure the output is printed, so nothing is lost. */
+export const runWrangler = (args: string[]): Promise<string> =>
   new Promise((ok, fail) => {
-    const child = startWrangler(args);
+    const child = startWrangler(args, "pipe");
+    let output = "";
+    child.stdout?.on("data", (d) => (output += d));
+    child.stderr?.on("data", (d) => (output += d));
     child.on("error", fail);
-    child.on("exit", (code) => (code === 0 ? ok() : fail(new Error(`wrangler ${args.join(" ")} exited with ${code}`))));
+    child.on("exit", (code) => {
+      if (code === 0) return ok(output);
+      process.stderr.write(output);
+      fail(new Error(`wrangler ${args.join(" ")} exited with ${code}`));
+    });
   });
 
 /** Creates .dev.vars from the documented demo values when it is missing, or completes an older one. */
@@ -92,7 +108,21 @@ export const devVar = (name: string): string => {
   return line.slice(name.length + 1).trim();
 };
 
-export const migrateLocal = (stateDir = defaultStateDir) => {
+/**
+ * Applies the local D1 migrations and prints one line: wrangler redraws its whole migration table
+ * after each file (29 tables for a fresh database), which buried everything else npm start says.
+ */
+export const migrateLocal = async (stateDir = defaultStateDir) => {
   mkdirSync(stateDir, { recursive: true });
-  return runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
+  const output = await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
+  console.log(migrationSummary(output));
+};
+
+/** One line for wrangler's migration output: how many were applied, or none to apply. */
+export const migrationSummary = (output: string): string => {
+  const applied = /About to apply (\d+) migration/.exec(output);
+  const total = readdirSync(join(root, "migrations")).filter((f) => f.endsWith(".sql")).length;
+  if (applied) return `D1 migrations: applied ${applied[1]} (${total} in migrations/).`;
+  if (output.includes("No migrations to apply")) return `D1 migrations: all ${total} already applied.`;
+  return `D1 migrations: up to date (${total} in migrations/).`; // wrangler's output lowered by WRANGLER_LOG
 };

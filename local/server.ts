@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { devArgs, root, SANDBOX_CONFIG, startWrangler } from "./platform";
+import { devArgs, root, SANDBOX_CONFIG, SANDBOX_DIR, startWrangler } from "./platform";
 
 export const freePort = () =>
   new Promise<number>((ok) => {
@@ -71,4 +71,22 @@ export const startLocalSandbox = (stateDir: string): Promise<LocalServer> =>
     (port, inspectorPort) => devArgs({ port, stateDir, inspectorPort, config: SANDBOX_CONFIG }),
     "/",
     () => true,
+    SANDBOX_DIR,
   );
+
+const isFree = (port: number) =>
+  new Promise<boolean>((ok) => {
+    const server = createServer()
+      .once("error", () => ok(false))
+      .listen(port, "127.0.0.1", () => server.close(() => ok(true)));
+  });
+
+/**
+ * The port to serve on: the one named by the environment as it is (wrangler says so if it is
+ * taken), else `preferred` when free, else any free one, so a second npm start (or an e2e run
+ * beside one) never shares a port with the first.
+ */
+export const portFor = async (named: string | undefined, preferred: number): Promise<number> => {
+  if (named !== undefined && named !== "") return Number(named);
+  return (await isFree(preferred)) ? preferred : freePort();
+};

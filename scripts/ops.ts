@@ -4,6 +4,7 @@
  * errors go to stderr with a non-zero exit (1 for an API or network failure, 2 for usage).
  */
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -27,17 +28,43 @@ Connections
   connections disable ID
   connections delete ID
 
+Upstream suppliers (a connection's Hotel-X upstream; credentials are write-only)
+  upstreams get CONNECTION_ID
+  upstreams set CONNECTION_ID --body JSON  e.g. '{"kind":"hotelx","url":"https://...","client":"...",
+                                           "context":"...","credentials":{"apiKey":"..."}}'
+  upstreams delete CONNECTION_ID           back to the embedded inventory
+
+Exchange rates
+  exchange-rates get
+  exchange-rates set --base CUR --rate CUR=N [--rate CUR=N ...]   replaces the whole table
+
+Inventory (embedded supplier)
+  inventory get CODE --from DATE --to DATE
+  inventory room CODE ROOM --body JSON        e.g. '{"from":"2027-03-10","to":"2027-03-10","stopSell":true}'
+  inventory rate-plan CODE PLAN --body JSON   e.g. '{"from":"2027-03-10","to":"2027-03-12","price":null}'
+  inventory fees CODE --body JSON             the accommodation's taxes and fees
+
+Data subjects
+  data-subjects erase --email EMAIL        erase one person's personal data (radar, chat, chat bookings)
+
 Housekeeping
   health                                   is the Worker up and its database reachable
   login-failures purge [--email EMAIL]     delete expired login-failure counters, or unlock one account
 
-Options
-  --url URL        base URL (env EDGESTAY_URL, default http://127.0.0.1:8787)
+Options (every command)
+  --url URL        base URL (env EDGESTAY_URL, else http://127.0.0.1:$PORT, PORT defaulting to 8787)
   --token TOKEN    operator token (env EDGESTAY_OPERATOR_TOKEN)
   -h, --help       this help
+  -V, --version    the CLI's version (package.json)
+
+A flag another command takes is refused (exit 2), never ignored.
 
 Exit status: 0 on success, 1 when the API or the network refuses, 2 for a usage error.
 `;
+
+/** package.json's version: the CLI ships with the Worker it drives. */
+const cliVersion = (): string =>
+  (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 class UsageError extends Error {}
 class ApiFailure extends Error {}
@@ -69,7 +96,61 @@ const options = {
   "clear-rate-name": { type: "boolean" },
   "clear-notification-email": { type: "boolean" },
   email: { type: "string" },
+  body: { type: "string" },
+  base: { type: "string" },
+  rate: { type: "string", multiple: true },
+  from: { type: "string" },
+  to: { type: "string" },
+  version: { type: "boolean", short: "V" },
 } as const;
+
+type Option = keyof typeof options;
+const EVERY_COMMAND: readonly Option[] = ["url", "token", "help", "version"];
+const CONNECTION_OPTIONS: readonly Option[] = [
+  "partner",
+  "api-type",
+  "connection-type",
+  "rate-limit",
+  "window-ms",
+  "net-markups",
+  "rate-name",
+  "notification-email",
+  "in-use",
+];
+
+/** The options each command takes: any other one is a usage error, not silently ignored. */
+const COMMAND_OPTIONS: Record<string, readonly Option[]> = {
+  health: [],
+  "partners create": [
+    "name",
+    "admin-email",
+    "admin-password",
+    "admin-password-md5",
+    "id",
+    "first-name",
+    "last-name",
+    "key-name",
+  ],
+  "partners list": ["page", "size"],
+  "connections create": CONNECTION_OPTIONS,
+  "connections list": ["partner", "page", "size"],
+  "connections get": [],
+  "connections update": [...CONNECTION_OPTIONS, "not-in-use", "clear-rate-name", "clear-notification-email"],
+  "connections enable": [],
+  "connections disable": [],
+  "connections delete": [],
+  "upstreams get": [],
+  "upstreams set": ["body"],
+  "upstreams delete": [],
+  "exchange-rates get": [],
+  "exchange-rates set": ["base", "rate"],
+  "inventory get": ["from", "to"],
+  "inventory room": ["body"],
+  "inventory rate-plan": ["body"],
+  "inventory fees": ["body"],
+  "data-subjects erase": ["email"],
+  "login-failures purge": ["email"],
+};
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>["values"];
 
@@ -88,11 +169,40 @@ const numberOption = (values: Values, name: keyof Values & string): number | und
   return n;
 };
 
-const positionalId = (positionals: string[]): string => {
-  const id = positionals[2];
-  if (!id) throw new UsageError(`${positionals.slice(0, 2).join(" ")} needs a connection ID`);
-  if (positionals.length > 3) throw new UsageError(`unexpected argument "${positionals[3]}"`);
-  return id;
+/** The command's arguments after its two words, exactly as many as `names` (URL-encoded). */
+const args = (positionals: string[], ...names: string[]): string[] => {
+  const given = positionals.slice(2);
+  if (given.length < names.length)
+    throw new UsageError(`${positionals.slice(0, 2).join(" ")} needs ${names.slice(given.length).join(" and ")}`);
+  if (given.length > names.length) throw new UsageError(`unexpected argument "${given[names.length]}"`);
+  return given.map(encodeURIComponent);
+};
+const positionalId = (positionals: string[]): string => args(positionals, "a connection ID")[0]!;
+
+/** --body: a JSON object, sent as the request body. */
+const jsonBody = (values: Values): unknown => {
+  const raw = required(values, "body");
+  try {
+    const body = JSON.parse(raw);
+    if (typeof body === "object" && body !== null && !Array.isArray(body)) return body;
+  } catch {
+    /* reported below */
+  }
+  throw new UsageError("--body must be a JSON object");
+};
+
+/** --rate CUR=N, repeated: the exchange-rate table. */
+const ratesOf = (values: Values): Record<string, number> => {
+  const rates: Record<string, number> = {};
+  for (const pair of values.rate ?? []) {
+    const [currency, value, extra] = pair.split("=");
+    const n = Number(value);
+    if (!currency || extra !== undefined || value === undefined || value.trim() === "" || !Number.isFinite(n))
+      throw new UsageError(`--rate takes CUR=N, e.g. EUR=0.92; got "${pair}"`);
+    rates[currency] = n;
+  }
+  if (Object.keys(rates).length === 0) throw new UsageError("--rate is required (CUR=N, repeated)");
+  return rates;
 };
 
 const query = (params: Record<string, string | number | undefined>) => {
@@ -172,18 +282,56 @@ const requestFor = (positionals: string[], values: Values): Request => {
         path: `/api/connections${query({ partnerId: values.partner, page: numberOption(values, "page"), size: numberOption(values, "size") })}`,
       };
     case "connections get":
-      return { method: "GET", path: `/api/connections/${encodeURIComponent(positionalId(positionals))}` };
+      return { method: "GET", path: `/api/connections/${positionalId(positionals)}` };
     case "connections update": {
       const body = connectionFields(values);
       const id = positionalId(positionals);
       if (Object.keys(body).length === 0) throw new UsageError("connections update needs at least one field to change");
-      return { method: "PATCH", path: `/api/connections/${encodeURIComponent(id)}`, body };
+      return { method: "PATCH", path: `/api/connections/${id}`, body };
     }
     case "connections enable":
     case "connections disable":
-      return { method: "PUT", path: `/api/connections/${encodeURIComponent(positionalId(positionals))}/${action}` };
+      return { method: "PUT", path: `/api/connections/${positionalId(positionals)}/${action}` };
     case "connections delete":
-      return { method: "DELETE", path: `/api/connections/${encodeURIComponent(positionalId(positionals))}` };
+      return { method: "DELETE", path: `/api/connections/${positionalId(positionals)}` };
+    case "upstreams get":
+      return { method: "GET", path: `/api/connections/${positionalId(positionals)}/upstream` };
+    case "upstreams set":
+      return { method: "PUT", path: `/api/connections/${positionalId(positionals)}/upstream`, body: jsonBody(values) };
+    case "upstreams delete":
+      return { method: "DELETE", path: `/api/connections/${positionalId(positionals)}/upstream` };
+    case "exchange-rates get":
+      return { method: "GET", path: "/api/operator/exchange-rates" };
+    case "exchange-rates set":
+      return {
+        method: "PUT",
+        path: "/api/operator/exchange-rates",
+        body: { base: required(values, "base"), rates: ratesOf(values) },
+      };
+    case "inventory get": {
+      const [code] = args(positionals, "an accommodation CODE");
+      const range = query({ from: required(values, "from"), to: required(values, "to") });
+      return { method: "GET", path: `/api/inventory/${code}${range}` };
+    }
+    case "inventory room": {
+      const [code, room] = args(positionals, "an accommodation CODE", "a ROOM code");
+      return { method: "PUT", path: `/api/inventory/${code}/rooms/${room}`, body: jsonBody(values) };
+    }
+    case "inventory rate-plan": {
+      const [code, plan] = args(positionals, "an accommodation CODE", "a rate PLAN code");
+      return { method: "PUT", path: `/api/inventory/${code}/rate-plans/${plan}`, body: jsonBody(values) };
+    }
+    case "inventory fees": {
+      const [code] = args(positionals, "an accommodation CODE");
+      return { method: "PUT", path: `/api/inventory/${code}/fees`, body: jsonBody(values) };
+    }
+    case "data-subjects erase":
+      args(positionals);
+      return {
+        method: "POST",
+        path: "/api/operator/data-subjects/erase",
+        body: { email: required(values, "email") },
+      };
     case "login-failures purge":
       return {
         method: "POST",
@@ -240,13 +388,26 @@ export const runOps = async (argv: string[], env: NodeJS.ProcessEnv = process.en
       throw new UsageError((err as Error).message);
     }
     const { values, positionals } = parsed;
+    if (values.version) {
+      process.stdout.write(`edgestay ops ${cliVersion()}\n`);
+      return 0;
+    }
     if (values.help || positionals.length === 0) {
       process.stdout.write(HELP);
       return values.help ? 0 : 2;
     }
+    const command = positionals.slice(0, 2).join(" ");
+    const allowed = COMMAND_OPTIONS[command] ?? COMMAND_OPTIONS[positionals[0]!];
+    if (allowed) {
+      const foreign = (Object.keys(values) as Option[]).filter(
+        (o) => !allowed.includes(o) && !EVERY_COMMAND.includes(o),
+      );
+      if (foreign.length > 0)
+        throw new UsageError(`${foreign.map((o) => `--${o}`).join(", ")} is not an option of "${command}"`);
+    }
     const request = requestFor(positionals, values);
     const data = await send(
-      values.url ?? env.EDGESTAY_URL ?? "http://127.0.0.1:8787",
+      values.url ?? (env.EDGESTAY_URL || `http://127.0.0.1:${env.PORT || "8787"}`),
       values.token ?? env.EDGESTAY_OPERATOR_TOKEN,
       request,
     );

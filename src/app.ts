@@ -24,6 +24,7 @@ import { errorBodies, featureRouter } from "./platform/http/router";
 import { type AppEnv, type Services, withServices } from "./platform/app-env";
 import { requestServices } from "./services";
 import { requestLog } from "./platform/observability/request-log";
+import { versionHeader } from "./platform/http/deployed-version";
 import { pageSecurityHeaders } from "./platform/http/secure-headers";
 import { loggableError } from "./platform/observability/loggable-error";
 
@@ -67,6 +68,7 @@ const documentServer = (env: Env, requestUrl: string) => {
 export const createApp = ({ services = requestServices }: { services?: (env: Env) => Services } = {}) => {
   const app = featureRouter();
 
+  app.use("*", versionHeader());
   app.use("*", requestLog());
   app.use("*", pageSecurityHeaders());
   // Hono's: a caller's X-Request-Id is kept when it is at most 128 of [A-Za-z0-9_=-], else a UUID.

@@ -204,6 +204,54 @@ describe("operator CLI against a running Worker", () => {
     expect(noPartner.stderr).toContain("404 Partner not found");
   });
 
+  it("covers upstreams, exchange rates, inventory and data-subject erasure", async () => {
+    const upstream = await ops(["upstreams", "get", "con_demo_hotelx"]);
+    expect(upstream.code, upstream.stderr).toBe(0);
+    expect(upstream.data).toMatchObject({
+      kind: "hotelx",
+      client: "edgestay-demo",
+      credentials: { apiKey: "********" },
+    });
+    const { url, client, context } = upstream.data;
+    const body = JSON.stringify({ kind: "hotelx", url, client, context, credentials: { apiKey: "demo-hotelx-key" } });
+    expect((await ops(["upstreams", "delete", "con_demo_hotelx"])).code).toBe(0);
+    expect((await ops(["upstreams", "get", "con_demo_hotelx"])).stderr).toMatch(/^ops: 404 /);
+    const restored = await ops(["upstreams", "set", "con_demo_hotelx", "--body", body]);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.data).toMatchObject({ kind: "hotelx", url, client, context });
+    expect((await ops(["upstreams", "set", "con_demo_hotelx", "--body", "[1]"])).stderr).toContain(
+      "--body must be a JSON object",
+    );
+
+    const rates = await ops(["exchange-rates", "set", "--base", "USD", "--rate", "EUR=0.92", "--rate", "GBP=0.79"]);
+    expect(rates.code, rates.stderr).toBe(0);
+    expect((await ops(["exchange-rates", "get"])).data).toMatchObject({ base: "USD", rates: { EUR: 0.92, GBP: 0.79 } });
+    expect((await ops(["exchange-rates", "set", "--base", "USD", "--rate", "EUR"])).code).toBe(2);
+
+    // No demo accommodations in this Worker: the CLI reaches the inventory routes, which answer 404.
+    const inventory = await ops(["inventory", "get", "US000001", "--from", "2027-03-10", "--to", "2027-03-12"]);
+    expect(inventory.code).toBe(1);
+    expect(inventory.stderr).toMatch(/^ops: 404 /);
+    expect((await ops(["inventory", "room", "US000001"])).stderr).toContain("needs a ROOM code");
+    expect((await ops(["inventory", "fees", "US000001"])).stderr).toContain("--body is required");
+
+    const erased = await ops(["data-subjects", "erase", "--email", "nobody@e2e.test"]);
+    expect(erased.code, erased.stderr).toBe(0);
+    expect(erased.data).toEqual({ erased: { radarChecks: 0, chatSessions: 0, bookings: 0 } });
+  });
+
+  it("refuses a flag its command does not take, says its version, and finds the server by PORT", async () => {
+    const foreign = await ops(["connections", "get", "con_demo", "--partner", "demo"]);
+    expect(foreign.code).toBe(2);
+    expect(foreign.stderr).toContain('--partner is not an option of "connections get"');
+    expect((await ops(["health", "--email", "x@y.test"])).code).toBe(2);
+    const version = await ops(["--version"]);
+    expect(version.code).toBe(0);
+    expect(version.stdout).toBe("edgestay ops 0.1.0\n");
+    const byPort = await ops(["health"], { EDGESTAY_URL: "", PORT: new URL(base).port });
+    expect(byPort.data).toEqual({ status: "ok" });
+  });
+
   it("runs housekeeping and fails clearly on usage errors, bad tokens and unreachable servers", async () => {
     expect((await ops(["health"])).data).toEqual({ status: "ok" });
     expect((await ops(["login-failures", "purge"])).data).toEqual({ deleted: expect.any(Number) });

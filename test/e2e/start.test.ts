@@ -1,10 +1,11 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../local/server";
-import { DEMO, DEMO_SAVED_CARD } from "../support/accounts";
+import { DEMO, DEMO_SAVED_CARD, SANDBOX_DEFAULT_PORT } from "../support/accounts";
 
 const root = resolve(import.meta.dirname, "../..");
 
@@ -32,16 +33,26 @@ describe("npm start, out of process", () => {
   let child: ChildProcess;
   let base: string;
   let stateDir: string;
+  let sandboxPort: number;
   let output = "";
 
   beforeAll(async () => {
     const port = await freePort();
+    sandboxPort = await freePort();
     stateDir = mkdtempSync(join(tmpdir(), "edgestay-e2e-"));
     base = `http://127.0.0.1:${port}`;
-    // `npm start` exactly as README says, in its own process group like a terminal job.
+    // `npm start` exactly as README says, in its own process group like a terminal job; its own
+    // sandbox port, so it never meets (or re-seeds connection 1002 of) an npm start running beside it.
     child = spawn("npm", ["start", "--silent"], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), EDGESTAY_STATE_DIR: stateDir },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOTELX_SANDBOX_PORT: String(sandboxPort),
+        EDGESTAY_STATE_DIR: stateDir,
+        // As a developer's shell has it: vitest.config.ts lowers wrangler's log level for the suite.
+        WRANGLER_LOG: "log",
+      },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
@@ -133,6 +144,35 @@ describe("npm start, out of process", () => {
     });
   });
 
+  it("says each thing once: one migration line, no false types warning, one log line per request", async () => {
+    expect(output.match(/^D1 migrations: applied \d+ \(\d+ in migrations\/\)\.$/gm)).toHaveLength(1);
+    expect(output).not.toContain("┌");
+    expect(output).not.toContain("types might be out of date");
+    expect(output).toContain(`Sandbox Hotel-X supplier (connection 1002) starting on http://127.0.0.1:${sandboxPort}.`);
+    const res = await fetch(`${base}/health`);
+    const requestId = res.headers.get("x-request-id")!;
+    const deadline = Date.now() + 5_000;
+    while (!output.includes(requestId) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(output.split("\n").filter((line) => line.includes(requestId))).toHaveLength(1);
+    expect(output).not.toMatch(/\[wrangler:info\] GET \/health 200/);
+  });
+
+  it("runs the upkeep on demand with the command it prints (every task logs its line)", async () => {
+    const printed = /Run the hourly upkeep now: curl "([^"]+)"/.exec(output)?.[1];
+    expect(printed).toBe(`${base}/__scheduled?cron=17+*+*+*+*`);
+    expect(output).not.toContain("/cdn-cgi/handler/scheduled");
+    const before = output.length;
+    const res = await fetch(printed!);
+    expect(res.status).toBe(200);
+    const deadline = Date.now() + 10_000;
+    const ran = () => output.slice(before).match(/"event":"upkeep","task":"[^"]+"/g) ?? [];
+    while (!output.slice(before).includes('"task":"expired-holds"') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(ran()).toEqual(
+      expect.arrayContaining(['"event":"upkeep","task":"expired-quotes"', '"event":"upkeep","task":"expired-holds"']),
+    );
+  });
+
   it("serves static assets and the docs", async () => {
     expect((await fetch(`${base}/docs`)).status).toBe(200);
     expect((await fetch(`${base}/openapi.json`)).status).toBe(200);
@@ -152,9 +192,17 @@ describe("npm start, out of process", () => {
   // The same state folder, already migrated and seeded, so this start does not seed again.
   it("stops wrangler and workerd when only the start process gets SIGINT (as a supervisor or a backgrounded job would send)", async () => {
     const port = await freePort();
+    // The sandbox's default port taken (by this test when nothing else holds it): the start picks
+    // another, as it does for the API's, instead of failing or sharing it.
+    const holder = createServer().on("error", () => {});
+    await new Promise<void>((ok) =>
+      holder.listen(SANDBOX_DEFAULT_PORT, "127.0.0.1", () => ok()).once("error", () => ok()),
+    );
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), EDGESTAY_STATE_DIR: stateDir };
+    delete (env as NodeJS.ProcessEnv).HOTELX_SANDBOX_PORT;
     const restarted = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), EDGESTAY_STATE_DIR: stateDir },
+      env,
       stdio: ["ignore", "ignore", "ignore"],
     });
     try {
@@ -168,6 +216,7 @@ describe("npm start, out of process", () => {
       expect(processesUsing(stateDir)).toEqual([]);
       await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
     } finally {
+      holder.close();
       if (restarted.exitCode === null) restarted.kill("SIGKILL");
       for (const line of processesUsing(stateDir)) process.kill(Number(line.trim().split(/\s+/)[0]), "SIGKILL");
     }

@@ -266,6 +266,20 @@ describe("sandbox scenarios (test-scenario header)", () => {
     expect((await post("/api/book", bookBody(q, "sandbox-fail"))).status).toBe(200);
   });
 
+  it("answers 400 naming the known scenarios for an unknown one, on quote and on book", async () => {
+    const s = await searchOne("US000005");
+    const typo = await post("/api/quote", quoteBody(s), { headers: { "test-scenario": "price_change" } });
+    expect(typo.status).toBe(400);
+    expect(typo.json.message).toBe("test-scenario must be one of: price_changed, room_unavailable, booking_failed");
+    const q = await quoteOf(s);
+    const book = await post("/api/book", bookBody(q, "sandbox-typo"), { headers: { "test-scenario": "fail" } });
+    expect(book.status).toBe(400);
+    expect(book.json.message).toBe("test-scenario must be one of: price_changed, room_unavailable, booking_failed");
+    expect(
+      await env.DB.prepare("select count(*) n from bookings where partner_reference = 'sandbox-typo'").first("n"),
+    ).toBe(0);
+  });
+
   it("is ignored where SANDBOX_SCENARIOS is off", async () => {
     const app = createApp();
     const off = { ...env, SANDBOX_SCENARIOS: "off" };

@@ -1,6 +1,7 @@
 import { signingKeys } from "../../platform/config/secrets";
 import type { Keyring } from "../../platform/crypto/keyring";
 import { database, type Db } from "../../platform/db/client";
+import { ApiError } from "../../platform/http/api-error";
 import { upstreamFor, type CoreConnection } from "../connections";
 import { connectionOfHotelxSupplier, hotelxSupplier, inventorySupplier, type Supplier } from "../supply";
 import type { WebhookMessage } from "../webhooks";
@@ -102,11 +103,17 @@ export const connectionSupplier = async (
 export const SANDBOX_SCENARIOS = ["price_changed", "room_unavailable", "booking_failed"] as const;
 export type SandboxScenario = (typeof SANDBOX_SCENARIOS)[number];
 
-/** The scenario a request asks for, or null when the sandbox is off or the header absent/unknown. */
+/**
+ * The scenario a request asks for, or null when the sandbox is off or the header absent. An unknown
+ * value is a 400 naming the known ones: ignoring a typo would run the real flow the caller meant to avoid.
+ */
 export const sandboxScenario = (deps: BookingDeps, header: string | undefined): SandboxScenario | null => {
   if (!deps.sandbox || !header) return null;
   const value = header.trim().toLowerCase();
-  return (SANDBOX_SCENARIOS as readonly string[]).includes(value) ? (value as SandboxScenario) : null;
+  if ((SANDBOX_SCENARIOS as readonly string[]).includes(value)) return value as SandboxScenario;
+  throw new ApiError("invalid_request", `test-scenario must be one of: ${SANDBOX_SCENARIOS.join(", ")}`, {
+    field: "test-scenario",
+  });
 };
 
 export const ACCOMMODATION_TYPE_NAMES: Record<string, string> = {

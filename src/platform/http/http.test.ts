@@ -31,6 +31,28 @@ describe("request id", () => {
   });
 });
 
+describe("deployed version (x-edgestay-version)", () => {
+  it("is on every answer, success, 404, 401, 405 and the docs page alike, from CF_VERSION_METADATA", async () => {
+    const version = env.CF_VERSION_METADATA.id;
+    expect(version).toMatch(/\S/);
+    const answers = await Promise.all([
+      call("GET", "/health"),
+      call("GET", "/nowhere"),
+      call("POST", "/api/search", {}, { apiKey: null }),
+      call("DELETE", "/health"),
+      call("GET", "/docs"),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 404, 401, 405, 200]);
+    for (const answer of answers) expect(answer.headers.get("x-edgestay-version")).toBe(version);
+  });
+
+  it("says local where the binding is absent", async () => {
+    const { CF_VERSION_METADATA: _, ...without } = env;
+    const res = await createApp().request("/health", {}, without as Env);
+    expect(res.headers.get("x-edgestay-version")).toBe("local");
+  });
+});
+
 describe("routing and errors", () => {
   it("answers /health with one D1 query in the success envelope", async () => {
     const res = await call("GET", "/health");
