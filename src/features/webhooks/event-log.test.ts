@@ -169,7 +169,7 @@ describe("GET /api/events", () => {
     ]);
   });
 
-  it("a scripted mix of 120 bookings, holds committed and cancels (200 changes), read page by page from the start and again from a middle cursor: gap-free, ordered, identical; every webhook delivery is one event", async () => {
+  it("a scripted mix of 120 bookings, changes, holds committed and cancels (220 events), read page by page from the start and again from a middle cursor: gap-free, ordered, identical; every webhook delivery is one event", async () => {
     const admin = await demoAdminToken();
     const endpoint = await subscribe(admin, "event-log-mix", { events: [...EVENT_TYPES] });
     const after = await lastSequence();
@@ -179,8 +179,9 @@ describe("GET /api/events", () => {
     const [otherOption] = await roomyOptions(["US000025"], 10, OTHER_PARTNER);
     const otherBookings = inParallel([0, 1, 2, 3, 4], 2, (i) => book(otherOption!, `mix-other-${i}`, OTHER_PARTNER));
 
-    // One booking in three stays as booked; of the others, one in two is cancelled as soon as it is
-    // made, and the other is a hold, committed at once; all while the others are still booking.
+    // One booking in three stays as booked (half of those then change their holder, previewed and
+    // committed); of the others, one in two is cancelled as soon as it is made, and the other is a
+    // hold, committed at once; all while the others are still booking.
     const script = Array.from({ length: 120 }, (_, i) => ({ option: options[i % options.length]!, ref: `mix-${i}` }));
     const isHold = (i: number) => i % 6 === 2 || i % 6 === 5;
     const booked = await inParallel(script, 12, async ({ option, ref }, i) => {
@@ -193,13 +194,26 @@ describe("GET /api/events", () => {
       } else if (i % 3 !== 0) {
         const cancelled = await post("/api/cancel", cancelBody(made.bookingReference));
         expect(cancelled.status, cancelled.text).toBe(200);
+      } else if (i % 6 === 0) {
+        const settings = { access: { code: DEMO_CODE } };
+        const change = { holder: { name: "Grace", surName: `Hopper ${i}` } };
+        const previewed = await post(`/api/bookings/${made.bookingReference}/modifications/preview`, {
+          settings,
+          change,
+        });
+        expect(previewed.status, previewed.text).toBe(200);
+        const changed = await post(`/api/bookings/${made.bookingReference}/modifications`, {
+          settings,
+          previewId: previewed.json.data.previewId,
+        });
+        expect(changed.status, changed.text).toBe(200);
       }
       return made;
     });
     await otherBookings;
 
     const first = await readAll(after, 37);
-    expect(first.read).toHaveLength(200);
+    expect(first.read).toHaveLength(220);
     expectGapFree(first.read, after);
     expect(first.read.every((e) => /^mix-\d+$/.test(e.partnerReference))).toBe(true);
     // Each booking: confirmed (then, for some, cancelled after it), or held then committed.
@@ -210,7 +224,9 @@ describe("GET /api/events", () => {
           ? ["booking.held", "booking.committed"]
           : i % 3 !== 0
             ? ["booking.confirmed", "booking.cancelled"]
-            : ["booking.confirmed"],
+            : i % 6 === 0
+              ? ["booking.confirmed", "booking.modified"]
+              : ["booking.confirmed"],
       );
       expect(own.every((e) => e.partnerReference === `mix-${i}`)).toBe(true);
     }
@@ -230,20 +246,20 @@ describe("GET /api/events", () => {
     expect(fromMiddle.read).toEqual(first.read.filter((e) => e.sequence > Number(middle)));
 
     // Every delivery the endpoint received is one event of the log, byte for byte, each once.
-    const hooks = await receivedAt("event-log-mix", 200);
-    expect(hooks).toHaveLength(200);
+    const hooks = await receivedAt("event-log-mix", 220);
+    expect(hooks).toHaveLength(220);
     const byId = new Map(first.read.map((e) => [e.id, e]));
     for (const hook of hooks) {
       const delivered = JSON.parse(hook.body) as Event;
       expect(hook.headers["edgestay-event-id"]).toBe(delivered.id);
       expect(delivered).toEqual(byId.get(delivered.id));
     }
-    expect(new Set(hooks.map((h) => JSON.parse(h.body).id)).size).toBe(200);
+    expect(new Set(hooks.map((h) => JSON.parse(h.body).id)).size).toBe(220);
     expect(
       await env.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?")
         .bind(endpoint.id)
         .first<number>("n"),
-    ).toBe(200);
+    ).toBe(220);
     await call("DELETE", `/api/partner/webhooks/${endpoint.id}`, undefined, {
       apiKey: null,
       headers: { authorization: `Bearer ${admin}` },
