@@ -139,7 +139,20 @@ describe("README, followed in order against npm start on a non-default port", ()
     ]);
     // One base URL for curl, the CLI and the example, exported once near the top.
     expect(readme.match(/^export EDGESTAY_URL=/gm)).toHaveLength(1);
-    for (const block of runnable) expect(block.code, `README line ${block.line}`).not.toMatch(/:8787|:8791/);
+    for (const block of runnable) {
+      // Commands only: what a comment says is not run.
+      const commands = block.code
+        .split("\n")
+        .filter((line) => !line.trim().startsWith("#"))
+        .map((line) => line.replace(/\s#\s.*$/, ""))
+        .join("\n");
+      const where = `README line ${block.line}`;
+      expect(commands, `${where}: a fixed port`).not.toMatch(/:8787|:8791/);
+      expect(commands, `${where}: a <placeholder> to fill in`).not.toMatch(/<[A-Za-z][^<>\n]*>/);
+      expect(commands, `${where}: a written date (compute it: date -u -d '+30 days' +%F)`).not.toMatch(
+        /\b20\d\d-\d\d-\d\d/,
+      );
+    }
   });
 
   const label = (b: ShellBlock) => `line ${b.line} (${b.heading})`;
