@@ -100,10 +100,11 @@ describe("README, followed in order against npm start on a non-default port", ()
     });
     server.stdout!.on("data", (d) => (serverOutput += d));
     server.stderr!.on("data", (d) => (serverOutput += d));
-    const deadline = Date.now() + 110_000;
+    // A fresh clone seeds 2,000 accommodations first; beside the other e2e files on 2 cores it can take a while.
+    const deadline = Date.now() + 170_000;
     for (;;) {
       if (server.exitCode !== null) throw new Error(`npm start exited with ${server.exitCode}\n${serverOutput}`);
-      if (Date.now() > deadline) throw new Error(`npm start not ready in 110 s\n${serverOutput}`);
+      if (Date.now() > deadline) throw new Error(`npm start not ready in 170 s\n${serverOutput}`);
       const up = await fetch(`http://127.0.0.1:${port}/health`).then(
         (r) => r.ok,
         () => false,
@@ -117,7 +118,7 @@ describe("README, followed in order against npm start on a non-default port", ()
     for (const name of ["EDGESTAY_URL", "EDGESTAY_OPERATOR_TOKEN", "EDGESTAY_API_KEY", "WEBHOOK_SECRET"])
       delete env[name];
     shell = new Shell(env);
-  });
+  }, 180_000);
 
   afterAll(() => {
     shell?.stop();
