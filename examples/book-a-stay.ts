@@ -3,13 +3,14 @@
  * /openapi.json by openapi-typescript (`npm run typecheck:examples` writes them to
  * examples/generated/), calls made with openapi-fetch. Against a local server:
  *
- *   npm start                      # in one terminal (demo data, http://127.0.0.1:8787)
+ *   npm start                      # in one terminal (demo data, http://127.0.0.1:8787 or $PORT)
  *   npm run example:book           # in another; EDGESTAY_URL and EDGESTAY_API_KEY override the defaults
  */
 import createClient from "openapi-fetch";
 import type { paths } from "./generated/edgestay-api";
 
-const baseUrl = process.env.EDGESTAY_URL ?? "http://127.0.0.1:8787";
+// The same base URL as README's curl blocks and the operator CLI: EDGESTAY_URL, else npm start's PORT.
+const baseUrl = process.env.EDGESTAY_URL || `http://127.0.0.1:${process.env.PORT || "8787"}`;
 const apiKey = process.env.EDGESTAY_API_KEY ?? "demo-partner-key";
 const connection = { access: { code: Number(process.env.EDGESTAY_CONNECTION ?? 1001) } };
 

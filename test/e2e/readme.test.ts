@@ -1,0 +1,180 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../local/server";
+import { mismatches, type ShellBlock, shellBlocks } from "../support/readme-blocks";
+
+const root = resolve(import.meta.dirname, "../..");
+const readme = readFileSync(join(root, "README.md"), "utf8");
+const blocks = shellBlocks(readme);
+const runnable = blocks.filter((b) => b.skip === null);
+
+const jqVersion = (() => {
+  try {
+    return execFileSync("jq", ["--version"], { encoding: "utf8" }).trim();
+  } catch {
+    return null;
+  }
+})();
+
+/**
+ * One bash, as a reader's terminal: every segment is sourced from a file with stdin at /dev/null
+ * (so no command eats the next one), then a marker line says it ended. `set -e` ends the shell at
+ * the first failing command, which the test reports with what the shell printed.
+ */
+class Shell {
+  private out = "";
+  private err = "";
+  private readonly child: ChildProcess;
+  private readonly dir = mkdtempSync(join(tmpdir(), "edgestay-readme-"));
+  private count = 0;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.child = spawn("bash", ["--noprofile", "--norc"], { cwd: root, env, stdio: ["pipe", "pipe", "pipe"] });
+    this.child.stdout!.on("data", (d) => (this.out += d));
+    this.child.stderr!.on("data", (d) => (this.err += d));
+    this.child.stdin!.write("set -euo pipefail\n");
+  }
+
+  /** Runs `code`; resolves with its stdout, or rejects with the exit status and both streams. */
+  async run(code: string): Promise<string> {
+    const n = ++this.count;
+    const file = join(this.dir, `segment-${n}.sh`);
+    writeFileSync(file, `${code}\n`);
+    const marker = `@@readme-segment-${n}@@`;
+    const from = this.out.length;
+    const errFrom = this.err.length;
+    this.child.stdin!.write(`. '${file}' < /dev/null\nprintf '\\n%s\\n' '${marker}'\n`);
+    for (;;) {
+      const at = this.out.indexOf(`\n${marker}\n`, from);
+      if (at >= 0) return this.out.slice(from, at);
+      if (this.child.exitCode !== null)
+        throw new Error(
+          `the shell exited with ${this.child.exitCode}\n--- stdout ---\n${this.out.slice(from)}\n--- stderr ---\n${this.err.slice(errFrom)}`,
+        );
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  get exited() {
+    return this.child.exitCode !== null;
+  }
+
+  stop() {
+    if (this.child.exitCode === null) this.child.kill("SIGKILL");
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+describe("README, followed in order against npm start on a non-default port", () => {
+  let server: ChildProcess;
+  let stateDir: string;
+  let serverOutput = "";
+  let shell: Shell;
+  let port: number;
+  let failed = false;
+  const started = Date.now();
+  let ready = started;
+
+  beforeAll(async () => {
+    if (!jqVersion)
+      throw new Error("jq is missing: README's blocks use it (apt-get install -y jq; .ci/run installs it)");
+    do port = await freePort();
+    while (port === 8787);
+    const sandboxPort = await freePort();
+    stateDir = mkdtempSync(join(tmpdir(), "edgestay-readme-state-"));
+    // npm start as README's set-up block runs it, on PORT; its own sandbox port and state folder,
+    // so it never meets an `npm start` running beside it.
+    server = spawn("npm", ["start", "--silent"], {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOTELX_SANDBOX_PORT: String(sandboxPort),
+        EDGESTAY_STATE_DIR: stateDir,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    server.stdout!.on("data", (d) => (serverOutput += d));
+    server.stderr!.on("data", (d) => (serverOutput += d));
+    // A fresh clone seeds 2,000 accommodations first; beside the other e2e files on 2 cores it can take a while.
+    const deadline = Date.now() + 170_000;
+    for (;;) {
+      if (server.exitCode !== null) throw new Error(`npm start exited with ${server.exitCode}\n${serverOutput}`);
+      if (Date.now() > deadline) throw new Error(`npm start not ready in 170 s\n${serverOutput}`);
+      const up = await fetch(`http://127.0.0.1:${port}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    ready = Date.now();
+    // The reader's second terminal: PORT as they started npm start with, nothing of ours exported.
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
+    for (const name of ["EDGESTAY_URL", "EDGESTAY_OPERATOR_TOKEN", "EDGESTAY_API_KEY", "WEBHOOK_SECRET"])
+      delete env[name];
+    shell = new Shell(env);
+  }, 180_000);
+
+  afterAll(() => {
+    shell?.stop();
+    if (server && server.exitCode === null && server.signalCode === null) process.kill(-server.pid!, "SIGKILL");
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    console.log(
+      `npm start ready in ${seconds(ready - started)}; README's ${runnable.length} blocks in ${seconds(Date.now() - ready)}`,
+    );
+  });
+
+  it("marks every block it does not run, with a reason, and runs the rest", () => {
+    expect(runnable.length).toBeGreaterThan(15);
+    const skipped = blocks.filter((b) => b.skip !== null).map((b) => `${b.heading}: ${b.skip}`);
+    expect(skipped).toEqual([
+      expect.stringMatching(/^Set-up: two commands: /),
+      expect.stringMatching(/^The event log: .+: /),
+      expect.stringMatching(/^Deploying: /),
+    ]);
+    // One base URL for curl, the CLI and the example, exported once near the top.
+    expect(readme.match(/^export EDGESTAY_URL=/gm)).toHaveLength(1);
+    for (const block of runnable) {
+      // Commands only: what a comment says is not run.
+      const commands = block.code
+        .split("\n")
+        .filter((line) => !line.trim().startsWith("#"))
+        .map((line) => line.replace(/\s#\s.*$/, ""))
+        .join("\n");
+      const where = `README line ${block.line}`;
+      expect(commands, `${where}: a fixed port`).not.toMatch(/:8787|:8791/);
+      expect(commands, `${where}: a <placeholder> to fill in`).not.toMatch(/<[A-Za-z][^<>\n]*>/);
+      expect(commands, `${where}: a written date (compute it: date -u -d '+30 days' +%F)`).not.toMatch(
+        /\b20\d\d-\d\d-\d\d/,
+      );
+    }
+  });
+
+  const label = (b: ShellBlock) => `line ${b.line} (${b.heading})`;
+  for (const block of runnable) {
+    it(`runs the block at ${label(block)} and prints what it shows`, async (ctx) => {
+      if (failed || shell.exited) ctx.skip();
+      try {
+        for (const segment of block.segments) {
+          const printed = await shell.run(segment.code).catch((e: Error) => {
+            throw new Error(`README line ${segment.line}: ${e.message}`);
+          });
+          for (const shown of segment.expect)
+            expect(
+              mismatches(shown.text, printed),
+              `README line ${shown.line} shows: ${shown.text}\nprinted:\n${printed}`,
+            ).toEqual([]);
+        }
+      } catch (e) {
+        failed = true;
+        throw e;
+      }
+    });
+  }
+});
