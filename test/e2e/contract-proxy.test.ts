@@ -1,0 +1,362 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO, DEMO_OPERATOR_TOKEN } from "../support/accounts";
+import { inDays } from "../support/clock";
+import { startLocalWorker, type LocalWorker } from "../support/local-worker";
+import { prismFindings, startPrismProxy, type PrismProxy } from "../support/prism-proxy";
+import { checkBody, humanSignals, unique } from "../support/radar-fixtures";
+
+// Issue 30 item 3: the contract checked from outside. Prism, in proxy mode with --errors, stands
+// in front of a real Worker (wrangler, out of process, migrated and seeded) with the document
+// that Worker serves at /openapi.json; every call of a partner's whole flow goes through it, and
+// any answer the document does not describe (an undocumented status, a body that breaks its
+// schema, a request the document refuses) fails the call with Prism's own words.
+
+let worker: LocalWorker;
+let prism: PrismProxy;
+let document: string;
+
+type Answer = { status: number; headers: Headers; text: string; json: any };
+type Auth = { apiKey?: string; bearer?: string; headers?: Record<string, string>; via?: PrismProxy };
+
+/** One call through Prism; throws with Prism's findings when the document does not describe the exchange. */
+const call = async (method: string, path: string, body?: unknown, auth: Auth = {}): Promise<Answer> => {
+  const headers: Record<string, string> = { ...auth.headers };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (auth.apiKey) headers["api-key"] = auth.apiKey;
+  if (auth.bearer) headers.authorization = `Bearer ${auth.bearer}`;
+  const res = await fetch(`${(auth.via ?? prism).url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON: Prism still checked its status and media type */
+  }
+  const answer = { status: res.status, headers: res.headers, text, json };
+  const findings = prismFindings(answer);
+  if (findings) {
+    throw new Error(
+      `${method} ${path} (${res.status}) is not what the document describes:\n${findings}\nbody: ${text.slice(0, 600)}`,
+    );
+  }
+  return answer;
+};
+
+/** The status a call must answer, with its body in the failure message. */
+const expectStatus = (answer: Answer, status: number) => expect(answer.status, answer.text.slice(0, 600)).toBe(status);
+
+const partner = { apiKey: DEMO.apiKey.key };
+const operator = { bearer: DEMO_OPERATOR_TOKEN };
+const settings = { access: { code: DEMO.connection.code } };
+const stay = { occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], checkIn: inDays(30), checkOut: inDays(32) };
+
+beforeAll(async () => {
+  const started = Date.now();
+  worker = await startLocalWorker({ accommodations: 20 });
+  // The document this very Worker serves, as a generated client would download it.
+  document = join(worker.stateDir, "openapi.json");
+  writeFileSync(document, await (await fetch(`${worker.url}/openapi.json`)).text());
+  const workerReady = Date.now();
+  prism = await startPrismProxy(document, worker.url);
+  console.log(
+    `Worker ready in ${((workerReady - started) / 1000).toFixed(1)} s, Prism in ${((Date.now() - workerReady) / 1000).toFixed(1)} s`,
+  );
+});
+
+afterAll(async () => {
+  await prism?.stop();
+  await worker?.stop();
+});
+
+describe("the whole partner flow through a Prism validation proxy", () => {
+  let first: any;
+  let option: any;
+  /** The accommodation of `option`. */
+  let optionHotel: string;
+  let quote: any;
+  let bookingReference: string;
+
+  it("health and content, page by page", async () => {
+    expectStatus(await call("GET", "/health"), 200);
+    const page = await call("POST", "/api/v1/content/accommodations", { size: 2 }, partner);
+    expectStatus(page, 200);
+    expect(page.json.data.accommodations.map((a: any) => a.code)).toEqual(["US000001", "US000002"]);
+    first = page.json.data.accommodations[0];
+    const next = await call(
+      "POST",
+      "/api/v1/content/accommodations",
+      { pageToken: page.json.data.nextPageToken },
+      partner,
+    );
+    expectStatus(next, 200);
+    expect(next.json.data.accommodations[0].code).toBe("US000003");
+  });
+
+  it("searches by codes, by geo and by name", async () => {
+    const codes = ["US000001", "US000002", "US000003", "US000004"];
+    const byCodes = await call(
+      "POST",
+      "/api/search",
+      { searchCriteria: { destinations: { accommodations: codes.map((code) => ({ code })) }, ...stay }, settings },
+      partner,
+    );
+    expectStatus(byCodes, 200);
+    // A refundable option paid to us, so the booking can be cancelled at the end of the flow.
+    for (const hotel of byCodes.json.data.accommodations) {
+      if (option) break;
+      option = hotel.options.find((o: any) => o.isRefundable && o.paymentType === "MerchantPay");
+      optionHotel = hotel.accommodationCode;
+    }
+    expect(option).toBeDefined();
+
+    const [lng, lat] = first.location;
+    const byGeo = await call(
+      "POST",
+      "/api/search",
+      { searchCriteria: { geo: { lat, lng, radiusKm: 5 }, ...stay }, settings },
+      partner,
+    );
+    expectStatus(byGeo, 200);
+    expect(byGeo.json.data.accommodations.map((a: any) => a.accommodationCode)).toContain(first.code);
+
+    const name = first.localizedName[0].content;
+    const byName = await call(
+      "POST",
+      "/api/search",
+      { searchCriteria: { accommodationName: name, ...stay }, settings },
+      partner,
+    );
+    expectStatus(byName, 200);
+    expect(byName.json.data.accommodations.map((a: any) => a.accommodationCode)).toContain(first.code);
+  });
+
+  it("quotes, books, reads and cancels", async () => {
+    const quoted = await call(
+      "POST",
+      "/api/quote",
+      {
+        quoteCriteria: { optionId: option.id, accommodation: { code: optionHotel }, ...stay },
+        settings,
+      },
+      partner,
+    );
+    expectStatus(quoted, 200);
+    quote = quoted.json.data;
+
+    const booked = await call(
+      "POST",
+      "/api/book",
+      {
+        bookCriteria: {
+          quoteId: quote.id,
+          accommodation: { code: optionHotel },
+          partnerReference: unique("proxy-"),
+          holder: { name: "Ada", surName: "Lovelace" },
+          checkIn: stay.checkIn,
+          checkOut: stay.checkOut,
+        },
+        settings,
+      },
+      partner,
+    );
+    expectStatus(booked, 200);
+    bookingReference = booked.json.data.bookingReference;
+    expect(booked.json.data.status).toBe("success");
+
+    const read = await call("GET", `/api/bookings/${bookingReference}`, undefined, partner);
+    expectStatus(read, 200);
+    expectStatus(await call("GET", "/api/bookings?size=5", undefined, partner), 200);
+    expectStatus(await call("GET", `/api/bookings/${bookingReference}/cancellation`, undefined, partner), 200);
+
+    const cancelled = await call(
+      "POST",
+      "/api/cancel",
+      { input: { reference: { bookingReference } }, settings },
+      partner,
+    );
+    expectStatus(cancelled, 200);
+    expect(cancelled.json.data.status).toBe("cancelled");
+  });
+
+  it("searches the Hotel-X way", async () => {
+    const found = await call(
+      "POST",
+      "/api/search/tgx",
+      {
+        criteria: {
+          checkIn: stay.checkIn,
+          checkOut: stay.checkOut,
+          hotels: [first.code],
+          occupancies: stay.occupancies,
+        },
+        settings,
+      },
+      partner,
+    );
+    expectStatus(found, 200);
+    expect(found.json.data.hotelX.search.options.length).toBeGreaterThan(0);
+  });
+
+  it("manages users, API keys and connections", async () => {
+    const login = await call("POST", "/api/auth/login", {
+      accountType: "email",
+      accountValue: DEMO.admin.email,
+      password: DEMO.admin.passwordMd5,
+    });
+    expectStatus(login, 200);
+    const admin = { bearer: login.json.data.token.accessToken as string };
+
+    expectStatus(await call("GET", "/api/users/me", undefined, admin), 200);
+    expectStatus(await call("GET", "/api/users", undefined, admin), 200);
+    const user = await call(
+      "POST",
+      "/api/users",
+      { email: `${unique("agent")}@demo.test`, password: DEMO.admin.passwordMd5, role: "user" },
+      admin,
+    );
+    expectStatus(user, 201);
+    const userId = user.json.data.id;
+    expectStatus(await call("POST", `/api/users/${userId}/active-status`, { isActive: false }, admin), 200);
+    expectStatus(await call("DELETE", `/api/users/${userId}`, undefined, admin), 200);
+
+    expectStatus(await call("GET", "/api/partner/api-keys", undefined, admin), 200);
+    const key = await call("POST", "/api/partner/api-keys", { name: "proxy test" }, admin);
+    expectStatus(key, 201);
+    expectStatus(await call("DELETE", `/api/partner/api-keys/${key.json.data.id}`, undefined, admin), 200);
+
+    const partnerId = DEMO.partner.id;
+    const mine = await call("GET", `/api/partners/${partnerId}/connections`, undefined, admin);
+    expectStatus(mine, 200);
+    const connectionId = DEMO.connection.id;
+    expectStatus(await call("GET", `/api/partners/${partnerId}/connections/${connectionId}`, undefined, admin), 200);
+    expectStatus(
+      await call(
+        "PUT",
+        `/api/partners/${partnerId}/connections/${connectionId}/notification-email`,
+        { notificationEmail: "ops@demo.test" },
+        admin,
+      ),
+      200,
+    );
+
+    expectStatus(await call("GET", `/api/connections?partnerId=${partnerId}`, undefined, operator), 200);
+    expectStatus(await call("GET", `/api/connections/${connectionId}`, undefined, operator), 200);
+  });
+
+  it("chats: a session, a message, the session read back", async () => {
+    const chatKey = { headers: { "x-partner-api-key": DEMO.apiKey.key } };
+    const session = await call(
+      "POST",
+      "/api/partner/v1/core-chat/sessions",
+      { actor: { actorId: unique("user-") } },
+      chatKey,
+    );
+    expectStatus(session, 201);
+    const sessionId = session.json.data.sessionId;
+    const said = await call(
+      "POST",
+      "/api/partner/v1/core-chat/events",
+      { sessionId, text: `Hotel in ${first.address.city} for 2 adults from ${stay.checkIn} to ${stay.checkOut}` },
+      chatKey,
+    );
+    expectStatus(said, 200);
+    expectStatus(await call("GET", `/api/partner/v1/core-chat/sessions/${sessionId}`, undefined, chatKey), 200);
+  });
+
+  it("radar: a browser's signals, then a check of the booking attempt", async () => {
+    const sessionId = unique("s");
+    const signals = await call("POST", "/api/v1/radar/sessions/signals", humanSignals(), {
+      headers: {
+        "x-radar-collector-key": DEMO.collectorKey,
+        "session-id": sessionId,
+        origin: "https://partner.example",
+      },
+    });
+    expectStatus(signals, 202);
+    const check = await call("POST", "/api/v1/radar/checks", checkBody(), {
+      ...partner,
+      headers: { "session-id": sessionId },
+    });
+    expectStatus(check, 200);
+  });
+
+  it("deliberate 4xx answers are documented too: a wrong key, an unknown code, a bad body", async () => {
+    const wrongKey = await call("POST", "/api/v1/content/accommodations", { size: 1 }, { apiKey: "not-a-key" });
+    expectStatus(wrongKey, 401);
+    expect(wrongKey.json.message).toBe("Invalid API key");
+
+    const unknownConnection = await call(
+      "POST",
+      "/api/search",
+      {
+        searchCriteria: { destinations: { accommodations: [{ code: first.code }] }, ...stay },
+        settings: { access: { code: 999_999 } },
+      },
+      partner,
+    );
+    expectStatus(unknownConnection, 401);
+    expect(unknownConnection.json.message).toBe("Connection not found");
+
+    const unknownBooking = await call("GET", "/api/bookings/BKNOTTHERE", undefined, partner);
+    expectStatus(unknownBooking, 404);
+    expect(unknownBooking.json.message).toBe("Booking not found with bookingReference: BKNOTTHERE");
+
+    // Two selectors at once: a body the schema lets through (each selector is optional) that the rule refuses.
+    const twoSelectors = await call(
+      "POST",
+      "/api/search",
+      {
+        searchCriteria: {
+          destinations: { accommodations: [{ code: first.code }] },
+          accommodationName: "Anything",
+          ...stay,
+        },
+        settings,
+      },
+      partner,
+    );
+    expectStatus(twoSelectors, 400);
+    expect(twoSelectors.json.message).toBe(
+      "Exactly one selector is required: destinations.accommodations, geo(lat/lng), or accommodationName",
+    );
+  });
+});
+
+describe("the proxy itself", () => {
+  it("fails an answer the document does not describe: a body its schema refuses, a status it does not list", async () => {
+    // The same document with two lies in it: /health promises an `uptime`, content never answers 401.
+    const lying = JSON.parse(readFileSync(document, "utf8"));
+    lying.paths["/health"].get.responses["200"].content["application/json"].schema = {
+      type: "object",
+      required: ["uptime"],
+      properties: { uptime: { type: "number" } },
+    };
+    delete lying.paths["/api/v1/content/accommodations"].post.responses["401"];
+    const lyingDocument = join(worker.stateDir, "lying-openapi.json");
+    writeFileSync(lyingDocument, JSON.stringify(lying));
+    const strict = await startPrismProxy(lyingDocument, worker.url);
+    try {
+      await expect(call("GET", "/health", undefined, { via: strict })).rejects.toThrow(
+        /GET \/health \(500\) is not what the document describes:\nPrism answered 500 itself[\s\S]*must have required property 'uptime'/,
+      );
+      await expect(
+        call("POST", "/api/v1/content/accommodations", { size: 1 }, { apiKey: "not-a-key", via: strict }),
+      ).rejects.toThrow(
+        /\(401\) is not what the document describes:\nsl-violations:\n.*Unable to match the returned status code/,
+      );
+      // Under --errors a request the document refuses is Prism's 422, never the Worker's answer, so
+      // the flow's deliberate 4xx send bodies the schema accepts and only the Worker's rules refuse.
+      await expect(call("POST", "/api/search", { settings }, { ...partner, via: strict })).rejects.toThrow(
+        /\(422\) is not what the document describes:\nPrism answered 422 itself[\s\S]*searchCriteria/,
+      );
+    } finally {
+      await strict.stop();
+    }
+  });
+});
