@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO, DEMO_OPERATOR_TOKEN } from "../support/accounts";
+import { freePort } from "../../local/server";
 import { inDays } from "../support/clock";
 import { startLocalWorker, type LocalWorker } from "../support/local-worker";
 import { prismFindings, startPrismProxy, type PrismProxy } from "../support/prism-proxy";
@@ -54,6 +55,16 @@ const expectStatus = (answer: Answer, status: number) => expect(answer.status, a
 const partner = { apiKey: DEMO.apiKey.key };
 const operator = { bearer: DEMO_OPERATOR_TOKEN };
 const settings = { access: { code: DEMO.connection.code } };
+/** The demo admin's bearer token, from a login through the proxy. */
+const adminToken = async () => {
+  const login = await call("POST", "/api/auth/login", {
+    accountType: "email",
+    accountValue: DEMO.admin.email,
+    password: DEMO.admin.passwordMd5,
+  });
+  expectStatus(login, 200);
+  return login.json.data.token.accessToken as string;
+};
 const stay = { occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }], checkIn: inDays(30), checkOut: inDays(32) };
 
 beforeAll(async () => {
@@ -137,34 +148,40 @@ describe("the whole partner flow through a Prism validation proxy", () => {
   });
 
   it("quotes, books, reads and cancels", async () => {
-    const quoted = await call(
-      "POST",
-      "/api/quote",
-      {
-        quoteCriteria: { optionId: option.id, accommodation: { code: optionHotel }, ...stay },
-        settings,
-      },
-      partner,
-    );
+    const quoteRequest = {
+      quoteCriteria: { optionId: option.id, accommodation: { code: optionHotel }, ...stay },
+      settings,
+    };
+    const quoted = await call("POST", "/api/quote", quoteRequest, partner);
     expectStatus(quoted, 200);
     quote = quoted.json.data;
 
-    const booked = await call(
-      "POST",
-      "/api/book",
-      {
-        bookCriteria: {
-          quoteId: quote.id,
-          accommodation: { code: optionHotel },
-          partnerReference: unique("proxy-"),
-          holder: { name: "Ada", surName: "Lovelace" },
-          checkIn: stay.checkIn,
-          checkOut: stay.checkOut,
-        },
-        settings,
+    // The sandbox's forced refusals (SANDBOX_SCENARIOS=on locally): documented 400s of quote and book.
+    const priced = await call("POST", "/api/quote", quoteRequest, {
+      ...partner,
+      headers: { "test-scenario": "price_changed" },
+    });
+    expectStatus(priced, 400);
+    expect(priced.json.message).toBe("Price changed");
+
+    const bookRequest = {
+      bookCriteria: {
+        quoteId: quote.id,
+        accommodation: { code: optionHotel },
+        partnerReference: unique("proxy-"),
+        holder: { name: "Ada", surName: "Lovelace" },
+        checkIn: stay.checkIn,
+        checkOut: stay.checkOut,
       },
-      partner,
-    );
+      settings,
+    };
+    const failed = await call("POST", "/api/book", bookRequest, {
+      ...partner,
+      headers: { "test-scenario": "booking_failed" },
+    });
+    expectStatus(failed, 400);
+    expect(failed.json.message).toBe("The booking was not successful.");
+    const booked = await call("POST", "/api/book", bookRequest, partner);
     expectStatus(booked, 200);
     bookingReference = booked.json.data.bookingReference;
     expect(booked.json.data.status).toBe("success");
@@ -184,33 +201,80 @@ describe("the whole partner flow through a Prism validation proxy", () => {
     expect(cancelled.json.data.status).toBe("cancelled");
   });
 
-  it("searches the Hotel-X way", async () => {
-    const found = await call(
-      "POST",
-      "/api/search/tgx",
-      {
-        criteria: {
-          checkIn: stay.checkIn,
-          checkOut: stay.checkOut,
-          hotels: [first.code],
-          occupancies: stay.occupancies,
-        },
-        settings,
-      },
-      partner,
-    );
+  it("the Hotel-X way: search, quote, book, cancel, and a GraphQL document", async () => {
+    const criteria = {
+      checkIn: stay.checkIn,
+      checkOut: stay.checkOut,
+      hotels: [optionHotel],
+      occupancies: stay.occupancies,
+    };
+    const found = await call("POST", "/api/search/tgx", { criteria, settings }, partner);
     expectStatus(found, 200);
-    expect(found.json.data.hotelX.search.options.length).toBeGreaterThan(0);
+    const tgxOption = found.json.data.hotelX.search.options.find((o: any) => o.cancelPolicy.refundable);
+    expect(tgxOption).toBeDefined();
+
+    const quoted = await call("POST", "/api/quote/tgx", { criteria: { optionRefId: tgxOption.id }, settings }, partner);
+    expectStatus(quoted, 200);
+    const optionQuote = quoted.json.data.hotelX.quote.optionQuote;
+
+    const input = {
+      optionRefId: optionQuote.optionRefId,
+      clientReference: unique("TGX-"),
+      holder: { name: "Ada", surname: "Lovelace" },
+      rooms: tgxOption.occupancies.map((o: any) => ({
+        occupancyRefId: o.id,
+        paxes: o.paxes.map((p: any, i: number) => ({ name: `Guest${i}`, surname: "Lovelace", age: p.age })),
+      })),
+    };
+    const booked = await call("POST", "/api/book/tgx", { input, settings }, partner);
+    expectStatus(booked, 200);
+    expect(booked.json.data.hotelX.book.errors).toEqual([]);
+    const bookingID = booked.json.data.hotelX.book.booking.reference.bookingID;
+
+    const cancelled = await call("POST", "/api/cancel/tgx", { input: { bookingID }, settings }, partner);
+    expectStatus(cancelled, 200);
+    expect(cancelled.json.data.hotelX.cancel.cancellation.status).toBe("CANCELLED");
+
+    const graphql = await call(
+      "POST",
+      "/api/graphql",
+      {
+        query:
+          "query Search($criteria: HotelCriteriaSearchInput!) { hotelX { search(criteria: $criteria) { options { id hotelCode } errors { code } } } }",
+        variables: { criteria },
+      },
+      { ...partner, headers: { "access-code": String(DEMO.connection.code) } },
+    );
+    expectStatus(graphql, 200);
+    expect(graphql.json.data.hotelX.search.options.length).toBeGreaterThan(0);
+  });
+
+  it("webhooks and the event log", async () => {
+    const admin = { bearer: await adminToken() };
+    // A loopback port nothing listens on: deliveries are attempted locally and fail, never leave the machine.
+    const url = `http://127.0.0.1:${await freePort()}/hooks`;
+    const endpoint = await call("POST", "/api/partner/webhooks", { url, events: ["booking.confirmed"] }, admin);
+    expectStatus(endpoint, 201);
+    expectStatus(await call("GET", "/api/partner/webhooks", undefined, admin), 200);
+    const endpointId = endpoint.json.data.id;
+    expectStatus(await call("GET", `/api/partner/webhooks/${endpointId}/deliveries`, undefined, admin), 200);
+    expectStatus(await call("DELETE", `/api/partner/webhooks/${endpointId}`, undefined, admin), 200);
+
+    const events = await call("GET", "/api/events?limit=5", undefined, partner);
+    expectStatus(events, 200);
+  });
+
+  it("operator reads: partners, exchange rates, an accommodation's inventory", async () => {
+    expectStatus(await call("GET", "/api/partners", undefined, operator), 200);
+    expectStatus(await call("GET", "/api/operator/exchange-rates", undefined, operator), 200);
+    expectStatus(
+      await call("GET", `/api/inventory/${optionHotel}?from=${stay.checkIn}&to=${stay.checkOut}`, undefined, operator),
+      200,
+    );
   });
 
   it("manages users, API keys and connections", async () => {
-    const login = await call("POST", "/api/auth/login", {
-      accountType: "email",
-      accountValue: DEMO.admin.email,
-      password: DEMO.admin.passwordMd5,
-    });
-    expectStatus(login, 200);
-    const admin = { bearer: login.json.data.token.accessToken as string };
+    const admin = { bearer: await adminToken() };
 
     expectStatus(await call("GET", "/api/users/me", undefined, admin), 200);
     expectStatus(await call("GET", "/api/users", undefined, admin), 200);
@@ -267,6 +331,11 @@ describe("the whole partner flow through a Prism validation proxy", () => {
     );
     expectStatus(said, 200);
     expectStatus(await call("GET", `/api/partner/v1/core-chat/sessions/${sessionId}`, undefined, chatKey), 200);
+    // The hotel page a chat links to; a booking's page without its signed token is a 404 page.
+    expectStatus(await call("GET", `/chat/accommodations/${optionHotel}`), 200);
+    const untokened = await call("GET", `/chat/bookings/${bookingReference}`);
+    expectStatus(untokened, 404);
+    expect(untokened.headers.get("content-type")).toMatch(/^text\/html/);
   });
 
   it("radar: a browser's signals, then a check of the booking attempt", async () => {
