@@ -397,7 +397,34 @@ describe("the whole partner flow through a Prism validation proxy", () => {
   });
 });
 
+/** JSON Schema 2020-12 keywords that Prism's draft-7 validator skips without a word. */
+const SKIPPED_BY_DRAFT_7 = [
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "dependentRequired",
+  "dependentSchemas",
+  "minContains",
+  "maxContains",
+  "$dynamicRef",
+  "contentSchema",
+];
+
+/** Where the document uses a keyword Prism would not check: `prefixItems` counts unless `items` and `maxItems` say it too. */
+const uncheckedKeywords = (node: unknown, at: string, found: string[] = []): string[] => {
+  if (!node || typeof node !== "object") return found;
+  if (!Array.isArray(node)) {
+    for (const keyword of SKIPPED_BY_DRAFT_7) if (keyword in node) found.push(`${at}/${keyword}`);
+    if ("prefixItems" in node && !("items" in node && "maxItems" in node)) found.push(`${at}/prefixItems`);
+  }
+  for (const [key, value] of Object.entries(node)) uncheckedKeywords(value, `${at}/${key}`, found);
+  return found;
+};
+
 describe("the proxy itself", () => {
+  it("checks every schema keyword the document uses (Prism validates OpenAPI 3.1 schemas as JSON Schema draft 7)", () => {
+    expect(uncheckedKeywords(JSON.parse(readFileSync(document, "utf8")), "#")).toEqual([]);
+  });
+
   it("fails an answer the document does not describe: a body its schema refuses, a status it does not list", async () => {
     // The same document with two lies in it: /health promises an `uptime`, content never answers 401.
     const lying = JSON.parse(readFileSync(document, "utf8"));
