@@ -451,6 +451,10 @@ describe("the proxy itself", () => {
       await expect(call("POST", "/api/search", { settings }, { ...partner, via: strict })).rejects.toThrow(
         /\(422\) is not what the document describes:\nPrism answered 422 itself[\s\S]*searchCriteria/,
       );
+      // Missing credentials are Prism's 401 too, for the same reason.
+      await expect(call("POST", "/api/v1/content/accommodations", { size: 1 }, { via: strict })).rejects.toThrow(
+        /\(401\) is not what the document describes:\nPrism answered 401 itself/,
+      );
     } finally {
       await strict.stop();
     }
