@@ -191,6 +191,22 @@ describe("the whole partner flow through a Prism validation proxy", () => {
     expectStatus(await call("GET", "/api/bookings?size=5", undefined, partner), 200);
     expectStatus(await call("GET", `/api/bookings/${bookingReference}/cancellation`, undefined, partner), 200);
 
+    // A change of holder, previewed then committed at the previewed price.
+    const previewed = await call(
+      "POST",
+      `/api/bookings/${bookingReference}/modifications/preview`,
+      { settings, change: { holder: { name: "Ada", surName: "Byron" } } },
+      partner,
+    );
+    expectStatus(previewed, 200);
+    const changed = await call(
+      "POST",
+      `/api/bookings/${bookingReference}/modifications`,
+      { settings, previewId: previewed.json.data.previewId },
+      partner,
+    );
+    expectStatus(changed, 200);
+
     const cancelled = await call(
       "POST",
       "/api/cancel",
@@ -264,9 +280,50 @@ describe("the whole partner flow through a Prism validation proxy", () => {
     expectStatus(events, 200);
   });
 
-  it("operator reads: partners, exchange rates, an accommodation's inventory", async () => {
+  it("operator: a partner and its connection, radar origins, exchange rates, erasure, inventory", async () => {
+    const partnerId = unique("proxy-").toLowerCase();
+    const onboarded = await call(
+      "POST",
+      "/api/partners",
+      {
+        id: partnerId,
+        name: "Proxy Travel",
+        admin: { email: `admin@${partnerId}.example`, password: DEMO.admin.passwordMd5, firstName: "Ada" },
+      },
+      operator,
+    );
+    expectStatus(onboarded, 201);
     expectStatus(await call("GET", "/api/partners", undefined, operator), 200);
-    expectStatus(await call("GET", "/api/operator/exchange-rates", undefined, operator), 200);
+    const connection = await call(
+      "POST",
+      "/api/connections",
+      { partnerId, apiType: "b2b", connectionType: "direct", rateLimit: 60, rateLimitWindowMs: 60_000, netMarkups: 0 },
+      operator,
+    );
+    expectStatus(connection, 201);
+    const connectionId = connection.json.data.id;
+    expectStatus(await call("PATCH", `/api/connections/${connectionId}`, { rateLimit: 120 }, operator), 200);
+    expectStatus(await call("PUT", `/api/connections/${connectionId}/enable`, undefined, operator), 200);
+    expectStatus(await call("PUT", `/api/connections/${connectionId}/disable`, undefined, operator), 200);
+    expectStatus(await call("DELETE", `/api/connections/${connectionId}`, undefined, operator), 200);
+    expectStatus(
+      await call(
+        "PUT",
+        `/api/partners/${partnerId}/radar-settings`,
+        { allowedOrigins: ["https://partner.example"] },
+        operator,
+      ),
+      200,
+    );
+
+    const rates = await call("GET", "/api/operator/exchange-rates", undefined, operator);
+    expectStatus(rates, 200);
+    expectStatus(
+      await call("PUT", "/api/operator/exchange-rates", { base: "USD", rates: { EUR: 0.92 } }, operator),
+      200,
+    );
+    expectStatus(await call("POST", "/api/operator/login-failures/purge", {}, operator), 200);
+    expectStatus(await call("POST", "/api/operator/data-subjects/erase", { email: "nobody@demo.test" }, operator), 200);
     expectStatus(
       await call("GET", `/api/inventory/${optionHotel}?from=${stay.checkIn}&to=${stay.checkOut}`, undefined, operator),
       200,
