@@ -17,6 +17,8 @@ import { checkBody, humanSignals, unique } from "../support/radar-fixtures";
 let worker: LocalWorker;
 let prism: PrismProxy;
 let document: string;
+/** Method and path of every call, to tell how many documented operations the flow reached. */
+const exercised = new Set<string>();
 
 type Answer = { status: number; headers: Headers; text: string; json: any };
 type Auth = { apiKey?: string; bearer?: string; headers?: Record<string, string>; via?: PrismProxy };
@@ -32,6 +34,7 @@ const call = async (method: string, path: string, body?: unknown, auth: Auth = {
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  exercised.add(`${method} ${new URL(path, prism.url).pathname}`);
   const text = await res.text();
   let json: any = null;
   try {
@@ -81,6 +84,27 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (document) {
+    const paths = JSON.parse(readFileSync(document, "utf8")).paths as Record<string, Record<string, unknown>>;
+    const operations = Object.entries(paths).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((method) => ["get", "post", "put", "patch", "delete"].includes(method))
+        .map((method) => ({
+          method: method.toUpperCase(),
+          pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+          path,
+        })),
+    );
+    const reached = operations.filter((op) =>
+      [...exercised].some(
+        (call) => call.startsWith(`${op.method} `) && op.pattern.test(call.slice(op.method.length + 1)),
+      ),
+    );
+    const missed = operations.filter((op) => !reached.includes(op)).map((op) => `${op.method} ${op.path}`);
+    console.log(
+      `Through Prism: ${reached.length} of ${operations.length} documented operations${missed.length ? `; not reached: ${missed.join(", ")}` : ""}`,
+    );
+  }
   await prism?.stop();
   await worker?.stop();
 });
@@ -215,6 +239,32 @@ describe("the whole partner flow through a Prism validation proxy", () => {
     );
     expectStatus(cancelled, 200);
     expect(cancelled.json.data.status).toBe("cancelled");
+
+    // A hold, committed: the same option quoted again (a quote books once).
+    const requoted = await call("POST", "/api/quote", quoteRequest, partner);
+    expectStatus(requoted, 200);
+    const held = await call(
+      "POST",
+      "/api/book",
+      {
+        ...bookRequest,
+        bookCriteria: {
+          ...bookRequest.bookCriteria,
+          quoteId: requoted.json.data.id,
+          partnerReference: unique("hold-"),
+          hold: true,
+        },
+      },
+      partner,
+    );
+    expectStatus(held, 200);
+    const committed = await call(
+      "POST",
+      `/api/bookings/${held.json.data.bookingReference}/commit`,
+      { settings },
+      partner,
+    );
+    expectStatus(committed, 200);
   });
 
   it("the Hotel-X way: search, quote, book, cancel, and a GraphQL document", async () => {
@@ -305,6 +355,17 @@ describe("the whole partner flow through a Prism validation proxy", () => {
     expectStatus(await call("PATCH", `/api/connections/${connectionId}`, { rateLimit: 120 }, operator), 200);
     expectStatus(await call("PUT", `/api/connections/${connectionId}/enable`, undefined, operator), 200);
     expectStatus(await call("PUT", `/api/connections/${connectionId}/disable`, undefined, operator), 200);
+    // An upstream on a loopback port nothing listens on: stored, read back (credentials hidden), removed.
+    const upstream = {
+      kind: "hotelx",
+      url: `http://127.0.0.1:${await freePort()}/`,
+      client: "edgestay",
+      context: "HOTELX",
+      credentials: { apiKey: "supplier-api-key" },
+    };
+    expectStatus(await call("PUT", `/api/connections/${connectionId}/upstream`, upstream, operator), 200);
+    expectStatus(await call("GET", `/api/connections/${connectionId}/upstream`, undefined, operator), 200);
+    expectStatus(await call("DELETE", `/api/connections/${connectionId}/upstream`, undefined, operator), 200);
     expectStatus(await call("DELETE", `/api/connections/${connectionId}`, undefined, operator), 200);
     expectStatus(
       await call(
@@ -324,10 +385,39 @@ describe("the whole partner flow through a Prism validation proxy", () => {
     );
     expectStatus(await call("POST", "/api/operator/login-failures/purge", {}, operator), 200);
     expectStatus(await call("POST", "/api/operator/data-subjects/erase", { email: "nobody@demo.test" }, operator), 200);
+    const inventory = await call(
+      "GET",
+      `/api/inventory/${optionHotel}?from=${stay.checkIn}&to=${stay.checkOut}`,
+      undefined,
+      operator,
+    );
+    expectStatus(inventory, 200);
+    const room = inventory.json.data.rooms[0];
+    const nights = { from: stay.checkIn, to: stay.checkIn };
     expectStatus(
-      await call("GET", `/api/inventory/${optionHotel}?from=${stay.checkIn}&to=${stay.checkOut}`, undefined, operator),
+      await call("PUT", `/api/inventory/${optionHotel}/rooms/${room.code}`, { ...nights, allotment: 9 }, operator),
       200,
     );
+    expectStatus(
+      await call(
+        "PUT",
+        `/api/inventory/${optionHotel}/rate-plans/${room.ratePlans[0].code}`,
+        { ...nights, stopSell: false },
+        operator,
+      ),
+      200,
+    );
+    const fee = {
+      type: "FEE",
+      code: "RESORT_FEE",
+      description: "Resort fee",
+      basis: "PER_ROOM_PER_NIGHT",
+      value: 25,
+      included: false,
+    };
+    expectStatus(await call("PUT", `/api/inventory/${optionHotel}/fees`, { mandatory: [fee] }, operator), 200);
+    // The content export's own document, put back as the operator's edit.
+    expectStatus(await call("PUT", `/api/operator/accommodations/${first.code}`, first, operator), 200);
   });
 
   it("manages users, API keys and connections", async () => {
@@ -412,7 +502,7 @@ describe("the whole partner flow through a Prism validation proxy", () => {
     expectStatus(check, 200);
   });
 
-  it("deliberate 4xx answers are documented too: a wrong key, an unknown code, a bad body", async () => {
+  it("deliberate 4xx answers are documented too: a wrong key, unknown codes and references, a bad body", async () => {
     const wrongKey = await call("POST", "/api/v1/content/accommodations", { size: 1 }, { apiKey: "not-a-key" });
     expectStatus(wrongKey, 401);
     expect(wrongKey.json.message).toBe("Invalid API key");
@@ -421,7 +511,7 @@ describe("the whole partner flow through a Prism validation proxy", () => {
       "POST",
       "/api/search",
       {
-        searchCriteria: { destinations: { accommodations: [{ code: first.code }] }, ...stay },
+        searchCriteria: { destinations: { accommodations: [{ code: "US000001" }] }, ...stay },
         settings: { access: { code: 999_999 } },
       },
       partner,
@@ -433,13 +523,38 @@ describe("the whole partner flow through a Prism validation proxy", () => {
     expectStatus(unknownBooking, 404);
     expect(unknownBooking.json.message).toBe("Booking not found with bookingReference: BKNOTTHERE");
 
+    const unknownEvent = await call(
+      "POST",
+      "/api/partner/webhooks/whk_not_there/deliveries/evt_not_there/redeliver",
+      undefined,
+      { bearer: await adminToken() },
+    );
+    expectStatus(unknownEvent, 404);
+    expect(unknownEvent.json.message).toBe("Webhook endpoint not found");
+    // The card step's page (under both of its paths) and its attach call, with a token never issued.
+    for (const page of ["/card-setup", "/card-setup.html"]) {
+      const noCardLink = await call("GET", `${page}?token=not-a-token`);
+      expectStatus(noCardLink, 404);
+      expect(noCardLink.text).toContain("This link is not valid");
+    }
+    const attach = await call("POST", "/v1/hotel-ea/payment-methods/attach", {
+      portalToken: "not-a-token",
+      paymentMethodId: "pm_test0000",
+      cardBrand: "visa",
+      cardLast4: "4242",
+      expMonth: 12,
+      expYear: 2099,
+    });
+    expectStatus(attach, 401);
+    expect(attach.json.message).toBe("portalToken is invalid, expired or already used");
+
     // Two selectors at once: a body the schema lets through (each selector is optional) that the rule refuses.
     const twoSelectors = await call(
       "POST",
       "/api/search",
       {
         searchCriteria: {
-          destinations: { accommodations: [{ code: first.code }] },
+          destinations: { accommodations: [{ code: "US000001" }] },
           accommodationName: "Anything",
           ...stay,
         },
