@@ -9,13 +9,14 @@ export type LocalWorker = { url: string; stateDir: string; stop: () => Promise<v
 
 /**
  * The real Worker out of process on 127.0.0.1 (a free port), with its own temporary state:
- * D1 migrations applied by wrangler, demo accounts seeded through getPlatformProxy, then
- * unstable_startWorker on the same folder. `stop()` disposes it and removes the folder.
+ * D1 migrations applied by wrangler, demo accounts (and `accommodations` demo accommodations,
+ * none by default) seeded through getPlatformProxy, then unstable_startWorker on the same folder.
+ * `stop()` disposes it and removes the folder.
  */
-export const startLocalWorker = async (): Promise<LocalWorker> => {
+export const startLocalWorker = async (options: { accommodations?: number } = {}): Promise<LocalWorker> => {
   const stateDir = mkdtempSync(join(tmpdir(), "edgestay-worker-"));
-  // Migrations and demo accounts, no accommodations: the same bootstrap as npm start.
-  await bootstrap(0, stateDir);
+  // Migrations and demo accounts: the same bootstrap as npm start.
+  await bootstrap(options.accommodations ?? 0, stateDir);
   const worker = await unstable_startWorker({
     config: join(root, "wrangler.toml"),
     envFiles: [join(root, ".dev.vars.example")],

@@ -111,7 +111,11 @@ const languageText = z.object({ language: z.string(), content: z.string() });
 export const accommodationContentSchema = z
   .object({
     code: z.string(),
-    location: z.tuple([z.number(), z.number()]).openapi({ description: "longitude, latitude" }),
+    // Exactly two numbers: a tuple alone is prefixItems (JSON Schema 2020-12), which lets extra
+    // items through and which draft-7 validators (Prism) ignore; the bounds and items say it to both.
+    location: z
+      .tuple([z.number(), z.number()])
+      .openapi({ description: "longitude, latitude", minItems: 2, maxItems: 2, items: { type: "number" } }),
     images: z.array(z.object({ priority: z.number(), thumbnail: z.string(), url: z.string() })),
     contact: z.object({ phone: z.string(), fax: z.string(), email: z.string() }),
     address: z.object({
