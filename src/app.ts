@@ -35,6 +35,7 @@ const health = apiRoute({
   path: "/health",
   tags: ["Operations"],
   summary: "Liveness with one trivial D1 query",
+  description: "For monitors: 200 while the Worker and D1 answer.",
   responses: {
     200: {
       description: "Up",

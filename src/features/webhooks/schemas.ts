@@ -49,8 +49,12 @@ export const createdWebhookSchema = webhookSchema
     },
   });
 
-export const webhookIdParamSchema = z.object({ id: z.string().min(1).max(100) });
-export const deliveryParamsSchema = z.object({ id: z.string().min(1).max(100), eventId: z.string().min(1).max(100) });
+const webhookId = z.string().min(1).max(100).openapi({ example: "wh_6f1c0a9e2b7d4c3a8e5f0b1d2c3a4e5f" });
+export const webhookIdParamSchema = z.object({ id: webhookId });
+export const deliveryParamsSchema = z.object({
+  id: webhookId,
+  eventId: z.string().min(1).max(100).openapi({ example: "evt_0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f" }),
+});
 
 export const deliveriesQuerySchema = z.object({
   limit: z.coerce
@@ -59,8 +63,11 @@ export const deliveriesQuerySchema = z.object({
     .min(1)
     .max(MAX_DELIVERY_PAGE)
     .default(20)
-    .openapi({ description: "1 to 100, default 20" }),
-  cursor: z.string().min(1).max(500).optional().openapi({ description: "nextCursor of the previous page" }),
+    .openapi({ description: "1 to 100, default 20", example: 20 }),
+  cursor: z.string().min(1).max(500).optional().openapi({
+    description: "nextCursor of the previous page",
+    example: "WyIyMDI2LTExLTAyVDA5OjE1OjAwLjAwMFoiLCJldnRfMGMxZDJlM2Y0YTViNmM3ZDhlOWYwYTFiMmMzZDRlNWYiXQ",
+  }),
 });
 
 export const deliverySchema = z

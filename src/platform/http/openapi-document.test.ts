@@ -29,9 +29,10 @@ type Media = { schema?: Schema; example?: unknown; examples?: Record<string, { v
 type Operation = {
   operationId?: string;
   summary?: string;
+  description?: string;
   tags?: string[];
   security?: unknown[];
-  parameters?: Array<{ name: string; in: string; required?: boolean }>;
+  parameters?: Array<{ name: string; in: string; required?: boolean; example?: unknown; schema?: Schema }>;
   requestBody?: { content?: Record<string, Media> };
   responses: Record<string, { content?: Record<string, Media>; headers?: Record<string, { required?: boolean }> }>;
 };
@@ -92,7 +93,7 @@ const mediaExample = (media: Media, schemas: Record<string, Schema>) =>
   media.example ?? Object.values(media.examples ?? {})[0]?.value ?? exampleOf(media.schema, schemas);
 
 describe("the OpenAPI document is complete", () => {
-  it("has servers, and every operation an operationId (camelCase, unique), a tag, a summary and a security statement", async () => {
+  it("has servers, and every operation an operationId (camelCase, unique), a tag, a summary, a description and a security statement", async () => {
     const document = await loadDocument();
     expect(document.servers?.[0]?.url).toBe("https://edgestay.test");
     const operations = operationsOf(document);
@@ -104,9 +105,20 @@ describe("the OpenAPI document is complete", () => {
         !/^[a-z][a-zA-Z0-9]*$/.test(operation.operationId ?? "") ||
         !operation.tags?.length ||
         !operation.summary ||
+        !operation.description ||
         !Array.isArray(operation.security),
     );
     expect(incomplete.map(({ where }) => where)).toEqual([]);
+  });
+
+  it("shows an example of every parameter (path, query, header)", async () => {
+    const operations = operationsOf(await loadDocument());
+    const bare = operations.flatMap(({ where, operation }) =>
+      (operation.parameters ?? [])
+        .filter((p) => p.example === undefined && p.schema?.example === undefined)
+        .map((p) => `${where} ${p.in} ${p.name}`),
+    );
+    expect(bare).toEqual([]);
   });
 
   it("documents the platform's errors on every operation: 500 always, 401 where a credential is required", async () => {
