@@ -3,7 +3,7 @@ import { apiRoute } from "./platform/http/api-route";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
-import { bookingRoutes } from "./features/booking";
+import { bookingRoutes, bookingWebhooks } from "./features/booking";
 import { chatPages, chatRoutes } from "./features/chat";
 import { contentRoutes } from "./features/content";
 import { operatorRoutes, exchangeRateRoutes } from "./features/operators";
@@ -35,7 +35,7 @@ const health = apiRoute({
   path: "/health",
   tags: ["Operations"],
   summary: "Liveness with one trivial D1 query",
-  description: "For monitors: 200 while the Worker and D1 answer.",
+  description: "For monitors.",
   responses: {
     200: {
       description: "Up",
@@ -96,6 +96,7 @@ export const createApp = ({ services = requestServices }: { services?: (env: Env
   app.route("/api/partner/webhooks", webhookRoutes);
   app.route("/", eventRoutes);
 
+  for (const webhook of bookingWebhooks) app.openAPIRegistry.registerWebhook(webhook);
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "api-key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer" });
   app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", {

@@ -136,7 +136,7 @@ const searchTgxRoute = apiRoute({
   method: "post",
   path: "/api/search/tgx",
   tags: ["Booking"],
-  summary: "Hotel-X (TravelgateX) shaped search over the same inventory, options quotable at /api/quote (rate limited)",
+  summary: "Hotel-X (TravelgateX) shaped search over the same inventory (rate limited)",
   description: "Hotel-X step 1: an option's id is the optionRefId of quote/tgx.",
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, coreAccess()] as const,
@@ -183,8 +183,7 @@ const quoteTgxRoute = apiRoute({
   method: "post",
   path: "/api/quote/tgx",
   tags: ["Booking"],
-  summary:
-    "Hotel-X (TravelgateX) shaped quote of a /api/search/tgx option, kept 30 minutes for /api/book/tgx (rate limited)",
+  summary: "Hotel-X shaped quote, kept 30 minutes (rate limited)",
   description: "Hotel-X step 2: optionRefId from search/tgx; the answer's goes to book/tgx.",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
@@ -204,8 +203,7 @@ const bookTgxRoute = apiRoute({
   method: "post",
   path: "/api/book/tgx",
   tags: ["Booking"],
-  summary:
-    "Hotel-X shaped book of a /api/quote/tgx optionRefId, or of a /api/search/tgx option in one step (deltaPrice); 403 on a metasearch connection",
+  summary: "Hotel-X shaped book of a quote, or of a search option in one step (deltaPrice)",
   description: "Hotel-X step 3: reference.bookingID is cancel/tgx's input.bookingID.",
   security: apiKeySecurity,
   // Hotel-X's paymentCard carries a card number: refused before anything reads it.
@@ -271,7 +269,7 @@ const commit = apiRoute({
   tags: ["Booking"],
   summary: "Commit a hold (bookCriteria.hold): success at the held price",
   description:
-    "Turns a held booking into success, charged exactly its held rate. Retry-safe: an Idempotency-Key replays the answer, and committing a committed hold answers it again. 409 hold_expired once the hold has run out (its rooms are back), 409 booking_not_held for a booking that is not a hold.",
+    "bookingReference: of a hold (POST /api/book, bookCriteria.hold). Charged exactly its held rate. Retry-safe: an Idempotency-Key replays the answer; committing a committed hold answers it again.",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: {
@@ -293,7 +291,7 @@ const modificationPreview = apiRoute({
   summary:
     "Preview a change of a booking (dates, guests, holder, room types or boards): the booking after it and what it costs",
   description:
-    "Prices the changed stay as a new search and quote would (the booking's supplier, connection and currency) and answers the booking as the change makes it, priceDifference (positive charged, negative refunded), modificationFee and a previewId good for 15 minutes. Nothing is changed. 409 booking_not_modifiable for a booking that is not confirmed (cancelled, pending, held, expired, some rooms cancelled, on or after check-in); 409 modification_not_supported on an upstream (Hotel-X) booking; 400 naming the field for an impossible stay.",
+    "bookingReference: from POST /api/book. Prices the changed stay as a new search and quote would, and answers the booking as the change makes it, its amounts and a previewId good for 15 minutes. Nothing is changed.",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: {
@@ -316,7 +314,7 @@ const modification = apiRoute({
   tags: ["Booking"],
   summary: "Commit a previewed change: exactly the previewed amounts, or 409 with the current figures",
   description:
-    "Commits the preview named by previewId, at its amounts to the cent: the booked nights go back and the new ones are taken in one transaction; the booking keeps its reference and gains modifiedAt and a new version. 409 modification_outdated (details: preview and current figures, current null when the change cannot be made now) when the price, the availability or the booking moved since the preview; 409 modification_preview_expired after its 15 minutes; 404 modification_preview_not_found. Retry-safe: an Idempotency-Key replays the answer, and committing a committed preview answers it again.",
+    "previewId: from the preview. Commits it at its amounts to the cent, in one transaction; the booking gains modifiedAt and a new version. 409 modification_outdated (with the current figures) when anything moved since. Retry-safe as commit is.",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: {

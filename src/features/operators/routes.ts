@@ -128,7 +128,7 @@ const putUpstream = apiRoute({
   path: "/api/connections/{id}/upstream",
   tags: ["Operator: connections"],
   summary: "Point a connection at an upstream supplier (Hotel-X); credentials are stored encrypted, never returned",
-  description: "id: from GET /api/connections; its search, quote, book and cancel then go there.",
+  description: "id: from GET /api/connections.",
   ...operator,
   request: { params: connectionIdParamsSchema, ...jsonRequestBody(upstreamRequestSchema) },
   responses: { 200: upstreamOk, ...errorResponses(400, 401, 403, 404) },

@@ -32,7 +32,7 @@ const loginRoute = apiRoute({
   path: "/api/auth/login",
   tags: ["Auth"],
   summary: "Exchange e-mail and MD5 password for a bearer token (1 hour)",
-  description: "The Bearer token of the users, API-key, connection and webhook routes (booking takes the api-key).",
+  description: "The Bearer token of the partner-admin routes; booking takes the api-key.",
   request: jsonRequestBody(loginRequestSchema),
   responses: {
     200: { description: "Access token", ...json(loginResponseSchema) },

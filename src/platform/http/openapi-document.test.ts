@@ -11,6 +11,7 @@ import notice from "swagger-ui-dist/NOTICE?raw";
 import { SWAGGER_UI_ASSET_DIR, SWAGGER_UI_FILES } from "../docs/api-reference";
 import { z } from "@hono/zod-openapi";
 import * as fullZod from "zod/v4";
+import { EVENT_TYPES } from "../../features/webhooks";
 
 type Schema = {
   $ref?: string;
@@ -152,6 +153,22 @@ describe("the OpenAPI document is complete", () => {
       "searchAvailability",
       "searchAvailabilityTgx",
     ]);
+  });
+
+  it("documents every event type as an OpenAPI 3.1 webhook: signed headers, a payload schema and an example", async () => {
+    const document = (await call("GET", "/openapi.json")).json as {
+      webhooks: Record<string, { post: Operation }>;
+    };
+    expect(Object.keys(document.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+    for (const [type, { post }] of Object.entries(document.webhooks)) {
+      expect(post.summary && post.description, type).toBeTruthy();
+      expect(post.parameters?.map((p) => `${p.in} ${p.name} ${p.required}`)).toEqual([
+        "header Edgestay-Signature true",
+        "header Edgestay-Event-Id true",
+      ]);
+      const body = post.requestBody?.content?.["application/json"]?.schema as Schema & { example?: { type: string } };
+      expect(body.example?.type, type).toBe(type);
+    }
   });
 
   it("has a request example for every JSON body and a response example for every JSON success, each valid against its schema", async () => {
