@@ -97,12 +97,24 @@ export const createApp = ({ services = requestServices }: { services?: (env: Env
   app.route("/", eventRoutes);
 
   for (const webhook of bookingWebhooks) app.openAPIRegistry.registerWebhook(webhook);
-  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "api-key" });
-  app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer" });
+  // Three credentials, three schemes: a generated client asks for each apart and never sends one for another.
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
+    type: "apiKey",
+    in: "header",
+    name: "api-key",
+    description: "From POST /api/partner/api-keys",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "opaque",
+    description: "The OPERATOR_TOKEN secret",
+  });
   app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", {
     type: "http",
     scheme: "bearer",
     bearerFormat: "JWT",
+    description: "accessToken of POST /api/auth/login",
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "CollectorKey", {
     type: "apiKey",
