@@ -256,7 +256,7 @@ const book = apiRoute({
     202: {
       description:
         "Pending: the supplier's answer did not arrive in time; GET /api/bookings/{bookingReference} shows when it settles",
-      ...json(bookResponseSchema),
+      ...json(bookResponseSchema, bookExamples.pending),
     },
     ...errorResponses(400, 401, 403, 404, 409, 413),
   },

@@ -840,6 +840,16 @@ export const bookExamples = {
       },
     },
   },
+  // The 202: booked with the supplier, its confirmation not yet in (no hotelConfirmationNumber).
+  pending: {
+    pending: {
+      summary: "Pending: GET the booking until it settles",
+      value: {
+        data: { ...BOOK_RESULT_EXAMPLE, status: "pending", hotelConfirmationNumber: undefined },
+        message: "success",
+      },
+    },
+  },
 };
 
 /** Named examples of the cancel route: the whole booking, or one room of it. */

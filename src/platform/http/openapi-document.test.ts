@@ -171,6 +171,14 @@ describe("the OpenAPI document is complete", () => {
     }
   });
 
+  it("shows a pending booking as the 202 of POST /api/book", async () => {
+    const document = await loadDocument();
+    const pending = document.paths["/api/book"]!.post!.responses["202"]!.content!["application/json"]!;
+    expect((mediaExample(pending, document.components.schemas) as { data: { status: string } }).data.status).toBe(
+      "pending",
+    );
+  });
+
   it("has a request example for every JSON body and a response example for every JSON success, each valid against its schema", async () => {
     const document = await loadDocument();
     const schemas = document.components.schemas;
