@@ -14,3 +14,6 @@ window.ui = window.SwaggerUIBundle({
   displayRequestDuration: true,
   filter: true,
 });
+// The guide above the reference links operations by their deep link (#/Tag/operationId); Swagger UI
+// reads the hash only once, at load, so a click on a later link opens and scrolls to it here.
+window.addEventListener("hashchange", () => window.ui.layoutActions.parseDeepLinkHash(window.location.hash));

@@ -3,7 +3,7 @@ import { apiRoute } from "./platform/http/api-route";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
-import { bookingRoutes } from "./features/booking";
+import { bookingRoutes, bookingWebhooks } from "./features/booking";
 import { chatPages, chatRoutes } from "./features/chat";
 import { contentRoutes } from "./features/content";
 import { operatorRoutes, exchangeRateRoutes } from "./features/operators";
@@ -35,6 +35,7 @@ const health = apiRoute({
   path: "/health",
   tags: ["Operations"],
   summary: "Liveness with one trivial D1 query",
+  description: "For monitors.",
   responses: {
     200: {
       description: "Up",
@@ -95,12 +96,25 @@ export const createApp = ({ services = requestServices }: { services?: (env: Env
   app.route("/api/partner/webhooks", webhookRoutes);
   app.route("/", eventRoutes);
 
-  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "api-key" });
-  app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer" });
+  for (const webhook of bookingWebhooks) app.openAPIRegistry.registerWebhook(webhook);
+  // Three credentials, three schemes: a generated client asks for each apart and never sends one for another.
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
+    type: "apiKey",
+    in: "header",
+    name: "api-key",
+    description: "From POST /api/partner/api-keys",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "opaque",
+    description: "The OPERATOR_TOKEN secret",
+  });
   app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", {
     type: "http",
     scheme: "bearer",
     bearerFormat: "JWT",
+    description: "accessToken of POST /api/auth/login",
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "CollectorKey", {
     type: "apiKey",

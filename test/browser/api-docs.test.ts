@@ -97,6 +97,44 @@ describe.skipIf(!hasChromium)("API reference and landing page in Chromium, with 
     await tab.close();
   });
 
+  it("/docs opens with the four-call guide above the reference, its steps passing the ids, and fetches nothing from another origin", async () => {
+    const { tab, res, errors, failed } = await open("/docs");
+    const origins = new Set<string>();
+    tab.on("request", (r) => origins.add(new URL(r.url()).origin));
+    expect(res!.status()).toBe(200);
+    const guide = tab.locator("#book-a-stay");
+    await expect(guide.locator("h1").innerText()).resolves.toBe("Book a stay in four calls");
+    const steps = await guide.locator(".steps > li").allInnerTexts();
+    expect(steps).toHaveLength(4);
+    expect(steps[0]).toMatch(/POST \/api\/search[\s\S]*data\.accommodations\[\]\.options\[\]\.id/);
+    expect(steps[1]).toMatch(/POST \/api\/quote[\s\S]*quoteCriteria\.optionId[\s\S]*data\.id/);
+    expect(steps[2]).toMatch(/POST \/api\/book[\s\S]*bookCriteria\.quoteId[\s\S]*data\.bookingReference/);
+    expect(steps[3]).toMatch(
+      /GET \/api\/bookings\/\{bookingReference\}[\s\S]*POST \/api\/cancel[\s\S]*input\.reference\.bookingReference/,
+    );
+    // At the top: above the reference, which renders below it.
+    const info = tab.locator(".swagger-ui .info");
+    await info.waitFor({ timeout: 30_000 });
+    const [guideBox, infoBox] = [await guide.boundingBox(), await info.boundingBox()];
+    expect(guideBox!.y).toBeLessThan(infoBox!.y);
+    expect(await guide.isVisible()).toBe(true);
+    // A step's link opens its operation in the reference (deep link).
+    await guide.locator('a[href="#/Booking/createQuote"]').click();
+    await tab.locator("#operations-Booking-createQuote.is-open").waitFor({ timeout: 30_000 });
+    await tab.evaluate(() => window.scrollTo(0, 0));
+    await tab.screenshot({ path: join(OUTPUT, "docs-guide.png") });
+
+    // Offline, and only this origin: no request left for another host or port.
+    await tab.reload();
+    await tab.locator(".opblock").first().waitFor({ timeout: 30_000 });
+    expect([...origins]).toEqual([new URL(worker.url).origin]);
+    expect(blocked).toEqual([]);
+    expect(failed).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(await cspViolations(tab)).toEqual([]);
+    await tab.close();
+  });
+
   it("/ renders the landing page, styled, with working links to the reference, the document and the snippet", async () => {
     const { tab, res, errors, failed } = await open("/");
     expect(res!.status()).toBe(200);

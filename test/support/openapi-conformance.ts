@@ -8,6 +8,7 @@ export type Sent = { method: string; url: string };
 type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
 type Document = {
   paths: Record<string, Record<string, Operation>>;
+  webhooks?: Record<string, unknown>;
   components?: { schemas?: Record<string, unknown> };
 };
 
@@ -114,6 +115,27 @@ export const assertDocumented = async (
   if (!validate(answer.json)) {
     throw new Error(
       `OpenAPI: ${where}, a body that breaks the documented schema of ${method.toUpperCase()} ${route.path} ${key}:\n${describeErrors(validate.errors)}\nbody: ${excerpt(answer.text)}`,
+    );
+  }
+  // The event log lists each event as its webhook delivers it: each must be its type's documented payload.
+  if (route.path === "/api/events" && answer.status === 200) {
+    for (const event of (answer.json as { data: { events: unknown[] } }).data.events)
+      await assertWebhookDocumented(event);
+  }
+};
+
+/**
+ * Throws unless `event` is the payload the document's `webhooks` describe for its type (what a
+ * webhook endpoint receives, and GET /api/events lists).
+ */
+export const assertWebhookDocumented = async (event: unknown) => {
+  const { document, validator } = await (loaded ??= loadDocument());
+  const type = (event as { type?: string }).type ?? "";
+  if (!document.webhooks?.[type]) throw new Error(`OpenAPI: an event of type ${type}, which no webhook documents`);
+  const validate = validator(`/webhooks/${escapePointer(type)}/post/requestBody/content/application~1json/schema`);
+  if (!validate(event)) {
+    throw new Error(
+      `OpenAPI: a ${type} event that breaks its webhook's documented payload:\n${describeErrors(validate.errors)}\nevent: ${excerpt(JSON.stringify(event))}`,
     );
   }
 };

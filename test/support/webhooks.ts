@@ -7,14 +7,25 @@ import { asBearer } from "./sessions";
 import type { WebhookMessage } from "../../src/features/webhooks/events";
 import { eventWrites, newEvent } from "../../src/features/webhooks/event-log";
 import { database } from "../../src/platform/db/client";
+import { bookingChange } from "../../src/features/booking/schemas";
+import { assertWebhookDocumented } from "./openapi-conformance";
 
 /** Shared helpers for the webhook tests (not a test file itself). */
 export const RECEIVER = inject("webhookReceiver");
 
-/** What the Node receiver got on `/hooks/<name>`, once at least `count` requests have arrived. */
+/**
+ * What the Node receiver got on `/hooks/<name>`, once at least `count` requests have arrived; each
+ * must be its webhook as the document describes it (payload and headers).
+ */
 export const receivedAt = async (name: string, count: number): Promise<ReceivedWebhook[]> => {
   const res = await fetch(`${RECEIVER}/received/${name}?count=${count}`);
-  return (await res.json()) as ReceivedWebhook[];
+  const received = (await res.json()) as ReceivedWebhook[];
+  for (const hook of received) {
+    await assertWebhookDocumented(JSON.parse(hook.body));
+    expect(hook.headers["edgestay-event-id"]).toBe(JSON.parse(hook.body).id);
+    expect(hook.headers["edgestay-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+  }
+  return received;
 };
 
 export const subscribe = async (
@@ -83,7 +94,8 @@ export const logEvent = async (bookingReference: string, now = Date.now(), partn
       partnerId,
       bookingReference,
       partnerReference: bookingReference,
-      data: { bookingReference, partnerReference: bookingReference, status: "success", chargeTotal: 120.5 },
+      // The documented booking.confirmed payload (the conformance checks hold logged events to it).
+      data: { ...bookingChange("success").example, bookingReference, partnerReference: bookingReference },
     },
     now,
   );

@@ -1,30 +1,33 @@
+import type { z } from "@hono/zod-openapi";
 import type { Db } from "../../platform/db/client";
-import type { Rate } from "../supply";
 import {
   eventWrites,
   newEvent,
   publishEvent,
+  webhookOf,
   type EventType,
   type PartnerEvent,
   type WebhookOutbox,
 } from "../webhooks";
 import { bookedRate } from "./booked-rate";
+import { bookingChange, type bookingChangeSchema, bookingModified, roomsCancelled } from "./schemas";
 import type { BookingRow } from "./tables";
 
-/** A committed booking change, as partners receive it in an event's `data`. */
-export type BookingChange = {
-  bookingReference: string;
-  partnerReference: string;
-  status: string;
-  chargeTotal: number;
-  currency: string;
-  accommodationCode: string;
-  checkIn: string;
-  checkOut: string;
-  /** The booked rate, itemized (the breakdown every read shows). */
-  rate: Rate;
-  cancelPrice?: number;
-};
+/** A committed booking change, as partners receive it in an event's `data` (the rate itemized, as every read shows). */
+export type BookingChange = z.infer<typeof bookingChangeSchema>;
+
+/** The document's `webhooks`: each booking event and its `data`, for partners building an endpoint. */
+export const bookingWebhooks = [
+  webhookOf("booking.confirmed", bookingChange("success"), "Booked, at once or once pending settles."),
+  webhookOf("booking.pending", bookingChange("pending"), "POST /api/book answered 202; confirmed or failed follows."),
+  webhookOf("booking.failed", bookingChange("failed"), "A pending booking was not made."),
+  webhookOf("booking.held", bookingChange("held", { chargeTotal: 0 }), "A hold (bookCriteria.hold): nothing charged."),
+  webhookOf("booking.hold_expired", bookingChange("expired", { chargeTotal: 0 }), "A hold ran out uncommitted."),
+  webhookOf("booking.committed", bookingChange("success"), "A hold committed, at the held price."),
+  webhookOf("booking.modified", bookingModified, "A previewed change committed."),
+  webhookOf("booking.room_cancelled", roomsCancelled, "Some rooms cancelled; the booking keeps the rest."),
+  webhookOf("booking.cancelled", bookingChange("cancelled", { cancelPrice: 0 }), "Cancelled (a hold: released free)."),
+];
 
 /** The booking row as it is after the change (what the event reports). */
 export type ChangedBooking = Pick<

@@ -27,17 +27,15 @@ const instantParam = (description: string) =>
 
 /** The query of GET /api/bookings: either `partnerReference` (one booking, as before) or the list parameters. */
 export const bookingsQuerySchema = z.object({
-  partnerReference: z
-    .string()
-    .min(1)
-    .max(100)
-    .optional()
-    .openapi({ description: "Find one booking by your reference; cannot be combined with the list parameters" }),
+  partnerReference: z.string().min(1).max(100).optional().openapi({
+    description: "Find one booking by your reference; cannot be combined with the list parameters",
+    example: "PARTNER-REF-1001",
+  }),
   createdFrom: instantParam("Created at or after: a UTC date (from its start) or a datetime (inclusive)"),
   createdTo: instantParam("Created at or before: a UTC date (to its end) or a datetime (inclusive)"),
   checkInFrom: dateParam.openapi({ description: "Check-in on or after this date" }),
   checkInTo: dateParam.openapi({ description: "Check-in on or before this date" }),
-  status: z.enum(BOOKING_STATUSES).optional(),
+  status: z.enum(BOOKING_STATUSES).optional().openapi({ example: "success" }),
   limit: z.coerce
     .number()
     .int()
@@ -45,7 +43,12 @@ export const bookingsQuerySchema = z.object({
     .max(MAX_LIST_LIMIT)
     .optional()
     .openapi({ type: "integer", description: `1 to ${MAX_LIST_LIMIT}, default ${DEFAULT_LIST_LIMIT}`, example: 50 }),
-  cursor: z.string().min(1).max(1000).optional().openapi({ description: "nextCursor of the previous page" }),
+  cursor: z
+    .string()
+    .min(1)
+    .max(1000)
+    .optional()
+    .openapi({ description: "nextCursor of the previous page", example: "eyJjIjoiMjAyNi0xMS0wMSJ9.c2ln" }),
 });
 
 export type BookingsQuery = z.infer<typeof bookingsQuerySchema>;

@@ -13,6 +13,7 @@ export { expiredModificationPreviews } from "./modification";
 export { expiredQuotes } from "./quote-store";
 export { priceQuote } from "./quote";
 export { consumeRateLimit } from "./rate-limit";
+export { bookingWebhooks } from "./booking-events";
 export { bookingRoutes } from "./routes";
 export { DEFAULT_RADIUS_KM, searchAvailability } from "./search";
 export type { SearchQuery, SupplierWarning } from "./search";

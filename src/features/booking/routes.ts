@@ -80,16 +80,21 @@ const rateLimitHeaders = z.object({
 });
 
 const sandboxHeader = z.object({
-  "test-scenario": z
-    .string()
-    .optional()
-    .openapi({ description: "Sandbox only (SANDBOX_SCENARIOS=on): price_changed, room_unavailable, booking_failed" }),
+  "test-scenario": z.string().optional().openapi({
+    description: "Sandbox only (SANDBOX_SCENARIOS=on): price_changed, room_unavailable, booking_failed",
+    example: "price_changed",
+  }),
 });
+/** The bookingReference of a POST /api/book answer (or of GET /api/bookings). */
+const bookingReferenceParams = z.object({
+  bookingReference: z.string().min(1).max(100).openapi({ example: "BKFGEOEIKMQZYK4POB5HFF" }),
+});
+
 const idempotencyHeader = z.object({
   "idempotency-key": z
     .string()
     .optional()
-    .openapi({ description: "Replays the stored response for a retried request" }),
+    .openapi({ description: "Replays the stored response for a retried request", example: "book-PARTNER-REF-1001" }),
 });
 
 /** Counts the request against the connection's window; the rate headers go on success and on 429 alike. */
@@ -116,6 +121,7 @@ const search = apiRoute({
   path: "/api/search",
   tags: ["Booking"],
   summary: "Search availability and priced options (rate limited per connection)",
+  description: "Step 1 of 4. Each options[].id is the quoteCriteria.optionId of POST /api/quote.",
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, coreAccess()] as const,
   request: body(searchRequestSchema),
@@ -130,7 +136,8 @@ const searchTgxRoute = apiRoute({
   method: "post",
   path: "/api/search/tgx",
   tags: ["Booking"],
-  summary: "Hotel-X (TravelgateX) shaped search over the same inventory, options quotable at /api/quote (rate limited)",
+  summary: "Hotel-X (TravelgateX) shaped search over the same inventory (rate limited)",
+  description: "Hotel-X step 1: an option's id is the optionRefId of quote/tgx.",
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, coreAccess()] as const,
   request: body(tgxSearchRequestSchema),
@@ -150,6 +157,8 @@ const quote = apiRoute({
   path: "/api/quote",
   tags: ["Booking"],
   summary: "Re-check one option and keep it as a quote for 30 minutes (rate limited)",
+  description:
+    "Step 2 of 4. quoteCriteria.optionId: an options[].id from search. The answer's data.id is the bookCriteria.quoteId of POST /api/book.",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: { headers: sandboxHeader, ...body(quoteRequestSchema) },
@@ -174,8 +183,8 @@ const quoteTgxRoute = apiRoute({
   method: "post",
   path: "/api/quote/tgx",
   tags: ["Booking"],
-  summary:
-    "Hotel-X (TravelgateX) shaped quote of a /api/search/tgx option, kept 30 minutes for /api/book/tgx (rate limited)",
+  summary: "Hotel-X shaped quote, kept 30 minutes (rate limited)",
+  description: "Hotel-X step 2: optionRefId from search/tgx; the answer's goes to book/tgx.",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: { headers: sandboxHeader, ...body(tgxQuoteRequestSchema) },
@@ -194,8 +203,8 @@ const bookTgxRoute = apiRoute({
   method: "post",
   path: "/api/book/tgx",
   tags: ["Booking"],
-  summary:
-    "Hotel-X shaped book of a /api/quote/tgx optionRefId, or of a /api/search/tgx option in one step (deltaPrice); 403 on a metasearch connection",
+  summary: "Hotel-X shaped book of a quote, or of a search option in one step (deltaPrice)",
+  description: "Hotel-X step 3: reference.bookingID is cancel/tgx's input.bookingID.",
   security: apiKeySecurity,
   // Hotel-X's paymentCard carries a card number: refused before anything reads it.
   middleware: [noRawCardData(), coreAccess()] as const,
@@ -215,6 +224,7 @@ const cancelTgxRoute = apiRoute({
   path: "/api/cancel/tgx",
   tags: ["Booking"],
   summary: "Hotel-X shaped cancel, by bookingID or by accessCode, hotelCode and clientReference",
+  description: "Hotel-X step 4: input.bookingID from book/tgx.",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: { headers: idempotencyHeader, ...body(tgxCancelRequestSchema) },
@@ -233,6 +243,8 @@ const book = apiRoute({
   path: "/api/book",
   tags: ["Booking"],
   summary: "Book a quote, or hold it (bookCriteria.hold; 403 booking_not_allowed on a metasearch connection)",
+  description:
+    "Step 3 of 4. bookCriteria.quoteId: data.id of POST /api/quote. The answer's bookingReference is what read, cancel, commit and modifications take.",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: {
@@ -244,7 +256,7 @@ const book = apiRoute({
     202: {
       description:
         "Pending: the supplier's answer did not arrive in time; GET /api/bookings/{bookingReference} shows when it settles",
-      ...json(bookResponseSchema),
+      ...json(bookResponseSchema, bookExamples.pending),
     },
     ...errorResponses(400, 401, 403, 404, 409, 413),
   },
@@ -257,12 +269,12 @@ const commit = apiRoute({
   tags: ["Booking"],
   summary: "Commit a hold (bookCriteria.hold): success at the held price",
   description:
-    "Turns a held booking into success, charged exactly its held rate. Retry-safe: an Idempotency-Key replays the answer, and committing a committed hold answers it again. 409 hold_expired once the hold has run out (its rooms are back), 409 booking_not_held for a booking that is not a hold.",
+    "bookingReference: of a hold (POST /api/book, bookCriteria.hold). Charged exactly its held rate. Retry-safe: an Idempotency-Key replays the answer; committing a committed hold answers it again.",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: {
     headers: idempotencyHeader,
-    params: z.object({ bookingReference: z.string().min(1).max(100) }),
+    params: bookingReferenceParams,
     ...body(commitRequestSchema),
   },
   responses: {
@@ -279,11 +291,11 @@ const modificationPreview = apiRoute({
   summary:
     "Preview a change of a booking (dates, guests, holder, room types or boards): the booking after it and what it costs",
   description:
-    "Prices the changed stay as a new search and quote would (the booking's supplier, connection and currency) and answers the booking as the change makes it, priceDifference (positive charged, negative refunded), modificationFee and a previewId good for 15 minutes. Nothing is changed. 409 booking_not_modifiable for a booking that is not confirmed (cancelled, pending, held, expired, some rooms cancelled, on or after check-in); 409 modification_not_supported on an upstream (Hotel-X) booking; 400 naming the field for an impossible stay.",
+    "bookingReference: from POST /api/book. Prices the changed stay as a new search and quote would, and answers the booking as the change makes it, its amounts and a previewId good for 15 minutes. Nothing is changed.",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: {
-    params: z.object({ bookingReference: z.string().min(1).max(100) }),
+    params: bookingReferenceParams,
     ...body(modificationPreviewRequestSchema),
   },
   responses: {
@@ -302,12 +314,12 @@ const modification = apiRoute({
   tags: ["Booking"],
   summary: "Commit a previewed change: exactly the previewed amounts, or 409 with the current figures",
   description:
-    "Commits the preview named by previewId, at its amounts to the cent: the booked nights go back and the new ones are taken in one transaction; the booking keeps its reference and gains modifiedAt and a new version. 409 modification_outdated (details: preview and current figures, current null when the change cannot be made now) when the price, the availability or the booking moved since the preview; 409 modification_preview_expired after its 15 minutes; 404 modification_preview_not_found. Retry-safe: an Idempotency-Key replays the answer, and committing a committed preview answers it again.",
+    "previewId: from the preview. Commits it at its amounts to the cent, in one transaction; the booking gains modifiedAt and a new version. 409 modification_outdated (with the current figures) when anything moved since. Retry-safe as commit is.",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: {
     headers: idempotencyHeader,
-    params: z.object({ bookingReference: z.string().min(1).max(100) }),
+    params: bookingReferenceParams,
     ...body(modificationRequestSchema),
   },
   responses: {
@@ -322,6 +334,8 @@ const cancel = apiRoute({
   path: "/api/cancel",
   tags: ["Booking"],
   summary: "Cancel a booking, or some of its rooms (input.rooms); a hold is released free",
+  description:
+    "Step 4 of 4. input.reference.bookingReference: from POST /api/book. GET .../cancellation shows the cost first.",
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: { headers: idempotencyHeader, body: { required: true, ...json(cancelRequestSchema, cancelExamples) } },
@@ -338,15 +352,16 @@ const graphqlRoute = apiRoute({
   tags: ["Booking"],
   summary:
     "Hotel-X GraphQL: hotelX { search quote booking } and mutation { hotelX { book cancel } } over the Hotel-X shaped routes",
+  description: "The /api/*/tgx flow as Hotel-X GraphQL.",
   security: apiKeySecurity,
   // A document or its variables may carry Hotel-X's paymentCard: refused before anything reads it.
   middleware: [noRawCardData(), apiKeyAuth()] as const,
   request: {
     headers: idempotencyHeader.extend({
-      "access-code": z
-        .string()
-        .optional()
-        .openapi({ description: "The connection code, unless a settings variable carries access.code" }),
+      "access-code": z.string().optional().openapi({
+        description: "The connection code, unless a settings variable carries access.code",
+        example: "1001",
+      }),
     }),
     ...body(graphqlRequestSchema),
   },
@@ -366,9 +381,10 @@ const bookingByReference = apiRoute({
   path: "/api/bookings/{bookingReference}",
   tags: ["Booking"],
   summary: "Read one of your bookings",
+  description: "bookingReference: from POST /api/book or GET /api/bookings.",
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
-  request: { params: z.object({ bookingReference: z.string().min(1).max(100) }) },
+  request: { params: bookingReferenceParams },
   responses: { 200: { description: "The booking", ...json(bookingResponseSchema) }, ...errorResponses(401, 404) },
 });
 
@@ -379,6 +395,7 @@ const bookingByPartnerReference = apiRoute({
   path: "/api/bookings",
   tags: ["Booking"],
   summary: "List your bookings newest first (reconciliation), or find one by your partnerReference",
+  description: "For reconciliation; pass nextCursor as cursor to read on.",
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
   request: { query: bookingsQuerySchema },
@@ -397,10 +414,11 @@ const cancellationPreview = apiRoute({
   path: "/api/bookings/{bookingReference}/cancellation",
   tags: ["Booking"],
   summary: "What cancelling (the booking, or ?rooms= of it) would cost at a moment (default now), without cancelling",
+  description: "bookingReference: from POST /api/book; the figures POST /api/cancel uses.",
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
   request: {
-    params: z.object({ bookingReference: z.string().min(1).max(100) }),
+    params: bookingReferenceParams,
     query: cancellationPreviewQuerySchema,
   },
   responses: {

@@ -4,7 +4,7 @@ import { envelopeSchema } from "../../platform/http/envelope";
 import { specMessage, unsupportedField } from "../../platform/http/validation";
 import { nameSearchCharacters, PAYMENT_TYPES, RATE_RULES, SALES_CHANNELS, VISIBILITY_TYPES } from "../supply";
 import { MAX_OPTION_ID_LENGTH } from "./option-token";
-import { BOOKING_STATUSES } from "./tables";
+import { BOOKING_STATUSES, type BookingStatus } from "./tables";
 
 export const MAX_SEARCH_CODES = 1000;
 
@@ -840,6 +840,16 @@ export const bookExamples = {
       },
     },
   },
+  // The 202: booked with the supplier, its confirmation not yet in (no hotelConfirmationNumber).
+  pending: {
+    pending: {
+      summary: "Pending: GET the booking until it settles",
+      value: {
+        data: { ...BOOK_RESULT_EXAMPLE, status: "pending", hotelConfirmationNumber: undefined },
+        message: "success",
+      },
+    },
+  },
 };
 
 /** Named examples of the cancel route: the whole booking, or one room of it. */
@@ -1134,3 +1144,60 @@ export const modificationPreviewResponseSchema =
   envelopeSchema(modificationPreviewSchema).openapi("ModificationPreviewResponse");
 export const modificationResponseSchema = envelopeSchema(modificationResultSchema).openapi("ModificationResponse");
 export type StayChange = z.infer<typeof modificationPreviewRequestSchema>["change"];
+
+/** An event's `data` (bookingEvent in booking-events.ts builds it): the booking after the change. */
+export const bookingChangeSchema = z
+  .object({
+    bookingReference: z.string(),
+    partnerReference: z.string(),
+    status: z.enum(BOOKING_STATUSES),
+    chargeTotal: z.number(),
+    currency: z.string(),
+    accommodationCode: z.string(),
+    checkIn: isoDate,
+    checkOut: isoDate,
+    rate: rateSchema,
+    cancelPrice: z.number().optional().openapi({ description: "booking.cancelled: what cancelling cost" }),
+  })
+  .openapi("BookingChange");
+const CHANGE_EXAMPLE = {
+  bookingReference: BOOKING_EXAMPLE.bookingReference,
+  partnerReference: BOOKING_EXAMPLE.partnerReference,
+  status: "success",
+  chargeTotal: RATE_EXAMPLE.chargeTotal,
+  currency: "USD",
+  accommodationCode: BOOKING_EXAMPLE.accommodation.code,
+  checkIn: BOOKING_EXAMPLE.checkIn,
+  checkOut: BOOKING_EXAMPLE.checkOut,
+  rate: RATE_EXAMPLE,
+};
+/** The data of a booking event, as `status` leaves the booking (`extra`: what the type adds). */
+export const bookingChange = (status: BookingStatus, extra: Record<string, unknown> = {}) => ({
+  schema: bookingChangeSchema,
+  example: { ...CHANGE_EXAMPLE, status, ...extra },
+});
+/** booking.room_cancelled's `data` (cancel.ts adds what was cancelled). */
+export const roomsCancelled = {
+  schema: bookingChangeSchema.extend({
+    rooms: z.array(z.number()).openapi({ description: "The occupancyRefIds cancelled" }),
+    roomsCancelPrice: z.number(),
+  }),
+  example: { ...CHANGE_EXAMPLE, rooms: [2], roomsCancelPrice: 0 },
+};
+const changedFields = z.record(z.string(), z.unknown());
+/** booking.modified's `data` (modification.ts adds the change and its amounts). */
+export const bookingModified = {
+  schema: bookingChangeSchema.extend({
+    before: changedFields.openapi({ description: "The fields the change altered, as they were" }),
+    after: changedFields,
+    ...modificationAmounts,
+  }),
+  // A holder's name changed: nothing else moves.
+  example: {
+    ...CHANGE_EXAMPLE,
+    before: { holder: BOOKING_EXAMPLE.holder },
+    after: { holder: MODIFIED_BOOKING_EXAMPLE.holder },
+    priceDifference: { currency: "USD", amount: 0 },
+    modificationFee: { currency: "USD", amount: 0 },
+  },
+};

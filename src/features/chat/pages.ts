@@ -43,7 +43,15 @@ const accommodationPage = apiRoute({
   path: "/accommodations/{code}",
   tags: ["Chat"],
   summary: "Public details page of a shortlisted accommodation (the shortlist detailsUrl)",
-  request: { params: z.object({ code: z.string().regex(/^[A-Z0-9]{1,64}$/) }) },
+  description: "HTML for the guest: a shortlist's detailsUrl.",
+  request: {
+    params: z.object({
+      code: z
+        .string()
+        .regex(/^[A-Z0-9]{1,64}$/)
+        .openapi({ example: "US000001" }),
+    }),
+  },
   responses: {
     200: { description: "HTML page", content: html },
     404: { description: "Unknown accommodation", content: html },
@@ -57,9 +65,15 @@ const bookingPage = apiRoute({
   path: "/bookings/{bookingReference}",
   tags: ["Chat"],
   summary: "Confirmation page of a chat booking (the booking confirmationUrl, with its signed token)",
+  description: "HTML for the guest: a chat booking's confirmationUrl.",
   request: {
-    params: z.object({ bookingReference: z.string().regex(/^BK[A-Z0-9]{10,40}$/) }),
-    query: z.object({ token: z.string().max(512).optional() }),
+    params: z.object({
+      bookingReference: z
+        .string()
+        .regex(/^BK[A-Z0-9]{10,40}$/)
+        .openapi({ example: "BKFGEOEIKMQZYK4POB5HFF" }),
+    }),
+    query: z.object({ token: z.string().max(512).optional().openapi({ example: "eyJyZWYiOiJCSyJ9.c2ln" }) }),
   },
   responses: {
     200: { description: "HTML page", content: html },

@@ -43,6 +43,7 @@ const createSession = apiRoute({
   path: "/sessions",
   tags: ["Chat"],
   summary: "Start a chat session for one actor (end user)",
+  description: "The answer's sessionId goes into each POST /events.",
   security: chatSecurity,
   errorSchema: chatErrorSchema,
   // Raw card data never enters a chat session, whatever field of the body it hides in.
@@ -60,6 +61,7 @@ const postEvent = apiRoute({
   path: "/events",
   tags: ["Chat"],
   summary: "Send a message (text) or an explicit action (kind + payload) into a session",
+  description: "sessionId: from POST /sessions.",
   security: chatSecurity,
   errorSchema: chatErrorSchema,
   middleware: [noRawCardData()] as const,
@@ -76,9 +78,12 @@ const readSession = apiRoute({
   path: "/sessions/{sessionId}",
   tags: ["Chat"],
   summary: "A session of yours with its event history",
+  description: "sessionId: from POST /sessions.",
   security: chatSecurity,
   errorSchema: chatErrorSchema,
-  request: { params: z.object({ sessionId: z.string().max(100) }) },
+  request: {
+    params: z.object({ sessionId: z.string().max(100).openapi({ example: "cs_9rQs8J1JxUs8lks0BCBpifIHEKSW9GUf" }) }),
+  },
   responses: {
     200: { description: "The session", headers: chatHeaders, ...json(sessionReadSchema) },
     ...chatErrors(401, 403, 404, 429),

@@ -26,6 +26,7 @@ const listConnections = apiRoute({
   path: "/api/partners/{partnerId}/connections",
   tags: ["Partner connections"],
   summary: "The partner's connections",
+  description: "partnerId: yours (GET /api/users/me); a code is the settings.access.code of booking calls.",
   ...bearer,
   request: { params: partnerConnectionParamsSchema },
   responses: {
@@ -39,6 +40,7 @@ const getConnection = apiRoute({
   path: "/api/partners/{partnerId}/connections/{id}",
   tags: ["Partner connections"],
   summary: "One connection",
+  description: "partnerId: your own; id: from the connections list.",
   ...bearer,
   request: { params: partnerConnectionIdParamsSchema },
   responses: {
@@ -52,6 +54,7 @@ const setNotificationEmail = apiRoute({
   path: "/api/partners/{partnerId}/connections/{id}/notification-email",
   tags: ["Partner connections"],
   summary: "Set or clear the connection's notification e-mail (partner admin)",
+  description: "partnerId: your own; id: from the connections list.",
   ...bearer,
   request: { params: partnerConnectionIdParamsSchema, ...jsonRequestBody(notificationEmailSchema) },
   responses: {

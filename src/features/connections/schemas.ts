@@ -45,14 +45,14 @@ export const partnerConnectionParamsSchema = z.object({
     .string()
     .min(1)
     .max(64)
-    .openapi({ param: { name: "partnerId", in: "path" } }),
+    .openapi({ param: { name: "partnerId", in: "path" }, example: "demo" }),
 });
 export const partnerConnectionIdParamsSchema = partnerConnectionParamsSchema.extend({
   id: z
     .string()
     .min(1)
     .max(64)
-    .openapi({ param: { name: "id", in: "path" } }),
+    .openapi({ param: { name: "id", in: "path" }, example: "con_3k9d2w" }),
 });
 
 export const notificationEmailSchema = z

@@ -22,6 +22,7 @@ const listAccommodations = apiRoute({
   path: "/api/v1/content/accommodations",
   tags: ["Content"],
   summary: "Page through accommodation content",
+  description: "Pass nextPageToken as pageToken to read on; changedSince for deltas.",
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
   request: { body: { required: true, content: { "application/json": { schema: contentRequestSchema } } } },
@@ -37,10 +38,11 @@ const replaceContent = apiRoute({
   path: "/api/operator/accommodations/{accommodationCode}",
   tags: ["Content (operator)"],
   summary: "Replace an accommodation's content document; a real change bumps its updatedAt (content deltas)",
+  description: "accommodationCode: from search or the content export.",
   security: operatorSecurity,
   middleware: [operatorAuth()] as const,
   request: {
-    params: z.object({ accommodationCode: z.string().min(1).max(64) }),
+    params: z.object({ accommodationCode: z.string().min(1).max(64).openapi({ example: "US000001" }) }),
     body: {
       required: true,
       content: {

@@ -44,6 +44,7 @@ const put = apiRoute({
   path: "/api/operator/exchange-rates",
   tags: ["Operator: pricing"],
   summary: "Replace the exchange rates search, quote and book convert prices with",
+  description: "The whole table; a currency left out cannot be converted (422).",
   ...operator,
   request: { body: { required: true, ...json(exchangeRatesRequestSchema) } },
   responses: { 200: answer, ...errorResponses(400, 401, 403) },
@@ -55,6 +56,7 @@ const get = apiRoute({
   path: "/api/operator/exchange-rates",
   tags: ["Operator: pricing"],
   summary: "Read the exchange rates",
+  description: "As search, quote and book convert.",
   ...operator,
   responses: { 200: answer, ...errorResponses(401, 403) },
 });

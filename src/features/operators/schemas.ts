@@ -65,7 +65,7 @@ export const listConnectionsQuerySchema = z.object({
     .min(1)
     .max(64)
     .optional()
-    .openapi({ param: { name: "partnerId", in: "query" } }),
+    .openapi({ param: { name: "partnerId", in: "query" }, example: "demo" }),
 });
 export const listPartnersQuerySchema = z.object(pageQuery);
 
@@ -74,14 +74,14 @@ export const partnerIdParamsSchema = z.object({
     .string()
     .min(1)
     .max(64)
-    .openapi({ param: { name: "partnerId", in: "path" } }),
+    .openapi({ param: { name: "partnerId", in: "path" }, example: "demo" }),
 });
 export const connectionIdParamsSchema = z.object({
   id: z
     .string()
     .min(1)
     .max(64)
-    .openapi({ param: { name: "id", in: "path" } }),
+    .openapi({ param: { name: "id", in: "path" }, example: "con_3k9d2w" }),
 });
 
 const paginationSchema = z

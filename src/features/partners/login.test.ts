@@ -542,7 +542,12 @@ describe("openapi", () => {
   describe("OpenAPI document for partner and operator routes", () => {
     it("describes every route with its security scheme, generated from the validating schemas", async () => {
       const doc = (await call("GET", "/openapi.json")).json;
-      expect(doc.components.securitySchemes.Bearer).toEqual({ type: "http", scheme: "bearer", bearerFormat: "JWT" });
+      expect(doc.components.securitySchemes.Bearer).toEqual({
+        type: "http",
+        scheme: "bearer",
+        bearerFormat: "JWT",
+        description: "accessToken of POST /api/auth/login",
+      });
       const bearerRoutes = [
         ["get", "/api/users/me"],
         ["get", "/api/users"],

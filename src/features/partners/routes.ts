@@ -12,7 +12,8 @@ import {
   createdApiKeyResponseSchema,
   createUserSchema,
   emptyResponseSchema,
-  idParamSchema,
+  apiKeyIdParamSchema,
+  userIdParamSchema,
   loginRequestSchema,
   loginResponseSchema,
   userListResponseSchema,
@@ -31,6 +32,7 @@ const loginRoute = apiRoute({
   path: "/api/auth/login",
   tags: ["Auth"],
   summary: "Exchange e-mail and MD5 password for a bearer token (1 hour)",
+  description: "The Bearer token of the partner-admin routes; booking takes the api-key.",
   request: jsonRequestBody(loginRequestSchema),
   responses: {
     200: { description: "Access token", ...json(loginResponseSchema) },
@@ -46,6 +48,7 @@ const me = apiRoute({
   path: "/api/users/me",
   tags: ["Users"],
   summary: "The caller's profile",
+  description: "Whom the bearer token names.",
   ...bearer,
   responses: { 200: { description: "Profile", ...json(userResponseSchema) }, ...errorResponses(401, 404) },
 });
@@ -55,6 +58,7 @@ const listUsers = apiRoute({
   path: "/api/users",
   tags: ["Users"],
   summary: "All users of the caller's partner",
+  description: "An id here is the {id} of delete and active-status.",
   ...bearer,
   responses: { 200: { description: "Users", ...json(userListResponseSchema) }, ...errorResponses(401) },
 });
@@ -64,6 +68,7 @@ const createUser = apiRoute({
   path: "/api/users",
   tags: ["Users"],
   summary: "Create a user (partner admin)",
+  description: "The user logs in with POST /api/auth/login.",
   ...bearer,
   request: jsonRequestBody(createUserSchema),
   responses: {
@@ -77,8 +82,9 @@ const deleteUser = apiRoute({
   path: "/api/users/{id}",
   tags: ["Users"],
   summary: "Delete a user of role user of the caller's partner (partner admin)",
+  description: "id: from GET /api/users.",
   ...bearer,
-  request: { params: idParamSchema },
+  request: { params: userIdParamSchema },
   responses: { 200: { description: "Deleted", ...json(emptyResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
 });
 const activeStatus = apiRoute({
@@ -87,8 +93,9 @@ const activeStatus = apiRoute({
   path: "/api/users/{id}/active-status",
   tags: ["Users"],
   summary: "Activate or deactivate a user of role user (partner admin)",
+  description: "id: from GET /api/users; an inactive user's tokens stop at once.",
   ...bearer,
-  request: { params: idParamSchema, ...jsonRequestBody(activeStatusSchema) },
+  request: { params: userIdParamSchema, ...jsonRequestBody(activeStatusSchema) },
   responses: {
     200: { description: "Updated user", ...json(userResponseSchema) },
     ...errorResponses(400, 401, 403, 404),
@@ -103,6 +110,7 @@ const listKeys = apiRoute({
   path: "/api/partner/api-keys",
   tags: ["API keys"],
   summary: "The partner's API keys, masked",
+  description: "An id here is the {id} to revoke.",
   ...bearer,
   responses: { 200: { description: "Keys", ...json(apiKeyListResponseSchema) }, ...errorResponses(401) },
 });
@@ -112,6 +120,7 @@ const createKey = apiRoute({
   path: "/api/partner/api-keys",
   tags: ["API keys"],
   summary: "Create an API key (partner admin); the full key is shown once",
+  description: "A key for the api-key header of the booking API.",
   ...bearer,
   request: jsonRequestBody(createApiKeySchema),
   responses: {
@@ -125,8 +134,9 @@ const revokeKey = apiRoute({
   path: "/api/partner/api-keys/{id}",
   tags: ["API keys"],
   summary: "Revoke an API key (partner admin)",
+  description: "id: from GET /api/partner/api-keys.",
   ...bearer,
-  request: { params: idParamSchema },
+  request: { params: apiKeyIdParamSchema },
   responses: { 200: { description: "Revoked key", ...json(apiKeyResponseSchema) }, ...errorResponses(401, 403, 404) },
 });
 

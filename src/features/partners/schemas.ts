@@ -105,13 +105,18 @@ export const activeStatusSchema = z
   .object({ isActive: z.boolean() })
   .openapi("ActiveStatusRequest", { example: { isActive: false } });
 
-export const idParamSchema = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "id", in: "path" } }),
-});
+const idParam = (example: string) =>
+  z.object({
+    id: z
+      .string()
+      .min(1)
+      .max(64)
+      .openapi({ param: { name: "id", in: "path" }, example }),
+  });
+/** A user's id, from GET /api/users. */
+export const userIdParamSchema = idParam("usr_8f2k3m9q");
+/** An API key's id, from GET /api/partner/api-keys. */
+export const apiKeyIdParamSchema = idParam("key_5hx2p7");
 
 export const userResponseSchema = envelopeSchema(userProfileSchema).openapi("UserResponse");
 export const userListResponseSchema = envelopeSchema(z.array(userProfileSchema)).openapi("UserListResponse");

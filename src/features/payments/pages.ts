@@ -40,7 +40,10 @@ const route = (path: string, operationId: string) =>
     path,
     tags: ["Payments"],
     summary: "Card-setup page behind a chat setupUrl: the card form, or why the link cannot be used",
-    request: { query: z.object({ token: z.string().max(200).optional() }) },
+    description: "HTML for the guest: a chat payment's setupUrl.",
+    request: {
+      query: z.object({ token: z.string().max(200).optional().openapi({ example: "cst_4Hk9Qw2Zp7Lm3Xv8" }) }),
+    },
     responses: {
       200: { description: "The card form", content: html },
       404: { description: "Unknown link", content: html },

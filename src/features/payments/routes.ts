@@ -13,6 +13,7 @@ const attach = apiRoute({
   path: "/v1/hotel-ea/payment-methods/attach",
   tags: ["Payments"],
   summary: "Attach a tokenised card to the actor behind a one-time portal token (called by the card-setup page)",
+  description: "Called by the /card-setup page, not by partners.",
   middleware: [noRawCardData()] as const,
   request: { body: { required: true, content: { "application/json": { schema: attachRequestSchema } } } },
   responses: {

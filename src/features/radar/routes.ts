@@ -82,6 +82,7 @@ const postSignals = apiRoute({
   path: SIGNALS_PATH,
   tags: ["Radar"],
   summary: "Browser signals from the page snippet (collector key, CORS)",
+  description: "Sent by /radar.js; its session-id then goes on POST /api/v1/radar/checks.",
   security: [{ CollectorKey: [] }],
   // Signals and checks are stored as sent: a card number in any field is refused, never kept.
   middleware: [
@@ -138,6 +139,7 @@ const postCheck = apiRoute({
   path: CHECKS_PATH,
   tags: ["Radar"],
   summary: "Pre-booking risk check (server to server)",
+  description: "session-id: as the page snippet sent it.",
   security: apiKeySecurity,
   middleware: [apiKeyAuth(), noRawCardData()] as const,
   request: {
@@ -147,7 +149,10 @@ const postCheck = apiRoute({
         .string()
         .regex(IDEMPOTENCY_KEY_PATTERN, "must be 1 to 255 printable ASCII characters")
         .optional()
-        .openapi({ description: "Retries with the same key replay the first result and are not billed again" }),
+        .openapi({
+          description: "Retries with the same key replay the first result and are not billed again",
+          example: "check-PARTNER-REF-1001",
+        }),
     }),
     body: { required: true, content: { "application/json": { schema: checkRequestSchema } } },
   },

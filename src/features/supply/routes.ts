@@ -62,6 +62,7 @@ const inventorySchema = envelopeSchema(
 ).openapi("InventoryResponse");
 const json = { content: { "application/json": { schema: inventorySchema } } };
 const code = z.string().min(1).max(64);
+const accommodationCode = code.openapi({ example: "US000001" });
 
 const view = apiRoute({
   operationId: "getInventory",
@@ -69,9 +70,10 @@ const view = apiRoute({
   path: "/{accommodationCode}",
   tags: ["Inventory (operator)"],
   summary: "Room types, rate plans and the effective state of each night (at most 62 nights)",
+  description: "accommodationCode: from search or the content export.",
   security: operatorSecurity,
   middleware: [operatorAuth()] as const,
-  request: { params: z.object({ accommodationCode: code }), query: z.object(range) },
+  request: { params: z.object({ accommodationCode }), query: z.object(range) },
   responses: { 200: { description: "Inventory", ...json }, ...errorResponses(400, 401, 403, 404) },
 });
 
@@ -81,10 +83,11 @@ const setRoom = apiRoute({
   path: "/{accommodationCode}/rooms/{roomCode}",
   tags: ["Inventory (operator)"],
   summary: "Set allotment, price and stop-sell of a room type for a date range",
+  description: "roomCode: from GET /api/inventory/{accommodationCode}.",
   security: operatorSecurity,
   middleware: [operatorAuth()] as const,
   request: {
-    params: z.object({ accommodationCode: code, roomCode: code }),
+    params: z.object({ accommodationCode, roomCode: code.openapi({ example: "STD" }) }),
     body: { required: true, content: { "application/json": { schema: roomChange } } },
   },
   responses: {
@@ -99,10 +102,11 @@ const setPlan = apiRoute({
   path: "/{accommodationCode}/rate-plans/{ratePlanCode}",
   tags: ["Inventory (operator)"],
   summary: "Set price and stop-sell of a rate plan for a date range",
+  description: "ratePlanCode: from GET /api/inventory/{accommodationCode}.",
   security: operatorSecurity,
   middleware: [operatorAuth()] as const,
   request: {
-    params: z.object({ accommodationCode: code, ratePlanCode: code }),
+    params: z.object({ accommodationCode, ratePlanCode: code.openapi({ example: "STD-RO-FLX" }) }),
     body: { required: true, content: { "application/json": { schema: planChange } } },
   },
   responses: { 200: { description: "Inventory after the change", ...json }, ...errorResponses(400, 401, 403, 404) },
@@ -114,10 +118,11 @@ const setFees = apiRoute({
   path: "/{accommodationCode}/fees",
   tags: ["Inventory (operator)"],
   summary: "Replace an accommodation's taxes and fees; the next search prices with them",
+  description: "accommodationCode: from search or the content export.",
   security: operatorSecurity,
   middleware: [operatorAuth()] as const,
   request: {
-    params: z.object({ accommodationCode: code }),
+    params: z.object({ accommodationCode }),
     body: { required: true, content: { "application/json": { schema: feeScheduleInputSchema } } },
   },
   responses: {

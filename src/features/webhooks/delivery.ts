@@ -3,7 +3,7 @@ import { database, type Db } from "../../platform/db/client";
 import { isLocal } from "../../platform/environment";
 import { signingSecretOf } from "./endpoints";
 import type { WebhookMessage } from "./events";
-import { signatureHeader } from "./signature";
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from "./signature";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables";
 import { loggableError } from "../../platform/observability/loggable-error";
 
@@ -55,8 +55,8 @@ const post = async (
       headers: {
         "content-type": "application/json",
         "user-agent": "Edgestay-Webhooks/1",
-        "Edgestay-Event-Id": eventId,
-        "Edgestay-Signature": await signatureHeader(secret, body, Math.floor(now / 1000)),
+        [EVENT_ID_HEADER]: eventId,
+        [SIGNATURE_HEADER]: await signatureHeader(secret, body, Math.floor(now / 1000)),
       },
       body,
     });

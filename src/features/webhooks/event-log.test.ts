@@ -19,6 +19,7 @@ import { database } from "../../platform/db/client";
 import { partners } from "../../platform/db/schema";
 import { EVENT_RETENTION_DAYS, eventWrites, expiredEvents, newEvent } from "./event-log";
 import { EVENT_TYPES } from "./tables";
+import { bookingModified } from "../booking/schemas";
 
 // The demo partner's log grows through the file; each test reads from where the log stood when it began.
 beforeAll(async () => {
@@ -329,7 +330,8 @@ describe("GET /api/events", () => {
           partnerId: "demo",
           bookingReference: reference,
           partnerReference: reference,
-          data: {},
+          // The documented payload: every event read is checked against its webhook's schema.
+          data: { ...bookingModified.example, bookingReference: reference, partnerReference: reference },
         },
         Date.now(),
       );

@@ -17,7 +17,7 @@ const listEvents = apiRoute({
   tags: ["Events"],
   summary: "Your booking events, oldest first, from a cursor: the same log webhooks deliver from",
   description:
-    "Every state change of your bookings, whether or not a webhook endpoint is registered, numbered by sequence (per partner, strictly increasing, no gaps). Read from the start (no after), then pass nextCursor as after; replaying from any cursor returns the same events in the same order. Events are kept 30 days: a cursor whose following events are gone is 410.",
+    "Every state change of your bookings, webhooks or not, numbered by sequence (per partner, no gaps). Read from the start (no after), then pass nextCursor as after; a replay from any cursor gives the same events. Kept 30 days: a cursor past that is 410.",
   security: apiKeySecurity,
   middleware: [apiKeyAuth()] as const,
   request: { query: eventsQuerySchema },

@@ -5,5 +5,6 @@ export { eventRoutes } from "./event-routes";
 export { publishEvent, webhookReenqueue } from "./events";
 export type { WebhookMessage, WebhookOutbox } from "./events";
 export { webhookRoutes } from "./routes";
+export { webhookOf } from "./schemas";
 export { EVENT_TYPES } from "./tables";
 export type { EventType } from "./tables";

@@ -29,6 +29,7 @@ const create = apiRoute({
   path: "/",
   ...admin,
   summary: "Register a webhook endpoint (partner admin); the signing secret is shown once",
+  description: "Events of the listed types are POSTed to url, signed with the secret (see webhooks).",
   request: { body: { required: true, ...json(createWebhookSchema) } },
   responses: {
     201: { description: "Created endpoint with its secret", ...json(createdWebhookResponseSchema) },
@@ -41,6 +42,7 @@ const list = apiRoute({
   path: "/",
   ...admin,
   summary: "The partner's webhook endpoints, without secrets (partner admin)",
+  description: "An id here is the {id} of delete and deliveries.",
   responses: { 200: { description: "Endpoints", ...json(webhookListResponseSchema) }, ...errorResponses(401, 403) },
 });
 const remove = apiRoute({
@@ -49,6 +51,7 @@ const remove = apiRoute({
   path: "/{id}",
   ...admin,
   summary: "Delete a webhook endpoint and its delivery records (partner admin)",
+  description: "id: from GET /api/partner/webhooks.",
   request: { params: webhookIdParamSchema },
   responses: {
     200: { description: "Deleted endpoint", ...json(webhookResponseSchema) },
@@ -61,6 +64,7 @@ const deliveries = apiRoute({
   path: "/{id}/deliveries",
   ...admin,
   summary: "The endpoint's events: attempts, last status code and next try, newest first (partner admin)",
+  description: "id: from GET /api/partner/webhooks.",
   request: { params: webhookIdParamSchema, query: deliveriesQuerySchema },
   responses: {
     200: { description: "A page of deliveries", ...json(deliveryListResponseSchema) },
@@ -73,6 +77,7 @@ const resend = apiRoute({
   path: "/{id}/deliveries/{eventId}/redeliver",
   ...admin,
   summary: "Send one event to the endpoint again (partner admin)",
+  description: "eventId: from the endpoint's deliveries.",
   request: { params: deliveryParamsSchema },
   responses: {
     202: { description: "Queued again", ...json(deliveryResponseSchema) },

@@ -1,7 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
+import type { RouteConfig } from "@hono/zod-openapi";
 import { EVENT_RETENTION_DAYS } from "./event-log";
-import { EVENT_TYPES } from "./tables";
+import { EVENT_ID_HEADER, SIGNATURE_HEADER } from "./signature";
+import { EVENT_TYPES, type EventType } from "./tables";
 
 export const MAX_DELIVERY_PAGE = 100;
 
@@ -49,8 +51,12 @@ export const createdWebhookSchema = webhookSchema
     },
   });
 
-export const webhookIdParamSchema = z.object({ id: z.string().min(1).max(100) });
-export const deliveryParamsSchema = z.object({ id: z.string().min(1).max(100), eventId: z.string().min(1).max(100) });
+const webhookId = z.string().min(1).max(100).openapi({ example: "wh_6f1c0a9e2b7d4c3a8e5f0b1d2c3a4e5f" });
+export const webhookIdParamSchema = z.object({ id: webhookId });
+export const deliveryParamsSchema = z.object({
+  id: webhookId,
+  eventId: z.string().min(1).max(100).openapi({ example: "evt_0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f" }),
+});
 
 export const deliveriesQuerySchema = z.object({
   limit: z.coerce
@@ -59,8 +65,11 @@ export const deliveriesQuerySchema = z.object({
     .min(1)
     .max(MAX_DELIVERY_PAGE)
     .default(20)
-    .openapi({ description: "1 to 100, default 20" }),
-  cursor: z.string().min(1).max(500).optional().openapi({ description: "nextCursor of the previous page" }),
+    .openapi({ description: "1 to 100, default 20", example: 20 }),
+  cursor: z.string().min(1).max(500).optional().openapi({
+    description: "nextCursor of the previous page",
+    example: "WyIyMDI2LTExLTAyVDA5OjE1OjAwLjAwMFoiLCJldnRfMGMxZDJlM2Y0YTViNmM3ZDhlOWYwYTFiMmMzZDRlNWYiXQ",
+  }),
 });
 
 export const deliverySchema = z
@@ -145,11 +154,55 @@ export const eventSchema = z
     bookingReference: z.string(),
     partnerReference: z.string(),
     data: z.record(z.string(), z.unknown()).openapi({
-      description:
-        "The booking after the change: bookingReference, partnerReference, status, chargeTotal, currency, accommodationCode, checkIn, checkOut, rate (itemized); cancelPrice on booking.cancelled",
+      description: "The booking after the change: its type's webhook shows it",
     }),
   })
   .openapi("Event", { example: eventExample });
+
+const deliveryHeaders = z.object({
+  [SIGNATURE_HEADER]: z.string().openapi({
+    description: 't=<unix seconds>,v1=<hex HMAC-SHA-256 of "<t>.<raw body>"> keyed with your secret; refuse an old t',
+    example: "t=1793610900,v1=5d3c0f2a9b8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a392817069f5e",
+  }),
+  [EVENT_ID_HEADER]: z
+    .string()
+    .openapi({ description: "The event's id: a retry repeats it", example: eventExample.id }),
+});
+
+/** An event's `data` as its announcing feature describes it, with an example. */
+type EventData = { schema: z.ZodType; example: { bookingReference: string; partnerReference: string } };
+
+/**
+ * A webhook of the document (OpenAPI 3.1 `webhooks`): what delivery.ts POSTs to an endpoint subscribed
+ * to `type`, the event with the announcing feature's `data`.
+ */
+export const webhookOf = (type: EventType, data: EventData, description: string): RouteConfig => ({
+  method: "post",
+  path: type,
+  operationId: type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase()),
+  tags: ["Webhooks"],
+  summary: `${type} to your endpoint`,
+  description,
+  security: [],
+  request: {
+    headers: deliveryHeaders,
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          // Its own example: the extension would show the Event's, whose data is abbreviated.
+          schema: eventSchema
+            .extend({ type: z.literal(type), data: data.schema })
+            .openapi({ example: { ...eventExample, ...data.example, type, data: data.example } }),
+        },
+      },
+    },
+  },
+  responses: {
+    "2XX": { description: "Delivered" },
+    "4XX": { description: "Refused: sent again later, as on any answer but 2XX" },
+  },
+});
 
 const typesParam = z
   .string()

@@ -2,6 +2,10 @@ import { toHex } from "../../platform/crypto/digest";
 
 const encoder = new TextEncoder();
 
+/** The headers of every delivery (delivery.ts sends them; the document's `webhooks` describe them). */
+export const SIGNATURE_HEADER = "Edgestay-Signature";
+export const EVENT_ID_HEADER = "Edgestay-Event-Id";
+
 /**
  * `Edgestay-Signature: t=<unix seconds>,v1=<hex HMAC-SHA-256 of "<t>.<raw body>">`, keyed with the
  * whole `whsec_...` string (as Stripe does). Each attempt is signed afresh with its own `t`, so

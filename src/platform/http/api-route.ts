@@ -12,6 +12,8 @@ type Described = {
   /** camelCase, unique across the API and never renamed: generated clients call it by this name. */
   operationId: string;
   summary: string;
+  /** For people: what the operation is for and where each id it takes comes from (kept short: it ships in the Worker). */
+  description: string;
   /** At least one: the reference groups operations by their first tag. */
   tags: string[];
   /** `[]` for a public route: an absent security is an omission, an empty one a statement. */
@@ -43,12 +45,11 @@ const platformErrors = (config: RouteConfig & Described) => {
 };
 
 const bookmarkSent = z.string().optional().openapi({
-  description:
-    "The x-d1-bookmark of an earlier response: this read continues from it, so it sees that response's writes. A malformed value is ignored.",
+  description: "An earlier response's x-d1-bookmark: this read sees its writes. A malformed one is ignored.",
+  example: "0000002c-00000004-00005019-8d2e9e6c4f6b1ae1cc62b2d7b8b1e3f4",
 });
 const bookmarkAnswered = z.string().optional().openapi({
-  description:
-    "The D1 bookmark after this request (absent when it did not read or write data); send it with a later read.",
+  description: "The D1 bookmark after this request, for a later read (absent when no data was touched).",
 });
 
 type RequestHeaders = RouteConfig["request"] extends infer Q ? (Q extends { headers?: infer H } ? H : never) : never;

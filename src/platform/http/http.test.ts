@@ -14,8 +14,8 @@ import { CHECKS_PATH } from "../../../test/support/radar";
 import { staticData } from "../static-data";
 import type { RateLimiter } from "../ratelimit/rate-limiter";
 import { verify } from "hono/jwt";
-import { loginBody } from "../../../test/support/sessions";
-import { DEMO } from "../../../test/support/accounts";
+import { demoAdminToken, loginBody } from "../../../test/support/sessions";
+import { DEMO, DEMO_OPERATOR_TOKEN } from "../../../test/support/accounts";
 import { keyring } from "../crypto/keyring";
 import { openToken } from "../crypto/signed-token";
 
@@ -205,6 +205,11 @@ describe("API key middleware", () => {
   });
 });
 
+type OpenApiOperation = {
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<{ in: string; name: string; schema?: { example?: unknown } }>;
+};
+
 describe("OpenAPI and docs", () => {
   it("generates /openapi.json from the validating schemas", async () => {
     const res = await call("GET", "/openapi.json");
@@ -214,7 +219,46 @@ describe("OpenAPI and docs", () => {
     const resolved = schema.$ref ? res.json.components.schemas[schema.$ref.split("/").pop()] : schema;
     expect(resolved.properties.size).toMatchObject({ minimum: 1, maximum: 100 });
     expect(operation.security).toEqual([{ ApiKey: [] }]);
-    expect(res.json.components.securitySchemes.ApiKey).toEqual({ type: "apiKey", in: "header", name: "api-key" });
+    expect(res.json.components.securitySchemes.ApiKey).toEqual({
+      type: "apiKey",
+      in: "header",
+      name: "api-key",
+      description: "From POST /api/partner/api-keys",
+    });
+  });
+
+  it("keeps the operator token and the partner bearer token apart: two schemes, and each route refuses the other's token", async () => {
+    const doc = (await call("GET", "/openapi.json")).json;
+    const schemes = doc.components.securitySchemes;
+    expect([schemes.OperatorToken.bearerFormat, schemes.Bearer.bearerFormat]).toEqual(["opaque", "JWT"]);
+    const partnerToken = await demoAdminToken();
+    // Path parameters filled with their documented examples; JSON bodies empty (authentication comes first).
+    const operations = Object.entries(doc.paths as Record<string, Record<string, OpenApiOperation>>).flatMap(
+      ([path, item]) =>
+        Object.entries(item).map(([method, operation]) => ({
+          method: method.toUpperCase(),
+          url: path.replace(/\{(\w+)\}/g, (_, name: string) =>
+            String(operation.parameters?.find((p) => p.in === "path" && p.name === name)?.schema?.example),
+          ),
+          schemes: (operation.security ?? []).flatMap((requirement) => Object.keys(requirement)),
+        })),
+    );
+    const answers = async (schemeName: string, token: string) =>
+      Promise.all(
+        operations
+          .filter(({ schemes }) => schemes.length === 1 && schemes[0] === schemeName)
+          .map(async ({ method, url }) => {
+            const body = ["POST", "PUT", "PATCH"].includes(method) ? {} : undefined;
+            const res = await call(method, url, body, { apiKey: null, headers: { authorization: `Bearer ${token}` } });
+            return `${method} ${url} ${res.status} ${res.json?.message}`;
+          }),
+      );
+    const operatorRoutes = await answers("OperatorToken", partnerToken);
+    const partnerRoutes = await answers("Bearer", DEMO_OPERATOR_TOKEN);
+    expect(operatorRoutes.length).toBeGreaterThan(20);
+    expect(partnerRoutes.length).toBeGreaterThan(10);
+    expect(operatorRoutes.filter((answer) => !answer.endsWith(" 403 Invalid operator token"))).toEqual([]);
+    expect(partnerRoutes.filter((answer) => !answer.endsWith(" 401 Invalid or expired token"))).toEqual([]);
   });
 
   it("serves a docs page that loads the document", async () => {

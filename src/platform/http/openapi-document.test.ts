@@ -11,6 +11,7 @@ import notice from "swagger-ui-dist/NOTICE?raw";
 import { SWAGGER_UI_ASSET_DIR, SWAGGER_UI_FILES } from "../docs/api-reference";
 import { z } from "@hono/zod-openapi";
 import * as fullZod from "zod/v4";
+import { EVENT_TYPES } from "../../features/webhooks";
 
 type Schema = {
   $ref?: string;
@@ -29,9 +30,10 @@ type Media = { schema?: Schema; example?: unknown; examples?: Record<string, { v
 type Operation = {
   operationId?: string;
   summary?: string;
+  description?: string;
   tags?: string[];
   security?: unknown[];
-  parameters?: Array<{ name: string; in: string; required?: boolean }>;
+  parameters?: Array<{ name: string; in: string; required?: boolean; example?: unknown; schema?: Schema }>;
   requestBody?: { content?: Record<string, Media> };
   responses: Record<string, { content?: Record<string, Media>; headers?: Record<string, { required?: boolean }> }>;
 };
@@ -92,7 +94,7 @@ const mediaExample = (media: Media, schemas: Record<string, Schema>) =>
   media.example ?? Object.values(media.examples ?? {})[0]?.value ?? exampleOf(media.schema, schemas);
 
 describe("the OpenAPI document is complete", () => {
-  it("has servers, and every operation an operationId (camelCase, unique), a tag, a summary and a security statement", async () => {
+  it("has servers, and every operation an operationId (camelCase, unique), a tag, a summary, a description and a security statement", async () => {
     const document = await loadDocument();
     expect(document.servers?.[0]?.url).toBe("https://edgestay.test");
     const operations = operationsOf(document);
@@ -104,9 +106,20 @@ describe("the OpenAPI document is complete", () => {
         !/^[a-z][a-zA-Z0-9]*$/.test(operation.operationId ?? "") ||
         !operation.tags?.length ||
         !operation.summary ||
+        !operation.description ||
         !Array.isArray(operation.security),
     );
     expect(incomplete.map(({ where }) => where)).toEqual([]);
+  });
+
+  it("shows an example of every parameter (path, query, header)", async () => {
+    const operations = operationsOf(await loadDocument());
+    const bare = operations.flatMap(({ where, operation }) =>
+      (operation.parameters ?? [])
+        .filter((p) => p.example === undefined && p.schema?.example === undefined)
+        .map((p) => `${where} ${p.in} ${p.name}`),
+    );
+    expect(bare).toEqual([]);
   });
 
   it("documents the platform's errors on every operation: 500 always, 401 where a credential is required", async () => {
@@ -140,6 +153,30 @@ describe("the OpenAPI document is complete", () => {
       "searchAvailability",
       "searchAvailabilityTgx",
     ]);
+  });
+
+  it("documents every event type as an OpenAPI 3.1 webhook: signed headers, a payload schema and an example", async () => {
+    const document = (await call("GET", "/openapi.json")).json as {
+      webhooks: Record<string, { post: Operation }>;
+    };
+    expect(Object.keys(document.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+    for (const [type, { post }] of Object.entries(document.webhooks)) {
+      expect(post.summary && post.description, type).toBeTruthy();
+      expect(post.parameters?.map((p) => `${p.in} ${p.name} ${p.required}`)).toEqual([
+        "header Edgestay-Signature true",
+        "header Edgestay-Event-Id true",
+      ]);
+      const body = post.requestBody?.content?.["application/json"]?.schema as Schema & { example?: { type: string } };
+      expect(body.example?.type, type).toBe(type);
+    }
+  });
+
+  it("shows a pending booking as the 202 of POST /api/book", async () => {
+    const document = await loadDocument();
+    const pending = document.paths["/api/book"]!.post!.responses["202"]!.content!["application/json"]!;
+    expect((mediaExample(pending, document.components.schemas) as { data: { status: string } }).data.status).toBe(
+      "pending",
+    );
   });
 
   it("has a request example for every JSON body and a response example for every JSON success, each valid against its schema", async () => {
