@@ -35,6 +35,7 @@ const health = apiRoute({
   path: "/health",
   tags: ["Operations"],
   summary: "Liveness with one trivial D1 query",
+  errors: [],
   responses: {
     200: {
       description: "Up",

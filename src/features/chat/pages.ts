@@ -44,6 +44,7 @@ const accommodationPage = apiRoute({
   tags: ["Chat"],
   summary: "Public details page of a shortlisted accommodation (the shortlist detailsUrl)",
   request: { params: z.object({ code: z.string().regex(/^[A-Z0-9]{1,64}$/) }) },
+  errors: [],
   responses: {
     200: { description: "HTML page", content: html },
     404: { description: "Unknown accommodation", content: html },
@@ -61,6 +62,7 @@ const bookingPage = apiRoute({
     params: z.object({ bookingReference: z.string().regex(/^BK[A-Z0-9]{10,40}$/) }),
     query: z.object({ token: z.string().max(512).optional() }),
   },
+  errors: [],
   responses: {
     200: { description: "HTML page", content: html },
     404: { description: "Unknown booking", content: html },

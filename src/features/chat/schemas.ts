@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { EVENT_KINDS } from "./conversation";
 import { IDEMPOTENCY_KEY_PATTERN } from "../../platform/idempotency/idempotency";
+import type { ErrorShape } from "../../platform/http/envelope";
 import { MAX_OPTION_ID_LENGTH } from "../booking";
 import { PAYMENT_TYPES } from "../supply";
 
@@ -230,3 +231,15 @@ export const chatErrorSchema = z
     requestId: z.string(),
   })
   .openapi("ChatError");
+
+/** Chat's error body (docs/api-decisions.md: why chat has its own), narrowed per operation like the core's. */
+export const chatErrorShape: ErrorShape = {
+  schema: (codes) => chatErrorSchema.extend({ code: z.enum(codes) }),
+  example: (code, error) => ({
+    success: false,
+    error,
+    code,
+    details: null,
+    requestId: "9b2f4c1e-5d3a-4e8b-a1c7-0f6d2e9b8a45",
+  }),
+};

@@ -28,9 +28,9 @@ const listConnections = apiRoute({
   summary: "The partner's connections",
   ...bearer,
   request: { params: partnerConnectionParamsSchema },
+  errors: ["other_partner"],
   responses: {
     200: { description: "Connections", ...json(connectionListResponseSchema) },
-    ...errorResponses(401, 403),
   },
 });
 const getConnection = apiRoute({
@@ -41,9 +41,9 @@ const getConnection = apiRoute({
   summary: "One connection",
   ...bearer,
   request: { params: partnerConnectionIdParamsSchema },
+  errors: ["other_partner", "connection_not_found", "connection_of_other_partner"],
   responses: {
     200: { description: "Connection", ...json(connectionResponseSchema) },
-    ...errorResponses(401, 403, 404),
   },
 });
 const setNotificationEmail = apiRoute({
@@ -54,9 +54,9 @@ const setNotificationEmail = apiRoute({
   summary: "Set or clear the connection's notification e-mail (partner admin)",
   ...bearer,
   request: { params: partnerConnectionIdParamsSchema, ...jsonRequestBody(notificationEmailSchema) },
+  errors: ["admin_required", "other_partner", "connection_not_found", "connection_of_other_partner"],
   responses: {
     200: { description: "Updated connection", ...json(connectionResponseSchema) },
-    ...errorResponses(400, 401, 403, 404),
   },
 });
 

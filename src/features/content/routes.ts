@@ -25,9 +25,17 @@ const listAccommodations = apiRoute({
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
   request: { body: { required: true, content: { "application/json": { schema: contentRequestSchema } } } },
+  errors: [
+    "unsupported_type",
+    "unsupported_country",
+    "invalid_page_token",
+    "page_token_signature",
+    "page_token_partner",
+    "page_token_expired",
+    "page_token_mismatch",
+  ],
   responses: {
     200: { description: "One page of content", content: { "application/json": { schema: contentResponseSchema } } },
-    ...errorResponses(400, 401, 413),
   },
 });
 
@@ -55,12 +63,12 @@ const replaceContent = apiRoute({
       },
     },
   },
+  errors: ["accommodation_not_found", "unsupported_country"],
   responses: {
     200: {
       description: "The document as now served",
       content: { "application/json": { schema: envelopeSchema(servedAccommodationSchema) } },
     },
-    ...errorResponses(400, 401, 403, 404, 413),
   },
 });
 

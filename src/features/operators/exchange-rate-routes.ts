@@ -46,7 +46,8 @@ const put = apiRoute({
   summary: "Replace the exchange rates search, quote and book convert prices with",
   ...operator,
   request: { body: { required: true, ...json(exchangeRatesRequestSchema) } },
-  responses: { 200: answer, ...errorResponses(400, 401, 403) },
+  errors: ["invalid_exchange_rates", "unsupported_currency"],
+  responses: { 200: answer },
 });
 
 const get = apiRoute({
@@ -56,7 +57,8 @@ const get = apiRoute({
   tags: ["Operator: pricing"],
   summary: "Read the exchange rates",
   ...operator,
-  responses: { 200: answer, ...errorResponses(401, 403) },
+  errors: [],
+  responses: { 200: answer },
 });
 
 export const exchangeRateRoutes = featureRouter()

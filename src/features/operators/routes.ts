@@ -49,7 +49,8 @@ const create = apiRoute({
   summary: "Create a connection; the code is assigned",
   ...operator,
   request: jsonRequestBody(createConnectionSchema),
-  responses: { 201: one, ...errorResponses(400, 401, 403, 404, 409) },
+  errors: ["partner_not_found", "connection_in_use_conflict"],
+  responses: { 201: one },
 });
 const list = apiRoute({
   operationId: "listConnections",
@@ -59,9 +60,9 @@ const list = apiRoute({
   summary: "List connections, paged, optionally for one partner",
   ...operator,
   request: { query: listConnectionsQuerySchema },
+  errors: [],
   responses: {
     200: { description: "One page", ...json(connectionPageResponseSchema) },
-    ...errorResponses(400, 401, 403),
   },
 });
 const read = apiRoute({
@@ -72,7 +73,8 @@ const read = apiRoute({
   summary: "Read one connection",
   ...operator,
   request: { params: connectionIdParamsSchema },
-  responses: { 200: one, ...errorResponses(401, 403, 404) },
+  errors: ["connection_not_found"],
+  responses: { 200: one },
 });
 const update = apiRoute({
   operationId: "updateConnection",
@@ -82,7 +84,8 @@ const update = apiRoute({
   summary: "Update any of the create fields",
   ...operator,
   request: { params: connectionIdParamsSchema, ...jsonRequestBody(updateConnectionSchema) },
-  responses: { 200: one, ...errorResponses(400, 401, 403, 404, 409) },
+  errors: ["connection_not_found", "partner_not_found", "connection_in_use_conflict"],
+  responses: { 200: one },
 });
 const remove = apiRoute({
   operationId: "deleteConnection",
@@ -92,7 +95,8 @@ const remove = apiRoute({
   summary: "Delete a connection; returns what was deleted",
   ...operator,
   request: { params: connectionIdParamsSchema },
-  responses: { 200: one, ...errorResponses(401, 403, 404, 409) },
+  errors: ["connection_not_found", "connection_has_bookings"],
+  responses: { 200: one },
 });
 const enable = apiRoute({
   operationId: "enableConnection",
@@ -102,7 +106,8 @@ const enable = apiRoute({
   summary: "Set currentInUse (one per partner, apiType, connectionType)",
   ...operator,
   request: { params: connectionIdParamsSchema },
-  responses: { 200: one, ...errorResponses(401, 403, 404, 409) },
+  errors: ["connection_not_found", "connection_in_use_conflict"],
+  responses: { 200: one },
 });
 const disable = apiRoute({
   operationId: "disableConnection",
@@ -112,7 +117,8 @@ const disable = apiRoute({
   summary: "Clear currentInUse",
   ...operator,
   request: { params: connectionIdParamsSchema },
-  responses: { 200: one, ...errorResponses(401, 403, 404) },
+  errors: ["connection_not_found"],
+  responses: { 200: one },
 });
 const upstreamOk = { description: "The connection's upstream, credentials masked", ...json(upstreamResponseSchema) };
 const putUpstream = apiRoute({
@@ -123,7 +129,8 @@ const putUpstream = apiRoute({
   summary: "Point a connection at an upstream supplier (Hotel-X); credentials are stored encrypted, never returned",
   ...operator,
   request: { params: connectionIdParamsSchema, ...jsonRequestBody(upstreamRequestSchema) },
-  responses: { 200: upstreamOk, ...errorResponses(400, 401, 403, 404) },
+  errors: ["connection_not_found", "invalid_upstream_url"],
+  responses: { 200: upstreamOk },
 });
 const readUpstream = apiRoute({
   operationId: "getConnectionUpstream",
@@ -133,7 +140,8 @@ const readUpstream = apiRoute({
   summary: "Read a connection's upstream, credentials masked",
   ...operator,
   request: { params: connectionIdParamsSchema },
-  responses: { 200: upstreamOk, ...errorResponses(401, 403, 404) },
+  errors: ["connection_not_found", "upstream_not_found"],
+  responses: { 200: upstreamOk },
 });
 const deleteUpstream = apiRoute({
   operationId: "deleteConnectionUpstream",
@@ -143,7 +151,8 @@ const deleteUpstream = apiRoute({
   summary: "Return the connection to the embedded inventory; answers what was removed",
   ...operator,
   request: { params: connectionIdParamsSchema },
-  responses: { 200: upstreamOk, ...errorResponses(401, 403, 404) },
+  errors: ["connection_not_found", "upstream_not_found"],
+  responses: { 200: upstreamOk },
 });
 const createPartner = apiRoute({
   operationId: "createPartner",
@@ -153,9 +162,9 @@ const createPartner = apiRoute({
   summary: "Onboard a partner with its first admin, API key and collector key",
   ...operator,
   request: jsonRequestBody(createPartnerSchema),
+  errors: ["partner_exists", "conflict"],
   responses: {
     201: { description: "The partner and its keys, shown once", ...json(onboardedPartnerResponseSchema) },
-    ...errorResponses(400, 401, 403, 409),
   },
 });
 const partnerList = apiRoute({
@@ -166,7 +175,8 @@ const partnerList = apiRoute({
   summary: "List partners, paged",
   ...operator,
   request: { query: listPartnersQuerySchema },
-  responses: { 200: { description: "One page", ...json(partnerPageResponseSchema) }, ...errorResponses(400, 401, 403) },
+  errors: [],
+  responses: { 200: { description: "One page", ...json(partnerPageResponseSchema) } },
 });
 
 const purgeFailures = apiRoute({
@@ -177,9 +187,9 @@ const purgeFailures = apiRoute({
   summary: "Delete expired login-failure counters, or unlock one account",
   ...operator,
   request: jsonRequestBody(purgeLoginFailuresSchema),
+  errors: [],
   responses: {
     200: { description: "How many counters were deleted", ...json(purgeResultResponseSchema) },
-    ...errorResponses(400, 401, 403),
   },
 });
 
@@ -191,9 +201,9 @@ const radarSettings = apiRoute({
   summary: "Limit the partner's collector key to listed origins ([] or absent = any origin)",
   ...operator,
   request: { params: partnerIdParamsSchema, ...jsonRequestBody(radarSettingsRequestSchema) },
+  errors: ["partner_not_found"],
   responses: {
     200: { description: "The partner's radar settings", ...json(radarSettingsResponseSchema) },
-    ...errorResponses(400, 401, 403, 404),
   },
 });
 
@@ -205,9 +215,9 @@ const eraseSubject = apiRoute({
   summary: "Erase one person (by e-mail) from radar checks, chat sessions and the bookings they made",
   ...operator,
   request: jsonRequestBody(eraseDataSubjectSchema),
+  errors: [],
   responses: {
     200: { description: "What was erased, per kind", ...json(erasureResponseSchema) },
-    ...errorResponses(400, 401, 403),
   },
 });
 

@@ -32,9 +32,9 @@ const loginRoute = apiRoute({
   tags: ["Auth"],
   summary: "Exchange e-mail and MD5 password for a bearer token (1 hour)",
   request: jsonRequestBody(loginRequestSchema),
+  errors: ["invalid_credentials", "unsupported_account_type", "user_inactive", "login_locked", "login_slowed"],
   responses: {
     200: { description: "Access token", ...json(loginResponseSchema) },
-    ...errorResponses(400, 401, 403, 429),
   },
 });
 
@@ -47,7 +47,8 @@ const me = apiRoute({
   tags: ["Users"],
   summary: "The caller's profile",
   ...bearer,
-  responses: { 200: { description: "Profile", ...json(userResponseSchema) }, ...errorResponses(401, 404) },
+  errors: ["user_not_found"],
+  responses: { 200: { description: "Profile", ...json(userResponseSchema) } },
 });
 const listUsers = apiRoute({
   operationId: "listUsers",
@@ -56,7 +57,8 @@ const listUsers = apiRoute({
   tags: ["Users"],
   summary: "All users of the caller's partner",
   ...bearer,
-  responses: { 200: { description: "Users", ...json(userListResponseSchema) }, ...errorResponses(401) },
+  errors: [],
+  responses: { 200: { description: "Users", ...json(userListResponseSchema) } },
 });
 const createUser = apiRoute({
   operationId: "createUser",
@@ -66,9 +68,9 @@ const createUser = apiRoute({
   summary: "Create a user (partner admin)",
   ...bearer,
   request: jsonRequestBody(createUserSchema),
+  errors: ["admin_required", "conflict"],
   responses: {
     201: { description: "Created user", ...json(userResponseSchema) },
-    ...errorResponses(400, 401, 403, 409),
   },
 });
 const deleteUser = apiRoute({
@@ -79,7 +81,8 @@ const deleteUser = apiRoute({
   summary: "Delete a user of role user of the caller's partner (partner admin)",
   ...bearer,
   request: { params: idParamSchema },
-  responses: { 200: { description: "Deleted", ...json(emptyResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
+  errors: ["admin_required", "user_not_found", "other_partner", "cannot_delete_self", "target_is_admin"],
+  responses: { 200: { description: "Deleted", ...json(emptyResponseSchema) } },
 });
 const activeStatus = apiRoute({
   operationId: "setUserActiveStatus",
@@ -89,9 +92,9 @@ const activeStatus = apiRoute({
   summary: "Activate or deactivate a user of role user (partner admin)",
   ...bearer,
   request: { params: idParamSchema, ...jsonRequestBody(activeStatusSchema) },
+  errors: ["admin_required", "user_not_found", "other_partner", "target_is_admin"],
   responses: {
     200: { description: "Updated user", ...json(userResponseSchema) },
-    ...errorResponses(400, 401, 403, 404),
   },
 });
 
@@ -104,7 +107,8 @@ const listKeys = apiRoute({
   tags: ["API keys"],
   summary: "The partner's API keys, masked",
   ...bearer,
-  responses: { 200: { description: "Keys", ...json(apiKeyListResponseSchema) }, ...errorResponses(401) },
+  errors: [],
+  responses: { 200: { description: "Keys", ...json(apiKeyListResponseSchema) } },
 });
 const createKey = apiRoute({
   operationId: "createApiKey",
@@ -114,9 +118,9 @@ const createKey = apiRoute({
   summary: "Create an API key (partner admin); the full key is shown once",
   ...bearer,
   request: jsonRequestBody(createApiKeySchema),
+  errors: ["admin_required"],
   responses: {
     201: { description: "Created key", ...json(createdApiKeyResponseSchema) },
-    ...errorResponses(400, 401, 403),
   },
 });
 const revokeKey = apiRoute({
@@ -127,7 +131,8 @@ const revokeKey = apiRoute({
   summary: "Revoke an API key (partner admin)",
   ...bearer,
   request: { params: idParamSchema },
-  responses: { 200: { description: "Revoked key", ...json(apiKeyResponseSchema) }, ...errorResponses(401, 403, 404) },
+  errors: ["admin_required", "api_key_not_found"],
+  responses: { 200: { description: "Revoked key", ...json(apiKeyResponseSchema) } },
 });
 
 export const partnerRoutes = featureRouter()

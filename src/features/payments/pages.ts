@@ -41,6 +41,7 @@ const route = (path: string, operationId: string) =>
     tags: ["Payments"],
     summary: "Card-setup page behind a chat setupUrl: the card form, or why the link cannot be used",
     request: { query: z.object({ token: z.string().max(200).optional() }) },
+    errors: [],
     responses: {
       200: { description: "The card form", content: html },
       404: { description: "Unknown link", content: html },

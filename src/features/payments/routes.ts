@@ -15,9 +15,9 @@ const attach = apiRoute({
   summary: "Attach a tokenised card to the actor behind a one-time portal token (called by the card-setup page)",
   middleware: [noRawCardData()] as const,
   request: { body: { required: true, content: { "application/json": { schema: attachRequestSchema } } } },
+  errors: ["raw_card_data_refused", "body_too_complex", "invalid_portal_token", "card_expired"],
   responses: {
     200: { description: "Attached", content: { "application/json": { schema: attachResponseSchema } } },
-    ...errorResponses(400, 401, 413),
   },
 });
 

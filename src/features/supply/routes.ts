@@ -72,7 +72,8 @@ const view = apiRoute({
   security: operatorSecurity,
   middleware: [operatorAuth()] as const,
   request: { params: z.object({ accommodationCode: code }), query: z.object(range) },
-  responses: { 200: { description: "Inventory", ...json }, ...errorResponses(400, 401, 403, 404) },
+  errors: ["accommodation_not_found", "invalid_dates"],
+  responses: { 200: { description: "Inventory", ...json } },
 });
 
 const setRoom = apiRoute({
@@ -87,9 +88,15 @@ const setRoom = apiRoute({
     params: z.object({ accommodationCode: code, roomCode: code }),
     body: { required: true, content: { "application/json": { schema: roomChange } } },
   },
+  errors: [
+    "accommodation_not_found",
+    "room_type_not_found",
+    "invalid_dates",
+    "nothing_to_change",
+    "allotment_below_sold",
+  ],
   responses: {
     200: { description: "Inventory after the change", ...json },
-    ...errorResponses(400, 401, 403, 404, 409),
   },
 });
 
@@ -105,7 +112,8 @@ const setPlan = apiRoute({
     params: z.object({ accommodationCode: code, ratePlanCode: code }),
     body: { required: true, content: { "application/json": { schema: planChange } } },
   },
-  responses: { 200: { description: "Inventory after the change", ...json }, ...errorResponses(400, 401, 403, 404) },
+  errors: ["accommodation_not_found", "rate_plan_not_found", "invalid_dates", "nothing_to_change"],
+  responses: { 200: { description: "Inventory after the change", ...json } },
 });
 
 const setFees = apiRoute({
@@ -120,12 +128,12 @@ const setFees = apiRoute({
     params: z.object({ accommodationCode: code }),
     body: { required: true, content: { "application/json": { schema: feeScheduleInputSchema } } },
   },
+  errors: ["accommodation_not_found"],
   responses: {
     200: {
       description: "The schedule now in force",
       content: { "application/json": { schema: envelopeSchema(feeScheduleSchema).openapi("FeeScheduleResponse") } },
     },
-    ...errorResponses(400, 401, 403, 404),
   },
 });
 

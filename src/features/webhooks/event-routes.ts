@@ -21,9 +21,9 @@ const listEvents = apiRoute({
   security: apiKeySecurity,
   middleware: [apiKeyAuth()] as const,
   request: { query: eventsQuerySchema },
+  errors: ["invalid_cursor", "cursor_expired"],
   responses: {
     200: { description: "A page of events", ...json(eventPageResponseSchema) },
-    ...errorResponses(400, 401, 410),
   },
 });
 

@@ -30,9 +30,9 @@ const create = apiRoute({
   ...admin,
   summary: "Register a webhook endpoint (partner admin); the signing secret is shown once",
   request: { body: { required: true, ...json(createWebhookSchema) } },
+  errors: ["admin_required", "invalid_webhook_url", "webhook_limit_reached"],
   responses: {
     201: { description: "Created endpoint with its secret", ...json(createdWebhookResponseSchema) },
-    ...errorResponses(400, 401, 403, 409),
   },
 });
 const list = apiRoute({
@@ -41,7 +41,8 @@ const list = apiRoute({
   path: "/",
   ...admin,
   summary: "The partner's webhook endpoints, without secrets (partner admin)",
-  responses: { 200: { description: "Endpoints", ...json(webhookListResponseSchema) }, ...errorResponses(401, 403) },
+  errors: ["admin_required"],
+  responses: { 200: { description: "Endpoints", ...json(webhookListResponseSchema) } },
 });
 const remove = apiRoute({
   operationId: "deleteWebhook",
@@ -50,9 +51,9 @@ const remove = apiRoute({
   ...admin,
   summary: "Delete a webhook endpoint and its delivery records (partner admin)",
   request: { params: webhookIdParamSchema },
+  errors: ["admin_required", "webhook_not_found"],
   responses: {
     200: { description: "Deleted endpoint", ...json(webhookResponseSchema) },
-    ...errorResponses(401, 403, 404),
   },
 });
 const deliveries = apiRoute({
@@ -62,9 +63,9 @@ const deliveries = apiRoute({
   ...admin,
   summary: "The endpoint's events: attempts, last status code and next try, newest first (partner admin)",
   request: { params: webhookIdParamSchema, query: deliveriesQuerySchema },
+  errors: ["admin_required", "webhook_not_found", "invalid_cursor"],
   responses: {
     200: { description: "A page of deliveries", ...json(deliveryListResponseSchema) },
-    ...errorResponses(400, 401, 403, 404),
   },
 });
 const resend = apiRoute({
@@ -74,9 +75,9 @@ const resend = apiRoute({
   ...admin,
   summary: "Send one event to the endpoint again (partner admin)",
   request: { params: deliveryParamsSchema },
+  errors: ["admin_required", "webhook_not_found", "webhook_event_not_found"],
   responses: {
     202: { description: "Queued again", ...json(deliveryResponseSchema) },
-    ...errorResponses(401, 403, 404),
   },
 });
 

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { type ErrorCode, errorMessages, errorStatus } from "./errors";
 
 /** Success envelope of the core, content and management APIs: `{ data, message: "success" }`. */
 export const success = <T>(data: T) => ({ data, message: "success" as const });
@@ -7,18 +8,57 @@ export const envelopeSchema = <T extends z.ZodType>(data: T) => z.object({ data,
 
 export const errorBodySchema = z
   .object({
-    message: z.string().openapi({ example: "Invalid API key" }),
-    code: z.string().openapi({ example: "invalid_api_key" }),
+    message: z.string().openapi({ description: "Human-readable; the messages of each code are listed per response" }),
+    code: z.string().openapi({ description: "Stable and machine-readable: branch on this" }),
     requestId: z.string(),
     details: z.record(z.string(), z.unknown()).optional(),
   })
   .openapi("Error");
 
-/** OpenAPI response entries for the listed error statuses. */
-export const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      { description: "Error", content: { "application/json": { schema: errorBodySchema } } },
-    ]),
+type Codes = readonly [ErrorCode, ...ErrorCode[]];
+
+/** An error body shape: its schema narrowed to some codes, and a body of one code for an example. */
+export type ErrorShape = {
+  schema: (codes: Codes) => z.ZodType;
+  example: (code: ErrorCode, message: string) => Record<string, unknown>;
+};
+
+const EXAMPLE_REQUEST_ID = "9b2f4c1e-5d3a-4e8b-a1c7-0f6d2e9b8a45";
+
+/** The core API's error body `{ message, code, requestId, details? }`. */
+export const coreErrorShape: ErrorShape = {
+  schema: (codes) => errorBodySchema.extend({ code: z.enum(codes) }),
+  example: (code, message) => ({ message, code, requestId: EXAMPLE_REQUEST_ID }),
+};
+
+/**
+ * The OpenAPI responses of the error codes an operation can answer: one per status, the status
+ * read from the error table (so a code is never documented under another status), its schema's
+ * `code` an enum of exactly those codes, and an example of every message each code is sent with.
+ */
+export const errorResponses = (codes: readonly ErrorCode[], shape: ErrorShape = coreErrorShape) => {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes)) {
+    const status = errorStatus[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, listed]) => {
+        const sorted = [...listed].sort() as unknown as Codes;
+        const examples = Object.fromEntries(
+          sorted.flatMap((code) =>
+            errorMessages[code].map((message, i) => [
+              i === 0 ? code : `${code}_${i + 1}`,
+              { summary: code, value: shape.example(code, message) },
+            ]),
+          ),
+        );
+        const description = sorted
+          .map((code) => `\`${code}\`: ${errorMessages[code].map((m) => `"${m}"`).join(" or ")}`)
+          .join("; ");
+        return [status, { description, content: { "application/json": { schema: shape.schema(sorted), examples } } }];
+      }),
   );
+};
