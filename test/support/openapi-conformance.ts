@@ -9,7 +9,10 @@ export type Sent = { method: string; url: string };
 type Schema = { $ref?: string; allOf?: Schema[]; properties?: Record<string, Schema>; enum?: unknown[] };
 type Operation = {
   operationId?: string;
-  responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+  responses?: Record<
+    string,
+    { content?: Record<string, { schema?: Schema }>; headers?: Record<string, { required?: boolean }> }
+  >;
 };
 type Document = {
   paths: Record<string, Record<string, Operation>>;
@@ -140,6 +143,14 @@ export const assertDocumented = async (
   if (!key) {
     throw new Error(
       `OpenAPI: ${where}, a status ${method.toUpperCase()} ${route.path} does not document (documented: ${Object.keys(responses).join(", ")})\nbody: ${excerpt(answer.text)}`,
+    );
+  }
+  const missing = Object.entries(responses[key]!.headers ?? {})
+    .filter(([name, header]) => header.required && !answer.headers.has(name))
+    .map(([name]) => name);
+  if (missing.length) {
+    throw new Error(
+      `OpenAPI: ${where} without the header(s) ${missing.join(", ")} that ${method.toUpperCase()} ${route.path} documents as required for ${key}`,
     );
   }
   if (!responses[key]!.content?.["application/json"]) {

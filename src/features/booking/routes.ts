@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { replicaReadsAllowed } from "../../platform/db/replica-reads";
 import { ApiError } from "../../platform/http/api-error";
-import { success } from "../../platform/http/envelope";
+import { rateLimitHeaders, success } from "../../platform/http/envelope";
 import { replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
 import { featureRouter } from "../../platform/http/router";
 import { type BillableOperation, recordUsage } from "../../platform/observability/usage";
@@ -72,12 +72,6 @@ const json = <T extends z.ZodType>(schema: T, examples?: Record<string, { summar
   content: { "application/json": { schema, ...(examples ? { examples } : {}) } },
 });
 const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, ...json(schema) } });
-
-const rateLimitHeaders = z.object({
-  "X-RateLimit-Limit": z.string(),
-  "X-RateLimit-Remaining": z.string(),
-  "X-RateLimit-Reset": z.string().openapi({ description: "Unix seconds when the window resets" }),
-});
 
 const sandboxHeader = z.object({
   "test-scenario": z

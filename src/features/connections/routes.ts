@@ -1,6 +1,6 @@
 import { bearerRoute } from "../../platform/auth/bearer";
 import { apiRoute, json, jsonRequestBody } from "../../platform/http/api-route";
-import { errorResponses, success } from "../../platform/http/envelope";
+import { success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import {
   connectionView,

@@ -5,7 +5,7 @@ import type { TypedResponse } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { featureRouter } from "../../platform/http/router";
-import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
+import { envelopeSchema, success } from "../../platform/http/envelope";
 import { replaceAccommodationContent } from "./content-edit";
 import {
   accommodationContentExample,

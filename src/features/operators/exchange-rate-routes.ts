@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { apiRoute, json } from "../../platform/http/api-route";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
-import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
+import { envelopeSchema, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { EXCHANGE_RATE_BOUNDS, EXCHANGE_RATE_BOUNDS_MESSAGE, readExchangeRates, replaceExchangeRates } from "../supply";
 

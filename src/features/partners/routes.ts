@@ -1,6 +1,6 @@
 import { apiRoute, json, jsonRequestBody } from "../../platform/http/api-route";
 import { bearerRoute, requireAdmin } from "../../platform/auth/bearer";
-import { errorResponses, success } from "../../platform/http/envelope";
+import { success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys";
 import { clientIp, login } from "./login";

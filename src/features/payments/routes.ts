@@ -1,5 +1,4 @@
 import { apiRoute } from "../../platform/http/api-route";
-import { errorResponses } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { noRawCardData } from "../../platform/card-data/card-data";
 import { cardSetupPages } from "./pages";

@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import { apiRoute } from "../../platform/http/api-route";
 import { bearerAuth, bearerSecurity, requireAdmin } from "../../platform/auth/bearer";
 import { isLocal } from "../../platform/environment";
-import { errorResponses, success } from "../../platform/http/envelope";
+import { success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { listDeliveries, redeliver } from "./deliveries";
 import { createWebhook, deleteWebhook, listWebhooks } from "./endpoints";

@@ -2,7 +2,7 @@ import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import { servesWhileMisconfigured } from "../config/fail-closed";
 import { BOOKMARK_HEADER } from "../db/client";
 import { replicaReadsAllowed } from "../db/replica-reads";
-import { coreErrorShape, type ErrorShape, errorResponses } from "./envelope";
+import { coreErrorShape, type ErrorShape, errorResponses, sentHeaders } from "./envelope";
 import type { ErrorCode } from "./errors";
 import { jsonBody } from "./json-body";
 
@@ -74,6 +74,29 @@ const withHeader = (headers: unknown, name: string, schema: z.ZodType) => {
   return headers instanceof z.ZodObject ? headers.extend({ [name]: schema }) : headers;
 };
 
+const optional = (headers: Record<string, z.ZodType>) =>
+  Object.entries(headers).map(([name, schema]) => [name, schema.optional()] as const);
+
+/**
+ * The headers a response of this route is sent with, beside those it declares: the request id,
+ * the version and the D1 bookmark always; Retry-After on a 429 (and optionally on a 409, for a key
+ * still in use); the rate headers on the errors of a rate-limited route (absent when refused before
+ * counting); Idempotent-Replayed on every answer of a route that replays.
+ */
+const sentHeadersOf = (status: number, declared: unknown, errors: readonly ErrorCode[]) => {
+  const added: Array<readonly [string, z.ZodType]> = [
+    ...Object.entries(sentHeaders.everyResponse),
+    [BOOKMARK_HEADER, bookmarkAnswered],
+  ];
+  if (status === 429) added.push(...Object.entries(sentHeaders.retryAfter));
+  if (status === 409 && errors.includes("idempotency_key_in_use")) added.push(...optional(sentHeaders.retryAfter));
+  if (status >= 400 && status !== 429 && errors.includes("rate_limit_exceeded"))
+    added.push(...optional(sentHeaders.rateLimit));
+  if (status === 429 && errors.includes("rate_limit_exceeded")) added.push(...optional(sentHeaders.rateLimit));
+  if (errors.includes("idempotency_key_reused")) added.push(...Object.entries(sentHeaders.replayed));
+  return added.reduce((headers, [name, schema]) => withHeader(headers, name, schema), declared);
+};
+
 /**
  * `createRoute` for every operation of this API: it requires an operationId, a summary, a tag and
  * a security statement, and documents the platform's own errors beside the route's, so the
@@ -104,9 +127,7 @@ export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> &
   const responses = Object.fromEntries(
     Object.entries(all).map(([status, response]) => [
       status,
-      "$ref" in response
-        ? response
-        : { ...response, headers: withHeader(response.headers, BOOKMARK_HEADER, bookmarkAnswered) },
+      "$ref" in response ? response : { ...response, headers: sentHeadersOf(Number(status), response.headers, errors) },
     ]),
   );
   return createRoute({

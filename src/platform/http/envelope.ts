@@ -62,3 +62,36 @@ export const errorResponses = (codes: readonly ErrorCode[], shape: ErrorShape = 
       }),
   );
 };
+
+/**
+ * The response headers the platform sends, each defined once: on every response, on the errors
+ * of a rate-limited route, on a 429 (and a 409 of a key still in use), on a route that replays.
+ */
+export const sentHeaders = {
+  everyResponse: {
+    "x-request-id": z.string().openapi({
+      description:
+        "The request's id (the caller's X-Request-Id when it is sane, else generated); errors carry it as requestId",
+    }),
+    "x-edgestay-version": z
+      .string()
+      .openapi({ description: "The deployed version that answered (local in development)" }),
+  },
+  rateLimit: {
+    "X-RateLimit-Limit": z.string().openapi({ description: "Requests allowed in the window" }),
+    "X-RateLimit-Remaining": z.string().openapi({ description: "Requests left in the window" }),
+    "X-RateLimit-Reset": z.string().openapi({ description: "Unix seconds when the window resets" }),
+  },
+  retryAfter: {
+    "Retry-After": z.string().openapi({ description: "Seconds to wait before retrying" }),
+  },
+  replayed: {
+    "Idempotent-Replayed": z
+      .literal("true")
+      .optional()
+      .openapi({ description: "Present when this is the stored answer to an earlier request with the same key" }),
+  },
+};
+
+/** The rate headers of a route that counts requests (on its success; optional on its errors). */
+export const rateLimitHeaders = z.object(sentHeaders.rateLimit);
