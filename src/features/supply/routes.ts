@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { isoDate } from "../../platform/http/fields";
+import { calendarDate, isoDate } from "../../platform/http/fields";
 import { apiRoute } from "../../platform/http/api-route";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
-import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
+import { envelopeSchema, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { feeScheduleInputSchema, feeScheduleSchema, replaceFeeSchedule } from "../content";
 import { setRatePlanNights, setRoomNights, viewInventory } from "./service";
@@ -55,9 +55,52 @@ const inventoryExample = {
     },
   ],
 };
+const night = calendarDate.openapi({ description: "The night (its check-in date)" });
+const ratePlanInventory = z
+  .object({
+    code: z.string(),
+    boardCode: z.string(),
+    boardName: z.string(),
+    cancellation: z.union([
+      z.object({ refundable: z.literal(false) }),
+      z.object({
+        refundable: z.literal(true),
+        freeDays: z.number().int(),
+        penalty: z.enum(["FIRST_NIGHT", "FULL_STAY"]),
+      }),
+    ]),
+    nights: z.array(z.object({ night, stopSell: z.boolean(), price: z.number() })),
+  })
+  .openapi("RatePlanInventory");
+const roomInventory = z
+  .object({
+    code: z.string(),
+    name: z.string(),
+    maxAdults: z.number().int(),
+    maxChildren: z.number().int(),
+    maxOccupancy: z.number().int(),
+    defaultAllotment: z.number().int(),
+    nights: z.array(
+      z.object({
+        night,
+        allotment: z.number().int(),
+        sold: z.number().int(),
+        available: z.number().int(),
+        stopSell: z.boolean(),
+        price: z.number().openapi({ description: "Nightly USD price before occupancy" }),
+        stored: z.boolean().openapi({ description: "Whether the night has its own row (else the defaults apply)" }),
+      }),
+    ),
+    ratePlans: z.array(ratePlanInventory),
+  })
+  .openapi("RoomInventory");
 const inventorySchema = envelopeSchema(
   z
-    .object({ accommodationCode: z.string(), currency: z.string(), rooms: z.array(z.record(z.string(), z.unknown())) })
+    .object({
+      accommodationCode: z.string(),
+      currency: z.string().openapi({ example: "USD" }),
+      rooms: z.array(roomInventory),
+    })
     .openapi({ example: inventoryExample }),
 ).openapi("InventoryResponse");
 const json = { content: { "application/json": { schema: inventorySchema } } };
