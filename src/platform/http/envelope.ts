@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { type ErrorCode, errorMessages, errorStatus } from "./errors";
+import { type ErrorCode, errorStatus } from "./errors";
 
 /** Success envelope of the core, content and management APIs: `{ data, message: "success" }`. */
 export const success = <T>(data: T) => ({ data, message: "success" as const });
@@ -31,10 +31,14 @@ export const coreErrorShape: ErrorShape = {
   example: (code, message) => ({ message, code, requestId: EXAMPLE_REQUEST_ID }),
 };
 
+/** Where an error example's message goes: the served document fills it in (withErrorMessages). */
+export const MESSAGE_SLOT = "{message}";
+
 /**
  * The OpenAPI responses of the error codes an operation can answer: one per status, the status
  * read from the error table (so a code is never documented under another status), its schema's
- * `code` an enum of exactly those codes, and an example of every message each code is sent with.
+ * `code` an enum of exactly those codes, and an example per code whose message the served
+ * document fills in from the table's messages (kept out of the bundle: withErrorMessages).
  */
 export const errorResponses = (codes: readonly ErrorCode[], shape: ErrorShape = coreErrorShape) => {
   const byStatus = new Map<number, ErrorCode[]>();
@@ -48,16 +52,9 @@ export const errorResponses = (codes: readonly ErrorCode[], shape: ErrorShape = 
       .map(([status, listed]) => {
         const sorted = [...listed].sort() as unknown as Codes;
         const examples = Object.fromEntries(
-          sorted.flatMap((code) =>
-            errorMessages[code].map((message, i) => [
-              i === 0 ? code : `${code}_${i + 1}`,
-              { summary: code, value: shape.example(code, message) },
-            ]),
-          ),
+          sorted.map((code) => [code, { summary: code, value: shape.example(code, MESSAGE_SLOT) }]),
         );
-        const description = sorted
-          .map((code) => `\`${code}\`: ${errorMessages[code].map((m) => `"${m}"`).join(" or ")}`)
-          .join("; ");
+        const description = sorted.map((code) => `\`${code}\``).join(", ");
         return [status, { description, content: { "application/json": { schema: shape.schema(sorted), examples } } }];
       }),
   );

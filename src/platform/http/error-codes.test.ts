@@ -1,6 +1,8 @@
 /// <reference types="vite/client" />
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call } from "../../../test/support/api";
+import { ERROR_MESSAGES_ASSET } from "./error-examples";
 import { type ErrorCode, errorMessages, errorStatus } from "./errors";
 
 type Schema = { $ref?: string; allOf?: Schema[]; properties?: Record<string, Schema>; enum?: string[] };
@@ -87,6 +89,30 @@ describe("every error code is documented where it can be answered", () => {
     expect(
       Object.keys(errorStatus).filter((code) => !sent.has(code) && !OFF_ROUTE.includes(code as ErrorCode)),
     ).toEqual([]);
+  });
+
+  it("serves the table's messages as the asset the document reads (npm run assets writes it)", async () => {
+    const asset = await env.ASSETS.fetch(new Request(`https://assets.local${ERROR_MESSAGES_ASSET}`));
+    expect(asset.status).toBe(200);
+    expect(await asset.json()).toEqual(errorMessages);
+  });
+
+  it("fills every documented code's messages into the served document, one example each", async () => {
+    const operations = await loadOperations();
+    const book = operations.find((operation) => operation.operationId === "createBooking")!;
+    const refused = book.responses["400"]!.content!["application/json"]!.examples!;
+    expect(refused.booking_failed).toEqual({
+      summary: "booking_failed",
+      value: { message: "The booking was not successful.", code: "booking_failed", requestId: expect.any(String) },
+    });
+    const chat = operations.find((operation) => operation.operationId === "getChatSession")!;
+    expect(chat.responses["404"]!.content!["application/json"]!.examples!.session_not_found).toMatchObject({
+      value: { success: false, error: "session_not_found", code: "session_not_found" },
+    });
+    const cancel = operations.find((operation) => operation.operationId === "cancelBooking")!;
+    const conflicts = cancel.responses["409"]!.content!["application/json"]!.examples!;
+    expect(Object.keys(conflicts)).toEqual(expect.arrayContaining(["booking_pending", "booking_pending_2"]));
+    expect(JSON.stringify(operations)).not.toContain('"{message}"');
   });
 
   it("documents the supplier's failures where a supplier is asked: 502 supplier_error, 503 and 504 on quote and cancel", async () => {

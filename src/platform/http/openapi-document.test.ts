@@ -184,7 +184,7 @@ describe("the OpenAPI document is complete", () => {
 describe("every response a test receives is checked against the document", () => {
   const json = (status: number, body: unknown, type = "application/json") => ({
     status,
-    headers: new Headers({ "content-type": type }),
+    headers: new Headers({ "content-type": type, "x-request-id": "r", "x-edgestay-version": "local" }),
     text: JSON.stringify(body),
     json: body,
   });
@@ -218,6 +218,14 @@ describe("every response a test receives is checked against the document", () =>
     await assertDocumented(
       { method: "GET", url: "/chat/accommodations/US000001" },
       { ...json(200, null, "text/html; charset=UTF-8"), text: "<!doctype html>" },
+    );
+  });
+
+  it("refuses a response without a header its operation documents as required", async () => {
+    const answer = json(200, { data: { status: "ok" }, message: "success" });
+    answer.headers.delete("x-edgestay-version");
+    await expect(assertDocumented({ method: "GET", url: "/health" }, answer)).rejects.toThrow(
+      "OpenAPI: GET /health answered 200 without the header(s) x-edgestay-version that GET /health documents as required for 200",
     );
   });
 
