@@ -90,5 +90,7 @@ export const sentHeaders = {
   },
 };
 
-/** The rate headers of a route that counts requests (on its success; optional on its errors). */
-export const rateLimitHeaders = z.object(sentHeaders.rateLimit);
+/** The rate headers of a route that counts requests: absent on a connection not limited (rateLimit 0). */
+export const rateLimitHeaders = z.object(
+  Object.fromEntries(Object.entries(sentHeaders.rateLimit).map(([name, schema]) => [name, schema.optional()])),
+);
