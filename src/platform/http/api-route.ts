@@ -2,7 +2,7 @@ import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import { servesWhileMisconfigured } from "../config/fail-closed";
 import { BOOKMARK_HEADER } from "../db/client";
 import { replicaReadsAllowed } from "../db/replica-reads";
-import { coreErrorShape, type ErrorShape, errorResponses, sentHeaders } from "./envelope";
+import { coreErrorShape, type ErrorShape, errorResponses, rateLimitHeaders, sentHeaders } from "./envelope";
 import type { ErrorCode } from "./errors";
 import { jsonBody } from "./json-body";
 
@@ -42,9 +42,7 @@ const credentialErrors: Record<string, ErrorCode[]> = {
  * validators or the body gate refuse (400, 413), a missing or wrong credential (401, 403), an
  * unexpected failure (500) and a misconfigured deploy (503, see failClosed).
  */
-export const platformErrors = (
-  config: Pick<RouteConfig, "method" | "path" | "request"> & Pick<Described, "security">,
-) => {
+const platformErrors = (config: Pick<RouteConfig, "method" | "path" | "request"> & Pick<Described, "security">) => {
   const { request = {}, security, method, path } = config;
   const codes: ErrorCode[] = ["internal_error"];
   const hasBody = BODY_METHODS.has(method);
@@ -74,9 +72,6 @@ const withHeader = (headers: unknown, name: string, schema: z.ZodType) => {
   return headers instanceof z.ZodObject ? headers.extend({ [name]: schema }) : headers;
 };
 
-const optional = (headers: Record<string, z.ZodType>) =>
-  Object.entries(headers).map(([name, schema]) => [name, schema.optional()] as const);
-
 /**
  * The headers a response of this route is sent with, beside those it declares: the request id,
  * the version and the D1 bookmark always; Retry-After on a 429 (and optionally on a 409, for a key
@@ -89,10 +84,9 @@ const sentHeadersOf = (status: number, declared: unknown, errors: readonly Error
     [BOOKMARK_HEADER, bookmarkAnswered],
   ];
   if (status === 429) added.push(...Object.entries(sentHeaders.retryAfter));
-  if (status === 409 && errors.includes("idempotency_key_in_use")) added.push(...optional(sentHeaders.retryAfter));
-  if (status >= 400 && status !== 429 && errors.includes("rate_limit_exceeded"))
-    added.push(...optional(sentHeaders.rateLimit));
-  if (status === 429 && errors.includes("rate_limit_exceeded")) added.push(...optional(sentHeaders.rateLimit));
+  if (status === 409 && errors.includes("idempotency_key_in_use"))
+    added.push(["Retry-After", sentHeaders.retryAfter["Retry-After"].optional()]);
+  if (status >= 400 && errors.includes("rate_limit_exceeded")) added.push(...Object.entries(rateLimitHeaders.shape));
   if (errors.includes("idempotency_key_reused")) added.push(...Object.entries(sentHeaders.replayed));
   return added.reduce((headers, [name, schema]) => withHeader(headers, name, schema), declared);
 };
