@@ -5,6 +5,8 @@ import { getAllTimezones } from "countries-and-timezones";
 import { DISPOSABLE_DOMAINS_ASSET } from "../src/features/radar/disposable-domains";
 import { TIMEZONE_COUNTRIES_ASSET, type TimezoneCountries } from "../src/features/radar/timezone-countries";
 import { SWAGGER_UI_ASSET_DIR, SWAGGER_UI_FILES } from "../src/platform/docs/api-reference";
+import { ERROR_MESSAGES_ASSET } from "../src/platform/http/error-examples";
+import { errorMessages } from "../src/platform/http/errors";
 import { root } from "../local/platform";
 
 /** The asset text of the disposable-domain list: sorted, one per line, a newline at both ends. */
@@ -22,7 +24,13 @@ export const timezoneCountriesAssetText = () => {
   return `${JSON.stringify(table)}\n`;
 };
 
+/** The asset text of the error table's messages (the served /openapi.json fills them in). */
+export const errorMessagesAssetText = () => `${JSON.stringify(errorMessages)}\n`;
+
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const messages = join(root, "snippet", ERROR_MESSAGES_ASSET);
+  writeFileSync(messages, errorMessagesAssetText());
+  console.log(`Wrote ${messages}`);
   const target = join(root, "snippet", DISPOSABLE_DOMAINS_ASSET);
   mkdirSync(dirname(target), { recursive: true });
   writeFileSync(target, disposableDomainsAssetText());

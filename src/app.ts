@@ -17,6 +17,7 @@ import { failClosed } from "./platform/config/fail-closed";
 import { probeDatabase, withDb } from "./platform/db/client";
 import { ApiError } from "./platform/http/api-error";
 import { envelopeSchema, success } from "./platform/http/envelope";
+import { errorMessagesFilled } from "./platform/http/error-examples";
 import { CONTENT_TYPE_MESSAGE, jsonBody } from "./platform/http/json-body";
 import { publicBaseUrl } from "./platform/http/public-url";
 import { allowedMethods } from "./platform/http/allowed-methods";
@@ -36,6 +37,7 @@ const health = apiRoute({
   tags: ["Operations"],
   summary: "Liveness with one trivial D1 query",
   description: "For monitors.",
+  errors: [],
   responses: {
     200: {
       description: "Up",
@@ -77,6 +79,7 @@ export const createApp = ({ services = requestServices }: { services?: (env: Env
   app.use("*", failClosed());
   app.use("*", withDb);
   app.use("*", withServices(services));
+  app.use("/openapi.json", errorMessagesFilled());
 
   app.openapi(health, async (c) => {
     await probeDatabase(c.get("db"));

@@ -1,11 +1,19 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { exports } from "cloudflare:workers";
+import { type ErrorCode, errorStatus, isListedMessage } from "../../src/platform/http/errors";
 
 /** What a test sent: a Request, or the method and path of one. */
 export type Sent = { method: string; url: string };
 
-type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+type Schema = { $ref?: string; allOf?: Schema[]; properties?: Record<string, Schema>; enum?: unknown[] };
+type Operation = {
+  operationId?: string;
+  responses?: Record<
+    string,
+    { content?: Record<string, { schema?: Schema }>; headers?: Record<string, { required?: boolean }> }
+  >;
+};
 type Document = {
   paths: Record<string, Record<string, Operation>>;
   webhooks?: Record<string, unknown>;
@@ -46,16 +54,17 @@ const loadDocument = async () => {
   const routes = Object.keys(document.paths)
     .map((path) => ({ path, pattern: patternOf(path), parameters: (path.match(/\{/g) ?? []).length }))
     .sort((a, b) => a.parameters - b.parameters);
-  // Errors answered before any route matches (404, 405, refused bodies) use one of the documented error bodies.
-  const errorSchemas = new Set<string>();
+  // Errors answered before any route matches (404, 405, refused bodies) use one of the error bodies
+  // the operations narrow (the core's Error, chat's ChatError), with any code of the error table.
+  const errorBodies = new Set<string>();
   for (const item of Object.values(document.paths))
     for (const operation of Object.values(item))
-      for (const [status, answer] of Object.entries(operation.responses ?? {}))
-        if (status.startsWith("4")) {
-          const ref = (answer.content?.["application/json"]?.schema as { $ref?: string } | undefined)?.$ref;
-          if (ref) errorSchemas.add(ref);
-        }
-  const anyErrorBody = ajv.compile({ anyOf: [...errorSchemas].map((ref) => ({ $ref: `openapi${ref}` })) });
+      for (const [status, answer] of Object.entries(operation.responses ?? {})) {
+        const schema = answer.content?.["application/json"]?.schema;
+        const base = schema?.$ref ?? schema?.allOf?.find((part) => part.$ref)?.$ref;
+        if (status.startsWith("4") && base) errorBodies.add(base);
+      }
+  const anyErrorBody = ajv.compile({ anyOf: [...errorBodies].map((ref) => ({ $ref: `openapi${ref}` })) });
   return { document, routes, validator, anyErrorBody };
 };
 
@@ -69,6 +78,36 @@ const describeErrors = (errors: ErrorObject[] | null | undefined) =>
         `  ${error.instancePath || "(body)"} ${error.message}${error.params && Object.keys(error.params).length ? ` ${JSON.stringify(error.params)}` : ""}`,
     )
     .join("\n");
+
+/** The `code` enum of a documented error schema (the core's and chat's narrow their base by allOf). */
+const documentedCodes = (schema: Schema | undefined): unknown[] | undefined => {
+  if (!schema) return undefined;
+  if (schema.properties?.code?.enum) return schema.properties.code.enum;
+  for (const part of schema.allOf ?? []) {
+    const codes = documentedCodes(part);
+    if (codes) return codes;
+  }
+  return undefined;
+};
+
+/**
+ * An error body's code is in the error table (errors.ts) and its message one of those the table lists for
+ * it; the core body says `message`, chat's says `error`.
+ */
+const assertListed = (where: string, body: { code?: unknown; message?: unknown; error?: unknown } | null) => {
+  if (typeof body?.code !== "string") return;
+  if (!(body.code in errorStatus)) {
+    throw new Error(
+      `OpenAPI: ${where} with code ${body.code}, which is not in the error table (src/platform/http/errors.ts)`,
+    );
+  }
+  const message = typeof body.message === "string" ? body.message : body.error;
+  if (typeof message === "string" && !isListedMessage(body.code as ErrorCode, message)) {
+    throw new Error(
+      `OpenAPI: ${where} with code ${body.code} and the message "${message}", which errorMessages (src/platform/http/errors.ts) does not list for it`,
+    );
+  }
+};
 
 const excerpt = (text: string) => (text.length > 600 ? `${text.slice(0, 600)}…` : text);
 
@@ -89,12 +128,14 @@ export const assertDocumented = async (
   if (UNDESCRIBED.has(path) || !isJson || sent.method.toUpperCase() === "HEAD") return;
 
   const route = routes.find((candidate) => candidate.pattern.test(path) && document.paths[candidate.path]![method]);
+  const body = answer.json as { code?: unknown; message?: unknown; error?: unknown } | null;
   if (!route) {
     if (answer.status < 400 || !anyErrorBody(answer.json)) {
       throw new Error(
         `OpenAPI: ${where} on no documented operation, with a body that is not a documented error:\n${describeErrors(anyErrorBody.errors)}\nbody: ${excerpt(answer.text)}`,
       );
     }
+    assertListed(where, body);
     return;
   }
   const responses = document.paths[route.path]![method]!.responses ?? {};
@@ -105,10 +146,28 @@ export const assertDocumented = async (
       `OpenAPI: ${where}, a status ${method.toUpperCase()} ${route.path} does not document (documented: ${Object.keys(responses).join(", ")})\nbody: ${excerpt(answer.text)}`,
     );
   }
+  const missing = Object.entries(responses[key]!.headers ?? {})
+    .filter(([name, header]) => header.required && !answer.headers.has(name))
+    .map(([name]) => name);
+  if (missing.length) {
+    throw new Error(
+      `OpenAPI: ${where} without the header(s) ${missing.join(", ")} that ${method.toUpperCase()} ${route.path} documents as required for ${key}`,
+    );
+  }
   if (!responses[key]!.content?.["application/json"]) {
     throw new Error(
       `OpenAPI: ${where} with a JSON body, but ${method.toUpperCase()} ${route.path} documents no JSON body for ${key}\nbody: ${excerpt(answer.text)}`,
     );
+  }
+  if (answer.status >= 400 && typeof body?.code === "string") {
+    const operation = `${method.toUpperCase()} ${route.path} (${document.paths[route.path]![method]!.operationId})`;
+    const codes = documentedCodes(responses[key]!.content!["application/json"]!.schema);
+    if (codes && !codes.includes(body.code)) {
+      throw new Error(
+        `OpenAPI: ${where} with code ${body.code}, a code ${operation} does not document for ${key} (documented: ${codes.join(", ")}); add it to the route's errors\nbody: ${excerpt(answer.text)}`,
+      );
+    }
+    assertListed(where, body);
   }
   const pointer = `/paths/${escapePointer(route.path)}/${method}/responses/${key}/content/application~1json/schema`;
   const validate = validator(pointer);

@@ -1,4 +1,5 @@
 import type { Db } from "../../platform/db/client";
+import { timestamp } from "../../platform/http/fields";
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/http/api-error";
 import { envelopeSchema } from "../../platform/http/envelope";
@@ -42,7 +43,7 @@ export const cancellationPreviewSchema = z
       description: "End of free cancellation: the earliest penalty deadline (null when no penalty applies)",
     }),
     cancellable: z.boolean().openapi({ description: "Whether POST /api/cancel would accept the booking at `at`" }),
-    at: z.string().openapi({ description: "The moment priced (UTC)" }),
+    at: timestamp.openapi({ description: "The moment priced (UTC)" }),
     rate: rateSchema.openapi({ description: "The booking's rate as it is now" }),
     rooms: z.array(z.number()).openapi({ description: "The rooms priced (occupancyRefIds)", example: [2] }),
     remainingRate: z.union([rateSchema, z.null()]).openapi({

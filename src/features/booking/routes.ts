@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { replicaReadsAllowed } from "../../platform/db/replica-reads";
 import { ApiError } from "../../platform/http/api-error";
-import { errorBodySchema, errorResponses, success } from "../../platform/http/envelope";
+import { rateLimitHeaders, success } from "../../platform/http/envelope";
 import { replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
 import { featureRouter } from "../../platform/http/router";
 import { type BillableOperation, recordUsage } from "../../platform/observability/usage";
@@ -73,12 +73,6 @@ const json = <T extends z.ZodType>(schema: T, examples?: Record<string, { summar
 });
 const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, ...json(schema) } });
 
-const rateLimitHeaders = z.object({
-  "X-RateLimit-Limit": z.string(),
-  "X-RateLimit-Remaining": z.string(),
-  "X-RateLimit-Reset": z.string().openapi({ description: "Unix seconds when the window resets" }),
-});
-
 const sandboxHeader = z.object({
   "test-scenario": z.string().optional().openapi({
     description: "Sandbox only (SANDBOX_SCENARIOS=on): price_changed, room_unavailable, booking_failed",
@@ -125,9 +119,19 @@ const search = apiRoute({
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, coreAccess()] as const,
   request: body(searchRequestSchema),
+  errors: [
+    "no_connection",
+    "malformed_connection_code",
+    "unknown_connection",
+    "connection_access_denied",
+    "invalid_dates",
+    "invalid_occupancy",
+    "invalid_timeout",
+    "rate_limit_exceeded",
+    "unsupported_currency",
+  ],
   responses: {
     200: { description: "Options per accommodation", headers: rateLimitHeaders, ...json(searchResponseSchema) },
-    ...errorResponses(400, 401, 413, 429),
   },
 });
 
@@ -141,13 +145,23 @@ const searchTgxRoute = apiRoute({
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, coreAccess()] as const,
   request: body(tgxSearchRequestSchema),
+  errors: [
+    "no_connection",
+    "malformed_connection_code",
+    "unknown_connection",
+    "connection_access_denied",
+    "invalid_dates",
+    "invalid_occupancy",
+    "invalid_timeout",
+    "rate_limit_exceeded",
+    "unsupported_currency",
+  ],
   responses: {
     200: {
       description: "Hotel-X HotelSearch: options, and supplier-level errors/warnings",
       headers: rateLimitHeaders,
       ...json(tgxSearchResponseSchema),
     },
-    ...errorResponses(400, 401, 413, 429),
   },
 });
 
@@ -162,14 +176,27 @@ const quote = apiRoute({
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: { headers: sandboxHeader, ...body(quoteRequestSchema) },
+  errors: [
+    "invalid_connection_code",
+    "rate_limit_exceeded",
+    "invalid_timeout",
+    "option_expired_or_invalid",
+    "option_invalid",
+    "accommodation_mismatch",
+    "stay_dates_mismatch",
+    "occupancy_mismatch",
+    "currency_mismatch",
+    "payment_type_mismatch",
+    "unsupported_currency",
+    "room_unavailable",
+    "price_changed",
+    "currency_not_convertible",
+    "supplier_error",
+    "supplier_unavailable",
+    "supplier_timeout",
+  ],
   responses: {
     200: { description: "The quote", headers: rateLimitHeaders, ...json(quoteResponseSchema) },
-    ...errorResponses(400, 401, 403, 413, 429),
-    422: {
-      description:
-        "currency_not_convertible: the upstream priced the option in a currency the operator has no exchange rate for",
-      ...json(errorBodySchema),
-    },
   },
 });
 
@@ -188,13 +215,21 @@ const quoteTgxRoute = apiRoute({
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: { headers: sandboxHeader, ...body(tgxQuoteRequestSchema) },
+  errors: [
+    "invalid_connection_code",
+    "rate_limit_exceeded",
+    "invalid_timeout",
+    "accommodation_mismatch",
+    "stay_dates_mismatch",
+    "payment_type_mismatch",
+    "unsupported_currency",
+  ],
   responses: {
     200: {
       description: `Hotel-X HotelQuote: optionQuote at today's price (searchPrice when it moved); ${HOTELX_OUTCOMES}`,
       headers: rateLimitHeaders,
       ...json(tgxQuoteResponseSchema),
     },
-    ...errorResponses(400, 401, 403, 413, 429),
   },
 });
 
@@ -209,12 +244,28 @@ const bookTgxRoute = apiRoute({
   // Hotel-X's paymentCard carries a card number: refused before anything reads it.
   middleware: [noRawCardData(), coreAccess()] as const,
   request: { headers: sandboxHeader.merge(idempotencyHeader), ...body(tgxBookRequestSchema) },
+  errors: [
+    "raw_card_data_refused",
+    "body_too_complex",
+    "idempotency_key_reused",
+    "idempotency_key_in_use",
+    "invalid_idempotency_key",
+    "invalid_connection_code",
+    "booking_not_allowed",
+    "rate_limit_exceeded",
+    "invalid_timeout",
+    "accommodation_mismatch",
+    "stay_dates_mismatch",
+    "payment_type_mismatch",
+    "unsupported_currency",
+    "payment_card_not_found",
+    "card_expired",
+  ],
   responses: {
     200: {
       description: `Hotel-X HotelBookPayload: the booking (status OK, or UNKNOWN/ON_REQUEST while pending); ${HOTELX_OUTCOMES}`,
       ...json(tgxBookResponseSchema),
     },
-    ...errorResponses(400, 401, 403, 409, 413, 429),
   },
 });
 
@@ -228,12 +279,20 @@ const cancelTgxRoute = apiRoute({
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: { headers: idempotencyHeader, ...body(tgxCancelRequestSchema) },
+  errors: [
+    "idempotency_key_reused",
+    "idempotency_key_in_use",
+    "invalid_idempotency_key",
+    "invalid_connection_code",
+    "invalid_timeout",
+    "booking_changed",
+    "partial_cancel_not_supported",
+  ],
   responses: {
     200: {
       description: `Hotel-X HotelCancelPayload: the cancellation and the booking; ${HOTELX_OUTCOMES}`,
       ...json(tgxCancelResponseSchema),
     },
-    ...errorResponses(400, 401, 403, 409, 413),
   },
 });
 
@@ -251,6 +310,30 @@ const book = apiRoute({
     headers: sandboxHeader.merge(idempotencyHeader),
     body: { required: true, ...json(bookRequestSchema, bookExamples.request) },
   },
+  errors: [
+    "idempotency_key_reused",
+    "idempotency_key_in_use",
+    "invalid_idempotency_key",
+    "invalid_connection_code",
+    "invalid_timeout",
+    "quote_expired_or_invalid",
+    "occupancy_not_found",
+    "occupancy_mismatch",
+    "accommodation_mismatch",
+    "stay_dates_mismatch",
+    "currency_mismatch",
+    "payment_type_mismatch",
+    "missing_rate_snapshot",
+    "missing_supplier_metadata",
+    "accommodation_not_found",
+    "booking_failed",
+    "booking_not_allowed",
+    "partner_reference_conflict",
+    "payment_card_required",
+    "payment_card_not_found",
+    "card_expired",
+    "hold_not_supported",
+  ],
   responses: {
     200: { description: "The booking, or the hold (status held)", ...json(bookResponseSchema, bookExamples.response) },
     202: {
@@ -258,7 +341,6 @@ const book = apiRoute({
         "Pending: the supplier's answer did not arrive in time; GET /api/bookings/{bookingReference} shows when it settles",
       ...json(bookResponseSchema, bookExamples.pending),
     },
-    ...errorResponses(400, 401, 403, 404, 409, 413),
   },
 });
 
@@ -277,9 +359,21 @@ const commit = apiRoute({
     params: bookingReferenceParams,
     ...body(commitRequestSchema),
   },
+  errors: [
+    "idempotency_key_reused",
+    "idempotency_key_in_use",
+    "invalid_idempotency_key",
+    "supplier_error",
+    "supplier_unavailable",
+    "supplier_timeout",
+    "invalid_connection_code",
+    "invalid_timeout",
+    "booking_not_found",
+    "booking_not_held",
+    "hold_expired",
+  ],
   responses: {
     200: { description: "The booking, committed", ...json(bookResponseSchema) },
-    ...errorResponses(400, 401, 403, 404, 409, 413),
   },
 });
 
@@ -298,12 +392,22 @@ const modificationPreview = apiRoute({
     params: bookingReferenceParams,
     ...body(modificationPreviewRequestSchema),
   },
+  errors: [
+    "invalid_connection_code",
+    "invalid_timeout",
+    "booking_not_found",
+    "booking_not_modifiable",
+    "modification_not_supported",
+    "invalid_dates",
+    "invalid_occupancy",
+    "room_unavailable",
+    "accommodation_not_found",
+  ],
   responses: {
     200: {
       description: "The booking as the change would make it, and its amounts",
       ...json(modificationPreviewResponseSchema),
     },
-    ...errorResponses(400, 401, 403, 404, 409, 413),
   },
 });
 
@@ -322,9 +426,20 @@ const modification = apiRoute({
     params: bookingReferenceParams,
     ...body(modificationRequestSchema),
   },
+  errors: [
+    "idempotency_key_reused",
+    "idempotency_key_in_use",
+    "invalid_idempotency_key",
+    "invalid_connection_code",
+    "booking_not_found",
+    "booking_not_modifiable",
+    "modification_not_supported",
+    "modification_outdated",
+    "modification_preview_expired",
+    "modification_preview_not_found",
+  ],
   responses: {
     200: { description: "The booking, changed", ...json(modificationResponseSchema) },
-    ...errorResponses(400, 401, 403, 404, 409, 413),
   },
 });
 
@@ -339,9 +454,30 @@ const cancel = apiRoute({
   security: apiKeySecurity,
   middleware: [coreAccess()] as const,
   request: { headers: idempotencyHeader, body: { required: true, ...json(cancelRequestSchema, cancelExamples) } },
+  errors: [
+    "idempotency_key_reused",
+    "idempotency_key_in_use",
+    "invalid_idempotency_key",
+    "supplier_error",
+    "supplier_unavailable",
+    "supplier_timeout",
+    "invalid_connection_code",
+    "invalid_timeout",
+    "booking_not_found",
+    "booking_not_owned",
+    "booking_not_cancellable",
+    "booking_pending",
+    "after_check_in",
+    "cancel_policy_not_found",
+    "not_refundable",
+    "currency_mismatch",
+    "room_not_found",
+    "room_already_cancelled",
+    "partial_cancel_not_supported",
+    "booking_changed",
+  ],
   responses: {
     200: { description: "Cancelled", ...json(cancelResponseSchema) },
-    ...errorResponses(400, 401, 403, 404, 409, 413),
   },
 });
 
@@ -365,13 +501,20 @@ const graphqlRoute = apiRoute({
     }),
     ...body(graphqlRequestSchema),
   },
+  errors: [
+    "raw_card_data_refused",
+    "body_too_complex",
+    "idempotency_key_reused",
+    "idempotency_key_in_use",
+    "invalid_idempotency_key",
+    "invalid_connection_code",
+  ],
   responses: {
     200: {
       description:
         "GraphQL's answer: data, and errors (a document that does not validate against the Hotel-X SDL, or a field refused with its API code in extensions)",
       ...json(graphqlResponseSchema),
     },
-    ...errorResponses(400, 401, 403, 413),
   },
 });
 
@@ -385,7 +528,8 @@ const bookingByReference = apiRoute({
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
   request: { params: bookingReferenceParams },
-  responses: { 200: { description: "The booking", ...json(bookingResponseSchema) }, ...errorResponses(401, 404) },
+  errors: ["booking_not_found"],
+  responses: { 200: { description: "The booking", ...json(bookingResponseSchema) } },
 });
 
 // One path, two reads: with partnerReference the one booking (as before), without it the reconciliation list.
@@ -399,12 +543,12 @@ const bookingByPartnerReference = apiRoute({
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
   request: { query: bookingsQuerySchema },
+  errors: ["booking_not_found", "invalid_cursor", "cursor_mismatch", "cursor_partner"],
   responses: {
     200: {
       description: "With partnerReference: the booking. Otherwise: one page of bookings",
       ...json(z.union([bookingResponseSchema, bookingListResponseSchema])),
     },
-    ...errorResponses(400, 401, 404),
   },
 });
 
@@ -421,9 +565,16 @@ const cancellationPreview = apiRoute({
     params: bookingReferenceParams,
     query: cancellationPreviewQuerySchema,
   },
+  errors: [
+    "booking_not_found",
+    "booking_already_cancelled",
+    "booking_pending",
+    "cancel_policy_not_found",
+    "room_not_found",
+    "room_already_cancelled",
+  ],
   responses: {
     200: { description: "The cancellation cost", ...json(cancellationPreviewResponseSchema) },
-    ...errorResponses(400, 401, 404, 409),
   },
 });
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { currencyCode, isoDate } from "../../platform/http/fields";
+import { calendarDate, currencyCode, isoDate, timestamp } from "../../platform/http/fields";
 import { envelopeSchema } from "../../platform/http/envelope";
 import { specMessage, unsupportedField } from "../../platform/http/validation";
 import { nameSearchCharacters, PAYMENT_TYPES, RATE_RULES, SALES_CHANNELS, VISIBILITY_TYPES } from "../supply";
@@ -157,9 +157,10 @@ export const settingsSchema = z
     supplier: reserved(z.string().max(200)),
     platform: reserved(z.string().max(200)),
     client: reserved(z.string().max(200)),
-    timeout: z.string().optional().openapi({
+    // The contract shows a string; Hotel-X clients send a number: both are milliseconds (supplierTimeoutMs).
+    timeout: z.union([z.string(), z.number()]).optional().openapi({
       description:
-        "Supplier deadline in milliseconds (at most 25000, default 8000) for suppliers reached over the network",
+        'Supplier deadline in milliseconds (at most 25000, default 8000) for suppliers reached over the network: a whole number, as a string ("8000", the contract\'s form) or a number (8000)',
       example: "8000",
     }),
     includeProviderTransactions: z.boolean().optional().openapi({
@@ -400,7 +401,7 @@ const dueAtProperty = z
   });
 const nightPrice = z
   .object({
-    date: z.string().openapi({ description: "The night (its check-in date)", example: "2027-03-10" }),
+    date: calendarDate.openapi({ description: "The night (its check-in date)", example: "2027-03-10" }),
     baseRate: z.number(),
     taxesAndFees: z.number().openapi({ description: "The included taxes and fees of this night" }),
   })
@@ -643,8 +644,8 @@ export const quoteSchema = z
       location,
     }),
     occupancies: z.array(occupancyOut),
-    checkIn: z.string(),
-    checkOut: z.string(),
+    checkIn: calendarDate,
+    checkOut: calendarDate,
     roomCodes: z.array(z.string()),
     roomNames: z.array(z.string()),
     boardCode: z.string(),
@@ -782,7 +783,7 @@ export const bookResultSchema = z
   .object({
     bookingReference: z.string(),
     partnerReference: z.string(),
-    status: z.string().openapi({
+    status: z.enum(["success", "pending", "held"]).openapi({
       description:
         "success; pending (HTTP 202) while the supplier's answer is awaited; held for a hold (bookCriteria.hold)",
     }),
@@ -794,7 +795,7 @@ export const bookResultSchema = z
     exchange: exchange.optional(),
     rate: rateSchema,
     hotelConfirmationNumber: z.string().optional(),
-    holdExpiresAt: z.string().optional().openapi({
+    holdExpiresAt: timestamp.optional().openapi({
       description: "A hold: when its rooms go back (and it becomes expired) unless it is committed first",
       example: "2027-02-01T10:15:00.000Z",
     }),
@@ -914,11 +915,11 @@ const money = z.object({ currency: z.string(), amount: z.number() });
 
 const bookedRoom = room
   .extend({
-    status: z.string().openapi({
+    status: z.enum(BOOKING_STATUSES).openapi({
       description: "cancelled once cancelled (alone or with the booking); otherwise the booking's own status",
       example: "success",
     }),
-    cancelledAt: z.string().nullable(),
+    cancelledAt: timestamp.nullable(),
     cancelPrice: money.nullable().openapi({ description: "This room's share of the penalty when it was cancelled" }),
   })
   .openapi("BookedRoom");
@@ -933,8 +934,8 @@ export const bookingViewSchema = z
       example: "success",
     }),
     accommodation: z.object({ code: z.string(), name: z.string() }),
-    checkIn: z.string(),
-    checkOut: z.string(),
+    checkIn: calendarDate,
+    checkOut: calendarDate,
     boardCode: z.string(),
     paymentType: paymentTypeOut,
     paymentCard: paymentCardOut
@@ -950,15 +951,15 @@ export const bookingViewSchema = z
     occupancies: z.array(z.object({ occupancyId: z.number(), paxes: z.array(bookPax) })),
     chargeTotal: z.number().openapi({ description: "What is charged for the rooms still booked: 0 while held" }),
     hotelConfirmationNumber: z.string().nullable(),
-    createdAt: z.string(),
-    cancelledAt: z.string().nullable(),
+    createdAt: timestamp,
+    cancelledAt: timestamp.nullable(),
     cancelPrice: money
       .nullable()
       .openapi({ description: "The penalties charged so far: of rooms cancelled alone and of the cancel of the rest" }),
-    holdExpiresAt: z.string().nullable().openapi({
+    holdExpiresAt: timestamp.nullable().openapi({
       description: "A hold (bookCriteria.hold): when its rooms go back unless committed; null for any other booking",
     }),
-    modifiedAt: z.string().nullable().openapi({
+    modifiedAt: timestamp.nullable().openapi({
       description:
         "When the stay was last changed (POST /api/bookings/{bookingReference}/modifications); null until then",
     }),
@@ -987,7 +988,7 @@ const PARTIAL_CANCEL_EXAMPLE = {
 export const cancelResultSchema = z
   .object({
     status: z.literal("cancelled"),
-    cancelledAt: z.string(),
+    cancelledAt: timestamp,
     cancelLocator: z.string().optional(),
     reference: z
       .object({
@@ -1107,7 +1108,7 @@ const modificationAmounts = {
 export const modificationPreviewSchema = z
   .object({
     previewId: z.string(),
-    expiresAt: z.string().openapi({ description: "15 minutes after the preview; commit it before" }),
+    expiresAt: timestamp.openapi({ description: "15 minutes after the preview; commit it before" }),
     ...modificationAmounts,
     booking: bookingViewSchema.openapi({
       description: "The booking as the change makes it (version and modifiedAt as after a commit)",
@@ -1126,7 +1127,7 @@ export const modificationPreviewSchema = z
 export const modificationResultSchema = z
   .object({
     previewId: z.string(),
-    modifiedAt: z.string(),
+    modifiedAt: timestamp,
     ...modificationAmounts,
     booking: bookingViewSchema,
   })

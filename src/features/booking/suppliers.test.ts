@@ -165,7 +165,15 @@ describe("settings.timeout and settings.includeProviderTransactions over HTTP (e
     expect(asked.json.data.accommodations).toHaveLength(plain.json.data.accommodations.length);
   });
 
-  it.each([["abc"], ["-5"], ["0"], ["1.5"]])("timeout %s is 400 invalid_timeout", async (timeout) => {
+  it("takes timeout as a number of milliseconds as well as the contract's string", async () => {
+    for (const timeout of [30000, "30000"]) {
+      const res = await post("/api/search", searchRequest({ includeProviderTransactions: true, timeout }));
+      expect(res.status, String(timeout)).toBe(200);
+      expect(res.json.data.providerTransactions).toEqual([]);
+    }
+  });
+
+  it.each([["abc"], ["-5"], ["0"], ["1.5"], [1.5], [0], [-5]])("timeout %s is 400 invalid_timeout", async (timeout) => {
     const res = await post("/api/search", searchRequest({ timeout }));
     expect(res.status).toBe(400);
     expect(res.json).toMatchObject({

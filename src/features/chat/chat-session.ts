@@ -7,7 +7,14 @@ import { ApiError } from "../../platform/http/api-error";
 import { bookingDeps } from "../booking";
 import { actorMismatch, sessionErased, sessionNotFound } from "./errors";
 import { chatSessionActors } from "./tables";
-import { newConversation, takeTurn, type ChatEvent, type ChatResult, type ConversationState } from "./conversation";
+import {
+  newConversation,
+  takeTurn,
+  type ChatEvent,
+  type ChatResult,
+  type ChatStatus,
+  type ConversationState,
+} from "./conversation";
 
 export const ERASED_NAME = "[erased]";
 
@@ -24,7 +31,7 @@ export type SessionRecord = {
   updatedAt: string;
 };
 
-export type HistoryEntry = { eventId: string; kind: string; resultStatus: string; recordedAt: string };
+export type HistoryEntry = { eventId: string; kind: string; resultStatus: ChatStatus; recordedAt: string };
 
 export type EventRequest = {
   tenantId: string;
@@ -123,7 +130,9 @@ export class ChatSession extends DurableObject<Env> {
   }
 
   /** The session with its history, or null when it does not exist or belongs to another partner. */
-  async read(tenantId: string): Promise<(SessionRecord & { status: string; events: HistoryEntry[] }) | null> {
+  async read(
+    tenantId: string,
+  ): Promise<(SessionRecord & { status: ChatStatus | "new"; events: HistoryEntry[] }) | null> {
     const loaded = this.load();
     if (!loaded || loaded.record.tenantId !== tenantId) return null;
     const events = this.sql
@@ -131,7 +140,13 @@ export class ChatSession extends DurableObject<Env> {
         "SELECT event_id, kind, result_status, recorded_at FROM events ORDER BY seq",
       )
       .toArray()
-      .map((e) => ({ eventId: e.event_id, kind: e.kind, resultStatus: e.result_status, recordedAt: e.recorded_at }));
+      // Written from a ChatResult's status (record below): always one of CHAT_STATUSES.
+      .map((e) => ({
+        eventId: e.event_id,
+        kind: e.kind,
+        resultStatus: e.result_status as ChatStatus,
+        recordedAt: e.recorded_at,
+      }));
     return { ...loaded.record, status: loaded.state.status, events };
   }
 

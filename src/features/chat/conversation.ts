@@ -37,16 +37,18 @@ import {
  * The six statuses of spec 3.5 plus three documented in docs/api-decisions.md:
  * `needs_input` (the assistant asks for something), `price_change_confirmation_required`, `cancelled`.
  */
-export type ChatStatus =
-  | "shortlist"
-  | "guest_name_required"
-  | "payment_setup_required"
-  | "payment_confirmation_required"
-  | "booked"
-  | "error"
-  | "needs_input"
-  | "price_change_confirmation_required"
-  | "cancelled";
+export const CHAT_STATUSES = [
+  "shortlist",
+  "guest_name_required",
+  "payment_setup_required",
+  "payment_confirmation_required",
+  "booked",
+  "error",
+  "needs_input",
+  "price_change_confirmation_required",
+  "cancelled",
+] as const;
+export type ChatStatus = (typeof CHAT_STATUSES)[number];
 
 export const WRITE_KINDS = [
   "command_book_by_option_id",

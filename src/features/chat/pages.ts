@@ -52,6 +52,7 @@ const accommodationPage = apiRoute({
         .openapi({ example: "US000001" }),
     }),
   },
+  errors: [],
   responses: {
     200: { description: "HTML page", content: html },
     404: { description: "Unknown accommodation", content: html },
@@ -75,6 +76,7 @@ const bookingPage = apiRoute({
     }),
     query: z.object({ token: z.string().max(512).optional().openapi({ example: "eyJyZWYiOiJCSyJ9.c2ln" }) }),
   },
+  errors: [],
   responses: {
     200: { description: "HTML page", content: html },
     404: { description: "Unknown booking", content: html },

@@ -14,7 +14,7 @@ import { chatAuth } from "./chat-auth";
 import { chatErrorBody, sessionNotFound } from "./errors";
 import { chatEventScope } from "./personal-data";
 import {
-  chatErrorSchema,
+  chatErrorShape,
   createSessionSchema,
   eventRequestSchema,
   eventResponseSchema,
@@ -34,8 +34,6 @@ const chatHeaders = z.object({
 });
 
 const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
-const chatErrors = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((s) => [s, { description: "Chat error (section 7)", ...json(chatErrorSchema) }]));
 
 const createSession = apiRoute({
   operationId: "createChatSession",
@@ -45,13 +43,19 @@ const createSession = apiRoute({
   summary: "Start a chat session for one actor (end user)",
   description: "The answer's sessionId goes into each POST /events.",
   security: chatSecurity,
-  errorSchema: chatErrorSchema,
+  errorShape: chatErrorShape,
   // Raw card data never enters a chat session, whatever field of the body it hides in.
   middleware: [noRawCardData()] as const,
   request: { body: { required: true, ...json(createSessionSchema) } },
+  errors: [
+    "raw_card_data_refused",
+    "body_too_complex",
+    "missing_partner_api_key",
+    "invalid_partner_api_key",
+    "rate_limit_exceeded",
+  ],
   responses: {
     201: { description: "The session, with no events yet", headers: chatHeaders, ...json(sessionResponseSchema) },
-    ...chatErrors(400, 401, 403, 413, 429),
   },
 });
 
@@ -63,12 +67,33 @@ const postEvent = apiRoute({
   summary: "Send a message (text) or an explicit action (kind + payload) into a session",
   description: "sessionId: from POST /sessions.",
   security: chatSecurity,
-  errorSchema: chatErrorSchema,
+  errorShape: chatErrorShape,
   middleware: [noRawCardData()] as const,
   request: { body: { required: true, ...json(eventRequestSchema) } },
+  errors: [
+    "raw_card_data_refused",
+    "body_too_complex",
+    "idempotency_key_reused",
+    "idempotency_key_in_use",
+    "invalid_idempotency_key",
+    "missing_partner_api_key",
+    "invalid_partner_api_key",
+    "rate_limit_exceeded",
+    "idempotency_key_required",
+    "text_required",
+    "destination_unreadable",
+    "session_not_found",
+    "actor_mismatch",
+    "session_erased",
+    "invalid_session_state",
+    "option_expired_or_invalid",
+    "option_invalid",
+    "option_not_in_shortlist",
+    "payment_method_not_found",
+    "booking_not_in_session",
+  ],
   responses: {
     200: { description: "The assistant's result", headers: chatHeaders, ...json(eventResponseSchema) },
-    ...chatErrors(400, 401, 403, 404, 409, 413, 429),
   },
 });
 
@@ -80,13 +105,19 @@ const readSession = apiRoute({
   summary: "A session of yours with its event history",
   description: "sessionId: from POST /sessions.",
   security: chatSecurity,
-  errorSchema: chatErrorSchema,
+  errorShape: chatErrorShape,
   request: {
     params: z.object({ sessionId: z.string().max(100).openapi({ example: "cs_9rQs8J1JxUs8lks0BCBpifIHEKSW9GUf" }) }),
   },
+  errors: [
+    "missing_partner_api_key",
+    "invalid_partner_api_key",
+    "rate_limit_exceeded",
+    "session_not_found",
+    "actor_mismatch",
+  ],
   responses: {
     200: { description: "The session", headers: chatHeaders, ...json(sessionReadSchema) },
-    ...chatErrors(401, 403, 404, 429),
   },
 });
 

@@ -1,6 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { EVENT_KINDS } from "./conversation";
+import { timestamp } from "../../platform/http/fields";
+import { CHAT_STATUSES, EVENT_KINDS } from "./conversation";
+import { BOOKING_STATUS_WORDS, type BookingStatus } from "./booking-status";
 import { IDEMPOTENCY_KEY_PATTERN } from "../../platform/idempotency/idempotency";
+import type { ErrorShape } from "../../platform/http/envelope";
 import { MAX_OPTION_ID_LENGTH } from "../booking";
 import { PAYMENT_TYPES } from "../supply";
 
@@ -109,15 +112,15 @@ const sessionShape = {
     threadTs: z.string().optional(),
   }),
   actor: z.object({ actorId: z.string(), timezoneOffsetMinutes: z.number() }),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
 };
 
 const historyEntry = z.object({
   eventId: z.string(),
   kind: z.string(),
-  resultStatus: z.string(),
-  recordedAt: z.string(),
+  resultStatus: z.enum(CHAT_STATUSES),
+  recordedAt: timestamp,
 });
 
 const SESSION_EXAMPLE = {
@@ -137,7 +140,9 @@ export const sessionReadSchema = z
   .object({
     data: z.object({
       ...sessionShape,
-      status: z.string().openapi({ description: "Status of the last result (new before any event)" }),
+      status: z
+        .enum(["new", ...CHAT_STATUSES])
+        .openapi({ description: "Status of the last result (new before any event)" }),
       events: z.array(historyEntry),
     }),
   })
@@ -159,6 +164,50 @@ export const sessionReadSchema = z
     },
   });
 
+const amount = z.object({ amount: z.number(), currency: z.string() });
+const BOOKING_STATUSES = Object.keys(BOOKING_STATUS_WORDS) as [BookingStatus, ...BookingStatus[]];
+
+// What each result status hands over beside its text (conversation.ts builds them).
+const paymentArtifact = z
+  .union([
+    z.object({ setupUrl: z.string().openapi({ description: "The one-time card-setup page, good for 30 minutes" }) }),
+    z.object({
+      paymentMethodId: z.string(),
+      cardBrand: z.string(),
+      cardLast4: z.string(),
+      expMonth: z.number().int(),
+      expYear: z.number().int(),
+    }),
+  ])
+  .openapi({
+    description:
+      "payment_setup_required: setupUrl; payment_confirmation_required: the saved card that would pay (never a card number)",
+  });
+const bookingArtifact = z
+  .object({
+    bookingId: z.string(),
+    confirmationBookingId: z.string(),
+    hotelName: z.string(),
+    totalPrice: z.number().openapi({ description: "What was charged at booking (chargeTotal)" }),
+    currency: z.string(),
+    paymentType: z.enum(PAYMENT_TYPES),
+    totalStayPrice: z.number().openapi({ description: "The all-in price (rate.totalStayPrice)" }),
+    dueAtHotel: amount.openapi({ description: "What the hotel collects (rate.dueAtProperty), in its currency" }),
+    confirmationUrl: z.string(),
+    cancelPolicy: z.string(),
+    status: z.enum(BOOKING_STATUSES),
+  })
+  .openapi({ description: "booked (or error for a failed booking): the booking made" });
+const priceChangeArtifact = z
+  .object({ previousTotal: z.number(), currentTotal: z.number(), currency: z.string() })
+  .openapi({ description: "price_change_confirmation_required: the price shown and today's" });
+const cancellationArtifact = z
+  .object({ bookingId: z.string(), status: z.literal("cancelled"), cancelledAt: timestamp, cancelPrice: amount })
+  .openapi({ description: "cancelled: the cancellation and its fee" });
+const errorArtifact = z
+  .object({ code: z.string(), message: z.string() })
+  .openapi({ description: "error: the API error behind it (code and message as the API answers them)" });
+
 export const eventResponseSchema = z
   .object({
     data: z.object({
@@ -166,18 +215,18 @@ export const eventResponseSchema = z
       event: z.object({ id: z.string(), kind: z.string() }),
       result: z.object({
         traceId: z.string(),
-        status: z.string().openapi({
+        status: z.enum(CHAT_STATUSES).openapi({
           description:
             "shortlist, guest_name_required, payment_setup_required, payment_confirmation_required, booked, error; also needs_input, price_change_confirmation_required, cancelled",
         }),
         message: z.object({ text: z.string() }),
         artifacts: z.object({
           shortlist: z.array(shortlistEntry).optional(),
-          payment: z.record(z.string(), z.unknown()).optional(),
-          booking: z.record(z.string(), z.unknown()).optional(),
-          priceChange: z.record(z.string(), z.unknown()).optional(),
-          cancellation: z.record(z.string(), z.unknown()).optional(),
-          error: z.record(z.string(), z.unknown()).optional(),
+          payment: paymentArtifact.optional(),
+          booking: bookingArtifact.optional(),
+          priceChange: priceChangeArtifact.optional(),
+          cancellation: cancellationArtifact.optional(),
+          error: errorArtifact.optional(),
           warnings: z.array(z.record(z.string(), z.unknown())).optional().openapi({
             description:
               "What the search could not show, as POST /api/search's data.warnings (a supplier that did not answer; currency_not_convertible: a supplier's hotels priced in a currency the operator has no exchange rate for); the message says it in plain words",
@@ -230,3 +279,15 @@ export const chatErrorSchema = z
     requestId: z.string(),
   })
   .openapi("ChatError");
+
+/** Chat's error body (docs/api-decisions.md: why chat has its own), narrowed per operation like the core's. */
+export const chatErrorShape: ErrorShape = {
+  schema: (codes) => chatErrorSchema.extend({ code: z.enum(codes) }),
+  example: (code, error) => ({
+    success: false,
+    error,
+    code,
+    details: null,
+    requestId: "9b2f4c1e-5d3a-4e8b-a1c7-0f6d2e9b8a45",
+  }),
+};

@@ -1,6 +1,6 @@
 import { bearerRoute } from "../../platform/auth/bearer";
 import { apiRoute, json, jsonRequestBody } from "../../platform/http/api-route";
-import { errorResponses, success } from "../../platform/http/envelope";
+import { success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import {
   connectionView,
@@ -29,9 +29,9 @@ const listConnections = apiRoute({
   description: "partnerId: yours (GET /api/users/me); a code is the settings.access.code of booking calls.",
   ...bearer,
   request: { params: partnerConnectionParamsSchema },
+  errors: ["other_partner"],
   responses: {
     200: { description: "Connections", ...json(connectionListResponseSchema) },
-    ...errorResponses(401, 403),
   },
 });
 const getConnection = apiRoute({
@@ -43,9 +43,9 @@ const getConnection = apiRoute({
   description: "partnerId: your own; id: from the connections list.",
   ...bearer,
   request: { params: partnerConnectionIdParamsSchema },
+  errors: ["other_partner", "connection_not_found", "connection_of_other_partner"],
   responses: {
     200: { description: "Connection", ...json(connectionResponseSchema) },
-    ...errorResponses(401, 403, 404),
   },
 });
 const setNotificationEmail = apiRoute({
@@ -57,9 +57,9 @@ const setNotificationEmail = apiRoute({
   description: "partnerId: your own; id: from the connections list.",
   ...bearer,
   request: { params: partnerConnectionIdParamsSchema, ...jsonRequestBody(notificationEmailSchema) },
+  errors: ["admin_required", "other_partner", "connection_not_found", "connection_of_other_partner"],
   responses: {
     200: { description: "Updated connection", ...json(connectionResponseSchema) },
-    ...errorResponses(400, 401, 403, 404),
   },
 });
 

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
-import { emailSchema } from "../../platform/http/fields";
+import { emailSchema, timestamp } from "../../platform/http/fields";
 
 export const API_TYPES = ["public", "b2b", "cug", "mobile"] as const;
 export const CONNECTION_TYPES = ["direct", "tgx", "metasearch"] as const;
@@ -19,8 +19,8 @@ export const connectionSchema = z
     currentInUse: z.boolean(),
     notificationEmail: z.string().nullable(),
     partnerId: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
   })
   .openapi("Connection", {
     example: {

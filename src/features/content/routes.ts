@@ -5,7 +5,7 @@ import type { TypedResponse } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { featureRouter } from "../../platform/http/router";
-import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
+import { envelopeSchema, success } from "../../platform/http/envelope";
 import { replaceAccommodationContent } from "./content-edit";
 import {
   accommodationContentExample,
@@ -26,9 +26,17 @@ const listAccommodations = apiRoute({
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
   request: { body: { required: true, content: { "application/json": { schema: contentRequestSchema } } } },
+  errors: [
+    "unsupported_type",
+    "unsupported_country",
+    "invalid_page_token",
+    "page_token_signature",
+    "page_token_partner",
+    "page_token_expired",
+    "page_token_mismatch",
+  ],
   responses: {
     200: { description: "One page of content", content: { "application/json": { schema: contentResponseSchema } } },
-    ...errorResponses(400, 401, 413),
   },
 });
 
@@ -57,12 +65,12 @@ const replaceContent = apiRoute({
       },
     },
   },
+  errors: ["accommodation_not_found", "unsupported_country"],
   responses: {
     200: {
       description: "The document as now served",
       content: { "application/json": { schema: envelopeSchema(servedAccommodationSchema) } },
     },
-    ...errorResponses(400, 401, 403, 404, 413),
   },
 });
 

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
+import { timestamp } from "../../platform/http/fields";
 import { isIsoDatetime } from "../../platform/http/iso-time";
 import { servedFeesSchema } from "./fees";
 
@@ -50,6 +51,7 @@ export const contentRequestSchema = z
       .optional()
       .openapi({ description: `Page size, default ${DEFAULT_PAGE_SIZE}`, example: 100 }),
     changedSince: z.string().refine(isIsoDatetime, "expected an ISO 8601 datetime with a zone").optional().openapi({
+      format: "date-time",
       description:
         "Only documents updated after this moment, in the order they changed (updatedAt, then code). Use the last updatedAt you received as the next changedSince.",
       example: "2026-11-01T00:00:00Z",
@@ -159,9 +161,9 @@ export type AccommodationContent = z.infer<typeof accommodationContentSchema>;
 export const servedAccommodationSchema = accommodationContentSchema
   .extend({
     fees: servedFeesSchema,
-    updatedAt: z
-      .string()
-      .openapi({ description: "When this document last changed (UTC); content deltas compare changedSince with it" }),
+    updatedAt: timestamp.openapi({
+      description: "When this document last changed (UTC); content deltas compare changedSince with it",
+    }),
   })
   .openapi("ServedAccommodationContent", {
     example: { ...accommodationContentExample, fees: FEES_EXAMPLE, updatedAt: "2026-11-02T09:15:00.000Z" },
@@ -172,8 +174,7 @@ export const contentPageSchema = z
     type: z.string().nullable().openapi({ description: "The type filter in force, null for all types" }),
     countries: z.array(z.string()),
     size: z.number(),
-    changedSince: z
-      .string()
+    changedSince: timestamp
       .nullable()
       .openapi({ description: "The changedSince filter in force (UTC), null for the full list" }),
     hasMore: z.boolean(),

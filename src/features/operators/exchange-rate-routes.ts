@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { apiRoute, json } from "../../platform/http/api-route";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
-import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
+import { envelopeSchema, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { EXCHANGE_RATE_BOUNDS, EXCHANGE_RATE_BOUNDS_MESSAGE, readExchangeRates, replaceExchangeRates } from "../supply";
 
@@ -47,7 +47,8 @@ const put = apiRoute({
   description: "The whole table; a currency left out cannot be converted (422).",
   ...operator,
   request: { body: { required: true, ...json(exchangeRatesRequestSchema) } },
-  responses: { 200: answer, ...errorResponses(400, 401, 403) },
+  errors: ["invalid_exchange_rates", "unsupported_currency"],
+  responses: { 200: answer },
 });
 
 const get = apiRoute({
@@ -58,7 +59,8 @@ const get = apiRoute({
   summary: "Read the exchange rates",
   description: "As search, quote and book convert.",
   ...operator,
-  responses: { 200: answer, ...errorResponses(401, 403) },
+  errors: [],
+  responses: { 200: answer },
 });
 
 export const exchangeRateRoutes = featureRouter()

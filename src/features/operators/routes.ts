@@ -1,6 +1,6 @@
 import { apiRoute, json, jsonRequestBody } from "../../platform/http/api-route";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
-import { errorResponses, success } from "../../platform/http/envelope";
+import { success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import {
   createConnection,
@@ -50,7 +50,8 @@ const create = apiRoute({
   description: "partnerId: from GET /api/partners; the code is the partner's settings.access.code.",
   ...operator,
   request: jsonRequestBody(createConnectionSchema),
-  responses: { 201: one, ...errorResponses(400, 401, 403, 404, 409) },
+  errors: ["partner_not_found", "connection_in_use_conflict"],
+  responses: { 201: one },
 });
 const list = apiRoute({
   operationId: "listConnections",
@@ -61,9 +62,9 @@ const list = apiRoute({
   description: "An id here is the {id} of the routes below.",
   ...operator,
   request: { query: listConnectionsQuerySchema },
+  errors: [],
   responses: {
     200: { description: "One page", ...json(connectionPageResponseSchema) },
-    ...errorResponses(400, 401, 403),
   },
 });
 const read = apiRoute({
@@ -75,7 +76,8 @@ const read = apiRoute({
   description: "id: from GET /api/connections.",
   ...operator,
   request: { params: connectionIdParamsSchema },
-  responses: { 200: one, ...errorResponses(401, 403, 404) },
+  errors: ["connection_not_found"],
+  responses: { 200: one },
 });
 const update = apiRoute({
   operationId: "updateConnection",
@@ -86,7 +88,8 @@ const update = apiRoute({
   description: "id: from GET /api/connections; fields left out stay.",
   ...operator,
   request: { params: connectionIdParamsSchema, ...jsonRequestBody(updateConnectionSchema) },
-  responses: { 200: one, ...errorResponses(400, 401, 403, 404, 409) },
+  errors: ["connection_not_found", "partner_not_found", "connection_in_use_conflict"],
+  responses: { 200: one },
 });
 const remove = apiRoute({
   operationId: "deleteConnection",
@@ -97,7 +100,8 @@ const remove = apiRoute({
   description: "id: from GET /api/connections.",
   ...operator,
   request: { params: connectionIdParamsSchema },
-  responses: { 200: one, ...errorResponses(401, 403, 404, 409) },
+  errors: ["connection_not_found", "connection_has_bookings"],
+  responses: { 200: one },
 });
 const enable = apiRoute({
   operationId: "enableConnection",
@@ -108,7 +112,8 @@ const enable = apiRoute({
   description: "id: from GET /api/connections; 409 while another of its kind is in use.",
   ...operator,
   request: { params: connectionIdParamsSchema },
-  responses: { 200: one, ...errorResponses(401, 403, 404, 409) },
+  errors: ["connection_not_found", "connection_in_use_conflict"],
+  responses: { 200: one },
 });
 const disable = apiRoute({
   operationId: "disableConnection",
@@ -119,7 +124,8 @@ const disable = apiRoute({
   description: "id: from GET /api/connections.",
   ...operator,
   request: { params: connectionIdParamsSchema },
-  responses: { 200: one, ...errorResponses(401, 403, 404) },
+  errors: ["connection_not_found"],
+  responses: { 200: one },
 });
 const upstreamOk = { description: "The connection's upstream, credentials masked", ...json(upstreamResponseSchema) };
 const putUpstream = apiRoute({
@@ -131,7 +137,8 @@ const putUpstream = apiRoute({
   description: "id: from GET /api/connections.",
   ...operator,
   request: { params: connectionIdParamsSchema, ...jsonRequestBody(upstreamRequestSchema) },
-  responses: { 200: upstreamOk, ...errorResponses(400, 401, 403, 404) },
+  errors: ["connection_not_found", "invalid_upstream_url"],
+  responses: { 200: upstreamOk },
 });
 const readUpstream = apiRoute({
   operationId: "getConnectionUpstream",
@@ -142,7 +149,8 @@ const readUpstream = apiRoute({
   description: "id: from GET /api/connections.",
   ...operator,
   request: { params: connectionIdParamsSchema },
-  responses: { 200: upstreamOk, ...errorResponses(401, 403, 404) },
+  errors: ["connection_not_found", "upstream_not_found"],
+  responses: { 200: upstreamOk },
 });
 const deleteUpstream = apiRoute({
   operationId: "deleteConnectionUpstream",
@@ -153,7 +161,8 @@ const deleteUpstream = apiRoute({
   description: "id: from GET /api/connections.",
   ...operator,
   request: { params: connectionIdParamsSchema },
-  responses: { 200: upstreamOk, ...errorResponses(401, 403, 404) },
+  errors: ["connection_not_found", "upstream_not_found"],
+  responses: { 200: upstreamOk },
 });
 const createPartner = apiRoute({
   operationId: "createPartner",
@@ -164,9 +173,9 @@ const createPartner = apiRoute({
   description: "Its admin logs in with POST /api/auth/login.",
   ...operator,
   request: jsonRequestBody(createPartnerSchema),
+  errors: ["partner_exists", "conflict"],
   responses: {
     201: { description: "The partner and its keys, shown once", ...json(onboardedPartnerResponseSchema) },
-    ...errorResponses(400, 401, 403, 409),
   },
 });
 const partnerList = apiRoute({
@@ -178,7 +187,8 @@ const partnerList = apiRoute({
   description: "An id here is the partnerId of connections and radar settings.",
   ...operator,
   request: { query: listPartnersQuerySchema },
-  responses: { 200: { description: "One page", ...json(partnerPageResponseSchema) }, ...errorResponses(400, 401, 403) },
+  errors: [],
+  responses: { 200: { description: "One page", ...json(partnerPageResponseSchema) } },
 });
 
 const purgeFailures = apiRoute({
@@ -190,9 +200,9 @@ const purgeFailures = apiRoute({
   description: "With email: unlocks that account now.",
   ...operator,
   request: jsonRequestBody(purgeLoginFailuresSchema),
+  errors: [],
   responses: {
     200: { description: "How many counters were deleted", ...json(purgeResultResponseSchema) },
-    ...errorResponses(400, 401, 403),
   },
 });
 
@@ -205,9 +215,9 @@ const radarSettings = apiRoute({
   description: "partnerId: from GET /api/partners.",
   ...operator,
   request: { params: partnerIdParamsSchema, ...jsonRequestBody(radarSettingsRequestSchema) },
+  errors: ["partner_not_found"],
   responses: {
     200: { description: "The partner's radar settings", ...json(radarSettingsResponseSchema) },
-    ...errorResponses(400, 401, 403, 404),
   },
 });
 
@@ -220,9 +230,9 @@ const eraseSubject = apiRoute({
   description: "Answers what was erased, per kind.",
   ...operator,
   request: jsonRequestBody(eraseDataSubjectSchema),
+  errors: [],
   responses: {
     200: { description: "What was erased, per kind", ...json(erasureResponseSchema) },
-    ...errorResponses(400, 401, 403),
   },
 });
 

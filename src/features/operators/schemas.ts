@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
-import { emailSchema } from "../../platform/http/fields";
+import { emailSchema, timestamp } from "../../platform/http/fields";
 import { API_TYPES, CONNECTION_TYPES, connectionSchema } from "../connections";
 import { createdApiKeySchema, md5Schema, userProfileSchema } from "../partners";
 
@@ -226,8 +226,8 @@ export const upstreamSchema = z
     credentials: z.object({ apiKey: z.string().openapi({ description: "Always masked", example: "********" }) }),
     withEmbedded: z.boolean(),
     twoStepBooking: z.boolean(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
   })
   .openapi("ConnectionUpstream", {
     example: {

@@ -36,7 +36,7 @@ export type LoginResult = { accessToken: string; tokenType: "Bearer"; expiresIn:
 export class LoginLocked extends ApiError {
   constructor(
     readonly retryAfterSeconds: number,
-    code: "login_locked" | "login_slowed" = "login_locked",
+    code: "login_locked" | "login_slowed",
   ) {
     super(code, LOCKED_MESSAGE, { retryAfterSeconds }, retryAfterHeader(retryAfterSeconds));
   }
@@ -117,7 +117,7 @@ export const login = async (
   const fromIp = ipScope(clientIp);
 
   const perIp = await reserveAttempt(db, email, fromIp, now);
-  if (!perIp.admitted) throw new LoginLocked(secondsUntil(perIp.blockedUntil, now));
+  if (!perIp.admitted) throw new LoginLocked(secondsUntil(perIp.blockedUntil, now), "login_locked");
   const allIps = await reserveAttempt(db, email, ALL_IPS, now);
   if (!allIps.admitted) {
     // The slowdown is not this IP's failure: it must not count toward its lock.

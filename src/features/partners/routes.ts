@@ -1,6 +1,6 @@
 import { apiRoute, json, jsonRequestBody } from "../../platform/http/api-route";
 import { bearerRoute, requireAdmin } from "../../platform/auth/bearer";
-import { errorResponses, success } from "../../platform/http/envelope";
+import { success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys";
 import { clientIp, login } from "./login";
@@ -34,9 +34,9 @@ const loginRoute = apiRoute({
   summary: "Exchange e-mail and MD5 password for a bearer token (1 hour)",
   description: "The Bearer token of the partner-admin routes; booking takes the api-key.",
   request: jsonRequestBody(loginRequestSchema),
+  errors: ["invalid_credentials", "unsupported_account_type", "user_inactive", "login_locked", "login_slowed"],
   responses: {
     200: { description: "Access token", ...json(loginResponseSchema) },
-    ...errorResponses(400, 401, 403, 429),
   },
 });
 
@@ -50,7 +50,8 @@ const me = apiRoute({
   summary: "The caller's profile",
   description: "Whom the bearer token names.",
   ...bearer,
-  responses: { 200: { description: "Profile", ...json(userResponseSchema) }, ...errorResponses(401, 404) },
+  errors: ["user_not_found"],
+  responses: { 200: { description: "Profile", ...json(userResponseSchema) } },
 });
 const listUsers = apiRoute({
   operationId: "listUsers",
@@ -60,7 +61,8 @@ const listUsers = apiRoute({
   summary: "All users of the caller's partner",
   description: "An id here is the {id} of delete and active-status.",
   ...bearer,
-  responses: { 200: { description: "Users", ...json(userListResponseSchema) }, ...errorResponses(401) },
+  errors: [],
+  responses: { 200: { description: "Users", ...json(userListResponseSchema) } },
 });
 const createUser = apiRoute({
   operationId: "createUser",
@@ -71,9 +73,9 @@ const createUser = apiRoute({
   description: "The user logs in with POST /api/auth/login.",
   ...bearer,
   request: jsonRequestBody(createUserSchema),
+  errors: ["admin_required", "conflict"],
   responses: {
     201: { description: "Created user", ...json(userResponseSchema) },
-    ...errorResponses(400, 401, 403, 409),
   },
 });
 const deleteUser = apiRoute({
@@ -85,7 +87,8 @@ const deleteUser = apiRoute({
   description: "id: from GET /api/users.",
   ...bearer,
   request: { params: userIdParamSchema },
-  responses: { 200: { description: "Deleted", ...json(emptyResponseSchema) }, ...errorResponses(400, 401, 403, 404) },
+  errors: ["admin_required", "user_not_found", "other_partner", "cannot_delete_self", "target_is_admin"],
+  responses: { 200: { description: "Deleted", ...json(emptyResponseSchema) } },
 });
 const activeStatus = apiRoute({
   operationId: "setUserActiveStatus",
@@ -96,9 +99,9 @@ const activeStatus = apiRoute({
   description: "id: from GET /api/users; an inactive user's tokens stop at once.",
   ...bearer,
   request: { params: userIdParamSchema, ...jsonRequestBody(activeStatusSchema) },
+  errors: ["admin_required", "user_not_found", "other_partner", "target_is_admin"],
   responses: {
     200: { description: "Updated user", ...json(userResponseSchema) },
-    ...errorResponses(400, 401, 403, 404),
   },
 });
 
@@ -112,7 +115,8 @@ const listKeys = apiRoute({
   summary: "The partner's API keys, masked",
   description: "An id here is the {id} to revoke.",
   ...bearer,
-  responses: { 200: { description: "Keys", ...json(apiKeyListResponseSchema) }, ...errorResponses(401) },
+  errors: [],
+  responses: { 200: { description: "Keys", ...json(apiKeyListResponseSchema) } },
 });
 const createKey = apiRoute({
   operationId: "createApiKey",
@@ -123,9 +127,9 @@ const createKey = apiRoute({
   description: "A key for the api-key header of the booking API.",
   ...bearer,
   request: jsonRequestBody(createApiKeySchema),
+  errors: ["admin_required"],
   responses: {
     201: { description: "Created key", ...json(createdApiKeyResponseSchema) },
-    ...errorResponses(400, 401, 403),
   },
 });
 const revokeKey = apiRoute({
@@ -137,7 +141,8 @@ const revokeKey = apiRoute({
   description: "id: from GET /api/partner/api-keys.",
   ...bearer,
   request: { params: apiKeyIdParamSchema },
-  responses: { 200: { description: "Revoked key", ...json(apiKeyResponseSchema) }, ...errorResponses(401, 403, 404) },
+  errors: ["admin_required", "api_key_not_found"],
+  responses: { 200: { description: "Revoked key", ...json(apiKeyResponseSchema) } },
 });
 
 export const partnerRoutes = featureRouter()

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
-import { emailSchema } from "../../platform/http/fields";
+import { emailSchema, timestamp } from "../../platform/http/fields";
 
 export const USER_ROLES = ["admin", "user"] as const;
 
@@ -14,7 +14,11 @@ export const md5Schema = z
 
 export const loginRequestSchema = z
   .object({
-    accountType: z.enum(["email", "phone"]),
+    accountType: z.enum(["email", "phone"]).openapi({
+      description:
+        "email. phone is in the contract's enum but refused: 400 unsupported_account_type (accountType phone is not supported; use email)",
+      example: "email",
+    }),
     accountValue: z.string().min(1).max(254).openapi({ example: "admin@demo.test" }),
     password: z
       .string()
@@ -58,8 +62,8 @@ export const userProfileSchema = z
     phoneNumber: z.string().nullable(),
     role: z.enum(USER_ROLES),
     isActive: z.boolean(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
   })
   .openapi("UserProfile", {
     example: {
@@ -130,7 +134,7 @@ export const apiKeyRecordSchema = z
     apiKey: z
       .string()
       .openapi({ description: "Masked: the key's first characters and an ellipsis", example: "esk_a1B2c3D4…" }),
-    createdAt: z.string(),
+    createdAt: timestamp,
     revokedAt: z.string().nullable(),
   })
   .openapi("ApiKeyRecord", {

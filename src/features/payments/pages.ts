@@ -44,6 +44,7 @@ const route = (path: string, operationId: string) =>
     request: {
       query: z.object({ token: z.string().max(200).optional().openapi({ example: "cst_4Hk9Qw2Zp7Lm3Xv8" }) }),
     },
+    errors: [],
     responses: {
       200: { description: "The card form", content: html },
       404: { description: "Unknown link", content: html },

@@ -1,5 +1,4 @@
 import { apiRoute } from "../../platform/http/api-route";
-import { errorResponses } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { noRawCardData } from "../../platform/card-data/card-data";
 import { cardSetupPages } from "./pages";
@@ -16,9 +15,9 @@ const attach = apiRoute({
   description: "Called by the /card-setup page, not by partners.",
   middleware: [noRawCardData()] as const,
   request: { body: { required: true, content: { "application/json": { schema: attachRequestSchema } } } },
+  errors: ["raw_card_data_refused", "body_too_complex", "invalid_portal_token", "card_expired"],
   responses: {
     200: { description: "Attached", content: { "application/json": { schema: attachResponseSchema } } },
-    ...errorResponses(400, 401, 413),
   },
 });
 

@@ -5,7 +5,7 @@ import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { ApiError } from "../../platform/http/api-error";
-import { errorResponses, success } from "../../platform/http/envelope";
+import { success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { recordUsage } from "../../platform/observability/usage";
 import { rateHeaders, rateLimitExceeded } from "../../platform/ratelimit/rate-headers";
@@ -96,12 +96,19 @@ const postSignals = apiRoute({
     headers: z.object({ "session-id": sessionIdHeader }),
     body: { required: true, content: { "application/json": { schema: signalsRequestSchema } } },
   },
+  errors: [
+    "raw_card_data_refused",
+    "body_too_complex",
+    "collector_key_required",
+    "invalid_collector_key",
+    "origin_not_allowed",
+    "rate_limit_exceeded",
+  ],
   responses: {
     202: {
       description: "Signals kept for the session",
       content: { "application/json": { schema: signalsAcceptedSchema } },
     },
-    ...errorResponses(400, 401, 403, 413, 429),
   },
 });
 
@@ -156,12 +163,19 @@ const postCheck = apiRoute({
     }),
     body: { required: true, content: { "application/json": { schema: checkRequestSchema } } },
   },
+  errors: [
+    "raw_card_data_refused",
+    "body_too_complex",
+    "idempotency_key_reused",
+    "idempotency_key_in_use",
+    "invalid_idempotency_key",
+    "partner_not_found",
+  ],
   responses: {
     200: {
       description: "The decision, with a reason per fired rule",
       content: { "application/json": { schema: checkResponseSchema } },
     },
-    ...errorResponses(400, 401, 409, 413),
   },
 });
 

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { timestamp } from "../../platform/http/fields";
 import { envelopeSchema } from "../../platform/http/envelope";
 
 /**
@@ -57,7 +58,7 @@ export type BrowserSignals = z.infer<typeof signalsRequestSchema>;
 export const signalsAcceptedSchema = envelopeSchema(
   z.object({
     accepted: z.literal(true),
-    expires_at: z.string().openapi({
+    expires_at: timestamp.openapi({
       description: "Signals are merged into checks of this session until then",
       example: "2026-11-25T14:59:13.091Z",
     }),
@@ -143,7 +144,7 @@ export const riskCheckSchema = z
     }),
     should_hide_rate: z.boolean(),
     billable: z.boolean(),
-    checked_at: z.string(),
+    checked_at: timestamp,
     trigger_event: z.enum(TRIGGER_EVENTS),
     score: z.number().int().min(0).max(100),
     reasons: z.array(reasonSchema),

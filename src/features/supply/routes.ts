@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { isoDate } from "../../platform/http/fields";
+import { calendarDate, isoDate } from "../../platform/http/fields";
 import { apiRoute } from "../../platform/http/api-route";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
-import { envelopeSchema, errorResponses, success } from "../../platform/http/envelope";
+import { envelopeSchema, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { feeScheduleInputSchema, feeScheduleSchema, replaceFeeSchedule } from "../content";
 import { setRatePlanNights, setRoomNights, viewInventory } from "./service";
@@ -55,9 +55,52 @@ const inventoryExample = {
     },
   ],
 };
+const night = calendarDate.openapi({ description: "The night (its check-in date)" });
+const ratePlanInventory = z
+  .object({
+    code: z.string(),
+    boardCode: z.string(),
+    boardName: z.string(),
+    cancellation: z.union([
+      z.object({ refundable: z.literal(false) }),
+      z.object({
+        refundable: z.literal(true),
+        freeDays: z.number().int(),
+        penalty: z.enum(["FIRST_NIGHT", "FULL_STAY"]),
+      }),
+    ]),
+    nights: z.array(z.object({ night, stopSell: z.boolean(), price: z.number() })),
+  })
+  .openapi("RatePlanInventory");
+const roomInventory = z
+  .object({
+    code: z.string(),
+    name: z.string(),
+    maxAdults: z.number().int(),
+    maxChildren: z.number().int(),
+    maxOccupancy: z.number().int(),
+    defaultAllotment: z.number().int(),
+    nights: z.array(
+      z.object({
+        night,
+        allotment: z.number().int(),
+        sold: z.number().int(),
+        available: z.number().int(),
+        stopSell: z.boolean(),
+        price: z.number().openapi({ description: "Nightly USD price before occupancy" }),
+        stored: z.boolean().openapi({ description: "Whether the night has its own row (else the defaults apply)" }),
+      }),
+    ),
+    ratePlans: z.array(ratePlanInventory),
+  })
+  .openapi("RoomInventory");
 const inventorySchema = envelopeSchema(
   z
-    .object({ accommodationCode: z.string(), currency: z.string(), rooms: z.array(z.record(z.string(), z.unknown())) })
+    .object({
+      accommodationCode: z.string(),
+      currency: z.string().openapi({ example: "USD" }),
+      rooms: z.array(roomInventory),
+    })
     .openapi({ example: inventoryExample }),
 ).openapi("InventoryResponse");
 const json = { content: { "application/json": { schema: inventorySchema } } };
@@ -74,7 +117,8 @@ const view = apiRoute({
   security: operatorSecurity,
   middleware: [operatorAuth()] as const,
   request: { params: z.object({ accommodationCode }), query: z.object(range) },
-  responses: { 200: { description: "Inventory", ...json }, ...errorResponses(400, 401, 403, 404) },
+  errors: ["accommodation_not_found", "invalid_dates"],
+  responses: { 200: { description: "Inventory", ...json } },
 });
 
 const setRoom = apiRoute({
@@ -90,9 +134,15 @@ const setRoom = apiRoute({
     params: z.object({ accommodationCode, roomCode: code.openapi({ example: "STD" }) }),
     body: { required: true, content: { "application/json": { schema: roomChange } } },
   },
+  errors: [
+    "accommodation_not_found",
+    "room_type_not_found",
+    "invalid_dates",
+    "nothing_to_change",
+    "allotment_below_sold",
+  ],
   responses: {
     200: { description: "Inventory after the change", ...json },
-    ...errorResponses(400, 401, 403, 404, 409),
   },
 });
 
@@ -109,7 +159,8 @@ const setPlan = apiRoute({
     params: z.object({ accommodationCode, ratePlanCode: code.openapi({ example: "STD-RO-FLX" }) }),
     body: { required: true, content: { "application/json": { schema: planChange } } },
   },
-  responses: { 200: { description: "Inventory after the change", ...json }, ...errorResponses(400, 401, 403, 404) },
+  errors: ["accommodation_not_found", "rate_plan_not_found", "invalid_dates", "nothing_to_change"],
+  responses: { 200: { description: "Inventory after the change", ...json } },
 });
 
 const setFees = apiRoute({
@@ -125,12 +176,12 @@ const setFees = apiRoute({
     params: z.object({ accommodationCode }),
     body: { required: true, content: { "application/json": { schema: feeScheduleInputSchema } } },
   },
+  errors: ["accommodation_not_found"],
   responses: {
     200: {
       description: "The schedule now in force",
       content: { "application/json": { schema: envelopeSchema(feeScheduleSchema).openapi("FeeScheduleResponse") } },
     },
-    ...errorResponses(400, 401, 403, 404),
   },
 });
 

@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { apiRoute } from "../../platform/http/api-route";
-import { errorResponses, success } from "../../platform/http/envelope";
+import { success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { readEvents } from "./event-log";
 import { eventPageResponseSchema, eventsQuerySchema } from "./schemas";
@@ -21,9 +21,9 @@ const listEvents = apiRoute({
   security: apiKeySecurity,
   middleware: [apiKeyAuth()] as const,
   request: { query: eventsQuerySchema },
+  errors: ["invalid_cursor", "cursor_expired"],
   responses: {
     200: { description: "A page of events", ...json(eventPageResponseSchema) },
-    ...errorResponses(400, 401, 410),
   },
 });
 

@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import { apiRoute } from "../../platform/http/api-route";
 import { bearerAuth, bearerSecurity, requireAdmin } from "../../platform/auth/bearer";
 import { isLocal } from "../../platform/environment";
-import { errorResponses, success } from "../../platform/http/envelope";
+import { success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { listDeliveries, redeliver } from "./deliveries";
 import { createWebhook, deleteWebhook, listWebhooks } from "./endpoints";
@@ -31,9 +31,9 @@ const create = apiRoute({
   summary: "Register a webhook endpoint (partner admin); the signing secret is shown once",
   description: "Events of the listed types are POSTed to url, signed with the secret (see webhooks).",
   request: { body: { required: true, ...json(createWebhookSchema) } },
+  errors: ["admin_required", "invalid_webhook_url", "webhook_limit_reached"],
   responses: {
     201: { description: "Created endpoint with its secret", ...json(createdWebhookResponseSchema) },
-    ...errorResponses(400, 401, 403, 409),
   },
 });
 const list = apiRoute({
@@ -43,7 +43,8 @@ const list = apiRoute({
   ...admin,
   summary: "The partner's webhook endpoints, without secrets (partner admin)",
   description: "An id here is the {id} of delete and deliveries.",
-  responses: { 200: { description: "Endpoints", ...json(webhookListResponseSchema) }, ...errorResponses(401, 403) },
+  errors: ["admin_required"],
+  responses: { 200: { description: "Endpoints", ...json(webhookListResponseSchema) } },
 });
 const remove = apiRoute({
   operationId: "deleteWebhook",
@@ -53,9 +54,9 @@ const remove = apiRoute({
   summary: "Delete a webhook endpoint and its delivery records (partner admin)",
   description: "id: from GET /api/partner/webhooks.",
   request: { params: webhookIdParamSchema },
+  errors: ["admin_required", "webhook_not_found"],
   responses: {
     200: { description: "Deleted endpoint", ...json(webhookResponseSchema) },
-    ...errorResponses(401, 403, 404),
   },
 });
 const deliveries = apiRoute({
@@ -66,9 +67,9 @@ const deliveries = apiRoute({
   summary: "The endpoint's events: attempts, last status code and next try, newest first (partner admin)",
   description: "id: from GET /api/partner/webhooks.",
   request: { params: webhookIdParamSchema, query: deliveriesQuerySchema },
+  errors: ["admin_required", "webhook_not_found", "invalid_cursor"],
   responses: {
     200: { description: "A page of deliveries", ...json(deliveryListResponseSchema) },
-    ...errorResponses(400, 401, 403, 404),
   },
 });
 const resend = apiRoute({
@@ -79,9 +80,9 @@ const resend = apiRoute({
   summary: "Send one event to the endpoint again (partner admin)",
   description: "eventId: from the endpoint's deliveries.",
   request: { params: deliveryParamsSchema },
+  errors: ["admin_required", "webhook_not_found", "webhook_event_not_found"],
   responses: {
     202: { description: "Queued again", ...json(deliveryResponseSchema) },
-    ...errorResponses(401, 403, 404),
   },
 });
 

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { timestamp } from "../../platform/http/fields";
 import { envelopeSchema } from "../../platform/http/envelope";
 import type { RouteConfig } from "@hono/zod-openapi";
 import { EVENT_RETENTION_DAYS } from "./event-log";
@@ -26,7 +27,7 @@ export const webhookSchema = z
     id: z.string().openapi({ example: "wh_6f1c0a9e2b7d4c3a8e5f0b1d2c3a4e5f" }),
     url: z.string(),
     events: z.array(z.enum(EVENT_TYPES)),
-    createdAt: z.string(),
+    createdAt: timestamp,
   })
   .openapi("Webhook", {
     example: {
@@ -93,7 +94,7 @@ export const deliverySchema = z
       .nullable()
       .openapi({ description: "When the next attempt is due; null once delivered or failed" }),
     deliveredAt: z.string().nullable(),
-    createdAt: z.string(),
+    createdAt: timestamp,
   })
   .openapi("WebhookDelivery", {
     example: {
@@ -150,7 +151,7 @@ export const eventSchema = z
       description: "Strictly increasing per partner with no gaps: a reader who has seen n has seen every event below n",
     }),
     type: z.enum(EVENT_TYPES),
-    createdAt: z.string(),
+    createdAt: timestamp,
     bookingReference: z.string(),
     partnerReference: z.string(),
     data: z.record(z.string(), z.unknown()).openapi({

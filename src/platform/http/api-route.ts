@@ -2,7 +2,8 @@ import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import { servesWhileMisconfigured } from "../config/fail-closed";
 import { BOOKMARK_HEADER } from "../db/client";
 import { replicaReadsAllowed } from "../db/replica-reads";
-import { errorBodySchema } from "./envelope";
+import { coreErrorShape, type ErrorShape, errorResponses, rateLimitHeaders, sentHeaders } from "./envelope";
+import type { ErrorCode } from "./errors";
 import { jsonBody } from "./json-body";
 
 type SecurityRequirement = Record<string, string[]>;
@@ -18,30 +19,43 @@ type Described = {
   tags: string[];
   /** `[]` for a public route: an absent security is an omission, an empty one a statement. */
   security: SecurityRequirement[];
+  /**
+   * The error codes the route's own middleware and handler can answer (the platform's are added:
+   * see `platformErrors`); `[]` when there are none. A test walks them (error-codes.test.ts), and
+   * the conformance check fails a response whose code its operation does not list.
+   */
+  errors: readonly ErrorCode[];
   /** The error body this route answers with (default: the core API's `Error`). */
-  errorSchema?: z.ZodType;
+  errorShape?: ErrorShape;
 };
 
 const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;
 const BODY_METHODS = new Set(["post", "put", "patch"]);
 
+/** The codes the platform's credential checks answer, by security scheme. */
+const credentialErrors: Record<string, ErrorCode[]> = {
+  ApiKey: ["api_key_required", "invalid_api_key"],
+  Bearer: ["bearer_token_required", "invalid_token"],
+  OperatorToken: ["operator_token_required", "invalid_operator_token"],
+};
+
 /**
  * The errors the platform itself can answer on a route, whatever its handler does: input the
- * validators or the body gate refuse (400, 413), a missing or wrong credential (401), an
+ * validators or the body gate refuse (400, 413), a missing or wrong credential (401, 403), an
  * unexpected failure (500) and a misconfigured deploy (503, see failClosed).
  */
-const platformErrors = (config: RouteConfig & Described) => {
+const platformErrors = (config: Pick<RouteConfig, "method" | "path" | "request"> & Pick<Described, "security">) => {
   const { request = {}, security, method, path } = config;
-  const statuses: number[] = [500];
+  const codes: ErrorCode[] = ["internal_error"];
   const hasBody = BODY_METHODS.has(method);
-  if (hasBody || request.query || request.params || request.headers) statuses.push(400);
-  if (hasBody) statuses.push(413);
-  if (security.length > 0) statuses.push(401);
-  if (!servesWhileMisconfigured(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ":$1"))) statuses.push(503);
-  const schema = config.errorSchema ?? errorBodySchema;
-  return Object.fromEntries(
-    statuses.map((status) => [status, { description: "Error", content: { "application/json": { schema } } }]),
-  );
+  if (hasBody || request.query || request.params || request.headers) codes.push("invalid_request");
+  if (hasBody) codes.push("malformed_json", "unsupported_content_type", "body_too_deep", "body_too_large");
+  // A route that also takes a scheme of its own (chat) checks every credential itself and lists its codes.
+  const schemes = security.flatMap((requirement) => Object.keys(requirement));
+  if (schemes.every((scheme) => scheme in credentialErrors))
+    for (const scheme of schemes) codes.push(...credentialErrors[scheme]!);
+  if (!servesWhileMisconfigured(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ":$1"))) codes.push("misconfigured");
+  return codes;
 };
 
 const bookmarkSent = z.string().optional().openapi({
@@ -60,6 +74,25 @@ const withHeader = (headers: unknown, name: string, schema: z.ZodType) => {
 };
 
 /**
+ * The headers a response of this route is sent with, beside those it declares: the request id,
+ * the version and the D1 bookmark always; Retry-After on a 429 (and optionally on a 409, for a key
+ * still in use); the rate headers on the errors of a rate-limited route (absent when refused before
+ * counting); Idempotent-Replayed on every answer of a route that replays.
+ */
+const sentHeadersOf = (status: number, declared: unknown, errors: readonly ErrorCode[]) => {
+  const added: Array<readonly [string, z.ZodType]> = [
+    ...Object.entries(sentHeaders.everyResponse),
+    [BOOKMARK_HEADER, bookmarkAnswered],
+  ];
+  if (status === 429) added.push(...Object.entries(sentHeaders.retryAfter));
+  if (status === 409 && errors.includes("idempotency_key_in_use"))
+    added.push(["Retry-After", sentHeaders.retryAfter["Retry-After"].optional()]);
+  if (status >= 400 && errors.includes("rate_limit_exceeded")) added.push(...Object.entries(rateLimitHeaders.shape));
+  if (errors.includes("idempotency_key_reused")) added.push(...Object.entries(sentHeaders.replayed));
+  return added.reduce((headers, [name, schema]) => withHeader(headers, name, schema), declared);
+};
+
+/**
  * `createRoute` for every operation of this API: it requires an operationId, a summary, a tag and
  * a security statement, and documents the platform's own errors beside the route's, so the
  * OpenAPI document lists every status a caller can get. A POST, PUT or PATCH passes the body gate
@@ -70,7 +103,7 @@ export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> &
 ) => {
   if (!CAMEL_CASE.test(config.operationId)) throw new Error(`operationId must be camelCase: ${config.operationId}`);
   if (config.tags.length === 0) throw new Error(`${config.operationId} needs a tag`);
-  const { errorSchema: _errorSchema, ...route } = config;
+  const { errors, errorShape = coreErrorShape, ...route } = config;
   const middleware = BODY_METHODS.has(config.method)
     ? [jsonBody(), ...[config.middleware ?? []].flat()]
     : config.middleware;
@@ -82,13 +115,14 @@ export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> &
         headers: withHeader(config.request?.headers, BOOKMARK_HEADER, bookmarkSent) as RequestHeaders,
       }
     : config.request;
-  const all: RouteConfig["responses"] = { ...platformErrors(config), ...config.responses };
+  const all: RouteConfig["responses"] = {
+    ...errorResponses([...platformErrors(config), ...errors], errorShape),
+    ...config.responses,
+  };
   const responses = Object.fromEntries(
     Object.entries(all).map(([status, response]) => [
       status,
-      "$ref" in response
-        ? response
-        : { ...response, headers: withHeader(response.headers, BOOKMARK_HEADER, bookmarkAnswered) },
+      "$ref" in response ? response : { ...response, headers: sentHeadersOf(Number(status), response.headers, errors) },
     ]),
   );
   return createRoute({

@@ -15,3 +15,9 @@ export const currencyCode = z
   .string()
   .regex(/^[A-Za-z]{3}$/, "expected an ISO 4217 currency code")
   .toUpperCase();
+
+/** A moment as the API answers it: ISO 8601 with its zone (UTC, `…Z`). */
+export const timestamp = z.string().openapi({ format: "date-time" });
+
+/** A calendar day as the API answers it: `YYYY-MM-DD`. */
+export const calendarDate = z.string().openapi({ format: "date" });

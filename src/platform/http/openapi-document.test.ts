@@ -221,7 +221,7 @@ describe("the OpenAPI document is complete", () => {
 describe("every response a test receives is checked against the document", () => {
   const json = (status: number, body: unknown, type = "application/json") => ({
     status,
-    headers: new Headers({ "content-type": type }),
+    headers: new Headers({ "content-type": type, "x-request-id": "r", "x-edgestay-version": "local" }),
     text: JSON.stringify(body),
     json: body,
   });
@@ -250,12 +250,45 @@ describe("every response a test receives is checked against the document", () =>
     );
     await assertDocumented(
       { method: "GET", url: "/api/bookings/BK1" },
-      json(404, { message: "Booking not found", code: "not_found", requestId: "r" }),
+      json(404, { message: "Booking not found with bookingReference: BK1", code: "booking_not_found", requestId: "r" }),
     );
     await assertDocumented(
       { method: "GET", url: "/chat/accommodations/US000001" },
       { ...json(200, null, "text/html; charset=UTF-8"), text: "<!doctype html>" },
     );
+  });
+
+  it("refuses a response without a header its operation documents as required", async () => {
+    const answer = json(200, { data: { status: "ok" }, message: "success" });
+    answer.headers.delete("x-edgestay-version");
+    await expect(assertDocumented({ method: "GET", url: "/health" }, answer)).rejects.toThrow(
+      "OpenAPI: GET /health answered 200 without the header(s) x-edgestay-version that GET /health documents as required for 200",
+    );
+  });
+
+  it("refuses a code the operation does not document for the status, and a message the error table does not list", async () => {
+    await expect(
+      assertDocumented(
+        { method: "GET", url: "/api/bookings/BK1" },
+        json(404, { message: "Route not found: GET /x", code: "not_found", requestId: "r" }),
+      ),
+    ).rejects.toThrow(
+      /GET \/api\/bookings\/BK1 answered 404 with code not_found, a code GET \/api\/bookings\/\{bookingReference\} \(getBooking\) does not document for 404 \(documented: booking_not_found\)/,
+    );
+    await expect(
+      assertDocumented(
+        { method: "GET", url: "/api/bookings/BK1" },
+        json(404, { message: "Booking not found", code: "booking_not_found", requestId: "r" }),
+      ),
+    ).rejects.toThrow(
+      /code booking_not_found and the message "Booking not found", which errorMessages .* does not list/,
+    );
+    await expect(
+      assertDocumented(
+        { method: "GET", url: "/nowhere" },
+        json(404, { message: "x", code: "no_such_code", requestId: "r" }),
+      ),
+    ).rejects.toThrow(/code no_such_code, which is not in the error table/);
   });
 
   it("holds errors answered before any route (404, 405, refused bodies) to a documented error body", async () => {
