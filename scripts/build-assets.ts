@@ -2,17 +2,19 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { getAllTimezones } from "countries-and-timezones";
-import { DISPOSABLE_DOMAINS_ASSET } from "../src/features/radar/disposable-domains";
+import { HOTELX_SDL } from "../sandbox/hotelx/src/schema";
+import { HOTELX_SDL_ASSET } from "../src/features/booking/hotelx-sdl";
+import { DISPOSABLE_DOMAINS_ASSET, DISPOSABLE_WILDCARDS_ASSET } from "../src/features/radar/disposable-domains";
 import { TIMEZONE_COUNTRIES_ASSET, type TimezoneCountries } from "../src/features/radar/timezone-countries";
 import { SWAGGER_UI_ASSET_DIR, SWAGGER_UI_FILES } from "../src/platform/docs/api-reference";
 import { ERROR_MESSAGES_ASSET } from "../src/platform/http/error-examples";
 import { errorMessages } from "../src/platform/http/errors";
 import { root } from "../local/platform";
 
-/** The asset text of the disposable-domain list: sorted, one per line, a newline at both ends. */
-export const disposableDomainsAssetText = () => {
+/** The asset text of one of the package's domain lists: sorted, one per line, a newline at both ends. */
+export const disposableDomainsAssetText = (list: "index.json" | "wildcard.json" = "index.json") => {
   const require = createRequire(import.meta.url);
-  const domains = JSON.parse(readFileSync(require.resolve("disposable-email-domains/index.json"), "utf8")) as string[];
+  const domains = JSON.parse(readFileSync(require.resolve(`disposable-email-domains/${list}`), "utf8")) as string[];
   return `\n${[...new Set(domains.map((d) => d.trim().toLowerCase()).filter(Boolean))].sort().join("\n")}\n`;
 };
 
@@ -31,10 +33,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const messages = join(root, "snippet", ERROR_MESSAGES_ASSET);
   writeFileSync(messages, errorMessagesAssetText());
   console.log(`Wrote ${messages}`);
+  const sdl = join(root, "snippet", HOTELX_SDL_ASSET);
+  writeFileSync(sdl, HOTELX_SDL);
+  console.log(`Wrote ${sdl}`);
   const target = join(root, "snippet", DISPOSABLE_DOMAINS_ASSET);
   mkdirSync(dirname(target), { recursive: true });
   writeFileSync(target, disposableDomainsAssetText());
   console.log(`Wrote ${target}`);
+  const wildcards = join(root, "snippet", DISPOSABLE_WILDCARDS_ASSET);
+  writeFileSync(wildcards, disposableDomainsAssetText("wildcard.json"));
+  console.log(`Wrote ${wildcards}`);
   const zones = join(root, "snippet", TIMEZONE_COUNTRIES_ASSET);
   writeFileSync(zones, timezoneCountriesAssetText());
   console.log(`Wrote ${zones}`);

@@ -12,7 +12,7 @@ import {
   parse,
 } from "graphql";
 import type { HotelxAccess } from "../../src/features/supply/hotelx/client";
-import { buildHotelxSchema } from "../../sandbox/hotelx/src/schema";
+import { buildHotelxSchema, HOTELX_SDL } from "../../sandbox/hotelx/src/schema";
 
 /** The sandbox Hotel-X supplier as the client reaches it: a real Worker-to-Worker hop to the auxiliary worker. */
 export const sandboxAccess = (url = "https://hotelx-sandbox.test/graphql", client = "edgestay"): HotelxAccess => ({
@@ -62,7 +62,7 @@ const unknownKeys = (type: GraphQLOutputType, value: unknown, path: string): str
  * schema refuses, a wrong type), and every key the type has no field for. Empty: a valid result.
  */
 export const hotelxResultProblems = async (typeName: string, value: unknown): Promise<string[]> => {
-  hotelxSchema ??= buildHotelxSchema();
+  hotelxSchema ??= buildHotelxSchema(HOTELX_SDL);
   const type = hotelxSchema.getType(typeName);
   if (!isObjectType(type)) throw new Error(`${typeName} is not an object type of the Hotel-X SDL`);
   // A schema whose one root field answers `value` as that type: graphql-js serializes it field by field.

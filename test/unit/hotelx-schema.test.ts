@@ -1,14 +1,20 @@
+import { readFileSync } from "node:fs";
 import { buildSchema, graphqlSync, printSchema } from "graphql";
 import { describe, expect, it } from "vitest";
 import { buildHotelxSchema, HOTELX_SDL } from "../../sandbox/hotelx/src/schema";
+import { HOTELX_SDL_ASSET } from "../../src/features/booking/hotelx-sdl";
 
 describe("the Hotel-X executable schema (sandbox/hotelx/src/schema.ts)", () => {
   it("is the schema graphql-js's buildSchema makes of the SDL, which also validates the SDL", () => {
-    expect(printSchema(buildHotelxSchema())).toBe(printSchema(buildSchema(HOTELX_SDL)));
+    expect(printSchema(buildHotelxSchema(HOTELX_SDL))).toBe(printSchema(buildSchema(HOTELX_SDL)));
+  });
+
+  it("is served to the API Worker from its static assets as the same text (npm run assets writes it)", () => {
+    expect(readFileSync(new URL(`../../snippet${HOTELX_SDL_ASSET}`, import.meta.url), "utf8")).toBe(HOTELX_SDL);
   });
 
   it("checks its scalars on input and output; deprecated fields keep their reason", () => {
-    const schema = buildHotelxSchema();
+    const schema = buildHotelxSchema(HOTELX_SDL);
     const query = (criteria: string) =>
       graphqlSync({ schema, source: `{ hotelX { booking(criteria: ${criteria}) { errors { code } } } }` });
     expect(query('{dates: {dateType: ARRIVAL, start: "2027-02-30", end: "2027-03-01"}}').errors?.[0]?.message).toBe(

@@ -1,7 +1,7 @@
 import { execute, type GraphQLError, parse, validate } from "graphql";
 import { hotelFor, type SandboxHotel, type SandboxRoom, type Scenario, scenarioOf } from "./inventory";
 import type { LedgerBooking, SandboxLedger } from "./ledger";
-import { buildHotelxSchema } from "./schema";
+import { buildHotelxSchema, HOTELX_SDL } from "./schema";
 
 export { SandboxLedger } from "./ledger";
 
@@ -29,7 +29,7 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 const nightsBetween = (checkIn: string, checkOut: string) =>
   (Date.parse(`${checkOut}T00:00:00Z`) - Date.parse(`${checkIn}T00:00:00Z`)) / 86_400_000;
 
-const schema = buildHotelxSchema();
+const schema = buildHotelxSchema(HOTELX_SDL);
 
 /** What an optionRefId carries: the stay, the room and the price it was offered at. */
 type OptionKey = { h: string; r: string; i: string; o: string; a: number[][]; p: number; c: string };

@@ -8,13 +8,13 @@ import {
   validate,
 } from "graphql";
 import type { z } from "@hono/zod-openapi";
-import { buildHotelxSchema } from "../../../sandbox/hotelx/src/schema";
 import { ApiError } from "../../platform/http/api-error";
 import { validationError } from "../../platform/http/validation";
 import type { BillableOperation } from "../../platform/observability/usage";
 import { loggableError } from "../../platform/observability/loggable-error";
 import type { CoreConnection } from "../connections";
 import type { BookingDeps, SandboxScenario } from "./deps";
+import { hotelxSchema } from "./hotelx-sdl";
 import { bookTgx } from "./tgx-book";
 import { type BookingCriteria, readBookingsTgx } from "./tgx-booking-read";
 import { cancelTgx } from "./tgx-cancel";
@@ -43,11 +43,9 @@ export type GraphqlCall = {
   count: (operation: BillableOperation) => void;
   /** Set when a book or cancel answered a stored (idempotent) answer. */
   replayed: boolean;
+  /** The Worker's static assets, where the Hotel-X SDL is read from. */
+  assets: Fetcher;
 };
-
-let schema: ReturnType<typeof buildHotelxSchema> | undefined;
-/** Built once per isolate: parsing the SDL is the costly part. */
-const hotelxSchema = () => (schema ??= buildHotelxSchema());
 
 /** GraphQL's explicit null is Hotel-X's "not sent": the REST schemas take absent fields. */
 const withoutNulls = (value: unknown): unknown => {
@@ -172,11 +170,12 @@ export const executeHotelx = async (
     if (error instanceof GraphQLError) return { errors: [error] };
     throw error;
   }
-  const invalid = validate(hotelxSchema(), document);
+  const schema = await hotelxSchema(call.assets);
+  const invalid = validate(schema, document);
   if (invalid.length) return { errors: invalid };
   const operation = getOperationAST(document, request.operationName ?? undefined);
   return execute({
-    schema: hotelxSchema(),
+    schema,
     document,
     rootValue: operation?.operation === "mutation" ? mutationRoot : queryRoot,
     contextValue: call,

@@ -724,6 +724,7 @@ export const bookingRoutes = featureRouter<AccessEnv>()
       admit: () => admit(c, connection),
       count: (operation) => countUsage(c, connection, operation),
       replayed: false,
+      assets: c.env.ASSETS,
     };
     const result = await executeHotelx({ ...request, variables }, call);
     return c.json(result as z.infer<typeof graphqlResponseSchema>, 200, replayHeaders(call));
