@@ -19,7 +19,8 @@ import { countBillableChecks, runCheck, setRadarEnabled, type EvaluationBudget, 
 import { checkRequestSchema } from "./schemas";
 import { DENY_SCORE } from "./rules";
 import domains from "disposable-email-domains";
-import { DISPOSABLE_DOMAINS_ASSET, isDisposableEmail } from "./disposable-domains";
+import wildcardDomains from "disposable-email-domains/wildcard.json";
+import { DISPOSABLE_DOMAINS_ASSET, DISPOSABLE_WILDCARDS_ASSET, isDisposableEmail } from "./disposable-domains";
 import { getAllTimezones, getTimezone } from "countries-and-timezones";
 import { TIMEZONE_COUNTRIES_ASSET, timezoneCountries } from "./timezone-countries";
 import { exports } from "cloudflare:workers";
@@ -694,14 +695,20 @@ describe("POST /api/v1/radar/checks: authentication and bad input", () => {
 
 describe("disposable-domains", () => {
   describe("disposable-domain list, served as a static asset", () => {
-    it("is the maintained package's list, sorted and newline-framed (run `npm run assets` after upgrading it)", async () => {
-      const res = await env.ASSETS.fetch(new Request(`https://assets.local${DISPOSABLE_DOMAINS_ASSET}`));
-      expect(res.status).toBe(200);
-      const text = await res.text();
-      expect(text.startsWith("\n") && text.endsWith("\n")).toBe(true);
-      const served = text.slice(1, -1).split("\n");
-      expect(served).toEqual([...new Set((domains as string[]).map((d) => d.trim().toLowerCase()))].sort());
-    });
+    it.each([
+      [DISPOSABLE_DOMAINS_ASSET, domains as string[]],
+      [DISPOSABLE_WILDCARDS_ASSET, wildcardDomains as string[]],
+    ])(
+      "%s is the maintained package's list, sorted and newline-framed (run `npm run assets` after upgrading it)",
+      async (path, list) => {
+        const res = await env.ASSETS.fetch(new Request(`https://assets.local${path}`));
+        expect(res.status).toBe(200);
+        const text = await res.text();
+        expect(text.startsWith("\n") && text.endsWith("\n")).toBe(true);
+        const served = text.slice(1, -1).split("\n");
+        expect(served).toEqual([...new Set(list.map((d) => d.trim().toLowerCase()))].sort());
+      },
+    );
 
     it.each([
       ["A@MAILINATOR.COM", true],

@@ -1,17 +1,18 @@
 import { staticData } from "../../platform/static-data";
-import wildcards from "disposable-email-domains/wildcard.json";
 
 /**
  * The maintained disposable-domain list (disposable-email-domains, ~121k domains, 2.4 MB) is a
  * static asset rather than part of the Worker, which it would more than triple in size. It is
  * one domain per line with a newline at both ends, so a lookup is one substring search.
- * `npm run assets` writes it from the package; a test keeps the two equal.
+ * The package's wildcard entries (a domain and all its subdomains) are a second asset of the same
+ * shape, kept out of the bundle too. `npm run assets` writes both from the package; a test keeps
+ * them equal.
  */
 export const DISPOSABLE_DOMAINS_ASSET = "/_data/disposable-domains.txt";
+export const DISPOSABLE_WILDCARDS_ASSET = "/_data/disposable-wildcards.txt";
 
 const loadList = staticData(DISPOSABLE_DOMAINS_ASSET, (res) => res.text());
-
-const wildcardSet = new Set<string>(wildcards);
+const loadWildcards = staticData(DISPOSABLE_WILDCARDS_ASSET, (res) => res.text());
 
 export const emailDomain = (email: string) =>
   email
@@ -23,8 +24,9 @@ export const emailDomain = (email: string) =>
 /** True when the e-mail's domain, or for wildcard entries any parent domain, is on the maintained list. */
 export const isDisposableEmail = async (assets: Fetcher, email: string): Promise<boolean> => {
   const domain = emailDomain(email);
-  const labels = domain.split(".");
-  for (let i = 0; i < labels.length - 1; i++) if (wildcardSet.has(labels.slice(i).join("."))) return true;
   if (!domain || domain.includes("\n")) return false;
-  return (await loadList(assets)).includes(`\n${domain}\n`);
+  const [list, wildcards] = await Promise.all([loadList(assets), loadWildcards(assets)]);
+  const labels = domain.split(".");
+  for (let i = 0; i < labels.length - 1; i++) if (wildcards.includes(`\n${labels.slice(i).join(".")}\n`)) return true;
+  return list.includes(`\n${domain}\n`);
 };
