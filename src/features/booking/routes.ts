@@ -5,7 +5,7 @@ import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { replicaReadsAllowed } from "../../platform/db/replica-reads";
 import { ApiError } from "../../platform/http/api-error";
 import { rateLimitHeaders, success } from "../../platform/http/envelope";
-import { replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
+import { idempotencyErrors, replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
 import { featureRouter } from "../../platform/http/router";
 import { type BillableOperation, recordUsage } from "../../platform/observability/usage";
 import { bookOnce, bookOrderOf } from "./book";
@@ -52,7 +52,7 @@ import { searchAvailability, searchQueryOf } from "./search";
 import { supplyOptionsOf } from "../supply";
 import { searchTgx } from "./tgx-search";
 import { tgxSearchRequestSchema, tgxSearchResponseSchema } from "./tgx-schemas";
-import { noRawCardData } from "../../platform/card-data/card-data";
+import { cardDataGuardErrors, noRawCardData } from "../../platform/card-data/card-data";
 import { bookTgx } from "./tgx-book";
 import { cancelTgx } from "./tgx-cancel";
 import { connectionCodeOf, executeHotelx, type GraphqlCall } from "./hotelx-graphql";
@@ -245,11 +245,8 @@ const bookTgxRoute = apiRoute({
   middleware: [noRawCardData(), coreAccess()] as const,
   request: { headers: sandboxHeader.merge(idempotencyHeader), ...body(tgxBookRequestSchema) },
   errors: [
-    "raw_card_data_refused",
-    "body_too_complex",
-    "idempotency_key_reused",
-    "idempotency_key_in_use",
-    "invalid_idempotency_key",
+    ...cardDataGuardErrors,
+    ...idempotencyErrors,
     "invalid_connection_code",
     "booking_not_allowed",
     "rate_limit_exceeded",
@@ -280,9 +277,7 @@ const cancelTgxRoute = apiRoute({
   middleware: [coreAccess()] as const,
   request: { headers: idempotencyHeader, ...body(tgxCancelRequestSchema) },
   errors: [
-    "idempotency_key_reused",
-    "idempotency_key_in_use",
-    "invalid_idempotency_key",
+    ...idempotencyErrors,
     "invalid_connection_code",
     "invalid_timeout",
     "booking_changed",
@@ -311,9 +306,7 @@ const book = apiRoute({
     body: { required: true, ...json(bookRequestSchema, bookExamples.request) },
   },
   errors: [
-    "idempotency_key_reused",
-    "idempotency_key_in_use",
-    "invalid_idempotency_key",
+    ...idempotencyErrors,
     "invalid_connection_code",
     "invalid_timeout",
     "quote_expired_or_invalid",
@@ -360,9 +353,7 @@ const commit = apiRoute({
     ...body(commitRequestSchema),
   },
   errors: [
-    "idempotency_key_reused",
-    "idempotency_key_in_use",
-    "invalid_idempotency_key",
+    ...idempotencyErrors,
     "supplier_error",
     "supplier_unavailable",
     "supplier_timeout",
@@ -427,9 +418,7 @@ const modification = apiRoute({
     ...body(modificationRequestSchema),
   },
   errors: [
-    "idempotency_key_reused",
-    "idempotency_key_in_use",
-    "invalid_idempotency_key",
+    ...idempotencyErrors,
     "invalid_connection_code",
     "booking_not_found",
     "booking_not_modifiable",
@@ -455,9 +444,7 @@ const cancel = apiRoute({
   middleware: [coreAccess()] as const,
   request: { headers: idempotencyHeader, body: { required: true, ...json(cancelRequestSchema, cancelExamples) } },
   errors: [
-    "idempotency_key_reused",
-    "idempotency_key_in_use",
-    "invalid_idempotency_key",
+    ...idempotencyErrors,
     "supplier_error",
     "supplier_unavailable",
     "supplier_timeout",
@@ -501,14 +488,7 @@ const graphqlRoute = apiRoute({
     }),
     ...body(graphqlRequestSchema),
   },
-  errors: [
-    "raw_card_data_refused",
-    "body_too_complex",
-    "idempotency_key_reused",
-    "idempotency_key_in_use",
-    "invalid_idempotency_key",
-    "invalid_connection_code",
-  ],
+  errors: [...cardDataGuardErrors, ...idempotencyErrors, "invalid_connection_code"],
   responses: {
     200: {
       description:

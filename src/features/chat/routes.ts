@@ -5,9 +5,9 @@ import { apiRoute } from "../../platform/http/api-route";
 import { randomToken } from "../../platform/crypto/digest";
 import { ApiError } from "../../platform/http/api-error";
 import { featureRouter } from "../../platform/http/router";
-import { replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
+import { idempotencyErrors, replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
 import { validationError } from "../../platform/http/validation";
-import { noRawCardData } from "../../platform/card-data/card-data";
+import { cardDataGuardErrors, noRawCardData } from "../../platform/card-data/card-data";
 import { unwrap, type EventResponse, type Outcome, type SessionRecord } from "./chat-session";
 import { WRITE_KINDS, type ChatEvent } from "./conversation";
 import { chatAuth } from "./chat-auth";
@@ -47,13 +47,7 @@ const createSession = apiRoute({
   // Raw card data never enters a chat session, whatever field of the body it hides in.
   middleware: [noRawCardData()] as const,
   request: { body: { required: true, ...json(createSessionSchema) } },
-  errors: [
-    "raw_card_data_refused",
-    "body_too_complex",
-    "missing_partner_api_key",
-    "invalid_partner_api_key",
-    "rate_limit_exceeded",
-  ],
+  errors: [...cardDataGuardErrors, "missing_partner_api_key", "invalid_partner_api_key", "rate_limit_exceeded"],
   responses: {
     201: { description: "The session, with no events yet", headers: chatHeaders, ...json(sessionResponseSchema) },
   },
@@ -71,11 +65,8 @@ const postEvent = apiRoute({
   middleware: [noRawCardData()] as const,
   request: { body: { required: true, ...json(eventRequestSchema) } },
   errors: [
-    "raw_card_data_refused",
-    "body_too_complex",
-    "idempotency_key_reused",
-    "idempotency_key_in_use",
-    "invalid_idempotency_key",
+    ...cardDataGuardErrors,
+    ...idempotencyErrors,
     "missing_partner_api_key",
     "invalid_partner_api_key",
     "rate_limit_exceeded",

@@ -1,6 +1,6 @@
 import { apiRoute } from "../../platform/http/api-route";
 import { featureRouter } from "../../platform/http/router";
-import { noRawCardData } from "../../platform/card-data/card-data";
+import { cardDataGuardErrors, noRawCardData } from "../../platform/card-data/card-data";
 import { cardSetupPages } from "./pages";
 import { attachRequestSchema, attachResponseSchema } from "./schemas";
 import { attachPaymentMethod } from "./service";
@@ -15,7 +15,7 @@ const attach = apiRoute({
   description: "Called by the /card-setup page, not by partners.",
   middleware: [noRawCardData()] as const,
   request: { body: { required: true, content: { "application/json": { schema: attachRequestSchema } } } },
-  errors: ["raw_card_data_refused", "body_too_complex", "invalid_portal_token", "card_expired"],
+  errors: [...cardDataGuardErrors, "invalid_portal_token", "card_expired"],
   responses: {
     200: { description: "Attached", content: { "application/json": { schema: attachResponseSchema } } },
   },

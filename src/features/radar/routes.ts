@@ -9,9 +9,14 @@ import { success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { recordUsage } from "../../platform/observability/usage";
 import { rateHeaders, rateLimitExceeded } from "../../platform/ratelimit/rate-headers";
-import { IDEMPOTENCY_KEY_PATTERN, replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
+import {
+  IDEMPOTENCY_KEY_PATTERN,
+  idempotencyErrors,
+  replayHeaders,
+  withIdempotency,
+} from "../../platform/idempotency/idempotency";
 import { specMessage } from "../../platform/http/validation";
-import { noRawCardData } from "../../platform/card-data/card-data";
+import { cardDataGuardErrors, noRawCardData } from "../../platform/card-data/card-data";
 import { collectorKeyAuth, type CollectorEnv } from "./collector-key";
 import {
   checkRequestSchema,
@@ -97,8 +102,7 @@ const postSignals = apiRoute({
     body: { required: true, content: { "application/json": { schema: signalsRequestSchema } } },
   },
   errors: [
-    "raw_card_data_refused",
-    "body_too_complex",
+    ...cardDataGuardErrors,
     "collector_key_required",
     "invalid_collector_key",
     "origin_not_allowed",
@@ -163,14 +167,7 @@ const postCheck = apiRoute({
     }),
     body: { required: true, content: { "application/json": { schema: checkRequestSchema } } },
   },
-  errors: [
-    "raw_card_data_refused",
-    "body_too_complex",
-    "idempotency_key_reused",
-    "idempotency_key_in_use",
-    "invalid_idempotency_key",
-    "partner_not_found",
-  ],
+  errors: [...cardDataGuardErrors, ...idempotencyErrors, "partner_not_found"],
   responses: {
     200: {
       description: "The decision, with a reason per fired rule",

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
 import { passesLuhn } from "./luhn";
 import { ApiError } from "../http/api-error";
+import type { ErrorCode } from "../http/errors";
 import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from "../http/json-body";
 
 // Field names that only ever hold raw card data.
@@ -107,6 +108,12 @@ export const refuseCardData = (body: unknown) => {
  * Route middleware: the whole JSON body is checked (every string, number and key at any depth),
  * before validation, so a card number is refused even in a field the schema would drop or reject.
  */
+/** The codes `noRawCardData()` answers: a route that takes it lists them in its `errors`. */
+export const cardDataGuardErrors = [
+  "raw_card_data_refused",
+  "body_too_complex",
+] as const satisfies readonly ErrorCode[];
+
 export const noRawCardData = (): MiddlewareHandler<AppEnv> =>
   async function noRawCardData(c, next) {
     refuseCardData(await c.req.json());

@@ -3,6 +3,7 @@ import { randomToken, sha256Hex } from "../crypto/digest";
 import { database, type Db } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
 import { ApiError } from "../http/api-error";
+import type { ErrorCode } from "../http/errors";
 import { retryAfterHeader } from "../ratelimit/rate-headers";
 import { canonicalJson } from "./canonical-json";
 import { loggableError } from "../observability/loggable-error";
@@ -51,6 +52,13 @@ const replayOf = (
   }
   return { status: row.status!, body: stored.body, replayed: true };
 };
+
+/** The codes `withIdempotency` answers: a route that takes it lists them in its `errors`. */
+export const idempotencyErrors = [
+  "idempotency_key_reused",
+  "idempotency_key_in_use",
+  "invalid_idempotency_key",
+] as const satisfies readonly ErrorCode[];
 
 /**
  * Runs `work` once per (scope, partner, key). The key is reserved in D1 before the work starts, so of
