@@ -17,6 +17,9 @@ import { checkBody, humanSignals, unique } from "../support/radar-fixtures";
 let worker: LocalWorker;
 let prism: PrismProxy;
 let document: string;
+/** No call of this flow takes a second; one that takes this long hangs, and fails with what each side says. */
+const CALL_DEADLINE_MS = 30_000;
+
 /** Method and path of every call, to tell how many documented operations the flow reached. */
 const exercised = new Set<string>();
 
@@ -29,10 +32,20 @@ const call = async (method: string, path: string, body?: unknown, auth: Auth = {
   if (body !== undefined) headers["content-type"] = "application/json";
   if (auth.apiKey) headers["api-key"] = auth.apiKey;
   if (auth.bearer) headers.authorization = `Bearer ${auth.bearer}`;
-  const res = await fetch(`${(auth.via ?? prism).url}${path}`, {
+  const via = auth.via ?? prism;
+  const res = await fetch(`${via.url}${path}`, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(CALL_DEADLINE_MS),
+  }).catch(async (error: Error) => {
+    // A call that never answers: say which side kept it, the Worker asked directly or Prism.
+    const direct = await fetch(`${worker.url}/health`, { signal: AbortSignal.timeout(5_000) })
+      .then((r) => `answers /health directly with ${r.status}`)
+      .catch((e: Error) => `does not answer /health directly either (${e.name})`);
+    throw new Error(
+      `${method} ${path} through Prism: ${error.name} after ${CALL_DEADLINE_MS} ms; the Worker ${direct}\nPrism's output:\n${via.output().slice(-3000)}`,
+    );
   });
   exercised.add(`${method} ${new URL(path, prism.url).pathname}`);
   const text = await res.text();
