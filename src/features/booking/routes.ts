@@ -109,6 +109,19 @@ const countUsage = (c: Context<AccessEnv>, connection: CoreConnection, operation
     requestId: c.get("requestId"),
   });
 
+/** What a search answers beside the platform's errors, in the contract's shape or Hotel-X's. */
+const searchErrors = [
+  "no_connection",
+  "malformed_connection_code",
+  "unknown_connection",
+  "connection_access_denied",
+  "invalid_dates",
+  "invalid_occupancy",
+  "invalid_timeout",
+  "rate_limit_exceeded",
+  "unsupported_currency",
+] as const;
+
 const search = apiRoute({
   operationId: "searchAvailability",
   method: "post",
@@ -119,17 +132,7 @@ const search = apiRoute({
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, coreAccess()] as const,
   request: body(searchRequestSchema),
-  errors: [
-    "no_connection",
-    "malformed_connection_code",
-    "unknown_connection",
-    "connection_access_denied",
-    "invalid_dates",
-    "invalid_occupancy",
-    "invalid_timeout",
-    "rate_limit_exceeded",
-    "unsupported_currency",
-  ],
+  errors: searchErrors,
   responses: {
     200: { description: "Options per accommodation", headers: rateLimitHeaders, ...json(searchResponseSchema) },
   },
@@ -145,17 +148,7 @@ const searchTgxRoute = apiRoute({
   security: apiKeySecurity,
   middleware: [replicaReadsAllowed, coreAccess()] as const,
   request: body(tgxSearchRequestSchema),
-  errors: [
-    "no_connection",
-    "malformed_connection_code",
-    "unknown_connection",
-    "connection_access_denied",
-    "invalid_dates",
-    "invalid_occupancy",
-    "invalid_timeout",
-    "rate_limit_exceeded",
-    "unsupported_currency",
-  ],
+  errors: searchErrors,
   responses: {
     200: {
       description: "Hotel-X HotelSearch: options, and supplier-level errors/warnings",
