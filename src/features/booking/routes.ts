@@ -49,7 +49,7 @@ import {
   searchResponseSchema,
 } from "./schemas";
 import { searchAvailability, searchQueryOf } from "./search";
-import { supplyOptionsOf } from "../supply";
+import { supplierFailureCodes, supplyOptionsOf } from "../supply";
 import { searchTgx } from "./tgx-search";
 import { tgxSearchRequestSchema, tgxSearchResponseSchema } from "./tgx-schemas";
 import { cardDataGuardErrors, noRawCardData } from "../../platform/card-data/card-data";
@@ -184,9 +184,7 @@ const quote = apiRoute({
     "room_unavailable",
     "price_changed",
     "currency_not_convertible",
-    "supplier_error",
-    "supplier_unavailable",
-    "supplier_timeout",
+    ...supplierFailureCodes,
   ],
   responses: {
     200: { description: "The quote", headers: rateLimitHeaders, ...json(quoteResponseSchema) },
@@ -347,9 +345,7 @@ const commit = apiRoute({
   },
   errors: [
     ...idempotencyErrors,
-    "supplier_error",
-    "supplier_unavailable",
-    "supplier_timeout",
+    ...supplierFailureCodes,
     "invalid_connection_code",
     "invalid_timeout",
     "booking_not_found",
@@ -438,9 +434,7 @@ const cancel = apiRoute({
   request: { headers: idempotencyHeader, body: { required: true, ...json(cancelRequestSchema, cancelExamples) } },
   errors: [
     ...idempotencyErrors,
-    "supplier_error",
-    "supplier_unavailable",
-    "supplier_timeout",
+    ...supplierFailureCodes,
     "invalid_connection_code",
     "invalid_timeout",
     "booking_not_found",

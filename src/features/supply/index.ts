@@ -41,7 +41,13 @@ export {
   supplyOptionsOf,
 } from "./supplier-deadline";
 export type { SupplyOptions } from "./supplier-deadline";
-export { MIXED_PRODUCT_SEPARATOR, PAYMENT_TYPES, SupplierFailure, SupplierRefusal } from "./supplier";
+export {
+  MIXED_PRODUCT_SEPARATOR,
+  PAYMENT_TYPES,
+  SupplierFailure,
+  SupplierRefusal,
+  supplierFailureCodes,
+} from "./supplier";
 export type {
   AccommodationSelection,
   BookAnswer,

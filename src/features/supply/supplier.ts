@@ -160,8 +160,9 @@ export class SupplierRefusal extends Error {
   }
 }
 
-/** Why a supplier gave no answer: too late, a broken answer, or not asked at all (circuit open). */
-export type SupplierFailureCode = "supplier_timeout" | "supplier_error" | "supplier_unavailable";
+/** Why a supplier gave no answer: a broken answer, not asked at all (circuit open), or too late. */
+export const supplierFailureCodes = ["supplier_error", "supplier_unavailable", "supplier_timeout"] as const;
+export type SupplierFailureCode = (typeof supplierFailureCodes)[number];
 
 /** Thrown by a supplier that could not answer; a search turns it into one `warnings[]` entry. */
 export class SupplierFailure extends Error {
