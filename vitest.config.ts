@@ -6,6 +6,7 @@ import { build } from "esbuild";
 import { unstable_readConfig } from "wrangler";
 import { defineConfig } from "vitest/config";
 import { sandboxUrl } from "./test/support/accounts";
+import { SpreadProjects } from "./test/support/file-order";
 
 // Tests use the documented local demo values, whatever a developer's own .dev.vars says.
 const demoVars = Object.fromEntries(
@@ -106,11 +107,11 @@ const zodAsBundled = [
 ];
 
 /**
- * One run, one summary: `vitest run` runs five projects, group by group (2 cores).
+ * One run, one summary: `vitest run` runs five projects side by side (maxWorkers below).
  * - workerd: the Worker inside workerd with real local D1, KV, Durable Objects and queues;
  * - unit and scripts: pure logic and the project's own lint rules, under Node;
  * - e2e: `npm start` and the operator CLI out of process, over real HTTP;
- * - browser: the Worker out of process driven by Debian's Chromium, one file at a time.
+ * - browser: the Worker out of process driven by Debian's Chromium.
  * `--project <name>` runs one of them; a file path runs that file in the project that owns it.
  */
 export default defineConfig({
@@ -167,7 +168,6 @@ export default defineConfig({
           css: { include: [/swagger-ui\.css/] },
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -180,7 +180,6 @@ export default defineConfig({
           environment: "node",
           // workerd's clock is UTC; so is this one, whatever the machine's zone (dates in chat parsing).
           env: { TZ: "UTC" },
-          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -189,7 +188,6 @@ export default defineConfig({
           name: "scripts",
           include: ["scripts/**/*.test.ts"],
           environment: "node",
-          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -199,9 +197,7 @@ export default defineConfig({
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // One file at a time: two `npm start`s side by side (start.test.ts, readme.test.ts) trip each other.
-          fileParallelism: false,
-          sequence: { groupOrder: 2 },
+          // Files run side by side: each server has its own ports (DevTools' too) and state folder.
         },
       },
       {
@@ -211,18 +207,19 @@ export default defineConfig({
           environment: "node",
           testTimeout: 180_000,
           hookTimeout: 180_000,
-          // One Worker for every browser file (browser-server.ts); each file opens its own Chromium,
-          // one file at a time on a 2-core machine.
+          // One Worker for every browser file (browser-server.ts, started in the background);
+          // each file opens its own Chromium.
           globalSetup: ["./test/support/browser-server.ts"],
-          fileParallelism: false,
-          sequence: { groupOrder: 3 },
         },
       },
     ],
-    // vitest's default is one file fewer than the cores: one at a time on the 2-core machine, where a
-    // workerd file waits on its runtime and local storage much of the time. Two at once there took
-    // the workerd group from 268 s to 192 s. The e2e and browser groups keep one file at a time.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // One group, one more file at a time than the cores: a workerd file waits on its runtime and
+    // local storage much of the time, an e2e or browser file on its server, so on the 2-core machine
+    // three at once keep both cores busy (vitest's default, cores - 1, ran one file at a time there).
+    // Files are spread project by project over the run (file-order.ts), so the out-of-process files
+    // run beside workerd's rather than all together first.
+    maxWorkers: availableParallelism() + 1,
+    sequence: { sequencer: SpreadProjects },
     // The Worker logs one JSON line per request; keep them out of the test report.
     onConsoleLog: (log) => !log.includes('"event":"request"'),
   },

@@ -24,7 +24,10 @@ if (bootstrapped !== 0) process.exit(bootstrapped ?? 1);
 
 // --test-scheduled: GET /__scheduled runs the upkeep. The URL wrangler prints without it
 // (/cdn-cgi/handler/scheduled) answers 500 and runs nothing when the Worker has static assets.
-const dev = startWrangler([...devArgs({ port }), "--test-scheduled"], "pipe");
+// wrangler's DevTools port: 9229, or another when taken; INSPECTOR_PORT names one (0 for any free
+// one, which is what two npm starts begun at the same moment need: each could see 9229 free).
+const inspectorPort = process.env.INSPECTOR_PORT ? Number(process.env.INSPECTOR_PORT) : undefined;
+const dev = startWrangler([...devArgs({ port, inspectorPort }), "--test-scheduled"], "pipe");
 // The sandbox from its own folder: wrangler compares ./worker-configuration.d.ts with the config it
 // serves, and the API's file beside the sandbox's config gave a false "types might be out of date".
 const sandbox = startWrangler(

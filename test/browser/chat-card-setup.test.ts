@@ -1,5 +1,6 @@
 import type { BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { browserWorker } from "../support/browser-worker";
 import { CHROMIUM, hasChromium, launchChromium } from "../support/chromium";
 import { DEMO } from "../support/accounts";
 
@@ -9,11 +10,12 @@ if (!hasChromium)
 const addDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 describe.skipIf(!hasChromium)("chat card setup in Chromium", () => {
-  const server = { base: inject("browserWorker") };
+  const server = { base: "" };
   let browser: BrowserContext;
   let closeBrowser: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
+    server.base = await browserWorker();
     ({ browser, close: closeBrowser } = await launchChromium());
   });
 

@@ -2,8 +2,9 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../local/platform";
+import { browserWorker } from "../support/browser-worker";
 import { CHROMIUM, hasChromium, launchChromium } from "../support/chromium";
 import { DEMO } from "../support/accounts";
 
@@ -59,13 +60,14 @@ const runCheck = async (base: string, sessionId: string) => {
 describe.skipIf(!hasChromium)(
   "radar snippet in Chromium (skipped without /usr/bin/chromium: apt-get install -y chromium)",
   () => {
-    const worker = { url: inject("browserWorker") };
+    const worker = { url: "" };
     let site: { server: Server; origin: string };
     let browser: BrowserContext;
     let closeBrowser: (() => Promise<void>) | undefined;
     const pages = new Map<string, string>();
 
     beforeAll(async () => {
+      worker.url = await browserWorker();
       site = await startPartnerSite(pages);
       ({ browser, close: closeBrowser } = await launchChromium());
     });

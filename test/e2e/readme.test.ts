@@ -94,6 +94,8 @@ describe("README, followed in order against npm start on a non-default port", ()
         PORT: String(port),
         HOTELX_SANDBOX_PORT: String(sandboxPort),
         EDGESTAY_STATE_DIR: stateDir,
+        // Any free DevTools port: another npm start may be starting beside this one (vitest.config.ts).
+        INSPECTOR_PORT: "0",
       },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,

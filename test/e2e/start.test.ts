@@ -50,6 +50,8 @@ describe("npm start, out of process", () => {
         PORT: String(port),
         HOTELX_SANDBOX_PORT: String(sandboxPort),
         EDGESTAY_STATE_DIR: stateDir,
+        // Any free DevTools port: another npm start may be starting beside this one (vitest.config.ts).
+        INSPECTOR_PORT: "0",
         // As a developer's shell has it: vitest.config.ts lowers wrangler's log level for the suite.
         WRANGLER_LOG: "log",
       },
@@ -203,10 +205,15 @@ describe("npm start, out of process", () => {
     const restarted = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
       cwd: root,
       env,
-      stdio: ["ignore", "ignore", "ignore"],
+      stdio: ["ignore", "pipe", "pipe"],
     });
+    let restartOutput = "";
+    restarted.stdout!.on("data", (d) => (restartOutput += d));
+    restarted.stderr!.on("data", (d) => (restartOutput += d));
     try {
-      await waitFor(`http://127.0.0.1:${port}/health`, restarted, 100_000);
+      await waitFor(`http://127.0.0.1:${port}/health`, restarted, 100_000).catch((e) => {
+        throw new Error(`${e.message}\n${restartOutput}`);
+      });
       expect(processesUsing(stateDir).length).toBeGreaterThan(0);
       const exited = new Promise<void>((ok) => restarted.on("exit", () => ok()));
       restarted.kill("SIGINT");

@@ -1,15 +1,18 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { bootstrap } from "../../local/bootstrap";
-import { startLocalServer } from "../../local/server";
+import { type LocalServer, startLocalServer } from "../../local/server";
 import { hasChromium } from "./chromium";
 
 declare module "vitest" {
   interface ProvidedContext {
-    /** Origin of the one Worker the browser files share (`wrangler dev`, as npm start serves it); "" without Chromium. */
-    browserWorker: string;
+    /**
+     * The file that will hold the shared Worker's start-up outcome (browser-worker.ts reads it);
+     * "" without Chromium.
+     */
+    browserWorkerFile: string;
   }
 }
 
@@ -17,18 +20,34 @@ declare module "vitest" {
  * vitest globalSetup of the browser project: one `wrangler dev` of the API over its own state
  * (migrations, demo accounts, 50 accommodations) for every browser file, instead of one per file.
  * Each file opens its own Chromium and works as its own partner session, so they do not share state.
+ *
+ * The Worker starts in the background, so the other projects' files run while it seeds and
+ * starts; the outcome (its origin, or why it did not start) is written to a file the browser
+ * files wait for (browserWorker()).
  */
 export default async function setup(project: TestProject) {
   if (!hasChromium) {
-    project.provide("browserWorker", "");
+    project.provide("browserWorkerFile", "");
     return;
   }
-  const stateDir = mkdtempSync(join(tmpdir(), "edgestay-browser-"));
-  await bootstrap(50, stateDir);
-  const server = await startLocalServer(stateDir);
-  project.provide("browserWorker", server.base);
+  const dir = mkdtempSync(join(tmpdir(), "edgestay-browser-"));
+  const stateDir = join(dir, "state");
+  const outcome = join(dir, "worker.json");
+  const starting: Promise<LocalServer | undefined> = bootstrap(50, stateDir)
+    .then(() => startLocalServer(stateDir))
+    .then(
+      (server) => {
+        writeFileSync(outcome, JSON.stringify({ origin: server.base }));
+        return server;
+      },
+      (error: unknown) => {
+        writeFileSync(outcome, JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
+        return undefined;
+      },
+    );
+  project.provide("browserWorkerFile", outcome);
   return async () => {
-    await server.stop();
-    rmSync(stateDir, { recursive: true, force: true });
+    await (await starting)?.stop();
+    rmSync(dir, { recursive: true, force: true });
   };
 }
