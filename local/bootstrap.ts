@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { getPlatformProxy, unstable_readConfig } from "wrangler";
 import { SANDBOX_DEFAULT_PORT, sandboxUrl } from "../test/support/accounts";
@@ -9,7 +9,7 @@ import {
   seedDemoAccounts,
   seedDemoUpstream,
 } from "../test/support/seed";
-import { defaultStateDir, devVar, ensureDevVars, migrateLocal, quietWranglerEnv, root } from "./platform";
+import { defaultStateDir, devVar, ensureDevVars, migrateLocal, quietWranglerEnv, replaceFile, root } from "./platform";
 import { progressBar } from "./progress";
 
 export const DEFAULT_ACCOMMODATIONS = 2_000;
@@ -23,7 +23,7 @@ const seedConfig = () => {
   const config = unstable_readConfig({ config: join(root, "wrangler.toml") });
   const path = join(root, ".wrangler", "seed.wrangler.json");
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(
+  replaceFile(
     path,
     JSON.stringify({
       name: "edgestay-seed",

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 
@@ -76,11 +76,21 @@ export const runWrangler = (args: string[]): Promise<string> =>
     });
   });
 
+/**
+ * Writes `path` whole or not at all (a temporary file renamed over it): set-ups running side by
+ * side (the e2e and browser tests' servers) read these files while another one writes them.
+ */
+export const replaceFile = (path: string, content: string) => {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, content);
+  renameSync(temporary, path);
+};
+
 /** Creates .dev.vars from the documented demo values when it is missing, or completes an older one. */
 export const ensureDevVars = () => {
   const target = join(root, ".dev.vars");
   if (!existsSync(target)) {
-    copyFileSync(join(root, ".dev.vars.example"), target);
+    replaceFile(target, readFileSync(join(root, ".dev.vars.example"), "utf8"));
     console.log("Created .dev.vars from .dev.vars.example (local demo values).");
     return;
   }
@@ -92,7 +102,7 @@ export const ensureDevVars = () => {
     .split("\n")
     .filter((line) => /^[A-Z_]+=/.test(line) && !present.has(line.slice(0, line.indexOf("="))));
   if (missing.length > 0) {
-    appendFileSync(target, `${current === "" || current.endsWith("\n") ? "" : "\n"}${missing.join("\n")}\n`);
+    replaceFile(target, `${current}${current === "" || current.endsWith("\n") ? "" : "\n"}${missing.join("\n")}\n`);
     console.log(
       `Added to .dev.vars from .dev.vars.example: ${missing.map((line) => line.slice(0, line.indexOf("="))).join(", ")}.`,
     );
