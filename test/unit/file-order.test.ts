@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import type { TestSpecification, Vitest } from "vitest/node";
+import { SpreadProjects } from "../support/file-order";
+
+// What BaseSequencer reads: no cached results and no file stats, so each project keeps the order given.
+const context = {
+  config: { root: "/repo" },
+  cache: { getFileTestResults: () => undefined, getFileStats: () => undefined },
+} as unknown as Vitest;
+
+const specs = (project: string, names: string[]) => {
+  const config = { sequence: { groupOrder: 0 }, isolate: true };
+  return names.map((name) => ({ project: { name: project, config }, moduleId: `/repo/${name}` }));
+};
+
+describe("the test files' order (vitest.config.ts sequencer)", () => {
+  it("spreads each project's files over the order, a project's file i of n at i / n, in the project's own order", async () => {
+    const files = [
+      ...specs("workerd", ["w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7"]),
+      ...specs("e2e", ["e0", "e1", "e2", "e3"]),
+      ...specs("browser", ["b0", "b1"]),
+    ] as unknown as TestSpecification[];
+    const order = (await new SpreadProjects(context).sort(files)).map((spec) => spec.moduleId.slice("/repo/".length));
+    expect(order).toEqual(["b0", "e0", "w0", "w1", "e1", "w2", "w3", "b1", "e2", "w4", "w5", "e3", "w6", "w7"]);
+  });
+
+  it("keeps every file once", async () => {
+    const files = [...specs("unit", ["u0"]), ...specs("workerd", ["w0", "w1", "w2"])] as unknown as TestSpecification[];
+    const order = await new SpreadProjects(context).sort(files);
+    expect(new Set(order).size).toBe(files.length);
+    expect(order).toHaveLength(files.length);
+  });
+});
