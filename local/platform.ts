@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 
@@ -116,23 +116,4 @@ export const devVar = (name: string): string => {
     .find((l) => l.startsWith(`${name}=`));
   if (!line) throw new Error(`${name} is missing from .dev.vars`);
   return line.slice(name.length + 1).trim();
-};
-
-/**
- * Applies the local D1 migrations and prints one line: wrangler redraws its whole migration table
- * after each file (29 tables for a fresh database), which buried everything else npm start says.
- */
-export const migrateLocal = async (stateDir = defaultStateDir) => {
-  mkdirSync(stateDir, { recursive: true });
-  const output = await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
-  console.log(migrationSummary(output));
-};
-
-/** One line for wrangler's migration output: how many were applied, or none to apply. */
-export const migrationSummary = (output: string): string => {
-  const applied = /About to apply (\d+) migration/.exec(output);
-  const total = readdirSync(join(root, "migrations")).filter((f) => f.endsWith(".sql")).length;
-  if (applied) return `D1 migrations: applied ${applied[1]} (${total} in migrations/).`;
-  if (output.includes("No migrations to apply")) return `D1 migrations: all ${total} already applied.`;
-  return `D1 migrations: up to date (${total} in migrations/).`; // wrangler's output lowered by WRANGLER_LOG
 };
