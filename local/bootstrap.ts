@@ -19,8 +19,7 @@ export const LARGE_ACCOMMODATIONS = 100_000;
  * The seed needs only D1: a config with just that binding (same database id, so the same local
  * file) keeps the proxy from warning about the Worker's Durable Objects it cannot host.
  */
-const seedConfig = () => {
-  const config = unstable_readConfig({ config: join(root, "wrangler.toml") });
+const seedConfig = (config: ReturnType<typeof unstable_readConfig>) => {
   const path = join(root, ".wrangler", "seed.wrangler.json");
   mkdirSync(dirname(path), { recursive: true });
   replaceFile(
@@ -40,10 +39,10 @@ const seedConfig = () => {
  * file with its record in one batch), so wrangler sees them applied. Through the seed's own proxy:
  * a `wrangler d1 migrations apply --local` process took about 9 s of CPU on a fresh database.
  */
-const applyMigrations = async (db: D1Database): Promise<string> => {
-  const config = unstable_readConfig({ config: join(root, "wrangler.toml") }).d1_databases[0];
-  const table = config?.migrations_table ?? "d1_migrations";
-  const dir = join(root, config?.migrations_dir ?? "migrations");
+const applyMigrations = async (db: D1Database, config: ReturnType<typeof unstable_readConfig>): Promise<string> => {
+  const database = config.d1_databases[0];
+  const table = database?.migrations_table ?? "d1_migrations";
+  const dir = join(root, database?.migrations_dir ?? "migrations");
   const files = readdirSync(dir)
     .filter((name) => name.endsWith(".sql"))
     .sort();
@@ -75,13 +74,14 @@ export const bootstrap = async (
   ensureDevVars();
   mkdirSync(stateDir, { recursive: true });
   Object.assign(process.env, quietWranglerEnv());
+  const config = unstable_readConfig({ config: join(root, "wrangler.toml") });
   const { env, dispose } = await getPlatformProxy<Env>({
-    configPath: seedConfig(),
+    configPath: seedConfig(config),
     persist: { path: `${stateDir}/v3` },
     remoteBindings: false,
   });
   try {
-    console.log(await applyMigrations(env.DB));
+    console.log(await applyMigrations(env.DB, config));
     await seedDemoAccounts(env.DB);
     const present = await countAccommodations(env.DB);
     if (present < accommodationCount) {

@@ -61,21 +61,6 @@ export const devArgs = (options: {
   "--show-interactive-dev-session=false",
 ];
 
-/** Runs wrangler with its output kept; on failure the output is printed, so nothing is lost. */
-export const runWrangler = (args: string[]): Promise<string> =>
-  new Promise((ok, fail) => {
-    const child = startWrangler(args, "pipe");
-    let output = "";
-    child.stdout?.on("data", (d) => (output += d));
-    child.stderr?.on("data", (d) => (output += d));
-    child.on("error", fail);
-    child.on("exit", (code) => {
-      if (code === 0) return ok(output);
-      process.stderr.write(output);
-      fail(new Error(`wrangler ${args.join(" ")} exited with ${code}`));
-    });
-  });
-
 /**
  * Writes `path` whole or not at all (a temporary file renamed over it): set-ups running side by
  * side (the e2e and browser tests' servers) read these files while another one writes them.

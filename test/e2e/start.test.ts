@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { quietWranglerEnv, wranglerBin } from "../../local/platform";
 import { freePort } from "../../local/server";
 import { DEMO, DEMO_SAVED_CARD, SANDBOX_DEFAULT_PORT } from "../support/accounts";
 
@@ -157,6 +158,15 @@ describe("npm start, out of process", () => {
     while (!output.includes(requestId) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(output.split("\n").filter((line) => line.includes(requestId))).toHaveLength(1);
     expect(output).not.toMatch(/\[wrangler:info\] GET \/health 200/);
+  });
+
+  it("records the migrations as wrangler does: its own command finds none to apply", () => {
+    const listed = execFileSync(
+      process.execPath,
+      [wranglerBin, "d1", "migrations", "list", "DB", "--local", "--persist-to", stateDir],
+      { cwd: root, env: { ...quietWranglerEnv(), WRANGLER_LOG: "log" }, encoding: "utf8" },
+    );
+    expect(listed).toContain("No migrations to apply");
   });
 
   it("runs the upkeep on demand with the command it prints (every task logs its line)", async () => {
