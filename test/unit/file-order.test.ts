@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { TestSpecification, Vitest } from "vitest/node";
 import { SpreadProjects } from "../support/file-order";
 
-// What BaseSequencer reads: no cached results and no file stats, so each project keeps the order given.
+// What BaseSequencer reads: no cached results and no file stats, so each project keeps the order given
+// (files the committed timings do not know).
 const context = {
   config: { root: "/repo" },
   cache: { getFileTestResults: () => undefined, getFileStats: () => undefined },
@@ -22,6 +23,36 @@ describe("the test files' order (vitest.config.ts sequencer)", () => {
     ] as unknown as TestSpecification[];
     const order = (await new SpreadProjects(context).sort(files)).map((spec) => spec.moduleId.slice("/repo/".length));
     expect(order).toEqual(["b0", "e0", "w0", "w1", "e1", "w2", "w3", "b1", "e2", "w4", "w5", "e3", "w6", "w7"]);
+  });
+
+  it("runs a project's longest files first: vitest's timing of the last run, else the committed one, a failed file before all", async () => {
+    const files = specs("workerd", [
+      "src/features/partners/api-keys.test.ts",
+      "src/features/webhooks/event-log.test.ts",
+      "test/workers/d1-session.test.ts",
+    ]) as unknown as TestSpecification[];
+    const names = (order: TestSpecification[]) => order.map((spec) => spec.moduleId.slice("/repo/".length));
+    // A fresh clone: the committed timings (the event log's file is the longest, the API keys' the shortest).
+    expect(names(await new SpreadProjects(context).sort(files))).toEqual([
+      "src/features/webhooks/event-log.test.ts",
+      "test/workers/d1-session.test.ts",
+      "src/features/partners/api-keys.test.ts",
+    ]);
+    // vitest's own timings win; a file that failed last goes first.
+    const timings: Record<string, { duration: number; failed: boolean }> = {
+      "workerd:src/features/partners/api-keys.test.ts": { duration: 90_000, failed: false },
+      "workerd:src/features/webhooks/event-log.test.ts": { duration: 1_000, failed: false },
+      "workerd:test/workers/d1-session.test.ts": { duration: 10, failed: true },
+    };
+    const cached = {
+      ...context,
+      cache: { getFileTestResults: (key: string) => timings[key], getFileStats: () => undefined },
+    } as unknown as Vitest;
+    expect(names(await new SpreadProjects(cached).sort(files))).toEqual([
+      "test/workers/d1-session.test.ts",
+      "src/features/partners/api-keys.test.ts",
+      "src/features/webhooks/event-log.test.ts",
+    ]);
   });
 
   it("keeps every file once", async () => {
