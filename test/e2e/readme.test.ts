@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../local/server";
+import { spawnNpmStart } from "../support/npm-start";
 import { mismatches, type ShellBlock, shellBlocks } from "../support/readme-blocks";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -85,23 +86,8 @@ describe("README, followed in order against npm start on a non-default port", ()
     while (port === 8787);
     const sandboxPort = await freePort();
     stateDir = mkdtempSync(join(tmpdir(), "edgestay-readme-state-"));
-    // npm start as README's set-up block runs it, on PORT; its own sandbox port and state folder,
-    // so it never meets an `npm start` running beside it.
-    server = spawn("npm", ["start", "--silent"], {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOTELX_SANDBOX_PORT: String(sandboxPort),
-        EDGESTAY_STATE_DIR: stateDir,
-        // Any free DevTools port: another npm start may be starting beside this one (vitest.config.ts).
-        INSPECTOR_PORT: "0",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    server.stdout!.on("data", (d) => (serverOutput += d));
-    server.stderr!.on("data", (d) => (serverOutput += d));
+    // npm start as README's set-up block runs it, on PORT.
+    server = spawnNpmStart({ port, sandboxPort, stateDir, onOutput: (d) => (serverOutput += d) });
     // A fresh clone seeds 2,000 accommodations first; beside the other e2e files on 2 cores it can take a while.
     const deadline = Date.now() + 170_000;
     for (;;) {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quietWranglerEnv, wranglerBin } from "../../local/platform";
 import { freePort } from "../../local/server";
 import { DEMO, DEMO_SAVED_CARD, SANDBOX_DEFAULT_PORT } from "../support/accounts";
+import { spawnNpmStart } from "../support/npm-start";
 
 const root = resolve(import.meta.dirname, "../..");
 
@@ -42,25 +43,14 @@ describe("npm start, out of process", () => {
     sandboxPort = await freePort();
     stateDir = mkdtempSync(join(tmpdir(), "edgestay-e2e-"));
     base = `http://127.0.0.1:${port}`;
-    // `npm start` exactly as README says, in its own process group like a terminal job; its own
-    // sandbox port, so it never meets (or re-seeds connection 1002 of) an npm start running beside it.
-    child = spawn("npm", ["start", "--silent"], {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOTELX_SANDBOX_PORT: String(sandboxPort),
-        EDGESTAY_STATE_DIR: stateDir,
-        // Any free DevTools port: another npm start may be starting beside this one (vitest.config.ts).
-        INSPECTOR_PORT: "0",
-        // As a developer's shell has it: vitest.config.ts lowers wrangler's log level for the suite.
-        WRANGLER_LOG: "log",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
+    child = spawnNpmStart({
+      port,
+      sandboxPort,
+      stateDir,
+      onOutput: (d) => (output += d),
+      // As a developer's shell has it: vitest.config.ts lowers wrangler's log level for the suite.
+      env: { WRANGLER_LOG: "log" },
     });
-    child.stdout!.on("data", (d) => (output += d));
-    child.stderr!.on("data", (d) => (output += d));
     const started = Date.now();
     await waitFor(`${base}/health`, child, 110_000).catch((e) => {
       throw new Error(`${e.message}\n${output}`);
