@@ -97,8 +97,9 @@ export const bootstrap = async (
     } else {
       console.log(`Demo data present (${present} accommodations).`);
     }
-    // Connection 1002: the sandbox Hotel-X supplier that `npm start` runs beside the API. Its hotels'
-    // content rows come after the demo accommodations, so an interrupted seed is still counted short.
+    // Connection 1002: the sandbox Hotel-X supplier that `npm start` runs beside the API, on the port
+    // this start serves it on (set again on every start). Its hotels' content rows come after the
+    // demo accommodations, so an interrupted seed is still counted short.
     await seedDemoUpstream(env.DB, {
       credentialsKey: devVar("UPSTREAM_CREDENTIALS_KEY"),
       url: sandboxUrl(process.env.HOTELX_SANDBOX_PORT ?? SANDBOX_DEFAULT_PORT),

@@ -6,18 +6,19 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quietWranglerEnv, wranglerBin } from "../../local/platform";
 import { freePort } from "../../local/server";
-import { DEMO, DEMO_SAVED_CARD, SANDBOX_DEFAULT_PORT } from "../support/accounts";
+import { DEMO, DEMO_OPERATOR_TOKEN, DEMO_SAVED_CARD, SANDBOX_DEFAULT_PORT } from "../support/accounts";
 import { spawnNpmStart } from "../support/npm-start";
 
 const root = resolve(import.meta.dirname, "../..");
 
-const waitFor = async (url: string, child: ChildProcess, ms: number) => {
+/** Until `url` answers with a status `isReady` accepts (a 2xx unless told). */
+const waitFor = async (url: string, child: ChildProcess, ms: number, isReady = (res: Response) => res.ok) => {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`npm start exited early with ${child.exitCode}`);
     try {
       const res = await fetch(url);
-      if (res.ok) return;
+      if (isReady(res)) return;
     } catch {
       /* not up yet */
     }
@@ -191,8 +192,9 @@ describe("npm start, out of process", () => {
     await expect(fetch(`${base}/health`)).rejects.toThrow();
   });
 
-  // The same state folder, already migrated and seeded, so this start does not seed again.
-  it("stops wrangler and workerd when only the start process gets SIGINT (as a supervisor or a backgrounded job would send)", async () => {
+  // The same state folder, already migrated and seeded (the demo data is not seeded again), on
+  // another sandbox port: connection 1002 follows it.
+  it("on a restart with another sandbox port, points connection 1002 at it; stops wrangler and workerd when only the start process gets SIGINT (as a supervisor or a backgrounded job would send)", async () => {
     const port = await freePort();
     // The sandbox's default port taken (by this test when nothing else holds it): the start picks
     // another, as it does for the API's, instead of failing or sharing it.
@@ -200,6 +202,10 @@ describe("npm start, out of process", () => {
     await new Promise<void>((ok) =>
       holder.listen(SANDBOX_DEFAULT_PORT, "127.0.0.1", () => ok()).once("error", () => ok()),
     );
+    // The first start's sandbox port held too (a listener that never answers HTTP), so this start
+    // surely serves its sandbox elsewhere, and a 1002 left on the old URL could not reach a sandbox.
+    const oldSandbox = createServer().on("error", () => {});
+    await new Promise<void>((ok) => oldSandbox.listen(sandboxPort, "127.0.0.1", () => ok()).once("error", () => ok()));
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), EDGESTAY_STATE_DIR: stateDir };
     delete (env as NodeJS.ProcessEnv).HOTELX_SANDBOX_PORT;
     const restarted = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
@@ -214,6 +220,37 @@ describe("npm start, out of process", () => {
       await waitFor(`http://127.0.0.1:${port}/health`, restarted, 100_000).catch((e) => {
         throw new Error(`${e.message}\n${restartOutput}`);
       });
+      const newSandboxPort = Number(
+        /Sandbox Hotel-X supplier \(connection 1002\) starting on http:\/\/127\.0\.0\.1:(\d+)\./.exec(
+          restartOutput,
+        )?.[1],
+      );
+      expect(newSandboxPort).not.toBe(sandboxPort);
+      const upstream = await fetch(`http://127.0.0.1:${port}/api/connections/con_demo_hotelx/upstream`, {
+        headers: { authorization: `Bearer ${DEMO_OPERATOR_TOKEN}` },
+      });
+      expect(((await upstream.json()) as any).data.url).toBe(`http://127.0.0.1:${newSandboxPort}/`);
+      await waitFor(`http://127.0.0.1:${newSandboxPort}/`, restarted, 60_000, () => true);
+      const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+      const found = await fetch(`http://127.0.0.1:${port}/api/search`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "api-key": DEMO.apiKey.key },
+        body: JSON.stringify({
+          searchCriteria: {
+            destinations: { accommodations: [{ code: "HX001" }] },
+            occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+            checkIn: day(30),
+            checkOut: day(32),
+          },
+          settings: { access: { code: 1002 } },
+        }),
+      });
+      const searched = (await found.json()) as any;
+      expect(found.status, JSON.stringify(searched)).toBe(200);
+      expect(
+        searched.data.accommodations.map((a: any) => a.accommodationCode),
+        JSON.stringify(searched),
+      ).toEqual(["HX001"]);
       expect(processesUsing(stateDir).length).toBeGreaterThan(0);
       const exited = new Promise<void>((ok) => restarted.on("exit", () => ok()));
       restarted.kill("SIGINT");
@@ -224,6 +261,7 @@ describe("npm start, out of process", () => {
       await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
     } finally {
       holder.close();
+      oldSandbox.close();
       if (restarted.exitCode === null) restarted.kill("SIGKILL");
       for (const line of processesUsing(stateDir)) process.kill(Number(line.trim().split(/\s+/)[0]), "SIGKILL");
     }

@@ -5,7 +5,7 @@ import { hashPassword } from "../../src/platform/crypto/password";
 import { sha256Hex } from "../../src/platform/crypto/digest";
 import { apiKeys, partners, users } from "../../src/platform/db/schema";
 import { accommodations } from "../../src/features/content/tables";
-import { connections, connectionUpstreams } from "../../src/features/connections/tables";
+import { connections } from "../../src/features/connections/tables";
 import { DEMO_ACCOUNTS, DEMO_SAVED_CARD, DEMO_UPSTREAM_CONNECTION } from "./accounts";
 import { paymentMethods } from "../../src/features/payments/tables";
 import { setUpstream } from "../../src/features/connections/upstreams";
@@ -70,7 +70,9 @@ export const seedDemoAccounts = async (d1: D1Database) => {
 
 /**
  * Connection 1002 of the demo partner (b2b, tgx, in use), pointed at the sandbox Hotel-X supplier
- * at `url`. Safe to run again: the connection is kept; its upstream is made only when missing.
+ * at `url`. Safe to run again: the connection is kept, and its upstream is set again every time,
+ * through the operator route's own code (PUT /api/connections/{id}/upstream), so a start on another
+ * sandbox port (or with another UPSTREAM_CREDENTIALS_KEY) repoints it, whatever the state folder held.
  */
 export const seedDemoUpstream = async (
   d1: D1Database,
@@ -91,11 +93,6 @@ export const seedDemoUpstream = async (
       currentInUse: true,
     })
     .onConflictDoNothing();
-  const [present] = await db
-    .select({ id: connectionUpstreams.connectionId })
-    .from(connectionUpstreams)
-    .where(sql`${connectionUpstreams.connectionId} = ${connection.id}`);
-  if (present) return;
   await setUpstream(db, { credentialsKey: options.credentialsKey, local: true }, connection.id, {
     kind: upstream.kind,
     url: options.url,

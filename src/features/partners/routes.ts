@@ -83,11 +83,11 @@ const deleteUser = apiRoute({
   method: "delete",
   path: "/api/users/{id}",
   tags: ["Users"],
-  summary: "Delete a user of role user of the caller's partner (partner admin)",
-  description: "id: from GET /api/users.",
+  summary: "Delete a user of the caller's partner, admins included (partner admin)",
+  description: "id: from GET /api/users. Never oneself, never the partner's last active admin (409 last_admin).",
   ...bearer,
   request: { params: userIdParamSchema },
-  errors: ["admin_required", "user_not_found", "other_partner", "cannot_delete_self", "target_is_admin"],
+  errors: ["admin_required", "user_not_found", "other_partner", "cannot_delete_self", "last_admin"],
   responses: { 200: { description: "Deleted", ...json(emptyResponseSchema) } },
 });
 const activeStatus = apiRoute({

@@ -8,8 +8,11 @@ import {
   demoAdminToken,
   loginAs,
   md5,
+  OPERATOR,
   otherAdminToken,
 } from "../../../test/support/sessions";
+import { database } from "../../platform/db/client";
+import { deletePartnerUser } from "./users";
 import { DEMO, OTHER } from "../../../test/support/accounts";
 
 let admin: string;
@@ -22,6 +25,36 @@ beforeAll(async () => {
   const { profile, password } = await createUser(admin, "plain@demo.test");
   plainUser = { id: profile.id, token: await loginAs("plain@demo.test", password) };
 });
+
+/** A fresh partner (onboarded by the operator) with its first admin and a second one, both logged in. */
+const partnerWithTwoAdmins = async (id: string) => {
+  const password = await md5(`${id}-first`);
+  const onboarded = await call(
+    "POST",
+    "/api/partners",
+    { id, name: id, admin: { email: `first@${id}.test`, password } },
+    OPERATOR,
+  );
+  expect(onboarded.status, onboarded.text).toBe(201);
+  const firstToken = await loginAs(`first@${id}.test`, password);
+  const second = await createUser(firstToken, `second@${id}.test`, "admin");
+  return {
+    id,
+    first: { id: onboarded.json.data.admin.id as string, email: `first@${id}.test`, token: firstToken },
+    second: {
+      id: second.profile.id as string,
+      email: `second@${id}.test`,
+      token: await loginAs(`second@${id}.test`, second.password),
+    },
+  };
+};
+
+const activeAdmins = async (partnerId: string) =>
+  (
+    await env.DB.prepare("select id from users where partner_id = ? and role = 'admin' and is_active = 1 order by id")
+      .bind(partnerId)
+      .all<{ id: string }>()
+  ).results.map((r) => r.id);
 
 const PROFILE_KEYS = [
   "createdAt",
@@ -205,21 +238,70 @@ describe("DELETE /api/users/:id", () => {
     expect(byUser.json.message).toBe("Require partner admin role");
   });
 
-  it("400 Can only delete users of role user, not admin: an admin cannot delete another admin", async () => {
-    const { profile, password } = await createUser(admin, "admin-not-deletable@demo.test", "admin");
-    const secondAdmin = await loginAs("admin-not-deletable@demo.test", password);
+  it("deletes another admin of the same partner (the contract asks only 'same partner'); its token stops at once", async () => {
+    const { profile, password } = await createUser(admin, "admin-deletable@demo.test", "admin");
+    const secondAdmin = await loginAs("admin-deletable@demo.test", password);
     const res = await asBearer(admin).del(`/api/users/${profile.id}`);
-    expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({
-      message: "Can only delete users of role user, not admin",
-      code: "target_is_admin",
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ data: {}, message: "success" });
+    expect((await asBearer(secondAdmin).get("/api/users/me")).status).toBe(401);
+    const list = await asBearer(admin).get("/api/users");
+    expect(list.json.data.map((u: { id: string }) => u.id)).not.toContain(profile.id);
+  });
+
+  it("lets a newer admin delete the partner's first admin, then refuses to delete itself, the last", async () => {
+    const partner = await partnerWithTwoAdmins("admins-swap");
+    const res = await asBearer(partner.second.token).del(`/api/users/${partner.first.id}`);
+    expect(res.status).toBe(200);
+    expect(await activeAdmins(partner.id)).toEqual([partner.second.id]);
+    const self = await asBearer(partner.second.token).del(`/api/users/${partner.second.id}`);
+    expect(self.status).toBe(400);
+    expect(self.json).toMatchObject({ code: "cannot_delete_self", message: "Cannot delete your own user" });
+  });
+
+  it("two admins deleting each other at the same moment (5 partners at once): each partner keeps exactly one admin", async () => {
+    const partners = await Promise.all([1, 2, 3, 4, 5].map((n) => partnerWithTwoAdmins(`admins-race-${n}`)));
+    const answers = await Promise.all(
+      partners.flatMap((partner) => [
+        asBearer(partner.first.token).del(`/api/users/${partner.second.id}`),
+        asBearer(partner.second.token).del(`/api/users/${partner.first.id}`),
+      ]),
+    );
+    for (const [i, partner] of partners.entries()) {
+      const pair = answers.slice(2 * i, 2 * i + 2);
+      expect(pair.filter((r) => r.status === 200)).toHaveLength(1);
+      // The loser was refused by the delete's guard (409 last_admin) when it got past its own token
+      // check in time, else by that check (401: it was already deleted). Which one is the request
+      // order's; the test below holds the first case open.
+      const refused = pair.find((r) => r.status !== 200)!;
+      if (refused.status === 409)
+        expect(refused.json).toMatchObject({
+          code: "last_admin",
+          message: "Cannot delete the partner's last active admin",
+        });
+      else expect(refused.json).toMatchObject({ code: "invalid_token" });
+      expect(await activeAdmins(partner.id)).toHaveLength(1);
+    }
+  });
+
+  it("the guard is the delete's own condition: with both callers past their checks, exactly one delete happens", async () => {
+    // The window the race above aims at, held open: both admins already authenticated, neither deleted yet.
+    const partner = await partnerWithTwoAdmins("admins-window");
+    const caller = (who: { id: string; email: string }) => ({
+      userId: who.id,
+      partnerId: partner.id,
+      email: who.email,
+      role: "admin" as const,
     });
-    // Nor the other way round: the first admin survives the second.
-    const back = await asBearer(secondAdmin).del(`/api/users/${DEMO.admin.id}`);
-    expect(back.status).toBe(400);
-    expect(back.json.message).toBe("Can only delete users of role user, not admin");
-    expect((await asBearer(secondAdmin).get("/api/users/me")).status).toBe(200);
-    expect((await asBearer(admin).get("/api/users/me")).status).toBe(200);
+    const db = database(env.DB);
+    const outcomes = await Promise.allSettled([
+      deletePartnerUser(db, caller(partner.first), partner.second.id),
+      deletePartnerUser(db, caller(partner.second), partner.first.id),
+    ]);
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    const [refused] = outcomes.filter((o) => o.status === "rejected");
+    expect((refused as PromiseRejectedResult).reason).toMatchObject({ code: "last_admin" });
+    expect(await activeAdmins(partner.id)).toHaveLength(1);
   });
 
   it("404 User not found for an unknown id", async () => {
@@ -242,11 +324,12 @@ describe("POST /api/users/:id/active-status", () => {
     expect((await asBearer(token).get("/api/users/me")).status).toBe(200);
   });
 
-  it("400 Can only update user role status, not admin", async () => {
+  it("400 Can only update user role status, not admin: deactivating an admin stays refused", async () => {
     const { profile } = await createUser(admin, "admin-target@demo.test", "admin");
     const res = await asBearer(admin).post(`/api/users/${profile.id}/active-status`, { isActive: false });
     expect(res.status).toBe(400);
-    expect(res.json.message).toBe("Can only update user role status, not admin");
+    expect(res.json).toMatchObject({ code: "target_is_admin", message: "Can only update user role status, not admin" });
+    expect(await activeAdmins("demo")).toContain(profile.id);
     const self = await asBearer(admin).post(`/api/users/${DEMO.admin.id}/active-status`, { isActive: false });
     expect(self.status).toBe(400);
   });

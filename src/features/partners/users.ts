@@ -1,4 +1,5 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, exists, ne, or } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { BearerUser } from "../../platform/app-env";
 import { requireAdmin } from "../../platform/auth/bearer";
 import type { Db } from "../../platform/db/client";
@@ -95,15 +96,39 @@ const targetUser = async (db: Db, caller: BearerUser, id: string, otherPartnerMe
   return row;
 };
 
-/** The same rule as active-status (spec 3.4): an admin acts on users of role `user` only, never on an admin, self included. */
+/**
+ * Spec 4.9: the target must be of the caller's partner, whatever its role (an admin may delete
+ * another admin); never oneself, and never the partner's last active admin. That last rule is in
+ * the delete's own condition, so two admins deleting each other at the same moment cannot both
+ * succeed: the second statement finds no other active admin left and deletes nothing (409).
+ */
 export const deletePartnerUser = async (db: Db, caller: BearerUser, id: string): Promise<void> => {
   const row = await targetUser(db, caller, id, "Cannot delete user from another partner");
   if (row.id === caller.userId) throw new ApiError("cannot_delete_self", "Cannot delete your own user");
-  if (row.role !== "user") throw new ApiError("target_is_admin", "Can only delete users of role user, not admin");
-  // The role is in the condition too, so a promotion between the read and the delete cannot slip through.
-  await db
+  const others = alias(users, "others");
+  const anotherActiveAdmin = exists(
+    db
+      .select({ id: others.id })
+      .from(others)
+      .where(
+        and(
+          eq(others.partnerId, caller.partnerId),
+          eq(others.role, "admin"),
+          eq(others.isActive, true),
+          ne(others.id, row.id),
+        ),
+      ),
+  );
+  const [deleted] = await db
     .delete(users)
-    .where(and(eq(users.id, row.id), eq(users.partnerId, caller.partnerId), eq(users.role, "user")));
+    .where(
+      and(eq(users.id, row.id), eq(users.partnerId, caller.partnerId), or(eq(users.role, "user"), anotherActiveAdmin)),
+    )
+    .returning({ id: users.id });
+  if (deleted) return;
+  // Nothing deleted: gone meanwhile (another delete won), or the partner's last active admin.
+  if (!(await findUser(db, row.id))) throw new ApiError("user_not_found", "User not found");
+  throw new ApiError("last_admin", "Cannot delete the partner's last active admin");
 };
 
 export const setUserActiveStatus = async (
