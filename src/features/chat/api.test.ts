@@ -392,20 +392,24 @@ describe("explicit actions (section 6)", () => {
       "Booking BKNOTINTHISSESSION00 was not booked in this conversation, so I cannot cancel it here.",
     );
     // Inside its penalty window: the booking's own policy has a penalty of $40 due since yesterday.
-    const penaltyDue = {
-      refundable: true,
-      cancelPenalties: [
-        {
-          penaltyType: "AMOUNT",
-          currency: "USD",
-          deadline: new Date(Date.now() - 86_400_000).toISOString(),
-          value: 40,
-        },
-      ],
-    };
-    await env.DB.prepare("UPDATE bookings SET cancel_policy = ? WHERE reference = ?")
-      .bind(JSON.stringify(penaltyDue), bookingId)
-      .run();
+    const penaltyDue = (value: number) =>
+      env.DB.prepare("UPDATE bookings SET cancel_policy = ? WHERE reference = ?")
+        .bind(
+          JSON.stringify({
+            refundable: true,
+            cancelPenalties: [
+              {
+                penaltyType: "AMOUNT",
+                currency: "USD",
+                deadline: new Date(Date.now() - 86_400_000).toISOString(),
+                value,
+              },
+            ],
+          }),
+          bookingId,
+        )
+        .run();
+    await penaltyDue(40);
 
     // The attack's phrasings: each is answered, none cancels, and a "yes" after them cancels nothing.
     const question = await say(id, "What happens if I cancel my booking?");
@@ -471,15 +475,24 @@ describe("explicit actions (section 6)", () => {
     );
     expect(await statusOf()).toBe("success");
 
-    // Request, then an affirmative next turn: cancelled, at the fee shown.
+    // A fee that grew after it was shown (a later deadline passed) is asked again, never charged unseen.
     expect((await say(id, "I’d like to cancel my stay")).result.status).toBe("cancel_confirmation_required");
-    const cancelled = await say(id, "yes please cancel");
+    await penaltyDue(60);
+    const askedAgain = await say(id, "yes please cancel");
+    expect(askedAgain.result).toMatchObject({
+      status: "cancel_confirmation_required",
+      artifacts: { cancelPreview: { cancelPrice: { amount: 60, currency: "USD" } } },
+    });
+    expect(await statusOf()).toBe("success");
+
+    // Request, then an affirmative next turn: cancelled, at the fee shown.
+    const cancelled = await say(id, "cancel it");
     expect(cancelled.result).toMatchObject({
       status: "cancelled",
-      artifacts: { cancellation: { bookingId, status: "cancelled", cancelPrice: { currency: "USD", amount: 40 } } },
+      artifacts: { cancellation: { bookingId, status: "cancelled", cancelPrice: { currency: "USD", amount: 60 } } },
     });
     expect(cancelled.result.message.text).toBe(
-      `Your booking ${bookingId} at ${booked.hotelName} is cancelled. A cancellation fee of $40.00 applies.`,
+      `Your booking ${bookingId} at ${booked.hotelName} is cancelled. A cancellation fee of $60.00 applies.`,
     );
     expect(await statusOf()).toBe("cancelled");
     // Nothing left to cancel: said so, nothing cancelled twice.
