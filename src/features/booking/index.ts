@@ -4,6 +4,7 @@ export { BOOKING_TIMERS_QUEUE, runBookingTimers } from "./booking-timers";
 export type { BookingTimer } from "./booking-timers";
 export { eraseChatBookingHolders, partnerBooking } from "./bookings";
 export { cancelBooking } from "./cancel";
+export { previewCancellation } from "./cancellation-preview";
 export { bookingDeps } from "./deps";
 export { expiredHoldsTask } from "./hold";
 export { HoldExpiry } from "./hold-expiry";

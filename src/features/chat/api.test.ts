@@ -373,7 +373,7 @@ describe("explicit actions (section 6)", () => {
     });
   });
 
-  it("a text such as 'cancel my booking' cancels the session's booking through the same service", async () => {
+  it("text never cancels at once: questions and negations (any apostrophe) are answered, a request shows its fee, and only a yes within 10 minutes cancels (issue 37)", async () => {
     await actorWithCard("text-cancel-actor");
     const id = await startSession("text-cancel-actor");
     const nothing = await say(id, "cancel my booking");
@@ -384,24 +384,157 @@ describe("explicit actions (section 6)", () => {
     const list = (await say(id, `refundable rooms, ${NEW_YORK}`)).result.artifacts.shortlist;
     await act(id, "action_book_option", { optionId: list[0].optionId }, "pick-1");
     await say(id, "Katherine Johnson");
-    const bookingId = (await say(id, "yes")).result.artifacts.booking.bookingId;
+    const booked = (await say(id, "yes")).result.artifacts.booking;
+    const bookingId = booked.bookingId as string;
+    const statusOf = async () => (await call("GET", `/api/bookings/${bookingId}`)).json.data.status;
     const other = await say(id, "cancel reservation BKNOTINTHISSESSION00");
     expect(other.result.message.text).toBe(
       "Booking BKNOTINTHISSESSION00 was not booked in this conversation, so I cannot cancel it here.",
     );
-    expect((await call("GET", `/api/bookings/${bookingId}`)).json.data.status).toBe("success");
-    const cancelled = await say(id, "Please cancel my booking");
+    // Inside its penalty window: the booking's own policy has a penalty of $40 due since yesterday.
+    const penaltyDue = (value: number) =>
+      env.DB.prepare("UPDATE bookings SET cancel_policy = ? WHERE reference = ?")
+        .bind(
+          JSON.stringify({
+            refundable: true,
+            cancelPenalties: [
+              {
+                penaltyType: "AMOUNT",
+                currency: "USD",
+                deadline: new Date(Date.now() - 86_400_000).toISOString(),
+                value,
+              },
+            ],
+          }),
+          bookingId,
+        )
+        .run();
+    await penaltyDue(40);
+
+    // The attack's phrasings: each is answered, none cancels, and a "yes" after them cancels nothing.
+    const question = await say(id, "What happens if I cancel my booking?");
+    expect(question.result).toMatchObject({
+      status: "needs_input",
+      artifacts: { cancelPreview: { bookingId, cancellable: true, cancelPrice: { amount: 40, currency: "USD" } } },
+    });
+    expect(question.result.message.text).toContain("costs a cancellation fee of $40.00");
+    expect(question.result.message.text).toContain("I have not cancelled anything");
+    expect((await say(id, "yes")).result.status).not.toBe("cancelled");
+    for (const text of [
+      "don’t cancel my booking",
+      "don‘t cancel my booking",
+      "don＇t cancel my booking",
+      "please don't cancel it",
+      "if I cancel, what do I pay?",
+      "would cancelling cost anything",
+      "annuler ma réservation",
+    ]) {
+      const answer = await say(id, text);
+      expect(answer.result.status, text).not.toMatch(/cancel/);
+      expect(answer.result.artifacts.cancellation, text).toBeUndefined();
+      expect(await statusOf(), text).toBe("success");
+    }
+
+    // A request is asked back with its fee; a non-affirmative answer drops it, and a later yes does nothing.
+    const asked = await say(id, "Please cancel my booking");
+    expect(asked.result).toMatchObject({
+      status: "cancel_confirmation_required",
+      artifacts: {
+        cancelPreview: {
+          bookingId,
+          cancellable: true,
+          cancelPrice: { amount: 40, currency: "USD" },
+          expiresAt: expect.any(String),
+        },
+      },
+    });
+    expect(asked.result.message.text).toBe(
+      `Cancelling booking ${bookingId} at ${booked.hotelName} now costs a cancellation fee of $40.00 (of $${booked.totalPrice.toFixed(2)} charged). Shall I cancel it? Reply yes to cancel, or no to keep it (this question stays open for 10 minutes).`,
+    );
+    expect((await chat("GET", `/sessions/${id}`)).json.data.status).toBe("cancel_confirmation_required");
+    expect((await say(id, "please don’t")).result.message.text).toBe(
+      `Understood: booking ${bookingId} is kept, nothing was cancelled.`,
+    );
+    expect((await say(id, "yes")).result.status).not.toBe("cancelled");
+    await say(id, "cancel my booking");
+    expect((await say(id, "hmm, what about parking?")).result.status).not.toBe("cancelled");
+    expect((await say(id, "yes")).result.status).not.toBe("cancelled");
+    expect(await statusOf()).toBe("success");
+
+    // A yes after the 10 minutes cancels nothing.
+    await say(id, "cancel my booking");
+    await runInDurableObject(env.CHAT_SESSION.getByName(id), (_instance: ChatSession, state) => {
+      state.storage.sql.exec(
+        "UPDATE session SET state = json_set(state, '$.pendingCancel.expiresAt', ?)",
+        Date.now() - 1,
+      );
+    });
+    const late = await say(id, "yes");
+    expect(late.result.message.text).toBe(
+      `Your request to cancel booking ${bookingId} expired after 10 minutes, so nothing was cancelled. Say "cancel my booking" again to see what it costs now.`,
+    );
+    expect(await statusOf()).toBe("success");
+
+    // A fee that grew after it was shown (a later deadline passed) is asked again, never charged unseen.
+    expect((await say(id, "I’d like to cancel my stay")).result.status).toBe("cancel_confirmation_required");
+    await penaltyDue(60);
+    const askedAgain = await say(id, "yes please cancel");
+    expect(askedAgain.result).toMatchObject({
+      status: "cancel_confirmation_required",
+      artifacts: { cancelPreview: { cancelPrice: { amount: 60, currency: "USD" } } },
+    });
+    expect(await statusOf()).toBe("success");
+
+    // Request, then an affirmative next turn: cancelled, at the fee shown.
+    const cancelled = await say(id, "cancel it");
     expect(cancelled.result).toMatchObject({
       status: "cancelled",
-      artifacts: { cancellation: { bookingId, status: "cancelled", cancelPrice: { currency: "USD", amount: 0 } } },
+      artifacts: { cancellation: { bookingId, status: "cancelled", cancelPrice: { currency: "USD", amount: 60 } } },
     });
-    expect(cancelled.result.message.text).toMatch(
-      new RegExp(`^Your booking ${bookingId} at .+ is cancelled\\. Nothing is charged\\.$`),
+    expect(cancelled.result.message.text).toBe(
+      `Your booking ${bookingId} at ${booked.hotelName} is cancelled. A cancellation fee of $60.00 applies.`,
     );
-    expect((await call("GET", `/api/bookings/${bookingId}`)).json.data.status).toBe("cancelled");
+    expect(await statusOf()).toBe("cancelled");
     // Nothing left to cancel: said so, nothing cancelled twice.
     const again = await say(id, "cancel my booking");
     expect(again.result.message.text).toBe("There is no booking in this conversation to cancel.");
+  });
+
+  it("a non-refundable booking asked to be cancelled in text says why not and waits for nothing", async () => {
+    await actorWithCard("nrf-cancel-actor");
+    const id = await startSession("nrf-cancel-actor");
+    const list = (await say(id, NEW_YORK)).result.artifacts.shortlist;
+    const nrf = list.find((e: any) => !e.refundable);
+    expect(nrf, "the demo city has a non-refundable option").toBeDefined();
+    await act(id, "action_book_option", { optionId: nrf.optionId }, "pick-1");
+    await say(id, "Mary Jackson");
+    const booked = (await say(id, "yes")).result.artifacts.booking;
+    const asked = await say(id, "cancel my booking");
+    expect(asked.result).toMatchObject({
+      status: "error",
+      artifacts: { cancelPreview: { bookingId: booked.bookingId, cancellable: false } },
+    });
+    expect(asked.result.message.text).toBe(
+      `Booking ${booked.bookingId} at ${booked.hotelName} is non-refundable: it cannot be cancelled and nothing would be refunded. Nothing was cancelled.`,
+    );
+    expect((await say(id, "yes")).result.status).toBe("booked");
+    expect((await call("GET", `/api/bookings/${booked.bookingId}`)).json.data.status).toBe("success");
+  });
+
+  it("the explicit cancel action cancels at once and drops a cancellation waiting for its yes", async () => {
+    await actorWithCard("action-cancel-actor");
+    const id = await startSession("action-cancel-actor");
+    const list = (await say(id, `refundable rooms, ${NEW_YORK}`)).result.artifacts.shortlist;
+    await act(id, "action_book_option", { optionId: list[0].optionId }, "pick-1");
+    await say(id, "Annie Easley");
+    const bookingId = (await say(id, "yes")).result.artifacts.booking.bookingId;
+    expect((await say(id, "cancel my booking")).result.status).toBe("cancel_confirmation_required");
+    const cancelled = await act(id, "action_cancel_booking", { bookingId }, "cancel-1");
+    expect(cancelled.json.data.result.status).toBe("cancelled");
+    // The question asked before is gone: a yes is no answer to it.
+    const yes = await say(id, "yes");
+    expect(yes.result.status).not.toMatch(/cancel|error/);
+    expect(yes.result.artifacts.cancellation).toBeUndefined();
   });
 
   it("a confirmation whose booking was already made under the session's reference reports it instead of booking again", async () => {

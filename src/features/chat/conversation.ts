@@ -7,6 +7,7 @@ import {
   findBookingByPartnerReference,
   partnerBooking,
   cancelBooking,
+  previewCancellation,
   type BookingDeps,
   readOptionId,
   priceQuote,
@@ -24,18 +25,21 @@ import {
   isCompletion,
   mergeSlots,
   missingForSearch,
-  readCancelRequest,
+  readCancelConfirmation,
+  readCancelIntent,
   readConfirmation,
   readGuestName,
   readSearch,
   readShortlistPick,
+  MAX_BUDGET,
   type GuestName,
   type SearchSlots,
 } from "./understand";
 
 /**
- * The six statuses of spec 3.5 plus three documented in docs/api-decisions.md:
- * `needs_input` (the assistant asks for something), `price_change_confirmation_required`, `cancelled`.
+ * The six statuses of spec 3.5 plus four documented in docs/api-decisions.md:
+ * `needs_input` (the assistant asks for something), `price_change_confirmation_required`, `cancelled`,
+ * `cancel_confirmation_required` (a cancellation asked for in text, waiting for a yes).
  */
 export const CHAT_STATUSES = [
   "shortlist",
@@ -47,6 +51,7 @@ export const CHAT_STATUSES = [
   "needs_input",
   "price_change_confirmation_required",
   "cancelled",
+  "cancel_confirmation_required",
 ] as const;
 export type ChatStatus = (typeof CHAT_STATUSES)[number];
 
@@ -109,6 +114,21 @@ export type BookedStay = {
   status: BookingStatus;
 };
 
+/** How long a cancellation asked for in text waits for its yes. */
+export const CANCEL_CONFIRMATION_TTL_MS = 10 * 60 * 1000;
+
+/** A cancellation asked for in text: what it was shown to cost, until a yes carries it out or any other turn drops it. */
+export type PendingCancel = {
+  bookingId: string;
+  /** The penalty shown, in the booking's currency (cancellationPreview's cancelPrice). */
+  cancelPrice: number;
+  currency: string;
+  /** Epoch ms: a yes after this cancels nothing. */
+  expiresAt: number;
+  /** The status before the question, restored when the confirmation is dropped. */
+  previousStatus: ChatStatus | "new";
+};
+
 export type ConversationState = {
   status: ChatStatus | "new";
   slots: SearchSlots;
@@ -120,6 +140,7 @@ export type ConversationState = {
   priceChange?: { previousTotal: number; currentTotal: number; currency: string };
   selections: number;
   bookings: BookedStay[];
+  pendingCancel?: PendingCancel;
   /** Set by a data-subject erasure: the session is read-only from then on. */
   erasedAt?: string;
 };
@@ -264,6 +285,14 @@ const stayWords = (stay: SearchedStay) => {
 
 const search = async (ctx: TurnContext, state: ConversationState, text: string): Promise<ChatResult> => {
   const added = readSearch(text, { now: new Date(ctx.now), timezoneOffsetMinutes: ctx.timezoneOffsetMinutes });
+  // "under $1e308" is no tiny budget and no filter at all: asked again, nothing searched.
+  if (added.unreadableBudget) {
+    state.status = "needs_input";
+    return reply(
+      "needs_input",
+      `I can't use ${added.unreadableBudget} as a budget: please write it in plain digits, at most ${MAX_BUDGET.toLocaleString("en-US")} (for example "under $300 a night"). I have not searched yet.`,
+    );
+  }
   // A message naming a new place, or a place and dates, is a new search; otherwise it refines what is known.
   const fresh = Boolean(added.destination && (added.checkIn || added.destination !== state.slots.destination));
   const slots = fresh ? added : mergeSlots(state.slots, added);
@@ -705,29 +734,16 @@ const cancelInSession = async (
     );
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) throw error;
-    // Not known to exist at the supplier yet: said in the words of its status, never "cancelled".
-    if (error.code === "booking_pending")
-      return reply(
-        "error",
-        `I could not cancel ${booked.bookingId} yet. ${bookingStatusText(booked, "pending")} Ask me again once it is confirmed.`,
-        { error: { code: error.code, message: error.message } },
-      );
-    return reply("error", `I could not cancel ${booked.bookingId}: ${error.message}`, {
-      error: { code: error.code, message: error.message },
-    });
+    return cancelRefusal(booked, error);
   }
 };
 
-/** "cancel my booking": the booking it names, else the session's last one not cancelled yet. */
-const cancelByText = (
-  ctx: TurnContext,
-  state: ConversationState,
-  reference: string | null,
-): Promise<ChatResult> | ChatResult => {
+/** The booking a cancel message is about: the one it names, else the session's last one not cancelled yet. */
+const bookingToCancel = (state: ConversationState, reference: string | null): BookedStay | ChatResult => {
   const booked = reference
     ? state.bookings.find((b) => b.bookingId === reference)
     : [...state.bookings].reverse().find((b) => b.status !== "cancelled");
-  if (booked) return cancelInSession(ctx, state, booked);
+  if (booked) return booked;
   return reply(
     "needs_input",
     reference
@@ -736,11 +752,180 @@ const cancelByText = (
   );
 };
 
-const textTurn = async (ctx: TurnContext, state: ConversationState, text: string): Promise<ChatResult> => {
+/** A refusal of the cancellation service as the assistant says it (the same words whether asked or carried out). */
+const cancelRefusal = (booked: BookedStay, error: ApiError): ChatResult => {
+  // Not known to exist at the supplier yet: said in the words of its status, never "cancelled".
+  if (error.code === "booking_pending")
+    return reply(
+      "error",
+      `I could not cancel ${booked.bookingId} yet. ${bookingStatusText(booked, "pending")} Ask me again once it is confirmed.`,
+      { error: { code: error.code, message: error.message } },
+    );
+  return reply("error", `I could not cancel ${booked.bookingId}: ${error.message}`, {
+    error: { code: error.code, message: error.message },
+  });
+};
+
+type CancelPreview = Awaited<ReturnType<typeof previewCancellation>>;
+
+/** What cancelling costs now, by booking's own cancellation preview (the figures POST /api/cancel charges). */
+const previewOrRefusal = async (
+  ctx: TurnContext,
+  booked: BookedStay,
+): Promise<{ preview: CancelPreview } | { refused: ChatResult }> => {
+  try {
+    return { preview: await previewCancellation(ctx.deps.db, ctx.partnerId, booked.bookingId, ctx.now) };
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    return { refused: cancelRefusal(booked, error) };
+  }
+};
+
+/** "costs a penalty of $40.00 (of $200.00 charged)" / "is free". */
+const cancelCostWords = (preview: CancelPreview) => {
+  if (preview.cancelPrice > 0)
+    return `costs a cancellation fee of ${money(preview.cancelPrice, preview.currency)} (of ${money(preview.rate.chargeTotal, preview.currency)} charged)`;
+  const until =
+    preview.deadline && Date.parse(preview.deadline) > Date.parse(preview.at)
+      ? ` until ${preview.deadline.slice(0, 16).replace("T", " ")} UTC`
+      : "";
+  return `is free${until}: nothing is charged`;
+};
+
+/** Why a booking cannot be cancelled at all now: the refusal POST /api/cancel would answer, in words. */
+const notCancellableWords = (booked: BookedStay, preview: CancelPreview) =>
+  preview.refundable
+    ? `Booking ${booked.bookingId} at ${booked.hotelName} can no longer be cancelled: its check-in date has come.`
+    : `Booking ${booked.bookingId} at ${booked.hotelName} is non-refundable: it cannot be cancelled and nothing would be refunded.`;
+
+const previewArtifact = (booked: BookedStay, preview: CancelPreview, expiresAt?: number) => ({
+  cancelPreview: {
+    bookingId: booked.bookingId,
+    cancellable: preview.cancellable,
+    cancelPrice: { amount: preview.cancelPrice, currency: preview.currency },
+    deadline: preview.deadline,
+    ...(expiresAt === undefined ? {} : { expiresAt: new Date(expiresAt).toISOString() }),
+  },
+});
+
+/** A question about cancelling ("what happens if I cancel my booking?"): its cost now, and nothing done. */
+const answerCancelQuestion = async (
+  ctx: TurnContext,
+  state: ConversationState,
+  reference: string | null,
+): Promise<ChatResult> => {
+  const booked = bookingToCancel(state, reference);
+  if (!("bookingId" in booked)) return booked;
+  const found = await previewOrRefusal(ctx, booked);
+  if ("refused" in found) return found.refused;
+  const { preview } = found;
+  if (!preview.cancellable)
+    return reply(
+      "needs_input",
+      `${notCancellableWords(booked, preview)} Nothing was changed.`,
+      previewArtifact(booked, preview),
+    );
+  return reply(
+    "needs_input",
+    `Cancelling booking ${booked.bookingId} at ${booked.hotelName} now ${cancelCostWords(preview)}. I have not cancelled anything; to cancel it, say "cancel my booking" and I will ask you to confirm.`,
+    previewArtifact(booked, preview),
+  );
+};
+
+/**
+ * "cancel my booking": never carried out at once. The traveller is shown what it costs now and the
+ * session waits CANCEL_CONFIRMATION_TTL_MS for an affirmative next turn (docs/api-decisions.md).
+ */
+const askCancelConfirmation = async (
+  ctx: TurnContext,
+  state: ConversationState,
+  reference: string | null,
+): Promise<ChatResult> => {
+  const booked = bookingToCancel(state, reference);
+  if (!("bookingId" in booked)) return booked;
+  const found = await previewOrRefusal(ctx, booked);
+  if ("refused" in found) return found.refused;
+  const { preview } = found;
+  if (!preview.cancellable)
+    return reply(
+      "error",
+      `${notCancellableWords(booked, preview)} Nothing was cancelled.`,
+      previewArtifact(booked, preview),
+    );
+  const expiresAt = ctx.now + CANCEL_CONFIRMATION_TTL_MS;
+  state.pendingCancel = {
+    bookingId: booked.bookingId,
+    cancelPrice: preview.cancelPrice,
+    currency: preview.currency,
+    expiresAt,
+    previousStatus: state.status,
+  };
+  state.status = "cancel_confirmation_required";
+  return reply(
+    "cancel_confirmation_required",
+    `Cancelling booking ${booked.bookingId} at ${booked.hotelName} now ${cancelCostWords(preview)}. Shall I cancel it? Reply yes to cancel, or no to keep it (this question stays open for 10 minutes).`,
+    previewArtifact(booked, preview, expiresAt),
+  );
+};
+
+/** The yes to a pending cancellation: carried out only at the cost shown; a changed cost is asked again. */
+const confirmCancel = async (
+  ctx: TurnContext,
+  state: ConversationState,
+  pending: PendingCancel,
+): Promise<ChatResult> => {
+  const booked = state.bookings.find((b) => b.bookingId === pending.bookingId)!;
+  const found = await previewOrRefusal(ctx, booked);
+  if ("refused" in found) return found.refused;
+  const { preview } = found;
+  if (!preview.cancellable || preview.cancelPrice !== pending.cancelPrice || preview.currency !== pending.currency)
+    return askCancelConfirmation(ctx, state, booked.bookingId);
+  return cancelInSession(ctx, state, booked);
+};
+
+/**
+ * A pending cancellation meets the next text: a yes within its time cancels; a no keeps the booking;
+ * anything else drops it and is read as a message of its own. Null: go on reading the text.
+ */
+const answerPendingCancel = (
+  ctx: TurnContext,
+  state: ConversationState,
+  pending: PendingCancel,
+  text: string,
+): Promise<ChatResult> | ChatResult | null => {
+  const answer = readCancelConfirmation(text);
+  if (answer === "yes") {
+    if (ctx.now > pending.expiresAt)
+      return reply(
+        "needs_input",
+        `Your request to cancel booking ${pending.bookingId} expired after 10 minutes, so nothing was cancelled. Say "cancel my booking" again to see what it costs now.`,
+      );
+    return confirmCancel(ctx, state, pending);
+  }
+  if (answer === "no") return keptReply(pending.bookingId);
+  return null;
+};
+
+const keptReply = (bookingId: string) =>
+  reply("needs_input", `Understood: booking ${bookingId} is kept, nothing was cancelled.`);
+
+const textTurn = async (
+  ctx: TurnContext,
+  state: ConversationState,
+  text: string,
+  pending: PendingCancel | undefined,
+): Promise<ChatResult> => {
   const s = state.selection;
-  // "cancel my booking" cancels, unless the message answers the question just asked.
-  const cancelRequest = ANSWERING.has(state.status) ? null : readCancelRequest(text);
-  if (cancelRequest) return cancelByText(ctx, state, cancelRequest.reference);
+  if (pending) {
+    const answered = answerPendingCancel(ctx, state, pending, text);
+    if (answered) return answered;
+  }
+  // Text never cancels at once: a request is asked back with its cost, a question answered, a refusal
+  // acknowledged; unless the message answers the question just asked.
+  const intent = ANSWERING.has(state.status) ? null : readCancelIntent(text);
+  if (intent?.kind === "request") return askCancelConfirmation(ctx, state, intent.reference);
+  if (intent?.kind === "question") return answerCancelQuestion(ctx, state, intent.reference);
+  if (intent?.kind === "refusal") return reply("needs_input", "Understood: nothing was cancelled.");
   switch (state.status) {
     case "guest_name_required": {
       const guest = readGuestName(text);
@@ -809,9 +994,15 @@ const textTurn = async (ctx: TurnContext, state: ConversationState, text: string
 
 /** One event against the conversation; mutates `state` and returns the assistant's result. */
 export const takeTurn = async (ctx: TurnContext, state: ConversationState, event: ChatEvent): Promise<ChatResult> => {
+  // A cancellation asked for waits for the very next event only: whatever that is, it is dropped here.
+  const pending = state.pendingCancel;
+  if (pending) {
+    delete state.pendingCancel;
+    state.status = pending.previousStatus;
+  }
   switch (event.kind) {
     case "search_query":
-      return textTurn(ctx, state, event.text);
+      return textTurn(ctx, state, event.text, pending);
     case "command_book_by_option_id": {
       await chooseByOptionId(ctx, state, event.payload.optionId);
       if (!event.payload.guest) return askGuestName(state);

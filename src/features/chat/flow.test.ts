@@ -275,6 +275,21 @@ describe("the conversation of spec 3.5 over HTTP", () => {
     for (const e of stars.result.artifacts.shortlist) expect(e.rating).toBeGreaterThanOrEqual(4);
     const tooCheap = await say(id, `${NEW_YORK} under $5 a night`);
     expect(tooCheap.result.status).toBe("needs_input");
+    // Issue 37: "$1e308" was read as a $1 budget. A budget beyond any price is asked again, nothing searched.
+    for (const [text, written] of [
+      [`${NEW_YORK} under $1e308`, "1e308"],
+      [`${NEW_YORK} under $5,000,000 total`, "5,000,000"],
+    ]) {
+      const absurd = await say(id, text!);
+      expect(absurd.result).toEqual({
+        traceId: expect.any(String),
+        status: "needs_input",
+        message: {
+          text: `I can't use ${written} as a budget: please write it in plain digits, at most 1,000,000 (for example "under $300 a night"). I have not searched yet.`,
+        },
+        artifacts: {},
+      });
+    }
   });
 
   it("finds an accommodation by name when the destination is not a city", async () => {

@@ -204,6 +204,20 @@ const priceChangeArtifact = z
 const cancellationArtifact = z
   .object({ bookingId: z.string(), status: z.literal("cancelled"), cancelledAt: timestamp, cancelPrice: amount })
   .openapi({ description: "cancelled: the cancellation and its fee" });
+const cancelPreviewArtifact = z
+  .object({
+    bookingId: z.string(),
+    cancellable: z.boolean().openapi({ description: "Whether the booking can be cancelled now at all" }),
+    cancelPrice: amount.openapi({ description: "What cancelling now costs (GET /api/bookings/{ref}/cancellation)" }),
+    deadline: timestamp.nullable().openapi({ description: "End of free cancellation (null: no penalty applies)" }),
+    expiresAt: timestamp.optional().openapi({
+      description: "cancel_confirmation_required: a yes after this cancels nothing (10 minutes after the question)",
+    }),
+  })
+  .openapi({
+    description:
+      "cancel_confirmation_required (a cancellation asked for in text, waiting for a yes) or needs_input (a question about cancelling): what cancelling costs now",
+  });
 const errorArtifact = z
   .object({ code: z.string(), message: z.string() })
   .openapi({ description: "error: the API error behind it (code and message as the API answers them)" });
@@ -217,7 +231,7 @@ export const eventResponseSchema = z
         traceId: z.string(),
         status: z.enum(CHAT_STATUSES).openapi({
           description:
-            "shortlist, guest_name_required, payment_setup_required, payment_confirmation_required, booked, error; also needs_input, price_change_confirmation_required, cancelled",
+            "shortlist, guest_name_required, payment_setup_required, payment_confirmation_required, booked, error; also needs_input, price_change_confirmation_required, cancelled, cancel_confirmation_required",
         }),
         message: z.object({ text: z.string() }),
         artifacts: z.object({
@@ -226,6 +240,7 @@ export const eventResponseSchema = z
           booking: bookingArtifact.optional(),
           priceChange: priceChangeArtifact.optional(),
           cancellation: cancellationArtifact.optional(),
+          cancelPreview: cancelPreviewArtifact.optional(),
           error: errorArtifact.optional(),
           warnings: z.array(z.record(z.string(), z.unknown())).optional().openapi({
             description:

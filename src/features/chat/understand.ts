@@ -23,6 +23,8 @@ export type SearchSlots = {
   childrenWithoutAges?: number;
   rooms?: number;
   budget?: Budget;
+  /** A budget as written that is no amount to filter by ("$1e308", above MAX_BUDGET): asked again, never searched. */
+  unreadableBudget?: string;
   refundableOnly?: boolean;
   minStars?: number;
 };
@@ -160,13 +162,28 @@ const readParty = (text: string): Pick<SearchSlots, "adults" | "childrenAges" | 
   return out;
 };
 
-const readBudget = (text: string): Budget | undefined => {
+/** Budgets above this are beyond any room price: a mistake to ask about, never a filter. */
+export const MAX_BUDGET = 1_000_000;
+
+// Digits with thousands commas and decimals, and an exponent so that "1e308" is read whole (and refused).
+const AMOUNT = String.raw`(\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)`;
+
+/** A budget, or the amount as written when it is no budget (exponent notation, above MAX_BUDGET). */
+const readBudget = (text: string): Budget | { unreadable: string } | undefined => {
   const m =
-    /\b(?:under|below|less than|max(?:imum)?|up to|no more than|at most|budget(?: of| is)?|within)\s*(?:usd|us\$|\$)?\s*(\d[\d,]*(?:\.\d+)?)\s*(k\b)?\s*(?:usd|dollars|bucks)?\s*(per night|a night|\/ ?night|nightly|each night|per day|total|in total|overall|for the (?:whole )?(?:stay|trip))?/i.exec(
-      text,
-    ) ?? /(?:\$|usd\s?)(\d[\d,]*(?:\.\d+)?)(k\b)?\s*(per night|a night|\/ ?night|nightly|total|in total)/i.exec(text);
+    new RegExp(
+      String.raw`\b(?:under|below|less than|max(?:imum)?|up to|no more than|at most|budget(?: of| is)?|within)\s*(?:usd|us\$|\$)?\s*${AMOUNT}\s*(k\b)?\s*(?:usd|dollars|bucks)?\s*(per night|a night|\/ ?night|nightly|each night|per day|total|in total|overall|for the (?:whole )?(?:stay|trip))?`,
+      "i",
+    ).exec(text) ??
+    new RegExp(
+      String.raw`(?:\$|usd\s?)${AMOUNT}(k\b)?\s*(per night|a night|\/ ?night|nightly|total|in total)`,
+      "i",
+    ).exec(text);
   if (!m) return undefined;
-  const amount = Number(m[1]!.replace(/,/g, "")) * (m[2] ? 1000 : 1);
+  const written = m[1]!;
+  const amount = Number(written.replace(/,/g, "")) * (m[2] ? 1000 : 1);
+  if (/e/i.test(written) || !Number.isFinite(amount) || amount > MAX_BUDGET)
+    return { unreadable: `${written}${m[2] ?? ""}` };
   const per = m[3] && /total|overall|stay|trip/i.test(m[3]) ? "total" : "night";
   return { amount, per };
 };
@@ -259,7 +276,8 @@ export const readSearch = (text: string, ctx: ReaderContext): SearchSlots => {
   const destination = readDestination(text);
   if (destination) slots.destination = destination;
   const budget = readBudget(text);
-  if (budget) slots.budget = budget;
+  if (budget && "unreadable" in budget) slots.unreadableBudget = budget.unreadable;
+  else if (budget) slots.budget = budget;
   if (
     /\b(refundable|free cancell?ation|flexible (?:rate|booking|cancell?ation)|cancell?able)\b/i.test(text) &&
     !/\bnon[- ]?refundable\b/i.test(text)
@@ -364,16 +382,92 @@ export const readShortlistPick = (text: string, names: string[]): ShortlistPick 
 export const isBookingIntent = (text: string) =>
   /\b(book|reserve|i'?ll take|we'?ll take|take the|go with|choose|pick|select|i want the|let'?s do)\b/i.test(text);
 
+/** Every apostrophe a keyboard or phone types (’ ‘ ＇ ` ´ ʼ) read as the plain one, and lower case. */
+const plainText = (text: string) =>
+  text
+    .replace(/[’‘＇`´ʼ]/g, "'")
+    .toLowerCase()
+    .trim();
+
+const CANCEL_WORD = "cancel(?:l?ing|l?ed|s)?";
+// Any of these before "cancel" in the same sentence makes it a refusal: "don't cancel", "please never cancel".
+const NEGATION = new RegExp(
+  String.raw`\b(?:don'?t|do not|does not|doesn'?t|not|never|no need to|won'?t|will not|wouldn'?t|shouldn'?t|can'?t|cannot|stop)\b[^.!?;]*?\b${CANCEL_WORD}\b`,
+);
+const KEEP = /^(?:no|nope|nah)\b|\bkeep (?:it|that|this|my|the|our)\b|\b(?:leave|let) it\b/;
+// A polite request phrased as a question still asks for a cancellation ("could you cancel my booking?").
+const POLITE_REQUEST = new RegExp(
+  String.raw`^(?:please\s+)?(?:can|could|would|will) you\s+(?:please\s+)?${CANCEL_WORD}\b`,
+);
+// Asking about a cancellation, or imagining one: answered with its cost, never carried out.
+const QUESTION =
+  /\?|^(?:what|how|can|could|would|will|is|are|am|do|does|did|should|may|might|when|why|where|which|whether|if)\b|\b(?:if|what if|suppose|supposing|in case|hypothetical(?:ly)?|would|could|might|maybe|perhaps|wonder(?:ing)?|thinking (?:about|of)|considering|whether|what happens|how much)\b/;
+const BOOKING_WORD = /\b(?:booking|reservation|stay|room|it|that|this one)\b/;
+const WISH = new RegExp(
+  String.raw`\b(?:i|we)\s+(?:want|wanna|need|would like|'d like|wish|have)\s+to\s+${CANCEL_WORD}\b`,
+);
+const COST_ASK = /\bcancell?ation\s+(?:fee|cost|penalty|charge|policy|terms)\b/;
+const REFERENCE = /\b(BK[A-Z0-9]{8,})\b/i;
+
+export type CancelIntent =
+  | { kind: "request"; reference: string | null }
+  | { kind: "question"; reference: string | null }
+  | { kind: "refusal" };
+
 /**
- * "cancel my booking", "please cancel reservation BK…": a request to cancel a booking, with its
- * reference when the message names one; null for anything else ("don't cancel", a bare "cancel",
- * which answers a confirmation question with no).
+ * What a message says about cancelling a booking. Only a plain request ("cancel my booking",
+ * "please cancel reservation BK…", "I want to cancel") is a `request`, and even that is only
+ * answered with a confirmation to give. A question or a hypothetical ("what happens if I cancel my
+ * booking?", "would cancelling cost anything") is a `question`; a negation with any apostrophe
+ * ("don’t cancel", "no, keep it") a `refusal`; a bare "cancel" (which answers a question with no),
+ * a search ("free cancellation hotels") or words in another language are null.
  */
-export const readCancelRequest = (text: string): { reference: string | null } | null => {
-  if (!/\bcancel(?:l?ing|l?ed)?\b/i.test(text) || /\b(?:don'?t|do not|not|never)\s+cancel/i.test(text)) return null;
-  const reference = /\b(BK[A-Z0-9]{8,})\b/i.exec(text)?.[1]?.toUpperCase() ?? null;
-  if (!reference && !/\b(?:booking|reservation|stay|room)\b/i.test(text)) return null;
-  return { reference };
+export const readCancelIntent = (text: string): CancelIntent | null => {
+  const t = plainText(text);
+  const reference = REFERENCE.exec(t)?.[1]?.toUpperCase() ?? null;
+  const mentionsCancel = new RegExp(String.raw`\b${CANCEL_WORD}\b`).test(t);
+  const costAsk =
+    COST_ASK.test(t) && (reference !== null || /\b(?:my|our|this|the) (?:booking|reservation|stay)\b/.test(t));
+  if (!mentionsCancel && !costAsk)
+    return KEEP.test(t) && /\b(?:booking|reservation|stay)\b|^no\b.*\bkeep\b/.test(t) ? { kind: "refusal" } : null;
+  if (NEGATION.test(t) || KEEP.test(t)) return { kind: "refusal" };
+  if (POLITE_REQUEST.test(t) && !/\b(?:if|what if|suppose|would it|how much)\b/.test(t.replace(POLITE_REQUEST, "")))
+    return reference || BOOKING_WORD.test(t) ? { kind: "request", reference } : null;
+  if (QUESTION.test(t) || costAsk) return { kind: "question", reference };
+  if (!reference && !BOOKING_WORD.test(t) && !WISH.test(t)) return null;
+  return { kind: "request", reference };
+};
+
+const YES_WORD =
+  /^(?:yes|yep|yeah|yup|sure|ok|okay|confirm|confirmed|correct|absolutely|definitely|y|go ahead|please do|do it|please)\b[\s,.!]*/;
+const CANCEL_OBJECT = String.raw`(?:\s+(?:it|that|this|the booking|my booking|the reservation|my reservation|the stay|my stay|now|please|for me))`;
+const CANCEL_PHRASE = (objects: "*" | "+") =>
+  new RegExp(
+    String.raw`^(?:and\s+)?(?:please\s+)?(?:go ahead and\s+)?(?:confirm(?:\s+the)?\s+cancell?ation|${CANCEL_WORD}${CANCEL_OBJECT}${objects})[\s,.!]*$`,
+  );
+// After a "yes" a bare "cancel" confirms; alone it names nothing ("cancel" also means "stop").
+const CANCEL_AFTER_YES = CANCEL_PHRASE("*");
+const CANCEL_IT = CANCEL_PHRASE("+");
+const DECLINE = /^(?:nope|nah|not now|never ?mind|stop|decline|wait|hold on|(?:please )?don'?t|do not)\b/;
+
+/**
+ * The answer to "cancel this booking for $X? reply yes": "yes" only for an affirmative with
+ * nothing else ("yes", "cancel it", "yes please cancel"); "no" for a refusal ("no, keep it",
+ * "please don’t"); null for anything else (a question, another language), which is not an answer.
+ */
+export const readCancelConfirmation = (text: string): "yes" | "no" | null => {
+  const t = plainText(text);
+  if (DECLINE.test(t) || NEGATION.test(t) || KEEP.test(t)) return "no";
+  if (t.includes("?")) return null;
+  let rest = t;
+  let affirmed = false;
+  for (let m = YES_WORD.exec(rest); m && m[0].length > 0; m = YES_WORD.exec(rest)) {
+    // "please" alone says nothing; "yes please" does.
+    if (!/^please[\s,.!]*$/.test(m[0])) affirmed = true;
+    rest = rest.slice(m[0].length);
+  }
+  if (rest === "") return affirmed ? "yes" : null;
+  return (affirmed ? CANCEL_AFTER_YES : CANCEL_IT).test(rest) ? "yes" : null;
 };
 
 /** "yes"/"no" to a confirmation question; null when the message is neither. */

@@ -4,7 +4,9 @@ import {
   isCompletion,
   mergeSlots,
   missingForSearch,
-  readCancelRequest,
+  MAX_BUDGET,
+  readCancelConfirmation,
+  readCancelIntent,
   readConfirmation,
   readGuestName,
   readSearch,
@@ -279,15 +281,108 @@ describe("shortlist references, confirmations, completion and guest names", () =
   );
 });
 
-describe("readCancelRequest", () => {
+// Issue 37: "What happens if I cancel my booking?" and "don’t cancel my booking" cancelled a booking.
+// Only a plain request is a request, and it is only ever answered with a confirmation to give.
+const CANCEL_PHRASINGS: Array<[string, ReturnType<typeof readCancelIntent>]> = [
+  // Requests: asked back with their cost, never carried out at once.
+  ["cancel my booking", { kind: "request", reference: null }],
+  ["Please cancel the reservation", { kind: "request", reference: null }],
+  ["I want to cancel booking bkabc123def456", { kind: "request", reference: "BKABC123DEF456" }],
+  ["cancel BKABC123DEF456 please", { kind: "request", reference: "BKABC123DEF456" }],
+  ["I’d like to cancel my stay", { kind: "request", reference: null }],
+  ["I want to cancel", { kind: "request", reference: null }],
+  ["Could you cancel my booking please?", { kind: "request", reference: null }],
+  ["cancel it", { kind: "request", reference: null }],
+  // Questions and hypotheticals: answered with the cost, nothing done.
+  ["What happens if I cancel my booking?", { kind: "question", reference: null }],
+  ["can I cancel?", { kind: "question", reference: null }],
+  ["Can I cancel my booking", { kind: "question", reference: null }],
+  ["if I cancel, what do I pay?", { kind: "question", reference: null }],
+  ["would cancelling cost anything", { kind: "question", reference: null }],
+  ["How much does it cost to cancel my reservation", { kind: "question", reference: null }],
+  ["what is the cancellation fee for my booking", { kind: "question", reference: null }],
+  ["I'm thinking about cancelling my booking", { kind: "question", reference: null }],
+  ["Is it free to cancel BKABC123DEF456?", { kind: "question", reference: "BKABC123DEF456" }],
+  ["Could you cancel my booking if it is free?", { kind: "question", reference: null }],
+  ["cancel my booking?", { kind: "question", reference: null }],
+  // Negations, with every apostrophe: acknowledged, nothing done.
+  ["don't cancel my booking", { kind: "refusal" }],
+  ["don’t cancel my booking", { kind: "refusal" }],
+  ["don‘t cancel my booking", { kind: "refusal" }],
+  ["don＇t cancel my booking", { kind: "refusal" }],
+  ["dont cancel my booking", { kind: "refusal" }],
+  ["Please do not cancel the reservation", { kind: "refusal" }],
+  ["never cancel my booking", { kind: "refusal" }],
+  ["I don’t want to cancel my stay", { kind: "refusal" }],
+  ["no, keep it", { kind: "refusal" }],
+  ["keep my booking", { kind: "refusal" }],
+  ["please don't cancel it", { kind: "refusal" }],
+  // Nothing about cancelling a booking: a bare "cancel", searches, other languages.
+  ["cancel", null],
+  ["free cancellation hotels in Paris", null],
+  ["refundable rooms with free cancellation, New York", null],
+  ["annuler ma réservation", null],
+  ["cancelar mi reserva, por favor", null],
+  ["Stornieren Sie meine Buchung", null],
+  ["予約をキャンセルしてください", null],
+  ["No", null],
+];
+
+describe("readCancelIntent: what a message says about cancelling", () => {
+  it("has at least 30 phrasings", () => expect(CANCEL_PHRASINGS.length).toBeGreaterThanOrEqual(30));
+  it.each(CANCEL_PHRASINGS)("%s -> %j", (text, intent) => expect(readCancelIntent(text)).toEqual(intent));
+});
+
+describe("readCancelConfirmation: only an affirmative answer confirms a cancellation", () => {
   it.each([
-    ["cancel my booking", { reference: null }],
-    ["Please cancel the reservation", { reference: null }],
-    ["I want to cancel booking bkabc123def456", { reference: "BKABC123DEF456" }],
-    ["cancel BKABC123DEF456 please", { reference: "BKABC123DEF456" }],
+    ["yes", "yes"],
+    ["Yes!", "yes"],
+    ["yes please cancel", "yes"],
+    ["yes, cancel it", "yes"],
+    ["cancel it", "yes"],
+    ["Please cancel it", "yes"],
+    ["ok go ahead", "yes"],
+    ["confirm", "yes"],
+    ["go ahead and cancel my booking", "yes"],
+    ["no", "no"],
+    ["No, keep it", "no"],
+    ["please don’t", "no"],
+    ["please don't", "no"],
+    ["don＇t cancel it", "no"],
+    ["never mind", "no"],
+    ["wait", "no"],
+    ["no, cancel it", "no"],
+    ["yes but keep my booking", "no"],
     ["cancel", null],
-    ["don't cancel my booking", null],
-    ["free cancellation hotels in Paris", null],
-    ["refundable rooms with free cancellation, New York", null],
-  ])("%s -> %j", (text, request) => expect(readCancelRequest(text)).toEqual(request));
+    ["please", null],
+    ["yes?", null],
+    ["what does it cost?", null],
+    ["oui", null],
+    ["sí, cancélala", null],
+    ["Hotel in Boston next Friday for 3 nights", null],
+  ])("%s -> %s", (text, answer) => expect(readCancelConfirmation(text)).toBe(answer));
+});
+
+describe("budgets beyond any real price", () => {
+  it.each([
+    ["hotel in Miami under $1e308", "1e308"],
+    ["hotel in Miami under 1E5 a night", "1E5"],
+    ["hotel in Miami under $2.5e3 total", "2.5e3"],
+    ["hotel in Miami budget $99999999999999999999999", "99999999999999999999999"],
+    ["hotel in Miami under $2,000,000 total", "2,000,000"],
+    ["hotel in Miami under $5000k", "5000k"],
+  ])("%s is no budget (%s)", (text, written) => {
+    const slots = readSearch(text, ctx);
+    expect(slots.budget).toBeUndefined();
+    expect(slots.unreadableBudget).toBe(written);
+  });
+
+  it("keeps every real budget up to the cap", () => {
+    expect(readSearch(`hotel in Miami under $${MAX_BUDGET} total`, ctx).budget).toEqual({
+      amount: MAX_BUDGET,
+      per: "total",
+    });
+    expect(readSearch("hotel in Miami under $250 each night", ctx).budget).toEqual({ amount: 250, per: "night" });
+    expect(readSearch("hotel in Miami under $2k total", ctx).unreadableBudget).toBeUndefined();
+  });
 });
