@@ -214,10 +214,10 @@ const planModification = async (
     occupancies.map((o) => o.paxes.map((p) => p.age)),
   );
   if (unmet)
-    throw fieldError(
+    throw new ApiError(
       "rate_rule_not_met",
-      "change.occupancies",
-      `the booked rate plan ${ref.ratePlanCode} is ${unmet.rule}, sold only to a stay with a guest aged ${unmet.minimumAge} or over: keep such a guest, or cancel and book a rate for these guests`,
+      `change.occupancies: the booked rate plan ${ref.ratePlanCode} is ${unmet.rule}, sold only to a stay with a guest aged ${unmet.minimumAge} or over: keep such a guest, or cancel and book a rate for these guests`,
+      { field: "change.occupancies", rateRule: unmet.rule },
     );
   const rooms: StoredRoom[] = offerTerms(offer, ids).rooms.map((room) => ({
     occupancyRefId: room.occupancyRefId,
