@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, OTHER_KEY, post } from "../../../test/support/api";
-import { bookBody, cancelBody, connectionByCode, quoteOf, searchOne } from "../../../test/support/booking";
+import { bookBody, cancelBody, connectionByCode, quoteOf, searchBody, searchOne } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { OPERATOR } from "../../../test/support/sessions";
@@ -27,13 +27,16 @@ const SETTINGS = { access: { code: 1001 } };
 const cents = (amount: number) => Math.round(amount * 100);
 
 let references = 0;
-/** Books `rooms` rooms of one type at `code` from `checkIn` for `nights` (a refundable MerchantPay rate). */
-const book = async (code: string, checkIn: string, nights = 2, rooms = 1) => {
+/** A refundable rate charged at booking, of one room type. */
+const refundable = (o: any) => o.isRefundable && o.paymentType === "MerchantPay" && !o.roomCode?.includes("+");
+
+/** Books `rooms` rooms of one type at `code` from `checkIn` for `nights` (the cheapest option `pick` takes). */
+const book = async (code: string, checkIn: string, nights = 2, rooms = 1, pick = refundable) => {
   const searched = await searchOne(code, {
     checkIn,
     checkOut: addDays(checkIn, nights),
     occupancies: Array.from({ length: rooms }, () => TWO_ADULTS),
-    pick: (o) => o.isRefundable && o.paymentType === "MerchantPay" && !o.roomCode?.includes("+"),
+    pick,
   });
   const quote = await quoteOf(searched);
   const res = await post("/api/book", bookBody(quote, `mod-${++references}`));
@@ -279,6 +282,7 @@ describe("change a booking with a preview", () => {
     expect(late.json.details.preview).toEqual({
       priceDifference: res.json.data.priceDifference,
       modificationFee: res.json.data.modificationFee,
+      penaltyDue: res.json.data.penaltyDue,
     });
     expect(late.json.details.current.priceDifference.amount).toBeGreaterThan(res.json.data.priceDifference.amount);
     expect((await read(booking.bookingReference)).version).toBe(1);
@@ -318,31 +322,31 @@ describe("change a booking with a preview", () => {
     expect(unknown.json.message).toBe(`No preview MPNOSUCHPREVIEW of booking ${booking.bookingReference}`);
   });
 
-  it("shortening a stay inside a penalty window costs the penalty's share of the nights dropped", async () => {
+  it("shortening a stay inside a penalty window keeps the refund up to the penalty due then", async () => {
     const { booking, quote } = await book("US000011", inDays(85), 4);
     const penalty = quote.cancelPolicy.cancelPenalties.reduce((a: any, b: any) => (a.value > b.value ? a : b));
     const deps = bookingDeps(env);
     const connection = await connectionByCode();
     const change = { checkOut: addDays(quote.checkIn, 3) };
     const before = await previewModification(deps, connection, booking.bookingReference, change);
-    const inside = await previewModification(
-      deps,
-      connection,
-      booking.bookingReference,
-      change,
-      Date.parse(penalty.deadline) + 60_000,
-    );
-    // Before any deadline passed nothing; inside it a quarter of the penalty (1 of 4 nights), rounded down.
+    const insideAt = Date.parse(penalty.deadline) + 60_000;
+    const inside = await previewModification(deps, connection, booking.bookingReference, change, insideAt);
+    // Before any deadline passed nothing is due and the night dropped is refunded whole.
     const free = quote.cancelPolicy.cancelPenalties.every((p: any) => Date.parse(p.deadline) > Date.now());
-    if (free) expect(before.modificationFee.amount).toBe(0);
-    expect(cents(inside.modificationFee.amount)).toBe(Math.floor(cents(penalty.value) / 4));
-    // Lengthening drops nothing: no fee.
+    if (free) expect([before.modificationFee.amount, before.penaltyDue.amount]).toEqual([0, 0]);
+    // Inside it the night's refund is kept up to the penalty due (the first night, or the stay).
+    expect(inside.penaltyDue.amount).toBe(penalty.value);
+    expect(inside.priceDifference.amount).toBeLessThan(0);
+    expect(cents(inside.modificationFee.amount)).toBe(
+      Math.min(-cents(inside.priceDifference.amount), cents(penalty.value)),
+    );
+    // Lengthening costs the new night and nothing more.
     const longer = await previewModification(
       deps,
       connection,
       booking.bookingReference,
       { checkOut: addDays(quote.checkIn, 5) },
-      Date.parse(penalty.deadline) + 60_000,
+      insideAt,
     );
     expect(longer.modificationFee.amount).toBe(0);
   });
@@ -434,5 +438,208 @@ describe("a change is one event of the partner's log (issue 28 item 5)", () => {
     expect(data.before).not.toHaveProperty("checkIn");
     expect(data.priceDifference).toEqual(previewed.json.data.priceDifference);
     expect(data.checkOut).toBe(addDays(checkIn, 3));
+  });
+});
+
+describe("a change never lowers what cancelling costs (issue 37 item 1)", () => {
+  /** The room-only flexible rate of the standard room, or of another room type. */
+  const standardFlexible = (o: any) =>
+    refundable(o) && o.boardCode === "RO" && o.rateRules.length === 0 && o.rooms[0].code === "STD";
+  const otherFlexible = (o: any) =>
+    refundable(o) && o.boardCode === "RO" && o.rateRules.length === 0 && o.rooms[0].code !== "STD";
+
+  /** The stored policy as it reads inside its penalty window: the deadline an hour ago, the same penalty. */
+  const insidePenaltyWindow = async (reference: string, nonRefundable: boolean) => {
+    const row = await env.DB.prepare("SELECT cancel_policy, charge_total, currency FROM bookings WHERE reference = ?1")
+      .bind(reference)
+      .first<{ cancel_policy: string; charge_total: number; currency: string }>();
+    const policy = JSON.parse(row!.cancel_policy);
+    const deadline = new Date(Date.now() - 3600_000).toISOString();
+    const moved = nonRefundable
+      ? {
+          refundable: false,
+          cancelPenalties: [
+            { penaltyType: "NON_REFUNDABLE", currency: row!.currency, deadline, value: row!.charge_total },
+          ],
+        }
+      : { ...policy, cancelPenalties: policy.cancelPenalties.map((p: any) => ({ ...p, deadline })) };
+    await env.DB.prepare("UPDATE bookings SET cancel_policy = ?1 WHERE reference = ?2")
+      .bind(JSON.stringify(moved), reference)
+      .run();
+  };
+
+  // The attack: inside the penalty window, the same nights in another room type whose flexible
+  // rate's free cancellation ends later (here: not yet), then a cancel. Upgrade (STD to another
+  // type) and downgrade (back to STD), from a refundable rate and from a non-refundable one.
+  for (const nonRefundable of [false, true])
+    for (const direction of ["upgrade", "downgrade"] as const)
+      it(`${nonRefundable ? "non-refundable" : "refundable"} ${direction}: change then cancel pays at least the penalty due before`, async () => {
+        const code = "US000016";
+        const checkIn = inDays(110 + (nonRefundable ? 10 : 0) + (direction === "upgrade" ? 0 : 5));
+        const other = (await searchOne(code, { checkIn, pick: otherFlexible })).option.rooms[0].code as string;
+        const { booking } = await book(code, checkIn, 2, 1, direction === "upgrade" ? standardFlexible : otherFlexible);
+        const reference = booking.bookingReference;
+        await insidePenaltyWindow(reference, nonRefundable);
+        const due = (await call("GET", `/api/bookings/${reference}/cancellation`)).json.data;
+        expect(due.cancelPrice).toBeGreaterThan(0);
+
+        const previewed = await preview(reference, {
+          rooms: [{ occupancyRefId: 1, roomCode: direction === "upgrade" ? other : "STD" }],
+        });
+        expect(previewed.status, previewed.text).toBe(200);
+        const shown = previewed.json.data;
+        // The new rate's free cancellation has not ended: cancelling the changed booking alone would be free.
+        expect(shown.booking.cancelPolicy.refundable).toBe(true);
+        expect(Date.parse(shown.booking.cancelPolicy.cancelPenalties[0].deadline)).toBeGreaterThan(Date.now());
+        expect(shown.priceDifference.amount > 0).toBe(direction === "upgrade");
+        expect(shown.penaltyDue.amount).toBe(due.cancelPrice);
+        const committed = await commit(reference, shown.previewId);
+        expect(committed.status, committed.text).toBe(200);
+        expect(committed.json.data.modificationFee).toEqual(shown.modificationFee);
+        const changed = committed.json.data.booking;
+
+        const cancelled = await post("/api/cancel", cancelBody(reference));
+        expect(cancelled.status, cancelled.text).toBe(200);
+        const paid =
+          cents(booking.chargeTotal) + cents(shown.priceDifference.amount) + cents(shown.modificationFee.amount);
+        const refunded = cents(changed.chargeTotal) - cents(cancelled.json.data.cancelPrice.amount);
+        expect(paid - refunded).toBeGreaterThanOrEqual(cents(due.cancelPrice));
+        // A downgrade returns its difference only beyond the penalty due: a non-refundable one returns nothing.
+        const returned = -cents(shown.priceDifference.amount) - cents(shown.modificationFee.amount);
+        if (direction === "downgrade")
+          expect(returned).toBeLessThanOrEqual(
+            Math.max(0, -cents(shown.priceDifference.amount) - cents(due.cancelPrice)),
+          );
+        if (nonRefundable) expect(returned).toBeLessThanOrEqual(0);
+      });
+
+  it("before the penalty window a change of room type costs only its price difference", async () => {
+    const { booking } = await book("US000016", inDays(130), 2, 1, otherFlexible);
+    const previewed = await preview(booking.bookingReference, { rooms: [{ occupancyRefId: 1, roomCode: "STD" }] });
+    expect(previewed.status, previewed.text).toBe(200);
+    expect(previewed.json.data.priceDifference.amount).toBeLessThan(0);
+    expect(previewed.json.data.modificationFee.amount).toBe(0);
+    expect(previewed.json.data.penaltyDue.amount).toBe(0);
+  });
+});
+
+describe("changes of restricted and non-refundable rates, and the preview's limits (issue 37)", () => {
+  const CODES = Array.from({ length: 16 }, (_, i) => `US${String(i + 1).padStart(6, "0")}`);
+
+  it("a non-refundable booking's changes commit; a shorter stay returns nothing", async () => {
+    const nonRefundable = (o: any) =>
+      !o.isRefundable && o.paymentType === "MerchantPay" && o.rateRules.every((r: string) => r === "NON_REFUNDABLE");
+    let code: string | undefined;
+    for (const c of CODES) {
+      if (await searchOne(c, { checkIn: inDays(140), checkOut: inDays(143), pick: nonRefundable }).catch(() => null)) {
+        code = c;
+        break;
+      }
+    }
+    expect(code).toBeDefined();
+    const { booking, quote } = await book(code!, inDays(140), 3, 1, nonRefundable);
+    expect(quote.cancelPolicy.refundable).toBe(false);
+    const reference = booking.bookingReference;
+    // A new holder: the commit's re-pricing stamps its own "from booking" deadline, and still commits.
+    const renamed = await preview(reference, { holder: { name: "Grace", surName: "Hopper" } });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(renamed.json.data.penaltyDue.amount).toBe(booking.chargeTotal);
+    const first = await commit(reference, renamed.json.data.previewId);
+    expect(first.status, first.text).toBe(200);
+    expect(first.json.data.modificationFee.amount).toBe(0);
+    // One night fewer: its price is kept (fee = the refund), nothing goes back.
+    const shorter = await preview(reference, { checkOut: addDays(quote.checkIn, 2) });
+    expect(shorter.status, shorter.text).toBe(200);
+    const { priceDifference, modificationFee } = shorter.json.data;
+    expect(priceDifference.amount).toBeLessThan(0);
+    expect(cents(modificationFee.amount)).toBe(-cents(priceDifference.amount));
+    const second = await commit(reference, shorter.json.data.previewId);
+    expect(second.status, second.text).toBe(200);
+    expect((await read(reference)).version).toBe(3);
+  });
+
+  it("an OLDER65 rate is kept only while a guest of the changed stay is 65 or over", async () => {
+    const seniors = [{ paxes: [{ age: 70 }, { age: 68 }] }];
+    const checkIn = inDays(150);
+    let searched: any;
+    for (const code of CODES) {
+      const res = await post(
+        "/api/search",
+        searchBody(
+          {
+            destinations: { accommodations: [{ code }] },
+            occupancies: seniors,
+            checkIn,
+            checkOut: addDays(checkIn, 2),
+          },
+          { filters: { rateRuleFilter: { includes: ["OLDER65"] } } },
+        ),
+      );
+      expect(res.status, res.text).toBe(200);
+      const option = (res.json.data.accommodations[0]?.options ?? []).find((o: any) => o.rateRules.includes("OLDER65"));
+      if (option) {
+        searched = { accommodationCode: code, option, checkIn, checkOut: addDays(checkIn, 2), occupancies: seniors };
+        break;
+      }
+    }
+    expect(searched).toBeDefined();
+    const booked = await post("/api/book", bookBody(await quoteOf(searched), "mod-senior"));
+    expect(booked.status, booked.text).toBe(200);
+    const reference = booked.json.data.bookingReference;
+    const young = await preview(reference, { occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }] });
+    expect(young.status, young.text).toBe(400);
+    expect(young.json).toMatchObject({
+      code: "rate_rule_not_met",
+      message: `change.occupancies: the booked rate plan STD-RO-SNR is OLDER65, sold only to a stay with a guest aged 65 or over: keep such a guest, or cancel and book a rate for these guests`,
+    });
+    // A 66-year-old stays: the rate stays too.
+    const kept = await preview(reference, { occupancies: [{ paxes: [{ age: 66 }, { age: 30 }] }] });
+    expect(kept.status, kept.text).toBe(200);
+  });
+
+  it("a holder of spaces only is refused by the preview", async () => {
+    const { booking } = await book("US000016", inDays(160), 1);
+    for (const holder of [
+      { name: "   ", surName: "Hopper" },
+      { name: "Grace", surName: "\t " },
+    ]) {
+      const res = await preview(booking.bookingReference, { holder });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.code).toBe("invalid_request");
+      expect(res.json.message).toMatch(/^change\.holder\.(name|surName)/);
+    }
+  });
+
+  // Last in the file: it lowers connection 1001's limit (restored after).
+  it("previews count against the connection's rate limit as quotes do: 429, and no preview kept", async () => {
+    const { booking } = await book("US000016", inDays(170), 1);
+    await env.DB.prepare(
+      "UPDATE connections SET rate_limit = 3, rate_limit_window_ms = 3600000 WHERE code = 1001",
+    ).run();
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          preview(booking.bookingReference, { holder: { name: `Guest${i}`, surName: "Hopper" } }),
+        ),
+      );
+      const admitted = results.filter((r) => r.status === 200);
+      const refused = results.filter((r) => r.status !== 200);
+      expect(admitted.length).toBeLessThanOrEqual(3);
+      expect(refused.length).toBeGreaterThanOrEqual(5);
+      for (const r of admitted) expect(r.headers.get("X-RateLimit-Limit")).toBe("3");
+      for (const r of refused) {
+        expect(r.status, r.text).toBe(429);
+        expect(r.json).toMatchObject({ code: "rate_limit_exceeded", message: "Rate limit exceeded" });
+        expect(r.headers.get("retry-after")).toMatch(/^\d+$/);
+      }
+      const kept = await env.DB.prepare("SELECT count(*) AS n FROM booking_modifications WHERE booking_reference = ?1")
+        .bind(booking.bookingReference)
+        .first<{ n: number }>();
+      expect(kept!.n).toBe(admitted.length);
+    } finally {
+      await env.DB.prepare(
+        "UPDATE connections SET rate_limit = 600, rate_limit_window_ms = 60000 WHERE code = 1001",
+      ).run();
+    }
   });
 });

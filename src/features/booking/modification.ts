@@ -7,10 +7,10 @@ import type { ErrorCode } from "../../platform/http/errors";
 import { success } from "../../platform/http/envelope";
 import { withIdempotency } from "../../platform/idempotency/idempotency";
 import { toMajor, toMinor } from "../../platform/money";
-import { stayNights } from "../../platform/time/zoned-time";
 import type { CoreConnection } from "../connections";
 import {
   accommodationByCode,
+  type CancelPolicy,
   hasLocalWrites,
   isSellable,
   MIXED_PRODUCT_SEPARATOR,
@@ -18,6 +18,7 @@ import {
   readExchangeTable,
   sellingTermsFor,
   sellingTotal,
+  unmetAgeRule,
 } from "../supply";
 import { bookedRate, isLiveRoom, type StoredRoom, storedRooms } from "./booked-rate";
 import { logBookingChange } from "./booking-events";
@@ -61,7 +62,13 @@ type ChangedFields = Pick<
 >;
 
 /** What a change makes of a booking: its new columns and what it costs, in the booking's currency. */
-type ModificationPlan = { fields: ChangedFields; priceDifference: number; modificationFee: number };
+type ModificationPlan = {
+  fields: ChangedFields;
+  priceDifference: number;
+  modificationFee: number;
+  /** What cancelling the booking cost at the moment priced, before the change. */
+  penaltyDue: number;
+};
 
 const fieldError = (code: ErrorCode, field: string, message: string) =>
   new ApiError(code, `${field}: ${message}`, { field });
@@ -115,24 +122,22 @@ const changedStay = (checkIn: string, checkOut: string, occupancies: StoredOccup
 };
 
 /**
- * The fee of a change: the penalty cancelling the booking would cost now (non-refundable: what it
- * was charged), times the share of its booked room-nights the change drops (nights of the booked
- * stay the new one no longer has, and rooms fewer), rounded down to the minor unit. Nothing dropped,
- * or before any penalty deadline: 0.
+ * What cancelling a booking of this policy and selling total costs at `now`, in minor units: the
+ * penalty due then (cancelPenaltyAt, as POST /api/cancel charges it); a non-refundable booking
+ * cannot be cancelled, so all of it; no stored policy, nothing.
  */
-const modificationFeeOf = (booking: BookingRow, bookedSelling: number, fields: ChangedFields, now: number) => {
-  const booked = stayNights(booking.checkIn, booking.checkOut);
-  const kept = new Set(stayNights(fields.checkIn, fields.checkOut));
-  const keptRoomNights = Math.min(booking.roomCount, fields.roomCount) * booked.filter((n) => kept.has(n)).length;
-  const bookedRoomNights = booking.roomCount * booked.length;
-  const dropped = bookedRoomNights - keptRoomNights;
-  if (dropped <= 0) return 0;
-  const policy = parsePolicy(booking.cancelPolicy);
-  const penalty = !policy ? 0 : policy.refundable ? cancelPenaltyAt(policy, now) : bookedSelling;
-  const minor = toMinor(penalty, booking.currency);
-  return toMajor(Math.floor((minor * dropped) / bookedRoomNights), booking.currency);
-};
+const costToCancelAt = (policy: CancelPolicy | null, sellingMinor: number, currency: string, now: number) =>
+  !policy ? 0 : policy.refundable ? toMinor(cancelPenaltyAt(policy, now), currency) : sellingMinor;
 
+/**
+ * The fee of a change (docs/api-decisions.md, "Issue 37: penalties survive changes"), in minor
+ * units: with `due` what cancelling the booking costs now and `dueAfter` what cancelling the changed
+ * booking would cost now, the part of `due` the change would waive (`due - dueAfter`) and, when the
+ * change lowers the price, the refund kept up to `due` (a downgrade returns only what is free to
+ * cancel now). Whichever is larger; 0 outside any penalty window.
+ */
+const modificationFeeOf = (due: number, dueAfter: number, priceDifference: number) =>
+  Math.max(0, due - dueAfter, Math.min(Math.max(0, -priceDifference), due));
 /**
  * Prices a change of `booking` now with the supply pricing a new search and quote would use (the
  * booking's supplier, the connection's terms, the booking's currency): the booking it makes and the
@@ -203,6 +208,17 @@ const planModification = async (
       change.rooms ? "change.rooms" : "change",
       `the hotel does not sell room ${ref.roomCode} (rate plan ${ref.ratePlanCode}) for ${checkIn} to ${checkOut} with these guests`,
     );
+  // An age-restricted rate (OLDER65) stays only while a guest of the changed stay is that old.
+  const unmet = unmetAgeRule(
+    offer.rateRules,
+    occupancies.map((o) => o.paxes.map((p) => p.age)),
+  );
+  if (unmet)
+    throw new ApiError(
+      "rate_rule_not_met",
+      `change.occupancies: the booked rate plan ${ref.ratePlanCode} is ${unmet.rule}, sold only to a stay with a guest aged ${unmet.minimumAge} or over: keep such a guest, or cancel and book a rate for these guests`,
+      { field: "change.occupancies", rateRule: unmet.rule },
+    );
   const rooms: StoredRoom[] = offerTerms(offer, ids).rooms.map((room) => ({
     occupancyRefId: room.occupancyRefId,
     code: room.code,
@@ -226,12 +242,17 @@ const planModification = async (
     occupancies: JSON.stringify(occupancies),
   };
   const currency = booking.currency;
-  const bookedSelling = sellingTotal(bookedRate(booking), booking.paymentType);
-  const priceDifference = toMajor(
-    toMinor(sellingTotal(offer.rate, booking.paymentType), currency) - toMinor(bookedSelling, currency),
-    currency,
-  );
-  return { fields, priceDifference, modificationFee: modificationFeeOf(booking, bookedSelling, fields, now) };
+  const bookedSelling = toMinor(sellingTotal(bookedRate(booking), booking.paymentType), currency);
+  const newSelling = toMinor(sellingTotal(offer.rate, booking.paymentType), currency);
+  const difference = newSelling - bookedSelling;
+  const due = costToCancelAt(parsePolicy(booking.cancelPolicy), bookedSelling, currency, now);
+  const dueAfter = costToCancelAt(offer.cancelPolicy, newSelling, currency, now);
+  return {
+    fields,
+    priceDifference: toMajor(difference, currency),
+    modificationFee: toMajor(modificationFeeOf(due, dueAfter, difference), currency),
+    penaltyDue: toMajor(due, currency),
+  };
 };
 
 /** The booking as a plan makes it, at `modifiedAt`. */
@@ -249,6 +270,7 @@ const changedRow = (booking: BookingRow, plan: ModificationPlan, modifiedAt: str
 const amountsOf = (booking: BookingRow, plan: ModificationPlan) => ({
   priceDifference: { currency: booking.currency, amount: plan.priceDifference },
   modificationFee: { currency: booking.currency, amount: plan.modificationFee },
+  penaltyDue: { currency: booking.currency, amount: plan.penaltyDue },
 });
 
 /** POST /api/bookings/:ref/modifications/preview: the changed booking and its amounts, kept 15 minutes for commit. */
@@ -299,12 +321,23 @@ const beforeAndAfter = (booking: BookingRow, fields: ChangedFields) => {
   return { before, after };
 };
 
-/** Whether two plans charge the same, to the cent, for the same rooms and terms. */
+/**
+ * A policy's terms: its penalties and deadlines, except a non-refundable one's deadline, which is
+ * the moment it was priced ("from booking"), so a preview and its commit never share it.
+ */
+const policyTerms = (text: string) => {
+  const policy = parsePolicy(text);
+  if (!policy || policy.refundable) return text;
+  return JSON.stringify({ ...policy, cancelPenalties: policy.cancelPenalties.map(({ deadline: _, ...p }) => p) });
+};
+
+/** Whether two plans charge the same, to the cent, for the same rooms and policy terms. */
 const samePrice = (a: ModificationPlan, b: ModificationPlan) =>
   a.fields.rate === b.fields.rate &&
-  a.fields.cancelPolicy === b.fields.cancelPolicy &&
+  policyTerms(a.fields.cancelPolicy!) === policyTerms(b.fields.cancelPolicy!) &&
   a.priceDifference === b.priceDifference &&
-  a.modificationFee === b.modificationFee;
+  a.modificationFee === b.modificationFee &&
+  a.penaltyDue === b.penaltyDue;
 
 /** 409: the preview no longer holds; `current` is what the change costs now (null: it cannot be made now). */
 const outdated = (booking: BookingRow, preview: ModificationPlan, current: ModificationPlan | null, why: string) =>

@@ -363,7 +363,7 @@ const modificationPreview = apiRoute({
   path: "/api/bookings/{bookingReference}/modifications/preview",
   tags: ["Booking"],
   summary:
-    "Preview a change of a booking (dates, guests, holder, room types or boards): the booking after it and what it costs",
+    "Preview a change of a booking (dates, guests, holder, room types or boards): the booking after it and what it costs (rate limited)",
   description:
     "bookingReference: from POST /api/book. Prices the changed stay as a new search and quote would, and answers the booking as the change makes it, its amounts and a previewId good for 15 minutes. Nothing is changed.",
   security: apiKeySecurity,
@@ -374,6 +374,7 @@ const modificationPreview = apiRoute({
   },
   errors: [
     "invalid_connection_code",
+    "rate_limit_exceeded",
     "invalid_timeout",
     "booking_not_found",
     "booking_not_modifiable",
@@ -381,11 +382,13 @@ const modificationPreview = apiRoute({
     "invalid_dates",
     "invalid_occupancy",
     "room_unavailable",
+    "rate_rule_not_met",
     "accommodation_not_found",
   ],
   responses: {
     200: {
       description: "The booking as the change would make it, and its amounts",
+      headers: rateLimitHeaders,
       ...json(modificationPreviewResponseSchema),
     },
   },
@@ -698,9 +701,12 @@ export const bookingRoutes = featureRouter<AccessEnv>()
   })
   .openapi(modificationPreview, async (c) => {
     const request = c.req.valid("json");
+    const connection = connectionOf(c, coreConnection);
+    // Priced as a quote is (a supplier quote, a row kept a day): counted in the same window first.
+    await admit(c, connection);
     const preview = await previewModification(
       c.get("services").booking,
-      connectionOf(c, coreConnection),
+      connection,
       c.req.valid("param").bookingReference,
       request.change,
     );

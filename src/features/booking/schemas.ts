@@ -712,6 +712,12 @@ const BOOK_RESULT_EXAMPLE = {
   responseTime: 12,
 };
 
+/** The holder's names, as book and a change take them: a name of spaces only is no name. */
+const holderSchema = z.object({
+  name: z.string().trim().min(1).max(100),
+  surName: z.string().trim().min(1).max(100),
+});
+
 const bookPax = z.object({
   age: z.number().int().min(0).max(120),
   nationality: countryCode.optional(),
@@ -743,7 +749,7 @@ export const bookRequestSchema = z
       paymentType,
       paymentCard: paymentCardIn,
       partnerReference: z.string().trim().min(1).max(100),
-      holder: z.object({ name: z.string().trim().min(1).max(100), surName: z.string().trim().min(1).max(100) }),
+      holder: holderSchema,
       hold: z.boolean().optional().openapi({
         description:
           "Hold the rooms instead of booking them: status held, nothing charged, until POST /api/bookings/{bookingReference}/commit (success, at the held price) or POST /api/cancel (released free); at holdExpiresAt the rooms go back and the booking is expired. 409 hold_not_supported when the option's supplier cannot hold",
@@ -1061,7 +1067,7 @@ export const modificationPreviewRequestSchema = z
             description:
               "The rooms and their guests after the change (every room); occupancyId defaults to the position, from 1",
           }),
-        holder: z.object({ name: z.string().min(1).max(100), surName: z.string().min(1).max(100) }).optional(),
+        holder: holderSchema.optional(),
         rooms: z
           .array(
             z.object({
@@ -1101,7 +1107,11 @@ const modificationAmounts = {
   }),
   modificationFee: money.openapi({
     description:
-      "Charged on top when the change drops booked nights or rooms inside a penalty window (docs/api-decisions.md)",
+      "Charged on top of priceDifference inside a penalty window, so that a change never makes cancelling cheaper: the part of penaltyDue the changed booking would no longer cost to cancel, or for a change that lowers the price the refund kept up to penaltyDue, whichever is larger; 0 while cancelling is free (docs/api-decisions.md, issue 37)",
+  }),
+  penaltyDue: money.openapi({
+    description:
+      "What cancelling the booking cost at the moment priced, before the change (a non-refundable booking: its whole selling total). modificationFee plus what cancelling the changed booking costs is never less",
   }),
 };
 
@@ -1120,6 +1130,7 @@ export const modificationPreviewSchema = z
       expiresAt: "2027-02-02T08:15:00.000Z",
       priceDifference: { currency: "USD", amount: 145.57 },
       modificationFee: { currency: "USD", amount: 0 },
+      penaltyDue: { currency: "USD", amount: 0 },
       booking: MODIFIED_BOOKING_EXAMPLE,
     },
   });
@@ -1137,6 +1148,7 @@ export const modificationResultSchema = z
       modifiedAt: "2027-02-02T08:05:00.000Z",
       priceDifference: { currency: "USD", amount: 145.57 },
       modificationFee: { currency: "USD", amount: 0 },
+      penaltyDue: { currency: "USD", amount: 0 },
       booking: MODIFIED_BOOKING_EXAMPLE,
     },
   });
@@ -1200,5 +1212,6 @@ export const bookingModified = {
     after: { holder: MODIFIED_BOOKING_EXAMPLE.holder },
     priceDifference: { currency: "USD", amount: 0 },
     modificationFee: { currency: "USD", amount: 0 },
+    penaltyDue: { currency: "USD", amount: 0 },
   },
 };

@@ -20,6 +20,7 @@ export {
   rateAccessFromText,
   rateAccessOf,
   rateAccessText,
+  unmetAgeRule,
 } from "./rate-rules";
 export type { RateAccess, RateRule, SalesChannel, Visibility } from "./rate-rules";
 export { supplyRoutes } from "./routes";

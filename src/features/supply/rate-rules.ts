@@ -82,11 +82,29 @@ export type RateAccessRequest = {
   rooms: number[][];
 };
 
+const oldestGuest = (rooms: number[][]) => {
+  let oldest = 0;
+  for (const ages of rooms) for (const age of ages) oldest = Math.max(oldest, age);
+  return oldest;
+};
+
+/** The age rule of `rateRules` (OLDER65...) no guest of `rooms` is old enough for, with its age; undefined when met. */
+export const unmetAgeRule = (
+  rateRules: readonly string[],
+  rooms: number[][],
+): { rule: RateRule; minimumAge: number } | undefined => {
+  const oldest = oldestGuest(rooms);
+  for (const rule of rateRules) {
+    const minimumAge = MIN_AGE[rule as RateRule];
+    if (minimumAge !== undefined && oldest < minimumAge) return { rule: rule as RateRule, minimumAge };
+  }
+  return undefined;
+};
+
 export const rateAccessOf = (request: RateAccessRequest): RateAccess => {
   const visibilities = VISIBILITY_TYPES.filter((v) => v === "PUBLIC" || request.supportedVisibilityTypes?.includes(v));
   const named = new Set(request.includes?.map((r) => r.toUpperCase()));
-  let oldest = 0;
-  for (const ages of request.rooms) for (const age of ages) oldest = Math.max(oldest, age);
+  const oldest = oldestGuest(request.rooms);
   const rules = RATE_RULES.filter((rule) => {
     if (rule === "PACKAGE") return visibilities.includes("PACKAGE");
     if (rule === "MOBILE") return request.salesChannel === "APP";

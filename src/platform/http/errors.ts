@@ -103,6 +103,7 @@ export const errorStatus = {
   payment_card_required: 400,
   payment_card_not_found: 400,
   room_unavailable: 400,
+  rate_rule_not_met: 400,
   price_changed: 400,
   missing_rate_snapshot: 400,
   missing_supplier_metadata: 400,
@@ -313,6 +314,9 @@ export const errorMessages = {
   room_unavailable: [
     "Room is unavailable",
     "{field}: the hotel does not sell room {roomCode} (rate plan {ratePlanCode}) for {checkIn} to {checkOut} with these guests",
+  ],
+  rate_rule_not_met: [
+    "{field}: the booked rate plan {ratePlanCode} is {rule}, sold only to a stay with a guest aged {age} or over: keep such a guest, or cancel and book a rate for these guests",
   ],
   price_changed: ["Price changed"],
   missing_rate_snapshot: ["Missing rate snapshot for booking"],
