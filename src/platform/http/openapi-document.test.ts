@@ -296,6 +296,12 @@ describe("the OpenAPI document is complete", () => {
     }
   });
 
+  it("shows GET /health's answer as its own example", async () => {
+    const document = await loadDocument();
+    const up = document.paths["/health"]!.get!.responses["200"]!.content!["application/json"]!;
+    expect(up.example).toEqual({ data: { status: "ok" }, message: "success" });
+  });
+
   it("shows a pending booking as the 202 of POST /api/book", async () => {
     const document = await loadDocument();
     const pending = document.paths["/api/book"]!.post!.responses["202"]!.content!["application/json"]!;
