@@ -5,6 +5,7 @@ import { root } from "../local/platform";
 import { architectureDocGaps } from "./lint-rules/architecture-doc";
 import { importOrderIn, importOrderProblems, importsOf, type ModuleImports } from "./lint-rules/feature-order";
 import { missingPaths, namedPaths, scriptImports } from "./lint-rules/named-paths";
+import { pagesWithoutWorker, runWorkerFirstIn } from "./lint-rules/static-pages";
 
 // docs/architecture.md must name every migration and room, so neither is added unsaid, and the
 // import order it writes down must be the one the code keeps.
@@ -62,6 +63,14 @@ for (const [name, kind] of [
   stale.push(...missingPaths(named, files, present).map((path) => `${name} names ${path}, which does not exist`));
 }
 
+// Every HTML page runs the Worker first, so it says which version answered (x-edgestay-version).
+stale.push(
+  ...pagesWithoutWorker(
+    readdirSync(join(root, "snippet")),
+    runWorkerFirstIn(readFileSync(join(root, "wrangler.toml"), "utf8")),
+  ),
+);
+
 // Tests and sources import nothing from scripts/ (entry points only).
 const under = (dir: string) =>
   (readdirSync(join(root, dir), { recursive: true }) as string[])
@@ -77,9 +86,12 @@ stale.push(
 if (problems.length > 0 || stale.length > 0) {
   if (problems.length > 0)
     console.error(`docs/architecture.md and the code disagree:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
-  if (stale.length > 0) console.error(`Stale names and imports:\n${stale.map((p) => `  - ${p}`).join("\n")}`);
+  if (stale.length > 0)
+    console.error(
+      `Stale names, pages the Worker does not answer, imports of scripts/:\n${stale.map((p) => `  - ${p}`).join("\n")}`,
+    );
   process.exit(1);
 }
 console.log(
-  `docs/architecture.md names all ${migrations.length} migrations and ${rooms.length} rooms; imports keep its order; every path it and wrangler.toml name exists; nothing under src/ or test/ imports scripts/.`,
+  `docs/architecture.md names all ${migrations.length} migrations and ${rooms.length} rooms; imports keep its order; every path it and wrangler.toml name exists; every page runs the Worker first; nothing under src/ or test/ imports scripts/.`,
 );

@@ -3,6 +3,7 @@ import { architectureDocGaps } from "./architecture-doc";
 import { dataAccessProblems } from "./data-access";
 import { importOrderIn, importOrderProblems, importsOf, roomCycles } from "./feature-order";
 import { missingPaths, namedPaths, scriptImports } from "./named-paths";
+import { pagesWithoutWorker, runWorkerFirstIn } from "./static-pages";
 
 const MARKER = "// Raw SQL: the key lookup runs in one D1 batch\n";
 
@@ -198,6 +199,24 @@ describe("the named-paths check (docs/architecture.md, wrangler.toml)", () => {
     expect(scriptImports(sources, (p) => p === "test/support/accounts.ts")).toEqual([
       expect.stringMatching(/^src\/features\/booking\/search\.test\.ts: imports scripts\/bench\/sandbox-hotels\.ts: /),
       expect.stringMatching(/^test\/support\/seed\.ts: imports scripts\/bootstrap\.ts: /),
+    ]);
+  });
+});
+
+describe("the static pages check (run_worker_first)", () => {
+  it("reads wrangler.toml's list, and passes when every page's URLs run the Worker first", () => {
+    const toml = '[assets]\ndirectory = "./snippet"\nrun_worker_first = ["/", "/index.html", "/docs", "/docs.html"]\n';
+    expect(runWorkerFirstIn(toml)).toEqual(["/", "/index.html", "/docs", "/docs.html"]);
+    expect(runWorkerFirstIn("run_worker_first = true")).toEqual(["/*"]);
+    expect(pagesWithoutWorker(["index.html", "docs.html", "docs.js", "site.css"], runWorkerFirstIn(toml))).toEqual([]);
+    expect(pagesWithoutWorker(["help/faq.html"], ["/help/*"])).toEqual([]);
+  });
+
+  it("finds a planted page the asset router would serve alone", () => {
+    expect(pagesWithoutWorker(["docs.html", "status.html"], ["/docs"])).toEqual([
+      "snippet/docs.html: /docs.html is not in run_worker_first",
+      "snippet/status.html: /status is not in run_worker_first",
+      "snippet/status.html: /status.html is not in run_worker_first",
     ]);
   });
 });
