@@ -158,7 +158,8 @@ const timeFormatGaps = (document: unknown, exceptions = FORMAT_EXCEPTIONS): stri
     if (formats.size !== 1 || !formats.has(expected))
       gaps.push(`${where}: ${name} needs format ${expected} (has ${[...formats].map(String).join(", ")})`);
   };
-  const walk = (node: unknown, where: string): void => {
+  // `shown` is the example an enclosing schema or media shows for this node, carried down to every property.
+  const walk = (node: unknown, where: string, shown?: unknown): void => {
     if (Array.isArray(node)) {
       for (const [i, item] of node.entries()) walk(item, `${where}/${i}`);
       return;
@@ -172,12 +173,21 @@ const timeFormatGaps = (document: unknown, exceptions = FORMAT_EXCEPTIONS): stri
         node.example,
       );
     }
-    if (isNode(node.properties)) {
-      const example = isNode(node.example) ? node.example : undefined;
-      for (const [name, property] of Object.entries(node.properties))
-        if (isNode(property)) check(pointer(`${where}/properties`, name), name, property, example?.[name]);
+    const own = node.example ?? (node.examples as unknown[] | undefined)?.[0] ?? shown;
+    for (const [key, value] of Object.entries(node)) {
+      const at = pointer(where, key);
+      if (key === "properties" && isNode(value)) {
+        for (const [name, property] of Object.entries(value)) {
+          const example = isNode(own) ? own[name] : undefined;
+          if (isNode(property)) check(pointer(at, name), name, property, example);
+          walk(property, pointer(at, name), example);
+        }
+      } else if (key === "items") walk(value, at, Array.isArray(own) ? own[0] : undefined);
+      else if (key === "anyOf" || key === "oneOf" || key === "allOf")
+        for (const [i, branch] of (value as unknown[]).entries()) walk(branch, `${at}/${i}`, own);
+      else if (key === "schema") walk(value, at, node.example);
+      else walk(value, at);
     }
-    for (const [key, value] of Object.entries(node)) walk(value, pointer(where, key));
   };
   walk(document, "");
   for (const where of Object.keys(exceptions))
@@ -218,7 +228,7 @@ describe("the OpenAPI document is complete", () => {
     expect(timeFormatGaps(await loadDocument())).toEqual([]);
   });
 
-  it("the format rule finds a planted moment or day by its name, its description or its example", () => {
+  it("the format rule finds a planted moment or day by its name, its description or its example (its own or an enclosing one's)", () => {
     const planted = {
       components: {
         schemas: {
@@ -231,7 +241,9 @@ describe("the OpenAPI document is complete", () => {
               checkOut: { type: "string", format: "date-time" },
               createdAt: { type: "string", format: "date-time" },
               label: { type: "string" },
+              window: { type: "object", properties: { opens: { type: "string" } } },
             },
+            example: { label: "x", window: { opens: "2027-03-10T00:00:00Z" } },
           },
         },
       },
@@ -242,6 +254,7 @@ describe("the OpenAPI document is complete", () => {
       "/components/schemas/Stay/properties/firstNight: firstNight needs format date (has undefined)",
       "/components/schemas/Stay/properties/lastSeen: lastSeen needs format date-time (has undefined)",
       "/components/schemas/Stay/properties/checkOut: checkOut needs format date (has date-time)",
+      "/components/schemas/Stay/properties/window/properties/opens: opens needs format date-time (has undefined)",
       "/paths/~1x/get/parameters/arrivalDate: arrivalDate needs format date (has undefined)",
       "/paths/~1x/get/parameters/since: an exception for a field the document no longer has",
     ]);
