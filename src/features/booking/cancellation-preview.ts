@@ -1,9 +1,8 @@
 import type { Db } from "../../platform/db/client";
-import { timestamp } from "../../platform/http/fields";
+import { isoDatetime, timestamp } from "../../platform/http/fields";
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/http/api-error";
 import { envelopeSchema } from "../../platform/http/envelope";
-import { isIsoDatetime } from "../../platform/http/iso-time";
 import { bookedRate } from "./booked-rate";
 import { partnerBooking } from "./bookings";
 import { bookingExample, rateSchema } from "./schemas";
@@ -11,9 +10,8 @@ import { cancelPenaltyAt, isOnOrAfterCheckIn, parsePolicy, roomsCancellation } f
 import { MAX_ROOMS } from "./schemas";
 
 export const cancellationPreviewQuerySchema = z.object({
-  at: z.string().refine(isIsoDatetime, "expected an ISO 8601 datetime with a zone").optional().openapi({
+  at: isoDatetime.optional().openapi({
     description: "The moment to price the cancellation at; default now",
-    format: "date-time",
     example: "2027-03-01T12:00:00Z",
   }),
   rooms: z
