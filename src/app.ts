@@ -41,7 +41,12 @@ const health = apiRoute({
   responses: {
     200: {
       description: "Up",
-      content: { "application/json": { schema: envelopeSchema(z.object({ status: z.literal("ok") })) } },
+      content: {
+        "application/json": {
+          schema: envelopeSchema(z.object({ status: z.literal("ok") })),
+          example: success({ status: "ok" as const }),
+        },
+      },
     },
   },
 });

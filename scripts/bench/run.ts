@@ -10,7 +10,7 @@ import { quoteScenario, runFlow } from "./flow";
 import { stopNetworkInspection, workerHeapMiB } from "./inspector";
 import { contentScenarios, searchScenarios, type Scenario } from "./scenarios";
 import { FLAT_MEMORY_GROWTH, judgeSoak, P99_LIMIT_MS, runSoak } from "./soak";
-import { seedSandboxHotelContent } from "./sandbox-hotels";
+import { seedSandboxHotelContent } from "../../test/support/sandbox-hotels";
 import {
   pointAtSandbox,
   sandboxHotels,

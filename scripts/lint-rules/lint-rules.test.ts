@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { architectureDocGaps } from "./architecture-doc";
 import { dataAccessProblems } from "./data-access";
 import { importOrderIn, importOrderProblems, importsOf, roomCycles } from "./feature-order";
+import { missingPaths, namedPaths, scriptImports } from "./named-paths";
+import { pagesWithoutWorker, runWorkerFirstIn } from "./static-pages";
 
 const MARKER = "// Raw SQL: the key lookup runs in one D1 batch\n";
 
@@ -146,6 +148,75 @@ describe("the import order of rooms", () => {
       "src/platform/db/client.ts",
       "src/features/supply/index.ts",
       "src/features/booking/tables.ts",
+    ]);
+  });
+});
+
+describe("the named-paths check (docs/architecture.md, wrangler.toml)", () => {
+  const files = ["src/upkeep.ts", "src/features/booking/book.ts", "snippet/docs.html", "migrations/0001_partners.sql"];
+  const topLevel = new Set(["src", "snippet", "migrations", "docs"]);
+
+  it("reads the paths a document names, and leaves URL paths, packages, placeholders and prose alone", () => {
+    const doc =
+      "`src/upkeep.ts`, `booking/book.ts`, `snippet/`, `docs.html`, `/api/book`, `@hono/zod-openapi`, `hono/secure-headers`, `src/features/<name>/`, `*.test.ts`, `.js`, `api.get/post`";
+    expect(namedPaths(doc, "markdown", topLevel)).toEqual([
+      "src/upkeep.ts",
+      "booking/book.ts",
+      "snippet/",
+      "docs.html",
+    ]);
+    const toml =
+      'main = "src/index.ts"\ndirectory = "./snippet"\n# Upkeep (src/features/upkeep): produced by book/cancel, see https://x.test/a/b.\nmigrations_dir = "migrations"';
+    expect(namedPaths(toml, "toml", topLevel)).toEqual(["src/index.ts", "snippet", "src/features/upkeep"]);
+  });
+
+  it("finds a planted stale name, and accepts a file named by the end of its path or a generated file", () => {
+    expect(missingPaths(["src/upkeep.ts", "booking/book.ts", "snippet", "src/features/", "docs.html"], files)).toEqual(
+      [],
+    );
+    expect(missingPaths(["src/features/upkeep", "booking/gone.ts", "ook.ts"], files)).toEqual([
+      "src/features/upkeep",
+      "booking/gone.ts",
+      "ook.ts",
+    ]);
+    expect(missingPaths(["examples/generated/api.d.ts"], files, (p) => p.startsWith("examples/generated/"))).toEqual(
+      [],
+    );
+  });
+
+  it("finds a test or source importing scripts/, and nothing else", () => {
+    const sources = [
+      {
+        file: "src/features/booking/search.test.ts",
+        text: 'import { seed } from "../../../scripts/bench/sandbox-hotels";',
+      },
+      {
+        file: "test/support/seed.ts",
+        text: 'import { x } from "../../scripts/bootstrap";\nimport { y } from "./accounts";',
+      },
+      { file: "test/unit/a.test.ts", text: 'import { y } from "../support/accounts";\nimport { z } from "zod";' },
+    ];
+    expect(scriptImports(sources, (p) => p === "test/support/accounts.ts")).toEqual([
+      expect.stringMatching(/^src\/features\/booking\/search\.test\.ts: imports scripts\/bench\/sandbox-hotels\.ts: /),
+      expect.stringMatching(/^test\/support\/seed\.ts: imports scripts\/bootstrap\.ts: /),
+    ]);
+  });
+});
+
+describe("the static pages check (run_worker_first)", () => {
+  it("reads wrangler.toml's list, and passes when every page's URLs run the Worker first", () => {
+    const toml = '[assets]\ndirectory = "./snippet"\nrun_worker_first = ["/", "/index.html", "/docs", "/docs.html"]\n';
+    expect(runWorkerFirstIn(toml)).toEqual(["/", "/index.html", "/docs", "/docs.html"]);
+    expect(runWorkerFirstIn("run_worker_first = true")).toEqual(["/*"]);
+    expect(pagesWithoutWorker(["index.html", "docs.html", "docs.js", "site.css"], runWorkerFirstIn(toml))).toEqual([]);
+    expect(pagesWithoutWorker(["help/faq.html"], ["/help/*"])).toEqual([]);
+  });
+
+  it("finds a planted page the asset router would serve alone", () => {
+    expect(pagesWithoutWorker(["docs.html", "status.html"], ["/docs"])).toEqual([
+      "snippet/docs.html: /docs.html is not in run_worker_first",
+      "snippet/status.html: /status is not in run_worker_first",
+      "snippet/status.html: /status.html is not in run_worker_first",
     ]);
   });
 });

@@ -181,6 +181,15 @@ describe("npm start, out of process", () => {
     expect((await fetch(`${base}/openapi.json`)).status).toBe(200);
   });
 
+  it("every page says which version answered, as the Worker does (wrangler's own asset routing)", async () => {
+    const version = (await fetch(`${base}/health`)).headers.get("x-edgestay-version");
+    expect(version).toMatch(/\S/);
+    for (const page of ["/", "/docs", "/index.html", "/docs.html", "/card-setup"]) {
+      const res = await fetch(`${base}${page}`, { redirect: "manual" });
+      expect([page, res.headers.get("x-edgestay-version")]).toEqual([page, version]);
+    }
+  });
+
   it("stops every process it started on Ctrl-C (SIGINT to the job's process group)", async () => {
     expect(processesUsing(stateDir).length).toBeGreaterThan(0);
     const exited = new Promise<void>((ok) => child.on("exit", () => ok()));

@@ -1,9 +1,8 @@
 import type { Db } from "../../platform/db/client";
-import { timestamp } from "../../platform/http/fields";
+import { isoDatetime, timestamp } from "../../platform/http/fields";
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/http/api-error";
 import { envelopeSchema } from "../../platform/http/envelope";
-import { isIsoDatetime } from "../../platform/http/iso-time";
 import { bookedRate } from "./booked-rate";
 import { partnerBooking } from "./bookings";
 import { bookingExample, rateSchema } from "./schemas";
@@ -11,11 +10,10 @@ import { cancelPenaltyAt, isOnOrAfterCheckIn, parsePolicy, roomsCancellation } f
 import { MAX_ROOMS } from "./schemas";
 
 export const cancellationPreviewQuerySchema = z.object({
-  at: z
-    .string()
-    .refine(isIsoDatetime, "expected an ISO 8601 datetime with a zone")
-    .optional()
-    .openapi({ description: "The moment to price the cancellation at; default now", example: "2027-03-01T12:00:00Z" }),
+  at: isoDatetime.optional().openapi({
+    description: "The moment to price the cancellation at; default now",
+    example: "2027-03-01T12:00:00Z",
+  }),
   rooms: z
     .string()
     .regex(/^\d{1,3}(,\d{1,3})*$/, "expected occupancyRefIds separated by commas, e.g. 1,2")
@@ -39,7 +37,7 @@ export const cancellationPreviewSchema = z
     }),
     currency: z.string(),
     refundable: z.boolean().openapi({ description: "Whether the booked rate is refundable at all" }),
-    deadline: z.string().nullable().openapi({
+    deadline: timestamp.nullable().openapi({
       description: "End of free cancellation: the earliest penalty deadline (null when no penalty applies)",
     }),
     cancellable: z.boolean().openapi({ description: "Whether POST /api/cancel would accept the booking at `at`" }),

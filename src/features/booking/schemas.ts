@@ -432,7 +432,7 @@ const cancelPolicy = z
       z.object({
         penaltyType: z.string(),
         currency: z.string(),
-        deadline: z.string(),
+        deadline: timestamp,
         value: z
           .number()
           .openapi({ description: "What cancelling costs from the deadline on: always an amount in currency" }),
@@ -442,7 +442,7 @@ const cancelPolicy = z
             value: z.number(),
             currency: z.string(),
             hoursBefore: z.number().int().optional().openapi({ description: "From this many hours before check-in" }),
-            deadline: z.string().optional().openapi({
+            deadline: timestamp.optional().openapi({
               description:
                 "The deadline it stated; absent when it stated hoursBefore only (deadline above is then check-in 00:00 UTC minus those hours)",
             }),

@@ -31,7 +31,7 @@ import { CHAT, NEW_YORK } from "../../../test/support/chat";
 import { feeSubjectOf, includedChargesMinor } from "../../../test/support/fees";
 import type { FeeSubject } from "../content";
 import { seedSandboxHotels } from "../../../test/support/seed";
-import { seedSandboxHotelContent } from "../../../scripts/bench/sandbox-hotels";
+import { seedSandboxHotelContent } from "../../../test/support/sandbox-hotels";
 import { circuitFor, FAILURES_TO_OPEN } from "../supply/upstream-circuit";
 
 const COUNT = 400;

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { isoDate } from "../../platform/http/fields";
+import { calendarDate, isoDate, timestamp } from "../../platform/http/fields";
 import { unsupportedField } from "../../platform/http/validation";
 import { MAX_OPTION_ID_LENGTH } from "./option-token";
 import { MAX_PAXES_PER_ROOM, MAX_ROOMS } from "./schemas";
@@ -208,7 +208,7 @@ const cancelPolicy = z
     refundable: z.boolean(),
     cancelPenalties: z.array(
       z.object({
-        deadline: z.string(),
+        deadline: timestamp,
         isCalculatedDeadline: z.boolean(),
         hoursBefore: z.number().int(),
         penaltyType: z.enum(CANCEL_PENALTY_TYPES),
@@ -221,8 +221,8 @@ const cancelPolicy = z
 
 const auditData = z
   .object({
-    transactions: z.array(z.object({ request: z.string(), response: z.string(), timeStamp: z.string() })),
-    timeStamp: z.string(),
+    transactions: z.array(z.object({ request: z.string(), response: z.string(), timeStamp: timestamp })),
+    timeStamp: timestamp,
     processTime: z.number(),
   })
   .optional()
@@ -340,9 +340,9 @@ const bookingDetail = z
     holder: z.object({ name: z.string(), surname: z.string() }).nullable(),
     hotel: z
       .object({
-        bookingDate: z.string(),
-        start: z.string(),
-        end: z.string(),
+        bookingDate: calendarDate,
+        start: calendarDate,
+        end: calendarDate,
         hotelCode: z.string(),
         hotelName: z.string(),
         boardCode: z.string(),

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { isoDate } from "../../platform/http/fields";
+import { isoDate, timestamp } from "../../platform/http/fields";
 import { specMessage, unsupportedField } from "../../platform/http/validation";
 import {
   distributionContext,
@@ -248,7 +248,7 @@ export const tgxOptionSchema = z
         refundable: z.boolean(),
         cancelPenalties: z.array(
           z.object({
-            deadline: z.string(),
+            deadline: timestamp,
             isCalculatedDeadline: z.boolean().openapi({
               description:
                 "false only for a deadline an upstream stated; the embedded inventory's (from the plan's free days, in the hotel's zone) and one worked out from an upstream's hoursBefore are true",
@@ -287,8 +287,8 @@ export const tgxSearchResponseSchema = z
           }),
           auditData: z
             .object({
-              transactions: z.array(z.object({ request: z.string(), response: z.string(), timeStamp: z.string() })),
-              timeStamp: z.string(),
+              transactions: z.array(z.object({ request: z.string(), response: z.string(), timeStamp: timestamp })),
+              timeStamp: timestamp,
               processTime: z.number(),
             })
             .optional()

@@ -37,7 +37,7 @@ describe("GET /api/partners/:partnerId/connections", () => {
   it("lists the caller's partner's connections with the fields of 2.4", async () => {
     const res = await asBearer(userToken).get(base("demo"));
     expect(res.status).toBe(200);
-    // 1001 (embedded inventory) and 1002 (the sandbox upstream), both seeded by test/setup.ts.
+    // 1001 (embedded inventory) and 1002 (the sandbox upstream), both seeded by test/support/setup.ts.
     expect(res.json.data.map((c: { code: number }) => c.code)).toEqual([1001, 1002]);
     expect(Object.keys(res.json.data[0]).sort()).toEqual(CONNECTION_KEYS);
     expect(res.json.data[0]).toMatchObject({

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { replicaReadsAllowed } from "../../platform/db/replica-reads";
+import { timestamp } from "../../platform/http/fields";
 import { apiRoute } from "../../platform/http/api-route";
 import type { TypedResponse } from "hono";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
@@ -58,7 +59,7 @@ const replaceContent = apiRoute({
           // A served document may be sent back as it is: its updatedAt is ignored (the database stamps it),
           // and so are its fees (PUT /api/inventory/{code}/fees sets them).
           schema: accommodationContentSchema
-            .extend({ updatedAt: z.string().optional(), fees: z.unknown().optional() })
+            .extend({ updatedAt: timestamp.optional(), fees: z.unknown().optional() })
             .strict()
             .openapi("AccommodationContentEdit", { example: accommodationContentExample }),
         },

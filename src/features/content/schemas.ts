@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
-import { timestamp } from "../../platform/http/fields";
-import { isIsoDatetime } from "../../platform/http/iso-time";
+import { isoDatetime, timestamp } from "../../platform/http/fields";
 import { servedFeesSchema } from "./fees";
 
 const FEES_EXAMPLE = {
@@ -50,8 +49,7 @@ export const contentRequestSchema = z
       .max(MAX_PAGE_SIZE)
       .optional()
       .openapi({ description: `Page size, default ${DEFAULT_PAGE_SIZE}`, example: 100 }),
-    changedSince: z.string().refine(isIsoDatetime, "expected an ISO 8601 datetime with a zone").optional().openapi({
-      format: "date-time",
+    changedSince: isoDatetime.optional().openapi({
       description:
         "Only documents updated after this moment, in the order they changed (updatedAt, then code). Use the last updatedAt you received as the next changedSince.",
       example: "2026-11-01T00:00:00Z",

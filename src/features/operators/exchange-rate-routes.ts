@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { apiRoute, json } from "../../platform/http/api-route";
+import { timestamp } from "../../platform/http/fields";
 import { operatorAuth, operatorSecurity } from "../../platform/auth/operator";
 import { envelopeSchema, success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
@@ -30,7 +31,7 @@ export const exchangeRatesRequestSchema = z
   .openapi("ExchangeRatesRequest");
 
 const exchangeRatesSchema = z
-  .object({ base: z.string().nullable(), rates: z.record(z.string(), z.number()), updatedAt: z.string().nullable() })
+  .object({ base: z.string().nullable(), rates: z.record(z.string(), z.number()), updatedAt: timestamp.nullable() })
   .openapi("ExchangeRates", {
     example: { base: "USD", rates: { EUR: 0.92, GBP: 0.79 }, updatedAt: "2026-11-02T09:15:00.000Z" },
   });

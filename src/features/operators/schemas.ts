@@ -96,7 +96,7 @@ export const operatorConnectionResponseSchema = envelopeSchema(connectionSchema)
 // ---- partners (onboarding)
 
 export const partnerSchema = z
-  .object({ id: z.string(), name: z.string(), isActive: z.boolean(), createdAt: z.string(), updatedAt: z.string() })
+  .object({ id: z.string(), name: z.string(), isActive: z.boolean(), createdAt: timestamp, updatedAt: timestamp })
   .openapi("Partner", {
     example: {
       id: "acme-travel",

@@ -135,7 +135,7 @@ export const apiKeyRecordSchema = z
       .string()
       .openapi({ description: "Masked: the key's first characters and an ellipsis", example: "esk_a1B2c3D4…" }),
     createdAt: timestamp,
-    revokedAt: z.string().nullable(),
+    revokedAt: timestamp.nullable(),
   })
   .openapi("ApiKeyRecord", {
     example: {

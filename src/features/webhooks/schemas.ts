@@ -88,12 +88,11 @@ export const deliverySchema = z
       .nullable()
       .openapi({ description: "HTTP status of the last attempt; null before any answer (or on timeout)" }),
     lastError: z.string().nullable(),
-    lastAttemptAt: z.string().nullable(),
-    nextAttemptAt: z
-      .string()
+    lastAttemptAt: timestamp.nullable(),
+    nextAttemptAt: timestamp
       .nullable()
       .openapi({ description: "When the next attempt is due; null once delivered or failed" }),
-    deliveredAt: z.string().nullable(),
+    deliveredAt: timestamp.nullable(),
     createdAt: timestamp,
   })
   .openapi("WebhookDelivery", {

@@ -6,8 +6,9 @@ export const VERSION_HEADER = "x-edgestay-version";
 export const deployedVersion = (env: Env): string => env.CF_VERSION_METADATA?.id || "local";
 
 /**
- * Every response says which deployed version answered (x-edgestay-version), errors and static
- * assets included, so a report or a log line can be matched to a deploy and its source maps.
+ * Every response says which deployed version answered (x-edgestay-version), errors and the assets
+ * the Worker serves included (every HTML page: wrangler.toml's run_worker_first), so a report or a
+ * log line can be matched to a deploy and its source maps.
  */
 export const versionHeader = (): MiddlewareHandler<{ Bindings: Env }> => async (c, next) => {
   await next();

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { isIsoDate } from "./iso-time";
+import { isIsoDate, isIsoDatetime } from "./iso-time";
 
 /** Field types every feature validates the same way. */
 export const emailSchema = z.email().max(254).openapi({ example: "jane@demo.test" });
@@ -9,6 +9,12 @@ export const isoDate = z
   .string()
   .refine(isIsoDate, "expected a date YYYY-MM-DD")
   .openapi({ format: "date", example: "2027-03-10" });
+
+/** A moment ISO 8601 with its zone (`Z` or `±hh:mm`) on a real calendar day: the one moment type of every request. */
+export const isoDatetime = z
+  .string()
+  .refine(isIsoDatetime, "expected an ISO 8601 datetime with a zone")
+  .openapi({ format: "date-time", example: "2027-03-01T12:00:00Z" });
 
 /** An ISO 4217 currency code, any case as sent, upper-case once parsed. */
 export const currencyCode = z

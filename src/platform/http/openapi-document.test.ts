@@ -93,6 +93,108 @@ const exampleOf = (schema: Schema | undefined, schemas: Record<string, Schema>, 
 const mediaExample = (media: Media, schemas: Record<string, Schema>) =>
   media.example ?? Object.values(media.examples ?? {})[0]?.value ?? exampleOf(media.schema, schemas);
 
+/** A moment (ISO 8601 with its time) or a calendar day, as a value looks. */
+const TIME_VALUE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+const DATE_VALUE = /^\d{4}-\d{2}-\d{2}$/;
+/** Names that say a moment: `*At`, `*_at`, deadlines, time stamps, `*Since`. */
+const TIME_NAME = /^(at|deadline|timestamp|timeStamp)$|[a-z0-9](At|Deadline|Since|TimeStamp|Timestamp)$|_at$/;
+/** Names that say a calendar day: stay dates, nights, `*Date`, `*_date`. */
+const DATE_NAME = /^(date|night|checkIn|checkOut|start|end|from|to|creation)$|[a-z0-9]Date$|_date$/;
+/** Descriptions that say a moment or a day. */
+const TIME_WORDS = /\(UTC\)|\bmoment\b|\bdate-?time\b|\btimestamp\b/i;
+const DATE_WORDS = /\bYYYY-MM-DD\b|\bdate\b/i;
+
+/**
+ * What the format rule leaves alone, each with its reason (JSON pointer into the document -> why). Kept
+ * short on purpose: a new field is held to the rule unless it is named here.
+ */
+const FORMAT_EXCEPTIONS: Record<string, string> = {
+  "/paths/~1api~1bookings/get/parameters/createdFrom": "a UTC date or a date-time: either is taken",
+  "/paths/~1api~1bookings/get/parameters/createdTo": "a UTC date or a date-time: either is taken",
+};
+
+type Node = Record<string, unknown>;
+const isNode = (value: unknown): value is Node => typeof value === "object" && value !== null && !Array.isArray(value);
+const pointer = (where: string, key: string) => `${where}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+
+/** A schema's string branches (itself, or the string variants of its anyOf/oneOf): where a format belongs. */
+const stringBranches = (schema: Node): Node[] => {
+  const types = ([] as unknown[]).concat(schema.type ?? []);
+  if (schema.enum || schema.const !== undefined) return []; // a closed list of words is no time
+  if (types.includes("string")) return [schema];
+  return [...((schema.anyOf as Node[]) ?? []), ...((schema.oneOf as Node[]) ?? [])]
+    .filter(isNode)
+    .flatMap(stringBranches);
+};
+
+/** What a named string says it holds: a moment (date-time), a day (date), or neither. */
+const expectedFormat = (name: string, schema: Node, parentExample: unknown): "date-time" | "date" | undefined => {
+  const description = [schema.description, ...stringBranches(schema).map((b) => b.description)].join(" ");
+  const examples = [schema.example, ...((schema.examples as unknown[]) ?? []), parentExample]
+    .concat(stringBranches(schema).flatMap((b) => [b.example, ...((b.examples as unknown[]) ?? [])]))
+    .filter((value): value is string => typeof value === "string");
+  if (TIME_NAME.test(name) || TIME_WORDS.test(description) || examples.some((e) => TIME_VALUE.test(e)))
+    return "date-time";
+  if (DATE_NAME.test(name) || examples.some((e) => DATE_VALUE.test(e))) return "date";
+  if (DATE_WORDS.test(description) && !examples.length) return "date";
+  return undefined;
+};
+
+/**
+ * Every named string of a document (schema properties and parameters, anywhere: components, paths,
+ * webhooks) whose name, description or example says it is a moment or a day, and whose format does
+ * not say so: `date-time` for moments, `date` for days. Names the place of each by JSON pointer.
+ */
+const timeFormatGaps = (document: unknown, exceptions = FORMAT_EXCEPTIONS): string[] => {
+  const gaps: string[] = [];
+  const seen = new Set<string>();
+  const check = (where: string, name: string, schema: Node, parentExample: unknown) => {
+    const branches = stringBranches(schema);
+    seen.add(where);
+    if (!branches.length || exceptions[where]) return;
+    const expected = expectedFormat(name, schema, parentExample);
+    if (!expected) return;
+    const formats = new Set(branches.map((b) => b.format ?? schema.format));
+    if (formats.size !== 1 || !formats.has(expected))
+      gaps.push(`${where}: ${name} needs format ${expected} (has ${[...formats].map(String).join(", ")})`);
+  };
+  // `shown` is the example an enclosing schema or media shows for this node, carried down to every property.
+  const walk = (node: unknown, where: string, shown?: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) walk(item, `${where}/${i}`);
+      return;
+    }
+    if (!isNode(node)) return;
+    if (typeof node.name === "string" && typeof node.in === "string" && isNode(node.schema)) {
+      check(
+        `${where.replace(/\/\d+$/, "")}/${node.name}`,
+        node.name,
+        { description: node.description, ...node.schema },
+        node.example,
+      );
+    }
+    const own = node.example ?? (node.examples as unknown[] | undefined)?.[0] ?? shown;
+    for (const [key, value] of Object.entries(node)) {
+      const at = pointer(where, key);
+      if (key === "properties" && isNode(value)) {
+        for (const [name, property] of Object.entries(value)) {
+          const example = isNode(own) ? own[name] : undefined;
+          if (isNode(property)) check(pointer(at, name), name, property, example);
+          walk(property, pointer(at, name), example);
+        }
+      } else if (key === "items") walk(value, at, Array.isArray(own) ? own[0] : undefined);
+      else if (key === "anyOf" || key === "oneOf" || key === "allOf")
+        for (const [i, branch] of (value as unknown[]).entries()) walk(branch, `${at}/${i}`, own);
+      else if (key === "schema") walk(value, at, node.example);
+      else walk(value, at);
+    }
+  };
+  walk(document, "");
+  for (const where of Object.keys(exceptions))
+    if (!seen.has(where)) gaps.push(`${where}: an exception for a field the document no longer has`);
+  return gaps;
+};
+
 describe("the OpenAPI document is complete", () => {
   it("has servers, and every operation an operationId (camelCase, unique), a tag, a summary, a description and a security statement", async () => {
     const document = await loadDocument();
@@ -120,6 +222,42 @@ describe("the OpenAPI document is complete", () => {
         .map((p) => `${where} ${p.in} ${p.name}`),
     );
     expect(bare).toEqual([]);
+  });
+
+  it("gives every moment format date-time and every day format date, wherever it is", async () => {
+    expect(timeFormatGaps(await loadDocument())).toEqual([]);
+  });
+
+  it("the format rule finds a planted moment or day by its name, its description or its example (its own or an enclosing one's)", () => {
+    const planted = {
+      components: {
+        schemas: {
+          Stay: {
+            type: "object",
+            properties: {
+              heldAt: { type: "string" },
+              firstNight: { type: "string", description: "The date of the first night" },
+              lastSeen: { anyOf: [{ type: "string", example: "2027-03-10T12:00:00.000Z" }, { type: "null" }] },
+              checkOut: { type: "string", format: "date-time" },
+              createdAt: { type: "string", format: "date-time" },
+              label: { type: "string" },
+              window: { type: "object", properties: { opens: { type: "string" } } },
+            },
+            example: { label: "x", window: { opens: "2027-03-10T00:00:00Z" } },
+          },
+        },
+      },
+      paths: { "/x": { get: { parameters: [{ name: "arrivalDate", in: "query", schema: { type: "string" } }] } } },
+    };
+    expect(timeFormatGaps(planted, { "/paths/~1x/get/parameters/since": "either form" })).toEqual([
+      "/components/schemas/Stay/properties/heldAt: heldAt needs format date-time (has undefined)",
+      "/components/schemas/Stay/properties/firstNight: firstNight needs format date (has undefined)",
+      "/components/schemas/Stay/properties/lastSeen: lastSeen needs format date-time (has undefined)",
+      "/components/schemas/Stay/properties/checkOut: checkOut needs format date (has date-time)",
+      "/components/schemas/Stay/properties/window/properties/opens: opens needs format date-time (has undefined)",
+      "/paths/~1x/get/parameters/arrivalDate: arrivalDate needs format date (has undefined)",
+      "/paths/~1x/get/parameters/since: an exception for a field the document no longer has",
+    ]);
   });
 
   it("documents the platform's errors on every operation: 500 always, 401 where a credential is required", async () => {
@@ -169,6 +307,12 @@ describe("the OpenAPI document is complete", () => {
       const body = post.requestBody?.content?.["application/json"]?.schema as Schema & { example?: { type: string } };
       expect(body.example?.type, type).toBe(type);
     }
+  });
+
+  it("shows GET /health's answer as its own example", async () => {
+    const document = await loadDocument();
+    const up = document.paths["/health"]!.get!.responses["200"]!.content!["application/json"]!;
+    expect(up.example).toEqual({ data: { status: "ok" }, message: "success" });
   });
 
   it("shows a pending booking as the 202 of POST /api/book", async () => {

@@ -589,7 +589,7 @@ describe("geo-grid", () => {
 });
 
 describe("demo-upstream", () => {
-  // The bootstrap (npm start) and test/setup.ts seed connection 1002. Seeded here twice more: it is idempotent.
+  // The bootstrap (npm start) and test/support/setup.ts seed connection 1002. Seeded here twice more: it is idempotent.
   beforeAll(async () => {
     for (let i = 0; i < 2; i++)
       await seedDemoUpstream(env.DB, { credentialsKey: env.UPSTREAM_CREDENTIALS_KEY, url: sandboxUrl() });

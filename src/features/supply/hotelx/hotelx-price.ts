@@ -5,6 +5,7 @@
  * are checked under Node (hotelx-price.unit.test.ts).
  */
 import { ApiError } from "../../../platform/http/api-error";
+import { isIsoDatetime } from "../../../platform/http/iso-time";
 import { convertMinor, percentOfMinor, sumMinor, splitMinor, toMajor, toMinor } from "../../../platform/money";
 import { stayNights } from "../../../platform/time/zoned-time";
 import { exchangeFor, type ExchangeTable } from "../exchange-rates";
@@ -144,7 +145,7 @@ export const ratesOf = (
  * nights (a fraction of the next one), `IMPORT` the supplier's amount sold like its price (markup,
  * converted from its own currency); never above `chargeTotal`. `penaltyType` is `IMPORT` (the value
  * is an amount, as every penalty of the contract) and `supplierPenalty` keeps what the supplier
- * stated. The deadline is `hoursBefore` check-in (00:00 UTC) when none is given.
+ * stated. The deadline is `hoursBefore` check-in (00:00 UTC) when none (or no ISO 8601 moment) is given.
  */
 export const cancelPolicyOf = (
   policy: HotelxCancelPolicy | null | undefined,
@@ -170,18 +171,23 @@ export const cancelPolicyOf = (
         return sellMinor(toMinor(p.value, p.currency), termsFrom(p.currency)).sold;
     }
   };
-  const penalties = (policy?.cancelPenalties ?? []).map((p) => ({
-    penaltyType: "IMPORT",
-    currency,
-    deadline: p.deadline ?? new Date(checkIn - p.hoursBefore * 3_600_000).toISOString(),
-    value: toMajor(Math.min(Math.max(0, amountOf(p)), chargeTotal), currency),
-    supplierPenalty: {
-      penaltyType: p.penaltyType,
-      value: p.value,
-      currency: p.currency,
-      hoursBefore: p.hoursBefore,
-      ...(p.deadline ? { deadline: p.deadline } : {}),
-    },
-  }));
+  const penalties = (policy?.cancelPenalties ?? []).map((p) => {
+    // A stated deadline that is no ISO 8601 moment with a zone is as if not stated: hoursBefore stands
+    // (every deadline answered is a date-time, docs/api-decisions.md issue 37).
+    const stated = p.deadline && isIsoDatetime(p.deadline) ? p.deadline : undefined;
+    return {
+      penaltyType: "IMPORT",
+      currency,
+      deadline: stated ?? new Date(checkIn - p.hoursBefore * 3_600_000).toISOString(),
+      value: toMajor(Math.min(Math.max(0, amountOf(p)), chargeTotal), currency),
+      supplierPenalty: {
+        penaltyType: p.penaltyType,
+        value: p.value,
+        currency: p.currency,
+        hoursBefore: p.hoursBefore,
+        ...(stated ? { deadline: stated } : {}),
+      },
+    };
+  });
   return { refundable: policy?.refundable ?? refundable, cancelPenalties: penalties };
 };

@@ -361,6 +361,26 @@ describe("Hotel-X prices as a property (issue 27): exact to the minor unit for a
     );
   }, 30_000);
 
+  it("a stated deadline is kept only as an ISO 8601 moment with a zone; any other is as if not stated (hoursBefore stands)", () => {
+    const [c] = fc.sample(caseArbitrary, { numRuns: 1, seed: 37 });
+    const { rate, stay, termsFrom } = priced(c!, "MerchantPay");
+    const penalty = { hoursBefore: 48, penaltyType: "PERCENT", currency: rate.currency, value: 50 };
+    const policy: HotelxCancelPolicy = {
+      refundable: true,
+      cancelPenalties: ["2027-03-07T20:00:00+02:00", "2027-03-07 20:00", "next Tuesday"].map((deadline) => ({
+        ...penalty,
+        deadline,
+      })),
+    };
+    const fromHours = new Date(Date.parse(`${stay.checkIn}T00:00:00Z`) - 48 * 3_600_000).toISOString();
+    const cancel = cancelPolicyOf(policy, true, rate, stay, termsFrom);
+    expect(cancel.cancelPenalties.map((p) => [p.deadline, p.supplierPenalty?.deadline])).toEqual([
+      ["2027-03-07T20:00:00+02:00", "2027-03-07T20:00:00+02:00"],
+      [fromHours, undefined],
+      [fromHours, undefined],
+    ]);
+  });
+
   it("an amount in a currency the operator has no rate for is NotConvertible, never priced at a guess", () => {
     fc.assert(
       fc.property(

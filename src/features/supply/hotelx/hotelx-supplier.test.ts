@@ -24,7 +24,7 @@ import { bookingByClientReference, cancel, type HotelxAccess } from "./client";
 import { hotelxSupplierName } from "./hotelx-supplier";
 import { paymentTypeOf } from "./hotelx-price";
 
-// Connection 1002 (seeded by test/setup.ts) sells the sandbox Hotel-X supplier, an auxiliary
+// Connection 1002 (seeded by test/support/setup.ts) sells the sandbox Hotel-X supplier, an auxiliary
 // worker reached through the HOTELX_SANDBOX service binding: every call below crosses that hop.
 const UPSTREAM = 1002;
 const SUPPLIER = hotelxSupplierName("con_demo_hotelx");

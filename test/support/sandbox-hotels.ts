@@ -1,5 +1,5 @@
 import { generatedHotel, generatedHotelCity } from "../../sandbox/hotelx/src/inventory";
-import { insertContentRows, sandboxHotelContentRow } from "../../test/support/seed";
+import { insertContentRows, sandboxHotelContentRow } from "./seed";
 
 /** Our content row of the sandbox's i-th generated hotel: its name and city, as the sandbox answers them. */
 const contentRow = (i: number) => {
