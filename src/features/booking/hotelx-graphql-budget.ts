@@ -37,7 +37,7 @@ export const GRAPHQL_LIMITS = {
 /** Selections the complexity walk may visit, fragment spreads repeated: a bound on its own work. */
 const MAX_WALKED_NODES = 5_000;
 
-const refused = (message: string, limit: keyof typeof GRAPHQL_LIMITS) =>
+export const refused = (message: string, limit: keyof typeof GRAPHQL_LIMITS) =>
   new GraphQLError(message, { extensions: { code: "document_too_costly", limit: GRAPHQL_LIMITS[limit] } });
 
 /**

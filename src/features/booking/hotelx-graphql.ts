@@ -14,7 +14,7 @@ import type { BillableOperation } from "../../platform/observability/usage";
 import { loggableError } from "../../platform/observability/loggable-error";
 import type { CoreConnection } from "../connections";
 import type { BookingDeps, SandboxScenario } from "./deps";
-import { documentRefusals, GRAPHQL_LIMITS, sourceRefusal } from "./hotelx-graphql-budget";
+import { documentRefusals, GRAPHQL_LIMITS, refused, sourceRefusal } from "./hotelx-graphql-budget";
 import { hotelxSchema } from "./hotelx-sdl";
 import { bookTgx } from "./tgx-book";
 import { type BookingCriteria, readBookingsTgx } from "./tgx-booking-read";
@@ -193,6 +193,8 @@ export const executeHotelx = async (
   try {
     document = parse(request.query, { maxTokens: GRAPHQL_LIMITS.tokens });
   } catch (error) {
+    if (error instanceof GraphQLError && /contains more tha[nt] \d+ tokens/.test(error.message))
+      return { errors: [refused(`The document has more than ${GRAPHQL_LIMITS.tokens} tokens`, "tokens")] };
     if (error instanceof GraphQLError) return { errors: [error] };
     throw error;
   }
@@ -235,4 +237,21 @@ export const connectionCodeOf = (
   if (codes.size > 1)
     throw new ApiError("invalid_request", "The access-code header and settings.access.code name different connections");
   return { code: [...codes][0], variables: variables ? rest : undefined };
+};
+
+/** GraphQL over HTTP's own media type for an answer; application/json is the legacy one. */
+export const GRAPHQL_RESPONSE_TYPE = "application/graphql-response+json";
+
+/**
+ * The status and media type of a GraphQL answer, as GraphQL over HTTP says: a client that accepts
+ * application/graphql-response+json gets it, and a 400 for a document refused before it ran (no
+ * `data`); under application/json (asked for, or nothing said) every answer is a 200.
+ */
+export const graphqlAnswerOf = (result: ExecutionResult, accept: string | undefined) => {
+  const wanted = (accept ?? "")
+    .split(",")
+    .map((part) => part.split(";")[0]!.trim().toLowerCase())
+    .includes(GRAPHQL_RESPONSE_TYPE);
+  if (!wanted) return { status: 200 as const, contentType: "application/json" };
+  return { status: "data" in result ? (200 as const) : (400 as const), contentType: GRAPHQL_RESPONSE_TYPE };
 };
