@@ -469,7 +469,7 @@ const graphqlRoute = apiRoute({
   summary:
     "Hotel-X GraphQL: hotelX { search quote booking } and mutation { hotelX { book cancel commit } } over the Hotel-X shaped routes",
   description:
-    "The /api/*/tgx flow as Hotel-X GraphQL. A document is measured before it runs (depth, fields, aliases, introspection, at most 5 search/quote/booking fields, one book/cancel/commit, 50 booking references): past a limit it is refused whole.",
+    "The /api/*/tgx flow as Hotel-X GraphQL. A document past its limits (depth, fields, aliases, introspection, 5 search/quote/booking, 1 write, 50 references) is refused.",
   security: apiKeySecurity,
   // A document or its variables may carry Hotel-X's paymentCard: refused before anything reads it.
   middleware: [noRawCardData(), apiKeyAuth()] as const,
@@ -486,15 +486,14 @@ const graphqlRoute = apiRoute({
   responses: {
     200: {
       description:
-        "GraphQL's answer: data, and errors (a field refused with its API code in extensions); under application/json also a document refused before it ran (it does not parse or validate against the Hotel-X SDL, or is past the limits): errors and no data",
+        "GraphQL's answer: data, and errors (a document refused before it ran: no data; a field refused: its API code in extensions)",
       content: {
         "application/json": { schema: graphqlResponseSchema },
         [GRAPHQL_RESPONSE_TYPE]: { schema: graphqlResponseSchema },
       },
     },
     400: {
-      description:
-        "Accept: application/graphql-response+json (GraphQL over HTTP): a document refused before it ran, errors and no data",
+      description: "A document refused before it ran, under application/graphql-response+json",
       content: { [GRAPHQL_RESPONSE_TYPE]: { schema: graphqlResponseSchema } },
     },
   },

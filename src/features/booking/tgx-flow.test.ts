@@ -780,7 +780,7 @@ describe("POST /api/graphql within a budget", () => {
     const errors = await refusedWhole(BOOKING, references(3_000));
     expect(errors).toMatchObject([
       {
-        message: "criteria.references.references lists 3000 references; at most 50 are read at once",
+        message: "The document has 3000 criteria.references.references, more than 50",
         extensions: { code: "document_too_costly", limit: 50 },
       },
     ]);
@@ -793,16 +793,14 @@ describe("POST /api/graphql within a budget", () => {
     const many = await refusedWhole(schemas(2_000));
     expect(many).toMatchObject([{ message: "The document has more than 5000 tokens", extensions: { limit: 5000 } }]);
     const three = await refusedWhole(schemas(3));
-    expect(three.map((e) => e.message)).toContain(
-      "The document has 3 introspection fields (__schema, __type), more than 2",
-    );
+    expect(three.map((e) => e.message)).toContain("The document has 3 introspection fields, more than 2");
     const one = await graphql("{ __schema { queryType { name } } }", {}, { header: EMBEDDED });
     expect(one.json).toEqual({ data: { __schema: { queryType: { name: "Query" } } } });
   });
 
   it("aliases, depth and fields past their limits are refused, through fragments too", async () => {
     const aliased = `{ ${Array.from({ length: 21 }, (_, i) => `t${i}: __typename`).join(" ")} }`;
-    expect((await refusedWhole(aliased))[0]!.message).toBe("The document aliases 21 fields, more than 20");
+    expect((await refusedWhole(aliased))[0]!.message).toBe("The document has 21 aliased fields, more than 20");
     // Fragments spreading fragments: a small source, a large walk.
     const levels = 12;
     const fragments = Array.from(
@@ -810,7 +808,7 @@ describe("POST /api/graphql within a budget", () => {
       (_, i) => `fragment F${i} on HotelXQuery { __typename ${i + 1 < levels ? `...F${i + 1} ...F${i + 1}` : ""} }`,
     ).join("\n");
     const fields = await refusedWhole(`{ hotelX { ...F0 } }\n${fragments}`);
-    expect(fields[0]!.message).toMatch(/^The document selects (\d+|more than 500) fields/);
+    expect(fields[0]!.message).toMatch(/^The document has (\d+|more than 500) selected fields/);
     const ofTypes = "ofType { ".repeat(12);
     const deep = `{ __schema { types { fields { type { ${ofTypes}name ${"} ".repeat(12)}} } } } }`;
     expect((await refusedWhole(deep))[0]!.message).toBe("The document's selections nest 17 deep, more than 16");
@@ -860,7 +858,7 @@ describe("POST /api/graphql within a budget", () => {
       b: book(input: $b) { booking { status } errors { code } } } }`;
     const key = { headers: { "Idempotency-Key": `twice-${clientReference}` } };
     const errors = await refusedWhole(twice, { a: input, b: other }, key);
-    expect(errors[0]!.message).toMatch(/2 hotelX book, cancel and commit fields: one write per document/);
+    expect(errors[0]!.message).toMatch(/The document has 2 hotelX book, cancel and commit fields, more than 1/);
     // Through two root aliases as well.
     const roots = `mutation ($a: HotelBookInput!) { x: hotelX { book(input: $a) { errors { code } } }
       y: hotelX { book(input: $a) { errors { code } } } }`;
