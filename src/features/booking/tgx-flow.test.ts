@@ -827,6 +827,11 @@ describe("POST /api/graphql within a budget", () => {
     const quoted = `{ hotelX { quote(criteria: { optionRefId: "${"[".repeat(100)}" }) { errors { code } } } } # ${"{".repeat(100)}`;
     const text = await graphql(quoted, {}, { header: EMBEDDED });
     expect(text.json.data.hotelX.quote.errors[0]!.code).toBe("OPTION_EXPIRED_OR_INVALID");
+    // A block string, its escaped \""" included, and an escaped quote in a plain string.
+    const block = `{ hotelX { a: quote(criteria: { optionRefId: """ \\""" ${"(".repeat(100)} """ }) { errors { code } }
+      b: quote(criteria: { optionRefId: "\\" ${"{".repeat(100)}" }) { errors { code } } } }`;
+    const blockText = await graphql(block, {}, { header: EMBEDDED });
+    expect(blockText.json.data.hotelX.b.errors[0]!.code).toBe("OPTION_EXPIRED_OR_INVALID");
   });
 
   it("application/graphql-response+json: 400 for a document refused before it ran, 200 once it ran; application/json always 200", async () => {
