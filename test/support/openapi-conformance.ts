@@ -154,14 +154,16 @@ export const assertDocumented = async (
       `OpenAPI: ${where} without the header(s) ${missing.join(", ")} that ${method.toUpperCase()} ${route.path} documents as required for ${key}`,
     );
   }
-  if (!responses[key]!.content?.["application/json"]) {
+  // The body is checked against what the operation documents for its media type (GraphQL has its own).
+  const media = (answer.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (!responses[key]!.content?.[media]) {
     throw new Error(
-      `OpenAPI: ${where} with a JSON body, but ${method.toUpperCase()} ${route.path} documents no JSON body for ${key}\nbody: ${excerpt(answer.text)}`,
+      `OpenAPI: ${where} with a ${media} body, but ${method.toUpperCase()} ${route.path} documents none for ${key}\nbody: ${excerpt(answer.text)}`,
     );
   }
   if (answer.status >= 400 && typeof body?.code === "string") {
     const operation = `${method.toUpperCase()} ${route.path} (${document.paths[route.path]![method]!.operationId})`;
-    const codes = documentedCodes(responses[key]!.content!["application/json"]!.schema);
+    const codes = documentedCodes(responses[key]!.content![media]!.schema);
     if (codes && !codes.includes(body.code)) {
       throw new Error(
         `OpenAPI: ${where} with code ${body.code}, a code ${operation} does not document for ${key} (documented: ${codes.join(", ")}); add it to the route's errors\nbody: ${excerpt(answer.text)}`,
@@ -169,7 +171,7 @@ export const assertDocumented = async (
     }
     assertListed(where, body);
   }
-  const pointer = `/paths/${escapePointer(route.path)}/${method}/responses/${key}/content/application~1json/schema`;
+  const pointer = `/paths/${escapePointer(route.path)}/${method}/responses/${key}/content/${escapePointer(media)}/schema`;
   const validate = validator(pointer);
   if (!validate(answer.json)) {
     throw new Error(

@@ -14,18 +14,25 @@ import type { BillableOperation } from "../../platform/observability/usage";
 import { loggableError } from "../../platform/observability/loggable-error";
 import type { CoreConnection } from "../connections";
 import type { BookingDeps, SandboxScenario } from "./deps";
+import { documentRefusals, GRAPHQL_LIMITS, refused, sourceRefusal } from "./hotelx-graphql-budget";
 import { hotelxSchema } from "./hotelx-sdl";
 import { bookTgx } from "./tgx-book";
 import { type BookingCriteria, readBookingsTgx } from "./tgx-booking-read";
 import { cancelTgx } from "./tgx-cancel";
-import { tgxBookRequestSchema, tgxCancelRequestSchema, tgxQuoteRequestSchema } from "./tgx-flow-schemas";
+import { commitTgx } from "./tgx-commit";
+import {
+  tgxBookRequestSchema,
+  tgxCancelRequestSchema,
+  tgxCommitRequestSchema,
+  tgxQuoteRequestSchema,
+} from "./tgx-flow-schemas";
 import { quoteTgx } from "./tgx-quote";
 import { tgxSearchRequestSchema } from "./tgx-schemas";
 import { searchTgx } from "./tgx-search";
 
 /**
  * POST /api/graphql: Hotel-X documents (`hotelX { search quote booking }`, `mutation { hotelX {
- * book cancel } }`) executed by graphql-js against the project's Hotel-X SDL, the one the sandbox
+ * book cancel commit } }`) executed by graphql-js against the project's Hotel-X SDL, the one the sandbox
  * serves (sandbox/hotelx/src/schema.ts). Each field runs the Hotel-X shaped service of its REST
  * route (/api/search/tgx, /api/quote/tgx, /api/book/tgx, /api/cancel/tgx), its arguments checked by
  * that route's schema, so both answer alike; graphql-js then keeps the selected fields.
@@ -152,35 +159,60 @@ const mutationRoot = {
       if (cancelled && !replayed) call.count("cancel");
       return body.data.hotelX.cancel;
     }),
+    // The hold's commit, as POST /api/bookings/{bookingReference}/commit makes it (booked when the hold was).
+    commit: field(async (args, call) => {
+      const request = parsed(tgxCommitRequestSchema, restRequest(args, call, "input"));
+      const { payload, replayed } = await commitTgx(
+        call.deps,
+        call.connection,
+        request,
+        call.meta,
+        call.idempotencyKey,
+      );
+      call.replayed ||= replayed;
+      return payload;
+    }),
   },
 };
 
 /**
- * Runs one GraphQL request: a document that does not parse or validate against the SDL is answered
- * with its GraphQL `errors` and no `data`, nothing executed (as the sandbox, and Hotel-X, answer it).
+ * Runs one GraphQL request. A document refused before it runs (it does not parse, nests past the
+ * limit, does not validate against the SDL, costs past GRAPHQL_LIMITS, its variables do not
+ * coerce) is answered with its GraphQL `errors` and no `data`, nothing executed (as the sandbox,
+ * and Hotel-X, answer it); a refusal met while running is the field's own (its payload `errors`,
+ * or the field's GraphQL error).
  */
 export const executeHotelx = async (
   request: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null },
   call: GraphqlCall,
 ): Promise<ExecutionResult> => {
+  // graphql-js's parser recurses into lists and objects: a deep literal is refused before it.
+  const tooDeep = sourceRefusal(request.query);
+  if (tooDeep) return { errors: [tooDeep] };
   let document: DocumentNode;
   try {
-    document = parse(request.query);
+    document = parse(request.query, { maxTokens: GRAPHQL_LIMITS.tokens });
   } catch (error) {
+    if (error instanceof GraphQLError && /contains more tha[nt] \d+ tokens/.test(error.message))
+      return { errors: [refused(`The document has more than ${GRAPHQL_LIMITS.tokens} tokens`, "tokens")] };
     if (error instanceof GraphQLError) return { errors: [error] };
     throw error;
   }
   const schema = await hotelxSchema(call.assets);
   const invalid = validate(schema, document);
   if (invalid.length) return { errors: invalid };
-  const operation = getOperationAST(document, request.operationName ?? undefined);
+  const variables = request.variables ?? undefined;
+  const operationName = request.operationName ?? undefined;
+  const costly = documentRefusals(schema, document, variables, operationName);
+  if (costly.length) return { errors: costly };
+  const operation = getOperationAST(document, operationName);
   return execute({
     schema,
     document,
     rootValue: operation?.operation === "mutation" ? mutationRoot : queryRoot,
     contextValue: call,
-    variableValues: request.variables ?? undefined,
-    operationName: request.operationName ?? undefined,
+    variableValues: variables,
+    operationName,
   });
 };
 
@@ -205,4 +237,21 @@ export const connectionCodeOf = (
   if (codes.size > 1)
     throw new ApiError("invalid_request", "The access-code header and settings.access.code name different connections");
   return { code: [...codes][0], variables: variables ? rest : undefined };
+};
+
+/** GraphQL over HTTP's own media type for an answer; application/json is the legacy one. */
+export const GRAPHQL_RESPONSE_TYPE = "application/graphql-response+json";
+
+/**
+ * The status and media type of a GraphQL answer, as GraphQL over HTTP says: a client that accepts
+ * application/graphql-response+json gets it, and a 400 for a document refused before it ran (no
+ * `data`); under application/json (asked for, or nothing said) every answer is a 200.
+ */
+export const graphqlAnswerOf = (result: ExecutionResult, accept: string | undefined) => {
+  const wanted = (accept ?? "")
+    .split(",")
+    .map((part) => part.split(";")[0]!.trim().toLowerCase())
+    .includes(GRAPHQL_RESPONSE_TYPE);
+  if (!wanted) return { status: 200 as const, contentType: "application/json" };
+  return { status: "data" in result ? (200 as const) : (400 as const), contentType: GRAPHQL_RESPONSE_TYPE };
 };

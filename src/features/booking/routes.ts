@@ -55,7 +55,13 @@ import { tgxSearchRequestSchema, tgxSearchResponseSchema } from "./tgx-schemas";
 import { cardDataGuardErrors, noRawCardData } from "../../platform/card-data/card-data";
 import { bookTgx } from "./tgx-book";
 import { cancelTgx } from "./tgx-cancel";
-import { connectionCodeOf, executeHotelx, type GraphqlCall } from "./hotelx-graphql";
+import {
+  connectionCodeOf,
+  executeHotelx,
+  GRAPHQL_RESPONSE_TYPE,
+  type GraphqlCall,
+  graphqlAnswerOf,
+} from "./hotelx-graphql";
 import {
   graphqlRequestSchema,
   graphqlResponseSchema,
@@ -464,8 +470,9 @@ const graphqlRoute = apiRoute({
   path: "/api/graphql",
   tags: ["Booking"],
   summary:
-    "Hotel-X GraphQL: hotelX { search quote booking } and mutation { hotelX { book cancel } } over the Hotel-X shaped routes",
-  description: "The /api/*/tgx flow as Hotel-X GraphQL.",
+    "Hotel-X GraphQL: hotelX { search quote booking } and mutation { hotelX { book cancel commit } } over the Hotel-X shaped routes",
+  description:
+    "The /api/*/tgx flow as Hotel-X GraphQL. A document past its limits (depth, fields, aliases, introspection, 5 search/quote/booking, 1 write, 50 references) is refused.",
   security: apiKeySecurity,
   // A document or its variables may carry Hotel-X's paymentCard: refused before anything reads it.
   middleware: [noRawCardData(), apiKeyAuth()] as const,
@@ -482,8 +489,15 @@ const graphqlRoute = apiRoute({
   responses: {
     200: {
       description:
-        "GraphQL's answer: data, and errors (a document that does not validate against the Hotel-X SDL, or a field refused with its API code in extensions)",
-      ...json(graphqlResponseSchema),
+        "GraphQL's answer: data, and errors (a document refused before it ran: no data; a field refused: its API code in extensions)",
+      content: {
+        "application/json": { schema: graphqlResponseSchema },
+        [GRAPHQL_RESPONSE_TYPE]: { schema: graphqlResponseSchema },
+      },
+    },
+    400: {
+      description: "A document refused before it ran, under application/graphql-response+json",
+      content: { [GRAPHQL_RESPONSE_TYPE]: { schema: graphqlResponseSchema } },
     },
   },
 });
@@ -697,7 +711,11 @@ export const bookingRoutes = featureRouter<AccessEnv>()
       assets: c.env.ASSETS,
     };
     const result = await executeHotelx({ ...request, variables }, call);
-    return c.json(result as z.infer<typeof graphqlResponseSchema>, 200, replayHeaders(call));
+    const { status, contentType } = graphqlAnswerOf(result, c.req.header("accept"));
+    return c.json(result as z.infer<typeof graphqlResponseSchema>, status, {
+      ...replayHeaders(call),
+      "Content-Type": contentType,
+    });
   })
   .openapi(modificationPreview, async (c) => {
     const request = c.req.valid("json");

@@ -96,6 +96,9 @@ const OUTCOMES: Partial<Record<ErrorCode, { type: "CLIENT" | "SUPPLIER"; code?: 
   after_check_in: { type: "CLIENT" },
   cancel_policy_not_found: { type: "CLIENT" },
   not_refundable: { type: "CLIENT" },
+  // A Hotel-X commit (POST /api/graphql) of a booking that is not a live hold.
+  booking_not_held: { type: "CLIENT" },
+  hold_expired: { type: "CLIENT" },
 };
 
 type PriceChange = { previousTotal: number; currentTotal: number; currency: string };

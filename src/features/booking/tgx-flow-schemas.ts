@@ -196,6 +196,29 @@ export const tgxCancelRequestSchema = z
   });
 export type TgxCancelRequest = z.infer<typeof tgxCancelRequestSchema>;
 
+/**
+ * `mutation { hotelX { commit } }` on POST /api/graphql (there is no REST route of it): Hotel-X's
+ * HotelCommitInput names the hold by `reference.client` (your clientReference) or
+ * `reference.supplier`, made on the connection `accessCode` names.
+ */
+export const tgxCommitRequestSchema = z.object({
+  input: z
+    .object({
+      accessCode: z.string().max(64),
+      language,
+      reference: z
+        .object({ client: z.string().min(1).max(100).optional(), supplier: z.string().min(1).max(200).optional() })
+        .strict()
+        .optional(),
+    })
+    .strict()
+    .refine((i) => Boolean(i.reference?.client || i.reference?.supplier), {
+      message: "input.reference.client (your clientReference) or input.reference.supplier is required",
+    }),
+  settings: tgxFlowSettings,
+});
+export type TgxCommitRequest = z.infer<typeof tgxCommitRequestSchema>;
+
 /** A registered schema or null: `.nullable()` would register the nullable form under the component's name. */
 const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
 

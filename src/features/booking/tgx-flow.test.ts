@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call, OTHER_KEY, post } from "../../../test/support/api";
-import { OTHER_CODE } from "../../../test/support/booking";
+import { bookBody, OTHER_CODE, quoteOf, searchOne } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { demoUpstreamUrl, hotelxResultProblems, sandboxAccess } from "../../../test/support/hotelx";
@@ -10,6 +10,7 @@ import { demoAdminToken } from "../../../test/support/sessions";
 import { subscribe } from "../../../test/support/webhooks";
 import { bookingByClientReference, type HotelxAccess } from "../supply/hotelx/client";
 import { circuitFor } from "../supply/upstream-circuit";
+import { GRAPHQL_RESPONSE_TYPE as GRAPHQL_RESPONSE } from "./hotelx-graphql";
 import { settlePendingBookingsTask } from "./settle-pending";
 
 // The Hotel-X shaped flow (issue 29, item 4): /api/search/tgx, /api/quote/tgx, /api/book/tgx and
@@ -727,5 +728,220 @@ describe("POST /api/graphql: Hotel-X documents against the same SDL", () => {
       { header: UPSTREAM },
     );
     expect([card.status, card.json.code]).toEqual([400, "raw_card_data_refused"]);
+  });
+});
+
+// Issue 37, item 4: a document is measured before it runs; one refused before it runs is errors and no data.
+const COMMIT = `mutation Commit($input: HotelCommitInput!, $settings: HotelSettingsInput) {
+  hotelX { commit(input: $input, settings: $settings) {
+    commitDetails { reference { client supplier bookingID } status } ${ISSUES} } } }`;
+const SEARCH_FIELD = `search(criteria: $criteria) { options { id } errors { code } }`;
+/** A document refused whole, before anything ran: errors (the limit's code when one is named), no data. */
+const refusedWhole = async (query: string, variables: Record<string, unknown> = {}, options: GraphqlOptions = {}) => {
+  const res = await graphql(query, variables, { header: EMBEDDED, ...options });
+  expect(res.status, res.text).toBe(200);
+  expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+  expect(res.json).not.toHaveProperty("data");
+  expect(res.json.errors.length).toBeGreaterThan(0);
+  return res.json.errors as Array<{ message: string; extensions?: Record<string, unknown> }>;
+};
+
+describe("POST /api/graphql within a budget", () => {
+  const criteria = {
+    checkIn: inDays(30),
+    checkOut: inDays(32),
+    hotels: ["US000008"],
+    occupancies: [{ paxes: [{ age: 30 }] }],
+  };
+
+  it.each([
+    [6, /The document has 6 hotelX search, quote and booking fields, more than 5/],
+    [50, /The document has 50 hotelX search, quote and booking fields, more than 5/],
+    [300, /The document has more than 5000 tokens/],
+  ])("%i search aliases are refused before any search runs", async (aliases, message) => {
+    const fields = Array.from({ length: aliases }, (_, i) => `s${i}: ${SEARCH_FIELD}`).join("\n");
+    const query = `query ($criteria: HotelCriteriaSearchInput!) { hotelX { ${fields} } }`;
+    const errors = await refusedWhole(query, { criteria });
+    expect(errors.every((e) => e.extensions?.code === "document_too_costly")).toBe(true);
+    expect(errors.map((e) => e.message).join("\n")).toMatch(message);
+  });
+
+  it("a booking read of 3,000 references is refused; 50 are read", async () => {
+    const references = (n: number) => ({
+      criteria: {
+        typeSearch: "REFERENCES",
+        references: {
+          hotelCode: "US000008",
+          currency: "EUR",
+          references: Array.from({ length: n }, (_, i) => ({ client: `nobody-${i}` })),
+        },
+      },
+    });
+    const errors = await refusedWhole(BOOKING, references(3_000));
+    expect(errors).toMatchObject([
+      {
+        message: "The document has 3000 criteria.references.references, more than 50",
+        extensions: { code: "document_too_costly", limit: 50 },
+      },
+    ]);
+    const fifty = await hotelxData(BOOKING, references(50), { header: EMBEDDED });
+    expect(fifty.hotelX.booking.errors[0]!.code).toBe("BOOKING_NOT_FOUND");
+  });
+
+  it("introspection is bounded: 2,000 aliases (past the token limit) and 3 __schema fields are refused; one runs", async () => {
+    const schemas = (n: number) => `{${Array.from({ length: n }, (_, i) => `i${i}:__schema{types{name}}`).join(" ")}}`;
+    const many = await refusedWhole(schemas(2_000));
+    expect(many).toMatchObject([{ message: "The document has more than 5000 tokens", extensions: { limit: 5000 } }]);
+    const three = await refusedWhole(schemas(3));
+    expect(three.map((e) => e.message)).toContain("The document has 3 introspection fields, more than 2");
+    const one = await graphql("{ __schema { queryType { name } } }", {}, { header: EMBEDDED });
+    expect(one.json).toEqual({ data: { __schema: { queryType: { name: "Query" } } } });
+  });
+
+  it("aliases, depth and fields past their limits are refused, through fragments too", async () => {
+    const aliased = `{ ${Array.from({ length: 21 }, (_, i) => `t${i}: __typename`).join(" ")} }`;
+    expect((await refusedWhole(aliased))[0]!.message).toBe("The document has 21 aliased fields, more than 20");
+    // Fragments spreading fragments: a small source, a large walk.
+    const levels = 12;
+    const fragments = Array.from(
+      { length: levels },
+      (_, i) => `fragment F${i} on HotelXQuery { __typename ${i + 1 < levels ? `...F${i + 1} ...F${i + 1}` : ""} }`,
+    ).join("\n");
+    const fields = await refusedWhole(`{ hotelX { ...F0 } }\n${fragments}`);
+    expect(fields[0]!.message).toMatch(/^The document has (\d+|more than 500) selected fields/);
+    const ofTypes = "ofType { ".repeat(12);
+    const deep = `{ __schema { types { fields { type { ${ofTypes}name ${"} ".repeat(12)}} } } } }`;
+    expect((await refusedWhole(deep))[0]!.message).toBe("The document's selections nest 17 deep, more than 16");
+  });
+
+  it("a list literal nested 5,000 deep (10 KB) is refused before graphql-js parses it: 200 with errors, 400 under application/graphql-response+json", async () => {
+    const literal = `${"[".repeat(5_000)}${"]".repeat(5_000)}`;
+    const query = `{ hotelX { quote(criteria: { optionRefId: "x", language: ${literal} }) { errors { code } } } }`;
+    expect(await refusedWhole(query)).toMatchObject([
+      { message: "The document nests brackets more than 32 deep", extensions: { code: "document_too_costly" } },
+    ]);
+    const strict = await graphql(query, {}, { header: EMBEDDED, headers: { accept: GRAPHQL_RESPONSE } });
+    expect([strict.status, strict.headers.get("content-type")]).toEqual([400, GRAPHQL_RESPONSE]);
+    expect(strict.json).not.toHaveProperty("data");
+    // Brackets inside strings and comments are text, not nesting.
+    const quoted = `{ hotelX { quote(criteria: { optionRefId: "${"[".repeat(100)}" }) { errors { code } } } } # ${"{".repeat(100)}`;
+    const text = await graphql(quoted, {}, { header: EMBEDDED });
+    expect(text.json.data.hotelX.quote.errors[0]!.code).toBe("OPTION_EXPIRED_OR_INVALID");
+    // A block string, its escaped \""" included, and an escaped quote in a plain string.
+    const block = `{ hotelX { a: quote(criteria: { optionRefId: """ \\""" ${"(".repeat(100)} """ }) { errors { code } }
+      b: quote(criteria: { optionRefId: "\\" ${"{".repeat(100)}" }) { errors { code } } } }`;
+    const blockText = await graphql(block, {}, { header: EMBEDDED });
+    expect(blockText.json.data.hotelX.b.errors[0]!.code).toBe("OPTION_EXPIRED_OR_INVALID");
+  });
+
+  it("application/graphql-response+json: 400 for a document refused before it ran, 200 once it ran; application/json always 200", async () => {
+    const accept = { accept: `${GRAPHQL_RESPONSE}, application/json;q=0.9` };
+    const syntax = await graphql("{ hotelX {", {}, { header: EMBEDDED, headers: accept });
+    expect([syntax.status, syntax.headers.get("content-type")]).toEqual([400, GRAPHQL_RESPONSE]);
+    expect(syntax.json.errors[0]!.message).toMatch(/Syntax Error/);
+    const invalid = await graphql("{ hotelX { cost } }", {}, { header: EMBEDDED, headers: accept });
+    expect([invalid.status, invalid.json.data]).toEqual([400, undefined]);
+    const ran = await graphql(
+      '{ hotelX { quote(criteria: { optionRefId: "x" }) { errors { code } } } }',
+      {},
+      { header: EMBEDDED, headers: accept },
+    );
+    expect([ran.status, ran.headers.get("content-type")]).toEqual([200, GRAPHQL_RESPONSE]);
+    expect(ran.json.data.hotelX.quote.errors[0]!.code).toBe("OPTION_EXPIRED_OR_INVALID");
+    const legacy = await graphql("{ hotelX {", {}, { header: EMBEDDED, headers: { accept: "application/json" } });
+    expect([legacy.status, legacy.json.data]).toEqual([200, undefined]);
+  });
+
+  it("two book aliases under one Idempotency-Key are refused whole: nothing booked", async () => {
+    const option = await searchTgx("US000010", EMBEDDED);
+    const quote = (await quoteTgx(option.id)).answer.optionQuote;
+    const clientReference = reference();
+    const input = bookInput(quote.optionRefId, option, clientReference).input;
+    const other = { ...input, clientReference: reference() };
+    const twice = `mutation ($a: HotelBookInput!, $b: HotelBookInput!) { hotelX {
+      a: book(input: $a) { booking { status } errors { code } }
+      b: book(input: $b) { booking { status } errors { code } } } }`;
+    const key = { headers: { "Idempotency-Key": `twice-${clientReference}` } };
+    const errors = await refusedWhole(twice, { a: input, b: other }, key);
+    expect(errors[0]!.message).toMatch(/The document has 2 hotelX book, cancel and commit fields, more than 1/);
+    // Through two root aliases as well.
+    const roots = `mutation ($a: HotelBookInput!) { x: hotelX { book(input: $a) { errors { code } } }
+      y: hotelX { book(input: $a) { errors { code } } } }`;
+    await refusedWhole(roots, { a: input }, key);
+    expect(await bookingsUnder(clientReference)).toBe(0);
+    expect(await bookingsUnder(other.clientReference)).toBe(0);
+  });
+
+  it("mutation { hotelX { commit } } commits the partner's hold through its own connection, or says why not", async () => {
+    const bare = await refusedWhole("mutation { hotelX { commit } }");
+    expect(bare[0]!.message).toMatch(/must have a selection of subfields|argument "input"/);
+
+    const searched = await searchOne("US000011", { checkIn: inDays(45) });
+    const held = await post(
+      "/api/book",
+      bookBody(await quoteOf(searched), `gql-hold-${crypto.randomUUID()}`, { hold: true }),
+    );
+    expect(held.status, held.text).toBe(200);
+    const { bookingReference, partnerReference } = held.json.data;
+    expect(held.json.data.status).toBe("held");
+
+    const elsewhere = await hotelxData(
+      COMMIT,
+      { input: { accessCode: String(OTHER_CODE), reference: { client: partnerReference } } },
+      { header: EMBEDDED },
+    );
+    expect(elsewhere.hotelX.commit).toMatchObject({ commitDetails: null, errors: [{ code: "BOOKING_NOT_FOUND" }] });
+    const another = await hotelxData(
+      COMMIT,
+      { input: { accessCode: String(OTHER_CODE), reference: { client: partnerReference } } },
+      { header: OTHER_CODE, apiKey: OTHER_KEY },
+    );
+    expect(another.hotelX.commit).toMatchObject({ commitDetails: null, errors: [{ code: "BOOKING_NOT_FOUND" }] });
+
+    const input = { accessCode: String(EMBEDDED), reference: { client: partnerReference } };
+    const committed = await hotelxData(
+      COMMIT,
+      { input },
+      { header: EMBEDDED, headers: { "Idempotency-Key": `c-${bookingReference}` } },
+    );
+    expect(committed.hotelX.commit).toEqual({
+      commitDetails: {
+        reference: expect.objectContaining({ client: partnerReference, bookingID: bookingReference }),
+        status: "OK",
+      },
+      errors: [],
+      warnings: [],
+    });
+    expect((await call("GET", `/api/bookings/${bookingReference}`)).json.data.status).toBe("success");
+    const replayed = await hotelxData(
+      COMMIT,
+      { input },
+      { header: EMBEDDED, headers: { "Idempotency-Key": `c-${bookingReference}` } },
+    );
+    expect(replayed.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(replayed.hotelX).toEqual(committed.hotelX);
+
+    const booked = await post(
+      "/api/book",
+      bookBody(
+        await quoteOf(await searchOne("US000011", { checkIn: inDays(46) })),
+        `gql-nohold-${crypto.randomUUID()}`,
+      ),
+    );
+    expect(booked.status, booked.text).toBe(200);
+    const notHeld = await hotelxData(
+      COMMIT,
+      { input: { ...input, reference: { client: booked.json.data.partnerReference } } },
+      { header: EMBEDDED },
+    );
+    expect(notHeld.hotelX.commit).toMatchObject({
+      commitDetails: null,
+      errors: [{ code: "BOOKING_NOT_HELD", type: "CLIENT" }],
+    });
+    const unnamed = await graphql(COMMIT, { input: { accessCode: String(EMBEDDED) } }, { header: EMBEDDED });
+    expect(unnamed.json.errors[0]).toMatchObject({
+      path: ["hotelX", "commit"],
+      extensions: { code: "invalid_request", status: 400 },
+    });
   });
 });

@@ -115,10 +115,20 @@ export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> &
         headers: withHeader(config.request?.headers, BOOKMARK_HEADER, bookmarkSent) as RequestHeaders,
       }
     : config.request;
-  const all: RouteConfig["responses"] = {
-    ...errorResponses([...platformErrors(config), ...errors], errorShape),
-    ...config.responses,
-  };
+  const declared: RouteConfig["responses"] = errorResponses([...platformErrors(config), ...errors], errorShape);
+  const all: RouteConfig["responses"] = { ...declared };
+  // A status a route answers besides its errors (GraphQL's 400 in its own media type) keeps both bodies.
+  for (const [status, response] of Object.entries(config.responses)) {
+    const error = declared[status];
+    all[status] =
+      error && !("$ref" in error) && !("$ref" in response) && response.content
+        ? {
+            ...response,
+            description: `${error.description}; ${response.description}`,
+            content: { ...error.content, ...response.content },
+          }
+        : response;
+  }
   const responses = Object.fromEntries(
     Object.entries(all).map(([status, response]) => [
       status,
