@@ -69,7 +69,7 @@ describe("x-d1-bookmark on responses", () => {
     const booked = await bookOne("bm-reads");
     const reads = [
       await post("/api/search", searchBody({ destinations: { accommodations: [{ code: "US000001" }] } })),
-      await post("/api/v1/content/accommodations", { limit: 5 }),
+      await post("/api/v1/content/accommodations", { size: 5 }),
       await call("GET", "/api/bookings?partnerReference=bm-reads"),
       await call("GET", `/api/bookings/${booked.json.data.bookingReference}`),
     ];
@@ -160,7 +160,7 @@ describe("continuing from a bookmark", () => {
         withBookmark(AHEAD),
       ),
       await post("/api/search/tgx", tgxSearch, withBookmark(AHEAD)),
-      await post("/api/v1/content/accommodations", { limit: 5 }, withBookmark(AHEAD)),
+      await post("/api/v1/content/accommodations", { size: 5 }, withBookmark(AHEAD)),
       await call("GET", "/api/bookings?partnerReference=bm-stale-reads", undefined, withBookmark(AHEAD)),
       await call("GET", "/api/bookings?limit=5", undefined, withBookmark(AHEAD)),
       await call("GET", `/api/bookings/${reference}`, undefined, withBookmark(AHEAD)),

@@ -132,57 +132,53 @@ const occupancies = z.array(searchOccupancy).min(1).max(MAX_ROOMS);
 const reserved = (schema: z.ZodType, what = "Reserved by the contract") =>
   schema.optional().openapi({ description: `${what}: accepted, not used (docs/api-decisions.md, issue 25)` });
 
-export const settingsSchema = z
-  .object({
-    access: z
-      .object({
-        code: z.unknown().optional().openapi({ type: "number", description: "The connection code", example: 1001 }),
-        user: reserved(z.string().max(200)),
-        password: reserved(z.string().max(200)),
-        apiKey: reserved(z.string().max(512)),
-        urls: reserved(
-          z
-            .object({
-              book: z.string().max(2048).optional(),
-              search: z.string().max(2048).optional(),
-              quote: z.string().max(2048).optional(),
-              generic: z.string().max(2048).optional(),
-            })
-            .passthrough(),
-        ),
-        parameters: reserved(z.record(z.string(), z.unknown())),
-      })
-      .passthrough()
-      .optional(),
-    supplier: reserved(z.string().max(200)),
-    platform: reserved(z.string().max(200)),
-    client: reserved(z.string().max(200)),
-    // The contract shows a string; Hotel-X clients send a number: both are milliseconds (supplierTimeoutMs).
-    timeout: z.union([z.string(), z.number()]).optional().openapi({
-      description:
-        'Supplier deadline in milliseconds (at most 25000, default 8000) for suppliers reached over the network: a whole number, as a string ("8000", the contract\'s form) or a number (8000)',
-      example: "8000",
-    }),
-    includeProviderTransactions: z.boolean().optional().openapi({
-      description:
-        "Adds data.providerTransactions: each supplier request and response, credentials and card data redacted",
-    }),
-    currency: currencyCode.optional().openapi({
-      example: "EUR",
-      description:
-        "Prices in this currency, converted with the operator's exchange rates (default: the hotel's currency)",
-    }),
-    businessRules: z
-      .object({
-        businessRuleType: z.enum(["CHEAPEST", "DEFAULT"]).optional(),
-        optionsQuota: z.number().int().min(1).optional(),
-      })
-      // Every key here is a rule: an unknown one is refused rather than left unapplied.
-      .strict()
-      .optional()
-      .openapi({ description: "Search only: a quote, book or cancel concerns one option, which every rule keeps" }),
-  })
-  .passthrough();
+export const settingsSchema = z.object({
+  access: z
+    .object({
+      code: z.unknown().optional().openapi({ type: "number", description: "The connection code", example: 1001 }),
+      user: reserved(z.string().max(200)),
+      password: reserved(z.string().max(200)),
+      apiKey: reserved(z.string().max(512)),
+      urls: reserved(
+        z.object({
+          book: z.string().max(2048).optional(),
+          search: z.string().max(2048).optional(),
+          quote: z.string().max(2048).optional(),
+          generic: z.string().max(2048).optional(),
+        }),
+      ),
+      // A free-form key-value map (reserved): its keys are the supplier's.
+      parameters: reserved(z.record(z.string(), z.unknown())),
+    })
+    .optional(),
+  supplier: reserved(z.string().max(200)),
+  platform: reserved(z.string().max(200)),
+  client: reserved(z.string().max(200)),
+  // The contract shows a string; Hotel-X clients send a number: both are milliseconds (supplierTimeoutMs).
+  timeout: z.union([z.string(), z.number()]).optional().openapi({
+    description:
+      'Supplier deadline in milliseconds (at most 25000, default 8000) for suppliers reached over the network: a whole number, as a string ("8000", the contract\'s form) or a number (8000)',
+    example: "8000",
+  }),
+  includeProviderTransactions: z.boolean().optional().openapi({
+    description:
+      "Adds data.providerTransactions: each supplier request and response, credentials and card data redacted",
+  }),
+  currency: currencyCode.optional().openapi({
+    example: "EUR",
+    description:
+      "Prices in this currency, converted with the operator's exchange rates (default: the hotel's currency)",
+  }),
+  businessRules: z
+    .object({
+      businessRuleType: z.enum(["CHEAPEST", "DEFAULT"]).optional(),
+      optionsQuota: z.number().int().min(1).optional(),
+    })
+    // Every key here is a rule: an unknown one is refused rather than left unapplied.
+    .strict()
+    .optional()
+    .openapi({ description: "Search only: a quote, book or cancel concerns one option, which every rule keeps" }),
+});
 
 /**
  * Section 2.7. On search, `supportedVisibilityTypes` and `salesChannel` decide which restricted

@@ -951,17 +951,33 @@ describe("request-fields", () => {
       [
         "an unknown filter",
         searchBody(codes, { filters: { boardCodes: ["BB"] } }),
-        'filters: Unrecognized key: "boardCodes"',
+        "Unknown field: filters.boardCodes",
       ],
       [
         "an unknown status filter list",
         searchBody(codes, { filters: { status: { only: ["OK"] } } }),
-        'filters.status: Unrecognized key: "only"',
+        "Unknown field: filters.status.only",
       ],
       [
         "an unknown business rule",
         searchBody(codes, { settings: { access: { code: DEMO_CODE }, businessRules: { maxPrice: 100 } } }),
-        'settings.businessRules: Unrecognized key: "maxPrice"',
+        "Unknown field: settings.businessRules.maxPrice",
+      ],
+      // Issue 37: every object of the body refuses a key it does not declare, naming its path.
+      [
+        "a setting the core API does not have",
+        searchBody(codes, { settings: { access: { code: DEMO_CODE }, suppliers: ["HOTELBEDS"] } }),
+        "Unknown field: settings.suppliers",
+      ],
+      [
+        "a misspelt criterion (checkin for checkIn)",
+        searchBody({ ...codes, checkin: inDays(10) }),
+        "Unknown field: searchCriteria.checkin",
+      ],
+      [
+        "an unknown field deep in a list",
+        searchBody({ ...codes, occupancies: [{ paxes: [{ age: 30, name: "Ann" }] }] }),
+        "Unknown field: searchCriteria.occupancies[0].paxes[0].name",
       ],
       [
         "a geo radius beside a code list",
@@ -991,6 +1007,27 @@ describe("request-fields", () => {
     ])("%s: 400 naming it", async (_name, body, message) => {
       const res = await post("/api/search", body);
       expect([res.status, res.json.code, res.json.message]).toEqual([400, "invalid_request", message]);
+    });
+
+    it("names each unknown field in details, and keeps the open maps open", async () => {
+      const res = await post("/api/search", {
+        ...searchBody({ ...codes, checkin: inDays(10), checkout: inDays(12) }),
+        suppliers: [],
+      });
+      expect([res.status, res.json.message]).toEqual([400, "Unknown field: searchCriteria.checkin"]);
+      expect(res.json.details.issues).toEqual([
+        { field: "searchCriteria.checkin", message: "Unknown field: searchCriteria.checkin" },
+        { field: "searchCriteria.checkout", message: "Unknown field: searchCriteria.checkout" },
+        { field: "suppliers", message: "Unknown field: suppliers" },
+      ]);
+      const open = await post(
+        "/api/search",
+        searchBody(codes, {
+          settings: { access: { code: DEMO_CODE, parameters: { anyKey: "any value" } } },
+          distributionContext: { customer: { device: "phone", anything: { nested: true } } },
+        }),
+      );
+      expect(open.status).toBe(200);
     });
 
     it("reserved and market fields are accepted and change nothing: every option is sold in every market, to every nationality", async () => {

@@ -157,6 +157,8 @@ export const tgxSearchRequestSchema = z
           .strict()
           .optional(),
       })
+      // Hotel-X's rules: settings it does not name pass through (the core routes refuse them).
+      .passthrough()
       .openapi({
         description: "Hotel-X HotelSettingsInput, plus `access.code`: the Edgestay connection code, as in /api/search",
       }),

@@ -185,7 +185,7 @@ describe("chat authentication (section 5) and error bodies (section 7)", () => {
           payload: { optionId: "o-1", guest: { firstName: "A", lastName: "B" } },
           idempotencyKey: "u-1",
         },
-        'payload: Unrecognized key: "guest"',
+        "Unknown field: payload.guest",
       ],
       [
         { sessionId: id, text: "a hotel in New York", payload: { checkIn: "2027-03-10" } },

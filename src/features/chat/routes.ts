@@ -6,6 +6,7 @@ import { randomToken } from "../../platform/crypto/digest";
 import { ApiError } from "../../platform/http/api-error";
 import { featureRouter } from "../../platform/http/router";
 import { idempotencyErrors, replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
+import { refuseUnknownFields } from "../../platform/http/unknown-fields";
 import { validationError } from "../../platform/http/validation";
 import { cardDataGuardErrors, noRawCardData } from "../../platform/card-data/card-data";
 import { unwrap, type EventResponse, type Outcome, type SessionRecord } from "./chat-session";
@@ -126,7 +127,8 @@ const eventOf = (body: z.infer<typeof eventRequestSchema>): ChatEvent => {
     return { kind, text: body.text };
   }
   if (body.text) throw new ApiError("invalid_request", `text is not supported for kind=${kind}; send payload only`);
-  const parsed = payloadSchemas[kind as keyof typeof payloadSchemas].safeParse(body.payload ?? {});
+  // A payload is a body of its own: an unknown field is refused by name, as on every route.
+  const parsed = refuseUnknownFields(payloadSchemas[kind as keyof typeof payloadSchemas]).safeParse(body.payload ?? {});
   if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ ...i, path: ["payload", ...i.path] })));
   return { kind, payload: parsed.data } as ChatEvent;
 };

@@ -50,7 +50,10 @@ describe("POST /api/connections", () => {
     expect(a.id).toMatch(/^con_[0-9a-f]{32}$/);
     expect(Number.isInteger(a.code)).toBe(true);
     expect(a.code).toBeGreaterThan(2001);
-    const b = await create({ code: 5 });
+    // The server assigns the code: one in the body is refused by name (issue 37), not silently replaced.
+    const withCode = await op("POST", "/api/connections", { ...valid, code: 5 });
+    expect([withCode.status, withCode.json.message]).toEqual([400, "Unknown field: code"]);
+    const b = await create({});
     expect(b.code).toBe(a.code + 1);
   });
 

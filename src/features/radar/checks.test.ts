@@ -434,15 +434,19 @@ describe("POST /api/v1/radar/checks: idempotency, billing and storage", () => {
     expect(
       await env.DB.prepare("SELECT count(*) AS n FROM radar_checks WHERE session_id = ?").bind(sessionId).first("n"),
     ).toBe(0);
-    const res = await runCheckCall(body, { sessionId });
+    // An unknown field refuses the check too (issue 37): nothing unvalidated is stored or logged.
+    const unknown = await runCheckCall(body, { sessionId });
+    expect([unknown.status, unknown.json.message]).toEqual([400, "Unknown field: payment.note"]);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM radar_checks WHERE session_id = ?").bind(sessionId).first("n"),
+    ).toBe(0);
+    const res = await runCheckCall({ ...body, payment: { billing_address: { country: "US" } } }, { sessionId });
     expect(res.status).toBe(200);
     const row = await storedCheck(res.json.data.check_id);
     expect(row.input_digest).toBe(await sha256Hex(row.inputs));
     const inputs = JSON.parse(row.inputs);
     expect(inputs.request.booker.email).toBe(body.booker.email);
     expect(inputs.signals.fingerprint.visitor_id).toBeTruthy();
-    // Unknown fields are dropped by validation.
-    expect(row.inputs).not.toContain("note");
     // Keyed hashes (PII_HASH_SECRET): a plain SHA-256 of a guessed e-mail or IP does not match.
     expect(row.email_hash).toBe(await keyedHash(env.PII_HASH_SECRET, body.booker.email.toLowerCase()));
     expect(row.email_hash).not.toBe(await sha256Hex(body.booker.email.toLowerCase()));

@@ -5,6 +5,7 @@ import { replicaReadsAllowed } from "../db/replica-reads";
 import { coreErrorShape, type ErrorShape, errorResponses, rateLimitHeaders, sentHeaders } from "./envelope";
 import type { ErrorCode } from "./errors";
 import { jsonBody } from "./json-body";
+import { refuseUnknownFields } from "./unknown-fields";
 
 type SecurityRequirement = Record<string, string[]>;
 
@@ -27,6 +28,12 @@ type Described = {
   errors: readonly ErrorCode[];
   /** The error body this route answers with (default: the core API's `Error`). */
   errorShape?: ErrorShape;
+  /**
+   * What an undeclared field of the JSON body gets: `refused` (the default, 400 `Unknown field:
+   * <path>`, see refuseUnknownFields) or `hotelx` (the Hotel-X routes' own rules: their schemas say
+   * which objects are strict, since a Hotel-X client sends its whole variables).
+   */
+  unknownFields?: "refused" | "hotelx";
 };
 
 const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;
@@ -92,6 +99,15 @@ const sentHeadersOf = (status: number, declared: unknown, errors: readonly Error
   return added.reduce((headers, [name, schema]) => withHeader(headers, name, schema), declared);
 };
 
+/** The request with its JSON body's schema refusing unknown fields at any depth (the document shows additionalProperties: false). */
+const withStrictBody = (request: RouteConfig["request"]): RouteConfig["request"] => {
+  const body = request?.body;
+  const json = body?.content["application/json"];
+  if (!body || !json || !("schema" in json) || !(json.schema instanceof z.ZodType)) return request;
+  const schema = refuseUnknownFields(json.schema);
+  return { ...request, body: { ...body, content: { ...body.content, "application/json": { ...json, schema } } } };
+};
+
 /**
  * `createRoute` for every operation of this API: it requires an operationId, a summary, a tag and
  * a security statement, and documents the platform's own errors beside the route's, so the
@@ -103,18 +119,19 @@ export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> &
 ) => {
   if (!CAMEL_CASE.test(config.operationId)) throw new Error(`operationId must be camelCase: ${config.operationId}`);
   if (config.tags.length === 0) throw new Error(`${config.operationId} needs a tag`);
-  const { errors, errorShape = coreErrorShape, ...route } = config;
+  const { errors, errorShape = coreErrorShape, unknownFields = "refused", ...route } = config;
   const middleware = BODY_METHODS.has(config.method)
     ? [jsonBody(), ...[config.middleware ?? []].flat()]
     : config.middleware;
   // Every response that touched D1 carries its bookmark; a route a replica may answer takes one (withDb).
   const replicaRead = [config.middleware ?? []].flat().includes(replicaReadsAllowed);
+  const strictRequest = unknownFields === "refused" ? withStrictBody(config.request) : config.request;
   const request = replicaRead
     ? {
-        ...config.request,
-        headers: withHeader(config.request?.headers, BOOKMARK_HEADER, bookmarkSent) as RequestHeaders,
+        ...strictRequest,
+        headers: withHeader(strictRequest?.headers, BOOKMARK_HEADER, bookmarkSent) as RequestHeaders,
       }
-    : config.request;
+    : strictRequest;
   const declared: RouteConfig["responses"] = errorResponses([...platformErrors(config), ...errors], errorShape);
   const all: RouteConfig["responses"] = { ...declared };
   // A status a route answers besides its errors (GraphQL's 400 in its own media type) keeps both bodies.

@@ -181,6 +181,7 @@ export const errorMessages = {
     "{field}: {problem}",
     "{field} is not supported; {hint}",
     "Request body: {problem}",
+    "Unknown field: {field}",
     "optionId is required",
     "optionRefId is required",
     "occupancyId is required when providing occupancies",

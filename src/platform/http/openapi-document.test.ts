@@ -2,6 +2,8 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { call } from "../../../test/support/api";
+import { DEMO_COLLECTOR_KEY } from "../../../test/support/radar";
+import { demoAdminToken, OPERATOR } from "../../../test/support/sessions";
 import { assertDocumented } from "../../../test/support/openapi-conformance";
 import { env } from "cloudflare:test";
 import bundleJs from "swagger-ui-dist/swagger-ui-bundle.js?raw";
@@ -25,6 +27,7 @@ type Schema = {
   anyOf?: Schema[];
   oneOf?: Schema[];
   items?: Schema;
+  additionalProperties?: boolean | Schema;
 };
 type Media = { schema?: Schema; example?: unknown; examples?: Record<string, { value?: unknown }> };
 type Operation = {
@@ -359,6 +362,88 @@ describe("the OpenAPI document is complete", () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+});
+
+// The Hotel-X routes follow the Hotel-X rules (their schemas say which objects are strict).
+const HOTELX_RULES = /\/tgx$|^\/api\/graphql$/;
+// The free-form maps the contract leaves open (docs/api-decisions.md, "Issue 37: unknown fields are refused by name").
+const OPEN_MAPS = ["settings.access.parameters", "distributionContext.customer", "rates", "payload"];
+
+/** Every object of a schema that does not refuse an undeclared key, by its path in the body. */
+const openObjectsOf = (
+  schema: Schema | undefined,
+  schemas: Record<string, Schema>,
+  path = "",
+  seen = new Set<string>(),
+): string[] => {
+  if (!schema) return [];
+  if (schema.$ref) {
+    const name = schema.$ref.split("/").pop()!;
+    if (seen.has(name)) return [];
+    return openObjectsOf(schemas[name], schemas, path, new Set([...seen, name]));
+  }
+  const open = (schema.type === "object" || schema.properties) && schema.additionalProperties !== false ? [path] : [];
+  if (open.length > 0 && OPEN_MAPS.includes(path)) return [];
+  const inner = [
+    ...Object.entries(schema.properties ?? {}).map(([name, property]) =>
+      openObjectsOf(property, schemas, path ? `${path}.${name}` : name, seen),
+    ),
+    ...[...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].map((branch) => openObjectsOf(branch, schemas, path, seen)),
+    schema.items ? openObjectsOf(schema.items, schemas, `${path}[]`, seen) : [],
+  ];
+  return [...open, ...inner.flat()];
+};
+
+describe("every JSON request body refuses an unknown field by name (issue 37)", () => {
+  it("documents every object of every body as closed (additionalProperties: false), but the open maps", async () => {
+    const document = await loadDocument();
+    const open = operationsOf(document)
+      .filter(({ where }) => !HOTELX_RULES.test(where.split(" ")[1]!))
+      .flatMap(({ where, operation }) => {
+        const media = operation.requestBody?.content?.["application/json"];
+        return media
+          ? openObjectsOf(media.schema, document.components.schemas).map((path) => `${where} ${path || "(body)"}`)
+          : [];
+      });
+    expect(open).toEqual([]);
+  });
+
+  it("answers 400 naming the field when a route's valid example carries one more field", async () => {
+    const document = await loadDocument();
+    const admin = await demoAdminToken();
+    const credentials: Record<string, { apiKey?: null; headers: Record<string, string> }> = {
+      ApiKey: { headers: {} },
+      ChatApiKey: { headers: {} },
+      Bearer: { apiKey: null, headers: { authorization: `Bearer ${admin}` } },
+      OperatorToken: { apiKey: null, headers: { ...OPERATOR.headers } },
+      CollectorKey: { apiKey: null, headers: { "x-radar-collector-key": DEMO_COLLECTOR_KEY } },
+    };
+    const routes = operationsOf(document).filter(
+      ({ where, operation }) =>
+        operation.requestBody?.content?.["application/json"] && !HOTELX_RULES.test(where.split(" ")[1]!),
+    );
+    expect(routes.length).toBeGreaterThan(25);
+    const answers: string[] = [];
+    for (const { where, operation } of routes) {
+      const [method, template] = where.split(" ") as [string, string];
+      const example = mediaExample(operation.requestBody!.content!["application/json"]!, document.components.schemas);
+      const scheme = Object.keys((operation.security?.[0] ?? {}) as object)[0];
+      const options = scheme ? credentials[scheme]! : { apiKey: null, headers: {} };
+      const headers = {
+        ...options.headers,
+        "idempotency-key": crypto.randomUUID(),
+        "session-id": "sess-unknown-fields-0001",
+      };
+      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+        const parameter = operation.parameters?.find((p) => p.in === "path" && p.name === name);
+        return encodeURIComponent(String(parameter?.example ?? parameter?.schema?.example));
+      });
+      const res = await call(method, path, { ...(example as object), unexpectedField: true }, { ...options, headers });
+      const message = res.json?.message ?? res.json?.error;
+      answers.push(`${where}: ${res.status} ${message}`);
+    }
+    expect(answers).toEqual(routes.map(({ where }) => `${where}: 400 Unknown field: unexpectedField`));
   });
 });
 

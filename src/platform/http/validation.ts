@@ -1,5 +1,6 @@
 import { type Hook, z } from "@hono/zod-openapi";
 import { ApiError } from "./api-error";
+import { UNKNOWN_FIELD } from "./unknown-fields";
 
 // Messages the spec fixes word for word; the hook passes them through without a field prefix.
 const specMessages = new Set<string>();
@@ -57,6 +58,7 @@ const isAbsent = (input: unknown, path: ReadonlyArray<PropertyKey>): boolean => 
 /** One readable sentence for a validation issue, naming the field. */
 export const describeIssue = (issue: z.core.$ZodIssue, input?: unknown): string => {
   if (specMessages.has(issue.message)) return issue.message;
+  if (isUnknownField(issue)) return `${UNKNOWN_FIELD}: ${fieldPath([...issue.path, issue.keys[0]!])}`;
   const field = fieldPath(issue.path);
   const hint = unsupportedHint(issue);
   if (hint !== undefined) return `${field || "Request body"} is not supported${hint ? `; ${hint}` : ""}`;
@@ -69,10 +71,24 @@ export const describeIssue = (issue: z.core.$ZodIssue, input?: unknown): string 
   return missing ? `${field} is required` : `${field}: ${issue.message}`;
 };
 
-export const validationError = (issues: z.core.$ZodIssue[], input?: unknown): ApiError =>
-  new ApiError("invalid_request", describeIssue(issues[0]!, input), {
-    issues: issues.slice(0, 20).map((i) => ({ field: fieldPath(i.path), message: describeIssue(i, input) })),
+const isUnknownField = (issue: z.core.$ZodIssue): issue is z.core.$ZodIssueUnrecognizedKeys =>
+  issue.code === "unrecognized_keys" && issue.message === UNKNOWN_FIELD;
+
+/** One issue per unknown key, named by its own path (zod reports them together, at their object). */
+const oneFieldEach = (issues: z.core.$ZodIssue[]): z.core.$ZodIssue[] =>
+  issues.flatMap((issue) =>
+    isUnknownField(issue) && issue.keys.length > 1 ? issue.keys.map((key) => ({ ...issue, keys: [key] })) : [issue],
+  );
+
+export const validationError = (issues: z.core.$ZodIssue[], input?: unknown): ApiError => {
+  const each = oneFieldEach(issues);
+  return new ApiError("invalid_request", describeIssue(each[0]!, input), {
+    issues: each.slice(0, 20).map((i) => ({
+      field: fieldPath(isUnknownField(i) ? [...i.path, i.keys[0]!] : i.path),
+      message: describeIssue(i, input),
+    })),
   });
+};
 
 /** Default hook for every route: the first issue becomes the message, all are listed in details. */
 // biome-ignore lint/suspicious/noExplicitAny: one hook serves every route, whatever its env, path and schema.
