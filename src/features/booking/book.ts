@@ -28,6 +28,8 @@ import { paymentTypeMismatch } from "./quote";
 import { logBookingChange } from "./booking-events";
 import { scheduleSettling } from "./booking-timers";
 import { applyChange, bookedWrites, holdAnsweredWrites, withEvent } from "./booking-writes";
+import { holdLimitRefusal, holdMinutesFor, partnerHoldTakes, readHoldLimits } from "./hold-limits";
+import { stayNights } from "../../platform/time/zoned-time";
 import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
 import { quoteStore, type StoredQuote } from "./quote-store";
@@ -319,7 +321,18 @@ const bookStoredQuote = async (
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
   const withTransactions = (result: BookResult): BookResult =>
     transactions ? { ...result, providerTransactions: transactions } : result;
-  const hold = criteria.hold ? { expiresAt: now + criteria.hold.minutes * 60_000 } : null;
+  // A hold is within the operator's limits (hold-limits.ts): how far ahead, how long, how much.
+  const limits = criteria.hold ? await readHoldLimits(db) : null;
+  const hold =
+    criteria.hold && limits
+      ? {
+          expiresAt:
+            now +
+            holdMinutesFor(limits, { checkIn: stored.stay.checkIn, timezone: accommodation.timezone }, criteria.hold.minutes, now) *
+              60_000,
+          limits,
+        }
+      : null;
   const askSupplier = () =>
     askToBook(supplier, options, transactions, (call) =>
       supplier.book(
@@ -405,16 +418,27 @@ const bookStoredQuote = async (
     };
     let taking: Awaited<ReturnType<typeof supplier.localWrites.bookWrites>>;
     try {
-      taking = await supplier.localWrites.bookWrites(accommodation, product, stored.stay);
+      taking = await supplier.localWrites.bookWrites(
+        accommodation,
+        product,
+        stored.stay,
+        undefined,
+        hold ? { partnerId, maxSharePercent: hold.limits.maxSharePercent } : undefined,
+      );
     } catch (error) {
       if (error instanceof SupplierRefusal) return refused(error.reason);
       throw error;
     }
     const row = bookingRow(hold ? "held" : "success", taking.booking);
     const logged = logBookingChange(db, hold ? "booking.held" : "booking.confirmed", row, now);
+    // A hold is counted for its partner first, then takes its rooms (and its share of each night).
+    const roomNights = stored.stay.rooms.length * stayNights(stored.stay.checkIn, stored.stay.checkOut).length;
+    const holdTakes = hold ? partnerHoldTakes(db, partnerId, roomNights, hold.limits) : [];
     try {
-      await db.batch(bookedWrites(db, row, logged.writes, taking.writes));
+      await db.batch(bookedWrites(db, row, logged.writes, [...holdTakes, ...taking.writes]));
     } catch (error) {
+      const overLimit = hold && holdLimitRefusal(error, hold.limits);
+      if (overLimit) throw overLimit;
       if (isCheckViolation(error)) return refused("unavailable");
       return answerAsRetry(error);
     }

@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../platform/db/client";
 import { addDays } from "../../platform/time/zoned-time";
 import type { BookedStay } from "./supplier";
-import { roomNights } from "./tables";
+import { roomNightHolds, roomNights } from "./tables";
 
 /** Rooms of one type to take for every night of a stay, and the type's allotment for nights not yet stored. */
 export type RoomsToTake = { roomCode: string; count: number; defaultAllotment: number };
@@ -100,6 +100,80 @@ export const allotmentGiveBacks = (
           eq(roomNights.roomCode, roomCode),
           gte(roomNights.night, stay.checkIn),
           lt(roomNights.night, stay.checkOut),
+          guard,
+        ),
+      ),
+  );
+
+/** Whose hold takes the rooms, and the share of a night's allotment (percent) one partner may hold. */
+export type HoldTaker = { partnerId: string; maxSharePercent: number };
+
+/**
+ * The rooms a hold takes, counted for its partner per room type and night (after `allotmentTakes`
+ * in the same batch, which made every night's `room_nights` row). A night where the partner would
+ * hold more than floor(allotment × share / 100) rooms gets -1, breaking the CHECK
+ * `room_night_holds_within_share` and rolling the whole batch back: parallel holds cannot pass it.
+ */
+export const heldNightTakes = (
+  db: Db,
+  taker: HoldTaker,
+  accommodationCode: string,
+  rooms: RoomsToTake[],
+  nights: string[],
+): AllotmentWrite[] => {
+  const h = roomNightHolds;
+  // The night's allotment, on the row being updated (qualified: inside the subquery a bare name is room_nights').
+  const share = (roomCode: string) =>
+    sql`CAST((SELECT rn.allotment FROM room_nights rn WHERE rn.accommodation_code = ${accommodationCode} AND rn.room_code = ${roomCode} AND rn.night = room_night_holds.night) * ${taker.maxSharePercent} / 100 AS INTEGER)`;
+  return [
+    ...rooms.flatMap((room) =>
+      nights.map((night) =>
+        db
+          .insert(h)
+          .values({ partnerId: taker.partnerId, accommodationCode, roomCode: room.roomCode, night, held: 0 })
+          .onConflictDoNothing(),
+      ),
+    ),
+    ...rooms.map((room) =>
+      db
+        .update(h)
+        .set({ held: sql`CASE WHEN ${h.held} + ${room.count} > ${share(room.roomCode)} THEN -1 ELSE ${h.held} + ${room.count} END` })
+        .where(
+          and(
+            eq(h.partnerId, taker.partnerId),
+            eq(h.accommodationCode, accommodationCode),
+            eq(h.roomCode, room.roomCode),
+            gte(h.night, nights[0]!),
+            lt(h.night, addDays(nights[nights.length - 1]!, 1)),
+          ),
+        ),
+    ),
+  ];
+};
+
+/**
+ * A hold's rooms no longer counted as held by its partner (committed, released or expired), each
+ * write applied only while `guard` holds. Never below 0: a hold made before the count existed
+ * (migration 0030) had nothing counted.
+ */
+export const heldNightGiveBacks = (
+  db: Db,
+  partnerId: string,
+  stay: Pick<BookedStay, "accommodationCode" | "checkIn" | "checkOut">,
+  roomsByType: Map<string, number>,
+  guard: SQL,
+): AllotmentWrite[] =>
+  [...roomsByType].map(([roomCode, count]) =>
+    db
+      .update(roomNightHolds)
+      .set({ held: sql`MAX(${roomNightHolds.held} - ${count}, 0)` })
+      .where(
+        and(
+          eq(roomNightHolds.partnerId, partnerId),
+          eq(roomNightHolds.accommodationCode, stay.accommodationCode),
+          eq(roomNightHolds.roomCode, roomCode),
+          gte(roomNightHolds.night, stay.checkIn),
+          lt(roomNightHolds.night, stay.checkOut),
           guard,
         ),
       ),
