@@ -328,7 +328,12 @@ const bookStoredQuote = async (
       ? {
           expiresAt:
             now +
-            holdMinutesFor(limits, { checkIn: stored.stay.checkIn, timezone: accommodation.timezone }, criteria.hold.minutes, now) *
+            holdMinutesFor(
+              limits,
+              { checkIn: stored.stay.checkIn, timezone: accommodation.timezone },
+              criteria.hold.minutes,
+              now,
+            ) *
               60_000,
           limits,
         }

@@ -282,7 +282,10 @@ export const cancelBooking = async (
         });
     const applied = await applyChange(
       db,
-      withEvent(roomsCancelledWrites(db, booking, change, roomRelease(db, supplier, booking, plan.removed)), logged.writes),
+      withEvent(
+        roomsCancelledWrites(db, booking, change, roomRelease(db, supplier, booking, plan.removed)),
+        logged.writes,
+      ),
     );
     // Another change of this booking landed first: computed again from what it left.
     if (!applied) continue;

@@ -165,7 +165,10 @@ export const logHoldOutcome = async (
       partnerId,
       reference,
       ...(counts
-        ? { ...counts, commitRatio: counts.placed > 0 ? Math.round((counts.committed / counts.placed) * 1000) / 1000 : null }
+        ? {
+            ...counts,
+            commitRatio: counts.placed > 0 ? Math.round((counts.committed / counts.placed) * 1000) / 1000 : null,
+          }
         : {}),
     }),
   );

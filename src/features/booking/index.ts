@@ -6,6 +6,8 @@ export { eraseChatBookingHolders, partnerBooking } from "./bookings";
 export { cancelBooking } from "./cancel";
 export { bookingDeps } from "./deps";
 export { expiredHoldsTask } from "./hold";
+export { DEFAULT_HOLD_LIMITS, readHoldLimits, replaceHoldLimits } from "./hold-limits";
+export type { HoldLimits } from "./hold-limits";
 export { HoldExpiry } from "./hold-expiry";
 export type { BookingDeps } from "./deps";
 export { MAX_OPTION_ID_LENGTH, readOptionId } from "./option-token";

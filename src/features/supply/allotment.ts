@@ -137,7 +137,9 @@ export const heldNightTakes = (
     ...rooms.map((room) =>
       db
         .update(h)
-        .set({ held: sql`CASE WHEN ${h.held} + ${room.count} > ${share(room.roomCode)} THEN -1 ELSE ${h.held} + ${room.count} END` })
+        .set({
+          held: sql`CASE WHEN ${h.held} + ${room.count} > ${share(room.roomCode)} THEN -1 ELSE ${h.held} + ${room.count} END`,
+        })
         .where(
           and(
             eq(h.partnerId, taker.partnerId),
