@@ -18,7 +18,7 @@ import {
 } from "../supply";
 import type { Db } from "../../platform/db/client";
 import { localDate, stayNights } from "../../platform/time/zoned-time";
-import { partnerHoldGiveBacks } from "./hold-limits";
+import { logHoldOutcome, partnerHoldGiveBacks } from "./hold-limits";
 import { isLiveRoom, type StoredRoom, storedRooms } from "./booked-rate";
 import { logBookingChange } from "./booking-events";
 import { applyChange, type RoomRelease, roomsCancelledWrites, withEvent } from "./booking-writes";
@@ -290,6 +290,7 @@ export const cancelBooking = async (
     // Another change of this booking landed first: computed again from what it left.
     if (!applied) continue;
     await logged.announce(deps);
+    if (booking.status === "held" && plan.whole) await logHoldOutcome(db, partnerId, booking.reference, "released");
     return {
       status: "cancelled" as const,
       cancelledAt,

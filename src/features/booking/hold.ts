@@ -90,7 +90,7 @@ export const commitHold = async (
     const unheld = heldCountRelease(db, supplier, booking, storedRooms(booking).filter(isLiveRoom), "committed");
     if (await applyChange(db, withEvent(holdCommittedWrites(db, booking, committed, now, unheld), logged.writes))) {
       await logged.announce(deps);
-      if (unheld) await logHoldOutcome(db, partnerId, booking.reference, "committed");
+      await logHoldOutcome(db, partnerId, booking.reference, "committed");
       return answer(after);
     }
   }

@@ -550,7 +550,7 @@ describe("fair holds: limits per partner, a share of each night, shorter holds f
         "shortHoldAfterDays: shortHoldAfterDays must not be more than noHoldAfterDays",
       ],
       [{ ...DEFAULTS, maxHolds: 3 }, 'Request body: Unrecognized key: "maxHolds"'],
-      [{ maxSharePercent: 50 }, "maxHoldsPerPartner: Invalid input: expected number, received undefined"],
+      [{ maxSharePercent: 50 }, "maxHoldsPerPartner is required"],
     ] as const) {
       const res = await call("PUT", LIMITS, body, OPERATOR);
       expect([res.status, res.json.code, res.json.message]).toEqual([400, "invalid_request", message]);

@@ -1,5 +1,6 @@
 import { and, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../platform/db/client";
 import { addDays } from "../../platform/time/zoned-time";
 import type { BookedStay } from "./supplier";
@@ -122,9 +123,19 @@ export const heldNightTakes = (
   nights: string[],
 ): AllotmentWrite[] => {
   const h = roomNightHolds;
-  // The night's allotment, on the row being updated (qualified: inside the subquery a bare name is room_nights').
+  // The night's allotment of the row being updated, times the share, rounded down.
+  const nightOf = alias(roomNights, "night_of");
   const share = (roomCode: string) =>
-    sql`CAST((SELECT rn.allotment FROM room_nights rn WHERE rn.accommodation_code = ${accommodationCode} AND rn.room_code = ${roomCode} AND rn.night = room_night_holds.night) * ${taker.maxSharePercent} / 100 AS INTEGER)`;
+    sql`CAST((${db
+      .select({ allotment: nightOf.allotment })
+      .from(nightOf)
+      .where(
+        and(
+          eq(nightOf.accommodationCode, accommodationCode),
+          eq(nightOf.roomCode, roomCode),
+          eq(nightOf.night, h.night),
+        ),
+      )}) * ${taker.maxSharePercent} / 100 AS INTEGER)`;
   return [
     ...rooms.flatMap((room) =>
       nights.map((night) =>
