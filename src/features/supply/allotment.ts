@@ -110,10 +110,11 @@ export const allotmentGiveBacks = (
 export type HoldTaker = { partnerId: string; maxSharePercent: number };
 
 /**
- * The rooms a hold takes, counted for its partner per room type and night (after `allotmentTakes`
- * in the same batch, which made every night's `room_nights` row). A night where the partner would
- * hold more than floor(allotment × share / 100) rooms gets -1, breaking the CHECK
- * `room_night_holds_within_share` and rolling the whole batch back: parallel holds cannot pass it.
+ * The rooms a hold takes, counted for its partner per room type and night, in the same batch as
+ * (and before) `allotmentTakes`, so a hold past its share is refused as such even on a full night.
+ * A night where the partner would hold more than floor(allotment × share / 100) rooms gets -1,
+ * breaking the CHECK `room_night_holds_within_share` and rolling the whole batch back: parallel
+ * holds cannot pass it.
  */
 export const heldNightTakes = (
   db: Db,
@@ -123,19 +124,20 @@ export const heldNightTakes = (
   nights: string[],
 ): AllotmentWrite[] => {
   const h = roomNightHolds;
-  // The night's allotment of the row being updated, times the share, rounded down.
+  // The night's allotment of the row being updated (the type's default while no night is stored),
+  // times the share, rounded down.
   const nightOf = alias(roomNights, "night_of");
-  const share = (roomCode: string) =>
-    sql`CAST((${db
+  const share = (room: RoomsToTake) =>
+    sql`CAST(COALESCE((${db
       .select({ allotment: nightOf.allotment })
       .from(nightOf)
       .where(
         and(
           eq(nightOf.accommodationCode, accommodationCode),
-          eq(nightOf.roomCode, roomCode),
+          eq(nightOf.roomCode, room.roomCode),
           eq(nightOf.night, h.night),
         ),
-      )}) * ${taker.maxSharePercent} / 100 AS INTEGER)`;
+      )}), ${room.defaultAllotment}) * ${taker.maxSharePercent} / 100 AS INTEGER)`;
   return [
     ...rooms.flatMap((room) =>
       nights.map((night) =>
@@ -149,7 +151,7 @@ export const heldNightTakes = (
       db
         .update(h)
         .set({
-          held: sql`CASE WHEN ${h.held} + ${room.count} > ${share(room.roomCode)} THEN -1 ELSE ${h.held} + ${room.count} END`,
+          held: sql`CASE WHEN ${h.held} + ${room.count} > ${share(room)} THEN -1 ELSE ${h.held} + ${room.count} END`,
         })
         .where(
           and(

@@ -599,7 +599,8 @@ export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites
       ? guardedAllotmentTakes(db, accommodation.code, rooms, nights, guard)
       : allotmentTakes(db, accommodation.code, rooms, nights);
     return {
-      writes: heldBy ? [...takes, ...heldNightTakes(db, heldBy, accommodation.code, rooms, nights)] : takes,
+      // A hold's share first: past it the refusal says so, whatever else the night has left.
+      writes: heldBy ? [...heldNightTakes(db, heldBy, accommodation.code, rooms, nights), ...takes] : takes,
       booking: {
         supplierReference: `INV-${randomToken(9)}`,
         hotelConfirmationNumber: randomToken(6).replace(/[-_]/g, "X").toUpperCase(),
