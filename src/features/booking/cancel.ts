@@ -77,19 +77,19 @@ export const roomRelease = (
   booking: BookingRow,
   rooms: StoredRoom[],
 ): RoomRelease | null => {
-  if (!hasLocalWrites(supplier)) return null;
-  const stay = bookedStayOf(booking);
-  const codes = rooms.length > 0 ? rooms.map((r) => r.code) : undefined;
   // A hold's rooms going back are no longer its partner's held rooms either; every room left: the hold ends.
   const whole = rooms.length === 0 || rooms.length === storedRooms(booking).filter(isLiveRoom).length;
   const unheld = heldCountRelease(db, supplier, booking, rooms, whole ? "released" : null);
+  if (!hasLocalWrites(supplier)) return unheld;
+  const stay = bookedStayOf(booking);
+  const codes = rooms.length > 0 ? rooms.map((r) => r.code) : undefined;
   return (guard) => [...supplier.localWrites.cancelWrites(stay, guard, codes), ...(unheld ? unheld(guard) : [])];
 };
 
 /**
- * A hold of the embedded inventory no longer counted for its partner (hold-limits.ts), inside the
- * change's batch: `rooms` (every room when none are listed) and, when `ended`, the hold itself.
- * Null for anything but a hold there (a supplier outside our D1 keeps its own holds).
+ * A hold no longer counted for its partner (hold-limits.ts), inside the change's batch: `rooms`
+ * (every room when none are listed) and, when `ended`, the hold itself; on the embedded inventory
+ * its rooms' share of each night too. Null for a booking that is not a hold.
  */
 export const heldCountRelease = (
   db: Db,
@@ -98,12 +98,12 @@ export const heldCountRelease = (
   rooms: StoredRoom[],
   ended: "committed" | "released" | null,
 ): RoomRelease | null => {
-  if (!hasLocalWrites(supplier) || booking.status !== "held") return null;
+  if (booking.status !== "held") return null;
   const stay = bookedStayOf(booking);
   const codes = rooms.length > 0 ? rooms.map((r) => r.code) : undefined;
   const roomNights = (rooms.length || booking.roomCount) * stayNights(booking.checkIn, booking.checkOut).length;
   return (guard) => [
-    ...supplier.localWrites.unholdWrites(stay, booking.partnerId, guard, codes),
+    ...(hasLocalWrites(supplier) ? supplier.localWrites.unholdWrites(stay, booking.partnerId, guard, codes) : []),
     ...partnerHoldGiveBacks(db, booking.partnerId, { roomNights, ended }, guard),
   ];
 };
