@@ -124,7 +124,7 @@ export const holdLimitRefusal = (error: unknown, limits: HoldLimits): ApiError |
   if (isCheckViolation(error, "partner_holds_count_within_limit"))
     return new ApiError(
       "hold_limit_reached",
-      `This partner already has ${limits.maxHoldsPerPartner} live holds, the most allowed: commit or cancel one first (nothing was held)`,
+      `This partner has reached its limit of ${limits.maxHoldsPerPartner} live holds: commit or cancel one first (nothing was held)`,
       { limit: "maxHoldsPerPartner", value: limits.maxHoldsPerPartner },
     );
   if (isCheckViolation(error, "partner_holds_room_nights_within_limit"))

@@ -583,7 +583,7 @@ describe("fair holds: limits per partner, a share of each night, shorter holds f
       expect([r.status, r.json.code, r.json.message]).toEqual([
         409,
         "hold_limit_reached",
-        "This partner already has 5 live holds, the most allowed: commit or cancel one first (nothing was held)",
+        "This partner has reached its limit of 5 live holds: commit or cancel one first (nothing was held)",
       ]);
     const live = await env.DB.prepare(
       "select count(*) as n from bookings where partner_id = 'demo' and status = 'held'",

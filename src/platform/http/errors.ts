@@ -356,7 +356,7 @@ export const errorMessages = {
   ],
   hold_expired: ["The hold expired at {holdExpiresAt}: its rooms were given back. Book again"],
   hold_limit_reached: [
-    "This partner already has {value} live holds, the most allowed: commit or cancel one first (nothing was held)",
+    "This partner has reached its limit of {value} live holds: commit or cancel one first (nothing was held)",
     "This hold would take this partner's live holds past {value} room-nights, the most allowed: commit or cancel a hold first (nothing was held)",
   ],
   hold_share_exceeded: [

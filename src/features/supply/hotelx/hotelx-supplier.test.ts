@@ -1027,7 +1027,7 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
     expect([refused.status, refused.json.code, refused.json.message]).toEqual([
       409,
       "hold_limit_reached",
-      "This partner already has 1 live holds, the most allowed: commit or cancel one first (nothing was held)",
+      "This partner has reached its limit of 1 live holds: commit or cancel one first (nothing was held)",
     ]);
     // Refused before the upstream was asked: no reservation here either.
     const rows = await env.DB.prepare("select count(*) as n from bookings where partner_reference = ?")
