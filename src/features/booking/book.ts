@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, exists, sql } from "drizzle-orm";
 import { sha256Hex, randomToken } from "../../platform/crypto/digest";
 import type { Db } from "../../platform/db/client";
 import { isCheckViolation, isForeignKeyViolation, isUniqueViolation } from "../../platform/db/constraint";
@@ -28,6 +28,14 @@ import { paymentTypeMismatch } from "./quote";
 import { logBookingChange } from "./booking-events";
 import { scheduleSettling } from "./booking-timers";
 import { applyChange, bookedWrites, holdAnsweredWrites, withEvent } from "./booking-writes";
+import {
+  holdLimitRefusal,
+  holdMinutesFor,
+  partnerHoldGiveBacks,
+  partnerHoldTakes,
+  readHoldLimits,
+} from "./hold-limits";
+import { stayNights } from "../../platform/time/zoned-time";
 import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
 import { quoteStore, type StoredQuote } from "./quote-store";
@@ -319,7 +327,23 @@ const bookStoredQuote = async (
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
   const withTransactions = (result: BookResult): BookResult =>
     transactions ? { ...result, providerTransactions: transactions } : result;
-  const hold = criteria.hold ? { expiresAt: now + criteria.hold.minutes * 60_000 } : null;
+  // A hold is within the operator's limits (hold-limits.ts): how far ahead, how long, how much.
+  const limits = criteria.hold ? await readHoldLimits(db) : null;
+  const hold =
+    criteria.hold && limits
+      ? {
+          expiresAt:
+            now +
+            holdMinutesFor(
+              limits,
+              { checkIn: stored.stay.checkIn, timezone: accommodation.timezone },
+              criteria.hold.minutes,
+              now,
+            ) *
+              60_000,
+          limits,
+        }
+      : null;
   const askSupplier = () =>
     askToBook(supplier, options, transactions, (call) =>
       supplier.book(
@@ -388,6 +412,8 @@ const bookStoredQuote = async (
     return withTransactions(resultOf(row!, meta));
   };
 
+  // What a hold counts against its partner's limit of held room-nights.
+  const roomNights = stored.stay.rooms.length * stayNights(stored.stay.checkIn, stored.stay.checkOut).length;
   // The hold's end is set before anything is taken: an alarm with no hold behind it does nothing.
   if (hold) await deps.holdTimers.schedule(reference, hold.expiresAt);
 
@@ -405,16 +431,26 @@ const bookStoredQuote = async (
     };
     let taking: Awaited<ReturnType<typeof supplier.localWrites.bookWrites>>;
     try {
-      taking = await supplier.localWrites.bookWrites(accommodation, product, stored.stay);
+      taking = await supplier.localWrites.bookWrites(
+        accommodation,
+        product,
+        stored.stay,
+        undefined,
+        hold ? { partnerId, maxSharePercent: hold.limits.maxSharePercent } : undefined,
+      );
     } catch (error) {
       if (error instanceof SupplierRefusal) return refused(error.reason);
       throw error;
     }
     const row = bookingRow(hold ? "held" : "success", taking.booking);
     const logged = logBookingChange(db, hold ? "booking.held" : "booking.confirmed", row, now);
+    // A hold is counted for its partner first, then takes its share of each night and its rooms.
+    const holdTakes = hold ? partnerHoldTakes(db, partnerId, roomNights, hold.limits) : [];
     try {
-      await db.batch(bookedWrites(db, row, logged.writes, taking.writes));
+      await db.batch(bookedWrites(db, row, logged.writes, [...holdTakes, ...taking.writes]));
     } catch (error) {
+      const overLimit = hold && holdLimitRefusal(error, hold.limits);
+      if (overLimit) throw overLimit;
       if (isCheckViolation(error)) return refused("unavailable");
       return answerAsRetry(error);
     }
@@ -426,9 +462,22 @@ const bookStoredQuote = async (
   // others answer as retries (or as a spent quote).
   // Not logged yet: a refusal deletes it. Its event is `booking.pending` or `booking.confirmed`, below.
   const reservation = bookingRow("pending", null);
+  // A hold is counted for its partner with its reservation, before the supplier is asked; given back
+  // (while the reservation is still pending) when it does not become a hold.
+  const stillReserved = exists(
+    db
+      .select({ one: sql`1` })
+      .from(bookings)
+      .where(and(eq(bookings.reference, reference), eq(bookings.status, "pending"))),
+  );
+  const uncounted = () =>
+    hold ? partnerHoldGiveBacks(db, partnerId, { roomNights, ended: "released" }, stillReserved) : [];
   try {
-    await db.insert(bookings).values(reservation).run();
+    const insert = db.insert(bookings).values(reservation);
+    await db.batch([insert, ...(hold ? partnerHoldTakes(db, partnerId, roomNights, hold.limits) : [])]);
   } catch (error) {
+    const overLimit = hold && holdLimitRefusal(error, hold.limits);
+    if (overLimit) throw overLimit;
     return answerAsRetry(error);
   }
   let answer: BookAnswer;
@@ -436,10 +485,8 @@ const bookStoredQuote = async (
     answer = await askSupplier();
   } catch (error) {
     // Refused: nothing was booked, so the reservation goes and the reference is free again.
-    await db
-      .delete(bookings)
-      .where(and(eq(bookings.reference, reference), eq(bookings.status, "pending")))
-      .run();
+    const remove = db.delete(bookings).where(and(eq(bookings.reference, reference), eq(bookings.status, "pending")));
+    await db.batch([...uncounted(), remove] as [typeof remove]);
     throw error;
   }
   // Asked to hold, the supplier holds: nothing is charged until the commit.
@@ -471,7 +518,10 @@ const bookStoredQuote = async (
       .set({ upstreamBookingId })
       .where(stillPending)
       .returning({ reference: bookings.reference });
-    const [changed] = await db.batch([update, ...logged.writes]);
+    // Asked to hold, it is no hold: not counted as one.
+    const before = uncounted();
+    const results = await db.batch([...before, update, ...logged.writes] as [typeof update]);
+    const changed = results[before.length] as unknown[];
     // Asked about in a minute, then on the schedule, rather than at the next hourly upkeep.
     if (changed.length === 1) await scheduleSettling(deps.timers, reference, 1);
     return storedBooking(logged);

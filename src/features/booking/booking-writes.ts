@@ -113,17 +113,23 @@ export const holdCommittedWrites = (
   booking: BookingRow,
   committed: Pick<BookingRow, "chargeTotal" | "supplierReference" | "hotelConfirmationNumber" | "upstreamBookingId">,
   at: number,
-): ChangeBatch =>
-  changeOf(
-    [],
+  /** The hold's count for its partner given back (its rooms stay sold), under the same condition as the commit. */
+  unheld: RoomRelease | null = null,
+): ChangeBatch => {
+  const committable = and(
+    sameVersion(booking),
+    eq(bookings.status, "held"),
+    gt(bookings.holdExpiresAt, new Date(at).toISOString()),
+  );
+  return changeOf(
+    unheld ? unheld(exists(db.select({ one: sql`1` }).from(bookings).where(committable))) : [],
     db
       .update(bookings)
       .set({ status: "success", ...committed, version: booking.version + 1 })
-      .where(
-        and(sameVersion(booking), eq(bookings.status, "held"), gt(bookings.holdExpiresAt, new Date(at).toISOString())),
-      )
+      .where(committable)
       .returning({ reference: bookings.reference }),
   );
+};
 
 /** A hold expired: its rooms go back, the booking is `expired` (nothing was charged). */
 export const holdExpiredWrites = (db: Db, booking: BookingRow, release: RoomRelease | null): ChangeBatch =>

@@ -16,7 +16,9 @@ import {
   supplierFailureError,
   type SupplyOptions,
 } from "../supply";
-import { localDate } from "../../platform/time/zoned-time";
+import type { Db } from "../../platform/db/client";
+import { localDate, stayNights } from "../../platform/time/zoned-time";
+import { logHoldOutcome, partnerHoldGiveBacks } from "./hold-limits";
 import { isLiveRoom, type StoredRoom, storedRooms } from "./booked-rate";
 import { logBookingChange } from "./booking-events";
 import { applyChange, type RoomRelease, roomsCancelledWrites, withEvent } from "./booking-writes";
@@ -69,11 +71,41 @@ export const bookedStayOf = (booking: BookingRow): BookedStay => ({
  * inventory one room of each code listed (every room of the stay for a booking that keeps no rooms
  * of its own); a supplier outside our D1 is told before the batch, so nothing here.
  */
-export const roomRelease = (supplier: Supplier, booking: BookingRow, rooms: StoredRoom[]): RoomRelease | null => {
-  if (!hasLocalWrites(supplier)) return null;
+export const roomRelease = (
+  db: Db,
+  supplier: Supplier,
+  booking: BookingRow,
+  rooms: StoredRoom[],
+): RoomRelease | null => {
+  // A hold's rooms going back are no longer its partner's held rooms either; every room left: the hold ends.
+  const whole = rooms.length === 0 || rooms.length === storedRooms(booking).filter(isLiveRoom).length;
+  const unheld = heldCountRelease(db, supplier, booking, rooms, whole ? "released" : null);
+  if (!hasLocalWrites(supplier)) return unheld;
   const stay = bookedStayOf(booking);
   const codes = rooms.length > 0 ? rooms.map((r) => r.code) : undefined;
-  return (guard) => supplier.localWrites.cancelWrites(stay, guard, codes);
+  return (guard) => [...supplier.localWrites.cancelWrites(stay, guard, codes), ...(unheld ? unheld(guard) : [])];
+};
+
+/**
+ * A hold no longer counted for its partner (hold-limits.ts), inside the change's batch: `rooms`
+ * (every room when none are listed) and, when `ended`, the hold itself; on the embedded inventory
+ * its rooms' share of each night too. Null for a booking that is not a hold.
+ */
+export const heldCountRelease = (
+  db: Db,
+  supplier: Supplier,
+  booking: BookingRow,
+  rooms: StoredRoom[],
+  ended: "committed" | "released" | null,
+): RoomRelease | null => {
+  if (booking.status !== "held") return null;
+  const stay = bookedStayOf(booking);
+  const codes = rooms.length > 0 ? rooms.map((r) => r.code) : undefined;
+  const roomNights = (rooms.length || booking.roomCount) * stayNights(booking.checkIn, booking.checkOut).length;
+  return (guard) => [
+    ...(hasLocalWrites(supplier) ? supplier.localWrites.unholdWrites(stay, booking.partnerId, guard, codes) : []),
+    ...partnerHoldGiveBacks(db, booking.partnerId, { roomNights, ended }, guard),
+  ];
 };
 
 /** A change computed from a version that moved on is computed again, this many times at most. */
@@ -250,11 +282,15 @@ export const cancelBooking = async (
         });
     const applied = await applyChange(
       db,
-      withEvent(roomsCancelledWrites(db, booking, change, roomRelease(supplier, booking, plan.removed)), logged.writes),
+      withEvent(
+        roomsCancelledWrites(db, booking, change, roomRelease(db, supplier, booking, plan.removed)),
+        logged.writes,
+      ),
     );
     // Another change of this booking landed first: computed again from what it left.
     if (!applied) continue;
     await logged.announce(deps);
+    if (booking.status === "held" && plan.whole) await logHoldOutcome(db, partnerId, booking.reference, "released");
     return {
       status: "cancelled" as const,
       cancelledAt,

@@ -16,7 +16,15 @@ import { bookedRate, isLiveRoom, storedRooms } from "./booked-rate";
 import { logBookingChange } from "./booking-events";
 import { applyChange, holdCommittedWrites, holdExpiredWrites, withEvent } from "./booking-writes";
 import { partnerBooking } from "./bookings";
-import { bookedStayOf, bookingKeptChanging, CHANGE_ATTEMPTS, roomRelease, supplierOfBooking } from "./cancel";
+import {
+  bookedStayOf,
+  bookingKeptChanging,
+  CHANGE_ATTEMPTS,
+  heldCountRelease,
+  roomRelease,
+  supplierOfBooking,
+} from "./cancel";
+import { logHoldOutcome } from "./hold-limits";
 import { bookingDeps, type BookingDeps } from "./deps";
 import { type BookingRow, bookings } from "./tables";
 
@@ -79,8 +87,10 @@ export const commitHold = async (
     };
     const after: BookingRow = { ...booking, ...committed, status: "success", version: booking.version + 1 };
     const logged = logBookingChange(db, "booking.committed", after, now);
-    if (await applyChange(db, withEvent(holdCommittedWrites(db, booking, committed, now), logged.writes))) {
+    const unheld = heldCountRelease(db, supplier, booking, storedRooms(booking).filter(isLiveRoom), "committed");
+    if (await applyChange(db, withEvent(holdCommittedWrites(db, booking, committed, now, unheld), logged.writes))) {
       await logged.announce(deps);
+      await logHoldOutcome(db, partnerId, booking.reference, "committed");
       return answer(after);
     }
   }
@@ -121,9 +131,10 @@ export const expireHold = async (deps: BookingDeps, reference: string, at: numbe
       await callSupplier(supplier, {}, undefined, (call) => supplier.cancel(bookedStayOf(booking), call));
     const rooms = storedRooms(booking).filter(isLiveRoom);
     const logged = logBookingChange(db, "booking.hold_expired", { ...booking, status: "expired" }, at);
-    const writes = withEvent(holdExpiredWrites(db, booking, roomRelease(supplier, booking, rooms)), logged.writes);
+    const writes = withEvent(holdExpiredWrites(db, booking, roomRelease(db, supplier, booking, rooms)), logged.writes);
     if (await applyChange(db, writes)) {
       await logged.announce(deps);
+      await logHoldOutcome(db, booking.partnerId, booking.reference, "expired");
       return "expired";
     }
   }

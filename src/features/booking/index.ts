@@ -7,6 +7,8 @@ export { cancelBooking } from "./cancel";
 export { previewCancellation } from "./cancellation-preview";
 export { bookingDeps } from "./deps";
 export { expiredHoldsTask } from "./hold";
+export { DEFAULT_HOLD_LIMITS, readHoldLimits, replaceHoldLimits } from "./hold-limits";
+export type { HoldLimits } from "./hold-limits";
 export { HoldExpiry } from "./hold-expiry";
 export type { BookingDeps } from "./deps";
 export { MAX_OPTION_ID_LENGTH, readOptionId } from "./option-token";

@@ -1,7 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
-import { call, post } from "../../../test/support/api";
+import { call, OTHER_KEY, post } from "../../../test/support/api";
 import { bookBody, cancelBody, quoteOf, searchOne } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { OPERATOR } from "../../../test/support/sessions";
@@ -469,5 +469,228 @@ describe("every change of a booking's life is one event of the partner's log (is
     const lapsing = (await bookRooms("US000010", 1, { hold: true, holdMinutes: 1 })).booking;
     expect(await runDurableObjectAlarm(env.HOLD_EXPIRY.getByName(lapsing.bookingReference))).toBe(true);
     expect((await logOf(lapsing.bookingReference)).types).toEqual(["booking.held", "booking.hold_expired"]);
+  });
+});
+
+describe("fair holds: limits per partner, a share of each night, shorter holds far ahead (issue 37)", () => {
+  const LIMITS = "/api/operator/hold-limits";
+  const DEFAULTS = {
+    maxHoldsPerPartner: 20,
+    maxHeldRoomNightsPerPartner: 200,
+    maxSharePercent: 50,
+    shortHoldAfterDays: 60,
+    shortHoldMaxMinutes: 10,
+    noHoldAfterDays: 180,
+  };
+  const setLimits = async (limits: Partial<typeof DEFAULTS>) => {
+    const res = await call("PUT", LIMITS, { ...DEFAULTS, ...limits }, OPERATOR);
+    expect(res.status, res.text).toBe(200);
+  };
+  const partnerHolds = (partnerId: string) =>
+    env.DB.prepare("select holds, room_nights as roomNights from partner_holds where partner_id = ?")
+      .bind(partnerId)
+      .first();
+  /** Sets a room type's allotment for the nights of a stay (operator's inventory route). */
+  const setAllotment = async (code: string, roomCode: string, checkIn: string, checkOut: string, allotment: number) => {
+    const res = await call(
+      "PUT",
+      `/api/inventory/${code}/rooms/${roomCode}`,
+      { from: checkIn, to: addDays(checkOut, -1), allotment },
+      OPERATOR,
+    );
+    expect(res.status, res.text).toBe(200);
+  };
+  /** `count` quotes of one searched option, each for one hold of the partner behind `apiKey`. */
+  const quotesOf = async (
+    searched: Awaited<ReturnType<typeof searchOne>>,
+    count: number,
+    connection = 1001,
+    apiKey?: string,
+  ) =>
+    Promise.all(
+      Array.from({ length: count }, async () => {
+        const body = { ...quoteBodyOf(searched), settings: { access: { code: connection } } };
+        const res = await post("/api/quote", body, { apiKey });
+        expect(res.status, res.text).toBe(200);
+        return res.json.data;
+      }),
+    );
+  const quoteBodyOf = (s: Awaited<ReturnType<typeof searchOne>>) => ({
+    quoteCriteria: {
+      optionId: s.option.id,
+      accommodation: { code: s.accommodationCode },
+      occupancies: s.occupancies,
+      checkIn: s.checkIn,
+      checkOut: s.checkOut,
+    },
+  });
+  const holdAll = (quotes: any[], prefix: string, connection = 1001, apiKey?: string) =>
+    Promise.all(
+      quotes.map((quote, i) =>
+        post("/api/book", bookBody(quote, `${prefix}-${i}`, { hold: true }, connection), { apiKey }),
+      ),
+    );
+
+  it("the operator reads the defaults, sets every limit at once, and bad input or no operator token is refused", async () => {
+    const first = await call("GET", LIMITS, undefined, OPERATOR);
+    expect([first.status, first.json.data]).toEqual([200, { ...DEFAULTS, updatedAt: null }]);
+    const set = await call("PUT", LIMITS, { ...DEFAULTS, maxHoldsPerPartner: 7, maxSharePercent: 40 }, OPERATOR);
+    expect(set.status, set.text).toBe(200);
+    expect(set.json.data).toMatchObject({
+      maxHoldsPerPartner: 7,
+      maxSharePercent: 40,
+      updatedAt: expect.stringMatching(/Z$/),
+    });
+    expect((await call("GET", LIMITS, undefined, OPERATOR)).json.data).toEqual(set.json.data);
+    for (const [body, message] of [
+      [{ ...DEFAULTS, maxSharePercent: 101 }, "maxSharePercent: Too big: expected number to be <=100"],
+      [{ ...DEFAULTS, maxHoldsPerPartner: 2.5 }, "maxHoldsPerPartner: expected a whole number"],
+      [
+        { ...DEFAULTS, shortHoldAfterDays: 200 },
+        "shortHoldAfterDays: shortHoldAfterDays must not be more than noHoldAfterDays",
+      ],
+      [{ ...DEFAULTS, maxHolds: 3 }, 'Request body: Unrecognized key: "maxHolds"'],
+      [{ maxSharePercent: 50 }, "maxHoldsPerPartner is required"],
+    ] as const) {
+      const res = await call("PUT", LIMITS, body, OPERATOR);
+      expect([res.status, res.json.code, res.json.message]).toEqual([400, "invalid_request", message]);
+    }
+    expect((await call("PUT", LIMITS, DEFAULTS)).status).toBe(401);
+    expect(
+      (
+        await call("GET", LIMITS, undefined, {
+          apiKey: null,
+          headers: { authorization: "Bearer not-the-operator-token" },
+        })
+      ).status,
+    ).toBe(403);
+    // Nothing refused changed them.
+    expect((await call("GET", LIMITS, undefined, OPERATOR)).json.data).toEqual(set.json.data);
+    await setLimits(DEFAULTS);
+  });
+
+  it("50 parallel holds by one partner never pass its live-hold limit; a hold given back makes room for another", async () => {
+    await setLimits({ maxHoldsPerPartner: 5, maxSharePercent: 100 });
+    const searched = await searchOne("US000014", { checkIn: inDays(45), checkOut: inDays(46) });
+    const roomCode = searched.option.rooms[0].code;
+    await setAllotment("US000014", roomCode, searched.checkIn, searched.checkOut, 100);
+    const quotes = await quotesOf(searched, 50);
+    const results = await holdAll(quotes, "cap");
+    const held = results.filter((r) => r.status === 200);
+    expect(held).toHaveLength(5);
+    for (const r of held) expect(r.json.data.status).toBe("held");
+    for (const r of results.filter((r) => r.status !== 200))
+      expect([r.status, r.json.code, r.json.message]).toEqual([
+        409,
+        "hold_limit_reached",
+        "This partner has reached its limit of 5 live holds: commit or cancel one first (nothing was held)",
+      ]);
+    const live = await env.DB.prepare(
+      "select count(*) as n from bookings where partner_id = 'demo' and status = 'held'",
+    ).first();
+    expect(live).toEqual({ n: 5 });
+    expect(await partnerHolds("demo")).toEqual({ holds: 5, roomNights: 5 });
+    // Nothing refused took a room.
+    expect(await available(quotes[0], roomCode)).toEqual([95]);
+
+    // A commit and a cancel each end a hold: two more holds fit, and no third.
+    expect((await commit(held[0]!.json.data.bookingReference)).status).toBe(200);
+    expect((await cancel(held[1]!.json.data.bookingReference)).status).toBe(200);
+    expect(await partnerHolds("demo")).toEqual({ holds: 3, roomNights: 3 });
+    const again = await holdAll(await quotesOf(searched, 3), "cap-again");
+    expect(again.map((r) => r.status).sort()).toEqual([200, 200, 409]);
+    for (const r of results) if (r.status === 200) await cancel(r.json.data.bookingReference);
+    for (const r of again) if (r.status === 200) await cancel(r.json.data.bookingReference);
+    expect(await partnerHolds("demo")).toEqual({ holds: 0, roomNights: 0 });
+    await setLimits(DEFAULTS);
+    // 100 quotes and holds: on a loaded machine more than the default 30 s.
+  }, 90_000);
+
+  it("room-nights are capped too: a hold of more room-nights than allowed is refused with its own message", async () => {
+    await setLimits({ maxHeldRoomNightsPerPartner: 5, maxSharePercent: 100 });
+    const searched = await searchOne("US000015", {
+      checkIn: inDays(45),
+      checkOut: inDays(48),
+      occupancies: [TWO_ADULTS, TWO_ADULTS],
+    });
+    const [quote] = await quotesOf(searched, 1);
+    const res = await post("/api/book", bookBody(quote, "nights-cap", { hold: true }));
+    expect([res.status, res.json.code, res.json.message, res.json.details]).toEqual([
+      409,
+      "hold_limit_reached",
+      "This hold would take this partner's live holds past 5 room-nights, the most allowed: commit or cancel a hold first (nothing was held)",
+      { limit: "maxHeldRoomNightsPerPartner", value: 5 },
+    ]);
+    // Booked outright, the same rooms are no hold: no limit of holds applies.
+    expect((await post("/api/book", bookBody(quote, "nights-cap-booked"))).status).toBe(200);
+    await setLimits(DEFAULTS);
+  });
+
+  it("parallel holds of two partners: neither holds more than its share of a night, so the other still finds rooms and books", async () => {
+    const code = "US000016";
+    const searched = await searchOne(code, { checkIn: inDays(50), checkOut: inDays(51) });
+    const roomCode = searched.option.rooms[0].code;
+    await setAllotment(code, roomCode, searched.checkIn, searched.checkOut, 10);
+    const night = {
+      accommodation: { accommodationCode: code },
+      checkIn: searched.checkIn,
+      checkOut: searched.checkOut,
+    };
+    // The demo partner tries to hold the whole night with 20 parallel holds: it gets its half.
+    const demo = await holdAll(await quotesOf(searched, 20), "share-demo");
+    expect(demo.filter((r) => r.status === 200)).toHaveLength(5);
+    for (const r of demo.filter((r) => r.status !== 200))
+      expect([r.status, r.json.code, r.json.message]).toEqual([
+        409,
+        "hold_share_exceeded",
+        "This hold would give this partner more than 50% of a night's rooms of this type on hold: hold fewer rooms, or book them (nothing was held)",
+      ]);
+    expect(await available(night, roomCode)).toEqual([5]);
+
+    // The other partner still finds the room type, and books it while the demo partner's holds stand.
+    const theirs = await searchOne(code, {
+      checkIn: searched.checkIn,
+      checkOut: searched.checkOut,
+      apiKey: OTHER_KEY,
+      connection: 2001,
+      pick: (o) => o.rooms[0].code === roomCode,
+    });
+    const [otherQuote] = await quotesOf(theirs, 1, 2001, OTHER_KEY);
+    const booked = await post("/api/book", bookBody(otherQuote, "share-other", {}, 2001), { apiKey: OTHER_KEY });
+    expect([booked.status, booked.json.data?.status]).toEqual([200, "success"]);
+    // Its own holds, in parallel with the demo partner's further tries, take the rest; the demo partner's none.
+    const [otherQuotes, demoQuotes] = await Promise.all([quotesOf(theirs, 8, 2001, OTHER_KEY), quotesOf(searched, 4)]);
+    const [other, demoMore] = await Promise.all([
+      holdAll(otherQuotes, "share-other-hold", 2001, OTHER_KEY),
+      holdAll(demoQuotes, "share-demo-more"),
+    ]);
+    expect(demoMore.map((r) => r.json.code)).toEqual(Array(4).fill("hold_share_exceeded"));
+    expect(other.filter((r) => r.status === 200)).toHaveLength(4);
+    expect(await available(night, roomCode)).toEqual([0]);
+    expect(await partnerHolds("other")).toEqual({ holds: 4, roomNights: 4 });
+    // About 70 quotes, holds and bookings: on a loaded machine more than the default 30 s.
+  }, 90_000);
+
+  it("a stay far ahead is held for less time, and one further ahead not at all", async () => {
+    const near = await searchOne("US000013", { checkIn: inDays(90) });
+    const [nearQuote] = await quotesOf(near, 1);
+    const started = Date.now();
+    const short = await post("/api/book", bookBody(nearQuote, "far-short", { hold: true, holdMinutes: 30 }));
+    expect(short.status, short.text).toBe(200);
+    const minutes = (Date.parse(short.json.data.holdExpiresAt) - started) / 60_000;
+    // 10 minutes from the moment it was made (after `started`), not the 30 asked.
+    expect(minutes).toBeGreaterThanOrEqual(10);
+    expect(minutes).toBeLessThan(11);
+
+    const far = await searchOne("US000013", { checkIn: inDays(200) });
+    const [farQuote] = await quotesOf(far, 1);
+    const refused = await post("/api/book", bookBody(farQuote, "far-none", { hold: true }));
+    expect([refused.status, refused.json.code, refused.json.message]).toEqual([
+      409,
+      "hold_too_far_ahead",
+      "A stay more than 180 days ahead cannot be held: book it without bookCriteria.hold (nothing was booked)",
+    ]);
+    // Booked outright it is.
+    expect((await post("/api/book", bookBody(farQuote, "far-booked"))).status).toBe(200);
   });
 });

@@ -327,6 +327,9 @@ const book = apiRoute({
     "payment_card_not_found",
     "card_expired",
     "hold_not_supported",
+    "hold_limit_reached",
+    "hold_share_exceeded",
+    "hold_too_far_ahead",
   ],
   responses: {
     200: { description: "The booking, or the hold (status held)", ...json(bookResponseSchema, bookExamples.response) },

@@ -748,7 +748,7 @@ export const bookRequestSchema = z
       holder: holderSchema,
       hold: z.boolean().optional().openapi({
         description:
-          "Hold the rooms instead of booking them: status held, nothing charged, until POST /api/bookings/{bookingReference}/commit (success, at the held price) or POST /api/cancel (released free); at holdExpiresAt the rooms go back and the booking is expired. 409 hold_not_supported when the option's supplier cannot hold",
+          "Hold the rooms instead of booking them: status held, nothing charged, until POST /api/bookings/{bookingReference}/commit (success, at the held price) or POST /api/cancel (released free); at holdExpiresAt the rooms go back and the booking is expired. 409 hold_not_supported when the option's supplier cannot hold. Holds are kept within the operator's limits (GET /api/operator/hold-limits): a partner's live holds and their room-nights (409 hold_limit_reached), on the embedded inventory a share of each night's rooms of a type per partner (409 hold_share_exceeded), and a stay far ahead is held for less time or not at all (409 hold_too_far_ahead)",
         example: true,
       }),
       holdMinutes: z
@@ -757,7 +757,10 @@ export const bookRequestSchema = z
         .min(1)
         .max(MAX_HOLD_MINUTES)
         .optional()
-        .openapi({ description: `With hold: how long, 1 to ${MAX_HOLD_MINUTES} minutes (default 15)`, example: 15 }),
+        .openapi({
+          description: `With hold: how long, 1 to ${MAX_HOLD_MINUTES} minutes (default 15); a stay far ahead is held at most the operator's shortHoldMaxMinutes (holdExpiresAt says when it ends)`,
+          example: 15,
+        }),
       checkIn: isoDate,
       checkOut: isoDate,
       language: languageCode.optional(),

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { partners } from "../../platform/db/schema";
 import { connections } from "../connections";
 import type { SqlRow } from "../../platform/db/sql-row";
@@ -120,4 +120,46 @@ export const bookingModifications = sqliteTable(
     committedAt: text("committed_at"),
   },
   (t) => [index("booking_modifications_expires_at").on(t.expiresAt)],
+);
+
+/**
+ * Each partner's live holds on the embedded inventory: how many and their room-nights, taken in the
+ * hold's own batch and given back in the batch that commits, releases or expires it. A take past
+ * the operator's limit (hold-limits.ts) writes -1, which breaks a CHECK and rolls the batch back.
+ * `placed` and `committed` count every hold ever made and committed: the hold-to-commit ratio.
+ */
+export const partnerHolds = sqliteTable(
+  "partner_holds",
+  {
+    partnerId: text("partner_id")
+      .primaryKey()
+      .references(() => partners.id),
+    holds: integer("holds").notNull().default(0),
+    roomNights: integer("room_nights").notNull().default(0),
+    placed: integer("placed").notNull().default(0),
+    committed: integer("committed").notNull().default(0),
+  },
+  (t) => [
+    check("partner_holds_count_within_limit", sql`${t.holds} >= 0`),
+    check("partner_holds_room_nights_within_limit", sql`${t.roomNights} >= 0`),
+  ],
+);
+
+/**
+ * The operator's hold limits (PUT /api/operator/hold-limits): one row, id 1; absent, the defaults
+ * of hold-limits.ts apply.
+ */
+export const holdLimits = sqliteTable(
+  "hold_limits",
+  {
+    id: integer("id").primaryKey(),
+    maxHoldsPerPartner: integer("max_holds_per_partner").notNull(),
+    maxHeldRoomNightsPerPartner: integer("max_held_room_nights_per_partner").notNull(),
+    maxSharePercent: integer("max_share_percent").notNull(),
+    shortHoldAfterDays: integer("short_hold_after_days").notNull(),
+    shortHoldMaxMinutes: integer("short_hold_max_minutes").notNull(),
+    noHoldAfterDays: integer("no_hold_after_days").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [check("hold_limits_one_row", sql`${t.id} = 1`)],
 );

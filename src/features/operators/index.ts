@@ -1,2 +1,3 @@
 export { exchangeRateRoutes } from "./exchange-rate-routes";
 export { operatorRoutes } from "./routes";
+export { holdLimitRoutes } from "./hold-limit-routes";

@@ -1,9 +1,10 @@
 import { and, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../platform/db/client";
 import { addDays } from "../../platform/time/zoned-time";
 import type { BookedStay } from "./supplier";
-import { roomNights } from "./tables";
+import { roomNightHolds, roomNights } from "./tables";
 
 /** Rooms of one type to take for every night of a stay, and the type's allotment for nights not yet stored. */
 export type RoomsToTake = { roomCode: string; count: number; defaultAllotment: number };
@@ -100,6 +101,94 @@ export const allotmentGiveBacks = (
           eq(roomNights.roomCode, roomCode),
           gte(roomNights.night, stay.checkIn),
           lt(roomNights.night, stay.checkOut),
+          guard,
+        ),
+      ),
+  );
+
+/** Whose hold takes the rooms, and the share of a night's allotment (percent) one partner may hold. */
+export type HoldTaker = { partnerId: string; maxSharePercent: number };
+
+/**
+ * The rooms a hold takes, counted for its partner per room type and night, in the same batch as
+ * (and before) `allotmentTakes`, so a hold past its share is refused as such even on a full night.
+ * A night where the partner would hold more than floor(allotment × share / 100) rooms gets -1,
+ * breaking the CHECK `room_night_holds_within_share` and rolling the whole batch back: parallel
+ * holds cannot pass it.
+ */
+export const heldNightTakes = (
+  db: Db,
+  taker: HoldTaker,
+  accommodationCode: string,
+  rooms: RoomsToTake[],
+  nights: string[],
+): AllotmentWrite[] => {
+  const h = roomNightHolds;
+  // The night's allotment of the row being updated (the type's default while no night is stored),
+  // times the share, rounded down.
+  const nightOf = alias(roomNights, "night_of");
+  const share = (room: RoomsToTake) =>
+    sql`CAST(COALESCE((${db
+      .select({ allotment: nightOf.allotment })
+      .from(nightOf)
+      .where(
+        and(
+          eq(nightOf.accommodationCode, accommodationCode),
+          eq(nightOf.roomCode, room.roomCode),
+          eq(nightOf.night, h.night),
+        ),
+      )}), ${room.defaultAllotment}) * ${taker.maxSharePercent} / 100 AS INTEGER)`;
+  return [
+    ...rooms.flatMap((room) =>
+      nights.map((night) =>
+        db
+          .insert(h)
+          .values({ partnerId: taker.partnerId, accommodationCode, roomCode: room.roomCode, night, held: 0 })
+          .onConflictDoNothing(),
+      ),
+    ),
+    ...rooms.map((room) =>
+      db
+        .update(h)
+        .set({
+          held: sql`CASE WHEN ${h.held} + ${room.count} > ${share(room)} THEN -1 ELSE ${h.held} + ${room.count} END`,
+        })
+        .where(
+          and(
+            eq(h.partnerId, taker.partnerId),
+            eq(h.accommodationCode, accommodationCode),
+            eq(h.roomCode, room.roomCode),
+            gte(h.night, nights[0]!),
+            lt(h.night, addDays(nights[nights.length - 1]!, 1)),
+          ),
+        ),
+    ),
+  ];
+};
+
+/**
+ * A hold's rooms no longer counted as held by its partner (committed, released or expired), each
+ * write applied only while `guard` holds. Never below 0: a hold made before the count existed
+ * (migration 0030) had nothing counted.
+ */
+export const heldNightGiveBacks = (
+  db: Db,
+  partnerId: string,
+  stay: Pick<BookedStay, "accommodationCode" | "checkIn" | "checkOut">,
+  roomsByType: Map<string, number>,
+  guard: SQL,
+): AllotmentWrite[] =>
+  [...roomsByType].map(([roomCode, count]) =>
+    db
+      .update(roomNightHolds)
+      .set({ held: sql`MAX(${roomNightHolds.held} - ${count}, 0)` })
+      .where(
+        and(
+          eq(roomNightHolds.partnerId, partnerId),
+          eq(roomNightHolds.accommodationCode, stay.accommodationCode),
+          eq(roomNightHolds.roomCode, roomCode),
+          gte(roomNightHolds.night, stay.checkIn),
+          lt(roomNightHolds.night, stay.checkOut),
           guard,
         ),
       ),

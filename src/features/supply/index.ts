@@ -10,7 +10,7 @@ export {
 export type { ExchangeTable } from "./exchange-rates";
 export { connectionOfHotelxSupplier, hotelxSupplier } from "./hotelx/hotelx-supplier";
 export { INVENTORY_SUPPLIER, hasLocalWrites, inventorySupplier } from "./inventory-supplier";
-export type { AllotmentWrite } from "./allotment";
+export type { AllotmentWrite, HoldTaker } from "./allotment";
 export {
   PUBLIC_ACCESS,
   RATE_RULES,

@@ -2,7 +2,15 @@ import { and, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
 import { randomToken } from "../../platform/crypto/digest";
 import type { Db } from "../../platform/db/client";
 import { isCheckViolation } from "../../platform/db/constraint";
-import { type AllotmentWrite, allotmentGiveBacks, allotmentTakes, guardedAllotmentTakes } from "./allotment";
+import {
+  type AllotmentWrite,
+  allotmentGiveBacks,
+  allotmentTakes,
+  guardedAllotmentTakes,
+  heldNightGiveBacks,
+  heldNightTakes,
+  type HoldTaker,
+} from "./allotment";
 import {
   catalogueFor,
   nightFactors,
@@ -524,12 +532,20 @@ export type LocalWrites = {
     stay: Stay,
     /** Takes applied only while this holds (a booking changed under its version): supply's guardedAllotmentTakes. */
     guard?: SQL,
+    /** A hold: its rooms are counted for its partner too, within the partner's share of each night. */
+    heldBy?: HoldTaker,
   ): Promise<{ writes: AllotmentWrite[]; booking: SupplierBooking }>;
   /**
    * The writes that give a stay back, each applied only while `guard` (a condition over the caller's
    * tables) holds: every room of it, or with `roomCodes` one room of each code listed (some rooms of a booking).
    */
   cancelWrites(stay: BookedStay, guard: SQL, roomCodes?: readonly string[]): AllotmentWrite[];
+  /**
+   * The writes that end a hold's count of its partner's held rooms (every room, or one of each code
+   * listed), each applied only while `guard` holds; a hold cancelled or expired runs them beside
+   * `cancelWrites`, a hold committed alone (its rooms stay sold).
+   */
+  unholdWrites(stay: BookedStay, partnerId: string, guard: SQL, roomCodes?: readonly string[]): AllotmentWrite[];
 };
 
 export const hasLocalWrites = (supplier: Supplier): supplier is Supplier & { localWrites: LocalWrites } =>
@@ -542,7 +558,15 @@ export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites
   // A mixed offer booked several room types: each gives its rooms back.
   const cancelWrites = (stay: BookedStay, guard?: SQL, roomCodes?: readonly string[]) =>
     allotmentGiveBacks(db, stay, roomCodes ? countsOf(roomCodes) : roomsByType(stay.roomCode, stay.roomCount), guard);
-  const bookWrites: LocalWrites["bookWrites"] = async (accommodation, ref, stay, guard) => {
+  const unholdWrites: LocalWrites["unholdWrites"] = (stay, partnerId, guard, roomCodes) =>
+    heldNightGiveBacks(
+      db,
+      partnerId,
+      stay,
+      roomCodes ? countsOf(roomCodes) : roomsByType(stay.roomCode, stay.roomCount),
+      guard,
+    );
+  const bookWrites: LocalWrites["bookWrites"] = async (accommodation, ref, stay, guard, heldBy) => {
     const catalogue = catalogueFor(accommodation.code, accommodation.starRating);
     const picks = picksOf(catalogue, ref, stay.rooms.length);
     if (!picks) throw new SupplierRefusal("unavailable");
@@ -571,10 +595,12 @@ export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites
       const room = picks.find((pick) => pick.room.code === roomCode)!.room;
       return { roomCode, count, defaultAllotment: room.defaultAllotment };
     });
+    const takes = guard
+      ? guardedAllotmentTakes(db, accommodation.code, rooms, nights, guard)
+      : allotmentTakes(db, accommodation.code, rooms, nights);
     return {
-      writes: guard
-        ? guardedAllotmentTakes(db, accommodation.code, rooms, nights, guard)
-        : allotmentTakes(db, accommodation.code, rooms, nights),
+      // A hold's share first: past it the refusal says so, whatever else the night has left.
+      writes: heldBy ? [...heldNightTakes(db, heldBy, accommodation.code, rooms, nights), ...takes] : takes,
       booking: {
         supplierReference: `INV-${randomToken(9)}`,
         hotelConfirmationNumber: randomToken(6).replace(/[-_]/g, "X").toUpperCase(),
@@ -641,6 +667,6 @@ export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites
       await db.batch(cancelWrites(stay) as [AllotmentWrite, ...AllotmentWrite[]]);
     },
 
-    localWrites: { bookWrites, cancelWrites },
+    localWrites: { bookWrites, cancelWrites, unholdWrites },
   };
 };

@@ -25,6 +25,26 @@ export const roomNights = sqliteTable(
   ],
 );
 
+/**
+ * Rooms of one type and night a partner holds (bookCriteria.hold), beside `room_nights`: a hold
+ * takes its rooms here in the same batch as there, and a take past the partner's share of the
+ * night's allotment writes -1, which breaks the CHECK and rolls the whole batch back (allotment.ts).
+ */
+export const roomNightHolds = sqliteTable(
+  "room_night_holds",
+  {
+    partnerId: text("partner_id").notNull(),
+    accommodationCode: text("accommodation_code").notNull(),
+    roomCode: text("room_code").notNull(),
+    night: text("night").notNull(),
+    held: integer("held").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.partnerId, t.accommodationCode, t.roomCode, t.night] }),
+    check("room_night_holds_within_share", sql`${t.held} >= 0`),
+  ],
+);
+
 /** Sparse per-night overrides of one rate plan (stop-sell or an absolute nightly price). */
 export const ratePlanNights = sqliteTable(
   "rate_plan_nights",

@@ -19,10 +19,14 @@ export const isForeignKeyViolation = (err: unknown): boolean => {
   return false;
 };
 
-/** True when `err` (a D1 error, possibly wrapped by drizzle) is a CHECK constraint failure. */
-export const isCheckViolation = (err: unknown): boolean => {
+/**
+ * True when `err` (a D1 error, possibly wrapped by drizzle) is a CHECK constraint failure;
+ * `name`, when given, must be the constraint SQLite names ("CHECK constraint failed: name").
+ */
+export const isCheckViolation = (err: unknown, name?: string): boolean => {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (/CHECK constraint failed/i.test(e.message)) return true;
+    const match = /CHECK constraint failed(?::\s*([A-Za-z0-9_]+))?/i.exec(e.message);
+    if (match) return name === undefined || match[1] === name;
   }
   return false;
 };

@@ -127,6 +127,10 @@ export const errorStatus = {
   booking_changed: 409,
   hold_not_supported: 409,
   hold_expired: 409,
+  // Fair holds (issue 37): a limit of the operator's, not a rate limit (409, so clients do not retry it blindly)
+  hold_limit_reached: 409,
+  hold_share_exceeded: 409,
+  hold_too_far_ahead: 409,
   booking_not_held: 409,
   booking_not_modifiable: 409,
   modification_not_supported: 409,
@@ -358,6 +362,16 @@ export const errorMessages = {
     "This option's supplier cannot hold rooms: book it without bookCriteria.hold (nothing was booked)",
   ],
   hold_expired: ["The hold expired at {holdExpiresAt}: its rooms were given back. Book again"],
+  hold_limit_reached: [
+    "This partner has reached its limit of {value} live holds: commit or cancel one first (nothing was held)",
+    "This hold would take this partner's live holds past {value} room-nights, the most allowed: commit or cancel a hold first (nothing was held)",
+  ],
+  hold_share_exceeded: [
+    "This hold would give this partner more than {value}% of a night's rooms of this type on hold: hold fewer rooms, or book them (nothing was held)",
+  ],
+  hold_too_far_ahead: [
+    "A stay more than {noHoldAfterDays} days ahead cannot be held: book it without bookCriteria.hold (nothing was booked)",
+  ],
   booking_not_held: ["Booking is not held. Current status: {status}"],
   booking_not_modifiable: [
     "Booking cannot be modified. Current status: {status}",

@@ -1010,6 +1010,39 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
     expect([late.status, late.json.code]).toEqual([409, "hold_expired"]);
   });
 
+  it("an upstream hold counts against the partner's live-hold limit (issue 37): past it 409 before the upstream is asked; a commit or cancel gives it back", async () => {
+    const limits = (await call("GET", "/api/operator/hold-limits", undefined, OPERATOR)).json.data;
+    const { updatedAt: _, ...defaults } = limits;
+    expect(
+      (await call("PUT", "/api/operator/hold-limits", { ...defaults, maxHoldsPerPartner: 1 }, OPERATOR)).status,
+    ).toBe(200);
+    const counted = () =>
+      env.DB.prepare("select holds, room_nights as roomNights from partner_holds where partner_id = 'demo'").first();
+    const first = (await hold("HX002")).booked.bookingReference;
+    expect(await counted()).toEqual({ holds: 1, roomNights: 2 });
+
+    const quote = await quoted("HX002", (o) => o.isRefundable);
+    const partnerReference = reference();
+    const refused = await post("/api/book", bookBody(quote, partnerReference, { hold: true }, UPSTREAM));
+    expect([refused.status, refused.json.code, refused.json.message]).toEqual([
+      409,
+      "hold_limit_reached",
+      "This partner has reached its limit of 1 live holds: commit or cancel one first (nothing was held)",
+    ]);
+    // Refused before the upstream was asked: no reservation here either.
+    const rows = await env.DB.prepare("select count(*) as n from bookings where partner_reference = ?")
+      .bind(partnerReference)
+      .first();
+    expect(rows).toEqual({ n: 0 });
+
+    expect((await commit(first)).status).toBe(200);
+    expect(await counted()).toEqual({ holds: 0, roomNights: 0 });
+    const second = (await hold("HX002")).booked.bookingReference;
+    expect((await post("/api/cancel", cancelBody(second, UPSTREAM))).status).toBe(200);
+    expect(await counted()).toEqual({ holds: 0, roomNights: 0 });
+    expect((await call("PUT", "/api/operator/hold-limits", defaults, OPERATOR)).status).toBe(200);
+  });
+
   it("the upstream cancels whole bookings only: a partial cancel is 409 and changes nothing, every room is the whole cancel", async () => {
     const searched = await searchOne("HX001", {
       connection: UPSTREAM,
