@@ -35,7 +35,6 @@ const limits = {
 
 export const holdLimitsRequestSchema = z
   .object(limits)
-  .strict()
   .refine((l) => l.shortHoldAfterDays <= l.noHoldAfterDays, {
     message: "shortHoldAfterDays must not be more than noHoldAfterDays",
     path: ["shortHoldAfterDays"],
