@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { calendarDate, currencyCode, isoDate, timestamp } from "../../platform/http/fields";
+import { calendarDate, currencyCode, isoDate, personName, timestamp } from "../../platform/http/fields";
 import { envelopeSchema } from "../../platform/http/envelope";
 import { specMessage, unsupportedField } from "../../platform/http/validation";
 import { nameSearchCharacters, PAYMENT_TYPES, RATE_RULES, SALES_CHANNELS, VISIBILITY_TYPES } from "../supply";
@@ -715,8 +715,8 @@ const BOOK_RESULT_EXAMPLE = {
 const bookPax = z.object({
   age: z.number().int().min(0).max(120),
   nationality: countryCode.optional(),
-  name: z.string().max(100).optional(),
-  surName: z.string().max(100).optional(),
+  name: personName().optional(),
+  surName: personName().optional(),
 });
 
 export const bookRequestSchema = z
@@ -743,7 +743,7 @@ export const bookRequestSchema = z
       paymentType,
       paymentCard: paymentCardIn,
       partnerReference: z.string().trim().min(1).max(100),
-      holder: z.object({ name: z.string().trim().min(1).max(100), surName: z.string().trim().min(1).max(100) }),
+      holder: z.object({ name: personName(), surName: personName() }),
       hold: z.boolean().optional().openapi({
         description:
           "Hold the rooms instead of booking them: status held, nothing charged, until POST /api/bookings/{bookingReference}/commit (success, at the held price) or POST /api/cancel (released free); at holdExpiresAt the rooms go back and the booking is expired. 409 hold_not_supported when the option's supplier cannot hold",

@@ -10,6 +10,12 @@ export const isoDate = z
   .refine(isIsoDate, "expected a date YYYY-MM-DD")
   .openapi({ format: "date", example: "2027-03-10" });
 
+/**
+ * A person's name as a request sends it (a holder, a guest, a user): trimmed, and never empty or
+ * only spaces, which would be stored and shown to a hotel as a name.
+ */
+export const personName = (max = 100) => z.string().trim().min(1, "must not be empty or only spaces").max(max);
+
 /** An ISO 4217 currency code, any case as sent, upper-case once parsed. */
 export const currencyCode = z
   .string()
