@@ -123,6 +123,11 @@ describe("cancel one room (input.rooms)", () => {
     const cancelled = await read(booking.bookingReference);
     expect(cancelled.status).toBe("cancelled");
     expect(cancelled.rooms.map((r: any) => r.status)).toEqual(["cancelled", "cancelled", "cancelled"]);
+    // Cancelled room by room, the booking reads what all its rooms were charged, as one cancelled whole
+    // at once does, not what its last rooms were (issue 37).
+    expect(cancelled.chargeTotal).toBe(booking.chargeTotal);
+    expect(cancelled.rate).toMatchObject(summed(quote.rooms.map((r: any) => r.rate)));
+    expect(rest.json.data.booking).toEqual(cancelled);
     expect((await cancel(booking.bookingReference, [1])).json.message).toBe(
       "Booking cannot be cancelled. Current status: cancelled",
     );
