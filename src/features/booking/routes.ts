@@ -675,7 +675,7 @@ export const bookingRoutes = featureRouter<AccessEnv>()
     const connection = connectionOf(c, coreConnection);
     const response = await commitOnce(
       c.get("services").booking,
-      connection.partnerId,
+      connection,
       c.req.valid("param").bookingReference,
       { requestId: c.get("requestId"), startedAt },
       supplyOptionsOf(request.settings),

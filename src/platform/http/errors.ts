@@ -328,6 +328,7 @@ export const errorMessages = {
 
   booking_not_found: [
     "Booking not found with bookingReference: {bookingReference}",
+    "Booking not found with bookingReference: {bookingReference} through connection {code}",
     "Booking not found with partnerReference: {partnerReference}",
     "Booking not found with clientReference: {clientReference} at hotel {hotelCode} through access {accessCode}",
   ],
