@@ -157,7 +157,7 @@ const recordUpstreamCommit = async (
 ): Promise<BookingRow | null> => {
   for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
     const booking = await deps.db.select().from(bookings).where(eq(bookings.reference, reference)).get();
-    if (!booking || booking.status !== "held" || isPastHold(booking, now)) {
+    if (booking?.status !== "held" || isPastHold(booking, now)) {
       console.error(
         JSON.stringify({ level: "warn", event: "upstream_commit_not_recorded", reference, status: booking?.status }),
       );
