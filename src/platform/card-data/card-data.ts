@@ -28,21 +28,28 @@ const CARD_FIELDS = new Set([
 const SEPARATOR = "[\\s.\\-\\u2010-\\u2015\\u2212]";
 const PAN_SHAPE = new RegExp(`(?:^|[^\\dA-Za-z])(\\d(?:${SEPARATOR}{0,3}\\d){12,18})(?=[^\\dA-Za-z]|$)`, "g");
 const NOT_DIGIT = /\D/g;
-// A whole value that is a Unix time in seconds with a fraction (a Slack thread timestamp such as
-// "1700000000.000100", 2001 to 2033) is a time, not a card number: no card number starts with 1 and
-// has 16 digits. Any other decimal is looked at like any text: "4242.424242424242" is a card number
-// written with one dot (issue 37).
-const UNIX_TIME_DECIMAL = /^\s*1\d{9}\.\d{1,9}\s*$/;
+// A dot is a separator like any other: "4242.424242424242" is a card number written with one dot
+// (issue 37), and each side of a dot is looked at alone too, so a decimal tail cannot hide one.
 const DOT = /\./;
 /** Scan budget: never more than a maximal body's worth of characters, never deeper than a body may nest. */
 export const CARD_SCAN_BUDGET = { depth: MAX_BODY_DEPTH, chars: 2 * MAX_BODY_BYTES };
 
-const isPan = (digits: string) => digits.length >= 13 && digits.length <= 19 && passesLuhn(digits);
+const ISSUED = /^[2-6]/;
+/**
+ * A card number: 13 to 19 digits passing Luhn, issued by a network, so starting with 2 to 6 (Visa,
+ * Mastercard, American Express, Discover, JCB, Diners, UnionPay, Maestro), or 1 with 15 digits
+ * (UATP). A run starting with 1 otherwise is a time (a Unix time in milliseconds such as
+ * `1764623456789`, or Slack's `1700000000.000100`), and with 0, 7, 8 or 9 no card number.
+ */
+const isPan = (digits: string) =>
+  digits.length >= 13 &&
+  digits.length <= 19 &&
+  (ISSUED.test(digits) || (digits[0] === "1" && digits.length === 15)) &&
+  passesLuhn(digits);
 
 const looksLikePan = (value: string) => {
   // NFKC turns full-width digits, spaces, dots and dashes into their ASCII forms.
   const folded = value.normalize("NFKC");
-  if (UNIX_TIME_DECIMAL.test(folded)) return false;
   for (const m of folded.matchAll(PAN_SHAPE)) {
     const digits = m[1]!.replace(NOT_DIGIT, "");
     // "+" and at most 15 digits is an international phone number (E.164); a card number is never written so.

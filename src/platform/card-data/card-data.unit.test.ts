@@ -100,6 +100,7 @@ describe("findCardData: card numbers written as decimals (issue 37)", () => {
     [{ text: "５５５５５５５５５５５５．４４４４" }, "text"], // full-width digits and dot
     [{ remarks: "424242424242.4242" }, "remarks"],
     [{ amount: 4242424242424242.5 }, "amount"], // the whole part of a JSON number
+    [{ text: "uatp 190000000000000" }, "text"], // 15 digits starting with 1: an airline card (UATP)
   ])("%j is refused at %s", (value, field) => {
     expect(findCardData(value)).toBe(field);
   });
@@ -109,6 +110,11 @@ describe("findCardData: card numbers written as decimals (issue 37)", () => {
     [{ lng: 0.1 + 0.2 - 74.09486930000001, lat: 40.1 * 1.1 }], // float noise in a number field
     [{ rate: 1.0834567890123 }],
     [{ conversation: { threadTs: "1700000000.000100" } }],
+    // Luhn-valid runs no network issues: a Unix time in milliseconds (a partner reference made of
+    // one), microseconds, and a run starting with 7.
+    [{ partnerReference: "money-3-1764623456787" }],
+    [{ ts: "1700000000000001", at: 1764623456787 }],
+    [{ ref: "7000 0000 0000 0005" }],
   ])("%j is accepted", (value) => {
     expect(findCardData(value)).toBeNull();
   });
