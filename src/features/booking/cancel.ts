@@ -163,6 +163,17 @@ export const roomsCancellation = (
       ),
     /** The booking left: the remaining rooms' rates summed (null when every room goes). */
     remaining: whole || !rate ? null : { rate, chargeTotal: held ? 0 : rate.chargeTotal, roomCount: left.length },
+    /**
+     * The last rooms of a booking cancelled room by room: the booking reads again what all its rooms
+     * were charged, as a booking cancelled whole at once does (not what the last room was; issue 37).
+     */
+    restored:
+      whole && !held && removed.length < rooms.length
+        ? (() => {
+            const all = sumRates(rooms.map(rateOf));
+            return { rate: JSON.stringify(all), chargeTotal: all.chargeTotal, roomCount: rooms.length };
+          })()
+        : null,
   };
 };
 
@@ -272,7 +283,7 @@ export const cancelBooking = async (
           roomCount: plan.remaining.roomCount,
           cancelPrice: totalPenalty,
         }
-      : { rooms, status: "cancelled" as const, cancelledAt, cancelPrice: totalPenalty };
+      : { rooms, status: "cancelled" as const, cancelledAt, cancelPrice: totalPenalty, ...plan.restored };
     const after: BookingRow = { ...booking, ...change, version: booking.version + 1 };
     const logged = plan.whole
       ? logBookingChange(db, "booking.cancelled", after, now)

@@ -376,6 +376,31 @@ describe("book: section 7 messages", () => {
     ],
     ["no holder", { holder: undefined }, 400, "bookCriteria.holder is required"],
     ["no partnerReference", { partnerReference: undefined }, 400, "bookCriteria.partnerReference is required"],
+    // Issue 37: a name of spaces only is no name, wherever a request carries one.
+    [
+      "a holder name of spaces",
+      { holder: { name: "   ", surName: "Lovelace" } },
+      400,
+      "bookCriteria.holder.name: must not be empty or only spaces",
+    ],
+    [
+      "a holder surName of a tab and a no-break space",
+      { holder: { name: "Ada", surName: "\t\u00a0" } },
+      400,
+      "bookCriteria.holder.surName: must not be empty or only spaces",
+    ],
+    [
+      "a pax name of spaces",
+      { occupancies: [{ occupancyId: 1, paxes: [{ age: 30, name: "  " }, { age: 30 }] }] },
+      400,
+      "bookCriteria.occupancies[0].paxes[0].name: must not be empty or only spaces",
+    ],
+    [
+      "a pax surName of spaces",
+      { occupancies: [{ occupancyId: 1, paxes: [{ age: 30 }, { age: 30, surName: " " }] }] },
+      400,
+      "bookCriteria.occupancies[0].paxes[1].surName: must not be empty or only spaces",
+    ],
   ])("%s: %i %s", async (_name, override, status, message) => {
     const res = await post("/api/book", bookBody(quote, `err-${_name}`, override));
     expect(res.status).toBe(status);

@@ -6,11 +6,13 @@ import {
   hasLocalWrites,
   SupplierFailure,
   type ProviderTransaction,
+  type Supplier,
   type SupplierBooking,
   callSupplier,
   supplierFailureError,
   type SupplyOptions,
 } from "../supply";
+import type { CoreConnection } from "../connections";
 import { resultOf, type BookResult } from "./book";
 import { bookedRate, isLiveRoom, storedRooms } from "./booked-rate";
 import { logBookingChange } from "./booking-events";
@@ -40,13 +42,15 @@ const isPastHold = (booking: BookingRow, at: number) =>
 
 /**
  * POST /api/bookings/:ref/commit: a hold becomes `success`, charged its held rate (what the hold
- * answer showed as `rate`, and no other price). A supplier outside our D1 commits first (Hotel-X
- * `commit`); a failure there leaves the hold as it was. A hold already committed answers again as
- * it was committed (a retry); an expired one is 409 `hold_expired`, anything else 409 `booking_not_held`.
+ * answer showed as `rate`, and no other price), through the connection that made it (another
+ * connection of the partner: 404, as Hotel-X cancel answers). A supplier outside our D1 commits
+ * first (Hotel-X `commit`), once however many commits run in parallel (`commitUpstreamOnce`); a
+ * failure there leaves the hold as it was. A hold already committed answers again as it was
+ * committed (a retry); an expired one is 409 `hold_expired`, anything else 409 `booking_not_held`.
  */
 export const commitHold = async (
   deps: BookingDeps,
-  partnerId: string,
+  connection: Pick<CoreConnection, "id" | "code" | "partnerId">,
   bookingReference: string,
   meta: { requestId: string; startedAt: number },
   options: SupplyOptions = {},
@@ -59,40 +63,126 @@ export const commitHold = async (
     return transactions ? { ...result, providerTransactions: transactions } : result;
   };
   for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
-    const booking = await partnerBooking(db, partnerId, bookingReference);
+    const booking = await partnerBooking(db, connection.partnerId, bookingReference);
+    // A hold is the connection's that made it: committed through another, it is not found there.
+    if (booking.connectionId !== connection.id)
+      throw new ApiError(
+        "booking_not_found",
+        `Booking not found with bookingReference: ${bookingReference} through connection ${connection.code}`,
+      );
     if (booking.status === "success" && booking.holdExpiresAt !== null) return answer(booking);
     if (isPastHold(booking, now)) throw holdExpired(booking);
     if (booking.status !== "held")
       throw new ApiError("booking_not_held", `Booking is not held. Current status: ${booking.status}`);
     const supplier = await supplierOfBooking(deps, booking.supplier);
-    let booked: SupplierBooking = booking;
     if (!hasLocalWrites(supplier)) {
-      const commit = supplier.commit;
-      // A supplier that holds commits; one that cannot never took a hold (book refused it first).
-      if (!commit) throw new Error(`${supplier.name} holds no bookings to commit`);
+      const committed = await commitUpstreamOnce(deps, booking, supplier, options, transactions, now);
+      // Null: another commit did it (or the hold moved on meanwhile): the booking is read again.
+      if (committed) return answer(committed);
+      continue;
+    }
+    const after = await recordCommit(deps, supplier, booking, booking, now);
+    if (after) return answer(after);
+  }
+  throw bookingKeptChanging();
+};
+
+/**
+ * The commit written in D1 under the version read: `success`, charged the held rate, with what the
+ * supplier answered (`booked`; the booking itself on the embedded inventory), the hold's counts given
+ * back in the same batch. Null when the row moved on.
+ */
+const recordCommit = async (
+  deps: BookingDeps,
+  supplier: Supplier,
+  booking: BookingRow,
+  booked: SupplierBooking,
+  now: number,
+) => {
+  const committed = {
+    chargeTotal: bookedRate(booking).chargeTotal,
+    supplierReference: booked.supplierReference,
+    hotelConfirmationNumber: booked.hotelConfirmationNumber,
+    upstreamBookingId: booked.upstreamBookingId ?? booking.upstreamBookingId,
+  };
+  const after: BookingRow = { ...booking, ...committed, status: "success", version: booking.version + 1 };
+  const logged = logBookingChange(deps.db, "booking.committed", after, now);
+  const unheld = heldCountRelease(deps.db, supplier, booking, storedRooms(booking).filter(isLiveRoom), "committed");
+  const writes = withEvent(holdCommittedWrites(deps.db, booking, committed, now, unheld), logged.writes);
+  if (!(await applyChange(deps.db, writes))) return null;
+  await logged.announce(deps);
+  await logHoldOutcome(deps.db, booking.partnerId, booking.reference, "committed");
+  return after;
+};
+
+/** Parallel commits of one upstream hold: the one that claimed it answers; the others retry in a second. */
+const COMMIT_CLAIM = { scope: "hold_commit", keyName: "bookingReference" } as const;
+
+/**
+ * A hold of a supplier outside our D1 committed there exactly once. The commit is claimed in D1
+ * first, in the idempotency table (one atomic insert per booking, scope `hold_commit`, a 60 s lease
+ * should the Worker die): of parallel commits one calls the supplier; the others get 409
+ * `idempotency_key_in_use` (Retry-After: 1) while it runs, and once it is done read the booking
+ * again (null). A supplier failure releases the claim, so a retry commits afresh. Answers the
+ * committed row, or null when the booking is to be read again.
+ */
+const commitUpstreamOnce = async (
+  deps: BookingDeps,
+  booking: BookingRow,
+  supplier: Supplier,
+  options: SupplyOptions,
+  transactions: ProviderTransaction[] | undefined,
+  now: number,
+): Promise<BookingRow | null> => {
+  const commit = supplier.commit;
+  // A supplier that holds commits; one that cannot never took a hold (book refused it first).
+  if (!commit) throw new Error(`${supplier.name} holds no bookings to commit`);
+  let failure: unknown = null;
+  let committed: BookingRow | null = null;
+  await withIdempotency(
+    deps.db,
+    { ...COMMIT_CLAIM, partnerId: booking.partnerId, key: booking.reference, request: booking.reference, now },
+    async () => {
       try {
-        booked = await callSupplier(supplier, options, transactions, (call) =>
+        const booked = await callSupplier(supplier, options, transactions, (call) =>
           commit.call(supplier, bookedStayOf(booking), call),
         );
+        committed = await recordUpstreamCommit(deps, supplier, booking.reference, booked, now);
+        return { status: 200, body: null };
       } catch (error) {
-        if (error instanceof SupplierFailure) throw supplierFailureError(error);
-        throw error;
+        // Not stored: the claim is released and the error answered below.
+        failure = error;
+        return { status: 500, body: null };
       }
+    },
+  );
+  if (failure instanceof SupplierFailure) throw supplierFailureError(failure);
+  if (failure) throw failure;
+  return committed;
+};
+
+/**
+ * The supplier committed: written on the hold as it is now (a room cancelled meanwhile moved its
+ * version). A hold that ended meanwhile is left alone and logged: the supplier's booking is the
+ * operator's to reconcile.
+ */
+const recordUpstreamCommit = async (
+  deps: BookingDeps,
+  supplier: Supplier,
+  reference: string,
+  booked: SupplierBooking,
+  now: number,
+): Promise<BookingRow | null> => {
+  for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
+    const booking = await deps.db.select().from(bookings).where(eq(bookings.reference, reference)).get();
+    if (booking?.status !== "held" || isPastHold(booking, now)) {
+      console.error(
+        JSON.stringify({ level: "warn", event: "upstream_commit_not_recorded", reference, status: booking?.status }),
+      );
+      return null;
     }
-    const committed = {
-      chargeTotal: bookedRate(booking).chargeTotal,
-      supplierReference: booked.supplierReference,
-      hotelConfirmationNumber: booked.hotelConfirmationNumber,
-      upstreamBookingId: booked.upstreamBookingId ?? booking.upstreamBookingId,
-    };
-    const after: BookingRow = { ...booking, ...committed, status: "success", version: booking.version + 1 };
-    const logged = logBookingChange(db, "booking.committed", after, now);
-    const unheld = heldCountRelease(db, supplier, booking, storedRooms(booking).filter(isLiveRoom), "committed");
-    if (await applyChange(db, withEvent(holdCommittedWrites(db, booking, committed, now, unheld), logged.writes))) {
-      await logged.announce(deps);
-      await logHoldOutcome(db, partnerId, booking.reference, "committed");
-      return answer(after);
-    }
+    const after = await recordCommit(deps, supplier, booking, booked, now);
+    if (after) return after;
   }
   throw bookingKeptChanging();
 };
@@ -100,7 +190,7 @@ export const commitHold = async (
 /** POST /api/bookings/:ref/commit under an optional Idempotency-Key (the idempotency module of book and cancel). */
 export const commitOnce = (
   deps: BookingDeps,
-  partnerId: string,
+  connection: Pick<CoreConnection, "id" | "code" | "partnerId">,
   bookingReference: string,
   meta: { requestId: string; startedAt: number },
   options: SupplyOptions,
@@ -108,8 +198,13 @@ export const commitOnce = (
 ) =>
   withIdempotency(
     deps.db,
-    { scope: "commit", partnerId, key: idempotency.key, request: [bookingReference, idempotency.request] },
-    async () => ({ status: 200, body: success(await commitHold(deps, partnerId, bookingReference, meta, options)) }),
+    {
+      scope: "commit",
+      partnerId: connection.partnerId,
+      key: idempotency.key,
+      request: [bookingReference, idempotency.request],
+    },
+    async () => ({ status: 200, body: success(await commitHold(deps, connection, bookingReference, meta, options)) }),
   );
 
 export type HoldOutcome = "expired" | "not_held" | "not_yet";

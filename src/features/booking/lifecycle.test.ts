@@ -2,7 +2,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { call, OTHER_KEY, post } from "../../../test/support/api";
-import { bookBody, cancelBody, quoteOf, searchOne } from "../../../test/support/booking";
+import { bookBody, cancelBody, connectionByCode, quoteOf, searchOne } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { OPERATOR } from "../../../test/support/sessions";
 import { addDays } from "../../platform/time/zoned-time";
@@ -123,6 +123,11 @@ describe("cancel one room (input.rooms)", () => {
     const cancelled = await read(booking.bookingReference);
     expect(cancelled.status).toBe("cancelled");
     expect(cancelled.rooms.map((r: any) => r.status)).toEqual(["cancelled", "cancelled", "cancelled"]);
+    // Cancelled room by room, the booking reads what all its rooms were charged, as one cancelled whole
+    // at once does, not what its last rooms were (issue 37).
+    expect(cancelled.chargeTotal).toBe(booking.chargeTotal);
+    expect(cancelled.rate).toMatchObject(summed(quote.rooms.map((r: any) => r.rate)));
+    expect(rest.json.data.booking).toEqual(cancelled);
     expect((await cancel(booking.bookingReference, [1])).json.message).toBe(
       "Booking cannot be cancelled. Current status: cancelled",
     );
@@ -335,6 +340,26 @@ describe("hold, then commit (bookCriteria.hold)", () => {
     expect(row).toEqual({ version: 2, charge_total: quote.rate.chargeTotal });
   });
 
+  it("a hold is committed only through the connection that made it (issue 37)", async () => {
+    const { booking } = await bookRooms("US000011", 1, { hold: true });
+    const other = await post(`/api/bookings/${booking.bookingReference}/commit`, {
+      settings: { access: { code: 1002 } },
+    });
+    expect([other.status, other.json.code, other.json.message]).toEqual([
+      404,
+      "booking_not_found",
+      `Booking not found with bookingReference: ${booking.bookingReference} through connection 1002`,
+    ]);
+    expect((await read(booking.bookingReference)).status).toBe("held");
+    const own = await commit(booking.bookingReference);
+    expect([own.status, own.json.data.status]).toEqual([200, "success"]);
+    // Committed, it is still not answered through the other connection.
+    const again = await post(`/api/bookings/${booking.bookingReference}/commit`, {
+      settings: { access: { code: 1002 } },
+    });
+    expect(again.status).toBe(404);
+  });
+
   it("at its end the alarm gives the rooms back, and an expired hold cannot be committed", async () => {
     const { booking, quote, roomCode } = await bookRooms("US000009", 2, { hold: true, holdMinutes: 1 });
     const held = await available(quote, roomCode);
@@ -371,7 +396,14 @@ describe("hold, then commit (bookCriteria.hold)", () => {
     const { commitHold } = await import("./hold");
     const after = Date.parse(booking.holdExpiresAt) + 1;
     await expect(
-      commitHold(bookingDeps(env), "demo", booking.bookingReference, { requestId: "t", startedAt: after }, {}, after),
+      commitHold(
+        bookingDeps(env),
+        await connectionByCode(),
+        booking.bookingReference,
+        { requestId: "t", startedAt: after },
+        {},
+        after,
+      ),
     ).rejects.toMatchObject({ code: "hold_expired" });
     expect((await read(booking.bookingReference)).status).toBe("held");
     expect((await cancel(booking.bookingReference)).status).toBe(200);

@@ -301,12 +301,14 @@ const book = apiRoute({
   description:
     "Step 3 of 4. bookCriteria.quoteId: data.id of POST /api/quote. The answer's bookingReference is what read, cancel, commit and modifications take.",
   security: apiKeySecurity,
-  middleware: [coreAccess()] as const,
+  // Holder, pax names, partnerReference, remarks: free text a card number must never be stored through.
+  middleware: [noRawCardData(), coreAccess()] as const,
   request: {
     headers: sandboxHeader.merge(idempotencyHeader),
     body: { required: true, ...json(bookRequestSchema, bookExamples.request) },
   },
   errors: [
+    ...cardDataGuardErrors,
     ...idempotencyErrors,
     "invalid_connection_code",
     "invalid_timeout",
@@ -380,12 +382,14 @@ const modificationPreview = apiRoute({
   description:
     "bookingReference: from POST /api/book. Prices the changed stay as a new search and quote would, and answers the booking as the change makes it, its amounts and a previewId good for 15 minutes. Nothing is changed.",
   security: apiKeySecurity,
-  middleware: [coreAccess()] as const,
+  // A changed holder or pax names are free text: a card number is refused before anything keeps it.
+  middleware: [noRawCardData(), coreAccess()] as const,
   request: {
     params: bookingReferenceParams,
     ...body(modificationPreviewRequestSchema),
   },
   errors: [
+    ...cardDataGuardErrors,
     "invalid_connection_code",
     "rate_limit_exceeded",
     "invalid_timeout",
@@ -416,13 +420,14 @@ const modification = apiRoute({
   description:
     "previewId: from the preview. Commits it at its amounts to the cent, in one transaction; the booking gains modifiedAt and a new version. 409 modification_outdated (with the current figures) when anything moved since. Retry-safe as commit is.",
   security: apiKeySecurity,
-  middleware: [coreAccess()] as const,
+  middleware: [noRawCardData(), coreAccess()] as const,
   request: {
     headers: idempotencyHeader,
     params: bookingReferenceParams,
     ...body(modificationRequestSchema),
   },
   errors: [
+    ...cardDataGuardErrors,
     ...idempotencyErrors,
     "invalid_connection_code",
     "booking_not_found",
@@ -695,7 +700,7 @@ export const bookingRoutes = featureRouter<AccessEnv>()
     const connection = connectionOf(c, coreConnection);
     const response = await commitOnce(
       c.get("services").booking,
-      connection.partnerId,
+      connection,
       c.req.valid("param").bookingReference,
       { requestId: c.get("requestId"), startedAt },
       supplyOptionsOf(request.settings),

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { calendarDate, currencyCode, isoDate, timestamp } from "../../platform/http/fields";
+import { calendarDate, currencyCode, isoDate, personName, timestamp } from "../../platform/http/fields";
 import { envelopeSchema } from "../../platform/http/envelope";
 import { specMessage, unsupportedField } from "../../platform/http/validation";
 import { nameSearchCharacters, PAYMENT_TYPES, RATE_RULES, SALES_CHANNELS, VISIBILITY_TYPES } from "../supply";
@@ -709,16 +709,13 @@ const BOOK_RESULT_EXAMPLE = {
 };
 
 /** The holder's names, as book and a change take them: a name of spaces only is no name. */
-const holderSchema = z.object({
-  name: z.string().trim().min(1).max(100),
-  surName: z.string().trim().min(1).max(100),
-});
+const holderSchema = z.object({ name: personName(), surName: personName() });
 
 const bookPax = z.object({
   age: z.number().int().min(0).max(120),
   nationality: countryCode.optional(),
-  name: z.string().max(100).optional(),
-  surName: z.string().max(100).optional(),
+  name: personName().optional(),
+  surName: personName().optional(),
 });
 
 export const bookRequestSchema = z

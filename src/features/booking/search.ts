@@ -333,7 +333,11 @@ export const searchAvailability = async <Terms extends ReturnType<typeof offerTe
       for (const offer of answer.offers.get(accommodation.code) ?? []) {
         if (isSellable(offer))
           entry.offers.push({ offer, supplier: answer.supplier.name, currency: answer.selling.currency });
-        else unsellable++;
+        else {
+          unsellable++;
+          // Offered, and the search's terms (its currency's rate, the markup) priced it unchargeable.
+          entry.status = "filtered_out";
+        }
       }
     }
     if (unsellable) logUnsellable(answer.supplier.name, answer.selling, unsellable);

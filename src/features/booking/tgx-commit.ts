@@ -58,14 +58,10 @@ export const commitTgx = async (
   const warnings = languageWarnings(request.input.language);
   try {
     const hold = await holdNamed(deps.db, connection, request.input);
-    const response = await commitOnce(
-      deps,
-      connection.partnerId,
-      hold.reference,
-      meta,
-      flowSupplyOf(request.settings),
-      { key, request },
-    );
+    const response = await commitOnce(deps, connection, hold.reference, meta, flowSupplyOf(request.settings), {
+      key,
+      request,
+    });
     const committed = await partnerBooking(deps.db, connection.partnerId, hold.reference);
     return {
       payload: {

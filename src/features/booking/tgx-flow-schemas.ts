@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { calendarDate, isoDate, timestamp } from "../../platform/http/fields";
+import { calendarDate, isoDate, personName as personNameField, timestamp } from "../../platform/http/fields";
 import { unsupportedField } from "../../platform/http/validation";
 import { MAX_OPTION_ID_LENGTH } from "./option-token";
 import { MAX_PAXES_PER_ROOM, MAX_ROOMS } from "./schemas";
@@ -36,7 +36,7 @@ const EXAMPLE_OPTION_ID =
 
 const language = z.string().max(8).optional().openapi({ description: "Texts are English; another is a warning" });
 const optionRefId = z.string().min(1).max(MAX_OPTION_ID_LENGTH);
-const personName = z.string().trim().min(1).max(100);
+const personName = personNameField();
 const noTitle = unsupportedField("Edgestay keeps names without titles");
 
 export const tgxQuoteRequestSchema = z

@@ -212,3 +212,67 @@ describe("setup-token", () => {
     });
   });
 });
+
+describe("book and modification bodies are checked for card data, dotted forms too (issue 37)", () => {
+  const DOTTED = ["4242.424242424242", "4242424242424242.0"];
+  const book = {
+    bookCriteria: {
+      quoteId: "q-card-fields",
+      accommodation: { code: "US000001" },
+      occupancies: [{ occupancyId: 1, paxes: [{ age: 30, name: "Ada", surName: "Lovelace" }] }],
+      partnerReference: "card-fields-ref",
+      holder: { name: "Ada", surName: "Lovelace" },
+      checkIn: "2027-03-10",
+      checkOut: "2027-03-12",
+    },
+    settings: { access: { code: 1001 } },
+  };
+
+  it.each(DOTTED)("POST /api/book refuses %s in every free-text field; nothing is booked", async (pan) => {
+    const cases = everyStringOf(book, pan);
+    expect(cases.map((c) => c.field)).toEqual(
+      expect.arrayContaining([
+        "bookCriteria.occupancies[0].paxes[0].name",
+        "bookCriteria.occupancies[0].paxes[0].surName",
+        "bookCriteria.partnerReference",
+        "bookCriteria.holder.name",
+        "bookCriteria.holder.surName",
+      ]),
+    );
+    const before = await countOf("SELECT count(*) AS n FROM bookings");
+    for (const { field, body } of cases) {
+      const res = await post("/api/book", body);
+      expect([field, res.status, res.json.code, res.json.details]).toEqual([
+        field,
+        400,
+        "raw_card_data_refused",
+        { field },
+      ]);
+      expect(res.text).not.toContain(pan);
+    }
+    expect(await countOf("SELECT count(*) AS n FROM bookings")).toBe(before);
+  });
+
+  it.each(DOTTED)("a modification preview and commit refuse %s in the holder and pax names", async (pan) => {
+    const change = {
+      change: {
+        holder: { name: "Ada", surName: "Byron" },
+        occupancies: [{ paxes: [{ age: 30, name: "Ada", surName: "Byron" }] }],
+      },
+    };
+    const previewsBefore = await countOf("SELECT count(*) AS n FROM booking_modifications");
+    for (const { field, body } of everyStringOf(change, pan)) {
+      const res = await post("/api/bookings/BKCARDFIELDS0001/modifications/preview", body);
+      expect([field, res.status, res.json.code]).toEqual([field, 400, "raw_card_data_refused"]);
+    }
+    const commit = await post("/api/bookings/BKCARDFIELDS0001/modifications", { previewId: `mp_${pan}` });
+    expect([commit.status, commit.json.code]).toEqual([400, "raw_card_data_refused"]);
+    expect(await countOf("SELECT count(*) AS n FROM booking_modifications")).toBe(previewsBefore);
+  });
+
+  it.each(DOTTED)("chat text %s is refused (the same guard)", async (pan) => {
+    const id = await startSession(`card-dotted-${pan.length}`);
+    const res = await chat("POST", "/events", { sessionId: id, text: pan });
+    expect([res.status, res.json.code]).toEqual([400, "raw_card_data_refused"]);
+  });
+});

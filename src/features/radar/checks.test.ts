@@ -654,6 +654,14 @@ describe("POST /api/v1/radar/checks: authentication and bad input", () => {
     const empty = await runCheckCall(undefined, { sessionId, raw: "" });
     expect(empty.status).toBe(400);
     expect(empty.json.message).toBe("booker is required");
+    // Issue 37: a name of spaces only is refused, as everywhere else.
+    for (const [person, field] of [
+      [{ booker: { email: "a@b.co", first_name: "  " } }, "booker.first_name"],
+      [{ guest: { last_name: "\t" } }, "guest.last_name"],
+    ] as const) {
+      const blank = await runCheckCall(checkBody(person), { sessionId });
+      expect([blank.status, blank.json.message]).toEqual([400, `${field}: must not be empty or only spaces`]);
+    }
     const badEmail = await runCheckCall(checkBody({ booker: { email: "not-an-email" } }), { sessionId });
     expect(badEmail.status).toBe(400);
     expect(badEmail.json.message).toMatch(/^booker\.email/);

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { timestamp } from "../../platform/http/fields";
+import { personName, timestamp } from "../../platform/http/fields";
 import { envelopeSchema } from "../../platform/http/envelope";
 
 /**
@@ -67,7 +67,7 @@ export const signalsAcceptedSchema = envelopeSchema(
 
 export const TRIGGER_EVENTS = ["rate_view", "booking_attempt", "payment_attempt"] as const;
 
-const person = z.object({ first_name: text(200).optional(), last_name: text(200).optional() });
+const person = z.object({ first_name: personName(200).optional(), last_name: personName(200).optional() });
 
 export const checkRequestSchema = z
   .object({

@@ -28,21 +28,35 @@ const CARD_FIELDS = new Set([
 const SEPARATOR = "[\\s.\\-\\u2010-\\u2015\\u2212]";
 const PAN_SHAPE = new RegExp(`(?:^|[^\\dA-Za-z])(\\d(?:${SEPARATOR}{0,3}\\d){12,18})(?=[^\\dA-Za-z]|$)`, "g");
 const NOT_DIGIT = /\D/g;
-// A whole value that is a decimal number (a Slack thread timestamp such as "1700000000.000100") is
-// read as a JSON number is: a fraction is never a card number.
-const DECIMAL = /^\s*\d+\.\d+\s*$/;
+// A dot is a separator like any other: "4242.424242424242" is a card number written with one dot
+// (issue 37), and each side of a dot is looked at alone too, so a decimal tail cannot hide one.
+const DOT = /\./;
 /** Scan budget: never more than a maximal body's worth of characters, never deeper than a body may nest. */
 export const CARD_SCAN_BUDGET = { depth: MAX_BODY_DEPTH, chars: 2 * MAX_BODY_BYTES };
+
+const ISSUED = /^[2-6]/;
+/**
+ * A card number: 13 to 19 digits passing Luhn, issued by a network, so starting with 2 to 6 (Visa,
+ * Mastercard, American Express, Discover, JCB, Diners, UnionPay, Maestro), or 1 with 15 digits
+ * (UATP). A run starting with 1 otherwise is a time (a Unix time in milliseconds such as
+ * `1764623456789`, or Slack's `1700000000.000100`), and with 0, 7, 8 or 9 no card number.
+ */
+const isPan = (digits: string) =>
+  digits.length >= 13 &&
+  digits.length <= 19 &&
+  (ISSUED.test(digits) || (digits[0] === "1" && digits.length === 15)) &&
+  passesLuhn(digits);
 
 const looksLikePan = (value: string) => {
   // NFKC turns full-width digits, spaces, dots and dashes into their ASCII forms.
   const folded = value.normalize("NFKC");
-  if (DECIMAL.test(folded)) return false;
   for (const m of folded.matchAll(PAN_SHAPE)) {
     const digits = m[1]!.replace(NOT_DIGIT, "");
     // "+" and at most 15 digits is an international phone number (E.164); a card number is never written so.
     if (m[0].startsWith("+") && digits.length <= 15) continue;
-    if (digits.length >= 13 && digits.length <= 19 && passesLuhn(digits)) return true;
+    if (isPan(digits)) return true;
+    // A card number with a decimal tail ("4242424242424242.0"): each side of a dot is looked at alone too.
+    if (DOT.test(m[1]!) && m[1]!.split(DOT).some((part) => isPan(part.replace(NOT_DIGIT, "")))) return true;
   }
   return false;
 };
@@ -68,7 +82,10 @@ export const findCardData = (value: unknown, budget = CARD_SCAN_BUDGET): string 
       spend(node);
       if (looksLikePan(node)) return path || "body";
     } else if (typeof node === "number") {
-      if (Number.isSafeInteger(node) && looksLikePan(String(Math.abs(node)))) return path || "body";
+      // A JSON number is read as a number: its whole part is looked at (4242424242424242.5), never its
+      // fraction, so prices, rates and coordinates with many decimals are not mistaken for card numbers.
+      const whole = Math.trunc(Math.abs(node));
+      if (Number.isSafeInteger(whole) && looksLikePan(String(whole))) return path || "body";
     } else if (node !== null && typeof node === "object") {
       if (depth >= budget.depth) throw tooComplex();
       // Pushed in reverse so that values are looked at in document order.

@@ -90,3 +90,32 @@ describe("findCardData: values every field may hold that only look like card num
     expect(findCardData(value)).toBe(field);
   });
 });
+
+describe("findCardData: card numbers written as decimals (issue 37)", () => {
+  it.each([
+    [{ holder: { name: "4242.424242424242" } }, "holder.name"],
+    [{ holder: { surName: "4242424242424242.0" } }, "holder.surName"],
+    [{ partnerReference: "ref 4242424242424242.00 x" }, "partnerReference"],
+    [{ text: "4242.424242424242" }, "text"],
+    [{ text: "５５５５５５５５５５５５．４４４４" }, "text"], // full-width digits and dot
+    [{ remarks: "424242424242.4242" }, "remarks"],
+    [{ amount: 4242424242424242.5 }, "amount"], // the whole part of a JSON number
+    [{ text: "uatp 190000000000000" }, "text"], // 15 digits starting with 1: an airline card (UATP)
+  ])("%j is refused at %s", (value, field) => {
+    expect(findCardData(value)).toBe(field);
+  });
+
+  it.each([
+    [{ price: 123.45, total: "123.45" }],
+    [{ lng: 0.1 + 0.2 - 74.09486930000001, lat: 40.1 * 1.1 }], // float noise in a number field
+    [{ rate: 1.0834567890123 }],
+    [{ conversation: { threadTs: "1700000000.000100" } }],
+    // Luhn-valid runs no network issues: a Unix time in milliseconds (a partner reference made of
+    // one), microseconds, and a run starting with 7.
+    [{ partnerReference: "money-3-1764623456787" }],
+    [{ ts: "1700000000000001", at: 1764623456787 }],
+    [{ ref: "7000 0000 0000 0005" }],
+  ])("%j is accepted", (value) => {
+    expect(findCardData(value)).toBeNull();
+  });
+});

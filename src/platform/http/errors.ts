@@ -203,7 +203,10 @@ export const errorMessages = {
     "password must be an MD5 hex string (32 hexadecimal characters)",
   ],
   malformed_json: ["Malformed JSON in request body"],
-  unsupported_content_type: ["Content-Type must be application/json"],
+  unsupported_content_type: [
+    "Content-Type must be application/json",
+    "Content-Type charset must be utf-8 (or left out): JSON is read as UTF-8",
+  ],
   body_too_deep: ["Request body nests too deeply"],
   body_too_complex: ["Request body is too large or nests too deeply to be checked for card data"],
   body_too_large: ["Request body too large: the limit is {bytes} bytes"],
@@ -336,6 +339,7 @@ export const errorMessages = {
 
   booking_not_found: [
     "Booking not found with bookingReference: {bookingReference}",
+    "Booking not found with bookingReference: {bookingReference} through connection {code}",
     "Booking not found with partnerReference: {partnerReference}",
     "Booking not found with clientReference: {clientReference} at hotel {hotelCode} through access {accessCode}",
   ],

@@ -16,6 +16,12 @@ export const isoDatetime = z
   .refine(isIsoDatetime, "expected an ISO 8601 datetime with a zone")
   .openapi({ format: "date-time", example: "2027-03-01T12:00:00Z" });
 
+/**
+ * A person's name as a request sends it (a holder, a guest, a user): trimmed, and never empty or
+ * only spaces, which would be stored and shown to a hotel as a name.
+ */
+export const personName = (max = 100) => z.string().trim().min(1, "must not be empty or only spaces").max(max);
+
 /** An ISO 4217 currency code, any case as sent, upper-case once parsed. */
 export const currencyCode = z
   .string()

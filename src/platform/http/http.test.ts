@@ -361,6 +361,34 @@ describe("hostile-input", () => {
     });
   });
 
+  describe("charset of a JSON body (issue 37)", () => {
+    it.each(["utf-16", "UTF-16LE", "iso-8859-1", '"utf-32"'])(
+      "refuses UTF-8 bytes labelled charset=%s with 400 unsupported_content_type",
+      async (charset) => {
+        const res = await call("POST", "/api/search", undefined, {
+          raw: JSON.stringify(searchBody({ accommodationName: "Inn" })),
+          headers: { "content-type": `application/json; charset=${charset}` },
+        });
+        expect(res.status).toBe(400);
+        expect(res.json).toMatchObject({
+          code: "unsupported_content_type",
+          message: "Content-Type charset must be utf-8 (or left out): JSON is read as UTF-8",
+        });
+      },
+    );
+
+    it.each(["application/json; charset=utf-8", "application/json;charset=UTF8", "application/json"])(
+      "takes %s",
+      async (contentType) => {
+        const res = await call("POST", "/api/search", undefined, {
+          raw: JSON.stringify(searchBody({ accommodationName: "Inn" })),
+          headers: { "content-type": contentType },
+        });
+        expect([res.status, res.json.code]).toEqual([200, undefined]);
+      },
+    );
+  });
+
   describe("control characters in a name search", () => {
     it.each([
       ["NUL", "Gr\u0000and"],

@@ -7,7 +7,12 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Deepest nesting a body may have; real requests of this API need fewer than ten levels. */
 export const MAX_BODY_DEPTH = 64;
 export const CONTENT_TYPE_MESSAGE = "Content-Type must be application/json";
+export const CHARSET_MESSAGE = "Content-Type charset must be utf-8 (or left out): JSON is read as UTF-8";
 const jsonType = /^application\/([\w.-]+\+)?json$/i;
+// JSON is UTF-8 (RFC 8259) and the body is decoded as such: a body labelled with another charset
+// would be read as other text than its sender meant, so it is refused rather than guessed at.
+const charsetParameter = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
+const isUtf8Label = (charset: string) => /^utf-?8$/i.test(charset);
 
 const limit = bodyLimit({
   maxSize: MAX_BODY_BYTES,
@@ -61,6 +66,10 @@ export const jsonBody = (): MiddlewareHandler<AppEnv> =>
       }
       if (!jsonType.test(mediaType)) {
         throw new ApiError("unsupported_content_type", CONTENT_TYPE_MESSAGE);
+      }
+      const charset = charsetParameter.exec(c.req.header("content-type") ?? "")?.[1];
+      if (charset !== undefined && !isUtf8Label(charset)) {
+        throw new ApiError("unsupported_content_type", CHARSET_MESSAGE);
       }
       let parsed: unknown;
       try {

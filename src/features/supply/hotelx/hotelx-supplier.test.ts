@@ -996,6 +996,36 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
     expect((await call("GET", `/api/bookings/${ref}`)).json.data).toMatchObject({ status: "success" });
   });
 
+  it("20 parallel commits of one upstream hold commit it there once (issue 37)", async () => {
+    const ledger = async (): Promise<number> =>
+      (
+        (await (
+          await env.HOTELX_SANDBOX.fetch(
+            `https://hotelx-sandbox.test/requests?client=${DEMO_UPSTREAM_CONNECTION.upstream.client}`,
+            { headers: { authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` } },
+          )
+        ).json()) as Record<string, number>
+      ).commit ?? 0;
+    const { quote, booked } = await hold("HX005");
+    const ref = booked.bookingReference;
+    const before = await ledger();
+    const results = await Promise.all(Array.from({ length: 20 }, () => commit(ref)));
+    // One claims the commit and makes it; the others are told it runs (retry in a second) or, once it
+    // is done, answer the committed booking.
+    for (const r of results) {
+      if (r.status === 200)
+        expect(r.json.data).toMatchObject({ status: "success", chargeTotal: quote.rate.chargeTotal });
+      else expect([r.status, r.json.code, r.headers.get("retry-after")]).toEqual([409, "idempotency_key_in_use", "1"]);
+    }
+    expect(results.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+    const retried = await commit(ref);
+    expect([retried.status, retried.json.data.status]).toEqual([200, "success"]);
+    expect(await ledger()).toBe(before + 1);
+    expect(await upstreamBooking("HX005", ref)).toMatchObject({ found: true, booking: { status: "OK" } });
+    const row = await env.DB.prepare("SELECT version FROM bookings WHERE reference = ?").bind(ref).first("version");
+    expect(row).toBe(2); // booked (1), committed once (2)
+  });
+
   it("released by cancel or at its end, the upstream's booking is cancelled; an expired hold is not committed", async () => {
     const released = (await hold("HX003")).booked.bookingReference;
     const cancelled = await post("/api/cancel", cancelBody(released, UPSTREAM));
