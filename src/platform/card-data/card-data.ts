@@ -47,6 +47,25 @@ const isPan = (digits: string) =>
   (ISSUED.test(digits) || (digits[0] === "1" && digits.length === 15)) &&
   passesLuhn(digits);
 
+const SEPARATORS = new RegExp(`${SEPARATOR}+`);
+/**
+ * Whether a digit run is grouped as people write a card number: not at all, split once by a dot
+ * anywhere (424242424242.4242), in fours (the last group shorter: 4242 4242 4242 4242,
+ * 4242-424242424242), American Express's and Diners' 4-6-5 and 4-6-4, or digit by digit. A reference made of a date and a number
+ * ("2026-12-01-12345675", "money-3-1764623456781") is grouped otherwise, so it is never mistaken for
+ * one, however its digits add up under Luhn (one run in ten passes).
+ */
+const groupedAsCard = (run: string) => {
+  const groups = run.split(SEPARATORS);
+  return (
+    groups.length === 1 ||
+    (groups.length === 2 && /^\d+\.\d+$/.test(run)) ||
+    groups.every((g) => g.length === 1) ||
+    groups.slice(0, -1).every((g) => g.length === 4) ||
+    (groups.length === 3 && groups[0]!.length === 4 && groups[1]!.length === 6)
+  );
+};
+
 const looksLikePan = (value: string) => {
   // NFKC turns full-width digits, spaces, dots and dashes into their ASCII forms.
   const folded = value.normalize("NFKC");
@@ -54,7 +73,7 @@ const looksLikePan = (value: string) => {
     const digits = m[1]!.replace(NOT_DIGIT, "");
     // "+" and at most 15 digits is an international phone number (E.164); a card number is never written so.
     if (m[0].startsWith("+") && digits.length <= 15) continue;
-    if (isPan(digits)) return true;
+    if (isPan(digits) && groupedAsCard(m[1]!)) return true;
     // A card number with a decimal tail ("4242424242424242.0"): each side of a dot is looked at alone too.
     if (DOT.test(m[1]!) && m[1]!.split(DOT).some((part) => isPan(part.replace(NOT_DIGIT, "")))) return true;
   }

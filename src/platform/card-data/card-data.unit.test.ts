@@ -50,6 +50,10 @@ describe("findCardData: card numbers however they are written (issue 12)", () =>
     [{ text: "Stay 2026.12.21 to 2026.12.23, 2 adults, budget 1.000.000" }],
     [{ text: "Call +1 212-555-0147 or 212.555.0148" }],
     [{ payload: { "2026-12-21": "date key" } }],
+    // Luhn-valid digits grouped as a reference, not a card (issue 37: the guard now sits on book's
+    // partnerReference, where one such reference in ten was refused).
+    [{ partnerReference: "2026-12-01-12345675" }],
+    [{ partnerReference: "money-3-1764623456781" }],
   ])("%j is accepted", (value) => {
     expect(findCardData(value)).toBeNull();
   });
