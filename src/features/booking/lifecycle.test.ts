@@ -2,7 +2,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { call, OTHER_KEY, post } from "../../../test/support/api";
-import { bookBody, cancelBody, connectionByCode, quoteOf, searchOne } from "../../../test/support/booking";
+import { bookBody, cancelBody, connectionByCode, quoteBody, quoteOf, searchOne } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { OPERATOR } from "../../../test/support/sessions";
 import { addDays } from "../../platform/time/zoned-time";
@@ -541,21 +541,12 @@ describe("fair holds: limits per partner, a share of each night, shorter holds f
   ) =>
     Promise.all(
       Array.from({ length: count }, async () => {
-        const body = { ...quoteBodyOf(searched), settings: { access: { code: connection } } };
+        const body = quoteBody(searched, {}, connection);
         const res = await post("/api/quote", body, { apiKey });
         expect(res.status, res.text).toBe(200);
         return res.json.data;
       }),
     );
-  const quoteBodyOf = (s: Awaited<ReturnType<typeof searchOne>>) => ({
-    quoteCriteria: {
-      optionId: s.option.id,
-      accommodation: { code: s.accommodationCode },
-      occupancies: s.occupancies,
-      checkIn: s.checkIn,
-      checkOut: s.checkOut,
-    },
-  });
   const holdAll = (quotes: any[], prefix: string, connection = 1001, apiKey?: string) =>
     Promise.all(
       quotes.map((quote, i) =>

@@ -781,6 +781,18 @@ const previewOrRefusal = async (
   }
 };
 
+/** The booking a message names (or the session's one) and what cancelling it costs now, or the answer why not. */
+const cancelPreviewOf = async (
+  ctx: TurnContext,
+  state: ConversationState,
+  reference: string | null,
+): Promise<{ booked: BookedStay; preview: CancelPreview } | { refused: ChatResult }> => {
+  const booked = bookingToCancel(state, reference);
+  if (!("bookingId" in booked)) return { refused: booked };
+  const found = await previewOrRefusal(ctx, booked);
+  return "refused" in found ? found : { booked, preview: found.preview };
+};
+
 /** "costs a penalty of $40.00 (of $200.00 charged)" / "is free". */
 const cancelCostWords = (preview: CancelPreview) => {
   if (preview.cancelPrice > 0)
@@ -814,11 +826,9 @@ const answerCancelQuestion = async (
   state: ConversationState,
   reference: string | null,
 ): Promise<ChatResult> => {
-  const booked = bookingToCancel(state, reference);
-  if (!("bookingId" in booked)) return booked;
-  const found = await previewOrRefusal(ctx, booked);
+  const found = await cancelPreviewOf(ctx, state, reference);
   if ("refused" in found) return found.refused;
-  const { preview } = found;
+  const { booked, preview } = found;
   if (!preview.cancellable)
     return reply(
       "needs_input",
@@ -841,11 +851,9 @@ const askCancelConfirmation = async (
   state: ConversationState,
   reference: string | null,
 ): Promise<ChatResult> => {
-  const booked = bookingToCancel(state, reference);
-  if (!("bookingId" in booked)) return booked;
-  const found = await previewOrRefusal(ctx, booked);
+  const found = await cancelPreviewOf(ctx, state, reference);
   if ("refused" in found) return found.refused;
-  const { preview } = found;
+  const { booked, preview } = found;
   if (!preview.cancellable)
     return reply(
       "error",
