@@ -11,6 +11,17 @@ import { spawnNpmStart } from "../support/npm-start";
 
 const root = resolve(import.meta.dirname, "../..");
 
+/**
+ * Every request on a connection of its own (Connection: close). The calls here come seconds apart,
+ * while the servers are started, stopped and restarted; a pooled socket the server closed meanwhile
+ * failed a request with "other side closed" (seen twice on a loaded machine, on the upkeep call).
+ */
+const fetch: typeof globalThis.fetch = (input, init) => {
+  const headers = new Headers(init?.headers);
+  headers.set("connection", "close");
+  return globalThis.fetch(input, { ...init, headers });
+};
+
 /** Until `url` answers with a status `isReady` accepts (a 2xx unless told). */
 const waitFor = async (url: string, child: ChildProcess, ms: number, isReady = (res: Response) => res.ok) => {
   const deadline = Date.now() + ms;
