@@ -366,6 +366,7 @@ const commit = apiRoute({
     "booking_not_found",
     "booking_not_held",
     "hold_expired",
+    "booking_changed",
   ],
   responses: {
     200: { description: "The booking, committed", ...json(bookResponseSchema) },
