@@ -7,6 +7,7 @@ import {
 import { staleLoginFailures } from "./features/partners";
 import { expiredCardSetupTokens } from "./features/payments";
 import { radarPiiRetention, expiredRadarSignals } from "./features/radar";
+import { pastNightHolds } from "./features/supply";
 import { expiredEvents, webhookReenqueue } from "./features/webhooks";
 import { expiredIdempotency } from "./platform/idempotency/idempotency";
 import { runUpkeep, type UpkeepTask } from "./platform/upkeep";
@@ -24,6 +25,7 @@ export const upkeepTasks: readonly UpkeepTask[] = [
   settlePendingBookingsTask,
   expiredHoldsTask,
   expiredModificationPreviews,
+  pastNightHolds,
 ];
 
 /** The Cron Trigger's handler: every upkeep task, against the time the run was scheduled for. */

@@ -614,6 +614,7 @@ describe("upkeep", () => {
           removed: 0,
           durationMs: expect.any(Number),
         },
+        { level: "info", event: "upkeep", task: "past-night-holds", removed: 0, durationMs: expect.any(Number) },
       ]);
       expect(errors).toEqual([]);
     });
@@ -650,6 +651,7 @@ describe("upkeep", () => {
         { task: "settle-pending-bookings", removed: 0 },
         { task: "expired-holds", removed: 0 },
         { task: "expired-modification-previews", removed: 0 },
+        { task: "past-night-holds", removed: 0 },
       ]);
       expect(await remaining()).toEqual(KEPT);
       expect(lines(errors)).toEqual([

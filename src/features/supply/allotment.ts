@@ -1,7 +1,7 @@
 import { and, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { alias } from "drizzle-orm/sqlite-core";
-import type { Db } from "../../platform/db/client";
+import { database, type Db } from "../../platform/db/client";
 import { addDays } from "../../platform/time/zoned-time";
 import type { BookedStay } from "./supplier";
 import { roomNightHolds, roomNights } from "./tables";
@@ -193,3 +193,20 @@ export const heldNightGiveBacks = (
         ),
       ),
   );
+
+/**
+ * Upkeep: a partner's held-room counters of nights two days past (UTC, so past on every hotel's
+ * calendar) that hold nothing. Holds end within minutes and give their rooms back, so such rows are
+ * left at 0; one still above 0 is kept for the hold that ends it.
+ */
+export const pastNightHolds = {
+  name: "past-night-holds",
+  run: async (env: Env, now: Date): Promise<number> => {
+    const before = addDays(now.toISOString().slice(0, 10), -2);
+    const result = await database(env.DB)
+      .delete(roomNightHolds)
+      .where(and(lt(roomNightHolds.night, before), eq(roomNightHolds.held, 0)))
+      .run();
+    return result.meta.changes;
+  },
+};

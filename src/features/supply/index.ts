@@ -11,6 +11,7 @@ export type { ExchangeTable } from "./exchange-rates";
 export { connectionOfHotelxSupplier, hotelxSupplier } from "./hotelx/hotelx-supplier";
 export { INVENTORY_SUPPLIER, hasLocalWrites, inventorySupplier } from "./inventory-supplier";
 export type { AllotmentWrite, HoldTaker } from "./allotment";
+export { pastNightHolds } from "./allotment";
 export {
   PUBLIC_ACCESS,
   RATE_RULES,

@@ -11,6 +11,8 @@ import { database } from "../../platform/db/client";
 import { byCodes, haversineKm, named, near } from "./accommodations";
 import { searchRead } from "./night-overrides";
 import { circuitFor, FAILURES_TO_OPEN, OPEN_FOR_MS } from "./upstream-circuit";
+import { pastNightHolds } from "./allotment";
+import { roomNightHolds } from "./tables";
 import { percentOfMinor } from "../../platform/money";
 
 const OPERATOR = { authorization: "Bearer demo-operator-token" };
@@ -454,5 +456,35 @@ describe("upstream-circuit", () => {
       expect(await closed.release(T0)).toEqual({ failures: FAILURES_TO_OPEN - 1, openUntil: null });
       expect(await closed.allow(T0)).toEqual({ allowed: true });
     });
+  });
+});
+
+describe("upkeep past-night-holds", () => {
+  it("deletes the hold counters left at 0 two days after their night, and keeps any that still hold rooms", async () => {
+    const now = new Date("2027-05-10T12:00:00Z");
+    const row = (roomCode: string, night: string, held: number) => ({
+      partnerId: "demo",
+      accommodationCode: "US000001",
+      roomCode,
+      night,
+      held,
+    });
+    // Two days before 2027-05-10 is 2027-05-08: nights before it holding nothing go.
+    await database(env.DB)
+      .insert(roomNightHolds)
+      .values([
+        row("R0", "2027-05-07", 0),
+        row("R1", "2027-05-07", 0),
+        row("R2", "2027-05-08", 0),
+        row("R3", "2027-05-06", 1),
+      ]);
+    expect(await pastNightHolds.run(env, now)).toBe(2);
+    const left = (await database(env.DB).select().from(roomNightHolds)).filter((r) => /^R\d$/.test(r.roomCode));
+    expect(left.map((r) => [r.night, r.held]).sort()).toEqual([
+      ["2027-05-06", 1],
+      ["2027-05-08", 0],
+    ]);
+    // Run again: nothing more to delete.
+    expect(await pastNightHolds.run(env, now)).toBe(0);
   });
 });
