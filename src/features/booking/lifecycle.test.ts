@@ -694,6 +694,21 @@ describe("fair holds: limits per partner, a share of each night, shorter holds f
     // About 70 quotes, holds and bookings: on a loaded machine more than the default 30 s.
   }, 90_000);
 
+  it("the only room of a type can be held (a share is at least one room), and only once", async () => {
+    await setLimits({});
+    const code = "US000015";
+    const searched = await searchOne(code, { checkIn: inDays(55), checkOut: inDays(56) });
+    const roomCode = searched.option.rooms[0].code;
+    await setAllotment(code, roomCode, searched.checkIn, searched.checkOut, 1);
+    // 50 % of one room rounds down to none; the share is one room all the same.
+    const [first, second] = await holdAll(await quotesOf(searched, 2), "only-room");
+    const answers = [first!, second!].map((r) => [r.status, r.json.code ?? r.json.data?.status]);
+    expect(answers.sort()).toEqual([
+      [200, "held"],
+      [409, "hold_share_exceeded"],
+    ]);
+  });
+
   it("a stay far ahead is held for less time, and one further ahead not at all", async () => {
     const near = await searchOne("US000013", { checkIn: inDays(90) });
     const [nearQuote] = await quotesOf(near, 1);

@@ -20,7 +20,7 @@ const limits = {
   maxSharePercent: whole(
     0,
     100,
-    "Percent of a room type's allotment for a night one partner may hold, rounded down",
+    "Percent of a room type's allotment for a night one partner may hold, rounded down, at least one room (0: none)",
     50,
   ),
   shortHoldAfterDays: whole(

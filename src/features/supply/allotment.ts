@@ -112,9 +112,9 @@ export type HoldTaker = { partnerId: string; maxSharePercent: number };
 /**
  * The rooms a hold takes, counted for its partner per room type and night, in the same batch as
  * (and before) `allotmentTakes`, so a hold past its share is refused as such even on a full night.
- * A night where the partner would hold more than floor(allotment × share / 100) rooms gets -1,
- * breaking the CHECK `room_night_holds_within_share` and rolling the whole batch back: parallel
- * holds cannot pass it.
+ * A night where the partner would hold more than floor(allotment × share / 100) rooms (at least
+ * one) gets -1, breaking the CHECK `room_night_holds_within_share` and rolling the whole batch
+ * back: parallel holds cannot pass it.
  */
 export const heldNightTakes = (
   db: Db,
@@ -125,10 +125,11 @@ export const heldNightTakes = (
 ): AllotmentWrite[] => {
   const h = roomNightHolds;
   // The night's allotment of the row being updated (the type's default while no night is stored),
-  // times the share, rounded down.
+  // times the share, rounded down, and at least one room (a share of 0: none): a hotel's one suite
+  // can be held.
   const nightOf = alias(roomNights, "night_of");
   const share = (room: RoomsToTake) =>
-    sql`CAST(COALESCE((${db
+    sql`MAX(${taker.maxSharePercent > 0 ? 1 : 0}, CAST(COALESCE((${db
       .select({ allotment: nightOf.allotment })
       .from(nightOf)
       .where(
@@ -137,7 +138,7 @@ export const heldNightTakes = (
           eq(nightOf.roomCode, room.roomCode),
           eq(nightOf.night, h.night),
         ),
-      )}), ${room.defaultAllotment}) * ${taker.maxSharePercent} / 100 AS INTEGER)`;
+      )}), ${room.defaultAllotment}) * ${taker.maxSharePercent} / 100 AS INTEGER))`;
   return [
     ...rooms.flatMap((room) =>
       nights.map((night) =>
