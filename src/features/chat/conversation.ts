@@ -820,6 +820,14 @@ const previewArtifact = (booked: BookedStay, preview: CancelPreview, expiresAt?:
   },
 });
 
+/** The answer for a booking that cannot be cancelled now: why, in words, with its preview. */
+const notCancellable = (
+  status: "needs_input" | "error",
+  booked: BookedStay,
+  preview: CancelPreview,
+  done: string,
+): ChatResult => reply(status, `${notCancellableWords(booked, preview)} ${done}`, previewArtifact(booked, preview));
+
 /** A question about cancelling ("what happens if I cancel my booking?"): its cost now, and nothing done. */
 const answerCancelQuestion = async (
   ctx: TurnContext,
@@ -829,12 +837,7 @@ const answerCancelQuestion = async (
   const found = await cancelPreviewOf(ctx, state, reference);
   if ("refused" in found) return found.refused;
   const { booked, preview } = found;
-  if (!preview.cancellable)
-    return reply(
-      "needs_input",
-      `${notCancellableWords(booked, preview)} Nothing was changed.`,
-      previewArtifact(booked, preview),
-    );
+  if (!preview.cancellable) return notCancellable("needs_input", booked, preview, "Nothing was changed.");
   return reply(
     "needs_input",
     `Cancelling booking ${booked.bookingId} at ${booked.hotelName} now ${cancelCostWords(preview)}. I have not cancelled anything; to cancel it, say "cancel my booking" and I will ask you to confirm.`,
@@ -854,12 +857,7 @@ const askCancelConfirmation = async (
   const found = await cancelPreviewOf(ctx, state, reference);
   if ("refused" in found) return found.refused;
   const { booked, preview } = found;
-  if (!preview.cancellable)
-    return reply(
-      "error",
-      `${notCancellableWords(booked, preview)} Nothing was cancelled.`,
-      previewArtifact(booked, preview),
-    );
+  if (!preview.cancellable) return notCancellable("error", booked, preview, "Nothing was cancelled.");
   const expiresAt = ctx.now + CANCEL_CONFIRMATION_TTL_MS;
   state.pendingCancel = {
     bookingId: booked.bookingId,
