@@ -379,7 +379,7 @@ describe("a booking made before rates were itemized (issue 27)", () => {
       created_at: hour(-48),
       check_in: "2027-05-01",
       check_out: "2027-05-04",
-      charge_total: 224.02,
+      charge_total: 22402,
       rate: JSON.stringify({ ...old, exchange }),
       rooms: JSON.stringify([{ occupancyRefId: 1, code: "STD", description: "Standard Queen Room", rate: old }]),
     });

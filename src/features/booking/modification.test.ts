@@ -10,12 +10,14 @@ import { sandboxUrl } from "../../../test/support/accounts";
 import { seedDemoUpstream } from "../../../test/support/seed";
 import { eq } from "drizzle-orm";
 import { database } from "../../platform/db/client";
+import { toMajor } from "../../platform/money";
 import { addDays } from "../../platform/time/zoned-time";
 import { accommodationByCode, inventorySupplier } from "../supply";
 import { applyChange, atVersion, stayChangedWrites } from "./booking-writes";
 import { bookedStayOf } from "./cancel";
 import { bookingDeps } from "./deps";
 import { expiredModificationPreviews, previewModification } from "./modification";
+import { bookingRecord } from "./record";
 import { bookings } from "./tables";
 
 beforeAll(async () => {
@@ -256,7 +258,7 @@ describe("change a booking with a preview", () => {
       row,
       "MPSTALE",
       { checkIn: addDays(quote.checkIn, 1), checkOut: addDays(quote.checkIn, 3), modifiedAt: new Date().toISOString() },
-      (guard) => supplier.localWrites.cancelWrites(bookedStayOf(row), guard),
+      (guard) => supplier.localWrites.cancelWrites(bookedStayOf(bookingRecord(row)), guard),
       taking.writes,
     );
     expect(await applyChange(db, change)).toBe(false);
@@ -459,7 +461,12 @@ describe("a change never lowers what cancelling costs (issue 37 item 1)", () => 
       ? {
           refundable: false,
           cancelPenalties: [
-            { penaltyType: "NON_REFUNDABLE", currency: row!.currency, deadline, value: row!.charge_total },
+            {
+              penaltyType: "NON_REFUNDABLE",
+              currency: row!.currency,
+              deadline,
+              value: toMajor(row!.charge_total, row!.currency),
+            },
           ],
         }
       : { ...policy, cancelPenalties: policy.cancelPenalties.map((p: any) => ({ ...p, deadline })) };

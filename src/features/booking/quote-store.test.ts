@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { database } from "../../platform/db/client";
+import { toMinor } from "../../platform/money";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { call, OTHER_KEY, post } from "../../../test/support/api";
@@ -57,7 +58,7 @@ describe("quotes survive a KV miss (D1 copy)", () => {
       await env.DB.prepare("SELECT charge_total FROM bookings WHERE reference = ?")
         .bind(res.json.data.bookingReference)
         .first("charge_total"),
-    ).toBe(q.rate.chargeTotal);
+    ).toBe(toMinor(q.rate.chargeTotal, q.rate.currency));
   });
 
   it("an altered quote id is refused, with and without a KV entry", async () => {
