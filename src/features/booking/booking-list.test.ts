@@ -6,6 +6,7 @@ import { signToken } from "../../platform/crypto/signed-token";
 import { call, OTHER_KEY, post } from "../../../test/support/api";
 import { eq } from "drizzle-orm";
 import { database } from "../../platform/db/client";
+import { minorUnitDigits } from "../../platform/money";
 import { bookingColumns, bookingRecord } from "./record";
 import { bookings, type RawBooking } from "./tables";
 import { bookingPageQuery } from "./booking-list";
@@ -429,6 +430,25 @@ describe("a booking row is decoded once, into its record (issue 38)", () => {
       paymentCard: row.paymentCard,
       chargeTotal: row.chargeTotal,
     });
+  });
+
+  it("the migration to minor units used the digits this runtime answers, for every currency it knows", () => {
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.includes("booking_money_minor"))!;
+    const fill = migration.queries.find((q) => q.includes("INSERT INTO `__new_bookings`"))!;
+    const listed = (scale: number) =>
+      new Set(
+        new RegExp(`IN \\(([^)]*)\\) THEN ${scale} `)
+          .exec(fill)![1]!
+          .split(",")
+          .map((c) => c.trim().replaceAll("'", "")),
+      );
+    const zero = listed(1);
+    const three = listed(1000);
+    const currencies = Intl.supportedValuesOf("currency");
+    expect(currencies.length).toBeGreaterThan(150);
+    const digitsInMigration = (c: string) => (zero.has(c) ? 0 : three.has(c) ? 3 : 2);
+    expect(currencies.filter((c) => minorUnitDigits(c) !== digitsInMigration(c))).toEqual([]);
+    expect([...zero, ...three].filter((c) => !currencies.includes(c))).toEqual([]);
   });
 
   it("a damaged row is a 500 with no part of the booking, and its error names the booking and column", async () => {
