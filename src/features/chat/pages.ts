@@ -82,19 +82,12 @@ const bookingPage = apiRoute({
   },
 });
 
-type Content = {
-  address?: { address?: string; city?: string; state?: string; postalCode?: string };
-  localizedDescription?: Array<{ content?: Array<{ type: string; content: string }> }>;
-  amenities?: string[];
-  checkInPolicy?: { checkInFrom?: string; checkOutUntil?: string };
-};
-
 /** Public pages behind the links chat hands out, mounted at /chat. */
 export const chatPages = featureRouter()
   .openapi(accommodationPage, async (c) => {
     const row = await accommodationDocument(c.var.db, c.req.valid("param").code);
     if (!row) return c.html(htmlPage("Not found", "<h1>Accommodation not found</h1>"), 404);
-    const content = JSON.parse(row.content) as Content;
+    const content = row.document;
     const general = content.localizedDescription?.[0]?.content?.find((d) => d.type === "GENERAL")?.content ?? "";
     const address = content.address;
     return c.html(

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { count, eq, min, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import type { SqlRow } from "../../platform/db/sql-row";
@@ -20,9 +21,26 @@ export const accommodationFacts = async (db: Db, code: string) => {
   return found ?? null;
 };
 
-/** An accommodation's page facts and its section 4.1 document (JSON, as stored), or null. */
-export const accommodationDocument = async (db: Db, code: string) =>
-  (await db
+/** What a public page shows of the stored section 4.1 document (every part optional, as a page can do without it). */
+const pageDocument = z.object({
+  address: z
+    .object({ address: z.string(), city: z.string(), state: z.string(), postalCode: z.string() })
+    .partial()
+    .optional(),
+  localizedDescription: z
+    .array(z.object({ content: z.array(z.object({ type: z.string(), content: z.string() })).optional() }))
+    .optional(),
+  amenities: z.array(z.string()).optional(),
+  checkInPolicy: z.object({ checkInFrom: z.string(), checkOutUntil: z.string() }).partial().optional(),
+});
+
+/**
+ * An accommodation's page facts and the parts of its document a page shows, decoded here (the
+ * stored JSON stays content's), or null. A stored document that does not decode is a server fault
+ * that names the accommodation.
+ */
+export const accommodationDocument = async (db: Db, code: string) => {
+  const row = await db
     .select({
       name: accommodations.name,
       type: accommodations.type,
@@ -33,7 +51,13 @@ export const accommodationDocument = async (db: Db, code: string) =>
     })
     .from(accommodations)
     .where(eq(accommodations.code, code))
-    .get()) ?? null;
+    .get();
+  if (!row) return null;
+  const { content, ...facts } = row;
+  const document = pageDocument.safeParse(JSON.parse(content));
+  if (!document.success) throw new Error(`accommodation ${code}: content does not decode: ${document.error.message}`);
+  return { ...facts, document: document.data };
+};
 
 /** A city in the content: the centre of its hotels (case-insensitive exact city name), or null. */
 export const cityCentre = async (db: Db, phrase: string) => {
