@@ -38,7 +38,7 @@ const storedQuoteV1 = z.object({
   quote: z.object({
     id: z.string(),
     // Absent: book refuses it (missing_rate_snapshot).
-    rate: bookingJson.itemizedRate.optional(),
+    rate: bookingJson.fullRate.optional(),
     // A quote stored before payment types (issue 27) was MerchantPay.
     paymentType: z.enum(PAYMENT_TYPES).optional(),
     boardCode: z.string(),

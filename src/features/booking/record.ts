@@ -99,7 +99,6 @@ const paymentCardV1 = z.object({ paymentMethodId: z.string(), brand: z.string(),
 
 export type StoredRoom = z.infer<typeof roomV1>;
 export type StoredOccupancy = z.infer<typeof occupancyV1>;
-export type StoredPax = z.infer<typeof paxV1>;
 export type BookingHolder = z.infer<typeof holderV1>;
 export type StoredCancelPolicy = z.infer<typeof cancelPolicyV1>;
 
@@ -107,7 +106,7 @@ export type StoredCancelPolicy = z.infer<typeof cancelPolicyV1>;
 export const bookingJson = {
   rate: rateV1,
   /** A rate with its whole breakdown (every rate priced since issue 27). */
-  itemizedRate: rateV1.required({ charges: true, dueAtProperty: true, totalStayPrice: true, nights: true }),
+  fullRate: rateV1.required({ charges: true, dueAtProperty: true, totalStayPrice: true, nights: true }),
   rooms: z.array(roomV1),
   cancelPolicy: cancelPolicyV1,
   holder: holderV1,
@@ -116,11 +115,11 @@ export const bookingJson = {
 
 /** The decoders of each JSON column, by format version (version 1: the bare value). */
 const FORMATS = {
-  rate: { 1: rateV1 },
-  rooms: { 1: z.array(roomV1) },
-  cancelPolicy: { 1: cancelPolicyV1 },
-  holder: { 1: holderV1 },
-  occupancies: { 1: z.array(occupancyV1) },
+  rate: { 1: bookingJson.rate },
+  rooms: { 1: bookingJson.rooms },
+  cancelPolicy: { 1: bookingJson.cancelPolicy },
+  holder: { 1: bookingJson.holder },
+  occupancies: { 1: bookingJson.occupancies },
   paymentCard: { 1: paymentCardV1 },
 };
 type Formats<T> = Readonly<Record<number, z.ZodType<T>>>;
