@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { root } from "../local/platform";
 import { architectureDocGaps } from "./lint-rules/architecture-doc";
+import { doorTableExports } from "./lint-rules/door-tables";
 import { importOrderIn, importOrderProblems, importsOf, type ModuleImports } from "./lint-rules/feature-order";
 import { missingPaths, namedPaths, scriptImports } from "./lint-rules/named-paths";
 import { pagesWithoutWorker, runWorkerFirstIn } from "./lint-rules/static-pages";
@@ -39,6 +40,17 @@ else {
     imports: importsOf(file, readFileSync(join(root, file), "utf8"), (path) => existsSync(join(root, path))),
   }));
   problems.push(...importOrderProblems(modules, order));
+}
+// No room's door exports a drizzle table (docs/architecture.md, section 2).
+for (const room of rooms) {
+  const dir = join(root, "src", "features", room);
+  const door = join(dir, "index.ts");
+  if (!existsSync(door)) continue;
+  const read = (specifier: string) => {
+    const path = join(dir, `${specifier.replace(/\.(js|ts)$/, "")}.ts`);
+    return existsSync(path) ? readFileSync(path, "utf8") : null;
+  };
+  problems.push(...doorTableExports(`src/features/${room}/index.ts`, readFileSync(door, "utf8"), read));
 }
 
 // Every path docs/architecture.md and wrangler.toml name is there (a moved file leaves no stale name).

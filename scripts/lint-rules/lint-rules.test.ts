@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { architectureDocGaps } from "./architecture-doc";
 import { dataAccessProblems } from "./data-access";
+import { doorTableExports, tablesDefinedIn } from "./door-tables";
 import { importOrderIn, importOrderProblems, importsOf, roomCycles } from "./feature-order";
 import { missingPaths, namedPaths, scriptImports } from "./named-paths";
 import { pagesWithoutWorker, runWorkerFirstIn } from "./static-pages";
@@ -41,6 +42,39 @@ describe("the data-access rule", () => {
       expect.stringMatching(/^e\.ts:4: /),
     ]);
     expect(dataAccessProblems("f.ts", "export type HitRow = Pick<SqlRow<typeof accommodations>, 'code'>;")).toEqual([]);
+  });
+});
+
+describe("doors without tables", () => {
+  const files: Record<string, string> = {
+    "./tables":
+      'export const bookings = sqliteTable("bookings", {});\nexport const quotes = sqliteTable(\n  "quotes", {});\nexport type BookingRow = {};',
+    "./bookings": "export const bookingView = (row) => row;",
+  };
+  const read = (specifier: string) => files[specifier] ?? null;
+
+  it("reads the tables a room's file defines", () => {
+    expect([...tablesDefinedIn(files["./tables"]!)]).toEqual(["bookings", "quotes"]);
+  });
+
+  it("accepts a door of functions and types", () => {
+    const door =
+      'export { bookingView } from "./bookings";\nexport type { BookingRow } from "./tables";\nexport { type BookingRow as Row } from "./tables";';
+    expect(doorTableExports("src/features/booking/index.ts", door, read)).toEqual([]);
+  });
+
+  it("fails on a planted table export, named, renamed or by export *", () => {
+    for (const door of [
+      'export { bookingView } from "./bookings";\nexport { bookings } from "./tables";',
+      'export {\n  quotes as quoteTable,\n  bookings,\n} from "./tables";',
+      'export * from "./tables";',
+    ])
+      expect([door, doorTableExports("src/features/booking/index.ts", door, read)]).toEqual([
+        door,
+        expect.arrayContaining([
+          "src/features/booking/index.ts: exports the drizzle table bookings; export functions that read and write it instead",
+        ]),
+      ]);
   });
 });
 
@@ -115,6 +149,23 @@ describe("the import order of rooms", () => {
       expect.stringMatching(/^src\/features\/supply\/routes\.ts: imports its own room's index\.ts/),
       "src/features/radar/rules.ts: room radar is not in the import order",
       "import cycle between rooms: booking -> supply -> booking",
+    ]);
+  });
+
+  it("lets a room's tables.ts name a lower room's tables.ts (a foreign key), and nothing else through that side door", () => {
+    expect(
+      importOrderProblems(
+        [
+          module("src/features/booking/tables.ts", "src/features/connections/tables.ts"),
+          module("src/features/booking/book.ts", "src/features/connections/tables.ts"),
+          module("src/features/connections/tables.ts", "src/features/booking/tables.ts"),
+        ],
+        order,
+      ),
+    ).toEqual([
+      expect.stringMatching(/^src\/features\/booking\/book\.ts: .* entered only through/),
+      expect.stringMatching(/^src\/features\/connections\/tables\.ts: .*connections may not import booking/),
+      "import cycle between rooms: booking -> connections -> booking",
     ]);
   });
 

@@ -21,7 +21,7 @@ import {
   supplyOptionsOf,
   type SupplyOptions,
 } from "../supply";
-import { isChargeable } from "../../platform/money";
+import { isChargeable, toMajor, toMinor } from "../../platform/money";
 import { bookedRate } from "./booked-rate";
 import { cardById, cardUsableAt } from "../payments";
 import { paymentTypeMismatch } from "./quote";
@@ -40,12 +40,13 @@ import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
 import { quoteStore, type StoredQuote } from "./quote-store";
 import type { BookRequest } from "./schemas";
-import { type BookingRow, bookings } from "./tables";
+import { type BookingRecord, bookingRecord, type NewBooking, newBookingColumns } from "./record";
+import { type BookingStatus, bookings } from "./tables";
 
 export type BookResult = {
   bookingReference: string;
   partnerReference: string;
-  status: BookingRow["status"];
+  status: BookingStatus;
   chargeTotal: number;
   currency: string;
   paymentType: PaymentType;
@@ -84,8 +85,14 @@ const byPartnerReference = (db: Db, partnerId: string, partnerReference: string)
     .where(and(eq(bookings.partnerId, partnerId), eq(bookings.partnerReference, partnerReference)))
     .limit(1);
 
-export const findBookingByPartnerReference = async (db: Db, partnerId: string, partnerReference: string) =>
-  (await byPartnerReference(db, partnerId, partnerReference))[0] ?? null;
+export const findBookingByPartnerReference = async (
+  db: Db,
+  partnerId: string,
+  partnerReference: string,
+): Promise<BookingRecord | null> => {
+  const [row] = await byPartnerReference(db, partnerId, partnerReference);
+  return row ? bookingRecord(row) : null;
+};
 
 /** The booking made with a quote: a quote books once (issue 28), so a second booking of it is refused. */
 const byQuote = (db: Db, quoteId: string) =>
@@ -93,13 +100,13 @@ const byQuote = (db: Db, quoteId: string) =>
 
 const quoteBooked = async (db: Db, quoteId: string) => (await byQuote(db, quoteId)).length > 0;
 
-export const resultOf = (row: BookingRow, meta: { requestId: string; startedAt: number }): BookResult => {
+export const resultOf = (row: BookingRecord, meta: { requestId: string; startedAt: number }): BookResult => {
   const rate = bookedRate(row);
   return {
     bookingReference: row.reference,
     partnerReference: row.partnerReference,
     status: row.status,
-    chargeTotal: row.chargeTotal,
+    chargeTotal: toMajor(row.chargeTotalMinor, row.currency),
     currency: row.currency,
     paymentType: row.paymentType,
     ...(rate.exchange ? { exchange: { currency: rate.exchange.currency, rate: rate.exchange.rate } } : {}),
@@ -170,7 +177,7 @@ const bookRequestHash = (criteria: BookOrder) =>
   );
 
 /** The same partnerReference again: the first booking if the request is the same, else 409. */
-const retried = (existing: BookingRow, requestHash: string, meta: { requestId: string; startedAt: number }) => {
+const retried = (existing: BookingRecord, requestHash: string, meta: { requestId: string; startedAt: number }) => {
   if (existing.requestHash !== requestHash) {
     throw new ApiError("partner_reference_conflict", "partnerReference is already used by a different booking", {
       bookingReference: existing.reference,
@@ -203,7 +210,7 @@ export const bookQuote = async (
     byPartnerReference(deps.db, partnerId, criteria.partnerReference),
     byQuote(deps.db, criteria.quoteId),
   ]);
-  if (existing) return retried(existing, requestHash, meta);
+  if (existing) return retried(bookingRecord(existing), requestHash, meta);
   if (spent) throw QUOTE_INVALID();
 
   const stored = await quoteStore(deps.quotes, deps.db).get(criteria.quoteId, now);
@@ -356,7 +363,7 @@ const bookStoredQuote = async (
         { hold: hold !== null },
       ),
     );
-  const bookingRow = (status: "success" | "pending" | "held", confirmed: SupplierBooking | null) => ({
+  const bookingRow = (status: "success" | "pending" | "held", confirmed: SupplierBooking | null): NewBooking => ({
     reference,
     partnerId,
     connectionId: connection.id,
@@ -377,14 +384,14 @@ const bookStoredQuote = async (
     boardCode: stored.quote.boardCode,
     currency: rate.currency,
     // A hold charges nothing until it is committed (at this rate).
-    chargeTotal: status === "held" ? 0 : rate.chargeTotal,
+    chargeTotalMinor: status === "held" ? 0 : toMinor(rate.chargeTotal, rate.currency),
     paymentType,
-    paymentCard: paymentCard ? JSON.stringify(paymentCard) : null,
-    rate: JSON.stringify(rate),
-    rooms: JSON.stringify(stored.quote.rooms ?? []),
-    cancelPolicy: stored.quote.cancelPolicy ? JSON.stringify(stored.quote.cancelPolicy) : null,
-    holder: JSON.stringify({ name: criteria.holder.name, surName: criteria.holder.surName }),
-    occupancies: JSON.stringify(paxes),
+    paymentCard,
+    rate,
+    rooms: stored.quote.rooms ?? [],
+    cancelPolicy: stored.quote.cancelPolicy ?? null,
+    holder: { name: criteria.holder.name, surName: criteria.holder.surName },
+    occupancies: paxes,
     supplier: supplier.name,
     supplierReference: confirmed?.supplierReference ?? "",
     hotelConfirmationNumber: confirmed?.hotelConfirmationNumber ?? null,
@@ -409,7 +416,7 @@ const bookStoredQuote = async (
   const storedBooking = async (logged: ReturnType<typeof logBookingChange>) => {
     const row = await db.select().from(bookings).where(eq(bookings.reference, reference)).get();
     await logged.announce(deps);
-    return withTransactions(resultOf(row!, meta));
+    return withTransactions(resultOf(bookingRecord(row!), meta));
   };
 
   // What a hold counts against its partner's limit of held room-nights.
@@ -447,7 +454,7 @@ const bookStoredQuote = async (
     // A hold is counted for its partner first, then takes its share of each night and its rooms.
     const holdTakes = hold ? partnerHoldTakes(db, partnerId, roomNights, hold.limits) : [];
     try {
-      await db.batch(bookedWrites(db, row, logged.writes, [...holdTakes, ...taking.writes]));
+      await db.batch(bookedWrites(db, newBookingColumns(row), logged.writes, [...holdTakes, ...taking.writes]));
     } catch (error) {
       const overLimit = hold && holdLimitRefusal(error, hold.limits);
       if (overLimit) throw overLimit;
@@ -473,7 +480,7 @@ const bookStoredQuote = async (
   const uncounted = () =>
     hold ? partnerHoldGiveBacks(db, partnerId, { roomNights, ended: "released" }, stillReserved) : [];
   try {
-    const insert = db.insert(bookings).values(reservation);
+    const insert = db.insert(bookings).values(newBookingColumns(reservation));
     await db.batch([insert, ...(hold ? partnerHoldTakes(db, partnerId, roomNights, hold.limits) : [])]);
   } catch (error) {
     const overLimit = hold && holdLimitRefusal(error, hold.limits);
@@ -499,7 +506,7 @@ const bookStoredQuote = async (
     const logged = logBookingChange(
       db,
       "booking.held",
-      { ...reservation, ...held, status: "held", chargeTotal: 0 },
+      { ...reservation, ...held, status: "held", chargeTotalMinor: 0 },
       now,
     );
     await applyChange(db, withEvent(holdAnsweredWrites(db, reference, held), logged.writes));
@@ -612,7 +619,7 @@ export const bookOnce = async (
     .from(bookings)
     .where(and(eq(bookings.reference, stored.bookingReference), eq(bookings.partnerId, connection.partnerId)))
     .get();
-  if (row) return { ...answerOf(resultOf(row, meta)), replayed: true };
+  if (row) return { ...answerOf(resultOf(bookingRecord(row), meta)), replayed: true };
   // The pending row this answer named was another request's reservation, and its supplier refused:
   // the booking of this request made since, if any, else the refusal the winner got.
   const since = await findBookingByPartnerReference(deps.db, connection.partnerId, order.partnerReference);

@@ -9,9 +9,10 @@ import {
   type PartnerEvent,
   type WebhookOutbox,
 } from "../webhooks";
+import { toMajor } from "../../platform/money";
 import { bookedRate } from "./booked-rate";
 import { bookingChange, type bookingChangeSchema, bookingModified, roomsCancelled } from "./schemas";
-import type { BookingRow } from "./tables";
+import type { BookingRecord } from "./record";
 
 /** A committed booking change, as partners receive it in an event's `data` (the rate itemized, as every read shows). */
 export type BookingChange = z.infer<typeof bookingChangeSchema>;
@@ -29,20 +30,20 @@ export const bookingWebhooks = [
   webhookOf("booking.cancelled", bookingChange("cancelled", { cancelPrice: 0 }), "Cancelled (a hold: released free)."),
 ];
 
-/** The booking row as it is after the change (what the event reports). */
+/** The booking as it is after the change (what the event reports). */
 export type ChangedBooking = Pick<
-  BookingRow,
+  BookingRecord,
   | "partnerId"
   | "reference"
   | "partnerReference"
   | "status"
-  | "chargeTotal"
+  | "chargeTotalMinor"
   | "currency"
   | "accommodationCode"
   | "checkIn"
   | "checkOut"
   | "rate"
-> & { cancelPrice?: number | null };
+> & { cancelPriceMinor?: number | null };
 
 /** The event of a change of a booking row; `extra` adds what a type reports beside the booking. */
 export const bookingEvent = (
@@ -55,13 +56,15 @@ export const bookingEvent = (
     bookingReference: row.reference,
     partnerReference: row.partnerReference,
     status: row.status,
-    chargeTotal: row.chargeTotal,
+    chargeTotal: toMajor(row.chargeTotalMinor, row.currency),
     currency: row.currency,
     accommodationCode: row.accommodationCode,
     checkIn: row.checkIn,
     checkOut: row.checkOut,
     rate: bookedRate(row),
-    ...(type === "booking.cancelled" && row.cancelPrice != null ? { cancelPrice: row.cancelPrice } : {}),
+    ...(type === "booking.cancelled" && row.cancelPriceMinor != null
+      ? { cancelPrice: toMajor(row.cancelPriceMinor, row.currency) }
+      : {}),
   };
   return newEvent(
     {

@@ -4,10 +4,15 @@ import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { keyring } from "../../platform/crypto/keyring";
 import { signToken } from "../../platform/crypto/signed-token";
 import { call, OTHER_KEY, post } from "../../../test/support/api";
-import type { RawBooking } from "./tables";
+import { eq } from "drizzle-orm";
+import { database } from "../../platform/db/client";
+import { minorUnitDigits } from "../../platform/money";
+import { bookingColumns, bookingRecord } from "./record";
+import { bookings, type RawBooking } from "./tables";
 import { bookingPageQuery } from "./booking-list";
 import { bookBody, OTHER_CODE, quoteBody, quoteOf, searchOne } from "../../../test/support/booking";
 import { queryPlan } from "../../../test/support/query-plan";
+import { expectLogs } from "../../../test/support/expected-logs";
 
 const PATH = "/api/bookings";
 
@@ -379,7 +384,7 @@ describe("a booking made before rates were itemized (issue 27)", () => {
       created_at: hour(-48),
       check_in: "2027-05-01",
       check_out: "2027-05-04",
-      charge_total: 224.02,
+      charge_total: 22402,
       rate: JSON.stringify({ ...old, exchange }),
       rooms: JSON.stringify([{ occupancyRefId: 1, code: "STD", description: "Standard Queen Room", rate: old }]),
     });
@@ -402,5 +407,102 @@ describe("a booking made before rates were itemized (issue 27)", () => {
     expect(listed.rate).toEqual({ ...expected, exchange });
     const preview = await call("GET", "/api/bookings/BKOLDRATE01/cancellation?at=2027-01-01T00:00:00Z");
     expect(preview.json.data.rate).toEqual({ ...expected, exchange });
+  });
+});
+
+describe("a booking row is decoded once, into its record (issue 38)", () => {
+  const rowOf = async (reference: string) =>
+    (await database(env.DB).select().from(bookings).where(eq(bookings.reference, reference)).get())!;
+
+  it("decodes a stored row and encodes it back to the very text stored (the answers built from it are unchanged)", async () => {
+    const row = await rowOf(real.reference);
+    const record = bookingRecord(row);
+    expect(record.chargeTotalMinor).toBe(row.chargeTotal);
+    expect(Number.isInteger(record.chargeTotalMinor)).toBe(true);
+    expect(record.holder).toEqual({ name: expect.any(String), surName: expect.any(String) });
+    const { rate, rooms, cancelPolicy, holder, occupancies, paymentCard, chargeTotal } = bookingColumns(record);
+    expect({ rate, rooms, cancelPolicy, holder, occupancies, paymentCard, chargeTotal }).toEqual({
+      rate: row.rate,
+      rooms: row.rooms,
+      cancelPolicy: row.cancelPolicy,
+      holder: row.holder,
+      occupancies: row.occupancies,
+      paymentCard: row.paymentCard,
+      chargeTotal: row.chargeTotal,
+    });
+  });
+
+  it("the migration to minor units used the digits this runtime answers, for every currency it knows", () => {
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.includes("booking_money_minor"))!;
+    const fill = migration.queries.find((q) => q.includes("INSERT INTO `__new_bookings`"))!;
+    const listed = (scale: number) =>
+      new Set(
+        new RegExp(`IN \\(([^)]*)\\) THEN ${scale} `)
+          .exec(fill)![1]!
+          .split(",")
+          .map((c) => c.trim().replaceAll("'", "")),
+      );
+    const zero = listed(1);
+    const three = listed(1000);
+    const currencies = Intl.supportedValuesOf("currency");
+    expect(currencies.length).toBeGreaterThan(150);
+    const digitsInMigration = (c: string) => (zero.has(c) ? 0 : three.has(c) ? 3 : 2);
+    expect(currencies.filter((c) => minorUnitDigits(c) !== digitsInMigration(c))).toEqual([]);
+    expect([...zero, ...three].filter((c) => !currencies.includes(c))).toEqual([]);
+  });
+
+  it("a damaged row is a 500 with no part of the booking, and its error names the booking and column", async () => {
+    const source = (await env.DB.prepare("SELECT * FROM bookings WHERE reference = ?")
+      .bind(real.reference)
+      .first<RawBooking>())!;
+    const damaged = [
+      [
+        "BKDAMAGED01",
+        "holder",
+        { holder: JSON.stringify({ name: "Ada" }) },
+        /^booking BKDAMAGED01: column holder does not decode: surName: /,
+      ],
+      [
+        "BKDAMAGED02",
+        "rate",
+        { rate: JSON.stringify({ v: 9, amount: 1 }) },
+        /^booking BKDAMAGED02: column rate does not decode: unknown format version 9$/,
+      ],
+      [
+        "BKDAMAGED03",
+        "occupancies",
+        { occupancies: "[{" },
+        /^booking BKDAMAGED03: column occupancies does not decode: not JSON$/,
+      ],
+      [
+        "BKDAMAGED04",
+        "cancelPolicy",
+        { cancel_policy: JSON.stringify({ refundable: "yes", cancelPenalties: [] }) },
+        /column cancelPolicy does not decode: refundable: /,
+      ],
+    ] as const;
+    const logged = expectLogs("error");
+    try {
+      for (const [reference, column, broken, message] of damaged) {
+        await cloneBooking(source, { reference, partner_reference: `recon-${reference}`, ...broken });
+        const row = await rowOf(reference);
+        expect(() => bookingRecord(row)).toThrow(message);
+        const read = await call("GET", `${PATH}/${reference}`);
+        expect(read.status).toBe(500);
+        expect(read.json).toEqual({
+          message: "Internal server error",
+          code: "internal_error",
+          requestId: expect.any(String),
+        });
+        // The log, keyed by the request id, names the booking and the column.
+        expect(JSON.parse(logged.at(-1)!)).toMatchObject({
+          level: "error",
+          requestId: read.json.requestId,
+          error: expect.stringContaining(`DamagedRecord: booking ${reference}: column ${column} does not decode`),
+        });
+      }
+    } finally {
+      await env.DB.prepare("DELETE FROM bookings WHERE reference LIKE 'BKDAMAGED%'").run();
+    }
   });
 });

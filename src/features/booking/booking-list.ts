@@ -9,6 +9,7 @@ import { ApiError } from "../../platform/http/api-error";
 import { envelopeSchema } from "../../platform/http/envelope";
 import { isIsoDate, isIsoDatetime } from "../../platform/http/iso-time";
 import { bookingView } from "./bookings";
+import { bookingRecord } from "./record";
 import { bookingExample, bookingViewSchema } from "./schemas";
 import { bookings } from "./tables";
 
@@ -184,5 +185,5 @@ export const listBookings = async (db: Db, keys: Keyring, partnerId: string, que
           null,
         )
       : null;
-  return { bookings: served.map(bookingView), nextCursor };
+  return { bookings: served.map((row) => bookingView(bookingRecord(row))), nextCursor };
 };

@@ -1,8 +1,7 @@
-import { eq } from "drizzle-orm";
 import { loggableError } from "../../platform/observability/loggable-error";
+import { bookingByReference } from "./bookings";
 import { bookingDeps, type BookingDeps } from "./deps";
 import { settleBooking } from "./settle-pending";
-import { bookings } from "./tables";
 
 /** The queue of booking timers (wrangler.toml): delayed messages that come back to a booking later. */
 export const BOOKING_TIMERS_QUEUE = "edgestay-booking-timers";
@@ -51,7 +50,7 @@ export const scheduleSettling = async (
 /** One timer: a booking still pending is asked about; unsettled, the next attempt is scheduled. */
 const onTimer = async (deps: BookingDeps, timer: BookingTimer, now: number) => {
   if (timer?.kind !== "settle-pending") return log("warn", "booking_timer_unknown", { timer });
-  const booking = await deps.db.select().from(bookings).where(eq(bookings.reference, timer.reference)).get();
+  const booking = await bookingByReference(deps.db, timer.reference);
   // Settled meanwhile (by an earlier timer or the upkeep), or gone: nothing to do.
   if (booking?.status !== "pending") return;
   if (await settleBooking(deps, booking, now)) return;

@@ -2,7 +2,12 @@ import { and, eq, exists, gt, isNull, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../platform/db/client";
 import type { AllotmentWrite } from "../supply";
-import { type BookingRow, bookingModifications, bookings } from "./tables";
+import type { BookingRecord } from "./record";
+import { bookingModifications, bookings } from "./tables";
+
+/** Columns of a row as a change writes them (record.ts bookingColumns encodes a record's fields). */
+type Columns = Partial<typeof bookings.$inferInsert>;
+type Versioned = Pick<BookingRecord, "reference" | "version">;
 
 /**
  * Every change of a stored booking, as the statements of its one D1 batch (one transaction), here
@@ -22,7 +27,7 @@ export type ChangeBatch = {
 export type RoomRelease = (guard: SQL) => AllotmentWrite[];
 
 /** The row is still at the version the change was computed from. */
-export const atVersion = (db: Db, booking: Pick<BookingRow, "reference" | "version">) =>
+export const atVersion = (db: Db, booking: Versioned) =>
   exists(
     db
       .select({ one: sql`1` })
@@ -30,7 +35,7 @@ export const atVersion = (db: Db, booking: Pick<BookingRow, "reference" | "versi
       .where(and(eq(bookings.reference, booking.reference), eq(bookings.version, booking.version))),
   );
 
-const sameVersion = (booking: Pick<BookingRow, "reference" | "version">) =>
+const sameVersion = (booking: Versioned) =>
   and(eq(bookings.reference, booking.reference), eq(bookings.version, booking.version));
 
 const changeOf = (statements: BatchItem<"sqlite">[], change: BatchItem<"sqlite">): ChangeBatch => ({
@@ -72,7 +77,7 @@ export const bookedWrites = (
 export const holdAnsweredWrites = (
   db: Db,
   reference: string,
-  booked: Pick<BookingRow, "supplierReference" | "hotelConfirmationNumber" | "upstreamBookingId">,
+  booked: Pick<BookingRecord, "supplierReference" | "hotelConfirmationNumber" | "upstreamBookingId">,
 ): ChangeBatch =>
   changeOf(
     [],
@@ -89,10 +94,8 @@ export const holdAnsweredWrites = (
  */
 export const roomsCancelledWrites = (
   db: Db,
-  booking: BookingRow,
-  change: Partial<
-    Pick<BookingRow, "status" | "rooms" | "rate" | "chargeTotal" | "roomCount" | "cancelledAt" | "cancelPrice">
-  >,
+  booking: Versioned,
+  change: Columns,
   release: RoomRelease | null,
 ): ChangeBatch =>
   changeOf(
@@ -110,8 +113,8 @@ export const roomsCancelledWrites = (
  */
 export const holdCommittedWrites = (
   db: Db,
-  booking: BookingRow,
-  committed: Pick<BookingRow, "chargeTotal" | "supplierReference" | "hotelConfirmationNumber" | "upstreamBookingId">,
+  booking: Versioned,
+  committed: Columns,
   at: number,
   /** The hold's count for its partner given back (its rooms stay sold), under the same condition as the commit. */
   unheld: RoomRelease | null = null,
@@ -132,7 +135,7 @@ export const holdCommittedWrites = (
 };
 
 /** A hold expired: its rooms go back, the booking is `expired` (nothing was charged). */
-export const holdExpiredWrites = (db: Db, booking: BookingRow, release: RoomRelease | null): ChangeBatch =>
+export const holdExpiredWrites = (db: Db, booking: Versioned, release: RoomRelease | null): ChangeBatch =>
   changeOf(
     release ? release(atVersion(db, booking)) : [],
     db
@@ -149,9 +152,9 @@ export const holdExpiredWrites = (db: Db, booking: BookingRow, release: RoomRele
  */
 export const stayChangedWrites = (
   db: Db,
-  booking: BookingRow,
+  booking: Versioned,
   previewId: string,
-  change: Partial<typeof bookings.$inferInsert>,
+  change: Columns,
   release: RoomRelease,
   takes: AllotmentWrite[],
 ): ChangeBatch =>

@@ -1,11 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
+import { toMajor } from "../../platform/money";
 import { bookedRate, bookedRooms } from "./booked-rate";
 import { findBookingByPartnerReference } from "./book";
-import { type BookingRow, bookings } from "./tables";
+import { type BookingRecord, bookingRecord } from "./record";
+import { bookings } from "./tables";
 
-export const bookingView = (row: BookingRow) => ({
+/** A booking as the partner reads it (GET /api/bookings/{bookingReference}); amounts in major units, as the JSON carries them. */
+export const bookingView = (row: BookingRecord) => ({
   bookingReference: row.reference,
   partnerReference: row.partnerReference,
   status: row.status,
@@ -14,33 +17,43 @@ export const bookingView = (row: BookingRow) => ({
   checkOut: row.checkOut,
   boardCode: row.boardCode,
   paymentType: row.paymentType,
-  paymentCard: row.paymentCard
-    ? (JSON.parse(row.paymentCard) as { paymentMethodId: string; brand: string; last4: string })
-    : null,
+  paymentCard: row.paymentCard,
   rate: bookedRate(row),
   rooms: bookedRooms(row),
-  cancelPolicy: row.cancelPolicy ? JSON.parse(row.cancelPolicy) : null,
-  holder: JSON.parse(row.holder),
-  occupancies: JSON.parse(row.occupancies),
-  chargeTotal: row.chargeTotal,
+  cancelPolicy: row.cancelPolicy,
+  holder: row.holder,
+  occupancies: row.occupancies,
+  chargeTotal: toMajor(row.chargeTotalMinor, row.currency),
   hotelConfirmationNumber: row.hotelConfirmationNumber,
   createdAt: row.createdAt,
   cancelledAt: row.cancelledAt,
-  cancelPrice: row.cancelPrice === null ? null : { currency: row.currency, amount: row.cancelPrice },
+  cancelPrice:
+    row.cancelPriceMinor === null
+      ? null
+      : { currency: row.currency, amount: toMajor(row.cancelPriceMinor, row.currency) },
   holdExpiresAt: row.holdExpiresAt,
   modifiedAt: row.modifiedAt,
   version: row.version,
 });
 
 /** The partner's booking by reference. Another partner's reads as not found: its existence is not disclosed. */
-export const partnerBooking = async (db: Db, partnerId: string, bookingReference: string) => {
+export const partnerBooking = async (db: Db, partnerId: string, bookingReference: string): Promise<BookingRecord> => {
   const row = await db
     .select()
     .from(bookings)
     .where(and(eq(bookings.reference, bookingReference), eq(bookings.partnerId, partnerId)))
     .get();
   if (!row) throw new ApiError("booking_not_found", `Booking not found with bookingReference: ${bookingReference}`);
-  return row;
+  return bookingRecord(row);
+};
+
+/**
+ * A booking by reference, whoever's it is, or null: for a reader that proved its right some other
+ * way (chat's booking page, by its signed link).
+ */
+export const bookingByReference = async (db: Db, bookingReference: string): Promise<BookingRecord | null> => {
+  const row = await db.select().from(bookings).where(eq(bookings.reference, bookingReference)).get();
+  return row ? bookingRecord(row) : null;
 };
 
 export const readBooking = async (db: Db, partnerId: string, bookingReference: string) =>

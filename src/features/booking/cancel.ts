@@ -19,12 +19,13 @@ import {
 import type { Db } from "../../platform/db/client";
 import { localDate, stayNights } from "../../platform/time/zoned-time";
 import { logHoldOutcome, partnerHoldGiveBacks } from "./hold-limits";
-import { isLiveRoom, type StoredRoom, storedRooms } from "./booked-rate";
+import { isLiveRoom, type StoredRoom } from "./booked-rate";
 import { logBookingChange } from "./booking-events";
 import { applyChange, type RoomRelease, roomsCancelledWrites, withEvent } from "./booking-writes";
 import { bookingView } from "./bookings";
 import type { BookingDeps } from "./deps";
-import { type BookingRow, bookings } from "./tables";
+import { type BookingRecord, bookingColumns, bookingRecord } from "./record";
+import { bookings } from "./tables";
 
 /** What cancelling costs at `now`: the highest penalty whose deadline has passed, else nothing. */
 export const cancelPenaltyAt = (policy: CancelPolicy, now: number): number =>
@@ -38,22 +39,12 @@ export const supplierOfBooking = async (deps: BookingDeps, name: string): Promis
   return supplier;
 };
 
-export const parsePolicy = (text: string | null): CancelPolicy | null => {
-  if (!text) return null;
-  try {
-    const policy = JSON.parse(text) as CancelPolicy;
-    return typeof policy?.refundable === "boolean" && Array.isArray(policy.cancelPenalties) ? policy : null;
-  } catch {
-    return null;
-  }
-};
-
 /** "Before the check-in date" on the hotel's own calendar: from then on a booking cannot be cancelled. */
-export const isOnOrAfterCheckIn = (booking: Pick<BookingRow, "timezone" | "checkIn">, now: number) =>
+export const isOnOrAfterCheckIn = (booking: Pick<BookingRecord, "timezone" | "checkIn">, now: number) =>
   localDate(now, booking.timezone) >= booking.checkIn;
 
 /** A stored booking as its supplier knows it. */
-export const bookedStayOf = (booking: BookingRow): BookedStay => ({
+export const bookedStayOf = (booking: BookingRecord): BookedStay => ({
   accommodationCode: booking.accommodationCode,
   roomCode: booking.roomCode,
   ratePlanCode: booking.ratePlanCode,
@@ -74,11 +65,11 @@ export const bookedStayOf = (booking: BookingRow): BookedStay => ({
 export const roomRelease = (
   db: Db,
   supplier: Supplier,
-  booking: BookingRow,
+  booking: BookingRecord,
   rooms: StoredRoom[],
 ): RoomRelease | null => {
   // A hold's rooms going back are no longer its partner's held rooms either; every room left: the hold ends.
-  const whole = rooms.length === 0 || rooms.length === storedRooms(booking).filter(isLiveRoom).length;
+  const whole = rooms.length === 0 || rooms.length === booking.rooms.filter(isLiveRoom).length;
   const unheld = heldCountRelease(db, supplier, booking, rooms, whole ? "released" : null);
   if (!hasLocalWrites(supplier)) return unheld;
   const stay = bookedStayOf(booking);
@@ -94,7 +85,7 @@ export const roomRelease = (
 export const heldCountRelease = (
   db: Db,
   supplier: Supplier,
-  booking: BookingRow,
+  booking: BookingRecord,
   rooms: StoredRoom[],
   ended: "committed" | "released" | null,
 ): RoomRelease | null => {
@@ -121,12 +112,12 @@ export const bookingKeptChanging = () =>
  * what cancelling them together costs, and every room cancelled costs the policy's penalty exactly.
  */
 export const roomsCancellation = (
-  booking: BookingRow,
+  booking: BookingRecord,
   asked: number[] | undefined,
   field: string,
   penalty: number | null,
 ) => {
-  const rooms = storedRooms(booking);
+  const rooms = booking.rooms;
   const live = rooms.filter(isLiveRoom);
   const removed = asked === undefined ? live : asked.map((id) => askedRoom(rooms, id, field));
   const whole = removed.length === live.length;
@@ -135,7 +126,7 @@ export const roomsCancellation = (
   const rateOf = (room: StoredRoom): Rate => itemizedRate(room.rate, booking.checkIn, booking.checkOut);
   const removedCharge = sumMinor(removed.map((room) => toMinor(rateOf(room).chargeTotal, currency)));
   // What the rooms going were charged (a hold: nothing yet).
-  const bookPrice = whole ? booking.chargeTotal : held ? 0 : toMajor(removedCharge, currency);
+  const bookPrice = whole ? toMajor(booking.chargeTotalMinor, currency) : held ? 0 : toMajor(removedCharge, currency);
   const weights = rooms.map((room) => toMinor(sellingTotal(rateOf(room), booking.paymentType), currency));
   const shares =
     penalty === null || rooms.length === 0
@@ -162,7 +153,10 @@ export const roomsCancellation = (
         going.has(room.occupancyRefId) ? { ...room, cancelledAt, cancelPrice: toMajor(shares[i]!, currency) } : room,
       ),
     /** The booking left: the remaining rooms' rates summed (null when every room goes). */
-    remaining: whole || !rate ? null : { rate, chargeTotal: held ? 0 : rate.chargeTotal, roomCount: left.length },
+    remaining:
+      whole || !rate
+        ? null
+        : { rate, chargeTotalMinor: held ? 0 : toMinor(rate.chargeTotal, currency), roomCount: left.length },
     /**
      * The last rooms of a booking cancelled room by room: the booking reads again what all its rooms
      * were charged, as a booking cancelled whole at once does (not what the last room was; issue 37).
@@ -171,7 +165,7 @@ export const roomsCancellation = (
       whole && !held && removed.length < rooms.length
         ? (() => {
             const all = sumRates(rooms.map(rateOf));
-            return { rate: JSON.stringify(all), chargeTotal: all.chargeTotal, roomCount: rooms.length };
+            return { rate: all, chargeTotalMinor: toMinor(all.chargeTotal, currency), roomCount: rooms.length };
           })()
         : null,
   };
@@ -202,7 +196,7 @@ export type CancelOptions = SupplyOptions & { currency?: string; rooms?: number[
  * The penalty cancelling a booking costs at `now` under the rules of sections 3.1, 4.6 and 7 in that
  * order (null: free, a hold released), or the error the cancel answers.
  */
-const penaltyOrRefusal = (booking: BookingRow, now: number): number | null => {
+const penaltyOrRefusal = (booking: BookingRecord, now: number): number | null => {
   // Not yet known to exist at the supplier: it settles to success or failed first (settle-pending.ts).
   if (booking.status === "pending") {
     throw new ApiError(
@@ -217,7 +211,7 @@ const penaltyOrRefusal = (booking: BookingRow, now: number): number | null => {
   if (isOnOrAfterCheckIn(booking, now)) {
     throw new ApiError("after_check_in", "This booking can no longer be cancelled after the check-in date");
   }
-  const policy = parsePolicy(booking.cancelPolicy);
+  const policy = booking.cancelPolicy;
   if (!policy) throw new ApiError("cancel_policy_not_found", "Cancellation policy not found for this booking");
   if (!policy.refundable)
     throw new ApiError("not_refundable", "This booking is not refundable according to the cancellation policy");
@@ -240,7 +234,8 @@ export const cancelBooking = async (
   const db = deps.db;
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
   for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
-    const booking = await db.select().from(bookings).where(eq(bookings.reference, bookingReference)).get();
+    const row = await db.select().from(bookings).where(eq(bookings.reference, bookingReference)).get();
+    const booking = row ? bookingRecord(row) : null;
     if (!booking)
       throw new ApiError("booking_not_found", `Booking not found with bookingReference: ${bookingReference}`);
     if (booking.partnerId !== partnerId)
@@ -270,21 +265,19 @@ export const cancelBooking = async (
       }
     }
     const cancelledAt = new Date(now).toISOString();
-    const totalPenalty = toMajor(
-      toMinor(booking.cancelPrice ?? 0, booking.currency) + toMinor(plan.cancelPrice, booking.currency),
-      booking.currency,
-    );
-    const rooms = JSON.stringify(plan.after(cancelledAt));
-    const change = plan.remaining
+    // The booking's penalties so far, in minor units (each cancellation's penalty added).
+    const totalPenalty = (booking.cancelPriceMinor ?? 0) + toMinor(plan.cancelPrice, booking.currency);
+    const rooms = plan.after(cancelledAt);
+    const change: Partial<BookingRecord> = plan.remaining
       ? {
           rooms,
-          rate: JSON.stringify(plan.remaining.rate),
-          chargeTotal: plan.remaining.chargeTotal,
+          rate: plan.remaining.rate,
+          chargeTotalMinor: plan.remaining.chargeTotalMinor,
           roomCount: plan.remaining.roomCount,
-          cancelPrice: totalPenalty,
+          cancelPriceMinor: totalPenalty,
         }
-      : { rooms, status: "cancelled" as const, cancelledAt, cancelPrice: totalPenalty, ...plan.restored };
-    const after: BookingRow = { ...booking, ...change, version: booking.version + 1 };
+      : { rooms, status: "cancelled" as const, cancelledAt, cancelPriceMinor: totalPenalty, ...plan.restored };
+    const after: BookingRecord = { ...booking, ...change, version: booking.version + 1 };
     const logged = plan.whole
       ? logBookingChange(db, "booking.cancelled", after, now)
       : logBookingChange(db, "booking.room_cancelled", after, now, {
@@ -294,7 +287,7 @@ export const cancelBooking = async (
     const applied = await applyChange(
       db,
       withEvent(
-        roomsCancelledWrites(db, booking, change, roomRelease(db, supplier, booking, plan.removed)),
+        roomsCancelledWrites(db, booking, bookingColumns(change), roomRelease(db, supplier, booking, plan.removed)),
         logged.writes,
       ),
     );

@@ -6,7 +6,7 @@ import { envelopeSchema } from "../../platform/http/envelope";
 import { bookedRate } from "./booked-rate";
 import { partnerBooking } from "./bookings";
 import { bookingExample, rateSchema } from "./schemas";
-import { cancelPenaltyAt, isOnOrAfterCheckIn, parsePolicy, roomsCancellation } from "./cancel";
+import { cancelPenaltyAt, isOnOrAfterCheckIn, roomsCancellation } from "./cancel";
 import { MAX_ROOMS } from "./schemas";
 
 export const cancellationPreviewQuerySchema = z.object({
@@ -84,7 +84,7 @@ export const previewCancellation = async (
   if (booking.status !== "success" && booking.status !== "held")
     throw new ApiError("booking_already_cancelled", `Booking is already ${booking.status}`);
   const held = booking.status === "held";
-  const policy = parsePolicy(booking.cancelPolicy);
+  const policy = booking.cancelPolicy;
   if (!policy && !held) throw new ApiError("cancel_policy_not_found", "Cancellation policy not found for this booking");
   // A hold is released free at any moment; a booking by its policy before check-in.
   const cancellable = held || (policy!.refundable && !isOnOrAfterCheckIn(booking, at));

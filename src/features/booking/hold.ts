@@ -2,6 +2,7 @@ import { and, asc, eq, lte } from "drizzle-orm";
 import { ApiError } from "../../platform/http/api-error";
 import { success } from "../../platform/http/envelope";
 import { withIdempotency } from "../../platform/idempotency/idempotency";
+import { toMinor } from "../../platform/money";
 import {
   hasLocalWrites,
   SupplierFailure,
@@ -14,10 +15,10 @@ import {
 } from "../supply";
 import type { CoreConnection } from "../connections";
 import { resultOf, type BookResult } from "./book";
-import { bookedRate, isLiveRoom, storedRooms } from "./booked-rate";
+import { bookedRate, isLiveRoom } from "./booked-rate";
 import { logBookingChange } from "./booking-events";
 import { applyChange, holdCommittedWrites, holdExpiredWrites, withEvent } from "./booking-writes";
-import { partnerBooking } from "./bookings";
+import { bookingByReference, partnerBooking } from "./bookings";
 import {
   bookedStayOf,
   bookingKeptChanging,
@@ -28,15 +29,16 @@ import {
 } from "./cancel";
 import { logHoldOutcome } from "./hold-limits";
 import { bookingDeps, type BookingDeps } from "./deps";
-import { type BookingRow, bookings } from "./tables";
+import { type BookingRecord, bookingColumns } from "./record";
+import { bookings } from "./tables";
 
-const holdExpired = (booking: BookingRow) =>
+const holdExpired = (booking: BookingRecord) =>
   new ApiError("hold_expired", `The hold expired at ${booking.holdExpiresAt}: its rooms were given back. Book again`, {
     holdExpiresAt: booking.holdExpiresAt,
   });
 
 /** A hold that ran out, whether or not its alarm has given the rooms back yet. */
-const isPastHold = (booking: BookingRow, at: number) =>
+const isPastHold = (booking: BookingRecord, at: number) =>
   booking.status === "expired" ||
   (booking.status === "held" && booking.holdExpiresAt !== null && Date.parse(booking.holdExpiresAt) <= at);
 
@@ -58,7 +60,7 @@ export const commitHold = async (
 ): Promise<BookResult> => {
   const db = deps.db;
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
-  const answer = (row: BookingRow) => {
+  const answer = (row: BookingRecord) => {
     const result = resultOf(row, meta);
     return transactions ? { ...result, providerTransactions: transactions } : result;
   };
@@ -95,20 +97,23 @@ export const commitHold = async (
 const recordCommit = async (
   deps: BookingDeps,
   supplier: Supplier,
-  booking: BookingRow,
+  booking: BookingRecord,
   booked: SupplierBooking,
   now: number,
 ) => {
   const committed = {
-    chargeTotal: bookedRate(booking).chargeTotal,
+    chargeTotalMinor: toMinor(bookedRate(booking).chargeTotal, booking.currency),
     supplierReference: booked.supplierReference,
     hotelConfirmationNumber: booked.hotelConfirmationNumber,
     upstreamBookingId: booked.upstreamBookingId ?? booking.upstreamBookingId,
   };
-  const after: BookingRow = { ...booking, ...committed, status: "success", version: booking.version + 1 };
+  const after: BookingRecord = { ...booking, ...committed, status: "success", version: booking.version + 1 };
   const logged = logBookingChange(deps.db, "booking.committed", after, now);
-  const unheld = heldCountRelease(deps.db, supplier, booking, storedRooms(booking).filter(isLiveRoom), "committed");
-  const writes = withEvent(holdCommittedWrites(deps.db, booking, committed, now, unheld), logged.writes);
+  const unheld = heldCountRelease(deps.db, supplier, booking, booking.rooms.filter(isLiveRoom), "committed");
+  const writes = withEvent(
+    holdCommittedWrites(deps.db, booking, bookingColumns(committed), now, unheld),
+    logged.writes,
+  );
   if (!(await applyChange(deps.db, writes))) return null;
   await logged.announce(deps);
   await logHoldOutcome(deps.db, booking.partnerId, booking.reference, "committed");
@@ -128,17 +133,17 @@ const COMMIT_CLAIM = { scope: "hold_commit", keyName: "bookingReference" } as co
  */
 const commitUpstreamOnce = async (
   deps: BookingDeps,
-  booking: BookingRow,
+  booking: BookingRecord,
   supplier: Supplier,
   options: SupplyOptions,
   transactions: ProviderTransaction[] | undefined,
   now: number,
-): Promise<BookingRow | null> => {
+): Promise<BookingRecord | null> => {
   const commit = supplier.commit;
   // A supplier that holds commits; one that cannot never took a hold (book refused it first).
   if (!commit) throw new Error(`${supplier.name} holds no bookings to commit`);
   let failure: unknown = null;
-  let committed: BookingRow | null = null;
+  let committed: BookingRecord | null = null;
   await withIdempotency(
     deps.db,
     { ...COMMIT_CLAIM, partnerId: booking.partnerId, key: booking.reference, request: booking.reference, now },
@@ -172,9 +177,9 @@ const recordUpstreamCommit = async (
   reference: string,
   booked: SupplierBooking,
   now: number,
-): Promise<BookingRow | null> => {
+): Promise<BookingRecord | null> => {
   for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
-    const booking = await deps.db.select().from(bookings).where(eq(bookings.reference, reference)).get();
+    const booking = await bookingByReference(deps.db, reference);
     if (booking?.status !== "held" || isPastHold(booking, now)) {
       console.error(
         JSON.stringify({ level: "warn", event: "upstream_commit_not_recorded", reference, status: booking?.status }),
@@ -218,13 +223,13 @@ export type HoldOutcome = "expired" | "not_held" | "not_yet";
 export const expireHold = async (deps: BookingDeps, reference: string, at: number): Promise<HoldOutcome> => {
   const db = deps.db;
   for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
-    const booking = await db.select().from(bookings).where(eq(bookings.reference, reference)).get();
+    const booking = await bookingByReference(db, reference);
     if (booking?.status !== "held" || booking.holdExpiresAt === null) return "not_held";
     if (Date.parse(booking.holdExpiresAt) > at) return "not_yet";
     const supplier = await supplierOfBooking(deps, booking.supplier);
     if (!hasLocalWrites(supplier))
       await callSupplier(supplier, {}, undefined, (call) => supplier.cancel(bookedStayOf(booking), call));
-    const rooms = storedRooms(booking).filter(isLiveRoom);
+    const rooms = booking.rooms.filter(isLiveRoom);
     const logged = logBookingChange(db, "booking.hold_expired", { ...booking, status: "expired" }, at);
     const writes = withEvent(holdExpiredWrites(db, booking, roomRelease(db, supplier, booking, rooms)), logged.writes);
     if (await applyChange(db, writes)) {

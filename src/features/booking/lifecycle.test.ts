@@ -6,6 +6,7 @@ import { bookBody, cancelBody, connectionByCode, quoteBody, quoteOf, searchOne }
 import { inDays } from "../../../test/support/clock";
 import { OPERATOR } from "../../../test/support/sessions";
 import { addDays } from "../../platform/time/zoned-time";
+import { toMinor } from "../../platform/money";
 import { catalogueFor } from "../supply/catalogue";
 import { cancelBooking } from "./cancel";
 import { bookingDeps } from "./deps";
@@ -337,7 +338,8 @@ describe("hold, then commit (bookCriteria.hold)", () => {
       .bind(booking.bookingReference)
       .first();
     // Booked (1), committed once (2).
-    expect(row).toEqual({ version: 2, charge_total: quote.rate.chargeTotal });
+    // Stored in minor units (cents).
+    expect(row).toEqual({ version: 2, charge_total: toMinor(quote.rate.chargeTotal, quote.rate.currency) });
   });
 
   it("a hold is committed only through the connection that made it (issue 37)", async () => {

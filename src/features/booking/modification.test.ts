@@ -10,12 +10,14 @@ import { sandboxUrl } from "../../../test/support/accounts";
 import { seedDemoUpstream } from "../../../test/support/seed";
 import { eq } from "drizzle-orm";
 import { database } from "../../platform/db/client";
+import { toMajor } from "../../platform/money";
 import { addDays } from "../../platform/time/zoned-time";
 import { accommodationByCode, inventorySupplier } from "../supply";
 import { applyChange, atVersion, stayChangedWrites } from "./booking-writes";
 import { bookedStayOf } from "./cancel";
 import { bookingDeps } from "./deps";
 import { expiredModificationPreviews, previewModification } from "./modification";
+import { bookingRecord } from "./record";
 import { bookings } from "./tables";
 
 beforeAll(async () => {
@@ -209,6 +211,42 @@ describe("change a booking with a preview", () => {
     expect((await read(booking.bookingReference)).version).toBe(2);
   });
 
+  it("a preview stored before issue 38 (its fields as row columns, in major units) commits as previewed", async () => {
+    const checkIn = inDays(95);
+    const { booking } = await book("US000007", checkIn, 2);
+    const previewed = await preview(booking.bookingReference, {
+      checkOut: addDays(checkIn, 3),
+      holder: { name: "Grace", surName: "Hopper" },
+    });
+    expect(previewed.status, previewed.text).toBe(200);
+    const id = previewed.json.data.previewId;
+    const stored = await env.DB.prepare("SELECT body FROM booking_modifications WHERE id = ?")
+      .bind(id)
+      .first<{ body: string }>();
+    const { v, change, plan } = JSON.parse(stored!.body);
+    expect(v).toBe(2);
+    // The body as the code before issue 38 wrote it: no version, JSON columns as text, chargeTotal major.
+    const { chargeTotalMinor, rate, rooms, cancelPolicy, holder, occupancies, ...plain } = plan.fields;
+    const json = JSON.stringify;
+    const fields = { ...plain, chargeTotal: chargeTotalMinor / 100, rate: json(rate), rooms: json(rooms) };
+    const legacy = {
+      change,
+      plan: {
+        ...plan,
+        fields: { ...fields, cancelPolicy: json(cancelPolicy), holder: json(holder), occupancies: json(occupancies) },
+      },
+    };
+    await env.DB.prepare("UPDATE booking_modifications SET body = ? WHERE id = ?").bind(json(legacy), id).run();
+    const committed = await commit(booking.bookingReference, id);
+    expect(committed.status, committed.text).toBe(200);
+    expect(committed.json.data.modificationFee).toEqual(previewed.json.data.modificationFee);
+    expect(withoutTime(await read(booking.bookingReference))).toEqual(withoutTime(previewed.json.data.booking));
+    const row = await env.DB.prepare("SELECT charge_total, holder FROM bookings WHERE reference = ?")
+      .bind(booking.bookingReference)
+      .first<{ charge_total: number; holder: string }>();
+    expect(row).toEqual({ charge_total: chargeTotalMinor, holder: json({ name: "Grace", surName: "Hopper" }) });
+  });
+
   it("parallel commits of one preview change the booking once and move its rooms once", async () => {
     const { booking, quote } = await book("US000013", inDays(72), 1);
     const roomCode = quote.rooms[0].code as string;
@@ -256,7 +294,7 @@ describe("change a booking with a preview", () => {
       row,
       "MPSTALE",
       { checkIn: addDays(quote.checkIn, 1), checkOut: addDays(quote.checkIn, 3), modifiedAt: new Date().toISOString() },
-      (guard) => supplier.localWrites.cancelWrites(bookedStayOf(row), guard),
+      (guard) => supplier.localWrites.cancelWrites(bookedStayOf(bookingRecord(row)), guard),
       taking.writes,
     );
     expect(await applyChange(db, change)).toBe(false);
@@ -436,6 +474,10 @@ describe("a change is one event of the partner's log (issue 28 item 5)", () => {
     expect(data.after.checkOut).toBe(addDays(checkIn, 3));
     expect(data.after.rate.nights).toHaveLength(3);
     expect(data.before).not.toHaveProperty("checkIn");
+    // Amounts as the booking read shows them: chargeTotal in major units (the record's chargeTotalMinor is inside).
+    expect(data.before.chargeTotal).toBe(booking.chargeTotal);
+    expect(data.after.chargeTotal).toBe(committed.json.data.booking.chargeTotal);
+    expect(data.after).not.toHaveProperty("chargeTotalMinor");
     expect(data.priceDifference).toEqual(previewed.json.data.priceDifference);
     expect(data.checkOut).toBe(addDays(checkIn, 3));
   });
@@ -459,7 +501,12 @@ describe("a change never lowers what cancelling costs (issue 37 item 1)", () => 
       ? {
           refundable: false,
           cancelPenalties: [
-            { penaltyType: "NON_REFUNDABLE", currency: row!.currency, deadline, value: row!.charge_total },
+            {
+              penaltyType: "NON_REFUNDABLE",
+              currency: row!.currency,
+              deadline,
+              value: toMajor(row!.charge_total, row!.currency),
+            },
           ],
         }
       : { ...policy, cancelPenalties: policy.cancelPenalties.map((p: any) => ({ ...p, deadline })) };

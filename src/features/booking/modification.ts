@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { and, eq, lte } from "drizzle-orm";
 import { randomToken } from "../../platform/crypto/digest";
 import { database } from "../../platform/db/client";
@@ -20,7 +21,7 @@ import {
   sellingTotal,
   unmetAgeRule,
 } from "../supply";
-import { bookedRate, isLiveRoom, type StoredRoom, storedRooms } from "./booked-rate";
+import { bookedRate, isLiveRoom, type StoredRoom } from "./booked-rate";
 import { logBookingChange } from "./booking-events";
 import { applyChange, atVersion, stayChangedWrites, withEvent } from "./booking-writes";
 import { bookingView, partnerBooking } from "./bookings";
@@ -30,54 +31,118 @@ import {
   CHANGE_ATTEMPTS,
   cancelPenaltyAt,
   isOnOrAfterCheckIn,
-  parsePolicy,
   supplierOfBooking,
 } from "./cancel";
 import type { BookingDeps } from "./deps";
-import type { StayChange } from "./schemas";
+import {
+  type BookingRecord,
+  bookingColumns,
+  bookingJson,
+  decodeColumn,
+  decodeStored,
+  type StoredOccupancy,
+} from "./record";
+import { modificationPreviewRequestSchema, type StayChange } from "./schemas";
 import { offerTerms, stayFrom } from "./search";
-import { type BookingRow, bookingModifications } from "./tables";
+import { bookingModifications } from "./tables";
 
 /** A preview can be committed for this long. */
 export const MODIFICATION_PREVIEW_MINUTES = 15;
 
-type Pax = Record<string, unknown> & { age: number };
-type StoredOccupancy = { occupancyId: number; paxes: Pax[] };
+/** The fields of the record a change rewrites (in this order, as `booking.modified` reports them). */
+const changedFieldsSchema = z.object({
+  checkIn: z.string(),
+  checkOut: z.string(),
+  roomCode: z.string(),
+  ratePlanCode: z.string(),
+  roomCount: z.number(),
+  boardCode: z.string(),
+  chargeTotalMinor: z.number().int(),
+  rate: bookingJson.rate,
+  rooms: bookingJson.rooms,
+  cancelPolicy: bookingJson.cancelPolicy.nullable(),
+  holder: bookingJson.holder,
+  occupancies: bookingJson.occupancies,
+});
+type ChangedFields = z.infer<typeof changedFieldsSchema>;
 
-/** The columns a change rewrites, as the row keeps them. */
-type ChangedFields = Pick<
-  BookingRow,
-  | "checkIn"
-  | "checkOut"
-  | "roomCode"
-  | "ratePlanCode"
-  | "roomCount"
-  | "boardCode"
-  | "chargeTotal"
-  | "rate"
-  | "rooms"
-  | "cancelPolicy"
-  | "holder"
-  | "occupancies"
->;
-
-/** What a change makes of a booking: its new columns and what it costs, in the booking's currency. */
-type ModificationPlan = {
-  fields: ChangedFields;
-  priceDifference: number;
-  modificationFee: number;
+/**
+ * What a change makes of a booking: its new fields and what it costs, in the booking's currency
+ * (major units, as the answer shows them).
+ */
+const modificationPlanSchema = z.object({
+  fields: changedFieldsSchema,
+  priceDifference: z.number(),
+  modificationFee: z.number(),
   /** What cancelling the booking cost at the moment priced, before the change. */
-  penaltyDue: number;
+  penaltyDue: z.number(),
+});
+type ModificationPlan = z.infer<typeof modificationPlanSchema>;
+
+/** A stored preview (`booking_modifications.body`): version 2 holds record fields (money in minor units). */
+const previewBodyV2 = z.object({
+  v: z.literal(2),
+  change: modificationPreviewRequestSchema.shape.change,
+  plan: modificationPlanSchema,
+});
+
+/**
+ * Version 1, written before issue 38 and kept 15 minutes: the fields as row columns (JSON text,
+ * `chargeTotal` in major units), read into version 2 with the booking record's own decoders.
+ */
+const previewBodyV1 = z.object({
+  change: modificationPreviewRequestSchema.shape.change,
+  plan: modificationPlanSchema.extend({
+    fields: changedFieldsSchema
+      .omit({ chargeTotalMinor: true, rate: true, rooms: true, cancelPolicy: true, holder: true, occupancies: true })
+      .extend({
+        chargeTotal: z.number(),
+        rate: z.string(),
+        rooms: z.string(),
+        cancelPolicy: z.string().nullable(),
+        holder: z.string(),
+        occupancies: z.string(),
+      }),
+  }),
+});
+
+/** A stored preview of `booking`, in version 2's form whichever version it was stored in. */
+const previewBodyOf = (booking: BookingRecord, previewId: string, text: string): z.infer<typeof previewBodyV2> => {
+  const stored = decodeStored<z.infer<typeof previewBodyV1> | z.infer<typeof previewBodyV2>>(
+    `booking ${booking.reference}: preview ${previewId}`,
+    text,
+    { 1: previewBodyV1, 2: previewBodyV2 },
+  );
+  if ("v" in stored) return stored;
+  const { chargeTotal, rate, rooms, cancelPolicy, holder, occupancies, ...plain } = stored.plan.fields;
+  const column = <T>(name: keyof typeof bookingJson, value: string, format: z.ZodType<T>) =>
+    decodeColumn(booking.reference, `${name} of preview ${previewId}`, value, { 1: format });
+  return {
+    v: 2,
+    change: stored.change,
+    plan: {
+      ...stored.plan,
+      fields: {
+        ...plain,
+        chargeTotalMinor: toMinor(chargeTotal, booking.currency),
+        rate: column("rate", rate, bookingJson.rate),
+        rooms: column("rooms", rooms, bookingJson.rooms),
+        cancelPolicy: cancelPolicy === null ? null : column("cancelPolicy", cancelPolicy, bookingJson.cancelPolicy),
+        holder: column("holder", holder, bookingJson.holder),
+        occupancies: column("occupancies", occupancies, bookingJson.occupancies),
+      },
+    },
+  };
 };
 
 const fieldError = (code: ErrorCode, field: string, message: string) =>
   new ApiError(code, `${field}: ${message}`, { field });
 
 /** Only a confirmed booking, whole, before its check-in date, is changed (cancelled, pending, held, expired: 409). */
-const assertModifiable = (booking: BookingRow, now: number) => {
+const assertModifiable = (booking: BookingRecord, now: number) => {
   if (booking.status !== "success")
     throw new ApiError("booking_not_modifiable", `Booking cannot be modified. Current status: ${booking.status}`);
-  if (storedRooms(booking).some((room) => !isLiveRoom(room)))
+  if (booking.rooms.some((room) => !isLiveRoom(room)))
     throw new ApiError(
       "booking_not_modifiable",
       "Booking cannot be modified: some of its rooms are cancelled. Cancel the rest and book again",
@@ -87,7 +152,7 @@ const assertModifiable = (booking: BookingRow, now: number) => {
 };
 
 /** One room code and one rate plan code per room of a stored booking (a single-type booking repeats its codes). */
-const codesPerRoom = (booking: BookingRow) => {
+const codesPerRoom = (booking: BookingRecord) => {
   const rooms = booking.roomCode.split(MIXED_PRODUCT_SEPARATOR);
   const plans = booking.ratePlanCode.split(MIXED_PRODUCT_SEPARATOR);
   return Array.from({ length: booking.roomCount }, (_, i) => ({
@@ -146,7 +211,7 @@ const modificationFeeOf = (due: number, dueAfter: number, priceDifference: numbe
 const planModification = async (
   deps: BookingDeps,
   connection: CoreConnection,
-  booking: BookingRow,
+  booking: BookingRecord,
   change: StayChange,
   now: number,
 ): Promise<ModificationPlan> => {
@@ -165,8 +230,8 @@ const planModification = async (
   const checkIn = change.checkIn ?? booking.checkIn;
   const checkOut = change.checkOut ?? booking.checkOut;
   const occupancies: StoredOccupancy[] = change.occupancies
-    ? change.occupancies.map((o, i) => ({ occupancyId: o.occupancyId ?? i + 1, paxes: o.paxes as Pax[] }))
-    : (JSON.parse(booking.occupancies) as StoredOccupancy[]);
+    ? change.occupancies.map((o, i) => ({ occupancyId: o.occupancyId ?? i + 1, paxes: o.paxes }))
+    : booking.occupancies;
   const ids = occupancies.map((o) => o.occupancyId);
   if (new Set(ids).size !== ids.length)
     throw fieldError("invalid_request", "change.occupancies", "each occupancyId must be different");
@@ -232,20 +297,18 @@ const planModification = async (
     ratePlanCode: ref.ratePlanCode,
     roomCount: rooms.length,
     boardCode: offer.boardCode,
-    chargeTotal: offer.rate.chargeTotal,
-    rate: JSON.stringify(offer.rate),
-    rooms: JSON.stringify(rooms),
-    cancelPolicy: JSON.stringify(offer.cancelPolicy),
-    holder: change.holder
-      ? JSON.stringify({ name: change.holder.name, surName: change.holder.surName })
-      : booking.holder,
-    occupancies: JSON.stringify(occupancies),
+    chargeTotalMinor: toMinor(offer.rate.chargeTotal, booking.currency),
+    rate: offer.rate,
+    rooms,
+    cancelPolicy: offer.cancelPolicy,
+    holder: change.holder ? { name: change.holder.name, surName: change.holder.surName } : booking.holder,
+    occupancies,
   };
   const currency = booking.currency;
   const bookedSelling = toMinor(sellingTotal(bookedRate(booking), booking.paymentType), currency);
   const newSelling = toMinor(sellingTotal(offer.rate, booking.paymentType), currency);
   const difference = newSelling - bookedSelling;
-  const due = costToCancelAt(parsePolicy(booking.cancelPolicy), bookedSelling, currency, now);
+  const due = costToCancelAt(booking.cancelPolicy, bookedSelling, currency, now);
   const dueAfter = costToCancelAt(offer.cancelPolicy, newSelling, currency, now);
   return {
     fields,
@@ -256,18 +319,15 @@ const planModification = async (
 };
 
 /** The booking as a plan makes it, at `modifiedAt`. */
-const changedRow = (booking: BookingRow, plan: ModificationPlan, modifiedAt: string): BookingRow => ({
+const changedRow = (booking: BookingRecord, plan: ModificationPlan, modifiedAt: string): BookingRecord => ({
   ...booking,
   ...plan.fields,
   modifiedAt,
-  modificationFees: toMajor(
-    toMinor(booking.modificationFees, booking.currency) + toMinor(plan.modificationFee, booking.currency),
-    booking.currency,
-  ),
+  modificationFeesMinor: booking.modificationFeesMinor + toMinor(plan.modificationFee, booking.currency),
   version: booking.version + 1,
 });
 
-const amountsOf = (booking: BookingRow, plan: ModificationPlan) => ({
+const amountsOf = (booking: BookingRecord, plan: ModificationPlan) => ({
   priceDifference: { currency: booking.currency, amount: plan.priceDifference },
   modificationFee: { currency: booking.currency, amount: plan.modificationFee },
   penaltyDue: { currency: booking.currency, amount: plan.penaltyDue },
@@ -294,7 +354,7 @@ export const previewModification = async (
       bookingReference,
       bookingVersion: booking.version,
       expiresAt,
-      body: JSON.stringify({ change, plan }),
+      body: JSON.stringify({ v: 2, change, plan }),
     })
     .run();
   return {
@@ -305,18 +365,24 @@ export const previewModification = async (
   };
 };
 
-const JSON_COLUMNS = new Set(["rate", "rooms", "cancelPolicy", "holder", "occupancies"]);
-
-/** What a change changed, as `booking.modified` reports it: each changed field before and after (JSON columns read). */
-const beforeAndAfter = (booking: BookingRow, fields: ChangedFields) => {
+/**
+ * What a change changed, as `booking.modified` reports it: each changed field before and after, by
+ * the names and in the units of the booking read (`chargeTotal` in major units).
+ */
+const beforeAndAfter = (booking: BookingRecord, fields: ChangedFields) => {
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    const old = booking[key as keyof ChangedFields];
-    if (old === value) continue;
-    const read = (v: unknown) => (JSON_COLUMNS.has(key) && typeof v === "string" ? JSON.parse(v) : v);
-    before[key] = read(old);
-    after[key] = read(value);
+  for (const key of changedFieldsSchema.keyof().options) {
+    const old = booking[key];
+    const value = fields[key];
+    if (JSON.stringify(old) === JSON.stringify(value)) continue;
+    if (key === "chargeTotalMinor") {
+      before.chargeTotal = toMajor(booking.chargeTotalMinor, booking.currency);
+      after.chargeTotal = toMajor(fields.chargeTotalMinor, booking.currency);
+    } else {
+      before[key] = old;
+      after[key] = value;
+    }
   }
   return { before, after };
 };
@@ -325,22 +391,23 @@ const beforeAndAfter = (booking: BookingRow, fields: ChangedFields) => {
  * A policy's terms: its penalties and deadlines, except a non-refundable one's deadline, which is
  * the moment it was priced ("from booking"), so a preview and its commit never share it.
  */
-const policyTerms = (text: string) => {
-  const policy = parsePolicy(text);
-  if (!policy || policy.refundable) return text;
-  return JSON.stringify({ ...policy, cancelPenalties: policy.cancelPenalties.map(({ deadline: _, ...p }) => p) });
-};
+const policyTerms = (policy: CancelPolicy | null) =>
+  JSON.stringify(
+    !policy || policy.refundable
+      ? policy
+      : { ...policy, cancelPenalties: policy.cancelPenalties.map(({ deadline: _, ...p }) => p) },
+  );
 
 /** Whether two plans charge the same, to the cent, for the same rooms and policy terms. */
 const samePrice = (a: ModificationPlan, b: ModificationPlan) =>
-  a.fields.rate === b.fields.rate &&
-  policyTerms(a.fields.cancelPolicy!) === policyTerms(b.fields.cancelPolicy!) &&
+  JSON.stringify(a.fields.rate) === JSON.stringify(b.fields.rate) &&
+  policyTerms(a.fields.cancelPolicy) === policyTerms(b.fields.cancelPolicy) &&
   a.priceDifference === b.priceDifference &&
   a.modificationFee === b.modificationFee &&
   a.penaltyDue === b.penaltyDue;
 
 /** 409: the preview no longer holds; `current` is what the change costs now (null: it cannot be made now). */
-const outdated = (booking: BookingRow, preview: ModificationPlan, current: ModificationPlan | null, why: string) =>
+const outdated = (booking: BookingRecord, preview: ModificationPlan, current: ModificationPlan | null, why: string) =>
   new ApiError("modification_outdated", `${why} since the preview: preview the change again`, {
     preview: amountsOf(booking, preview),
     current: current ? amountsOf(booking, current) : null,
@@ -350,7 +417,7 @@ const outdated = (booking: BookingRow, preview: ModificationPlan, current: Modif
 const currentPlan = async (
   deps: BookingDeps,
   connection: CoreConnection,
-  booking: BookingRow,
+  booking: BookingRecord,
   change: StayChange,
   now: number,
 ) => {
@@ -393,8 +460,8 @@ export const commitModification = async (
       .get();
     if (!preview)
       throw new ApiError("modification_preview_not_found", `No preview ${previewId} of booking ${bookingReference}`);
-    const { change, plan } = JSON.parse(preview.body) as { change: StayChange; plan: ModificationPlan };
-    const answer = (row: BookingRow, modifiedAt: string) => ({
+    const { change, plan } = previewBodyOf(booking, previewId, preview.body);
+    const answer = (row: BookingRecord, modifiedAt: string) => ({
       previewId,
       modifiedAt,
       ...amountsOf(row, plan),
@@ -417,7 +484,7 @@ export const commitModification = async (
     // planModification refused any other supplier.
     if (!hasLocalWrites(supplier)) throw new Error(`${supplier.name} takes no changes`);
     const accommodation = (await accommodationByCode(db, booking.accommodationCode))!;
-    const stay = changedStay(plan.fields.checkIn, plan.fields.checkOut, JSON.parse(plan.fields.occupancies), now);
+    const stay = changedStay(plan.fields.checkIn, plan.fields.checkOut, plan.fields.occupancies, now);
     const taking = await supplier.localWrites
       .bookWrites(
         accommodation,
@@ -429,7 +496,7 @@ export const commitModification = async (
     if (!taking) throw outdated(booking, plan, null, "Availability changed");
     const modifiedAt = new Date(now).toISOString();
     const after = changedRow(booking, plan, modifiedAt);
-    const bookedCodes = storedRooms(booking).map((room) => room.code);
+    const bookedCodes = booking.rooms.map((room) => room.code);
     const release = (guard: Parameters<typeof supplier.localWrites.cancelWrites>[1]) =>
       supplier.localWrites.cancelWrites(bookedStayOf(booking), guard, bookedCodes.length > 0 ? bookedCodes : undefined);
     const logged = logBookingChange(db, "booking.modified", after, now, {
@@ -445,11 +512,7 @@ export const commitModification = async (
             db,
             booking,
             previewId,
-            {
-              ...plan.fields,
-              modifiedAt,
-              modificationFees: after.modificationFees,
-            },
+            bookingColumns({ ...plan.fields, modifiedAt, modificationFeesMinor: after.modificationFeesMinor }),
             release,
             taking.writes,
           ),

@@ -1,10 +1,12 @@
 import { env } from "cloudflare:test";
 import { database } from "../../platform/db/client";
+import { toMinor } from "../../platform/money";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { call, OTHER_KEY, post } from "../../../test/support/api";
 import { bookBody, quoteOf, searchOne } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
+import { expectLogs } from "../../../test/support/expected-logs";
 import { expiredQuotes, QUOTE_TTL_SECONDS, quoteStore, type StoredQuote } from "./quote-store";
 
 beforeAll(async () => {
@@ -57,7 +59,7 @@ describe("quotes survive a KV miss (D1 copy)", () => {
       await env.DB.prepare("SELECT charge_total FROM bookings WHERE reference = ?")
         .bind(res.json.data.bookingReference)
         .first("charge_total"),
-    ).toBe(q.rate.chargeTotal);
+    ).toBe(toMinor(q.rate.chargeTotal, q.rate.currency));
   });
 
   it("an altered quote id is refused, with and without a KV entry", async () => {
@@ -100,6 +102,33 @@ describe("quotes survive a KV miss (D1 copy)", () => {
     const store = quoteStore(env.CACHE, database(env.DB));
     expect((await store.get(q.id, Date.now() + 29 * 60_000))?.quote.id).toBe(q.id);
     expect(await store.get(q.id, Date.now() + 30 * 60_000 + 1000)).toBeNull();
+  });
+
+  it("a stored quote that does not decode is logged by its id and refused as invalid; nothing is booked (issue 38)", async () => {
+    const q = await quoteOf(await searchOne("US000008"));
+    const body = JSON.parse((await storedRow(q.id))!.body);
+    // A charge without its amount, in both copies: decoded with zod, never trusted after two fields.
+    const damaged = JSON.stringify({
+      ...body,
+      quote: { ...body.quote, rate: { ...body.quote.rate, charges: [{ type: "TAX", code: "X" }] } },
+    });
+    await env.CACHE.put(`quote:${q.id}`, damaged);
+    await env.DB.prepare("UPDATE quotes SET body = ? WHERE id = ?").bind(damaged, q.id).run();
+    const logged = expectLogs("error");
+    const res = await post("/api/book", bookBody(q, "lag-damaged"));
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe(INVALID);
+    const lines = logged.map((line) => JSON.parse(line));
+    expect(lines).toContainEqual({
+      level: "error",
+      event: "stored_quote_damaged",
+      error: expect.stringMatching(
+        new RegExp(`^stored quote ${q.id} does not decode: quote\\.rate\\.charges\\.0\\.description: `),
+      ),
+    });
+    expect(
+      await env.DB.prepare("SELECT count(*) n FROM bookings WHERE partner_reference = 'lag-damaged'").first("n"),
+    ).toBe(0);
   });
 
   it("another partner cannot book my quote from the D1 copy", async () => {

@@ -1,51 +1,75 @@
+import { z } from "zod";
 import { and, eq, gt, lte } from "drizzle-orm";
 import { randomToken } from "../../platform/crypto/digest";
 import { database, type Db } from "../../platform/db/client";
-import type { OfferRef, Stay } from "../supply";
+import { PAYMENT_TYPES } from "../supply";
+import { bookingJson, DamagedRecord, decodeStored } from "./record";
 import type { QuoteView } from "./schemas";
 import { quotes } from "./tables";
 
 /** Quotes live 30 minutes (spec 3.2), kept in KV with expirationTtl and in D1 with expires_at. */
 export const QUOTE_TTL_SECONDS = 1800;
 
-export type StoredQuote = {
-  v: 1;
-  partnerId: string;
-  connectionId: string;
-  /** Supplier metadata: which supplier and product to book. */
-  supplier?: { name: string } & OfferRef;
-  stay: Stay;
+/**
+ * A quote as kept for book, version 1 (money in major units, as the quote answered it). Read back
+ * it is decoded with zod (`storedQuoteV1`), as a booking's record is (record.ts): what book uses of
+ * it, checked; a later version joins `QUOTE_FORMATS` and is read alongside.
+ */
+const storedQuoteV1 = z.object({
+  v: z.literal(1),
+  partnerId: z.string(),
+  connectionId: z.string(),
+  /** Supplier metadata: which supplier and product to book (absent: book refuses it, missing_supplier_metadata). */
+  supplier: z
+    .object({
+      name: z.string(),
+      roomCode: z.string(),
+      ratePlanCode: z.string(),
+      upstreamOptionId: z.string().optional(),
+      upstreamAccessCode: z.string().optional(),
+    })
+    .optional(),
+  stay: z.object({ checkIn: z.string(), checkOut: z.string(), rooms: z.array(z.array(z.number())) }),
   /** The partner's occupancy id per room (absent in quotes stored before they existed: positions). */
-  occupancyRefIds?: number[];
-  accommodationCode: string;
-  expiresAt: number;
-  /** The public quote as returned (its rate is the rate snapshot the booking charges). */
-  quote: QuoteView;
-};
+  occupancyRefIds: z.array(z.number()).optional(),
+  accommodationCode: z.string(),
+  expiresAt: z.number(),
+  /** Of the public quote as returned, what book takes from it (its rate is the snapshot the booking charges). */
+  quote: z.object({
+    id: z.string(),
+    // Absent: book refuses it (missing_rate_snapshot).
+    rate: bookingJson.fullRate.optional(),
+    // A quote stored before payment types (issue 27) was MerchantPay.
+    paymentType: z.enum(PAYMENT_TYPES).optional(),
+    boardCode: z.string(),
+    cancelPolicy: bookingJson.cancelPolicy.nullable().optional(),
+    rooms: bookingJson.rooms.optional(),
+  }),
+});
+const QUOTE_FORMATS = { 1: storedQuoteV1 };
+
+/** A quote as read back for book. */
+export type StoredQuote = z.infer<typeof storedQuoteV1>;
+/** A quote as kept: the whole public quote. */
+export type QuoteToStore = Omit<StoredQuote, "quote"> & { quote: QuoteView };
 
 const key = (quoteId: string) => `quote:${quoteId}`;
 
 /** An unguessable id: 24 random bytes. */
 export const newQuoteId = () => `qt_${randomToken(24)}`;
 
-/** A stored quote that is well formed and not past its own clock, else null. */
-const usable = (stored: unknown, now: number): StoredQuote | null => {
-  const quote = stored as StoredQuote | null;
-  if (
-    !quote ||
-    typeof quote !== "object" ||
-    quote.v !== 1 ||
-    typeof quote.expiresAt !== "number" ||
-    now >= quote.expiresAt
-  )
-    return null;
-  return quote;
-};
-
-const parsed = (json: string | null) => {
+/**
+ * A stored quote that decodes and is not past its own clock, else null. One that does not decode is
+ * logged (its id and what is wrong) and read as absent: the partner quotes again, nothing is booked on it.
+ */
+const usable = (quoteId: string, json: string | null, now: number): StoredQuote | null => {
+  if (json === null) return null;
   try {
-    return json === null ? null : (JSON.parse(json) as unknown);
-  } catch {
+    const quote = decodeStored(`stored quote ${quoteId}`, json, QUOTE_FORMATS);
+    return now < quote.expiresAt ? quote : null;
+  } catch (error) {
+    if (!(error instanceof DamagedRecord)) throw error;
+    console.error(JSON.stringify({ level: "error", event: "stored_quote_damaged", error: error.message }));
     return null;
   }
 };
@@ -55,7 +79,7 @@ const parsed = (json: string | null) => {
  * seen the write yet) does not lose it. Both copies expire with the quote.
  */
 export const quoteStore = (kv: KVNamespace, db: Db) => ({
-  async put(quoteId: string, quote: StoredQuote) {
+  async put(quoteId: string, quote: QuoteToStore | StoredQuote) {
     const body = JSON.stringify(quote);
     const row = { partnerId: quote.partnerId, expiresAt: quote.expiresAt, body };
     await Promise.all([
@@ -70,14 +94,14 @@ export const quoteStore = (kv: KVNamespace, db: Db) => ({
   /** The stored quote, or null when absent, expired (also by its own clock) or unreadable. */
   async get(quoteId: string, now: number): Promise<StoredQuote | null> {
     if (!/^qt_[A-Za-z0-9_-]{32}$/.test(quoteId)) return null;
-    const cached = usable(await kv.get(key(quoteId), "json").catch(() => null), now);
+    const cached = usable(quoteId, await kv.get(key(quoteId)).catch(() => null), now);
     if (cached) return cached;
     const row = await db
       .select({ body: quotes.body })
       .from(quotes)
       .where(and(eq(quotes.id, quoteId), gt(quotes.expiresAt, now)))
       .get();
-    return usable(parsed(row?.body ?? null), now);
+    return usable(quoteId, row?.body ?? null, now);
   },
 });
 

@@ -21,7 +21,7 @@ import { percentOfMinor, toMajor, toMinor } from "../../platform/money";
 import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
 import { readOptionId } from "./option-token";
-import { newQuoteId, QUOTE_TTL_SECONDS, quoteStore, type StoredQuote } from "./quote-store";
+import { newQuoteId, QUOTE_TTL_SECONDS, type QuoteToStore, quoteStore } from "./quote-store";
 import { upstreamOptionOf } from "./upstream-options";
 import { type PriceRise, withinPriceRise } from "./price-rise";
 import type { QuoteRequest } from "./schemas";
@@ -198,7 +198,7 @@ export const priceQuote = async (
     requestId: meta.requestId,
     responseTime: Math.max(0, Date.now() - meta.startedAt),
   };
-  const stored: StoredQuote = {
+  const stored: QuoteToStore = {
     v: 1,
     partnerId: connection.partnerId,
     connectionId: connection.id,

@@ -2,14 +2,15 @@ import { and, asc, eq, lte } from "drizzle-orm";
 import { SupplierFailure, type BookingLookup, callSupplier } from "../supply";
 import { logBookingChange } from "./booking-events";
 import { bookingDeps, type BookingDeps } from "./deps";
-import { type BookingRow, bookings } from "./tables";
+import { type BookingRecord, bookingRecord } from "./record";
+import { bookings } from "./tables";
 
 /** A pending booking is asked about once it is this old: its supplier has had time to finish it. */
 export const SETTLE_PENDING_AFTER_MS = 60_000;
 /** Bookings asked about per run; the rest wait for the next run. */
 const SETTLE_BATCH = 50;
 
-const log = (event: string, booking: BookingRow, detail: string) =>
+const log = (event: string, booking: BookingRecord, detail: string) =>
   console.error(
     JSON.stringify({ level: "warn", event, reference: booking.reference, supplier: booking.supplier, detail }),
   );
@@ -21,7 +22,7 @@ const log = (event: string, booking: BookingRow, detail: string) =>
  * taken here, so nothing is given back). True when this call settled it; a supplier that cannot be
  * asked or cannot answer now leaves it pending (false), and so does a settler that lost the race.
  */
-export const settleBooking = async (deps: BookingDeps, booking: BookingRow, now: number): Promise<boolean> => {
+export const settleBooking = async (deps: BookingDeps, booking: BookingRecord, now: number): Promise<boolean> => {
   const supplier = await deps.supply.named(booking.supplier);
   if (!supplier?.bookingByReference) {
     log("pending_booking_unsettleable", booking, "the supplier cannot be asked by client reference");
@@ -82,7 +83,7 @@ export const settlePendingBookings = async (
     .orderBy(asc(bookings.createdAt))
     .limit(SETTLE_BATCH);
   let settled = 0;
-  for (const booking of pending) if (await settleBooking(deps, booking, now)) settled += 1;
+  for (const row of pending) if (await settleBooking(deps, bookingRecord(row), now)) settled += 1;
   return settled;
 };
 

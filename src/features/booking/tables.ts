@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { partners } from "../../platform/db/schema";
-import { connections } from "../connections";
+// A foreign key names the table itself (the one import of another room's tables.ts; lint allows it).
+import { connections } from "../connections/tables";
 import type { SqlRow } from "../../platform/db/sql-row";
 
 /** Every status a booking can have (docs/api-decisions.md, "Issue 28: partial cancel and holds"). */
@@ -40,7 +41,8 @@ export const bookings = sqliteTable(
     roomCount: integer("room_count").notNull(),
     boardCode: text("board_code").notNull(),
     currency: text("currency").notNull(),
-    chargeTotal: real("charge_total").notNull(),
+    // Money columns are integer minor units of `currency` (platform/money.ts); the record (record.ts) names them *Minor.
+    chargeTotal: integer("charge_total").notNull(),
     // Who takes the money (issue 27): PayAtProperty charges nothing at booking (charge_total 0).
     paymentType: text("payment_type", { enum: ["MerchantPay", "PayAtProperty"] })
       .notNull()
@@ -58,7 +60,7 @@ export const bookings = sqliteTable(
     hotelConfirmationNumber: text("hotel_confirmation_number"),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
     cancelledAt: text("cancelled_at"),
-    cancelPrice: real("cancel_price"),
+    cancelPrice: integer("cancel_price"),
     // A hold (bookCriteria.hold): when its rooms go back unless committed first; null for a plain booking.
     holdExpiresAt: text("hold_expires_at"),
     // Bumped by every change of the row after booking (a room cancelled, a hold committed or expired):
@@ -69,7 +71,7 @@ export const bookings = sqliteTable(
     // The last change of the stay (POST /api/bookings/:ref/modifications); null until changed.
     modifiedAt: text("modified_at"),
     // The fees of its changes so far (a stay shortened inside a penalty window), in `currency`.
-    modificationFees: real("modification_fees").notNull().default(0),
+    modificationFees: integer("modification_fees").notNull().default(0),
   },
   (t) => [
     uniqueIndex("bookings_partner_reference").on(t.partnerId, t.partnerReference),

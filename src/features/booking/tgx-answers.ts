@@ -3,11 +3,10 @@ import type { CoreConnection } from "../connections";
 import type { ErrorCode } from "../../platform/http/errors";
 import { type CancelPolicy, DEFAULT_SUPPLIER_TIMEOUT_MS, type ProviderTransaction, supplyOptionsOf } from "../supply";
 import { bookedRate, bookedRooms } from "./booked-rate";
-import { parsePolicy } from "./cancel";
 import type { TgxBookingDetail } from "./tgx-flow-schemas";
 import type { TgxError } from "./tgx-schemas";
 import { ENGLISH, penaltyOf, priceOf } from "./tgx-search";
-import type { BookingRow } from "./tables";
+import type { BookingRecord } from "./record";
 
 /**
  * What the Hotel-X shaped quote, book and cancel share: their settings read as supply options,
@@ -149,7 +148,7 @@ export const cancelPolicyOf = (policy: CancelPolicy, checkIn: string) => {
  * missing (lost, late) and `ON_REQUEST` once the upstream gave it a booking id without confirming;
  * a hold is `PENDING_COMMIT`, a lapsed hold `CANCELLED`.
  */
-const statusOf = (row: BookingRow): TgxBookingDetail["status"] => {
+const statusOf = (row: BookingRecord): TgxBookingDetail["status"] => {
   switch (row.status) {
     case "success":
       return "OK";
@@ -166,12 +165,9 @@ const statusOf = (row: BookingRow): TgxBookingDetail["status"] => {
   }
 };
 
-type Guests = Array<{ occupancyId: number; paxes: Array<{ age: number }> }>;
-
 /** A booking as Hotel-X's `HotelBookingDetail`: the booking read of /api/bookings, in Hotel-X's names. */
-export const bookingDetailOf = (row: BookingRow): TgxBookingDetail => {
-  const holder = JSON.parse(row.holder) as { name: string; surName: string };
-  const policy = parsePolicy(row.cancelPolicy);
+export const bookingDetailOf = (row: BookingRecord): TgxBookingDetail => {
+  const { holder, cancelPolicy: policy } = row;
   return {
     reference: {
       client: row.partnerReference,
@@ -187,7 +183,7 @@ export const bookingDetailOf = (row: BookingRow): TgxBookingDetail => {
       hotelCode: row.accommodationCode,
       hotelName: row.accommodationName,
       boardCode: row.boardCode,
-      occupancies: (JSON.parse(row.occupancies) as Guests).map((o) => ({
+      occupancies: row.occupancies.map((o) => ({
         id: o.occupancyId,
         paxes: o.paxes.map((p) => ({ age: p.age })),
       })),
@@ -222,7 +218,7 @@ export type BookingNames = {
  * Whether every name sent is the booking's: `accessCode` is this request's connection code and
  * the booking was made on it; hotel, client, supplier and hotel references and dates are its own.
  */
-export const namesBooking = (row: BookingRow, connection: CoreConnection, names: BookingNames) => {
+export const namesBooking = (row: BookingRecord, connection: CoreConnection, names: BookingNames) => {
   const ref = names.reference;
   return [
     names.accessCode === undefined ||

@@ -6,7 +6,8 @@ import type { CoreConnection } from "../connections";
 import { partnerBooking } from "./bookings";
 import { type BookingNames, bookingDetailOf, namesBooking } from "./tgx-answers";
 import type { TgxError } from "./tgx-schemas";
-import { type BookingRow, bookings } from "./tables";
+import { type BookingRecord, bookingRecord } from "./record";
+import { bookings } from "./tables";
 
 /** At most this many bookings answer one search by dates (newest first); a warning says when more matched. */
 export const MAX_BOOKINGS_BY_DATES = 200;
@@ -30,7 +31,7 @@ const notFound = (what: string): TgxError => ({
 /** The partner's booking each reference names (by client reference, else by supplier reference), all its names matching. */
 const byReferences = async (db: Db, connection: CoreConnection, criteria: BookingCriteria) => {
   const { hotelCode, references } = criteria.references!;
-  const found: BookingRow[] = [];
+  const found: BookingRecord[] = [];
   for (const reference of references) {
     const key = reference.client
       ? eq(bookings.partnerReference, reference.client)
@@ -43,8 +44,9 @@ const byReferences = async (db: Db, connection: CoreConnection, criteria: Bookin
       .from(bookings)
       .where(and(eq(bookings.partnerId, connection.partnerId), key))
       .get();
-    if (row && namesBooking(row, connection, { accessCode: criteria.accessCode, hotelCode, reference }))
-      found.push(row);
+    const booking = row ? bookingRecord(row) : null;
+    if (booking && namesBooking(booking, connection, { accessCode: criteria.accessCode, hotelCode, reference }))
+      found.push(booking);
   }
   return found;
 };
@@ -65,12 +67,13 @@ const byDates = async (db: Db, connection: CoreConnection, criteria: BookingCrit
     if (criteria.accessCode !== String(connection.code)) return [];
     conditions.push(eq(bookings.connectionId, connection.id));
   }
-  return db
+  const rows = await db
     .select()
     .from(bookings)
     .where(and(...conditions))
     .orderBy(desc(bookings.createdAt), desc(bookings.reference))
     .limit(MAX_BOOKINGS_BY_DATES + 1);
+  return rows.map(bookingRecord);
 };
 
 /**

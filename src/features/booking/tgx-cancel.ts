@@ -17,7 +17,7 @@ import {
 } from "./tgx-answers";
 import type { TgxCancelRequest, TgxCancelResponse } from "./tgx-flow-schemas";
 import { amountPrice } from "./tgx-search";
-import type { BookingRow } from "./tables";
+import type { BookingRecord } from "./record";
 
 type Input = TgxCancelRequest["input"];
 type Cancelled = Awaited<ReturnType<typeof cancelBooking>>;
@@ -28,7 +28,7 @@ type Cancelled = Awaited<ReturnType<typeof cancelBooking>>;
  * other field sent must be the booking's (`namesBooking`); whatever does not match, another
  * partner's booking included, is not found.
  */
-const bookingNamed = async (db: Db, connection: CoreConnection, input: Input): Promise<BookingRow> => {
+const bookingNamed = async (db: Db, connection: CoreConnection, input: Input): Promise<BookingRecord> => {
   const client = input.reference?.client;
   const notFound = () =>
     new ApiError(

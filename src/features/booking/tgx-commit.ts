@@ -10,7 +10,8 @@ import { commitOnce } from "./hold";
 import { bookingDetailOf, flowSupplyOf, hotelxErrorOf, languageWarnings, namesBooking } from "./tgx-answers";
 import type { TgxCommitRequest } from "./tgx-flow-schemas";
 import type { TgxError } from "./tgx-schemas";
-import { type BookingRow, bookings } from "./tables";
+import { type BookingRecord, bookingRecord } from "./record";
+import { bookings } from "./tables";
 
 type Input = TgxCommitRequest["input"];
 
@@ -19,15 +20,17 @@ type Input = TgxCommitRequest["input"];
  * else `reference.supplier`, made on the connection `accessCode` names, which must be this
  * request's. Whatever does not match, another partner's booking included, is not found.
  */
-const holdNamed = async (db: Db, connection: CoreConnection, input: Input): Promise<BookingRow> => {
+const holdNamed = async (db: Db, connection: CoreConnection, input: Input): Promise<BookingRecord> => {
   const { client, supplier } = input.reference ?? {};
-  const row = client
-    ? await findBookingByPartnerReference(db, connection.partnerId, client)
-    : await db
-        .select()
-        .from(bookings)
-        .where(and(eq(bookings.partnerId, connection.partnerId), eq(bookings.supplierReference, supplier!)))
-        .get();
+  const bySupplier = async () => {
+    const found = await db
+      .select()
+      .from(bookings)
+      .where(and(eq(bookings.partnerId, connection.partnerId), eq(bookings.supplierReference, supplier!)))
+      .get();
+    return found ? bookingRecord(found) : null;
+  };
+  const row = client ? await findBookingByPartnerReference(db, connection.partnerId, client) : await bySupplier();
   if (!row || !namesBooking(row, connection, { accessCode: input.accessCode, reference: input.reference }))
     throw new ApiError(
       "booking_not_found",

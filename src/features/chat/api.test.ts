@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/support/api";
 import { readOptionId } from "../booking/option-token";
+import { toMinor } from "../../platform/money";
 import { stayNights } from "../../platform/time/zoned-time";
 import {
   act,
@@ -326,7 +327,8 @@ describe("explicit actions (section 6)", () => {
       .all<{ reference: string; holder: string; charge_total: number }>();
     expect(results).toHaveLength(1);
     expect(results[0]!.reference).toBe(done.json.data.result.artifacts.booking.bookingId);
-    expect(results[0]!.charge_total).toBe(option.rate.chargeTotal);
+    // Stored in minor units of the booking's currency.
+    expect(results[0]!.charge_total).toBe(toMinor(option.rate.chargeTotal, option.rate.currency));
     // One event per distinct key, none for failures.
     const events = (await chat("GET", `/sessions/${id}`)).json.data.events;
     expect(events.map((e: any) => [e.kind, e.resultStatus])).toEqual([
@@ -609,7 +611,7 @@ describe("explicit actions (section 6)", () => {
         expect(answer.json.data.result.artifacts.booking.totalPrice).toBe(
           changed.result.artifacts.priceChange.currentTotal,
         );
-        expect(rows).toEqual([{ charge_total: changed.result.artifacts.priceChange.currentTotal }]);
+        expect(rows).toEqual([{ charge_total: toMinor(changed.result.artifacts.priceChange.currentTotal, "USD") }]);
       } else {
         expect(answer.json.data.result.status).toBe("error");
         expect(rows).toEqual([]);
@@ -976,7 +978,7 @@ describe("upstream", () => {
       expect(booked.result.artifacts.booking).toMatchObject({ totalPrice: 200, currency: "EUR" });
       expect(await paymentOf(id)).toMatchObject({
         status: "success",
-        charge_total: 200,
+        charge_total: 20000, // minor units: 200.00 EUR
         payment_type: "MerchantPay",
         payment_card: null,
       });

@@ -1,6 +1,6 @@
-import type { BookingRow } from "../booking";
+import type { BookingStatus } from "../booking";
 
-export type BookingStatus = BookingRow["status"];
+export type { BookingStatus };
 
 type StatusWords = {
   /** The booking page's heading. */

@@ -572,9 +572,7 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
         hotelName: existing.accommodationName,
         ...bookedPrice(bookedRate(existing), existing.paymentType),
         confirmationUrl: await bookingPageUrl(ctx, existing.reference),
-        cancelPolicy: describeCancelPolicy(
-          existing.cancelPolicy ? (JSON.parse(existing.cancelPolicy) as CancelPolicy) : null,
-        ),
+        cancelPolicy: describeCancelPolicy(existing.cancelPolicy),
       },
       existing.status,
     );

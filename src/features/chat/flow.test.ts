@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { call, post } from "../../../test/support/api";
 import { act, attachBody, chat, NEW_YORK, say, startSession, tokenOf, attachCard } from "../../../test/support/chat";
+import { toMinor } from "../../platform/money";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 50 });
@@ -126,7 +127,7 @@ describe("the conversation of spec 3.5 over HTTP", () => {
       reference: booking.bookingId,
       status: "success",
       partner_reference: `chat-${id}-1`,
-      charge_total: entries[1].totalPrice,
+      charge_total: toMinor(entries[1].totalPrice, "USD"),
     });
     expect(JSON.parse(rows[0]!.holder)).toEqual({ name: "Ada", surName: "Lovelace" });
     // The booking is a real one: POST-side reads see it.
@@ -202,7 +203,7 @@ describe("the conversation of spec 3.5 over HTTP", () => {
     expect(await env.DB.prepare("SELECT count(*) n FROM quotes WHERE partner_id = 'demo'").first<number>("n")).toBe(
       quotesBefore!,
     );
-    expect(booking.charge_total).toBe(cheapest.totalPrice);
+    expect(booking.charge_total).toBe(toMinor(cheapest.totalPrice, "USD"));
   });
 
   it("decline: no ends in error with nothing booked", async () => {

@@ -1,12 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { accommodations } from "../content";
+import { accommodationDocument } from "../content";
 import { apiRoute } from "../../platform/http/api-route";
 import { featureRouter } from "../../platform/http/router";
 import { escapeHtml, htmlPage } from "../../platform/http/html-page";
 import { opensBookingPage } from "./booking-page-token";
 import { stayNights } from "../../platform/time/zoned-time";
-import { bookedRate, bookings } from "../booking";
+import { bookedRate, bookingByReference } from "../booking";
 import type { Rate } from "../supply";
 import { minorUnitDigits } from "../../platform/money";
 import { describeCancelPolicy } from "./conversation";
@@ -83,30 +82,12 @@ const bookingPage = apiRoute({
   },
 });
 
-type Content = {
-  address?: { address?: string; city?: string; state?: string; postalCode?: string };
-  localizedDescription?: Array<{ content?: Array<{ type: string; content: string }> }>;
-  amenities?: string[];
-  checkInPolicy?: { checkInFrom?: string; checkOutUntil?: string };
-};
-
 /** Public pages behind the links chat hands out, mounted at /chat. */
 export const chatPages = featureRouter()
   .openapi(accommodationPage, async (c) => {
-    const row = await c.var.db
-      .select({
-        name: accommodations.name,
-        type: accommodations.type,
-        city: accommodations.city,
-        state: accommodations.state,
-        starRating: accommodations.starRating,
-        content: accommodations.content,
-      })
-      .from(accommodations)
-      .where(eq(accommodations.code, c.req.valid("param").code))
-      .get();
+    const row = await accommodationDocument(c.var.db, c.req.valid("param").code);
     if (!row) return c.html(htmlPage("Not found", "<h1>Accommodation not found</h1>"), 404);
-    const content = JSON.parse(row.content) as Content;
+    const content = row.document;
     const general = content.localizedDescription?.[0]?.content?.find((d) => d.type === "GENERAL")?.content ?? "";
     const address = content.address;
     return c.html(
@@ -127,25 +108,9 @@ export const chatPages = featureRouter()
     if (!token || !(await opensBookingPage(c.get("services").pageKeys, token, bookingReference))) {
       return c.html(htmlPage("Not found", "<h1>Booking not found</h1>"), 404);
     }
-    const row = await c.var.db
-      .select({
-        reference: bookings.reference,
-        status: bookings.status,
-        accommodationName: bookings.accommodationName,
-        checkIn: bookings.checkIn,
-        checkOut: bookings.checkOut,
-        currency: bookings.currency,
-        chargeTotal: bookings.chargeTotal,
-        rate: bookings.rate,
-        cancelPolicy: bookings.cancelPolicy,
-        holder: bookings.holder,
-        hotelConfirmationNumber: bookings.hotelConfirmationNumber,
-      })
-      .from(bookings)
-      .where(eq(bookings.reference, bookingReference))
-      .get();
+    const row = await bookingByReference(c.var.db, bookingReference);
     if (!row) return c.html(htmlPage("Not found", "<h1>Booking not found</h1>"), 404);
-    const holder = JSON.parse(row.holder) as { name: string; surName: string };
+    const holder = row.holder;
     const nights = stayNights(row.checkIn, row.checkOut).length;
     const words = BOOKING_STATUS_WORDS[row.status];
     const rate = bookedRate(row);
@@ -157,7 +122,7 @@ export const chatPages = featureRouter()
 <dt>Hotel</dt><dd>${escapeHtml(row.accommodationName)}</dd><dt>Guest</dt><dd>${escapeHtml(guestShortName(holder))}</dd>
 <dt>Stay</dt><dd>${escapeHtml(row.checkIn)} to ${escapeHtml(row.checkOut)} (${nights} night${nights === 1 ? "" : "s"})</dd>
 ${charged(rate)}${dueAtHotel(rate)}
-<dt>Cancellation</dt><dd>${escapeHtml(describeCancelPolicy(row.cancelPolicy ? JSON.parse(row.cancelPolicy) : null))}</dd></dl>`,
+<dt>Cancellation</dt><dd>${escapeHtml(describeCancelPolicy(row.cancelPolicy))}</dd></dl>`,
       ),
       200,
     );

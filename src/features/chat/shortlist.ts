@@ -1,6 +1,4 @@
-import { count, min, sql } from "drizzle-orm";
-import type { Db } from "../../platform/db/client";
-import { accommodations } from "../content";
+import { cityCentre } from "../content";
 import { ApiError } from "../../platform/http/api-error";
 import { accommodationsByCodes, haversineKm, type PaymentType } from "../supply";
 import type { CoreConnection } from "../connections";
@@ -68,22 +66,6 @@ export const roomsFor = (slots: SearchSlots): number[][] => {
   for (let i = 0; i < adults; i++) rooms[i % count]!.push(30);
   for (const [i, age] of (slots.childrenAges ?? []).entries()) rooms[i % count]!.push(age);
   return rooms;
-};
-
-/** A city in the content: the centre of its hotels. Case-insensitive exact city name. */
-const cityCentre = async (db: Db, phrase: string) => {
-  const row = await db
-    .select({
-      city: min(accommodations.city),
-      // drizzle's avg() reads back a string; the mean is a number.
-      lat: sql<number | null>`avg(${accommodations.latitude})`,
-      lng: sql<number | null>`avg(${accommodations.longitude})`,
-      n: count(),
-    })
-    .from(accommodations)
-    .where(sql`${accommodations.city} = ${phrase.trim()} COLLATE NOCASE`)
-    .get();
-  return row && row.n > 0 && row.city ? { city: row.city, lat: row.lat!, lng: row.lng! } : null;
 };
 
 /**

@@ -11,6 +11,5 @@ export {
 export type { Page } from "./connections";
 export { partnerConnectionRoutes } from "./routes";
 export { API_TYPES, CONNECTION_TYPES, connectionSchema } from "./schemas";
-export { connections } from "./tables";
 export { getUpstream, removeUpstream, setUpstream, upstreamFor } from "./upstreams";
 export type { Upstream } from "./upstreams";

@@ -159,6 +159,15 @@ export const feeSchedulesOf = async (db: Db, subjects: FeeSubject[]): Promise<Ma
 };
 
 /**
+ * The stored schedules as an SQL fragment for a statement that reads more at once (supply's search
+ * reads them with its selection and nights, one round trip): one row per accommodation whose code
+ * `codes` (an SQL subquery) yields and that has a stored schedule: `lead` (leading columns, each
+ * followed by a comma), its code, its schedule JSON (read it with feeScheduleOf), `padding` NULLs.
+ */
+export const storedFeeSchedulesSql = (codes: string, lead: string, padding: number) =>
+  `SELECT ${lead}accommodation_code, schedule${", NULL".repeat(padding)} FROM accommodation_fees WHERE accommodation_code IN (${codes})`;
+
+/**
  * Operator: replaces an accommodation's taxes and fees (the defaults no longer apply); the next
  * search prices with them (nothing on the pricing path caches an operator's schedule: only the
  * derived defaults are memoized, and they never change).

@@ -1,6 +1,12 @@
 export { contentRoutes } from "./routes";
-export { accommodations } from "./tables";
+export { accommodationDocument, accommodationFacts, cityCentre } from "./accommodation-reads";
+export type { AccommodationColumns } from "./accommodation-reads";
 export { FEE_SCHEDULE_CURRENCY, defaultFeeSchedule, feeScheduleOf } from "./fee-schedule";
 export type { FeeBasis, FeeSchedule, FeeSubject, FeeType, MandatoryFee, OptionalFee } from "./fee-schedule";
-export { feeScheduleInputSchema, feeScheduleSchema, feeSchedulesOf, replaceFeeSchedule } from "./fees";
-export { accommodationFees } from "./tables";
+export {
+  feeScheduleInputSchema,
+  feeScheduleSchema,
+  feeSchedulesOf,
+  replaceFeeSchedule,
+  storedFeeSchedulesSql,
+} from "./fees";

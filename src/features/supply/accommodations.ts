@@ -1,9 +1,7 @@
 // Raw SQL: FTS5 name search, the geo grid walk and the selection a search reads (one statement with the night overrides)
 import type { Db } from "../../platform/db/client";
-import { eq } from "drizzle-orm";
 import { CELLS_PER_DEGREE, GRID_COLUMNS, gridCell, gridRowOf } from "./geo-grid";
-import { accommodations } from "../content";
-import type { SqlRow } from "../../platform/db/sql-row";
+import { accommodationFacts, type AccommodationColumns } from "../content";
 import type { AccommodationSelection, SupplyAccommodation } from "./supplier";
 
 /**
@@ -32,7 +30,7 @@ export const HIT_COLUMNS = [
   "star_rating",
   "timezone",
 ] as const;
-export type HitRow = Pick<SqlRow<typeof accommodations>, (typeof HIT_COLUMNS)[number]>;
+export type HitRow = Pick<AccommodationColumns, (typeof HIT_COLUMNS)[number]>;
 
 const COLUMNS = HIT_COLUMNS.map((c) => `a.${c}`).join(", ");
 const PLAIN_COLUMNS = HIT_COLUMNS.join(", ");
@@ -75,15 +73,8 @@ export const accommodationsByCodes = (db: Db, codes: string[]) => read(db, byCod
 /** The accommodations of our content index a selection names (an upstream is asked for their codes). */
 export const accommodationsOf = (db: Db, selection: AccommodationSelection) => read(db, sqlSelectionOf(selection));
 
-export const accommodationByCode = async (db: Db, code: string): Promise<SupplyAccommodation | null> => {
-  const { name, type, country, latitude, longitude, starRating, timezone } = accommodations;
-  const found = await db
-    .select({ code: accommodations.code, name, type, country, latitude, longitude, starRating, timezone })
-    .from(accommodations)
-    .where(eq(accommodations.code, code))
-    .get();
-  return found ?? null;
-};
+export const accommodationByCode = (db: Db, code: string): Promise<SupplyAccommodation | null> =>
+  accommodationFacts(db, code);
 
 const EARTH_RADIUS_KM = 6371.0088;
 const toRad = (deg: number) => (deg * Math.PI) / 180;

@@ -2,6 +2,7 @@
 import type { Db } from "../../platform/db/client";
 import { HIT_COLUMNS, accommodationOfRow, type HitRow, type SqlSelection } from "./accommodations";
 import type { SqlRow } from "../../platform/db/sql-row";
+import { storedFeeSchedulesSql } from "../content";
 import type { Stay, SupplyAccommodation } from "./supplier";
 import type { ratePlanNights, roomNights } from "./tables";
 
@@ -36,7 +37,7 @@ const HIT = 0;
 const ROOM_NIGHT = 1;
 const PLAN_NIGHT = 2;
 const FEES = 3;
-// The operator's fee schedules (content's accommodation_fees); most accommodations have none.
+// The operator's fee schedules (content's SQL, read in this statement); most accommodations have none.
 const FEE_COLUMNS = ["accommodation_code", "schedule"] as const;
 const WIDTH = Math.max(HIT_COLUMNS.length, ROOM_NIGHT_COLUMNS.length, PLAN_NIGHT_COLUMNS.length, FEE_COLUMNS.length);
 const padded = (columns: readonly string[]) => [...columns, ...Array(WIDTH - columns.length).fill("NULL")].join(", ");
@@ -48,7 +49,7 @@ const searchSql = (selection: SqlSelection) => {
   return `${selection.hits} SELECT ${HIT}, seq, ${padded(HIT_COLUMNS)} FROM hits
     UNION ALL ${nights(ROOM_NIGHT, "room_nights", ROOM_NIGHT_COLUMNS)}
     UNION ALL ${nights(PLAN_NIGHT, "rate_plan_nights", PLAN_NIGHT_COLUMNS)}
-    UNION ALL SELECT ${FEES}, NULL, ${padded(FEE_COLUMNS)} FROM accommodation_fees WHERE accommodation_code IN (SELECT code FROM hits)
+    UNION ALL ${storedFeeSchedulesSql("SELECT code FROM hits", `${FEES}, NULL, `, WIDTH - FEE_COLUMNS.length)}
     ORDER BY 1, 2`;
 };
 

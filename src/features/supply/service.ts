@@ -1,7 +1,7 @@
 import { and, eq, gte, lt } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { isCheckViolation } from "../../platform/db/constraint";
-import { accommodations } from "../content";
+import { accommodationFacts } from "../content";
 import { ApiError } from "../../platform/http/api-error";
 import { catalogueFor, defaultRoomNightPrice, netPrice } from "./catalogue";
 import { upsertRatePlanNightRange, upsertRoomNightRange } from "./night-ranges";
@@ -12,10 +12,7 @@ const MAX_RANGE_NIGHTS = 366;
 const MAX_VIEW_NIGHTS = 62;
 
 const accommodation = async (db: Db, code: string) => {
-  const [row] = await db
-    .select({ code: accommodations.code, starRating: accommodations.starRating })
-    .from(accommodations)
-    .where(eq(accommodations.code, code));
+  const row = await accommodationFacts(db, code);
   if (!row) throw new ApiError("accommodation_not_found", "Accommodation not found");
   return { row, catalogue: catalogueFor(row.code, row.starRating) };
 };

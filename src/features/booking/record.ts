@@ -1,0 +1,269 @@
+import { z } from "zod";
+import type { RateTotals } from "../supply";
+import type { BookingRow, bookings } from "./tables";
+
+/**
+ * A booking as the code reads it: the `bookings` row with its JSON columns decoded, each with zod,
+ * once per read, here and nowhere else, and its money columns as integer minor units of `currency`
+ * (`chargeTotalMinor`, ...). Writes go back through `bookingColumns`. A row that does not decode is
+ * a server fault that names the booking and column (`DamagedBookingRecord`), never a cast.
+ *
+ * Format versions: each JSON column is stored in its version-1 form today (the bare value as it
+ * always was). A later form is stored as an object `{ "v": <n>, ... }`, and `FORMATS` of the column
+ * gains its decoder into the record's form; rows of every version are then read alongside.
+ */
+
+const penalty = z.object({
+  penaltyType: z.string(),
+  currency: z.string(),
+  deadline: z.string(),
+  value: z.number(),
+  supplierPenalty: z
+    .object({
+      penaltyType: z.string(),
+      value: z.number(),
+      currency: z.string(),
+      hoursBefore: z.number().optional(),
+      deadline: z.string().optional(),
+    })
+    .optional(),
+});
+// Key order is the order the code writes (supply's cancelPolicy, rate-lines.ts rateOfLines): a
+// decoded record serializes as it was stored, so the answers built from it are unchanged.
+const cancelPolicyV1 = z.object({ refundable: z.boolean(), cancelPenalties: z.array(penalty) });
+
+const chargeType = z.enum(["TAX", "FEE", "ROOM"]);
+/** A rate as stored: every itemized rate, or a rate stored before issue 27 (its four totals). */
+const rateV1 = z.object({
+  currency: z.string(),
+  baseRate: z.number(),
+  taxesAndFees: z.number(),
+  chargeTotal: z.number(),
+  charges: z
+    .array(
+      z.object({
+        type: chargeType,
+        code: z.string(),
+        description: z.string(),
+        amount: z.number(),
+        included: z.boolean(),
+      }),
+    )
+    .optional(),
+  dueAtProperty: z
+    .object({
+      amount: z.number(),
+      currency: z.string(),
+      amountInRateCurrency: z.number().optional(),
+      charges: z.array(
+        z.object({
+          type: chargeType,
+          code: z.string(),
+          description: z.string(),
+          amount: z.number(),
+          currency: z.string(),
+        }),
+      ),
+    })
+    .optional(),
+  totalStayPrice: z.number().optional(),
+  nights: z.array(z.object({ date: z.string(), baseRate: z.number(), taxesAndFees: z.number() })).optional(),
+  exchange: z.object({ currency: z.string(), rate: z.number() }).optional(),
+});
+
+/**
+ * One room as `bookings.rooms` keeps it: its own rate as booked, and once cancelled (alone or with
+ * the booking) when and at what penalty (its share of the booking's, cancel.ts; major units).
+ */
+const roomV1 = z.object({
+  occupancyRefId: z.number(),
+  code: z.string(),
+  description: z.string(),
+  rate: rateV1,
+  cancelledAt: z.string().optional(),
+  cancelPrice: z.number().optional(),
+});
+
+/**
+ * A guest as the partner sent it (names and whatever else it gave, in its order, echoed by the
+ * booking read): an object with a numeric age. Checked as it is, so its keys keep their order.
+ */
+const paxV1 = z.custom<Record<string, unknown> & { age: number }>(
+  (v) => typeof v === "object" && v !== null && !Array.isArray(v) && "age" in v && typeof v.age === "number",
+  "a guest has a numeric age",
+);
+const occupancyV1 = z.object({ occupancyId: z.number(), paxes: z.array(paxV1) });
+const holderV1 = z.object({ name: z.string(), surName: z.string() });
+/** The guaranteeing saved card of a PayAtProperty booking, masked; never card data. */
+const paymentCardV1 = z.object({ paymentMethodId: z.string(), brand: z.string(), last4: z.string() });
+
+export type StoredRoom = z.infer<typeof roomV1>;
+export type StoredOccupancy = z.infer<typeof occupancyV1>;
+export type BookingHolder = z.infer<typeof holderV1>;
+export type StoredCancelPolicy = z.infer<typeof cancelPolicyV1>;
+
+/** Each JSON column's current form (version 1), for a stored record that carries some of them (a quote, a preview). */
+export const bookingJson = {
+  rate: rateV1,
+  /** A rate with its whole breakdown (every rate priced since issue 27). */
+  fullRate: rateV1.required({ charges: true, dueAtProperty: true, totalStayPrice: true, nights: true }),
+  rooms: z.array(roomV1),
+  cancelPolicy: cancelPolicyV1,
+  holder: holderV1,
+  occupancies: z.array(occupancyV1),
+};
+
+/** The decoders of each JSON column, by format version (version 1: the bare value). */
+const FORMATS = {
+  rate: { 1: bookingJson.rate },
+  rooms: { 1: bookingJson.rooms },
+  cancelPolicy: { 1: bookingJson.cancelPolicy },
+  holder: { 1: bookingJson.holder },
+  occupancies: { 1: bookingJson.occupancies },
+  paymentCard: { 1: paymentCardV1 },
+};
+type Formats<T> = Readonly<Record<number, z.ZodType<T>>>;
+
+/**
+ * A stored record that does not decode: a server fault, never the partner's, logged with this
+ * message (what it is: the booking and column) and answered 500 with no part of the record.
+ */
+export class DamagedRecord extends Error {
+  constructor(what: string, why: string) {
+    super(`${what} does not decode: ${why}`);
+    this.name = "DamagedRecord";
+  }
+}
+
+const versionOf = (value: unknown): unknown =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && "v" in value ? value.v : 1;
+
+/** What zod found wrong, path by path. */
+const issuesOf = (error: z.ZodError) =>
+  error.issues.map((i) => `${i.path.join(".") || "(value)"}: ${i.message}`).join("; ");
+
+/** A stored JSON text (`what` names it in the error) decoded by the format of its version. */
+export const decodeStored = <T>(what: string, text: string, formats: Formats<T>): T => {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new DamagedRecord(what, "not JSON");
+  }
+  const version = versionOf(value);
+  const format = typeof version === "number" ? formats[version] : undefined;
+  if (!format) throw new DamagedRecord(what, `unknown format version ${String(version)}`);
+  const decoded = format.safeParse(value);
+  if (!decoded.success) throw new DamagedRecord(what, issuesOf(decoded.error));
+  return decoded.data;
+};
+
+/** One JSON column's text as the record's value, whatever format version it was stored in. */
+export const decodeColumn = <T>(reference: string, column: string, text: string, formats: Formats<T>): T =>
+  decodeStored(`booking ${reference}: column ${column}`, text, formats);
+
+const MONEY_AND_JSON = [
+  "rate",
+  "rooms",
+  "cancelPolicy",
+  "holder",
+  "occupancies",
+  "paymentCard",
+  "chargeTotal",
+  "cancelPrice",
+  "modificationFees",
+] as const;
+
+export type BookingRecord = Omit<BookingRow, (typeof MONEY_AND_JSON)[number]> & {
+  rate: RateTotals;
+  rooms: StoredRoom[];
+  cancelPolicy: StoredCancelPolicy | null;
+  holder: BookingHolder;
+  occupancies: StoredOccupancy[];
+  paymentCard: z.infer<typeof paymentCardV1> | null;
+  /** What was charged at booking, in minor units of `currency` (0 for a hold and a PayAtProperty booking). */
+  chargeTotalMinor: number;
+  /** The penalties of its cancellations so far, in minor units of `currency`; null until cancelled. */
+  cancelPriceMinor: number | null;
+  /** The fees of its changes so far, in minor units of `currency`. */
+  modificationFeesMinor: number;
+};
+
+/** A stored row as its record (the one decoding of its JSON columns). */
+export const bookingRecord = (row: BookingRow): BookingRecord => {
+  const { chargeTotal, cancelPrice, modificationFees, paymentCard, cancelPolicy, ...plain } = row;
+  return {
+    ...plain,
+    rate: decodeColumn(row.reference, "rate", row.rate, FORMATS.rate),
+    rooms: decodeColumn(row.reference, "rooms", row.rooms, FORMATS.rooms),
+    cancelPolicy:
+      cancelPolicy === null ? null : decodeColumn(row.reference, "cancelPolicy", cancelPolicy, FORMATS.cancelPolicy),
+    holder: decodeColumn(row.reference, "holder", row.holder, FORMATS.holder),
+    occupancies: decodeColumn(row.reference, "occupancies", row.occupancies, FORMATS.occupancies),
+    paymentCard:
+      paymentCard === null ? null : decodeColumn(row.reference, "paymentCard", paymentCard, FORMATS.paymentCard),
+    chargeTotalMinor: chargeTotal,
+    cancelPriceMinor: cancelPrice,
+    modificationFeesMinor: modificationFees,
+  };
+};
+
+type BookingColumns = Partial<typeof bookings.$inferInsert>;
+
+/** The columns that store (some fields of) a record: JSON columns in their current format, money as minor units. */
+export const bookingColumns = (fields: Partial<BookingRecord>): BookingColumns => {
+  const {
+    rate,
+    rooms,
+    cancelPolicy,
+    holder,
+    occupancies,
+    paymentCard,
+    chargeTotalMinor,
+    cancelPriceMinor,
+    modificationFeesMinor,
+    ...plain
+  } = fields;
+  const json = (value: unknown) => JSON.stringify(value);
+  return {
+    ...plain,
+    ...(rate !== undefined ? { rate: json(rate) } : {}),
+    ...(rooms !== undefined ? { rooms: json(rooms) } : {}),
+    ...(cancelPolicy !== undefined ? { cancelPolicy: cancelPolicy === null ? null : json(cancelPolicy) } : {}),
+    ...(holder !== undefined ? { holder: json(holder) } : {}),
+    ...(occupancies !== undefined ? { occupancies: json(occupancies) } : {}),
+    ...(paymentCard !== undefined ? { paymentCard: paymentCard === null ? null : json(paymentCard) } : {}),
+    ...(chargeTotalMinor !== undefined ? { chargeTotal: chargeTotalMinor } : {}),
+    ...(cancelPriceMinor !== undefined ? { cancelPrice: cancelPriceMinor } : {}),
+    ...(modificationFeesMinor !== undefined ? { modificationFees: modificationFeesMinor } : {}),
+  };
+};
+
+type BookingInsert = typeof bookings.$inferInsert;
+/** A booking about to be stored: its record fields without those the table fills (version, cancellation, change). */
+export type NewBooking = Omit<BookingInsert, (typeof MONEY_AND_JSON)[number]> &
+  Pick<
+    BookingRecord,
+    "rate" | "rooms" | "cancelPolicy" | "holder" | "occupancies" | "paymentCard" | "chargeTotalMinor"
+  >;
+
+/** The row that stores a new booking. */
+export const newBookingColumns = ({
+  rate,
+  rooms,
+  cancelPolicy,
+  holder,
+  occupancies,
+  paymentCard,
+  chargeTotalMinor,
+  ...plain
+}: NewBooking): BookingInsert => ({
+  ...plain,
+  chargeTotal: chargeTotalMinor,
+  paymentCard: paymentCard === null ? null : JSON.stringify(paymentCard),
+  rate: JSON.stringify(rate),
+  rooms: JSON.stringify(rooms),
+  cancelPolicy: cancelPolicy === null ? null : JSON.stringify(cancelPolicy),
+  holder: JSON.stringify(holder),
+  occupancies: JSON.stringify(occupancies),
+});
