@@ -50,7 +50,7 @@ export type BookingEventType = keyof typeof bookingEvents;
 /** What an event of `type` reports beside the booking: a modification's change and amounts, the rooms cancelled. */
 type ExtraOf<T extends BookingEventType> = Omit<z.input<(typeof bookingEvents)[T]["payload"]>, keyof BookingChange>;
 /** `extra` is required where the type declares more than the booking, and refused where it does not. */
-type ExtraArgs<T extends BookingEventType> = {} extends ExtraOf<T> ? [] : [extra: ExtraOf<T>];
+type ExtraArgs<T extends BookingEventType> = [keyof ExtraOf<T>] extends [never] ? [] : [extra: ExtraOf<T>];
 
 /** The booking row as it is after the change (what the event reports). */
 export type ChangedBooking = Pick<
