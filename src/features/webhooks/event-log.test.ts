@@ -18,7 +18,9 @@ import { z } from "@hono/zod-openapi";
 import { eq, sql } from "drizzle-orm";
 import { database } from "../../platform/db/client";
 import { partners } from "../../platform/db/schema";
+import type { EventCatalogue } from "./catalogue";
 import { EVENT_RETENTION_DAYS, eventWrites, expiredEvents, newEvent } from "./event-log";
+import { catalogueSchemas } from "./schemas";
 import { bookingEvents } from "../booking";
 import { bookingModified } from "../booking/schemas";
 
@@ -502,6 +504,10 @@ describe("migration event_log_any_event (issue 38): the log rebuilt with booking
     });
     // Out of the demo log again: the document's conformance check reads every event listed later in this file.
     await env.DB.prepare("DELETE FROM webhook_events WHERE id = ?").bind(note.id).run();
+    // The document says bookingReference may be null once, and only once, a declared event names no booking.
+    const nullable = (catalogue: EventCatalogue) =>
+      catalogueSchemas(catalogue).deliverySchema.shape.bookingReference.safeParse(null).success;
+    expect([nullable(notes), nullable(bookingEvents)]).toEqual([true, false]);
   });
 });
 
