@@ -3,7 +3,7 @@ import { apiRoute } from "./platform/http/api-route";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
-import { bookingRoutes, bookingWebhooks } from "./features/booking";
+import { bookingEvents, bookingRoutes } from "./features/booking";
 import { chatPages, chatRoutes } from "./features/chat";
 import { contentRoutes } from "./features/content";
 import { operatorRoutes, exchangeRateRoutes, holdLimitRoutes } from "./features/operators";
@@ -12,7 +12,7 @@ import { partnerConnectionRoutes } from "./features/connections";
 import { supplyRoutes } from "./features/supply";
 import { radarRoutes } from "./features/radar";
 import { paymentRoutes } from "./features/payments";
-import { eventRoutes, webhookRoutes } from "./features/webhooks";
+import { webhooksOf } from "./features/webhooks";
 import { failClosed } from "./platform/config/fail-closed";
 import { probeDatabase, withDb } from "./platform/db/client";
 import { ApiError } from "./platform/http/api-error";
@@ -102,10 +102,12 @@ export const createApp = ({ services = requestServices }: { services?: (env: Env
   app.route("/api/partner/v1/core-chat", chatRoutes);
   app.route("/chat", chatPages);
   app.route("/", paymentRoutes);
-  app.route("/api/partner/webhooks", webhookRoutes);
-  app.route("/", eventRoutes);
+  // The events webhooks deliver and the log lists are booking's, declared in its catalogue.
+  const events = webhooksOf(bookingEvents);
+  app.route("/api/partner/webhooks", events.webhookRoutes);
+  app.route("/", events.eventRoutes);
 
-  for (const webhook of bookingWebhooks) app.openAPIRegistry.registerWebhook(webhook);
+  for (const webhook of events.webhooks) app.openAPIRegistry.registerWebhook(webhook);
   // Three credentials, three schemes: a generated client asks for each apart and never sends one for another.
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
     type: "apiKey",

@@ -8,6 +8,7 @@ import type { WebhookMessage } from "../../src/features/webhooks/events";
 import { eventWrites, newEvent } from "../../src/features/webhooks/event-log";
 import { database } from "../../src/platform/db/client";
 import { bookingChange } from "../../src/features/booking/schemas";
+import { bookingEvents } from "../../src/features/booking";
 import { assertWebhookDocumented } from "./openapi-conformance";
 
 /** Shared helpers for the webhook tests (not a test file itself). */
@@ -89,6 +90,7 @@ export const refusingQueue = {
 export const logEvent = async (bookingReference: string, now = Date.now(), partnerId = "demo") => {
   const db = database(env.DB);
   const event = newEvent(
+    bookingEvents,
     {
       type: "booking.confirmed",
       partnerId,

@@ -8,6 +8,9 @@ import { OPERATOR } from "../../../test/support/sessions";
 import { addDays } from "../../platform/time/zoned-time";
 import { toMinor } from "../../platform/money";
 import { catalogueFor } from "../supply/catalogue";
+import type { Db } from "../../platform/db/client";
+import { newEvent } from "../webhooks";
+import { bookingEvents, type ChangedBooking, logBookingChange } from "./booking-events";
 import { cancelBooking } from "./cancel";
 import { bookingDeps } from "./deps";
 import { expiredHoldsTask } from "./hold";
@@ -503,6 +506,51 @@ describe("every change of a booking's life is one event of the partner's log (is
     const lapsing = (await bookRooms("US000010", 1, { hold: true, holdMinutes: 1 })).booking;
     expect(await runDurableObjectAlarm(env.HOLD_EXPIRY.getByName(lapsing.bookingReference))).toBe(true);
     expect((await logOf(lapsing.bookingReference)).types).toEqual(["booking.held", "booking.hold_expired"]);
+  });
+});
+
+const roomsCancelled = bookingEvents["booking.room_cancelled"];
+
+describe("the booking event catalogue: every event declared once, its payload checked when it is made (issue 38 item 5)", () => {
+  it.each(Object.entries(bookingEvents))(
+    "%s: its example is its declared payload, and it says what it means",
+    (_, declared) => {
+      expect(declared.payload.safeParse(declared.example).error).toBeUndefined();
+      expect(declared.description).toMatch(/\.$/);
+    },
+  );
+
+  it("refuses an event whose data is off its schema, naming the type and the field, before anything is written", () => {
+    const event = (data: typeof roomsCancelled.example) =>
+      newEvent(
+        bookingEvents,
+        { type: "booking.room_cancelled", partnerId: "demo", bookingReference: "BK1", partnerReference: "P1", data },
+        0,
+      );
+    expect(event(roomsCancelled.example).data).toEqual(roomsCancelled.example);
+    // What the types let through and the documented schema does not: a NaN amount, a date off the calendar.
+    expect(() => event({ ...roomsCancelled.example, roomsCancelPrice: Number.NaN })).toThrow(
+      /^Event booking\.room_cancelled: data does not match its declared schema \(roomsCancelPrice: /,
+    );
+    expect(() => event({ ...roomsCancelled.example, checkIn: "2027-02-30" })).toThrow(/\(checkIn: /);
+  });
+
+  it("types each emit by its entry: a missing, extra or wrong payload does not compile (tsc checks the lines below)", () => {
+    const emits = (db: Db, row: ChangedBooking) => [
+      logBookingChange(db, "booking.room_cancelled", row, 0, { rooms: [2], roomsCancelPrice: 0 }),
+      logBookingChange(db, "booking.confirmed", row, 0),
+      // @ts-expect-error booking.room_cancelled reports the rooms cancelled
+      logBookingChange(db, "booking.room_cancelled", row, 0),
+      // @ts-expect-error booking.confirmed reports the booking alone
+      logBookingChange(db, "booking.confirmed", row, 0, { rooms: [2] }),
+      // @ts-expect-error rooms are occupancyRefIds, numbers
+      logBookingChange(db, "booking.room_cancelled", row, 0, { rooms: ["2"], roomsCancelPrice: 0 }),
+      // @ts-expect-error booking.modified reports its amounts too
+      logBookingChange(db, "booking.modified", row, 0, { before: {}, after: {} }),
+      // @ts-expect-error not an event of the catalogue
+      logBookingChange(db, "booking.renamed", row, 0),
+    ];
+    expect(emits).toBeTypeOf("function");
   });
 });
 

@@ -1154,7 +1154,7 @@ export const modificationPreviewResponseSchema =
 export const modificationResponseSchema = envelopeSchema(modificationResultSchema).openapi("ModificationResponse");
 export type StayChange = z.infer<typeof modificationPreviewRequestSchema>["change"];
 
-/** An event's `data` (bookingEvent in booking-events.ts builds it): the booking after the change. */
+/** A booking event's `data` (bookingEvent in booking-events.ts builds it): the booking after the change. */
 export const bookingChangeSchema = z
   .object({
     bookingReference: z.string(),
@@ -1169,7 +1169,7 @@ export const bookingChangeSchema = z
     cancelPrice: z.number().optional().openapi({ description: "booking.cancelled: what cancelling cost" }),
   })
   .openapi("BookingChange");
-const CHANGE_EXAMPLE = {
+const CHANGE_EXAMPLE: z.input<typeof bookingChangeSchema> = {
   bookingReference: BOOKING_EXAMPLE.bookingReference,
   partnerReference: BOOKING_EXAMPLE.partnerReference,
   status: "success",
@@ -1180,14 +1180,14 @@ const CHANGE_EXAMPLE = {
   checkOut: BOOKING_EXAMPLE.checkOut,
   rate: RATE_EXAMPLE,
 };
-/** The data of a booking event, as `status` leaves the booking (`extra`: what the type adds). */
-export const bookingChange = (status: BookingStatus, extra: Record<string, unknown> = {}) => ({
-  schema: bookingChangeSchema,
+/** The data of a booking event, as `status` leaves the booking (`extra`: amounts the example shows otherwise). */
+export const bookingChange = (status: BookingStatus, extra: Partial<z.input<typeof bookingChangeSchema>> = {}) => ({
+  payload: bookingChangeSchema,
   example: { ...CHANGE_EXAMPLE, status, ...extra },
 });
 /** booking.room_cancelled's `data` (cancel.ts adds what was cancelled). */
 export const roomsCancelled = {
-  schema: bookingChangeSchema.extend({
+  payload: bookingChangeSchema.extend({
     rooms: z.array(z.number()).openapi({ description: "The occupancyRefIds cancelled" }),
     roomsCancelPrice: z.number(),
   }),
@@ -1196,7 +1196,7 @@ export const roomsCancelled = {
 const changedFields = z.record(z.string(), z.unknown());
 /** booking.modified's `data` (modification.ts adds the change and its amounts). */
 export const bookingModified = {
-  schema: bookingChangeSchema.extend({
+  payload: bookingChangeSchema.extend({
     before: changedFields.openapi({ description: "The fields the change altered, as they were" }),
     after: changedFields,
     ...modificationAmounts,

@@ -6,14 +6,14 @@ import { ApiError } from "../../platform/http/api-error";
 import { insertEndpointWithinCap } from "./endpoint-registration";
 import { checkEndpointUrl } from "../../platform/http/public-https-url";
 import type { CreateWebhook } from "./schemas";
-import { webhookDeliveries, webhookEndpoints, type WebhookEndpoint, type EventType } from "./tables";
+import { webhookDeliveries, webhookEndpoints, type WebhookEndpoint } from "./tables";
 
 /** Endpoints per partner: enough for production, staging and a few tools; more is a mistake. */
 export const MAX_ENDPOINTS_PER_PARTNER = 10;
 export const WEBHOOK_SECRET_PREFIX = "whsec_";
 const SECRET_PURPOSE = "webhook-signing-secret";
 
-export type WebhookView = { id: string; url: string; events: EventType[]; createdAt: string };
+export type WebhookView = { id: string; url: string; events: string[]; createdAt: string };
 
 /** What the deploy provides: the key material that seals secrets, and whether this is local development. */
 export type WebhookKeys = { secretKey: string; local: boolean };
@@ -21,7 +21,7 @@ export type WebhookKeys = { secretKey: string; local: boolean };
 export const webhookView = (row: WebhookEndpoint): WebhookView => ({
   id: row.id,
   url: row.url,
-  events: JSON.parse(row.events) as EventType[],
+  events: JSON.parse(row.events) as string[],
   createdAt: row.createdAt,
 });
 

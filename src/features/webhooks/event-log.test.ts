@@ -14,12 +14,17 @@ import {
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { demoAdminToken, md5, OPERATOR } from "../../../test/support/sessions";
 import { logEvent, receivedAt, subscribe } from "../../../test/support/webhooks";
+import { z } from "@hono/zod-openapi";
 import { eq, sql } from "drizzle-orm";
 import { database } from "../../platform/db/client";
 import { partners } from "../../platform/db/schema";
+import type { EventCatalogue } from "./catalogue";
 import { EVENT_RETENTION_DAYS, eventWrites, expiredEvents, newEvent } from "./event-log";
-import { EVENT_TYPES } from "./tables";
+import { catalogueSchemas } from "./schemas";
+import { bookingEvents } from "../booking";
 import { bookingModified } from "../booking/schemas";
+
+const EVENT_TYPES = Object.keys(bookingEvents);
 
 // The demo partner's log grows through the file; each test reads from where the log stood when it began.
 beforeAll(async () => {
@@ -325,6 +330,7 @@ describe("GET /api/events", () => {
     const after = await lastSequence();
     const event = (reference: string) =>
       newEvent(
+        bookingEvents,
         {
           type: "booking.modified",
           partnerId: "demo",
@@ -428,6 +434,80 @@ describe("retention", () => {
     await logEvent("BK-RET-7", now + 40 * day, "retention");
     expect((await events("?after=6", key)).json.data.events.map((e: Event) => e.sequence)).toEqual([7]);
     expect(await expiredEvents.run(env, new Date(now + 40 * day))).toBe(0);
+  });
+});
+
+describe("migration event_log_any_event (issue 38): the log rebuilt with booking_reference nullable", () => {
+  const snapshot = async () =>
+    (
+      await env.DB.batch([
+        env.DB.prepare("SELECT * FROM webhook_events ORDER BY id"),
+        env.DB.prepare("SELECT * FROM webhook_deliveries ORDER BY endpoint_id, event_id"),
+        env.DB.prepare(
+          "SELECT name, sql FROM sqlite_master WHERE tbl_name IN ('webhook_events', 'webhook_deliveries') ORDER BY name",
+        ),
+      ])
+    ).map((result) => result.results);
+
+  it("keeps every event, delivery and index and the deliveries' cascade; an event about no booking is logged", async () => {
+    await subscribe(await demoAdminToken(), "event-log-migration");
+    const logged = [await logEvent("BKMIGRATED1"), await logEvent("BKMIGRATED2")];
+    const before = await snapshot();
+    const deliveriesOf = (id: string) =>
+      env.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE event_id = ?").bind(id).first<number>("n");
+    expect(await deliveriesOf(logged[0]!.id)).toBe(1);
+    // Run again on the migrated tables: the same rebuild as on the deployed ones, which differ only by the NOT NULL it drops.
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.endsWith("_event_log_any_event.sql"));
+    await env.DB.batch(migration!.queries.map((query) => env.DB.prepare(query)));
+    // Nothing lost: a plain rebuild of webhook_events would have cascaded its DROP to every delivery.
+    expect(await snapshot()).toEqual(before);
+    expect((before[2] as { name: string }[]).map((row) => row.name)).toEqual([
+      "sqlite_autoindex_webhook_deliveries_1",
+      "sqlite_autoindex_webhook_events_1",
+      "webhook_deliveries",
+      "webhook_deliveries_endpoint_page",
+      "webhook_deliveries_event",
+      "webhook_deliveries_not_enqueued",
+      "webhook_events",
+      "webhook_events_partner",
+      "webhook_events_partner_sequence",
+    ]);
+    await env.DB.prepare("DELETE FROM webhook_events WHERE id = ?").bind(logged[0]!.id).run();
+    expect(await deliveriesOf(logged[0]!.id)).toBe(0);
+    expect(await deliveriesOf(logged[1]!.id)).toBe(1);
+
+    // A catalogue of another feature: its event names no booking, and webhooks logs it as it is.
+    const notes = {
+      "partner.noted": {
+        payload: z.object({ note: z.string() }),
+        example: { note: "hello" },
+        description: "A note.",
+        withoutBooking: true,
+      },
+    } as const;
+    const note = newEvent(
+      notes,
+      { type: "partner.noted", partnerId: "demo", bookingReference: null, partnerReference: "", data: { note: "hi" } },
+      Date.now(),
+    );
+    const db = database(env.DB);
+    const [first, ...rest] = eventWrites(db, note, { ifChanged: false });
+    await db.batch([first!, ...rest]);
+    const row = await env.DB.prepare("SELECT type, booking_reference, body FROM webhook_events WHERE id = ?")
+      .bind(note.id)
+      .first<{ type: string; booking_reference: string | null; body: string }>();
+    expect(row).toMatchObject({ type: "partner.noted", booking_reference: null });
+    expect(JSON.parse(row!.body)).toMatchObject({
+      type: "partner.noted",
+      bookingReference: null,
+      data: { note: "hi" },
+    });
+    // Out of the demo log again: the document's conformance check reads every event listed later in this file.
+    await env.DB.prepare("DELETE FROM webhook_events WHERE id = ?").bind(note.id).run();
+    // The document says bookingReference may be null once, and only once, a declared event names no booking.
+    const nullable = (catalogue: EventCatalogue) =>
+      catalogueSchemas(catalogue).deliverySchema.shape.bookingReference.safeParse(null).success;
+    expect([nullable(notes), nullable(bookingEvents)]).toEqual([true, false]);
   });
 });
 

@@ -4,18 +4,21 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { database, type Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { deleteInBatches } from "../../platform/upkeep";
-import { type EventType, partnerEventSequences, webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables";
+import { type EventCatalogue, checkEventData, type EventData } from "./catalogue";
+import { partnerEventSequences, webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables";
 
 /** Events are kept this long (upkeep `expired-events`); a cursor stays good at least as long. */
 export const EVENT_RETENTION_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** One state change of one of a partner's bookings, before it is logged (it has no sequence yet). */
+/** One event of a partner's (today: a state change of one of its bookings), before it is logged (it has no sequence yet). */
 export type PartnerEvent = {
   id: string;
-  type: EventType;
+  /** A name of the event catalogue. */
+  type: string;
   partnerId: string;
-  bookingReference: string;
+  /** The booking the event is about; null for an event about none. */
+  bookingReference: string | null;
   partnerReference: string;
   createdAt: string;
   /** The announcing feature's payload, logged and delivered as given. */
@@ -25,11 +28,22 @@ export type PartnerEvent = {
 /** An event as `GET /api/events` lists it and a webhook endpoint receives it. */
 export type LoggedEvent = Omit<PartnerEvent, "partnerId"> & { sequence: number };
 
-export const newEvent = (event: Omit<PartnerEvent, "id" | "createdAt">, now: number): PartnerEvent => ({
-  id: `evt_${crypto.randomUUID().replaceAll("-", "")}`,
-  createdAt: new Date(now).toISOString(),
-  ...event,
-});
+/**
+ * A new event of `type`, its `data` typed and checked by the emitting feature's `catalogue` (a
+ * payload off its declared schema throws: `checkEventData`).
+ */
+export const newEvent = <C extends EventCatalogue, T extends keyof C & string>(
+  catalogue: C,
+  event: Omit<PartnerEvent, "id" | "createdAt" | "type" | "data"> & { type: T; data: EventData<C, T> },
+  now: number,
+): PartnerEvent => {
+  checkEventData(catalogue, event.type, event.data);
+  return {
+    id: `evt_${crypto.randomUUID().replaceAll("-", "")}`,
+    createdAt: new Date(now).toISOString(),
+    ...event,
+  };
+};
 
 /**
  * The statements that append `event` to its partner's log, with one delivery per endpoint subscribed
@@ -100,7 +114,7 @@ export type EventPage = { events: LoggedEvent[]; nextCursor: string; hasMore: bo
 export const readEvents = async (
   db: Db,
   partnerId: string,
-  query: { after?: number; limit: number; types?: readonly EventType[] },
+  query: { after?: number; limit: number; types?: readonly string[] },
 ): Promise<EventPage> => {
   const [rows, [bounds]] = await db.batch([
     db

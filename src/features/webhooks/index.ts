@@ -1,10 +1,8 @@
+export { eventTypesOf } from "./catalogue";
+export type { EventCatalogue, EventData, EventDeclaration } from "./catalogue";
 export { deliverWebhooks } from "./delivery";
 export { EVENT_RETENTION_DAYS, eventWrites, expiredEvents, newEvent } from "./event-log";
 export type { LoggedEvent, PartnerEvent } from "./event-log";
-export { eventRoutes } from "./event-routes";
 export { publishEvent, webhookReenqueue } from "./events";
 export type { WebhookMessage, WebhookOutbox } from "./events";
-export { webhookRoutes } from "./routes";
-export { webhookOf } from "./schemas";
-export { EVENT_TYPES } from "./tables";
-export type { EventType } from "./tables";
+export { webhooksOf } from "./routes";
