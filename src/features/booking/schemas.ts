@@ -399,7 +399,14 @@ const nightPrice = z
   .object({
     date: calendarDate.openapi({ description: "The night (its check-in date)", example: "2027-03-10" }),
     baseRate: z.number(),
-    taxesAndFees: z.number().openapi({ description: "The included taxes and fees of this night" }),
+    taxesAndFees: z.number().openapi({
+      description:
+        "The included taxes and fees of this night; on a PayAtProperty rate every tax and fee of this night due at the property",
+    }),
+    currency: z
+      .string()
+      .optional()
+      .openapi({ description: "Present on a PayAtProperty rate: the property's currency" }),
   })
   .openapi("NightPrice", { example: RATE_EXAMPLE.nights[0] });
 export const rateSchema = z
@@ -414,7 +421,10 @@ export const rateSchema = z
       description:
         "chargeTotal plus what is due at the property, in the rate's currency: the all-in price a guest must see",
     }),
-    nights: z.array(nightPrice).openapi({ description: "Per night; they sum to baseRate and taxesAndFees exactly" }),
+    nights: z.array(nightPrice).openapi({
+      description:
+        "Per night, whoever collects it. MerchantPay: in the rate's currency, they sum to baseRate and taxesAndFees exactly. PayAtProperty: in the property's currency (currency), they sum to dueAtProperty exactly (baseRate to its ROOM charge, taxesAndFees to its other charges)",
+    }),
     exchange: exchange.optional(),
   })
   .openapi("Rate", {

@@ -29,15 +29,22 @@ export type DueAtProperty = {
   amountInRateCurrency?: number;
   charges: PropertyCharge[];
 };
-/** One night of a rate: its base and its included taxes and fees (the nights sum to the rate exactly). */
-export type NightPrice = { date: string; baseRate: number; taxesAndFees: number };
+/**
+ * One night of a rate, whoever collects it. Charged at booking (no `currency`): its base and
+ * included taxes and fees in the rate's currency (the nights sum to `baseRate` and
+ * `taxesAndFees`). Paid at the property (`currency`: the property's): its base and every tax and fee
+ * as the property collects them (the nights sum to the `ROOM` line and the other lines of `dueAtProperty`).
+ */
+export type NightPrice = { date: string; baseRate: number; taxesAndFees: number; currency?: string };
 
 /**
  * A price, exact to the minor unit (computed in whole minor units, money.ts): `baseRate +
  * taxesAndFees = chargeTotal` (what the partner is charged at booking), the included `charges` sum
- * to `taxesAndFees`, `totalStayPrice = chargeTotal + dueAtProperty` in the rate's currency, and
- * `nights` sum to `baseRate` and `taxesAndFees`. `exchange`: the hotel's currency and the rate
- * that converted its prices into `currency`.
+ * to `taxesAndFees`, `totalStayPrice = chargeTotal + dueAtProperty` in the rate's currency (the
+ * due charges' `amount`s, or `amountInRateCurrency`), and `nights` sum to `baseRate` and
+ * `taxesAndFees`, or for a rate paid at the property to `dueAtProperty` (NightPrice). What is due at
+ * the property is the property's own figures, never converted back from the rate's currency.
+ * `exchange`: the hotel's currency and the rate that converted its prices into `currency`.
  */
 export type Rate = {
   currency: string;
