@@ -2,7 +2,14 @@ import { z } from "@hono/zod-openapi";
 import { calendarDate, currencyCode, isoDate, personName, timestamp } from "../../platform/http/fields";
 import { envelopeSchema } from "../../platform/http/envelope";
 import { specMessage, unsupportedField } from "../../platform/http/validation";
-import { nameSearchCharacters, PAYMENT_TYPES, RATE_RULES, SALES_CHANNELS, VISIBILITY_TYPES } from "../supply";
+import {
+  CHARGE_TYPES,
+  nameSearchCharacters,
+  PAYMENT_TYPES,
+  RATE_RULES,
+  SALES_CHANNELS,
+  VISIBILITY_TYPES,
+} from "../supply";
 import { MAX_OPTION_ID_LENGTH } from "./option-token";
 import { BOOKING_STATUSES, type BookingStatus } from "./tables";
 
@@ -358,7 +365,7 @@ const exchange = z
     rate: z.number().openapi({ description: "Units of the rate's currency per unit of the hotel's" }),
   })
   .openapi("Exchange");
-const chargeType = z.enum(["TAX", "FEE", "ROOM"]).openapi({
+const chargeType = z.enum(CHARGE_TYPES).openapi({
   description: "A tax, a fee, or ROOM: the room's own price, due at the property on a PayAtProperty rate only",
 });
 const rateCharge = z

@@ -4,14 +4,16 @@
  * Hotel-X supplier (hotelx/hotelx-supplier.ts), or by both (`withEmbedded`), through `supplyDirectory`.
  */
 
+import { FEE_TYPES } from "../content";
 import type { RateAccess, RateRule, Visibility } from "./rate-rules";
 import type { SellingTerms } from "./selling-price";
 
 /**
- * A tax or a fee; `ROOM`: the room's own price, a charge only of a `PayAtProperty` rate (never
- * included: the property collects it, rate-lines.ts `payAtPropertyLines`).
+ * A tax or a fee (content's fee types); `ROOM`: the room's own price, a charge only of a
+ * `PayAtProperty` rate (never included: the property collects it, rate-lines.ts `payAtPropertyLines`).
  */
-export type ChargeType = "TAX" | "FEE" | "ROOM";
+export const CHARGE_TYPES = [...FEE_TYPES, "ROOM"] as const;
+export type ChargeType = (typeof CHARGE_TYPES)[number];
 /**
  * One tax or fee of a rate, in the rate's currency. `included`: charged at booking (part of
  * `taxesAndFees` and `chargeTotal`); otherwise due at the property (also in `dueAtProperty`).
