@@ -21,7 +21,7 @@ import {
   type RoomType,
 } from "./catalogue";
 import { nightOverrideReads, searchRead, type PlanNightRow, type RoomNightRow } from "./night-overrides";
-import { moneyIn, sumMinor } from "../../platform/money";
+import { moneyIn, sumMinor, toMajor } from "../../platform/money";
 import { feeScheduleOf, feeSchedulesOf, type FeeSchedule } from "../content";
 import { CURRENCY, feePlanOf, roomLines, type FeePlan } from "./inventory-price";
 import { addLines, payAtPropertyLines, rateOfLines, type RateLines } from "./rate-lines";
@@ -166,6 +166,14 @@ export const cancelPolicyFor = (
   return { refundable: true, cancelPenalties: [{ penaltyType: plan.cancellation.penalty, currency, deadline, value }] };
 };
 
+/**
+ * A night's stored price (whole cents) as the USD net the pricing multiplies by its factors; null
+ * when the night keeps its derived price. The net stays a USD number until the rate is minor units
+ * end to end (issue 38 item 1); each is exactly the price the operator set.
+ */
+const storedPrice = (row: { price_minor: number | null } | undefined): number | null =>
+  row?.price_minor == null ? null : toMajor(row.price_minor, CURRENCY);
+
 /** One room type and rate plan chosen for one occupancy. */
 type RoomPick = { room: RoomType; plan: RatePlan };
 
@@ -189,8 +197,8 @@ const nightlyNet = (
     const sold = roomNight?.sold ?? 0;
     if (roomNight?.stop_sell || planNight?.stop_sell) return null;
     if (allotment - sold < rooms) return null;
-    const roomPrice = roomNight?.price ?? roomNightPrice(catalogue, room, pricing.nightFactors[i]!);
-    nightly.push(planNight?.price ?? roomPrice * plan.priceFactor);
+    const roomPrice = storedPrice(roomNight) ?? roomNightPrice(catalogue, room, pricing.nightFactors[i]!);
+    nightly.push(storedPrice(planNight) ?? roomPrice * plan.priceFactor);
   }
   return nightly;
 };
