@@ -389,20 +389,43 @@ describe("one breakdown, exact to the minor unit, from search to cancellation pr
       ),
     ).toBe(m(rate.taxesAndFees));
     expect(m(rate.baseRate) + m(rate.taxesAndFees)).toBe(m(rate.chargeTotal));
-    expect(
-      total(
-        rate.nights.map((n: any) => n.baseRate),
-        currency,
-      ),
-    ).toBe(m(rate.baseRate));
-    expect(
-      total(
-        rate.nights.map((n: any) => n.taxesAndFees),
-        currency,
-      ),
-    ).toBe(m(rate.taxesAndFees));
     const property = rate.dueAtProperty.currency;
     expect(property).toBe("USD");
+    if (rate.nights.some((n: any) => n.currency !== undefined)) {
+      // Paid at the property (issue 38): its nights, in its currency, sum to what is due there.
+      expect(rate.nights.every((n: any) => n.currency === property)).toBe(true);
+      const room = rate.dueAtProperty.charges.find((c: any) => c.code === "ROOM");
+      expect(
+        total(
+          rate.nights.map((n: any) => n.baseRate),
+          property,
+        ),
+      ).toBe(room ? minorOf(room.amount, property) : 0);
+      expect(
+        total(
+          rate.nights.map((n: any) => n.taxesAndFees),
+          property,
+        ),
+      ).toBe(
+        total(
+          rate.dueAtProperty.charges.filter((c: any) => c.code !== "ROOM").map((c: any) => c.amount),
+          property,
+        ),
+      );
+    } else {
+      expect(
+        total(
+          rate.nights.map((n: any) => n.baseRate),
+          currency,
+        ),
+      ).toBe(m(rate.baseRate));
+      expect(
+        total(
+          rate.nights.map((n: any) => n.taxesAndFees),
+          currency,
+        ),
+      ).toBe(m(rate.taxesAndFees));
+    }
     expect(
       total(
         rate.dueAtProperty.charges.map((c: any) => c.amount),
@@ -439,18 +462,19 @@ describe("one breakdown, exact to the minor unit, from search to cancellation pr
         ),
       ).toBe(minorOf(charge.amount, currency));
     option.rate.nights.forEach((night: any, n: number) => {
+      const nightCurrency = night.currency ?? currency;
       expect(
         total(
           rates.map((r: any) => r.nights[n].baseRate),
-          currency,
+          nightCurrency,
         ),
-      ).toBe(minorOf(night.baseRate, currency));
+      ).toBe(minorOf(night.baseRate, nightCurrency));
       expect(
         total(
           rates.map((r: any) => r.nights[n].taxesAndFees),
-          currency,
+          nightCurrency,
         ),
-      ).toBe(minorOf(night.taxesAndFees, currency));
+      ).toBe(minorOf(night.taxesAndFees, nightCurrency));
     });
     // Penalties are on what is charged at booking (for a rate paid at the hotel: the stay, which the
     // guaranteed card answers for), never on fees due at the property on top.
@@ -589,6 +613,42 @@ describe("one breakdown, exact to the minor unit, from search to cancellation pr
     );
     // About 7 requests a run: more than the default 30 s on a loaded machine.
   }, 90_000);
+
+  it("a PayAtProperty option's dueAtProperty and nights are the property's figures, identical in every selling currency (issue 38)", async () => {
+    await setRates("USD", { EUR: 0.92, JPY: 151.3, KWD: 0.3071 });
+    const checkIn = inDays(45);
+    const codes = Array.from({ length: 10 }, (_, i) => ({ code: `US0000${String(i + 1).padStart(2, "0")}` }));
+    /** Per PayAtProperty option (hotel and product): what the property collects, and the nights, as searched in `currency`. */
+    const dueIn = async (currency: string) => {
+      const res = await post(
+        "/api/search",
+        searchBody(
+          { destinations: { accommodations: codes }, checkIn, checkOut: addDays(checkIn, 3) },
+          { settings: { access: { code: DEMO_CODE }, currency } },
+        ),
+      );
+      expect(res.status, res.text).toBe(200);
+      const due = new Map<string, unknown>();
+      for (const hotel of res.json.data.accommodations)
+        for (const option of hotel.options.filter((o: any) => o.paymentType === "PayAtProperty")) {
+          const atProperty = (rate: any) => {
+            const { amountInRateCurrency, ...figures } = rate.dueAtProperty;
+            expect(amountInRateCurrency === undefined).toBe(currency === "USD");
+            return { dueAtProperty: figures, nights: rate.nights };
+          };
+          due.set(`${hotel.code}~${option.id.split("~").slice(1, 4).join("~")}`, {
+            rate: atProperty(option.rate),
+            rooms: option.rooms.map((room: any) => atProperty(room.rate)),
+          });
+        }
+      return due;
+    };
+    const usd = await dueIn("USD");
+    expect(usd.size).toBeGreaterThan(0);
+    for (const figures of usd.values() as Iterable<any>)
+      expect(figures.rate.nights.every((n: any) => n.currency === "USD" && n.baseRate > 0)).toBe(true);
+    for (const currency of ["EUR", "JPY", "KWD"]) expect(await dueIn(currency), currency).toEqual(usd);
+  });
 
   it("a resort's fee is due at the property, in the hotel's currency, and in the all-in price in the rate's", async () => {
     await setRates("USD", { EUR: 0.92 });

@@ -317,7 +317,7 @@ describe("quote: section 7 messages", () => {
     const s = await searchOne("US000006");
     const room = s.option.rooms[0].code;
     await env.DB.prepare(
-      "insert into room_nights (accommodation_code, room_code, night, allotment, sold, price) values ('US000006', ?, ?, 5, 0, 5000)",
+      "insert into room_nights (accommodation_code, room_code, night, allotment, sold, price_minor) values ('US000006', ?, ?, 5, 0, 500000)",
     )
       .bind(room, s.checkIn)
       .run();
@@ -326,7 +326,7 @@ describe("quote: section 7 messages", () => {
     expect(risen.json.message).toBe("Price changed");
     expect(risen.json.details.previousTotal).toBe(s.option.rate.chargeTotal);
     expect(risen.json.details.currentTotal).toBeGreaterThan(s.option.rate.chargeTotal * 1.01);
-    await env.DB.prepare("update room_nights set price = 1 where accommodation_code = 'US000006'").run();
+    await env.DB.prepare("update room_nights set price_minor = 100 where accommodation_code = 'US000006'").run();
     const fallen = await post("/api/quote", quoteBody(s));
     expect(fallen.status).toBe(200);
     expect(fallen.json.data.rate.chargeTotal).toBeLessThan(s.option.rate.chargeTotal);

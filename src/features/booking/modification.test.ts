@@ -309,7 +309,7 @@ describe("change a booking with a preview", () => {
     // The hotel raises the price of the added night.
     const added = addDays(quote.checkIn, 2);
     await env.DB.prepare(
-      "INSERT INTO room_nights (accommodation_code, room_code, night, allotment, sold, price) VALUES (?1, ?2, ?3, 5, 0, 999) ON CONFLICT DO UPDATE SET price = 999",
+      "INSERT INTO room_nights (accommodation_code, room_code, night, allotment, sold, price_minor) VALUES (?1, ?2, ?3, 5, 0, 99900) ON CONFLICT DO UPDATE SET price_minor = 99900",
     )
       .bind("US000009", roomCode, added)
       .run();

@@ -43,7 +43,7 @@ describe("quotes survive a KV miss (D1 copy)", () => {
     // The hotel raises the price of that rate plan after the quote: the booking keeps the quoted price.
     for (const night of [inDays(30), inDays(31)]) {
       await env.DB.prepare(
-        "INSERT INTO rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price) VALUES (?, ?, ?, 0, 999)",
+        "INSERT INTO rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price_minor) VALUES (?, ?, ?, 0, 99900)",
       )
         .bind("US000003", stored.supplier!.ratePlanCode, night)
         .run();

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RateTotals } from "../supply";
+import { CHARGE_TYPES, type RateTotals } from "../supply";
 import type { BookingRow, bookings } from "./tables";
 
 /**
@@ -32,7 +32,7 @@ const penalty = z.object({
 // decoded record serializes as it was stored, so the answers built from it are unchanged.
 const cancelPolicyV1 = z.object({ refundable: z.boolean(), cancelPenalties: z.array(penalty) });
 
-const chargeType = z.enum(["TAX", "FEE", "ROOM"]);
+const chargeType = z.enum(CHARGE_TYPES);
 /** A rate as stored: every itemized rate, or a rate stored before issue 27 (its four totals). */
 const rateV1 = z.object({
   currency: z.string(),
@@ -67,7 +67,12 @@ const rateV1 = z.object({
     })
     .optional(),
   totalStayPrice: z.number().optional(),
-  nights: z.array(z.object({ date: z.string(), baseRate: z.number(), taxesAndFees: z.number() })).optional(),
+  // A PayAtProperty rate's nights carry the property's currency (issue 38); rates stored before do not.
+  nights: z
+    .array(
+      z.object({ date: z.string(), baseRate: z.number(), taxesAndFees: z.number(), currency: z.string().optional() }),
+    )
+    .optional(),
   exchange: z.object({ currency: z.string(), rate: z.number() }).optional(),
 });
 

@@ -2,7 +2,14 @@ import { z } from "@hono/zod-openapi";
 import { calendarDate, currencyCode, isoDate, personName, timestamp } from "../../platform/http/fields";
 import { envelopeSchema } from "../../platform/http/envelope";
 import { specMessage, unsupportedField } from "../../platform/http/validation";
-import { nameSearchCharacters, PAYMENT_TYPES, RATE_RULES, SALES_CHANNELS, VISIBILITY_TYPES } from "../supply";
+import {
+  CHARGE_TYPES,
+  nameSearchCharacters,
+  PAYMENT_TYPES,
+  RATE_RULES,
+  SALES_CHANNELS,
+  VISIBILITY_TYPES,
+} from "../supply";
 import { MAX_OPTION_ID_LENGTH } from "./option-token";
 import { BOOKING_STATUSES, type BookingStatus } from "./tables";
 
@@ -358,7 +365,7 @@ const exchange = z
     rate: z.number().openapi({ description: "Units of the rate's currency per unit of the hotel's" }),
   })
   .openapi("Exchange");
-const chargeType = z.enum(["TAX", "FEE", "ROOM"]).openapi({
+const chargeType = z.enum(CHARGE_TYPES).openapi({
   description: "A tax, a fee, or ROOM: the room's own price, due at the property on a PayAtProperty rate only",
 });
 const rateCharge = z
@@ -399,7 +406,14 @@ const nightPrice = z
   .object({
     date: calendarDate.openapi({ description: "The night (its check-in date)", example: "2027-03-10" }),
     baseRate: z.number(),
-    taxesAndFees: z.number().openapi({ description: "The included taxes and fees of this night" }),
+    taxesAndFees: z.number().openapi({
+      description:
+        "The included taxes and fees of this night; on a PayAtProperty rate every tax and fee of this night due at the property",
+    }),
+    currency: z
+      .string()
+      .optional()
+      .openapi({ description: "Present on a PayAtProperty rate: the property's currency" }),
   })
   .openapi("NightPrice", { example: RATE_EXAMPLE.nights[0] });
 export const rateSchema = z
@@ -414,7 +428,10 @@ export const rateSchema = z
       description:
         "chargeTotal plus what is due at the property, in the rate's currency: the all-in price a guest must see",
     }),
-    nights: z.array(nightPrice).openapi({ description: "Per night; they sum to baseRate and taxesAndFees exactly" }),
+    nights: z.array(nightPrice).openapi({
+      description:
+        "Per night, whoever collects it. MerchantPay: in the rate's currency, they sum to baseRate and taxesAndFees exactly. PayAtProperty: in the property's currency (currency), they sum to dueAtProperty exactly (baseRate to its ROOM charge, taxesAndFees to its other charges)",
+    }),
     exchange: exchange.optional(),
   })
   .openapi("Rate", {

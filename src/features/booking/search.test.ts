@@ -1481,7 +1481,13 @@ describe("payment types (issue 27)", () => {
     ]) {
       expect([rate.chargeTotal, rate.baseRate, rate.taxesAndFees]).toEqual([0, 0, 0]);
       expect(rate.charges.filter((c: any) => c.included)).toEqual([]);
-      expect(rate.nights.map((n: any) => [n.baseRate, n.taxesAndFees])).toEqual(twin.nights.map(() => [0, 0]));
+      // Each night as the property collects it (issue 38): USD hotel sold in USD, the twin's night to the cent,
+      // its taxes and fees due at the property included.
+      expect(rate.nights.map((n: any) => n.currency)).toEqual(twin.nights.map(() => "USD"));
+      expect(rate.nights.map((n: any) => n.baseRate)).toEqual(twin.nights.map((n: any) => n.baseRate));
+      expect(rate.nights.reduce((sum: number, n: any) => sum + cents(n.baseRate) + cents(n.taxesAndFees), 0)).toBe(
+        cents(rate.dueAtProperty.amount),
+      );
       expect(rate.totalStayPrice).toBe(twin.totalStayPrice);
       // USD hotel sold in USD: the whole stay in the property's currency, each charge of the twin itemized.
       expect(rate.dueAtProperty.currency).toBe("USD");
@@ -1588,6 +1594,9 @@ describe("payment types (issue 27)", () => {
       chargeTotal: 0,
       rate: pah.rate,
     });
+    // Its nights as priced, each in the property's currency: the stored record keeps them (issue 38).
+    expect(read.json.data.rate.nights.length).toBe(2);
+    expect(read.json.data.rate.nights.every((n: any) => n.currency === "USD" && n.baseRate > 0)).toBe(true);
     expect(JSON.stringify(read.json.data)).not.toMatch(/\d{12,}/);
     const byPartnerReference = await call("GET", "/api/bookings?partnerReference=pah-booked");
     expect(byPartnerReference.json.data).toMatchObject({

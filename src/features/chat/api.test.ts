@@ -591,9 +591,9 @@ describe("explicit actions (section 6)", () => {
       const option = await readOptionId(keyring(env.PAGE_TOKEN_SECRET), entry.optionId, "demo", Date.now());
       for (const night of stayNights(option.checkIn, option.checkOut)) {
         await env.DB.prepare(
-          "INSERT OR REPLACE INTO rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price) VALUES (?, ?, ?, 0, ?)",
+          "INSERT OR REPLACE INTO rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price_minor) VALUES (?, ?, ?, 0, ?)",
         )
-          .bind(option.accommodationCode, option.ratePlanCode, night, entry.pricePerNight * 2)
+          .bind(option.accommodationCode, option.ratePlanCode, night, Math.round(entry.pricePerNight * 2 * 100))
           .run();
       }
       const changed = await say(id, "yes");

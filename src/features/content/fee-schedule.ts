@@ -6,7 +6,9 @@
  */
 import { seededRandom } from "../../platform/seeded-random";
 
-export type FeeType = "TAX" | "FEE";
+/** The kinds of tax and fee a schedule holds: declared here once (supply adds `ROOM` for its rates' charges). */
+export const FEE_TYPES = ["TAX", "FEE"] as const;
+export type FeeType = (typeof FEE_TYPES)[number];
 /** `PERCENT_OF_BASE`: `value` % of each night's sold base (after markup); `PER_ROOM_PER_NIGHT`: `value` in the schedule's currency. */
 export type FeeBasis = "PERCENT_OF_BASE" | "PER_ROOM_PER_NIGHT";
 /** A tax or fee every guest pays: `included` ones are charged at booking, the others at the property. */

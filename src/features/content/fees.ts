@@ -5,6 +5,7 @@ import { isForeignKeyViolation } from "../../platform/db/constraint";
 import { ApiError } from "../../platform/http/api-error";
 import {
   FEE_SCHEDULE_CURRENCY,
+  FEE_TYPES,
   feeScheduleOf,
   type FeeSchedule,
   type FeeSubject,
@@ -18,7 +19,7 @@ const decimalsAtMost = (value: number, decimals: number) =>
   Math.abs(value * 10 ** decimals - Math.round(value * 10 ** decimals)) < 1e-6;
 
 const feeFields = {
-  type: z.enum(["TAX", "FEE"]),
+  type: z.enum(FEE_TYPES),
   code: z
     .string()
     .regex(/^[A-Z][A-Z0-9_]{0,39}$/, "1 to 40 of A-Z, 0-9 and _, starting with a letter")

@@ -44,6 +44,7 @@ export {
 } from "./supplier-deadline";
 export type { SupplyOptions } from "./supplier-deadline";
 export {
+  CHARGE_TYPES,
   MIXED_PRODUCT_SEPARATOR,
   PAYMENT_TYPES,
   SupplierFailure,

@@ -21,18 +21,11 @@ import {
   type RoomType,
 } from "./catalogue";
 import { nightOverrideReads, searchRead, type PlanNightRow, type RoomNightRow } from "./night-overrides";
-import { moneyIn, percentOfMinor, sumMinor, toMinor } from "../../platform/money";
+import { moneyIn, sumMinor, toMajor } from "../../platform/money";
 import { feeScheduleOf, feeSchedulesOf, type FeeSchedule } from "../content";
-import {
-  addCharge,
-  addLines,
-  emptyLines,
-  payAtPropertyLines,
-  rateOfLines,
-  type ChargeOf,
-  type RateLines,
-} from "./rate-lines";
-import { sellNight, toSellingCurrency, type SellingTerms } from "./selling-price";
+import { CURRENCY, feePlanOf, roomLines, type FeePlan } from "./inventory-price";
+import { addLines, payAtPropertyLines, rateOfLines, type RateLines } from "./rate-lines";
+import type { SellingTerms } from "./selling-price";
 import { sqlSelectionOf } from "./accommodations";
 import {
   type BookedStay,
@@ -52,8 +45,6 @@ import { maySell, rateRulesOf, type RateAccess, type RateRule } from "./rate-rul
 import { ratePlanNights } from "./tables";
 import { addDays, localDate, stayNights, zonedTimeToUtc } from "../../platform/time/zoned-time";
 
-/** The embedded inventory's (every property's) currency; fee schedules are in it too (FEE_SCHEDULE_CURRENCY). */
-export const CURRENCY = "USD";
 /** Local time on the deadline day until which a refundable plan cancels free. */
 export const FREE_CANCELLATION_LOCAL_TIME = "15:00";
 
@@ -142,45 +133,6 @@ const stayPricing = (stay: Stay, now: number, terms: SellingTerms): StayPricing 
   };
 };
 
-/**
- * An accommodation's fee schedule made ready for one search: each mandatory fee with its
- * percentage, or its amount per room and night in whole minor units of the property's currency and
- * of the selling currency (converted once, not per night).
- */
-type FeePlan = Array<{ charge: ChargeOf; percent: number | null; property: number; sold: number }>;
-
-const feePlanOf = (schedule: FeeSchedule, terms: SellingTerms): FeePlan =>
-  schedule.mandatory.map((fee) => {
-    const charge: ChargeOf = { type: fee.type, code: fee.code, description: fee.description, included: fee.included };
-    if (fee.basis === "PERCENT_OF_BASE") return { charge, percent: fee.value, property: 0, sold: 0 };
-    const property = toMinor(fee.value, CURRENCY);
-    return { charge, percent: null, property, sold: toSellingCurrency(property, terms) };
-  });
-
-/**
- * One room's rate for the stay, night by night in whole minor units: the net night times the
- * occupancy factor, sold (markup, exchange; selling-price.ts); each percentage tax on that sold
- * base (the selling price, after markup), each fixed fee per room and night as scheduled. A charge
- * due at the property is also kept in the property's currency (a percentage of the marked-up base in it).
- */
-const roomLines = (nightly: number[], factor: number, pricing: StayPricing, fees: FeePlan): RateLines => {
-  const { terms, money } = pricing;
-  const lines = emptyLines(money.currency, CURRENCY, pricing.nights, terms.exchange);
-  for (let n = 0; n < nightly.length; n++) {
-    const base = sellNight(nightly[n]! * factor, terms);
-    lines.base[n] = base.sold;
-    for (const fee of fees) {
-      if (fee.percent === null) addCharge(lines, n, fee.charge, fee.sold, fee.property);
-      else if (fee.charge.included) addCharge(lines, n, fee.charge, percentOfMinor(base.sold, fee.percent));
-      else {
-        const property = percentOfMinor(base.property, fee.percent);
-        addCharge(lines, n, fee.charge, toSellingCurrency(property, terms), property);
-      }
-    }
-  }
-  return lines;
-};
-
 /** What the partner is charged at booking for night `n` (its base and included charges). */
 const nightCharge = (lines: RateLines, n: number) => lines.base[n]! + lines.taxes[n]!;
 const stayCharge = (lines: RateLines) => sumMinor(lines.base) + sumMinor(lines.taxes);
@@ -214,6 +166,14 @@ export const cancelPolicyFor = (
   return { refundable: true, cancelPenalties: [{ penaltyType: plan.cancellation.penalty, currency, deadline, value }] };
 };
 
+/**
+ * A night's stored price (whole cents) as the USD net the pricing multiplies by its factors; null
+ * when the night keeps its derived price. The net stays a USD number until the rate is minor units
+ * end to end (issue 38 item 1); each is exactly the price the operator set.
+ */
+const storedPrice = (row: { price_minor: number | null } | undefined): number | null =>
+  row?.price_minor == null ? null : toMajor(row.price_minor, CURRENCY);
+
 /** One room type and rate plan chosen for one occupancy. */
 type RoomPick = { room: RoomType; plan: RatePlan };
 
@@ -237,8 +197,8 @@ const nightlyNet = (
     const sold = roomNight?.sold ?? 0;
     if (roomNight?.stop_sell || planNight?.stop_sell) return null;
     if (allotment - sold < rooms) return null;
-    const roomPrice = roomNight?.price ?? roomNightPrice(catalogue, room, pricing.nightFactors[i]!);
-    nightly.push(planNight?.price ?? roomPrice * plan.priceFactor);
+    const roomPrice = storedPrice(roomNight) ?? roomNightPrice(catalogue, room, pricing.nightFactors[i]!);
+    nightly.push(storedPrice(planNight) ?? roomPrice * plan.priceFactor);
   }
   return nightly;
 };
@@ -267,7 +227,7 @@ const assembleOffer = (
   const sold = paymentType === "PayAtProperty" ? payAtPropertyLines : (lines: RateLines) => lines;
   for (let i = 0; i < picks.length; i++) {
     const { room, plan } = picks[i]!;
-    const lines = roomLines(nightlies[i]!, occupancyFactors[i]!, pricing, fees);
+    const lines = roomLines(nightlies[i]!, occupancyFactors[i]!, pricing.nights, pricing.terms, fees);
     stayTotal += stayCharge(lines);
     const roomSold = sold(lines);
     parts.push(roomSold);

@@ -158,6 +158,41 @@ describe("operator inventory endpoints", () => {
     expect((await post("/api/quote", quoteBody(s))).status).toBe(200);
   });
 
+  it("a nightly price is stored in whole cents and read back as sent; more than 2 decimals is 400, nothing stored (issue 38)", async () => {
+    const night = inDays(33);
+    const set = await put("/api/inventory/US000004/rooms/STD", { from: night, to: night, price: 199.99 });
+    expect(set.status, set.text).toBe(200);
+    const rooms = set.json.data.rooms;
+    expect(rooms.find((r: any) => r.code === "STD").nights[0]).toMatchObject({ night, price: 199.99, stored: true });
+    const plan = rooms.find((r: any) => r.code === "STD").ratePlans[0];
+    const planSet = await put(`/api/inventory/US000004/rate-plans/${plan.code}`, {
+      from: night,
+      to: night,
+      price: 0.07,
+    });
+    expect(planSet.status, planSet.text).toBe(200);
+    expect(planSet.json.data.rooms.find((r: any) => r.code === "STD").ratePlans[0].nights[0]).toMatchObject({
+      night,
+      price: 0.07,
+    });
+    const stored = async () =>
+      env.DB.prepare(
+        "select (select price_minor from room_nights where accommodation_code = 'US000004' and room_code = 'STD' and night = ?1) room, (select price_minor from rate_plan_nights where accommodation_code = 'US000004' and rate_plan_code = ?2 and night = ?1) plan",
+      )
+        .bind(night, plan.code)
+        .first<{ room: number; plan: number }>();
+    expect(await stored()).toEqual({ room: 19_999, plan: 7 });
+    for (const path of ["rooms/STD", `rate-plans/${plan.code}`]) {
+      const refused = await put(`/api/inventory/US000004/${path}`, { from: night, to: night, price: 199.995 });
+      expect([refused.status, refused.json.code, refused.json.message]).toEqual([
+        400,
+        "invalid_request",
+        "price: must have at most 2 decimals (whole US cents)",
+      ]);
+    }
+    expect(await stored()).toEqual({ room: 19_999, plan: 7 });
+  });
+
   it("a sell-out and a stop-sell set by the operator make quote answer Room is unavailable", async () => {
     const s = await searchOne("US000002");
     const room = s.option.rooms[0].code;
@@ -319,8 +354,8 @@ describe("night-overrides", () => {
   type Spot = { code: string; latitude: number; longitude: number };
   let spots: Spot[];
   const stay = { checkIn: "2027-03-01", checkOut: "2027-03-03" };
-  // More digits than SQLite's JSON or text rendering keeps (15): a price must come back as stored.
-  const EXACT_PRICE = 123.45678901234567;
+  // Whole cents, more digits than a REAL renders exactly in text (15): a price must come back as stored.
+  const EXACT_PRICE = 1_234_567_890_123_456;
 
   beforeAll(async () => {
     await seedDemoAccommodations(env.DB, { accommodations: 200 });
@@ -328,10 +363,10 @@ describe("night-overrides", () => {
       .results;
     // Every hotel gets a room night and a plan night inside the stay, and one outside it.
     const room = env.DB.prepare(
-      "insert into room_nights (accommodation_code, room_code, night, allotment, sold, stop_sell, price) values (?1, 'STD', ?2, 5, 1, 0, ?3)",
+      "insert into room_nights (accommodation_code, room_code, night, allotment, sold, stop_sell, price_minor) values (?1, 'STD', ?2, 5, 1, 0, ?3)",
     );
     const plan = env.DB.prepare(
-      "insert into rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price) values (?1, 'STD-RO-FLX', ?2, 1, ?3)",
+      "insert into rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price_minor) values (?1, 'STD-RO-FLX', ?2, 1, ?3)",
     );
     await env.DB.batch(
       spots.flatMap((s) => [
@@ -359,9 +394,9 @@ describe("night-overrides", () => {
       expect(read.rooms.map((r) => r.accommodation_code).sort()).toEqual([...nearest].sort());
       expect(read.plans.map((p) => p.accommodation_code).sort()).toEqual([...nearest].sort());
       expect(read.rooms[0]).toMatchObject({ room_code: "STD", night: stay.checkIn, allotment: 5, sold: 1 });
-      expect(read.rooms.every((r) => r.price === EXACT_PRICE)).toBe(true);
+      expect(read.rooms.every((r) => r.price_minor === EXACT_PRICE)).toBe(true);
       expect(read.plans[0]).toMatchObject({ rate_plan_code: "STD-RO-FLX", night: "2027-03-02" });
-      expect(read.plans.every((p) => p.price === EXACT_PRICE && Boolean(p.stop_sell))).toBe(true);
+      expect(read.plans.every((p) => p.price_minor === EXACT_PRICE && Boolean(p.stop_sell))).toBe(true);
     });
 
     it("keeps the order asked for codes, skips unknown ones, and reads nothing for an empty name", async () => {

@@ -16,9 +16,9 @@ const ROOM_NIGHT_COLUMNS = [
   "allotment",
   "sold",
   "stop_sell",
-  "price",
+  "price_minor",
 ] as const;
-const PLAN_NIGHT_COLUMNS = ["accommodation_code", "rate_plan_code", "night", "stop_sell", "price"] as const;
+const PLAN_NIGHT_COLUMNS = ["accommodation_code", "rate_plan_code", "night", "stop_sell", "price_minor"] as const;
 
 // `codes` is a subquery yielding accommodation codes; ?from and ?to are the stay's dates.
 const nightsSql = (table: string, columns: readonly string[], codes: string, from: number) =>

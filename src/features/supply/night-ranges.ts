@@ -1,8 +1,11 @@
 // Raw SQL: an operator's date range (up to 367 nights) is upserted in one statement over json_each.
 import type { Db } from "../../platform/db/client";
 
-/** What an operator changes over a range; a field left out keeps each stored night's value. */
-type RangeChange = { allotment?: number; price?: number | null; stopSell?: boolean };
+/**
+ * What an operator changes over a range; a field left out keeps each stored night's value.
+ * `priceMinor`: whole minor units of the accommodation's currency (USD cents); null restores the derived price.
+ */
+type RangeChange = { allotment?: number; priceMinor?: number | null; stopSell?: boolean };
 
 /**
  * Room nights `nights` of one room type: new rows take `defaultAllotment` unless the change sets
@@ -19,11 +22,11 @@ export const upsertRoomNightRange = (
   const sets = [
     change.allotment !== undefined ? "allotment = excluded.allotment" : null,
     change.stopSell !== undefined ? "stop_sell = excluded.stop_sell" : null,
-    change.price !== undefined ? "price = excluded.price" : null,
+    change.priceMinor !== undefined ? "price_minor = excluded.price_minor" : null,
   ].filter(Boolean);
   return db.$client
     .prepare(
-      `INSERT INTO room_nights (accommodation_code, room_code, night, allotment, sold, stop_sell, price)
+      `INSERT INTO room_nights (accommodation_code, room_code, night, allotment, sold, stop_sell, price_minor)
        SELECT ?1, ?2, value, ?3, 0, ?4, ?5 FROM json_each(?6) WHERE true
        ON CONFLICT (accommodation_code, room_code, night) DO UPDATE SET ${sets.join(", ")}`,
     )
@@ -32,7 +35,7 @@ export const upsertRoomNightRange = (
       roomCode,
       change.allotment ?? defaultAllotment,
       change.stopSell ? 1 : 0,
-      change.price ?? null,
+      change.priceMinor ?? null,
       JSON.stringify(nights),
     )
     .run();
@@ -48,14 +51,14 @@ export const upsertRatePlanNightRange = (
 ) => {
   const sets = [
     change.stopSell !== undefined ? "stop_sell = excluded.stop_sell" : null,
-    change.price !== undefined ? "price = excluded.price" : null,
+    change.priceMinor !== undefined ? "price_minor = excluded.price_minor" : null,
   ].filter(Boolean);
   return db.$client
     .prepare(
-      `INSERT INTO rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price)
+      `INSERT INTO rate_plan_nights (accommodation_code, rate_plan_code, night, stop_sell, price_minor)
        SELECT ?1, ?2, value, ?3, ?4 FROM json_each(?5) WHERE true
        ON CONFLICT (accommodation_code, rate_plan_code, night) DO UPDATE SET ${sets.join(", ")}`,
     )
-    .bind(accommodationCode, ratePlanCode, change.stopSell ? 1 : 0, change.price ?? null, JSON.stringify(nights))
+    .bind(accommodationCode, ratePlanCode, change.stopSell ? 1 : 0, change.priceMinor ?? null, JSON.stringify(nights))
     .run();
 };

@@ -1,13 +1,17 @@
 /**
  * A rate while it is computed: every amount in whole minor units, per night and per charge, so that
- * the published rate (`rateOfLines`) adds up to the minor unit by construction: nights sum to the
- * base and the included charges, an offer is the sum of its rooms (`addLines`).
+ * the published rate (`rateOfLines`) adds up to the minor unit by construction: an offer is the sum
+ * of its rooms (`addLines`); the nights of a rate charged at booking sum to its base and included
+ * charges, those of a rate paid at the property to what is due there.
  */
-import { convertMinor, splitMinor, sumMinor, toMajor, toMinor } from "../../platform/money";
+import { splitMinor, sumMinor, toMajor, toMinor } from "../../platform/money";
 import { stayNights } from "../../platform/time/zoned-time";
 import type { ChargeType, Rate } from "./supplier";
 
-/** A charge of one kind over the stay: `amount` in the rate's currency; `propertyAmount` (due ones) in the property's. */
+/**
+ * A charge of one kind over the stay: `amount` in the rate's currency; `propertyAmount` in the
+ * property's, as the property prices it (an included one too: what it is if the property collects it).
+ */
 type ChargeLine = {
   type: ChargeType;
   code: string;
@@ -26,6 +30,13 @@ export type RateLines = {
   /** Per night: the base and the included charges, in minor units of `currency`. */
   base: number[];
   taxes: number[];
+  /**
+   * Per night, in minor units of `propertyCurrency` as the property prices them (never converted
+   * back from `currency`): the base and every charge, included or not.
+   */
+  property: { base: number[]; charges: number[] };
+  /** Paid at the property (`payAtPropertyLines`): nothing is charged at booking; the nights are the property's. */
+  atProperty: boolean;
   /** By code, in the order first charged. */
   charges: Map<string, ChargeLine>;
 };
@@ -42,31 +53,43 @@ export const emptyLines = (
   dates,
   base: dates.map(() => 0),
   taxes: dates.map(() => 0),
+  property: { base: dates.map(() => 0), charges: dates.map(() => 0) },
+  atProperty: false,
   charges: new Map(),
 });
 
 export type ChargeOf = { type: ChargeType; code: string; description: string; included: boolean };
 
 /**
- * Adds a charge of night `night`: `amount` in the rate's currency; for a charge due at the property
- * also `propertyAmount`, in the property's currency. An included charge adds to the night's taxes.
+ * Adds a charge of night `night`: `amount` in the rate's currency, `propertyAmount` in the
+ * property's (as the property prices it). An included charge adds to the night's taxes.
  */
-export const addCharge = (lines: RateLines, night: number, charge: ChargeOf, amount: number, propertyAmount = 0) => {
+export const addCharge = (
+  lines: RateLines,
+  night: number,
+  charge: ChargeOf,
+  amount: number,
+  propertyAmount: number,
+) => {
   let line = lines.charges.get(charge.code);
   if (!line) lines.charges.set(charge.code, (line = { ...charge, amount: 0, propertyAmount: 0 }));
   line.amount += amount;
+  line.propertyAmount += propertyAmount;
+  lines.property.charges[night]! += propertyAmount;
   if (charge.included) lines.taxes[night]! += amount;
-  else line.propertyAmount += propertyAmount;
 };
 
 /** The sum of rates over the same nights (an offer of several rooms): charges merged by code. */
 export const addLines = (parts: RateLines[]): RateLines => {
   const first = parts[0]!;
   const total = emptyLines(first.currency, first.propertyCurrency, first.dates, first.exchange);
+  total.atProperty = first.atProperty;
   for (const part of parts) {
     for (let n = 0; n < total.dates.length; n++) {
       total.base[n]! += part.base[n]!;
       total.taxes[n]! += part.taxes[n]!;
+      total.property.base[n]! += part.property.base[n]!;
+      total.property.charges[n]! += part.property.charges[n]!;
     }
     for (const line of part.charges.values()) {
       const sum = total.charges.get(line.code);
@@ -82,33 +105,27 @@ export const addLines = (parts: RateLines[]): RateLines => {
 const ROOM_CHARGE = { type: "ROOM", code: "ROOM", description: "Room rate", included: false } as const;
 
 /**
- * The same rate sold `PayAtProperty` (docs/api-decisions.md, "Issue 27: payment types"): nothing is
- * charged at booking, so the base and every included charge move to what is due at the property (a
- * `ROOM` charge for the base, each tax and fee under its own code) and the nights carry 0. In the
- * rate's currency every amount is kept as it was, so `totalStayPrice` is the MerchantPay twin's to
- * the minor unit; in the property's currency a moved amount is converted back at the inverse rate
- * (rounded once per charge, within one minor unit of the property's own figure). `property.rate`
- * converts one unit of the property's currency into the rate's: the exchange's by default, for the
- * property's currency is the hotel's; an upstream's fees due in another currency give that one's.
+ * The same rate sold `PayAtProperty` (docs/api-decisions.md, "Issue 27: payment types" and "Issue
+ * 38: what is due at the property"): nothing is charged at booking, so the base and every included
+ * charge move to what is due at the property (a `ROOM` charge for the base, each tax and fee under
+ * its own code). In the rate's currency every amount is kept as it was, so `totalStayPrice` is the
+ * MerchantPay twin's to the minor unit; in the property's currency every amount is the property's
+ * own (`property`, never converted back), so what it collects is the same whatever the selling
+ * currency. The nights become the property's: its base and charges per night, in its currency.
  */
-export const payAtPropertyLines = (
-  lines: RateLines,
-  property: { rate: number } = { rate: lines.exchange?.rate ?? 1 },
-): RateLines => {
-  const toProperty = (amount: number) =>
-    lines.propertyCurrency === lines.currency
-      ? amount
-      : convertMinor(amount, lines.currency, lines.propertyCurrency, 1 / property.rate);
-  const base = sumMinor(lines.base);
-  const charges = new Map<string, ChargeLine>();
-  if (base !== 0) charges.set(ROOM_CHARGE.code, { ...ROOM_CHARGE, amount: base, propertyAmount: toProperty(base) });
-  for (const line of lines.charges.values()) {
-    charges.set(
-      line.code,
-      line.included ? { ...line, included: false, propertyAmount: toProperty(line.amount) } : { ...line },
-    );
-  }
-  return { ...lines, base: lines.dates.map(() => 0), taxes: lines.dates.map(() => 0), charges };
+export const payAtPropertyLines = (lines: RateLines): RateLines => {
+  // Always its first charge, even at 0: whether a line shows cannot hang on a selling currency's rounding.
+  const charges = new Map<string, ChargeLine>([
+    [ROOM_CHARGE.code, { ...ROOM_CHARGE, amount: sumMinor(lines.base), propertyAmount: sumMinor(lines.property.base) }],
+  ]);
+  for (const line of lines.charges.values()) charges.set(line.code, { ...line, included: false });
+  return {
+    ...lines,
+    base: lines.dates.map(() => 0),
+    taxes: lines.dates.map(() => 0),
+    atProperty: true,
+    charges,
+  };
 };
 
 /** The published rate: major-unit numbers from the minor-unit lines (each a single exact division). */
@@ -147,11 +164,19 @@ export const rateOfLines = (lines: RateLines): Rate => {
       })),
     },
     totalStayPrice: major(base + taxes + (converted ? dueInRate : dueInProperty)),
-    nights: lines.dates.map((date, n) => ({
-      date,
-      baseRate: major(lines.base[n]!),
-      taxesAndFees: major(lines.taxes[n]!),
-    })),
+    // Paid at the property: each night as the property collects it, in its currency (base, then every charge).
+    nights: lines.atProperty
+      ? lines.dates.map((date, n) => ({
+          date,
+          baseRate: toMajor(lines.property.base[n]!, propertyCurrency),
+          taxesAndFees: toMajor(lines.property.charges[n]!, propertyCurrency),
+          currency: propertyCurrency,
+        }))
+      : lines.dates.map((date, n) => ({
+          date,
+          baseRate: major(lines.base[n]!),
+          taxesAndFees: major(lines.taxes[n]!),
+        })),
     ...(lines.exchange ? { exchange: lines.exchange } : {}),
   };
 };
@@ -176,14 +201,16 @@ export const itemizedRate = (stored: RateTotals, checkIn: string, checkOut: stri
   if (taxes !== 0) {
     const charge = { type: "TAX" as const, code: "TAXES_AND_FEES", description: "Taxes and fees", included: true };
     const perNight = splitMinor(taxes, even);
-    for (let n = 0; n < perNight.length; n++) addCharge(lines, n, charge, perNight[n]!);
+    // Stored before itemization, charged at booking: what the property would price it at was never kept.
+    for (let n = 0; n < perNight.length; n++) addCharge(lines, n, charge, perNight[n]!, 0);
   }
   return rateOfLines(lines);
 };
 
 /**
  * A published rate back as minor-unit lines (rateOfLines' inverse: each amount is an exact number
- * of minor units already). What is due at the property comes back per charge by its code.
+ * of minor units already). What is due at the property comes back per charge by its code; nights
+ * in the property's currency (a rate paid there) come back as the property's nights.
  */
 export const linesOfRate = (rate: Rate): RateLines => {
   const { currency } = rate;
@@ -194,8 +221,16 @@ export const linesOfRate = (rate: Rate): RateLines => {
     rate.nights.map((n) => n.date),
     rate.exchange,
   );
-  lines.base = rate.nights.map((n) => toMinor(n.baseRate, currency));
-  lines.taxes = rate.nights.map((n) => toMinor(n.taxesAndFees, currency));
+  lines.atProperty = rate.nights.some((n) => n.currency !== undefined);
+  if (lines.atProperty)
+    lines.property = {
+      base: rate.nights.map((n) => toMinor(n.baseRate, propertyCurrency)),
+      charges: rate.nights.map((n) => toMinor(n.taxesAndFees, propertyCurrency)),
+    };
+  else {
+    lines.base = rate.nights.map((n) => toMinor(n.baseRate, currency));
+    lines.taxes = rate.nights.map((n) => toMinor(n.taxesAndFees, currency));
+  }
   const due = new Map(rate.dueAtProperty.charges.map((c) => [c.code, c.amount]));
   for (const c of rate.charges)
     lines.charges.set(c.code, {

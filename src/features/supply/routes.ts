@@ -15,9 +15,11 @@ const price = z
   .number()
   .positive()
   .max(100_000)
+  // Stored in whole cents: more decimals would be rounded away, so they are refused rather than altered.
+  .refine((usd) => Math.abs(usd * 100 - Math.round(usd * 100)) < 1e-6, "must have at most 2 decimals (whole US cents)")
   .nullable()
   .optional()
-  .openapi({ description: "Nightly USD price before occupancy; null restores the derived price" });
+  .openapi({ description: "Nightly USD price before occupancy, at most 2 decimals; null restores the derived price" });
 
 const roomChange = z
   .object({

@@ -3,7 +3,9 @@ import type { Db } from "../../platform/db/client";
 import { isCheckViolation } from "../../platform/db/constraint";
 import { accommodationFacts } from "../content";
 import { ApiError } from "../../platform/http/api-error";
+import { toMajor, toMinor } from "../../platform/money";
 import { catalogueFor, defaultRoomNightPrice, netPrice } from "./catalogue";
+import { CURRENCY } from "./inventory-price";
 import { upsertRatePlanNightRange, upsertRoomNightRange } from "./night-ranges";
 import { ratePlanNights, roomNights } from "./tables";
 import { addDays, stayNights } from "../../platform/time/zoned-time";
@@ -37,6 +39,14 @@ export type RoomNightChange = {
 };
 export type RatePlanNightChange = { from: string; to: string; price?: number | null; stopSell?: boolean };
 
+/** A price as the operator sends it (USD, at most 2 decimals: the route refuses more) as stored: whole cents; null stays null. */
+const priceChange = (change: { price?: number | null }) => ({
+  priceMinor: change.price == null ? change.price : toMinor(change.price, CURRENCY),
+});
+/** A stored night's price (whole cents) as the operator reads it, or null when it keeps the derived one. */
+const storedPrice = (row: { priceMinor: number | null } | undefined) =>
+  row?.priceMinor == null ? null : toMajor(row.priceMinor, CURRENCY);
+
 const requireChange = (change: { allotment?: unknown; price?: unknown; stopSell?: unknown }) => {
   if (change.allotment === undefined && change.price === undefined && change.stopSell === undefined) {
     throw new ApiError("nothing_to_change", "Give at least one of allotment, price, stopSell");
@@ -60,7 +70,14 @@ export const setRoomNights = async (
   if (!room) throw new ApiError("room_type_not_found", "Room type not found");
   const nights = nightsBetween(change.from, change.to, MAX_RANGE_NIGHTS, now);
   try {
-    await upsertRoomNightRange(db, code, roomCode, nights, change, room.defaultAllotment);
+    await upsertRoomNightRange(
+      db,
+      code,
+      roomCode,
+      nights,
+      { ...change, ...priceChange(change) },
+      room.defaultAllotment,
+    );
   } catch (error) {
     if (isCheckViolation(error)) {
       throw new ApiError("allotment_below_sold", "Allotment cannot be set below the rooms already sold");
@@ -89,7 +106,7 @@ export const setRatePlanNights = async (
   if (!catalogue.ratePlans.some((p) => p.code === ratePlanCode))
     throw new ApiError("rate_plan_not_found", "Rate plan not found");
   const nights = nightsBetween(change.from, change.to, MAX_RANGE_NIGHTS, now);
-  await upsertRatePlanNightRange(db, code, ratePlanCode, nights, change);
+  await upsertRatePlanNightRange(db, code, ratePlanCode, nights, { ...change, ...priceChange(change) });
   return viewInventory(
     db,
     code,
@@ -120,7 +137,7 @@ export const viewInventory = async (db: Db, code: string, from: string, to: stri
   const planRows = new Map(plans.map((r) => [`${r.ratePlanCode}|${r.night}`, r]));
   return {
     accommodationCode: code,
-    currency: "USD",
+    currency: CURRENCY,
     rooms: catalogue.rooms.map((room) => ({
       code: room.code,
       name: room.name,
@@ -138,7 +155,7 @@ export const viewInventory = async (db: Db, code: string, from: string, to: stri
           sold,
           available: allotment - sold,
           stopSell: Boolean(row?.stopSell),
-          price: row?.price ?? defaultRoomNightPrice(catalogue, room, night),
+          price: storedPrice(row) ?? defaultRoomNightPrice(catalogue, room, night),
           stored: Boolean(row),
         };
       }),
@@ -152,11 +169,11 @@ export const viewInventory = async (db: Db, code: string, from: string, to: stri
           nights: nights.map((night) => {
             const row = planRows.get(`${plan.code}|${night}`);
             const roomPrice =
-              roomRows.get(`${room.code}|${night}`)?.price ?? defaultRoomNightPrice(catalogue, room, night);
+              storedPrice(roomRows.get(`${room.code}|${night}`)) ?? defaultRoomNightPrice(catalogue, room, night);
             return {
               night,
               stopSell: Boolean(row?.stopSell),
-              price: row?.price ?? netPrice(roomPrice * plan.priceFactor),
+              price: storedPrice(row) ?? netPrice(roomPrice * plan.priceFactor),
             };
           }),
         })),

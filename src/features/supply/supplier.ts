@@ -4,14 +4,16 @@
  * Hotel-X supplier (hotelx/hotelx-supplier.ts), or by both (`withEmbedded`), through `supplyDirectory`.
  */
 
+import { FEE_TYPES } from "../content";
 import type { RateAccess, RateRule, Visibility } from "./rate-rules";
 import type { SellingTerms } from "./selling-price";
 
 /**
- * A tax or a fee; `ROOM`: the room's own price, a charge only of a `PayAtProperty` rate (never
- * included: the property collects it, rate-lines.ts `payAtPropertyLines`).
+ * A tax or a fee (content's fee types); `ROOM`: the room's own price, a charge only of a
+ * `PayAtProperty` rate (never included: the property collects it, rate-lines.ts `payAtPropertyLines`).
  */
-export type ChargeType = "TAX" | "FEE" | "ROOM";
+export const CHARGE_TYPES = [...FEE_TYPES, "ROOM"] as const;
+export type ChargeType = (typeof CHARGE_TYPES)[number];
 /**
  * One tax or fee of a rate, in the rate's currency. `included`: charged at booking (part of
  * `taxesAndFees` and `chargeTotal`); otherwise due at the property (also in `dueAtProperty`).
@@ -29,15 +31,22 @@ export type DueAtProperty = {
   amountInRateCurrency?: number;
   charges: PropertyCharge[];
 };
-/** One night of a rate: its base and its included taxes and fees (the nights sum to the rate exactly). */
-export type NightPrice = { date: string; baseRate: number; taxesAndFees: number };
+/**
+ * One night of a rate, whoever collects it. Charged at booking (no `currency`): its base and
+ * included taxes and fees in the rate's currency (the nights sum to `baseRate` and
+ * `taxesAndFees`). Paid at the property (`currency`: the property's): its base and every tax and fee
+ * as the property collects them (the nights sum to the `ROOM` line and the other lines of `dueAtProperty`).
+ */
+export type NightPrice = { date: string; baseRate: number; taxesAndFees: number; currency?: string };
 
 /**
  * A price, exact to the minor unit (computed in whole minor units, money.ts): `baseRate +
  * taxesAndFees = chargeTotal` (what the partner is charged at booking), the included `charges` sum
- * to `taxesAndFees`, `totalStayPrice = chargeTotal + dueAtProperty` in the rate's currency, and
- * `nights` sum to `baseRate` and `taxesAndFees`. `exchange`: the hotel's currency and the rate
- * that converted its prices into `currency`.
+ * to `taxesAndFees`, `totalStayPrice = chargeTotal + dueAtProperty` in the rate's currency (the
+ * due charges' `amount`s, or `amountInRateCurrency`), and `nights` sum to `baseRate` and
+ * `taxesAndFees`, or for a rate paid at the property to `dueAtProperty` (NightPrice). What is due at
+ * the property is the property's own figures, never converted back from the rate's currency.
+ * `exchange`: the hotel's currency and the rate that converted its prices into `currency`.
  */
 export type Rate = {
   currency: string;

@@ -15,8 +15,9 @@ export const roomNights = sqliteTable(
     allotment: integer("allotment").notNull(),
     sold: integer("sold").notNull().default(0),
     stopSell: integer("stop_sell", { mode: "boolean" }).notNull().default(false),
-    // Nightly USD price of the room type before board and occupancy; null = derived default.
-    price: real("price"),
+    // Nightly price of the room type before board and occupancy, in whole minor units of the
+    // accommodation's currency (USD cents: the embedded inventory's); null = derived default.
+    priceMinor: integer("price_minor"),
   },
   (t) => [
     primaryKey({ columns: [t.accommodationCode, t.roomCode, t.night] }),
@@ -53,7 +54,8 @@ export const ratePlanNights = sqliteTable(
     ratePlanCode: text("rate_plan_code").notNull(),
     night: text("night").notNull(),
     stopSell: integer("stop_sell", { mode: "boolean" }).notNull().default(false),
-    price: real("price"),
+    // Absolute nightly price of the plan, in whole minor units of the accommodation's currency (USD cents).
+    priceMinor: integer("price_minor"),
   },
   (t) => [primaryKey({ columns: [t.accommodationCode, t.ratePlanCode, t.night] })],
 );

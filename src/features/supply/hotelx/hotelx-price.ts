@@ -35,18 +35,27 @@ export const paymentTypeOf = (paymentType: string | null | undefined): PaymentTy
  * the operator's exchange from that currency (the search's own terms for the supplier's
  * currency). Throws NotConvertible when the operator has no rate for it.
  */
-export type TermsFrom = (currency: string) => SellingTerms;
-export const termsFromTable =
-  (terms: SellingTerms, table: ExchangeTable | null): TermsFrom =>
-  (currency) => {
-    if (currency === terms.exchange.currency) return terms;
+export type TermsFrom = {
+  (currency: string): SellingTerms;
+  /**
+   * The rate from one upstream currency into another, straight from the operator's table (never
+   * through the selling currency: what the property collects cannot depend on it).
+   */
+  between(from: string, to: string): number;
+};
+export const termsFromTable = (terms: SellingTerms, table: ExchangeTable | null): TermsFrom => {
+  const rateOf = (from: string, to: string) => {
     try {
-      return { ...terms, exchange: exchangeFor(table ?? new Map(), currency, terms.currency) };
+      return exchangeFor(table ?? new Map(), from, to);
     } catch (error) {
-      if (error instanceof ApiError) throw new NotConvertible(currency);
+      if (error instanceof ApiError) throw new NotConvertible([from, to].find((c) => !table?.has(c)) ?? from);
       throw error;
     }
   };
+  const termsFrom = (currency: string): SellingTerms =>
+    currency === terms.exchange.currency ? terms : { ...terms, exchange: rateOf(currency, terms.currency) };
+  return Object.assign(termsFrom, { between: (from: string, to: string) => rateOf(from, to).rate });
+};
 
 /** Every currency an option states an amount in: its price, its surcharges', its penalties'. */
 export const currenciesOf = (
@@ -99,18 +108,19 @@ export const ratesOf = (
   // What is due at the property is in the surcharges' own currency when they share one, else the hotel's.
   const dueCurrencies = [...new Set(due.map((s) => s.price.currency))];
   const propertyCurrency = dueCurrencies.length === 1 ? dueCurrencies[0]! : hotelCurrency;
-  // From one upstream currency into another: through the selling currency's rates of both.
+  // From one upstream currency into another, at the operator's rate between them.
   const into = (minor: number, from: string, to: string) =>
-    from === to ? minor : convertMinor(minor, from, to, termsFrom(from).exchange.rate / termsFrom(to).exchange.rate);
+    from === to ? minor : convertMinor(minor, from, to, termsFrom.between(from, to));
   const items = charged.map((s, i) => {
     const own = toMinor(s.price.net, s.price.currency);
     const included = s.chargeType === "INCLUDE";
     const code = s.code || `SURCHARGE_${i + 1}`;
     return {
       charge: { type: "FEE" as const, code, description: s.description || code, included },
-      // An included one, as the upstream net holds it (the hotel's currency); a due one, in the property's.
+      // An included one, as the upstream net holds it (the hotel's currency).
       net: included ? into(own, s.price.currency, hotelCurrency) : 0,
-      property: included ? 0 : into(own, s.price.currency, propertyCurrency),
+      // As the property collects it (a rate paid there), in its currency.
+      property: into(own, s.price.currency, propertyCurrency),
       sold: toSellingCurrency(own, termsFrom(s.price.currency)),
     };
   });
@@ -119,9 +129,12 @@ export const ratesOf = (
   // Included surcharges above the net itself cannot be inside it: the whole net is then the base.
   const itemized = includedNet <= netMinor ? items : items.filter((i) => !i.charge.included);
   const baseNet = netMinor - sumMinor(itemized.filter((i) => i.charge.included).map((i) => i.net));
-  const roomLines = spread(sellMinor(baseNet, optionTerms).sold, rooms, dates.length).map((base) => {
+  const base = sellMinor(baseNet, optionTerms);
+  const propertyBase = spread(into(base.property, hotelCurrency, propertyCurrency), rooms, dates.length);
+  const roomLines = spread(base.sold, rooms, dates.length).map((sold, r) => {
     const lines = emptyLines(optionTerms.currency, propertyCurrency, dates, exchange);
-    lines.base = base;
+    lines.base = sold;
+    lines.property.base = propertyBase[r]!;
     return lines;
   });
   for (const item of itemized) {
@@ -131,11 +144,9 @@ export const ratesOf = (
       for (let n = 0; n < dates.length; n++) addCharge(lines, n, item.charge, sold[r]![n]!, property[r]![n]!);
     });
   }
-  // Paid at the hotel: the same lines, all due at the property; `stay` is the rate as charged otherwise.
-  // Moved amounts go into the property's currency at its own rate (the hotel's only when they share one).
-  const property = { rate: termsFrom(propertyCurrency).exchange.rate };
-  const sold =
-    paymentType === "PayAtProperty" ? roomLines.map((lines) => payAtPropertyLines(lines, property)) : roomLines;
+  // Paid at the hotel: the same lines, all due at the property, at the upstream's own amounts in the
+  // property's currency; `stay` is the rate as charged otherwise.
+  const sold = paymentType === "PayAtProperty" ? roomLines.map(payAtPropertyLines) : roomLines;
   return { rate: rateOfLines(addLines(sold)), rooms: sold.map(rateOfLines), stay: rateOfLines(addLines(roomLines)) };
 };
 

@@ -61,19 +61,42 @@ const expectWholeRate = (rate: Rate) => {
       currency,
     ),
   ).toBe(m(rate.taxesAndFees));
-  expect(
-    total(
-      rate.nights.map((n) => n.baseRate),
-      currency,
-    ),
-  ).toBe(m(rate.baseRate));
-  expect(
-    total(
-      rate.nights.map((n) => n.taxesAndFees),
-      currency,
-    ),
-  ).toBe(m(rate.taxesAndFees));
   const property = rate.dueAtProperty.currency;
+  if (rate.nights.some((n) => n.currency !== undefined)) {
+    // Paid at the property: its nights, in its currency, sum to what is due there (base to ROOM).
+    expect(rate.nights.every((n) => n.currency === property)).toBe(true);
+    const room = rate.dueAtProperty.charges.find((c) => c.code === "ROOM");
+    expect(
+      total(
+        rate.nights.map((n) => n.baseRate),
+        property,
+      ),
+    ).toBe(room ? minorOf(room.amount, property) : 0);
+    expect(
+      total(
+        rate.nights.map((n) => n.taxesAndFees),
+        property,
+      ),
+    ).toBe(
+      total(
+        rate.dueAtProperty.charges.filter((c) => c.code !== "ROOM").map((c) => c.amount),
+        property,
+      ),
+    );
+  } else {
+    expect(
+      total(
+        rate.nights.map((n) => n.baseRate),
+        currency,
+      ),
+    ).toBe(m(rate.baseRate));
+    expect(
+      total(
+        rate.nights.map((n) => n.taxesAndFees),
+        currency,
+      ),
+    ).toBe(m(rate.taxesAndFees));
+  }
   expect(
     total(
       rate.dueAtProperty.charges.map((c) => c.amount),
@@ -117,18 +140,19 @@ const expectRoomsSumToRate = (rate: Rate, rooms: Rate[]) => {
     ),
   ).toBe(minorOf(rate.dueAtProperty.amount, property));
   rate.nights.forEach((night, n) => {
+    const nightCurrency = night.currency ?? currency;
     expect(
       total(
         rooms.map((r) => r.nights[n]!.baseRate),
-        currency,
+        nightCurrency,
       ),
-    ).toBe(minorOf(night.baseRate, currency));
+    ).toBe(minorOf(night.baseRate, nightCurrency));
     expect(
       total(
         rooms.map((r) => r.nights[n]!.taxesAndFees),
-        currency,
+        nightCurrency,
       ),
-    ).toBe(minorOf(night.taxesAndFees, currency));
+    ).toBe(minorOf(night.taxesAndFees, nightCurrency));
   });
 };
 
@@ -256,34 +280,69 @@ describe("Hotel-X prices as a property (issue 27): exact to the minor unit for a
         for (const room of rooms) expectWholeRate(room);
         expectRoomsSumToRate(rate, rooms);
         expect([rate.baseRate, rate.taxesAndFees, rate.chargeTotal]).toEqual([0, 0, 0]);
-        expect(rate.nights.every((n) => n.baseRate === 0 && n.taxesAndFees === 0)).toBe(true);
         expect(rate.totalStayPrice).toBe(twin.rate.totalStayPrice);
         const property = rate.dueAtProperty.currency;
         expect(property).toBe(twin.rate.dueAtProperty.currency);
-        const propertyRate = termsFrom(property).exchange.rate;
+        // The base as the upstream priced it (the markup on its net, in the hotel's currency), moved
+        // into the property's currency at most once, at the operator's rate between the two.
+        const itemized = twin.rate.charges.filter((ch) => ch.included);
+        const hotel = c.hotelCurrency;
+        const s = scene(c);
+        const into = (minor: number, from: string) =>
+          from === property ? minor : convertMinor(minor, from, property, termsFrom.between(from, property));
+        const baseNet =
+          c.netMinor -
+          sumMinor(
+            itemized.map((ch) => {
+              const own = s.surcharges.find((x) => x.code === ch.code)!.price;
+              return own.currency === hotel
+                ? toMinor(own.net, hotel)
+                : convertMinor(
+                    toMinor(own.net, own.currency),
+                    own.currency,
+                    hotel,
+                    termsFrom.between(own.currency, hotel),
+                  );
+            }),
+          );
+        const [room] = rate.dueAtProperty.charges;
+        expect(room?.code).toBe("ROOM");
+        expect(minorOf(room!.amount, property)).toBe(into(baseNet + percentOfMinor(baseNet, c.markupPercent), hotel));
+        // Each surcharge, included or due, is its own amount in the property's currency (never marked up).
+        for (const charge of rate.dueAtProperty.charges.filter((ch) => ch.code !== "ROOM")) {
+          const own = s.surcharges.find((x) => x.code === charge.code)!.price;
+          expect(minorOf(charge.amount, property)).toBe(into(toMinor(own.net, own.currency), own.currency));
+        }
         // Room by room (a rate paid at the hotel is made per room, then summed).
         rooms.forEach((room, r) => {
           const before = twin.rooms[r]!;
           // In the rate's currency every amount is the twin's: the base as ROOM, every charge under its code.
           expect(room.charges.map((ch) => ({ code: ch.code, amount: ch.amount, included: ch.included }))).toEqual([
-            ...(before.baseRate !== 0 ? [{ code: "ROOM", amount: before.baseRate, included: false }] : []),
+            { code: "ROOM", amount: before.baseRate, included: false },
             ...before.charges.map((ch) => ({ code: ch.code, amount: ch.amount, included: false })),
           ]);
-          // In the property's currency: what was due already is unchanged; a moved amount is the rate's
-          // amount converted at the property currency's own rate, once (it round-trips within a unit).
-          for (const [i, charge] of room.dueAtProperty.charges.entries()) {
+          // What was due already is unchanged.
+          for (const charge of room.dueAtProperty.charges) {
             const due = before.dueAtProperty.charges.find((t) => t.code === charge.code);
-            if (due) {
-              expect(charge.amount).toBe(due.amount);
-              continue;
-            }
-            const inRate = minorOf(room.charges[i]!.amount, room.currency);
-            const back = convertMinor(minorOf(charge.amount, property), property, room.currency, propertyRate);
-            expect(Math.abs(back - inRate), `${charge.code} ${charge.amount} ${property}`).toBeLessThanOrEqual(
-              roundTripBound(room.currency, property, 1 / propertyRate),
-            );
+            if (due) expect(charge.amount).toBe(due.amount);
           }
         });
+      }),
+      { numRuns: 200 },
+    );
+  }, 30_000);
+
+  it("PayAtProperty: what is due at the property is identical to the minor unit whatever the selling currency", () => {
+    fc.assert(
+      fc.property(caseArbitrary, currency, (c, other) => {
+        const one = priced(c, "PayAtProperty");
+        const two = priced({ ...c, sellingCurrency: other }, "PayAtProperty");
+        expect(two.rate.dueAtProperty.amount).toBe(one.rate.dueAtProperty.amount);
+        expect(two.rate.dueAtProperty.charges).toEqual(one.rate.dueAtProperty.charges);
+        expect(two.rate.nights).toEqual(one.rate.nights);
+        expect(two.rooms.map((room) => room.dueAtProperty.charges)).toEqual(
+          one.rooms.map((room) => room.dueAtProperty.charges),
+        );
       }),
       { numRuns: 200 },
     );
