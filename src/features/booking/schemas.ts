@@ -169,6 +169,10 @@ export const settingsSchema = z.object({
     description:
       "Prices in this currency, converted with the operator's exchange rates (default: the hotel's currency)",
   }),
+  includePriceBreakdown: z.boolean().optional().openapi({
+    description:
+      "Search only. true: each option also gives rate.nights, and each room its own charges, dueAtProperty.charges and nights (the breakdown quote, book and the booking reads always give). Default false: a search option gives every total of the option and of each room, and each of its charges once (docs/api-decisions.md, issue 38)",
+  }),
   businessRules: z
     .object({
       businessRuleType: z.enum(["CHEAPEST", "DEFAULT"]).optional(),
@@ -454,6 +458,50 @@ const cancelPolicy = z
   })
   .openapi("CancelPolicy");
 const room = z.object({ occupancyRefId: z.number(), code: z.string(), description: z.string(), rate: rateSchema });
+/**
+ * A search option's rate. By default it keeps every total and lists each charge once: rate.charges the
+ * ones charged at booking, dueAtProperty.charges the ones due at the property; rooms carry totals only.
+ * `settings.includePriceBreakdown: true` gives the whole Rate, as quote does.
+ */
+// New objects of the same fields, not `.extend()`: that would document an allOf of the Rate, whose fields are required.
+const searchDueAtProperty = z
+  .object({
+    ...dueAtProperty.shape,
+    charges: z.array(propertyCharge).optional().openapi({
+      description: "On the option always; on each room with settings.includePriceBreakdown: true only",
+    }),
+  })
+  .openapi("SearchDueAtProperty", {
+    description: "Always present: amount 0 and no charges when nothing is due at the property",
+    example: DUE_EXAMPLE,
+  });
+const searchRate = z
+  .object({
+    ...rateSchema.shape,
+    charges: z.array(rateCharge).optional().openapi({
+      description:
+        "On the option: by default the charges charged at booking (included: true) only, since those due at the property are listed in dueAtProperty.charges; with settings.includePriceBreakdown: true every tax and fee, as in quote. On each room: with settings.includePriceBreakdown: true only",
+    }),
+    dueAtProperty: searchDueAtProperty,
+    nights: z.array(nightPrice).optional().openapi({
+      description:
+        "With settings.includePriceBreakdown: true only (always in quote): per night; they sum to baseRate and taxesAndFees exactly",
+    }),
+    exchange: exchange
+      .optional()
+      .openapi({ description: "On the option; on each room with settings.includePriceBreakdown: true" }),
+  })
+  .openapi("SearchRate", {
+    description:
+      "A Rate as a search lists it: every total always (baseRate, taxesAndFees, chargeTotal, dueAtProperty.amount, totalStayPrice), the itemization by settings.includePriceBreakdown (docs/api-decisions.md, issue 38)",
+    example: { ...RATE_EXAMPLE, charges: RATE_EXAMPLE.charges.filter((c) => c.included), nights: undefined },
+  });
+const searchRoom = z.object({
+  occupancyRefId: z.number(),
+  code: z.string(),
+  description: z.string(),
+  rate: searchRate,
+});
 const rateRules = z.array(z.enum(RATE_RULES)).openapi({
   description:
     "Hotel-X RateRulesType names of the rate (never NORMAL); empty for a plain public rate. PACKAGE, MOBILE and the rules a traveller must qualify for are shown only where they may be sold (docs/api-decisions.md)",
@@ -475,9 +523,9 @@ export const optionSchema = z
     rateRules,
     visibility,
     paymentType: paymentTypeOut,
-    rate: rateSchema,
+    rate: searchRate,
     cancelPolicy,
-    rooms: z.array(room),
+    rooms: z.array(searchRoom),
   })
   .openapi("SearchOption");
 

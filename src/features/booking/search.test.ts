@@ -1463,7 +1463,10 @@ describe("payment types (issue 27)", () => {
       .bind(actorId, paymentMethodId, expYear)
       .run();
   const twins = async () => {
-    const hotel = (await search({ destinations: { accommodations: [{ code: PAH_HOTEL }] } }))[0];
+    // The whole breakdown, as quote answers it (a default search lists totals, docs/api-decisions.md, issue 38).
+    const hotel = (
+      await search({ destinations: { accommodations: [{ code: PAH_HOTEL }] } }, { includePriceBreakdown: true })
+    )[0];
     const pah = hotel.options.find((o: any) => o.paymentType === "PayAtProperty");
     const merchant = hotel.options.find((o: any) => o.id.includes("~STD-RO-FLX~"));
     return { hotel, pah, merchant };
