@@ -186,7 +186,8 @@ const listedRate = (rate: Rate) => ({
   baseRate: rate.baseRate,
   taxesAndFees: rate.taxesAndFees,
   chargeTotal: rate.chargeTotal,
-  charges: rate.dueAtProperty.charges.length === 0 ? rate.charges : rate.charges.filter((c) => c.included),
+  // Those not included are each in dueAtProperty.charges (supplier.ts, RateCharge); most rates have none.
+  charges: rate.charges.every((c) => c.included) ? rate.charges : rate.charges.filter((c) => c.included),
   dueAtProperty: rate.dueAtProperty,
   totalStayPrice: rate.totalStayPrice,
   ...(rate.exchange ? { exchange: rate.exchange } : {}),
