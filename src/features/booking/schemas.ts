@@ -459,48 +459,81 @@ const cancelPolicy = z
   .openapi("CancelPolicy");
 const room = z.object({ occupancyRefId: z.number(), code: z.string(), description: z.string(), rate: rateSchema });
 /**
- * A search option's rate. By default it keeps every total and lists each charge once: rate.charges the
- * ones charged at booking, dueAtProperty.charges the ones due at the property; rooms carry totals only.
- * `settings.includePriceBreakdown: true` gives the whole Rate, as quote does.
+ * A search option's rate and its rooms' (docs/api-decisions.md, "Issue 38: the lighter search answer").
+ * By default the option keeps every total and lists each charge once (rate.charges those charged at
+ * booking, dueAtProperty.charges those due at the property) and no nights; a room gives its totals,
+ * in the option's currencies. `settings.includePriceBreakdown: true` gives the whole Rate on both.
+ * New objects of the Rate's fields, not `.extend()`: that documents an allOf of Rate, whose fields are required.
  */
-// New objects of the same fields, not `.extend()`: that would document an allOf of the Rate, whose fields are required.
-const searchDueAtProperty = z
-  .object({
-    ...dueAtProperty.shape,
-    charges: z.array(propertyCharge).optional().openapi({
-      description: "On the option always; on each room with settings.includePriceBreakdown: true only",
-    }),
-  })
-  .openapi("SearchDueAtProperty", {
-    description: "Always present: amount 0 and no charges when nothing is due at the property",
-    example: DUE_EXAMPLE,
-  });
+const breakdownOnly = (what: string) => `With settings.includePriceBreakdown: true only: ${what}`;
 const searchRate = z
   .object({
     ...rateSchema.shape,
-    charges: z.array(rateCharge).optional().openapi({
+    charges: z.array(rateCharge).openapi({
       description:
-        "On the option: by default the charges charged at booking (included: true) only, since those due at the property are listed in dueAtProperty.charges; with settings.includePriceBreakdown: true every tax and fee, as in quote. On each room: with settings.includePriceBreakdown: true only",
+        "By default the charges charged at booking (included: true) only: those due at the property are listed once, in dueAtProperty.charges. With settings.includePriceBreakdown: true every tax and fee, as in quote",
     }),
-    dueAtProperty: searchDueAtProperty,
-    nights: z.array(nightPrice).optional().openapi({
-      description:
-        "With settings.includePriceBreakdown: true only (always in quote): per night; they sum to baseRate and taxesAndFees exactly",
-    }),
-    exchange: exchange
+    nights: z
+      .array(nightPrice)
       .optional()
-      .openapi({ description: "On the option; on each room with settings.includePriceBreakdown: true" }),
+      .openapi({
+        description: breakdownOnly(
+          "per night; they sum to baseRate and taxesAndFees exactly (quote always gives them)",
+        ),
+      }),
   })
   .openapi("SearchRate", {
     description:
-      "A Rate as a search lists it: every total always (baseRate, taxesAndFees, chargeTotal, dueAtProperty.amount, totalStayPrice), the itemization by settings.includePriceBreakdown (docs/api-decisions.md, issue 38)",
+      "A search option's Rate: every total, each charge once; nights with settings.includePriceBreakdown: true",
     example: { ...RATE_EXAMPLE, charges: RATE_EXAMPLE.charges.filter((c) => c.included), nights: undefined },
+  });
+const searchRoomRate = z
+  .object({
+    ...rateSchema.shape,
+    currency: z
+      .string()
+      .optional()
+      .openapi({ description: breakdownOnly("the option's rate.currency") }),
+    charges: z
+      .array(rateCharge)
+      .optional()
+      .openapi({ description: breakdownOnly("this room's taxes and fees") }),
+    dueAtProperty: z
+      .object({
+        amount: dueAtProperty.shape.amount,
+        currency: z
+          .string()
+          .optional()
+          .openapi({ description: breakdownOnly("the option's rate.dueAtProperty.currency") }),
+        amountInRateCurrency: dueAtProperty.shape.amountInRateCurrency,
+        charges: z
+          .array(propertyCharge)
+          .optional()
+          .openapi({ description: breakdownOnly("this room's items") }),
+      })
+      .openapi("SearchRoomDueAtProperty"),
+    nights: z
+      .array(nightPrice)
+      .optional()
+      .openapi({ description: breakdownOnly("this room's nights") }),
+    exchange: exchange.optional().openapi({ description: breakdownOnly("the option's rate.exchange") }),
+  })
+  .openapi("SearchRoomRate", {
+    description:
+      "A room of a search option: its totals, in the option's currencies; with settings.includePriceBreakdown: true its whole Rate",
+    example: {
+      baseRate: 247,
+      taxesAndFees: 44.14,
+      chargeTotal: 291.14,
+      dueAtProperty: { amount: 50 },
+      totalStayPrice: 341.14,
+    },
   });
 const searchRoom = z.object({
   occupancyRefId: z.number(),
   code: z.string(),
   description: z.string(),
-  rate: searchRate,
+  rate: searchRoomRate,
 });
 const rateRules = z.array(z.enum(RATE_RULES)).openapi({
   description:

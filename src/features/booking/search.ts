@@ -163,17 +163,18 @@ export const offerTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
     : offer.rooms,
 });
 
-/** What the property collects, without its items: the `dueAtProperty` of a room of a default search option. */
-const dueTotal = ({ amount, currency, amountInRateCurrency }: Rate["dueAtProperty"]) =>
-  amountInRateCurrency === undefined ? { amount, currency } : { amount, currency, amountInRateCurrency };
-
-/** Every total of a rate and no item: the rate of a room of a default search option. */
-const rateTotals = (rate: Rate) => ({
-  currency: rate.currency,
+/**
+ * Every total of a room's rate and no item: a room of a default search option. Its currencies are
+ * the option's (`rate.currency`, `rate.dueAtProperty.currency`), not repeated.
+ */
+const roomTotals = (rate: Rate) => ({
   baseRate: rate.baseRate,
   taxesAndFees: rate.taxesAndFees,
   chargeTotal: rate.chargeTotal,
-  dueAtProperty: dueTotal(rate.dueAtProperty),
+  dueAtProperty:
+    rate.dueAtProperty.amountInRateCurrency === undefined
+      ? { amount: rate.dueAtProperty.amount }
+      : { amount: rate.dueAtProperty.amount, amountInRateCurrency: rate.dueAtProperty.amountInRateCurrency },
   totalStayPrice: rate.totalStayPrice,
 });
 
@@ -211,7 +212,7 @@ export const listedOfferTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
     occupancyRefId: occupancyRefIds?.[i] ?? room.occupancyRefId,
     code: room.code,
     description: room.description,
-    rate: rateTotals(room.rate),
+    rate: roomTotals(room.rate),
   })),
 });
 
