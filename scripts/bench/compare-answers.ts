@@ -4,6 +4,12 @@
  * moment is masked (request id, response time, the signed part of option ids, and the deadline of a
  * non-refundable penalty, which is the moment of the search).
  *
+ * Since issue 38 the working tree answers each search twice. With `settings.includePriceBreakdown:
+ * true` it must give the old answer byte for byte. By default it must give the old answer as the
+ * lighter form shows it (`listedForm`: no nights, each charge once, rooms with totals), and every
+ * total of every option and room the same to the cent. Option ids are compared by product and
+ * total in minor units (a ref before issue 38 writes the total in major units).
+ *
  *   node --import tsx scripts/bench/compare-answers.ts --base <git ref> [--large]
  *
  * Run `npm run bench` (or `-- --large`) first: it builds the dataset in .wrangler/bench-<N>.
@@ -17,7 +23,9 @@ import { DEFAULT_ACCOMMODATIONS, LARGE_ACCOMMODATIONS } from "../../local/bootst
 import { root } from "../../local/platform";
 import { startLocalServer } from "../../local/server";
 import { accommodationCode } from "../../test/support/accommodations";
+import { toMinor } from "../../src/platform/money";
 import { API_KEY_HEADERS, NEW_YORK, searchBody } from "./scenarios";
+import { canonical, listedForm, totalsDiffer, withPriceBreakdown } from "./search-answers";
 
 const { values } = parseArgs({ options: { base: { type: "string" }, large: { type: "boolean", default: false } } });
 if (!values.base) throw new Error("--base <git ref> is required");
@@ -61,16 +69,24 @@ const searches: Array<[string, unknown]> = [
   ),
 ];
 
-const masked = (text: string) =>
-  JSON.stringify(JSON.parse(text), (key, value) => {
-    if (key === "requestId" || key === "responseTime") return "<moment>";
-    if (key === "id" && typeof value === "string" && value.includes("~"))
-      return `<signed>${value.slice(value.indexOf("~"))}`;
-    return value;
-  }).replace(
-    /"penaltyType":"NON_REFUNDABLE","currency":"([A-Z]{3})","deadline":"[^"]+"/g,
-    '"penaltyType":"NON_REFUNDABLE","currency":"$1","deadline":"<moment>"',
-  );
+/** An option id as `<signed>~<product>~<total in minor units>[~supplier]`, whichever version wrote it. */
+const maskedId = (id: string, currency: string) => {
+  const [signed, hotel, room, plan, total, ...supplier] = id.split("~");
+  // Version 4 (before issue 38) signed base64url JSON and wrote the total in major units.
+  const minor = signed!.startsWith("eyJ") ? toMinor(Number(total), currency) : Number(total);
+  return ["<signed>", hotel, room, plan, minor, ...supplier].join("~");
+};
+
+const masked = (text: string): any => {
+  const answer = JSON.parse(text, (key, value) => (key === "requestId" || key === "responseTime" ? "<moment>" : value));
+  for (const hotel of answer.data?.accommodations ?? [])
+    for (const option of hotel.options) {
+      option.id = maskedId(option.id, option.rate.currency);
+      for (const penalty of option.cancelPolicy.cancelPenalties)
+        if (penalty.penaltyType === "NON_REFUNDABLE") penalty.deadline = "<moment>";
+    }
+  return answer;
+};
 
 const [before, after] = await Promise.all([
   startLocalServer(join(work, "old-state"), oldTree),
@@ -79,19 +95,30 @@ const [before, after] = await Promise.all([
 let differ = 0;
 try {
   for (const [name, body] of searches) {
-    const ask = async (base: string) => {
+    const ask = async (base: string, sent: unknown) => {
       const res = await fetch(`${base}/api/search`, {
         method: "POST",
         headers: API_KEY_HEADERS,
-        body: JSON.stringify(body),
+        body: JSON.stringify(sent),
       });
-      return { status: res.status, text: masked(await res.text()) };
+      const text = await res.text();
+      return { status: res.status, bytes: Buffer.byteLength(text), answer: masked(text) };
     };
-    const [a, b] = await Promise.all([ask(before.base), ask(after.base)]);
-    const hotels = (JSON.parse(b.text).data?.accommodations ?? []).length;
-    const same = a.status === b.status && a.text === b.text;
+    const [old, listed, whole] = await Promise.all([
+      ask(before.base, body),
+      ask(after.base, body),
+      ask(after.base, withPriceBreakdown(body)),
+    ]);
+    const statuses = old.status === listed.status && old.status === whole.status;
+    const wholeSame = statuses && JSON.stringify(old.answer) === JSON.stringify(whole.answer);
+    const listedSame = statuses && canonical(listedForm(old.answer)) === canonical(listed.answer);
+    const totals = totalsDiffer(old.answer, listed.answer);
+    const same = wholeSame && listedSame && totals === 0;
     if (!same) differ++;
-    console.log(`${same ? "same" : "DIFFERENT"}  ${name}  (${b.status}, ${hotels} hotels, ${b.text.length} bytes)`);
+    const hotels = (listed.answer.data?.accommodations ?? []).length;
+    console.log(
+      `${same ? "same" : "DIFFERENT"}  ${name}  (${listed.status}, ${hotels} hotels; breakdown ${wholeSame ? "byte-identical" : "DIFFERENT"}, default ${listedSame ? "the listed form" : "DIFFERENT"}, ${totals} options with another total; ${old.bytes} bytes before, ${listed.bytes} by default: ${((1 - listed.bytes / old.bytes) * 100).toFixed(1)} % smaller)`,
+    );
   }
 } finally {
   await Promise.all([before.stop(), after.stop()]);
@@ -99,6 +126,6 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 console.log(
-  `\n${searches.length - differ} of ${searches.length} answers the same at ${values.base} and in the working tree (${accommodations} accommodations).`,
+  `\n${searches.length - differ} of ${searches.length} answers the same at ${values.base} and in the working tree (${accommodations} accommodations): with includePriceBreakdown byte for byte, by default in the listed form with every total to the cent.`,
 );
 process.exit(differ ? 1 : 0);

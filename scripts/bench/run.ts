@@ -9,6 +9,7 @@ import { startLocalSandbox, startLocalServer, type LocalServer } from "../../loc
 import { quoteScenario, runFlow } from "./flow";
 import { stopNetworkInspection, workerHeapMiB } from "./inspector";
 import { contentScenarios, searchScenarios, type Scenario } from "./scenarios";
+import { bytesBefore38, optionTotals, totalsDiffer, withPriceBreakdown } from "./search-answers";
 import { FLAT_MEMORY_GROWTH, judgeSoak, P99_LIMIT_MS, runSoak } from "./soak";
 import { seedSandboxHotelContent } from "../../test/support/sandbox-hotels";
 import {
@@ -152,6 +153,51 @@ const unloaded = async (pid: number, base: string, s: Scenario, calls = 100): Pr
 };
 
 /**
+ * Issue 38's targets on the 1,000-code search: its default answer against the same search with the
+ * whole breakdown (`settings.includePriceBreakdown: true`): sizes, and every total of every option
+ * and room to the cent; and V8's own encoding of the default answer (`JSON.stringify` of it in this
+ * Node process, the median of 30 calls after 5 unmeasured), which the Worker's CPU is set against.
+ */
+type Lighter = {
+  defaultBytes: number;
+  fullBytes: number;
+  /** The same answer before issue 38: the whole breakdown with the ids of then (`bytesBefore38`). */
+  beforeBytes: number;
+  options: number;
+  totalsDiffer: number;
+  encodeMs: number;
+};
+const lighterAnswer = async (base: string, s: Scenario): Promise<Lighter> => {
+  const ask = async (body: unknown) => {
+    const res = await fetch(`${base}${s.path}`, {
+      method: s.method,
+      headers: { ...s.headers, "accept-encoding": "identity" },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${s.name}: ${res.status}`);
+    return text;
+  };
+  const light = await ask(s.body);
+  const full = await ask(withPriceBreakdown(s.body));
+  const answer = JSON.parse(light);
+  const times: number[] = [];
+  for (let i = 0; i < 35; i++) {
+    const started = performance.now();
+    JSON.stringify(answer);
+    if (i >= 5) times.push(performance.now() - started);
+  }
+  return {
+    defaultBytes: Buffer.byteLength(light),
+    fullBytes: Buffer.byteLength(full),
+    beforeBytes: bytesBefore38(Buffer.byteLength(full), JSON.parse(full)),
+    options: optionTotals(answer).length,
+    totalsDiffer: totalsDiffer(answer, JSON.parse(full)),
+    encodeMs: times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!,
+  };
+};
+
+/**
  * The workerd process that runs the Worker itself. wrangler dev starts two: one serves the public
  * port and proxies to the other, which runs the Worker and its D1, KV and Durable Objects.
  */
@@ -200,6 +246,7 @@ await stopNetworkInspection(server.inspectorPort);
 let sandbox: LocalServer | null = null;
 const rows: Row[] = [];
 const quiet: Unloaded[] = [];
+let lighter: Lighter | null = null;
 // The upstream quote row's reference: the sandbox's own answer time for one quote (ms).
 let supplierQuoteMs: number | undefined;
 try {
@@ -261,6 +308,8 @@ try {
       process.stdout.write(" done\n");
     }
   }
+  const thousand = scenarios.find((s) => s.name === "search: 1000 codes");
+  if (thousand) lighter = await lighterAnswer(server.base, thousand);
 } finally {
   await sandbox?.stop();
   await server.stop();
@@ -288,6 +337,12 @@ if (quiet.length) {
   console.log("| scenario | p50 ms | CPU ms (identity) | CPU ms (gzip) |\n|---|---:|---:|---:|");
   for (const q of quiet) console.log(`| ${q.scenario} | ${fmt(q.p50)} | ${fmt(q.cpuMs, 2)} | ${fmt(q.cpuGzipMs, 2)} |`);
 }
+if (lighter) {
+  const mb = (bytes: number) => (bytes / 1e6).toFixed(2);
+  console.log(
+    `\n1,000-code answer: ${mb(lighter.defaultBytes)} MB by default (${lighter.options} options, ${fmt(lighter.defaultBytes / lighter.options, 0)} bytes each), ${mb(lighter.fullBytes)} MB with includePriceBreakdown (the default ${fmt((1 - lighter.defaultBytes / lighter.fullBytes) * 100)} % smaller), ${mb(lighter.beforeBytes)} MB before issue 38 (the same with the ids of then); V8 (node ${process.version}) encodes the default one in ${fmt(lighter.encodeMs, 2)} ms`,
+  );
+}
 const bundle = bundleSize();
 if (bundle)
   console.log(`\nWorker upload size: ${bundle.rawKiB} KiB, gzip ${bundle.gzipKiB} KiB (wrangler deploy --dry-run)`);
@@ -295,7 +350,7 @@ if (bundle)
 mkdirSync(join(root, ".tmp"), { recursive: true });
 writeFileSync(
   join(root, ".tmp", `bench-${accommodations}.json`),
-  JSON.stringify({ accommodations, connections, duration, rows, unloaded: quiet, bundle }, null, 2),
+  JSON.stringify({ accommodations, connections, duration, rows, unloaded: quiet, bundle, lighter }, null, 2),
 );
 const soakSkipped = values["no-soak"] ? "--no-soak" : values.only ? "--only" : null;
 const soakVerdict = soakSkipped ? null : await soak();
@@ -363,6 +418,25 @@ const targets: Target[] = [
     kind: "min",
   },
   { label: "gzipped upload, KiB", value: bundle?.gzipKiB, limit: 200, kind: "max" },
+  // Issue 38: the lighter default search answer.
+  {
+    label: "1,000-code answer by default: % smaller than before issue 38",
+    value: lighter ? (1 - lighter.defaultBytes / lighter.beforeBytes) * 100 : undefined,
+    limit: 40,
+    kind: "min",
+  },
+  {
+    label: "1,000-code answer: options with a total (option or room) not the same to the cent in both forms",
+    value: lighter?.totalsDiffer,
+    limit: 0,
+    kind: "max",
+  },
+  {
+    label: "CPU of one 1,000-code search (identity): x V8's JSON.stringify of its answer",
+    value: lighter && still("search: 1000 codes") ? still("search: 1000 codes")!.cpuMs / lighter.encodeMs : undefined,
+    limit: 1.5,
+    kind: "max",
+  },
   {
     label: `${UPSTREAM_QUOTE}, p50: x the supplier's own answer (${supplierQuoteMs === undefined ? "not measured" : `${fmt(supplierQuoteMs)} ms`})`,
     value: supplierQuoteMs === undefined ? undefined : (row(UPSTREAM_QUOTE)?.p50 ?? 0) / supplierQuoteMs,

@@ -32,7 +32,10 @@ export type SearchedOption = {
   hotel?: any;
 };
 
-/** Searches one accommodation and returns its cheapest option matching `pick`. */
+/**
+ * Searches one accommodation and returns its cheapest option matching `pick`, with the whole price
+ * breakdown (`settings.includePriceBreakdown`), as quote answers it.
+ */
 export const searchOne = async (
   code: string,
   opts: {
@@ -51,7 +54,7 @@ export const searchOne = async (
     "/api/search",
     {
       searchCriteria: { destinations: { accommodations: [{ code }] }, occupancies, checkIn, checkOut },
-      settings: { access: { code: opts.connection ?? DEMO_CODE } },
+      settings: { access: { code: opts.connection ?? DEMO_CODE }, includePriceBreakdown: true },
     },
     { apiKey: opts.apiKey },
   );

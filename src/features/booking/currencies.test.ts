@@ -45,7 +45,15 @@ const searchIn = async (
     "/api/search",
     searchBody(
       { destinations: { accommodations: [{ code }] }, checkIn, checkOut: addDays(checkIn, 1) },
-      { settings: { access: { code: DEMO_CODE }, ...(currency ? { currency } : {}), ...settings } },
+      // The whole breakdown (a default search lists totals only, docs/api-decisions.md, issue 38).
+      {
+        settings: {
+          access: { code: DEMO_CODE },
+          includePriceBreakdown: true,
+          ...(currency ? { currency } : {}),
+          ...settings,
+        },
+      },
     ),
   );
   return res;
@@ -542,7 +550,7 @@ describe("one breakdown, exact to the minor unit, from search to cancellation pr
               ...(r.child === null ? [] : [{ age: r.child }]),
             ],
           }));
-          const settings = { access: { code: c.connection.code }, currency: c.currency };
+          const settings = { access: { code: c.connection.code }, currency: c.currency, includePriceBreakdown: true };
           const found = await post("/api/search", {
             searchCriteria: {
               destinations: { accommodations: [{ code: c.code }] },
@@ -624,7 +632,7 @@ describe("one breakdown, exact to the minor unit, from search to cancellation pr
         "/api/search",
         searchBody(
           { destinations: { accommodations: codes }, checkIn, checkOut: addDays(checkIn, 3) },
-          { settings: { access: { code: DEMO_CODE }, currency } },
+          { settings: { access: { code: DEMO_CODE }, currency, includePriceBreakdown: true } },
         ),
       );
       expect(res.status, res.text).toBe(200);
@@ -682,7 +690,7 @@ describe("one breakdown, exact to the minor unit, from search to cancellation pr
           "/api/search",
           searchBody(
             { destinations: { accommodations: [{ code: "US000010" }] }, checkIn, checkOut: addDays(checkIn, 2) },
-            { settings: { access: { code: DEMO_CODE }, currency } },
+            { settings: { access: { code: DEMO_CODE }, currency, includePriceBreakdown: true } },
           ),
         )
       ).json.data.accommodations[0].options[0];

@@ -240,14 +240,15 @@ describe("quote: section 7 messages", () => {
 
   it("an option id's unsigned total cannot lower a price: quote re-prices from live inventory", async () => {
     const [signedStay, code, room, plan, total] = searched.option.id.split("~");
-    const cheaper = [signedStay, code, room, plan, "0.01"].join("~");
+    // The total is in whole minor units (cents here): 1 is 0.01.
+    const cheaper = [signedStay, code, room, plan, "1"].join("~");
     const lowered = await post("/api/quote", quoteBody(searched, { optionId: cheaper }));
     expect(lowered.status).toBe(400);
     expect(lowered.json.message).toBe("Price changed");
     const dearer = [signedStay, code, room, plan, String(Number(total) * 10)].join("~");
     const raised = await post("/api/quote", quoteBody(searched, { optionId: dearer }));
     expect(raised.status).toBe(200);
-    expect(raised.json.data.rate.chargeTotal).toBe(Number(total));
+    expect(raised.json.data.rate.chargeTotal).toBe(Number(total) / 100);
   });
 
   it("an option is good for 24 hours: moving the clock past that expires it", async () => {

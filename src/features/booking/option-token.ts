@@ -1,5 +1,7 @@
 import type { Keyring } from "../../platform/crypto/keyring";
-import { openToken, signToken } from "../../platform/crypto/signed-token";
+import { openCompact, openToken, signCompact } from "../../platform/crypto/signed-token";
+import { toMajor, toMinor } from "../../platform/money";
+import { addDays, stayNights } from "../../platform/time/zoned-time";
 import { ApiError } from "../../platform/http/api-error";
 import { type RateAccess, rateAccessFromText } from "../supply";
 
@@ -43,21 +45,28 @@ type ProductSnapshot = Pick<
   "accommodationCode" | "roomCode" | "ratePlanCode" | "chargeTotal" | "supplier"
 >;
 
-// Version 4: the expiry moved to the shared token envelope (signed-token.ts).
-const stayPayload = (o: StaySnapshot) => [
-  4,
-  o.partnerId,
-  o.checkIn,
-  o.checkOut,
-  o.rooms.map((r) => r.join(".")).join("_"),
-  o.currency ?? "USD",
-  (o.occupancyRefIds ?? o.rooms.map((_, i) => i + 1)).join("."),
-  // Only a search that may show restricted rates signs what it may show: other ids are as they were.
-  ...(o.rateAccess === undefined ? [] : [o.rateAccess]),
-];
+/**
+ * Version 5, signed once per search and currency (`signCompact`): `5.<checkIn>.<nights>.<rooms>.<currency>.
+ * <occupancy ids>.<rate access>.<partner>` then `.<expiry>.<signature>`. Rooms are ages joined by "-",
+ * rooms by "_"; the rate access is `rateAccessText` with "-" and "+" for "." and "|", empty for public
+ * rates only; the partner (lower-case letters, digits, "-" and "_") comes last. No field holds a ".".
+ */
+const STAY_VERSION = "5";
+const stayText = (o: StaySnapshot) =>
+  [
+    STAY_VERSION,
+    o.checkIn,
+    stayNights(o.checkIn, o.checkOut).length,
+    o.rooms.map((r) => r.join("-")).join("_"),
+    o.currency ?? "USD",
+    (o.occupancyRefIds ?? o.rooms.map((_, i) => i + 1)).join("-"),
+    o.rateAccess === undefined ? "" : o.rateAccess.replaceAll(".", "-").replace("|", "+"),
+    o.partnerId,
+  ].join(".");
 
 /**
- * `<signed stay>~<accommodation>~<room>~<rate plan>~<total>[~<supplier>]`. The signature binds partner, dates,
+ * `<signed stay>~<accommodation>~<room>~<rate plan>~<total>[~<supplier>]`, the total in whole minor
+ * units of the stay's currency (29114 for 291.14 USD). The signature binds partner, dates,
  * occupancy and expiry; a search signs it once, not once per option (a 1,000-hotel search has
  * thousands of options and an HMAC each cost most of its time). Hotel, room, plan and total need
  * no signature: quote re-prices them from live inventory, so an altered value can only ask about
@@ -66,22 +75,17 @@ const stayPayload = (o: StaySnapshot) => [
  * Which restricted rates the search could show is signed (`rateAccess`): quote sells none beyond it,
  * so changing the plan to a package or mobile rate gets no further than the search did.
  */
-const optionIdOf = (signedStay: string, o: ProductSnapshot) =>
-  `${signedStay}${SEPARATOR}${o.accommodationCode}${SEPARATOR}${o.roomCode}${SEPARATOR}${o.ratePlanCode}${SEPARATOR}${o.chargeTotal}${o.supplier ? `${SEPARATOR}${o.supplier}` : ""}`;
+const optionIdOf = (signedStay: string, currency: string, o: ProductSnapshot) =>
+  `${signedStay}${SEPARATOR}${o.accommodationCode}${SEPARATOR}${o.roomCode}${SEPARATOR}${o.ratePlanCode}${SEPARATOR}${toMinor(o.chargeTotal, currency)}${o.supplier ? `${SEPARATOR}${o.supplier}` : ""}`;
 
 /** Signs a search's stay once; the ids of its options are then made without any crypto. */
 export const optionIdsFor = async (
   keys: Keyring,
   stay: StaySnapshot,
 ): Promise<(product: ProductSnapshot) => string> => {
-  // Whole seconds, as before: every option of a search carries the same signed part.
-  const signedStay = await signToken(
-    keys,
-    "booking-option",
-    stayPayload(stay),
-    Math.floor(stay.expiresAt / 1000) * 1000,
-  );
-  return (product) => optionIdOf(signedStay, product);
+  const signedStay = await signCompact(keys, "booking-option", stayText(stay), stay.expiresAt);
+  const currency = stay.currency ?? "USD";
+  return (product) => optionIdOf(signedStay, currency, product);
 };
 
 /** The signed part of an option id: the same for every option of one search in one currency. */
@@ -91,6 +95,90 @@ export const issueOptionId = async (keys: Keyring, o: StaySnapshot & ProductSnap
   (await optionIdsFor(keys, o))(o);
 
 const EXPIRED_OR_INVALID = () => new ApiError("option_expired_or_invalid", "Option reference expired or invalid");
+
+/** What the signed stay of an option id holds, whatever its version. */
+type OpenedStay = {
+  partner: string;
+  checkIn: string;
+  checkOut: string;
+  rooms: number[][];
+  currency: string;
+  occupancyRefIds: number[];
+  rateAccess: string | undefined;
+  expiresAt: number;
+};
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const WHOLE = /^\d{1,15}$/;
+
+/** Version 5 (`stayText`); null when it does not read as one. */
+const openStay = async (keys: Keyring, signedStay: string, now: number): Promise<OpenedStay | null> => {
+  const opened = await openCompact(keys, "booking-option", signedStay, now);
+  if (opened.kind !== "ok") return null;
+  const fields = opened.text.split(".");
+  if (fields.length < 8) return null;
+  const [version, checkIn, nights, rooms, currency, refIds, access] = fields as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  // Last, so that whatever a partner id holds cannot shift another field.
+  const partner = fields.slice(7).join(".");
+  if (version !== STAY_VERSION || !ISO_DATE.test(checkIn) || !WHOLE.test(nights)) return null;
+  const roomAges = rooms.split("_").map((r) => r.split("-"));
+  const ids = refIds.split("-");
+  if ([...roomAges.flat(), ...ids].some((n) => !WHOLE.test(n))) return null;
+  return {
+    partner,
+    checkIn,
+    checkOut: addDays(checkIn, Number(nights)),
+    rooms: roomAges.map((r) => r.map(Number)),
+    currency,
+    occupancyRefIds: ids.map(Number),
+    rateAccess: access === "" ? undefined : access.replaceAll("-", ".").replace("+", "|"),
+    expiresAt: opened.expiresAt,
+  };
+};
+
+/**
+ * Version 4, issued before option ids were cut (base64url JSON envelope of `signToken`, the total in
+ * major units): still read until the last of them expires, 24 hours after the deploy.
+ */
+const openStayV4 = async (keys: Keyring, signedStay: string, now: number): Promise<OpenedStay | null> => {
+  const opened = await openToken(keys, "booking-option", signedStay, now);
+  if (opened.kind !== "ok" || opened.expiresAt === null || !Array.isArray(opened.payload)) return null;
+  const [version, partner, checkIn, checkOut, rooms, currency, refIds, rateAccess, ...rest] =
+    opened.payload as unknown[];
+  if (
+    version !== 4 ||
+    rest.length > 0 ||
+    typeof partner !== "string" ||
+    typeof checkIn !== "string" ||
+    typeof checkOut !== "string" ||
+    typeof rooms !== "string" ||
+    typeof currency !== "string" ||
+    typeof refIds !== "string" ||
+    (rateAccess !== undefined && typeof rateAccess !== "string")
+  )
+    return null;
+  return {
+    partner,
+    checkIn,
+    checkOut,
+    rooms: rooms.split("_").map((r) => r.split(".").map(Number)),
+    currency,
+    occupancyRefIds: refIds.split(".").map(Number),
+    rateAccess,
+    expiresAt: opened.expiresAt,
+  };
+};
+
+/** A version 4 signed stay is `signToken`'s base64url JSON: it opens with `{"` (`eyJ`). */
+const isV4 = (signedStay: string) => signedStay.startsWith("eyJ");
 
 /**
  * Opens an option id. Unreadable, forged or expired: `Option reference expired or invalid`.
@@ -114,42 +202,28 @@ export const readOptionId = async (
     string,
     string | undefined,
   ];
-  const chargeTotal = Number(total);
-  if (!Number.isFinite(chargeTotal) || chargeTotal < 0) throw EXPIRED_OR_INVALID();
-  const opened = await openToken(keys, "booking-option", signedStay, now);
-  if (opened.kind !== "ok" || opened.expiresAt === null || !Array.isArray(opened.payload)) throw EXPIRED_OR_INVALID();
-  const [version, partner, checkIn, checkOut, rooms, currency, refIds, rateAccess, ...rest] =
-    opened.payload as unknown[];
-  const access = typeof rateAccess === "string" || rateAccess === undefined ? rateAccessFromText(rateAccess) : null;
-  if (
-    version !== 4 ||
-    access === null ||
-    rest.length > 0 ||
-    typeof partner !== "string" ||
-    typeof checkIn !== "string" ||
-    typeof checkOut !== "string" ||
-    typeof rooms !== "string" ||
-    typeof currency !== "string" ||
-    typeof refIds !== "string"
-  ) {
-    throw EXPIRED_OR_INVALID();
-  }
-  if (partner !== partnerId) throw new ApiError("option_invalid", "Option reference invalid");
-  const roomAges = rooms.split("_").map((r) => r.split(".").map(Number));
+  const v4 = isV4(signedStay);
+  // Version 5 carries whole minor units; version 4 the major-unit number.
+  if (v4 ? !Number.isFinite(Number(total)) || Number(total) < 0 : !/^\d{1,15}$/.test(total)) throw EXPIRED_OR_INVALID();
+  const stay = await (v4 ? openStayV4 : openStay)(keys, signedStay, now);
+  const access = stay ? rateAccessFromText(stay.rateAccess) : null;
+  if (stay === null || access === null) throw EXPIRED_OR_INVALID();
+  if (stay.partner !== partnerId) throw new ApiError("option_invalid", "Option reference invalid");
   return {
-    partnerId: partner,
+    partnerId: stay.partner,
     accommodationCode,
     roomCode,
     ratePlanCode,
-    checkIn,
-    checkOut,
-    rooms: roomAges,
-    chargeTotal,
-    currency,
-    occupancyRefIds: refIds.split(".").map(Number),
-    expiresAt: opened.expiresAt,
+    checkIn: stay.checkIn,
+    checkOut: stay.checkOut,
+    rooms: stay.rooms,
+    // The domain still carries major units (issue 38 item 1 is later): converted here, once, as read.
+    chargeTotal: v4 ? Number(total) : toMajor(Number(total), stay.currency),
+    currency: stay.currency,
+    occupancyRefIds: stay.occupancyRefIds,
+    expiresAt: stay.expiresAt,
     ...(supplier ? { supplier } : {}),
-    ...(typeof rateAccess === "string" ? { rateAccess } : {}),
+    ...(stay.rateAccess !== undefined ? { rateAccess: stay.rateAccess } : {}),
     access,
   };
 };

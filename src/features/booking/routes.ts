@@ -48,7 +48,7 @@ import {
   searchRequestSchema,
   searchResponseSchema,
 } from "./schemas";
-import { searchAvailability, searchQueryOf } from "./search";
+import { optionTermsOf, searchAvailability, searchQueryOf } from "./search";
 import { supplierFailureCodes, supplyOptionsOf } from "../supply";
 import { searchTgx } from "./tgx-search";
 import { tgxSearchRequestSchema, tgxSearchResponseSchema } from "./tgx-schemas";
@@ -584,7 +584,13 @@ export const bookingRoutes = featureRouter<AccessEnv>()
     const connection = connectionOf(c, searchConnection);
     // Counted first: a refused search does no supplier work at all.
     await admit(c, connection);
-    const result = await searchAvailability(deps, connection, searchQueryOf(request));
+    const result = await searchAvailability(
+      deps,
+      connection,
+      searchQueryOf(request),
+      undefined,
+      optionTermsOf(request),
+    );
     countUsage(c, connection, "search");
     return c.json(
       success({ ...result, requestId: c.get("requestId"), responseTime: Math.max(0, Date.now() - startedAt) }),

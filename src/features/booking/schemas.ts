@@ -176,6 +176,10 @@ export const settingsSchema = z.object({
     description:
       "Prices in this currency, converted with the operator's exchange rates (default: the hotel's currency)",
   }),
+  includePriceBreakdown: z.boolean().optional().openapi({
+    description:
+      "Search only. true: each option also gives rate.nights, and each room its own charges, dueAtProperty.charges and nights (the breakdown quote, book and the booking reads always give). Default false: a search option gives every total of the option and of each room, and each of its charges once (docs/api-decisions.md, issue 38)",
+  }),
   businessRules: z
     .object({
       businessRuleType: z.enum(["CHEAPEST", "DEFAULT"]).optional(),
@@ -471,6 +475,83 @@ const cancelPolicy = z
   })
   .openapi("CancelPolicy");
 const room = z.object({ occupancyRefId: z.number(), code: z.string(), description: z.string(), rate: rateSchema });
+/**
+ * A search option's rate and its rooms' (docs/api-decisions.md, "Issue 38: the lighter search answer").
+ * By default the option keeps every total and lists each charge once (rate.charges those charged at
+ * booking, dueAtProperty.charges those due at the property) and no nights; a room gives its totals,
+ * in the option's currencies. `settings.includePriceBreakdown: true` gives the whole Rate on both.
+ * New objects of the Rate's fields, not `.extend()`: that documents an allOf of Rate, whose fields are required.
+ */
+const breakdownOnly = (what: string) => `With settings.includePriceBreakdown: true only: ${what}`;
+const searchRate = z
+  .object({
+    ...rateSchema.shape,
+    charges: z.array(rateCharge).openapi({
+      description:
+        "By default the charges charged at booking (included: true) only: those due at the property are listed once, in dueAtProperty.charges. With settings.includePriceBreakdown: true every tax and fee, as in quote",
+    }),
+    nights: z
+      .array(nightPrice)
+      .optional()
+      .openapi({
+        description: breakdownOnly(
+          "per night; they sum to baseRate and taxesAndFees exactly (quote always gives them)",
+        ),
+      }),
+  })
+  .openapi("SearchRate", {
+    description:
+      "A search option's Rate: every total, each charge once; nights with settings.includePriceBreakdown: true",
+    example: { ...RATE_EXAMPLE, charges: RATE_EXAMPLE.charges.filter((c) => c.included), nights: undefined },
+  });
+const searchRoomRate = z
+  .object({
+    ...rateSchema.shape,
+    currency: z
+      .string()
+      .optional()
+      .openapi({ description: breakdownOnly("the option's rate.currency") }),
+    charges: z
+      .array(rateCharge)
+      .optional()
+      .openapi({ description: breakdownOnly("this room's taxes and fees") }),
+    dueAtProperty: z
+      .object({
+        amount: dueAtProperty.shape.amount,
+        currency: z
+          .string()
+          .optional()
+          .openapi({ description: breakdownOnly("the option's rate.dueAtProperty.currency") }),
+        amountInRateCurrency: dueAtProperty.shape.amountInRateCurrency,
+        charges: z
+          .array(propertyCharge)
+          .optional()
+          .openapi({ description: breakdownOnly("this room's items") }),
+      })
+      .openapi("SearchRoomDueAtProperty"),
+    nights: z
+      .array(nightPrice)
+      .optional()
+      .openapi({ description: breakdownOnly("this room's nights") }),
+    exchange: exchange.optional().openapi({ description: breakdownOnly("the option's rate.exchange") }),
+  })
+  .openapi("SearchRoomRate", {
+    description:
+      "A room of a search option: its totals, in the option's currencies; with settings.includePriceBreakdown: true its whole Rate",
+    example: {
+      baseRate: 247,
+      taxesAndFees: 44.14,
+      chargeTotal: 291.14,
+      dueAtProperty: { amount: 50 },
+      totalStayPrice: 341.14,
+    },
+  });
+const searchRoom = z.object({
+  occupancyRefId: z.number(),
+  code: z.string(),
+  description: z.string(),
+  rate: searchRoomRate,
+});
 const rateRules = z.array(z.enum(RATE_RULES)).openapi({
   description:
     "Hotel-X RateRulesType names of the rate (never NORMAL); empty for a plain public rate. PACKAGE, MOBILE and the rules a traveller must qualify for are shown only where they may be sold (docs/api-decisions.md)",
@@ -492,9 +573,9 @@ export const optionSchema = z
     rateRules,
     visibility,
     paymentType: paymentTypeOut,
-    rate: rateSchema,
+    rate: searchRate,
     cancelPolicy,
-    rooms: z.array(room),
+    rooms: z.array(searchRoom),
   })
   .openapi("SearchOption");
 

@@ -445,10 +445,13 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
   it("issue 27: price.net and price.gross are what is paid (never null); surcharges are the included charges (INCLUDE) and what is due at the property (EXCLUDE); paid at the hotel is DIRECT, the whole stay its price", async () => {
     const core = await post(
       "/api/search",
-      searchBody({
-        destinations: { accommodations: HOTELS.map((code) => ({ code })) },
-        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }, { paxes: [{ age: 40 }, { age: 8 }] }],
-      }),
+      searchBody(
+        {
+          destinations: { accommodations: HOTELS.map((code) => ({ code })) },
+          occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }, { paxes: [{ age: 40 }, { age: 8 }] }],
+        },
+        { settings: { access: { code: DIRECT }, includePriceBreakdown: true } },
+      ),
     );
     // Ids carry their issue time (this search runs after the Hotel-X one): the signed product part names the option.
     const product = (id: string) => id.split("~").slice(1).join("~");

@@ -20,6 +20,7 @@ import { OPERATOR } from "../../../test/support/sessions";
 import { addDays } from "../../platform/time/zoned-time";
 import { inDays } from "../../../test/support/clock";
 import { cancelBooking } from "./cancel";
+import { signToken } from "../../platform/crypto/signed-token";
 import { bookingDeps } from "./deps";
 import { catalogueFor } from "../supply/catalogue";
 import { expectLogs } from "../../../test/support/expected-logs";
@@ -234,13 +235,135 @@ describe("search options", () => {
     const hotels = await search({ destinations: { accommodations: all.slice(0, 100).map((r) => ({ code: r.code })) } });
     const ids = hotels.flatMap((h) => h.options.map((o: any) => o.id as string));
     expect(ids.length).toBeGreaterThan(100);
-    expect(Math.max(...ids.map((id) => id.length))).toBeLessThan(260);
+    // 179 characters before issue 38 (a base64 JSON stay and a 256-bit HMAC); now plain text and 128 bits.
+    expect(Math.max(...ids.map((id) => id.length))).toBeLessThan(100);
     expect(
       await env.DB.prepare(
         "select (select count(*) from room_nights) + (select count(*) from rate_plan_nights) n",
       ).first("n"),
     ).toBe(before);
     expect((await env.CACHE.list()).keys.length).toBe(kvBefore);
+  });
+});
+
+describe("the lighter search answer and option ids (issue 38)", () => {
+  const cents = (n: number) => Math.round(n * 100);
+  // Two rooms, so options have several rooms; US000016 sells a PayAtProperty rate (its whole stay due at the hotel).
+  const criteria = () => ({
+    destinations: { accommodations: [...all.slice(0, 60).map((r) => ({ code: r.code })), { code: "US000016" }] },
+    occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }, { paxes: [{ age: 40 }] }],
+  });
+  const totals = (rate: any) => [
+    cents(rate.baseRate),
+    cents(rate.taxesAndFees),
+    cents(rate.chargeTotal),
+    cents(rate.dueAtProperty.amount),
+    rate.dueAtProperty.amountInRateCurrency,
+    cents(rate.totalStayPrice),
+  ];
+  const currencies = (rate: any) => [rate.currency, rate.dueAtProperty.currency];
+
+  it("a default option gives every total of the option and each room, each charge once and no nights; includePriceBreakdown gives the whole breakdown; the totals are the same to the cent", async () => {
+    const light = (await search(criteria())).flatMap((h) => h.options);
+    const full = (await search(criteria(), { includePriceBreakdown: true })).flatMap((h) => h.options);
+    expect(light.length).toBe(full.length);
+    expect(light.length).toBeGreaterThan(100);
+    let dueCharges = 0;
+    for (const [i, option] of light.entries()) {
+      const whole = full[i];
+      // The same option (the signed stay differs by the moment of each search).
+      expect(option.id.split("~").slice(1)).toEqual(whole.id.split("~").slice(1));
+      expect(totals(option.rate)).toEqual(totals(whole.rate));
+      expect(currencies(option.rate)).toEqual(currencies(whole.rate));
+      // A room's amounts are in its option's currencies.
+      for (const room of whole.rooms) expect(currencies(room.rate)).toEqual(currencies(whole.rate));
+      expect(option.rooms.map((r: any) => totals(r.rate))).toEqual(whole.rooms.map((r: any) => totals(r.rate)));
+      expect(option.rooms.map((r: any) => [r.occupancyRefId, r.code, r.description])).toEqual(
+        whole.rooms.map((r: any) => [r.occupancyRefId, r.code, r.description]),
+      );
+      // Each charge once: those charged at booking in rate.charges, those due at the property in dueAtProperty.charges.
+      expect(option.rate.charges).toEqual(whole.rate.charges.filter((c: any) => c.included));
+      expect(option.rate.dueAtProperty).toEqual(whole.rate.dueAtProperty);
+      dueCharges += option.rate.dueAtProperty.charges.length;
+      expect(option.rate.exchange).toEqual(whole.rate.exchange);
+      expect("nights" in option.rate).toBe(false);
+      // A room: its totals and nothing itemized.
+      for (const room of option.rooms) {
+        expect(Object.keys(room.rate).sort()).toEqual([
+          "baseRate",
+          "chargeTotal",
+          "dueAtProperty",
+          "taxesAndFees",
+          "totalStayPrice",
+        ]);
+        expect(Object.keys(room.rate.dueAtProperty)).toEqual(["amount"]);
+      }
+      // The whole breakdown is quote's: nights on the option and on each room, every charge of each room.
+      expect(whole.rate.nights).toHaveLength(2);
+      for (const room of whole.rooms) {
+        expect(room.rate.nights).toHaveLength(2);
+        expect(Array.isArray(room.rate.charges) && Array.isArray(room.rate.dueAtProperty.charges)).toBe(true);
+      }
+      const terms = ({ boardCode, boardName, isRefundable, rateRules, visibility, paymentType }: any) => [
+        boardCode,
+        boardName,
+        isRefundable,
+        rateRules,
+        visibility,
+        paymentType,
+      ];
+      expect(terms(option)).toEqual(terms(whole));
+    }
+    // What the test is about is there: charges due at the property, and a rate paid at the hotel.
+    expect(dueCharges).toBeGreaterThan(0);
+    expect(light.some((o) => o.paymentType === "PayAtProperty")).toBe(true);
+    expect(JSON.stringify(light).length).toBeLessThan(0.6 * JSON.stringify(full).length);
+  });
+
+  it("an option id issued before issue 38 (version 4: signed JSON, the total in major units) still quotes until it expires", async () => {
+    const s = await searchOne("US000003", { checkIn: inDays(44) });
+    const [, accommodation, room, ratePlan, minor] = s.option.id.split("~");
+    const { keys } = bookingDeps(env);
+    // Built as option-token.ts built ids before this issue.
+    const oldId = async (expiresAt: number, partner = "demo") =>
+      `${await signToken(keys, "booking-option", [4, partner, s.checkIn, s.checkOut, "30.30", "USD", "1"], expiresAt)}~${accommodation}~${room}~${ratePlan}~${Number(minor) / 100}`;
+    const inADay = Math.floor((Date.now() + 23 * 3600_000) / 1000) * 1000;
+    const quoted = await post("/api/quote", quoteBody({ ...s, option: { ...s.option, id: await oldId(inADay) } }));
+    expect(quoted.status).toBe(200);
+    expect(quoted.json.data.rate).toEqual(s.option.rate);
+    // The same as the new id quotes.
+    const fresh = await post("/api/quote", quoteBody(s));
+    expect(fresh.json.data.rate).toEqual(quoted.json.data.rate);
+    const expired = await post(
+      "/api/quote",
+      quoteBody({ ...s, option: { ...s.option, id: await oldId(Date.now() - 1000) } }),
+    );
+    expect([expired.status, expired.json.code]).toEqual([400, "option_expired_or_invalid"]);
+    const foreign = await post(
+      "/api/quote",
+      quoteBody({ ...s, option: { ...s.option, id: await oldId(inADay, "another-partner") } }),
+    );
+    expect([foreign.status, foreign.json.code]).toEqual([400, "option_invalid"]);
+  });
+
+  it("a version 5 id altered in its signed stay, or with a total that is not whole minor units, is refused", async () => {
+    const s = await searchOne("US000003", { checkIn: inDays(45) });
+    const parts = s.option.id.split("~");
+    const quoteWith = async (id: string) => {
+      const res = await post("/api/quote", quoteBody({ ...s, option: { ...s.option, id } }));
+      return [res.status, res.json.code];
+    };
+    expect(parts[0].split(".")[0]).toBe("5");
+    // One more night, or one guest younger: the signature no longer holds.
+    const stay = parts[0].split(".");
+    const longer = [...stay.slice(0, 2), "3", ...stay.slice(3)].join(".");
+    const younger = parts[0].replace(".30-30.", ".30-12.");
+    for (const forged of [longer, younger])
+      expect(await quoteWith([forged, ...parts.slice(1)].join("~"))).toEqual([400, "option_expired_or_invalid"]);
+    expect(await quoteWith([...parts.slice(0, 4), `${parts[4]}.0`].join("~"))).toEqual([
+      400,
+      "option_expired_or_invalid",
+    ]);
   });
 });
 
@@ -1302,9 +1425,8 @@ describe("restricted rates (issue 27)", () => {
       distributionContext: { supportedVisibilityTypes: ["PUBLIC", "OPAQUE_PROPERTY"] },
     });
     expect(products(opaque)).toEqual(products(plain));
-    // A default search signs what it signed before this issue (seven fields): its ids are unchanged.
-    const payload = JSON.parse(atob(plain[0].id.split(".")[0].replaceAll("-", "+").replaceAll("_", "/")));
-    expect(payload.d).toHaveLength(7);
+    // A default search signs no rate access (option-token.ts, stayText: its seventh field is empty).
+    expect(plain[0].id.split("~")[0].split(".")[6]).toBe("");
   });
 
   it("PACKAGE rates only with supportedVisibilityTypes PACKAGE: one per hotel, cheaper, visibility PACKAGE; rateRuleFilter cannot widen", async () => {
@@ -1425,7 +1547,7 @@ describe("restricted rates (issue 27)", () => {
       const parts = option.id.split("~");
       parts[2] = "STD";
       parts[3] = "STD-RO-PKG";
-      parts[4] = String(pkg.rate.chargeTotal);
+      parts[4] = String(Math.round(pkg.rate.chargeTotal * 100)); // whole cents, as ids carry totals
       return { ...option, id: parts.join("~") };
     };
     const quotesBefore = await env.DB.prepare("select count(*) n from quotes").first("n");
@@ -1464,7 +1586,10 @@ describe("payment types (issue 27)", () => {
       .bind(actorId, paymentMethodId, expYear)
       .run();
   const twins = async () => {
-    const hotel = (await search({ destinations: { accommodations: [{ code: PAH_HOTEL }] } }))[0];
+    // The whole breakdown, as quote answers it (a default search lists totals, docs/api-decisions.md, issue 38).
+    const hotel = (
+      await search({ destinations: { accommodations: [{ code: PAH_HOTEL }] } }, { includePriceBreakdown: true })
+    )[0];
     const pah = hotel.options.find((o: any) => o.paymentType === "PayAtProperty");
     const merchant = hotel.options.find((o: any) => o.id.includes("~STD-RO-FLX~"));
     return { hotel, pah, merchant };

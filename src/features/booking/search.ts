@@ -7,6 +7,7 @@ import {
   SupplierFailure,
   type AccommodationSelection,
   type Offer,
+  type Rate,
   type ProviderTransaction,
   type Stay,
   type Supplier,
@@ -162,6 +163,68 @@ export const offerTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
     : offer.rooms,
 });
 
+/**
+ * Every total of a room's rate and no item: a room of a default search option. Its currencies are
+ * the option's (`rate.currency`, `rate.dueAtProperty.currency`), not repeated.
+ */
+const roomTotals = (rate: Rate) => ({
+  baseRate: rate.baseRate,
+  taxesAndFees: rate.taxesAndFees,
+  chargeTotal: rate.chargeTotal,
+  dueAtProperty:
+    rate.dueAtProperty.amountInRateCurrency === undefined
+      ? { amount: rate.dueAtProperty.amount }
+      : { amount: rate.dueAtProperty.amount, amountInRateCurrency: rate.dueAtProperty.amountInRateCurrency },
+  totalStayPrice: rate.totalStayPrice,
+});
+
+/**
+ * A default search option's rate: every total, each charge once (one due at the property only in
+ * `dueAtProperty.charges`, where it is in the property's currency), no nights.
+ */
+const listedRate = (rate: Rate) => ({
+  currency: rate.currency,
+  baseRate: rate.baseRate,
+  taxesAndFees: rate.taxesAndFees,
+  chargeTotal: rate.chargeTotal,
+  // Those not included are each in dueAtProperty.charges (supplier.ts, RateCharge); most rates have none.
+  charges: rate.charges.every((c) => c.included) ? rate.charges : rate.charges.filter((c) => c.included),
+  dueAtProperty: rate.dueAtProperty,
+  totalStayPrice: rate.totalStayPrice,
+  ...(rate.exchange ? { exchange: rate.exchange } : {}),
+});
+
+/**
+ * The terms of a search option as a list shows them (the default of POST /api/search): `offerTerms`
+ * with every total of the option and of each room, each charge once, and no nights or per-room
+ * items (docs/api-decisions.md, "Issue 38: the lighter search answer").
+ */
+export const listedOfferTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
+  boardCode: offer.boardCode,
+  boardName: offer.boardName,
+  isRefundable: offer.isRefundable,
+  rateRules: offer.rateRules,
+  visibility: offer.visibility,
+  paymentType: offer.paymentType,
+  rate: listedRate(offer.rate),
+  cancelPolicy: offer.cancelPolicy,
+  rooms: offer.rooms.map((room, i) => ({
+    occupancyRefId: occupancyRefIds?.[i] ?? room.occupancyRefId,
+    code: room.code,
+    description: room.description,
+    rate: roomTotals(room.rate),
+  })),
+});
+
+type OptionTerms = (
+  offer: Offer,
+  occupancyRefIds?: number[],
+) => ReturnType<typeof offerTerms> | ReturnType<typeof listedOfferTerms>;
+
+/** How POST /api/search shows an option: the list form, or the whole breakdown with `settings.includePriceBreakdown`. */
+export const optionTermsOf = (request: SearchRequest): OptionTerms =>
+  request.settings.includePriceBreakdown ? offerTerms : listedOfferTerms;
+
 const selectionOf = (criteria: SearchRequest["searchCriteria"]): AccommodationSelection => {
   const codes = criteria.destinations?.accommodations;
   if (codes) return { kind: "codes", codes: codes.map((c) => c.code) };
@@ -267,7 +330,7 @@ const askSupplier = async (
 };
 
 /** POST /api/search. Whatever the selector and count, the supplier reads D1 once; nothing is written per option. */
-export const searchAvailability = async <Terms extends ReturnType<typeof offerTerms> = ReturnType<typeof offerTerms>>(
+export const searchAvailability = async <Terms extends object = ReturnType<typeof offerTerms>>(
   deps: BookingDeps,
   connection: CoreConnection,
   query: SearchQuery,

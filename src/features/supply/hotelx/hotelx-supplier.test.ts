@@ -760,7 +760,7 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     });
 
     it("HXFEES: INCLUDE is an included charge out of the net, a mandatory EXCLUDE is due at the property, an optional one is not", async () => {
-      const res = await search(["HXFEES"]);
+      const res = await search(["HXFEES"], { includePriceBreakdown: true });
       expect(res.status).toBe(200);
       const [option] = res.json.data.accommodations[0].options;
       // 100 EUR a night holds a 4.50 city tax; the 25 EUR resort fee a night is paid at the hotel; parking is optional.
@@ -933,7 +933,7 @@ describe("payment types of the upstream (issue 27): HXDIRECT answers paymentType
     expect(
       (await call("PUT", "/api/operator/exchange-rates", { base: "EUR", rates: { USD: 1.25 } }, OPERATOR)).status,
     ).toBe(200);
-    const res = await search(["HXDIRECTFEE"]);
+    const res = await search(["HXDIRECTFEE"], { includePriceBreakdown: true });
     expect(res.status).toBe(200);
     const [option] = res.json.data.accommodations[0].options;
     expect(option.paymentType).toBe("PayAtProperty");
