@@ -95,6 +95,10 @@ function webhookConsumerAtOnce() {
   );
 }
 
+// Read once per run: the pool calls its options function again for every test file it starts.
+const testMigrations = await readD1Migrations("./migrations");
+const webhookConsumers = webhookConsumerAtOnce();
+
 // vitest-pool-workers closes its WebSocket to each test runner and disposes workerd at once, so
 // workerd reports the peer as gone after every file. The pool filters the older wording of this
 // line ("WebSocket was aborted") but not this one, and prints workerd's lines itself, so it is
@@ -141,7 +145,7 @@ export default defineConfig({
             miniflare: {
               bindings: {
                 ...demoVars,
-                TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+                TEST_MIGRATIONS: testMigrations,
                 // A supplier's deadline when the caller gives none: 3 s, not 8, so a late-supplier test
                 // waits less (honoured only when ENVIRONMENT=local, supplier-deadline.ts).
                 SUPPLIER_TIMEOUT_MS: "3000",
@@ -158,7 +162,7 @@ export default defineConfig({
                 HOTELX_SANDBOX_URL: sandboxUrl(),
               },
               // wrangler.toml's webhook consumer, delivering each batch at once rather than after 1 s.
-              queueConsumers: webhookConsumerAtOnce(),
+              queueConsumers: webhookConsumers,
               // Booking timers go to a queue nothing consumes: a test drives the timers' consumer itself
               // (runBookingTimers, with the message it recorded), so no timer of one test settles a
               // booking in the background of another.
