@@ -63,6 +63,20 @@ function prebundled(): string[] {
   return [...specifiers].sort();
 }
 
+/**
+ * The pre-bundled dependencies (above) without source maps. Each workerd test file loads them over
+ * the pool's socket, each with an inline map of twice its size (zod's, graphql's, fast-check's,
+ * chrono's: about 4.7 MB of maps for 2.7 MB of code), every file anew. `{ mappings: "" }` is
+ * Vite's "no map", kept through its SSR transform; a stack inside a dependency then names the
+ * bundle's line, ours keep their maps.
+ */
+const prebundledWithoutSourceMaps = {
+  name: "edgestay:prebundled-without-source-maps",
+  transform(code: string, id: string) {
+    return id.includes("/deps_ssr/") ? { code, map: { mappings: "" } } : null;
+  },
+};
+
 /** wrangler.toml's queue consumers as miniflare takes them, with no batch timeout. */
 function webhookConsumerAtOnce() {
   type Consumer = { queue: string; max_batch_size?: number; max_retries?: number; dead_letter_queue?: string };
@@ -80,6 +94,10 @@ function webhookConsumerAtOnce() {
     ]),
   );
 }
+
+// Read once per run: the pool calls its options function again for every test file it starts.
+const testMigrations = await readD1Migrations("./migrations");
+const webhookConsumers = webhookConsumerAtOnce();
 
 // vitest-pool-workers closes its WebSocket to each test runner and disposes workerd at once, so
 // workerd reports the peer as gone after every file. The pool filters the older wording of this
@@ -120,13 +138,14 @@ export default defineConfig({
       {
         resolve: { alias: zodAsBundled },
         plugins: [
+          prebundledWithoutSourceMaps,
           cloudflareTest(async () => ({
             main: "./src/index.ts",
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               bindings: {
                 ...demoVars,
-                TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+                TEST_MIGRATIONS: testMigrations,
                 // A supplier's deadline when the caller gives none: 3 s, not 8, so a late-supplier test
                 // waits less (honoured only when ENVIRONMENT=local, supplier-deadline.ts).
                 SUPPLIER_TIMEOUT_MS: "3000",
@@ -143,7 +162,7 @@ export default defineConfig({
                 HOTELX_SANDBOX_URL: sandboxUrl(),
               },
               // wrangler.toml's webhook consumer, delivering each batch at once rather than after 1 s.
-              queueConsumers: webhookConsumerAtOnce(),
+              queueConsumers: webhookConsumers,
               // Booking timers go to a queue nothing consumes: a test drives the timers' consumer itself
               // (runBookingTimers, with the message it recorded), so no timer of one test settles a
               // booking in the background of another.

@@ -22,7 +22,7 @@ type Described = {
   security: SecurityRequirement[];
   /**
    * The error codes the route's own middleware and handler can answer (the platform's are added:
-   * see `platformErrors`); `[]` when there are none. A test walks them (error-codes.test.ts), and
+   * see `platformErrors`); `[]` when there are none. A test walks them (http.test.ts, "every error code is documented"), and
    * the conformance check fails a response whose code its operation does not list.
    */
   errors: readonly ErrorCode[];

@@ -1,6 +1,6 @@
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { call } from "../../../test/support/api";
 import { DEMO_COLLECTOR_KEY } from "../../../test/support/radar";
 import { demoAdminToken, OPERATOR } from "../../../test/support/sessions";
@@ -14,6 +14,7 @@ import { SWAGGER_UI_ASSET_DIR, SWAGGER_UI_FILES } from "../docs/api-reference";
 import { z } from "@hono/zod-openapi";
 import * as fullZod from "zod/v4";
 import { bookingEvents } from "../../features/booking";
+import { createApp } from "../../app";
 
 type Schema = {
   $ref?: string;
@@ -199,6 +200,21 @@ const timeFormatGaps = (document: unknown, exceptions = FORMAT_EXCEPTIONS): stri
 };
 
 describe("the OpenAPI document is complete", () => {
+  it("is built once per app; each answer names the server it is served from (the same document otherwise)", async () => {
+    const app = createApp();
+    const build = vi.spyOn(app, "getOpenAPI31Document");
+    const served = async (base: string) =>
+      (await app.request("/openapi.json", {}, { ...env, PUBLIC_BASE_URL: base })).json() as Promise<
+        Record<string, unknown>
+      >;
+    const first = await served("https://a.example");
+    const second = await served("https://b.example");
+    expect(build).toHaveBeenCalledTimes(1);
+    expect(first.servers).toEqual([{ url: "https://a.example", description: "This deployment" }]);
+    expect(second.servers).toEqual([{ url: "https://b.example", description: "This deployment" }]);
+    expect({ ...second, servers: [] }).toEqual({ ...first, servers: [] });
+  });
+
   it("has servers, and every operation an operationId (camelCase, unique), a tag, a summary, a description and a security statement", async () => {
     const document = await loadDocument();
     expect(document.servers?.[0]?.url).toBe("https://edgestay.test");
