@@ -247,7 +247,8 @@ describe("quote: section 7 messages", () => {
     const dearer = [signedStay, code, room, plan, String(Number(total) * 10)].join("~");
     const raised = await post("/api/quote", quoteBody(searched, { optionId: dearer }));
     expect(raised.status).toBe(200);
-    expect(raised.json.data.rate.chargeTotal).toBe(Number(total));
+    // The id carries the total in whole cents (issue 38); the answer writes it in dollars.
+    expect(raised.json.data.rate.chargeTotal).toBe(Number(total) / 100);
   });
 
   it("an option is good for 24 hours: moving the clock past that expires it", async () => {

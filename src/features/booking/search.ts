@@ -33,6 +33,7 @@ import { accommodationTypeName, suppliersFor, type BookingDeps } from "./deps";
 import { OPTION_LIFETIME_MS, optionIdsFor } from "./option-token";
 import { rememberUpstreamOptions, type SearchedUpstreamOption } from "./upstream-options";
 import type { AccommodationStatus, SearchRequest } from "./schemas";
+import { policyJson, rateJson, roomsJson } from "./wire";
 export const MAX_NIGHTS = 30;
 /** Inventory is sold for check-ins up to this many days ahead. */
 export const BOOKING_HORIZON_DAYS = 365;
@@ -145,7 +146,7 @@ export const accommodationSummary = (a: SupplyAccommodation) => ({
 });
 
 /**
- * The terms of an offer, the same in a search option and in a quote. Rooms carry the partner's
+ * The terms of an offer as the contract writes them (wire.ts), the same in a search option and in a quote. Rooms carry the partner's
  * occupancy ids; without any (`undefined`) they keep the supplier's positions 1..n as they are.
  */
 export const offerTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
@@ -155,12 +156,16 @@ export const offerTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
   rateRules: offer.rateRules,
   visibility: offer.visibility,
   paymentType: offer.paymentType,
-  rate: offer.rate,
-  cancelPolicy: offer.cancelPolicy,
-  rooms: occupancyRefIds
-    ? offer.rooms.map((room, i) => ({ ...room, occupancyRefId: occupancyRefIds[i] ?? room.occupancyRefId }))
-    : offer.rooms,
+  rate: rateJson(offer.rate),
+  cancelPolicy: policyJson(offer.cancelPolicy),
+  rooms: roomsJson(offerRooms(offer, occupancyRefIds)),
 });
+
+/** An offer's rooms with the partner's occupancy ids (`undefined`: the supplier's positions, as they are). */
+export const offerRooms = (offer: Offer, occupancyRefIds?: number[]) =>
+  occupancyRefIds
+    ? offer.rooms.map((room, i) => ({ ...room, occupancyRefId: occupancyRefIds[i] ?? room.occupancyRefId }))
+    : offer.rooms;
 
 const selectionOf = (criteria: SearchRequest["searchCriteria"]): AccommodationSelection => {
   const codes = criteria.destinations?.accommodations;
