@@ -272,7 +272,7 @@ const askSupplier = async (
 };
 
 /** POST /api/search. Whatever the selector and count, the supplier reads D1 once; nothing is written per option. */
-export const searchAvailability = async <Terms extends ReturnType<typeof offerTerms> = ReturnType<typeof offerTerms>>(
+export const searchAvailability = async <Terms extends object = ReturnType<typeof offerTerms>>(
   deps: BookingDeps,
   connection: CoreConnection,
   query: SearchQuery,
