@@ -98,20 +98,7 @@ export const splitMinor = (total: number, weights: readonly number[]): number[] 
 };
 
 /**
- * Prices in one currency, kept as whole minor units while adding so that sums do not drift.
+ * Whether an amount (whole minor units) can be charged: above zero and exact (a safe integer). A
+ * rate far from 1 can round a price down to 0 or up past what a double holds exactly.
  */
-export const moneyIn = (currency: string) => {
-  const scale = minorScale(currency);
-  return {
-    currency,
-    scale,
-    amount: (minor: number) => minor / scale,
-  };
-};
-
-/**
- * Whether an amount can be charged: above zero, finite, and exact in minor units (a safe integer).
- * A rate far from 1 can round a price down to 0 or up past what a double holds exactly.
- */
-export const isChargeable = (amount: number, currency: string): boolean =>
-  Number.isFinite(amount) && amount > 0 && Number.isSafeInteger(Math.round(amount * 10 ** minorUnitDigits(currency)));
+export const isChargeable = (minor: number): boolean => Number.isSafeInteger(minor) && minor > 0;

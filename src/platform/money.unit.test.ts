@@ -107,20 +107,21 @@ describe("itemizedRate: a booking stored before rates were itemized", () => {
         fc.integer({ min: 0, max: 1e7 }),
         fc.integer({ min: 1, max: 30 }),
         (currency, base, taxes, nights) => {
+          // A record's totals, whole minor units (issue 38).
           const stored = {
             currency,
-            baseRate: toMajor(base, currency),
-            taxesAndFees: toMajor(taxes, currency),
-            chargeTotal: toMajor(base + taxes, currency),
+            baseRate: base,
+            taxesAndFees: taxes,
+            chargeTotal: base + taxes,
             exchange: { currency: "USD", rate: PER_USD[currency] },
           };
           const checkOut = new Date(Date.UTC(2027, 0, 1 + nights)).toISOString().slice(0, 10);
           const rate = itemizedRate(stored, "2027-01-01", checkOut);
           expect(rate).toMatchObject(stored);
           expect(rate.nights).toHaveLength(nights);
-          expect(sumMinor(rate.nights.map((n) => toMinor(n.baseRate, currency)))).toBe(base);
-          expect(sumMinor(rate.nights.map((n) => toMinor(n.taxesAndFees, currency)))).toBe(taxes);
-          expect(sumMinor(rate.charges.map((c) => toMinor(c.amount, currency)))).toBe(taxes);
+          expect(sumMinor(rate.nights.map((n) => n.baseRate))).toBe(base);
+          expect(sumMinor(rate.nights.map((n) => n.taxesAndFees))).toBe(taxes);
+          expect(sumMinor(rate.charges.map((c) => c.amount))).toBe(taxes);
           expect(rate.totalStayPrice).toBe(stored.chargeTotal);
           expect(rate.dueAtProperty.amount).toBe(0);
           expect(rate.dueAtProperty.amountInRateCurrency === undefined).toBe(currency === "USD");
@@ -132,7 +133,7 @@ describe("itemizedRate: a booking stored before rates were itemized", () => {
 
   it("keeps a rate that is itemized already as it is", () => {
     const rate = itemizedRate(
-      { currency: "USD", baseRate: 100, taxesAndFees: 0, chargeTotal: 100 },
+      { currency: "USD", baseRate: 10_000, taxesAndFees: 0, chargeTotal: 10_000 },
       "2027-01-01",
       "2027-01-03",
     );

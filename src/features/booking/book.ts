@@ -21,7 +21,7 @@ import {
   supplyOptionsOf,
   type SupplyOptions,
 } from "../supply";
-import { isChargeable, toMajor, toMinor } from "../../platform/money";
+import { isChargeable } from "../../platform/money";
 import { bookedRate } from "./booked-rate";
 import { cardById, cardUsableAt } from "../payments";
 import { paymentTypeMismatch } from "./quote";
@@ -42,6 +42,7 @@ import { quoteStore, type StoredQuote } from "./quote-store";
 import type { BookRequest } from "./schemas";
 import { type BookingRecord, bookingRecord, type NewBooking, newBookingColumns } from "./record";
 import { type BookingStatus, bookings } from "./tables";
+import { amountJson, rateJson } from "./wire";
 
 export type BookResult = {
   bookingReference: string;
@@ -51,7 +52,7 @@ export type BookResult = {
   currency: string;
   paymentType: PaymentType;
   exchange?: { currency: string; rate: number };
-  /** The booked rate, itemized: the same breakdown as the search option, the quote and the booking read. */
+  /** The booked rate, itemized: the same breakdown as the search option, the quote and the booking read (wire.ts). */
   rate: Rate;
   hotelConfirmationNumber?: string;
   /** A hold: when its rooms go back unless committed first. */
@@ -106,11 +107,11 @@ export const resultOf = (row: BookingRecord, meta: { requestId: string; startedA
     bookingReference: row.reference,
     partnerReference: row.partnerReference,
     status: row.status,
-    chargeTotal: toMajor(row.chargeTotalMinor, row.currency),
+    chargeTotal: amountJson(row.chargeTotalMinor, row.currency),
     currency: row.currency,
     paymentType: row.paymentType,
     ...(rate.exchange ? { exchange: { currency: rate.exchange.currency, rate: rate.exchange.rate } } : {}),
-    rate,
+    rate: rateJson(rate),
     ...(row.hotelConfirmationNumber ? { hotelConfirmationNumber: row.hotelConfirmationNumber } : {}),
     ...(row.status === "held" && row.holdExpiresAt ? { holdExpiresAt: row.holdExpiresAt } : {}),
     requestId: meta.requestId,
@@ -303,7 +304,7 @@ const bookStoredQuote = async (
   // A quote stored before payment types (issue 27) was MerchantPay.
   const paymentType: PaymentType = stored.quote.paymentType ?? "MerchantPay";
   // Quote keeps no such price (a rate far from 1 could make one); a quote stored before that rule is not booked at it.
-  if (!isChargeable(sellingTotal(rate, paymentType), rate.currency)) throw QUOTE_INVALID();
+  if (!isChargeable(sellingTotal(rate, paymentType))) throw QUOTE_INVALID();
   if (criteria.paymentType !== undefined && criteria.paymentType !== paymentType)
     throw paymentTypeMismatch(paymentType, criteria.paymentType);
   // The booking charges the quoted currency at the quoted rate; asking for another one is refused, not converted.
@@ -384,7 +385,7 @@ const bookStoredQuote = async (
     boardCode: stored.quote.boardCode,
     currency: rate.currency,
     // A hold charges nothing until it is committed (at this rate).
-    chargeTotalMinor: status === "held" ? 0 : toMinor(rate.chargeTotal, rate.currency),
+    chargeTotalMinor: status === "held" ? 0 : rate.chargeTotal,
     paymentType,
     paymentCard,
     rate,

@@ -8,8 +8,8 @@ import {
   publishEvent,
   type WebhookOutbox,
 } from "../webhooks";
-import { toMajor } from "../../platform/money";
 import { bookedRate } from "./booked-rate";
+import { amountJson, rateJson } from "./wire";
 import { bookingChange, type bookingChangeSchema, bookingModified, roomsCancelled } from "./schemas";
 import type { BookingRecord } from "./record";
 
@@ -79,14 +79,14 @@ const bookingEvent = (
     bookingReference: row.reference,
     partnerReference: row.partnerReference,
     status: row.status,
-    chargeTotal: toMajor(row.chargeTotalMinor, row.currency),
+    chargeTotal: amountJson(row.chargeTotalMinor, row.currency),
     currency: row.currency,
     accommodationCode: row.accommodationCode,
     checkIn: row.checkIn,
     checkOut: row.checkOut,
-    rate: bookedRate(row),
+    rate: rateJson(bookedRate(row)),
     ...(type === "booking.cancelled" && row.cancelPriceMinor != null
-      ? { cancelPrice: toMajor(row.cancelPriceMinor, row.currency) }
+      ? { cancelPrice: amountJson(row.cancelPriceMinor, row.currency) }
       : {}),
   };
   return newEvent(

@@ -1,11 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
-import { toMajor } from "../../platform/money";
 import { bookedRate, bookedRooms } from "./booked-rate";
 import { findBookingByPartnerReference } from "./book";
 import { type BookingRecord, bookingRecord } from "./record";
 import { bookings } from "./tables";
+import { amountJson, bookedRoomsJson, policyJson, rateJson } from "./wire";
 
 /** A booking as the partner reads it (GET /api/bookings/{bookingReference}); amounts in major units, as the JSON carries them. */
 export const bookingView = (row: BookingRecord) => ({
@@ -18,19 +18,19 @@ export const bookingView = (row: BookingRecord) => ({
   boardCode: row.boardCode,
   paymentType: row.paymentType,
   paymentCard: row.paymentCard,
-  rate: bookedRate(row),
-  rooms: bookedRooms(row),
-  cancelPolicy: row.cancelPolicy,
+  rate: rateJson(bookedRate(row)),
+  rooms: bookedRoomsJson(bookedRooms(row)),
+  cancelPolicy: row.cancelPolicy === null ? null : policyJson(row.cancelPolicy),
   holder: row.holder,
   occupancies: row.occupancies,
-  chargeTotal: toMajor(row.chargeTotalMinor, row.currency),
+  chargeTotal: amountJson(row.chargeTotalMinor, row.currency),
   hotelConfirmationNumber: row.hotelConfirmationNumber,
   createdAt: row.createdAt,
   cancelledAt: row.cancelledAt,
   cancelPrice:
     row.cancelPriceMinor === null
       ? null
-      : { currency: row.currency, amount: toMajor(row.cancelPriceMinor, row.currency) },
+      : { currency: row.currency, amount: amountJson(row.cancelPriceMinor, row.currency) },
   holdExpiresAt: row.holdExpiresAt,
   modifiedAt: row.modifiedAt,
   version: row.version,

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { ApiError } from "../../platform/http/api-error";
-import { splitMinor, sumMinor, toMajor, toMinor } from "../../platform/money";
+import { splitMinor, sumMinor } from "../../platform/money";
 import {
   hasLocalWrites,
   itemizedRate,
@@ -26,6 +26,7 @@ import { bookingView } from "./bookings";
 import type { BookingDeps } from "./deps";
 import { type BookingRecord, bookingColumns, bookingRecord } from "./record";
 import { bookings } from "./tables";
+import { amountJson } from "./wire";
 
 /** What cancelling costs at `now`: the highest penalty whose deadline has passed, else nothing. */
 export const cancelPenaltyAt = (policy: CancelPolicy, now: number): number =>
@@ -121,24 +122,23 @@ export const roomsCancellation = (
   const live = rooms.filter(isLiveRoom);
   const removed = asked === undefined ? live : asked.map((id) => askedRoom(rooms, id, field));
   const whole = removed.length === live.length;
-  const currency = booking.currency;
   const held = booking.status === "held";
   const rateOf = (room: StoredRoom): Rate => itemizedRate(room.rate, booking.checkIn, booking.checkOut);
-  const removedCharge = sumMinor(removed.map((room) => toMinor(rateOf(room).chargeTotal, currency)));
+  const removedCharge = sumMinor(removed.map((room) => rateOf(room).chargeTotal));
   // What the rooms going were charged (a hold: nothing yet).
-  const bookPrice = whole ? toMajor(booking.chargeTotalMinor, currency) : held ? 0 : toMajor(removedCharge, currency);
-  const weights = rooms.map((room) => toMinor(sellingTotal(rateOf(room), booking.paymentType), currency));
+  const bookPrice = whole ? booking.chargeTotalMinor : held ? 0 : removedCharge;
+  const weights = rooms.map((room) => sellingTotal(rateOf(room), booking.paymentType));
   const shares =
     penalty === null || rooms.length === 0
       ? rooms.map(() => 0)
-      : splitMinor(toMinor(penalty, currency), weights.some((w) => w > 0) ? weights : rooms.map(() => 1));
+      : splitMinor(penalty, weights.some((w) => w > 0) ? weights : rooms.map(() => 1));
   const going = new Set(removed.map((room) => room.occupancyRefId));
   const cancelPrice =
     penalty === null
       ? 0
       : rooms.length === 0
         ? penalty
-        : toMajor(sumMinor(rooms.flatMap((room, i) => (going.has(room.occupancyRefId) ? [shares[i]!] : []))), currency);
+        : sumMinor(rooms.flatMap((room, i) => (going.has(room.occupancyRefId) ? [shares[i]!] : [])));
   const left = live.filter((room) => !going.has(room.occupancyRefId));
   const rate = left.length > 0 ? sumRates(left.map(rateOf)) : null;
   return {
@@ -150,13 +150,10 @@ export const roomsCancellation = (
     /** The rooms as the booking keeps them after (each cancelled one with its share of the penalty). */
     after: (cancelledAt: string) =>
       rooms.map((room, i) =>
-        going.has(room.occupancyRefId) ? { ...room, cancelledAt, cancelPrice: toMajor(shares[i]!, currency) } : room,
+        going.has(room.occupancyRefId) ? { ...room, cancelledAt, cancelPrice: shares[i]! } : room,
       ),
     /** The booking left: the remaining rooms' rates summed (null when every room goes). */
-    remaining:
-      whole || !rate
-        ? null
-        : { rate, chargeTotalMinor: held ? 0 : toMinor(rate.chargeTotal, currency), roomCount: left.length },
+    remaining: whole || !rate ? null : { rate, chargeTotalMinor: held ? 0 : rate.chargeTotal, roomCount: left.length },
     /**
      * The last rooms of a booking cancelled room by room: the booking reads again what all its rooms
      * were charged, as a booking cancelled whole at once does (not what the last room was; issue 37).
@@ -165,7 +162,7 @@ export const roomsCancellation = (
       whole && !held && removed.length < rooms.length
         ? (() => {
             const all = sumRates(rooms.map(rateOf));
-            return { rate: all, chargeTotalMinor: toMinor(all.chargeTotal, currency), roomCount: rooms.length };
+            return { rate: all, chargeTotalMinor: all.chargeTotal, roomCount: rooms.length };
           })()
         : null,
   };
@@ -266,7 +263,7 @@ export const cancelBooking = async (
     }
     const cancelledAt = new Date(now).toISOString();
     // The booking's penalties so far, in minor units (each cancellation's penalty added).
-    const totalPenalty = (booking.cancelPriceMinor ?? 0) + toMinor(plan.cancelPrice, booking.currency);
+    const totalPenalty = (booking.cancelPriceMinor ?? 0) + plan.cancelPrice;
     const rooms = plan.after(cancelledAt);
     const change: Partial<BookingRecord> = plan.remaining
       ? {
@@ -282,7 +279,7 @@ export const cancelBooking = async (
       ? logBookingChange(db, "booking.cancelled", after, now)
       : logBookingChange(db, "booking.room_cancelled", after, now, {
           rooms: plan.rooms,
-          roomsCancelPrice: plan.cancelPrice,
+          roomsCancelPrice: amountJson(plan.cancelPrice, booking.currency),
         });
     const applied = await applyChange(
       db,
@@ -304,8 +301,8 @@ export const cancelBooking = async (
         partnerReference: booking.partnerReference,
         hotelConfirmationNumber: booking.hotelConfirmationNumber,
       },
-      bookPrice: { currency: booking.currency, amount: plan.bookPrice },
-      cancelPrice: { currency: booking.currency, amount: plan.cancelPrice },
+      bookPrice: { currency: booking.currency, amount: amountJson(plan.bookPrice, booking.currency) },
+      cancelPrice: { currency: booking.currency, amount: amountJson(plan.cancelPrice, booking.currency) },
       rooms: plan.rooms,
       booking: bookingView(after),
       ...(transactions ? { providerTransactions: transactions } : {}),

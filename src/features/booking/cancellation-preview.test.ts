@@ -6,6 +6,7 @@ import { bookBody, quoteOf, searchOne } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { cancelBooking } from "./cancel";
 import { bookingDeps } from "./deps";
+import { policyJson, rateJson, storedRoomsJson } from "./wire";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 10 });
@@ -170,5 +171,72 @@ describe("GET /api/bookings/:bookingReference/cancellation", () => {
       expect.arrayContaining(["bookingReference", "at"]),
     );
     expect(Object.keys(route.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "404", "409"]));
+  });
+});
+
+describe("a booking's rate, rooms and policy as stored (issue 38: minor units, format version 2)", () => {
+  const columns = (reference: string) =>
+    env.DB.prepare("SELECT rate, rooms, cancel_policy FROM bookings WHERE reference = ?")
+      .bind(reference)
+      .first<{ rate: string; rooms: string; cancel_policy: string }>();
+
+  it("a new booking is stored as version 2, in integers; a version 1 row (major units) reads and cancels exactly as before", async () => {
+    const quote = await quoteOf(
+      await searchOne("US000005", {
+        checkIn: inDays(41),
+        occupancies: [{ paxes: [{ age: 30 }] }, { paxes: [{ age: 40 }, { age: 8 }] }],
+        pick: (o) => o.isRefundable,
+      }),
+    );
+    const res = await post("/api/book", bookBody(quote, "preview-stored-v1"));
+    expect(res.status, res.text).toBe(200);
+    const reference = res.json.data.bookingReference as string;
+    const stored = await columns(reference);
+    const rate = JSON.parse(stored!.rate);
+    const rooms = JSON.parse(stored!.rooms);
+    const policy = JSON.parse(stored!.cancel_policy);
+    expect(rate).toMatchObject({ v: 2, chargeTotal: Math.round(quote.rate.chargeTotal * 100) });
+    expect(rooms.v).toBe(2);
+    expect(rooms.rooms.map((r: { rate: { chargeTotal: number } }) => r.rate.chargeTotal)).toEqual(
+      quote.rooms.map((r: { rate: { chargeTotal: number } }) => Math.round(r.rate.chargeTotal * 100)),
+    );
+    expect(policy).toMatchObject({ v: 2, refundable: true });
+    expect(Number.isInteger(policy.cancelPenalties[0].value)).toBe(true);
+
+    const after = Date.parse(quote.cancelPolicy.cancelPenalties[0].deadline) + 60_000;
+    const read = (await call("GET", `/api/bookings/${reference}`)).json.data;
+    const previewed = (await preview(reference, iso(after))).json.data;
+    // The same booking planted as the code before issue 38 wrote it: bare values, major units.
+    const { v: _r, ...rateV2 } = rate;
+    const { v: _p, ...policyV2 } = policy;
+    await env.DB.prepare("UPDATE bookings SET rate = ?, rooms = ?, cancel_policy = ? WHERE reference = ?")
+      .bind(
+        JSON.stringify(rateJson(rateV2)),
+        JSON.stringify(storedRoomsJson(rooms.rooms)),
+        JSON.stringify(policyJson(policyV2)),
+        reference,
+      )
+      .run();
+    expect(JSON.parse((await columns(reference))!.rate).chargeTotal).toBe(quote.rate.chargeTotal);
+    expect((await call("GET", `/api/bookings/${reference}`)).json.data).toEqual(read);
+    expect((await preview(reference, iso(after))).json.data).toEqual(previewed);
+    // One room cancelled after the deadline: its share of the penalty, the rest of the booking as before.
+    const cancelled = await cancelBooking(bookingDeps(env), "demo", reference, after, { rooms: [2] });
+    const alone = (await preview(reference, iso(after))).json.data;
+    expect(cancelled.cancelPrice.amount).toBeGreaterThan(0);
+    expect(cancelled.booking.rooms[1]!.cancelPrice).toEqual(cancelled.cancelPrice);
+    expect(cancelled.booking.rate).toEqual(alone.rate);
+    expect(cancelled.booking.rate).toEqual(read.rooms[0].rate);
+    // Written back as version 2, in integers (the cancelled room's share in cents).
+    const rewritten = await columns(reference);
+    const roomsAfter = JSON.parse(rewritten!.rooms);
+    expect(roomsAfter.v).toBe(2);
+    expect(roomsAfter.rooms[1].cancelPrice).toBe(Math.round(cancelled.cancelPrice.amount * 100));
+    expect(JSON.parse(rewritten!.rate)).toMatchObject({
+      v: 2,
+      chargeTotal: Math.round(read.rooms[0].rate.chargeTotal * 100),
+    });
+    // A column the cancel did not write keeps the form it had (version 1 here), read alongside.
+    expect(JSON.parse(rewritten!.cancel_policy).v).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@ import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/http/api-error";
 import { envelopeSchema } from "../../platform/http/envelope";
 import { bookedRate } from "./booked-rate";
+import { amountJson, rateJson } from "./wire";
 import { partnerBooking } from "./bookings";
 import { bookingExample, rateSchema } from "./schemas";
 import { cancelPenaltyAt, isOnOrAfterCheckIn, roomsCancellation } from "./cancel";
@@ -92,15 +93,15 @@ export const previewCancellation = async (
   const deadlines = (policy?.cancelPenalties ?? []).map((p) => Date.parse(p.deadline)).filter((t) => !Number.isNaN(t));
   return {
     // Rooms that cannot be cancelled refund nothing: they cost what they were charged.
-    cancelPrice: cancellable ? plan.cancelPrice : plan.bookPrice,
+    cancelPrice: amountJson(cancellable ? plan.cancelPrice : plan.bookPrice, booking.currency),
     currency: booking.currency,
     refundable: policy?.refundable ?? true,
     deadline: deadlines.length ? new Date(Math.min(...deadlines)).toISOString() : null,
     cancellable,
     at: new Date(at).toISOString(),
     // The booked breakdown, as the search, quote, book answer and booking read showed it.
-    rate: bookedRate(booking),
+    rate: rateJson(bookedRate(booking)),
     rooms: plan.rooms,
-    remainingRate: plan.remaining?.rate ?? null,
+    remainingRate: plan.remaining ? rateJson(plan.remaining.rate) : null,
   };
 };

@@ -248,6 +248,7 @@ describe("quote: section 7 messages", () => {
     const dearer = [signedStay, code, room, plan, String(Number(total) * 10)].join("~");
     const raised = await post("/api/quote", quoteBody(searched, { optionId: dearer }));
     expect(raised.status).toBe(200);
+    // The id carries the total in whole cents (issue 38); the answer writes it in dollars.
     expect(raised.json.data.rate.chargeTotal).toBe(Number(total) / 100);
   });
 

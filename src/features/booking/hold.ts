@@ -2,7 +2,6 @@ import { and, asc, eq, lte } from "drizzle-orm";
 import { ApiError } from "../../platform/http/api-error";
 import { success } from "../../platform/http/envelope";
 import { withIdempotency } from "../../platform/idempotency/idempotency";
-import { toMinor } from "../../platform/money";
 import {
   hasLocalWrites,
   SupplierFailure,
@@ -102,7 +101,7 @@ const recordCommit = async (
   now: number,
 ) => {
   const committed = {
-    chargeTotalMinor: toMinor(bookedRate(booking).chargeTotal, booking.currency),
+    chargeTotalMinor: bookedRate(booking).chargeTotal,
     supplierReference: booked.supplierReference,
     hotelConfirmationNumber: booked.hotelConfirmationNumber,
     upstreamBookingId: booked.upstreamBookingId ?? booking.upstreamBookingId,

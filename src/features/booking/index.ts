@@ -24,3 +24,4 @@ export type { SearchQuery, SupplierWarning } from "./search";
 export { settlePendingBookingsTask } from "./settle-pending";
 export type { BookingRecord } from "./record";
 export type { BookingStatus } from "./tables";
+export { amountJson, policyJson, rateJson } from "./wire";

@@ -19,6 +19,7 @@ import { bookingDeps } from "./deps";
 import { expiredModificationPreviews, previewModification } from "./modification";
 import { bookingRecord } from "./record";
 import { bookings } from "./tables";
+import { policyJson, rateJson, storedRoomsJson } from "./wire";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 16 });
@@ -211,41 +212,68 @@ describe("change a booking with a preview", () => {
     expect((await read(booking.bookingReference)).version).toBe(2);
   });
 
-  it("a preview stored before issue 38 (its fields as row columns, in major units) commits as previewed", async () => {
-    const checkIn = inDays(95);
-    const { booking } = await book("US000007", checkIn, 2);
-    const previewed = await preview(booking.bookingReference, {
-      checkOut: addDays(checkIn, 3),
-      holder: { name: "Grace", surName: "Hopper" },
-    });
-    expect(previewed.status, previewed.text).toBe(200);
-    const id = previewed.json.data.previewId;
-    const stored = await env.DB.prepare("SELECT body FROM booking_modifications WHERE id = ?")
-      .bind(id)
-      .first<{ body: string }>();
-    const { v, change, plan } = JSON.parse(stored!.body);
-    expect(v).toBe(2);
-    // The body as the code before issue 38 wrote it: no version, JSON columns as text, chargeTotal major.
-    const { chargeTotalMinor, rate, rooms, cancelPolicy, holder, occupancies, ...plain } = plan.fields;
-    const json = JSON.stringify;
-    const fields = { ...plain, chargeTotal: chargeTotalMinor / 100, rate: json(rate), rooms: json(rooms) };
-    const legacy = {
-      change,
-      plan: {
+  // Version 1: no version, the fields as row columns (JSON text), every amount major; version 2: the
+  // record's fields, its rate, rooms, policy and the three amounts major. Both read into version 3.
+  for (const version of [1, 2] as const)
+    it(`a preview stored before issue 38 (version ${version}, major units) commits as previewed`, async () => {
+      const checkIn = inDays(95 + 4 * version);
+      const { booking } = await book("US000007", checkIn, 2);
+      const previewed = await preview(booking.bookingReference, {
+        checkOut: addDays(checkIn, 3),
+        holder: { name: "Grace", surName: "Hopper" },
+      });
+      expect(previewed.status, previewed.text).toBe(200);
+      const id = previewed.json.data.previewId;
+      const stored = await env.DB.prepare("SELECT body FROM booking_modifications WHERE id = ?")
+        .bind(id)
+        .first<{ body: string }>();
+      const { v, change, plan } = JSON.parse(stored!.body);
+      expect(v).toBe(3);
+      // Version 3 holds integers: the rate's total and the fee in cents.
+      expect(Number.isInteger(plan.fields.rate.chargeTotal) && Number.isInteger(plan.modificationFee)).toBe(true);
+      const { chargeTotalMinor, rate, rooms, cancelPolicy, holder, occupancies, ...plain } = plan.fields;
+      const json = JSON.stringify;
+      const major = {
         ...plan,
-        fields: { ...fields, cancelPolicy: json(cancelPolicy), holder: json(holder), occupancies: json(occupancies) },
-      },
-    };
-    await env.DB.prepare("UPDATE booking_modifications SET body = ? WHERE id = ?").bind(json(legacy), id).run();
-    const committed = await commit(booking.bookingReference, id);
-    expect(committed.status, committed.text).toBe(200);
-    expect(committed.json.data.modificationFee).toEqual(previewed.json.data.modificationFee);
-    expect(withoutTime(await read(booking.bookingReference))).toEqual(withoutTime(previewed.json.data.booking));
-    const row = await env.DB.prepare("SELECT charge_total, holder FROM bookings WHERE reference = ?")
-      .bind(booking.bookingReference)
-      .first<{ charge_total: number; holder: string }>();
-    expect(row).toEqual({ charge_total: chargeTotalMinor, holder: json({ name: "Grace", surName: "Hopper" }) });
-  });
+        priceDifference: plan.priceDifference / 100,
+        modificationFee: plan.modificationFee / 100,
+        penaltyDue: plan.penaltyDue / 100,
+      };
+      const majorFields = {
+        rate: rateJson(rate),
+        rooms: storedRoomsJson(rooms),
+        cancelPolicy: policyJson(cancelPolicy),
+      };
+      const legacy =
+        version === 2
+          ? { v: 2, change, plan: { ...major, fields: { ...plan.fields, ...majorFields } } }
+          : {
+              change,
+              plan: {
+                ...major,
+                fields: {
+                  ...plain,
+                  chargeTotal: chargeTotalMinor / 100,
+                  rate: json(majorFields.rate),
+                  rooms: json(majorFields.rooms),
+                  cancelPolicy: json(majorFields.cancelPolicy),
+                  holder: json(holder),
+                  occupancies: json(occupancies),
+                },
+              },
+            };
+      await env.DB.prepare("UPDATE booking_modifications SET body = ? WHERE id = ?").bind(json(legacy), id).run();
+      const committed = await commit(booking.bookingReference, id);
+      expect(committed.status, committed.text).toBe(200);
+      expect(committed.json.data.modificationFee).toEqual(previewed.json.data.modificationFee);
+      expect(withoutTime(await read(booking.bookingReference))).toEqual(withoutTime(previewed.json.data.booking));
+      const row = await env.DB.prepare("SELECT charge_total, holder, rate FROM bookings WHERE reference = ?")
+        .bind(booking.bookingReference)
+        .first<{ charge_total: number; holder: string; rate: string }>();
+      expect(row).toMatchObject({ charge_total: chargeTotalMinor, holder: json({ name: "Grace", surName: "Hopper" }) });
+      // Written back as the record holds it: version 2 of the rate column, in cents.
+      expect(JSON.parse(row!.rate)).toMatchObject({ v: 2, chargeTotal: chargeTotalMinor });
+    });
 
   it("parallel commits of one preview change the booking once and move its rooms once", async () => {
     const { booking, quote } = await book("US000013", inDays(72), 1);

@@ -7,7 +7,7 @@ import { ApiError } from "../../platform/http/api-error";
 import type { ErrorCode } from "../../platform/http/errors";
 import { success } from "../../platform/http/envelope";
 import { withIdempotency } from "../../platform/idempotency/idempotency";
-import { toMajor, toMinor } from "../../platform/money";
+import { toMinor } from "../../platform/money";
 import type { CoreConnection } from "../connections";
 import {
   accommodationByCode,
@@ -38,13 +38,15 @@ import {
   type BookingRecord,
   bookingColumns,
   bookingJson,
+  bookingJsonV1,
   decodeColumn,
   decodeStored,
   type StoredOccupancy,
 } from "./record";
 import { modificationPreviewRequestSchema, type StayChange } from "./schemas";
-import { offerTerms, stayFrom } from "./search";
+import { offerRooms, stayFrom } from "./search";
 import { bookingModifications } from "./tables";
+import { amountJson, policyJson, rateJson, storedRoomsJson } from "./wire";
 
 /** A preview can be committed for this long. */
 export const MODIFICATION_PREVIEW_MINUTES = 15;
@@ -67,32 +69,51 @@ const changedFieldsSchema = z.object({
 type ChangedFields = z.infer<typeof changedFieldsSchema>;
 
 /**
- * What a change makes of a booking: its new fields and what it costs, in the booking's currency
- * (major units, as the answer shows them).
+ * What a change makes of a booking: its new fields and what it costs, in minor units of the
+ * booking's currency.
  */
 const modificationPlanSchema = z.object({
   fields: changedFieldsSchema,
-  priceDifference: z.number(),
-  modificationFee: z.number(),
+  priceDifference: z.number().int(),
+  modificationFee: z.number().int(),
   /** What cancelling the booking cost at the moment priced, before the change. */
-  penaltyDue: z.number(),
+  penaltyDue: z.number().int(),
 });
 type ModificationPlan = z.infer<typeof modificationPlanSchema>;
 
-/** A stored preview (`booking_modifications.body`): version 2 holds record fields (money in minor units). */
-const previewBodyV2 = z.object({
-  v: z.literal(2),
+/** A stored preview (`booking_modifications.body`): version 3 holds the record's fields and the amounts, all in minor units. */
+const previewBodyV3 = z.object({
+  v: z.literal(3),
   change: modificationPreviewRequestSchema.shape.change,
   plan: modificationPlanSchema,
 });
 
+/** Version 2 (written before issue 38's rates in minor units): the rate, rooms, policy and the three amounts in major units. */
+const previewBodyV2 = z.object({
+  v: z.literal(2),
+  change: modificationPreviewRequestSchema.shape.change,
+  plan: modificationPlanSchema.extend({
+    fields: changedFieldsSchema.extend({
+      rate: bookingJsonV1.rate,
+      rooms: bookingJsonV1.rooms,
+      cancelPolicy: bookingJsonV1.cancelPolicy.nullable(),
+    }),
+    priceDifference: z.number(),
+    modificationFee: z.number(),
+    penaltyDue: z.number(),
+  }),
+});
+
 /**
  * Version 1, written before issue 38 and kept 15 minutes: the fields as row columns (JSON text,
- * `chargeTotal` in major units), read into version 2 with the booking record's own decoders.
+ * `chargeTotal` and the amounts in major units), read into version 3 with the booking record's own decoders.
  */
 const previewBodyV1 = z.object({
   change: modificationPreviewRequestSchema.shape.change,
   plan: modificationPlanSchema.extend({
+    priceDifference: z.number(),
+    modificationFee: z.number(),
+    penaltyDue: z.number(),
     fields: changedFieldsSchema
       .omit({ chargeTotalMinor: true, rate: true, rooms: true, cancelPolicy: true, holder: true, occupancies: true })
       .extend({
@@ -107,27 +128,38 @@ const previewBodyV1 = z.object({
 });
 
 /** A stored preview of `booking`, in version 2's form whichever version it was stored in. */
-const previewBodyOf = (booking: BookingRecord, previewId: string, text: string): z.infer<typeof previewBodyV2> => {
-  const stored = decodeStored<z.infer<typeof previewBodyV1> | z.infer<typeof previewBodyV2>>(
-    `booking ${booking.reference}: preview ${previewId}`,
-    text,
-    { 1: previewBodyV1, 2: previewBodyV2 },
-  );
-  if ("v" in stored) return stored;
+const previewBodyOf = (booking: BookingRecord, previewId: string, text: string): z.infer<typeof previewBodyV3> => {
+  const stored = decodeStored<
+    z.infer<typeof previewBodyV1> | z.infer<typeof previewBodyV2> | z.infer<typeof previewBodyV3>
+  >(`booking ${booking.reference}: preview ${previewId}`, text, {
+    1: previewBodyV1,
+    2: previewBodyV2,
+    3: previewBodyV3,
+  });
+  if ("v" in stored && stored.v === 3) return stored;
+  // Versions 1 and 2 (kept 15 minutes across the deploy): their amounts in major units, read once into minor ones.
+  const minor = (amount: number) => toMinor(amount, booking.currency);
+  const amounts = {
+    priceDifference: minor(stored.plan.priceDifference),
+    modificationFee: minor(stored.plan.modificationFee),
+    penaltyDue: minor(stored.plan.penaltyDue),
+  };
+  if ("v" in stored) return { v: 3, change: stored.change, plan: { ...stored.plan, ...amounts } };
   const { chargeTotal, rate, rooms, cancelPolicy, holder, occupancies, ...plain } = stored.plan.fields;
   const column = <T>(name: keyof typeof bookingJson, value: string, format: z.ZodType<T>) =>
     decodeColumn(booking.reference, `${name} of preview ${previewId}`, value, { 1: format });
   return {
-    v: 2,
+    v: 3,
     change: stored.change,
     plan: {
       ...stored.plan,
+      ...amounts,
       fields: {
         ...plain,
-        chargeTotalMinor: toMinor(chargeTotal, booking.currency),
-        rate: column("rate", rate, bookingJson.rate),
-        rooms: column("rooms", rooms, bookingJson.rooms),
-        cancelPolicy: cancelPolicy === null ? null : column("cancelPolicy", cancelPolicy, bookingJson.cancelPolicy),
+        chargeTotalMinor: minor(chargeTotal),
+        rate: column("rate", rate, bookingJsonV1.rate),
+        rooms: column("rooms", rooms, bookingJsonV1.rooms),
+        cancelPolicy: cancelPolicy === null ? null : column("cancelPolicy", cancelPolicy, bookingJsonV1.cancelPolicy),
         holder: column("holder", holder, bookingJson.holder),
         occupancies: column("occupancies", occupancies, bookingJson.occupancies),
       },
@@ -191,8 +223,8 @@ const changedStay = (checkIn: string, checkOut: string, occupancies: StoredOccup
  * penalty due then (cancelPenaltyAt, as POST /api/cancel charges it); a non-refundable booking
  * cannot be cancelled, so all of it; no stored policy, nothing.
  */
-const costToCancelAt = (policy: CancelPolicy | null, sellingMinor: number, currency: string, now: number) =>
-  !policy ? 0 : policy.refundable ? toMinor(cancelPenaltyAt(policy, now), currency) : sellingMinor;
+const costToCancelAt = (policy: CancelPolicy | null, sellingMinor: number, now: number) =>
+  !policy ? 0 : policy.refundable ? cancelPenaltyAt(policy, now) : sellingMinor;
 
 /**
  * The fee of a change (docs/api-decisions.md, "Issue 37: penalties survive changes"), in minor
@@ -284,7 +316,7 @@ const planModification = async (
       `change.occupancies: the booked rate plan ${ref.ratePlanCode} is ${unmet.rule}, sold only to a stay with a guest aged ${unmet.minimumAge} or over: keep such a guest, or cancel and book a rate for these guests`,
       { field: "change.occupancies", rateRule: unmet.rule },
     );
-  const rooms: StoredRoom[] = offerTerms(offer, ids).rooms.map((room) => ({
+  const rooms: StoredRoom[] = offerRooms(offer, ids).map((room) => ({
     occupancyRefId: room.occupancyRefId,
     code: room.code,
     description: room.description,
@@ -297,24 +329,23 @@ const planModification = async (
     ratePlanCode: ref.ratePlanCode,
     roomCount: rooms.length,
     boardCode: offer.boardCode,
-    chargeTotalMinor: toMinor(offer.rate.chargeTotal, booking.currency),
+    chargeTotalMinor: offer.rate.chargeTotal,
     rate: offer.rate,
     rooms,
     cancelPolicy: offer.cancelPolicy,
     holder: change.holder ? { name: change.holder.name, surName: change.holder.surName } : booking.holder,
     occupancies,
   };
-  const currency = booking.currency;
-  const bookedSelling = toMinor(sellingTotal(bookedRate(booking), booking.paymentType), currency);
-  const newSelling = toMinor(sellingTotal(offer.rate, booking.paymentType), currency);
+  const bookedSelling = sellingTotal(bookedRate(booking), booking.paymentType);
+  const newSelling = sellingTotal(offer.rate, booking.paymentType);
   const difference = newSelling - bookedSelling;
-  const due = costToCancelAt(booking.cancelPolicy, bookedSelling, currency, now);
-  const dueAfter = costToCancelAt(offer.cancelPolicy, newSelling, currency, now);
+  const due = costToCancelAt(booking.cancelPolicy, bookedSelling, now);
+  const dueAfter = costToCancelAt(offer.cancelPolicy, newSelling, now);
   return {
     fields,
-    priceDifference: toMajor(difference, currency),
-    modificationFee: toMajor(modificationFeeOf(due, dueAfter, difference), currency),
-    penaltyDue: toMajor(due, currency),
+    priceDifference: difference,
+    modificationFee: modificationFeeOf(due, dueAfter, difference),
+    penaltyDue: due,
   };
 };
 
@@ -323,14 +354,14 @@ const changedRow = (booking: BookingRecord, plan: ModificationPlan, modifiedAt: 
   ...booking,
   ...plan.fields,
   modifiedAt,
-  modificationFeesMinor: booking.modificationFeesMinor + toMinor(plan.modificationFee, booking.currency),
+  modificationFeesMinor: booking.modificationFeesMinor + plan.modificationFee,
   version: booking.version + 1,
 });
 
 const amountsOf = (booking: BookingRecord, plan: ModificationPlan) => ({
-  priceDifference: { currency: booking.currency, amount: plan.priceDifference },
-  modificationFee: { currency: booking.currency, amount: plan.modificationFee },
-  penaltyDue: { currency: booking.currency, amount: plan.penaltyDue },
+  priceDifference: { currency: booking.currency, amount: amountJson(plan.priceDifference, booking.currency) },
+  modificationFee: { currency: booking.currency, amount: amountJson(plan.modificationFee, booking.currency) },
+  penaltyDue: { currency: booking.currency, amount: amountJson(plan.penaltyDue, booking.currency) },
 });
 
 /** POST /api/bookings/:ref/modifications/preview: the changed booking and its amounts, kept 15 minutes for commit. */
@@ -354,7 +385,7 @@ export const previewModification = async (
       bookingReference,
       bookingVersion: booking.version,
       expiresAt,
-      body: JSON.stringify({ v: 2, change, plan }),
+      body: JSON.stringify({ v: 3, change, plan }),
     })
     .run();
   return {
@@ -365,6 +396,13 @@ export const previewModification = async (
   };
 };
 
+/** The changed fields that hold amounts, as the event writes them (wire.ts: major units). */
+const amountFieldsJson = (fields: Pick<ChangedFields, "rate" | "rooms" | "cancelPolicy">) => ({
+  rate: rateJson(fields.rate),
+  rooms: storedRoomsJson(fields.rooms),
+  cancelPolicy: fields.cancelPolicy === null ? null : policyJson(fields.cancelPolicy),
+});
+
 /**
  * What a change changed, as `booking.modified` reports it: each changed field before and after, by
  * the names and in the units of the booking read (`chargeTotal` in major units).
@@ -372,13 +410,15 @@ export const previewModification = async (
 const beforeAndAfter = (booking: BookingRecord, fields: ChangedFields) => {
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
+  const was = { ...booking, ...amountFieldsJson(booking) };
+  const is = { ...fields, ...amountFieldsJson(fields) };
   for (const key of changedFieldsSchema.keyof().options) {
-    const old = booking[key];
-    const value = fields[key];
+    const old = was[key];
+    const value = is[key];
     if (JSON.stringify(old) === JSON.stringify(value)) continue;
     if (key === "chargeTotalMinor") {
-      before.chargeTotal = toMajor(booking.chargeTotalMinor, booking.currency);
-      after.chargeTotal = toMajor(fields.chargeTotalMinor, booking.currency);
+      before.chargeTotal = amountJson(booking.chargeTotalMinor, booking.currency);
+      after.chargeTotal = amountJson(fields.chargeTotalMinor, booking.currency);
     } else {
       before[key] = old;
       after[key] = value;

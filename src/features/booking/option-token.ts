@@ -1,6 +1,6 @@
 import type { Keyring } from "../../platform/crypto/keyring";
 import { openCompact, openToken, signCompact } from "../../platform/crypto/signed-token";
-import { toMajor, toMinor } from "../../platform/money";
+import { toMinor } from "../../platform/money";
 import { addDays, stayNights } from "../../platform/time/zoned-time";
 import { ApiError } from "../../platform/http/api-error";
 import { type RateAccess, rateAccessFromText } from "../supply";
@@ -23,6 +23,7 @@ export type OptionSnapshot = {
   checkOut: string;
   /** Per room, the guests' ages in the order searched. */
   rooms: number[][];
+  /** Whole minor units of `currency`. */
   chargeTotal: number;
   /** The currency `chargeTotal` is in: the one the search asked for. */
   currency: string;
@@ -75,8 +76,8 @@ const stayText = (o: StaySnapshot) =>
  * Which restricted rates the search could show is signed (`rateAccess`): quote sells none beyond it,
  * so changing the plan to a package or mobile rate gets no further than the search did.
  */
-const optionIdOf = (signedStay: string, currency: string, o: ProductSnapshot) =>
-  `${signedStay}${SEPARATOR}${o.accommodationCode}${SEPARATOR}${o.roomCode}${SEPARATOR}${o.ratePlanCode}${SEPARATOR}${toMinor(o.chargeTotal, currency)}${o.supplier ? `${SEPARATOR}${o.supplier}` : ""}`;
+const optionIdOf = (signedStay: string, o: ProductSnapshot) =>
+  `${signedStay}${SEPARATOR}${o.accommodationCode}${SEPARATOR}${o.roomCode}${SEPARATOR}${o.ratePlanCode}${SEPARATOR}${o.chargeTotal}${o.supplier ? `${SEPARATOR}${o.supplier}` : ""}`;
 
 /** Signs a search's stay once; the ids of its options are then made without any crypto. */
 export const optionIdsFor = async (
@@ -84,8 +85,7 @@ export const optionIdsFor = async (
   stay: StaySnapshot,
 ): Promise<(product: ProductSnapshot) => string> => {
   const signedStay = await signCompact(keys, "booking-option", stayText(stay), stay.expiresAt);
-  const currency = stay.currency ?? "USD";
-  return (product) => optionIdOf(signedStay, currency, product);
+  return (product) => optionIdOf(signedStay, product);
 };
 
 /** The signed part of an option id: the same for every option of one search in one currency. */
@@ -217,8 +217,8 @@ export const readOptionId = async (
     checkIn: stay.checkIn,
     checkOut: stay.checkOut,
     rooms: stay.rooms,
-    // The domain still carries major units (issue 38 item 1 is later): converted here, once, as read.
-    chargeTotal: v4 ? Number(total) : toMajor(Number(total), stay.currency),
+    // Version 4 is an old stored form: its major-unit total is read into minor units here, once.
+    chargeTotal: v4 ? toMinor(Number(total), stay.currency) : Number(total),
     currency: stay.currency,
     occupancyRefIds: stay.occupancyRefIds,
     expiresAt: stay.expiresAt,

@@ -11,10 +11,14 @@ export type PriceRise = { amount?: number; percent?: number; applyBoth: boolean 
 /** Hotel-X's book without deltaPrice: the price may not rise at all. */
 export const NO_PRICE_RISE: PriceRise = { applyBoth: true };
 
-/** Whether `current` is within `rise` of `previous`, compared in whole minor units of `currency` (a fall always is). */
+/**
+ * Whether `current` is within `rise` of `previous` (both whole minor units of `currency`; a fall
+ * always is). `rise.amount` is the request's, in major units, read here once (the request does not
+ * know the option's currency).
+ */
 export const withinPriceRise = (previous: number, current: number, currency: string, rise: PriceRise): boolean => {
-  const before = toMinor(previous, currency);
-  const increase = toMinor(current, currency) - before;
+  const before = previous;
+  const increase = current - before;
   if (increase <= 0) return true;
   const bounds = [
     ...(rise.amount === undefined ? [] : [toMinor(rise.amount, currency)]),

@@ -62,6 +62,34 @@ describe("quotes survive a KV miss (D1 copy)", () => {
     ).toBe(toMinor(q.rate.chargeTotal, q.rate.currency));
   });
 
+  it("a quote is kept as version 2 in integers; one kept as version 1 (the public quote, major units) still books at its price (issue 38)", async () => {
+    const q = await quoteOf(
+      await searchOne("US000009", { occupancies: [{ paxes: [{ age: 30 }] }, { paxes: [{ age: 30 }] }] }),
+    );
+    const body = JSON.parse((await storedRow(q.id))!.body) as StoredQuote;
+    expect(body.v).toBe(2);
+    expect(body.quote.rate!.chargeTotal).toBe(toMinor(q.rate.chargeTotal, q.rate.currency));
+    expect(body.quote.cancelPolicy!.cancelPenalties[0]!.value).toBe(
+      toMinor(q.cancelPolicy.cancelPenalties[0].value, q.rate.currency),
+    );
+    // As the code before issue 38 kept it: the whole public quote, amounts in major units, in both copies.
+    const v1 = JSON.stringify({ ...body, v: 1, quote: q });
+    await env.CACHE.put(`quote:${q.id}`, v1);
+    await env.DB.prepare("UPDATE quotes SET body = ? WHERE id = ?").bind(v1, q.id).run();
+    const res = await post("/api/book", bookBody(q, "lag-quote-v1"));
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data.rate).toEqual(q.rate);
+    const read = (await call("GET", `/api/bookings/${res.json.data.bookingReference}`)).json.data;
+    expect(read.rate).toEqual(q.rate);
+    expect(read.cancelPolicy).toEqual(q.cancelPolicy);
+    expect(read.rooms.map((r: { rate: unknown }) => r.rate)).toEqual(q.rooms.map((r: { rate: unknown }) => r.rate));
+    const row = await env.DB.prepare("SELECT charge_total, rate FROM bookings WHERE reference = ?")
+      .bind(res.json.data.bookingReference)
+      .first<{ charge_total: number; rate: string }>();
+    expect(row!.charge_total).toBe(toMinor(q.rate.chargeTotal, q.rate.currency));
+    expect(JSON.parse(row!.rate)).toMatchObject({ v: 2, chargeTotal: row!.charge_total });
+  });
+
   it("an altered quote id is refused, with and without a KV entry", async () => {
     const q = await quoteOf(await searchOne("US000004"));
     const last = q.id.at(-1) === "A" ? "B" : "A";

@@ -3,20 +3,33 @@ import { and, eq, gt, lte } from "drizzle-orm";
 import { randomToken } from "../../platform/crypto/digest";
 import { database, type Db } from "../../platform/db/client";
 import { PAYMENT_TYPES } from "../supply";
-import { bookingJson, DamagedRecord, decodeStored } from "./record";
-import type { QuoteView } from "./schemas";
+import { bookingJson, bookingJsonV1, DamagedRecord, decodeStored } from "./record";
 import { quotes } from "./tables";
 
 /** Quotes live 30 minutes (spec 3.2), kept in KV with expirationTtl and in D1 with expires_at. */
 export const QUOTE_TTL_SECONDS = 1800;
 
+/** What book takes of a quote: its rate (the snapshot the booking charges), payment type, board, policy and rooms. */
+const quotedTerms = (json: typeof bookingJson | typeof bookingJsonV1) =>
+  z.object({
+    id: z.string(),
+    // Absent: book refuses it (missing_rate_snapshot).
+    rate: json.fullRate.optional(),
+    // A quote stored before payment types (issue 27) was MerchantPay.
+    paymentType: z.enum(PAYMENT_TYPES).optional(),
+    boardCode: z.string(),
+    cancelPolicy: json.cancelPolicy.nullable().optional(),
+    rooms: json.rooms.optional(),
+  });
+
 /**
- * A quote as kept for book, version 1 (money in major units, as the quote answered it). Read back
- * it is decoded with zod (`storedQuoteV1`), as a booking's record is (record.ts): what book uses of
- * it, checked; a later version joins `QUOTE_FORMATS` and is read alongside.
+ * A quote as kept for book, version 2 (issue 38): what book takes of it, amounts in minor units as
+ * the booking record holds them. Read back it is decoded with zod, as a booking's record is
+ * (record.ts); version 1 (the whole public quote, major units), written before, is read alongside
+ * into the same form until it expires.
  */
-const storedQuoteV1 = z.object({
-  v: z.literal(1),
+const storedQuoteV2 = z.object({
+  v: z.literal(2),
   partnerId: z.string(),
   connectionId: z.string(),
   /** Supplier metadata: which supplier and product to book (absent: book refuses it, missing_supplier_metadata). */
@@ -34,24 +47,14 @@ const storedQuoteV1 = z.object({
   occupancyRefIds: z.array(z.number()).optional(),
   accommodationCode: z.string(),
   expiresAt: z.number(),
-  /** Of the public quote as returned, what book takes from it (its rate is the snapshot the booking charges). */
-  quote: z.object({
-    id: z.string(),
-    // Absent: book refuses it (missing_rate_snapshot).
-    rate: bookingJson.fullRate.optional(),
-    // A quote stored before payment types (issue 27) was MerchantPay.
-    paymentType: z.enum(PAYMENT_TYPES).optional(),
-    boardCode: z.string(),
-    cancelPolicy: bookingJson.cancelPolicy.nullable().optional(),
-    rooms: bookingJson.rooms.optional(),
-  }),
+  quote: quotedTerms(bookingJson),
 });
-const QUOTE_FORMATS = { 1: storedQuoteV1 };
+/** Version 1: of the public quote as returned (major units), what book takes, read into minor units. */
+const storedQuoteV1 = storedQuoteV2.extend({ v: z.literal(1), quote: quotedTerms(bookingJsonV1) });
+const QUOTE_FORMATS = { 1: storedQuoteV1, 2: storedQuoteV2 };
 
-/** A quote as read back for book. */
-export type StoredQuote = z.infer<typeof storedQuoteV1>;
-/** A quote as kept: the whole public quote. */
-export type QuoteToStore = Omit<StoredQuote, "quote"> & { quote: QuoteView };
+/** A quote as kept for book, and as read back (whatever version it was stored in). */
+export type StoredQuote = z.infer<typeof storedQuoteV2>;
 
 const key = (quoteId: string) => `quote:${quoteId}`;
 
@@ -65,8 +68,12 @@ export const newQuoteId = () => `qt_${randomToken(24)}`;
 const usable = (quoteId: string, json: string | null, now: number): StoredQuote | null => {
   if (json === null) return null;
   try {
-    const quote = decodeStored(`stored quote ${quoteId}`, json, QUOTE_FORMATS);
-    return now < quote.expiresAt ? quote : null;
+    const quote = decodeStored<StoredQuote | z.infer<typeof storedQuoteV1>>(
+      `stored quote ${quoteId}`,
+      json,
+      QUOTE_FORMATS,
+    );
+    return now < quote.expiresAt ? { ...quote, v: 2 } : null;
   } catch (error) {
     if (!(error instanceof DamagedRecord)) throw error;
     console.error(JSON.stringify({ level: "error", event: "stored_quote_damaged", error: error.message }));
@@ -79,7 +86,7 @@ const usable = (quoteId: string, json: string | null, now: number): StoredQuote 
  * seen the write yet) does not lose it. Both copies expire with the quote.
  */
 export const quoteStore = (kv: KVNamespace, db: Db) => ({
-  async put(quoteId: string, quote: QuoteToStore | StoredQuote) {
+  async put(quoteId: string, quote: StoredQuote) {
     const body = JSON.stringify(quote);
     const row = { partnerId: quote.partnerId, expiresAt: quote.expiresAt, body };
     await Promise.all([

@@ -17,24 +17,22 @@ import {
   sellingTermsFor,
   maySell,
 } from "../supply";
-import { percentOfMinor, toMajor, toMinor } from "../../platform/money";
+import { percentOfMinor } from "../../platform/money";
 import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
 import { readOptionId } from "./option-token";
-import { newQuoteId, QUOTE_TTL_SECONDS, type QuoteToStore, quoteStore } from "./quote-store";
+import { newQuoteId, QUOTE_TTL_SECONDS, quoteStore, type StoredQuote } from "./quote-store";
 import { upstreamOptionOf } from "./upstream-options";
 import { type PriceRise, withinPriceRise } from "./price-rise";
 import type { QuoteRequest } from "./schemas";
-import { accommodationSummary, occupancyRefIdsOf, offerTerms, stayFrom, type Occupancy } from "./search";
+import { accommodationSummary, occupancyRefIdsOf, offerRooms, offerTerms, stayFrom, type Occupancy } from "./search";
+import { amountJson } from "./wire";
 /** A price may rise by up to 1 % of the searched total before quote refuses with `Price changed`. */
 export const PRICE_TOLERANCE_PERCENT = 1;
 const SEARCH_PRICE_RISE: PriceRise = { percent: PRICE_TOLERANCE_PERCENT, applyBoth: true };
 
-/** `total` raised by `percent` %, to the currency's minor unit (money.ts rounding). */
-const raisedBy = (total: number, percent: number, currency: string) => {
-  const minor = toMinor(total, currency);
-  return toMajor(minor + percentOfMinor(minor, percent), currency);
-};
+/** `total` (minor units) raised by `percent` %, to the minor unit (money.ts rounding). */
+const raisedBy = (total: number, percent: number) => total + percentOfMinor(total, percent);
 
 const sameRooms = (a: number[][], b: number[][]) =>
   a.length === b.length &&
@@ -44,8 +42,13 @@ const sameRooms = (a: number[][], b: number[][]) =>
     return x.length === y.length && x.every((v, j) => v === y[j]);
   });
 
+/** 409 `Price changed`, its totals (minor units) as the contract writes them. */
 const priceChanged = (previousTotal: number, currentTotal: number, currency: string) =>
-  new ApiError("price_changed", "Price changed", { previousTotal, currentTotal, currency });
+  new ApiError("price_changed", "Price changed", {
+    previousTotal: amountJson(previousTotal, currency),
+    currentTotal: amountJson(currentTotal, currency),
+    currency,
+  });
 
 /** 400: the request names a payment type other than the option's own (docs/api-decisions.md, issue 27). */
 export const paymentTypeMismatch = (optionPaymentType: PaymentType, requestedPaymentType: PaymentType) =>
@@ -128,8 +131,8 @@ export const priceQuote = async (
     throw new ApiError("room_unavailable", "Room is unavailable", { sandbox: true });
   if (meta.scenario === "price_changed") {
     throw new ApiError("price_changed", "Price changed", {
-      previousTotal: option.chargeTotal,
-      currentTotal: raisedBy(option.chargeTotal, 10, option.currency),
+      previousTotal: amountJson(option.chargeTotal, option.currency),
+      currentTotal: amountJson(raisedBy(option.chargeTotal, 10), option.currency),
       currency: option.currency,
       sandbox: true,
     });
@@ -198,8 +201,8 @@ export const priceQuote = async (
     requestId: meta.requestId,
     responseTime: Math.max(0, Date.now() - meta.startedAt),
   };
-  const stored: QuoteToStore = {
-    v: 1,
+  const stored: StoredQuote = {
+    v: 2,
     partnerId: connection.partnerId,
     connectionId: connection.id,
     supplier: {
@@ -213,7 +216,15 @@ export const priceQuote = async (
     occupancyRefIds: option.occupancyRefIds,
     accommodationCode: accommodation.code,
     expiresAt: now + QUOTE_TTL_SECONDS * 1000,
-    quote,
+    // What book takes, as the offer priced it (minor units): never read back from the answer.
+    quote: {
+      id: quoteId,
+      rate: offer.rate,
+      paymentType: offer.paymentType,
+      boardCode: offer.boardCode,
+      cancelPolicy: offer.cancelPolicy,
+      rooms: offerRooms(offer, option.occupancyRefIds),
+    },
   };
   return { quote, stored, transactions };
 };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { toMinor } from "../../platform/money";
 import { CHARGE_TYPES, type RateTotals } from "../supply";
 import type { BookingRow, bookings } from "./tables";
 
@@ -8,9 +9,11 @@ import type { BookingRow, bookings } from "./tables";
  * (`chargeTotalMinor`, ...). Writes go back through `bookingColumns`. A row that does not decode is
  * a server fault that names the booking and column (`DamagedBookingRecord`), never a cast.
  *
- * Format versions: each JSON column is stored in its version-1 form today (the bare value as it
- * always was). A later form is stored as an object `{ "v": <n>, ... }`, and `FORMATS` of the column
- * gains its decoder into the record's form; rows of every version are then read alongside.
+ * Format versions: version 1 is the bare value as it always was; a later form is stored as an object
+ * `{ "v": <n>, ... }`, and `FORMATS` of the column has a decoder per version into the record's form,
+ * so rows of every version are read alongside. `rate`, `rooms` and `cancelPolicy` are version 2
+ * since issue 38 (their amounts in integer minor units, as the record holds them); their version 1
+ * (major units) is read into minor units here, the one reader of that old form.
  */
 
 const penalty = z.object({
@@ -78,7 +81,7 @@ const rateV1 = z.object({
 
 /**
  * One room as `bookings.rooms` keeps it: its own rate as booked, and once cancelled (alone or with
- * the booking) when and at what penalty (its share of the booking's, cancel.ts; major units).
+ * the booking) when and at what penalty (its share of the booking's, cancel.ts; in the booking's currency).
  */
 const roomV1 = z.object({
   occupancyRefId: z.number(),
@@ -88,6 +91,63 @@ const roomV1 = z.object({
   cancelledAt: z.string().optional(),
   cancelPrice: z.number().optional(),
 });
+
+type RateShape = z.infer<typeof rateV1>;
+type RoomShape = z.infer<typeof roomV1>;
+type PolicyShape = z.infer<typeof cancelPolicyV1>;
+
+// Readers of version 1 (major units, stored before issue 38): each amount once into minor units of its currency.
+const rateOfV1 = (rate: RateShape): RateShape => {
+  const { currency } = rate;
+  const minor = (amount: number) => toMinor(amount, currency);
+  const due = rate.dueAtProperty;
+  return {
+    ...rate,
+    baseRate: minor(rate.baseRate),
+    taxesAndFees: minor(rate.taxesAndFees),
+    chargeTotal: minor(rate.chargeTotal),
+    ...(rate.charges ? { charges: rate.charges.map((c) => ({ ...c, amount: minor(c.amount) })) } : {}),
+    ...(due
+      ? {
+          dueAtProperty: {
+            ...due,
+            amount: toMinor(due.amount, due.currency),
+            ...(due.amountInRateCurrency === undefined
+              ? {}
+              : { amountInRateCurrency: minor(due.amountInRateCurrency) }),
+            charges: due.charges.map((c) => ({ ...c, amount: toMinor(c.amount, c.currency) })),
+          },
+        }
+      : {}),
+    ...(rate.totalStayPrice === undefined ? {} : { totalStayPrice: minor(rate.totalStayPrice) }),
+    ...(rate.nights
+      ? {
+          nights: rate.nights.map((n) => ({
+            ...n,
+            baseRate: toMinor(n.baseRate, n.currency ?? currency),
+            taxesAndFees: toMinor(n.taxesAndFees, n.currency ?? currency),
+          })),
+        }
+      : {}),
+  };
+};
+const roomOfV1 = (room: RoomShape): RoomShape => ({
+  ...room,
+  rate: rateOfV1(room.rate),
+  // A room's penalty is in the booking's currency, its rate's.
+  ...(room.cancelPrice === undefined ? {} : { cancelPrice: toMinor(room.cancelPrice, room.rate.currency) }),
+});
+const policyOfV1 = (policy: PolicyShape): PolicyShape => ({
+  ...policy,
+  cancelPenalties: policy.cancelPenalties.map((p) => ({ ...p, value: toMinor(p.value, p.currency) })),
+});
+
+/** Version 2 of `rate`, `rooms` and `cancelPolicy`: the value (an array under `rooms`) and `v: 2`, amounts in minor units. */
+const STORED_VERSION = 2;
+const versioned = <T extends z.ZodRawShape>(shape: T) => z.object({ v: z.literal(STORED_VERSION), ...shape });
+const rateV2 = versioned(rateV1.shape).transform(({ v: _, ...rate }) => rate);
+const roomsV2 = versioned({ rooms: z.array(roomV1) }).transform(({ rooms }) => rooms);
+const cancelPolicyV2 = versioned(cancelPolicyV1.shape).transform(({ v: _, ...policy }) => policy);
 
 /**
  * A guest as the partner sent it (names and whatever else it gave, in its order, echoed by the
@@ -107,26 +167,44 @@ export type StoredOccupancy = z.infer<typeof occupancyV1>;
 export type BookingHolder = z.infer<typeof holderV1>;
 export type StoredCancelPolicy = z.infer<typeof cancelPolicyV1>;
 
-/** Each JSON column's current form (version 1), for a stored record that carries some of them (a quote, a preview). */
+const fullRateV1 = rateV1.required({ charges: true, dueAtProperty: true, totalStayPrice: true, nights: true });
+
+/**
+ * Each JSON column's value as the record holds it (amounts in minor units), for a stored record that
+ * carries some of them inside its own version (a quote, a preview).
+ */
 export const bookingJson = {
   rate: rateV1,
   /** A rate with its whole breakdown (every rate priced since issue 27). */
-  fullRate: rateV1.required({ charges: true, dueAtProperty: true, totalStayPrice: true, nights: true }),
+  fullRate: fullRateV1,
   rooms: z.array(roomV1),
   cancelPolicy: cancelPolicyV1,
   holder: holderV1,
   occupancies: z.array(occupancyV1),
 };
 
+/** The same values as stored before issue 38 (major units), read into the record's (minor units). */
+export const bookingJsonV1 = {
+  rate: rateV1.transform(rateOfV1),
+  fullRate: fullRateV1.transform((rate) => rateOfV1(rate) as z.infer<typeof fullRateV1>),
+  rooms: z.array(roomV1).transform((rooms) => rooms.map(roomOfV1)),
+  cancelPolicy: cancelPolicyV1.transform(policyOfV1),
+};
+
 /** The decoders of each JSON column, by format version (version 1: the bare value). */
 const FORMATS = {
-  rate: { 1: bookingJson.rate },
-  rooms: { 1: bookingJson.rooms },
-  cancelPolicy: { 1: bookingJson.cancelPolicy },
+  rate: { 1: bookingJsonV1.rate, 2: rateV2 },
+  rooms: { 1: bookingJsonV1.rooms, 2: roomsV2 },
+  cancelPolicy: { 1: bookingJsonV1.cancelPolicy, 2: cancelPolicyV2 },
   holder: { 1: bookingJson.holder },
   occupancies: { 1: bookingJson.occupancies },
   paymentCard: { 1: paymentCardV1 },
 };
+
+/** `rate`, `rooms` and `cancelPolicy` as stored: version 2 (`{ "v": 2, ... }`, amounts in minor units). */
+export const storedRate = (rate: RateTotals) => ({ v: STORED_VERSION, ...rate });
+export const storedRooms = (rooms: StoredRoom[]) => ({ v: STORED_VERSION, rooms });
+export const storedPolicy = (policy: StoredCancelPolicy) => ({ v: STORED_VERSION, ...policy });
 type Formats<T> = Readonly<Record<number, z.ZodType<T>>>;
 
 /**
@@ -232,9 +310,11 @@ export const bookingColumns = (fields: Partial<BookingRecord>): BookingColumns =
   const json = (value: unknown) => JSON.stringify(value);
   return {
     ...plain,
-    ...(rate !== undefined ? { rate: json(rate) } : {}),
-    ...(rooms !== undefined ? { rooms: json(rooms) } : {}),
-    ...(cancelPolicy !== undefined ? { cancelPolicy: cancelPolicy === null ? null : json(cancelPolicy) } : {}),
+    ...(rate !== undefined ? { rate: json(storedRate(rate)) } : {}),
+    ...(rooms !== undefined ? { rooms: json(storedRooms(rooms)) } : {}),
+    ...(cancelPolicy !== undefined
+      ? { cancelPolicy: cancelPolicy === null ? null : json(storedPolicy(cancelPolicy)) }
+      : {}),
     ...(holder !== undefined ? { holder: json(holder) } : {}),
     ...(occupancies !== undefined ? { occupancies: json(occupancies) } : {}),
     ...(paymentCard !== undefined ? { paymentCard: paymentCard === null ? null : json(paymentCard) } : {}),
@@ -266,9 +346,9 @@ export const newBookingColumns = ({
   ...plain,
   chargeTotal: chargeTotalMinor,
   paymentCard: paymentCard === null ? null : JSON.stringify(paymentCard),
-  rate: JSON.stringify(rate),
-  rooms: JSON.stringify(rooms),
-  cancelPolicy: cancelPolicy === null ? null : JSON.stringify(cancelPolicy),
+  rate: JSON.stringify(storedRate(rate)),
+  rooms: JSON.stringify(storedRooms(rooms)),
+  cancelPolicy: cancelPolicy === null ? null : JSON.stringify(storedPolicy(cancelPolicy)),
   holder: JSON.stringify(holder),
   occupancies: JSON.stringify(occupancies),
 });

@@ -34,6 +34,7 @@ import { accommodationTypeName, suppliersFor, type BookingDeps } from "./deps";
 import { OPTION_LIFETIME_MS, optionIdsFor } from "./option-token";
 import { rememberUpstreamOptions, type SearchedUpstreamOption } from "./upstream-options";
 import type { AccommodationStatus, SearchRequest } from "./schemas";
+import { amountJson, dueAtPropertyJson, policyJson, rateJson, roomsJson } from "./wire";
 export const MAX_NIGHTS = 30;
 /** Inventory is sold for check-ins up to this many days ahead. */
 export const BOOKING_HORIZON_DAYS = 365;
@@ -146,7 +147,7 @@ export const accommodationSummary = (a: SupplyAccommodation) => ({
 });
 
 /**
- * The terms of an offer, the same in a search option and in a quote. Rooms carry the partner's
+ * The terms of an offer as the contract writes them (wire.ts), the same in a search option and in a quote. Rooms carry the partner's
  * occupancy ids; without any (`undefined`) they keep the supplier's positions 1..n as they are.
  */
 export const offerTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
@@ -156,43 +157,47 @@ export const offerTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
   rateRules: offer.rateRules,
   visibility: offer.visibility,
   paymentType: offer.paymentType,
-  rate: offer.rate,
-  cancelPolicy: offer.cancelPolicy,
-  rooms: occupancyRefIds
-    ? offer.rooms.map((room, i) => ({ ...room, occupancyRefId: occupancyRefIds[i] ?? room.occupancyRefId }))
-    : offer.rooms,
+  rate: rateJson(offer.rate),
+  cancelPolicy: policyJson(offer.cancelPolicy),
+  rooms: roomsJson(offerRooms(offer, occupancyRefIds)),
 });
 
 /**
  * Every total of a room's rate and no item: a room of a default search option. Its currencies are
  * the option's (`rate.currency`, `rate.dueAtProperty.currency`), not repeated.
  */
-const roomTotals = (rate: Rate) => ({
-  baseRate: rate.baseRate,
-  taxesAndFees: rate.taxesAndFees,
-  chargeTotal: rate.chargeTotal,
+const roomTotals = ({ currency, dueAtProperty: due, ...rate }: Rate) => ({
+  baseRate: amountJson(rate.baseRate, currency),
+  taxesAndFees: amountJson(rate.taxesAndFees, currency),
+  chargeTotal: amountJson(rate.chargeTotal, currency),
   dueAtProperty:
-    rate.dueAtProperty.amountInRateCurrency === undefined
-      ? { amount: rate.dueAtProperty.amount }
-      : { amount: rate.dueAtProperty.amount, amountInRateCurrency: rate.dueAtProperty.amountInRateCurrency },
-  totalStayPrice: rate.totalStayPrice,
+    due.amountInRateCurrency === undefined
+      ? { amount: amountJson(due.amount, due.currency) }
+      : {
+          amount: amountJson(due.amount, due.currency),
+          amountInRateCurrency: amountJson(due.amountInRateCurrency, currency),
+        },
+  totalStayPrice: amountJson(rate.totalStayPrice, currency),
 });
 
 /**
  * A default search option's rate: every total, each charge once (one due at the property only in
  * `dueAtProperty.charges`, where it is in the property's currency), no nights.
  */
-const listedRate = (rate: Rate) => ({
-  currency: rate.currency,
-  baseRate: rate.baseRate,
-  taxesAndFees: rate.taxesAndFees,
-  chargeTotal: rate.chargeTotal,
-  // Those not included are each in dueAtProperty.charges (supplier.ts, RateCharge); most rates have none.
-  charges: rate.charges.every((c) => c.included) ? rate.charges : rate.charges.filter((c) => c.included),
-  dueAtProperty: rate.dueAtProperty,
-  totalStayPrice: rate.totalStayPrice,
-  ...(rate.exchange ? { exchange: rate.exchange } : {}),
-});
+const listedRate = (rate: Rate) => {
+  const { currency } = rate;
+  return {
+    currency,
+    baseRate: amountJson(rate.baseRate, currency),
+    taxesAndFees: amountJson(rate.taxesAndFees, currency),
+    chargeTotal: amountJson(rate.chargeTotal, currency),
+    // Those not included are each in dueAtProperty.charges (supplier.ts, RateCharge).
+    charges: rate.charges.filter((c) => c.included).map((c) => ({ ...c, amount: amountJson(c.amount, currency) })),
+    dueAtProperty: dueAtPropertyJson(rate.dueAtProperty, currency),
+    totalStayPrice: amountJson(rate.totalStayPrice, currency),
+    ...(rate.exchange ? { exchange: rate.exchange } : {}),
+  };
+};
 
 /**
  * The terms of a search option as a list shows them (the default of POST /api/search): `offerTerms`
@@ -207,7 +212,7 @@ export const listedOfferTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
   visibility: offer.visibility,
   paymentType: offer.paymentType,
   rate: listedRate(offer.rate),
-  cancelPolicy: offer.cancelPolicy,
+  cancelPolicy: policyJson(offer.cancelPolicy),
   rooms: offer.rooms.map((room, i) => ({
     occupancyRefId: occupancyRefIds?.[i] ?? room.occupancyRefId,
     code: room.code,
@@ -224,6 +229,11 @@ type OptionTerms = (
 /** How POST /api/search shows an option: the list form, or the whole breakdown with `settings.includePriceBreakdown`. */
 export const optionTermsOf = (request: SearchRequest): OptionTerms =>
   request.settings.includePriceBreakdown ? offerTerms : listedOfferTerms;
+/** An offer's rooms with the partner's occupancy ids (`undefined`: the supplier's positions, as they are). */
+export const offerRooms = (offer: Offer, occupancyRefIds?: number[]) =>
+  occupancyRefIds
+    ? offer.rooms.map((room, i) => ({ ...room, occupancyRefId: occupancyRefIds[i] ?? room.occupancyRefId }))
+    : offer.rooms;
 
 const selectionOf = (criteria: SearchRequest["searchCriteria"]): AccommodationSelection => {
   const codes = criteria.destinations?.accommodations;

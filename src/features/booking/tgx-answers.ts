@@ -3,6 +3,7 @@ import type { CoreConnection } from "../connections";
 import type { ErrorCode } from "../../platform/http/errors";
 import { type CancelPolicy, DEFAULT_SUPPLIER_TIMEOUT_MS, type ProviderTransaction, supplyOptionsOf } from "../supply";
 import { bookedRate, bookedRooms } from "./booked-rate";
+import { policyJson, rateJson } from "./wire";
 import type { TgxBookingDetail } from "./tgx-flow-schemas";
 import type { TgxError } from "./tgx-schemas";
 import { ENGLISH, penaltyOf, priceOf } from "./tgx-search";
@@ -191,12 +192,12 @@ export const bookingDetailOf = (row: BookingRecord): TgxBookingDetail => {
         occupancyRefId: room.occupancyRefId,
         code: room.code,
         description: room.description,
-        price: priceOf(room.rate, row.paymentType),
+        price: priceOf(rateJson(room.rate), row.paymentType),
       })),
     },
-    price: priceOf(bookedRate(row), row.paymentType),
+    price: priceOf(rateJson(bookedRate(row)), row.paymentType),
     quotePrice: null,
-    cancelPolicy: policy ? cancelPolicyOf(policy, row.checkIn) : null,
+    cancelPolicy: policy ? cancelPolicyOf(policyJson(policy), row.checkIn) : null,
     remarks: null,
     status: statusOf(row),
   };

@@ -5,6 +5,7 @@ import { type QuoteQuery, quoteOption } from "./quote";
 import { auditDataOf, cancelPolicyOf, flowSupplyOf, hotelxErrorOf, languageWarnings } from "./tgx-answers";
 import type { TgxQuoteRequest, TgxQuoteResponse } from "./tgx-flow-schemas";
 import type { TgxError } from "./tgx-schemas";
+import { amountJson } from "./wire";
 import { priceOf, surchargesOf, tgxPaymentType } from "./tgx-search";
 
 type Meta = { requestId: string; startedAt: number; scenario: SandboxScenario | null };
@@ -30,15 +31,17 @@ type OptionQuote = NonNullable<TgxQuoteResponse["data"]["hotelX"]["quote"]["opti
 /** A core quote as Hotel-X's `HotelOptionQuote`; `searchPrice` when today's price is not the searched one. */
 const optionQuoteOf = (quote: Quote, searched: Pick<OptionSnapshot, "chargeTotal" | "currency">): OptionQuote => {
   const price = priceOf(quote.rate, quote.paymentType);
+  // The searched total as the id signs it (minor units), written as the quote's price is.
+  const searchedTotal = amountJson(searched.chargeTotal, searched.currency);
   return {
     optionRefId: quote.id,
     // Only options confirmable at once are quoted as they are searched (Hotel-X filters RQ by default).
     status: "OK",
     price,
     searchPrice:
-      price.net === searched.chargeTotal
+      price.net === searchedTotal
         ? null
-        : { currency: searched.currency, net: searched.chargeTotal, gross: searched.chargeTotal, binding: false },
+        : { currency: searched.currency, net: searchedTotal, gross: searchedTotal, binding: false },
     cancelPolicy: cancelPolicyOf(quote.cancelPolicy, quote.checkIn),
     remarks: null,
     surcharges: surchargesOf(quote.rate, quote.paymentType),

@@ -2,7 +2,10 @@ import type { Keyring } from "../../platform/crypto/keyring";
 import { bookingPageToken } from "./booking-page-token";
 import { ApiError } from "../../platform/http/api-error";
 import {
+  amountJson,
   bookedRate,
+  policyJson,
+  rateJson,
   bookPricedQuote,
   findBookingByPartnerReference,
   partnerBooking,
@@ -443,7 +446,7 @@ const chooseByOptionId = async (ctx: TurnContext, state: ConversationState, opti
     optionId,
     accommodationCode: option.accommodationCode,
     name: accommodation.name,
-    totalPrice: option.chargeTotal,
+    totalPrice: amountJson(option.chargeTotal, option.currency),
     currency: option.currency,
     stay: { checkIn: option.checkIn, checkOut: option.checkOut, rooms: option.rooms },
   });
@@ -570,9 +573,9 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
         bookingId: existing.reference,
         confirmationBookingId: existing.hotelConfirmationNumber ?? existing.reference,
         hotelName: existing.accommodationName,
-        ...bookedPrice(bookedRate(existing), existing.paymentType),
+        ...bookedPrice(rateJson(bookedRate(existing)), existing.paymentType),
         confirmationUrl: await bookingPageUrl(ctx, existing.reference),
-        cancelPolicy: describeCancelPolicy(existing.cancelPolicy),
+        cancelPolicy: describeCancelPolicy(existing.cancelPolicy && policyJson(existing.cancelPolicy)),
       },
       existing.status,
     );

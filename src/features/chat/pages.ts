@@ -5,7 +5,7 @@ import { featureRouter } from "../../platform/http/router";
 import { escapeHtml, htmlPage } from "../../platform/http/html-page";
 import { opensBookingPage } from "./booking-page-token";
 import { stayNights } from "../../platform/time/zoned-time";
-import { bookedRate, bookingByReference } from "../booking";
+import { bookedRate, bookingByReference, policyJson, rateJson } from "../booking";
 import type { Rate } from "../supply";
 import { minorUnitDigits } from "../../platform/money";
 import { describeCancelPolicy } from "./conversation";
@@ -113,7 +113,8 @@ export const chatPages = featureRouter()
     const holder = row.holder;
     const nights = stayNights(row.checkIn, row.checkOut).length;
     const words = BOOKING_STATUS_WORDS[row.status];
-    const rate = bookedRate(row);
+    // The record's amounts are minor units: shown as the partner's answers show them.
+    const rate = rateJson(bookedRate(row));
     return c.html(
       htmlPage(
         `Booking ${row.reference}`,
@@ -122,7 +123,7 @@ export const chatPages = featureRouter()
 <dt>Hotel</dt><dd>${escapeHtml(row.accommodationName)}</dd><dt>Guest</dt><dd>${escapeHtml(guestShortName(holder))}</dd>
 <dt>Stay</dt><dd>${escapeHtml(row.checkIn)} to ${escapeHtml(row.checkOut)} (${nights} night${nights === 1 ? "" : "s"})</dd>
 ${charged(rate)}${dueAtHotel(rate)}
-<dt>Cancellation</dt><dd>${escapeHtml(describeCancelPolicy(row.cancelPolicy))}</dd></dl>`,
+<dt>Cancellation</dt><dd>${escapeHtml(describeCancelPolicy(row.cancelPolicy && policyJson(row.cancelPolicy)))}</dd></dl>`,
       ),
       200,
     );

@@ -1,16 +1,17 @@
 import { cityCentre } from "../content";
 import { ApiError } from "../../platform/http/api-error";
-import { accommodationsByCodes, haversineKm, type PaymentType } from "../supply";
+import { accommodationsByCodes, haversineKm, type Offer, type PaymentType } from "../supply";
 import type { CoreConnection } from "../connections";
 import {
   type BookingDeps,
   consumeRateLimit,
   DEFAULT_RADIUS_KM,
+  amountJson,
   searchAvailability,
   type SearchQuery,
   type SupplierWarning,
 } from "../booking";
-import { roundHalfAwayFromZero, toMajor, toMinor } from "../../platform/money";
+import { minorScale, roundHalfAwayFromZero } from "../../platform/money";
 import { stayNights } from "../../platform/time/zoned-time";
 import type { SearchSlots } from "./understand";
 
@@ -54,9 +55,12 @@ export type Shortlist = {
   warnings: ShortlistWarning[];
 };
 
-/** An average per night, to the currency's minor unit. */
-const perNight = (total: number, nights: number, currency: string) =>
-  toMajor(roundHalfAwayFromZero(toMinor(total, currency) / nights), currency);
+/** What the shortlist reads of an option: its terms as priced, amounts in minor units (not the partner's JSON). */
+const pricedTerms = (offer: Offer) => ({
+  isRefundable: offer.isRefundable,
+  paymentType: offer.paymentType,
+  rate: offer.rate,
+});
 
 /** Guests per room: adults spread first so every room has one, then children round-robin. */
 export const roomsFor = (slots: SearchSlots): number[][] => {
@@ -96,7 +100,7 @@ export const buildShortlist = async (
   };
   // Chat searches count against the connection's own limit too, before any supplier work.
   await consumeRateLimit(deps.rateLimiter, connection);
-  const { accommodations, warnings = [] } = await searchAvailability(deps, connection, query, now);
+  const { accommodations, warnings = [] } = await searchAvailability(deps, connection, query, now, pricedTerms);
   const nights = stayNights(slots.checkIn, slots.checkOut).length;
   // A hotel left out for want of an exchange rate is named to the traveller, so its name is read too.
   const leftOut = warnings.flatMap((w) => ("accommodationCodes" in w ? w.accommodationCodes : []));
@@ -113,10 +117,12 @@ export const buildShortlist = async (
     if (slots.minStars && rating < slots.minStars) continue;
     const fitting = hotel.options.filter((o) => {
       if (slots.refundableOnly && !o.isRefundable) return false;
-      // A budget is for what the stay costs in all, fees due at the hotel included.
-      if (slots.budget?.per === "night" && o.rate.totalStayPrice / nights > slots.budget.amount) return false;
-      if (slots.budget?.per === "total" && o.rate.totalStayPrice > slots.budget.amount) return false;
-      return true;
+      // A budget is for what the stay costs in all, fees due at the hotel included; it is the
+      // traveller's amount in major units, compared unrounded in the option's minor units.
+      const budget = slots.budget;
+      if (!budget) return true;
+      const limit = budget.amount * minorScale(o.rate.currency);
+      return (budget.per === "night" ? o.rate.totalStayPrice / nights : o.rate.totalStayPrice) <= limit;
     });
     // Options come back cheapest first by chargeTotal; the guest compares all-in prices.
     const cheapest = fitting.reduce<(typeof fitting)[number] | undefined>(
@@ -124,14 +130,17 @@ export const buildShortlist = async (
       undefined,
     );
     if (!cheapest) continue;
+    const { rate } = cheapest;
+    const due = rate.dueAtProperty;
     const entry: ShortlistEntry = {
       optionId: cheapest.id,
       accommodationCode: hotel.accommodationCode,
       name: hotel.accommodationName,
-      pricePerNight: perNight(cheapest.rate.totalStayPrice, nights, cheapest.rate.currency),
-      totalPrice: cheapest.rate.totalStayPrice,
-      chargedAtBooking: cheapest.rate.chargeTotal,
-      dueAtHotel: { amount: cheapest.rate.dueAtProperty.amount, currency: cheapest.rate.dueAtProperty.currency },
+      // An average per night, to the minor unit; every amount as the partner's JSON writes it.
+      pricePerNight: amountJson(roundHalfAwayFromZero(rate.totalStayPrice / nights), rate.currency),
+      totalPrice: amountJson(rate.totalStayPrice, rate.currency),
+      chargedAtBooking: amountJson(rate.chargeTotal, rate.currency),
+      dueAtHotel: { amount: amountJson(due.amount, due.currency), currency: due.currency },
       paymentType: cheapest.paymentType,
       currency: cheapest.rate.currency,
       refundable: cheapest.isRefundable,

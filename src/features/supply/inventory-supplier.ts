@@ -21,7 +21,7 @@ import {
   type RoomType,
 } from "./catalogue";
 import { nightOverrideReads, searchRead, type PlanNightRow, type RoomNightRow } from "./night-overrides";
-import { moneyIn, sumMinor, toMajor } from "../../platform/money";
+import { sumMinor, toMajor } from "../../platform/money";
 import { feeScheduleOf, feeSchedulesOf, type FeeSchedule } from "../content";
 import { CURRENCY, feePlanOf, roomLines, type FeePlan } from "./inventory-price";
 import { addLines, payAtPropertyLines, rateOfLines, type RateLines } from "./rate-lines";
@@ -104,7 +104,6 @@ type StayPricing = {
   bookedAt: string;
   freeCancellationDeadline: (freeDays: number, timeZone: string) => string;
   terms: SellingTerms;
-  money: ReturnType<typeof moneyIn>;
 };
 
 const stayPricing = (stay: Stay, now: number, terms: SellingTerms): StayPricing => {
@@ -129,7 +128,6 @@ const stayPricing = (stay: Stay, now: number, terms: SellingTerms): StayPricing 
       return (byDays[freeDays] ??= freeCancellationDeadline(stay.checkIn, freeDays, timeZone));
     },
     terms,
-    money: moneyIn(terms.currency),
   };
 };
 
@@ -216,7 +214,7 @@ const assembleOffer = (
   pricing: StayPricing,
   fees: FeePlan,
 ): Offer => {
-  const { occupancyFactors, money } = pricing;
+  const { occupancyFactors } = pricing;
   const rooms: OfferRoom[] = [];
   const roomPenalties: Array<{ deadline: string; minor: number }> = [];
   const parts: RateLines[] = [];
@@ -254,8 +252,8 @@ const assembleOffer = (
           lead.plan,
           accommodation,
           pricing.stay.checkIn,
-          { currency: rate.currency, chargeTotal: money.amount(stayTotal) },
-          money.amount(firstNightTotal),
+          { currency: rate.currency, chargeTotal: stayTotal },
+          firstNightTotal,
           pricing.bookedAt,
           roomPenalties[0]?.deadline ?? pricing.bookedAt,
         )
@@ -302,9 +300,9 @@ const mixedCancelPolicy = (
     if (sorted[i + 1]?.deadline === sorted[i]!.deadline) continue;
     cancelPenalties.push({
       penaltyType,
-      currency: pricing.money.currency,
+      currency: pricing.terms.currency,
       deadline: sorted[i]!.deadline,
-      value: pricing.money.amount(running),
+      value: running,
     });
   }
   return { refundable: true, cancelPenalties };

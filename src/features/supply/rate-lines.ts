@@ -4,7 +4,7 @@
  * of its rooms (`addLines`); the nights of a rate charged at booking sum to its base and included
  * charges, those of a rate paid at the property to what is due there.
  */
-import { splitMinor, sumMinor, toMajor, toMinor } from "../../platform/money";
+import { splitMinor, sumMinor } from "../../platform/money";
 import { stayNights } from "../../platform/time/zoned-time";
 import type { ChargeType, Rate } from "./supplier";
 
@@ -128,10 +128,9 @@ export const payAtPropertyLines = (lines: RateLines): RateLines => {
   };
 };
 
-/** The published rate: major-unit numbers from the minor-unit lines (each a single exact division). */
+/** The published rate: its totals, charges and nights summed from the lines (whole minor units, as they are). */
 export const rateOfLines = (lines: RateLines): Rate => {
   const { currency, propertyCurrency } = lines;
-  const major = (minor: number) => toMajor(minor, currency);
   const base = sumMinor(lines.base);
   const taxes = sumMinor(lines.taxes);
   const charges = [...lines.charges.values()];
@@ -141,41 +140,41 @@ export const rateOfLines = (lines: RateLines): Rate => {
   const converted = propertyCurrency !== currency;
   return {
     currency,
-    baseRate: major(base),
-    taxesAndFees: major(taxes),
-    chargeTotal: major(base + taxes),
+    baseRate: base,
+    taxesAndFees: taxes,
+    chargeTotal: base + taxes,
     charges: charges.map((c) => ({
       type: c.type,
       code: c.code,
       description: c.description,
-      amount: major(c.amount),
+      amount: c.amount,
       included: c.included,
     })),
     dueAtProperty: {
-      amount: toMajor(dueInProperty, propertyCurrency),
+      amount: dueInProperty,
       currency: propertyCurrency,
-      ...(converted ? { amountInRateCurrency: major(dueInRate) } : {}),
+      ...(converted ? { amountInRateCurrency: dueInRate } : {}),
       charges: due.map((c) => ({
         type: c.type,
         code: c.code,
         description: c.description,
-        amount: toMajor(c.propertyAmount, propertyCurrency),
+        amount: c.propertyAmount,
         currency: propertyCurrency,
       })),
     },
-    totalStayPrice: major(base + taxes + (converted ? dueInRate : dueInProperty)),
+    totalStayPrice: base + taxes + (converted ? dueInRate : dueInProperty),
     // Paid at the property: each night as the property collects it, in its currency (base, then every charge).
     nights: lines.atProperty
       ? lines.dates.map((date, n) => ({
           date,
-          baseRate: toMajor(lines.property.base[n]!, propertyCurrency),
-          taxesAndFees: toMajor(lines.property.charges[n]!, propertyCurrency),
+          baseRate: lines.property.base[n]!,
+          taxesAndFees: lines.property.charges[n]!,
           currency: propertyCurrency,
         }))
       : lines.dates.map((date, n) => ({
           date,
-          baseRate: major(lines.base[n]!),
-          taxesAndFees: major(lines.taxes[n]!),
+          baseRate: lines.base[n]!,
+          taxesAndFees: lines.taxes[n]!,
         })),
     ...(lines.exchange ? { exchange: lines.exchange } : {}),
   };
@@ -196,8 +195,8 @@ export const itemizedRate = (stored: RateTotals, checkIn: string, checkOut: stri
   const dates = stayNights(checkIn, checkOut);
   const lines = emptyLines(currency, propertyCurrency, dates, stored.exchange);
   const even = dates.map(() => 1);
-  lines.base = splitMinor(toMinor(stored.baseRate, currency), even);
-  const taxes = toMinor(stored.taxesAndFees, currency);
+  lines.base = splitMinor(stored.baseRate, even);
+  const taxes = stored.taxesAndFees;
   if (taxes !== 0) {
     const charge = { type: "TAX" as const, code: "TAXES_AND_FEES", description: "Taxes and fees", included: true };
     const perNight = splitMinor(taxes, even);
@@ -208,8 +207,7 @@ export const itemizedRate = (stored: RateTotals, checkIn: string, checkOut: stri
 };
 
 /**
- * A published rate back as minor-unit lines (rateOfLines' inverse: each amount is an exact number
- * of minor units already). What is due at the property comes back per charge by its code; nights
+ * A published rate back as its lines (rateOfLines' inverse: every amount is whole minor units already). What is due at the property comes back per charge by its code; nights
  * in the property's currency (a rate paid there) come back as the property's nights.
  */
 export const linesOfRate = (rate: Rate): RateLines => {
@@ -224,12 +222,12 @@ export const linesOfRate = (rate: Rate): RateLines => {
   lines.atProperty = rate.nights.some((n) => n.currency !== undefined);
   if (lines.atProperty)
     lines.property = {
-      base: rate.nights.map((n) => toMinor(n.baseRate, propertyCurrency)),
-      charges: rate.nights.map((n) => toMinor(n.taxesAndFees, propertyCurrency)),
+      base: rate.nights.map((n) => n.baseRate),
+      charges: rate.nights.map((n) => n.taxesAndFees),
     };
   else {
-    lines.base = rate.nights.map((n) => toMinor(n.baseRate, currency));
-    lines.taxes = rate.nights.map((n) => toMinor(n.taxesAndFees, currency));
+    lines.base = rate.nights.map((n) => n.baseRate);
+    lines.taxes = rate.nights.map((n) => n.taxesAndFees);
   }
   const due = new Map(rate.dueAtProperty.charges.map((c) => [c.code, c.amount]));
   for (const c of rate.charges)
@@ -238,8 +236,8 @@ export const linesOfRate = (rate: Rate): RateLines => {
       code: c.code,
       description: c.description,
       included: c.included,
-      amount: toMinor(c.amount, currency),
-      propertyAmount: c.included ? 0 : toMinor(due.get(c.code) ?? 0, propertyCurrency),
+      amount: c.amount,
+      propertyAmount: c.included ? 0 : (due.get(c.code) ?? 0),
     });
   return lines;
 };

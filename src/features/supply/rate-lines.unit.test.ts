@@ -49,16 +49,14 @@ describe("a rate paid at the property (issue 38): the property's own figures, ni
       const rate = rateOfLines(payAtPropertyLines(lines));
       const property = converted ? "EUR" : "USD";
       // What is due is what the property priced, never the rate's amounts converted back.
-      expect(rate.dueAtProperty.charges.map((c) => [c.code, Math.round(c.amount * 100)])).toEqual([
+      expect(rate.dueAtProperty.charges.map((c) => [c.code, c.amount])).toEqual([
         ["ROOM", sumOf(lines.property.base)],
         ["CITY_TAX", converted ? Math.round(1_111 / 1.0837) + Math.round(1_112 / 1.0837) : 2_223],
         ["RESORT_FEE", converted ? 2_307 + 2_308 : 2_500 + 2_501],
       ]);
       expect(rate.nights.map((n) => n.currency)).toEqual([property, property]);
-      expect(rate.nights.map((n) => Math.round(n.baseRate * 100))).toEqual(lines.property.base);
-      expect(sumOf(rate.nights.map((n) => Math.round((n.baseRate + n.taxesAndFees) * 100)))).toBe(
-        Math.round(rate.dueAtProperty.amount * 100),
-      );
+      expect(rate.nights.map((n) => n.baseRate)).toEqual(lines.property.base);
+      expect(sumOf(rate.nights.map((n) => n.baseRate + n.taxesAndFees))).toBe(rate.dueAtProperty.amount);
       // In the rate's currency nothing moved: the all-in price is the twin's; the twin's nights have no currency.
       expect(rate.totalStayPrice).toBe(twin.totalStayPrice);
       expect(twin.nights.every((n) => n.currency === undefined)).toBe(true);

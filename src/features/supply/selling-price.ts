@@ -59,8 +59,8 @@ export const sellingTotal = (rate: Pick<Rate, "chargeTotal" | "totalStayPrice">,
  * PayAtProperty offer's 0 charged at booking is its nature, its stay's value must be chargeable).
  */
 export const isSellable = (offer: Pick<Offer, "rate" | "rooms" | "paymentType">): boolean =>
-  isChargeable(sellingTotal(offer.rate, offer.paymentType), offer.rate.currency) &&
-  offer.rooms.every((room) => isChargeable(sellingTotal(room.rate, offer.paymentType), room.rate.currency));
+  isChargeable(sellingTotal(offer.rate, offer.paymentType)) &&
+  offer.rooms.every((room) => isChargeable(sellingTotal(room.rate, offer.paymentType)));
 
 /** Whether pricing in `currency` needs the operator's exchange rates (a currency other than the supplier's). */
 export const needsExchangeRates = (supplier: Pick<Supplier, "currency">, currency: string | undefined) =>

@@ -40,7 +40,8 @@ export type DueAtProperty = {
 export type NightPrice = { date: string; baseRate: number; taxesAndFees: number; currency?: string };
 
 /**
- * A price, exact to the minor unit (computed in whole minor units, money.ts): `baseRate +
+ * A price: every amount an integer number of minor units of its currency (issue 38; the partner's
+ * JSON shows them in major units through booking's wire.ts), so that `baseRate +
  * taxesAndFees = chargeTotal` (what the partner is charged at booking), the included `charges` sum
  * to `taxesAndFees`, `totalStayPrice = chargeTotal + dueAtProperty` in the rate's currency (the
  * due charges' `amount`s, or `amountInRateCurrency`), and `nights` sum to `baseRate` and
@@ -60,7 +61,8 @@ export type Rate = {
   exchange?: { currency: string; rate: number };
 };
 /**
- * What cancelling costs from `deadline` on: `value` is always an amount in `currency`. An upstream
+ * What cancelling costs from `deadline` on: `value` is always an amount in `currency`, in its minor
+ * units (`supplierPenalty.value` is the upstream's, as it stated it). An upstream
  * that states a penalty another way (Hotel-X `PERCENT`, `NIGHTS`, or an `IMPORT` in its own
  * currency) keeps that statement in `supplierPenalty`, as given (docs/api-decisions.md, issue 27):
  * with its `hoursBefore` check-in, and its `deadline` only when it stated one (else ours is

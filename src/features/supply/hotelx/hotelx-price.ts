@@ -6,7 +6,7 @@
  */
 import { ApiError } from "../../../platform/http/api-error";
 import { isIsoDatetime } from "../../../platform/http/iso-time";
-import { convertMinor, percentOfMinor, sumMinor, splitMinor, toMajor, toMinor } from "../../../platform/money";
+import { convertMinor, percentOfMinor, sumMinor, splitMinor, toMinor } from "../../../platform/money";
 import { stayNights } from "../../../platform/time/zoned-time";
 import { exchangeFor, type ExchangeTable } from "../exchange-rates";
 import { addCharge, addLines, emptyLines, payAtPropertyLines, rateOfLines } from "../rate-lines";
@@ -167,8 +167,8 @@ export const cancelPolicyOf = (
 ): CancelPolicy => {
   const { currency } = rate;
   const checkIn = Date.parse(`${stay.checkIn}T00:00:00Z`);
-  const chargeTotal = toMinor(rate.chargeTotal, currency);
-  const nights = rate.nights.map((n) => toMinor(n.baseRate, currency) + toMinor(n.taxesAndFees, currency));
+  const chargeTotal = rate.chargeTotal;
+  const nights = rate.nights.map((n) => n.baseRate + n.taxesAndFees);
   const amountOf = (p: HotelxCancelPolicy["cancelPenalties"][number]): number => {
     switch (p.penaltyType) {
       case "PERCENT":
@@ -190,7 +190,7 @@ export const cancelPolicyOf = (
       penaltyType: "IMPORT",
       currency,
       deadline: stated ?? new Date(checkIn - p.hoursBefore * 3_600_000).toISOString(),
-      value: toMajor(Math.min(Math.max(0, amountOf(p)), chargeTotal), currency),
+      value: Math.min(Math.max(0, amountOf(p)), chargeTotal),
       supplierPenalty: {
         penaltyType: p.penaltyType,
         value: p.value,
