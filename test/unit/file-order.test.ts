@@ -27,20 +27,20 @@ describe("the test files' order (vitest.config.ts sequencer)", () => {
 
   it("runs a project's longest files first: vitest's timing of the last run, else the committed one, a failed file before all", async () => {
     const files = specs("workerd", [
-      "src/features/partners/api-keys.test.ts",
+      "src/features/partners/users.test.ts",
       "src/features/webhooks/event-log.test.ts",
       "test/workers/d1-session.test.ts",
     ]) as unknown as TestSpecification[];
     const names = (order: TestSpecification[]) => order.map((spec) => spec.moduleId.slice("/repo/".length));
-    // A fresh clone: the committed timings (the event log's file is the longest, the API keys' the shortest).
+    // A fresh clone: the committed timings (the event log's file is the longest, the users. the shortest).
     expect(names(await new SpreadProjects(context).sort(files))).toEqual([
       "src/features/webhooks/event-log.test.ts",
       "test/workers/d1-session.test.ts",
-      "src/features/partners/api-keys.test.ts",
+      "src/features/partners/users.test.ts",
     ]);
     // vitest's own timings win; a file that failed last goes first.
     const timings: Record<string, { duration: number; failed: boolean }> = {
-      "workerd:src/features/partners/api-keys.test.ts": { duration: 90_000, failed: false },
+      "workerd:src/features/partners/users.test.ts": { duration: 90_000, failed: false },
       "workerd:src/features/webhooks/event-log.test.ts": { duration: 1_000, failed: false },
       "workerd:test/workers/d1-session.test.ts": { duration: 10, failed: true },
     };
@@ -50,7 +50,7 @@ describe("the test files' order (vitest.config.ts sequencer)", () => {
     } as unknown as Vitest;
     expect(names(await new SpreadProjects(cached).sort(files))).toEqual([
       "test/workers/d1-session.test.ts",
-      "src/features/partners/api-keys.test.ts",
+      "src/features/partners/users.test.ts",
       "src/features/webhooks/event-log.test.ts",
     ]);
   });
