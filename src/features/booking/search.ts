@@ -146,17 +146,22 @@ export const accommodationSummary = (a: SupplyAccommodation) => ({
   location: locationOf(a),
 });
 
-/**
- * The terms of an offer as the contract writes them (wire.ts), the same in a search option and in a quote. Rooms carry the partner's
- * occupancy ids; without any (`undefined`) they keep the supplier's positions 1..n as they are.
- */
-export const offerTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
+/** What an option sells, besides its price: board, refundability, rules, visibility, who takes the money. */
+const productTermsOf = (offer: Offer) => ({
   boardCode: offer.boardCode,
   boardName: offer.boardName,
   isRefundable: offer.isRefundable,
   rateRules: offer.rateRules,
   visibility: offer.visibility,
   paymentType: offer.paymentType,
+});
+
+/**
+ * The terms of an offer as the contract writes them (wire.ts), the same in a search option and in a quote. Rooms carry the partner's
+ * occupancy ids; without any (`undefined`) they keep the supplier's positions 1..n as they are.
+ */
+export const offerTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
+  ...productTermsOf(offer),
   rate: rateJson(offer.rate),
   cancelPolicy: policyJson(offer.cancelPolicy),
   rooms: roomsJson(offerRooms(offer, occupancyRefIds)),
@@ -205,12 +210,7 @@ const listedRate = (rate: Rate) => {
  * items (docs/api-decisions.md, "Issue 38: the lighter search answer").
  */
 export const listedOfferTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
-  boardCode: offer.boardCode,
-  boardName: offer.boardName,
-  isRefundable: offer.isRefundable,
-  rateRules: offer.rateRules,
-  visibility: offer.visibility,
-  paymentType: offer.paymentType,
+  ...productTermsOf(offer),
   rate: listedRate(offer.rate),
   cancelPolicy: policyJson(offer.cancelPolicy),
   rooms: offer.rooms.map((room, i) => ({
