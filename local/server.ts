@@ -2,13 +2,18 @@ import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { devArgs, root, SANDBOX_CONFIG, SANDBOX_DIR, startWrangler } from "./platform";
 
-export const freePort = () =>
-  new Promise<number>((ok) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
+/**
+ * A free loopback port for a server that binds it seconds later (wrangler dev after a seed). Picked
+ * below Linux's ephemeral range (32768-60999): a port the OS chose (listen(0)) could be handed to
+ * any socket opened meanwhile, a client's or another server's, and then another process answered
+ * this server's readiness probe while its own start failed to bind (seen beside the other e2e files).
+ */
+export const freePort = async (): Promise<number> => {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_768);
+    if (await isFree(port)) return port;
+  }
+};
 
 /** `inspectorPort`: wrangler's DevTools endpoint for the Worker (`/json` lists its targets). */
 export type LocalServer = { base: string; inspectorPort: number; process: ChildProcess; stop: () => Promise<void> };
