@@ -22,8 +22,14 @@ export const minorUnitDigits = (currency: string): number => {
   return digits;
 };
 
-/** Minor units per major unit: 100 for USD, 1 for JPY, 1000 for KWD. */
-export const minorScale = (currency: string) => 10 ** minorUnitDigits(currency);
+const scaleByCurrency = new Map<string, number>();
+
+/** Minor units per major unit: 100 for USD, 1 for JPY, 1000 for KWD (kept per currency: every amount written asks). */
+export const minorScale = (currency: string): number => {
+  let scale = scaleByCurrency.get(currency);
+  if (scale === undefined) scaleByCurrency.set(currency, (scale = 10 ** minorUnitDigits(currency)));
+  return scale;
+};
 
 /** The one rounding of this module: to the nearest integer, a half away from zero (never -0: + 0 makes it 0). */
 export const roundHalfAwayFromZero = (n: number): number => (n < 0 ? -Math.round(-n) : Math.round(n)) + 0;

@@ -34,7 +34,7 @@ import { accommodationTypeName, suppliersFor, type BookingDeps } from "./deps";
 import { OPTION_LIFETIME_MS, optionIdsFor } from "./option-token";
 import { rememberUpstreamOptions, type SearchedUpstreamOption } from "./upstream-options";
 import type { AccommodationStatus, SearchRequest } from "./schemas";
-import { amountJson, dueAtPropertyJson, policyJson, rateJson, roomsJson } from "./wire";
+import { amountJson, chargeJson, dueAtPropertyJson, policyJson, rateJson, roomsJson } from "./wire";
 export const MAX_NIGHTS = 30;
 /** Inventory is sold for check-ins up to this many days ahead. */
 export const BOOKING_HORIZON_DAYS = 365;
@@ -171,19 +171,22 @@ export const offerTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
  * Every total of a room's rate and no item: a room of a default search option. Its currencies are
  * the option's (`rate.currency`, `rate.dueAtProperty.currency`), not repeated.
  */
-const roomTotals = ({ currency, dueAtProperty: due, ...rate }: Rate) => ({
-  baseRate: amountJson(rate.baseRate, currency),
-  taxesAndFees: amountJson(rate.taxesAndFees, currency),
-  chargeTotal: amountJson(rate.chargeTotal, currency),
-  dueAtProperty:
-    due.amountInRateCurrency === undefined
-      ? { amount: amountJson(due.amount, due.currency) }
-      : {
-          amount: amountJson(due.amount, due.currency),
-          amountInRateCurrency: amountJson(due.amountInRateCurrency, currency),
-        },
-  totalStayPrice: amountJson(rate.totalStayPrice, currency),
-});
+const roomTotals = (rate: Rate) => {
+  const { currency, dueAtProperty: due } = rate;
+  return {
+    baseRate: amountJson(rate.baseRate, currency),
+    taxesAndFees: amountJson(rate.taxesAndFees, currency),
+    chargeTotal: amountJson(rate.chargeTotal, currency),
+    dueAtProperty:
+      due.amountInRateCurrency === undefined
+        ? { amount: amountJson(due.amount, due.currency) }
+        : {
+            amount: amountJson(due.amount, due.currency),
+            amountInRateCurrency: amountJson(due.amountInRateCurrency, currency),
+          },
+    totalStayPrice: amountJson(rate.totalStayPrice, currency),
+  };
+};
 
 /**
  * A default search option's rate: every total, each charge once (one due at the property only in
@@ -197,7 +200,7 @@ const listedRate = (rate: Rate) => {
     taxesAndFees: amountJson(rate.taxesAndFees, currency),
     chargeTotal: amountJson(rate.chargeTotal, currency),
     // Those not included are each in dueAtProperty.charges (supplier.ts, RateCharge).
-    charges: rate.charges.filter((c) => c.included).map((c) => ({ ...c, amount: amountJson(c.amount, currency) })),
+    charges: rate.charges.filter((c) => c.included).map((c) => chargeJson(c, currency)),
     dueAtProperty: dueAtPropertyJson(rate.dueAtProperty, currency),
     totalStayPrice: amountJson(rate.totalStayPrice, currency),
     ...(rate.exchange ? { exchange: rate.exchange } : {}),

@@ -6,20 +6,42 @@
  * (a spread, then the amounts in place), so the JSON written is the same as before.
  */
 import { toMajor } from "../../platform/money";
-import type { CancelPolicy, DueAtProperty, Rate, RateTotals } from "../supply";
+import type { CancelPolicy, DueAtProperty, Rate, RateCharge, RateTotals } from "../supply";
 
 /** Whole minor units of `currency` as the major-unit number the JSON carries (44211 USD -> 442.11). */
 export const amountJson = (minor: number, currency: string): number => toMajor(minor, currency);
 
-/** What is due at the property as the contract writes it: its amounts in its currency, `amountInRateCurrency` in the rate's. */
-export const dueAtPropertyJson = (due: DueAtProperty, rateCurrency: string): DueAtProperty => ({
-  ...due,
-  amount: toMajor(due.amount, due.currency),
-  ...(due.amountInRateCurrency === undefined
-    ? {}
-    : { amountInRateCurrency: toMajor(due.amountInRateCurrency, rateCurrency) }),
-  charges: due.charges.map((c) => ({ ...c, amount: toMajor(c.amount, c.currency) })),
+/**
+ * A charge as the contract writes it, its amount in major units. Written as a literal in the
+ * contract's key order, not as a spread: a search writes one per charge of thousands of options.
+ */
+export const chargeJson = (c: RateCharge, currency: string): RateCharge => ({
+  type: c.type,
+  code: c.code,
+  description: c.description,
+  amount: toMajor(c.amount, currency),
+  included: c.included,
 });
+
+/** What is due at the property as the contract writes it: its amounts in its currency, `amountInRateCurrency` in the rate's (literals, as `chargeJson`). */
+export const dueAtPropertyJson = (due: DueAtProperty, rateCurrency: string): DueAtProperty => {
+  const amount = toMajor(due.amount, due.currency);
+  const charges = due.charges.map((c) => ({
+    type: c.type,
+    code: c.code,
+    description: c.description,
+    amount: toMajor(c.amount, c.currency),
+    currency: c.currency,
+  }));
+  return due.amountInRateCurrency === undefined
+    ? { amount, currency: due.currency, charges }
+    : {
+        amount,
+        currency: due.currency,
+        amountInRateCurrency: toMajor(due.amountInRateCurrency, rateCurrency),
+        charges,
+      };
+};
 
 /** A rate as the contract writes it (`RateSchema`): every amount in major units of its own currency. */
 export const rateJson = <R extends RateTotals>(rate: R): R => {
@@ -31,7 +53,7 @@ export const rateJson = <R extends RateTotals>(rate: R): R => {
     baseRate: toMajor(rate.baseRate, currency),
     taxesAndFees: toMajor(rate.taxesAndFees, currency),
     chargeTotal: toMajor(rate.chargeTotal, currency),
-    ...(rate.charges ? { charges: rate.charges.map((c) => ({ ...c, amount: toMajor(c.amount, currency) })) } : {}),
+    ...(rate.charges ? { charges: rate.charges.map((c) => chargeJson(c, currency)) } : {}),
     ...(due ? { dueAtProperty: dueAtPropertyJson(due, currency) } : {}),
     ...(rate.totalStayPrice === undefined ? {} : { totalStayPrice: toMajor(rate.totalStayPrice, currency) }),
     // A night paid at the property is in the property's currency (its own `currency`).
