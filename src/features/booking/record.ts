@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { toMinor } from "../../platform/money";
-import { CHARGE_TYPES, type RateTotals } from "../supply";
+import { CHARGE_TYPES, convertPolicy, convertRate, type RateTotals } from "../supply";
 import type { BookingRow, bookings } from "./tables";
 
 /**
@@ -97,50 +97,14 @@ type RoomShape = z.infer<typeof roomV1>;
 type PolicyShape = z.infer<typeof cancelPolicyV1>;
 
 // Readers of version 1 (major units, stored before issue 38): each amount once into minor units of its currency.
-const rateOfV1 = (rate: RateShape): RateShape => {
-  const { currency } = rate;
-  const minor = (amount: number) => toMinor(amount, currency);
-  const due = rate.dueAtProperty;
-  return {
-    ...rate,
-    baseRate: minor(rate.baseRate),
-    taxesAndFees: minor(rate.taxesAndFees),
-    chargeTotal: minor(rate.chargeTotal),
-    ...(rate.charges ? { charges: rate.charges.map((c) => ({ ...c, amount: minor(c.amount) })) } : {}),
-    ...(due
-      ? {
-          dueAtProperty: {
-            ...due,
-            amount: toMinor(due.amount, due.currency),
-            ...(due.amountInRateCurrency === undefined
-              ? {}
-              : { amountInRateCurrency: minor(due.amountInRateCurrency) }),
-            charges: due.charges.map((c) => ({ ...c, amount: toMinor(c.amount, c.currency) })),
-          },
-        }
-      : {}),
-    ...(rate.totalStayPrice === undefined ? {} : { totalStayPrice: minor(rate.totalStayPrice) }),
-    ...(rate.nights
-      ? {
-          nights: rate.nights.map((n) => ({
-            ...n,
-            baseRate: toMinor(n.baseRate, n.currency ?? currency),
-            taxesAndFees: toMinor(n.taxesAndFees, n.currency ?? currency),
-          })),
-        }
-      : {}),
-  };
-};
+const rateOfV1 = (rate: RateShape): RateShape => convertRate(rate, toMinor);
 const roomOfV1 = (room: RoomShape): RoomShape => ({
   ...room,
   rate: rateOfV1(room.rate),
   // A room's penalty is in the booking's currency, its rate's.
   ...(room.cancelPrice === undefined ? {} : { cancelPrice: toMinor(room.cancelPrice, room.rate.currency) }),
 });
-const policyOfV1 = (policy: PolicyShape): PolicyShape => ({
-  ...policy,
-  cancelPenalties: policy.cancelPenalties.map((p) => ({ ...p, value: toMinor(p.value, p.currency) })),
-});
+const policyOfV1 = (policy: PolicyShape): PolicyShape => convertPolicy(policy, toMinor);
 
 /** Version 2 of `rate`, `rooms` and `cancelPolicy`: the value (an array under `rooms`) and `v: 2`, amounts in minor units. */
 const STORED_VERSION = 2;

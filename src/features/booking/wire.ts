@@ -2,78 +2,37 @@
  * The one place where amounts become the contract's major units (docs/api-decisions.md, "Issue 38:
  * minor units inside"): inside the Worker a rate, a charge, a night, a penalty and a booking's money
  * are integer minor units of their currency; a partner answer, an event payload, a Hotel-X answer or
- * chat's words show them through these functions. Each keeps the keys and their order as they are
- * (a spread, then the amounts in place), so the JSON written is the same as before.
+ * chat's words show them through these functions, on supply's one walk over a rate's amounts
+ * (`convertRate`), which keeps the keys and their order, so the JSON written is the same as before.
  */
 import { toMajor } from "../../platform/money";
-import type { CancelPolicy, DueAtProperty, Rate, RateCharge, RateTotals } from "../supply";
+import {
+  convertCharge,
+  convertDueAtProperty,
+  convertPolicy,
+  convertRate,
+  type CancelPolicy,
+  type DueAtProperty,
+  type Rate,
+  type RateCharge,
+  type RateTotals,
+} from "../supply";
 
 /** Whole minor units of `currency` as the major-unit number the JSON carries (44211 USD -> 442.11). */
 export const amountJson = (minor: number, currency: string): number => toMajor(minor, currency);
 
-/**
- * A charge as the contract writes it, its amount in major units. Written as a literal in the
- * contract's key order, not as a spread: a search writes one per charge of thousands of options.
- */
-export const chargeJson = (c: RateCharge, currency: string): RateCharge => ({
-  type: c.type,
-  code: c.code,
-  description: c.description,
-  amount: toMajor(c.amount, currency),
-  included: c.included,
-});
+/** A charge as the contract writes it, its amount in major units. */
+export const chargeJson = (c: RateCharge, currency: string): RateCharge => convertCharge(c, currency, toMajor);
 
-/** What is due at the property as the contract writes it: its amounts in its currency, `amountInRateCurrency` in the rate's (literals, as `chargeJson`). */
-export const dueAtPropertyJson = (due: DueAtProperty, rateCurrency: string): DueAtProperty => {
-  const amount = toMajor(due.amount, due.currency);
-  const charges = due.charges.map((c) => ({
-    type: c.type,
-    code: c.code,
-    description: c.description,
-    amount: toMajor(c.amount, c.currency),
-    currency: c.currency,
-  }));
-  return due.amountInRateCurrency === undefined
-    ? { amount, currency: due.currency, charges }
-    : {
-        amount,
-        currency: due.currency,
-        amountInRateCurrency: toMajor(due.amountInRateCurrency, rateCurrency),
-        charges,
-      };
-};
+/** What is due at the property as the contract writes it: its amounts in its currency, `amountInRateCurrency` in the rate's. */
+export const dueAtPropertyJson = (due: DueAtProperty, rateCurrency: string): DueAtProperty =>
+  convertDueAtProperty(due, rateCurrency, toMajor);
 
 /** A rate as the contract writes it (`RateSchema`): every amount in major units of its own currency. */
-export const rateJson = <R extends RateTotals>(rate: R): R => {
-  const { currency } = rate;
-  const due = rate.dueAtProperty;
-  // A rate stored before issue 27 has its totals only: the parts it has are written.
-  return {
-    ...rate,
-    baseRate: toMajor(rate.baseRate, currency),
-    taxesAndFees: toMajor(rate.taxesAndFees, currency),
-    chargeTotal: toMajor(rate.chargeTotal, currency),
-    ...(rate.charges ? { charges: rate.charges.map((c) => chargeJson(c, currency)) } : {}),
-    ...(due ? { dueAtProperty: dueAtPropertyJson(due, currency) } : {}),
-    ...(rate.totalStayPrice === undefined ? {} : { totalStayPrice: toMajor(rate.totalStayPrice, currency) }),
-    // A night paid at the property is in the property's currency (its own `currency`).
-    ...(rate.nights
-      ? {
-          nights: rate.nights.map((n) => ({
-            ...n,
-            baseRate: toMajor(n.baseRate, n.currency ?? currency),
-            taxesAndFees: toMajor(n.taxesAndFees, n.currency ?? currency),
-          })),
-        }
-      : {}),
-  };
-};
+export const rateJson = <R extends RateTotals>(rate: R): R => convertRate(rate, toMajor);
 
 /** A cancellation policy as the contract writes it: each penalty's `value` in major units (`supplierPenalty` is the upstream's, as given). */
-export const policyJson = (policy: CancelPolicy): CancelPolicy => ({
-  ...policy,
-  cancelPenalties: policy.cancelPenalties.map((p) => ({ ...p, value: toMajor(p.value, p.currency) })),
-});
+export const policyJson = (policy: CancelPolicy): CancelPolicy => convertPolicy(policy, toMajor);
 
 /** Rooms with their own rate (an offer's, a booking's): each rate as the contract writes it. */
 export const roomsJson = <Room extends { rate: Rate }>(rooms: readonly Room[]): Room[] =>

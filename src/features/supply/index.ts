@@ -25,8 +25,8 @@ export {
 } from "./rate-rules";
 export type { RateAccess, RateRule, SalesChannel, Visibility } from "./rate-rules";
 export { supplyRoutes } from "./routes";
-export { itemizedRate, sumRates } from "./rate-lines";
-export type { RateTotals } from "./rate-lines";
+export { convertCharge, convertDueAtProperty, convertPolicy, convertRate, itemizedRate, sumRates } from "./rate-lines";
+export type { AmountConversion, RateTotals } from "./rate-lines";
 export {
   isSellable,
   sellingTotal,

@@ -6,7 +6,7 @@
  */
 import { splitMinor, sumMinor } from "../../platform/money";
 import { stayNights } from "../../platform/time/zoned-time";
-import type { ChargeType, Rate } from "./supplier";
+import type { CancelPolicy, ChargeType, DueAtProperty, Rate, RateCharge } from "./supplier";
 
 /**
  * A charge of one kind over the stay: `amount` in the rate's currency; `propertyAmount` in the
@@ -182,6 +182,79 @@ export const rateOfLines = (lines: RateLines): Rate => {
 
 /** A rate as stored before issue 27: the four totals (and the exchange) only. */
 export type RateTotals = Pick<Rate, "currency" | "baseRate" | "taxesAndFees" | "chargeTotal"> & Partial<Rate>;
+
+/** How an amount changes form (major <-> minor units), given the currency it is in. */
+export type AmountConversion = (amount: number, currency: string) => number;
+
+/**
+ * A charge with its amount converted. A literal in the contract's key order, not a spread: a search
+ * writes one per charge of thousands of options.
+ */
+export const convertCharge = (c: RateCharge, currency: string, convert: AmountConversion): RateCharge => ({
+  type: c.type,
+  code: c.code,
+  description: c.description,
+  amount: convert(c.amount, currency),
+  included: c.included,
+});
+
+/** What is due at the property with each amount converted in its own currency (`amountInRateCurrency` in the rate's). */
+export const convertDueAtProperty = (
+  due: DueAtProperty,
+  rateCurrency: string,
+  convert: AmountConversion,
+): DueAtProperty => {
+  const amount = convert(due.amount, due.currency);
+  const charges = due.charges.map((c) => ({
+    type: c.type,
+    code: c.code,
+    description: c.description,
+    amount: convert(c.amount, c.currency),
+    currency: c.currency,
+  }));
+  return due.amountInRateCurrency === undefined
+    ? { amount, currency: due.currency, charges }
+    : {
+        amount,
+        currency: due.currency,
+        amountInRateCurrency: convert(due.amountInRateCurrency, rateCurrency),
+        charges,
+      };
+};
+
+/**
+ * Every amount of a rate converted, each in its own currency (a night paid at the property in its
+ * `currency`); the parts a rate stored before issue 27 lacks stay absent, the keys keep their order.
+ * The one walk over a rate's amounts: the wire writes major units with it, the record reads old ones.
+ */
+export const convertRate = <R extends RateTotals>(rate: R, convert: AmountConversion): R => {
+  const { currency } = rate;
+  const due = rate.dueAtProperty;
+  return {
+    ...rate,
+    baseRate: convert(rate.baseRate, currency),
+    taxesAndFees: convert(rate.taxesAndFees, currency),
+    chargeTotal: convert(rate.chargeTotal, currency),
+    ...(rate.charges ? { charges: rate.charges.map((c) => convertCharge(c, currency, convert)) } : {}),
+    ...(due ? { dueAtProperty: convertDueAtProperty(due, currency, convert) } : {}),
+    ...(rate.totalStayPrice === undefined ? {} : { totalStayPrice: convert(rate.totalStayPrice, currency) }),
+    ...(rate.nights
+      ? {
+          nights: rate.nights.map((n) => ({
+            ...n,
+            baseRate: convert(n.baseRate, n.currency ?? currency),
+            taxesAndFees: convert(n.taxesAndFees, n.currency ?? currency),
+          })),
+        }
+      : {}),
+  };
+};
+
+/** A cancellation policy with each penalty's `value` converted (`supplierPenalty` is the upstream's statement, as given). */
+export const convertPolicy = <P extends CancelPolicy>(policy: P, convert: AmountConversion): P => ({
+  ...policy,
+  cancelPenalties: policy.cancelPenalties.map((p) => ({ ...p, value: convert(p.value, p.currency) })),
+});
 
 /**
  * A stored rate with its whole breakdown: as it is when it has one; a rate stored before rates were
