@@ -1,6 +1,9 @@
 /**
  * Local demo accounts, made only by the local bootstrap and by tests (never by a deploy).
  * Passwords travel as MD5 hex strings, as the spec's login asks; the plain values are in README.
+ * `passwordHash` is the stored PBKDF2 of that MD5 (password.ts's format, 100,000 iterations, a fixed
+ * salt), worked out once: every workerd test file seeds the accounts, and hashing them anew cost
+ * two PBKDF2 runs per file. Every login of the demo admins checks it.
  */
 export const DEMO_ACCOUNTS = [
   {
@@ -10,6 +13,7 @@ export const DEMO_ACCOUNTS = [
       email: "admin@demo.test",
       password: "demo-password",
       passwordMd5: "4b4d9529148d8d9440d7e20c78287f69",
+      passwordHash: "pbkdf2-sha256$100000$ZGVtby1hZG1pbi1zYWx0IQ$GGzU_MQt5Sp2i6vTk3bCy2DCduQd9YUTV531e2H3Yo0",
     },
     apiKey: { id: "key_demo", key: "demo-partner-key" },
     collectorKey: "demo-collector-key",
@@ -22,6 +26,7 @@ export const DEMO_ACCOUNTS = [
       email: "admin@other.test",
       password: "other-password",
       passwordMd5: "455d12ba5891711c2bb67f7ea3fcc315",
+      passwordHash: "pbkdf2-sha256$100000$b3RoZXItYWRtaW4tc2FsdA$BcQrV4r5qo50C1Y05WnVvlaRsIBZplJgwB5ePVjkcUg",
     },
     apiKey: { id: "key_other", key: "other-partner-key" },
     collectorKey: "other-collector-key",

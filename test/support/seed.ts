@@ -1,7 +1,6 @@
 import { database } from "../../src/platform/db/client";
 import { sql } from "drizzle-orm";
 import type { AccommodationContent } from "../../src/features/content/schemas";
-import { hashPassword } from "../../src/platform/crypto/password";
 import { sha256Hex } from "../../src/platform/crypto/digest";
 import { apiKeys, partners, users } from "../../src/platform/db/schema";
 import { accommodations } from "../../src/features/content/tables";
@@ -34,7 +33,7 @@ export const seedDemoAccounts = async (d1: D1Database) => {
           id: account.admin.id,
           partnerId: account.partner.id,
           email: account.admin.email,
-          passwordHash: await hashPassword(account.admin.passwordMd5),
+          passwordHash: account.admin.passwordHash,
           firstName: "Demo",
           lastName: "Admin",
           role: "admin",

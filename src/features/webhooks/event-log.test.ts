@@ -175,7 +175,7 @@ describe("GET /api/events", () => {
     ]);
   });
 
-  it("a scripted mix of 120 bookings, changes, holds committed and cancels (220 events), read page by page from the start and again from a middle cursor: gap-free, ordered, identical; every webhook delivery is one event", async () => {
+  it("a scripted mix of 60 bookings, changes, holds committed and cancels (110 events), read page by page from the start and again from a middle cursor: gap-free, ordered, identical; every webhook delivery is one event", async () => {
     const admin = await demoAdminToken();
     const endpoint = await subscribe(admin, "event-log-mix", { events: [...EVENT_TYPES] });
     const after = await lastSequence();
@@ -188,7 +188,7 @@ describe("GET /api/events", () => {
     // One booking in three stays as booked (half of those then change their holder, previewed and
     // committed); of the others, one in two is cancelled as soon as it is made, and the other is a
     // hold, committed at once; all while the others are still booking.
-    const script = Array.from({ length: 120 }, (_, i) => ({ option: options[i % options.length]!, ref: `mix-${i}` }));
+    const script = Array.from({ length: 60 }, (_, i) => ({ option: options[i % options.length]!, ref: `mix-${i}` }));
     const isHold = (i: number) => i % 6 === 2 || i % 6 === 5;
     const booked = await inParallel(script, 12, async ({ option, ref }, i) => {
       const made = await book(option, ref, {}, isHold(i) ? { hold: true } : {});
@@ -219,7 +219,7 @@ describe("GET /api/events", () => {
     await otherBookings;
 
     const first = await readAll(after, 37);
-    expect(first.read).toHaveLength(220);
+    expect(first.read).toHaveLength(110);
     expectGapFree(first.read, after);
     expect(first.read.every((e) => /^mix-\d+$/.test(e.partnerReference))).toBe(true);
     // Each booking: confirmed (then, for some, cancelled after it), or held then committed.
@@ -247,25 +247,25 @@ describe("GET /api/events", () => {
     // Again from the start with another page size, and from a cursor in the middle: the same events.
     const again = await readAll(after, 50);
     expect(again.read).toEqual(first.read);
-    const middle = first.cursors[2]!;
+    const middle = first.cursors[1]!;
     const fromMiddle = await readAll(Number(middle), 23);
     expect(fromMiddle.read).toEqual(first.read.filter((e) => e.sequence > Number(middle)));
 
     // Every delivery the endpoint received is one event of the log, byte for byte, each once.
-    const hooks = await receivedAt("event-log-mix", 220);
-    expect(hooks).toHaveLength(220);
+    const hooks = await receivedAt("event-log-mix", 110);
+    expect(hooks).toHaveLength(110);
     const byId = new Map(first.read.map((e) => [e.id, e]));
     for (const hook of hooks) {
       const delivered = JSON.parse(hook.body) as Event;
       expect(hook.headers["edgestay-event-id"]).toBe(delivered.id);
       expect(delivered).toEqual(byId.get(delivered.id));
     }
-    expect(new Set(hooks.map((h) => JSON.parse(h.body).id)).size).toBe(220);
+    expect(new Set(hooks.map((h) => JSON.parse(h.body).id)).size).toBe(110);
     expect(
       await env.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?")
         .bind(endpoint.id)
         .first<number>("n"),
-    ).toBe(220);
+    ).toBe(110);
     await call("DELETE", `/api/partner/webhooks/${endpoint.id}`, undefined, {
       apiKey: null,
       headers: { authorization: `Bearer ${admin}` },
@@ -276,7 +276,7 @@ describe("GET /api/events", () => {
     expect(other.read.map((e) => e.partnerReference).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `mix-other-${i}`));
     expectGapFree(other.read, 0);
     // A demo cursor past the other partner's log is refused, not answered with demo events.
-    const beyond = await events(`?after=${after + 150}`, OTHER_KEY);
+    const beyond = await events(`?after=${after + 100}`, OTHER_KEY);
     expect([beyond.status, beyond.json.code]).toEqual([400, "invalid_cursor"]);
   }, 120_000);
 
