@@ -197,6 +197,9 @@ export default defineConfig({
           name: "unit",
           include: ["src/**/*.unit.test.ts", "test/unit/**/*.test.ts"],
           environment: "node",
+          // Generating the demo data or 200 property runs takes 1-2 CPU s: 5 s (the default) is
+          // too close once three files share the two cores; a hang still fails.
+          testTimeout: 30_000,
           // workerd's clock is UTC; so is this one, whatever the machine's zone (dates in chat parsing).
           env: { TZ: "UTC" },
         },

@@ -1,5 +1,5 @@
 import { base, en, en_US, Faker } from "@faker-js/faker";
-import cityMap from "city-timezones/data/cityMap.json";
+import { createRequire } from "node:module";
 import type { AccommodationContent } from "../../src/features/content/schemas";
 
 /** Generated accommodation: the content document plus the columns search indexes. */
@@ -20,7 +20,9 @@ export type DemoAccommodation = {
 type City = { city: string; lat: number; lng: number; pop: number; iso2: string; state_ansi: string; timezone: string };
 
 // Real US cities with coordinates, IANA zones and populations (city-timezones, Natural Earth data).
-const usCities = (cityMap as City[])
+// Loaded by require, not imported: the type-check would otherwise type all 88,000 lines of it.
+const cityMap = createRequire(import.meta.url)("city-timezones/data/cityMap.json") as City[];
+const usCities = cityMap
   .filter((c) => c.iso2 === "US" && c.state_ansi && c.timezone && c.pop > 0)
   .sort((a, b) => a.city.localeCompare(b.city) || a.state_ansi.localeCompare(b.state_ansi));
 
