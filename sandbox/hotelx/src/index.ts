@@ -521,12 +521,14 @@ class RawAnswer extends Error {
 
 /**
  * `supplier`: the supplier a `/suppliers/<code>/` request is sent to (null at any other path);
- * `base`: that path's prefix, so a redirect stays at the supplier.
+ * `base`: that path's prefix, so a redirect stays at the supplier; `scenario`: the scenario
+ * `/suppliers/<code>/as/<scenario code>/` puts the whole supplier in (README.md), else null.
  */
 type Context = {
   env: SandboxEnv;
   supplier: SandboxSupplier | null;
   base: string;
+  scenario: Scenario | null;
   redirected: boolean;
   waitUntil: (promise: Promise<unknown>) => void;
 };
@@ -553,7 +555,7 @@ const answer = async (
   args: Args,
   context: Context,
 ) => {
-  const scenario = scenarioFor(hotelCodesOf(operation, args));
+  const scenario = context.scenario ?? scenarioFor(hotelCodesOf(operation, args));
   // The redirect target serves what it is sent as a normal hotel would: a client that follows
   // the redirect (and re-posts a book on 307) gets an answer, and a booking, from here.
   if (scenario.kind === "redirect" && !context.redirected && (scenario.operations === "all" || operation === "book")) {
@@ -622,7 +624,7 @@ const rootValue = {
 const REQUESTS_PATH = "/requests";
 
 /** `/suppliers/<code>/...`: one of the three suppliers (README.md, "Three suppliers"), each at its own path. */
-const SUPPLIER_PATH = /^\/suppliers\/([^/]+)(\/.*)?$/;
+const SUPPLIER_PATH = /^\/suppliers\/([^/]+)(?:\/as\/([A-Z0-9]+))?(\/.*)?$/;
 
 export default {
   async fetch(request: Request, env: SandboxEnv, ctx: ExecutionContext): Promise<Response> {
@@ -630,8 +632,11 @@ export default {
     const routed = SUPPLIER_PATH.exec(url.pathname);
     const supplier = routed ? supplierNamed(routed[1]!) : null;
     if (routed && !supplier) return json({ errors: [{ message: `No sandbox supplier ${routed[1]}` }] }, 404);
-    const base = routed ? `/suppliers/${supplier!.code}` : "";
-    const path = routed ? (routed[2] ?? "/") : url.pathname;
+    // A whole supplier slow, failing or down: every operation at /suppliers/<code>/as/<scenario code>/.
+    const scenario = routed?.[2] ? scenarioOf(routed[2]) : null;
+    if (scenario?.kind === "normal") return json({ errors: [{ message: `No sandbox scenario ${routed![2]}` }] }, 404);
+    const base = routed ? url.pathname.slice(0, url.pathname.length - (routed[3]?.length ?? 0)) : "";
+    const path = routed ? (routed[3] ?? "/") : url.pathname;
     const counts = request.method === "GET" && path === REQUESTS_PATH;
     if (request.method !== "POST" && !counts) return json({ errors: [{ message: "POST a GraphQL request" }] }, 405);
     if (request.headers.get("authorization") !== `Apikey ${env.HOTELX_API_KEY}`)
@@ -661,6 +666,7 @@ export default {
         env,
         supplier,
         base,
+        scenario,
         redirected: path === REDIRECT_TARGET,
         waitUntil: (promise) => ctx.waitUntil(promise),
       } satisfies Context,

@@ -1170,6 +1170,35 @@ describe("three suppliers at their own paths (sandbox/hotelx/fixtures)", () => {
     expect(await counted(`/suppliers/${supplier!.code}`)).toEqual({ search: 1 });
     expect(await counted("")).toEqual({});
   });
+
+  it("a whole supplier slow, failing or down: /suppliers/<code>/as/<scenario code>/ answers every operation as that scenario", async () => {
+    const [supplier] = SANDBOX_SUPPLIERS;
+    const as = (scenario: string) =>
+      sandboxAccess(`https://hotelx-sandbox.test/suppliers/${supplier!.code}/as/${scenario}/graphql`);
+    const criteria = { ...STAY, hotels: [supplier!.hotels[0]!.code] };
+    expect(await failure(search(as("HXSLOW2000"), criteria, SHORT_DEADLINE))).toMatchObject({
+      code: "supplier_timeout",
+    });
+    expect(await failure(search(as("HX500"), criteria, OK_DEADLINE))).toMatchObject({
+      code: "supplier_error",
+      httpStatus: 500,
+    });
+    expect(await failure(search(as("HXGQLERR"), criteria, OK_DEADLINE))).toMatchObject({ code: "supplier_error" });
+    // Its own hotels still, when the scenario lets it answer.
+    const slowButThere = await search(as("HXSLOW10"), criteria, OK_DEADLINE);
+    expect(slowButThere.options[0]).toMatchObject({
+      hotelCode: supplier!.hotels[0]!.code,
+      price: { currency: supplier!.currency },
+    });
+    const res = await as("HXNOSUCH").fetch!(
+      new Request(as("HXNOSUCH").url, {
+        method: "POST",
+        headers: { authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` },
+        body: "{}",
+      }),
+    );
+    expect(res.status).toBe(404);
+  });
 });
 
 describe("two-step book and cancel by bookingID", () => {
