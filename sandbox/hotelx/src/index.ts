@@ -227,8 +227,18 @@ const bookingDetail = (b: LedgerBooking) => ({
     checkIn: b.checkIn,
     checkOut: b.checkOut,
     bookingDate: null,
-    boardCode: null,
+    // What was booked, in the seller's own codes: a test reads what a supplier was sent.
+    boardCode: b.boardCode,
     occupancies: null,
+    rooms:
+      b.roomCode === null
+        ? null
+        : Array.from({ length: b.roomCount ?? 1 }, (_, i) => ({
+            occupancyRefId: i + 1,
+            code: b.roomCode,
+            description: null,
+            price: null,
+          })),
   },
   remarks: null,
 });
@@ -291,6 +301,9 @@ const book = async (context: Context, input: Args, scenario: Scenario, commitReq
   }
   if (scenario.kind === "sold_out")
     return refusal([issue("SOLD_OUT", "No rooms left for this option")], { booking: null });
+  const room = hotel.rooms.find((r) => roomKey(r) === key.r);
+  if (!room)
+    return refusal([issue("INVALID_INPUT", "The optionRefId names a room this hotel does not sell", "CLIENT")]);
   const attempt = {
     clientReference,
     bookingId: "",
@@ -305,6 +318,9 @@ const book = async (context: Context, input: Args, scenario: Scenario, commitReq
     holderName: input.holder.name,
     holderSurname: input.holder.surname,
     cancelReference: null,
+    boardCode: room.board,
+    roomCode: room.code,
+    roomCount: key.a.length,
   };
   if (scenario.kind === "refused") {
     return refusal([issue("BOOKING_REFUSED", "The hotel refused the booking")], {
@@ -312,9 +328,7 @@ const book = async (context: Context, input: Args, scenario: Scenario, commitReq
     });
   }
   // The price today against the price the option was offered at (deltaPrice honoured).
-  const current = priceOf(hotel, key.r, key, key.a.length, scenario.kind === "price_up");
-  if (current === null)
-    return refusal([issue("INVALID_INPUT", "The optionRefId names a room this hotel does not sell", "CLIENT")]);
+  const current = priceOf(hotel, key.r, key, key.a.length, scenario.kind === "price_up")!;
   const delta = input.deltaPrice ?? {};
   const allowed = Math.max(Number(delta.amount ?? 0), key.p * (Number(delta.percent ?? 0) / 100));
   if (current > key.p + allowed) {

@@ -1005,15 +1005,17 @@ describe("three suppliers at their own paths (sandbox/hotelx/fixtures)", () => {
     sandboxAccess(`https://hotelx-sandbox.test/suppliers/${supplier.code}/graphql`);
   const HOTELS =
     "query ($c: HotelXHotelListInput!, $t: String) { hotelX { hotels(criteria: $c, relay: {}, token: $t) { count token pageInfo { hasNextPage } edges { node { code hotelData { hotelCode hotelName location { city zipCode country coordinates { latitude longitude } } } } } } } }";
-  const hotelsPage = async (supplier: SandboxSupplier, criteria: Record<string, unknown>, token?: string) => {
+  const supplierPost = async (supplier: SandboxSupplier, query: string, variables: Record<string, unknown>) => {
     const res = await env.HOTELX_SANDBOX.fetch(`https://hotelx-sandbox.test/suppliers/${supplier.code}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` },
-      body: JSON.stringify({ query: HOTELS, variables: { c: criteria, t: token } }),
+      body: JSON.stringify({ query, variables }),
     });
     expect(res.status).toBe(200);
     return (await res.json()) as { data: any; errors?: { message: string }[] };
   };
+  const hotelsPage = (supplier: SandboxSupplier, criteria: Record<string, unknown>, token?: string) =>
+    supplierPost(supplier, HOTELS, { c: criteria, t: token });
 
   it.each(SANDBOX_SUPPLIERS.map((s) => [s.code, s] as const))(
     "%s: a search by its own hotel codes answers its codes, board and room codes and currency; book, read and cancel reach its own ledger; its hotel list pages",
@@ -1091,6 +1093,25 @@ describe("three suppliers at their own paths (sandbox/hotelx/fixtures)", () => {
         found: true,
         booking: { status: "OK", price: { currency: supplier.currency, net: priced.price.net } },
       });
+      // The booking holds what the supplier was sent: its own hotel, board and room codes.
+      const held = await supplierPost(
+        supplier,
+        "query ($c: HotelCriteriaBookingInput!) { hotelX { booking(criteria: $c) { bookings { hotel { hotelCode boardCode rooms { code } } } } } }",
+        {
+          c: {
+            accessCode: supplier.accessCode,
+            typeSearch: "REFERENCES",
+            references: {
+              hotelCode: first!.code,
+              currency: supplier.currency,
+              references: [{ client: clientReference }],
+            },
+          },
+        },
+      );
+      expect(held.data.hotelX.booking.bookings).toEqual([
+        { hotel: { hotelCode: first!.code, boardCode: rate.board, rooms: [{ code: room.code }] } },
+      ]);
       // Each supplier keeps its own ledger: neither another supplier nor the sandbox's own path has the booking.
       const other = SANDBOX_SUPPLIERS.find((s) => s !== supplier)!;
       expect(await bookingByClientReference(at(other), read, OK_DEADLINE)).toEqual({ found: false });
