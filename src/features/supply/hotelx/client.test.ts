@@ -1190,6 +1190,18 @@ describe("three suppliers at their own paths (sandbox/hotelx/fixtures)", () => {
       }).then((r) => r.json());
     expect(await counted(`/suppliers/${supplier!.code}`)).toEqual({ search: 1 });
     expect(await counted("")).toEqual({});
+    // The sandbox's own path lists its own five hotels.
+    const own = await env.HOTELX_SANDBOX.fetch("https://hotelx-sandbox.test/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` },
+      body: JSON.stringify({ query: HOTELS, variables: { c: { access: "sandbox" } } }),
+    });
+    const listed = ((await own.json()) as any).data.hotelX.hotels;
+    expect([listed.count, listed.token, listed.edges.map((e: any) => e.node.code)]).toEqual([
+      5,
+      null,
+      ["HX001", "HX002", "HX003", "HX004", "HX005"],
+    ]);
   });
 
   it("a whole supplier slow, failing or down: /suppliers/<code>/as/<scenario code>/ answers every operation as that scenario", async () => {
