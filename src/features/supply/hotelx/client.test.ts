@@ -32,7 +32,7 @@ import fc from "fast-check";
 import { gridCell, gridColumnOf, gridRowOf } from "../geo-grid";
 import { haversineKm, near } from "../accommodations";
 import { queryPlan } from "../../../../test/support/query-plan";
-import { DEMO_UPSTREAM_CONNECTION, sandboxUrl } from "../../../../test/support/accounts";
+import { DEMO_UPSTREAM_CONNECTION, sandboxSupplierUrl, sandboxUrl } from "../../../../test/support/accounts";
 import { seedDemoUpstream, seedSandboxHotels } from "../../../../test/support/seed";
 import { database } from "../../../platform/db/client";
 import { upstreamFor } from "../../connections/upstreams";
@@ -1001,8 +1001,8 @@ describe("the sandbox is a GraphQL server", () => {
 });
 
 describe("three suppliers at their own paths (sandbox/hotelx/fixtures)", () => {
-  const at = (supplier: SandboxSupplier) =>
-    sandboxAccess(`https://hotelx-sandbox.test/suppliers/${supplier.code}/graphql`);
+  // The URL npm start's demo gives each supplier; the tests' binding takes it to the auxiliary worker.
+  const at = (supplier: SandboxSupplier) => sandboxAccess(sandboxSupplierUrl(supplier.code));
   const HOTELS =
     "query ($c: HotelXHotelListInput!, $t: String) { hotelX { hotels(criteria: $c, relay: {}, token: $t) { count token pageInfo { hasNextPage } edges { node { code hotelData { hotelCode hotelName location { city zipCode country coordinates { latitude longitude } } } } } } } }";
   const supplierPost = async (supplier: SandboxSupplier, query: string, variables: Record<string, unknown>) => {
