@@ -57,6 +57,9 @@ export const DEMO_OPERATOR_TOKEN = "demo-operator-token";
 /** The sandbox Hotel-X supplier's local port (sandbox/hotelx); HOTELX_SANDBOX_PORT overrides it. */
 export const SANDBOX_DEFAULT_PORT = 8791;
 export const sandboxUrl = (port: number | string = SANDBOX_DEFAULT_PORT) => `http://127.0.0.1:${port}/`;
+/** One of the sandbox's three suppliers (sandbox/hotelx/README.md, "Three suppliers"): the URL a `hotelx` supplier's settings hold. */
+export const sandboxSupplierUrl = (code: string, port: number | string = SANDBOX_DEFAULT_PORT) =>
+  `${sandboxUrl(port)}suppliers/${code}/graphql`;
 
 /**
  * The demo partner's second in-use connection, served by the sandbox Hotel-X supplier; its API

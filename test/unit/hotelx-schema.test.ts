@@ -1,12 +1,22 @@
 import { readFileSync } from "node:fs";
-import { buildSchema, graphqlSync, printSchema } from "graphql";
+import { buildSchema, type GraphQLObjectType, graphqlSync, printSchema } from "graphql";
 import { describe, expect, it } from "vitest";
-import { buildHotelxSchema, HOTELX_SDL } from "../../sandbox/hotelx/src/schema";
+import { buildHotelxSchema, HOTELX_CONTENT_SDL, HOTELX_SDL } from "../../sandbox/hotelx/src/schema";
 import { HOTELX_SDL_ASSET } from "../../src/features/booking/hotelx-sdl";
 
 describe("the Hotel-X executable schema (sandbox/hotelx/src/schema.ts)", () => {
   it("is the schema graphql-js's buildSchema makes of the SDL, which also validates the SDL", () => {
     expect(printSchema(buildHotelxSchema(HOTELX_SDL))).toBe(printSchema(buildSchema(HOTELX_SDL)));
+  });
+
+  it("takes the sandbox's content extension (`extend type HotelXQuery { hotels }`) as buildSchema does; the API's schema has no `hotels`", () => {
+    const sdl = HOTELX_SDL + HOTELX_CONTENT_SDL;
+    const extended = buildHotelxSchema(sdl);
+    expect(printSchema(extended)).toBe(printSchema(buildSchema(sdl)));
+    const fields = (schema: ReturnType<typeof buildHotelxSchema>) =>
+      Object.keys((schema.getType("HotelXQuery") as GraphQLObjectType).getFields());
+    expect(fields(extended)).toEqual(["search", "quote", "booking", "hotels"]);
+    expect(fields(buildHotelxSchema(HOTELX_SDL))).toEqual(["search", "quote", "booking"]);
   });
 
   it("is served to the API Worker from its static assets as the same text (npm run assets writes it)", () => {

@@ -1,7 +1,17 @@
 import { execute, type GraphQLError, parse, validate } from "graphql";
-import { hotelFor, type SandboxHotel, type SandboxRoom, type Scenario, scenarioOf } from "./inventory";
+import {
+  hotelFor,
+  inventoryList,
+  roomKey,
+  type SandboxHotel,
+  type SandboxRoom,
+  type Scenario,
+  scenarioHotel,
+  scenarioOf,
+} from "./inventory";
 import type { LedgerBooking, SandboxLedger } from "./ledger";
-import { buildHotelxSchema, HOTELX_SDL } from "./schema";
+import { buildHotelxSchema, HOTELX_CONTENT_SDL, HOTELX_SDL } from "./schema";
+import { type SandboxSupplier, supplierHotel, supplierNamed } from "./suppliers";
 
 export { SandboxLedger } from "./ledger";
 
@@ -16,7 +26,7 @@ type SandboxEnv = { HOTELX_API_KEY: string; LEDGER: DurableObjectNamespace<Sandb
 // biome-ignore lint/suspicious/noExplicitAny: inputs arrive coerced by graphql-js from the schema's input types.
 type Args = Record<string, any>;
 type Issue = { code: string; type: string; description: string };
-type Operation = "search" | "quote" | "booking" | "book" | "cancel" | "commit";
+type Operation = "search" | "quote" | "booking" | "book" | "cancel" | "commit" | "hotels";
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -29,7 +39,15 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 const nightsBetween = (checkIn: string, checkOut: string) =>
   (Date.parse(`${checkOut}T00:00:00Z`) - Date.parse(`${checkIn}T00:00:00Z`)) / 86_400_000;
 
-const schema = buildHotelxSchema(HOTELX_SDL);
+// Hotel-X's booking flow and, for the suppliers' hotel lists, its `hotels` content query.
+const schema = buildHotelxSchema(HOTELX_SDL + HOTELX_CONTENT_SDL);
+
+/**
+ * The hotel a code names where the request was sent: a supplier's own hotel (its table) at
+ * `/suppliers/<code>/`, the sandbox's inventory elsewhere; scenario codes everywhere (README.md).
+ */
+const hotelAt = (supplier: SandboxSupplier | null, code: string): SandboxHotel | null =>
+  supplier ? (supplierHotel(supplier, code) ?? scenarioHotel(code, supplier.currency)) : hotelFor(code);
 
 /** What an optionRefId carries: the stay, the room and the price it was offered at. */
 type OptionKey = { h: string; r: string; i: string; o: string; a: number[][]; p: number; c: string };
@@ -45,11 +63,23 @@ const decodeOption = (id: unknown): OptionKey | null => {
   }
 };
 
-/** Price of a room for the stay, today; the price-up scenario asks 15 % more than it searched at. */
-const priceOf = (hotel: SandboxHotel, roomCode: string, nights: number, rooms: number, raised: boolean) => {
-  const room = hotel.rooms.find((r) => r.code === roomCode);
+/** Each night of a stay, as YYYY-MM-DD. */
+const nightsOf = (checkIn: string, checkOut: string) =>
+  Array.from({ length: nightsBetween(checkIn, checkOut) }, (_, i) =>
+    new Date(Date.parse(`${checkIn}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10),
+  );
+/**
+ * Price of a room for the stay, today: night by night, each by the hotel's season for its month
+ * when it has seasons. The price-up scenario asks 15 % more than it searched at.
+ */
+const priceOf = (hotel: SandboxHotel, key: string, stay: { i: string; o: string }, rooms: number, raised: boolean) => {
+  const room = hotel.rooms.find((r) => roomKey(r) === key);
   if (!room) return null;
-  return round2(room.nightly * nights * rooms * (raised ? 1.15 : 1));
+  const nightly = nightsOf(stay.i, stay.o).reduce(
+    (sum, night) => sum + room.nightly * (hotel.season?.[Number(night.slice(5, 7)) - 1] ?? 1),
+    0,
+  );
+  return round2(nightly * rooms * (raised ? 1.15 : 1));
 };
 const price = (net: number, currency: string) => ({
   currency,
@@ -90,7 +120,7 @@ const surchargesOf = (room: SandboxRoom, currency: string, nights: number, rooms
 /** The one market the sandbox's accesses sell in. */
 const MARKETS = ["ES"];
 
-const searchOptions = (criteria: Args) => {
+const searchOptions = (criteria: Args, supplier: SandboxSupplier | null) => {
   const { checkIn, checkOut } = criteria;
   const occupancies: { paxes: { age: number }[] }[] = criteria.occupancies;
   const nights = nightsBetween(checkIn, checkOut);
@@ -102,13 +132,13 @@ const searchOptions = (criteria: Args) => {
   const ages = occupancies.map((o) => o.paxes.map((p) => p.age));
   const options = [];
   for (const code of criteria.hotels as string[]) {
-    const hotel = hotelFor(code);
+    const hotel = hotelAt(supplier, code);
     if (!hotel) continue;
     for (const room of hotel.rooms) {
-      const net = priceOf(hotel, room.code, nights, occupancies.length, false)!;
+      const net = priceOf(hotel, roomKey(room), { i: checkIn, o: checkOut }, occupancies.length, false)!;
       const id = encodeOption({
         h: hotel.code,
-        r: room.code,
+        r: roomKey(room),
         i: checkIn,
         o: checkOut,
         a: ages,
@@ -117,8 +147,8 @@ const searchOptions = (criteria: Args) => {
       });
       options.push({
         id,
-        supplierCode: "SANDBOX",
-        accessCode: "sandbox",
+        supplierCode: supplier?.hotelxSupplierCode ?? "SANDBOX",
+        accessCode: supplier?.accessCode ?? "sandbox",
         markets: MARKETS,
         hotelCode: hotel.code,
         hotelCodeSupplier: hotel.code,
@@ -130,7 +160,7 @@ const searchOptions = (criteria: Args) => {
         occupancies: ages.map((paxes, i) => ({ id: i + 1, paxes: paxes.map((age) => ({ age })) })),
         rooms: ages.map((_, i) => ({
           occupancyRefId: i + 1,
-          legacyRoomId: `${i + 1}|${room.code}`,
+          legacyRoomId: `${i + 1}|${roomKey(room)}`,
           code: room.code,
           supplierCode: room.code,
           description: room.description,
@@ -167,6 +197,8 @@ const hotelCodesOf = (operation: Operation, args: Args): string[] => {
     case "commit":
       // A commit names no hotel: it is answered as a normal hotel's.
       return [];
+    case "hotels":
+      return args.criteria?.hotelCodes ?? [];
   }
 };
 
@@ -195,21 +227,33 @@ const bookingDetail = (b: LedgerBooking) => ({
     checkIn: b.checkIn,
     checkOut: b.checkOut,
     bookingDate: null,
-    boardCode: null,
+    // What was booked, in the seller's own codes: a test reads what a supplier was sent.
+    boardCode: b.boardCode,
     occupancies: null,
+    rooms:
+      b.roomCode === null
+        ? null
+        : Array.from({ length: b.roomCount ?? 1 }, (_, i) => ({
+            occupancyRefId: i + 1,
+            code: b.roomCode,
+            description: null,
+            price: null,
+          })),
   },
   remarks: null,
 });
 
-const ledger = (env: SandboxEnv) => env.LEDGER.getByName("ledger");
+/** Each supplier keeps its own bookings (and counts); the sandbox at its own path has one ledger of its own. */
+const ledger = ({ env, supplier }: Pick<Context, "env" | "supplier">) =>
+  env.LEDGER.getByName(supplier ? `supplier:${supplier.code}` : "ledger");
 
-const quote = (criteria: Args, scenario: Scenario) => {
+const quote = (criteria: Args, scenario: Scenario, supplier: SandboxSupplier | null) => {
   const key = decodeOption(criteria.optionRefId);
-  const hotel = key && hotelFor(key.h);
+  const hotel = key && hotelAt(supplier, key.h);
   const nights = key ? nightsBetween(key.i, key.o) : 0;
-  const net = hotel && key ? priceOf(hotel, key.r, nights, key.a.length, scenario.kind === "price_up") : null;
+  const net = hotel && key ? priceOf(hotel, key.r, key, key.a.length, scenario.kind === "price_up") : null;
   if (!key || !hotel || net === null) return refusal([issue("OPTION_NOT_FOUND", "Unknown optionRefId", "CLIENT")]);
-  const room = hotel.rooms.find((r) => r.code === key.r)!;
+  const room = hotel.rooms.find((r) => roomKey(r) === key.r)!;
   return payload({
     optionQuote: {
       optionRefId: encodeOption({ ...key, p: net }),
@@ -222,7 +266,7 @@ const quote = (criteria: Args, scenario: Scenario) => {
       rooms: key.a.map((_, i) => ({
         // RoomOptionQuote.occupancyRefId is an ID: serialized as a string.
         occupancyRefId: i + 1,
-        legacyRoomId: `${i + 1}|${room.code}`,
+        legacyRoomId: `${i + 1}|${roomKey(room)}`,
         code: room.code,
         supplierCode: room.code,
         description: room.description,
@@ -232,9 +276,9 @@ const quote = (criteria: Args, scenario: Scenario) => {
   });
 };
 
-const book = async ({ env, ...context }: Context, input: Args, scenario: Scenario, commitRequired: boolean) => {
+const book = async (context: Context, input: Args, scenario: Scenario, commitRequired: boolean) => {
   const key = decodeOption(input.optionRefId);
-  const hotel = key && hotelFor(key.h);
+  const hotel = key && hotelAt(context.supplier, key.h);
   const clientReference: string = input.clientReference;
   const rooms: { occupancyRefId: number; paxes: { name: string; surname: string }[] }[] = input.rooms;
   const named = (p: { name: string; surname: string }) => p.name.trim() !== "" && p.surname.trim() !== "";
@@ -257,6 +301,9 @@ const book = async ({ env, ...context }: Context, input: Args, scenario: Scenari
   }
   if (scenario.kind === "sold_out")
     return refusal([issue("SOLD_OUT", "No rooms left for this option")], { booking: null });
+  const room = hotel.rooms.find((r) => roomKey(r) === key.r);
+  if (!room)
+    return refusal([issue("INVALID_INPUT", "The optionRefId names a room this hotel does not sell", "CLIENT")]);
   const attempt = {
     clientReference,
     bookingId: "",
@@ -271,6 +318,9 @@ const book = async ({ env, ...context }: Context, input: Args, scenario: Scenari
     holderName: input.holder.name,
     holderSurname: input.holder.surname,
     cancelReference: null,
+    boardCode: room.board,
+    roomCode: room.code,
+    roomCount: key.a.length,
   };
   if (scenario.kind === "refused") {
     return refusal([issue("BOOKING_REFUSED", "The hotel refused the booking")], {
@@ -278,7 +328,7 @@ const book = async ({ env, ...context }: Context, input: Args, scenario: Scenari
     });
   }
   // The price today against the price the option was offered at (deltaPrice honoured).
-  const current = priceOf(hotel, key.r, nightsBetween(key.i, key.o), key.a.length, scenario.kind === "price_up")!;
+  const current = priceOf(hotel, key.r, key, key.a.length, scenario.kind === "price_up")!;
   const delta = input.deltaPrice ?? {};
   const allowed = Math.max(Number(delta.amount ?? 0), key.p * (Number(delta.percent ?? 0) / 100));
   if (current > key.p + allowed) {
@@ -292,10 +342,12 @@ const book = async ({ env, ...context }: Context, input: Args, scenario: Scenari
     });
   }
   const id = crypto.randomUUID().replaceAll("-", "").slice(0, 12).toUpperCase();
-  const committing = ledger(env).commit({
+  // A supplier's references in its own form: its prefix and a number, not the sandbox's HXB-/SBX-.
+  const supplierId = Number.parseInt(id.slice(0, 10), 16) % 10_000_000_000;
+  const committing = ledger(context).commit({
     ...attempt,
-    bookingId: `HXB-${id}`,
-    supplierReference: `SBX-${id}`,
+    bookingId: context.supplier ? `${context.supplier.bookingPrefix}${supplierId}` : `HXB-${id}`,
+    supplierReference: context.supplier ? `${context.supplier.bookingPrefix}-${id.slice(0, 8)}` : `SBX-${id}`,
     net: current,
     // Two steps: asked for (settings.commitRequired), or the scenario whose commit never comes.
     status: commitRequired || scenario.kind === "pending_commit" ? "PENDING_COMMIT" : "OK",
@@ -319,14 +371,14 @@ const refOf = (ref: Args | undefined | null, bookingID: unknown) => ({
 });
 
 /** Hotel-X finds the booking by `bookingID` alone, or by all of `accessCode`, `hotelCode` and `reference`. */
-const cancel = async (env: SandboxEnv, input: Args) => {
+const cancel = async (context: Context, input: Args) => {
   const byId = typeof input.bookingID === "string" && input.bookingID !== "";
   if (!byId && !(input.accessCode && input.hotelCode && input.reference))
     return refusal([
       issue("INVALID_INPUT", "bookingID, or accessCode, hotelCode and reference are required", "CLIENT"),
     ]);
   const by = byId ? refOf(null, input.bookingID) : refOf(input.reference, undefined);
-  const found = by.clientReference || by.supplierReference || by.bookingId ? await ledger(env).cancel(by) : null;
+  const found = by.clientReference || by.supplierReference || by.bookingId ? await ledger(context).cancel(by) : null;
   if (!found || (!byId && found.hotelCode !== input.hotelCode))
     return refusal([issue("BOOKING_NOT_FOUND", "No booking with this reference at this hotel", "CLIENT")]);
   return payload({
@@ -341,11 +393,11 @@ const cancel = async (env: SandboxEnv, input: Args) => {
 };
 
 /** The second step of a two-step book, by the access and the references the book answered. */
-const commit = async (env: SandboxEnv, input: Args) => {
+const commit = async (context: Context, input: Args) => {
   const by = refOf(input.reference, undefined);
   if (!input.accessCode || !(by.clientReference || by.supplierReference))
     return refusal([issue("INVALID_INPUT", "accessCode and reference (client or supplier) are required", "CLIENT")]);
-  const found = await ledger(env).confirm(by);
+  const found = await ledger(context).confirm(by);
   if (!found) return refusal([issue("BOOKING_NOT_FOUND", "No booking with this reference", "CLIENT")]);
   if (found.status === "CANCELLED")
     return refusal([issue("BOOKING_CANCELLED", "The booking was cancelled before its commit", "CLIENT")]);
@@ -353,7 +405,7 @@ const commit = async (env: SandboxEnv, input: Args) => {
 };
 
 /** By references, the access the bookings were made through is needed (Hotel-X: "Necessary if your search is by references"). */
-const readBookings = async (env: SandboxEnv, criteria: Args) => {
+const readBookings = async (context: Context, criteria: Args) => {
   if (criteria.typeSearch !== "REFERENCES" || !criteria.references || !criteria.accessCode)
     return refusal([
       issue(
@@ -363,10 +415,112 @@ const readBookings = async (env: SandboxEnv, criteria: Args) => {
       ),
     ]);
   const { hotelCode, references } = criteria.references as { hotelCode: string; references: Args[] };
-  const found = await Promise.all(references.map((ref) => ledger(env).find(refOf(ref, undefined))));
+  const found = await Promise.all(references.map((ref) => ledger(context).find(refOf(ref, undefined))));
   return payload({
     bookings: found.flatMap((b) => (b !== null && b.hotelCode === hotelCode ? [bookingDetail(b)] : [])),
   });
+};
+
+/** Hotel-X's page size of the `hotels` query when `maxSize` is absent, and the largest it takes. */
+const HOTEL_PAGE = { default: 500, max: 10_000 } as const;
+/** When the sandbox's hotel lists were last written (every hotel's `createdAt` and `updatedAt`). */
+const LISTED_AT = "2026-11-01T00:00:00Z";
+
+/** One row of a hotel list, whichever path serves it. */
+type ListedHotel = {
+  code: string;
+  name: string;
+  category: string | null;
+  address: string | null;
+  postalCode: string | null;
+  city: string;
+  countryCode: string;
+  latitude: number;
+  longitude: number;
+};
+const listAt = (supplier: SandboxSupplier | null): ListedHotel[] =>
+  supplier
+    ? supplier.hotels
+    : inventoryList().map(({ hotel, city }) => ({
+        code: hotel.code,
+        name: hotel.name,
+        category: null,
+        address: null,
+        postalCode: null,
+        city: city.name,
+        countryCode: city.country,
+        latitude: city.latitude,
+        longitude: city.longitude,
+      }));
+
+/** The continuation token: where the next page starts. Opaque to the client, as Hotel-X's is. */
+const pageToken = (offset: number) => btoa(`hotels:${offset}`);
+const tokenOffset = (token: string): number | null => {
+  try {
+    const match = /^hotels:(\d+)$/.exec(atob(token));
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Hotel-X's `hotels` content query: the hotel list of the access, `criteria.maxSize` at a time,
+ * the next page asked with the `token` the last one answered (null on the last page). `count` is
+ * the hotels of the whole list (after `hotelCodes` and `countries`), `access` when given must be
+ * the supplier's own. A bad token or size is a GraphQL error, as Hotel-X answers it.
+ */
+const hotelList = (args: Args, supplier: SandboxSupplier | null) => {
+  const criteria = args.criteria as { access?: string; hotelCodes?: string[]; countries?: string[]; maxSize?: number };
+  const access = supplier?.accessCode ?? "sandbox";
+  if (criteria.access != null && criteria.access !== access) throw new Error(`Unknown access ${criteria.access}`);
+  const size = criteria.maxSize ?? HOTEL_PAGE.default;
+  if (!Number.isInteger(size) || size < 1 || size > HOTEL_PAGE.max)
+    throw new Error(`maxSize must be between 1 and ${HOTEL_PAGE.max}`);
+  const offset = args.token ? tokenOffset(args.token) : 0;
+  if (offset === null) throw new Error("Invalid or expired token");
+  const codes = criteria.hotelCodes && new Set(criteria.hotelCodes);
+  const countries = criteria.countries && new Set(criteria.countries);
+  const listed = listAt(supplier).filter(
+    (h) => (!codes || codes.has(h.code)) && (!countries || countries.has(h.countryCode)),
+  );
+  const page = listed.slice(offset, offset + size);
+  const next = offset + page.length < listed.length ? offset + page.length : null;
+  const edges = page.map((h, i) => ({
+    cursor: btoa(`hotel:${offset + i}`),
+    node: {
+      code: h.code,
+      createdAt: LISTED_AT,
+      updatedAt: LISTED_AT,
+      hotelData: {
+        code: h.code,
+        hotelCode: h.code,
+        hotelCodeSupplier: h.code,
+        hotelName: h.name,
+        categoryCode: h.category,
+        chainCode: null,
+        exclusiveDeal: false,
+        location: {
+          address: h.address,
+          city: h.city,
+          zipCode: h.postalCode,
+          country: h.countryCode,
+          coordinates: { latitude: h.latitude, longitude: h.longitude },
+        },
+      },
+    },
+  }));
+  return {
+    edges,
+    count: listed.length,
+    token: next === null ? null : pageToken(next),
+    pageInfo: {
+      hasNextPage: next !== null,
+      hasPreviousPage: offset > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
 };
 
 /** Where the redirect scenarios send the client (a path of the sandbox itself). */
@@ -379,7 +533,19 @@ class RawAnswer extends Error {
   }
 }
 
-type Context = { env: SandboxEnv; redirected: boolean; waitUntil: (promise: Promise<unknown>) => void };
+/**
+ * `supplier`: the supplier a `/suppliers/<code>/` request is sent to (null at any other path);
+ * `base`: that path's prefix, so a redirect stays at the supplier; `scenario`: the scenario
+ * `/suppliers/<code>/as/<scenario code>/` puts the whole supplier in (README.md), else null.
+ */
+type Context = {
+  env: SandboxEnv;
+  supplier: SandboxSupplier | null;
+  base: string;
+  scenario: Scenario | null;
+  redirected: boolean;
+  waitUntil: (promise: Promise<unknown>) => void;
+};
 
 /** Scenario first (some answer outside GraphQL), then the operation; every call is counted for its client. */
 const resolver =
@@ -387,7 +553,7 @@ const resolver =
   async (args: Args, context: Context) => {
     // Counted beside the work, so that the count costs a booking's commit no time.
     // A request its caller gave up on (a deadline) can lose the count: it is never left unhandled.
-    const counted = ledger(context.env)
+    const counted = ledger(context)
       .count(String(args.settings?.client ?? ""), operation)
       .catch(() => undefined);
     try {
@@ -403,14 +569,15 @@ const answer = async (
   args: Args,
   context: Context,
 ) => {
-  const scenario = scenarioFor(hotelCodesOf(operation, args));
+  const scenario = context.scenario ?? scenarioFor(hotelCodesOf(operation, args));
   // The redirect target serves what it is sent as a normal hotel would: a client that follows
   // the redirect (and re-posts a book on 307) gets an answer, and a booking, from here.
   if (scenario.kind === "redirect" && !context.redirected && (scenario.operations === "all" || operation === "book")) {
+    const location = `${context.base}${REDIRECT_TARGET}`;
     throw new RawAnswer(
-      new Response(JSON.stringify({ errors: [{ message: `Moved to ${REDIRECT_TARGET}` }] }), {
+      new Response(JSON.stringify({ errors: [{ message: `Moved to ${location}` }] }), {
         status: scenario.status,
-        headers: { location: REDIRECT_TARGET, "content-type": "application/json" },
+        headers: { location, "content-type": "application/json" },
       }),
     );
   }
@@ -455,28 +622,40 @@ const answer = async (
 
 const rootValue = {
   hotelX: {
-    search: resolver("search", (args) => searchOptions(args.criteria ?? {})),
-    quote: resolver("quote", (args, _context, scenario) => quote(args.criteria, scenario)),
-    booking: resolver("booking", (args, context) => readBookings(context.env, args.criteria)),
+    search: resolver("search", (args, context) => searchOptions(args.criteria ?? {}, context.supplier)),
+    quote: resolver("quote", (args, context, scenario) => quote(args.criteria, scenario, context.supplier)),
+    booking: resolver("booking", (args, context) => readBookings(context, args.criteria)),
     book: resolver("book", (args, context, scenario) =>
       book(context, args.input, scenario, args.settings?.commitRequired === true),
     ),
-    cancel: resolver("cancel", (args, context) => cancel(context.env, args.input)),
-    commit: resolver("commit", (args, context) => commit(context.env, args.input)),
+    cancel: resolver("cancel", (args, context) => cancel(context, args.input)),
+    commit: resolver("commit", (args, context) => commit(context, args.input)),
+    hotels: resolver("hotels", (args, context) => hotelList(args, context.supplier)),
   },
 };
 
 /** `GET /requests?client=<client>`: how many of each operation the sandbox answered for that `settings.client` (tests count upstream calls). */
 const REQUESTS_PATH = "/requests";
 
+/** `/suppliers/<code>/...`: one of the three suppliers (README.md, "Three suppliers"), each at its own path. */
+const SUPPLIER_PATH = /^\/suppliers\/([^/]+)(?:\/as\/([A-Z0-9]+))?(\/.*)?$/;
+
 export default {
   async fetch(request: Request, env: SandboxEnv, ctx: ExecutionContext): Promise<Response> {
     const url = new URL(request.url);
-    const counts = request.method === "GET" && url.pathname === REQUESTS_PATH;
+    const routed = SUPPLIER_PATH.exec(url.pathname);
+    const supplier = routed ? supplierNamed(routed[1]!) : null;
+    if (routed && !supplier) return json({ errors: [{ message: `No sandbox supplier ${routed[1]}` }] }, 404);
+    // A whole supplier slow, failing or down: every operation at /suppliers/<code>/as/<scenario code>/.
+    const scenario = routed?.[2] ? scenarioOf(routed[2]) : null;
+    if (scenario?.kind === "normal") return json({ errors: [{ message: `No sandbox scenario ${routed![2]}` }] }, 404);
+    const base = routed ? url.pathname.slice(0, url.pathname.length - (routed[3]?.length ?? 0)) : "";
+    const path = routed ? (routed[3] ?? "/") : url.pathname;
+    const counts = request.method === "GET" && path === REQUESTS_PATH;
     if (request.method !== "POST" && !counts) return json({ errors: [{ message: "POST a GraphQL request" }] }, 405);
     if (request.headers.get("authorization") !== `Apikey ${env.HOTELX_API_KEY}`)
       return json({ errors: [{ message: "Unauthorized: invalid or missing Apikey" }] }, 401);
-    if (counts) return json(await ledger(env).requests(url.searchParams.get("client") ?? ""));
+    if (counts) return json(await ledger({ env, supplier }).requests(url.searchParams.get("client") ?? ""));
     let body: { query?: unknown; variables?: unknown; operationName?: unknown };
     try {
       body = await request.json();
@@ -499,7 +678,10 @@ export default {
       rootValue,
       contextValue: {
         env,
-        redirected: url.pathname === REDIRECT_TARGET,
+        supplier,
+        base,
+        scenario,
+        redirected: path === REDIRECT_TARGET,
         waitUntil: (promise) => ctx.waitUntil(promise),
       } satisfies Context,
       variableValues:

@@ -1,6 +1,8 @@
 /** The sandbox's own small inventory, and the scenario hotels chosen by code (README.md). */
 export type SandboxRoom = {
   code: string;
+  /** The supplier's rate the room is sold at, when a room code has several (a supplier's table: board and refundability). */
+  rate?: string;
   description: string;
   board: string;
   nightly: number;
@@ -22,8 +24,21 @@ export type SandboxSurcharge = {
   currency?: string;
 };
 export type SandboxPenalty = { hoursBefore: number; penaltyType: "NIGHTS" | "PERCENT" | "IMPORT"; value: number };
-/** `paymentType`: Hotel-X's `PaymentType` of every option of the hotel; `MERCHANT` when absent. */
-export type SandboxHotel = { code: string; name: string; currency: string; rooms: SandboxRoom[]; paymentType?: string };
+/**
+ * `paymentType`: Hotel-X's `PaymentType` of every option of the hotel; `MERCHANT` when absent.
+ * `season`: a factor on `nightly` by month of the night (January first); none when absent.
+ */
+export type SandboxHotel = {
+  code: string;
+  name: string;
+  currency: string;
+  rooms: SandboxRoom[];
+  paymentType?: string;
+  season?: number[];
+};
+
+/** What tells a room's options apart in an optionRefId: its code, and its rate when it has one. */
+export const roomKey = (room: SandboxRoom) => (room.rate ? `${room.code}~${room.rate}` : room.code);
 
 /** Where a generated hotel stands, so content rows made for it (the bench's) agree with its name. */
 export type SandboxCity = { name: string; country: string; latitude: number; longitude: number; timezone: string };
@@ -217,15 +232,22 @@ export const scenarioOf = (code: string): Scenario => {
   return { kind: "normal" };
 };
 
+/** A scenario code as a hotel (100 a night in `currency`) so it can be searched; null for any other code. */
+export const scenarioHotel = (code: string, currency = "EUR"): SandboxHotel | null =>
+  scenarioOf(code).kind === "normal"
+    ? null
+    : { code, name: `Sandbox scenario ${code}`, currency, rooms: standardRooms(100) };
+
 /** Inventory and generated hotels, and every scenario code as a hotel too (100 EUR a night) so it can be searched. */
 export const hotelFor = (code: string): SandboxHotel | null => {
   const listed = [...HOTELS, ...RULED_HOTELS, ...PRICED_HOTELS].find((h) => h.code === code);
   if (listed) return listed;
   const generated = generatedIndex(code);
   if (generated !== null) return generatedHotel(generated);
-  return scenarioOf(code).kind === "normal"
-    ? null
-    : { code, name: `Sandbox scenario ${code}`, currency: "EUR", rooms: standardRooms(100) };
+  return scenarioHotel(code);
 };
 
 export const inventoryCodes = () => HOTELS.map((h) => h.code);
+
+/** The sandbox's own hotel list (the `hotels` content query at its own path): the inventory, in its cities. */
+export const inventoryList = () => HOTELS.map((hotel, i) => ({ hotel, city: SANDBOX_CITIES[i]! }));

@@ -15,6 +15,10 @@ export type LedgerBooking = {
   holderName: string;
   holderSurname: string;
   cancelReference: string | null;
+  /** What was booked, in the codes of whoever sold it (a supplier's own): null on a row older than these columns. */
+  boardCode: string | null;
+  roomCode: string | null;
+  roomCount: number | null;
 };
 
 type Row = Record<string, string | number | null>;
@@ -32,7 +36,13 @@ const toBooking = (r: Row): LedgerBooking => ({
   holderName: String(r.holder_name),
   holderSurname: String(r.holder_surname),
   cancelReference: r.cancel_reference === null ? null : String(r.cancel_reference),
+  boardCode: r.board_code == null ? null : String(r.board_code),
+  roomCode: r.room_code == null ? null : String(r.room_code),
+  roomCount: r.room_count == null ? null : Number(r.room_count),
 });
+
+/** Columns added after the first ledger: a ledger kept from before (npm start's state folder) gains them. */
+const ADDED_COLUMNS = ["board_code TEXT", "room_code TEXT", "room_count INTEGER"];
 
 /**
  * The sandbox's bookings, one instance for the whole sandbox. The primary key on the client
@@ -47,6 +57,14 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
       hotel_code TEXT NOT NULL, hotel_name TEXT NOT NULL, check_in TEXT NOT NULL, check_out TEXT NOT NULL,
       currency TEXT NOT NULL, net REAL NOT NULL, status TEXT NOT NULL, holder_name TEXT NOT NULL, holder_surname TEXT NOT NULL,
       cancel_reference TEXT)`);
+    const present = new Set(
+      ctx.storage.sql
+        .exec<{ name: string }>("SELECT name FROM pragma_table_info('bookings')")
+        .toArray()
+        .map((c) => c.name),
+    );
+    for (const column of ADDED_COLUMNS)
+      if (!present.has(column.split(" ")[0]!)) ctx.storage.sql.exec(`ALTER TABLE bookings ADD COLUMN ${column}`);
     ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS requests (
       client TEXT NOT NULL, operation TEXT NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (client, operation))`);
   }
@@ -72,7 +90,9 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
   commit(booking: Omit<LedgerBooking, "cancelReference">): { committed: boolean; booking: LedgerBooking } {
     const inserted = this.ctx.storage.sql
       .exec<Row>(
-        `INSERT INTO bookings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL) ON CONFLICT(client_reference) DO NOTHING RETURNING *`,
+        `INSERT INTO bookings (client_reference, booking_id, supplier_reference, hotel_code, hotel_name, check_in, check_out,
+           currency, net, status, holder_name, holder_surname, board_code, room_code, room_count)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(client_reference) DO NOTHING RETURNING *`,
         booking.clientReference,
         booking.bookingId,
         booking.supplierReference,
@@ -85,6 +105,9 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
         booking.status,
         booking.holderName,
         booking.holderSurname,
+        booking.boardCode,
+        booking.roomCode,
+        booking.roomCount,
       )
       .toArray();
     if (inserted[0]) return { committed: true, booking: toBooking(inserted[0]) };

@@ -1,6 +1,7 @@
 import {
   type ConstDirectiveNode,
   DEFAULT_DEPRECATION_REASON,
+  type FieldDefinitionNode,
   GraphQLBoolean,
   GraphQLEnumType,
   GraphQLError,
@@ -549,6 +550,83 @@ type HotelBooking {
 }
 `;
 
+/**
+ * Hotel-X's `hotels` content query (`hotelx/hotstc`: `HotelXQuery.hotels`, `HotelXHotelListInput`,
+ * `RelayInput` and `PageInfo` of `admin/core`), the part the sandbox's suppliers answer: a supplier's
+ * hotel list, paged by its continuation `token` (`criteria.maxSize` per page, 1 to 10,000, 500 when
+ * absent; the last page answers `token: null`). Only the sandbox serves it (its schema is
+ * HOTELX_SDL with this extension); the API Worker's /api/graphql does not.
+ */
+export const HOTELX_CONTENT_SDL = /* GraphQL */ `
+extend type HotelXQuery {
+  hotels(criteria: HotelXHotelListInput!, relay: RelayInput!, token: String): HotelConnection!
+}
+
+input HotelXHotelListInput {
+  access: ID
+  hotelCodes: [String!]
+  countries: [Country!]
+  maxSize: Int
+}
+
+input RelayInput {
+  first: Int
+  last: Int
+  before: String
+  after: String
+}
+
+type HotelConnection {
+  edges: [HotelEdge]
+  count: Int!
+  token: String
+  pageInfo: PageInfo!
+}
+
+type PageInfo {
+  hasNextPage: Boolean!
+  hasPreviousPage: Boolean!
+  startCursor: String
+  endCursor: String
+}
+
+type HotelEdge {
+  node: Hotel
+  cursor: String!
+}
+
+type Hotel {
+  code: ID!
+  hotelData: HotelData
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+type HotelData {
+  code: ID!
+  hotelCode: String!
+  hotelCodeSupplier: String
+  hotelName: String
+  categoryCode: String
+  chainCode: String
+  exclusiveDeal: Boolean!
+  location: Location!
+}
+
+type Location {
+  address: String
+  city: String
+  zipCode: String
+  country: Country
+  coordinates: Coordinates
+}
+
+type Coordinates {
+  latitude: Float!
+  longitude: Float!
+}
+`;
+
 /** Hotel-X's scalars as its documentation describes them; a value in another form is a GraphQL error. */
 const SCALARS: Record<string, { pattern: RegExp; valid?: (s: string) => boolean; what: string }> = {
   Date: {
@@ -616,10 +694,14 @@ export const buildHotelxSchema = (sdl: string) => {
   const document = parse(sdl, { noLocation: true });
   const types = new Map<string, GraphQLNamedType>(BUILT_IN.map((t) => [t.name, t]));
   const definitions = new Map<string, TypeDefinitionNode>();
+  // `extend type X { ... }`: fields added to an object type defined elsewhere in the SDL (HOTELX_CONTENT_SDL).
+  const extensions = new Map<string, FieldDefinitionNode[]>();
   let roots: readonly OperationTypeDefinitionNode[] = [];
   for (const d of document.definitions) {
     if (d.kind === Kind.SCHEMA_DEFINITION) roots = d.operationTypes;
     else if (isTypeDefinitionNode(d)) definitions.set(d.name.value, d);
+    else if (d.kind === Kind.OBJECT_TYPE_EXTENSION)
+      extensions.set(d.name.value, [...(extensions.get(d.name.value) ?? []), ...(d.fields ?? [])]);
     else throw new Error(`The Hotel-X SDL builder does not take ${d.kind}`);
   }
   const typeOf = (node: TypeNode): GraphQLType =>
@@ -657,7 +739,7 @@ export const buildHotelxSchema = (sdl: string) => {
           ...about(d),
           fields: () =>
             Object.fromEntries(
-              (d.fields ?? []).map((f) => [
+              [...(d.fields ?? []), ...(extensions.get(name) ?? [])].map((f) => [
                 f.name.value,
                 { type: typeOf(f.type) as GraphQLOutputType, args: inputs(f.arguments), ...about(f) },
               ]),

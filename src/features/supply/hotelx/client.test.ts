@@ -24,11 +24,15 @@ import {
   type ProviderTransaction,
 } from "./client";
 import { GENERATED_HOTELS, generatedHotelCode } from "../../../../sandbox/hotelx/src/inventory";
+import { SANDBOX_SUPPLIERS, type SandboxSupplier } from "../../../../sandbox/hotelx/src/suppliers";
+import iberbedsBoards from "../../../../sandbox/hotelx/fixtures/iberbeds/board-map.json";
+import roomnexusBoards from "../../../../sandbox/hotelx/fixtures/roomnexus/board-map.json";
+import albionBoards from "../../../../sandbox/hotelx/fixtures/albion/board-map.json";
 import fc from "fast-check";
 import { gridCell, gridColumnOf, gridRowOf } from "../geo-grid";
 import { haversineKm, near } from "../accommodations";
 import { queryPlan } from "../../../../test/support/query-plan";
-import { DEMO_UPSTREAM_CONNECTION, sandboxUrl } from "../../../../test/support/accounts";
+import { DEMO_UPSTREAM_CONNECTION, sandboxSupplierUrl, sandboxUrl } from "../../../../test/support/accounts";
 import { seedDemoUpstream, seedSandboxHotels } from "../../../../test/support/seed";
 import { database } from "../../../platform/db/client";
 import { upstreamFor } from "../../connections/upstreams";
@@ -50,6 +54,12 @@ const SHORT_DEADLINE = { deadlineMs: 200 };
 /** The access the sandbox's options are sold through (HotelOptionSearch.accessCode). */
 const ACCESS_CODE = "sandbox";
 const reference = () => `ES-${crypto.randomUUID().slice(0, 8)}`;
+/** Each sandbox supplier's truth board map (its codes to Edgestay's). */
+const BOARD_MAPS: Record<string, Record<string, string>> = {
+  iberbeds: iberbedsBoards,
+  roomnexus: roomnexusBoards,
+  albion: albionBoards,
+};
 
 const firstOption = async (hotel: string) => {
   const found = await search(access, { ...STAY, hotels: [hotel] }, OK_DEADLINE);
@@ -987,6 +997,240 @@ describe("the sandbox is a GraphQL server", () => {
         expect.objectContaining({ message: "Supplier connection failed for search", path: ["hotelX", "search"] }),
       ],
     });
+  });
+});
+
+describe("three suppliers at their own paths (sandbox/hotelx/fixtures)", () => {
+  // The URL npm start's demo gives each supplier; the tests' binding takes it to the auxiliary worker.
+  const at = (supplier: SandboxSupplier) => sandboxAccess(sandboxSupplierUrl(supplier.code));
+  const HOTELS =
+    "query ($c: HotelXHotelListInput!, $t: String) { hotelX { hotels(criteria: $c, relay: {}, token: $t) { count token pageInfo { hasNextPage } edges { node { code hotelData { hotelCode hotelName location { city zipCode country coordinates { latitude longitude } } } } } } } }";
+  const supplierPost = async (supplier: SandboxSupplier, query: string, variables: Record<string, unknown>) => {
+    const res = await env.HOTELX_SANDBOX.fetch(`https://hotelx-sandbox.test/suppliers/${supplier.code}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` },
+      body: JSON.stringify({ query, variables }),
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { data: any; errors?: { message: string }[] };
+  };
+  const hotelsPage = (supplier: SandboxSupplier, criteria: Record<string, unknown>, token?: string) =>
+    supplierPost(supplier, HOTELS, { c: criteria, t: token });
+
+  it.each(SANDBOX_SUPPLIERS.map((s) => [s.code, s] as const))(
+    "%s: a search by its own hotel codes answers its codes, board and room codes and currency; book, read and cancel reach its own ledger; its hotel list pages",
+    async (_code, supplier) => {
+      const access = at(supplier);
+      const boardMap = BOARD_MAPS[supplier.code]!;
+      const [first, second] = supplier.hotels;
+      // Its own codes: one of Edgestay's (and the sandbox's HX001) is not a hotel of this supplier.
+      const found = await search(
+        access,
+        { ...STAY, hotels: [first!.code, second!.code, "HX001", "US000001"] },
+        OK_DEADLINE,
+      );
+      expect(new Set(found.options.map((o) => o.hotelCode))).toEqual(new Set([first!.code, second!.code]));
+      for (const option of found.options) {
+        const hotel = supplier.hotels.find((h) => h.code === option.hotelCode)!;
+        expect(option).toMatchObject({
+          supplierCode: supplier.hotelxSupplierCode,
+          accessCode: supplier.accessCode,
+          hotelName: hotel.name,
+          price: { currency: supplier.currency },
+        });
+        expect(Object.keys(boardMap)).toContain(option.boardCode);
+        expect(hotel.rooms.map((r) => r.code)).toContain(option.rooms[0]!.code);
+      }
+      // The supplier's codes are its own codes: hotelCodeSupplier, boardCodeSupplier and the rooms' supplierCode say so.
+      const raw = await env.HOTELX_SANDBOX.fetch(`https://hotelx-sandbox.test/suppliers/${supplier.code}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` },
+        body: JSON.stringify({
+          query:
+            "query ($c: HotelCriteriaSearchInput!) { hotelX { search(criteria: $c) { options { hotelCode hotelCodeSupplier boardCode boardCodeSupplier rooms { code supplierCode } } } } }",
+          variables: { c: { ...STAY, hotels: [first!.code] } },
+        }),
+      });
+      for (const option of ((await raw.json()) as any).data.hotelX.search.options) {
+        expect(option.hotelCodeSupplier).toBe(first!.code);
+        expect(option.boardCodeSupplier).toBe(option.boardCode);
+        expect(option.rooms[0].supplierCode).toBe(option.rooms[0].code);
+      }
+      // Its rate table night by night, by its own season (two March nights).
+      const room = first!.rooms[0]!;
+      const rate = room.rates[0]!;
+      const priced = found.options.find(
+        (o) =>
+          o.hotelCode === first!.code &&
+          o.rooms[0]!.code === room.code &&
+          o.boardCode === rate.board &&
+          o.cancelPolicy?.refundable === rate.refundable,
+      )!;
+      expect(priced.price.net).toBe(Math.round(rate.nightly * supplier.season[2]! * 2 * 100) / 100);
+      // Every option of the answer is one row of its table: as many as the hotels' rates.
+      const rates = (h: (typeof supplier.hotels)[number]) => h.rooms.reduce((n, r) => n + r.rates.length, 0);
+      expect(found.options).toHaveLength(rates(first!) + rates(second!));
+
+      const quoted = await quote(access, priced.id, OK_DEADLINE);
+      expect(quoted.price).toMatchObject({ currency: supplier.currency, net: priced.price.net });
+      const clientReference = reference();
+      const booked = await book(access, bookInput(quoted.optionRefId, clientReference), OK_DEADLINE);
+      expect(booked).toMatchObject({
+        outcome: "confirmed",
+        status: "OK",
+        reference: {
+          client: clientReference,
+          bookingID: expect.stringMatching(new RegExp(`^${supplier.bookingPrefix}\\d+$`)),
+        },
+      });
+      const read = {
+        hotelCode: first!.code,
+        currency: supplier.currency,
+        accessCode: supplier.accessCode,
+        clientReference,
+      };
+      expect(await bookingByClientReference(access, read, OK_DEADLINE)).toMatchObject({
+        found: true,
+        booking: { status: "OK", price: { currency: supplier.currency, net: priced.price.net } },
+      });
+      // The booking holds what the supplier was sent: its own hotel, board and room codes.
+      const held = await supplierPost(
+        supplier,
+        "query ($c: HotelCriteriaBookingInput!) { hotelX { booking(criteria: $c) { bookings { hotel { hotelCode boardCode rooms { code } } } } } }",
+        {
+          c: {
+            accessCode: supplier.accessCode,
+            typeSearch: "REFERENCES",
+            references: {
+              hotelCode: first!.code,
+              currency: supplier.currency,
+              references: [{ client: clientReference }],
+            },
+          },
+        },
+      );
+      expect(held.data.hotelX.booking.bookings).toEqual([
+        { hotel: { hotelCode: first!.code, boardCode: rate.board, rooms: [{ code: room.code }] } },
+      ]);
+      // Each supplier keeps its own ledger: neither another supplier nor the sandbox's own path has the booking.
+      const other = SANDBOX_SUPPLIERS.find((s) => s !== supplier)!;
+      expect(await bookingByClientReference(at(other), read, OK_DEADLINE)).toEqual({ found: false });
+      expect(await bookingByClientReference(sandboxAccess(), read, OK_DEADLINE)).toEqual({ found: false });
+      const cancelled = await cancel(
+        access,
+        { hotelCode: first!.code, accessCode: supplier.accessCode, clientReference, supplierReference: "" },
+        OK_DEADLINE,
+      );
+      expect(cancelled).toMatchObject({ outcome: "cancelled" });
+      expect(await bookingByClientReference(access, read, OK_DEADLINE)).toMatchObject({
+        found: true,
+        booking: { status: "CANCELLED" },
+      });
+
+      // The hotels content query, 40 at a time: every hotel once, then a null token.
+      const pages: any[] = [];
+      let token: string | undefined;
+      do {
+        const page = (await hotelsPage(supplier, { access: supplier.accessCode, maxSize: 40 }, token)).data.hotelX
+          .hotels;
+        pages.push(page);
+        token = page.token ?? undefined;
+      } while (token && pages.length < 10);
+      expect(pages.map((p) => p.edges.length)).toEqual(
+        Array.from({ length: Math.ceil(supplier.hotels.length / 40) }, (_, i) =>
+          Math.min(40, supplier.hotels.length - i * 40),
+        ),
+      );
+      expect(pages.map((p) => p.pageInfo.hasNextPage)).toEqual(pages.map((_, i) => i < pages.length - 1));
+      expect(pages.every((p) => p.count === supplier.hotels.length)).toBe(true);
+      const listed = pages.flatMap((p) => p.edges.map((e: any) => e.node));
+      expect(listed.map((n) => n.code)).toEqual(supplier.hotels.map((h) => h.code));
+      expect(listed[0]).toEqual({
+        code: first!.code,
+        hotelData: {
+          hotelCode: first!.code,
+          hotelName: first!.name,
+          location: {
+            city: first!.city,
+            zipCode: first!.postalCode,
+            country: first!.countryCode,
+            coordinates: { latitude: first!.latitude, longitude: first!.longitude },
+          },
+        },
+      });
+      // Another access, a token of nothing, a page too large: GraphQL errors, no list.
+      for (const [criteria, bad, message] of [
+        [{ access: "someone-else" }, undefined, "Unknown access someone-else"],
+        [{}, "not-a-token", "Invalid or expired token"],
+        [{ maxSize: 10_001 }, undefined, "maxSize must be between 1 and 10000"],
+      ] as const) {
+        const refused = await hotelsPage(supplier, criteria, bad);
+        expect([refused.data, refused.errors?.[0]?.message]).toEqual([{ hotelX: null }, message]);
+      }
+    },
+  );
+
+  it("an unknown supplier path is a 404; the requests it counts are its own", async () => {
+    const res = await env.HOTELX_SANDBOX.fetch("https://hotelx-sandbox.test/suppliers/nobody/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` },
+      body: JSON.stringify({ query: "{ hotelX { search { options { id } } } }" }),
+    });
+    expect(res.status).toBe(404);
+    const client = `count-${crypto.randomUUID().slice(0, 8)}`;
+    const [supplier] = SANDBOX_SUPPLIERS;
+    await search(
+      sandboxAccess(`https://hotelx-sandbox.test/suppliers/${supplier!.code}/graphql`, client),
+      { ...STAY, hotels: [supplier!.hotels[0]!.code] },
+      OK_DEADLINE,
+    );
+    const counted = (path: string) =>
+      env.HOTELX_SANDBOX.fetch(`https://hotelx-sandbox.test${path}/requests?client=${client}`, {
+        headers: { authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` },
+      }).then((r) => r.json());
+    expect(await counted(`/suppliers/${supplier!.code}`)).toEqual({ search: 1 });
+    expect(await counted("")).toEqual({});
+    // The sandbox's own path lists its own five hotels.
+    const own = await env.HOTELX_SANDBOX.fetch("https://hotelx-sandbox.test/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` },
+      body: JSON.stringify({ query: HOTELS, variables: { c: { access: "sandbox" } } }),
+    });
+    const listed = ((await own.json()) as any).data.hotelX.hotels;
+    expect([listed.count, listed.token, listed.edges.map((e: any) => e.node.code)]).toEqual([
+      5,
+      null,
+      ["HX001", "HX002", "HX003", "HX004", "HX005"],
+    ]);
+  });
+
+  it("a whole supplier slow, failing or down: /suppliers/<code>/as/<scenario code>/ answers every operation as that scenario", async () => {
+    const [supplier] = SANDBOX_SUPPLIERS;
+    const as = (scenario: string) =>
+      sandboxAccess(`https://hotelx-sandbox.test/suppliers/${supplier!.code}/as/${scenario}/graphql`);
+    const criteria = { ...STAY, hotels: [supplier!.hotels[0]!.code] };
+    expect(await failure(search(as("HXSLOW2000"), criteria, SHORT_DEADLINE))).toMatchObject({
+      code: "supplier_timeout",
+    });
+    expect(await failure(search(as("HX500"), criteria, OK_DEADLINE))).toMatchObject({
+      code: "supplier_error",
+      httpStatus: 500,
+    });
+    expect(await failure(search(as("HXGQLERR"), criteria, OK_DEADLINE))).toMatchObject({ code: "supplier_error" });
+    // Its own hotels still, when the scenario lets it answer.
+    const slowButThere = await search(as("HXSLOW10"), criteria, OK_DEADLINE);
+    expect(slowButThere.options[0]).toMatchObject({
+      hotelCode: supplier!.hotels[0]!.code,
+      price: { currency: supplier!.currency },
+    });
+    const res = await as("HXNOSUCH").fetch!(
+      new Request(as("HXNOSUCH").url, {
+        method: "POST",
+        headers: { authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` },
+        body: "{}",
+      }),
+    );
+    expect(res.status).toBe(404);
   });
 });
 
