@@ -72,6 +72,26 @@ export const exchangeRates = sqliteTable("exchange_rates", {
 });
 
 /**
+ * The suppliers an operator sells through (issue 39): one row per supplier, its `kind` an entry of
+ * the kind registry (kinds/registry.ts), which validates `settings` (never secrets). Credentials
+ * are sealed (secret-box, purpose `upstream-credentials`, fresh IV on every write) bound to
+ * `seal_binding`: the supplier's code, or for a supplier migrated from connection_upstreams the
+ * connection id they were sealed under then (SQL cannot re-seal). `active` false: deleted while
+ * bookings still name it, so they can still be cancelled; no connection can sell it again.
+ */
+export const suppliers = sqliteTable("suppliers", {
+  code: text("code").primaryKey(),
+  kind: text("kind").notNull(),
+  name: text("name").notNull(),
+  settings: text("settings").notNull().default("{}"),
+  sealedCredentials: text("sealed_credentials"),
+  sealBinding: text("seal_binding").notNull(),
+  active: integer("active", { mode: "boolean" }).notNull().default(true),
+  createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+  updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+});
+
+/**
  * Which of Edgestay's accommodations a supplier's hotel code is (issue 39's hotel map): one-to-one
  * both ways per supplier, the primary key one way and `supplier_hotel_map_accommodation` the other.
  * A search asks "these accommodations of these suppliers" through the latter.
@@ -86,6 +106,12 @@ export const supplierHotelMap = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.supplierCode, t.supplierHotelCode] }),
     uniqueIndex("supplier_hotel_map_accommodation").on(t.supplierCode, t.accommodationCode),
+    // A supplier erased (never one with bookings: that one is deactivated) takes its maps with it.
+    foreignKey({
+      columns: [t.supplierCode],
+      foreignColumns: [suppliers.code],
+      name: "supplier_hotel_map_supplier",
+    }).onDelete("cascade"),
   ],
 );
 
@@ -99,6 +125,11 @@ export const supplierBoardMap = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.supplierCode, t.supplierBoardCode] }),
+    foreignKey({
+      columns: [t.supplierCode],
+      foreignColumns: [suppliers.code],
+      name: "supplier_board_map_supplier",
+    }).onDelete("cascade"),
     check("supplier_board_map_board_code", sql`${t.boardCode} IN ('RO', 'BB', 'HB', 'FB', 'AI')`),
   ],
 );
