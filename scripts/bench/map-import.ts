@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { bootstrap, LARGE_ACCOMMODATIONS } from "../../local/bootstrap";
+import { parseArgs } from "node:util";
 import { devVar, root } from "../../local/platform";
 import { startLocalServer } from "../../local/server";
 import { accommodationCode } from "../../test/support/accommodations";
@@ -7,22 +7,28 @@ import { accommodationCode } from "../../test/support/accommodations";
 // Issue 39 item 3: 100,000 hotel-map rows (two uploads of 50,000, the per-call limit) imported
 // locally in under 30 s. Run: node --import tsx scripts/bench/map-import.ts (seeds the 100,000
 // demo accommodations into .wrangler/bench-100000 on its first run, as `npm run bench -- --large` does).
+// --no-seed: use that state folder as it is (migrated, seeded, the supplier present).
 const SUPPLIER = "bench-maps";
 const ROWS = 100_000;
 const PER_CALL = 50_000;
+const LARGE = 100_000;
 
-const stateDir = join(root, ".wrangler", `bench-${LARGE_ACCOMMODATIONS}`);
-await bootstrap(LARGE_ACCOMMODATIONS, stateDir, async (db) => {
-  // A supplier of its own, its maps emptied, so every run imports the same 100,000 new rows.
-  await db.batch([
-    db
-      .prepare(
-        "INSERT OR IGNORE INTO suppliers (code, kind, name, settings, seal_binding) VALUES (?, 'hotelx', ?, '{}', ?)",
-      )
-      .bind(SUPPLIER, "Bench maps", SUPPLIER),
-    db.prepare("DELETE FROM supplier_hotel_map WHERE supplier_code = ?").bind(SUPPLIER),
-  ]);
-});
+const { values } = parseArgs({ options: { "no-seed": { type: "boolean", default: false } } });
+const stateDir = join(root, ".wrangler", `bench-${LARGE}`);
+if (!values["no-seed"]) {
+  const { bootstrap } = await import("../../local/bootstrap");
+  await bootstrap(LARGE, stateDir, async (db) => {
+    // A supplier of its own, its maps emptied, so every run imports the same 100,000 new rows.
+    await db.batch([
+      db
+        .prepare(
+          "INSERT OR IGNORE INTO suppliers (code, kind, name, settings, seal_binding) VALUES (?, 'hotelx', ?, '{}', ?)",
+        )
+        .bind(SUPPLIER, "Bench maps", SUPPLIER),
+      db.prepare("DELETE FROM supplier_hotel_map WHERE supplier_code = ?").bind(SUPPLIER),
+    ]);
+  });
+}
 
 const server = await startLocalServer(stateDir);
 const operator = { authorization: `Bearer ${devVar("OPERATOR_TOKEN")}` };
