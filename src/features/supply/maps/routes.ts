@@ -45,14 +45,21 @@ const importAnswer = envelopeSchema(
 ).openapi("MapImportResponse");
 
 /** The upload as documented: validated row by row by the handler (a bad row is rejected, not the upload). */
-const uploadOf = (properties: Record<string, { type: "string"; description: string }>, what: string) => {
+const uploadOf = (
+  properties: Record<string, { type: "string"; description: string }>,
+  what: string,
+  example: Array<Record<string, string>>,
+) => {
   const row = { type: "object" as const, required: Object.keys(properties), additionalProperties: false, properties };
   return {
     required: true,
     description: `${what}: a JSON array of rows, or ${NDJSON} (one row a line), at most ${MAX_UPLOAD_ROWS} rows and ${MAX_UPLOAD_BYTES} bytes (the only routes above 1 MiB). Read as a stream.`,
     content: {
-      "application/json": { schema: { type: "array" as const, maxItems: MAX_UPLOAD_ROWS, items: row } },
-      [NDJSON]: { schema: { type: "string" as const, description: "One JSON row a line" } },
+      "application/json": { schema: { type: "array" as const, maxItems: MAX_UPLOAD_ROWS, items: row }, example },
+      [NDJSON]: {
+        schema: { type: "string" as const, description: "One JSON row a line" },
+        example: example.map((row) => JSON.stringify(row)).join("\n"),
+      },
     },
   };
 };
@@ -77,20 +84,24 @@ const putHotelMap = apiRoute({
         accommodationCode: codeField("Edgestay's accommodation code"),
       },
       "Hotel map rows",
+      [
+        { supplierHotelCode: "H-88213", accommodationCode: "US000001" },
+        { supplierHotelCode: "H-88214", accommodationCode: "US000002" },
+      ],
     ),
   },
   errors: ["supplier_not_found", "conflict"],
   responses: { 200: { description: "What the upload did", ...json(importAnswer) } },
 });
 
-const pageOf = <T extends z.ZodType>(row: T, name: string) =>
+const pageOf = <T extends z.ZodType>(row: T, name: string, example: Record<string, string>) =>
   envelopeSchema(
     z
       .object({
         rows: z.array(row),
         nextCursor: z.string().nullable().openapi({ description: "Null on the last page" }),
       })
-      .openapi(name),
+      .openapi(name, { example: { rows: [example], nextCursor: null } }),
   ).openapi(`${name}Response`);
 
 const getHotelMap = apiRoute({
@@ -104,7 +115,12 @@ const getHotelMap = apiRoute({
   middleware: [operatorAuth()] as const,
   request: { params, query: hotelMapQuery },
   errors: ["supplier_not_found", "invalid_cursor"],
-  responses: { 200: { description: "A page", ...json(pageOf(hotelMapRow, "HotelMapPage")) } },
+  responses: {
+    200: {
+      description: "A page",
+      ...json(pageOf(hotelMapRow, "HotelMapPage", { supplierHotelCode: "H-88213", accommodationCode: "US000001" })),
+    },
+  },
 });
 
 const deleteHotelMap = apiRoute({
@@ -175,6 +191,10 @@ const putRoomMap = apiRoute({
         roomCode: codeField("The room code of the accommodation the hotel is mapped to"),
       },
       "Room map rows",
+      [
+        { supplierHotelCode: "H-88213", supplierRoomCode: "DBL-ST", roomCode: "STD" },
+        { supplierHotelCode: "H-88213", supplierRoomCode: "DBL-ST-NR", roomCode: "STD" },
+      ],
     ),
   },
   errors: ["supplier_not_found", "conflict"],
@@ -191,7 +211,18 @@ const getRoomMap = apiRoute({
   middleware: [operatorAuth()] as const,
   request: { params, query: roomMapQuery },
   errors: ["supplier_not_found", "invalid_cursor"],
-  responses: { 200: { description: "A page", ...json(pageOf(roomMapRow, "RoomMapPage")) } },
+  responses: {
+    200: {
+      description: "A page",
+      ...json(
+        pageOf(roomMapRow, "RoomMapPage", {
+          supplierHotelCode: "H-88213",
+          supplierRoomCode: "DBL-ST",
+          roomCode: "STD",
+        }),
+      ),
+    },
+  },
 });
 
 /** The operator's supplier maps (issue 39), mounted at /. */
