@@ -36,6 +36,24 @@ export const supplierMapsOf = async (
 ): Promise<Map<string, SupplierMap>> => {
   const maps = new Map(supplierCodes.map((code) => [code, emptyMap()]));
   if (supplierCodes.length === 0 || accommodationCodes.length === 0) return maps;
+  for (const line of await supplierMapsQuery(db, supplierCodes, accommodationCodes)) {
+    const map = maps.get(line.supplierCode);
+    if (!map) continue;
+    if (line.kind === "hotel") {
+      map.hotelCodes.set(line.ours, line.theirs);
+      map.accommodations.set(line.theirs, line.ours);
+    } else if (line.kind === "room") {
+      const hotel = line.hotel!;
+      const rooms = map.rooms.get(hotel) ?? new Map<string, string>();
+      rooms.set(line.theirs, line.ours);
+      map.rooms.set(hotel, rooms);
+    } else map.boards.set(line.theirs, line.ours as MappedBoard);
+  }
+  return maps;
+};
+
+/** The one statement of `supplierMapsOf` (exported for its query plan's test). */
+export const supplierMapsQuery = (db: Db, supplierCodes: string[], accommodationCodes: string[]) => {
   const ofSuppliers = (column: AnyColumn) => sql`${column} in ${jsonList(supplierCodes)}`;
   const ofAccommodations = sql`${supplierHotelMap.accommodationCode} in ${jsonList(accommodationCodes)}`;
   const hotels = db
@@ -75,18 +93,5 @@ export const supplierMapsOf = async (
     })
     .from(supplierBoardMap)
     .where(ofSuppliers(supplierBoardMap.supplierCode));
-  for (const line of await hotels.unionAll(rooms).unionAll(boards)) {
-    const map = maps.get(line.supplierCode);
-    if (!map) continue;
-    if (line.kind === "hotel") {
-      map.hotelCodes.set(line.ours, line.theirs);
-      map.accommodations.set(line.theirs, line.ours);
-    } else if (line.kind === "room") {
-      const hotel = line.hotel!;
-      const rooms = map.rooms.get(hotel) ?? new Map<string, string>();
-      rooms.set(line.theirs, line.ours);
-      map.rooms.set(hotel, rooms);
-    } else map.boards.set(line.theirs, line.ours as MappedBoard);
-  }
-  return maps;
+  return hotels.unionAll(rooms).unionAll(boards);
 };

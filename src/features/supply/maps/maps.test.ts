@@ -10,7 +10,8 @@ import { MAX_UPLOAD_BYTES, MAX_UPLOAD_ROWS, NDJSON, readUploadRows } from "../..
 import { accommodationByCode } from "../accommodations";
 import { catalogueFor } from "../catalogue";
 import { suppliers } from "../tables";
-import { supplierMapsOf } from "./map-reads";
+import { supplierMapsOf, supplierMapsQuery } from "./map-reads";
+import { queryPlan } from "../../../../test/support/query-plan";
 
 // One file for the supplier maps (issue 39 item 3): routes no other file covers, sharing one seed.
 const db = () => database(env.DB);
@@ -403,6 +404,12 @@ describe("board and room maps", () => {
       rooms: new Map(),
       boards: new Map(),
     });
+    // Each map is sought through an index, never scanned, whatever the codes.
+    const plan = await queryPlan(supplierMapsQuery(db(), ["rooms", "pager"], codes).toSQL());
+    expect(plan).not.toMatch(/\bSCAN supplier_/);
+    expect(plan).toContain("SEARCH supplier_hotel_map USING INDEX supplier_hotel_map_accommodation");
+    expect(plan).toMatch(/SEARCH supplier_room_map USING (INDEX sqlite_autoindex_supplier_room_map_1|PRIMARY KEY)/);
+    expect(plan).toMatch(/SEARCH supplier_board_map USING (INDEX sqlite_autoindex_supplier_board_map_1|PRIMARY KEY)/);
     // Only the accommodations asked: US000006 left out, H1 is not in the answer.
     const narrow = await supplierMapsOf(db(), ["rooms"], [US(2)]);
     expect([...narrow.get("rooms")!.hotelCodes.keys()]).toEqual([US(2)]);
