@@ -6,7 +6,7 @@ import { requestId } from "hono/request-id";
 import { bookingEvents, bookingRoutes } from "./features/booking";
 import { chatPages, chatRoutes } from "./features/chat";
 import { contentRoutes } from "./features/content";
-import { operatorRoutes, exchangeRateRoutes, holdLimitRoutes } from "./features/operators";
+import { operatorRoutes, exchangeRateRoutes, holdLimitRoutes, supplierRoutes } from "./features/operators";
 import { partnerRoutes } from "./features/partners";
 import { partnerConnectionRoutes } from "./features/connections";
 import { supplierMapRoutes, supplyRoutes } from "./features/supply";
@@ -96,6 +96,7 @@ export const createApp = ({ services = requestServices }: { services?: (env: Env
   app.route("/", operatorRoutes);
   app.route("/", exchangeRateRoutes);
   app.route("/", holdLimitRoutes);
+  app.route("/", supplierRoutes);
   app.route("/", bookingRoutes);
   app.route("/api/inventory", supplyRoutes);
   app.route("/", supplierMapRoutes);

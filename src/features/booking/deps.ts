@@ -3,13 +3,7 @@ import type { Keyring } from "../../platform/crypto/keyring";
 import { database, type Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import type { CoreConnection } from "../connections";
-import {
-  INVENTORY_SUPPLIER,
-  inventorySupplier,
-  suppliersByCodes,
-  type DirectorySupplier,
-  type Supplier,
-} from "../supply";
+import { INVENTORY_SUPPLIER, inventorySupplier, suppliersByCodes, type Supplier } from "../supply";
 import type { WebhookMessage } from "../webhooks";
 import type { BookingTimer } from "./booking-timers";
 /** The bindings the booking services use; chat builds the same from its own env. */
@@ -69,9 +63,7 @@ export const supplyDirectory = (
   env: Pick<Env, "UPSTREAM_CIRCUIT" | "UPSTREAM_CREDENTIALS_KEY">,
   db: Db,
 ): SupplyDirectory => {
-  const inventory: DirectorySupplier = Object.assign(inventorySupplier(db), {
-    capabilities: { localWrites: true, twoStepBooking: true, modifications: true },
-  });
+  const inventory = inventorySupplier(db);
   return {
     async forConnection(connection) {
       // An embedded-only connection costs no extra round trip.

@@ -3,7 +3,7 @@ import type { Db } from "../../platform/db/client";
 import { openSecret, sealSecret } from "../../platform/crypto/secret-box";
 import { ApiError } from "../../platform/http/api-error";
 import { EMBEDDED_SUPPLIER, connectionsSelling, replaceConnectionSuppliers } from "../connections";
-import type { SupplierCapabilities, SupplierEnv, SupplierKind } from "./kinds/kind";
+import type { SupplierEnv, SupplierKind } from "./kinds/kind";
 import { supplierKind } from "./kinds/registry";
 import type { Supplier } from "./supplier";
 import { suppliers } from "./tables";
@@ -206,8 +206,8 @@ export const sellSuppliers = async (db: Db, connectionId: string, codes: string[
   return replaceConnectionSuppliers(db, connectionId, codes, currency);
 };
 
-/** A Supplier with what its kind can do (booking asks these, never the kind). */
-export type DirectorySupplier = Supplier & { capabilities: SupplierCapabilities };
+/** A Supplier built by the directory: what its kind can do is its kind's word (booking asks these, never the kind). */
+export type DirectorySupplier = Supplier;
 
 /**
  * The suppliers the codes name, in their order, built by their kinds with their credentials

@@ -41,6 +41,13 @@ import type { HotelxBookingDetail, HotelxOption } from "./wire";
  */
 export const HOTELX_CURRENCY = "EUR";
 
+/** What a Hotel-X supplier can do: book (in two steps when the operator says so) and cancel; no changes. */
+export const hotelxCapabilities = (twoStepBooking: boolean) => ({
+  localWrites: false,
+  twoStepBooking,
+  modifications: false,
+});
+
 /** A Hotel-X supplier as its kind's factory opens it: settings and the opened credentials. */
 export type HotelxUpstream = {
   url: string;
@@ -296,8 +303,8 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
     currency: upstream.currency,
     remote: true,
     defaultTimeoutMs: defaultMs,
-    // Whether the supplier behind the access books in two steps is the operator's word (connection_upstreams).
-    holds: upstream.twoStepBooking,
+    // Whether the supplier behind the access books in two steps is the operator's word (its settings).
+    capabilities: hotelxCapabilities(upstream.twoStepBooking),
 
     async search(selection, stay, _now, terms, call) {
       const accommodations = await accommodationsOf(db, selection);

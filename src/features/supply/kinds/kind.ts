@@ -1,16 +1,11 @@
 import type { z } from "@hono/zod-openapi";
 import type { Db } from "../../../platform/db/client";
-import type { Supplier } from "../supplier";
+import type { Supplier, SupplierCapabilities } from "../supplier";
 
 /** The bindings a kind's factory may use. */
 export type SupplierEnv = Pick<Env, "UPSTREAM_CIRCUIT"> & { ENVIRONMENT?: string };
 
-/**
- * What a supplier of a kind can do, which booking asks instead of its kind: `localWrites` (its
- * rooms are taken in our own D1 batch: the embedded inventory), `twoStepBooking` (holds are sold:
- * book answers `held`, then commit), `modifications` (a booking's dates or rooms can be changed).
- */
-export type SupplierCapabilities = { localWrites: boolean; twoStepBooking: boolean; modifications: boolean };
+export type { SupplierCapabilities };
 
 /** A stored supplier as a kind's factory gets it: its settings parsed by the kind's schema, its credentials opened. */
 export type StoredSupplier<S, C> = { code: string; name: string; settings: S; credentials: C | null };

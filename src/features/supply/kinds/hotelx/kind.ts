@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../../../platform/http/api-error";
 import { currencyCode } from "../../../../platform/http/fields";
 import { checkEndpointUrl } from "../../../../platform/http/public-https-url";
-import { HOTELX_CURRENCY, hotelxSupplier } from "../../hotelx/hotelx-supplier";
+import { HOTELX_CURRENCY, hotelxCapabilities, hotelxSupplier } from "../../hotelx/hotelx-supplier";
 import { MAX_SUPPLIER_TIMEOUT_MS } from "../../supplier-deadline";
 import type { SupplierKind } from "../kind";
 
@@ -39,7 +39,7 @@ export const hotelxKind: SupplierKind<HotelxSettings, z.infer<typeof credentials
     if (!verdict.ok) throw new ApiError("invalid_upstream_url", verdict.reason);
     return { ...value, url: verdict.url };
   },
-  capabilities: (value) => ({ localWrites: false, twoStepBooking: value.twoStepBooking, modifications: false }),
+  capabilities: (value) => hotelxCapabilities(value.twoStepBooking),
   create(env, db, stored) {
     if (!stored.credentials) throw new Error(`supplier ${stored.code} has no credentials`);
     return hotelxSupplier(env, db, stored.code, {
