@@ -302,6 +302,23 @@ describe("GET and DELETE /api/operator/suppliers/{code}/hotel-map", () => {
   });
 });
 
+describe("a supplier erased takes its maps", () => {
+  it("DELETE /api/operator/suppliers/{code} of a supplier without bookings erases its hotel, room and board maps", async () => {
+    await addSupplier("erased");
+    await put(`${base("erased")}/hotel-map`, [{ supplierHotelCode: "E1", accommodationCode: US(1) }]);
+    const [room] = await roomsOf(US(1));
+    await put(`${base("erased")}/room-map`, [{ supplierHotelCode: "E1", supplierRoomCode: "DBL", roomCode: room }]);
+    await put(`${base("erased")}/board-map`, { SA: "RO" });
+    const erased = await call("DELETE", base("erased"), undefined, OPERATOR);
+    expect(erased.status).toBe(200);
+    // A new supplier of the same code starts with no maps.
+    await addSupplier("erased");
+    expect((await get(`${base("erased")}/hotel-map`)).json.data.rows).toEqual([]);
+    expect((await get(`${base("erased")}/room-map`)).json.data.rows).toEqual([]);
+    expect((await get(`${base("erased")}/board-map`)).json.data).toEqual({});
+  });
+});
+
 describe("board and room maps", () => {
   it("replaces the whole board map and reads it back; only Edgestay's boards are targets", async () => {
     expect((await get(`${base("rooms")}/board-map`)).json.data).toEqual({});
