@@ -47,7 +47,7 @@ export const rowUploadGate = (): MiddlewareHandler<AppEnv> =>
   };
 
 /** One row as sent: its number (from 1, in upload order) and its JSON value, or `undefined` for a line that is not JSON. */
-export type UploadedRow = { row: number; value: unknown };
+export type UploadEntry = { row: number; value: unknown };
 
 /** The body's chunks as text, throwing 413 past MAX_UPLOAD_BYTES (the rest is never read). */
 async function* textChunks(body: ReadableStream<Uint8Array> | null) {
@@ -84,9 +84,9 @@ const parsedLine = (line: string): unknown => {
  * value is `undefined`, for the caller to reject by number); a JSON array is read up to the byte
  * limit, then parsed whole. Either way at most MAX_UPLOAD_ROWS rows, else 413. An empty body is no rows.
  */
-export const readUploadRows = async (request: Request): Promise<UploadedRow[]> => {
+export const readUploadRows = async (request: Request): Promise<UploadEntry[]> => {
   const format = formatOf(request.headers.get("content-type") ?? undefined);
-  const rows: UploadedRow[] = [];
+  const rows: UploadEntry[] = [];
   if (format === "ndjson") {
     // The line being read, in pieces: each chunk is searched once, so a long line costs linear time.
     let pieces: string[] = [];

@@ -4,7 +4,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../../platform/db/client";
 import { isUniqueViolation } from "../../../platform/db/constraint";
 import { ApiError } from "../../../platform/http/api-error";
-import type { UploadedRow } from "../../../platform/http/row-upload";
+import type { UploadEntry } from "../../../platform/http/row-upload";
 import { accommodationsByCodes } from "../accommodations";
 import { supplierHotelMap, supplierRoomMap } from "../tables";
 import { requireSupplier } from "./supplier-check";
@@ -71,7 +71,7 @@ const concurrentChange = () =>
 export const importHotelMap = async (
   db: Db,
   supplierCode: string,
-  upload: () => Promise<UploadedRow[]>,
+  upload: () => Promise<UploadEntry[]>,
 ): Promise<ImportAnswer> => {
   await requireSupplier(db, supplierCode);
   // Read only once the supplier is known: an upload to no supplier is not read at all.

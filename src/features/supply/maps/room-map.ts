@@ -4,7 +4,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../../platform/db/client";
 import { isForeignKeyViolation } from "../../../platform/db/constraint";
 import { ApiError } from "../../../platform/http/api-error";
-import type { UploadedRow } from "../../../platform/http/row-upload";
+import type { UploadEntry } from "../../../platform/http/row-upload";
 import { catalogueFor } from "../catalogue";
 import { supplierHotelMap, supplierRoomMap } from "../tables";
 import { DEFAULT_PAGE, invalidCursor, jsonList, knownAccommodations } from "./hotel-map";
@@ -72,7 +72,7 @@ const roomsOf = async (db: Db, supplierCode: string, hotelCodes: string[]) => {
 export const importRoomMap = async (
   db: Db,
   supplierCode: string,
-  upload: () => Promise<UploadedRow[]>,
+  upload: () => Promise<UploadEntry[]>,
 ): Promise<ImportAnswer> => {
   await requireSupplier(db, supplierCode);
   // Read only once the supplier is known: an upload to no supplier is not read at all.

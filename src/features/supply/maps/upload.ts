@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { UploadedRow } from "../../../platform/http/row-upload";
+import type { UploadEntry } from "../../../platform/http/row-upload";
 
 /** Why a row of a map import was not applied (the rest of the upload is). */
 export const REJECTION_REASONS = [
@@ -32,7 +32,7 @@ export type Numbered<T> = T & { row: number };
  * `duplicate_in_upload` (the earlier one is applied: an upload reads top to bottom).
  */
 export const readRows = <T extends Record<string, unknown>>(
-  uploaded: UploadedRow[],
+  uploaded: UploadEntry[],
   schema: z.ZodType<T>,
   keys: Array<{ name: string; of: (row: T) => string }>,
   rejected: Rejection[],
