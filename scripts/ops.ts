@@ -44,6 +44,13 @@ Inventory (embedded supplier)
   inventory rate-plan CODE PLAN --body JSON   e.g. '{"from":"2027-03-10","to":"2027-03-12","price":null}'
   inventory fees CODE --body JSON             the accommodation's taxes and fees
 
+Supplier maps (a supplier's own codes as Edgestay's)
+  suppliers hotel-map CODE FILE            upsert {supplierHotelCode, accommodationCode} rows from FILE, a JSON
+                                           array or NDJSON; sent 50,000 rows a call; prints what it did, every
+                                           rejected row with its number in FILE and the reason
+  suppliers room-map CODE FILE             the same for {supplierHotelCode, supplierRoomCode, roomCode} rows
+  suppliers board-map CODE [--body JSON]   print the board map, or replace it, e.g. '{"SA":"RO","AD":"BB"}'
+
 Data subjects
   data-subjects erase --email EMAIL        erase one person's personal data (radar, chat, chat bookings)
 
@@ -148,6 +155,9 @@ const COMMAND_OPTIONS: Record<string, readonly Option[]> = {
   "inventory room": ["body"],
   "inventory rate-plan": ["body"],
   "inventory fees": ["body"],
+  "suppliers hotel-map": [],
+  "suppliers room-map": [],
+  "suppliers board-map": ["body"],
   "data-subjects erase": ["email"],
   "login-failures purge": ["email"],
 };
@@ -233,7 +243,8 @@ const connectionFields = (values: Values) => {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 };
 
-type Request = { method: string; path: string; body?: unknown; auth?: boolean };
+/** `ndjson`: a body sent as it is, `application/x-ndjson` (a map upload), in place of `body`. */
+type Request = { method: string; path: string; body?: unknown; ndjson?: string; auth?: boolean };
 
 /** Maps a command line to one HTTP request. */
 const requestFor = (positionals: string[], values: Values): Request => {
@@ -325,6 +336,11 @@ const requestFor = (positionals: string[], values: Values): Request => {
       const [code] = args(positionals, "an accommodation CODE");
       return { method: "PUT", path: `/api/inventory/${code}/fees`, body: jsonBody(values) };
     }
+    case "suppliers board-map": {
+      const [code] = args(positionals, "a supplier CODE");
+      const path = `/api/operator/suppliers/${code}/board-map`;
+      return values.body === undefined ? { method: "GET", path } : { method: "PUT", path, body: jsonBody(values) };
+    }
     case "data-subjects erase":
       args(positionals);
       return {
@@ -349,14 +365,15 @@ const send = async (baseUrl: string, token: string | undefined, request: Request
     if (!token) throw new UsageError("an operator token is required: --token or EDGESTAY_OPERATOR_TOKEN");
     headers.authorization = `Bearer ${token}`;
   }
-  if (request.body !== undefined) headers["content-type"] = "application/json";
+  if (request.ndjson !== undefined) headers["content-type"] = "application/x-ndjson";
+  else if (request.body !== undefined) headers["content-type"] = "application/json";
   const url = `${baseUrl.replace(/\/+$/, "")}${request.path}`;
   let response: Response;
   try {
     response = await fetch(url, {
       method: request.method,
       headers,
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      body: request.ndjson ?? (request.body === undefined ? undefined : JSON.stringify(request.body)),
     });
   } catch (err) {
     throw new ApiFailure(
@@ -377,6 +394,50 @@ const send = async (baseUrl: string, token: string | undefined, request: Request
   }
   if (!body) throw new ApiFailure(`${response.status} but the response is not JSON`);
   return body.data;
+};
+
+/** The map uploads (suppliers hotel-map and room-map): the file's rows are sent in calls of this many, the route's limit. */
+const MAP_UPLOADS: Record<string, string> = { "suppliers hotel-map": "hotel-map", "suppliers room-map": "room-map" };
+const UPLOAD_ROWS = 50_000;
+type MapAnswer = { inserted: number; updated: number; unchanged: number; rejected: Array<{ row: number }> };
+
+/** A map file's rows, each as one NDJSON line: a JSON array, or NDJSON (blank lines are not rows, as the API counts them). */
+const mapFileRows = (path: string): string[] => {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new UsageError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  if (!text.trimStart().startsWith("[")) return text.split("\n").filter((line) => line.trim() !== "");
+  let rows: unknown;
+  try {
+    rows = JSON.parse(text);
+  } catch {
+    rows = null;
+  }
+  if (!Array.isArray(rows)) throw new UsageError(`${path} is neither a JSON array nor NDJSON`);
+  return rows.map((row) => JSON.stringify(row));
+};
+
+/** Uploads a map file in calls of UPLOAD_ROWS rows: one answer, each rejected row numbered as in the file. */
+const importMapFile = async (baseUrl: string, token: string | undefined, positionals: string[], map: string) => {
+  const [code, file] = args(positionals, "a supplier CODE", "a FILE");
+  const lines = mapFileRows(decodeURIComponent(file!));
+  const total: MapAnswer = { inserted: 0, updated: 0, unchanged: 0, rejected: [] };
+  for (let start = 0; start === 0 || start < lines.length; start += UPLOAD_ROWS) {
+    const ndjson = lines.slice(start, start + UPLOAD_ROWS).join("\n");
+    const answer = (await send(baseUrl, token, {
+      method: "PUT",
+      path: `/api/operator/suppliers/${code}/${map}`,
+      ndjson,
+    })) as MapAnswer;
+    total.inserted += answer.inserted;
+    total.updated += answer.updated;
+    total.unchanged += answer.unchanged;
+    total.rejected.push(...answer.rejected.map((rejection) => ({ ...rejection, row: rejection.row + start })));
+  }
+  return total;
 };
 
 export const runOps = async (argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> => {
@@ -405,12 +466,12 @@ export const runOps = async (argv: string[], env: NodeJS.ProcessEnv = process.en
       if (foreign.length > 0)
         throw new UsageError(`${foreign.map((o) => `--${o}`).join(", ")} is not an option of "${command}"`);
     }
-    const request = requestFor(positionals, values);
-    const data = await send(
-      values.url ?? (env.EDGESTAY_URL || `http://127.0.0.1:${env.PORT || "8787"}`),
-      values.token ?? env.EDGESTAY_OPERATOR_TOKEN,
-      request,
-    );
+    const baseUrl = values.url ?? (env.EDGESTAY_URL || `http://127.0.0.1:${env.PORT || "8787"}`);
+    const token = values.token ?? env.EDGESTAY_OPERATOR_TOKEN;
+    const mapUpload = MAP_UPLOADS[command];
+    const data = mapUpload
+      ? await importMapFile(baseUrl, token, positionals, mapUpload)
+      : await send(baseUrl, token, requestFor(positionals, values));
     process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
     if (positionals[0] === "partners" && positionals[1] === "create") {
       process.stderr.write("Store apiKey.apiKey and collectorKey now: they are not shown again.\n");

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { build } from "esbuild";
 import { promisify } from "node:util";
@@ -259,6 +260,37 @@ describe("operator CLI against a running Worker", () => {
     const erased = await ops(["data-subjects", "erase", "--email", "nobody@e2e.test"]);
     expect(erased.code, erased.stderr).toBe(0);
     expect(erased.data).toEqual({ erased: { radarChecks: 0, chatSessions: 0, bookings: 0 } });
+  });
+
+  it("uploads a supplier's map files (JSON array or NDJSON) and sets its board map", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "edgestay-maps-"));
+    const ndjson = join(dir, "hotels.ndjson");
+    writeFileSync(ndjson, '{"supplierHotelCode":"E-1","accommodationCode":"US000001"}\n\n{oops\n');
+    // No demo accommodations in this Worker: every well-formed row is rejected as unknown, by its number.
+    const hotels = await ops(["suppliers", "hotel-map", "embedded", ndjson]);
+    expect(hotels.code, hotels.stderr).toBe(0);
+    expect(hotels.data).toEqual({
+      inserted: 0,
+      updated: 0,
+      unchanged: 0,
+      rejected: [
+        { row: 1, reason: "unknown_accommodation", message: "No accommodation US000001" },
+        { row: 2, reason: "invalid_row", message: "not JSON" },
+      ],
+    });
+    const array = join(dir, "rooms.json");
+    writeFileSync(array, JSON.stringify([{ supplierHotelCode: "E-1", supplierRoomCode: "DBL", roomCode: "STD" }]));
+    const rooms = await ops(["suppliers", "room-map", "embedded", array]);
+    expect(rooms.data.rejected).toEqual([
+      { row: 1, reason: "hotel_not_mapped", message: "Supplier hotel E-1 is not in this supplier's hotel map" },
+    ]);
+    const boards = await ops(["suppliers", "board-map", "embedded", "--body", '{"SA":"RO","AD":"BB"}']);
+    expect(boards.code, boards.stderr).toBe(0);
+    expect((await ops(["suppliers", "board-map", "embedded"])).data).toEqual({ AD: "BB", SA: "RO" });
+    expect((await ops(["suppliers", "hotel-map", "nobody", array])).stderr).toMatch(
+      /^ops: 404 Supplier nobody not found/,
+    );
+    expect((await ops(["suppliers", "hotel-map", "embedded", join(dir, "missing.json")])).code).toBe(2);
   });
 
   it("refuses a flag its command does not take, says its version, and finds the server by PORT", async () => {

@@ -72,7 +72,7 @@ export const relaySupplier = (d1: D1Database, name = "relay", mode: RelayMode = 
     currency: inventory.currency,
     remote: true,
     // Books in one step only: a hold asked of it is refused before it is asked anything.
-    holds: false,
+    capabilities: { localWrites: false, twoStepBooking: false, modifications: false },
     mode,
     held,
     bookRequests,

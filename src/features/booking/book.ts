@@ -328,7 +328,7 @@ const bookStoredQuote = async (
   const supplier = await connectionSupplier(deps, connection, product.name);
   // The supplier that quoted no longer serves this connection: the quote cannot be booked.
   if (!supplier) throw QUOTE_INVALID();
-  if (criteria.hold && !supplier.holds) throw HOLD_NOT_SUPPORTED();
+  if (criteria.hold && !supplier.capabilities.twoStepBooking) throw HOLD_NOT_SUPPORTED();
   // Our reference is the supplier's client reference: a booking whose answer is lost can be found by it.
   const reference = newBookingReference();
   const options = criteria.supply ?? {};

@@ -80,3 +80,7 @@ export const eraseChatBookingHolders = async (db: Db, chatSessionIds: string[]):
     .run();
   return meta.changes ?? 0;
 };
+
+/** Whether any booking names a supplier (such a supplier is deactivated, never erased, so they still cancel). */
+export const supplierHasBookings = async (db: Db, supplierCode: string): Promise<boolean> =>
+  (await db.select({ one: sql`1` }).from(bookings).where(eq(bookings.supplier, supplierCode)).limit(1)).length > 0;

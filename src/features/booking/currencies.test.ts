@@ -297,6 +297,44 @@ describe("quote and book in the searched currency", () => {
   });
 });
 
+describe("a connection's selling currency (issue 39)", () => {
+  it("is every answer's currency unless the request names another: set on create, changed by PATCH, shown on reads", async () => {
+    const created = await call(
+      "POST",
+      "/api/connections",
+      {
+        partnerId: "demo",
+        apiType: "cug",
+        connectionType: "direct",
+        rateLimit: 600,
+        rateLimitWindowMs: 60_000,
+        netMarkups: 0,
+        currentInUse: true,
+        currency: "eur",
+      },
+      OPERATOR,
+    );
+    expect(created.status, created.text).toBe(201);
+    expect(created.json.data.currency).toBe("EUR");
+    const access = { access: { code: created.json.data.code } };
+    const currencyOf = async (currency: string | undefined) =>
+      (await searchIn(currency, "US000001", inDays(40), access)).json.data.accommodations[0].options[0].rate.currency;
+    expect(await currencyOf(undefined)).toBe("EUR");
+    expect(await currencyOf("USD")).toBe("USD");
+
+    const patched = await call("PATCH", `/api/connections/${created.json.data.id}`, { currency: "gbp" }, OPERATOR);
+    expect(patched.json.data.currency).toBe("GBP");
+    expect(await currencyOf(undefined)).toBe("GBP");
+    expect((await call("PATCH", `/api/connections/${created.json.data.id}`, { currency: "euro" }, OPERATOR)).status).toBe(
+      400,
+    );
+    // Connections created without one sell in USD, as before.
+    const demo = await call("GET", "/api/connections?partnerId=demo&size=100", undefined, OPERATOR);
+    expect(demo.json.data.items.find((c: any) => c.code === DEMO_CODE).currency).toBe("USD");
+    await call("PUT", `/api/connections/${created.json.data.id}/disable`, undefined, OPERATOR);
+  });
+});
+
 describe("no option at a price that cannot be charged (issue 25)", () => {
   /** Writes a rate around the operator route, as a hand-edited or older table could hold it. */
   const storeRate = (currency: string, perBase: number) =>

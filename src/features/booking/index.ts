@@ -2,7 +2,7 @@ export { bookPricedQuote, findBookingByPartnerReference } from "./book";
 export { bookedRate } from "./booked-rate";
 export { BOOKING_TIMERS_QUEUE, runBookingTimers } from "./booking-timers";
 export type { BookingTimer } from "./booking-timers";
-export { bookingByReference, eraseChatBookingHolders, partnerBooking } from "./bookings";
+export { bookingByReference, eraseChatBookingHolders, partnerBooking, supplierHasBookings } from "./bookings";
 export { cancelBooking } from "./cancel";
 export { previewCancellation } from "./cancellation-preview";
 export { bookingDeps } from "./deps";

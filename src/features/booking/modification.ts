@@ -248,7 +248,7 @@ const planModification = async (
   now: number,
 ): Promise<ModificationPlan> => {
   const supplier = await supplierOfBooking(deps, booking.supplier);
-  if (!hasLocalWrites(supplier))
+  if (!supplier.capabilities.modifications || !hasLocalWrites(supplier))
     throw new ApiError(
       "modification_not_supported",
       "This booking's supplier does not take changes: cancel it and book the new stay (nothing was changed)",

@@ -356,7 +356,8 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
 ) => {
   const stay = stayFrom(query.checkIn, query.checkOut, query.occupancies, now);
   const occupancyRefIds = occupancyRefIdsOf(query.occupancies);
-  const currency = query.currency;
+  // Every answer is in the connection's selling currency unless the request names another (issue 39).
+  const currency = query.currency ?? connection.currency;
   const suppliers = await suppliersFor(deps, connection);
   // Rates are read only for a search in another currency than a supplier's.
   const table = suppliers.some((s) => needsExchangeRates(s, currency)) ? await readExchangeTable(deps.db) : null;

@@ -8,7 +8,20 @@ export {
   replaceExchangeRates,
 } from "./exchange-rates";
 export type { ExchangeTable } from "./exchange-rates";
-export { connectionOfHotelxSupplier, hotelxSupplier } from "./hotelx/hotelx-supplier";
+export {
+  createSupplier,
+  deleteSupplier,
+  getSupplier,
+  listSuppliers,
+  sellSuppliers,
+  suppliersByCodes,
+  updateSupplier,
+} from "./suppliers";
+export type { DirectorySupplier, SupplierInput, SupplierKeys, SupplierView } from "./suppliers";
+export { registerSupplierKind, supplierKind, supplierKinds } from "./kinds/registry";
+export type { StoredSupplier, SupplierCapabilities, SupplierEnv, SupplierKind } from "./kinds/kind";
+export { getUpstream, removeUpstream, setUpstream } from "./upstreams";
+export type { UpstreamInput, UpstreamView } from "./upstreams";
 export { INVENTORY_SUPPLIER, hasLocalWrites, inventorySupplier } from "./inventory-supplier";
 export type { AllotmentWrite, HoldTaker } from "./allotment";
 export { pastNightHolds } from "./allotment";
@@ -25,6 +38,10 @@ export {
 } from "./rate-rules";
 export type { RateAccess, RateRule, SalesChannel, Visibility } from "./rate-rules";
 export { supplyRoutes } from "./routes";
+export { supplierMapRoutes } from "./maps/routes";
+export { supplierMapsOf } from "./maps/map-reads";
+export type { SupplierMap } from "./maps/map-reads";
+export type { MappedBoard } from "./maps/board-map";
 export { convertCharge, convertDueAtProperty, convertPolicy, convertRate, itemizedRate, sumRates } from "./rate-lines";
 export type { AmountConversion, RateTotals } from "./rate-lines";
 export {

@@ -37,6 +37,7 @@ import {
   type Stay,
   type Supplier,
   type SupplierBooking,
+  type SupplierCapabilities,
   type SupplyAccommodation,
   MIXED_PRODUCT_SEPARATOR,
   SupplierRefusal,
@@ -506,10 +507,19 @@ export type LocalWrites = {
   unholdWrites(stay: BookedStay, partnerId: string, guard: SQL, roomCodes?: readonly string[]): AllotmentWrite[];
 };
 
+/** Whether a supplier's rooms are taken in our own D1 batch (its `localWrites` capability), with the writes that do it. */
 export const hasLocalWrites = (supplier: Supplier): supplier is Supplier & { localWrites: LocalWrites } =>
-  typeof (supplier as { localWrites?: unknown }).localWrites === "object";
+  supplier.capabilities.localWrites && typeof (supplier as { localWrites?: unknown }).localWrites === "object";
 
-export const INVENTORY_SUPPLIER = "inventory";
+/** The embedded inventory does everything: its writes are ours. */
+export const EMBEDDED_CAPABILITIES: SupplierCapabilities = {
+  localWrites: true,
+  twoStepBooking: true,
+  modifications: true,
+};
+
+/** The built-in supplier's code (bookings made before issue 39 name it `inventory`: migrated). */
+export const INVENTORY_SUPPLIER = "embedded";
 
 /** The embedded default supply: derived room types and rate plans over sparse per-night rows in D1. */
 export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites } => {
@@ -570,7 +580,7 @@ export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites
     currency: CURRENCY,
     remote: false,
     // A hold is a booking row with status held: the rooms are taken in the same batch as any booking.
-    holds: true,
+    capabilities: EMBEDDED_CAPABILITIES,
 
     async search(wanted, stay, now, terms, call) {
       const { accommodations, rooms, plans, fees } = await searchRead(db, sqlSelectionOf(wanted), stay);

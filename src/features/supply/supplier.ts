@@ -250,6 +250,15 @@ export type BookingLookup =
   | { status: "not_found" }
   | { status: "cancelled" };
 
+/**
+ * What a supplier can do, which booking asks instead of its kind (declared by its kind in the
+ * registry, kinds/): `localWrites` (its rooms are taken in our own D1 batch: the embedded
+ * inventory), `twoStepBooking` (holds are sold: a booking asked with `hold` is taken and answered
+ * `held`, then confirmed by `commit` or given back by `cancel`; the embedded inventory keeps holds
+ * itself), `modifications` (a booking's stay can be changed).
+ */
+export type SupplierCapabilities = { localWrites: boolean; twoStepBooking: boolean; modifications: boolean };
+
 export interface Supplier {
   readonly name: string;
   /** The currency its net prices are in (the hotel's currency); `SellingTerms.exchange` converts from it. */
@@ -258,11 +267,7 @@ export interface Supplier {
   readonly remote: boolean;
   /** A remote supplier's deadline when the caller gives none (DEFAULT_SUPPLIER_TIMEOUT_MS when absent). */
   readonly defaultTimeoutMs?: number;
-  /**
-   * Books in two steps: a booking asked with `hold` is taken and answered `held`, then confirmed by
-   * `commit` or given back by `cancel`. The embedded inventory keeps holds itself (no commit call).
-   */
-  readonly holds: boolean;
+  readonly capabilities: SupplierCapabilities;
   /**
    * Every selected accommodation of our content (with offers or not: the search tells a hotel without
    * availability from an unknown code) and the offers by code; accommodations without offers have no entry.
