@@ -27,26 +27,11 @@ import {
   type DemoAccommodation,
   generateAccommodations,
 } from "../../test/support/accommodations";
+import { LABELLED_SET_ACCOMMODATIONS, type LabelledHotel } from "../../test/support/hotel-matching";
 
-/** The demo content the set is labelled against: `npm start`'s default count. */
-export const LABELLED_SET_ACCOMMODATIONS = 2_000;
 const MATCHES = 800;
 const ABSENT_DECOYS = 200;
 const ABSENT = 160;
-
-export type LabelledHotel = {
-  supplierHotelCode: string;
-  name: string;
-  latitude: number;
-  longitude: number;
-  address?: string;
-  postalCode?: string;
-  city?: string;
-  countryCode?: string;
-  /** The accommodation this hotel is, or null when we do not have it. */
-  expected: string | null;
-  kind: "match" | "decoy" | "absent";
-};
 
 const random = seededRandom("hotel-matching-labelled-set-v1");
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
