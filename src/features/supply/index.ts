@@ -25,6 +25,7 @@ export {
 } from "./rate-rules";
 export type { RateAccess, RateRule, SalesChannel, Visibility } from "./rate-rules";
 export { supplyRoutes } from "./routes";
+export { hotelMatchingRoutes } from "./hotel-matching/routes";
 export { convertCharge, convertDueAtProperty, convertPolicy, convertRate, itemizedRate, sumRates } from "./rate-lines";
 export type { AmountConversion, RateTotals } from "./rate-lines";
 export {

@@ -34,6 +34,8 @@ type Described = {
    * which objects are strict, since a Hotel-X client sends its whole variables).
    */
   unknownFields?: "refused" | "hotelx";
+  /** A larger body limit than every other route's MAX_BODY_BYTES, for a route that takes a whole list in one call. */
+  maxBodyBytes?: number;
 };
 
 const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;
@@ -119,9 +121,9 @@ export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> &
 ) => {
   if (!CAMEL_CASE.test(config.operationId)) throw new Error(`operationId must be camelCase: ${config.operationId}`);
   if (config.tags.length === 0) throw new Error(`${config.operationId} needs a tag`);
-  const { errors, errorShape = coreErrorShape, unknownFields = "refused", ...route } = config;
+  const { errors, errorShape = coreErrorShape, unknownFields = "refused", maxBodyBytes, ...route } = config;
   const middleware = BODY_METHODS.has(config.method)
-    ? [jsonBody(), ...[config.middleware ?? []].flat()]
+    ? [jsonBody(maxBodyBytes), ...[config.middleware ?? []].flat()]
     : config.middleware;
   // Every response that touched D1 carries its bookmark; a route a replica may answer takes one (withDb).
   const replicaRead = [config.middleware ?? []].flat().includes(replicaReadsAllowed);
