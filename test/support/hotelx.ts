@@ -25,7 +25,7 @@ export const sandboxAccess = (url = "https://hotelx-sandbox.test/graphql", clien
 
 /** The upstream URL the demo connection 1002 (`con_demo_hotelx`) is configured with. */
 export const demoUpstreamUrl = async () =>
-  (await env.DB.prepare("SELECT url FROM connection_upstreams WHERE connection_id = 'con_demo_hotelx'").first<string>(
+  (await env.DB.prepare("SELECT settings ->> 'url' AS url FROM suppliers WHERE code = 'hotelx-1002'").first<string>(
     "url",
   ))!;
 

@@ -8,7 +8,7 @@ import { accommodations } from "../../src/features/content/tables";
 import { connections } from "../../src/features/connections/tables";
 import { DEMO_ACCOUNTS, DEMO_SAVED_CARD, DEMO_UPSTREAM_CONNECTION } from "./accounts";
 import { paymentMethods } from "../../src/features/payments/tables";
-import { setUpstream } from "../../src/features/connections/upstreams";
+import { setUpstream } from "../../src/features/supply/upstreams";
 import type { DemoAccommodation } from "./accommodations";
 import { hotelFor, inventoryCodes, SANDBOX_CITIES } from "../../sandbox/hotelx/src/inventory";
 
@@ -71,7 +71,7 @@ export const seedDemoAccounts = async (d1: D1Database) => {
 /**
  * Connection 1002 of the demo partner (b2b, tgx, in use), pointed at the sandbox Hotel-X supplier
  * at `url`. Safe to run again: the connection is kept, and its upstream is set again every time,
- * through the operator route's own code (PUT /api/connections/{id}/upstream), so a start on another
+ * through the operator route's own code (PUT /api/connections/{id}/upstream, an alias over suppliers: supplier `hotelx-1002`), so a start on another
  * sandbox port (or with another UPSTREAM_CREDENTIALS_KEY) repoints it, whatever the state folder held.
  */
 export const seedDemoUpstream = async (

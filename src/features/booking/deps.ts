@@ -2,8 +2,14 @@ import { signingKeys } from "../../platform/config/secrets";
 import type { Keyring } from "../../platform/crypto/keyring";
 import { database, type Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
-import { upstreamFor, type CoreConnection } from "../connections";
-import { connectionOfHotelxSupplier, hotelxSupplier, inventorySupplier, type Supplier } from "../supply";
+import type { CoreConnection } from "../connections";
+import {
+  INVENTORY_SUPPLIER,
+  inventorySupplier,
+  suppliersByCodes,
+  type DirectorySupplier,
+  type Supplier,
+} from "../supply";
 import type { WebhookMessage } from "../webhooks";
 import type { BookingTimer } from "./booking-timers";
 /** The bindings the booking services use; chat builds the same from its own env. */
@@ -38,35 +44,43 @@ export type SupplyDirectory = {
   named(name: string): Promise<Supplier | null>;
 };
 
+/** Names of suppliers before issue 39, as quotes and option ids made then still carry them. */
+const LEGACY_INVENTORY = "inventory";
+const legacyUpstreamName = (connection: CoreConnection) => `hotelx-${connection.id}`;
+
 /**
- * Every connection type (`direct`, `tgx`, `metasearch`) sells the embedded inventory unless the
- * operator pointed it at an upstream (connection_upstreams): then it sells the upstream's, or both
- * with `withEmbedded` (embedded first, so its order leads a merged search). The type decides the
- * request shape and what may be done (metasearch cannot book).
+ * The code a supplier name of a quote or option id stands for on a connection: `inventory` was the
+ * embedded one, `hotelx-<connection id>` the connection's upstream, migrated to `hotelx-<connection code>`.
+ */
+export const currentSupplierCode = (connection: CoreConnection, name: string): string =>
+  name === LEGACY_INVENTORY
+    ? INVENTORY_SUPPLIER
+    : name === legacyUpstreamName(connection)
+      ? `hotelx-${connection.code}`
+      : name;
+
+/**
+ * Every connection type (`direct`, `tgx`, `metasearch`) sells the suppliers the operator set
+ * (connection_suppliers, read with the connection; the embedded inventory when none), built by
+ * their kinds (supply's registry) in one D1 read, in the connection's order of preference. The
+ * type decides the request shape and what may be done (metasearch cannot book).
  */
 export const supplyDirectory = (
   env: Pick<Env, "UPSTREAM_CIRCUIT" | "UPSTREAM_CREDENTIALS_KEY">,
   db: Db,
 ): SupplyDirectory => {
-  const inventory = inventorySupplier(db);
-  const upstreamOf = async (connectionId: string): Promise<{ supplier: Supplier; withEmbedded: boolean } | null> => {
-    const upstream = await upstreamFor(db, env.UPSTREAM_CREDENTIALS_KEY, connectionId);
-    return upstream
-      ? { supplier: hotelxSupplier(env, db, connectionId, upstream), withEmbedded: upstream.withEmbedded }
-      : null;
-  };
+  const inventory: DirectorySupplier = Object.assign(inventorySupplier(db), {
+    capabilities: { localWrites: true, twoStepBooking: true, modifications: true },
+  });
   return {
     async forConnection(connection) {
-      // Read with the connection: an embedded-only connection costs no extra round trip.
-      if (!connection.hasUpstream) return [inventory];
-      const upstream = await upstreamOf(connection.id);
-      if (!upstream) return [inventory];
-      return upstream.withEmbedded ? [inventory, upstream.supplier] : [upstream.supplier];
+      // An embedded-only connection costs no extra round trip.
+      if (connection.suppliers.length === 1 && connection.suppliers[0] === INVENTORY_SUPPLIER) return [inventory];
+      return suppliersByCodes(env, db, env.UPSTREAM_CREDENTIALS_KEY, connection.suppliers);
     },
     async named(name) {
-      if (name === inventory.name) return inventory;
-      const connectionId = connectionOfHotelxSupplier(name);
-      return connectionId ? ((await upstreamOf(connectionId))?.supplier ?? null) : null;
+      if (name === INVENTORY_SUPPLIER || name === LEGACY_INVENTORY) return inventory;
+      return (await suppliersByCodes(env, db, env.UPSTREAM_CREDENTIALS_KEY, [name]))[0] ?? null;
     },
   };
 };
@@ -98,7 +112,10 @@ export const connectionSupplier = async (
   deps: BookingDeps,
   connection: CoreConnection,
   name: string,
-): Promise<Supplier | null> => (await suppliersFor(deps, connection)).find((s) => s.name === name) ?? null;
+): Promise<Supplier | null> => {
+  const code = currentSupplierCode(connection, name);
+  return (await suppliersFor(deps, connection)).find((s) => s.name === code) ?? null;
+};
 
 export const SANDBOX_SCENARIOS = ["price_changed", "room_unavailable", "booking_failed"] as const;
 export type SandboxScenario = (typeof SANDBOX_SCENARIOS)[number];

@@ -1352,7 +1352,8 @@ describe("cancel-atomic", () => {
         rateLimit: 600,
         rateLimitWindowMs: 60_000,
         netMarkups: 0,
-        hasUpstream: false,
+        currency: "USD",
+        suppliers: ["embedded"],
       };
       const request = bookOrderOf(bookBody(q, "mid-book-delete") as BookRequest);
       const failure = await bookQuote(bookingDeps(env), gone, request, {

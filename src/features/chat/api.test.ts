@@ -21,7 +21,6 @@ import { SESSION_RETENTION_MS, type ChatSession } from "./chat-session";
 import { seedSandboxHotels } from "../../../test/support/seed";
 import { bookingByClientReference, cancel } from "../supply/hotelx/client";
 import { settlePendingBookingsTask } from "../booking/settle-pending";
-import { hotelxSupplierName } from "../supply/hotelx/hotelx-supplier";
 import { inDays } from "../../../test/support/clock";
 import { demoUpstreamUrl, sandboxAccess } from "../../../test/support/hotelx";
 import { OPERATOR } from "../../../test/support/sessions";
@@ -850,7 +849,7 @@ describe("upstream", () => {
       const row = (await bookingOf(id))!;
       expect(row).toMatchObject({
         status: "success",
-        supplier: hotelxSupplierName("con_demo_hotelx"),
+        supplier: "hotelx-1002",
         accommodation_code: "HX003",
       });
       expect(await upstreamBooking("HX003", row.reference)).toMatchObject({ found: true, booking: { status: "OK" } });

@@ -3,16 +3,26 @@ import type { AppEnv } from "../../platform/app-env";
 import { apiKeyAuth } from "../../platform/auth/api-key";
 import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
-import { type Connection, connections, connectionUpstreams } from "./tables";
+import { type Connection, connectionSuppliers, connections } from "./tables";
+import { suppliersOf } from "./connection-suppliers";
 
 /**
- * A connection as the booking services use it, whoever reads it. `hasUpstream` is read in the same
- * statement, so a connection served by the embedded inventory alone costs no extra round trip.
+ * A connection as the booking services use it, whoever reads it. `suppliers` (the codes it sells,
+ * in order of preference) is read in the same statement, so a connection served by the embedded
+ * inventory alone costs no extra round trip.
  */
 export type CoreConnection = Pick<
   Connection,
-  "id" | "code" | "partnerId" | "apiType" | "connectionType" | "rateLimit" | "rateLimitWindowMs" | "netMarkups"
-> & { hasUpstream: boolean };
+  | "id"
+  | "code"
+  | "partnerId"
+  | "apiType"
+  | "connectionType"
+  | "rateLimit"
+  | "rateLimitWindowMs"
+  | "netMarkups"
+  | "currency"
+> & { suppliers: string[] };
 
 type ConnectionRecord = CoreConnection & { currentInUse: boolean };
 
@@ -26,10 +36,12 @@ const recordColumns = {
   rateLimitWindowMs: connections.rateLimitWindowMs,
   netMarkups: connections.netMarkups,
   currentInUse: connections.currentInUse,
-  hasUpstream:
-    sql<boolean>`EXISTS (SELECT 1 FROM ${connectionUpstreams} WHERE ${connectionUpstreams.connectionId} = ${connections.id})`.mapWith(
-      Boolean,
-    ),
+  currency: connections.currency,
+  suppliers: sql<
+    string[]
+  >`(SELECT json_group_array(${connectionSuppliers.supplierCode}) FROM (SELECT ${connectionSuppliers.supplierCode} FROM ${connectionSuppliers} WHERE ${connectionSuppliers.connectionId} = ${connections.id} ORDER BY ${connectionSuppliers.position}))`.mapWith(
+    suppliersOf,
+  ),
 };
 
 const recordByCode = (db: Db, code: number) =>

@@ -16,9 +16,14 @@ export type ConnectionFields = {
   rateName?: string | null;
   notificationEmail?: string | null;
   currentInUse?: boolean;
+  /** The selling currency (ISO 4217): every answer is in it unless the request names another. */
+  currency?: string;
 };
 
 export type Page<T> = { items: T[]; pagination: { page: number; size: number; total: number; totalPages: number } };
+
+/** What a connection sells in when the operator names no currency. */
+export const DEFAULT_SELLING_CURRENCY = "USD";
 
 /** Codes start above the demo range's first block and grow by one. */
 const FIRST_CODE = 1001;
@@ -60,6 +65,7 @@ export const createConnection = async (db: Db, fields: ConnectionFields): Promis
           rateName: fields.rateName ?? null,
           notificationEmail: fields.notificationEmail ?? null,
           currentInUse: fields.currentInUse ?? false,
+          currency: fields.currency ?? DEFAULT_SELLING_CURRENCY,
         })
         .returning();
       return connectionView(row!);

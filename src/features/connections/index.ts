@@ -1,6 +1,7 @@
 export { chatConnection, coreAccess, coreConnection, readAccess, searchConnection } from "./access";
 export type { AccessEnv, ConnectionAccess, CoreConnection } from "./access";
 export {
+  DEFAULT_SELLING_CURRENCY,
   createConnection,
   deleteConnection,
   getConnection,
@@ -11,5 +12,10 @@ export {
 export type { Page } from "./connections";
 export { partnerConnectionRoutes } from "./routes";
 export { API_TYPES, CONNECTION_TYPES, connectionSchema } from "./schemas";
-export { getUpstream, removeUpstream, setUpstream, upstreamFor } from "./upstreams";
-export type { Upstream } from "./upstreams";
+export {
+  EMBEDDED_SUPPLIER,
+  connectionBasics,
+  connectionSupplierCodes,
+  connectionsSelling,
+  replaceConnectionSuppliers,
+} from "./connection-suppliers";

@@ -20,6 +20,7 @@ export const connectionView = (row: Connection): ConnectionView => ({
   netMarkups: row.netMarkups,
   currentInUse: row.currentInUse,
   notificationEmail: row.notificationEmail,
+  currency: row.currency,
   partnerId: row.partnerId,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,

@@ -18,6 +18,9 @@ export const connectionSchema = z
     netMarkups: z.number(),
     currentInUse: z.boolean(),
     notificationEmail: z.string().nullable(),
+    currency: z
+      .string()
+      .openapi({ description: "The selling currency: every answer is in it unless the request names another" }),
     partnerId: z.string(),
     createdAt: timestamp,
     updatedAt: timestamp,
@@ -34,6 +37,7 @@ export const connectionSchema = z
       netMarkups: 0.1,
       currentInUse: true,
       notificationEmail: "ops@demo.test",
+      currency: "USD",
       partnerId: "demo",
       createdAt: "2026-11-02T09:15:00.000Z",
       updatedAt: "2026-11-02T09:15:00.000Z",

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { partners, timestamps } from "../../platform/db/schema";
 
 export const connections = sqliteTable(
@@ -18,6 +18,8 @@ export const connections = sqliteTable(
     netMarkups: real("net_markups").notNull().default(0),
     currentInUse: integer("current_in_use", { mode: "boolean" }).notNull().default(false),
     notificationEmail: text("notification_email"),
+    // What every answer sells in unless the request names another currency (ISO 4217).
+    currency: text("currency").notNull().default("USD"),
     ...timestamps,
   },
   (t) => [
@@ -28,24 +30,25 @@ export const connections = sqliteTable(
 );
 
 /**
- * A connection served by an upstream supplier instead of (or, with `with_embedded`, beside) the
- * embedded inventory. `sealed_credentials` is AES-GCM under UPSTREAM_CREDENTIALS_KEY, bound to the
- * connection id (secret-box), with a fresh IV on every write; the plain key is never stored.
+ * The suppliers a connection sells (issue 39), in order of preference (`position`, from 0). No row
+ * at all: the embedded inventory alone, so an embedded-only connection is read without a join row.
+ * Here rather than in supply because the connection is read in the API key's batch (access.ts),
+ * and a room below supply cannot name supply's table: `supplier_code` has no foreign key, supply
+ * checks it on every write and refuses to delete a supplier a connection still sells.
  */
-export const connectionUpstreams = sqliteTable("connection_upstreams", {
-  connectionId: text("connection_id")
-    .primaryKey()
-    .references(() => connections.id, { onDelete: "cascade" }),
-  kind: text("kind", { enum: ["hotelx"] }).notNull(),
-  url: text("url").notNull(),
-  client: text("client").notNull(),
-  context: text("context").notNull(),
-  sealedCredentials: text("sealed_credentials").notNull(),
-  withEmbedded: integer("with_embedded", { mode: "boolean" }).notNull().default(false),
-  // The supplier behind the access books in two steps (Hotel-X settings.commitRequired, then commit): holds are sold.
-  twoStepBooking: integer("two_step_booking", { mode: "boolean" }).notNull().default(false),
-  createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
-  updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
-});
+export const connectionSuppliers = sqliteTable(
+  "connection_suppliers",
+  {
+    connectionId: text("connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    supplierCode: text("supplier_code").notNull(),
+    position: integer("position").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.connectionId, t.supplierCode] }),
+    index("connection_suppliers_supplier").on(t.supplierCode),
+  ],
+);
 
 export type Connection = typeof connections.$inferSelect;

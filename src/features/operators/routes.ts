@@ -9,11 +9,9 @@ import {
   listConnections,
   setConnectionInUse,
   updateConnection,
-  getUpstream,
-  removeUpstream,
-  setUpstream,
 } from "../connections";
 import { purgeLoginFailures } from "../partners";
+import { getUpstream, removeUpstream, setUpstream } from "../supply";
 import { radarSettingsRequestSchema, radarSettingsResponseSchema, setAllowedOrigins } from "../radar";
 import { eraseDataSubject } from "./data-subjects";
 import { isLocal } from "../../platform/environment";

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
-import { emailSchema, timestamp } from "../../platform/http/fields";
+import { currencyCode, emailSchema, timestamp } from "../../platform/http/fields";
 import { API_TYPES, CONNECTION_TYPES, connectionSchema } from "../connections";
 import { createdApiKeySchema, md5Schema, userProfileSchema } from "../partners";
 
@@ -22,6 +22,9 @@ export const createConnectionSchema = z
     rateName: z.string().trim().min(1).max(100).nullable().optional(),
     notificationEmail: emailSchema.nullable().optional(),
     currentInUse: z.boolean().optional(),
+    currency: currencyCode.optional().openapi({
+      description: "The selling currency: every answer is in it unless the request names another (default USD)",
+    }),
   })
   .openapi("CreateConnectionRequest", {
     example: {

@@ -8,7 +8,20 @@ export {
   replaceExchangeRates,
 } from "./exchange-rates";
 export type { ExchangeTable } from "./exchange-rates";
-export { connectionOfHotelxSupplier, hotelxSupplier } from "./hotelx/hotelx-supplier";
+export {
+  createSupplier,
+  deleteSupplier,
+  getSupplier,
+  listSuppliers,
+  sellSuppliers,
+  suppliersByCodes,
+  updateSupplier,
+} from "./suppliers";
+export type { DirectorySupplier, SupplierInput, SupplierKeys, SupplierView } from "./suppliers";
+export { registerSupplierKind, supplierKind, supplierKinds } from "./kinds/registry";
+export type { StoredSupplier, SupplierCapabilities, SupplierEnv, SupplierKind } from "./kinds/kind";
+export { getUpstream, removeUpstream, setUpstream } from "./upstreams";
+export type { UpstreamInput, UpstreamView } from "./upstreams";
 export { INVENTORY_SUPPLIER, hasLocalWrites, inventorySupplier } from "./inventory-supplier";
 export type { AllotmentWrite, HoldTaker } from "./allotment";
 export { pastNightHolds } from "./allotment";

@@ -509,7 +509,8 @@ export type LocalWrites = {
 export const hasLocalWrites = (supplier: Supplier): supplier is Supplier & { localWrites: LocalWrites } =>
   typeof (supplier as { localWrites?: unknown }).localWrites === "object";
 
-export const INVENTORY_SUPPLIER = "inventory";
+/** The built-in supplier's code (bookings made before issue 39 name it `inventory`: migrated). */
+export const INVENTORY_SUPPLIER = "embedded";
 
 /** The embedded default supply: derived room types and rate plans over sparse per-night rows in D1. */
 export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites } => {

@@ -70,3 +70,23 @@ export const exchangeRates = sqliteTable("exchange_rates", {
   base: text("base").notNull(),
   updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
 });
+
+/**
+ * The suppliers an operator sells through (issue 39): one row per supplier, its `kind` an entry of
+ * the kind registry (kinds/registry.ts), which validates `settings` (never secrets). Credentials
+ * are sealed (secret-box, purpose `upstream-credentials`, fresh IV on every write) bound to
+ * `seal_binding`: the supplier's code, or for a supplier migrated from connection_upstreams the
+ * connection id they were sealed under then (SQL cannot re-seal). `active` false: deleted while
+ * bookings still name it, so they can still be cancelled; no connection can sell it again.
+ */
+export const suppliers = sqliteTable("suppliers", {
+  code: text("code").primaryKey(),
+  kind: text("kind").notNull(),
+  name: text("name").notNull(),
+  settings: text("settings").notNull().default("{}"),
+  sealedCredentials: text("sealed_credentials"),
+  sealBinding: text("seal_binding").notNull(),
+  active: integer("active", { mode: "boolean" }).notNull().default(true),
+  createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+  updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+});

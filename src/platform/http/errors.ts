@@ -70,6 +70,11 @@ export const errorStatus = {
   connection_in_use_conflict: 409,
   connection_has_bookings: 409,
   upstream_not_found: 404,
+  // Suppliers (issue 39): operator data, sold by connections
+  supplier_not_found: 404,
+  supplier_exists: 409,
+  supplier_in_use: 409,
+  unknown_supplier: 400,
 
   // Partners, users, keys, webhooks
   partner_not_found: 404,
@@ -288,6 +293,13 @@ export const errorMessages = {
   connection_in_use_conflict: ["Another connection is already currentInUse for this partner/apiType/connectionType"],
   connection_has_bookings: ["Connection has bookings and cannot be deleted; disable it instead"],
   upstream_not_found: ["Connection has no upstream"],
+  supplier_not_found: ["Supplier {code} not found"],
+  supplier_exists: ["Supplier {code} already exists"],
+  supplier_in_use: [
+    "Supplier {code} is built in and cannot be deleted",
+    "Supplier {code} is sold by {count} connection(s); remove it from them first",
+  ],
+  unknown_supplier: ["Unknown supplier: {code}"],
 
   partner_not_found: ["Partner not found"],
   partner_exists: ["Partner already exists"],

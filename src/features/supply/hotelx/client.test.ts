@@ -31,7 +31,8 @@ import { queryPlan } from "../../../../test/support/query-plan";
 import { DEMO_UPSTREAM_CONNECTION, sandboxUrl } from "../../../../test/support/accounts";
 import { seedDemoUpstream, seedSandboxHotels } from "../../../../test/support/seed";
 import { database } from "../../../platform/db/client";
-import { upstreamFor } from "../../connections/upstreams";
+import { suppliersByCodes } from "../suppliers";
+import { getUpstream } from "../upstreams";
 import { upstreamFetch } from "./upstream-fetch";
 import { call, OTHER_KEY, post } from "../../../../test/support/api";
 import { quoteBody, searchOne } from "../../../../test/support/booking";
@@ -39,7 +40,6 @@ import { inDays } from "../../../../test/support/clock";
 import { OPERATOR } from "../../../../test/support/sessions";
 import { defaultSupplierTimeoutMs } from "../supplier-deadline";
 import { circuitFor } from "../upstream-circuit";
-import { hotelxSupplierName } from "./hotelx-supplier";
 
 // Every call crosses a real Worker-to-Worker HTTP hop to the sandbox (an auxiliary worker).
 const access = sandboxAccess();
@@ -609,14 +609,17 @@ describe("demo-upstream", () => {
         connection_type: "tgx",
         current_in_use: 1,
       });
-      const upstream = (await upstreamFor(
-        database(env.DB),
-        env.UPSTREAM_CREDENTIALS_KEY,
-        DEMO_UPSTREAM_CONNECTION.connection.id,
-      ))!;
+      const upstream = await getUpstream(database(env.DB), DEMO_UPSTREAM_CONNECTION.connection.id);
       expect(upstream).toMatchObject({ kind: "hotelx", url: sandboxUrl(), withEmbedded: false });
+      // The sealed credentials open: the directory builds the supplier from them.
+      const [supplier] = await suppliersByCodes(env, database(env.DB), env.UPSTREAM_CREDENTIALS_KEY, ["hotelx-1002"]);
+      expect(supplier).toMatchObject({ name: "hotelx-1002", currency: "EUR", remote: true });
 
-      const access = { ...upstream, fetch: upstreamFetch(env, upstream.url) };
+      const access = {
+        ...upstream,
+        apiKey: DEMO_UPSTREAM_CONNECTION.upstream.apiKey,
+        fetch: upstreamFetch(env, upstream.url),
+      };
       expect(access.fetch).toBeTypeOf("function");
       const found = await search(
         access,
@@ -637,7 +640,7 @@ describe("connection-circuit", () => {
   // Two partners on one upstream: the demo partner's connection 1002 and a connection of the other
   // partner, both pointed at the sandbox Hotel-X supplier's one URL (the HOTELX_SANDBOX binding).
   const DEMO_UPSTREAM = 1002;
-  const DEMO_CONNECTION = "con_demo_hotelx";
+  const DEMO_SUPPLIER = "hotelx-1002";
   let otherCode: number;
   let otherConnection: string;
   let sharedUrl: string;
@@ -673,7 +676,7 @@ describe("connection-circuit", () => {
   });
   beforeEach(async () => {
     await pointOther();
-    await circuitFor(env, DEMO_CONNECTION).record(true, Date.now());
+    await circuitFor(env, DEMO_SUPPLIER).record(true, Date.now());
     await circuitFor(env, otherConnection).record(true, Date.now());
   });
 
@@ -699,7 +702,7 @@ describe("connection-circuit", () => {
   /** The demo partner's search, quote on 1002: both answered by the upstream. */
   const demoStillServed = async () => {
     const option = await searchOne("HX001", { connection: DEMO_UPSTREAM });
-    expect(option.option.id).toContain(hotelxSupplierName(DEMO_CONNECTION));
+    expect(option.option.id).toContain("hotelx-1002");
     const quote = await post("/api/quote", quoteBody(option, {}, DEMO_UPSTREAM));
     expect(quote.status, quote.text).toBe(200);
   };

@@ -21,13 +21,12 @@ import { requestServices } from "../../../services";
 import { expectLogs } from "../../../../test/support/expected-logs";
 import { circuitFor } from "../upstream-circuit";
 import { bookingByClientReference, cancel, type HotelxAccess } from "./client";
-import { hotelxSupplierName } from "./hotelx-supplier";
 import { paymentTypeOf } from "./hotelx-price";
 
 // Connection 1002 (seeded by test/support/setup.ts) sells the sandbox Hotel-X supplier, an auxiliary
 // worker reached through the HOTELX_SANDBOX service binding: every call below crosses that hop.
 const UPSTREAM = 1002;
-const SUPPLIER = hotelxSupplierName("con_demo_hotelx");
+const SUPPLIER = "hotelx-1002";
 let upstreamUrl: string;
 let ledger: HotelxAccess;
 
@@ -37,7 +36,7 @@ beforeAll(async () => {
   ledger = sandboxAccess(upstreamUrl, "test");
 });
 // The connection's circuit is shared by every test here: each starts closed.
-const circuit = () => circuitFor(env, "con_demo_hotelx");
+const circuit = () => circuitFor(env, SUPPLIER);
 beforeEach(async () => {
   await circuit().record(true, Date.now());
 });

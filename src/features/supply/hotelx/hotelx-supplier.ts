@@ -1,7 +1,6 @@
 import type { Db } from "../../../platform/db/client";
 import { accommodationsOf } from "../accommodations";
 import { defaultSupplierTimeoutMs } from "../supplier-deadline";
-import type { Upstream } from "../../connections";
 import { BOARD_NAMES } from "../catalogue";
 import { recordProviderTransaction } from "../provider-transactions";
 import { ApiError } from "../../../platform/http/api-error";
@@ -37,16 +36,24 @@ import { upstreamFetch } from "./upstream-fetch";
 import type { HotelxBookingDetail, HotelxOption } from "./wire";
 
 /**
- * Prices are asked in this currency (criteria.currency), the supplier's; an upstream may answer in
- * any other, converted with the operator's exchange rates (a warning when there is none).
+ * Prices are asked in the supplier's currency (criteria.currency, its setting; EUR unless set); an
+ * upstream may answer in any other, converted with the operator's exchange rates (a warning when there is none).
  */
 export const HOTELX_CURRENCY = "EUR";
 
-const NAME_PREFIX = "hotelx-";
-/** A connection's upstream is its own supplier: the name carries the connection, so `named` finds it again. */
-export const hotelxSupplierName = (connectionId: string) => `${NAME_PREFIX}${connectionId}`;
-export const connectionOfHotelxSupplier = (name: string): string | null =>
-  name.startsWith(NAME_PREFIX) && name.length > NAME_PREFIX.length ? name.slice(NAME_PREFIX.length) : null;
+/** A Hotel-X supplier as its kind's factory opens it: settings and the opened credentials. */
+export type HotelxUpstream = {
+  url: string;
+  client: string;
+  context: string;
+  apiKey: string;
+  /** The supplier behind the access books in two steps (Hotel-X commitRequired, then commit): holds are sold. */
+  twoStepBooking: boolean;
+  /** The currency it is asked to price in. */
+  currency: string;
+  /** Its deadline when the caller gives none (the deploy's default when absent). */
+  timeoutMs?: number;
+};
 
 const OPERATIONS: Record<hotelx.HotelxOperation, ProviderOperation> = {
   search: "search",
@@ -125,12 +132,12 @@ const offerOf = (
   };
 };
 
-const criteriaOf = (stay: Stay, hotels: string[]): hotelx.SearchCriteria => ({
+const criteriaOf = (stay: Stay, hotels: string[], currency: string): hotelx.SearchCriteria => ({
   checkIn: stay.checkIn,
   checkOut: stay.checkOut,
   hotels,
   occupancies: stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })),
-  currency: HOTELX_CURRENCY,
+  currency,
 });
 
 /**
@@ -197,8 +204,9 @@ const lookupOf = (booking: HotelxBookingDetail): BookingLookup => {
  * Every call takes the caller's deadline, passes the connection's circuit first (open: refused at
  * once) and reports to it after; client errors become SupplierFailure, refusals SupplierRefusal.
  */
-export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, upstream: Upstream): Supplier => {
-  const name = hotelxSupplierName(connectionId);
+export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: HotelxUpstream): Supplier => {
+  // Its code names it everywhere: options, quotes, bookings, warnings and its circuit.
+  const name = code;
   const access: hotelx.HotelxAccess = {
     url: upstream.url,
     client: upstream.client,
@@ -206,9 +214,9 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
     apiKey: upstream.apiKey,
     fetch: upstreamFetch(env, upstream.url),
   };
-  // The connection's own circuit: no other partner's calls count in it, whatever upstream they share.
-  const circuit = circuitFor(env, connectionId);
-  const defaultMs = defaultSupplierTimeoutMs(env);
+  // The supplier's own circuit (every connection selling it shares what it learns of its health).
+  const circuit = circuitFor(env, code);
+  const defaultMs = upstream.timeoutMs ?? defaultSupplierTimeoutMs(env);
   /** The caller's deadline for a call (a caller that is not the booking services gives none: the default). */
   const deadlineOf = (call: SupplierCall | undefined) => call?.timeoutMs ?? defaultMs;
 
@@ -277,6 +285,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
         criteriaOf(
           stay,
           accommodations.map((a) => a.code),
+          upstream.currency,
         ),
         optionsOf(call),
       ),
@@ -284,7 +293,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
 
   const supplier: Supplier = {
     name,
-    currency: HOTELX_CURRENCY,
+    currency: upstream.currency,
     remote: true,
     defaultTimeoutMs: defaultMs,
     // Whether the supplier behind the access books in two steps is the operator's word (connection_upstreams).
@@ -513,7 +522,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, connectionId: string, ups
           access,
           {
             hotelCode: booking.accommodationCode,
-            currency: HOTELX_CURRENCY,
+            currency: upstream.currency,
             clientReference,
             ...(booking.upstreamAccessCode ? { accessCode: booking.upstreamAccessCode } : {}),
           },

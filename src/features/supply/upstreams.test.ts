@@ -3,7 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import { call, textWithoutRequestId, DEMO_KEY } from "../../../test/support/api";
 import { database } from "../../platform/db/client";
 import { demoAdminToken, bearer, OPERATOR } from "../../../test/support/sessions";
-import { setUpstream, upstreamFor } from "./upstreams";
+import { openSecret } from "../../platform/crypto/secret-box";
+import type { Db } from "../../platform/db/client";
+import { setUpstream } from "./upstreams";
 
 const op = (method: string, path: string, body?: unknown) => call(method, path, body, OPERATOR);
 const SECRET = "hx-live-3f9a1c7e5b2d4f60";
@@ -26,10 +28,34 @@ const newConnection = async () => {
   expect(res.status).toBe(201);
   return res.json.data.id as string;
 };
+// The alias keeps a connection's upstream as the supplier `hotelx-<connection code>`, sold by it.
 const rowOf = (id: string) =>
-  env.DB.prepare("select * from connection_upstreams where connection_id = ?")
+  env.DB.prepare(
+    `select s.* from suppliers s join connections c on s.code = 'hotelx-' || c.code
+     join connection_suppliers cs on cs.connection_id = c.id and cs.supplier_code = s.code where c.id = ?`,
+  )
     .bind(id)
     .first<Record<string, unknown>>();
+/** The upstream's settings and opened credentials, or null when the connection sells none. */
+const upstreamFor = async (_db: Db, credentialsKey: string, id: string) => {
+  const row = await rowOf(id);
+  if (!row) return null;
+  const secret = await openSecret(
+    credentialsKey,
+    "upstream-credentials",
+    String(row.seal_binding),
+    String(row.sealed_credentials),
+  );
+  const codes = await env.DB.prepare("select supplier_code from connection_suppliers where connection_id = ?")
+    .bind(id)
+    .all<{ supplier_code: string }>();
+  return {
+    kind: row.kind,
+    ...(JSON.parse(String(row.settings)) as { url: string; client: string; context: string; twoStepBooking: boolean }),
+    ...(JSON.parse(secret) as { apiKey: string }),
+    withEmbedded: codes.results.some((r) => r.supplier_code === "embedded"),
+  };
+};
 
 let logs: MockInstance[] = [];
 beforeEach(() => {
@@ -87,7 +113,7 @@ describe("PUT, GET, DELETE /api/connections/:id/upstream", () => {
     expect(JSON.stringify(row)).not.toContain(SECRET);
     expect(String(row!.sealed_credentials)).toMatch(/^v1\./);
     const db = database(env.DB);
-    expect(await upstreamFor(db, env.UPSTREAM_CREDENTIALS_KEY, id)).toEqual({
+    expect(await upstreamFor(db, env.UPSTREAM_CREDENTIALS_KEY, id)).toMatchObject({
       kind: "hotelx",
       url: valid.url,
       client: "edgestay",

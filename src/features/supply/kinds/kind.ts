@@ -1,0 +1,35 @@
+import type { z } from "@hono/zod-openapi";
+import type { Db } from "../../../platform/db/client";
+import type { Supplier } from "../supplier";
+
+/** The bindings a kind's factory may use. */
+export type SupplierEnv = Pick<Env, "UPSTREAM_CIRCUIT"> & { ENVIRONMENT?: string };
+
+/**
+ * What a supplier of a kind can do, which booking asks instead of its kind: `localWrites` (its
+ * rooms are taken in our own D1 batch: the embedded inventory), `twoStepBooking` (holds are sold:
+ * book answers `held`, then commit), `modifications` (a booking's dates or rooms can be changed).
+ */
+export type SupplierCapabilities = { localWrites: boolean; twoStepBooking: boolean; modifications: boolean };
+
+/** A stored supplier as a kind's factory gets it: its settings parsed by the kind's schema, its credentials opened. */
+export type StoredSupplier<S, C> = { code: string; name: string; settings: S; credentials: C | null };
+
+/**
+ * One kind of supplier: an entry of the registry (registry.ts). `settings` validates what the
+ * operator sends and stores (never secrets; the operator request and /openapi.json are built from
+ * it); `credentials`, when the kind has secrets, validates them (sealed apart, never shown back);
+ * `check` refuses what a schema cannot (a URL that is not public https); `create` makes the
+ * Supplier from a stored row. `builtIn`: its one row is made by the migration; the operator can
+ * neither create nor delete one.
+ */
+export type SupplierKind<S extends Record<string, unknown> = Record<string, unknown>, C = unknown> = {
+  kind: string;
+  description: string;
+  settings: z.ZodType<S>;
+  credentials?: z.ZodType<C>;
+  check?(settings: S, local: boolean): S;
+  capabilities(settings: S): SupplierCapabilities;
+  create(env: SupplierEnv, db: Db, stored: StoredSupplier<S, C>): Supplier;
+  builtIn?: boolean;
+};
