@@ -10,6 +10,7 @@ import { defaultFeeSchedule, servedFees } from "./fee-schedule";
 import { keyring } from "../../platform/crypto/keyring";
 import { queryPlan } from "../../../test/support/query-plan";
 import training from "../../../test/fixtures/hotel-matching/training.json";
+import { suppliers } from "../supply/tables";
 
 const PATH = "/api/v1/content/accommodations";
 const TOTAL = 2_000;
@@ -284,6 +285,10 @@ describe("content: authentication and bad input", () => {
 
 describe("hotel map suggestions on npm start's 2,000 accommodations (issue 39 item 6)", () => {
   it("reach the targets through the route on the labelled set's training part: D1's candidates are the evaluation's", async () => {
+    await database(env.DB)
+      .insert(suppliers)
+      .values({ code: "sandbox-eu", kind: "hotelx", name: "Sandbox EU", sealBinding: "sandbox-eu" })
+      .onConflictDoNothing();
     const hotels = training.map(({ expected: _expected, kind: _kind, ...hotel }) => hotel);
     const res = await post(
       "/api/operator/suppliers/sandbox-eu/hotel-map/suggest",

@@ -12,7 +12,7 @@ import { byCodes, haversineKm, named, near } from "./accommodations";
 import { searchRead } from "./night-overrides";
 import { circuitFor, FAILURES_TO_OPEN, OPEN_FOR_MS } from "./upstream-circuit";
 import { pastNightHolds } from "./allotment";
-import { roomNightHolds } from "./tables";
+import { roomNightHolds, suppliers } from "./tables";
 import { percentOfMinor } from "../../platform/money";
 import { MAX_BODY_BYTES } from "../../platform/http/json-body";
 import { SUGGEST_MAX_BODY_BYTES, SUGGEST_MAX_HOTELS } from "./hotel-matching/routes";
@@ -528,6 +528,14 @@ describe("upkeep past-night-holds", () => {
 
 describe("hotel map suggestions (issue 39 item 6): POST /api/operator/suppliers/{code}/hotel-map/suggest", () => {
   const SUGGEST = "/api/operator/suppliers/sandbox-eu/hotel-map/suggest";
+  beforeAll(async () => {
+    await database(env.DB)
+      .insert(suppliers)
+      .values([
+        { code: "sandbox-eu", kind: "hotelx", name: "Sandbox EU", sealBinding: "sandbox-eu" },
+        { code: "gone", kind: "hotelx", name: "Gone", sealBinding: "gone", active: false },
+      ]);
+  });
   const suggest = (body: unknown, headers: Record<string, string> = OPERATOR) =>
     call("POST", SUGGEST, body, { apiKey: null, headers });
   // About 30 m north of a point.
@@ -637,6 +645,15 @@ describe("hotel map suggestions (issue 39 item 6): POST /api/operator/suppliers/
     expect(twice.status).toBe(400);
     expect(twice.json.message).toContain("listed twice");
     expect((await suggest({ hotels: [padded(1)] }, {})).status).toBe(401);
+    for (const unknown of ["nobody", "gone"]) {
+      const missing = await post(
+        `/api/operator/suppliers/${unknown}/hotel-map/suggest`,
+        { hotels: [padded(1)] },
+        { apiKey: null, headers: OPERATOR },
+      );
+      expect(missing.status).toBe(404);
+      expect(missing.json).toMatchObject({ code: "supplier_not_found", message: `Supplier ${unknown} not found` });
+    }
     expect(
       (
         await call(

@@ -3,6 +3,7 @@ import { operatorAuth, operatorSecurity } from "../../../platform/auth/operator"
 import { apiRoute, json } from "../../../platform/http/api-route";
 import { envelopeSchema, success } from "../../../platform/http/envelope";
 import { featureRouter } from "../../../platform/http/router";
+import { getSupplier, supplierNotFound } from "../suppliers";
 import { MAX_CANDIDATES } from "./matcher";
 import { suggestHotelMatches } from "./suggest";
 
@@ -139,11 +140,14 @@ const suggest = apiRoute({
     }),
     body: { required: true, ...json(suggestRequestSchema) },
   },
-  errors: [],
+  errors: ["supplier_not_found"],
   responses: { 200: { description: "A decision per hotel", ...json(suggestResponseSchema) } },
 });
 
 export const hotelMatchingRoutes = featureRouter().openapi(suggest, async (c) => {
+  const { code } = c.req.valid("param");
+  // A deactivated supplier is gone for the operator (its bookings still cancel): no map for it.
+  if (!(await getSupplier(c.get("db"), code)).active) throw supplierNotFound(code);
   const matches = await suggestHotelMatches(c.get("db"), c.req.valid("json").hotels);
   const count = (decision: string) => matches.filter((m) => m.decision === decision).length;
   return c.json(
