@@ -39,6 +39,10 @@ export {
 export type { RateAccess, RateRule, SalesChannel, Visibility } from "./rate-rules";
 export { supplyRoutes } from "./routes";
 export { hotelMatchingRoutes } from "./hotel-matching/routes";
+export { supplierMapRoutes } from "./maps/routes";
+export { supplierMapsOf } from "./maps/map-reads";
+export type { SupplierMap } from "./maps/map-reads";
+export type { MappedBoard } from "./maps/board-map";
 export { convertCharge, convertDueAtProperty, convertPolicy, convertRate, itemizedRate, sumRates } from "./rate-lines";
 export type { AmountConversion, RateTotals } from "./rate-lines";
 export {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { check, foreignKey, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * Sparse per-night state of one room type: a row exists only where a night differs from the
@@ -90,3 +90,69 @@ export const suppliers = sqliteTable("suppliers", {
   createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
   updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
 });
+
+/**
+ * Which of Edgestay's accommodations a supplier's hotel code is (issue 39's hotel map): one-to-one
+ * both ways per supplier, the primary key one way and `supplier_hotel_map_accommodation` the other.
+ * A search asks "these accommodations of these suppliers" through the latter.
+ */
+export const supplierHotelMap = sqliteTable(
+  "supplier_hotel_map",
+  {
+    supplierCode: text("supplier_code").notNull(),
+    supplierHotelCode: text("supplier_hotel_code").notNull(),
+    accommodationCode: text("accommodation_code").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.supplierCode, t.supplierHotelCode] }),
+    uniqueIndex("supplier_hotel_map_accommodation").on(t.supplierCode, t.accommodationCode),
+    // A supplier erased (never one with bookings: that one is deactivated) takes its maps with it.
+    foreignKey({
+      columns: [t.supplierCode],
+      foreignColumns: [suppliers.code],
+      name: "supplier_hotel_map_supplier",
+    }).onDelete("cascade"),
+  ],
+);
+
+/** A supplier's board codes as ours; a board not here passes through under the supplier's code. */
+export const supplierBoardMap = sqliteTable(
+  "supplier_board_map",
+  {
+    supplierCode: text("supplier_code").notNull(),
+    supplierBoardCode: text("supplier_board_code").notNull(),
+    boardCode: text("board_code", { enum: ["RO", "BB", "HB", "FB", "AI"] }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.supplierCode, t.supplierBoardCode] }),
+    foreignKey({
+      columns: [t.supplierCode],
+      foreignColumns: [suppliers.code],
+      name: "supplier_board_map_supplier",
+    }).onDelete("cascade"),
+    check("supplier_board_map_board_code", sql`${t.boardCode} IN ('RO', 'BB', 'HB', 'FB', 'AI')`),
+  ],
+);
+
+/**
+ * A supplier's room codes of one of its hotels as the room codes of the accommodation that hotel
+ * is mapped to (several of its rooms may be one of ours). Its rows go with their hotel's mapping:
+ * deleted with it (the foreign key), and deleted when the hotel is mapped to another accommodation.
+ */
+export const supplierRoomMap = sqliteTable(
+  "supplier_room_map",
+  {
+    supplierCode: text("supplier_code").notNull(),
+    supplierHotelCode: text("supplier_hotel_code").notNull(),
+    supplierRoomCode: text("supplier_room_code").notNull(),
+    roomCode: text("room_code").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.supplierCode, t.supplierHotelCode, t.supplierRoomCode] }),
+    foreignKey({
+      columns: [t.supplierCode, t.supplierHotelCode],
+      foreignColumns: [supplierHotelMap.supplierCode, supplierHotelMap.supplierHotelCode],
+      name: "supplier_room_map_hotel",
+    }).onDelete("cascade"),
+  ],
+);

@@ -5,6 +5,7 @@ import { replicaReadsAllowed } from "../db/replica-reads";
 import { coreErrorShape, type ErrorShape, errorResponses, rateLimitHeaders, sentHeaders } from "./envelope";
 import type { ErrorCode } from "./errors";
 import { jsonBody } from "./json-body";
+import { rowUploadGate } from "./row-upload";
 import { refuseUnknownFields } from "./unknown-fields";
 
 type SecurityRequirement = Record<string, string[]>;
@@ -34,6 +35,12 @@ type Described = {
    * which objects are strict, since a Hotel-X client sends its whole variables).
    */
   unknownFields?: "refused" | "hotelx";
+  /**
+   * The body gate: `json` (the default, `jsonBody`: 1 MiB, parsed before the route) or `rows` (a
+   * bulk upload, `rowUploadGate`: JSON array or NDJSON up to 8 MiB and 50,000 rows, read as a
+   * stream by the handler with `readUploadRows`). Only the operator's map imports say `rows`.
+   */
+  body?: "json" | "rows";
   /** A larger body limit than every other route's MAX_BODY_BYTES, for a route that takes a whole list in one call. */
   maxBodyBytes?: number;
 };
@@ -121,9 +128,16 @@ export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> &
 ) => {
   if (!CAMEL_CASE.test(config.operationId)) throw new Error(`operationId must be camelCase: ${config.operationId}`);
   if (config.tags.length === 0) throw new Error(`${config.operationId} needs a tag`);
-  const { errors, errorShape = coreErrorShape, unknownFields = "refused", maxBodyBytes, ...route } = config;
+  const {
+    errors,
+    errorShape = coreErrorShape,
+    unknownFields = "refused",
+    body = "json",
+    maxBodyBytes,
+    ...route
+  } = config;
   const middleware = BODY_METHODS.has(config.method)
-    ? [jsonBody(maxBodyBytes), ...[config.middleware ?? []].flat()]
+    ? [body === "rows" ? rowUploadGate() : jsonBody(maxBodyBytes), ...[config.middleware ?? []].flat()]
     : config.middleware;
   // Every response that touched D1 carries its bookmark; a route a replica may answer takes one (withDb).
   const replicaRead = [config.middleware ?? []].flat().includes(replicaReadsAllowed);

@@ -93,6 +93,7 @@ export const errorStatus = {
   accommodation_not_found: 404,
   room_type_not_found: 404,
   rate_plan_not_found: 404,
+  hotel_mapping_not_found: 404,
   allotment_below_sold: 409,
 
   // Quote and book
@@ -211,10 +212,14 @@ export const errorMessages = {
   unsupported_content_type: [
     "Content-Type must be application/json",
     "Content-Type charset must be utf-8 (or left out): JSON is read as UTF-8",
+    "Content-Type must be application/json (an array of rows) or application/x-ndjson (one row a line)",
   ],
   body_too_deep: ["Request body nests too deeply"],
   body_too_complex: ["Request body is too large or nests too deeply to be checked for card data"],
-  body_too_large: ["Request body too large: the limit is {bytes} bytes"],
+  body_too_large: [
+    "Request body too large: the limit is {bytes} bytes",
+    "Request body too large: the limit is {rows} rows",
+  ],
   invalid_dates: [
     "checkOut must be after checkIn",
     "checkIn must not be in the past",
@@ -307,7 +312,7 @@ export const errorMessages = {
   cannot_delete_self: ["Cannot delete your own user"],
   target_is_admin: ["Can only update user role status, not admin"],
   last_admin: ["Cannot delete the partner's last active admin"],
-  conflict: ["Conflict"],
+  conflict: ["Conflict", "The map changed while this upload was applied; nothing was written, send it again"],
   api_key_not_found: ["API key not found"],
   webhook_not_found: ["Webhook endpoint not found"],
   webhook_event_not_found: ["Webhook event not found"],
@@ -316,6 +321,7 @@ export const errorMessages = {
   accommodation_not_found: ["Accommodation not found"],
   room_type_not_found: ["Room type not found"],
   rate_plan_not_found: ["Rate plan not found"],
+  hotel_mapping_not_found: ["Supplier {code} has no mapping of hotel {supplierHotelCode}"],
   allotment_below_sold: ["Allotment cannot be set below the rooms already sold"],
 
   option_expired_or_invalid: ["Option reference expired or invalid"],
