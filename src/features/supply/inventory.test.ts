@@ -604,6 +604,49 @@ describe("hotel map suggestions (issue 39 item 6): POST /api/operator/suppliers/
     expect(h2).toMatchObject({ supplierHotelCode: "H2", decision: "review", accommodationCode: second!.code });
   });
 
+  it("apply writes the auto ones into the hotel map through its import: rows numbered as sent, the rest left for review", async () => {
+    const demo = await demoAccommodations(4);
+    const as = (code: string, a: (typeof demo)[number], address = a.content.address.address) => ({
+      supplierHotelCode: code,
+      name: a.name,
+      latitude: north(a.latitude),
+      longitude: a.longitude,
+      address,
+    });
+    const list = [
+      as("A1", demo[2]!),
+      as("A2", demo[3]!, `${Number.parseInt(demo[3]!.content.address.address, 10) + 2} Other Road`),
+    ];
+    const first = await suggest({ hotels: list, apply: true });
+    expect(first.status).toBe(200);
+    expect(first.json.data.hotels.map((h: { decision: string }) => h.decision)).toEqual(["auto", "review"]);
+    expect(first.json.data.applied).toEqual({ inserted: 1, updated: 0, unchanged: 0, rejected: [] });
+    const map = await get(`/api/operator/suppliers/sandbox-eu/hotel-map`);
+    expect(map.json.data.rows).toEqual([{ supplierHotelCode: "A1", accommodationCode: demo[2]!.code }]);
+
+    // Again: unchanged. Another code of the supplier for the same hotel: the import's one-to-one rejects it, by its row.
+    const again = await suggest({ hotels: [as("A0", demo[0]!, "1 Nowhere Lane"), as("A1", demo[2]!)], apply: true });
+    expect(again.json.data.applied).toEqual({ inserted: 0, updated: 0, unchanged: 1, rejected: [] });
+    const other = await suggest({ hotels: [list[1]!, as("B1", demo[2]!)], apply: true });
+    expect(other.json.data.applied).toEqual({
+      inserted: 0,
+      updated: 0,
+      unchanged: 0,
+      rejected: [
+        {
+          row: 2,
+          reason: "already_mapped_elsewhere",
+          message: `${demo[2]!.code} is already mapped to supplier hotel A1`,
+        },
+      ],
+    });
+    // Without apply nothing is written and no applied is answered.
+    const dry = await suggest({ hotels: [as("C1", demo[3]!)] });
+    expect(dry.json.data.hotels[0].decision).toBe("auto");
+    expect(dry.json.data).not.toHaveProperty("applied");
+    expect((await get(`/api/operator/suppliers/sandbox-eu/hotel-map`)).json.data.rows).toHaveLength(1);
+  });
+
   it("takes a list over 1 MiB up to 8 MiB and 20,000 hotels on this route only; beyond is 413 or 400; needs the operator token", async () => {
     const padded = (i: number) => ({
       supplierHotelCode: `P${i}`,

@@ -3,6 +3,9 @@ import { operatorAuth, operatorSecurity } from "../../../platform/auth/operator"
 import { apiRoute, json } from "../../../platform/http/api-route";
 import { envelopeSchema, success } from "../../../platform/http/envelope";
 import { featureRouter } from "../../../platform/http/router";
+import { importHotelMap } from "../maps/hotel-map";
+import { mapImportResult } from "../maps/routes";
+import { supplierItemCode } from "../maps/upload";
 import { getSupplier, supplierNotFound } from "../suppliers";
 import { MAX_CANDIDATES } from "./matcher";
 import { suggestHotelMatches } from "./suggest";
@@ -13,7 +16,7 @@ export const SUGGEST_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 const supplierHotelSchema = z
   .object({
-    supplierHotelCode: z.string().min(1).max(100).openapi({ description: "The supplier's own code of the hotel" }),
+    supplierHotelCode: supplierItemCode.openapi({ description: "The supplier's own code of the hotel" }),
     name: z.string().min(1).max(300),
     latitude: z.number().min(-90).max(90),
     longitude: z.number().min(-180).max(180),
@@ -42,6 +45,10 @@ export const suggestRequestSchema = z
           seen.add(hotel.supplierHotelCode);
         });
       }),
+    apply: z.boolean().default(false).openapi({
+      description:
+        "true: the `auto` ones are written into the supplier's hotel map as its import does (row = the hotel's position in `hotels`); the rest are left for review",
+    }),
   })
   .openapi("HotelMapSuggestRequest", {
     example: {
@@ -96,6 +103,9 @@ const suggestResponseSchema = envelopeSchema(
       none: z.number().int(),
     }),
     hotels: z.array(suggestionSchema).openapi({ description: "One per hotel sent, in the order sent" }),
+    applied: mapImportResult.optional().openapi({
+      description: "With apply: what writing the auto ones into the hotel map did (rows numbered as in `hotels`)",
+    }),
   }),
 ).openapi("HotelMapSuggestResponse", {
   example: {
@@ -127,7 +137,7 @@ const suggest = apiRoute({
   tags: ["Operator: suppliers"],
   summary: "Suggest which accommodation each of a supplier's hotels is",
   description:
-    "Up to 20,000 hotels and 8 MiB per call. Candidates lie within 500 m; names are compared after normalisation, street number and postal code count. Measured precision and recall: docs/benchmarks.md.",
+    "Up to 20,000 hotels and 8 MiB per call; apply writes the auto ones into the hotel map. Candidates lie within 500 m; names are compared after normalisation, street number and postal code count. Measured precision and recall: docs/benchmarks.md.",
   security: operatorSecurity,
   middleware: [operatorAuth()] as const,
   maxBodyBytes: SUGGEST_MAX_BODY_BYTES,
@@ -140,7 +150,7 @@ const suggest = apiRoute({
     }),
     body: { required: true, ...json(suggestRequestSchema) },
   },
-  errors: ["supplier_not_found"],
+  errors: ["supplier_not_found", "conflict"],
   responses: { 200: { description: "A decision per hotel", ...json(suggestResponseSchema) } },
 });
 
@@ -148,7 +158,23 @@ export const hotelMatchingRoutes = featureRouter().openapi(suggest, async (c) =>
   const { code } = c.req.valid("param");
   // A deactivated supplier is gone for the operator (its bookings still cancel): no map for it.
   if (!(await getSupplier(c.get("db"), code)).active) throw supplierNotFound(code);
-  const matches = await suggestHotelMatches(c.get("db"), c.req.valid("json").hotels);
+  const { hotels, apply } = c.req.valid("json");
+  const matches = await suggestHotelMatches(c.get("db"), hotels);
+  // Only the sure ones are written, through the import (its one-to-one rules and rejections).
+  const applied = apply
+    ? await importHotelMap(c.get("db"), code, async () =>
+        matches.flatMap((m, i) =>
+          m.decision === "auto"
+            ? [
+                {
+                  row: i + 1,
+                  value: { supplierHotelCode: m.supplierHotelCode, accommodationCode: m.best!.accommodationCode },
+                },
+              ]
+            : [],
+        ),
+      )
+    : undefined;
   const count = (decision: string) => matches.filter((m) => m.decision === decision).length;
   return c.json(
     success({
@@ -162,6 +188,7 @@ export const hotelMatchingRoutes = featureRouter().openapi(suggest, async (c) =>
         nameSimilarity: m.best?.nameSimilarity ?? null,
         candidates: m.candidates,
       })),
+      ...(applied ? { applied } : {}),
     }),
     200,
   );
