@@ -32,13 +32,28 @@ export const candidateOf = (a: DemoAccommodation): CandidateHotel => ({
   postalCode: a.content.address.postalCode ?? null,
 });
 
-/** The demo hotels within the candidate radius of a point, as the geo index finds them (in memory here). */
+/**
+ * The demo hotels within the candidate radius of a point, as the geo index finds them (in memory
+ * here, bucketed by 0.02 degree: wider than the radius up to 70 degrees north, so the 3x3
+ * buckets around a point hold every hotel within it).
+ */
 export const demoCandidates = (count = LABELLED_SET_ACCOMMODATIONS) => {
-  const all = [...generateAccommodations(count)].map(candidateOf);
+  const bucket = (lat: number, lng: number) => `${Math.floor(lat * 50)}:${Math.floor(lng * 50)}`;
+  const buckets = new Map<string, CandidateHotel[]>();
+  for (const a of generateAccommodations(count)) {
+    const key = bucket(a.latitude, a.longitude);
+    buckets.set(key, [...(buckets.get(key) ?? []), candidateOf(a)]);
+  }
   return (hotel: SupplierHotel) =>
-    all.filter(
-      (c) => haversineKm(hotel.latitude, hotel.longitude, c.latitude, c.longitude) * 1000 <= CANDIDATE_RADIUS_METRES,
-    );
+    [-1, 0, 1]
+      .flatMap((dLat) =>
+        [-1, 0, 1].flatMap(
+          (dLng) => buckets.get(bucket(hotel.latitude + dLat / 50, hotel.longitude + dLng / 50)) ?? [],
+        ),
+      )
+      .filter(
+        (c) => haversineKm(hotel.latitude, hotel.longitude, c.latitude, c.longitude) * 1000 <= CANDIDATE_RADIUS_METRES,
+      );
 };
 
 export type MatcherScore = {

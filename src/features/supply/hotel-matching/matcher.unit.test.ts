@@ -100,5 +100,6 @@ describe("the labelled set's training part (test/fixtures/hotel-matching/trainin
     expect(score.hotels).toBeGreaterThan(800);
     expect(score.precision).toBeGreaterThanOrEqual(0.99);
     expect(score.recall).toBeGreaterThanOrEqual(0.9);
-  });
+    // About a second alone (generating the 2,000 demo hotels is most of it); more on a loaded machine.
+  }, 30_000);
 });
