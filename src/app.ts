@@ -9,7 +9,7 @@ import { contentRoutes } from "./features/content";
 import { operatorRoutes, exchangeRateRoutes, holdLimitRoutes, supplierRoutes } from "./features/operators";
 import { partnerRoutes } from "./features/partners";
 import { partnerConnectionRoutes } from "./features/connections";
-import { supplierMapRoutes, supplyRoutes } from "./features/supply";
+import { hotelMatchingRoutes, supplierMapRoutes, supplyRoutes } from "./features/supply";
 import { radarRoutes } from "./features/radar";
 import { paymentRoutes } from "./features/payments";
 import { webhooksOf } from "./features/webhooks";
@@ -100,6 +100,7 @@ export const createApp = ({ services = requestServices }: { services?: (env: Env
   app.route("/", bookingRoutes);
   app.route("/api/inventory", supplyRoutes);
   app.route("/", supplierMapRoutes);
+  app.route("/", hotelMatchingRoutes);
   app.route("/api/v1/radar", radarRoutes);
   app.route("/api/partner/v1/core-chat", chatRoutes);
   app.route("/chat", chatPages);

@@ -1,6 +1,8 @@
 import { base, en, en_US, Faker } from "@faker-js/faker";
 import { createRequire } from "node:module";
 import type { AccommodationContent } from "../../src/features/content/schemas";
+import { haversineKm } from "../../src/features/supply/accommodations";
+import { seededRandom } from "../../src/platform/seeded-random";
 
 /** Generated accommodation: the content document plus the columns search indexes. */
 export type DemoAccommodation = {
@@ -111,6 +113,92 @@ const AMENITIES = [
   "Wheelchair accessible",
 ];
 
+/**
+ * Hotel chains (fictional brands): a brand has several hotels in a city, told apart by a location
+ * qualifier, as real chains are ("Stayford Inn & Suites Chicago Downtown" and "... Riverfront"),
+ * so a supplier's list meets real look-alikes a few hundred metres apart (issue 39 item 6).
+ * `parent` is the "by ..." a brand's full name carries and suppliers often drop.
+ */
+export const CHAINS: Array<{
+  brand: string;
+  parent?: string;
+  variants: Partial<Record<AccommodationContent["type"], string[]>>;
+}> = [
+  { brand: "Stayford", variants: { hotel: ["Hotel", "Inn & Suites"], motel: ["Inn"] } },
+  { brand: "Crestmark", variants: { hotel: ["Hotel", "Grand Hotel"], resort: ["Resort"] } },
+  { brand: "Lumen Suites", parent: "Crestmark", variants: { hotel: [""], apartment: ["Extended Stay"] } },
+  { brand: "Northwind", variants: { hotel: ["Inn", "Inn Express"], motel: ["Motor Inn"] } },
+  { brand: "Aurelia", variants: { hotel: ["Hotel", "Collection Hotel"], resort: ["Resort & Spa"] } },
+  { brand: "Keystone Lodge", variants: { hotel: [""], motel: [""] } },
+  { brand: "Harbourline", variants: { hotel: ["Hotel", "Suites"] } },
+  { brand: "Bellhaven", variants: { hotel: ["Hotel"], apartment: ["Residences"] } },
+  { brand: "TrueNorth Suites", parent: "Stayford", variants: { hotel: [""], apartment: [""] } },
+  { brand: "Solenne", variants: { hotel: ["Hotel", "Boutique Hotel"], resort: ["Beach Resort"] } },
+];
+export const CHAIN_QUALIFIERS = [
+  "Downtown",
+  "Midtown",
+  "Riverfront",
+  "Airport",
+  "Convention Center",
+  "Old Town",
+  "Uptown",
+  "Waterfront",
+  "University Area",
+  "Medical Center",
+  "Financial District",
+  "Arts District",
+  "Stadium",
+  "North",
+  "South",
+  "East",
+  "West",
+  "Central",
+];
+
+/** A chain hotel's name: brand, variant, "by parent", city, qualifier. */
+export const chainHotelName = (chain: (typeof CHAINS)[number], variant: string, city: string, qualifier: string) =>
+  [chain.brand, variant, chain.parent ? `by ${chain.parent}` : "", city, qualifier].filter(Boolean).join(" ");
+
+type ChainHotel = { latitude: number; longitude: number; chain: number; variant: string; qualifier: string };
+
+/**
+ * Which chain, if any, the n-th hotel belongs to: decided by its own seeded draws (not faker's, so
+ * every other hotel keeps its fields) and the chain hotels before it in its city: near one (within
+ * 1 km) it mostly joins that brand, in a city with chains it sometimes joins one, else it sometimes
+ * starts one. Its qualifier is one its brand does not use yet in the city.
+ */
+const chainOf = (
+  seed: number,
+  n: number,
+  type: AccommodationContent["type"],
+  at: { latitude: number; longitude: number },
+  inCity: ChainHotel[],
+): ChainHotel | null => {
+  const random = seededRandom(`chain:${seed}:${n}`);
+  const fits = (chain: number) => (CHAINS[chain]!.variants[type]?.length ?? 0) > 0;
+  const nearest = inCity
+    .map((h) => ({ h, km: haversineKm(at.latitude, at.longitude, h.latitude, h.longitude) }))
+    .filter(({ h, km }) => km <= 1 && fits(h.chain))
+    .sort((a, b) => a.km - b.km)[0];
+  let chain: number | undefined;
+  const roll = random();
+  if (nearest && roll < 0.8) chain = nearest.h.chain;
+  else if (!nearest && inCity.length > 0 && roll < 0.15) chain = inCity[Math.floor(random() * inCity.length)]!.chain;
+  else if (roll > 0.9) chain = Math.floor(random() * CHAINS.length);
+  if (chain === undefined || !fits(chain)) return null;
+  const used = new Set(inCity.filter((h) => h.chain === chain).map((h) => h.qualifier));
+  const free = CHAIN_QUALIFIERS.filter((q) => !used.has(q));
+  if (free.length === 0) return null;
+  const variants = CHAINS[chain]!.variants[type]!;
+  return {
+    ...at,
+    chain,
+    variant: variants[Math.floor(random() * variants.length)]!,
+    qualifier: free[Math.floor(random() * free.length)]!,
+  };
+};
+
 export const DEMO_SEED = 20261121;
 const pad = (n: number) => String(n).padStart(6, "0");
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -126,12 +214,13 @@ export function* generateAccommodations(count: number, seed = DEMO_SEED): Genera
   const faker = new Faker({ locale: [en_US, en, base] });
   faker.seed(seed);
   const total = cumulativeWeights[cumulativeWeights.length - 1]!;
+  const chainHotels = new Map<string, ChainHotel[]>();
 
   for (let n = 1; n <= count; n++) {
     const target = faker.number.float({ min: 0, max: total });
     const city = usCities[cumulativeWeights.findIndex((w) => w >= target)]!;
     const type = faker.helpers.weightedArrayElement(TYPES.map(([value, weight]) => ({ value, weight })));
-    const name = `${faker.helpers.arrayElement(NAME_STEMS)} ${city.city} ${faker.helpers.arrayElement(NAME_SUFFIX[type])}`;
+    const independentName = `${faker.helpers.arrayElement(NAME_STEMS)} ${city.city} ${faker.helpers.arrayElement(NAME_SUFFIX[type])}`;
     const starRating = faker.helpers.arrayElement(STARS[type]);
     // Spread around the city centre: most within ~5 km, a few out to ~15 km.
     const spreadKm = faker.number.float({ min: 0, max: 1 }) ** 2 * 15;
@@ -151,6 +240,14 @@ export function* generateAccommodations(count: number, seed = DEMO_SEED): Genera
     const rooms = faker.number.int({ min: 12, max: 600 });
     const landmark = faker.location.street();
     const chef = faker.person.fullName();
+    // Chains are decided after faker's draws, which stay the same for every hotel.
+    const cityKey = `${city.city}|${city.state_ansi}`;
+    const inCity = chainHotels.get(cityKey) ?? [];
+    const chain = chainOf(seed, n, type, { latitude, longitude }, inCity);
+    if (chain) chainHotels.set(cityKey, [...inCity, chain]);
+    const name = chain
+      ? chainHotelName(CHAINS[chain.chain]!, chain.variant, city.city, chain.qualifier)
+      : independentName;
 
     const code = accommodationCode(n);
     const slug = name

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { accommodationContentSchema } from "../../src/features/content/schemas";
-import { generateAccommodations } from "../support/accommodations";
+import { haversineKm } from "../../src/features/supply/accommodations";
+import { CHAINS, generateAccommodations } from "../support/accommodations";
 
 describe("demo accommodation generator", () => {
   const sample = [...generateAccommodations(500)];
@@ -45,5 +46,31 @@ describe("demo accommodation generator", () => {
     expect(new Set(sample.map((a) => a.type)).size).toBeGreaterThanOrEqual(5);
     const busiest = [...cities.entries()].sort((x, y) => y[1] - x[1])[0]!;
     expect(busiest[1]).toBeGreaterThan(5);
+  });
+
+  it("has chains: brands with several hotels in a city, some a few hundred metres apart, told apart by name", () => {
+    const brandOf = (name: string) => CHAINS.find((c) => name.startsWith(`${c.brand} `))?.brand;
+    // npm start's 2,000: the hotels the labelled set of hotel mapping is built from.
+    const demo = [...generateAccommodations(2_000)];
+    const chainHotels = demo.filter((a) => brandOf(a.name));
+    expect(chainHotels.length).toBeGreaterThan(demo.length * 0.08);
+    expect(chainHotels.length).toBeLessThan(demo.length * 0.25);
+    const perBrandAndCity = new Map<string, number>();
+    for (const a of chainHotels) {
+      const key = `${brandOf(a.name)}|${a.city}|${a.state}`;
+      perBrandAndCity.set(key, (perBrandAndCity.get(key) ?? 0) + 1);
+    }
+    expect([...perBrandAndCity.values()].filter((n) => n >= 3).length).toBeGreaterThan(10);
+    const close = chainHotels.filter((a) =>
+      chainHotels.some(
+        (b) =>
+          b !== a &&
+          brandOf(b.name) === brandOf(a.name) &&
+          haversineKm(a.latitude, a.longitude, b.latitude, b.longitude) < 0.6,
+      ),
+    );
+    expect(close.length).toBeGreaterThan(50);
+    // One name per hotel of a brand in a city: the qualifier tells them apart.
+    expect(new Set(chainHotels.map((a) => `${a.name}|${a.state}`)).size).toBe(chainHotels.length);
   });
 });

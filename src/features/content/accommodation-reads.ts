@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { count, eq, min, sql } from "drizzle-orm";
+import { count, eq, inArray, min, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import type { SqlRow } from "../../platform/db/sql-row";
 import { accommodations } from "./tables";
@@ -74,3 +74,28 @@ export const cityCentre = async (db: Db, phrase: string) => {
     .get();
   return row && row.n > 0 && row.city ? { city: row.city, lat: row.lat!, lng: row.lng! } : null;
 };
+
+/**
+ * What hotel mapping compares a supplier's hotel with, for any number of codes in one statement
+ * (the codes as one JSON parameter): name, place, position, and the street address and postal code
+ * read from the stored document.
+ */
+export const accommodationsToMatch = async (db: Db, codes: string[]) =>
+  codes.length === 0
+    ? []
+    : db
+        .select({
+          code: accommodations.code,
+          name: accommodations.name,
+          country: accommodations.country,
+          state: accommodations.state,
+          city: accommodations.city,
+          latitude: accommodations.latitude,
+          longitude: accommodations.longitude,
+          address: sql<string | null>`${accommodations.content} ->> '$.address.address'`,
+          postalCode: sql<string | null>`${accommodations.content} ->> '$.address.postalCode'`,
+        })
+        .from(accommodations)
+        .where(
+          inArray(accommodations.code, sql`(SELECT value FROM json_each(${JSON.stringify([...new Set(codes)])}))`),
+        );

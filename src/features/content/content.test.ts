@@ -9,6 +9,8 @@ import { servedAccommodationSchema } from "./schemas";
 import { defaultFeeSchedule, servedFees } from "./fee-schedule";
 import { keyring } from "../../platform/crypto/keyring";
 import { queryPlan } from "../../../test/support/query-plan";
+import training from "../../../test/fixtures/hotel-matching/training.json";
+import { suppliers } from "../supply/tables";
 
 const PATH = "/api/v1/content/accommodations";
 const TOTAL = 2_000;
@@ -278,5 +280,27 @@ describe("content: authentication and bad input", () => {
       fees: servedFees(defaultFeeSchedule(expected!)),
       updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     });
+  });
+});
+
+describe("hotel map suggestions on npm start's 2,000 accommodations (issue 39 item 6)", () => {
+  it("reach the targets through the route on the labelled set's training part: D1's candidates are the evaluation's", async () => {
+    await database(env.DB)
+      .insert(suppliers)
+      .values({ code: "sandbox-eu", kind: "hotelx", name: "Sandbox EU", sealBinding: "sandbox-eu" })
+      .onConflictDoNothing();
+    const hotels = training.map(({ expected: _expected, kind: _kind, ...hotel }) => hotel);
+    const res = await post(
+      "/api/operator/suppliers/sandbox-eu/hotel-map/suggest",
+      { hotels },
+      { apiKey: null, headers: { authorization: "Bearer demo-operator-token" } },
+    );
+    expect(res.status).toBe(200);
+    const answers = res.json.data.hotels as Array<{ decision: string; accommodationCode: string | null }>;
+    const auto = answers.filter((a) => a.decision === "auto");
+    const right = answers.filter((a, i) => a.decision === "auto" && a.accommodationCode === training[i]!.expected);
+    const ours = training.filter((h) => h.expected !== null).length;
+    expect(right.length / auto.length).toBeGreaterThanOrEqual(0.99);
+    expect(right.length / ours).toBeGreaterThanOrEqual(0.9);
   });
 });

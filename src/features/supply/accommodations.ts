@@ -179,6 +179,37 @@ export const near = (lat: number, lng: number, radiusKm: number, limit: number):
   return hitsSelection(GEO_HITS, [cellsJson(cells), lat, lng, radiusKm, limit]);
 };
 
+/** The grid cells a circle may touch (no bounds, no limit): where a radius's hotels can be. */
+export const gridCellsWithin = (lat: number, lng: number, radiusKm: number): number[] => {
+  const cosLat = Math.cos(toRad(lat));
+  const dLng = cosLat < 1e-6 ? 180 : Math.min(180, radiusKm / (111.32 * cosLat));
+  return (cellsNear(lat, lng, radiusKm, radiusKm / 111.0, dLng) ?? []).map(([cell]) => cell);
+};
+
+// One statement reads this many cells (a JSON array bound as one parameter, well under D1's 2 MB).
+const CELLS_PER_STATEMENT = 10_000;
+type CellHit = Pick<AccommodationColumns, "code" | "latitude" | "longitude" | "geo_cell">;
+
+/**
+ * Every accommodation in the cells given, from the cell index alone (it covers these columns):
+ * one statement per 10,000 cells, all in one batch, so a whole supplier list's neighbourhoods are
+ * one round trip.
+ */
+export const accommodationsInCells = async (db: Db, cells: number[]): Promise<CellHit[]> => {
+  const unique = [...new Set(cells)];
+  if (unique.length === 0) return [];
+  const statements = [];
+  for (let i = 0; i < unique.length; i += CELLS_PER_STATEMENT)
+    statements.push(
+      db.$client
+        .prepare(
+          "SELECT a.code, a.latitude, a.longitude, a.geo_cell FROM json_each(?1) j CROSS JOIN accommodations a ON a.geo_cell = j.value",
+        )
+        .bind(JSON.stringify(unique.slice(i, i + CELLS_PER_STATEMENT))),
+    );
+  return (await db.$client.batch<CellHit>(statements)).flatMap((r) => r.results);
+};
+
 export const NAME_SEARCH_LIMIT = 1000;
 
 /**

@@ -38,6 +38,7 @@ export {
 } from "./rate-rules";
 export type { RateAccess, RateRule, SalesChannel, Visibility } from "./rate-rules";
 export { supplyRoutes } from "./routes";
+export { hotelMatchingRoutes } from "./hotel-matching/routes";
 export { supplierMapRoutes } from "./maps/routes";
 export { supplierMapsOf } from "./maps/map-reads";
 export type { SupplierMap } from "./maps/map-reads";

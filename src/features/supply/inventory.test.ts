@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAccommodations } from "../../../test/support/demo-content";
+import { demoAccommodations, seedDemoAccommodations } from "../../../test/support/demo-content";
 import { call, post, DEMO_KEY } from "../../../test/support/api";
 import { bookBody, quoteBody, quoteOf, searchOne } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
@@ -12,8 +12,10 @@ import { byCodes, haversineKm, named, near } from "./accommodations";
 import { searchRead } from "./night-overrides";
 import { circuitFor, FAILURES_TO_OPEN, OPEN_FOR_MS } from "./upstream-circuit";
 import { pastNightHolds } from "./allotment";
-import { roomNightHolds } from "./tables";
+import { roomNightHolds, suppliers } from "./tables";
 import { percentOfMinor } from "../../platform/money";
+import { MAX_BODY_BYTES } from "../../platform/http/json-body";
+import { SUGGEST_MAX_BODY_BYTES, SUGGEST_MAX_HOTELS } from "./hotel-matching/routes";
 
 const OPERATOR = { authorization: "Bearer demo-operator-token" };
 const put = (path: string, body: unknown, headers: Record<string, string> = OPERATOR) =>
@@ -521,5 +523,189 @@ describe("upkeep past-night-holds", () => {
     ]);
     // Run again: nothing more to delete.
     expect(await pastNightHolds.run(env, now)).toBe(0);
+  });
+});
+
+describe("hotel map suggestions (issue 39 item 6): POST /api/operator/suppliers/{code}/hotel-map/suggest", () => {
+  const SUGGEST = "/api/operator/suppliers/sandbox-eu/hotel-map/suggest";
+  beforeAll(async () => {
+    await database(env.DB)
+      .insert(suppliers)
+      .values([
+        { code: "sandbox-eu", kind: "hotelx", name: "Sandbox EU", sealBinding: "sandbox-eu" },
+        { code: "gone", kind: "hotelx", name: "Gone", sealBinding: "gone", active: false },
+      ]);
+  });
+  const suggest = (body: unknown, headers: Record<string, string> = OPERATOR) =>
+    call("POST", SUGGEST, body, { apiKey: null, headers });
+  // About 30 m north of a point.
+  const north = (lat: number) => lat + 0.00027;
+
+  it("answers per hotel, in the order sent: auto on the hotel it is, review on a look-alike at another number, none far from ours", async () => {
+    const [first, second] = await demoAccommodations(2);
+    const res = await suggest({
+      hotels: [
+        {
+          supplierHotelCode: "FAR",
+          name: first!.name,
+          latitude: 0,
+          longitude: 0,
+        },
+        {
+          supplierHotelCode: "H1",
+          // Reordered, upper case, accents, abbreviated: the same hotel as suppliers write it.
+          name: first!.name
+            .toUpperCase()
+            .replace(/HOTEL/g, "HÔTEL")
+            .replace(/SUITES/g, "STES")
+            .split(" ")
+            .reverse()
+            .join(" "),
+          latitude: north(first!.latitude),
+          longitude: first!.longitude,
+          address: first!.content.address.address,
+          postalCode: `${first!.content.address.postalCode}-0001`,
+          countryCode: "us",
+        },
+        {
+          supplierHotelCode: "H2",
+          name: second!.name,
+          latitude: north(second!.latitude),
+          longitude: second!.longitude,
+          address: `${Number.parseInt(second!.content.address.address, 10) + 1} Elsewhere Street`,
+        },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.data.summary).toEqual({ hotels: 3, auto: 1, review: 1, none: 1 });
+    const [far, h1, h2] = res.json.data.hotels;
+    expect(far).toEqual({
+      supplierHotelCode: "FAR",
+      decision: "none",
+      accommodationCode: null,
+      score: null,
+      distanceMeters: null,
+      nameSimilarity: null,
+      candidates: [],
+    });
+    expect(h1).toMatchObject({
+      supplierHotelCode: "H1",
+      decision: "auto",
+      accommodationCode: first!.code,
+      nameSimilarity: 1,
+    });
+    expect(h1.distanceMeters).toBe(30);
+    expect(h1.candidates[0]).toEqual({
+      accommodationCode: first!.code,
+      score: h1.score,
+      distanceMeters: 30,
+      nameSimilarity: 1,
+    });
+    expect(h2).toMatchObject({ supplierHotelCode: "H2", decision: "review", accommodationCode: second!.code });
+  });
+
+  it("apply writes the auto ones into the hotel map through its import: rows numbered as sent, the rest left for review", async () => {
+    const demo = await demoAccommodations(4);
+    const as = (code: string, a: (typeof demo)[number], address = a.content.address.address) => ({
+      supplierHotelCode: code,
+      name: a.name,
+      latitude: north(a.latitude),
+      longitude: a.longitude,
+      address,
+    });
+    const list = [
+      as("A1", demo[2]!),
+      as("A2", demo[3]!, `${Number.parseInt(demo[3]!.content.address.address, 10) + 2} Other Road`),
+    ];
+    const first = await suggest({ hotels: list, apply: true });
+    expect(first.status).toBe(200);
+    expect(first.json.data.hotels.map((h: { decision: string }) => h.decision)).toEqual(["auto", "review"]);
+    expect(first.json.data.applied).toEqual({ inserted: 1, updated: 0, unchanged: 0, rejected: [] });
+    const map = await get(`/api/operator/suppliers/sandbox-eu/hotel-map`);
+    expect(map.json.data.rows).toEqual([{ supplierHotelCode: "A1", accommodationCode: demo[2]!.code }]);
+
+    // Again: unchanged. Another code of the supplier for the same hotel: the import's one-to-one rejects it, by its row.
+    const again = await suggest({ hotels: [as("A0", demo[0]!, "1 Nowhere Lane"), as("A1", demo[2]!)], apply: true });
+    expect(again.json.data.applied).toEqual({ inserted: 0, updated: 0, unchanged: 1, rejected: [] });
+    const other = await suggest({ hotels: [list[1]!, as("B1", demo[2]!)], apply: true });
+    expect(other.json.data.applied).toEqual({
+      inserted: 0,
+      updated: 0,
+      unchanged: 0,
+      rejected: [
+        {
+          row: 2,
+          reason: "already_mapped_elsewhere",
+          message: `${demo[2]!.code} is already mapped to supplier hotel A1`,
+        },
+      ],
+    });
+    // Without apply nothing is written and no applied is answered.
+    const dry = await suggest({ hotels: [as("C1", demo[3]!)] });
+    expect(dry.json.data.hotels[0].decision).toBe("auto");
+    expect(dry.json.data).not.toHaveProperty("applied");
+    expect((await get(`/api/operator/suppliers/sandbox-eu/hotel-map`)).json.data.rows).toHaveLength(1);
+  });
+
+  it("takes a list over 1 MiB up to 8 MiB and 20,000 hotels on this route only; beyond is 413 or 400; needs the operator token", async () => {
+    const padded = (i: number) => ({
+      supplierHotelCode: `P${i}`,
+      name: `Nowhere Hotel ${"x".repeat(250)} ${i}`,
+      latitude: -60,
+      longitude: i / 1000,
+    });
+    const large = { hotels: Array.from({ length: 4_500 }, (_, i) => padded(i)) };
+    expect(JSON.stringify(large).length).toBeGreaterThan(MAX_BODY_BYTES);
+    const ok = await suggest(large);
+    expect(ok.status).toBe(200);
+    expect(ok.json.data.summary).toEqual({ hotels: 4_500, auto: 0, review: 0, none: 4_500 });
+    // Every other route keeps 1 MiB.
+    const elsewhere = await put("/api/inventory/US000001/fees", {
+      mandatory: [],
+      optional: [],
+      pad: "x".repeat(MAX_BODY_BYTES),
+    });
+    expect(elsewhere.status).toBe(413);
+
+    const tooLarge = await call("POST", SUGGEST, undefined, {
+      apiKey: null,
+      headers: { ...OPERATOR, "content-type": "application/json" },
+      raw: JSON.stringify({ hotels: [{ ...padded(0), name: "x".repeat(SUGGEST_MAX_BODY_BYTES) }] }),
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.json.message).toBe(`Request body too large: the limit is ${SUGGEST_MAX_BODY_BYTES} bytes`);
+
+    const tooMany = await suggest({
+      hotels: Array.from({ length: SUGGEST_MAX_HOTELS + 1 }, (_, i) => ({
+        supplierHotelCode: `${i}`,
+        name: "H",
+        latitude: 0,
+        longitude: 0,
+      })),
+    });
+    expect(tooMany.status).toBe(400);
+    const twice = await suggest({ hotels: [padded(1), padded(1)] });
+    expect(twice.status).toBe(400);
+    expect(twice.json.message).toContain("listed twice");
+    expect((await suggest({ hotels: [padded(1)] }, {})).status).toBe(401);
+    for (const unknown of ["nobody", "gone"]) {
+      const missing = await post(
+        `/api/operator/suppliers/${unknown}/hotel-map/suggest`,
+        { hotels: [padded(1)] },
+        { apiKey: null, headers: OPERATOR },
+      );
+      expect(missing.status).toBe(404);
+      expect(missing.json).toMatchObject({ code: "supplier_not_found", message: `Supplier ${unknown} not found` });
+    }
+    expect(
+      (
+        await call(
+          "POST",
+          "/api/operator/suppliers/Not_A_Code/hotel-map/suggest",
+          { hotels: [padded(1)] },
+          { apiKey: null, headers: OPERATOR },
+        )
+      ).status,
+    ).toBe(400);
   });
 });

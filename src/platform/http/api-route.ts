@@ -41,6 +41,8 @@ type Described = {
    * stream by the handler with `readUploadRows`). Only the operator's map imports say `rows`.
    */
   body?: "json" | "rows";
+  /** A larger body limit than every other route's MAX_BODY_BYTES, for a route that takes a whole list in one call. */
+  maxBodyBytes?: number;
 };
 
 const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;
@@ -126,9 +128,16 @@ export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> &
 ) => {
   if (!CAMEL_CASE.test(config.operationId)) throw new Error(`operationId must be camelCase: ${config.operationId}`);
   if (config.tags.length === 0) throw new Error(`${config.operationId} needs a tag`);
-  const { errors, errorShape = coreErrorShape, unknownFields = "refused", body = "json", ...route } = config;
+  const {
+    errors,
+    errorShape = coreErrorShape,
+    unknownFields = "refused",
+    body = "json",
+    maxBodyBytes,
+    ...route
+  } = config;
   const middleware = BODY_METHODS.has(config.method)
-    ? [body === "rows" ? rowUploadGate() : jsonBody(), ...[config.middleware ?? []].flat()]
+    ? [body === "rows" ? rowUploadGate() : jsonBody(maxBodyBytes), ...[config.middleware ?? []].flat()]
     : config.middleware;
   // Every response that touched D1 carries its bookmark; a route a replica may answer takes one (withDb).
   const replicaRead = [config.middleware ?? []].flat().includes(replicaReadsAllowed);

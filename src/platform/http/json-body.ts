@@ -14,12 +14,14 @@ const jsonType = /^application\/([\w.-]+\+)?json$/i;
 const charsetParameter = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
 const isUtf8Label = (charset: string) => /^utf-?8$/i.test(charset);
 
-const limit = bodyLimit({
-  maxSize: MAX_BODY_BYTES,
-  onError: () => {
-    throw new ApiError("body_too_large", `Request body too large: the limit is ${MAX_BODY_BYTES} bytes`);
-  },
-});
+const limitOf = (maxBytes: number) =>
+  bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw new ApiError("body_too_large", `Request body too large: the limit is ${maxBytes} bytes`);
+    },
+  });
+const limit = limitOf(MAX_BODY_BYTES);
 
 /**
  * How deeply a parsed JSON value nests (a scalar is 0, `[1]` is 1), counted without recursion and
@@ -42,15 +44,17 @@ export const deepestNesting = (value: unknown, limit: number): number => {
 };
 
 /**
- * Every body is JSON, at most MAX_BODY_BYTES, and checked here so that a wrong content type
+ * Every body is JSON, at most MAX_BODY_BYTES (a route that takes a supplier's whole list says its
+ * own larger limit, `maxBytes`), and checked here so that a wrong content type
  * or malformed JSON is a 400 before any route runs (the text and the parsed value stay cached
  * for the route's validator). An empty body reads as `{}` so that schema validation names the
  * missing fields.
  */
-export const jsonBody = (): MiddlewareHandler<AppEnv> =>
-  async function jsonBody(c, next) {
+export const jsonBody = (maxBytes = MAX_BODY_BYTES): MiddlewareHandler<AppEnv> => {
+  const within = maxBytes === MAX_BODY_BYTES ? limit : limitOf(maxBytes);
+  return async function jsonBody(c, next) {
     if (c.req.method !== "POST" && c.req.method !== "PUT" && c.req.method !== "PATCH") return next();
-    return limit(c, async () => {
+    return within(c, async () => {
       // Bytes, not c.req.text(): workerd warns when a body of a non-text type is read as text,
       // and a form or binary body is refused below anyway.
       const text = new TextDecoder().decode(await c.req.arrayBuffer());
@@ -85,3 +89,4 @@ export const jsonBody = (): MiddlewareHandler<AppEnv> =>
       await next();
     });
   };
+};

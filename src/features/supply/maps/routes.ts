@@ -17,32 +17,32 @@ const supplierCode = z
   .openapi({ description: "A supplier's code (GET /api/operator/suppliers)", example: "acme-beds" });
 const params = z.object({ code: supplierCode });
 
-const importAnswer = envelopeSchema(
-  z
-    .object({
-      inserted: z.number().int(),
-      updated: z.number().int(),
-      unchanged: z.number().int(),
-      rejected: z.array(
-        z.object({
-          row: z
-            .number()
-            .int()
-            .openapi({ description: "The row's number in the upload, from 1 (NDJSON: blank lines are not counted)" }),
-          reason: z.enum(REJECTION_REASONS),
-          message: z.string(),
-        }),
-      ),
-    })
-    .openapi("MapImportResult", {
-      example: {
-        inserted: 2,
-        updated: 0,
-        unchanged: 1,
-        rejected: [{ row: 4, reason: "unknown_accommodation", message: "No accommodation US999999" }],
-      },
-    }),
-).openapi("MapImportResponse");
+/** What a hotel map import did (also what hotel-map/suggest's `apply` did). */
+export const mapImportResult = z
+  .object({
+    inserted: z.number().int(),
+    updated: z.number().int(),
+    unchanged: z.number().int(),
+    rejected: z.array(
+      z.object({
+        row: z
+          .number()
+          .int()
+          .openapi({ description: "The row's number in the upload, from 1 (NDJSON: blank lines are not counted)" }),
+        reason: z.enum(REJECTION_REASONS),
+        message: z.string(),
+      }),
+    ),
+  })
+  .openapi("MapImportResult", {
+    example: {
+      inserted: 2,
+      updated: 0,
+      unchanged: 1,
+      rejected: [{ row: 4, reason: "unknown_accommodation", message: "No accommodation US999999" }],
+    },
+  });
+const importAnswer = envelopeSchema(mapImportResult).openapi("MapImportResponse");
 
 /** The upload as documented: validated row by row by the handler (a bad row is rejected, not the upload). */
 const uploadOf = (
