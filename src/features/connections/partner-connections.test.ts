@@ -13,6 +13,7 @@ import { searchBody } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { seedSandboxHotels } from "../../../test/support/seed";
 import worker from "../../index";
+import { NEW_YORK, say, startSession } from "../../../test/support/chat";
 
 const base = (partnerId: string) => `/api/partners/${partnerId}/connections`;
 const DEMO_CONNECTION = DEMO.connection.id;
@@ -168,12 +169,12 @@ describe("GET /api/partner/usage", () => {
    * A search through the Worker's own fetch with an execution context the test waits on: the count
    * is kept after the answer (waitUntil), and the test reads usage only once it is kept.
    */
-  const search = async (path: string, body: unknown) => {
+  const search = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
     const ctx = createExecutionContext();
     const res = await worker.fetch(
       new Request(`https://edgestay.test${path}`, {
         method: "POST",
-        headers: { "content-type": "application/json", "api-key": DEMO_KEY },
+        headers: { "content-type": "application/json", "api-key": DEMO_KEY, ...headers },
         body: JSON.stringify(body),
       }),
       env,
@@ -210,6 +211,25 @@ describe("GET /api/partner/usage", () => {
       settings: { access: { code: DEMO.connection.code } },
     });
     expect(tgx.status).toBe(200);
+    // So does each search field of a GraphQL document, and a search in chat (counted in its session object).
+    const graphql = await search(
+      "/api/graphql",
+      {
+        query:
+          "query S($criteria: HotelCriteriaSearchInput!) { hotelX { search(criteria: $criteria) { options { id } } } }",
+        variables: {
+          criteria: {
+            checkIn: inDays(30),
+            checkOut: inDays(32),
+            hotels: ["US000001"],
+            occupancies: [{ paxes: [{ age: 30 }] }],
+          },
+        },
+      },
+      { "access-code": String(DEMO.connection.code) },
+    );
+    expect([graphql.status, graphql.json.errors]).toEqual([200, undefined]);
+    await say(await startSession("usage-actor"), NEW_YORK);
     // The sandbox answers HXSLOW2000 after 2 s; the search waits 300 ms: answered, with the supplier's timeout.
     const late = await search(
       "/api/search",
@@ -225,11 +245,11 @@ describe("GET /api/partner/usage", () => {
     expect([limited.status, limited.json.code]).toEqual([429, "rate_limit_exceeded"]);
 
     const expected = {
-      searches: N + 5,
+      searches: N + 7,
       quotes: 0,
       books: 0,
       cancels: 0,
-      outcomes: { success: N + 3, invalid_dates: 1, rate_limit_exceeded: 1 },
+      outcomes: { success: N + 5, invalid_dates: 1, rate_limit_exceeded: 1 },
       supplierTimeouts: 1,
     };
     const read = async (token: string) => {
@@ -258,11 +278,11 @@ describe("GET /api/partner/usage", () => {
     expect(await rows()).toBeNull();
     for (const id of [DEMO.connection.id, DEMO_UPSTREAM_CONNECTION.connection.id])
       expect(await runDurableObjectAlarm(env.CONNECTION_USAGE.getByName(id))).toBe(true);
-    expect(await rows()).toBe(N + 5);
+    expect(await rows()).toBe(expected.searches);
     expect((await read(userToken)).totals).toEqual(expected);
     // A roll-up applied again (its batch committed, the object failed before forgetting it) adds nothing.
     await env.CONNECTION_USAGE.getByName(DEMO.connection.id).rollUp();
-    expect(await rows()).toBe(N + 5);
+    expect(await rows()).toBe(expected.searches);
 
     // Counted after the roll-up, and the objects restarted before their next alarm: nothing is lost.
     const more = await search("/api/search", searchBody(codes("US000001")));
@@ -271,7 +291,7 @@ describe("GET /api/partner/usage", () => {
     const after = await read(admin);
     expect(after.totals).toEqual({
       ...expected,
-      searches: N + 6,
+      searches: expected.searches + 1,
       outcomes: { ...expected.outcomes, rate_limit_exceeded: 2 },
     });
 
