@@ -647,7 +647,8 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
       booked.status,
     );
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    // The connection's rate limit (counted with the quote, inside the try) is the client's 429, as before.
+    if (!(error instanceof ApiError) || error.status >= 500 || error.code === "rate_limit_exceeded") throw error;
     if (error.code === "price_changed" && error.details) {
       const { previousTotal, currentTotal, currency } = error.details as {
         previousTotal: number;
