@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { asBearer, createUser, demoAdminToken, loginAs, otherAdminToken } from "../../../test/support/sessions";
 import { DEMO, DEMO_UPSTREAM_CONNECTION, OTHER } from "../../../test/support/accounts";
 import { DEMO_KEY, textWithoutRequestId } from "../../../test/support/api";
-import { searchBody } from "../../../test/support/booking";
+import { bookBody, cancelBody, quoteBody, searchBody } from "../../../test/support/booking";
+import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { inDays } from "../../../test/support/clock";
 import { seedSandboxHotels } from "../../../test/support/seed";
 import worker from "../../index";
@@ -187,10 +188,29 @@ describe("GET /api/partner/usage", () => {
     asBearer(token).get(`/api/partner/usage?from=${from}&to=${to}`);
   const codes = (...list: string[]) => ({ destinations: { accommodations: list.map((code) => ({ code })) } });
   const N = 8;
+  const stayOf = (body: { searchCriteria: { occupancies: unknown; checkIn: string; checkOut: string } }) => ({
+    occupancies: body.searchCriteria.occupancies,
+    checkIn: body.searchCriteria.checkIn,
+    checkOut: body.searchCriteria.checkOut,
+  });
 
-  it("counts every search under its outcome (success, invalid_dates, 429, a supplier timeout), parallel ones exactly; exact again after the roll-up and a restart; another partner sees none of it", async () => {
+  it("counts every search under its outcome (success, invalid_dates, 429, a supplier timeout), parallel ones exactly, and quote, book (not its replay) and cancel; exact again after the roll-up and a restart; another partner sees none of it", async () => {
     await seedSandboxHotels(env.DB, ["HXSLOW2000"]);
-    expect((await search("/api/search", searchBody(codes("US000001")))).status).toBe(200);
+    await seedDemoAccommodations(env.DB, { accommodations: 3 });
+    const first = await search("/api/search", searchBody(codes("US000001")));
+    expect(first.status).toBe(200);
+    // Quote, book and cancel count under their own operations (a replayed book is not a new call).
+    const option = first.json.data.accommodations[0].options.find((o: { isRefundable: boolean }) => o.isRefundable);
+    const searched = { accommodationCode: "US000001", option, ...first.json.data, ...stayOf(searchBody({})) };
+    const quoted = await search("/api/quote", quoteBody(searched));
+    expect(quoted.status, JSON.stringify(quoted.json)).toBe(200);
+    const book = () =>
+      search("/api/book", bookBody(quoted.json.data, "usage-1"), { "idempotency-key": "usage-book-1" });
+    const booked = await book();
+    expect(booked.status, JSON.stringify(booked.json)).toBe(200);
+    expect((await book()).status).toBe(200);
+    const cancelled = await search("/api/cancel", cancelBody(booked.json.data.bookingReference));
+    expect(cancelled.status, JSON.stringify(cancelled.json)).toBe(200);
     const wrongDates = await search(
       "/api/search",
       searchBody({ ...codes("US000001"), checkIn: inDays(32), checkOut: inDays(30) }),
@@ -246,10 +266,10 @@ describe("GET /api/partner/usage", () => {
 
     const expected = {
       searches: N + 7,
-      quotes: 0,
-      books: 0,
-      cancels: 0,
-      outcomes: { success: N + 5, invalid_dates: 1, rate_limit_exceeded: 1 },
+      quotes: 1,
+      books: 1,
+      cancels: 1,
+      outcomes: { success: N + 8, invalid_dates: 1, rate_limit_exceeded: 1 },
       supplierTimeouts: 1,
     };
     const read = async (token: string) => {
@@ -259,7 +279,7 @@ describe("GET /api/partner/usage", () => {
     };
     const before = await read(admin);
     expect(before.totals).toEqual(expected);
-    expect(before.lookToBook).toBeNull();
+    expect(before.lookToBook).toBe(N + 7);
     expect(before.days.map((d: { date: string }) => d.date)).toEqual([inDays(-1), inDays(0), inDays(1)]);
     expect(before.days.find((d: { searches: number }) => d.searches > 0)).toEqual({ date: inDays(0), ...expected });
     expect(before.days[2]).toEqual({
@@ -278,11 +298,11 @@ describe("GET /api/partner/usage", () => {
     expect(await rows()).toBeNull();
     for (const id of [DEMO.connection.id, DEMO_UPSTREAM_CONNECTION.connection.id])
       expect(await runDurableObjectAlarm(env.CONNECTION_USAGE.getByName(id))).toBe(true);
-    expect(await rows()).toBe(expected.searches);
+    expect(await rows()).toBe(expected.searches + 3);
     expect((await read(userToken)).totals).toEqual(expected);
     // A roll-up applied again (its batch committed, the object failed before forgetting it) adds nothing.
     await env.CONNECTION_USAGE.getByName(DEMO.connection.id).rollUp();
-    expect(await rows()).toBe(expected.searches);
+    expect(await rows()).toBe(expected.searches + 3);
 
     // Counted after the roll-up, and the objects restarted before their next alarm: nothing is lost.
     const more = await search("/api/search", searchBody(codes("US000001")));
