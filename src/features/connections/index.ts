@@ -1,4 +1,12 @@
-export { chatConnection, coreAccess, coreConnection, readAccess, searchConnection } from "./access";
+export {
+  chatConnection,
+  coreAccess,
+  coreAccessOrBearer,
+  coreConnection,
+  readAccess,
+  readAccessById,
+  searchConnection,
+} from "./access";
 export type { AccessEnv, ConnectionAccess, CoreConnection } from "./access";
 export {
   DEFAULT_SELLING_CURRENCY,
@@ -19,3 +27,7 @@ export {
   connectionsSelling,
   replaceConnectionSuppliers,
 } from "./connection-suppliers";
+export { ConnectionUsage } from "./usage-counter";
+export type { UsageOperation } from "./usage-counter";
+export { countCall } from "./usage";
+export type { BilledCall } from "./usage";
