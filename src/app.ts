@@ -111,12 +111,19 @@ export const createApp = ({ services = requestServices }: { services?: (env: Env
   app.route("/", events.eventRoutes);
 
   for (const webhook of events.webhooks) app.openAPIRegistry.registerWebhook(webhook);
-  // Three credentials, three schemes: a generated client asks for each apart and never sends one for another.
+  // Each credential its own scheme: a generated client asks for each apart and never sends one for another.
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
     type: "apiKey",
     in: "header",
     name: "api-key",
     description: "From POST /api/partner/api-keys",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "HotelxApiKey", {
+    type: "apiKey",
+    in: "header",
+    name: "Authorization",
+    description:
+      "Hotel-X's own header, `Authorization: Apikey <key>` with a key of POST /api/partner/api-keys; Hotel-X routes only (elsewhere Authorization carries bearer tokens). With api-key too, both must name the same key.",
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", {
     type: "http",

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { apiRoute } from "../../platform/http/api-route";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
+import { apiKeyAuth, apiKeySecurity, hotelxKeySecurity } from "../../platform/auth/api-key";
 import { requireAdmin } from "../../platform/auth/bearer";
 import { apiKeyOrBearer, apiKeyOrBearerSecurity, byLoginToken } from "../../platform/auth/partner-credential";
 import { replicaReadsAllowed } from "../../platform/db/replica-reads";
@@ -211,6 +211,9 @@ const search = apiRoute({
   },
 });
 
+// Hotel-X's own header, `Authorization: Apikey <key>`, is read beside `api-key` on the Hotel-X routes only.
+const HOTELX_KEY = "api-key or Apikey" as const;
+
 const searchTgxRoute = apiRoute({
   operationId: "searchAvailabilityTgx",
   method: "post",
@@ -219,8 +222,8 @@ const searchTgxRoute = apiRoute({
   tags: ["Booking"],
   summary: "Hotel-X (TravelgateX) shaped search over the same inventory (rate limited)",
   description: "Hotel-X step 1: an option's id is the optionRefId of quote/tgx.",
-  security: apiKeySecurity,
-  middleware: [metered("search"), replicaReadsAllowed, coreAccess()] as const,
+  security: hotelxKeySecurity,
+  middleware: [metered("search"), replicaReadsAllowed, coreAccess(HOTELX_KEY)] as const,
   request: body(tgxSearchRequestSchema),
   errors: searchErrors,
   responses: {
@@ -278,8 +281,8 @@ const quoteTgxRoute = apiRoute({
   tags: ["Booking"],
   summary: "Hotel-X shaped quote, kept 30 minutes (rate limited)",
   description: "Hotel-X step 2: optionRefId from search/tgx; the answer's goes to book/tgx.",
-  security: apiKeySecurity,
-  middleware: [metered("quote"), coreAccess()] as const,
+  security: hotelxKeySecurity,
+  middleware: [metered("quote"), coreAccess(HOTELX_KEY)] as const,
   request: { headers: sandboxHeader, ...body(tgxQuoteRequestSchema) },
   errors: [
     "invalid_connection_code",
@@ -307,9 +310,9 @@ const bookTgxRoute = apiRoute({
   tags: ["Booking"],
   summary: "Hotel-X shaped book of a quote, or of a search option in one step (deltaPrice)",
   description: "Hotel-X step 3: reference.bookingID is cancel/tgx's input.bookingID.",
-  security: apiKeySecurity,
+  security: hotelxKeySecurity,
   // Hotel-X's paymentCard carries a card number: refused before anything reads it.
-  middleware: [metered("book"), noRawCardData(), coreAccess()] as const,
+  middleware: [metered("book"), noRawCardData(), coreAccess(HOTELX_KEY)] as const,
   request: { headers: sandboxHeader.merge(idempotencyHeader), ...body(tgxBookRequestSchema) },
   errors: [
     ...cardDataGuardErrors,
@@ -341,8 +344,8 @@ const cancelTgxRoute = apiRoute({
   tags: ["Booking"],
   summary: "Hotel-X shaped cancel, by bookingID or by accessCode, hotelCode and clientReference",
   description: "Hotel-X step 4: input.bookingID from book/tgx.",
-  security: apiKeySecurity,
-  middleware: [metered("cancel"), coreAccess()] as const,
+  security: hotelxKeySecurity,
+  middleware: [metered("cancel"), coreAccess(HOTELX_KEY)] as const,
   request: { headers: idempotencyHeader, ...body(tgxCancelRequestSchema) },
   errors: [
     ...idempotencyErrors,
@@ -555,9 +558,9 @@ const graphqlRoute = apiRoute({
     "Hotel-X GraphQL: hotelX { search quote booking } and mutation { hotelX { book cancel commit } } over the Hotel-X shaped routes",
   description:
     "The /api/*/tgx flow as Hotel-X GraphQL. A document past its limits (depth, fields, aliases, introspection, 5 search/quote/booking, 1 write, 50 references) is refused.",
-  security: apiKeySecurity,
+  security: hotelxKeySecurity,
   // A document or its variables may carry Hotel-X's paymentCard: refused before anything reads it.
-  middleware: [noRawCardData(), apiKeyAuth()] as const,
+  middleware: [noRawCardData(), apiKeyAuth(undefined, HOTELX_KEY)] as const,
   request: {
     headers: idempotencyHeader.extend({
       "access-code": z.string().optional().openapi({

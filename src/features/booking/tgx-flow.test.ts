@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { call, OTHER_KEY, post } from "../../../test/support/api";
+import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/support/api";
 import { bookBody, OTHER_CODE, quoteOf, searchOne } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
@@ -35,7 +35,12 @@ beforeEach(async () => {
 /** Hotel-X's payload type of each operation (the SDL's names). */
 const PAYLOAD = { quote: "HotelQuote", book: "HotelBookPayload", cancel: "HotelCancelPayload" } as const;
 
-type Options = { code?: number; apiKey?: string; headers?: Record<string, string>; settings?: Record<string, unknown> };
+type Options = {
+  code?: number;
+  apiKey?: string | null;
+  headers?: Record<string, string>;
+  settings?: Record<string, unknown>;
+};
 
 /** POST /api/<op>/tgx; a 200 answer must be a valid value of the operation's SDL payload type. */
 const hotelx = async (op: keyof typeof PAYLOAD, payload: Record<string, unknown>, options: Options = {}) => {
@@ -548,7 +553,7 @@ const CANCEL = `mutation Cancel($input: HotelCancelInput!, $settings: HotelSetti
   hotelX { cancel(input: $input, settings: $settings) {
     cancellation { reference { client bookingID } cancelReference status ${PRICE} booking { status } } ${ISSUES} } } }`;
 
-type GraphqlOptions = { header?: number; headers?: Record<string, string>; apiKey?: string };
+type GraphqlOptions = { header?: number; headers?: Record<string, string>; apiKey?: string | null };
 const graphql = (query: string, variables: Record<string, unknown>, options: GraphqlOptions = {}) =>
   post(
     "/api/graphql",
@@ -943,5 +948,101 @@ describe("POST /api/graphql within a budget", () => {
       path: ["hotelX", "commit"],
       extensions: { code: "invalid_request", status: 400 },
     });
+  });
+});
+
+// Issue 40 item 2: Hotel-X's documented header, `Authorization: Apikey <key>`, on the Hotel-X routes only.
+describe("Authorization: Apikey <key>, Hotel-X's header, beside api-key", () => {
+  const hotelxKey = (key: string) => ({ apiKey: null, headers: { authorization: `Apikey ${key}` } });
+  const refusal = (res: { status: number; json: any }) => [res.status, res.json.code, res.json.message];
+
+  it("alone, it carries search, quote, book and cancel on /api/*/tgx, and a document on /api/graphql", async () => {
+    const criteria = {
+      checkIn: inDays(30),
+      checkOut: inDays(32),
+      hotels: ["US000002"],
+      occupancies: [{ paxes: [{ age: 30 }, { age: 31 }] }],
+    };
+    const searched = await post(
+      "/api/search/tgx",
+      { criteria, settings: { access: { code: EMBEDDED } } },
+      hotelxKey(DEMO_KEY),
+    );
+    expect(searched.status).toBe(200);
+    const option = searched.json.data.hotelX.search.options.find(refundable);
+    const quoted = await quoteTgx(option.id, hotelxKey(DEMO_KEY));
+    expect(quoted.status).toBe(200);
+    const clientReference = reference();
+    const booked = await hotelx(
+      "book",
+      bookInput(quoted.answer.optionQuote.optionRefId, option, clientReference),
+      hotelxKey(DEMO_KEY),
+    );
+    expect(booked.answer.booking).toMatchObject({ status: "OK", reference: { client: clientReference } });
+    const bookingID = booked.answer.booking.reference.bookingID;
+    const cancelled = await hotelx("cancel", { input: { bookingID } }, hotelxKey(DEMO_KEY));
+    expect(cancelled.answer.cancellation).toMatchObject({ status: "CANCELLED" });
+    // The scheme's name is case-insensitive (RFC 9110), as HTTP clients may send it.
+    const read = await hotelxData(
+      BOOKING,
+      { criteria: { bookingID } },
+      { header: EMBEDDED, apiKey: null, headers: { authorization: `APIKEY ${DEMO_KEY}` } },
+    );
+    expect(read.hotelX.booking.bookings).toMatchObject([
+      { status: "CANCELLED", reference: { client: clientReference } },
+    ]);
+  });
+
+  it("a wrong key is refused as under api-key; a key under both headers must be the same key", async () => {
+    const body = { criteria: { optionRefId: "qt_unknown" }, settings: { access: { code: EMBEDDED } } };
+    const underApiKey = await post("/api/quote/tgx", body, { apiKey: "esk_wrong" });
+    const underAuthorization = await post("/api/quote/tgx", body, hotelxKey("esk_wrong"));
+    expect(refusal(underAuthorization)).toEqual(refusal(underApiKey));
+    expect(refusal(underAuthorization)).toEqual([401, "invalid_api_key", "Invalid API key"]);
+    const graphqlWrong = await post("/api/graphql", { query: "{ __typename }" }, hotelxKey("esk_wrong"));
+    expect(refusal(graphqlWrong)).toEqual([401, "invalid_api_key", "Invalid API key"]);
+
+    // Two valid keys of two partners: refused whole, neither is picked.
+    const both = await post(
+      "/api/search/tgx",
+      { criteria: {}, settings: { access: { code: EMBEDDED } } },
+      {
+        apiKey: DEMO_KEY,
+        headers: { authorization: `Apikey ${OTHER_KEY}` },
+      },
+    );
+    expect(refusal(both)).toEqual([401, "invalid_api_key", "api-key and Authorization: Apikey name different keys"]);
+    const same = await graphql(
+      "{ __typename }",
+      {},
+      { header: EMBEDDED, apiKey: DEMO_KEY, headers: { authorization: `Apikey ${DEMO_KEY}` } },
+    );
+    expect(same.status, same.text).toBe(200);
+    // A bearer token is not a key: api-key decides alone.
+    const bearer = await graphql(
+      "{ __typename }",
+      {},
+      { header: EMBEDDED, apiKey: DEMO_KEY, headers: { authorization: "Bearer abc" } },
+    );
+    expect(bearer.status, bearer.text).toBe(200);
+  });
+
+  it("is not a key outside the Hotel-X routes: /api/search and a booking read answer api_key_required", async () => {
+    const search = await post("/api/search", { settings: { access: { code: EMBEDDED } } }, hotelxKey(DEMO_KEY));
+    expect(refusal(search)).toEqual([401, "api_key_required", "API key is required"]);
+    const read = await call("GET", "/api/bookings", undefined, hotelxKey(DEMO_KEY));
+    expect(refusal(read)).toEqual([401, "api_key_required", "API key is required"]);
+  });
+
+  it("is documented: the Hotel-X operations take either scheme, the others api-key alone", async () => {
+    const document = (await call("GET", "/openapi.json")).json;
+    expect(document.components.securitySchemes.HotelxApiKey).toMatchObject({
+      type: "apiKey",
+      in: "header",
+      name: "Authorization",
+    });
+    for (const path of ["/api/graphql", "/api/search/tgx", "/api/quote/tgx", "/api/book/tgx", "/api/cancel/tgx"])
+      expect(document.paths[path].post.security, path).toEqual([{ ApiKey: [] }, { HotelxApiKey: [] }]);
+    expect(document.paths["/api/search"].post.security).toEqual([{ ApiKey: [] }]);
   });
 });

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { AppEnv } from "../../platform/app-env";
-import { apiKeyAuth } from "../../platform/auth/api-key";
+import { apiKeyAuth, type KeyHeaders } from "../../platform/auth/api-key";
 import { apiKeyOrBearer } from "../../platform/auth/partner-credential";
 import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
@@ -70,26 +70,29 @@ export type AccessEnv = AppEnv & { Variables: { access: ConnectionAccess } };
  * in one D1 round trip. The connection is judged later, after the body is validated, so the order
  * of errors stays key, body, connection.
  */
-export const coreAccess = () =>
-  apiKeyAuth<AccessEnv>({
-    async queries(c) {
-      const body: unknown = await c.req.json();
-      const code = accessCodeOf(
-        (body as { settings?: { access?: { code?: unknown } } } | null)?.settings?.access?.code,
-      );
-      if (typeof code !== "number") {
-        c.set("access", { code });
-        return [];
-      }
-      c.set("access", { code, found: null });
-      return [recordByCode(c.get("db"), code)];
+export const coreAccess = (accepted: KeyHeaders = "api-key") =>
+  apiKeyAuth<AccessEnv>(
+    {
+      async queries(c) {
+        const body: unknown = await c.req.json();
+        const code = accessCodeOf(
+          (body as { settings?: { access?: { code?: unknown } } } | null)?.settings?.access?.code,
+        );
+        if (typeof code !== "number") {
+          c.set("access", { code });
+          return [];
+        }
+        c.set("access", { code, found: null });
+        return [recordByCode(c.get("db"), code)];
+      },
+      keep(c, results) {
+        const access = c.var.access;
+        if (typeof access.code === "number")
+          c.set("access", { code: access.code, found: (results[0] as ConnectionRecord[])[0] ?? null });
+      },
     },
-    keep(c, results) {
-      const access = c.var.access;
-      if (typeof access.code === "number")
-        c.set("access", { code: access.code, found: (results[0] as ConnectionRecord[])[0] ?? null });
-    },
-  });
+    accepted,
+  );
 
 /**
  * A core route the console calls too: with the API key, `coreAccess` (the body's connection read in

@@ -29,10 +29,33 @@ export type Companion<E extends HonoEnv> = {
   keep: (c: Context<E>, results: unknown[]) => void;
 };
 
+/**
+ * Which headers may carry the key: `api-key` (the contract's) everywhere; on the Hotel-X routes also
+ * `Authorization: Apikey <key>`, Hotel-X's documented header, so a Hotel-X client configured with
+ * only a URL and a key works. Elsewhere `Authorization` stays for bearer tokens and is not read here.
+ */
+export type KeyHeaders = "api-key" | "api-key or Apikey";
+
+const HOTELX_AUTHORIZATION = /^apikey[ \t]+(\S+)[ \t]*$/i;
+
+const presentedKey = (c: Context, accepted: KeyHeaders): string | undefined => {
+  const apiKey = c.req.header("api-key") || undefined;
+  if (accepted === "api-key") return apiKey;
+  // Another scheme (a bearer token) is not a key: the `api-key` header decides alone.
+  const hotelx = HOTELX_AUTHORIZATION.exec(c.req.header("authorization") ?? "")?.[1];
+  // Two headers naming two keys: refused rather than one picked, so no call runs under a key its sender did not mean.
+  if (apiKey && hotelx && apiKey !== hotelx)
+    throw new ApiError("invalid_api_key", "api-key and Authorization: Apikey name different keys");
+  return apiKey ?? hotelx;
+};
+
 /** Spec section 5 rule 1: the `api-key` header must map to a valid partner, which is put on the context. */
-export const apiKeyAuth = <E extends AppEnv = AppEnv>(companion?: Companion<E>): MiddlewareHandler<E> =>
+export const apiKeyAuth = <E extends AppEnv = AppEnv>(
+  companion?: Companion<E>,
+  accepted: KeyHeaders = "api-key",
+): MiddlewareHandler<E> =>
   async function apiKeyAuth(c, next) {
-    const apiKey = c.req.header("api-key");
+    const apiKey = presentedKey(c, accepted);
     if (!apiKey) throw new ApiError("api_key_required", "API key is required");
     const db = c.get("db");
     const keyHash = await sha256Hex(apiKey);
@@ -46,3 +69,6 @@ export const apiKeyAuth = <E extends AppEnv = AppEnv>(companion?: Companion<E>):
   };
 
 export const apiKeySecurity = [{ ApiKey: [] as string[] }];
+
+/** The Hotel-X routes: either header (OpenAPI: alternatives). */
+export const hotelxKeySecurity: Record<string, string[]>[] = [{ ApiKey: [] }, { HotelxApiKey: [] }];

@@ -51,6 +51,7 @@ const BODY_METHODS = new Set(["post", "put", "patch"]);
 /** The codes the platform's credential checks answer, by security scheme. */
 const credentialErrors: Record<string, ErrorCode[]> = {
   ApiKey: ["api_key_required", "invalid_api_key"],
+  HotelxApiKey: ["api_key_required", "invalid_api_key"],
   Bearer: ["bearer_token_required", "invalid_token"],
   OperatorToken: ["operator_token_required", "invalid_operator_token"],
 };

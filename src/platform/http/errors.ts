@@ -266,7 +266,7 @@ export const errorMessages = {
   destination_unreadable: ["Tell me a city or a hotel name of 2 to 200 characters."],
 
   api_key_required: ["API key is required"],
-  invalid_api_key: ["Invalid API key"],
+  invalid_api_key: ["Invalid API key", "api-key and Authorization: Apikey name different keys"],
   bearer_token_required: ["Bearer token is required"],
   invalid_token: ["Invalid or expired token"],
   invalid_credentials: ["Invalid email or password"],
