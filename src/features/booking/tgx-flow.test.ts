@@ -1027,11 +1027,12 @@ describe("Authorization: Apikey <key>, Hotel-X's header, beside api-key", () => 
     expect(bearer.status, bearer.text).toBe(200);
   });
 
-  it("is not a key outside the Hotel-X routes: /api/search and a booking read answer api_key_required", async () => {
+  it("is not a key outside the Hotel-X routes: /api/search answers api_key_required, a booking read (which takes a login token too) bearer_token_required", async () => {
     const search = await post("/api/search", { settings: { access: { code: EMBEDDED } } }, hotelxKey(DEMO_KEY));
     expect(refusal(search)).toEqual([401, "api_key_required", "API key is required"]);
+    // The console's routes read an Authorization header as a login token: Apikey is not one.
     const read = await call("GET", "/api/bookings", undefined, hotelxKey(DEMO_KEY));
-    expect(refusal(read)).toEqual([401, "api_key_required", "API key is required"]);
+    expect(refusal(read)).toEqual([401, "bearer_token_required", "Bearer token is required"]);
   });
 
   it("is documented: the Hotel-X operations take either scheme, the others api-key alone", async () => {
