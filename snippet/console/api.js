@@ -3,6 +3,7 @@
 // never in a URL, localStorage or a cookie.
 
 const TOKEN_KEY = "edgestay.console.token";
+const SESSION_ENDED = new Set(["invalid_token", "bearer_token_required"]);
 
 /** An error answer of the API: its message and request id are what the user sees and reports. */
 export class ApiFailure extends Error {
@@ -12,6 +13,8 @@ export class ApiFailure extends Error {
     this.status = status;
     this.code = code;
     this.requestId = requestId;
+    /** The token was refused: the login page shows instead of this error. */
+    this.sessionEnded = status === 401 && SESSION_ENDED.has(code);
   }
 }
 
@@ -38,8 +41,8 @@ export const tokenExpiry = () => {
 };
 
 /**
- * Calls the API and answers `data` of its envelope. A 401 on a call made with a token ends the
- * session (onExpired); any other error answer throws an ApiFailure.
+ * Calls the API and answers `data` of its envelope. The token refused (expired, revoked, its user
+ * deactivated) ends the session (onExpired); any other error answer throws an ApiFailure.
  * @param {string} method @param {string} path @param {unknown} [body]
  */
 export const api = async (method, path, body) => {
@@ -56,7 +59,9 @@ export const api = async (method, path, body) => {
   const requestId = res.headers.get("x-request-id");
   const json = await res.json().catch(() => null);
   if (!res.ok) {
-    if (res.status === 401 && bearer) {
+    // Only the token's own refusal ends the session: another 401 (a route that wants an API key)
+    // is an error of that call.
+    if (res.status === 401 && bearer && SESSION_ENDED.has(json?.code)) {
       clearToken();
       onExpired();
     }

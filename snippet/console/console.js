@@ -41,8 +41,13 @@ let expiryTimer = 0;
 
 const isAdmin = () => me?.role === "admin";
 
-/** Tells the user something happened (screen readers hear it: the region is aria-live). */
-const say = (/** @type {string} */ message) => fill(notice, message);
+let noticeTimer = 0;
+/** Tells the user something happened (screen readers hear it: the region is aria-live); gone after a while. */
+const say = (/** @type {string} */ message) => {
+  fill(notice, message);
+  clearTimeout(noticeTimer);
+  noticeTimer = window.setTimeout(() => fill(notice), 10_000);
+};
 
 /** An error as the user sees it: the API's message and the request id to quote to support. */
 const failure = (/** @type {unknown} */ error) =>
@@ -67,7 +72,7 @@ const act = async (place, action, /** @type {HTMLButtonElement | null} */ button
   try {
     await action();
   } catch (error) {
-    if (error instanceof ApiFailure && error.status === 401) return;
+    if (error instanceof ApiFailure && error.sessionEnded) return;
     place.prepend(failure(error));
   } finally {
     if (button) button.disabled = false;

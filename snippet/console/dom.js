@@ -21,9 +21,9 @@ export const h = (tag, attrs = {}, ...children) => {
   return el;
 };
 
-/** @param {Node} el @param {unknown[]} children */
+/** @param {Node} el @param {unknown} children one child or a (nested) list of them */
 export const append = (el, children) => {
-  for (const child of children.flat(Infinity)) {
+  for (const child of [children].flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
