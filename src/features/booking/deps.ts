@@ -2,7 +2,8 @@ import { signingKeys } from "../../platform/config/secrets";
 import type { Keyring } from "../../platform/crypto/keyring";
 import { database, type Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
-import { upstreamFor, type CoreConnection } from "../connections";
+import { recordUsage } from "../../platform/observability/usage";
+import { type BilledCall, type CoreConnection, countCall, type UsageOperation, upstreamFor } from "../connections";
 import { connectionOfHotelxSupplier, hotelxSupplier, inventorySupplier, type Supplier } from "../supply";
 import type { WebhookMessage } from "../webhooks";
 import type { BookingTimer } from "./booking-timers";
@@ -24,7 +25,32 @@ export type BookingDeps = {
   supply: SupplyDirectory;
   /** Where a hold's end is set: its rooms go back then (hold-expiry.ts). */
   holdTimers: HoldTimers;
+  /** Where every billable call of every face (REST, Hotel-X REST and GraphQL, chat) is counted. */
+  meter: UsageMeter;
 };
+
+/**
+ * Counts one billable call: the Analytics Engine point (the operator's billing, at once) and the
+ * partner's exact count in its connection's usage object (the promise: the caller hands it to
+ * `waitUntil` so the answer does not wait, or awaits it where nothing is answered yet).
+ */
+export type UsageMeter = (
+  call: Omit<BilledCall, "connection"> & { connection: CoreConnection; requestId: string },
+) => Promise<void>;
+
+export const usageMeter =
+  (env: Env): UsageMeter =>
+  (call) => {
+    // The operator's billing counts what was done, as before: successes only.
+    if (call.outcome === "success")
+      recordUsage(env, {
+        partnerId: call.connection.partnerId,
+        operation: call.operation,
+        connectionCode: call.connection.code,
+        requestId: call.requestId,
+      });
+    return countCall(env, call);
+  };
 
 /** Sets the moment a hold ends; the booking is read again then, so a hold committed or released meanwhile is left alone. */
 export type HoldTimers = { schedule(reference: string, expiresAt: number): Promise<void> };
@@ -71,6 +97,26 @@ export const supplyDirectory = (
   };
 };
 
+/**
+ * Runs one billable call of a face that answers after more work (chat) and counts it with how it
+ * ended; the count is awaited, as nothing is answered yet (`countCall` never throws).
+ */
+export const meteredCall = async <T>(
+  deps: Pick<BookingDeps, "meter">,
+  call: { connection: CoreConnection; operation: UsageOperation; requestId: string },
+  work: () => Promise<T>,
+): Promise<T> => {
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    await deps.meter({ ...call, outcome: error instanceof ApiError ? error.code : "internal_error" });
+    throw error;
+  }
+  await deps.meter({ ...call, outcome: "success" });
+  return result;
+};
+
 export const bookingDeps = (env: Env): BookingDeps => {
   const db = database(env.DB);
   return {
@@ -86,6 +132,7 @@ export const bookingDeps = (env: Env): BookingDeps => {
       // One Durable Object per hold, named by its booking reference: its alarm is the hold's end.
       schedule: (reference, expiresAt) => env.HOLD_EXPIRY.getByName(reference).schedule(reference, expiresAt),
     },
+    meter: usageMeter(env),
   };
 };
 

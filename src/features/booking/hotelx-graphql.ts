@@ -10,9 +10,8 @@ import {
 import type { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/http/api-error";
 import { validationError } from "../../platform/http/validation";
-import type { BillableOperation } from "../../platform/observability/usage";
 import { loggableError } from "../../platform/observability/loggable-error";
-import type { CoreConnection } from "../connections";
+import type { CoreConnection, UsageOperation } from "../connections";
 import type { BookingDeps, SandboxScenario } from "./deps";
 import { documentRefusals, GRAPHQL_LIMITS, refused, sourceRefusal } from "./hotelx-graphql-budget";
 import { hotelxSchema } from "./hotelx-sdl";
@@ -27,6 +26,7 @@ import {
   tgxQuoteRequestSchema,
 } from "./tgx-flow-schemas";
 import { quoteTgx } from "./tgx-quote";
+import { supplierTimedOut, tgxOutcome } from "./tgx-answers";
 import { tgxSearchRequestSchema } from "./tgx-schemas";
 import { searchTgx } from "./tgx-search";
 
@@ -46,8 +46,8 @@ export type GraphqlCall = {
   idempotencyKey: string | undefined;
   /** Counts a search or quote against the connection's rate limit; throws 429 past it. */
   admit: () => Promise<void>;
-  /** Records a billable operation, as the REST routes do. */
-  count: (operation: BillableOperation) => void;
+  /** Counts a billable field's call, as the REST routes do (success or its error code). */
+  count: (billing: { operation: UsageOperation; outcome: string; supplierTimeout?: boolean }) => void;
   /** Set when a book or cancel answered a stored (idempotent) answer. */
   replayed: boolean;
   /** The Worker's static assets, where the Hotel-X SDL is read from. */
@@ -109,20 +109,50 @@ const restRequest = (args: Args, call: GraphqlCall, name: "criteria" | "input") 
   settings: { ...(withoutNulls(args.settings ?? {}) as object), access: { code: call.connection.code } },
 });
 
+type Billing = { outcome?: string; supplierTimeout?: boolean; replayed?: boolean };
+/**
+ * A billable field: counted once its arguments parsed (it calls `bill`, as a REST route's connection
+ * is judged after its body), with how it ended: its outcome, or the code of the error it threw.
+ */
+const billedField = (
+  operation: UsageOperation,
+  resolve: (args: Args, call: GraphqlCall, bill: (billing: Billing) => void) => Promise<unknown>,
+) =>
+  field(async (args, call) => {
+    let billing: Billing | null = null;
+    const bill = (more: Billing) => {
+      billing = { ...billing, ...more };
+    };
+    try {
+      const result = await resolve(args, call, bill);
+      const done = billing as Billing | null;
+      if (done && !done.replayed)
+        call.count({ operation, outcome: done.outcome ?? "success", supplierTimeout: done.supplierTimeout });
+      return result;
+    } catch (error) {
+      if (billing) call.count({ operation, outcome: error instanceof ApiError ? error.code : "internal_error" });
+      throw error;
+    }
+  });
+
 const queryRoot = {
   hotelX: {
-    search: field(async (args, call) => {
+    search: billedField("search", async (args, call, bill) => {
       const request = parsed(tgxSearchRequestSchema, restRequest(args, call, "criteria"));
+      bill({});
       await call.admit();
       const answer = await searchTgx(call.deps, call.connection, request);
-      call.count("search");
+      const { errors, warnings } = answer.data.hotelX.search;
+      bill({ supplierTimeout: supplierTimedOut([...(errors ?? []), ...(warnings ?? [])]) });
       return answer.data.hotelX.search;
     }),
-    quote: field(async (args, call) => {
+    quote: billedField("quote", async (args, call, bill) => {
       const request = parsed(tgxQuoteRequestSchema, restRequest(args, call, "criteria"));
+      bill({});
       await call.admit();
       const answer = await quoteTgx(call.deps, call.connection, request, call.meta);
-      if (answer.data.hotelX.quote.optionQuote) call.count("quote");
+      const quoted = answer.data.hotelX.quote;
+      bill({ outcome: tgxOutcome(Boolean(quoted.optionQuote), quoted.errors) });
       return answer.data.hotelX.quote;
     }),
     booking: field(async (args, call) =>
@@ -133,8 +163,9 @@ const queryRoot = {
 
 const mutationRoot = {
   hotelX: {
-    book: field(async (args, call) => {
+    book: billedField("book", async (args, call, bill) => {
       const request = parsed(tgxBookRequestSchema, restRequest(args, call, "input"));
+      bill({});
       const { body, replayed, booked } = await bookTgx(
         call.deps,
         call.connection,
@@ -143,11 +174,12 @@ const mutationRoot = {
         call.idempotencyKey,
       );
       call.replayed ||= replayed;
-      if (booked && !replayed) call.count("book");
+      bill({ replayed, outcome: tgxOutcome(booked, body.data.hotelX.book.errors) });
       return body.data.hotelX.book;
     }),
-    cancel: field(async (args, call) => {
+    cancel: billedField("cancel", async (args, call, bill) => {
       const request = parsed(tgxCancelRequestSchema, restRequest(args, call, "input"));
+      bill({});
       const { body, replayed, cancelled } = await cancelTgx(
         call.deps,
         call.connection,
@@ -156,7 +188,7 @@ const mutationRoot = {
         call.meta.startedAt,
       );
       call.replayed ||= replayed;
-      if (cancelled && !replayed) call.count("cancel");
+      bill({ replayed, outcome: tgxOutcome(cancelled, body.data.hotelX.cancel.errors) });
       return body.data.hotelX.cancel;
     }),
     // The hold's commit, as POST /api/bookings/{bookingReference}/commit makes it (booked when the hold was).

@@ -5,7 +5,7 @@ export type { BookingTimer } from "./booking-timers";
 export { bookingByReference, eraseChatBookingHolders, partnerBooking } from "./bookings";
 export { cancelBooking } from "./cancel";
 export { previewCancellation } from "./cancellation-preview";
-export { bookingDeps } from "./deps";
+export { bookingDeps, meteredCall } from "./deps";
 export { expiredHoldsTask } from "./hold";
 export { DEFAULT_HOLD_LIMITS, readHoldLimits, replaceHoldLimits } from "./hold-limits";
 export type { HoldLimits } from "./hold-limits";

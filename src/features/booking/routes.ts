@@ -1,13 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { apiRoute } from "../../platform/http/api-route";
 import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
 import { replicaReadsAllowed } from "../../platform/db/replica-reads";
 import { ApiError } from "../../platform/http/api-error";
 import { rateLimitHeaders, success } from "../../platform/http/envelope";
 import { idempotencyErrors, replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
 import { featureRouter } from "../../platform/http/router";
-import { type BillableOperation, recordUsage } from "../../platform/observability/usage";
 import { bookOnce, bookOrderOf } from "./book";
 import { bookingListResponseSchema, bookingsQuerySchema, listBookings } from "./booking-list";
 import { readBooking, readBookingByPartnerReference } from "./bookings";
@@ -24,6 +24,7 @@ import {
   type CoreConnection,
   readAccess,
   searchConnection,
+  type UsageOperation,
 } from "../connections";
 import { sandboxScenario } from "./deps";
 import { quoteOption, quoteQueryOf } from "./quote";
@@ -73,6 +74,7 @@ import {
   tgxQuoteResponseSchema,
 } from "./tgx-flow-schemas";
 import { quoteTgx } from "./tgx-quote";
+import { supplierTimedOut, tgxOutcome } from "./tgx-answers";
 
 const json = <T extends z.ZodType>(schema: T, examples?: Record<string, { summary: string; value: unknown }>) => ({
   content: { "application/json": { schema, ...(examples ? { examples } : {}) } },
@@ -98,22 +100,68 @@ const idempotencyHeader = z.object({
 });
 
 /** Counts the request against the connection's window; the rate headers go on success and on 429 alike. */
-const admit = async (c: Context<AccessEnv>, connection: CoreConnection) => {
+const admit = async (c: Context<BookingEnv>, connection: CoreConnection) => {
   const headers = await consumeRateLimit(c.env.RATE_LIMITER, connection);
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
 };
 
 /** The connection the request names, read with the API key, judged for a search or core route. */
-const connectionOf = (c: Context<AccessEnv>, judge: typeof searchConnection | typeof coreConnection) =>
-  judge(c.var.access, c.get("caller").partnerId);
+const connectionOf = (c: Context<BookingEnv>, judge: typeof searchConnection | typeof coreConnection) => {
+  const connection = judge(c.var.access, c.get("caller").partnerId);
+  c.set("billing", { connection });
+  return connection;
+};
 
-const countUsage = (c: Context<AccessEnv>, connection: CoreConnection, operation: BillableOperation) =>
-  recordUsage(c.env, {
-    partnerId: connection.partnerId,
-    operation,
-    connectionCode: connection.code,
-    requestId: c.get("requestId"),
+/** What a billable call reports for its usage count; set by `connectionOf` and `billed`. */
+type Billing = { connection: CoreConnection; outcome?: string; supplierTimeout?: boolean; replayed?: boolean };
+type BookingEnv = AccessEnv & { Variables: { billing?: Billing } };
+
+/** The answer does not wait for the count; `waitUntil` keeps the Worker alive until it is kept. */
+const afterAnswer = (c: Context<BookingEnv>, work: Promise<void>) => {
+  let ctx: Pick<ExecutionContext, "waitUntil"> | undefined;
+  try {
+    ctx = c.executionCtx;
+  } catch {
+    // A test's app.request() has no execution context: nothing outlives the answer, so it waits.
+  }
+  if (ctx) ctx.waitUntil(work);
+  else return work;
+};
+
+/**
+ * Counts a billable call (partner usage, Analytics Engine) once it is answered, whatever the
+ * answer: `success`, or the error code it threw (the 429 of the rate limit, invalid_dates...).
+ * Only a call whose connection was judged is counted (a bad key or body names no connection), and
+ * a replayed answer is not a new call.
+ */
+const metered = (operation: UsageOperation) =>
+  createMiddleware<BookingEnv>(async (c, next) => {
+    await next();
+    const billing = c.get("billing");
+    if (!billing || billing.replayed) return;
+    const error = c.error;
+    const outcome = error
+      ? error instanceof ApiError
+        ? error.code
+        : "internal_error"
+      : (billing.outcome ?? "success");
+    await afterAnswer(
+      c,
+      c.get("services").booking.meter({
+        connection: billing.connection,
+        operation,
+        outcome,
+        supplierTimeout: !error && (billing.supplierTimeout ?? false),
+        requestId: c.get("requestId"),
+      }),
+    );
   });
+
+/** How a call that answered 200 ended, for its usage count (a Hotel-X refusal is in the payload). */
+const billed = (c: Context<BookingEnv>, billing: Omit<Billing, "connection">) => {
+  const current = c.get("billing");
+  if (current) c.set("billing", { ...current, ...billing });
+};
 
 /** What a search answers beside the platform's errors, in the contract's shape or Hotel-X's. */
 const searchErrors = [
@@ -136,7 +184,7 @@ const search = apiRoute({
   summary: "Search availability and priced options (rate limited per connection)",
   description: "Step 1 of 4. Each options[].id is the quoteCriteria.optionId of POST /api/quote.",
   security: apiKeySecurity,
-  middleware: [replicaReadsAllowed, coreAccess()] as const,
+  middleware: [metered("search"), replicaReadsAllowed, coreAccess()] as const,
   request: body(searchRequestSchema),
   errors: searchErrors,
   responses: {
@@ -153,7 +201,7 @@ const searchTgxRoute = apiRoute({
   summary: "Hotel-X (TravelgateX) shaped search over the same inventory (rate limited)",
   description: "Hotel-X step 1: an option's id is the optionRefId of quote/tgx.",
   security: apiKeySecurity,
-  middleware: [replicaReadsAllowed, coreAccess()] as const,
+  middleware: [metered("search"), replicaReadsAllowed, coreAccess()] as const,
   request: body(tgxSearchRequestSchema),
   errors: searchErrors,
   responses: {
@@ -174,7 +222,7 @@ const quote = apiRoute({
   description:
     "Step 2 of 4. quoteCriteria.optionId: an options[].id from search. The answer's data.id is the bookCriteria.quoteId of POST /api/book.",
   security: apiKeySecurity,
-  middleware: [coreAccess()] as const,
+  middleware: [metered("quote"), coreAccess()] as const,
   request: { headers: sandboxHeader, ...body(quoteRequestSchema) },
   errors: [
     "invalid_connection_code",
@@ -212,7 +260,7 @@ const quoteTgxRoute = apiRoute({
   summary: "Hotel-X shaped quote, kept 30 minutes (rate limited)",
   description: "Hotel-X step 2: optionRefId from search/tgx; the answer's goes to book/tgx.",
   security: apiKeySecurity,
-  middleware: [coreAccess()] as const,
+  middleware: [metered("quote"), coreAccess()] as const,
   request: { headers: sandboxHeader, ...body(tgxQuoteRequestSchema) },
   errors: [
     "invalid_connection_code",
@@ -242,7 +290,7 @@ const bookTgxRoute = apiRoute({
   description: "Hotel-X step 3: reference.bookingID is cancel/tgx's input.bookingID.",
   security: apiKeySecurity,
   // Hotel-X's paymentCard carries a card number: refused before anything reads it.
-  middleware: [noRawCardData(), coreAccess()] as const,
+  middleware: [metered("book"), noRawCardData(), coreAccess()] as const,
   request: { headers: sandboxHeader.merge(idempotencyHeader), ...body(tgxBookRequestSchema) },
   errors: [
     ...cardDataGuardErrors,
@@ -275,7 +323,7 @@ const cancelTgxRoute = apiRoute({
   summary: "Hotel-X shaped cancel, by bookingID or by accessCode, hotelCode and clientReference",
   description: "Hotel-X step 4: input.bookingID from book/tgx.",
   security: apiKeySecurity,
-  middleware: [coreAccess()] as const,
+  middleware: [metered("cancel"), coreAccess()] as const,
   request: { headers: idempotencyHeader, ...body(tgxCancelRequestSchema) },
   errors: [
     ...idempotencyErrors,
@@ -302,7 +350,7 @@ const book = apiRoute({
     "Step 3 of 4. bookCriteria.quoteId: data.id of POST /api/quote. The answer's bookingReference is what read, cancel, commit and modifications take.",
   security: apiKeySecurity,
   // Holder, pax names, partnerReference, remarks: free text a card number must never be stored through.
-  middleware: [noRawCardData(), coreAccess()] as const,
+  middleware: [metered("book"), noRawCardData(), coreAccess()] as const,
   request: {
     headers: sandboxHeader.merge(idempotencyHeader),
     body: { required: true, ...json(bookRequestSchema, bookExamples.request) },
@@ -452,7 +500,7 @@ const cancel = apiRoute({
   description:
     "Step 4 of 4. input.reference.bookingReference: from POST /api/book. GET .../cancellation shows the cost first.",
   security: apiKeySecurity,
-  middleware: [coreAccess()] as const,
+  middleware: [metered("cancel"), coreAccess()] as const,
   request: { headers: idempotencyHeader, body: { required: true, ...json(cancelRequestSchema, cancelExamples) } },
   errors: [
     ...idempotencyErrors,
@@ -576,7 +624,7 @@ const cancellationPreview = apiRoute({
   },
 });
 
-export const bookingRoutes = featureRouter<AccessEnv>()
+export const bookingRoutes = featureRouter<BookingEnv>()
   .openapi(search, async (c) => {
     const startedAt = Date.now();
     const request = c.req.valid("json");
@@ -591,7 +639,7 @@ export const bookingRoutes = featureRouter<AccessEnv>()
       undefined,
       optionTermsOf(request),
     );
-    countUsage(c, connection, "search");
+    billed(c, { supplierTimeout: supplierTimedOut(result.warnings) });
     return c.json(
       success({ ...result, requestId: c.get("requestId"), responseTime: Math.max(0, Date.now() - startedAt) }),
       200,
@@ -604,7 +652,8 @@ export const bookingRoutes = featureRouter<AccessEnv>()
     // Counted first, as /api/search: a refused search does no supplier work at all.
     await admit(c, connection);
     const searched = await searchTgx(deps, connection, request);
-    countUsage(c, connection, "search");
+    const { errors, warnings } = searched.data.hotelX.search;
+    billed(c, { supplierTimeout: supplierTimedOut([...(errors ?? []), ...(warnings ?? [])]) });
     return c.json(searched, 200);
   })
   .openapi(quote, async (c) => {
@@ -619,7 +668,6 @@ export const bookingRoutes = featureRouter<AccessEnv>()
       startedAt,
       scenario,
     });
-    countUsage(c, connection, "quote");
     return c.json(success(result), 200);
   })
   .openapi(quoteTgxRoute, async (c) => {
@@ -630,7 +678,8 @@ export const bookingRoutes = featureRouter<AccessEnv>()
     await admit(c, connection);
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
     const answer = await quoteTgx(deps, connection, request, { requestId: c.get("requestId"), startedAt, scenario });
-    if (answer.data.hotelX.quote.optionQuote) countUsage(c, connection, "quote");
+    const quoted = answer.data.hotelX.quote;
+    billed(c, { outcome: tgxOutcome(Boolean(quoted.optionQuote), quoted.errors) });
     return c.json(answer, 200);
   })
   .openapi(bookTgxRoute, async (c) => {
@@ -646,7 +695,7 @@ export const bookingRoutes = featureRouter<AccessEnv>()
       { requestId: c.get("requestId"), startedAt, scenario },
       c.req.header("idempotency-key"),
     );
-    if (booked && !replayed) countUsage(c, connection, "book");
+    billed(c, { replayed, outcome: tgxOutcome(booked, body.data.hotelX.book.errors) });
     return c.json(body, 200, replayHeaders({ replayed }));
   })
   .openapi(cancelTgxRoute, async (c) => {
@@ -661,7 +710,7 @@ export const bookingRoutes = featureRouter<AccessEnv>()
       c.req.header("idempotency-key"),
       startedAt,
     );
-    if (cancelled && !replayed) countUsage(c, connection, "cancel");
+    billed(c, { replayed, outcome: tgxOutcome(cancelled, body.data.hotelX.cancel.errors) });
     return c.json(body, 200, replayHeaders({ replayed }));
   })
   .openapi(book, async (c) => {
@@ -677,7 +726,7 @@ export const bookingRoutes = featureRouter<AccessEnv>()
       { requestId: c.get("requestId"), startedAt, scenario },
       { key: c.req.header("idempotency-key"), request },
     );
-    if (!response.replayed) countUsage(c, connection, "book");
+    billed(c, { replayed: response.replayed });
     return c.json(response.body as z.infer<typeof bookResponseSchema>, response.status, replayHeaders(response));
   })
   .openapi(cancel, async (c) => {
@@ -698,7 +747,7 @@ export const bookingRoutes = featureRouter<AccessEnv>()
         ),
       }),
     );
-    if (!response.replayed) countUsage(c, connection, "cancel");
+    billed(c, { replayed: response.replayed });
     return c.json(response.body as z.infer<typeof cancelResponseSchema>, 200, replayHeaders(response));
   })
   .openapi(commit, async (c) => {
@@ -726,7 +775,8 @@ export const bookingRoutes = featureRouter<AccessEnv>()
       meta: { requestId: c.get("requestId"), startedAt, scenario: null },
       idempotencyKey: c.req.header("idempotency-key"),
       admit: () => admit(c, connection),
-      count: (operation) => countUsage(c, connection, operation),
+      count: (billing) =>
+        void afterAnswer(c, c.get("services").booking.meter({ connection, ...billing, requestId: c.get("requestId") })),
       replayed: false,
       assets: c.env.ASSETS,
     };

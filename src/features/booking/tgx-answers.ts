@@ -233,3 +233,11 @@ export const namesBooking = (row: BookingRecord, connection: CoreConnection, nam
     ref?.dates?.creation === undefined || ref.dates.creation === row.createdAt.slice(0, 10),
   ].every(Boolean);
 };
+
+/** A Hotel-X payload's outcome for usage: success, else its first error's code in lower case. */
+export const tgxOutcome = (done: boolean, errors: readonly { code: string }[] | null | undefined) =>
+  done ? "success" : (errors?.[0]?.code.toLowerCase() ?? "success");
+
+/** A search in which a supplier did not answer in time (its warning, in the contract's case or Hotel-X's). */
+export const supplierTimedOut = (problems: readonly { code: string }[] | null | undefined) =>
+  (problems ?? []).some((p) => p.code.toLowerCase() === "supplier_timeout");

@@ -7,6 +7,7 @@ import {
   policyJson,
   rateJson,
   bookPricedQuote,
+  meteredCall,
   findBookingByPartnerReference,
   partnerBooking,
   cancelBooking,
@@ -309,12 +310,14 @@ const search = async (ctx: TurnContext, state: ConversationState, text: string):
   if (!connection) return NO_CONNECTION();
   let shortlist;
   try {
-    shortlist = await buildShortlist(
-      ctx.deps,
-      connection,
-      slots as SearchSlots & { destination: string; checkIn: string; checkOut: string },
-      (code) => `${ctx.origin}/chat/accommodations/${code}`,
-      ctx.now,
+    shortlist = await meteredCall(ctx.deps, { connection, operation: "search", requestId: ctx.requestId }, () =>
+      buildShortlist(
+        ctx.deps,
+        connection,
+        slots as SearchSlots & { destination: string; checkIn: string; checkOut: string },
+        (code) => `${ctx.origin}/chat/accommodations/${code}`,
+        ctx.now,
+      ),
     );
   } catch (error) {
     // A rate limit is the client's to back off from (429 with Retry-After), not a question for the traveller.
@@ -455,17 +458,23 @@ const chooseByOptionId = async (ctx: TurnContext, state: ConversationState, opti
 /** A fresh option for the same room and rate plan at today's price (after the traveller accepted a change). */
 const refreshOption = async (ctx: TurnContext, connection: CoreConnection, selection: Selection) => {
   const current = await readOptionId(ctx.deps.keys, selection.optionId, ctx.partnerId, ctx.now);
-  await consumeRateLimit(ctx.deps.rateLimiter, connection);
-  const { accommodations } = await searchAvailability(
+  const { accommodations } = await meteredCall(
     ctx.deps,
-    connection,
-    {
-      selection: { kind: "codes", codes: [selection.accommodationCode] },
-      occupancies: selection.stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })),
-      checkIn: selection.stay.checkIn,
-      checkOut: selection.stay.checkOut,
+    { connection, operation: "search", requestId: ctx.requestId },
+    async () => {
+      await consumeRateLimit(ctx.deps.rateLimiter, connection);
+      return searchAvailability(
+        ctx.deps,
+        connection,
+        {
+          selection: { kind: "codes", codes: [selection.accommodationCode] },
+          occupancies: selection.stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })),
+          checkIn: selection.stay.checkIn,
+          checkOut: selection.stay.checkOut,
+        },
+        ctx.now,
+      );
     },
-    ctx.now,
   );
   for (const option of accommodations[0]?.options ?? []) {
     const opened = await readOptionId(ctx.deps.keys, option.id, ctx.partnerId, ctx.now);
@@ -581,41 +590,49 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
     );
   const meta = { requestId: ctx.requestId, startedAt: Date.now(), scenario: null };
   const occupancies = selection.stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) }));
-  // Chat quotes count against the connection's own limit too.
-  await consumeRateLimit(ctx.deps.rateLimiter, connection);
   try {
     // The quote is booked at once, never kept: the same checks as POST /api/quote then /api/book.
-    const { quote, stored } = await priceQuote(
+    const { quote, stored } = await meteredCall(
       ctx.deps,
-      connection,
-      {
-        optionId: selection.optionId,
-        accommodationCode: selection.accommodationCode,
-        occupancies,
-        checkIn: selection.stay.checkIn,
-        checkOut: selection.stay.checkOut,
+      { connection, operation: "quote", requestId: ctx.requestId },
+      async () => {
+        // Chat quotes count against the connection's own limit too.
+        await consumeRateLimit(ctx.deps.rateLimiter, connection);
+        return priceQuote(
+          ctx.deps,
+          connection,
+          {
+            optionId: selection.optionId,
+            accommodationCode: selection.accommodationCode,
+            occupancies,
+            checkIn: selection.stay.checkIn,
+            checkOut: selection.stay.checkOut,
+          },
+          meta,
+          ctx.now,
+        );
       },
-      meta,
-      ctx.now,
     );
-    const booked = await bookPricedQuote(
-      ctx.deps,
-      connection,
-      {
-        quoteId: quote.id,
-        accommodationCode: selection.accommodationCode,
-        partnerReference: selection.partnerReference,
-        holder: { name: guest.firstName, surName: guest.lastName },
-        checkIn: selection.stay.checkIn,
-        checkOut: selection.stay.checkOut,
-        // The card step's card: the guarantee a PayAtProperty option needs (unused otherwise).
-        ...(state.paymentMethodId
-          ? { paymentCard: { actorId: ctx.actorId, paymentMethodId: state.paymentMethodId } }
-          : {}),
-      },
-      stored,
-      meta,
-      ctx.now,
+    const booked = await meteredCall(ctx.deps, { connection, operation: "book", requestId: ctx.requestId }, () =>
+      bookPricedQuote(
+        ctx.deps,
+        connection,
+        {
+          quoteId: quote.id,
+          accommodationCode: selection.accommodationCode,
+          partnerReference: selection.partnerReference,
+          holder: { name: guest.firstName, surName: guest.lastName },
+          checkIn: selection.stay.checkIn,
+          checkOut: selection.stay.checkOut,
+          // The card step's card: the guarantee a PayAtProperty option needs (unused otherwise).
+          ...(state.paymentMethodId
+            ? { paymentCard: { actorId: ctx.actorId, paymentMethodId: state.paymentMethodId } }
+            : {}),
+        },
+        stored,
+        meta,
+        ctx.now,
+      ),
     );
     return bookedReply(
       state,
@@ -718,7 +735,11 @@ const cancelInSession = async (
   booked: ConversationState["bookings"][number],
 ): Promise<ChatResult> => {
   try {
-    const cancelled = await cancelBooking(ctx.deps, ctx.partnerId, booked.bookingId, ctx.now);
+    const connection = await turnConnection(ctx);
+    const cancel = () => cancelBooking(ctx.deps, ctx.partnerId, booked.bookingId, ctx.now);
+    const cancelled = connection
+      ? await meteredCall(ctx.deps, { connection, operation: "cancel", requestId: ctx.requestId }, cancel)
+      : await cancel();
     booked.status = "cancelled";
     state.status = "cancelled";
     return reply(

@@ -13,3 +13,7 @@ export { partnerConnectionRoutes } from "./routes";
 export { API_TYPES, CONNECTION_TYPES, connectionSchema } from "./schemas";
 export { getUpstream, removeUpstream, setUpstream, upstreamFor } from "./upstreams";
 export type { Upstream } from "./upstreams";
+export { ConnectionUsage } from "./usage-counter";
+export type { UsageOperation } from "./usage-counter";
+export { countCall } from "./usage";
+export type { BilledCall } from "./usage";

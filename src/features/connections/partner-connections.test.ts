@@ -1,8 +1,18 @@
-import { env } from "cloudflare:test";
+import {
+  abortAllDurableObjects,
+  createExecutionContext,
+  env,
+  runDurableObjectAlarm,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { asBearer, createUser, demoAdminToken, loginAs } from "../../../test/support/sessions";
-import { DEMO, OTHER } from "../../../test/support/accounts";
-import { textWithoutRequestId } from "../../../test/support/api";
+import { asBearer, createUser, demoAdminToken, loginAs, otherAdminToken } from "../../../test/support/sessions";
+import { DEMO, DEMO_UPSTREAM_CONNECTION, OTHER } from "../../../test/support/accounts";
+import { DEMO_KEY, textWithoutRequestId } from "../../../test/support/api";
+import { searchBody } from "../../../test/support/booking";
+import { inDays } from "../../../test/support/clock";
+import { seedSandboxHotels } from "../../../test/support/seed";
+import worker from "../../index";
 
 const base = (partnerId: string) => `/api/partners/${partnerId}/connections`;
 const DEMO_CONNECTION = DEMO.connection.id;
@@ -150,5 +160,140 @@ describe("PUT /api/partners/:partnerId/connections/:id/notification-email", () =
     });
     expect(res.status).toBe(404);
     expect(res.json.message).toBe("Connection not found");
+  });
+});
+
+describe("GET /api/partner/usage", () => {
+  /**
+   * A search through the Worker's own fetch with an execution context the test waits on: the count
+   * is kept after the answer (waitUntil), and the test reads usage only once it is kept.
+   */
+  const search = async (path: string, body: unknown) => {
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(
+      new Request(`https://edgestay.test${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "api-key": DEMO_KEY },
+        body: JSON.stringify(body),
+      }),
+      env,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    return { status: res.status, json: (await res.json()) as any };
+  };
+  const usage = (token: string, from = inDays(-1), to = inDays(1)) =>
+    asBearer(token).get(`/api/partner/usage?from=${from}&to=${to}`);
+  const codes = (...list: string[]) => ({ destinations: { accommodations: list.map((code) => ({ code })) } });
+  const N = 8;
+
+  it("counts every search under its outcome (success, invalid_dates, 429, a supplier timeout), parallel ones exactly; exact again after the roll-up and a restart; another partner sees none of it", async () => {
+    await seedSandboxHotels(env.DB, ["HXSLOW2000"]);
+    expect((await search("/api/search", searchBody(codes("US000001")))).status).toBe(200);
+    const wrongDates = await search(
+      "/api/search",
+      searchBody({ ...codes("US000001"), checkIn: inDays(32), checkOut: inDays(30) }),
+    );
+    expect([wrongDates.status, wrongDates.json.code]).toEqual([400, "invalid_dates"]);
+    const parallel = await Promise.all(
+      Array.from({ length: N }, (_, i) => search("/api/search", searchBody(codes(`US00000${i + 1}`)))),
+    );
+    expect(parallel.map((r) => r.status)).toEqual(Array(N).fill(200));
+    // The Hotel-X face counts as a search too.
+    const tgx = await search("/api/search/tgx", {
+      criteria: {
+        checkIn: inDays(30),
+        checkOut: inDays(32),
+        hotels: ["US000001"],
+        occupancies: [{ paxes: [{ age: 30 }] }],
+      },
+      settings: { access: { code: DEMO.connection.code } },
+    });
+    expect(tgx.status).toBe(200);
+    // The sandbox answers HXSLOW2000 after 2 s; the search waits 300 ms: answered, with the supplier's timeout.
+    const late = await search(
+      "/api/search",
+      searchBody(codes("HXSLOW2000"), {
+        settings: { access: { code: DEMO_UPSTREAM_CONNECTION.connection.code }, timeout: "300" },
+      }),
+    );
+    expect(late.json.data.warnings.map((w: { code: string }) => w.code)).toEqual(["supplier_timeout"]);
+    await env.DB.prepare("UPDATE connections SET rate_limit = 1, rate_limit_window_ms = 3600000 WHERE code = ?")
+      .bind(DEMO.connection.code)
+      .run();
+    const limited = await search("/api/search", searchBody(codes("US000001")));
+    expect([limited.status, limited.json.code]).toEqual([429, "rate_limit_exceeded"]);
+
+    const expected = {
+      searches: N + 5,
+      quotes: 0,
+      books: 0,
+      cancels: 0,
+      outcomes: { success: N + 3, invalid_dates: 1, rate_limit_exceeded: 1 },
+      supplierTimeouts: 1,
+    };
+    const read = async (token: string) => {
+      const res = await usage(token);
+      expect(res.status, res.text).toBe(200);
+      return res.json.data;
+    };
+    const before = await read(admin);
+    expect(before.totals).toEqual(expected);
+    expect(before.lookToBook).toBeNull();
+    expect(before.days.map((d: { date: string }) => d.date)).toEqual([inDays(-1), inDays(0), inDays(1)]);
+    expect(before.days.find((d: { searches: number }) => d.searches > 0)).toEqual({ date: inDays(0), ...expected });
+    expect(before.days[2]).toEqual({
+      date: inDays(1),
+      searches: 0,
+      quotes: 0,
+      books: 0,
+      cancels: 0,
+      outcomes: {},
+      supplierTimeouts: 0,
+    });
+
+    // Nothing in D1 yet: the counts are the connections' objects'. Their alarms roll them up, once.
+    const rows = () =>
+      env.DB.prepare("SELECT SUM(count) AS n FROM connection_usage WHERE partner_id = 'demo'").first("n");
+    expect(await rows()).toBeNull();
+    for (const id of [DEMO.connection.id, DEMO_UPSTREAM_CONNECTION.connection.id])
+      expect(await runDurableObjectAlarm(env.CONNECTION_USAGE.getByName(id))).toBe(true);
+    expect(await rows()).toBe(N + 5);
+    expect((await read(userToken)).totals).toEqual(expected);
+    // A roll-up applied again (its batch committed, the object failed before forgetting it) adds nothing.
+    await env.CONNECTION_USAGE.getByName(DEMO.connection.id).rollUp();
+    expect(await rows()).toBe(N + 5);
+
+    // Counted after the roll-up, and the objects restarted before their next alarm: nothing is lost.
+    const more = await search("/api/search", searchBody(codes("US000001")));
+    expect(more.status).toBe(429);
+    await abortAllDurableObjects();
+    const after = await read(admin);
+    expect(after.totals).toEqual({
+      ...expected,
+      searches: N + 6,
+      outcomes: { ...expected.outcomes, rate_limit_exceeded: 2 },
+    });
+
+    const other = await read(await otherAdminToken());
+    expect(other.totals).toEqual({ searches: 0, quotes: 0, books: 0, cancels: 0, outcomes: {}, supplierTimeouts: 0 });
+  });
+
+  it("a clear 400 for a reversed range, more than 92 days, or a date that is not one; 401 without a token", async () => {
+    const reversed = await usage(admin, inDays(1), inDays(0));
+    expect([reversed.status, reversed.json.code, reversed.json.message]).toEqual([
+      400,
+      "invalid_dates",
+      "to must not be before from",
+    ]);
+    const long = await usage(admin, inDays(0), inDays(92));
+    expect([long.status, long.json.message]).toEqual([400, "A usage range is at most 92 days (from and to included)"]);
+    expect((await usage(admin, inDays(0), inDays(91))).json.data.days).toHaveLength(92);
+    const notADate = await usage(admin, "2027-02-30", "2027-03-01");
+    expect([notADate.status, notADate.json.code]).toEqual([400, "invalid_request"]);
+    const missing = await asBearer(admin).get("/api/partner/usage?from=2027-03-01");
+    expect(missing.status).toBe(400);
+    const anonymous = await asBearer("nope").get(`/api/partner/usage?from=${inDays(0)}&to=${inDays(0)}`);
+    expect(anonymous.status).toBe(401);
   });
 });

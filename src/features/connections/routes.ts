@@ -14,7 +14,10 @@ import {
   notificationEmailSchema,
   partnerConnectionIdParamsSchema,
   partnerConnectionParamsSchema,
+  usageQuerySchema,
+  usageResponseSchema,
 } from "./schemas";
+import { readPartnerUsage } from "./usage";
 
 const bearer = bearerRoute();
 
@@ -63,6 +66,24 @@ const setNotificationEmail = apiRoute({
   },
 });
 
+// ---- the partner's usage (bearer token; any role reads it)
+
+const usage = apiRoute({
+  operationId: "getPartnerUsage",
+  method: "get",
+  path: "/api/partner/usage",
+  tags: ["Partner connections"],
+  summary: "Your searches, quotes, bookings and cancellations per UTC day, by outcome",
+  description:
+    "from, to: UTC days, both included, at most 92 days. Counts every call of every connection of yours, whichever face it came through (REST, Hotel-X REST or GraphQL, chat); exact, including the last minute's calls.",
+  ...bearer,
+  request: { query: usageQuerySchema },
+  errors: ["invalid_dates"],
+  responses: {
+    200: { description: "Usage per day, totals and look-to-book", ...json(usageResponseSchema) },
+  },
+});
+
 export const partnerConnectionRoutes = featureRouter()
   .openapi(listConnections, async (c) => {
     const list = await listPartnerConnections(c.get("db"), c.get("user").partnerId, c.req.valid("param").partnerId);
@@ -79,4 +100,8 @@ export const partnerConnectionRoutes = featureRouter()
     const { partnerId, id } = c.req.valid("param");
     const email = c.req.valid("json").notificationEmail ?? null;
     return c.json(success(await updateNotificationEmail(c.get("db"), c.get("user"), partnerId, id, email)), 200);
+  })
+  .openapi(usage, async (c) => {
+    const { from, to } = c.req.valid("query");
+    return c.json(success(await readPartnerUsage(c.get("db"), c.env, c.get("user").partnerId, from, to)), 200);
   });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../platform/http/envelope";
-import { emailSchema, timestamp } from "../../platform/http/fields";
+import { calendarDate, emailSchema, isoDate, timestamp } from "../../platform/http/fields";
 
 export const API_TYPES = ["public", "b2b", "cug", "mobile"] as const;
 export const CONNECTION_TYPES = ["direct", "tgx", "metasearch"] as const;
@@ -61,3 +61,39 @@ export const notificationEmailSchema = z
 
 export const connectionResponseSchema = envelopeSchema(connectionSchema).openapi("ConnectionResponse");
 export const connectionListResponseSchema = envelopeSchema(z.array(connectionSchema)).openapi("ConnectionListResponse");
+
+// ---- GET /api/partner/usage
+
+export const usageQuerySchema = z.object({
+  from: isoDate.openapi({ description: "First UTC day counted (included)", example: "2027-03-01" }),
+  to: isoDate.openapi({
+    description: "Last UTC day counted (included); at most 92 days after from",
+    example: "2027-03-30",
+  }),
+});
+
+const usageTotalsShape = {
+  searches: z.number().int().openapi({ description: "Search calls (any face: REST, Hotel-X REST or GraphQL, chat)" }),
+  quotes: z.number().int(),
+  books: z.number().int(),
+  cancels: z.number().int(),
+  outcomes: z.record(z.string(), z.number().int()).openapi({
+    description: "Calls per outcome: success, or the error code they were answered with",
+    example: { success: 40, invalid_dates: 2, rate_limit_exceeded: 1 },
+  }),
+  supplierTimeouts: z.number().int().openapi({ description: "Searches in which a supplier did not answer in time" }),
+};
+
+export const usageSchema = z
+  .object({
+    days: z.array(z.object({ date: calendarDate, ...usageTotalsShape })).openapi({
+      description: "Every UTC day of the range, in order, zeros included",
+    }),
+    totals: z.object(usageTotalsShape),
+    lookToBook: z.number().nullable().openapi({
+      description: "Searches per booking over the range (2 decimals); null when nothing was booked",
+      example: 42.5,
+    }),
+  })
+  .openapi("PartnerUsage");
+export const usageResponseSchema = envelopeSchema(usageSchema).openapi("PartnerUsageResponse");

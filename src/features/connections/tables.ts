@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { partners, timestamps } from "../../platform/db/schema";
 
 export const connections = sqliteTable(
@@ -49,3 +49,39 @@ export const connectionUpstreams = sqliteTable("connection_upstreams", {
 });
 
 export type Connection = typeof connections.$inferSelect;
+
+/**
+ * A connection's billable calls per UTC day, operation and outcome (`success` or the error code),
+ * rolled up from its `ConnectionUsage` Durable Object at most once a minute (usage-counter.ts).
+ * `supplier_timeouts`: the searches among them in which a supplier did not answer in time.
+ */
+export const connectionUsage = sqliteTable(
+  "connection_usage",
+  {
+    // No foreign key: a partner's usage outlives a connection the operator deletes.
+    connectionId: text("connection_id").notNull(),
+    partnerId: text("partner_id").notNull(),
+    date: text("date").notNull(),
+    operation: text("operation").notNull(),
+    outcome: text("outcome").notNull(),
+    count: integer("count").notNull(),
+    supplierTimeouts: integer("supplier_timeouts").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.connectionId, t.date, t.operation, t.outcome] }),
+    index("connection_usage_partner_date").on(t.partnerId, t.date),
+  ],
+);
+
+/**
+ * Each roll-up a connection's usage object applied, by its sequence number: inserted in the batch
+ * that adds the counts, so a roll-up retried after its batch committed breaks the key and adds nothing.
+ */
+export const connectionUsageRollups = sqliteTable(
+  "connection_usage_rollups",
+  {
+    connectionId: text("connection_id").notNull(),
+    seq: integer("seq").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.connectionId, t.seq] })],
+);

@@ -216,6 +216,7 @@ export const errorMessages = {
     "checkIn must be within {days} days",
     "A stay is at most {nights} nights",
     "to must not be before from",
+    "A usage range is at most {days} days (from and to included)",
     "Dates must lie within the next 365 days",
     "At most {nights} nights per request",
     "change.{field}: {one of the above}",
