@@ -10,7 +10,11 @@ export const hasChromium = existsSync(CHROMIUM);
  * Debian's Chromium, headless, on a fresh profile (Playwright takes it as the persistent context's user-data-dir).
  * `timezoneId` sets the pages' time zone (the console shows times in the user's).
  */
-export const launchChromium = async ({ timezoneId }: { timezoneId?: string } = {}): Promise<{
+export const launchChromium = async ({
+  timezoneId,
+}: {
+  timezoneId?: string;
+} = {}): Promise<{
   browser: BrowserContext;
   close: () => Promise<void>;
 }> => {
