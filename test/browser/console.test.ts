@@ -31,6 +31,8 @@ const PARTNER = {
 };
 /** A hotel name a supplier could send: it must show as these characters, never as an element. */
 const PLANTED_NAME = `<img src=x onerror="window.__planted=true">Harbour & "Sons" Inn`;
+/** A user of role user, created by the admin in the console. */
+const AGENT = { email: "agent@console.test", password: "agent-password" };
 const md5 = (text: string) => createHash("md5").update(text).digest("hex");
 const PAGES = ["Overview", "Bookings", "Event log", "Webhooks", "API keys", "Users", "Connections"] as const;
 
@@ -263,7 +265,7 @@ describe.skipIf(!hasChromium)("The partner console in Chromium, offline, by the 
     const lookToBook = calls.searches / calls.books;
 
     await go("Overview");
-    await tab.getByLabel("Period").selectOption({ label: "Last 7 days" });
+    await tab.getByLabel("Period", { exact: true }).selectOption({ label: "Last 7 days" });
     await settled();
     const totals = tab.getByRole("list", { name: "Totals for the period" });
     await expect(totals.getByRole("listitem").filter({ hasText: "Searches" }).innerText()).resolves.toContain(
@@ -288,8 +290,9 @@ describe.skipIf(!hasChromium)("The partner console in Chromium, offline, by the 
 
   it("finds a booking by the list's filters, shows what a supplier wrote as text, and cancels it after the preview", async () => {
     await go("Bookings");
+    // By keyboard: the filter, then Enter.
     await tab.getByLabel("Your reference").fill("console-planted");
-    await tab.getByRole("button", { name: "Find bookings" }).click();
+    await tab.getByLabel("Your reference").press("Enter");
     await settled();
     const row = tab.getByRole("row").filter({ hasText: "console-planted" });
     // The planted name is its characters, in the list and in the detail; no element came of it.
@@ -378,6 +381,18 @@ describe.skipIf(!hasChromium)("The partner console in Chromium, offline, by the 
     expect(await res()).toBe(401);
   });
 
+  it("an admin creates a user of role user", async () => {
+    await go("Users");
+    await tab.getByLabel("E-mail").fill(AGENT.email);
+    await tab.getByLabel("Password").fill(AGENT.password);
+    await tab.getByLabel("First name").fill("Agnes");
+    await tab.getByLabel("Role").selectOption("user");
+    await tab.getByRole("button", { name: "Create user" }).click();
+    const row = tab.getByRole("row").filter({ hasText: AGENT.email });
+    await row.getByRole("button", { name: "Deactivate" }).waitFor();
+    await expect(row.innerText()).resolves.toContain("Agnes");
+  });
+
   it("every page passes axe-core's WCAG A and AA rules, under the CSP, with nothing fetched from outside", async () => {
     for (const name of PAGES) {
       await go(name);
@@ -397,5 +412,31 @@ describe.skipIf(!hasChromium)("The partner console in Chromium, offline, by the 
     expect(await tab.evaluate(() => window.__cspViolations)).toEqual([]);
     expect(pageErrors).toEqual([]);
     expect(blocked).toEqual([]);
+  });
+
+  it("shows a user of role user every page read-only: nothing that writes", async () => {
+    await tab.getByLabel("E-mail").fill(AGENT.email);
+    await tab.getByLabel("Password").fill(AGENT.password);
+    await tab.getByRole("button", { name: "Sign in" }).click();
+    await tab.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
+    await settled();
+    await tab.getByRole("figure").filter({ hasText: "Searches per day" }).waitFor();
+
+    await tab.goto(`${worker.url}/console/#/bookings/${bookings.plain}`);
+    await tab.getByRole("heading", { level: 1, name: `Booking ${bookings.plain}` }).waitFor();
+    await settled();
+    await tab.getByRole("button", { name: "Preview cancellation" }).click();
+    await tab.getByText("Only your partner's admins can cancel.").waitFor();
+    expect(await tab.getByRole("button", { name: "Confirm cancellation" }).count()).toBe(0);
+
+    await go("API keys");
+    expect(await tab.getByRole("button", { name: /Create|Revoke/ }).count()).toBe(0);
+    await go("Users");
+    expect(await tab.getByRole("button", { name: /Create|Delete|Deactivate/ }).count()).toBe(0);
+    await go("Webhooks");
+    await tab.getByText("Webhook endpoints are managed by your partner's admins.").waitFor();
+    await go("Connections");
+    expect(await tab.getByLabel("Notification e-mail").count()).toBe(0);
+    expect(pageErrors).toEqual([]);
   });
 });
