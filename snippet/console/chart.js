@@ -27,10 +27,11 @@ const niceMax = (/** @type {number} */ value) => {
 };
 
 /**
- * Stacked bars per day: `series` are the stacked parts (one is a plain bar chart).
- * @param {{ id: string, title: string, dates: string[], series: { name: string, values: (number | null)[] }[], format?: (v: number) => string, summary: string }} spec
+ * Stacked bars per day: `series` are the stacked parts (one is a plain bar chart). A legend names
+ * them when there are several, or always with `legend` (a chart of kinds, however many came).
+ * @param {{ id: string, title: string, dates: string[], series: { name: string, values: (number | null)[] }[], format?: (v: number) => string, summary: string, legend?: boolean }} spec
  */
-export const barChart = ({ id, title, dates, series, format = (v) => v.toLocaleString(), summary }) => {
+export const barChart = ({ id, title, dates, series, format = (v) => v.toLocaleString(), summary, legend = false }) => {
   const totals = dates.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
   const top = niceMax(Math.max(0, ...totals));
   const plotW = WIDTH - PAD.left - PAD.right;
@@ -96,17 +97,17 @@ export const barChart = ({ id, title, dates, series, format = (v) => v.toLocaleS
   });
   figure.append(root);
 
-  if (series.length > 1) {
-    const legend = document.createElement("ul");
-    legend.className = "legend";
+  if (series.length > 1 || (legend && series.length > 0)) {
+    const list = document.createElement("ul");
+    list.className = "legend";
     series.forEach((s, k) => {
       const item = document.createElement("li");
       const swatch = svg("svg", { width: 12, height: 12, "aria-hidden": "true" });
       swatch.append(svg("rect", { width: 12, height: 12, fill: PALETTE[k % PALETTE.length] }));
       item.append(swatch, document.createTextNode(` ${s.name}`));
-      legend.append(item);
+      list.append(item);
     });
-    figure.append(legend);
+    figure.append(list);
   }
   return figure;
 };

@@ -338,6 +338,7 @@ const usageView = (usage) => {
         title: "Answers by outcome",
         dates,
         series: codes.map((code) => ({ name: code, values: days.map((d) => d.outcomes?.[code] ?? 0) })),
+        legend: true,
         summary: `Answers by outcome: ${codes.map((code) => `${code} ${days.reduce((s, d) => s + (d.outcomes?.[code] ?? 0), 0)}`).join(", ") || "none"}.`,
       }),
       simple("supplierTimeouts", "Supplier timeouts per day", "Supplier timeouts")

@@ -261,7 +261,24 @@ describe.skipIf(!hasChromium)("The partner console in Chromium, offline, by the 
   it("draws the usage route's days: this week's look-to-book on a chart, the totals beside it", async () => {
     // The partner's traffic of today: 2 bookings (each after its search) and 4 more searches.
     bookings.plain = await book("US000001", "console-plain");
-    for (const code of ["US000002", "US000003", "US000004"]) await search(code);
+    for (const code of ["US000002", "US000003"]) await search(code);
+    // And one refused: its error code is an outcome of its own.
+    calls.searches += 1;
+    const refused = await fetch(`${worker.url}/api/search`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...partnerKey() },
+      body: JSON.stringify({
+        searchCriteria: {
+          destinations: { accommodations: [{ code: "US000004" }] },
+          occupancies,
+          checkIn: stay.checkOut,
+          checkOut: stay.checkIn,
+        },
+        settings: { access: { code: partner.connectionCode } },
+      }),
+    });
+    expect(refused.status).toBe(400);
+    const refusal = ((await refused.json()) as { code: string }).code;
     const lookToBook = calls.searches / calls.books;
 
     await go("Overview");
@@ -283,9 +300,9 @@ describe.skipIf(!hasChromium)("The partner console in Chromium, offline, by the 
     expect(await chart.locator("g[data-date]").count()).toBe(7);
     const booked = tab.getByRole("figure").filter({ hasText: "Bookings per day" });
     await expect(booked.locator(`g[data-date="${utcDay()}"] title`).textContent()).resolves.toMatch(/: 2$/);
-    await expect(tab.getByRole("figure").filter({ hasText: "Answers by outcome" }).innerText()).resolves.toContain(
-      "success",
-    );
+    const outcomes = tab.getByRole("figure").filter({ hasText: "Answers by outcome" });
+    expect(await outcomes.getByRole("listitem").allInnerTexts()).toEqual(["success", refusal].map((c) => ` ${c}`));
+    await expect(outcomes.locator(`g[data-date="${utcDay()}"] title`).textContent()).resolves.toContain(`${refusal} 1`);
   });
 
   it("finds a booking by the list's filters, shows what a supplier wrote as text, and cancels it after the preview", async () => {
@@ -311,8 +328,12 @@ describe.skipIf(!hasChromium)("The partner console in Chromium, offline, by the 
     await tab.getByRole("cell", { name: "booking.confirmed" }).waitFor();
     await tab.getByText("Supplier", { exact: true }).waitFor();
     // Times in the user's zone (Tokyo), UTC on hover.
-    const created = tab.locator("dd time").first();
-    expect(await created.getAttribute("title")).toMatch(/ UTC$/);
+    const created = tab.locator("dt:text-is('Created') + dd time");
+    const at = new Date((await created.getAttribute("datetime"))!);
+    expect(await created.getAttribute("title")).toBe(`${at.toISOString().slice(0, 19).replace("T", " ")} UTC`);
+    const inTokyo = at.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: TIME_ZONE });
+    const spaces = (text: string) => text.replace(/\s/g, " ");
+    expect(spaces(await created.innerText())).toBe(spaces(inTokyo));
 
     // The change preview prices new dates without changing anything.
     await tab.getByLabel("New check-out").fill(utcDay(33));
