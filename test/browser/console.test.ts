@@ -301,7 +301,8 @@ describe.skipIf(!hasChromium)("The partner console in Chromium, offline, by the 
     const booked = tab.getByRole("figure").filter({ hasText: "Bookings per day" });
     await expect(booked.locator(`g[data-date="${utcDay()}"] title`).textContent()).resolves.toMatch(/: 2$/);
     const outcomes = tab.getByRole("figure").filter({ hasText: "Answers by outcome" });
-    expect(await outcomes.getByRole("listitem").allInnerTexts()).toEqual(["success", refusal].map((c) => ` ${c}`));
+    const named = await outcomes.getByRole("listitem").allInnerTexts();
+    expect(named.map((text) => text.trim())).toEqual(["success", refusal]);
     await expect(outcomes.locator(`g[data-date="${utcDay()}"] title`).textContent()).resolves.toContain(`${refusal} 1`);
   });
 
