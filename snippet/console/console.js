@@ -384,7 +384,7 @@ const bookingsPage = () => {
   const form = h(
     "form",
     { class: "filters" },
-    field("partnerReference", "Your reference", { type: "search" }),
+    field("partnerReference", "Your reference", { type: "search", "aria-describedby": "reference-hint" }),
     h("label", { for: "status" }, "Status"),
     status,
     field("createdFrom", "Created from", { type: "date" }),
@@ -464,7 +464,10 @@ const bookingsPage = () => {
       append(/** @type {HTMLElement} */ (body), rows(bookings));
       more.hidden = cursor === null;
     } catch (error) {
-      if (next) results.append(failure(error));
+      // A reference that names no booking is an empty result, not a failure.
+      if (!next && error instanceof ApiFailure && error.code === "booking_not_found")
+        fill(results, h("p", { class: "empty" }, error.message));
+      else if (next) results.append(failure(error));
       else fill(results, failure(error));
     }
   };
@@ -473,7 +476,14 @@ const bookingsPage = () => {
     load(false);
   });
   more.addEventListener("click", () => load(true));
-  fill(main, heading("Bookings"), form, results, more);
+  fill(
+    main,
+    heading("Bookings"),
+    form,
+    h("p", { id: "reference-hint", class: "hint" }, "Your reference finds one booking; the other filters list them."),
+    results,
+    more
+  );
   load(false);
 };
 
