@@ -96,7 +96,8 @@ export const table = (/** @type {string} */ caption, /** @type {string[]} */ hea
         h(
           "tr",
           {},
-          head.map((name) => h("th", { scope: "col" }, name))
+          // A column of buttons has no title of its own: it is named for screen readers.
+          head.map((name) => h("th", { scope: "col" }, name || h("span", { class: "visually-hidden" }, "Actions")))
         )
       ),
       h(
