@@ -506,34 +506,43 @@ const rateView = (/** @type {any} */ rate, /** @type {string} */ title) => {
       ["Due at the property", money(rate.dueAtProperty?.amount ?? 0, rate.dueAtProperty?.currency ?? c)],
     ]),
     rate.charges?.length
-      ? table(
-          `${title}: charges`,
-          ["Charge", "Type", "Amount", "Included"],
-          rate.charges.map((/** @type {any} */ x) => [
-            x.description ?? x.code,
-            x.type,
-            money(x.amount, c),
-            x.included ? "Included" : "On top",
-          ])
-        )
+      ? [
+          h("h4", {}, "Charges"),
+          table(
+            `${title}: charges`,
+            ["Charge", "Type", "Amount", "Included"],
+            rate.charges.map((/** @type {any} */ x) => [
+              x.description ?? x.code,
+              x.type,
+              money(x.amount, c),
+              x.included ? "Included" : "On top",
+            ])
+          ),
+        ]
       : null,
     rate.dueAtProperty?.charges?.length
-      ? table(
-          `${title}: due at the property`,
-          ["Charge", "Type", "Amount"],
-          rate.dueAtProperty.charges.map((/** @type {any} */ x) => [
-            x.description ?? x.code,
-            x.type,
-            money(x.amount, x.currency ?? rate.dueAtProperty.currency),
-          ])
-        )
+      ? [
+          h("h4", {}, "Paid at the property"),
+          table(
+            `${title}: due at the property`,
+            ["Charge", "Type", "Amount"],
+            rate.dueAtProperty.charges.map((/** @type {any} */ x) => [
+              x.description ?? x.code,
+              x.type,
+              money(x.amount, x.currency ?? rate.dueAtProperty.currency),
+            ])
+          ),
+        ]
       : null,
     rate.nights?.length
-      ? table(
-          `${title}: nights`,
-          ["Night", "Base rate", "Taxes and fees"],
-          rate.nights.map((/** @type {any} */ n) => [day(n.date), money(n.baseRate, c), money(n.taxesAndFees, c)])
-        )
+      ? [
+          h("h4", {}, "Nights"),
+          table(
+            `${title}: nights`,
+            ["Night", "Base rate", "Taxes and fees"],
+            rate.nights.map((/** @type {any} */ n) => [day(n.date), money(n.baseRate, c), money(n.taxesAndFees, c)])
+          ),
+        ]
       : null
   );
 };
