@@ -412,6 +412,18 @@ describe.skipIf(!hasChromium)("The partner console in Chromium, offline, by the 
     expect(await res()).toBe(401);
   });
 
+  it("an admin sets a connection's notification e-mail", async () => {
+    await go("Connections");
+    const card = tab.getByRole("region", { name: `Connection ${partner.connectionCode}` });
+    await card.getByLabel("Notification e-mail").fill("ops@console.test");
+    await card.getByRole("button", { name: "Save" }).click();
+    await tab.getByText(`Notification e-mail of connection ${partner.connectionCode} saved.`).waitFor();
+    const {
+      items: [stored],
+    } = await call("GET", `/api/connections?partnerId=${PARTNER.id}`, undefined, operator);
+    expect(stored.notificationEmail).toBe("ops@console.test");
+  });
+
   it("an admin creates a user of role user", async () => {
     await go("Users");
     await tab.getByLabel("E-mail").fill(AGENT.email);
