@@ -15,3 +15,5 @@ CREATE TABLE `connection_usage_rollups` (
 	`seq` integer NOT NULL,
 	PRIMARY KEY(`connection_id`, `seq`)
 );
+--> statement-breakpoint
+CREATE INDEX `webhook_events_partner_booking` ON `webhook_events` (`partner_id`,`booking_reference`,`sequence`);

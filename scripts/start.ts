@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { SANDBOX_DEFAULT_PORT } from "../test/support/accounts";
 import { devArgs, root, SANDBOX_CONFIG, SANDBOX_DIR, startWrangler, upkeepCron } from "../local/platform";
+import { sendDemoTraffic } from "../local/demo-traffic";
 import { portFor } from "../local/server";
 
 // npm start: migrate and seed, then serve. Ctrl-C (or SIGTERM) stops wrangler and its workerd.
@@ -56,6 +57,11 @@ const base = `http://127.0.0.1:${port}`;
 console.log(`Edgestay API starting on ${base} (docs at /docs). Ctrl-C stops it.`);
 console.log(`Sandbox Hotel-X supplier (connection 1002) starting on http://127.0.0.1:${sandboxPort}.`);
 console.log(`Run the hourly upkeep now: curl "${base}/__scheduled?cron=${upkeepCron().replaceAll(" ", "+")}"`);
+// Real calls once the API answers: the demo partner's usage is what it did, not rows put in D1.
+sendDemoTraffic(base).then(
+  (line) => console.log(line),
+  (error) => console.log(`Demo usage: not sent (${error})`),
+);
 
 // Always SIGTERM to wrangler: a job started in the background of a script ignores SIGINT,
 // so forwarding Ctrl-C as SIGINT would leave wrangler and workerd running there.

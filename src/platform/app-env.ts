@@ -2,8 +2,8 @@ import type { MiddlewareHandler } from "hono";
 import type { Keyring } from "./crypto/keyring";
 import type { Db, SessionDatabase } from "./db/client";
 
-/** The partner behind an authenticated API key. */
-export type Caller = { partnerId: string; apiKeyId: string };
+/** The partner behind an authenticated API key; `apiKeyId` is null when a partner user's login token stands for it (`apiKeyOrBearer`). */
+export type Caller = { partnerId: string; apiKeyId: string | null };
 
 /** The partner user behind a valid bearer token, re-read from D1 on every request. */
 export type BearerUser = { userId: string; partnerId: string; email: string; role: "admin" | "user" };

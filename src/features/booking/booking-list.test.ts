@@ -13,6 +13,7 @@ import { bookingPageQuery } from "./booking-list";
 import { bookBody, OTHER_CODE, quoteBody, quoteOf, searchOne } from "../../../test/support/booking";
 import { queryPlan } from "../../../test/support/query-plan";
 import { expectLogs } from "../../../test/support/expected-logs";
+import { bearer, createUser, demoAdminToken, loginAs } from "../../../test/support/sessions";
 
 const PATH = "/api/bookings";
 
@@ -504,5 +505,86 @@ describe("a booking row is decoded once, into its record (issue 38)", () => {
     } finally {
       await env.DB.prepare("DELETE FROM bookings WHERE reference LIKE 'BKDAMAGED%'").run();
     }
+  });
+});
+
+describe("the console's login token beside the API key (issue 41)", () => {
+  let admin: string;
+  let user: string;
+  beforeAll(async () => {
+    admin = await demoAdminToken();
+    const { password } = await createUser(admin, "console-user@demo.test");
+    user = await loginAs("console-user@demo.test", password);
+  });
+  const withToken = (token: string, method: string, path: string, body?: unknown) =>
+    call(method, path, body, bearer(token));
+
+  it("a user's token reads the list, a booking, its cancellation preview, its change preview and its events as the API key does; never another partner's", async () => {
+    for (const path of [
+      `${PATH}?limit=5`,
+      `${PATH}/${real.reference}`,
+      `${PATH}?partnerReference=recon-real`,
+      `${PATH}/${real.reference}/cancellation?at=2026-12-01T00:00:00Z`,
+    ]) {
+      const byKey = await call("GET", path);
+      const byToken = await withToken(user, "GET", path);
+      expect([path, byToken.status]).toEqual([path, 200]);
+      expect(byToken.json.data).toEqual(byKey.json.data);
+    }
+    const theirs = await withToken(user, "GET", `${PATH}/${otherReal}`);
+    expect([theirs.status, theirs.json.code]).toEqual([404, "booking_not_found"]);
+
+    // A change preview changes nothing: any role, through the booking's own connection (no settings.access).
+    const preview = await withToken(user, "POST", `${PATH}/${real.reference}/modifications/preview`, {
+      change: { holder: { name: "Grace", surName: "Hopper" } },
+      settings: {},
+    });
+    expect(preview.status, preview.text).toBe(200);
+    expect(preview.json.data.booking.holder).toMatchObject({ name: "Grace", surName: "Hopper" });
+
+    // GET /api/events, and its bookingReference filter: that booking's events only, in the log's order.
+    const all = await withToken(user, "GET", "/api/events?limit=200");
+    expect(all.status).toBe(200);
+    const own = await withToken(user, "GET", `/api/events?bookingReference=${real.reference}`);
+    expect(own.status).toBe(200);
+    expect(own.json.data.events.length).toBeGreaterThan(0);
+    expect(own.json.data.events).toEqual(
+      all.json.data.events.filter((e: { bookingReference: string }) => e.bookingReference === real.reference),
+    );
+    expect((await call("GET", `/api/events?bookingReference=${real.reference}`)).json.data).toEqual(own.json.data);
+    const none = await withToken(user, "GET", `/api/events?bookingReference=${otherReal}`);
+    expect(none.json.data.events).toEqual([]);
+
+    const nothing = await call("GET", PATH, undefined, { apiKey: null });
+    expect([nothing.status, nothing.json.code]).toEqual([401, "api_key_required"]);
+    const forged = await call("GET", PATH, undefined, bearer("not-a-token"));
+    expect([forged.status, forged.json.code]).toEqual([401, "invalid_token"]);
+  });
+
+  it("POST /api/cancel: an admin's token cancels through the booking's own connection; a user's is 403 and changes nothing", async () => {
+    const booked = await post(
+      "/api/book",
+      bookBody(await quoteOf(await searchOne("US000003", { pick: (o) => o.isRefundable })), "console-cancel"),
+    );
+    expect(booked.status).toBe(200);
+    const reference = booked.json.data.bookingReference;
+    // settings is the contract's required object; with a token its access is not read.
+    const body = { input: { reference: { bookingReference: reference } }, settings: {} };
+    const refused = await withToken(user, "POST", "/api/cancel", body);
+    expect([refused.status, refused.json.code, refused.json.message]).toEqual([
+      403,
+      "admin_required",
+      "Require partner admin role",
+    ]);
+    expect((await call("GET", `${PATH}/${reference}`)).json.data.status).toBe("success");
+    const theirs = await withToken(admin, "POST", "/api/cancel", {
+      input: { reference: { bookingReference: otherReal } },
+      settings: {},
+    });
+    expect([theirs.status, theirs.json.code]).toEqual([404, "booking_not_found"]);
+    const cancelled = await withToken(admin, "POST", "/api/cancel", body);
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.json.data.status).toBe("cancelled");
+    expect((await call("GET", `${PATH}/${reference}`)).json.data.status).toBe("cancelled");
   });
 });

@@ -3,6 +3,8 @@ import { apiRoute } from "../../platform/http/api-route";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { apiKeyAuth, apiKeySecurity } from "../../platform/auth/api-key";
+import { requireAdmin } from "../../platform/auth/bearer";
+import { apiKeyOrBearer, apiKeyOrBearerSecurity, byLoginToken } from "../../platform/auth/partner-credential";
 import { replicaReadsAllowed } from "../../platform/db/replica-reads";
 import { ApiError } from "../../platform/http/api-error";
 import { rateLimitHeaders, success } from "../../platform/http/envelope";
@@ -10,7 +12,7 @@ import { idempotencyErrors, replayHeaders, withIdempotency } from "../../platfor
 import { featureRouter } from "../../platform/http/router";
 import { bookOnce, bookOrderOf } from "./book";
 import { bookingListResponseSchema, bookingsQuerySchema, listBookings } from "./booking-list";
-import { readBooking, readBookingByPartnerReference } from "./bookings";
+import { partnerBooking, readBooking, readBookingByPartnerReference } from "./bookings";
 import { cancelBooking } from "./cancel";
 import {
   cancellationPreviewQuerySchema,
@@ -20,9 +22,11 @@ import {
 import {
   type AccessEnv,
   coreAccess,
+  coreAccessOrBearer,
   coreConnection,
   type CoreConnection,
   readAccess,
+  readAccessById,
   searchConnection,
   type UsageOperation,
 } from "../connections";
@@ -103,6 +107,21 @@ const idempotencyHeader = z.object({
 const admit = async (c: Context<BookingEnv>, connection: CoreConnection) => {
   const headers = await consumeRateLimit(c.env.RATE_LIMITER, connection);
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
+};
+
+/**
+ * The connection a call about one booking goes through: with the API key, the one the body names;
+ * with a login token (the console), the booking's own, judged as the API key's would be. `act`:
+ * the call changes the booking, which a token may do only for a partner admin.
+ */
+const bookingConnectionOf = async (c: Context<BookingEnv>, bookingReference: string, act: boolean) => {
+  const caller = c.get("caller");
+  if (!byLoginToken(caller)) return connectionOf(c, coreConnection);
+  if (act) requireAdmin(c.get("user"));
+  const booking = await partnerBooking(c.get("db"), caller.partnerId, bookingReference);
+  const connection = coreConnection(await readAccessById(c.get("db"), booking.connectionId), caller.partnerId);
+  c.set("billing", { connection });
+  return connection;
 };
 
 /** The connection the request names, read with the API key, judged for a search or core route. */
@@ -430,9 +449,9 @@ const modificationPreview = apiRoute({
     "Preview a change of a booking (dates, guests, holder, room types or boards): the booking after it and what it costs (rate limited)",
   description:
     "bookingReference: from POST /api/book. Prices the changed stay as a new search and quote would, and answers the booking as the change makes it, its amounts and a previewId good for 15 minutes. Nothing is changed.",
-  security: apiKeySecurity,
+  security: apiKeyOrBearerSecurity,
   // A changed holder or pax names are free text: a card number is refused before anything keeps it.
-  middleware: [noRawCardData(), coreAccess()] as const,
+  middleware: [noRawCardData(), coreAccessOrBearer()] as const,
   request: {
     params: bookingReferenceParams,
     ...body(modificationPreviewRequestSchema),
@@ -498,9 +517,9 @@ const cancel = apiRoute({
   tags: ["Booking"],
   summary: "Cancel a booking, or some of its rooms (input.rooms); a hold is released free",
   description:
-    "Step 4 of 4. input.reference.bookingReference: from POST /api/book. GET .../cancellation shows the cost first.",
-  security: apiKeySecurity,
-  middleware: [metered("cancel"), coreAccess()] as const,
+    "Step 4 of 4. input.reference.bookingReference: from POST /api/book. GET .../cancellation shows the cost first. With a partner admin's login token instead of the API key (the console), the booking's own connection is used and settings.access is not read.",
+  security: apiKeyOrBearerSecurity,
+  middleware: [metered("cancel"), coreAccessOrBearer()] as const,
   request: { headers: idempotencyHeader, body: { required: true, ...json(cancelRequestSchema, cancelExamples) } },
   errors: [
     ...idempotencyErrors,
@@ -519,6 +538,7 @@ const cancel = apiRoute({
     "room_already_cancelled",
     "partial_cancel_not_supported",
     "booking_changed",
+    "admin_required",
   ],
   responses: {
     200: { description: "Cancelled", ...json(cancelResponseSchema) },
@@ -571,8 +591,8 @@ const bookingByReference = apiRoute({
   tags: ["Booking"],
   summary: "Read one of your bookings",
   description: "bookingReference: from POST /api/book or GET /api/bookings.",
-  security: apiKeySecurity,
-  middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
+  security: apiKeyOrBearerSecurity,
+  middleware: [replicaReadsAllowed, apiKeyOrBearer()] as const,
   request: { params: bookingReferenceParams },
   errors: ["booking_not_found"],
   responses: { 200: { description: "The booking", ...json(bookingResponseSchema) } },
@@ -586,8 +606,8 @@ const bookingByPartnerReference = apiRoute({
   tags: ["Booking"],
   summary: "List your bookings newest first (reconciliation), or find one by your partnerReference",
   description: "For reconciliation; pass nextCursor as cursor to read on.",
-  security: apiKeySecurity,
-  middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
+  security: apiKeyOrBearerSecurity,
+  middleware: [replicaReadsAllowed, apiKeyOrBearer()] as const,
   request: { query: bookingsQuerySchema },
   errors: ["booking_not_found", "invalid_cursor", "cursor_mismatch", "cursor_partner"],
   responses: {
@@ -605,8 +625,8 @@ const cancellationPreview = apiRoute({
   tags: ["Booking"],
   summary: "What cancelling (the booking, or ?rooms= of it) would cost at a moment (default now), without cancelling",
   description: "bookingReference: from POST /api/book; the figures POST /api/cancel uses.",
-  security: apiKeySecurity,
-  middleware: [replicaReadsAllowed, apiKeyAuth()] as const,
+  security: apiKeyOrBearerSecurity,
+  middleware: [replicaReadsAllowed, apiKeyOrBearer()] as const,
   request: {
     params: bookingReferenceParams,
     query: cancellationPreviewQuerySchema,
@@ -732,7 +752,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
   .openapi(cancel, async (c) => {
     const request = c.req.valid("json");
     const deps = c.get("services").booking;
-    const connection = connectionOf(c, coreConnection);
+    const connection = await bookingConnectionOf(c, request.input.reference.bookingReference, true);
     const response = await withIdempotency(
       deps.db,
       { scope: "cancel", partnerId: connection.partnerId, key: c.req.header("idempotency-key"), request },
@@ -789,7 +809,8 @@ export const bookingRoutes = featureRouter<BookingEnv>()
   })
   .openapi(modificationPreview, async (c) => {
     const request = c.req.valid("json");
-    const connection = connectionOf(c, coreConnection);
+    // Nothing is changed: a login token of any role may preview.
+    const connection = await bookingConnectionOf(c, c.req.valid("param").bookingReference, false);
     // Priced as a quote is (a supplier quote, a row kept a day): counted in the same window first.
     await admit(c, connection);
     const preview = await previewModification(

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { AppEnv } from "../../platform/app-env";
 import { apiKeyAuth } from "../../platform/auth/api-key";
+import { apiKeyOrBearer } from "../../platform/auth/partner-credential";
 import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { type Connection, connections, connectionUpstreams } from "./tables";
@@ -77,6 +78,19 @@ export const coreAccess = () =>
         c.set("access", { code: access.code, found: (results[0] as ConnectionRecord[])[0] ?? null });
     },
   });
+
+/**
+ * A core route the console calls too: with the API key, `coreAccess` (the body's connection read in
+ * the key's batch); with a partner user's login token, no connection is read here: the handler takes
+ * the booking's own (`readAccessById`).
+ */
+export const coreAccessOrBearer = () => apiKeyOrBearer<AccessEnv>(coreAccess());
+
+/** Reads a connection by id as a code would name it (a booking's own connection), judged like any other. */
+export const readAccessById = async (db: Db, id: string): Promise<ConnectionAccess> => {
+  const [found] = await db.select(recordColumns).from(connections).where(eq(connections.id, id)).limit(1);
+  return found ? { code: found.code, found } : { code: "missing" };
+};
 
 /** Reads the connection a code names, outside a route's API-key batch (chat, tests). */
 export const readAccess = async (db: Db, code: unknown): Promise<ConnectionAccess> => {

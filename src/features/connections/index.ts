@@ -1,4 +1,12 @@
-export { chatConnection, coreAccess, coreConnection, readAccess, searchConnection } from "./access";
+export {
+  chatConnection,
+  coreAccess,
+  coreAccessOrBearer,
+  coreConnection,
+  readAccess,
+  readAccessById,
+  searchConnection,
+} from "./access";
 export type { AccessEnv, ConnectionAccess, CoreConnection } from "./access";
 export {
   createConnection,

@@ -95,5 +95,28 @@ export const usageSchema = z
       example: 42.5,
     }),
   })
-  .openapi("PartnerUsage");
+  .openapi("PartnerUsage", {
+    example: {
+      days: [
+        {
+          date: "2027-03-01",
+          searches: 120,
+          quotes: 9,
+          books: 3,
+          cancels: 1,
+          outcomes: { success: 129, invalid_dates: 2, rate_limit_exceeded: 2 },
+          supplierTimeouts: 1,
+        },
+      ],
+      totals: {
+        searches: 120,
+        quotes: 9,
+        books: 3,
+        cancels: 1,
+        outcomes: { success: 129, invalid_dates: 2, rate_limit_exceeded: 2 },
+        supplierTimeouts: 1,
+      },
+      lookToBook: 40,
+    },
+  });
 export const usageResponseSchema = envelopeSchema(usageSchema).openapi("PartnerUsageResponse");

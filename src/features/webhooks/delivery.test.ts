@@ -6,7 +6,7 @@ import { bookBody, cancelBody, quoteOf, searchOne } from "../../../test/support/
 import { createApp } from "../../app";
 import { requestServices } from "../../services";
 import { NEW_YORK, say, startSession, attachCard } from "../../../test/support/chat";
-import { asBearer, demoAdminToken } from "../../../test/support/sessions";
+import { asBearer, createUser, demoAdminToken, loginAs } from "../../../test/support/sessions";
 import {
   deliverWebhooks,
   deliveryTimeoutMs,
@@ -113,6 +113,34 @@ describe("booking webhooks through the real queue", () => {
       async () => expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: "delivered", attempts: 3 }),
       { timeout: 10_000, interval: 100 },
     );
+
+    // The secret rotated (an admin's act; a user's token is refused): the next delivery of the same
+    // event is signed with the new secret, shown once, and no longer with the old one.
+    const { password } = await createUser(admin, "rotate-user@demo.test");
+    const user = await loginAs("rotate-user@demo.test", password);
+    const refused = await asBearer(user).post(`/api/partner/webhooks/${endpoint.id}/secret`);
+    expect([refused.status, refused.json.code]).toEqual([403, "admin_required"]);
+    const rotated = await asBearer(admin).post(`/api/partner/webhooks/${endpoint.id}/secret`);
+    expect(rotated.status, rotated.text).toBe(200);
+    expect(rotated.json.data).toEqual({
+      id: endpoint.id,
+      url: endpoint.url,
+      events: endpoint.events,
+      createdAt: endpoint.createdAt,
+      secret: expect.stringMatching(/^whsec_/),
+    });
+    expect(rotated.json.data.secret).not.toBe(endpoint.secret);
+    const listed = await asBearer(admin).get("/api/partner/webhooks");
+    expect(JSON.stringify(listed.json)).not.toContain(rotated.json.data.secret);
+    const unknown = await asBearer(admin).post("/api/partner/webhooks/wh_nope/secret");
+    expect(unknown.status).toBe(404);
+    expect(
+      (await asBearer(admin).post(`/api/partner/webhooks/${endpoint.id}/deliveries/${event.id}/redeliver`)).status,
+    ).toBe(202);
+    const fourth = (await receivedAt("confirmed-retry", 4))[3]!;
+    expect(fourth.body).toBe(first!.body);
+    expect(await signatureIsValid(rotated.json.data.secret, fourth)).toBe(true);
+    expect(await signatureIsValid(endpoint.secret, fourth)).toBe(false);
   });
 });
 

@@ -56,6 +56,29 @@ export const createWebhook = async (db: Db, keys: WebhookKeys, partnerId: string
   return { id, url: verdict.url, events: input.events, secret, createdAt };
 };
 
+/**
+ * Replaces the endpoint's signing secret with a new one, shown in this answer only. Every delivery
+ * from now on, retries of earlier events included, is signed with it: a delivery opens the secret
+ * it is sent with (delivery.ts). No overlap: the receiver switches when it stores the new secret.
+ */
+export const rotateWebhookSecret = async (
+  db: Db,
+  keys: Pick<WebhookKeys, "secretKey">,
+  partnerId: string,
+  id: string,
+) => {
+  const row = await findWebhook(db, partnerId, id);
+  const secret = `${WEBHOOK_SECRET_PREFIX}${randomToken(32)}`;
+  const sealed = await sealSecret(keys.secretKey, SECRET_PURPOSE, row.id, secret);
+  const [updated] = await db
+    .update(webhookEndpoints)
+    .set({ sealedSecret: sealed })
+    .where(and(eq(webhookEndpoints.id, row.id), eq(webhookEndpoints.partnerId, partnerId)))
+    .returning();
+  if (!updated) throw webhookNotFound();
+  return { ...webhookView(updated), secret };
+};
+
 export const listWebhooks = async (db: Db, partnerId: string): Promise<WebhookView[]> =>
   (
     await db

@@ -114,7 +114,7 @@ export type EventPage = { events: LoggedEvent[]; nextCursor: string; hasMore: bo
 export const readEvents = async (
   db: Db,
   partnerId: string,
-  query: { after?: number; limit: number; types?: readonly string[] },
+  query: { after?: number; limit: number; types?: readonly string[]; bookingReference?: string },
 ): Promise<EventPage> => {
   const [rows, [bounds]] = await db.batch([
     db
@@ -125,6 +125,7 @@ export const readEvents = async (
           eq(webhookEvents.partnerId, partnerId),
           query.after === undefined ? undefined : gt(webhookEvents.sequence, query.after),
           query.types ? inArray(webhookEvents.type, [...query.types]) : undefined,
+          query.bookingReference === undefined ? undefined : eq(webhookEvents.bookingReference, query.bookingReference),
         ),
       )
       .orderBy(asc(webhookEvents.sequence))

@@ -5,7 +5,7 @@ import { isLocal } from "../../platform/environment";
 import { success } from "../../platform/http/envelope";
 import { featureRouter } from "../../platform/http/router";
 import { listDeliveries, redeliver } from "./deliveries";
-import { createWebhook, deleteWebhook, listWebhooks } from "./endpoints";
+import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret } from "./endpoints";
 import type { EventCatalogue } from "./catalogue";
 import { eventRoutes } from "./event-routes";
 import type { WebhookMessage } from "./events";
@@ -79,6 +79,20 @@ const webhookRoutes = ({
       200: { description: "A page of deliveries", ...json(deliveryListResponseSchema) },
     },
   });
+  const rotate = apiRoute({
+    operationId: "rotateWebhookSecret",
+    method: "post",
+    path: "/{id}/secret",
+    ...admin,
+    summary: "Replace the endpoint's signing secret (partner admin); the new one is shown once",
+    description:
+      "id: from GET /api/partner/webhooks. Every delivery from now on, retries of earlier events included, is signed with the new secret; the old one stops at once.",
+    request: { params: webhookIdParamSchema },
+    errors: ["admin_required", "webhook_not_found"],
+    responses: {
+      200: { description: "The endpoint with its new secret", ...json(createdWebhookResponseSchema) },
+    },
+  });
   const resend = apiRoute({
     operationId: "redeliverWebhookEvent",
     method: "post",
@@ -113,6 +127,14 @@ const webhookRoutes = ({
         success(
           await listDeliveries(c.get("db"), c.get("user").partnerId, c.req.valid("param").id, c.req.valid("query")),
         ),
+        200,
+      );
+    })
+    .openapi(rotate, async (c) => {
+      requireAdmin(c.get("user"));
+      const keys = { secretKey: c.env.WEBHOOK_SECRET_KEY };
+      return c.json(
+        success(await rotateWebhookSecret(c.get("db"), keys, c.get("user").partnerId, c.req.valid("param").id)),
         200,
       );
     })

@@ -245,6 +245,10 @@ export const catalogueSchemas = (catalogue: EventCatalogue) => {
       .default(DEFAULT_EVENT_PAGE)
       .openapi({ type: "integer", description: `1 to ${MAX_EVENT_PAGE}, default ${DEFAULT_EVENT_PAGE}`, example: 100 }),
     types: typesParam,
+    bookingReference: z.string().min(1).max(100).optional().openapi({
+      description: "Only this booking's events (its bookingReference); the cursor and sequences stay the log's",
+      example: "BKFGEOEIKMQZYK4POB5HFF",
+    }),
   });
 
   const eventPageSchema = z

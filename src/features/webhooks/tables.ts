@@ -49,6 +49,8 @@ export const webhookEvents = sqliteTable(
     index("webhook_events_partner").on(t.partnerId, t.createdAt),
     // Pages of the log, and the guarantee that no number is given twice.
     uniqueIndex("webhook_events_partner_sequence").on(t.partnerId, t.sequence),
+    // One booking's events in order (GET /api/events?bookingReference=, the console's booking page).
+    index("webhook_events_partner_booking").on(t.partnerId, t.bookingReference, t.sequence),
   ],
 );
 
