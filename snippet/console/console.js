@@ -671,7 +671,8 @@ const bookingActions = (/** @type {HTMLElement} */ place, /** @type {any} */ b) 
           act(
             place,
             async () => {
-              await api("POST", "/api/cancel", { input: { reference: { bookingReference: reference } } });
+              // With a token the API cancels through the booking's own connection: settings.access is not read.
+              await api("POST", "/api/cancel", { input: { reference: { bookingReference: reference } }, settings: {} });
               say(`Booking ${reference} is cancelled.`);
               await bookingPage(reference);
             },
