@@ -35,6 +35,11 @@ const EVENT_TYPES = [
 
 /** @type {{ id: string, partnerId: string, email: string, role: "admin" | "user" } | null} */
 let me = null;
+/**
+ * The element the current page draws in. A page still loading when the user moves on keeps
+ * drawing in its own, by then detached, so it never overwrites the next page.
+ */
+let view = document.createElement("div");
 /** Stops what the current page runs in the background (the event log's polling). */
 let leavePage = () => {};
 let expiryTimer = 0;
@@ -203,9 +208,11 @@ const route = () => {
     users: usersPage,
     connections: connectionsPage,
   };
+  view = h("div", { class: "view" });
+  main.replaceChildren(view);
   const show = pages[page];
   if (!show) {
-    fill(main, heading("Not found"), h("p", {}, "This page does not exist. Pick one from the menu."));
+    fill(view, heading("Not found"), h("p", {}, "This page does not exist. Pick one from the menu."));
   } else show();
   main.querySelector("h1")?.focus();
 };
@@ -223,6 +230,7 @@ append(
 // ---- Overview -----------------------------------------------------------------------------
 
 const overviewPage = () => {
+  const here = view;
   const from = h("input", { id: "usage-from", type: "date", value: utcDate(-29), max: utcDate() });
   const to = h("input", { id: "usage-to", type: "date", value: utcDate(), max: utcDate() });
   const period = h(
@@ -271,7 +279,7 @@ const overviewPage = () => {
     }
   };
   fill(
-    main,
+    here,
     heading("Overview"),
     h("p", { class: "hint" }, "Calls of your partner per UTC day, through every face of the API."),
     form,
@@ -369,6 +377,7 @@ const totalsView = (
 // ---- Bookings -----------------------------------------------------------------------------
 
 const bookingsPage = () => {
+  const here = view;
   const field = (
     /** @type {string} */ id,
     /** @type {string} */ label,
@@ -477,7 +486,7 @@ const bookingsPage = () => {
   });
   more.addEventListener("click", () => load(true));
   fill(
-    main,
+    here,
     heading("Bookings"),
     form,
     h("p", { id: "reference-hint", class: "hint" }, "Your reference finds one booking; the other filters list them."),
@@ -548,13 +557,14 @@ const rateView = (/** @type {any} */ rate, /** @type {string} */ title) => {
 };
 
 const bookingPage = async (/** @type {string} */ reference) => {
+  const here = view;
   const back = h("p", {}, h("a", { href: "#/bookings" }, "← All bookings"));
-  fill(main, back, heading(`Booking ${reference}`), loading("the booking"));
+  fill(here, back, heading(`Booking ${reference}`), loading("the booking"));
   let booking;
   try {
     booking = await api("GET", `/api/bookings/${encodeURIComponent(reference)}`);
   } catch (error) {
-    fill(main, back, heading(`Booking ${reference}`), failure(error));
+    fill(here, back, heading(`Booking ${reference}`), failure(error));
     return;
   }
   const b = booking;
@@ -572,7 +582,7 @@ const bookingPage = async (/** @type {string} */ reference) => {
   );
 
   fill(
-    main,
+    here,
     back,
     heading(`Booking ${b.bookingReference}`),
     facts([
@@ -766,6 +776,7 @@ const changePreview = (/** @type {any} */ b) => {
 const FOLLOW_EVERY_MS = 5_000;
 
 const eventsPage = () => {
+  const here = view;
   const boxes = EVENT_TYPES.map((type) =>
     h("label", { class: "check" }, h("input", { type: "checkbox", name: "types", value: type }), ` ${type}`)
   );
@@ -876,7 +887,7 @@ const eventsPage = () => {
     clearTimeout(timer);
     generation += 1;
   };
-  fill(main, heading("Event log"), form, status, results);
+  fill(here, heading("Event log"), form, status, results);
   restart();
 };
 
@@ -904,9 +915,10 @@ const shownOnce = (/** @type {string} */ label, /** @type {string} */ value, /**
 };
 
 const webhooksPage = async () => {
-  fill(main, heading("Webhooks"), loading("webhook endpoints"));
+  const here = view;
+  fill(here, heading("Webhooks"), loading("webhook endpoints"));
   if (!isAdmin()) {
-    fill(main, heading("Webhooks"), h("p", {}, "Webhook endpoints are managed by your partner's admins."));
+    fill(here, heading("Webhooks"), h("p", {}, "Webhook endpoints are managed by your partner's admins."));
     return;
   }
   const list = h("div", {});
@@ -1062,13 +1074,14 @@ const webhooksPage = async () => {
       fill(list, failure(error));
     }
   };
-  fill(main, heading("Webhooks"), once, list, form, deliveries);
+  fill(here, heading("Webhooks"), once, list, form, deliveries);
   await refresh();
 };
 
 // ---- API keys -----------------------------------------------------------------------------
 
 const apiKeysPage = async () => {
+  const here = view;
   const list = h("div", {});
   const once = h("div", {});
   const name = h("input", { id: "key-name", type: "text", maxlength: "100" });
@@ -1140,13 +1153,14 @@ const apiKeysPage = async () => {
       fill(list, failure(error));
     }
   };
-  fill(main, heading("API keys"), once, list, isAdmin() ? form : null);
+  fill(here, heading("API keys"), once, list, isAdmin() ? form : null);
   await refresh();
 };
 
 // ---- Users --------------------------------------------------------------------------------
 
 const usersPage = async () => {
+  const here = view;
   const list = h("div", {});
   const field = (
     /** @type {string} */ id,
@@ -1253,23 +1267,24 @@ const usersPage = async () => {
       fill(list, failure(error));
     }
   };
-  fill(main, heading("Users"), list, isAdmin() ? form : null);
+  fill(here, heading("Users"), list, isAdmin() ? form : null);
   await refresh();
 };
 
 // ---- Connections --------------------------------------------------------------------------
 
 const connectionsPage = async () => {
-  fill(main, heading("Connections"), loading("connections"));
+  const here = view;
+  fill(here, heading("Connections"), loading("connections"));
   let list;
   try {
     list = await connectionsOf();
   } catch (error) {
-    fill(main, heading("Connections"), failure(error));
+    fill(here, heading("Connections"), failure(error));
     return;
   }
   fill(
-    main,
+    here,
     heading("Connections"),
     list.length === 0
       ? h("p", { class: "empty" }, "No connections yet: your Edgestay contact sets them up.")

@@ -461,8 +461,9 @@ describe.skipIf(!hasChromium)("The partner console in Chromium, offline, by the 
     await tab.getByLabel("E-mail").fill(AGENT.email);
     await tab.getByLabel("Password").fill(AGENT.password);
     await tab.getByRole("button", { name: "Sign in" }).click();
-    await tab.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
-    await settled();
+    // Signed in again, the console shows the page the fragment names (the last one seen).
+    await tab.getByRole("heading", { level: 1, name: `Booking ${bookings.plain}` }).waitFor();
+    await go("Overview");
     await tab.getByRole("figure").filter({ hasText: "Searches per day" }).waitFor();
 
     await tab.goto(`${worker.url}/console/#/bookings/${bookings.plain}`);
