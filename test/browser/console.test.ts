@@ -254,17 +254,25 @@ describe.skipIf(!hasChromium)("The partner console in Chromium, offline, by the 
     await expect(tab.getByText(PARTNER.email).first().isVisible()).resolves.toBe(true);
   });
 
-  it("adds a webhook endpoint and shows its secret once", async () => {
+  it("adds a webhook endpoint and shows its secret once, and again once rotated", async () => {
     await go("Webhooks");
     await tab.getByLabel("URL").fill("https://hooks.console-test.example/edgestay");
     await tab.getByRole("button", { name: "Add endpoint" }).click();
     const secret = tab.locator("#webhook-secret");
     await expect(secret.innerText()).resolves.toMatch(/^whsec_/);
     await tab.getByRole("cell", { name: "https://hooks.console-test.example/edgestay" }).waitFor();
+    const first = await secret.innerText();
     // Shown once: the list never carries it.
     await go("Overview");
     await go("Webhooks");
     expect(await tab.locator("#webhook-secret").count()).toBe(0);
+    // Rotated (after a confirmation): a new secret, shown once.
+    tab.once("dialog", (dialog) => dialog.accept());
+    await tab.getByRole("button", { name: "Rotate secret" }).click();
+    await tab.getByText("New signing secret").waitFor();
+    const rotated = await tab.locator("#webhook-secret").innerText();
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(first);
   });
 
   it("draws the usage route's days: this week's look-to-book on a chart, the totals beside it", async () => {
