@@ -78,7 +78,9 @@ for (const [name, kind] of [
 // Every HTML page runs the Worker first, so it says which version answered (x-edgestay-version).
 stale.push(
   ...pagesWithoutWorker(
-    readdirSync(join(root, "snippet")),
+    // Every page of the folder, the console's (snippet/console/index.html) too; the vendored
+    // UIs have none of their own.
+    (readdirSync(join(root, "snippet"), { recursive: true }) as string[]).map((path) => path.split("\\").join("/")),
     runWorkerFirstIn(readFileSync(join(root, "wrangler.toml"), "utf8")),
   ),
 );

@@ -26,7 +26,7 @@ import { type AppEnv, type Services, withServices } from "./platform/app-env";
 import { requestServices } from "./services";
 import { requestLog } from "./platform/observability/request-log";
 import { versionHeader } from "./platform/http/deployed-version";
-import { pageSecurityHeaders } from "./platform/http/secure-headers";
+import { consoleSecurityHeaders, pageSecurityHeaders } from "./platform/http/secure-headers";
 import { loggableError } from "./platform/observability/loggable-error";
 
 const health = apiRoute({
@@ -79,6 +79,8 @@ export const createApp = ({ services = requestServices }: { services?: (env: Env
   app.use("*", versionHeader());
   app.use("*", requestLog());
   app.use("*", pageSecurityHeaders());
+  app.use("/console", consoleSecurityHeaders());
+  app.use("/console/*", consoleSecurityHeaders());
   // Hono's: a caller's X-Request-Id is kept when it is at most 128 of [A-Za-z0-9_=-], else a UUID.
   app.use("*", requestId({ limitLength: 128 }));
   app.use("*", failClosed());
@@ -172,6 +174,7 @@ export const createApp = ({ services = requestServices }: { services?: (env: Env
     });
   });
   // /docs and / are static assets (snippet/docs.html, snippet/index.html): no CDN, no inline script.
+  // So is the partner console at /console (snippet/console/), which reads this API over HTTP only.
 
   const methodsAt = allowedMethods(app.routes);
   const errorBodyAt = errorBodies(app.routes);

@@ -261,6 +261,12 @@ describe("the static pages check (run_worker_first)", () => {
     expect(runWorkerFirstIn("run_worker_first = true")).toEqual(["/*"]);
     expect(pagesWithoutWorker(["index.html", "docs.html", "docs.js", "site.css"], runWorkerFirstIn(toml))).toEqual([]);
     expect(pagesWithoutWorker(["help/faq.html"], ["/help/*"])).toEqual([]);
+    expect(
+      pagesWithoutWorker(
+        ["console/index.html", "console/console.js"],
+        ["/console", "/console/", "/console/index.html"],
+      ),
+    ).toEqual([]);
   });
 
   it("finds a planted page the asset router would serve alone", () => {
@@ -268,6 +274,11 @@ describe("the static pages check (run_worker_first)", () => {
       "snippet/docs.html: /docs.html is not in run_worker_first",
       "snippet/status.html: /status is not in run_worker_first",
       "snippet/status.html: /status.html is not in run_worker_first",
+    ]);
+    // A folder's page (the partner console): the folder with and without its slash, and the file.
+    expect(pagesWithoutWorker(["console/index.html"], ["/console/"])).toEqual([
+      "snippet/console/index.html: /console is not in run_worker_first",
+      "snippet/console/index.html: /console/index.html is not in run_worker_first",
     ]);
   });
 });

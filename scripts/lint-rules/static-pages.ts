@@ -1,6 +1,7 @@
 /**
  * The HTML pages of snippet/ the asset router would serve without the Worker: each page's URLs
- * (`docs.html` is `/docs` and `/docs.html`, `index.html` is `/` and `/index.html`) must be in
+ * (`docs.html` is `/docs` and `/docs.html`, `index.html` is `/` and `/index.html`, a folder's
+ * `console/index.html` is `/console`, `/console/` and `/console/index.html`) must be in
  * wrangler.toml's `[assets] run_worker_first`, so every page carries what the Worker adds
  * (x-edgestay-version, the request id). Patterns are exact paths or end in `/*`.
  */
@@ -11,7 +12,13 @@ export const pagesWithoutWorker = (pages: string[], runWorkerFirst: string[]): s
     .filter((page) => page.endsWith(".html"))
     .flatMap((page) => {
       const name = page.slice(0, -".html".length);
-      const urls = name === "index" ? ["/", "/index.html"] : [`/${name}`, `/${page}`];
+      const folder = name.endsWith("/index") ? name.slice(0, -"/index".length) : null;
+      const urls =
+        name === "index"
+          ? ["/", "/index.html"]
+          : folder !== null
+            ? [`/${folder}`, `/${folder}/`, `/${page}`]
+            : [`/${name}`, `/${page}`];
       return urls.filter((url) => !covered(url)).map((url) => `snippet/${page}: ${url} is not in run_worker_first`);
     });
 };

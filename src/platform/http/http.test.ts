@@ -300,6 +300,22 @@ describe("secure-headers", () => {
       expect(res.headers.get("referrer-policy")).toBe("no-referrer");
     });
   });
+
+  it("the partner console's page is stricter: no inline style, no form sent by the browser", async () => {
+    const res = await call("GET", "/console/", undefined, { apiKey: null });
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<script type="module" src="/console/console.js">');
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(directive(csp, "script-src")).toBe("script-src 'self'");
+    expect(directive(csp, "style-src")).toBe("style-src 'self'");
+    expect(directive(csp, "form-action")).toBe("form-action 'none'");
+    expect(directive(csp, "frame-ancestors")).toBe("frame-ancestors 'none'");
+    // /console itself leads there (the asset router's redirect, followed), under the same policy.
+    const bare = await call("GET", "/console", undefined, { apiKey: null });
+    expect(bare.status).toBe(200);
+    expect(bare.text).toBe(res.text);
+    expect(directive(bare.headers.get("content-security-policy") ?? "", "style-src")).toBe("style-src 'self'");
+  });
 });
 
 describe("hostile-input", () => {

@@ -25,3 +25,16 @@ export const pageSecurityHeaders = (): MiddlewareHandler =>
     referrerPolicy: "no-referrer",
     overwrite: false,
   });
+
+/**
+ * The partner console's page (snippet/console/) is stricter still: its one stylesheet is a file,
+ * so no inline style either, and its forms are sent by its script, never by the browser. Set
+ * over the policy above (whichever copy an asset response brought).
+ */
+export const CONSOLE_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+export const consoleSecurityHeaders = (): MiddlewareHandler => async (c, next) => {
+  await next();
+  c.res.headers.set("Content-Security-Policy", CONSOLE_CONTENT_SECURITY_POLICY);
+};
