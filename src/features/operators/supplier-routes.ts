@@ -155,7 +155,10 @@ const list = apiRoute({
   ...operator,
   errors: [],
   responses: {
-    200: { description: "The suppliers, by code", ...json(envelopeSchema(z.object({ items: z.array(supplierSchema) }))) },
+    200: {
+      description: "The suppliers, by code",
+      ...json(envelopeSchema(z.object({ items: z.array(supplierSchema) }))),
+    },
   },
 });
 const read = apiRoute({
