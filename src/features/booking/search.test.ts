@@ -1918,6 +1918,10 @@ describe("per-hotel statuses (issue 29)", () => {
       GENERATED.map((_, i) => i),
     );
     await withEmbedded(true);
+    // 1002 sells in EUR (issue 39): the embedded inventory's USD is converted, so it needs a rate.
+    expect(
+      (await call("PUT", "/api/operator/exchange-rates", { base: "USD", rates: { EUR: 0.9 } }, OPERATOR)).status,
+    ).toBe(200);
     // Hotels of the embedded inventory with refundable and non-refundable public rates and a package rate.
     const candidates = Array.from({ length: 40 }, (_, i) => `US${String(i + 301).padStart(6, "0")}`);
     const seen = await searchCodes(candidates);
