@@ -20,15 +20,25 @@ Partners
 Connections
   connections create --partner ID --api-type public|b2b|cug|mobile --connection-type direct|tgx|metasearch
                      --rate-limit N --window-ms N [--net-markups N] [--rate-name NAME]
-                     [--notification-email EMAIL] [--in-use]
+                     [--notification-email EMAIL] [--in-use] [--currency CUR]
   connections list [--partner ID] [--page N] [--size N]
   connections get ID
   connections update ID [any create option; --clear-rate-name, --clear-notification-email, --in-use / --not-in-use]
   connections enable ID
   connections disable ID
   connections delete ID
+  connections suppliers ID [--supplier CODE ...]   without --supplier: read; with: sell these, in this order
 
-Upstream suppliers (a connection's Hotel-X upstream; credentials are write-only)
+Suppliers (operator data; credentials are write-only)
+  suppliers create --body JSON   e.g. '{"code":"hotelx-acme","kind":"hotelx","name":"Acme","settings":{"url":
+                                 "https://...","client":"...","context":"...","credentials":{"apiKey":"..."}}}'
+  suppliers list
+  suppliers get CODE
+  suppliers update CODE --body JSON   '{"name":"...","settings":{...}}' replaces the whole settings
+                                      (settings.credentials absent keeps them, null clears them)
+  suppliers delete CODE               409 while a connection sells it; deactivated when bookings name it
+
+Upstream (the alias of before suppliers: a connection's Hotel-X upstream is its supplier hotelx-<code>)
   upstreams get CONNECTION_ID
   upstreams set CONNECTION_ID --body JSON  e.g. '{"kind":"hotelx","url":"https://...","client":"...",
                                            "context":"...","credentials":{"apiKey":"..."}}'
@@ -99,6 +109,8 @@ const options = {
   "rate-name": { type: "string" },
   "notification-email": { type: "string" },
   "in-use": { type: "boolean" },
+  currency: { type: "string" },
+  supplier: { type: "string", multiple: true },
   "not-in-use": { type: "boolean" },
   "clear-rate-name": { type: "boolean" },
   "clear-notification-email": { type: "boolean" },
@@ -123,6 +135,7 @@ const CONNECTION_OPTIONS: readonly Option[] = [
   "rate-name",
   "notification-email",
   "in-use",
+  "currency",
 ];
 
 /** The options each command takes: any other one is a usage error, not silently ignored. */
@@ -146,6 +159,12 @@ const COMMAND_OPTIONS: Record<string, readonly Option[]> = {
   "connections enable": [],
   "connections disable": [],
   "connections delete": [],
+  "connections suppliers": ["supplier"],
+  "suppliers create": ["body"],
+  "suppliers list": [],
+  "suppliers get": [],
+  "suppliers update": ["body"],
+  "suppliers delete": [],
   "upstreams get": [],
   "upstreams set": ["body"],
   "upstreams delete": [],
@@ -239,6 +258,7 @@ const connectionFields = (values: Values) => {
     rateName: values["clear-rate-name"] ? null : values["rate-name"],
     notificationEmail: values["clear-notification-email"] ? null : values["notification-email"],
     currentInUse: values["in-use"] ? true : values["not-in-use"] ? false : undefined,
+    currency: values.currency,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 };
@@ -305,6 +325,32 @@ const requestFor = (positionals: string[], values: Values): Request => {
       return { method: "PUT", path: `/api/connections/${positionalId(positionals)}/${action}` };
     case "connections delete":
       return { method: "DELETE", path: `/api/connections/${positionalId(positionals)}` };
+    case "connections suppliers": {
+      const id = positionalId(positionals);
+      const codes = values.supplier as string[] | undefined;
+      return codes?.length
+        ? {
+            method: "PUT",
+            path: `/api/connections/${id}/suppliers`,
+            body: { suppliers: codes.map((code) => ({ code })) },
+          }
+        : { method: "GET", path: `/api/connections/${id}/suppliers` };
+    }
+    case "suppliers create":
+      return { method: "POST", path: "/api/operator/suppliers", body: jsonBody(values) };
+    case "suppliers list":
+      args(positionals);
+      return { method: "GET", path: "/api/operator/suppliers" };
+    case "suppliers get":
+      return { method: "GET", path: `/api/operator/suppliers/${args(positionals, "a supplier CODE")[0]}` };
+    case "suppliers update":
+      return {
+        method: "PUT",
+        path: `/api/operator/suppliers/${args(positionals, "a supplier CODE")[0]}`,
+        body: jsonBody(values),
+      };
+    case "suppliers delete":
+      return { method: "DELETE", path: `/api/operator/suppliers/${args(positionals, "a supplier CODE")[0]}` };
     case "upstreams get":
       return { method: "GET", path: `/api/connections/${positionalId(positionals)}/upstream` };
     case "upstreams set":

@@ -226,6 +226,46 @@ describe("operator CLI against a running Worker", () => {
     expect(noPartner.stderr).toContain("404 Partner not found");
   });
 
+  it("covers suppliers and the suppliers a connection sells (issue 39)", async () => {
+    const body = JSON.stringify({
+      code: "hotelx-cli",
+      kind: "hotelx",
+      name: "CLI supplier",
+      settings: { url: "http://127.0.0.1:9/", client: "cli", context: "CLI", credentials: { apiKey: "cli-secret" } },
+    });
+    const created = await ops(["suppliers", "create", "--body", body]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.data).toMatchObject({ code: "hotelx-cli", credentials: { apiKey: "********" } });
+    expect(created.stdout).not.toContain("cli-secret");
+    expect((await ops(["suppliers", "list"])).data.items.map((s: any) => s.code)).toContain("hotelx-cli");
+    const update = JSON.stringify({
+      name: "CLI 2",
+      settings: { url: "http://127.0.0.1:9/", client: "cli", context: "CLI" },
+    });
+    expect((await ops(["suppliers", "update", "hotelx-cli", "--body", update])).data).toMatchObject({
+      name: "CLI 2",
+      credentials: { apiKey: "********" },
+    });
+    const sold = await ops([
+      "connections",
+      "suppliers",
+      "con_demo_b2b",
+      "--supplier",
+      "hotelx-cli",
+      "--supplier",
+      "embedded",
+    ]);
+    expect(sold.code, sold.stderr).toBe(0);
+    expect((await ops(["connections", "suppliers", "con_demo_b2b"])).data).toEqual({
+      suppliers: [{ code: "hotelx-cli" }, { code: "embedded" }],
+    });
+    expect((await ops(["suppliers", "delete", "hotelx-cli"])).stderr).toMatch(/^ops: 409 /);
+    expect((await ops(["connections", "suppliers", "con_demo_b2b", "--supplier", "embedded"])).code).toBe(0);
+    expect((await ops(["suppliers", "delete", "hotelx-cli"])).code).toBe(0);
+    expect((await ops(["suppliers", "get", "hotelx-cli"])).stderr).toMatch(/^ops: 404 /);
+    expect((await ops(["suppliers", "get"])).code).toBe(2);
+  });
+
   it("covers upstreams, exchange rates, inventory and data-subject erasure", async () => {
     const upstream = await ops(["upstreams", "get", "con_demo_hotelx"]);
     expect(upstream.code, upstream.stderr).toBe(0);

@@ -79,3 +79,28 @@ export const hotelxResultProblems = async (typeName: string, value: unknown): Pr
     ...unknownKeys(type, value, typeName),
   ];
 };
+
+/** Connection 1002 back to the embedded inventory in USD (what deleting its upstream did before issue 39). */
+export const embeddedOnly1002 = () => [
+  env.DB.prepare("DELETE FROM connection_suppliers WHERE connection_id = 'con_demo_hotelx'"),
+  env.DB.prepare("UPDATE connections SET currency = 'USD' WHERE id = 'con_demo_hotelx'"),
+];
+
+/** Connection 1002 sells the sandbox supplier alone, or after the embedded inventory (the old `withEmbedded`). */
+export const withEmbedded1002 = (on: boolean) =>
+  env.DB.batch([
+    env.DB.prepare("DELETE FROM connection_suppliers WHERE connection_id = 'con_demo_hotelx'"),
+    on
+      ? env.DB.prepare(
+          "INSERT INTO connection_suppliers (connection_id, supplier_code, position) VALUES ('con_demo_hotelx', 'embedded', 0), ('con_demo_hotelx', 'hotelx-1002', 1)",
+        )
+      : env.DB.prepare(
+          "INSERT INTO connection_suppliers (connection_id, supplier_code, position) VALUES ('con_demo_hotelx', 'hotelx-1002', 0)",
+        ),
+  ]);
+
+/** Whether the sandbox supplier of 1002 books in two steps (its settings). */
+export const twoStepBooking1002 = (on: boolean) =>
+  env.DB.prepare(
+    `UPDATE suppliers SET settings = json_set(settings, '$.twoStepBooking', json('${on ? "true" : "false"}')) WHERE code = 'hotelx-1002'`,
+  ).run();

@@ -325,9 +325,9 @@ describe("a connection's selling currency (issue 39)", () => {
     const patched = await call("PATCH", `/api/connections/${created.json.data.id}`, { currency: "gbp" }, OPERATOR);
     expect(patched.json.data.currency).toBe("GBP");
     expect(await currencyOf(undefined)).toBe("GBP");
-    expect((await call("PATCH", `/api/connections/${created.json.data.id}`, { currency: "euro" }, OPERATOR)).status).toBe(
-      400,
-    );
+    expect(
+      (await call("PATCH", `/api/connections/${created.json.data.id}`, { currency: "euro" }, OPERATOR)).status,
+    ).toBe(400);
     // Connections created without one sell in USD, as before.
     const demo = await call("GET", "/api/connections?partnerId=demo&size=100", undefined, OPERATOR);
     expect(demo.json.data.items.find((c: any) => c.code === DEMO_CODE).currency).toBe("USD");

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { embeddedOnly1002 } from "../../../test/support/hotelx";
 import { database } from "../../platform/db/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
@@ -26,7 +27,7 @@ beforeAll(async () => {
     env.DB.prepare(
       "insert into connections (id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, current_in_use) values ('con_demo_idle', 1003, 'demo', 'public', 'direct', 100, 60000, 0)",
     ),
-    env.DB.prepare("delete from connection_upstreams where connection_id = 'con_demo_hotelx'"),
+    ...embeddedOnly1002(),
   ]);
 });
 

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { embeddedOnly1002 } from "../../../test/support/hotelx";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, OTHER_KEY, post } from "../../../test/support/api";
@@ -470,7 +471,7 @@ describe("change a booking with a preview", () => {
     try {
       // The same booking as if the upstream of connection 1002 had made it.
       await env.DB.prepare("UPDATE bookings SET supplier = ?1, connection_id = ?2 WHERE reference = ?3")
-        .bind("hotelx-con_demo_hotelx", "con_demo_hotelx", booking.bookingReference)
+        .bind("hotelx-1002", "con_demo_hotelx", booking.bookingReference)
         .run();
       const res = await preview(booking.bookingReference, { holder: { name: "X", surName: "Y" } }, undefined, 1002);
       expect(res.status, res.text).toBe(409);
@@ -479,7 +480,7 @@ describe("change a booking with a preview", () => {
         message: "This booking's supplier does not take changes: cancel it and book the new stay (nothing was changed)",
       });
     } finally {
-      await env.DB.prepare("delete from connection_upstreams where connection_id = 'con_demo_hotelx'").run();
+      await env.DB.batch(embeddedOnly1002());
     }
   });
 });

@@ -12,7 +12,7 @@ import { REDACTED } from "../supply/provider-transactions";
 import type { Offer, Supplier } from "../supply/supplier";
 import { bookingDeps, type BookingDeps } from "./deps";
 import { tgxSearchRequestSchema } from "./tgx-schemas";
-import { hotelxResultProblems } from "../../../test/support/hotelx";
+import { embeddedOnly1002, hotelxResultProblems } from "../../../test/support/hotelx";
 import { seedDemoUpstream, seedSandboxHotels } from "../../../test/support/seed";
 import { sandboxUrl } from "../../../test/support/accounts";
 import { searchTgx as tgxSearchOf } from "./tgx-search";
@@ -135,7 +135,7 @@ beforeAll(async () => {
        ('con_demo_meta', ${METASEARCH}, 'demo', 'public', 'metasearch', 100, 60000, 1),
        ('con_demo_limited', ${LIMITED}, 'demo', 'mobile', 'direct', 3, 600000, 1)`,
     ),
-    env.DB.prepare("delete from connection_upstreams where connection_id = 'con_demo_hotelx'"),
+    ...embeddedOnly1002(),
   ]);
 });
 
@@ -608,7 +608,7 @@ describe("POST /api/search/tgx: every answer is a valid HotelSearch of the proje
         [48, true, "PERCENT"],
       ]);
     } finally {
-      await env.DB.prepare("delete from connection_upstreams where connection_id = 'con_demo_hotelx'").run();
+      await env.DB.batch(embeddedOnly1002());
     }
   });
 

@@ -1,4 +1,5 @@
 import { env, runInDurableObject } from "cloudflare:test";
+import { withEmbedded1002 } from "../../../test/support/hotelx";
 import type { RateLimiter } from "../../platform/ratelimit/rate-limiter";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
@@ -1877,15 +1878,12 @@ describe("per-hotel statuses (issue 29)", () => {
   // Connection 1002 sells the sandbox Hotel-X upstream; here with the embedded inventory beside it
   // (withEmbedded), so one search by codes meets both suppliers.
   const UPSTREAM = 1002;
-  const UPSTREAM_SUPPLIER = "hotelx-con_demo_hotelx";
+  const UPSTREAM_SUPPLIER = "hotelx-1002";
   const GENERATED = Array.from({ length: 100 }, (_, i) => `HX${1000 + i}`);
   /** Sold by the upstream only: every embedded room of it is stopped below. */
   const UPSTREAM_ONLY = GENERATED[0]!;
-  const circuit = () => circuitFor(env, "con_demo_hotelx");
-  const withEmbedded = (on: boolean) =>
-    env.DB.prepare("UPDATE connection_upstreams SET with_embedded = ? WHERE connection_id = 'con_demo_hotelx'")
-      .bind(on ? 1 : 0)
-      .run();
+  const circuit = () => circuitFor(env, UPSTREAM_SUPPLIER);
+  const withEmbedded = withEmbedded1002;
   const searchCodes = async (
     codes: string[],
     extra: { settings?: Record<string, unknown>; filters?: unknown; code?: number } = {},
@@ -1920,6 +1918,10 @@ describe("per-hotel statuses (issue 29)", () => {
       GENERATED.map((_, i) => i),
     );
     await withEmbedded(true);
+    // 1002 sells in EUR (issue 39): the embedded inventory's USD is converted, so it needs a rate.
+    expect(
+      (await call("PUT", "/api/operator/exchange-rates", { base: "USD", rates: { EUR: 0.9 } }, OPERATOR)).status,
+    ).toBe(200);
     // Hotels of the embedded inventory with refundable and non-refundable public rates and a package rate.
     const candidates = Array.from({ length: 40 }, (_, i) => `US${String(i + 301).padStart(6, "0")}`);
     const seen = await searchCodes(candidates);

@@ -361,19 +361,43 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
   const suppliers = await suppliersFor(deps, connection);
   // Rates are read only for a search in another currency than a supplier's.
   const table = suppliers.some((s) => needsExchangeRates(s, currency)) ? await readExchangeTable(deps.db) : null;
-  const sellings = suppliers.map((supplier) => sellingTermsFor(connection, supplier, currency, table));
+  // A currency the request names must be convertible (400 Unsupported currency); in the connection's
+  // own, a supplier priced in one without a rate is a currency_not_convertible warning, not asked.
+  const sellings = suppliers.map((supplier) =>
+    query.currency ? sellingTermsFor(connection, supplier, currency, table) : defaultTermsFor(supplier),
+  );
+  function defaultTermsFor(supplier: Supplier): SellingTerms | CurrencyWarning {
+    try {
+      return sellingTermsFor(connection, supplier, currency, table);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== "unsupported_currency") throw error;
+      return {
+        code: "currency_not_convertible",
+        supplier: supplier.name,
+        message: `${supplier.name} prices in ${supplier.currency}; the operator has no exchange rate from ${supplier.currency} to ${currency} (PUT /api/operator/exchange-rates): it was not asked`,
+        currency: supplier.currency,
+        requestedCurrency: currency,
+        accommodationCodes: [],
+        options: 0,
+      };
+    }
+  }
   const options = query.supply ?? {};
   const access = query.access ?? PUBLIC_ACCESS;
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
   // Every supplier at once; each answers in time or becomes a warning.
   const answers = await Promise.all(
-    suppliers.map((supplier, i) =>
-      askSupplier(supplier, query.selection, stay, now, sellings[i]!, options, transactions, access),
-    ),
+    suppliers.map((supplier, i) => {
+      const selling = sellings[i]!;
+      return "code" in selling
+        ? selling
+        : askSupplier(supplier, query.selection, stay, now, selling, options, transactions, access);
+    }),
   );
   const answered = answers.filter((a): a is SupplierAnswer => "supplier" in a && "selling" in a);
-  const failures = answers.filter((a): a is SupplierFault => "code" in a);
-  const warnings: SupplierWarning[] = [...failures, ...answered.flatMap((a) => a.warnings ?? [])];
+  const failures = answers.filter((a): a is SupplierFault => "code" in a && a.code !== "currency_not_convertible");
+  const unpriced = answers.filter((a): a is CurrencyWarning => "code" in a && a.code === "currency_not_convertible");
+  const warnings: SupplierWarning[] = [...failures, ...unpriced, ...answered.flatMap((a) => a.warnings ?? [])];
 
   // One signed stay per currency, signed before the option loop (every option of the embedded inventory shares one).
   const currencies = [...new Set(answered.map((a) => a.selling.currency))];

@@ -4,14 +4,24 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { call, post } from "../../../test/support/api";
 import { relaySupplier, type RelaySupplier } from "../../../test/support/relay-supplier";
+import { z } from "@hono/zod-openapi";
 import { inventorySupplier } from "../supply/inventory-supplier";
+import { registerSupplierKind, type SupplierKind } from "../supply";
+import { createSupplier } from "../supply/suppliers";
 import { hideUpstreamIdentity, REDACTED, redactTransactionText } from "../supply/provider-transactions";
 import type { Supplier } from "../supply/supplier";
 import { upkeepTasks } from "../../upkeep";
-import { demoAdminToken } from "../../../test/support/sessions";
+import { demoAdminToken, OPERATOR } from "../../../test/support/sessions";
 import { subscribe } from "../../../test/support/webhooks";
 import { bookOnce, bookOrderOf } from "./book";
-import { bookBody, cancelBody, connectionByCode, DEMO_CODE, searchBody } from "../../../test/support/booking";
+import {
+  bookBody,
+  cancelBody,
+  connectionByCode,
+  createDemoConnection,
+  DEMO_CODE,
+  searchBody,
+} from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { cancelBooking } from "./cancel";
 import type { CoreConnection } from "../connections/access";
@@ -452,5 +462,88 @@ describe("provider transaction redaction", () => {
     expect(transaction!.request).not.toContain("relay-secret-key");
     expect(transaction!.request).not.toContain("4242424242424242");
     expect(transaction!.request).toContain(REDACTED);
+  });
+});
+
+describe("a supplier kind registered in a test (issue 39): no change outside its own folder and the registry line", () => {
+  // The kind: a settings schema, capabilities and a factory. Registered through the registry's own
+  // function, as kinds/registry.ts registers the built-in ones; nothing else in the code knows it.
+  const fakeKind: SupplierKind<{ label: string }> = {
+    kind: "relay-test",
+    description: "A relay of the embedded inventory, for this test",
+    settings: z.object({ label: z.string().min(1) }),
+    capabilities: () => ({ localWrites: false, twoStepBooking: false, modifications: false }),
+    create: (_env, _db, stored) => relaySupplier(env.DB, stored.code),
+  };
+
+  it("is created by the operator, sold by a connection, searched, quoted and booked through the real directory", async () => {
+    registerSupplierKind(fakeKind);
+    const db = database(env.DB);
+    const keys = { credentialsKey: env.UPSTREAM_CREDENTIALS_KEY, local: true };
+    await expect(
+      createSupplier(db, keys, { code: "relay-kind", kind: "relay-test", name: "Relay", settings: {} }),
+    ).rejects.toMatchObject({ code: "invalid_request", message: expect.stringContaining("settings.label") });
+    const created = await createSupplier(db, keys, {
+      code: "relay-kind",
+      kind: "relay-test",
+      name: "Relay",
+      settings: { label: "one" },
+    });
+    expect(created).toMatchObject({ code: "relay-kind", kind: "relay-test", settings: { label: "one" } });
+
+    const { id, code } = await createDemoConnection("mobile", 0);
+    const sold = await call(
+      "PUT",
+      `/api/connections/${id}/suppliers`,
+      { suppliers: [{ code: "embedded" }, { code: "relay-kind" }] },
+      OPERATOR,
+    );
+    expect(sold.status, sold.text).toBe(200);
+    const relayed = await connectionByCode(code);
+    expect(relayed.suppliers).toEqual(["embedded", "relay-kind"]);
+
+    const deps = bookingDeps(env);
+    const searched = await searchAvailability(
+      deps,
+      relayed,
+      searchQueryOf(searchRequest({ access: { code } }, { destinations: { accommodations: [{ code: "US000009" }] } })),
+    );
+    const options = searched.accommodations[0]!.options;
+    expect(options.filter((o) => o.id.endsWith("~relay-kind")).length).toBe(options.length / 2);
+    const option = options.find((o) => o.id.endsWith("~relay-kind") && o.isRefundable)!;
+    const quoteIt = () =>
+      quoteOption(
+        deps,
+        relayed,
+        {
+          optionId: option.id,
+          accommodationCode: "US000009",
+          occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+          checkIn: inDays(30),
+          checkOut: inDays(32),
+        },
+        meta(),
+      );
+    const quote = await quoteIt();
+    const request = bookBody(quote, "relay-kind-1", {}, code) as BookRequest;
+    const booked = await bookOnce(deps, relayed, bookOrderOf(request), meta(), { key: "relay-kind-1", request });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(200);
+    const row = await env.DB.prepare("SELECT supplier FROM bookings WHERE reference = ?")
+      .bind(booked.body.data.bookingReference)
+      .first<string>("supplier");
+    expect(row).toBe("relay-kind");
+    // Its capabilities, not its kind, decide: no holds through it.
+    const held = bookBody(await quoteIt(), "relay-kind-2", { hold: true }, code) as BookRequest;
+    await expect(
+      bookOnce(deps, relayed, bookOrderOf(held), meta(), { key: "relay-kind-2", request: held }),
+    ).rejects.toMatchObject({
+      code: "hold_not_supported",
+    });
+    // Sold by a connection: not deleted; named by a booking: deactivated once no connection sells it.
+    expect((await call("DELETE", "/api/operator/suppliers/relay-kind", undefined, OPERATOR)).status).toBe(409);
+    await call("PUT", `/api/connections/${id}/suppliers`, { suppliers: [{ code: "embedded" }] }, OPERATOR);
+    const removed = await call("DELETE", "/api/operator/suppliers/relay-kind", undefined, OPERATOR);
+    expect([removed.status, removed.json.data?.active]).toEqual([200, false]);
+    await call("PUT", `/api/connections/${id}/disable`, undefined, OPERATOR);
   });
 });

@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 // The upstream connection's circuit is shared by every test here: each starts closed.
 beforeEach(async () => {
-  await circuitFor(env, "con_demo_hotelx").record(true, Date.now());
+  await circuitFor(env, "hotelx-1002").record(true, Date.now());
 });
 
 /** Hotel-X's payload type of each operation (the SDL's names). */

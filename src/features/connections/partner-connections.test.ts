@@ -34,6 +34,8 @@ const CONNECTION_KEYS = [
   "code",
   "connectionType",
   "createdAt",
+  // Issue 39: the selling currency, shown on every read.
+  "currency",
   "currentInUse",
   "id",
   "netMarkups",
@@ -62,7 +64,9 @@ describe("GET /api/partners/:partnerId/connections", () => {
       currentInUse: true,
       partnerId: "demo",
       notificationEmail: null,
+      currency: "USD",
     });
+    expect(res.json.data[1]).toMatchObject({ code: 1002, currency: "EUR" });
   });
 
   it("403 You can only access connections for your own partner", async () => {

@@ -71,9 +71,11 @@ const createSupplierSchema = z
 const updateSupplierSchema = z
   .object({
     name: nameField,
-    settings: z.record(z.string(), z.unknown()).openapi({
-      description: "The whole settings of the supplier's kind (as on create): they replace the stored ones",
-    }),
+    settings: z
+      .union(creatable.map(requestSettingsOf) as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]])
+      .openapi({
+        description: "The whole settings of the supplier's kind (as on create): they replace the stored ones",
+      }),
   })
   .openapi("UpdateSupplierRequest", {
     example: {
@@ -117,15 +119,19 @@ const supplierCodeParamsSchema = z.object({
     .openapi({ param: { name: "code", in: "path" }, example: "hotelx-acme" }),
 });
 
+const soldList = () =>
+  z
+    .array(z.object({ code: z.string().min(1).max(64) }))
+    .min(1)
+    .max(20)
+    .openapi({ description: "In order of preference (on equal prices, the first wins)" });
+const soldExample = { suppliers: [{ code: "embedded" }, { code: "hotelx-acme" }] };
+const connectionSuppliersRequestSchema = z
+  .object({ suppliers: soldList() })
+  .openapi("ConnectionSuppliersRequest", { example: soldExample });
 const connectionSuppliersSchema = z
-  .object({
-    suppliers: z
-      .array(z.object({ code: z.string().min(1).max(64) }))
-      .min(1)
-      .max(20)
-      .openapi({ description: "In order of preference (on equal prices, the first wins)" }),
-  })
-  .openapi("ConnectionSuppliers", { example: { suppliers: [{ code: "embedded" }, { code: "hotelx-acme" }] } });
+  .object({ suppliers: soldList() })
+  .openapi("ConnectionSuppliers", { example: soldExample });
 
 const operator = { security: operatorSecurity, middleware: [operatorAuth()] };
 const tags = ["Operator: suppliers"];
@@ -155,7 +161,10 @@ const list = apiRoute({
   ...operator,
   errors: [],
   responses: {
-    200: { description: "The suppliers, by code", ...json(envelopeSchema(z.object({ items: z.array(supplierSchema) }))) },
+    200: {
+      description: "The suppliers, by code",
+      ...json(envelopeSchema(z.object({ items: z.array(supplierSchema) }))),
+    },
   },
 });
 const read = apiRoute({
@@ -203,7 +212,7 @@ const putSold = apiRoute({
   summary: "Set the suppliers a connection sells, in order of preference (new connections sell [embedded])",
   description: "id: from GET /api/connections. An unknown or deleted supplier code is a 400 naming it.",
   ...operator,
-  request: { params: connectionIdParamsSchema, ...jsonRequestBody(connectionSuppliersSchema) },
+  request: { params: connectionIdParamsSchema, ...jsonRequestBody(connectionSuppliersRequestSchema) },
   errors: ["connection_not_found", "unknown_supplier"],
   responses: { 200: sold },
 });

@@ -13,10 +13,10 @@ export {
   deleteSupplier,
   getSupplier,
   listSuppliers,
-  sellSuppliers,
   suppliersByCodes,
   updateSupplier,
 } from "./suppliers";
+export { sellSuppliers } from "./sold-suppliers";
 export type { DirectorySupplier, SupplierInput, SupplierKeys, SupplierView } from "./suppliers";
 export { registerSupplierKind, supplierKind, supplierKinds } from "./kinds/registry";
 export type { StoredSupplier, SupplierCapabilities, SupplierEnv, SupplierKind } from "./kinds/kind";

@@ -254,3 +254,113 @@ describe("upstream URLs (no SSRF)", () => {
     ).toMatchObject({ url: "https://8.8.8.8/graphql" });
   });
 });
+
+describe("/api/operator/suppliers and /api/connections/:id/suppliers (issue 39)", () => {
+  const supplier = {
+    code: "hotelx-acme",
+    kind: "hotelx",
+    name: "Acme",
+    settings: { ...valid, kind: undefined, credentials: { apiKey: SECRET }, currency: "gbp" },
+  };
+  const sealedOf = (code: string) =>
+    env.DB.prepare("select sealed_credentials from suppliers where code = ?")
+      .bind(code)
+      .first<string>("sealed_credentials");
+
+  it("creates, reads masked, replaces settings (credentials kept, replaced or cleared) and refuses what is not a supplier", async () => {
+    const created = await op("POST", "/api/operator/suppliers", supplier);
+    expect(created.status, created.text).toBe(201);
+    expect(created.json.data).toMatchObject({
+      code: "hotelx-acme",
+      kind: "hotelx",
+      name: "Acme",
+      settings: { url: valid.url, client: "edgestay", context: "HOTELX", currency: "GBP", hotelCodes: "mapped" },
+      credentials: { apiKey: "********" },
+      active: true,
+    });
+    expect(created.json.data.settings).not.toHaveProperty("credentials");
+    expect((await op("POST", "/api/operator/suppliers", supplier)).status).toBe(409);
+    for (const bad of [
+      { ...supplier, code: "Has_Caps" },
+      { ...supplier, code: "x" },
+      { ...supplier, kind: "embedded", code: "embedded-2" },
+      { ...supplier, kind: "nope" },
+      { ...supplier, code: "hotelx-nokey", settings: { ...supplier.settings, credentials: undefined } },
+      { ...supplier, code: "hotelx-http", settings: { ...supplier.settings, url: "http://api.example/" } },
+    ]) {
+      const res = await op("POST", "/api/operator/suppliers", bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+    }
+    const list = await op("GET", "/api/operator/suppliers");
+    expect(list.json.data.items.map((s: any) => s.code)).toEqual(expect.arrayContaining(["embedded", "hotelx-acme"]));
+    expect((await op("GET", "/api/operator/suppliers/hotelx-acme")).json.data.credentials).toEqual({
+      apiKey: "********",
+    });
+    expect((await op("GET", "/api/operator/suppliers/nope")).status).toBe(404);
+
+    const sealed = await sealedOf("hotelx-acme");
+    const { credentials: _, ...withoutCredentials } = supplier.settings;
+    const kept = await op("PUT", "/api/operator/suppliers/hotelx-acme", {
+      name: "Acme 2",
+      settings: { ...withoutCredentials, timeout: 3000 },
+    });
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.json.data).toMatchObject({
+      name: "Acme 2",
+      settings: { timeout: 3000 },
+      credentials: { apiKey: "********" },
+    });
+    expect(await sealedOf("hotelx-acme")).toBe(sealed);
+    // The whole settings are replaced: what is not sent takes its default.
+    const replaced = await op("PUT", "/api/operator/suppliers/hotelx-acme", {
+      name: "Acme 2",
+      settings: { ...withoutCredentials, currency: undefined, credentials: { apiKey: "another-key" } },
+    });
+    expect(replaced.json.data.settings).toMatchObject({ currency: "EUR" });
+    expect(replaced.json.data.settings).not.toHaveProperty("timeout");
+    expect(await sealedOf("hotelx-acme")).not.toBe(sealed);
+    const cleared = await op("PUT", "/api/operator/suppliers/hotelx-acme", {
+      name: "Acme 2",
+      settings: { ...withoutCredentials, credentials: null },
+    });
+    expect(cleared.json.data.credentials).toBeNull();
+    expect(await sealedOf("hotelx-acme")).toBeNull();
+    for (const res of [created, list, kept, replaced, cleared]) expect(res.text).not.toContain(SECRET);
+    expect(logged()).not.toContain(SECRET);
+  });
+
+  it("a connection sells [embedded] until told otherwise; unknown codes are 400 naming them; a sold supplier is not deleted", async () => {
+    const id = await newConnection();
+    expect((await op("GET", `/api/connections/${id}/suppliers`)).json.data).toEqual({
+      suppliers: [{ code: "embedded" }],
+    });
+    await op("POST", "/api/operator/suppliers", { ...supplier, code: "hotelx-sold" });
+    const unknown = await op("PUT", `/api/connections/${id}/suppliers`, {
+      suppliers: [{ code: "embedded" }, { code: "nowhere" }],
+    });
+    expect([unknown.status, unknown.json.code, unknown.json.message]).toEqual([
+      400,
+      "unknown_supplier",
+      "Unknown supplier: nowhere",
+    ]);
+    const twice = await op("PUT", `/api/connections/${id}/suppliers`, {
+      suppliers: [{ code: "embedded" }, { code: "embedded" }],
+    });
+    expect(twice.status).toBe(400);
+    expect((await op("PUT", `/api/connections/${id}/suppliers`, { suppliers: [] })).status).toBe(400);
+    expect(
+      (await op("PUT", "/api/connections/con_nowhere/suppliers", { suppliers: [{ code: "embedded" }] })).status,
+    ).toBe(404);
+    const order = { suppliers: [{ code: "hotelx-sold" }, { code: "embedded" }] };
+    expect((await op("PUT", `/api/connections/${id}/suppliers`, order)).json.data).toEqual(order);
+    expect((await op("GET", `/api/connections/${id}/suppliers`)).json.data).toEqual(order);
+
+    const refused = await op("DELETE", "/api/operator/suppliers/hotelx-sold");
+    expect([refused.status, refused.json.code]).toEqual([409, "supplier_in_use"]);
+    expect((await op("DELETE", "/api/operator/suppliers/embedded")).status).toBe(409);
+    await op("PUT", `/api/connections/${id}/suppliers`, { suppliers: [{ code: "embedded" }] });
+    const deleted = await op("DELETE", "/api/operator/suppliers/hotelx-sold");
+    expect(deleted.status).toBe(200);
+    expect((await op("GET", "/api/operator/suppliers/hotelx-sold")).status).toBe(404);
+  });
+});

@@ -9,8 +9,9 @@ import {
   replaceConnectionSuppliers,
 } from "../connections";
 import { sealSecret } from "../../platform/crypto/secret-box";
-import { hotelxKind } from "./kinds/hotelx/kind";
-import { sellSuppliers, type SupplierKeys } from "./suppliers";
+import { checkHotelxSettings, hotelxSettings } from "./kinds/hotelx/settings";
+import { sellSuppliers } from "./sold-suppliers";
+import type { SupplierKeys } from "./suppliers";
 import { suppliers } from "./tables";
 
 /**
@@ -52,7 +53,7 @@ const readUpstream = async (db: Db, connectionId: string) => {
   if (!codes.includes(supplierCode)) return null;
   const [row] = await db.select().from(suppliers).where(eq(suppliers.code, supplierCode)).limit(1);
   if (!row) return null;
-  const settings = hotelxKind.settings.parse(JSON.parse(row.settings));
+  const settings = hotelxSettings.parse(JSON.parse(row.settings));
   const view: UpstreamView = {
     connectionId,
     kind: "hotelx",
@@ -75,8 +76,8 @@ export const setUpstream = async (
   connectionId: string,
   input: UpstreamInput,
 ): Promise<UpstreamView> => {
-  const settings = hotelxKind.check!(
-    hotelxKind.settings.parse({
+  const settings = checkHotelxSettings(
+    hotelxSettings.parse({
       url: input.url,
       client: input.client,
       context: input.context,

@@ -687,7 +687,7 @@ describe("connection-circuit", () => {
   beforeEach(async () => {
     await pointOther();
     await circuitFor(env, DEMO_SUPPLIER).record(true, Date.now());
-    await circuitFor(env, otherConnection).record(true, Date.now());
+    await circuitFor(env, `hotelx-${otherCode}`).record(true, Date.now());
   });
 
   /** A search of the other partner (the attacker) on its own connection. */
@@ -728,7 +728,7 @@ describe("connection-circuit", () => {
         expect(warningOf(await otherSearch(["HXSLOW2000"], { timeout: "300" }))).toBe("supplier_timeout");
       await demoStillServed();
       expect(warningOf(await otherSearch(["HX001"]))).toBeNull();
-      expect(await circuitFor(env, otherConnection).allow(Date.now())).toEqual({ allowed: true });
+      expect(await circuitFor(env, `hotelx-${otherCode}`).allow(Date.now())).toEqual({ allowed: true });
     });
 
     it("a 5xx five times in a row opens the other partner's circuit only", async () => {
@@ -771,16 +771,16 @@ describe("connection-circuit", () => {
         expect(warningOf(res)).toBe("supplier_error");
         expect(res.json.data.providerTransactions.map((t: any) => t.status)).toEqual([status]);
       }
-      expect(await circuitFor(env, otherConnection).allow(Date.now())).toEqual({ allowed: true });
+      expect(await circuitFor(env, `hotelx-${otherCode}`).allow(Date.now())).toEqual({ allowed: true });
     });
 
     it("a half-open trial with a short caller deadline hands the trial on: the next call with the default deadline closes the circuit", async () => {
       const now = Date.now();
-      for (let i = 0; i < 5; i++) await circuitFor(env, otherConnection).record(false, now - 30_000);
+      for (let i = 0; i < 5; i++) await circuitFor(env, `hotelx-${otherCode}`).record(false, now - 30_000);
       // The client gives up 100 ms before the caller does, time for the circuit to hear of it first.
       expect(warningOf(await otherSearch(["HXSLOW2000"], { timeout: "1000" }))).toBe("supplier_timeout");
       expect(warningOf(await otherSearch(["HX001"]))).toBeNull();
-      expect(await circuitFor(env, otherConnection).allow(Date.now())).toEqual({ allowed: true });
+      expect(await circuitFor(env, `hotelx-${otherCode}`).allow(Date.now())).toEqual({ allowed: true });
     });
   });
 });

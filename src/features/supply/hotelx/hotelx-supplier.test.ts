@@ -12,7 +12,7 @@ import { bookBody, cancelBody, quoteBody, searchOne } from "../../../../test/sup
 import { inDays } from "../../../../test/support/clock";
 import { DEMO_UPSTREAM_CONNECTION } from "../../../../test/support/accounts";
 import { OPERATOR } from "../../../../test/support/sessions";
-import { demoUpstreamUrl, sandboxAccess } from "../../../../test/support/hotelx";
+import { demoUpstreamUrl, sandboxAccess, twoStepBooking1002, withEmbedded1002 } from "../../../../test/support/hotelx";
 import { settlePendingBookingsTask } from "../../booking/settle-pending";
 import { BOOKING_TIMERS_QUEUE, type BookingTimer } from "../../booking/booking-timers";
 import { createApp } from "../../../app";
@@ -275,20 +275,30 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     expect((await post("/api/cancel", cancelBody(ref, UPSTREAM))).json.data.status).toBe("cancelled");
   });
 
-  it("withEmbedded: one search asks both and merges their options per accommodation", async () => {
-    await env.DB.prepare(
-      "UPDATE connection_upstreams SET with_embedded = 1 WHERE connection_id = 'con_demo_hotelx'",
-    ).run();
+  it("withEmbedded: one search asks both and merges their options per accommodation, all in the connection's EUR", async () => {
+    await withEmbedded1002(true);
     try {
+      // No USD rate: the embedded inventory (USD) is not asked and says so; the upstream's options are answered.
+      await env.DB.prepare("DELETE FROM exchange_rates").run();
+      const unrated = await search(["HX001"]);
+      expect(unrated.status).toBe(200);
+      expect(unrated.json.data.accommodations[0].options.every((o: any) => o.id.endsWith(`~${SUPPLIER}`))).toBe(true);
+      expect(unrated.json.data.warnings).toEqual([
+        expect.objectContaining({ code: "currency_not_convertible", supplier: "embedded", currency: "USD" }),
+      ]);
+
+      expect(
+        (await call("PUT", "/api/operator/exchange-rates", { base: "EUR", rates: { USD: 1.25 } }, OPERATOR)).status,
+      ).toBe(200);
       const res = await search(["HX001"]);
       expect(res.status).toBe(200);
-      const ids: string[] = res.json.data.accommodations[0].options.map((o: any) => o.id);
+      const options: any[] = res.json.data.accommodations[0].options;
+      const ids: string[] = options.map((o) => o.id);
       expect(ids.filter((id) => id.endsWith(`~${SUPPLIER}`))).toHaveLength(3);
       expect(ids.filter((id) => !id.endsWith(`~${SUPPLIER}`)).length).toBeGreaterThan(0);
+      expect(options.every((o) => o.rate.currency === "EUR")).toBe(true);
     } finally {
-      await env.DB.prepare(
-        "UPDATE connection_upstreams SET with_embedded = 0 WHERE connection_id = 'con_demo_hotelx'",
-      ).run();
+      await withEmbedded1002(false);
     }
   });
 
@@ -1106,9 +1116,7 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
 
   it("an upstream that does not book in two steps: 409 hold_not_supported, nothing booked there or here", async () => {
     const quote = await quoted("HX004", (o) => o.isRefundable);
-    await env.DB.prepare(
-      "UPDATE connection_upstreams SET two_step_booking = 0 WHERE connection_id = 'con_demo_hotelx'",
-    ).run();
+    await twoStepBooking1002(false);
     const partnerReference = reference();
     try {
       const res = await post("/api/book", bookBody(quote, partnerReference, { hold: true }, UPSTREAM));
@@ -1118,9 +1126,7 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
         "This option's supplier cannot hold rooms: book it without bookCriteria.hold (nothing was booked)",
       ]);
     } finally {
-      await env.DB.prepare(
-        "UPDATE connection_upstreams SET two_step_booking = 1 WHERE connection_id = 'con_demo_hotelx'",
-      ).run();
+      await twoStepBooking1002(true);
     }
     expect(
       await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE partner_reference = ?")

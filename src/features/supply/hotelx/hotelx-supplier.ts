@@ -35,11 +35,8 @@ import * as hotelx from "./client";
 import { upstreamFetch } from "./upstream-fetch";
 import type { HotelxBookingDetail, HotelxOption } from "./wire";
 
-/**
- * Prices are asked in the supplier's currency (criteria.currency, its setting; EUR unless set); an
- * upstream may answer in any other, converted with the operator's exchange rates (a warning when there is none).
- */
-export const HOTELX_CURRENCY = "EUR";
+// Prices are asked in the supplier's currency (criteria.currency, its setting; EUR unless set); an
+// upstream may answer in any other, converted with the operator's exchange rates (a warning when there is none).
 
 /** What a Hotel-X supplier can do: book (in two steps when the operator says so) and cancel; no changes. */
 export const hotelxCapabilities = (twoStepBooking: boolean) => ({
