@@ -14,5 +14,5 @@ export default { fetch: app.fetch, queue, scheduled } satisfies ExportedHandler<
 export { RateLimiter } from "./platform/ratelimit/rate-limiter";
 export { ChatSession } from "./features/chat";
 export { UpstreamCircuit } from "./features/supply";
-export { ConnectionUsage } from "./features/connections";
+export { ConnectionUsage } from "./features/connections/durable-objects";
 export { HoldExpiry } from "./features/booking";

@@ -169,6 +169,22 @@ describe("the import order of rooms", () => {
     ]);
   });
 
+  it("lets the Worker's entry alone import a room's durable-objects.ts beside its door", () => {
+    expect(
+      importOrderProblems(
+        [
+          module("src/index.ts", "src/features/connections/durable-objects.ts"),
+          module("src/app.ts", "src/features/connections/durable-objects.ts"),
+          module("src/features/booking/book.ts", "src/features/connections/durable-objects.ts"),
+        ],
+        order,
+      ),
+    ).toEqual([
+      expect.stringMatching(/^src\/app\.ts: .* entered only through src\/features\/connections\/index\.ts/),
+      expect.stringMatching(/^src\/features\/booking\/book\.ts: .* entered only through/),
+    ]);
+  });
+
   it("names a planted cycle once, whatever room it is entered from", () => {
     expect(
       roomCycles([

@@ -27,7 +27,6 @@ export {
   connectionsSelling,
   replaceConnectionSuppliers,
 } from "./connection-suppliers";
-export { ConnectionUsage } from "./usage-counter";
 export type { UsageOperation } from "./usage-counter";
 export { countCall } from "./usage";
 export type { BilledCall } from "./usage";
