@@ -460,7 +460,15 @@ describe("migration event_log_any_event (issue 38): the log rebuilt with booking
     const migration = env.TEST_MIGRATIONS.find((m) => m.name.endsWith("_event_log_any_event.sql"));
     await env.DB.batch(migration!.queries.map((query) => env.DB.prepare(query)));
     // Nothing lost: a plain rebuild of webhook_events would have cascaded its DROP to every delivery.
-    expect(await snapshot()).toEqual(before);
+    // An index a later migration adds (0036's webhook_events_partner_booking) is not this rebuild's:
+    // run again today, it goes with the table, so it is left out of the comparison.
+    const later = new Set(["webhook_events_partner_booking"]);
+    const withoutLater = (tables: unknown[][]) => [
+      tables[0],
+      tables[1],
+      (tables[2] as { name: string }[]).filter((row) => !later.has(row.name)),
+    ];
+    expect(withoutLater(await snapshot())).toEqual(withoutLater(before));
     expect((before[2] as { name: string }[]).map((row) => row.name)).toEqual([
       "sqlite_autoindex_webhook_deliveries_1",
       "sqlite_autoindex_webhook_events_1",
@@ -470,6 +478,7 @@ describe("migration event_log_any_event (issue 38): the log rebuilt with booking
       "webhook_deliveries_not_enqueued",
       "webhook_events",
       "webhook_events_partner",
+      "webhook_events_partner_booking",
       "webhook_events_partner_sequence",
     ]);
     await env.DB.prepare("DELETE FROM webhook_events WHERE id = ?").bind(logged[0]!.id).run();
@@ -515,8 +524,14 @@ describe("OpenAPI", () => {
   it("documents GET /api/events with its query, page and errors", async () => {
     const doc = (await call("GET", "/openapi.json")).json;
     const route = doc.paths["/api/events"].get;
-    expect(route.security).toEqual([{ ApiKey: [] }]);
-    expect(route.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["after", "limit", "types"]);
+    // The API key, or a partner user's login token (the console).
+    expect(route.security).toEqual([{ ApiKey: [] }, { Bearer: [] }]);
+    expect(route.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      "after",
+      "bookingReference",
+      "limit",
+      "types",
+    ]);
     expect(Object.keys(route.responses).sort()).toEqual(["200", "400", "401", "410", "500", "503"]);
     expect(doc.components.schemas.Event.properties.type.enum).toEqual([...EVENT_TYPES]);
     expect(doc.components.schemas.EventPage.example.events[0].sequence).toBe(42);
