@@ -444,31 +444,14 @@ const bookingsPage = () => {
           fill(results, h("p", { class: "empty" }, "No bookings match these filters."));
           return;
         }
-        body = h("tbody", {});
-        fill(
-          results,
-          h(
-            "div",
-            { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Bookings" },
-            h(
-              "table",
-              {},
-              h("caption", { class: "visually-hidden" }, "Bookings, newest first"),
-              h(
-                "thead",
-                {},
-                h(
-                  "tr",
-                  {},
-                  ["Booking", "Your reference", "Hotel", "Stay", "Status", "Total", "Created"].map((name) =>
-                    h("th", { scope: "col" }, name)
-                  )
-                )
-              ),
-              body
-            )
-          )
+        const wrap = table(
+          "Bookings, newest first",
+          ["Booking", "Your reference", "Hotel", "Stay", "Status", "Total", "Created"],
+          [],
+          "Bookings"
         );
+        body = wrap.querySelector("tbody");
+        fill(results, wrap);
       }
       append(/** @type {HTMLElement} */ (body), rows(bookings));
       more.hidden = cursor === null;
@@ -819,29 +802,9 @@ const eventsPage = () => {
       after = page.nextCursor;
       if (page.events.length > 0) {
         if (!body) {
-          body = h("tbody", {});
-          fill(
-            results,
-            h(
-              "div",
-              { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Events" },
-              h(
-                "table",
-                {},
-                h("caption", { class: "visually-hidden" }, "Events, newest first"),
-                h(
-                  "thead",
-                  {},
-                  h(
-                    "tr",
-                    {},
-                    ["#", "Type", "Booking", "Your reference", "At"].map((n) => h("th", { scope: "col" }, n))
-                  )
-                ),
-                body
-              )
-            )
-          );
+          const wrap = table("Events, newest first", ["#", "Type", "Booking", "Your reference", "At"], [], "Events");
+          body = wrap.querySelector("tbody");
+          fill(results, wrap);
         }
         body.prepend(...page.events.map(row).reverse());
       }

@@ -81,11 +81,19 @@ export const facts = (/** @type {[string, unknown][]} */ pairs) =>
       .map(([label, value]) => [h("dt", {}, label), h("dd", {}, value ?? "—")])
   );
 
-/** A table whose rows scroll sideways on a phone rather than squeezing. */
-export const table = (/** @type {string} */ caption, /** @type {string[]} */ head, /** @type {unknown[][]} */ rows) =>
+/**
+ * A table whose rows scroll sideways on a phone rather than squeezing; `label` names its scrolling
+ * region (the caption by default). A page that adds rows later finds them a home in its `tbody`.
+ */
+export const table = (
+  /** @type {string} */ caption,
+  /** @type {string[]} */ head,
+  /** @type {unknown[][]} */ rows,
+  label = caption
+) =>
   h(
     "div",
-    { class: "table-wrap", tabindex: "0", role: "region", "aria-label": caption },
+    { class: "table-wrap", tabindex: "0", role: "region", "aria-label": label },
     h(
       "table",
       {},

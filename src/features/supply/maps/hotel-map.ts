@@ -16,7 +16,9 @@ import {
   keyOfCursor,
   type Rejection,
   readRows,
+  mapPageQuery,
   supplierItemCode,
+  writeUpload,
 } from "./upload";
 
 export const hotelMapRow = z
@@ -58,9 +60,6 @@ const mappingsTouching = async (db: Db, supplierCode: string, hotelCodes: string
   }
   return { byHotel, byAccommodation };
 };
-
-const concurrentChange = () =>
-  new ApiError("conflict", "The map changed while this upload was applied; nothing was written, send it again");
 
 /**
  * Upserts a supplier's hotel map from an upload: each row applied, unchanged or rejected with its
@@ -158,31 +157,13 @@ export const importHotelMap = async (
         }),
     ),
   ];
-  if (statements.length > 0) {
-    try {
-      await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-    } catch (err) {
-      if (isUniqueViolation(err, "accommodation_code")) throw concurrentChange();
-      throw err;
-    }
-  }
+  await writeUpload(db, statements, (err) => isUniqueViolation(err, "accommodation_code"));
   rejected.sort((a, b) => a.row - b.row);
   return { inserted, updated, unchanged, rejected };
 };
 
 export const hotelMapQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(1000)
-    .optional()
-    .openapi({ description: "Rows per page (default 100, at most 1,000)", example: 100 }),
-  cursor: z
-    .string()
-    .max(200)
-    .optional()
-    .openapi({ description: "nextCursor of the previous page", example: "WyJILTg4MjEzIl0" }),
+  ...mapPageQuery({ max: 200, example: "WyJILTg4MjEzIl0" }),
   supplierHotelCode: supplierItemCode
     .optional()
     .openapi({ description: "Only this supplier hotel's mapping", example: "H-88213" }),

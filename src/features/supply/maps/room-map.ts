@@ -3,7 +3,6 @@ import { and, asc, eq, gt, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../../platform/db/client";
 import { isForeignKeyViolation } from "../../../platform/db/constraint";
-import { ApiError } from "../../../platform/http/api-error";
 import type { UploadEntry } from "../../../platform/http/row-upload";
 import { catalogueFor } from "../catalogue";
 import { supplierHotelMap, supplierRoomMap } from "../tables";
@@ -17,7 +16,9 @@ import {
   keyOfCursor,
   type Rejection,
   readRows,
+  mapPageQuery,
   supplierItemCode,
+  writeUpload,
 } from "./upload";
 
 export const roomMapRow = z
@@ -138,36 +139,14 @@ export const importRoomMap = async (
         set: { roomCode: sql`excluded.room_code` },
       }),
   );
-  if (statements.length > 0) {
-    try {
-      await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-    } catch (err) {
-      if (isForeignKeyViolation(err)) {
-        throw new ApiError(
-          "conflict",
-          "The map changed while this upload was applied; nothing was written, send it again",
-        );
-      }
-      throw err;
-    }
-  }
+  // A hotel's mapping deleted by a parallel call: its room rows' foreign key fails.
+  await writeUpload(db, statements, isForeignKeyViolation);
   rejected.sort((a, b) => a.row - b.row);
   return { inserted, updated, unchanged, rejected };
 };
 
 export const roomMapQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(1000)
-    .optional()
-    .openapi({ description: "Rows per page (default 100, at most 1,000)", example: 100 }),
-  cursor: z
-    .string()
-    .max(400)
-    .optional()
-    .openapi({ description: "nextCursor of the previous page", example: "WyJILTg4MjEzIiwiREJMLVNUIl0" }),
+  ...mapPageQuery({ max: 400, example: "WyJILTg4MjEzIiwiREJMLVNUIl0" }),
   supplierHotelCode: supplierItemCode
     .optional()
     .openapi({ description: "Only this supplier hotel's rooms", example: "H-88213" }),

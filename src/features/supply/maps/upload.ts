@@ -1,4 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../../../platform/db/client";
+import { ApiError } from "../../../platform/http/api-error";
 import type { UploadEntry } from "../../../platform/http/row-upload";
 
 /** Why a row of a map import was not applied (the rest of the upload is). */
@@ -87,5 +90,39 @@ export const keyOfCursor = (cursor: string, length: number): string[] | null => 
     return Array.isArray(key) && key.length === length && key.every((part) => typeof part === "string") ? key : null;
   } catch {
     return null;
+  }
+};
+
+/** The page of a map read: rows per page and the cursor (its longest form and an example of it). */
+export const mapPageQuery = (cursor: { max: number; example: string }) => ({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .optional()
+    .openapi({ description: "Rows per page (default 100, at most 1,000)", example: 100 }),
+  cursor: z
+    .string()
+    .max(cursor.max)
+    .optional()
+    .openapi({ description: "nextCursor of the previous page", example: cursor.example }),
+});
+
+/**
+ * Writes an upload's accepted rows in one D1 batch, all or nothing. `raced` tells the failure a
+ * parallel upload causes by getting there first (a constraint it broke): a 409, nothing written.
+ */
+export const writeUpload = async (db: Db, statements: BatchItem<"sqlite">[], raced: (err: unknown) => boolean) => {
+  if (statements.length === 0) return;
+  try {
+    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  } catch (err) {
+    if (raced(err))
+      throw new ApiError(
+        "conflict",
+        "The map changed while this upload was applied; nothing was written, send it again",
+      );
+    throw err;
   }
 };
