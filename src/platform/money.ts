@@ -53,25 +53,41 @@ const PERCENT_DECIMALS = 4;
 const PERCENT_SCALE = 10 ** PERCENT_DECIMALS;
 
 /**
- * `percent` % of whole minor units, rounded once (half away from zero). The percent is read to 4
- * decimals and multiplied as integers, so 12 % of 12.5 cents is exactly 1.5 cents before rounding.
+ * `minor x numerator / divisor`, rounded once (half away from zero), in integers: exact whatever
+ * the sizes (BigInt only when the product passes 2^53).
  */
-export const percentOfMinor = (minor: number, percent: number): number => {
-  const scaledPercent = roundHalfAwayFromZero(percent * PERCENT_SCALE);
-  const divisor = 100 * PERCENT_SCALE;
-  const product = minor * scaledPercent;
+const ratioOfMinor = (minor: number, numerator: number, divisor: number): number => {
+  const product = minor * numerator;
   if (Number.isSafeInteger(product)) {
     const quotient = Math.trunc(product / divisor);
     const remainder = product - quotient * divisor;
     return (2 * Math.abs(remainder) >= divisor ? quotient + Math.sign(product) : quotient) + 0;
   }
-  const big = BigInt(minor) * BigInt(scaledPercent);
+  const big = BigInt(minor) * BigInt(numerator);
   const d = BigInt(divisor);
   const quotient = big / d;
   const remainder = big - quotient * d;
   const absRemainder = remainder < 0n ? -remainder : remainder;
   return Number(2n * absRemainder >= d ? quotient + (big < 0n ? -1n : 1n) : quotient);
 };
+
+/**
+ * `percent` % of whole minor units, rounded once (half away from zero). The percent is read to 4
+ * decimals and multiplied as integers, so 12 % of 12.5 cents is exactly 1.5 cents before rounding.
+ */
+export const percentOfMinor = (minor: number, percent: number): number =>
+  ratioOfMinor(minor, roundHalfAwayFromZero(percent * PERCENT_SCALE), 100 * PERCENT_SCALE);
+
+/** Factors are exact to this many decimals: a product of a few two-decimal factors (1.35 x 0.85 x 1.15) fits. */
+const FACTOR_SCALE = 10 ** 8;
+
+/**
+ * Whole minor units times a factor (a price list's 1.12 for a board, 1.15 for a child), rounded
+ * once. The factor is read to 8 decimals and multiplied as integers: `12345 x 1.1` is 13579.5,
+ * hence 13580, where floating point (or the same in major units, 123.45 x 1.1) can land on either side.
+ */
+export const scaleMinor = (minor: number, factor: number): number =>
+  factor === 1 ? minor : ratioOfMinor(minor, roundHalfAwayFromZero(factor * FACTOR_SCALE), FACTOR_SCALE);
 
 /**
  * Whole minor units of `from` converted into `to` at `rate` (units of `to` per unit of `from`),

@@ -7,6 +7,7 @@ import {
   minorUnitDigits,
   percentOfMinor,
   roundHalfAwayFromZero,
+  scaleMinor,
   splitMinor,
   sumMinor,
   toMajor,
@@ -41,6 +42,32 @@ describe("money: integer minor units, one rounding", () => {
           const abs = exact < 0n ? -exact : exact;
           const rounded = (abs / d + (2n * (abs % d) >= d ? 1n : 0n)) * (exact < 0n ? -1n : 1n);
           expect(percentOfMinor(minor, tenThousandths / 10_000)).toBe(Number(rounded));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("a price times its factors is rounded once from the exact product, where floating point is not", () => {
+    // 101.10 x 0.85 is 85.935: the half cent rounds up. As floats, 101.1 * 0.85 * 100 is 8593.499999999998.
+    expect(toMinor(101.1 * 0.85, "USD")).toBe(8593);
+    expect(scaleMinor(10110, 0.85)).toBe(8594);
+    expect(scaleMinor(12345, 1.1)).toBe(13580);
+    // A rate plan's factor times an occupancy's: 10000 x 1.1475 x 1.15 is 13196.25 exactly.
+    expect(scaleMinor(10000, 1.1475 * 1.15)).toBe(13196);
+    expect(scaleMinor(-10110, 0.85)).toBe(-8594);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -1e9, max: 1e9 }),
+        fc.integer({ min: 1, max: 400 }),
+        fc.integer({ min: 1, max: 400 }),
+        (minor, a, b) => {
+          // Two two-decimal factors, as the price list and the occupancy give them: their product has 4 decimals.
+          const exact = BigInt(minor) * BigInt(a) * BigInt(b);
+          const d = 10_000n;
+          const abs = exact < 0n ? -exact : exact;
+          const rounded = (abs / d + (2n * (abs % d) >= d ? 1n : 0n)) * (exact < 0n ? -1n : 1n);
+          expect(scaleMinor(minor, (a / 100) * (b / 100))).toBe(Number(rounded));
         },
       ),
       { numRuns: 2000 },

@@ -1,4 +1,4 @@
-import { toMajor, toMinor } from "../../platform/money";
+import { toMinor } from "../../platform/money";
 import { fnv1a, prng } from "../../platform/seeded-random";
 import { type RateRule, type Visibility, visibilityOf } from "./rate-rules";
 import type { PaymentType } from "./supplier";
@@ -213,12 +213,12 @@ export const nightFactors = (night: string): NightFactors => {
   return { season: SEASON[date.getUTCMonth()]!, weekend: weekday === 5 || weekday === 6 ? 1.15 : 1 };
 };
 
-/** Default nightly price of a room type (USD, before board and occupancy) on a night of these factors. */
+/**
+ * Default nightly price of a room type (before board and occupancy) on a night of these factors:
+ * the demo's price list, made from its USD base price by its factors and written in whole US cents.
+ */
 export const roomNightPrice = (catalogue: AccommodationCatalogue, room: RoomType, night: NightFactors): number =>
-  netPrice(catalogue.basePrice * room.priceFactor * night.season * night.weekend);
-
-/** A derived net price (base x factors) as a price-list amount: whole US cents, rounded once. */
-export const netPrice = (usd: number): number => toMajor(toMinor(usd, "USD"), "USD");
+  toMinor(catalogue.basePrice * room.priceFactor * night.season * night.weekend, "USD");
 
 export const defaultRoomNightPrice = (catalogue: AccommodationCatalogue, room: RoomType, night: string): number =>
   roomNightPrice(catalogue, room, nightFactors(night));

@@ -3,10 +3,10 @@
  * net nights and the accommodation's fee schedule (content's). Pure (no I/O), so its properties
  * are checked under Node (inventory-price.unit.test.ts).
  */
-import { percentOfMinor, toMinor } from "../../platform/money";
+import { percentOfMinor, scaleMinor, toMinor } from "../../platform/money";
 import type { FeeSchedule } from "../content";
 import { addCharge, emptyLines, type ChargeOf, type RateLines } from "./rate-lines";
-import { sellNight, toSellingCurrency, type SellingTerms } from "./selling-price";
+import { sellMinor, toSellingCurrency, type SellingTerms } from "./selling-price";
 
 /** The embedded inventory's (every property's) currency; fee schedules are in it too (FEE_SCHEDULE_CURRENCY). */
 export const CURRENCY = "USD";
@@ -27,14 +27,20 @@ export const feePlanOf = (schedule: FeeSchedule, terms: SellingTerms): FeePlan =
   });
 
 /**
- * One room's rate for the stay, night by night in whole minor units: the net night times the
- * occupancy factor, sold (markup, exchange; selling-price.ts); each percentage tax on that sold
+ * A net night: whole minor units of the property's currency and the factor still to apply to them
+ * (the rate plan's), multiplied with the occupancy's and rounded once (money.ts `scaleMinor`).
+ */
+export type NetNight = { minor: number; factor: number };
+
+/**
+ * One room's rate for the stay, night by night in whole minor units: the net night times its and the
+ * occupancy's factor (rounded once), sold (markup, exchange; selling-price.ts); each percentage tax on that sold
  * base (the selling price, after markup), each fixed fee per room and night as scheduled. Every
  * amount is also kept in the property's currency as the property prices it (a percentage of the
  * marked-up base in it), so a rate paid there is the property's figures whatever the selling currency.
  */
 export const roomLines = (
-  nightly: readonly number[],
+  nightly: readonly NetNight[],
   factor: number,
   dates: string[],
   terms: SellingTerms,
@@ -42,7 +48,8 @@ export const roomLines = (
 ): RateLines => {
   const lines = emptyLines(terms.currency, CURRENCY, dates, terms.exchange);
   for (let n = 0; n < nightly.length; n++) {
-    const base = sellNight(nightly[n]! * factor, terms);
+    const net = nightly[n]!;
+    const base = sellMinor(scaleMinor(net.minor, net.factor * factor), terms);
     lines.base[n] = base.sold;
     lines.property.base[n] = base.property;
     for (const fee of fees) {

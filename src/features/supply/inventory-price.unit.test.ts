@@ -48,9 +48,11 @@ const caseArbitrary = fc.record({
     minLength: CURRENCIES.length,
     maxLength: CURRENCIES.length,
   }),
-  /** Net nights in USD (not whole cents: occupancy pricing makes fractions). */
+  /** Net nights: whole US cents with a rate plan's two-decimal factor still to apply. */
   nets: fc.array(
-    fc.integer({ min: 1_000, max: 9_000_000 }).map((n) => n / 1_000),
+    fc
+      .record({ minor: fc.integer({ min: 100, max: 900_000 }), factor: fc.integer({ min: 50, max: 250 }) })
+      .map((n) => ({ minor: n.minor, factor: n.factor / 100 })),
     { minLength: 1, maxLength: 10 },
   ),
   /** A room's occupancy factor: 1, plus 0.25 an extra adult and 0.15 a child. */

@@ -21,9 +21,9 @@ import {
   type RoomType,
 } from "./catalogue";
 import { nightOverrideReads, searchRead, type PlanNightRow, type RoomNightRow } from "./night-overrides";
-import { sumMinor, toMajor } from "../../platform/money";
+import { sumMinor } from "../../platform/money";
 import { feeScheduleOf, feeSchedulesOf, type FeeSchedule } from "../content";
-import { CURRENCY, feePlanOf, roomLines, type FeePlan } from "./inventory-price";
+import { CURRENCY, feePlanOf, roomLines, type FeePlan, type NetNight } from "./inventory-price";
 import { addLines, payAtPropertyLines, rateOfLines, type RateLines } from "./rate-lines";
 import type { SellingTerms } from "./selling-price";
 import { sqlSelectionOf } from "./accommodations";
@@ -165,20 +165,14 @@ export const cancelPolicyFor = (
   return { refundable: true, cancelPenalties: [{ penaltyType: plan.cancellation.penalty, currency, deadline, value }] };
 };
 
-/**
- * A night's stored price (whole cents) as the USD net the pricing multiplies by its factors; null
- * when the night keeps its derived price. The net stays a USD number until the rate is minor units
- * end to end (issue 38 item 1); each is exactly the price the operator set.
- */
-const storedPrice = (row: { price_minor: number | null } | undefined): number | null =>
-  row?.price_minor == null ? null : toMajor(row.price_minor, CURRENCY);
-
 /** One room type and rate plan chosen for one occupancy. */
 type RoomPick = { room: RoomType; plan: RatePlan };
 
 /**
- * Net nightly prices (hotel currency, before occupancy) of a room type and plan for the stay, or
- * null when a night is stopped or has fewer than `rooms` rooms left.
+ * Net nightly prices (whole minor units of the hotel currency, each with the rate plan's factor
+ * still to apply, rounded once with the occupancy's: inventory-price.ts) of a room type and plan
+ * for the stay, or null when a night is stopped or has fewer than `rooms` rooms left. A night
+ * the operator priced for the plan is that price as it is (factor 1).
  */
 const nightlyNet = (
   catalogue: AccommodationCatalogue,
@@ -186,9 +180,9 @@ const nightlyNet = (
   pricing: StayPricing,
   overrides: NightOverrides | undefined,
   rooms: number,
-): number[] | null => {
+): NetNight[] | null => {
   const nights = pricing.nights;
-  const nightly: number[] = [];
+  const nightly: NetNight[] = [];
   for (let i = 0; i < nights.length; i++) {
     const roomNight = overrides?.rooms.get(nightKey(room.code, nights[i]!));
     const planNight = overrides?.plans.get(nightKey(plan.code, nights[i]!));
@@ -196,8 +190,12 @@ const nightlyNet = (
     const sold = roomNight?.sold ?? 0;
     if (roomNight?.stop_sell || planNight?.stop_sell) return null;
     if (allotment - sold < rooms) return null;
-    const roomPrice = storedPrice(roomNight) ?? roomNightPrice(catalogue, room, pricing.nightFactors[i]!);
-    nightly.push(storedPrice(planNight) ?? roomPrice * plan.priceFactor);
+    if (planNight?.price_minor != null) nightly.push({ minor: planNight.price_minor, factor: 1 });
+    else
+      nightly.push({
+        minor: roomNight?.price_minor ?? roomNightPrice(catalogue, room, pricing.nightFactors[i]!),
+        factor: plan.priceFactor,
+      });
   }
   return nightly;
 };
@@ -211,7 +209,7 @@ const nightlyNet = (
 const assembleOffer = (
   accommodation: SupplyAccommodation,
   picks: RoomPick[],
-  nightlies: number[][],
+  nightlies: NetNight[][],
   pricing: StayPricing,
   fees: FeePlan,
 ): Offer => {
@@ -360,14 +358,14 @@ const mixedOffers = (
 ): Offer[] => {
   const offers: Offer[] = [];
   const left = new Map(catalogue.rooms.map((room) => [room.code, roomsLeft(room, pricing, overrides)]));
-  const nightlyByPlan = new Map<string, number[] | null>();
+  const nightlyByPlan = new Map<string, NetNight[] | null>();
   const kinds = [...new Set(catalogue.ratePlans.map(planKind))];
   for (const kind of kinds) {
     const used = new Map<string, number>();
     const picks: RoomPick[] = [];
-    const nightlies: number[][] = [];
+    const nightlies: NetNight[][] = [];
     for (let i = 0; i < pricing.guests.length; i++) {
-      let best: { pick: RoomPick; nightly: number[]; price: number } | null = null;
+      let best: { pick: RoomPick; nightly: NetNight[]; price: number } | null = null;
       for (const room of catalogue.rooms) {
         if (!fits(room, pricing.guests[i]!) || (left.get(room.code) ?? 0) - (used.get(room.code) ?? 0) < 1) continue;
         const plan = catalogue.ratePlans.find((p) => p.roomCode === room.code && planKind(p) === kind);
@@ -376,7 +374,8 @@ const mixedOffers = (
           nightlyByPlan.set(plan.code, nightlyNet(catalogue, { room, plan }, pricing, overrides, 1));
         const nightly = nightlyByPlan.get(plan.code);
         if (!nightly) continue;
-        const price = nightly.reduce((sum, n) => sum + n, 0);
+        // Compared, not charged: the unrounded net is fine for choosing the cheaper room.
+        const price = nightly.reduce((sum, n) => sum + n.minor * n.factor, 0);
         if (!best || price < best.price) best = { pick: { room, plan }, nightly, price };
       }
       if (!best) break;
@@ -428,7 +427,7 @@ const priceMixed = (
   fees: FeePlan,
 ): Offer | null => {
   const counts = roomsByType(picks.map((p) => p.room.code).join(MIXED_PRODUCT_SEPARATOR), picks.length);
-  const nightlies: number[][] = [];
+  const nightlies: NetNight[][] = [];
   for (let i = 0; i < picks.length; i++) {
     const pick = picks[i]!;
     if (!fits(pick.room, pricing.guests[i]!) || planKind(pick.plan) !== planKind(picks[0]!.plan)) return null;

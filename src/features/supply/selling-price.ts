@@ -6,7 +6,7 @@
  * on every night. Taxes are computed on the marked-up (selling) base, fees are never marked up.
  */
 
-import { convertMinor, isChargeable, percentOfMinor, toMinor } from "../../platform/money";
+import { convertMinor, isChargeable, percentOfMinor } from "../../platform/money";
 import type { CoreConnection } from "../connections";
 import { exchangeFor, type ExchangeTable } from "./exchange-rates";
 import type { Offer, PaymentType, Rate, Supplier } from "./supplier";
@@ -27,14 +27,6 @@ export const netTerms = (hotelCurrency: string): SellingTerms => ({
 
 /** A sold amount in whole minor units: in the property's (hotel's) currency, and converted into the selling currency. */
 export type SoldAmount = { property: number; sold: number };
-
-/**
- * One net night (hotel currency, before rounding) as sold: rounded once to the hotel currency's
- * minor unit, the markup added (a percentage of it, rounded once), then converted into the target
- * currency (rounded once to its minor unit). Integer minor units keep `net x 1.1` exact at the half unit.
- */
-export const sellNight = (net: number, terms: SellingTerms): SoldAmount =>
-  sellMinor(toMinor(net, terms.exchange.currency), terms);
 
 /** Whole minor units of a net price (hotel currency) as sold: the markup added (rounded once), then converted. */
 export const sellMinor = (netMinor: number, terms: SellingTerms): SoldAmount => {

@@ -3,8 +3,8 @@ import type { Db } from "../../platform/db/client";
 import { isCheckViolation } from "../../platform/db/constraint";
 import { accommodationFacts } from "../content";
 import { ApiError } from "../../platform/http/api-error";
-import { toMajor, toMinor } from "../../platform/money";
-import { catalogueFor, defaultRoomNightPrice, netPrice } from "./catalogue";
+import { scaleMinor, toMajor, toMinor } from "../../platform/money";
+import { catalogueFor, defaultRoomNightPrice } from "./catalogue";
 import { CURRENCY } from "./inventory-price";
 import { upsertRatePlanNightRange, upsertRoomNightRange } from "./night-ranges";
 import { ratePlanNights, roomNights } from "./tables";
@@ -43,9 +43,11 @@ export type RatePlanNightChange = { from: string; to: string; price?: number | n
 const priceChange = (change: { price?: number | null }) => ({
   priceMinor: change.price == null ? change.price : toMinor(change.price, CURRENCY),
 });
-/** A stored night's price (whole cents) as the operator reads it, or null when it keeps the derived one. */
-const storedPrice = (row: { priceMinor: number | null } | undefined) =>
-  row?.priceMinor == null ? null : toMajor(row.priceMinor, CURRENCY);
+/** A night's price in whole cents: the stored one, or the derived one when the night keeps it. */
+const nightMinor = (row: { priceMinor: number | null } | undefined, derived: () => number) =>
+  row?.priceMinor ?? derived();
+/** A price as the operator reads it (USD, major units). */
+const priceJson = (minor: number) => toMajor(minor, CURRENCY);
 
 const requireChange = (change: { allotment?: unknown; price?: unknown; stopSell?: unknown }) => {
   if (change.allotment === undefined && change.price === undefined && change.stopSell === undefined) {
@@ -155,7 +157,7 @@ export const viewInventory = async (db: Db, code: string, from: string, to: stri
           sold,
           available: allotment - sold,
           stopSell: Boolean(row?.stopSell),
-          price: storedPrice(row) ?? defaultRoomNightPrice(catalogue, room, night),
+          price: priceJson(nightMinor(row, () => defaultRoomNightPrice(catalogue, room, night))),
           stored: Boolean(row),
         };
       }),
@@ -168,12 +170,13 @@ export const viewInventory = async (db: Db, code: string, from: string, to: stri
           cancellation: plan.cancellation,
           nights: nights.map((night) => {
             const row = planRows.get(`${plan.code}|${night}`);
-            const roomPrice =
-              storedPrice(roomRows.get(`${room.code}|${night}`)) ?? defaultRoomNightPrice(catalogue, room, night);
+            const roomPrice = () =>
+              nightMinor(roomRows.get(`${room.code}|${night}`), () => defaultRoomNightPrice(catalogue, room, night));
             return {
               night,
               stopSell: Boolean(row?.stopSell),
-              price: storedPrice(row) ?? netPrice(roomPrice * plan.priceFactor),
+              // Derived as a search prices it (inventory-price.ts): the room's night times the plan's factor, rounded once.
+              price: priceJson(nightMinor(row, () => scaleMinor(roomPrice(), plan.priceFactor))),
             };
           }),
         })),
