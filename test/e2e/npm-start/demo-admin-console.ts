@@ -186,8 +186,10 @@ describe.skipIf(!hasChromium)("The demo admin's console walk, after npm start, b
     expect(refundable, "a refundable option of US000011").toBeDefined();
     booked.free = await book("US000011", refundable!, later.checkIn, later.checkOut, refs.free);
 
-    // A refundable stay from tomorrow whose free cancellation has already ended: cancelling costs its penalty.
-    const soon = { checkIn: utcDay(1), checkOut: utcDay(2) };
+    // A refundable stay in two days whose free cancellation has already ended (free until 1 to 14
+    // days before): cancelling costs its penalty. Two days, not one: a walk that runs past midnight
+    // UTC still cancels before the check-in day, where a booking is no longer cancellable.
+    const soon = { checkIn: utcDay(2), checkOut: utcDay(3) };
     const codes = Array.from({ length: 20 }, (_, i) => `US0000${String(21 + i).padStart(2, "0")}`);
     const inPenalty = (await search(codes, soon.checkIn, soon.checkOut))
       .flatMap((a) => a.options.map((option) => ({ code: a.accommodationCode, option })))
@@ -196,7 +198,7 @@ describe.skipIf(!hasChromium)("The demo admin's console walk, after npm start, b
           option.isRefundable &&
           option.cancelPolicy.cancelPenalties.some((p) => p.value > 0 && Date.parse(p.deadline) < Date.now()),
       );
-    expect(inPenalty, "a refundable option from tomorrow already inside its penalty period").toBeDefined();
+    expect(inPenalty, "a refundable option in two days already inside its penalty period").toBeDefined();
     booked.penalty = await book(inPenalty!.code, inPenalty!.option, soon.checkIn, soon.checkOut, refs.penalty);
 
     // Both confirmations reached the endpoint: its deliveries are there to send again.
