@@ -21,7 +21,7 @@ const cli = join(root, "scripts", `.ops-cli-${process.pid}.mjs`);
  * Runs the CLI as `npm run ops -- <args>` does, returning exit code and output: scripts/ops.ts in its
  * own Node process, bundled once by esbuild (it imports only `node:` modules) rather than loaded
  * through tsx on each of the file's 40 runs (about 0.45 CPU s each, 0.1 bundled). README's blocks
- * (readme.test.ts) run it through `npm run ops` itself.
+ * (test/e2e/npm-start/readme.ts) run it through `npm run ops` itself.
  */
 const ops = async (args: string[], env: Record<string, string> = {}) => {
   try {

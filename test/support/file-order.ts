@@ -18,7 +18,7 @@ const committedDurations: Record<string, number> = JSON.parse(
  * files are spread evenly over the run instead, longest first within the project (vitest's own
  * timing of the last run, else the committed one; a file that failed last, or that neither knows,
  * goes first, as in vitest).
- * A project's file i of n goes at i / n of the order: the four e2e files at 0, 1/4, 1/2 and 3/4.
+ * A project's file i of n goes at i / n of the order: the three e2e files at 0, 1/3 and 2/3.
  */
 export class SpreadProjects extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

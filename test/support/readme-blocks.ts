@@ -1,5 +1,5 @@
 /**
- * README's shell blocks as the README test runs them (test/e2e/readme.test.ts): every ```sh or
+ * README's shell blocks as the README test runs them (test/e2e/npm-start/readme.ts): every ```sh or
  * ```bash fence in order, minus the ones README itself marks with `<!-- readme-test: skip (why) -->`
  * on the line before the fence. Each block is cut into segments at its `# -> ...` lines, so what a
  * block shows is compared with what the commands just above it printed.

@@ -3,11 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../local/server";
-import { spawnNpmStart } from "../support/npm-start";
-import { mismatches, type ShellBlock, shellBlocks } from "../support/readme-blocks";
+import { mismatches, type ShellBlock, shellBlocks } from "../../support/readme-blocks";
+import { npmStart } from "./server";
 
-const root = resolve(import.meta.dirname, "../..");
+const root = resolve(import.meta.dirname, "../../..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
 const blocks = shellBlocks(readme);
 const runnable = blocks.filter((b) => b.skip === null);
@@ -70,52 +69,24 @@ class Shell {
 }
 
 describe("README, followed in order against npm start on a non-default port", () => {
-  let server: ChildProcess;
-  let stateDir: string;
-  let serverOutput = "";
   let shell: Shell;
-  let port: number;
   let failed = false;
-  const started = Date.now();
-  let ready = started;
+  let started = Date.now();
 
-  beforeAll(async () => {
+  beforeAll(() => {
     if (!jqVersion)
       throw new Error("jq is missing: README's blocks use it (apt-get install -y jq; .ci/run installs it)");
-    do port = await freePort();
-    while (port === 8787);
-    const sandboxPort = await freePort();
-    stateDir = mkdtempSync(join(tmpdir(), "edgestay-readme-state-"));
-    // npm start as README's set-up block runs it, on PORT.
-    server = spawnNpmStart({ port, sandboxPort, stateDir, onOutput: (d) => (serverOutput += d) });
-    // A fresh clone seeds 2,000 accommodations first; beside the other e2e files on 2 cores it can take a while.
-    const deadline = Date.now() + 170_000;
-    for (;;) {
-      if (server.exitCode !== null) throw new Error(`npm start exited with ${server.exitCode}\n${serverOutput}`);
-      if (Date.now() > deadline) throw new Error(`npm start not ready in 170 s\n${serverOutput}`);
-      const up = await fetch(`http://127.0.0.1:${port}/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (up) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    ready = Date.now();
+    started = Date.now();
     // The reader's second terminal: PORT as they started npm start with, nothing of ours exported.
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(npmStart().port) };
     for (const name of ["EDGESTAY_URL", "EDGESTAY_OPERATOR_TOKEN", "EDGESTAY_API_KEY", "WEBHOOK_SECRET"])
       delete env[name];
     shell = new Shell(env);
-  }, 180_000);
+  });
 
   afterAll(() => {
     shell?.stop();
-    if (server && server.exitCode === null && server.signalCode === null) process.kill(-server.pid!, "SIGKILL");
-    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-    console.log(
-      `npm start ready in ${seconds(ready - started)}; README's ${runnable.length} blocks in ${seconds(Date.now() - ready)}`,
-    );
+    console.log(`README's ${runnable.length} blocks in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 
   it("marks every block it does not run, with a reason, and runs the rest", () => {

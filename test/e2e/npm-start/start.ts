@@ -1,15 +1,13 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { quietWranglerEnv, wranglerBin } from "../../local/platform";
-import { freePort } from "../../local/server";
-import { DEMO, DEMO_OPERATOR_TOKEN, DEMO_SAVED_CARD, SANDBOX_DEFAULT_PORT } from "../support/accounts";
-import { spawnNpmStart } from "../support/npm-start";
+import { resolve } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { quietWranglerEnv, wranglerBin } from "../../../local/platform";
+import { freePort } from "../../../local/server";
+import { DEMO, DEMO_OPERATOR_TOKEN, DEMO_SAVED_CARD, SANDBOX_DEFAULT_PORT } from "../../support/accounts";
+import { npmStart } from "./server";
 
-const root = resolve(import.meta.dirname, "../..");
+const root = resolve(import.meta.dirname, "../../..");
 
 /**
  * Every request on a connection of its own (Connection: close). The calls here come seconds apart,
@@ -44,36 +42,15 @@ const processesUsing = (marker: string) =>
     .filter((line) => line.includes(marker) && !line.includes("ps -eo"));
 
 describe("npm start, out of process", () => {
+  // The shared npm start's, read once it runs (test/e2e/npm-start.test.ts).
   let child: ChildProcess;
   let base: string;
   let stateDir: string;
   let sandboxPort: number;
-  let output = "";
+  const server = () => npmStart();
 
-  beforeAll(async () => {
-    const port = await freePort();
-    sandboxPort = await freePort();
-    stateDir = mkdtempSync(join(tmpdir(), "edgestay-e2e-"));
-    base = `http://127.0.0.1:${port}`;
-    child = spawnNpmStart({
-      port,
-      sandboxPort,
-      stateDir,
-      onOutput: (d) => (output += d),
-      // As a developer's shell has it: vitest.config.ts lowers wrangler's log level for the suite.
-      env: { WRANGLER_LOG: "log" },
-    });
-    const started = Date.now();
-    await waitFor(`${base}/health`, child, 110_000).catch((e) => {
-      throw new Error(`${e.message}\n${output}`);
-    });
-    console.log(`npm start ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  });
-
-  afterAll(() => {
-    // Still running only if a test failed before stopping it (a child ended by a signal has signalCode, no exitCode).
-    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGKILL");
-    rmSync(stateDir, { recursive: true, force: true });
+  beforeAll(() => {
+    ({ child, base, stateDir, sandboxPort } = npmStart());
   });
 
   it("serves seeded content over HTTP with the demo key, as README shows", async () => {
@@ -150,16 +127,22 @@ describe("npm start, out of process", () => {
   });
 
   it("says each thing once: one migration line, no false types warning, one log line per request", async () => {
-    expect(output.match(/^D1 migrations: applied \d+ \(\d+ in migrations\/\)\.$/gm)).toHaveLength(1);
-    expect(output).not.toContain("┌");
-    expect(output).not.toContain("types might be out of date");
-    expect(output).toContain(`Sandbox Hotel-X supplier (connection 1002) starting on http://127.0.0.1:${sandboxPort}.`);
+    expect(server().output.match(/^D1 migrations: applied \d+ \(\d+ in migrations\/\)\.$/gm)).toHaveLength(1);
+    expect(server().output).not.toContain("┌");
+    expect(server().output).not.toContain("types might be out of date");
+    expect(server().output).toContain(
+      `Sandbox Hotel-X supplier (connection 1002) starting on http://127.0.0.1:${sandboxPort}.`,
+    );
     const res = await fetch(`${base}/health`);
     const requestId = res.headers.get("x-request-id")!;
     const deadline = Date.now() + 5_000;
-    while (!output.includes(requestId) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(output.split("\n").filter((line) => line.includes(requestId))).toHaveLength(1);
-    expect(output).not.toMatch(/\[wrangler:info\] GET \/health 200/);
+    while (!server().output.includes(requestId) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(
+      server()
+        .output.split("\n")
+        .filter((line) => line.includes(requestId)),
+    ).toHaveLength(1);
+    expect(server().output).not.toMatch(/\[wrangler:info\] GET \/health 200/);
   });
 
   it("records the migrations as wrangler does: its own command finds none to apply", () => {
@@ -172,15 +155,18 @@ describe("npm start, out of process", () => {
   });
 
   it("runs the upkeep on demand with the command it prints (every task logs its line)", async () => {
-    const printed = /Run the hourly upkeep now: curl "([^"]+)"/.exec(output)?.[1];
+    const printed = /Run the hourly upkeep now: curl "([^"]+)"/.exec(server().output)?.[1];
     expect(printed).toBe(`${base}/__scheduled?cron=17+*+*+*+*`);
-    expect(output).not.toContain("/cdn-cgi/handler/scheduled");
-    const before = output.length;
+    expect(server().output).not.toContain("/cdn-cgi/handler/scheduled");
+    const before = server().output.length;
     const res = await fetch(printed!);
     expect(res.status).toBe(200);
     const deadline = Date.now() + 10_000;
-    const ran = () => output.slice(before).match(/"event":"upkeep","task":"[^"]+"/g) ?? [];
-    while (!output.slice(before).includes('"task":"expired-holds"') && Date.now() < deadline)
+    const ran = () =>
+      server()
+        .output.slice(before)
+        .match(/"event":"upkeep","task":"[^"]+"/g) ?? [];
+    while (!server().output.slice(before).includes('"task":"expired-holds"') && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 100));
     expect(ran()).toEqual(
       expect.arrayContaining(['"event":"upkeep","task":"expired-quotes"', '"event":"upkeep","task":"expired-holds"']),
