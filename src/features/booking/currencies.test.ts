@@ -373,7 +373,13 @@ describe("no option at a price that cannot be charged (issue 25)", () => {
     expect(tiny.status).toBe(200);
     expect(tiny.json.data.accommodations).toEqual([]);
     // Offered, and priced unchargeable by the search's terms: filtered out, not unavailable (issue 37).
-    expect(tiny.json.data.statuses).toEqual([{ accommodationCode: "US000008", status: "filtered_out" }]);
+    expect(tiny.json.data.statuses).toEqual([
+      {
+        accommodationCode: "US000008",
+        status: "filtered_out",
+        suppliers: [{ code: "embedded", status: "filtered_out" }],
+      },
+    ]);
     const quote = await post("/api/quote", quoteBody(s));
     expect(quote.status).toBe(400);
     expect(quote.json.message).toBe("Room is unavailable");

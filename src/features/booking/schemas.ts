@@ -567,7 +567,9 @@ const searchRoomRate = z
   });
 const searchRoom = z.object({
   occupancyRefId: z.number(),
-  code: z.string().openapi({ description: "Edgestay's room code (a room the supplier's room map lacks keeps the supplier's)" }),
+  code: z
+    .string()
+    .openapi({ description: "Edgestay's room code (a room the supplier's room map lacks keeps the supplier's)" }),
   roomCodeSupplier: z.string().openapi({
     description: "The supplier's own room code (Edgestay's for a supplier that uses Edgestay's codes)",
   }),
@@ -716,7 +718,11 @@ export const searchResponseSchema = envelopeSchema(
           },
         ],
         statuses: [
-          { accommodationCode: "US000010", status: "available", suppliers: [{ code: "embedded", status: "available" }] },
+          {
+            accommodationCode: "US000010",
+            status: "available",
+            suppliers: [{ code: "embedded", status: "available" }],
+          },
           {
             accommodationCode: "US000011",
             status: "no_availability",

@@ -2130,8 +2130,7 @@ describe("per-hotel statuses (issue 29)", () => {
       expect(accommodations.map((a: any) => a.accommodationCode)).toEqual(
         statuses.filter((s: any) => s.status === "available").map((s: any) => s.accommodationCode),
       );
-      for (const s of statuses)
-        expect(s.suppliers.map((x: any) => x.code)).toEqual(["embedded", UPSTREAM_SUPPLIER]);
+      for (const s of statuses) expect(s.suppliers.map((x: any) => x.code)).toEqual(["embedded", UPSTREAM_SUPPLIER]);
     }
   });
 });

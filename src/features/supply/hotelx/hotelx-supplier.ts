@@ -18,7 +18,6 @@ import {
   type Stay,
   type Supplier,
   type SupplierCall,
-  type SupplyAccommodation,
 } from "../supplier";
 import type { SupplierMap } from "../maps/map-reads";
 import { circuitFor } from "../upstream-circuit";
@@ -334,9 +333,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
       const map = upstream.hotelCodes === "mapped" ? ask.map : null;
       // Mapped, it is asked only for hotels of its map (none without one).
       if (map === undefined) return { accommodations: [], offers: new Map() };
-      const accommodations = map
-        ? ask.accommodations.filter((a) => map.hotelCodes.has(a.code))
-        : ask.accommodations;
+      const accommodations = map ? ask.accommodations.filter((a) => map.hotelCodes.has(a.code)) : ask.accommodations;
       if (accommodations.length === 0) return { accommodations: [], offers: new Map() };
       // Asked in its own codes when it has them (its hotel map), in ours otherwise.
       const hotels = accommodations.map((a) => (map ? map.hotelCodes.get(a.code)! : a.code));
