@@ -388,7 +388,13 @@ describe("no option at a price that cannot be charged (issue 25)", () => {
     const huge = await searchIn("KWD", "US000008", inDays(47));
     expect(huge.status).toBe(200);
     expect(huge.json.data.accommodations).toEqual([]);
-    expect(huge.json.data.statuses).toEqual([{ accommodationCode: "US000008", status: "filtered_out" }]);
+    expect(huge.json.data.statuses).toEqual([
+      {
+        accommodationCode: "US000008",
+        status: "filtered_out",
+        suppliers: [{ code: "embedded", status: "filtered_out" }],
+      },
+    ]);
     const fine = await searchIn("GBP", "US000008", inDays(47));
     expect(chargeTotals(fine).length).toBeGreaterThan(0);
     for (const total of chargeTotals(fine)) expect(Number.isFinite(total) && total > 0).toBe(true);
