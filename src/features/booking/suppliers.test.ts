@@ -866,6 +866,34 @@ describe("one search, every supplier (issue 39 item 4): embedded and the sandbox
     expect([res.status, res.json.code]).toEqual([400, "unknown_supplier"]);
   });
 
+  it("a mapped supplier's option is quoted by that supplier with its own option id, once, and reads back in our codes", async () => {
+    const data = await search([US(1)], { suppliers: [{ code: "iberbeds" }] });
+    const option = data.accommodations[0].options.find((o: any) =>
+      o.rooms.every((r: any) => r.code !== r.roomCodeSupplier),
+    );
+    expect(option).toBeDefined();
+    const res = await post("/api/quote", {
+      quoteCriteria: {
+        optionId: option.id,
+        accommodation: { code: US(1) },
+        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+        checkIn: inDays(30),
+        checkOut: inDays(31),
+      },
+      settings: { access: { code: access }, includeProviderTransactions: true },
+    });
+    expect(res.status, res.text).toBe(200);
+    // The option id the search kept (upstream-options.ts): one quote call, no search of the hotel again.
+    expect(res.json.data.providerTransactions.map((t: any) => [t.supplier, t.operation])).toEqual([
+      ["iberbeds", "quote"],
+    ]);
+    expect(res.json.data).toMatchObject({
+      boardCode: option.boardCode,
+      rate: { chargeTotal: option.rate.chargeTotal, currency: "USD" },
+      roomCodes: option.rooms.map((r: any) => r.code),
+    });
+  });
+
   it("Hotel-X answers name the supplier and its own hotel, board and room codes", async () => {
     const res = await post("/api/search/tgx", {
       criteria: {

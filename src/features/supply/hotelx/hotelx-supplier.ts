@@ -19,7 +19,7 @@ import {
   type Supplier,
   type SupplierCall,
 } from "../supplier";
-import type { SupplierMap } from "../maps/map-reads";
+import { supplierMapsOf, type SupplierMap } from "../maps/map-reads";
 import { circuitFor } from "../upstream-circuit";
 import {
   cancelPolicyOf,
@@ -416,26 +416,44 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
           );
         }
       };
+      // A mapped supplier is asked in its own codes; its answer is read back in ours (its maps of this hotel).
+      const map =
+        upstream.hotelCodes === "mapped"
+          ? ((await supplierMapsOf(db, [name], [accommodation.code])).get(name) ?? null)
+          : null;
+      const hotelCode = map ? map.hotelCodes.get(accommodation.code) : accommodation.code;
+      if (hotelCode === undefined) return null;
+      const ours = (option: HotelxOption) => (map ? inOurCodes(option, map) : option);
+      const withTheirs = (offer: Offer, theirs: HotelxOption) => (map ? withSupplierCodes(offer, theirs, map) : offer);
       if (ref.upstreamOptionId) {
         const quoted = await guarded(call, () => hotelx.quote(access, ref.upstreamOptionId!, optionsOf(call)));
-        const option = quotedOption(accommodation.code, ref, quoted, stay.rooms.length);
+        const rooms = map?.rooms.get(hotelCode);
+        const inOurs = map
+          ? { ...quoted, rooms: quoted.rooms?.map((r) => ({ ...r, code: rooms?.get(r.code) ?? r.code })) ?? null }
+          : quoted;
+        const option = quotedOption(accommodation.code, ref, inOurs, stay.rooms.length);
         if (option) {
-          const offer = await priced(option, quoted);
+          // A quote names no board: the supplier's is the one its board map reads as ours.
+          const board = [...(map?.boards ?? [])].find(([, b]) => b === option.boardCode)?.[0] ?? option.boardCode;
+          const theirs = { ...option, hotelCode, boardCode: board, rooms: quoted.rooms ?? option.rooms };
+          const offer = withTheirs(await priced(option, quoted), theirs);
           return ref.upstreamAccessCode ? { ...offer, upstreamAccessCode: ref.upstreamAccessCode } : offer;
         }
       }
-      const found = (await searchUpstream([accommodation.code], stay, call)).options.find((o) => {
-        const product = productOf(o);
-        return (
-          o.hotelCode === accommodation.code &&
-          product.roomCode === ref.roomCode &&
-          product.ratePlanCode === ref.ratePlanCode
-        );
+      let theirs: HotelxOption | undefined;
+      const found = (await searchUpstream([hotelCode], stay, call)).options.find((o) => {
+        const option = ours(o);
+        const product = option && productOf(option);
+        if (!option || option.hotelCode !== accommodation.code) return false;
+        if (product!.roomCode !== ref.roomCode || product!.ratePlanCode !== ref.ratePlanCode) return false;
+        theirs = o;
+        return true;
       });
-      if (!found) return null;
+      if (!found || !theirs) return null;
       const quoted = await guarded(call, () => hotelx.quote(access, found.id, optionsOf(call)));
       // A changed price is the offer at its new price: the caller compares it with the searched one.
-      return { ...(await priced(found, quoted)), upstreamAccessCode: found.accessCode };
+      const offer = withTheirs(await priced(ours(found)!, quoted), theirs);
+      return { ...offer, upstreamAccessCode: found.accessCode };
     },
 
     async book(accommodation, ref, stay, clientReference, call, holder, bookOptions) {
