@@ -77,13 +77,14 @@ export const relaySupplier = (d1: D1Database, name = "relay", mode: RelayMode = 
     held,
     bookRequests,
 
-    async search(selection, stay, now, terms, call) {
+    async search(ask, stay, now, terms, call) {
       if (relay.mode.search === "hang") return hang(call);
       if (relay.mode.search === "error") throw new SupplierFailure("supplier_error", name, `${name} answered HTTP 500`);
       if (relay.mode.search === "unavailable")
         throw new SupplierFailure("supplier_unavailable", name, `${name} circuit is open`);
-      const answer = await inventory.search(selection, stay, now, terms);
-      exchange(call, "search", { selection, stay }, { accommodations: answer.accommodations.length });
+      const answer = await inventory.search(ask, stay, now, terms);
+      const hotels = ask.accommodations.map((a) => a.code);
+      exchange(call, "search", { hotels, stay }, { accommodations: answer.accommodations.length });
       return answer;
     },
 

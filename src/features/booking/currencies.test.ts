@@ -373,7 +373,13 @@ describe("no option at a price that cannot be charged (issue 25)", () => {
     expect(tiny.status).toBe(200);
     expect(tiny.json.data.accommodations).toEqual([]);
     // Offered, and priced unchargeable by the search's terms: filtered out, not unavailable (issue 37).
-    expect(tiny.json.data.statuses).toEqual([{ accommodationCode: "US000008", status: "filtered_out" }]);
+    expect(tiny.json.data.statuses).toEqual([
+      {
+        accommodationCode: "US000008",
+        status: "filtered_out",
+        suppliers: [{ code: "embedded", status: "filtered_out" }],
+      },
+    ]);
     const quote = await post("/api/quote", quoteBody(s));
     expect(quote.status).toBe(400);
     expect(quote.json.message).toBe("Room is unavailable");
@@ -382,7 +388,13 @@ describe("no option at a price that cannot be charged (issue 25)", () => {
     const huge = await searchIn("KWD", "US000008", inDays(47));
     expect(huge.status).toBe(200);
     expect(huge.json.data.accommodations).toEqual([]);
-    expect(huge.json.data.statuses).toEqual([{ accommodationCode: "US000008", status: "filtered_out" }]);
+    expect(huge.json.data.statuses).toEqual([
+      {
+        accommodationCode: "US000008",
+        status: "filtered_out",
+        suppliers: [{ code: "embedded", status: "filtered_out" }],
+      },
+    ]);
     const fine = await searchIn("GBP", "US000008", inDays(47));
     expect(chargeTotals(fine).length).toBeGreaterThan(0);
     for (const total of chargeTotals(fine)) expect(Number.isFinite(total) && total > 0).toBe(true);

@@ -205,7 +205,8 @@ const search = apiRoute({
   security: apiKeySecurity,
   middleware: [metered("search"), replicaReadsAllowed, coreAccess()] as const,
   request: body(searchRequestSchema),
-  errors: searchErrors,
+  // settings.suppliers naming a supplier the connection does not sell (issue 39).
+  errors: [...searchErrors, "unknown_supplier"],
   responses: {
     200: { description: "Options per accommodation", headers: rateLimitHeaders, ...json(searchResponseSchema) },
   },

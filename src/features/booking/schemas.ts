@@ -16,10 +16,11 @@ import { BOOKING_STATUSES, type BookingStatus } from "./tables";
 export const MAX_SEARCH_CODES = 1000;
 
 /**
- * What became of a code of a search by codes (docs/api-decisions.md, "Issue 29: per-hotel
- * statuses"): options answered; none for the stay; not in our content; options removed by the
- * filters, business rules, what the search may sell or its currency; or no option and a supplier
- * that did not answer in time, failed, or was not asked (circuit open).
+ * What became of a hotel of a search (docs/api-decisions.md, "Issue 29: per-hotel statuses", "Issue
+ * 39: one search, every supplier"): options answered; none for the stay; not in our content;
+ * options removed by the filters, business rules, what the search may sell or its currency; no
+ * option and a supplier that did not answer in time, failed, or was not asked (circuit open); or
+ * no supplier of the search maps it.
  */
 export const ACCOMMODATION_STATUSES = [
   "available",
@@ -29,7 +30,12 @@ export const ACCOMMODATION_STATUSES = [
   "supplier_timeout",
   "supplier_error",
   "supplier_unavailable",
+  "not_mapped",
 ] as const;
+/** What one supplier made of a hotel of a search: a hotel's statuses but `unknown_code`. */
+export const SUPPLIER_STATUSES = ACCOMMODATION_STATUSES.filter(
+  (s): s is Exclude<AccommodationStatus, "unknown_code"> => s !== "unknown_code",
+);
 export type AccommodationStatus = (typeof ACCOMMODATION_STATUSES)[number];
 export const MAX_ROOMS = 9;
 export const MAX_PAXES_PER_ROOM = 8;
@@ -158,7 +164,20 @@ export const settingsSchema = z.object({
       parameters: reserved(z.record(z.string(), z.unknown())),
     })
     .optional(),
-  supplier: reserved(z.string().max(200)),
+  supplier: z.string().min(1).max(200).optional().openapi({
+    description: "Search only: one supplier's code, as one entry of settings.suppliers",
+    example: "iberbeds",
+  }),
+  suppliers: z
+    .array(z.object({ code: z.string().min(1).max(40) }))
+    .min(1)
+    .max(50)
+    .optional()
+    .openapi({
+      description:
+        "Search only (Hotel-X's name): ask only these of the connection's suppliers; a code the connection does not sell is a 400 naming it. Absent: every supplier",
+      example: [{ code: "iberbeds" }, { code: "embedded" }],
+    }),
   platform: reserved(z.string().max(200)),
   client: reserved(z.string().max(200)),
   // The contract shows a string; Hotel-X clients send a number: both are milliseconds (supplierTimeoutMs).
@@ -548,7 +567,12 @@ const searchRoomRate = z
   });
 const searchRoom = z.object({
   occupancyRefId: z.number(),
-  code: z.string(),
+  code: z
+    .string()
+    .openapi({ description: "Edgestay's room code (a room the supplier's room map lacks keeps the supplier's)" }),
+  roomCodeSupplier: z.string().openapi({
+    description: "The supplier's own room code (Edgestay's for a supplier that uses Edgestay's codes)",
+  }),
   description: z.string(),
   rate: searchRoomRate,
 });
@@ -567,6 +591,11 @@ const location = z.object({ country: z.string(), longitude: z.number(), latitude
 export const optionSchema = z
   .object({
     id: z.string().openapi({ description: "optionId for quote; valid about 24 hours" }),
+    supplierCode: z.string().openapi({
+      description:
+        "The supplier that made the option: its code in Edgestay (the one settings.suppliers, statuses and bookings use; embedded: Edgestay's own inventory)",
+      example: "embedded",
+    }),
     boardCode: z.string(),
     boardName: z.string(),
     isRefundable: z.boolean(),
@@ -636,14 +665,27 @@ export const searchResponseSchema = envelopeSchema(
             accommodationCode: z.string(),
             status: z.enum(ACCOMMODATION_STATUSES).openapi({
               description:
-                "available: options answered. no_availability: none for this stay and party. unknown_code: not in Edgestay's content. filtered_out: options existed and the filters, business rules, what the search may sell (visibility, rate rules) or its currency removed them all. supplier_timeout, supplier_error, supplier_unavailable: no option, and a supplier that might have had one did not answer in time, failed, or was not asked (its circuit is open); this wins over filtered_out and no_availability",
+                "available: some supplier answered options. Otherwise, the first of supplier_timeout, supplier_error, supplier_unavailable (no option, and a supplier that might have had one did not answer in time, failed, or was not asked: its circuit is open), filtered_out (options existed and the filters, business rules, what the search may sell (visibility, rate rules) or its currency removed them all), no_availability (none for this stay and party) among its suppliers; not_mapped: no supplier of the search maps it; unknown_code: not in Edgestay's content",
             }),
+            suppliers: z
+              .array(
+                z.object({
+                  code: z.string().openapi({ description: "The supplier's code in Edgestay" }),
+                  status: z.enum(SUPPLIER_STATUSES).openapi({
+                    description:
+                      "What this supplier made of the hotel (as the hotel's status); not_mapped: its hotel map does not have it, so it was not asked",
+                  }),
+                }),
+              )
+              .openapi({
+                description:
+                  "Every supplier of the search, in the connection's order (settings.suppliers restricts them); empty for unknown_code",
+              }),
           }),
         )
-        .optional()
         .openapi({
           description:
-            "A search by codes only: one entry per code asked (a code sent twice once), in the order asked (docs/api-decisions.md, issue 29)",
+            "One entry per code asked (a code sent twice once), in the order asked; for a geo or name search one per hotel it found, in the answer's order (docs/api-decisions.md, issues 29 and 39)",
         }),
       warnings: z
         .array(supplierWarningSchema)
@@ -661,6 +703,7 @@ export const searchResponseSchema = envelopeSchema(
             options: [
               {
                 id: OPTION_ID,
+                supplierCode: "embedded",
                 boardCode: "RO",
                 boardName: "Room Only",
                 isRefundable: true,
@@ -669,15 +712,23 @@ export const searchResponseSchema = envelopeSchema(
                 paymentType: "MerchantPay",
                 rate: RATE_EXAMPLE,
                 cancelPolicy: CANCEL_POLICY_EXAMPLE,
-                rooms: [ROOM_EXAMPLE],
+                rooms: [{ ...ROOM_EXAMPLE, roomCodeSupplier: "STD" }],
               },
             ],
           },
         ],
         statuses: [
-          { accommodationCode: "US000010", status: "available" },
-          { accommodationCode: "US000011", status: "no_availability" },
-          { accommodationCode: "ZZ000001", status: "unknown_code" },
+          {
+            accommodationCode: "US000010",
+            status: "available",
+            suppliers: [{ code: "embedded", status: "available" }],
+          },
+          {
+            accommodationCode: "US000011",
+            status: "no_availability",
+            suppliers: [{ code: "embedded", status: "no_availability" }],
+          },
+          { accommodationCode: "ZZ000001", status: "unknown_code", suppliers: [] },
         ],
         requestId: "3226ea4d-9af1-4d49-834d-ad57ddfb839d",
         responseTime: 51,

@@ -958,7 +958,8 @@ describe("mixed-rooms", () => {
       const quote = quoted.json.data;
       expect(quote).toMatchObject({
         rate: s.option.rate,
-        rooms: s.option.rooms,
+        // A search option's rooms also name the supplier's room code (issue 39).
+        rooms: s.option.rooms.map(({ roomCodeSupplier: _, ...room }: any) => room),
         roomCodes: [first, second],
         occupancies: [{ occupancyId: 7 }, { occupancyId: 3 }],
       });
@@ -1090,8 +1091,13 @@ describe("request-fields", () => {
       // Issue 37: every object of the body refuses a key it does not declare, naming its path.
       [
         "a setting the core API does not have",
+        searchBody(codes, { settings: { access: { code: DEMO_CODE }, supplierCodes: ["HOTELBEDS"] } }),
+        "Unknown field: settings.supplierCodes",
+      ],
+      [
+        "settings.suppliers as bare codes (Hotel-X's shape is [{ code }])",
         searchBody(codes, { settings: { access: { code: DEMO_CODE }, suppliers: ["HOTELBEDS"] } }),
-        "Unknown field: settings.suppliers",
+        "settings.suppliers[0]: Invalid input: expected object, received string",
       ],
       [
         "a misspelt criterion (checkin for checkIn)",
@@ -1177,7 +1183,8 @@ describe("request-fields", () => {
                 urls: { search: "https://x.example/search", generic: "https://x.example" },
                 parameters: { region: "eu" },
               },
-              supplier: "S",
+              // A supplier the connection sells (issue 39: a code it does not sell is a 400).
+              supplier: "embedded",
               platform: "P",
               client: "C",
             },
@@ -2051,14 +2058,29 @@ describe("per-hotel statuses (issue 29)", () => {
     const codes = (spoiler: string) => [open, spoiler, soldOut, filtered, packageOnly, UPSTREAM_ONLY, "ZZ999999"];
     const expectFailure = (data: any, failure: string, spoiler: string) => {
       expect(data.warnings.map((w: any) => [w.code, w.supplier])).toEqual([[failure, UPSTREAM_SUPPLIER]]);
+      // Per supplier (issue 39): what the embedded inventory made of each hotel, the upstream's failure for all.
+      const suppliers = (embedded: string) => [
+        { code: "embedded", status: embedded },
+        { code: UPSTREAM_SUPPLIER, status: failure },
+      ];
       expect(data.statuses).toEqual([
-        ...[open, spoiler].map((accommodationCode) => ({ accommodationCode, status: "available" })),
+        ...[open, spoiler].map((accommodationCode) => ({
+          accommodationCode,
+          status: "available",
+          suppliers: suppliers("available"),
+        })),
         // No availability, filtered out or sold only upstream: the failed supplier might have had an option.
-        ...[soldOut, filtered, packageOnly, UPSTREAM_ONLY].map((accommodationCode) => ({
+        ...[
+          [soldOut, "no_availability"],
+          [filtered, "filtered_out"],
+          [packageOnly, "filtered_out"],
+          [UPSTREAM_ONLY, "no_availability"],
+        ].map(([accommodationCode, embedded]) => ({
           accommodationCode,
           status: failure,
+          suppliers: suppliers(embedded!),
         })),
-        { accommodationCode: "ZZ999999", status: "unknown_code" },
+        { accommodationCode: "ZZ999999", status: "unknown_code", suppliers: [] },
       ]);
     };
     const error = await searchCodes(codes("HX500"), { filters: NO_NON_REFUNDABLE });
@@ -2077,30 +2099,38 @@ describe("per-hotel statuses (issue 29)", () => {
     await withEmbedded(false);
     try {
       const answered = await searchCodes(["HX001", open, "ZZ999999"]);
+      const alone = (status: string) => [{ code: UPSTREAM_SUPPLIER, status }];
       expect(answered.statuses).toEqual([
-        { accommodationCode: "HX001", status: "available" },
+        { accommodationCode: "HX001", status: "available", suppliers: alone("available") },
         // Our content knows it; the sandbox sells no US hotel.
-        { accommodationCode: open, status: "no_availability" },
-        { accommodationCode: "ZZ999999", status: "unknown_code" },
+        { accommodationCode: open, status: "no_availability", suppliers: alone("no_availability") },
+        { accommodationCode: "ZZ999999", status: "unknown_code", suppliers: [] },
       ]);
       const data = await searchCodes([UPSTREAM_ONLY, "HX500", open, "ZZ999999"]);
       expect(data.accommodations).toEqual([]);
+      const failed = alone("supplier_error");
       expect(data.statuses).toEqual([
-        { accommodationCode: UPSTREAM_ONLY, status: "supplier_error" },
-        { accommodationCode: "HX500", status: "supplier_error" },
-        { accommodationCode: open, status: "supplier_error" },
-        { accommodationCode: "ZZ999999", status: "unknown_code" },
+        { accommodationCode: UPSTREAM_ONLY, status: "supplier_error", suppliers: failed },
+        { accommodationCode: "HX500", status: "supplier_error", suppliers: failed },
+        { accommodationCode: open, status: "supplier_error", suppliers: failed },
+        { accommodationCode: "ZZ999999", status: "unknown_code", suppliers: [] },
       ]);
     } finally {
       await withEmbedded(true);
     }
   });
 
-  it("only a search by codes answers statuses: a geo or name search has none to account for", async () => {
+  it("a geo or name search answers a status for every hotel it resolved, in the answer's order (issue 39)", async () => {
     for (const criteria of [{ geo: { lat: 40.7128, lng: -74.006, limit: 5 } }, { accommodationName: "harbor" }]) {
       const res = await post("/api/search", searchBody(criteria, { settings: { access: { code: UPSTREAM } } }));
       expect(res.status).toBe(200);
-      expect(res.json.data.statuses).toBeUndefined();
+      const { statuses, accommodations } = res.json.data;
+      expect(statuses.length).toBeGreaterThan(0);
+      // The listed hotels are the available ones, in the same order.
+      expect(accommodations.map((a: any) => a.accommodationCode)).toEqual(
+        statuses.filter((s: any) => s.status === "available").map((s: any) => s.accommodationCode),
+      );
+      for (const s of statuses) expect(s.suppliers.map((x: any) => x.code)).toEqual(["embedded", UPSTREAM_SUPPLIER]);
     }
   });
 });

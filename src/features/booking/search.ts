@@ -7,6 +7,7 @@ import {
   SupplierFailure,
   type AccommodationSelection,
   type Offer,
+  type OfferRoom,
   type Rate,
   type ProviderTransaction,
   type Stay,
@@ -14,8 +15,11 @@ import {
   type SupplierFailureCode,
   type CurrencyWarning,
   type SupplyAccommodation,
+  type SearchAsk,
+  type SupplierMap,
   logUnsellable,
-  accommodationsByCodes,
+  accommodationsOf,
+  supplierMapsOf,
   needsExchangeRates,
   sellingTermsFor,
   callSupplier,
@@ -58,6 +62,8 @@ export type SearchQuery = {
   supply?: SupplyOptions;
   /** Which restricted rates the search may show (public rates only when absent). */
   access?: RateAccess;
+  /** `settings.suppliers` (and `settings.supplier`): only these of the connection's suppliers are asked. */
+  suppliers?: string[];
 };
 
 /**
@@ -164,8 +170,18 @@ export const offerTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
   ...productTermsOf(offer),
   rate: rateJson(offer.rate),
   cancelPolicy: policyJson(offer.cancelPolicy),
-  rooms: roomsJson(offerRooms(offer, occupancyRefIds)),
+  rooms: roomsJson(offerRooms(offer, occupancyRefIds).map((room) => roomCodes(offer, room))),
 });
+
+/**
+ * A room's codes as an option shows them: ours as `code`, and on a search option (one that names
+ * its supplier) the supplier's as `roomCodeSupplier` (ours for a supplier that speaks ours).
+ */
+const roomCodes = <Room extends OfferRoom>(
+  offer: Offer,
+  { supplierRoomCode, ...room }: Room,
+): Omit<Room, "supplierRoomCode"> & { roomCodeSupplier?: string } =>
+  offer.supplierCode === undefined ? room : { ...room, roomCodeSupplier: supplierRoomCode ?? room.code };
 
 /**
  * Every total of a room's rate and no item: a room of a default search option. Its currencies are
@@ -219,6 +235,7 @@ export const listedOfferTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
   rooms: offer.rooms.map((room, i) => ({
     occupancyRefId: occupancyRefIds?.[i] ?? room.occupancyRefId,
     code: room.code,
+    ...(offer.supplierCode === undefined ? {} : { roomCodeSupplier: room.supplierRoomCode ?? room.code }),
     description: room.description,
     rate: roomTotals(room.rate),
   })),
@@ -270,34 +287,46 @@ export const searchQueryOf = (request: SearchRequest): SearchQuery => {
       includes: request.filters?.rateRuleFilter?.includes,
       rooms: criteria.occupancies.map((o) => o.paxes.map((p) => p.age)),
     }),
+    ...suppliersAsked(request.settings),
   };
 };
 
-/** What became of one requested accommodation code (docs/api-decisions.md, "Issue 29: per-hotel statuses"). */
-export type CodeStatus = { accommodationCode: string; status: AccommodationStatus };
+/** `settings.suppliers` (Hotel-X's name) and the contract's `settings.supplier`, one list; none: every supplier. */
+const suppliersAsked = (settings: SearchRequest["settings"]): { suppliers?: string[] } => {
+  const codes = [...(settings.suppliers ?? []).map((s) => s.code), ...(settings.supplier ? [settings.supplier] : [])];
+  return codes.length ? { suppliers: [...new Set(codes)] } : {};
+};
+
+/** What one supplier made of one accommodation of a search (issue 39): `not_mapped` when its map does not have it. */
+export type SupplierStatus = Exclude<AccommodationStatus, "unknown_code">;
 
 /**
- * One status per requested code, each code once in the order asked. `status` holds what the
- * answering suppliers gave for a code our content knows (undefined: unknown). A hotel without an
- * option takes the failure of a supplier that did not answer (its answer might have held it).
+ * What became of one accommodation of a search (docs/api-decisions.md, "Issue 29: per-hotel
+ * statuses" and "Issue 39: one search, every supplier"), and per supplier of the search.
  */
-const statusesOf = (
-  codes: string[],
-  status: (code: string) => AccommodationStatus | undefined,
-  failure: SupplierFailureCode | undefined,
-): CodeStatus[] => {
-  const statuses: CodeStatus[] = [];
-  const seen = new Set<string>();
-  for (const code of codes) {
-    if (seen.has(code)) continue;
-    seen.add(code);
-    const found = status(code);
-    statuses.push({
-      accommodationCode: code,
-      status: found === undefined ? "unknown_code" : found === "available" ? found : (failure ?? found),
-    });
-  }
-  return statuses;
+export type CodeStatus = {
+  accommodationCode: string;
+  status: AccommodationStatus;
+  suppliers: Array<{ code: string; status: SupplierStatus }>;
+};
+
+/** Which of a hotel's supplier statuses speaks for it when no supplier had an option (the issue's order). */
+const HOTEL_STATUS_ORDER: SupplierStatus[] = [
+  "supplier_timeout",
+  "supplier_error",
+  "supplier_unavailable",
+  "filtered_out",
+  "no_availability",
+];
+
+/**
+ * A hotel's status from its suppliers': `available` when any had an option, `not_mapped` when none
+ * maps it, otherwise the first of HOTEL_STATUS_ORDER among them.
+ */
+const hotelStatusOf = (suppliers: CodeStatus["suppliers"]): AccommodationStatus => {
+  if (suppliers.some((s) => s.status === "available")) return "available";
+  const found = new Set(suppliers.map((s) => s.status));
+  return HOTEL_STATUS_ORDER.find((status) => found.has(status)) ?? "not_mapped";
 };
 
 type SupplierAnswer = {
@@ -314,7 +343,7 @@ type SupplierAnswer = {
  */
 const askSupplier = async (
   supplier: Supplier,
-  selection: AccommodationSelection,
+  ask: SearchAsk,
   stay: Stay,
   now: number,
   selling: SellingTerms,
@@ -324,7 +353,7 @@ const askSupplier = async (
 ): Promise<SupplierAnswer | SupplierFault> => {
   try {
     const answer = await callSupplier(supplier, options, transactions, (call) =>
-      supplier.search(selection, stay, now, selling, { ...call, rateAccess: access }),
+      supplier.search(ask, stay, now, selling, { ...call, rateAccess: access }),
     );
     return { supplier, selling, ...answer };
   } catch (error) {
@@ -342,7 +371,92 @@ const askSupplier = async (
   }
 };
 
-/** POST /api/search. Whatever the selector and count, the supplier reads D1 once; nothing is written per option. */
+/**
+ * The connection's suppliers a search asks, in the connection's order: all of them, or those
+ * `settings.suppliers` names (each must be one of the connection's: 400 naming the first that is not).
+ */
+const searchedSuppliers = (all: Supplier[], connection: CoreConnection, asked: string[] | undefined): Supplier[] => {
+  if (!asked) return all;
+  const unknown = asked.find((code) => !connection.suppliers.includes(code));
+  if (unknown !== undefined)
+    throw new ApiError("unknown_supplier", `Unknown supplier: ${unknown}`, {
+      field: "settings.suppliers",
+      supplier: unknown,
+    });
+  return all.filter((s) => asked.includes(s.name));
+};
+
+/**
+ * What the search asks each supplier: every accommodation resolved, or for a supplier with codes of
+ * its own only those its hotel map maps, with its maps (read for all such suppliers in ONE statement).
+ */
+const asksOf = async (deps: BookingDeps, suppliers: Supplier[], accommodations: SupplyAccommodation[]) => {
+  const mapped = suppliers.filter((s) => s.hotelCodes === "mapped").map((s) => s.name);
+  const maps: Map<string, SupplierMap> = mapped.length
+    ? await supplierMapsOf(
+        deps.db,
+        mapped,
+        accommodations.map((a) => a.code),
+      )
+    : new Map();
+  return suppliers.map((supplier): SearchAsk => {
+    const map = supplier.hotelCodes === "mapped" ? maps.get(supplier.name) : undefined;
+    if (!map) return { accommodations };
+    return { accommodations: accommodations.filter((a) => map.hotelCodes.has(a.code)), map };
+  });
+};
+
+/** Options of one accommodation, each with the supplier that priced it and that supplier's place in the connection's order. */
+type Priced = { offer: Offer; supplier: string; currency: string; rank: number };
+
+/**
+ * What makes two offers the same product, or null for an offer that never collapses: one with a
+ * room its supplier's room map does not have (its code is the supplier's, not ours).
+ */
+const productKey = (offer: Offer): string | null => {
+  if (offer.supplierHotelCode !== undefined && offer.rooms.some((r) => r.supplierRoomCode === undefined)) return null;
+  return JSON.stringify([
+    offer.rooms.map((r) => r.code),
+    offer.boardCode,
+    offer.isRefundable,
+    offer.paymentType,
+    [...offer.rateRules].sort(),
+  ]);
+};
+
+/**
+ * Identical offers (same rooms in our codes, board, refundability, payment type and rate rules)
+ * from several suppliers are one: the cheapest supplier's (ties: the connection's order), as
+ * Hotel-X's cheapest-price aggregation does. That supplier's own offers of the product are all kept
+ * (it sells them apart); every other supplier's are dropped. `DEFAULT` still answers every distinct
+ * offer (docs/api-decisions.md, "Issue 39: identical offers collapse").
+ */
+export const collapseIdentical = (priced: Priced[]): Priced[] => {
+  const winners = new Map<string, Priced>();
+  for (const p of priced) {
+    const key = productKey(p.offer);
+    if (key === null) continue;
+    const best = winners.get(key);
+    if (
+      !best ||
+      p.offer.rate.totalStayPrice < best.offer.rate.totalStayPrice ||
+      (p.offer.rate.totalStayPrice === best.offer.rate.totalStayPrice && p.rank < best.rank)
+    )
+      winners.set(key, p);
+  }
+  return priced.filter((p) => {
+    const key = productKey(p.offer);
+    return key === null || winners.get(key)!.supplier === p.supplier;
+  });
+};
+
+/**
+ * POST /api/search (issue 39 item 4). The selection is resolved to accommodations of our content
+ * once (one D1 round trip), the maps of every supplier with codes of its own read in one statement,
+ * then every supplier is asked at once for the accommodations it sells, in its codes; its answer
+ * comes back in ours. Options of one accommodation from all suppliers are merged, identical ones
+ * collapsed, then filtered and ordered by the business rules across suppliers. Nothing is written per option.
+ */
 export const searchAvailability = async <Terms extends object = ReturnType<typeof offerTerms>>(
   deps: BookingDeps,
   connection: CoreConnection,
@@ -358,7 +472,12 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
   const occupancyRefIds = occupancyRefIdsOf(query.occupancies);
   // Every answer is in the connection's selling currency unless the request names another (issue 39).
   const currency = query.currency ?? connection.currency;
-  const suppliers = await suppliersFor(deps, connection);
+  const searched = searchedSuppliers(await suppliersFor(deps, connection), connection, query.suppliers);
+  const resolved = await accommodationsOf(deps.db, query.selection);
+  const asks = resolved.length ? await asksOf(deps, searched, resolved) : [];
+  // A supplier with nothing to be asked (no hotel of the search in its map) is not called at all.
+  const suppliers = searched.filter((_, i) => asks[i]?.accommodations.length);
+  const supplierAsks = asks.filter((ask) => ask.accommodations.length);
   // Rates are read only for a search in another currency than a supplier's.
   const table = suppliers.some((s) => needsExchangeRates(s, currency)) ? await readExchangeTable(deps.db) : null;
   // A currency the request names must be convertible (400 Unsupported currency); in the connection's
@@ -391,7 +510,7 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
       const selling = sellings[i]!;
       return "code" in selling
         ? selling
-        : askSupplier(supplier, query.selection, stay, now, selling, options, transactions, access);
+        : askSupplier(supplier, supplierAsks[i]!, stay, now, selling, options, transactions, access);
     }),
   );
   const answered = answers.filter((a): a is SupplierAnswer => "supplier" in a && "selling" in a);
@@ -420,36 +539,51 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
       ),
     ),
   );
-  // Options of one accommodation from several suppliers are merged; accommodations keep the first supplier's order.
-  // `status`: what the answering suppliers gave for it, settled by the loop below.
-  type Priced = { offer: Offer; supplier: string; currency: string };
-  type Merged = { accommodation: SupplyAccommodation; offers: Priced[]; status: AccommodationStatus };
-  const merged = new Map<string, Merged>();
+  // Per supplier of the search and accommodation, what it made of it; `available` is settled below.
+  const supplierStatuses = new Map<string, Map<string, SupplierStatus>>();
+  const statusOf = (supplier: string) => {
+    let statuses = supplierStatuses.get(supplier);
+    if (!statuses) supplierStatuses.set(supplier, (statuses = new Map()));
+    return statuses;
+  };
+  for (const [i, supplier] of suppliers.entries()) {
+    const answer = answers[i]!;
+    // Not answered: every hotel it was asked about carries why (its currency left it unasked: filtered out).
+    const status: SupplierStatus | null =
+      "code" in answer ? (answer.code === "currency_not_convertible" ? "filtered_out" : answer.code) : null;
+    for (const a of supplierAsks[i]!.accommodations) statusOf(supplier.name).set(a.code, status ?? "no_availability");
+  }
+  // Options of one accommodation from every supplier, in the connection's order.
+  const merged = new Map<string, Priced[]>();
   for (const answer of answered) {
+    const rank = searched.indexOf(answer.supplier);
+    const statuses = statusOf(answer.supplier.name);
     // An offer priced at nothing, or past what a double holds exactly, is never offered (issue 25).
     let unsellable = 0;
     for (const accommodation of answer.accommodations) {
-      let entry = merged.get(accommodation.code);
-      if (!entry) merged.set(accommodation.code, (entry = { accommodation, offers: [], status: "no_availability" }));
+      const priced = merged.get(accommodation.code) ?? [];
       for (const offer of answer.offers.get(accommodation.code) ?? []) {
         if (isSellable(offer))
-          entry.offers.push({ offer, supplier: answer.supplier.name, currency: answer.selling.currency });
+          priced.push({
+            offer: { ...offer, supplierCode: answer.supplier.name },
+            supplier: answer.supplier.name,
+            currency: answer.selling.currency,
+            rank,
+          });
         else {
           unsellable++;
           // Offered, and the search's terms (its currency's rate, the markup) priced it unchargeable.
-          entry.status = "filtered_out";
+          statuses.set(accommodation.code, "filtered_out");
         }
       }
+      merged.set(accommodation.code, priced);
     }
     if (unsellable) logUnsellable(answer.supplier.name, answer.selling, unsellable);
   }
   // Options left out for the search's currency (no exchange rate) were offered: the search's terms removed them.
   for (const warning of warnings)
     if (warning.code === "currency_not_convertible")
-      for (const code of warning.accommodationCodes) {
-        const entry = merged.get(code);
-        if (entry) entry.status = "filtered_out";
-      }
+      for (const code of warning.accommodationCodes) statusOf(warning.supplier).set(code, "filtered_out");
   const filter = offerFilter(query.filters);
   // A restricted rate the search may not sell is never shown, whatever the filters (rate-rules.ts).
   const keep = (offer: Offer) => maySell(offer, access) && filter(offer);
@@ -457,20 +591,24 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
   const partnerIds = query.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIds : undefined;
   const result = [];
   const searchedUpstream: SearchedUpstreamOption[] = [];
-  for (const entry of merged.values()) {
-    const { accommodation, offers: priced } = entry;
-    // Which supplier priced an offer is only looked up when there is more than one.
-    const bySupplier = answered.length === 1 ? null : new Map(priced.map((p) => [p.offer, p]));
-    const offers = applyBusinessRules(priced.map((p) => p.offer).filter(keep), query.businessRules);
-    if (offers.length === 0) {
-      // Offered, and the filters, business rules or what the search may sell removed every option.
-      if (priced.length) entry.status = "filtered_out";
-      continue;
-    }
-    entry.status = "available";
+  for (const accommodation of resolved) {
+    const priced = merged.get(accommodation.code);
+    if (!priced?.length) continue;
+    const kept = priced.filter((p) => keep(p.offer));
+    // Offered, and the filters or what the search may sell removed every option of a supplier.
+    for (const p of priced) statusOf(p.supplier).set(accommodation.code, "filtered_out");
+    for (const p of kept) statusOf(p.supplier).set(accommodation.code, "available");
+    // Collapsed, then ordered and cut by the business rules across suppliers.
+    const collapsed = kept.length > 1 && answered.length > 1 ? collapseIdentical(kept) : kept;
+    const bySupplier = new Map(collapsed.map((p) => [p.offer, p]));
+    const offers = applyBusinessRules(
+      collapsed.map((p) => p.offer),
+      query.businessRules,
+    );
+    if (offers.length === 0) continue;
     const options = [];
     for (const offer of offers) {
-      const from = bySupplier?.get(offer) ?? priced[0]!;
+      const from = bySupplier.get(offer)!;
       const id = signers.get(from.currency)!({
         accommodationCode: accommodation.code,
         roomCode: offer.roomCode,
@@ -481,19 +619,16 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
       });
       if (offer.upstreamOptionId)
         searchedUpstream.push({ optionId: id, supplier: from.supplier, accommodationCode: accommodation.code, offer });
-      options.push({ id, ...terms(offer, partnerIds) });
+      options.push({ id, supplierCode: from.supplier, ...terms(offer, partnerIds) });
     }
     result.push({ ...accommodationSummary(accommodation), options });
   }
   if (searchedUpstream.length) await rememberUpstreamOptions(deps.quotes, searchedUpstream);
-  const statuses =
-    query.selection.kind === "codes"
-      ? await statusesFor(deps, query.selection.codes, merged, answered.length > 0, failures[0]?.code)
-      : undefined;
+  const statuses = statusesOf(query.selection, resolved, searched, supplierStatuses);
   return {
     accommodations: result,
-    // A search by codes accounts for every code asked (docs/api-decisions.md, "Issue 29: per-hotel statuses").
-    ...(statuses ? { statuses } : {}),
+    // Every code asked, or every hotel a geo or name search resolved (docs/api-decisions.md, issues 29 and 39).
+    statuses,
     // Absent when every supplier answered, so a search served by the embedded inventory alone reads as before.
     ...(warnings.length ? { warnings } : {}),
     ...(transactions ? { providerTransactions: transactions } : {}),
@@ -501,19 +636,24 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
 };
 
 /**
- * The statuses of a search by codes. Every supplier resolves codes against our one content index,
- * and one that answered lists every code it knows, offers or not: so the codes known are those of
- * `merged`. Only when no supplier answered at all does one read of the index (one statement for
- * every code) tell a known code from an unknown one.
+ * One status per requested code, each code once in the order asked (`unknown_code` for one our
+ * content does not have, no supplier named), or per hotel a geo or name search resolved; each with
+ * every supplier of the search (`not_mapped`: one that was not asked about it, its map lacking it).
  */
-const statusesFor = async (
-  deps: BookingDeps,
-  codes: string[],
-  merged: Map<string, { status: AccommodationStatus }>,
-  anyAnswered: boolean,
-  failure: SupplierFailureCode | undefined,
-): Promise<CodeStatus[]> => {
-  if (anyAnswered) return statusesOf(codes, (code) => merged.get(code)?.status, failure);
-  const known = new Set((await accommodationsByCodes(deps.db, [...new Set(codes)])).map((a) => a.code));
-  return statusesOf(codes, (code) => (known.has(code) ? "no_availability" : undefined), failure);
+const statusesOf = (
+  selection: AccommodationSelection,
+  resolved: SupplyAccommodation[],
+  suppliers: Supplier[],
+  bySupplier: Map<string, Map<string, SupplierStatus>>,
+): CodeStatus[] => {
+  const known = new Set(resolved.map((a) => a.code));
+  const codes = selection.kind === "codes" ? [...new Set(selection.codes)] : resolved.map((a) => a.code);
+  return codes.map((code) => {
+    if (!known.has(code)) return { accommodationCode: code, status: "unknown_code", suppliers: [] };
+    const perSupplier = suppliers.map((s): CodeStatus["suppliers"][number] => ({
+      code: s.name,
+      status: bySupplier.get(s.name)?.get(code) ?? "not_mapped",
+    }));
+    return { accommodationCode: code, status: hotelStatusOf(perSupplier), suppliers: perSupplier };
+  });
 };

@@ -30,6 +30,17 @@ import { quoteOption, quoteQueryOf } from "./quote";
 import type { BookRequest, QuoteRequest, SearchRequest } from "./schemas";
 import { searchAvailability, searchQueryOf } from "./search";
 import { settlePendingBookings, SETTLE_PENDING_AFTER_MS } from "./settle-pending";
+import { sandboxSupplierUrl } from "../../../test/support/accounts";
+import { MAPPED_BOARDS } from "../supply/maps/board-map";
+import iberbedsHotels from "../../../sandbox/hotelx/fixtures/iberbeds/hotel-map.json";
+import iberbedsRooms from "../../../sandbox/hotelx/fixtures/iberbeds/room-map.json";
+import iberbedsBoards from "../../../sandbox/hotelx/fixtures/iberbeds/board-map.json";
+import roomnexusHotels from "../../../sandbox/hotelx/fixtures/roomnexus/hotel-map.json";
+import roomnexusRooms from "../../../sandbox/hotelx/fixtures/roomnexus/room-map.json";
+import roomnexusBoards from "../../../sandbox/hotelx/fixtures/roomnexus/board-map.json";
+import albionHotels from "../../../sandbox/hotelx/fixtures/albion/hotel-map.json";
+import albionRooms from "../../../sandbox/hotelx/fixtures/albion/room-map.json";
+import albionBoards from "../../../sandbox/hotelx/fixtures/albion/board-map.json";
 
 // The network path (a Hotel-X client) is not here yet: these tests drive the booking layer with a
 // second, honest Supplier from test/support that sells the embedded inventory as a remote one would.
@@ -60,27 +71,43 @@ const soldOf = (code: string) =>
     .first<number>("n");
 
 describe("a search served by several suppliers", () => {
-  it("asks them in parallel and merges the options of each accommodation; the second supplier's ids name it", async () => {
+  it("asks them in parallel and merges the options of each accommodation; identical offers are one, the first supplier's on a tie", async () => {
     const inventory = inventorySupplier(database(env.DB));
     const alone = await searchAvailability(depsWith(inventory), connection, searchQueryOf(searchRequest()));
+    // The relay sells the embedded inventory's own products at its prices: every offer has its twin.
     const both = await searchAvailability(
       depsWith(inventory, relaySupplier(env.DB)),
       connection,
       searchQueryOf(searchRequest()),
     );
-    expect(both.warnings).toBeUndefined();
-    expect(both.accommodations.map((a) => a.accommodationCode)).toEqual(
-      alone.accommodations.map((a) => a.accommodationCode),
+    const relayFirst = await searchAvailability(
+      depsWith(relaySupplier(env.DB), inventory),
+      connection,
+      searchQueryOf(searchRequest()),
     );
-    for (const [i, hotel] of both.accommodations.entries()) {
-      expect(hotel.options).toHaveLength(alone.accommodations[i]!.options.length * 2);
-      expect(hotel.options.filter((o) => o.id.endsWith("~relay"))).toHaveLength(
-        alone.accommodations[i]!.options.length,
+    expect(both.warnings).toBeUndefined();
+    for (const merged of [both, relayFirst])
+      expect(merged.accommodations.map((a) => a.accommodationCode)).toEqual(
+        alone.accommodations.map((a) => a.accommodationCode),
       );
+    for (const [i, hotel] of both.accommodations.entries()) {
+      const single = alone.accommodations[i]!.options;
+      expect(hotel.options.map((o) => o.id)).toEqual(single.map((o) => o.id));
+      expect(new Set(hotel.options.map((o) => o.supplierCode))).toEqual(new Set(["embedded"]));
+      const relayed = relayFirst.accommodations[i]!.options;
+      expect(relayed).toHaveLength(single.length);
+      expect(relayed.every((o) => o.id.endsWith("~relay") && o.supplierCode === "relay")).toBe(true);
       // Merged before the business rules: still cheapest (all-in) first across both suppliers.
-      const totals = hotel.options.map((o) => o.rate.totalStayPrice);
+      const totals = relayed.map((o) => o.rate.totalStayPrice);
       expect(totals).toEqual([...totals].sort((a, b) => a - b));
     }
+    // Both had options for every hotel: both are available in its statuses, whichever offer was kept.
+    expect(both.statuses.map((s) => s.suppliers)).toEqual(
+      codes.map(() => [
+        { code: "embedded", status: "available" },
+        { code: "relay", status: "available" },
+      ]),
+    );
     const cheapest = await searchAvailability(
       depsWith(inventory, relaySupplier(env.DB)),
       connection,
@@ -126,7 +153,8 @@ describe("a search served by several suppliers", () => {
 
   it("a quote goes to the supplier that priced the option, and its deadline is a 504 (nothing kept)", async () => {
     const relay = relaySupplier(env.DB);
-    const deps = depsWith(inventorySupplier(database(env.DB)), relay);
+    // The relay first: its twins of the inventory's offers are the ones kept (docs/api-decisions.md, issue 39).
+    const deps = depsWith(relay, inventorySupplier(database(env.DB)));
     const searched = await searchAvailability(
       deps,
       connection,
@@ -495,12 +523,13 @@ describe("a supplier kind registered in a test (issue 39): no change outside its
     const sold = await call(
       "PUT",
       `/api/connections/${id}/suppliers`,
-      { suppliers: [{ code: "embedded" }, { code: "relay-kind" }] },
+      // First: its offers, twins of the inventory's, are the ones a search keeps.
+      { suppliers: [{ code: "relay-kind" }, { code: "embedded" }] },
       OPERATOR,
     );
     expect(sold.status, sold.text).toBe(200);
     const relayed = await connectionByCode(code);
-    expect(relayed.suppliers).toEqual(["embedded", "relay-kind"]);
+    expect(relayed.suppliers).toEqual(["relay-kind", "embedded"]);
 
     const deps = bookingDeps(env);
     const searched = await searchAvailability(
@@ -509,7 +538,7 @@ describe("a supplier kind registered in a test (issue 39): no change outside its
       searchQueryOf(searchRequest({ access: { code } }, { destinations: { accommodations: [{ code: "US000009" }] } })),
     );
     const options = searched.accommodations[0]!.options;
-    expect(options.filter((o) => o.id.endsWith("~relay-kind")).length).toBe(options.length / 2);
+    expect(options.every((o) => o.id.endsWith("~relay-kind") && o.supplierCode === "relay-kind")).toBe(true);
     const option = options.find((o) => o.id.endsWith("~relay-kind") && o.isRefundable)!;
     const quoteIt = () =>
       quoteOption(
@@ -546,4 +575,351 @@ describe("a supplier kind registered in a test (issue 39): no change outside its
     expect([removed.status, removed.json.data?.active]).toEqual([200, false]);
     await call("PUT", `/api/connections/${id}/disable`, undefined, OPERATOR);
   });
+});
+
+describe("one search, every supplier (issue 39 item 4): embedded and the sandbox's three suppliers through their maps", () => {
+  const SANDBOX = ["iberbeds", "roomnexus", "albion"] as const;
+  // Each supplier's truth maps (sandbox/hotelx/fixtures/README.md), the bodies the map routes take.
+  const FIXTURES = {
+    iberbeds: { hotels: iberbedsHotels, rooms: iberbedsRooms, boards: iberbedsBoards as Record<string, string> },
+    roomnexus: { hotels: roomnexusHotels, rooms: roomnexusRooms, boards: roomnexusBoards as Record<string, string> },
+    albion: { hotels: albionHotels, rooms: albionRooms, boards: albionBoards as Record<string, string> },
+  };
+  const MAPPED: readonly string[] = MAPPED_BOARDS;
+  /** The embedded catalogue's room types: what the room maps map onto (catalogue.ts). */
+  const ROOM_CODES = new Set(["STD", "TWN", "DLX", "FAM", "STE"]);
+
+  /** Notes every SQL text prepared through the D1 binding or a session of it (a spy on the real binding). */
+  const spyOn = <T extends object>(target: T, sql: string[]): T =>
+    new Proxy(target, {
+      get(t, prop) {
+        const real = t as unknown as D1Database;
+        if (prop === "prepare")
+          return (query: string) => {
+            sql.push(query);
+            return real.prepare(query);
+          };
+        if (prop === "withSession") return (start?: string) => spyOn(real.withSession(start), sql);
+        const value = Reflect.get(t, prop, t);
+        return typeof value === "function" ? value.bind(t) : value;
+      },
+    });
+  const US = (n: number) => `US${String(n).padStart(6, "0")}`;
+  /** The first 20 demo hotels are seeded: each supplier's truth maps for those. */
+  const seeded = new Set(Array.from({ length: 20 }, (_, i) => US(i + 1)));
+  let connectionId: string;
+  let access: number;
+
+  /** A `hotelx` supplier at the sandbox supplier's path (`path` under it: a scenario), its maps uploaded. */
+  const addSandboxSupplier = async (code: string, fixture: keyof typeof FIXTURES, currency: string, path = "") => {
+    const url = `${sandboxSupplierUrl(fixture).replace(/graphql$/, "")}${path}graphql`;
+    const created = await call(
+      "POST",
+      "/api/operator/suppliers",
+      {
+        code,
+        kind: "hotelx",
+        name: code,
+        settings: {
+          url,
+          client: "edgestay-demo",
+          context: "SANDBOX",
+          currency,
+          hotelCodes: "mapped",
+          credentials: { apiKey: "demo-hotelx-key" },
+        },
+      },
+      OPERATOR,
+    );
+    expect(created.status, created.text).toBe(201);
+    const maps = FIXTURES[fixture];
+    const hotels = maps.hotels.filter((row) => seeded.has(row.accommodationCode));
+    const mapped = new Set(hotels.map((row) => row.supplierHotelCode));
+    const base = `/api/operator/suppliers/${code}`;
+    const hotelMap = await call("PUT", `${base}/hotel-map`, hotels, OPERATOR);
+    expect([hotelMap.status, hotelMap.json.data.rejected]).toEqual([200, []]);
+    const roomRows = maps.rooms.filter((r) => mapped.has(r.supplierHotelCode));
+    const roomMap = await call("PUT", `${base}/room-map`, roomRows, OPERATOR);
+    expect(roomMap.status, roomMap.text).toBe(200);
+    // Some truth rows name a room type the seeded hotel lacks here: left out, those rooms stay unmapped.
+    for (const row of roomMap.json.data.rejected) expect(row.reason).toBe("unknown_room");
+    // albion's boards (R/O, B&B...) are not codes the board map takes: its boards pass through unmapped.
+    const boards = await call("PUT", `${base}/board-map`, maps.boards, OPERATOR);
+    expect(boards.status, boards.text).toBe(fixture === "albion" ? 400 : 200);
+  };
+
+  const request = (codes: string[], settings: Record<string, unknown> = {}) =>
+    searchBody(
+      { destinations: { accommodations: codes.map((code) => ({ code })) }, checkOut: inDays(31) },
+      { settings: { access: { code: access }, ...settings } },
+    );
+  const search = async (codes: string[], settings: Record<string, unknown> = {}) => {
+    const res = await post("/api/search", request(codes, settings));
+    expect(res.status, res.text).toBe(200);
+    return res.json.data;
+  };
+  const ALL = [{ code: "embedded" }, ...SANDBOX.map((code) => ({ code }))];
+  /** What makes options the same product (search.ts productKey), from the answer. */
+  const productOf = (o: any) =>
+    JSON.stringify([o.rooms.map((r: any) => r.code), o.boardCode, o.isRefundable, o.paymentType, o.rateRules]);
+
+  beforeAll(async () => {
+    expect(
+      (await call("PUT", "/api/operator/exchange-rates", { base: "USD", rates: { EUR: 0.92, GBP: 0.79 } }, OPERATOR))
+        .status,
+    ).toBe(200);
+    await addSandboxSupplier("iberbeds", "iberbeds", "EUR");
+    await addSandboxSupplier("roomnexus", "roomnexus", "USD");
+    await addSandboxSupplier("albion", "albion", "GBP");
+    await addSandboxSupplier("albion-slow", "albion", "GBP", "as/HXSLOW2000/");
+    await addSandboxSupplier("albion-down", "albion", "GBP", "as/HX500/");
+    const created = await createDemoConnection("mobile", 0);
+    connectionId = created.id;
+    access = created.code;
+    const sold = await call(
+      "PUT",
+      `/api/connections/${connectionId}/suppliers`,
+      { suppliers: [...ALL, { code: "albion-slow" }, { code: "albion-down" }] },
+      OPERATOR,
+    );
+    expect(sold.status, sold.text).toBe(200);
+  });
+
+  it("answers each hotel once, options from every supplier in the connection's currency, each naming its supplier in its own codes", async () => {
+    const data = await search([US(1), US(2), US(1)], { suppliers: ALL });
+    expect(data.warnings).toBeUndefined();
+    expect(data.accommodations.map((a: any) => a.accommodationCode)).toEqual([US(1), US(2)]);
+    const options = data.accommodations.flatMap((a: any) => a.options);
+    expect(new Set(options.map((o: any) => o.supplierCode))).toEqual(new Set(["embedded", ...SANDBOX]));
+    expect(new Set(options.map((o: any) => o.rate.currency))).toEqual(new Set(["USD"]));
+    for (const o of options)
+      expect(o.id.endsWith(o.supplierCode === "embedded" ? "" : `~${o.supplierCode}`)).toBe(true);
+    // Cheapest first across suppliers.
+    for (const hotel of data.accommodations) {
+      const totals = hotel.options.map((o: any) => o.rate.totalStayPrice);
+      expect(totals).toEqual([...totals].sort((a: number, b: number) => a - b));
+    }
+    // Our codes, with the supplier's own beside them (iberbeds' DBL.ST is STD); a room its map lacks keeps its code.
+    const hotelOf = new Map(FIXTURES.iberbeds.hotels.map((r) => [r.accommodationCode, r.supplierHotelCode]));
+    const iberbedsRooms = data.accommodations.flatMap((hotel: any) =>
+      hotel.options
+        .filter((o: any) => o.supplierCode === "iberbeds")
+        .flatMap((o: any) => o.rooms.map((r: any) => ({ hotel: hotelOf.get(hotel.accommodationCode), ...r }))),
+    );
+    expect(iberbedsRooms.some((r: any) => r.code !== r.roomCodeSupplier)).toBe(true);
+    for (const room of iberbedsRooms)
+      if (room.code !== room.roomCodeSupplier)
+        expect(
+          FIXTURES.iberbeds.rooms.find(
+            (r) => r.supplierHotelCode === room.hotel && r.supplierRoomCode === room.roomCodeSupplier,
+          )?.roomCode,
+        ).toBe(room.code);
+    expect(
+      options.filter((o: any) => o.supplierCode === "iberbeds").every((o: any) => MAPPED.includes(o.boardCode)),
+    ).toBe(true);
+    // albion's boards have no map: they pass through under its own codes.
+    expect(
+      options
+        .filter((o: any) => o.supplierCode === "albion")
+        .some((o: any) => ["R/O", "B&B", "H/B"].includes(o.boardCode)),
+    ).toBe(true);
+    // A room its map lacks (albion's KNGCLB) keeps the supplier's code on both.
+    expect(
+      options.some((o: any) => o.rooms.some((r: any) => r.code === "KNGCLB" && r.roomCodeSupplier === "KNGCLB")),
+    ).toBe(true);
+    // The embedded inventory's rooms are ours on both.
+    for (const o of options.filter((x: any) => x.supplierCode === "embedded"))
+      for (const r of o.rooms) expect(r.roomCodeSupplier).toBe(r.code);
+    expect(data.statuses).toEqual(
+      [US(1), US(2)].map((accommodationCode) => ({
+        accommodationCode,
+        status: "available",
+        suppliers: ALL.map(({ code }) => ({ code, status: "available" })),
+      })),
+    );
+  });
+
+  it("identical offers from several suppliers are one, the cheapest; offers with unmapped rooms never collapse", async () => {
+    const merged = await search([US(1), US(2)], { suppliers: ALL });
+    // Each supplier alone, through settings.suppliers: what each would have answered.
+    const alone = await Promise.all(ALL.map((s) => search([US(1), US(2)], { suppliers: [s] })));
+    let collapsed = 0;
+    for (const [h, hotel] of merged.accommodations.entries()) {
+      const code = hotel.accommodationCode;
+      const offered = alone.flatMap((answer, rank) =>
+        (answer.accommodations.find((a: any) => a.accommodationCode === code)?.options ?? []).map((o: any) => ({
+          ...o,
+          rank,
+        })),
+      );
+      const byProduct = new Map<string, any[]>();
+      for (const o of offered) byProduct.set(productOf(o), [...(byProduct.get(productOf(o)) ?? []), o]);
+      for (const [product, twins] of byProduct) {
+        const suppliers = new Set(twins.map((o) => o.supplierCode));
+        const kept = hotel.options.filter((o: any) => productOf(o) === product);
+        const unmapped = twins.some((o) => o.rooms.some((r: any) => !ROOM_CODES.has(r.code)));
+        if (suppliers.size < 2 || unmapped) {
+          expect(kept.length, `${code} ${product}`).toBe(twins.length);
+          continue;
+        }
+        // One supplier's, the cheapest (ties: the connection's order).
+        const best = [...twins].sort((a, b) => a.rate.totalStayPrice - b.rate.totalStayPrice || a.rank - b.rank)[0];
+        expect(new Set(kept.map((o: any) => o.supplierCode)), `${code} ${product}`).toEqual(
+          new Set([best.supplierCode]),
+        );
+        expect(kept[0].rate.totalStayPrice).toBe(best.rate.totalStayPrice);
+        collapsed++;
+      }
+      expect(h).toBeLessThan(2);
+    }
+    // STD room only, refundable: the embedded inventory, iberbeds (DBL.ST SA) and roomnexus (1Q EP) all sell it.
+    expect(collapsed).toBeGreaterThan(0);
+    // CHEAPEST across suppliers: the one cheapest option of all.
+    const cheapest = await search([US(1)], { suppliers: ALL, businessRules: { businessRuleType: "CHEAPEST" } });
+    const all = merged.accommodations[0].options.map((o: any) => o.rate.totalStayPrice);
+    expect(cheapest.accommodations[0].options.map((o: any) => o.rate.totalStayPrice)).toEqual([Math.min(...all)]);
+  });
+
+  it("statuses per supplier: not_mapped, and a slow or failing supplier's own status while the others answer", async () => {
+    // US000006: albion maps it, iberbeds and roomnexus do not; only those two: no supplier maps it.
+    const two = await search([US(6), US(1), "ZZ000001"], { suppliers: [{ code: "iberbeds" }, { code: "roomnexus" }] });
+    expect(data(two, US(6))).toEqual({
+      accommodationCode: US(6),
+      status: "not_mapped",
+      suppliers: [
+        { code: "iberbeds", status: "not_mapped" },
+        { code: "roomnexus", status: "not_mapped" },
+      ],
+    });
+    expect(data(two, "ZZ000001")).toEqual({ accommodationCode: "ZZ000001", status: "unknown_code", suppliers: [] });
+    expect(two.accommodations.map((a: any) => a.accommodationCode)).toEqual([US(1)]);
+    // A late supplier and a failing one beside one that answers.
+    const mixed = await search([US(1), US(6)], {
+      suppliers: [{ code: "albion-slow" }, { code: "albion-down" }, { code: "iberbeds" }],
+      timeout: "300",
+    });
+    expect(mixed.warnings.map((w: any) => [w.supplier, w.code])).toEqual([
+      ["albion-slow", "supplier_timeout"],
+      ["albion-down", "supplier_error"],
+    ]);
+    expect(mixed.accommodations.map((a: any) => a.accommodationCode)).toEqual([US(1)]);
+    // In the connection's order.
+    expect(data(mixed, US(1)).suppliers).toEqual([
+      { code: "iberbeds", status: "available" },
+      { code: "albion-slow", status: "supplier_timeout" },
+      { code: "albion-down", status: "supplier_error" },
+    ]);
+    // No option: the first of timeout, error... among its suppliers speaks for it.
+    expect(data(mixed, US(6))).toEqual({
+      accommodationCode: US(6),
+      status: "supplier_timeout",
+      suppliers: [
+        { code: "iberbeds", status: "not_mapped" },
+        { code: "albion-slow", status: "supplier_timeout" },
+        { code: "albion-down", status: "supplier_error" },
+      ],
+    });
+  });
+
+  it("a supplier with no hotel of the search mapped is not called; the maps are read in one statement", async () => {
+    const sql: string[] = [];
+    const spied = { ...env, DB: spyOn(env.DB, sql) };
+    const relayed = await connectionByCode(access);
+    const result = await searchAvailability(
+      bookingDeps(spied as Env),
+      relayed,
+      searchQueryOf(
+        request([US(6), US(7)], { suppliers: ALL, includeProviderTransactions: true }) as unknown as SearchRequest,
+      ),
+    );
+    // US000006 and US000007: roomnexus maps neither, so it is not asked.
+    expect(new Set(result.providerTransactions!.map((t) => t.supplier))).toEqual(new Set(["iberbeds", "albion"]));
+    expect(result.statuses.map((s) => s.suppliers.find((x) => x.code === "roomnexus")!.status)).toEqual([
+      "not_mapped",
+      "not_mapped",
+    ]);
+    expect(sql.filter((q) => /supplier_hotel_map/.test(q))).toHaveLength(1);
+  });
+
+  it("settings.suppliers and settings.supplier restrict the search; a code the connection does not sell is a 400 naming it", async () => {
+    const only = await search([US(1)], { supplier: "roomnexus" });
+    expect(new Set(only.accommodations[0].options.map((o: any) => o.supplierCode))).toEqual(new Set(["roomnexus"]));
+    expect(only.statuses[0].suppliers).toEqual([{ code: "roomnexus", status: "available" }]);
+    for (const settings of [{ suppliers: [{ code: "iberbeds" }, { code: "hotelbeds" }] }, { supplier: "hotelbeds" }]) {
+      const res = await post("/api/search", request([US(1)], settings));
+      expect([res.status, res.json.code, res.json.message]).toEqual([
+        400,
+        "unknown_supplier",
+        "Unknown supplier: hotelbeds",
+      ]);
+    }
+    // A supplier that exists but this connection does not sell is unknown to it all the same.
+    const res = await post(
+      "/api/search",
+      searchBody(
+        { destinations: { accommodations: [{ code: US(1) }] } },
+        {
+          settings: { access: { code: DEMO_CODE }, suppliers: [{ code: "iberbeds" }] },
+        },
+      ),
+    );
+    expect([res.status, res.json.code]).toEqual([400, "unknown_supplier"]);
+  });
+
+  it("a mapped supplier's option is quoted by that supplier with its own option id, once, and reads back in our codes", async () => {
+    const data = await search([US(1)], { suppliers: [{ code: "iberbeds" }] });
+    const option = data.accommodations[0].options.find((o: any) =>
+      o.rooms.every((r: any) => r.code !== r.roomCodeSupplier),
+    );
+    expect(option).toBeDefined();
+    const res = await post("/api/quote", {
+      quoteCriteria: {
+        optionId: option.id,
+        accommodation: { code: US(1) },
+        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+        checkIn: inDays(30),
+        checkOut: inDays(31),
+      },
+      settings: { access: { code: access }, includeProviderTransactions: true },
+    });
+    expect(res.status, res.text).toBe(200);
+    // The option id the search kept (upstream-options.ts): one quote call, no search of the hotel again.
+    expect(res.json.data.providerTransactions.map((t: any) => [t.supplier, t.operation])).toEqual([
+      ["iberbeds", "quote"],
+    ]);
+    expect(res.json.data).toMatchObject({
+      boardCode: option.boardCode,
+      rate: { chargeTotal: option.rate.chargeTotal, currency: "USD" },
+      roomCodes: option.rooms.map((r: any) => r.code),
+    });
+  });
+
+  it("Hotel-X answers name the supplier and its own hotel, board and room codes", async () => {
+    const res = await post("/api/search/tgx", {
+      criteria: {
+        checkIn: inDays(30),
+        checkOut: inDays(31),
+        hotels: [US(1)],
+        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+      },
+      // albion-slow answers in 2 s: not waited for.
+      settings: { access: { code: access }, timeout: 300 },
+    });
+    expect(res.status, res.text).toBe(200);
+    const options = res.json.data.hotelX.search.options;
+    const iberbedsOption = options.find((o: any) => o.supplierCode === "iberbeds");
+    expect(iberbedsOption).toMatchObject({ hotelCode: US(1), hotelCodeSupplier: "361163" });
+    expect(Object.keys(FIXTURES.iberbeds.boards)).toContain(iberbedsOption.boardCodeSupplier);
+    expect(FIXTURES.iberbeds.boards[iberbedsOption.boardCodeSupplier]).toBe(iberbedsOption.boardCode);
+    for (const room of iberbedsOption.rooms)
+      expect(
+        FIXTURES.iberbeds.rooms.find(
+          (r) => r.supplierHotelCode === "361163" && r.supplierRoomCode === room.supplierCode,
+        )?.roomCode ?? room.supplierCode,
+      ).toBe(room.code);
+    const embedded = options.find((o: any) => o.supplierCode === "EDGESTAY");
+    expect(embedded).toMatchObject({ hotelCodeSupplier: US(1), boardCodeSupplier: embedded.boardCode });
+  });
+
+  const data = (answer: any, code: string) => answer.statuses.find((s: any) => s.accommodationCode === code);
 });

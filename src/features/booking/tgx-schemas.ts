@@ -216,16 +216,23 @@ export const tgxOptionSchema = z
   .object({
     id: z.string().openapi({ description: "The optionId for POST /api/quote" }),
     accessCode: z.string().openapi({ description: "The connection code the option was searched on" }),
-    supplierCode: z.string().openapi({ description: "EDGESTAY: Edgestay is the supplier of every option" }),
+    supplierCode: z.string().openapi({
+      description:
+        "The supplier that made the option: EDGESTAY for Edgestay's own inventory, otherwise the supplier's code in Edgestay",
+    }),
     markets: z.array(z.string()).openapi({
       description:
         "The markets asked (criteria.markets and market): every option is sold in each at one price; [] when none was asked",
     }),
     hotelCode: z.string(),
-    hotelCodeSupplier: z.string().openapi({ description: "The supplier's (Edgestay's) code: hotelCode" }),
+    hotelCodeSupplier: z.string().openapi({
+      description: "The supplier's own hotel code (hotelCode for a supplier that uses Edgestay's codes)",
+    }),
     hotelName: z.string().nullable(),
     boardCode: z.string(),
-    boardCodeSupplier: z.string().openapi({ description: "The supplier's (Edgestay's) code: boardCode" }),
+    boardCodeSupplier: z.string().openapi({
+      description: "The supplier's own board code (boardCode for a supplier that uses Edgestay's codes)",
+    }),
     paymentType: z.enum(PAYMENT_TYPES),
     status: z.enum(STATUS_TYPES),
     occupancies: z.array(z.object({ id: z.number().int(), paxes: z.array(z.object({ age: z.number().int() })) })),
@@ -234,7 +241,9 @@ export const tgxOptionSchema = z
         occupancyRefId: z.number().int(),
         legacyRoomId: z.string().openapi({ description: "The room within the option: `<occupancyRefId>|<code>`" }),
         code: z.string(),
-        supplierCode: z.string().openapi({ description: "The supplier's (Edgestay's) room code: code" }),
+        supplierCode: z.string().openapi({
+          description: "The supplier's own room code (code for a supplier that uses Edgestay's codes)",
+        }),
         description: z.string().nullable(),
         refundable: z.boolean().nullable(),
         roomPrice: z.object({ price }),

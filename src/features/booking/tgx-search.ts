@@ -2,6 +2,7 @@ import { ApiError } from "../../platform/http/api-error";
 import {
   type CancelPolicy,
   DEFAULT_SUPPLIER_TIMEOUT_MS,
+  INVENTORY_SUPPLIER,
   type Offer,
   type PaymentType,
   type Rate,
@@ -86,10 +87,15 @@ const supplyOf = (request: TgxSearchRequest, includeProviderTransactions: boolea
     : { ...supply, timeoutMs: Math.min(supply.timeoutMs ?? DEFAULT_SUPPLIER_TIMEOUT_MS, cap) };
 };
 
-/** Core option terms plus what Hotel-X shows of an offer and /api/search does not. */
+/**
+ * Core option terms plus what Hotel-X shows of an offer and /api/search does not: its status and
+ * the supplier's own hotel and board codes (absent for a supplier that speaks ours).
+ */
 const tgxTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
   ...offerTerms(offer, occupancyRefIds),
   status: offer.status,
+  hotelCodeSupplier: offer.supplierHotelCode,
+  boardCodeSupplier: offer.supplierBoardCode,
 });
 
 /**
@@ -208,6 +214,7 @@ const HOTEL_PROBLEMS: Record<
   Omit<TgxError, "description"> & { text: string }
 > = {
   unknown_code: { code: "HOTEL_NOT_FOUND", type: "SUPPLIER", text: "unknown hotel code" },
+  not_mapped: { code: "HOTEL_NOT_MAPPED", type: "SUPPLIER", text: "no supplier of this access maps this hotel" },
   no_availability: { code: "NO_AVAILABILITY", type: "SUPPLIER", text: "no options for these dates and occupancies" },
   filtered_out: {
     code: "FILTERED_OUT",
@@ -299,18 +306,19 @@ export const searchTgx = async (
   // Every option is sold in every market at one price: an option's markets are those asked.
   const markets = marketsOf(criteria);
   const checkInMs = Date.parse(`${criteria.checkIn}T00:00:00Z`);
-  // Edgestay is the supplier (supplierCode, context EDGESTAY): its codes are the supplier's codes.
+  // Codes are Edgestay's (context EDGESTAY). `supplierCode` names the supplier that made the option
+  // (EDGESTAY: the embedded inventory); its own codes are beside ours, ours for one that speaks ours.
   const options: TgxOption[] = core.accommodations.flatMap((hotel) =>
     hotel.options.map((option) => ({
       id: option.id,
       accessCode,
-      supplierCode: TGX_SUPPLIER_CODE,
+      supplierCode: option.supplierCode === INVENTORY_SUPPLIER ? TGX_SUPPLIER_CODE : option.supplierCode,
       markets,
       hotelCode: hotel.accommodationCode,
-      hotelCodeSupplier: hotel.accommodationCode,
+      hotelCodeSupplier: option.hotelCodeSupplier ?? hotel.accommodationCode,
       hotelName: hotel.accommodationName,
       boardCode: option.boardCode,
-      boardCodeSupplier: option.boardCode,
+      boardCodeSupplier: option.boardCodeSupplier ?? option.boardCode,
       paymentType: tgxPaymentType(option.paymentType),
       status: option.status,
       occupancies,
@@ -318,7 +326,7 @@ export const searchTgx = async (
         occupancyRefId: room.occupancyRefId,
         legacyRoomId: `${room.occupancyRefId}|${room.code}`,
         code: room.code,
-        supplierCode: room.code,
+        supplierCode: room.roomCodeSupplier ?? room.code,
         description: room.description,
         refundable: option.isRefundable,
         roomPrice: { price: priceOf(room.rate, option.paymentType) },

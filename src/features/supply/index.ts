@@ -1,4 +1,10 @@
-export { accommodationByCode, accommodationsByCodes, haversineKm, nameSearchCharacters } from "./accommodations";
+export {
+  accommodationByCode,
+  accommodationsByCodes,
+  accommodationsOf,
+  haversineKm,
+  nameSearchCharacters,
+} from "./accommodations";
 export {
   EXCHANGE_RATE_BOUNDS,
   EXCHANGE_RATE_BOUNDS_MESSAGE,
@@ -78,8 +84,10 @@ export type {
   CancelPolicy,
   Offer,
   OfferRef,
+  OfferRoom,
   PaymentType,
   ProviderTransaction,
+  SearchAsk,
   ChargeType,
   CurrencyWarning,
   DueAtProperty,

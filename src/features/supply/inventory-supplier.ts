@@ -26,7 +26,7 @@ import { feeScheduleOf, feeSchedulesOf, type FeeSchedule } from "../content";
 import { CURRENCY, feePlanOf, roomLines, type FeePlan, type NetNight } from "./inventory-price";
 import { addLines, payAtPropertyLines, rateOfLines, type RateLines } from "./rate-lines";
 import type { SellingTerms } from "./selling-price";
-import { sqlSelectionOf } from "./accommodations";
+import { byCodes } from "./accommodations";
 import {
   type BookedStay,
   type CancelPolicy,
@@ -581,8 +581,11 @@ export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites
     // A hold is a booking row with status held: the rooms are taken in the same batch as any booking.
     capabilities: EMBEDDED_CAPABILITIES,
 
-    async search(wanted, stay, now, terms, call) {
-      const { accommodations, rooms, plans, fees } = await searchRead(db, sqlSelectionOf(wanted), stay);
+    async search(ask, stay, now, terms, call) {
+      if (ask.accommodations.length === 0) return { accommodations: [], offers: new Map() };
+      // The search resolved them already; their stored nights and fees are one statement.
+      const codes = ask.accommodations.map((a) => a.code);
+      const { accommodations, rooms, plans, fees } = await searchRead(db, byCodes(codes), stay);
       const overrides = overridesOf(rooms, plans);
       const pricing = stayPricing(stay, now, terms);
       const offers = new Map<string, Offer[]>();

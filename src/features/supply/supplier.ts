@@ -7,6 +7,7 @@
 import { FEE_TYPES } from "../content";
 import type { RateAccess, RateRule, Visibility } from "./rate-rules";
 import type { SellingTerms } from "./selling-price";
+import type { SupplierMap } from "./maps/map-reads";
 
 /**
  * A tax or a fee (content's fee types); `ROOM`: the room's own price, a charge only of a
@@ -76,7 +77,18 @@ export type CancelPenalty = {
   supplierPenalty?: { penaltyType: string; value: number; currency: string; hoursBefore?: number; deadline?: string };
 };
 export type CancelPolicy = { refundable: boolean; cancelPenalties: CancelPenalty[] };
-export type OfferRoom = { occupancyRefId: number; code: string; description: string; rate: Rate };
+/**
+ * `code`: Edgestay's room code (the room map's, for a supplier with codes of its own); a room its
+ * map does not have keeps the supplier's code and has no `supplierRoomCode`.
+ */
+export type OfferRoom = {
+  occupancyRefId: number;
+  code: string;
+  description: string;
+  rate: Rate;
+  /** The supplier's own room code, set by a supplier whose codes differ from ours when its room map maps it. */
+  supplierRoomCode?: string;
+};
 
 /** The accommodation row a supplier prices (content lives in our own D1). */
 export type SupplyAccommodation = {
@@ -98,6 +110,14 @@ export type AccommodationSelection =
   | { kind: "codes"; codes: string[] }
   | { kind: "geo"; lat: number; lng: number; radiusKm: number; limit: number }
   | { kind: "name"; query: string };
+
+/**
+ * What a search asks one supplier, as data (booking's search builds it for every supplier from one
+ * resolution of the partner's selection and one read of the maps): the accommodations of our
+ * content it is asked about, in answer order, and for a supplier with codes of its own
+ * (`hotelCodes: "mapped"`) its maps, every accommodation asked being one its hotel map maps.
+ */
+export type SearchAsk = { accommodations: SupplyAccommodation[]; map?: SupplierMap };
 
 /** A stay: dates and, per room, the ages of its guests. */
 export type Stay = { checkIn: string; checkOut: string; rooms: number[][] };
@@ -144,6 +164,12 @@ export type Offer = OfferRef & {
   rate: Rate;
   cancelPolicy: CancelPolicy;
   rooms: OfferRoom[];
+  /** The Edgestay code of the supplier that made it (set by booking's search merge for every option). */
+  supplierCode?: string;
+  /** The supplier's own hotel code, set by a supplier whose codes differ from ours (from its hotel map). */
+  supplierHotelCode?: string;
+  /** The supplier's own board code, set by a supplier whose codes differ from ours. */
+  supplierBoardCode?: string;
 };
 
 /** `upstreamBookingId`: an upstream's own id of the booking (Hotel-X's `bookingID`), which cancel sends when known. */
@@ -269,11 +295,17 @@ export interface Supplier {
   readonly defaultTimeoutMs?: number;
   readonly capabilities: SupplierCapabilities;
   /**
-   * Every selected accommodation of our content (with offers or not: the search tells a hotel without
-   * availability from an unknown code) and the offers by code; accommodations without offers have no entry.
+   * `mapped`: it speaks its own hotel, room and board codes, so a search reads its maps and asks it
+   * only for the accommodations its hotel map maps. `identity` (or absent): it speaks ours.
+   */
+  readonly hotelCodes?: "identity" | "mapped";
+  /**
+   * Every accommodation asked (with offers or not: the search tells a hotel without availability
+   * from one it could not answer) and the offers by our accommodation code, in our codes (the
+   * supplier's own beside them); accommodations without offers have no entry.
    */
   search(
-    selection: AccommodationSelection,
+    ask: SearchAsk,
     stay: Stay,
     now: number,
     terms: SellingTerms,

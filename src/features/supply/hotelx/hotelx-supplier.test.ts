@@ -741,8 +741,12 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
       ]);
       // Issue 29: offered, and left out for the search's currency.
       expect(res.json.data.statuses).toEqual([
-        { accommodationCode: "HXGBP", status: "filtered_out" },
-        { accommodationCode: "HX001", status: "available" },
+        {
+          accommodationCode: "HXGBP",
+          status: "filtered_out",
+          suppliers: [{ code: "hotelx-1002", status: "filtered_out" }],
+        },
+        { accommodationCode: "HX001", status: "available", suppliers: [{ code: "hotelx-1002", status: "available" }] },
       ]);
       const tgx = await post("/api/search/tgx", {
         criteria: { checkIn, checkOut: inDays(32), hotels: ["HXGBP"], occupancies: [{ paxes: [{ age: 30 }] }] },

@@ -1,5 +1,4 @@
 import type { Db } from "../../../platform/db/client";
-import { accommodationsOf } from "../accommodations";
 import { defaultSupplierTimeoutMs } from "../supplier-deadline";
 import { BOARD_NAMES } from "../catalogue";
 import { recordProviderTransaction } from "../provider-transactions";
@@ -19,8 +18,8 @@ import {
   type Stay,
   type Supplier,
   type SupplierCall,
-  type SupplyAccommodation,
 } from "../supplier";
+import { supplierMapsOf, type SupplierMap } from "../maps/map-reads";
 import { circuitFor } from "../upstream-circuit";
 import {
   cancelPolicyOf,
@@ -57,6 +56,8 @@ export type HotelxUpstream = {
   currency: string;
   /** Its deadline when the caller gives none (the deploy's default when absent). */
   timeoutMs?: number;
+  /** `mapped`: asked in its own codes, through its maps; `identity` (absent): in ours. */
+  hotelCodes?: "identity" | "mapped";
 };
 
 const OPERATIONS: Record<hotelx.HotelxOperation, ProviderOperation> = {
@@ -133,6 +134,39 @@ const offerOf = (
       description: room.description ?? room.code,
       rate: rooms[i]!,
     })),
+  };
+};
+
+/**
+ * A mapped supplier's option in Edgestay's codes (its maps, read by the search): the hotel through
+ * the hotel map, each room through that hotel's room map (a room not in it keeps the supplier's
+ * code), the board through the board map (one not in it passes through under the supplier's code).
+ * Null for a hotel its map does not have (it was not asked for it).
+ */
+const inOurCodes = (option: HotelxOption, map: SupplierMap): HotelxOption | null => {
+  const accommodationCode = map.accommodations.get(option.hotelCode);
+  if (!accommodationCode) return null;
+  const rooms = map.rooms.get(option.hotelCode);
+  return {
+    ...option,
+    hotelCode: accommodationCode,
+    boardCode: map.boards.get(option.boardCode) ?? option.boardCode,
+    rooms: option.rooms.map((room) => ({ ...room, code: rooms?.get(room.code) ?? room.code })),
+  };
+};
+
+/** The supplier's own codes beside ours on an offer made from `ours` (inOurCodes of `theirs`). */
+const withSupplierCodes = (offer: Offer, theirs: HotelxOption, map: SupplierMap): Offer => {
+  const rooms = map.rooms.get(theirs.hotelCode);
+  return {
+    ...offer,
+    supplierHotelCode: theirs.hotelCode,
+    supplierBoardCode: theirs.boardCode,
+    rooms: offer.rooms.map((room, i) => {
+      const code = theirs.rooms[i]?.code;
+      // Only a mapped room names the supplier's code apart: an unmapped one already is the supplier's.
+      return code !== undefined && rooms?.has(code) ? { ...room, supplierRoomCode: code } : room;
+    }),
   };
 };
 
@@ -282,18 +316,9 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
     return answer;
   };
 
-  const searchUpstream = async (accommodations: SupplyAccommodation[], stay: Stay, call: SupplierCall | undefined) =>
-    guarded(call, () =>
-      hotelx.search(
-        access,
-        criteriaOf(
-          stay,
-          accommodations.map((a) => a.code),
-          upstream.currency,
-        ),
-        optionsOf(call),
-      ),
-    );
+  /** One search of the upstream for these hotels, in the codes it is asked in. */
+  const searchUpstream = async (hotels: string[], stay: Stay, call: SupplierCall | undefined) =>
+    guarded(call, () => hotelx.search(access, criteriaOf(stay, hotels, upstream.currency), optionsOf(call)));
 
   const supplier: Supplier = {
     name,
@@ -302,11 +327,18 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
     defaultTimeoutMs: defaultMs,
     // Whether the supplier behind the access books in two steps is the operator's word (its settings).
     capabilities: hotelxCapabilities(upstream.twoStepBooking),
+    hotelCodes: upstream.hotelCodes ?? "identity",
 
-    async search(selection, stay, _now, terms, call) {
-      const accommodations = await accommodationsOf(db, selection);
+    async search(ask, stay, _now, terms, call) {
+      const map = upstream.hotelCodes === "mapped" ? ask.map : null;
+      // Mapped, it is asked only for hotels of its map (none without one).
+      if (map === undefined) return { accommodations: [], offers: new Map() };
+      const accommodations = map ? ask.accommodations.filter((a) => map.hotelCodes.has(a.code)) : ask.accommodations;
       if (accommodations.length === 0) return { accommodations: [], offers: new Map() };
-      const answer = await searchUpstream(accommodations, stay, call);
+      // Asked in its own codes when it has them (its hotel map), in ours otherwise.
+      const hotels = accommodations.map((a) => (map ? map.hotelCodes.get(a.code)! : a.code));
+      const answer = await searchUpstream(hotels, stay, call);
+      const asked = new Set(accommodations.map((a) => a.code));
       const table = await tableFor(
         db,
         terms,
@@ -316,8 +348,11 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
       const offers = new Map<string, Offer[]>();
       // Options left out for want of an exchange rate, by the currency that has none: never without a warning.
       const unconvertible = new Map<string, { codes: Set<string>; options: number }>();
-      for (const option of answer.options) {
-        if (option.rooms.length !== stay.rooms.length) continue;
+      for (const theirs of answer.options) {
+        if (theirs.rooms.length !== stay.rooms.length) continue;
+        const option = map ? inOurCodes(theirs, map) : theirs;
+        // A hotel it was not asked for is not sold as one of ours.
+        if (!option || !asked.has(option.hotelCode)) continue;
         let offer: Offer;
         try {
           offer = offerOf(option, stay, termsFrom);
@@ -329,6 +364,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
           unconvertible.set(error.currency, left);
           continue;
         }
+        if (map) offer = withSupplierCodes(offer, theirs, map);
         const list = offers.get(option.hotelCode) ?? [];
         // The option's own id and access: quote asks for exactly this option when it gets them back.
         list.push({ ...offer, upstreamOptionId: option.id, upstreamAccessCode: option.accessCode });
@@ -380,26 +416,44 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
           );
         }
       };
+      // A mapped supplier is asked in its own codes; its answer is read back in ours (its maps of this hotel).
+      const map =
+        upstream.hotelCodes === "mapped"
+          ? ((await supplierMapsOf(db, [name], [accommodation.code])).get(name) ?? null)
+          : null;
+      const hotelCode = map ? map.hotelCodes.get(accommodation.code) : accommodation.code;
+      if (hotelCode === undefined) return null;
+      const ours = (option: HotelxOption) => (map ? inOurCodes(option, map) : option);
+      const withTheirs = (offer: Offer, theirs: HotelxOption) => (map ? withSupplierCodes(offer, theirs, map) : offer);
       if (ref.upstreamOptionId) {
         const quoted = await guarded(call, () => hotelx.quote(access, ref.upstreamOptionId!, optionsOf(call)));
-        const option = quotedOption(accommodation.code, ref, quoted, stay.rooms.length);
+        const rooms = map?.rooms.get(hotelCode);
+        const inOurs = map
+          ? { ...quoted, rooms: quoted.rooms?.map((r) => ({ ...r, code: rooms?.get(r.code) ?? r.code })) ?? null }
+          : quoted;
+        const option = quotedOption(accommodation.code, ref, inOurs, stay.rooms.length);
         if (option) {
-          const offer = await priced(option, quoted);
+          // A quote names no board: the supplier's is the one its board map reads as ours.
+          const board = [...(map?.boards ?? [])].find(([, b]) => b === option.boardCode)?.[0] ?? option.boardCode;
+          const theirs = { ...option, hotelCode, boardCode: board, rooms: quoted.rooms ?? option.rooms };
+          const offer = withTheirs(await priced(option, quoted), theirs);
           return ref.upstreamAccessCode ? { ...offer, upstreamAccessCode: ref.upstreamAccessCode } : offer;
         }
       }
-      const found = (await searchUpstream([accommodation], stay, call)).options.find((o) => {
-        const product = productOf(o);
-        return (
-          o.hotelCode === accommodation.code &&
-          product.roomCode === ref.roomCode &&
-          product.ratePlanCode === ref.ratePlanCode
-        );
+      let theirs: HotelxOption | undefined;
+      const found = (await searchUpstream([hotelCode], stay, call)).options.find((o) => {
+        const option = ours(o);
+        const product = option && productOf(option);
+        if (!option || option.hotelCode !== accommodation.code) return false;
+        if (product!.roomCode !== ref.roomCode || product!.ratePlanCode !== ref.ratePlanCode) return false;
+        theirs = o;
+        return true;
       });
-      if (!found) return null;
+      if (!found || !theirs) return null;
       const quoted = await guarded(call, () => hotelx.quote(access, found.id, optionsOf(call)));
       // A changed price is the offer at its new price: the caller compares it with the searched one.
-      return { ...(await priced(found, quoted)), upstreamAccessCode: found.accessCode };
+      const offer = withTheirs(await priced(ours(found)!, quoted), theirs);
+      return { ...offer, upstreamAccessCode: found.accessCode };
     },
 
     async book(accommodation, ref, stay, clientReference, call, holder, bookOptions) {
