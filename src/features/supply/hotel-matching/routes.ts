@@ -47,9 +47,12 @@ export const suggestRequestSchema = z
       })
       .optional()
       .openapi({ description: "The supplier's hotel list; or send fromSupplier instead" }),
-    fromSupplier: z.literal(true).optional().openapi({
-      description: `true: read the list from the supplier itself (a hotelx supplier: Hotel-X's hotels content query, paged, under the supplier's deadline, at most ${SUGGEST_MAX_HOTELS} hotels) instead of sending hotels`,
-    }),
+    fromSupplier: z
+      .literal(true)
+      .optional()
+      .openapi({
+        description: `true: read the list from the supplier itself (a hotelx supplier: Hotel-X's hotels content query, paged, under the supplier's deadline, at most ${SUGGEST_MAX_HOTELS} hotels) instead of sending hotels`,
+      }),
     apply: z.boolean().default(false).openapi({
       description:
         "true: the `auto` ones are written into the supplier's hotel map as its import does (row = the hotel's position in `hotels`, or in the supplier's list); the rest are left for review",
