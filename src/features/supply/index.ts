@@ -93,4 +93,3 @@ export type {
   SupplierFailureCode,
   SupplyAccommodation,
 } from "./supplier";
-export { UpstreamCircuit } from "./upstream-circuit";

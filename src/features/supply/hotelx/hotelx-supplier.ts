@@ -21,7 +21,7 @@ import {
   type SupplierCall,
   type SupplyAccommodation,
 } from "../supplier";
-import { circuitFor } from "../circuit";
+import { circuitFor } from "../upstream-circuit";
 import {
   cancelPolicyOf,
   currenciesOf,
