@@ -9,6 +9,7 @@ import {
   seedDemoAccounts,
   seedDemoUpstream,
 } from "../test/support/seed";
+import { seedDemoSuppliers } from "../test/support/seed-suppliers";
 import { defaultStateDir, devVar, ensureDevVars, quietWranglerEnv, replaceFile, root } from "./platform";
 import { progressBar } from "./progress";
 
@@ -100,10 +101,13 @@ export const bootstrap = async (
     // Connection 1002: the sandbox Hotel-X supplier that `npm start` runs beside the API, on the port
     // this start serves it on (set again on every start). Its hotels' content rows come after the
     // demo accommodations, so an interrupted seed is still counted short.
+    const sandboxPort = process.env.HOTELX_SANDBOX_PORT ?? SANDBOX_DEFAULT_PORT;
     await seedDemoUpstream(env.DB, {
       credentialsKey: devVar("UPSTREAM_CREDENTIALS_KEY"),
-      url: sandboxUrl(process.env.HOTELX_SANDBOX_PORT ?? SANDBOX_DEFAULT_PORT),
+      url: sandboxUrl(sandboxPort),
     });
+    // Connection 1003: the sandbox's three suppliers (same Worker, their own paths) with their maps.
+    console.log(await seedDemoSuppliers(env.DB, { credentialsKey: devVar("UPSTREAM_CREDENTIALS_KEY"), sandboxPort }));
     await afterSeed?.(env.DB);
   } finally {
     await dispose();

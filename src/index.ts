@@ -13,6 +13,6 @@ const queue = (batch: MessageBatch<BookingTimer | WebhookMessage>, env: Env) =>
 export default { fetch: app.fetch, queue, scheduled } satisfies ExportedHandler<Env, BookingTimer | WebhookMessage>;
 export { RateLimiter } from "./platform/ratelimit/rate-limiter";
 export { ChatSession } from "./features/chat";
-export { UpstreamCircuit } from "./features/supply";
+export { UpstreamCircuit } from "./features/supply/durable-objects";
 export { ConnectionUsage } from "./features/connections/durable-objects";
 export { HoldExpiry } from "./features/booking";

@@ -22,6 +22,16 @@ import {
   upstreamScenarios,
   whyNotUpstream,
 } from "./upstream";
+import {
+  checkSuppliersSearch,
+  pointSuppliersAtSandbox,
+  type RequestsPerSearch,
+  runSuppliersFlow,
+  SUPPLIERS_FLOW,
+  SUPPLIERS_SEARCH,
+  supplierSearchP50s,
+  suppliersSearchScenario,
+} from "./suppliers";
 
 const { values } = parseArgs({
   options: {
@@ -47,15 +57,18 @@ const UNLOADED = [
   "search: geo, New York, default radius",
   "search: geo, New York, limit 100",
   "content: first page (100)",
+  SUPPLIERS_SEARCH,
 ];
 
 // A state folder per dataset, apart from the one `npm start` uses.
 const stateDir = join(root, ".wrangler", `bench-${accommodations}`);
 // The bench measures the rate-limit path too, with a limit high enough never to refuse
-// (1002: the demo connection served by the sandbox Hotel-X supplier).
+// (1002: the demo connection served by the sandbox Hotel-X supplier; 1003: embedded and the sandbox's three suppliers).
 await bootstrap(accommodations, stateDir, async (db) => {
   await db
-    .prepare("update connections set rate_limit = 100000000, rate_limit_window_ms = 60000 where code in (1001, 1002)")
+    .prepare(
+      "update connections set rate_limit = 100000000, rate_limit_window_ms = 60000 where code in (1001, 1002, 1003)",
+    )
     .run();
   await seedSandboxHotelContent(db, sandboxHotels);
   await seedSlowQuoteHotel(db);
@@ -249,20 +262,33 @@ const quiet: Unloaded[] = [];
 let lighter: Lighter | null = null;
 // The upstream quote row's reference: the sandbox's own answer time for one quote (ms).
 let supplierQuoteMs: number | undefined;
+// Connection 1003's references: each supplier's own answer time for its part of the 100-code
+// search (ms), and the requests each received per search (checked before the row is measured).
+let supplierSearchMs: Record<string, number> | undefined;
+let requestsPerSearch: RequestsPerSearch | null = null;
 try {
   const ctx = { accommodations, pageTokenSecret };
   // The upstream row right after the embedded "search: 100 codes", under the same load.
   const search = searchScenarios(ctx);
-  search.splice(search.findIndex((s) => s.name === "search: 100 codes") + 1, 0, ...upstreamScenarios());
+  search.splice(
+    search.findIndex((s) => s.name === "search: 100 codes") + 1,
+    0,
+    ...upstreamScenarios(),
+    suppliersSearchScenario(),
+  );
   const scenarios = [...(await contentScenarios(ctx)), ...search, await quoteScenario(server.base)].filter(
     (s) => !values.only || s.name.includes(values.only) || s.name.startsWith("baseline"),
   );
   const withUpstreamQuote = !values.only || UPSTREAM_QUOTE.includes(values.only);
+  const withSuppliersFlow = !values.only || SUPPLIERS_FLOW.includes(values.only);
   // The sandbox Hotel-X supplier beside the API, as `npm start` runs it, on a port of its own.
-  if (scenarios.some((s) => s.upstream) || withUpstreamQuote) {
+  if (scenarios.some((s) => s.upstream) || withUpstreamQuote || withSuppliersFlow) {
     sandbox = await startLocalSandbox(stateDir);
     await pointAtSandbox(server.base, sandbox.base, devVar("OPERATOR_TOKEN"));
+    await pointSuppliersAtSandbox(server.base, sandbox.base, devVar("OPERATOR_TOKEN"));
   }
+  if (sandbox && scenarios.some((s) => s.name === SUPPLIERS_SEARCH))
+    supplierSearchMs = await supplierSearchP50s(sandbox.base);
   // Its option is searched through the sandbox, so the row is made once the sandbox answers.
   if (withUpstreamQuote && sandbox) {
     scenarios.push(await upstreamQuoteScenario(server.base));
@@ -270,7 +296,7 @@ try {
   }
   const withFlow = !values.only || "flow".includes(values.only);
   // Which scenario runs and how long the rest takes: each is a 2 s warm-up plus the measured run.
-  const steps = scenarios.length + (withFlow ? 1 : 0);
+  const steps = scenarios.length + (withFlow ? 1 : 0) + (withSuppliersFlow ? 1 : 0);
   const announce = (step: number, name: string) =>
     process.stdout.write(
       `  [${step}/${steps}] ${name} (${2 + duration} s, about ${Math.ceil(((steps - step + 1) * (2 + duration)) / 60)} min left) ...`,
@@ -278,9 +304,14 @@ try {
   console.log(`Running ${steps} scenarios, ${connections} connections, ${duration} s each after a 2 s warm-up:`);
   for (const [i, scenario] of scenarios.entries()) {
     announce(i + 1, scenario.name);
-    const notMeasured = scenario.upstream
-      ? await whyNotUpstream(server.base, scenario).catch((e: Error) => `the check search failed: ${e.message}`)
-      : null;
+    const check =
+      scenario.name === SUPPLIERS_SEARCH && sandbox ? await checkSuppliersSearch(server.base, sandbox.base) : null;
+    if (check) requestsPerSearch = check.perSearch;
+    const notMeasured = check
+      ? check.notMeasured
+      : scenario.upstream
+        ? await whyNotUpstream(server.base, scenario).catch((e: Error) => `the check search failed: ${e.message}`)
+        : null;
     if (notMeasured) {
       rows.push({ name: scenario.name, meaning: scenario.meaning, rps: 0, p50: 0, p99: 0, errors: 0, notMeasured });
       process.stdout.write(` not measured: ${notMeasured}\n`);
@@ -290,7 +321,7 @@ try {
     process.stdout.write(" done\n");
   }
   if (withFlow) {
-    announce(steps, "flow: search, quote, book, cancel");
+    announce(scenarios.length + 1, "flow: search, quote, book, cancel");
     const flow = await runFlow(server.base, duration, connections, accommodations);
     rows.push({
       name: "flow: search, quote, book, cancel (per flow)",
@@ -299,8 +330,25 @@ try {
     });
     process.stdout.write(" done\n");
   }
+  if (withSuppliersFlow) {
+    announce(steps, SUPPLIERS_FLOW);
+    const flow = await runSuppliersFlow(server.base, duration, connections);
+    const meaning =
+      "Booking a supplier's option on 1003 and cancelling it: quote, book and cancel go to that supplier.";
+    if (flow.rps === 0) {
+      const notMeasured = "no flow completed (a supplier's option could not be searched, quoted or booked on 1003)";
+      rows.push({ name: SUPPLIERS_FLOW, meaning, rps: 0, p50: 0, p99: 0, errors: 0, notMeasured });
+      process.stdout.write(` not measured: ${notMeasured}\n`);
+    } else {
+      rows.push({ name: SUPPLIERS_FLOW, meaning, ...flow });
+      process.stdout.write(" done\n");
+    }
+  }
   const pid = workerdPid(server.process.pid!, new URL(server.base).port);
-  const quietScenarios = scenarios.filter((s) => s.name.startsWith("baseline") || UNLOADED.includes(s.name));
+  const quietScenarios = scenarios.filter(
+    (s) =>
+      s.name.startsWith("baseline") || (UNLOADED.includes(s.name) && !rows.find((r) => r.name === s.name)?.notMeasured),
+  );
   if (pid) {
     for (const s of quietScenarios) {
       process.stdout.write(`  unloaded: ${s.name} (sequential calls, CPU without and with gzip) ...`);
@@ -357,6 +405,10 @@ const soakVerdict = soakSkipped ? null : await soak();
 
 // The targets of the performance issue (second round), from this run's own figures.
 const row = (prefix: string) => rows.find((r) => r.name.startsWith(prefix));
+/** The slowest supplier of 1003's search and its own p50 (ms). */
+const slowestSupplier = supplierSearchMs
+  ? Object.entries(supplierSearchMs).reduce((a, b) => (b[1] > a[1] ? b : a))
+  : undefined;
 const still = (name: string) => quiet.find((q) => q.scenario === name);
 const ratio = <T>(a: T | undefined, b: T | undefined, of: (r: T) => number) => (a && b ? of(a) / of(b) : undefined);
 // The geo row compares with the same scenario on the 2,000 set, from that run's file.
@@ -441,6 +493,31 @@ const targets: Target[] = [
     label: `${UPSTREAM_QUOTE}, p50: x the supplier's own answer (${supplierQuoteMs === undefined ? "not measured" : `${fmt(supplierQuoteMs)} ms`})`,
     value: supplierQuoteMs === undefined ? undefined : (row(UPSTREAM_QUOTE)?.p50 ?? 0) / supplierQuoteMs,
     limit: 1.2,
+    kind: "max",
+  },
+  // Issue 39 item 8: the merged search waits for its slowest supplier, and asks each once.
+  {
+    label: `${SUPPLIERS_SEARCH}, p50 unloaded: ms over the slowest supplier's own answer (${
+      slowestSupplier
+        ? `${slowestSupplier[0]} ${fmt(slowestSupplier[1])} ms; ${Object.entries(supplierSearchMs!)
+            .map(([code, ms]) => `${code} ${fmt(ms)}`)
+            .join(", ")}`
+        : "not measured"
+    })`,
+    value: slowestSupplier && still(SUPPLIERS_SEARCH) ? still(SUPPLIERS_SEARCH)!.p50 - slowestSupplier[1] : undefined,
+    limit: 50,
+    kind: "max",
+  },
+  {
+    label: `${SUPPLIERS_SEARCH}: requests a supplier received per search, the most of the three (${
+      requestsPerSearch
+        ? Object.entries(requestsPerSearch)
+            .map(([code, n]) => `${code} ${n}`)
+            .join(", ")
+        : "not counted"
+    }; 1 each: one per supplier, not per hotel)`,
+    value: requestsPerSearch ? Math.max(...Object.values(requestsPerSearch)) : undefined,
+    limit: 1,
     kind: "max",
   },
 ];

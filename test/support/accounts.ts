@@ -69,3 +69,17 @@ export const DEMO_UPSTREAM_CONNECTION = {
   connection: { id: "con_demo_hotelx", code: 1002, partnerId: "demo" },
   upstream: { kind: "hotelx", client: "edgestay-demo", context: "SANDBOX", apiKey: "demo-hotelx-key" },
 } as const;
+
+/**
+ * The demo partner's aggregation connection: the embedded inventory and the sandbox's three
+ * suppliers (sandbox/hotelx/README.md, "Three suppliers"), selling in USD. Each supplier is seeded as
+ * operator data under its sandbox code with the sandbox's one demo key (its `HOTELX_API_KEY`): the
+ * key the operator gives Edgestay to call them, sealed at rest like any supplier credential.
+ */
+export const DEMO_SUPPLIERS_CONNECTION = {
+  connection: { id: "con_demo_suppliers", code: 1003, partnerId: "demo" },
+  currency: "USD",
+  /** After `embedded`, in this order of preference (their currencies: sandbox/hotelx/src/suppliers.ts). */
+  suppliers: ["iberbeds", "roomnexus", "albion"],
+  hotelx: { client: "edgestay-demo", context: "SANDBOX", apiKey: "demo-hotelx-key" },
+} as const;

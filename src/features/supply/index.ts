@@ -101,4 +101,3 @@ export type {
   SupplierFailureCode,
   SupplyAccommodation,
 } from "./supplier";
-export { UpstreamCircuit } from "./upstream-circuit";

@@ -16,6 +16,10 @@ import { roomNightHolds, suppliers } from "./tables";
 import { percentOfMinor } from "../../platform/money";
 import { MAX_BODY_BYTES } from "../../platform/http/json-body";
 import { SUGGEST_MAX_BODY_BYTES, SUGGEST_MAX_HOTELS } from "./hotel-matching/routes";
+import { readHotelList } from "./hotelx/hotel-list";
+import { sandboxSupplierUrl, sandboxUrl } from "../../../test/support/accounts";
+import albionHotels from "../../../sandbox/hotelx/fixtures/albion/hotels.json";
+import albionTruth from "../../../sandbox/hotelx/fixtures/albion/hotel-map.json";
 
 const OPERATOR = { authorization: "Bearer demo-operator-token" };
 const put = (path: string, body: unknown, headers: Record<string, string> = OPERATOR) =>
@@ -707,5 +711,133 @@ describe("hotel map suggestions (issue 39 item 6): POST /api/operator/suppliers/
         )
       ).status,
     ).toBe(400);
+  });
+});
+
+describe("hotel map suggestions from the supplier's own list (issue 39 item 6): fromSupplier reads a hotelx supplier's hotels content query", () => {
+  const SUGGEST = (code: string) => `/api/operator/suppliers/${code}/hotel-map/suggest`;
+  const suggest = (code: string, body: unknown) =>
+    call("POST", SUGGEST(code), body, { apiKey: null, headers: OPERATOR });
+  /** A hotelx supplier of the sandbox's (the operator's own route), at `path` under its base, with its own client. */
+  const addSandboxSupplier = async (code: string, path: string, extra: Record<string, unknown> = {}) => {
+    const res = await call(
+      "POST",
+      "/api/operator/suppliers",
+      {
+        code,
+        kind: "hotelx",
+        name: code,
+        settings: {
+          url: `${sandboxUrl()}${path}`,
+          client: `suggest-${code}`,
+          context: "SANDBOX",
+          credentials: { apiKey: env.HOTELX_SANDBOX_API_KEY },
+          ...extra,
+        },
+      },
+      { apiKey: null, headers: OPERATOR },
+    );
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+  };
+  /** The `hotels` queries the sandbox's albion answered so far (the content query carries no settings.client: counted under ""). */
+  const listReads = async (): Promise<number> =>
+    (
+      (await (
+        await env.HOTELX_SANDBOX.fetch("https://hotelx-sandbox.test/suppliers/albion/requests?client=", {
+          headers: { authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` },
+        })
+      ).json()) as Record<string, number>
+    ).hotels ?? 0;
+
+  beforeAll(async () => {
+    // The suppliers' hotels are among the first 200 demo accommodations (sandbox/hotelx/fixtures/README.md).
+    await seedDemoAccommodations(env.DB, { accommodations: 200 });
+    await addSandboxSupplier("albion-list", "suppliers/albion/graphql");
+  });
+
+  it("matches the list the supplier answers, paged: every auto decision is its truth map's, most of the map is found, the hotel Edgestay lacks is never auto; apply writes them", async () => {
+    const truth = new Map(albionTruth.map((r) => [r.supplierHotelCode, r.accommodationCode]));
+    const reads = await listReads();
+    const res = await suggest("albion-list", { fromSupplier: true });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    const answered = res.json.data.hotels as Array<{
+      supplierHotelCode: string;
+      decision: string;
+      accommodationCode: string | null;
+    }>;
+    // Every hotel of its list, once (one more than the truth map: the hotel Edgestay does not have).
+    expect(answered.map((h) => h.supplierHotelCode).sort()).toEqual(albionHotels.map((h) => h.code).sort());
+    const auto = answered.filter((h) => h.decision === "auto");
+    expect(auto.filter((h) => truth.get(h.supplierHotelCode) !== h.accommodationCode)).toEqual([]);
+    expect(auto.length).toBeGreaterThanOrEqual(Math.ceil(truth.size * 0.9));
+    const lacking = albionHotels.find((h) => !truth.has(h.code))!;
+    expect(answered.find((h) => h.supplierHotelCode === lacking.code)!.decision).not.toBe("auto");
+    // The list is one page here (Hotel-X's hotels query, once).
+    expect((await listReads()) - reads).toBe(1);
+
+    const applied = await suggest("albion-list", { fromSupplier: true, apply: true });
+    expect(applied.json.data.applied).toEqual({ inserted: auto.length, updated: 0, unchanged: 0, rejected: [] });
+    const map = await get("/api/operator/suppliers/albion-list/hotel-map?limit=1000");
+    expect(map.json.data.rows.length).toBe(auto.length);
+    for (const row of map.json.data.rows) expect(row.accommodationCode).toBe(truth.get(row.supplierHotelCode));
+  });
+
+  it("reads a long list page by page with the token each page answers, and refuses one longer than a call takes", async () => {
+    const source = {
+      code: "albion-list",
+      url: sandboxSupplierUrl("albion"),
+      client: "suggest-paged",
+      context: "SANDBOX",
+      apiKey: env.HOTELX_SANDBOX_API_KEY,
+    };
+    const reads = await listReads();
+    const paged = await readHotelList(env, source, { maxHotels: SUGGEST_MAX_HOTELS, pageSize: 40 });
+    expect(paged.map((h) => h.supplierHotelCode)).toEqual(albionHotels.map((h) => h.code));
+    expect(paged[0]).toEqual({
+      supplierHotelCode: albionHotels[0]!.code,
+      name: albionHotels[0]!.name,
+      latitude: albionHotels[0]!.latitude,
+      longitude: albionHotels[0]!.longitude,
+      address: albionHotels[0]!.address,
+      ...(albionHotels[0]!.postalCode ? { postalCode: albionHotels[0]!.postalCode } : {}),
+      city: albionHotels[0]!.city,
+      countryCode: albionHotels[0]!.countryCode,
+    });
+    expect((await listReads()) - reads).toBe(Math.ceil(albionHotels.length / 40));
+    await expect(readHotelList(env, source, { maxHotels: 10 })).rejects.toMatchObject({
+      code: "invalid_request",
+      message: `fromSupplier: supplier albion-list lists ${albionHotels.length} hotels, more than the 10 one call takes; send them in hotels, in parts`,
+    });
+  });
+
+  it("a supplier late or failing is 504 or 502 naming it; another kind, or both or neither of hotels and fromSupplier, is a clear 400", async () => {
+    await addSandboxSupplier("albion-slow", "suppliers/albion/as/HXSLOW5000/graphql", { timeout: 300 });
+    await addSandboxSupplier("albion-down", "suppliers/albion/as/HX500/graphql");
+    const slow = await suggest("albion-slow", { fromSupplier: true });
+    expect([slow.status, slow.json.code, slow.json.message]).toEqual([
+      504,
+      "supplier_timeout",
+      "The supplier did not answer in time",
+    ]);
+    const down = await suggest("albion-down", { fromSupplier: true });
+    expect([down.status, down.json.code, down.json.message]).toEqual([
+      502,
+      "supplier_error",
+      "The supplier answered with an error",
+    ]);
+
+    const embedded = await suggest("embedded", { fromSupplier: true });
+    expect([embedded.status, embedded.json.message]).toEqual([
+      400,
+      "fromSupplier: supplier embedded is of kind embedded, which has no hotel list to read; send its hotels instead",
+    ]);
+    const hotel = { supplierHotelCode: "X1", name: "Somewhere", latitude: 0, longitude: 0 };
+    for (const body of [{ hotels: [hotel], fromSupplier: true }, {}, { fromSupplier: false }]) {
+      const res = await suggest("albion-list", body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await suggest("albion-list", {})).json.message).toBe(
+      "hotels: send hotels or fromSupplier: true, one of them",
+    );
   });
 });

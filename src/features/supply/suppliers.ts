@@ -5,6 +5,7 @@ import { ApiError } from "../../platform/http/api-error";
 import { EMBEDDED_SUPPLIER, connectionsSelling } from "../connections";
 import type { SupplierEnv, SupplierKind } from "./kinds/kind";
 import { supplierKind } from "./kinds/registry";
+import type { SupplierHotel } from "./hotel-matching/matcher";
 import type { Supplier } from "./supplier";
 import { suppliers } from "./tables";
 
@@ -183,6 +184,39 @@ export const deleteSupplier = async (
   return { ...viewOf(row), deleted: true };
 };
 
+/** A row as its kind's factory takes it: settings parsed by the kind, credentials opened (never to be shown or logged). */
+const storedOf = async (row: SupplierRow, kind: SupplierKind, credentialsKey: string) => ({
+  code: row.code,
+  name: row.name,
+  settings: kind.settings.parse(JSON.parse(row.settings)),
+  credentials: row.sealedCredentials
+    ? (JSON.parse(await openSecret(credentialsKey, SEAL_PURPOSE, row.sealBinding, row.sealedCredentials)) as unknown)
+    : null,
+});
+
+/**
+ * A supplier's own hotel list, read through its kind (hotel-map/suggest with `fromSupplier`): 404
+ * for an unknown or deactivated supplier, 400 for a kind that has no list to read.
+ */
+export const supplierHotelList = async (
+  env: SupplierEnv,
+  db: Db,
+  credentialsKey: string,
+  code: string,
+  limits: { maxHotels: number },
+): Promise<SupplierHotel[]> => {
+  const row = await readRow(db, code);
+  if (!row.active) throw supplierNotFound(code);
+  const kind = kindOf(row.kind);
+  if (!kind.hotelList)
+    throw new ApiError(
+      "invalid_request",
+      `fromSupplier: supplier ${code} is of kind ${row.kind}, which has no hotel list to read; send its hotels instead`,
+      { field: "fromSupplier" },
+    );
+  return kind.hotelList(env, await storedOf(row, kind, credentialsKey), limits);
+};
+
 /** A Supplier built by the directory: what its kind can do is its kind's word (booking asks these, never the kind). */
 export type DirectorySupplier = Supplier;
 
@@ -203,14 +237,9 @@ export const suppliersByCodes = async (
     rows.map(async (row) => {
       const kind = supplierKind(row.kind);
       if (!kind) return null;
-      const settings = kind.settings.parse(JSON.parse(row.settings));
-      const credentials = row.sealedCredentials
-        ? (JSON.parse(
-            await openSecret(credentialsKey, SEAL_PURPOSE, row.sealBinding, row.sealedCredentials),
-          ) as unknown)
-        : null;
-      const supplier = kind.create(env, db, { code: row.code, name: row.name, settings, credentials });
-      return [row.code, Object.assign(supplier, { capabilities: kind.capabilities(settings) })] as const;
+      const stored = await storedOf(row, kind, credentialsKey);
+      const supplier = kind.create(env, db, stored);
+      return [row.code, Object.assign(supplier, { capabilities: kind.capabilities(stored.settings) })] as const;
     }),
   );
   const byCode = new Map(built.filter((s) => s !== null));

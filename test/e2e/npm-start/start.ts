@@ -4,7 +4,15 @@ import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { quietWranglerEnv, wranglerBin } from "../../../local/platform";
 import { freePort } from "../../../local/server";
-import { DEMO, DEMO_OPERATOR_TOKEN, DEMO_SAVED_CARD, SANDBOX_DEFAULT_PORT } from "../../support/accounts";
+import {
+  DEMO,
+  DEMO_OPERATOR_TOKEN,
+  DEMO_SAVED_CARD,
+  DEMO_SUPPLIERS_CONNECTION,
+  SANDBOX_DEFAULT_PORT,
+  sandboxSupplierUrl,
+} from "../../support/accounts";
+import { SANDBOX_SUPPLIER_MAPS } from "../../support/seed-suppliers";
 import { npmStart } from "./server";
 
 const root = resolve(import.meta.dirname, "../../..");
@@ -173,6 +181,49 @@ describe("npm start, out of process", () => {
     );
   });
 
+  it("seeds connection 1003: the sandbox's three suppliers on this start's sandbox port, their maps, sold with embedded in USD", async () => {
+    const operator = (path: string) =>
+      fetch(`${base}${path}`, { headers: { authorization: `Bearer ${DEMO_OPERATOR_TOKEN}` } }).then(async (res) => ({
+        status: res.status,
+        json: (await res.json()) as any,
+      }));
+    const { connection, suppliers } = DEMO_SUPPLIERS_CONNECTION;
+    const sold = await operator(`/api/connections/${connection.id}/suppliers`);
+    expect(sold.status, JSON.stringify(sold.json)).toBe(200);
+    expect(sold.json.data.suppliers).toEqual([{ code: "embedded" }, ...suppliers.map((code) => ({ code }))]);
+    expect((await operator(`/api/connections/${connection.id}`)).json.data).toMatchObject({
+      code: connection.code,
+      partnerId: "demo",
+      currency: "USD",
+      currentInUse: true,
+    });
+    // Every row of each truth map, counted page by page (1,000 a page at most).
+    const rowsOf = async (path: string) => {
+      let rows = 0;
+      let cursor: string | null = null;
+      do {
+        const page = await operator(`${path}?limit=1000${cursor ? `&cursor=${cursor}` : ""}`);
+        expect(page.status, JSON.stringify(page.json)).toBe(200);
+        rows += page.json.data.rows.length;
+        cursor = page.json.data.nextCursor;
+      } while (cursor);
+      return rows;
+    };
+    for (const code of suppliers) {
+      const supplier = (await operator(`/api/operator/suppliers/${code}`)).json.data;
+      expect(supplier).toMatchObject({
+        kind: "hotelx",
+        active: true,
+        settings: { url: sandboxSupplierUrl(code, sandboxPort), hotelCodes: "mapped" },
+        credentials: { apiKey: "********" },
+      });
+      const truth = SANDBOX_SUPPLIER_MAPS[code]!;
+      expect([code, await rowsOf(`/api/operator/suppliers/${code}/hotel-map`)]).toEqual([code, truth.hotels.length]);
+      expect([code, await rowsOf(`/api/operator/suppliers/${code}/room-map`)]).toEqual([code, truth.rooms.length]);
+      expect((await operator(`/api/operator/suppliers/${code}/board-map`)).json.data).toEqual(truth.boards);
+    }
+  });
+
   it("serves static assets and the docs", async () => {
     expect((await fetch(`${base}/docs`)).status).toBe(200);
     expect((await fetch(`${base}/openapi.json`)).status).toBe(200);
@@ -236,6 +287,14 @@ describe("npm start, out of process", () => {
         headers: { authorization: `Bearer ${DEMO_OPERATOR_TOKEN}` },
       });
       expect(((await upstream.json()) as any).data.url).toBe(`http://127.0.0.1:${newSandboxPort}/`);
+      // Connection 1003's suppliers follow too (the seed ran again on the same state: its maps unchanged).
+      const iberbeds = await fetch(`http://127.0.0.1:${port}/api/operator/suppliers/iberbeds`, {
+        headers: { authorization: `Bearer ${DEMO_OPERATOR_TOKEN}` },
+      });
+      expect(((await iberbeds.json()) as any).data.settings.url).toBe(sandboxSupplierUrl("iberbeds", newSandboxPort));
+      expect(restartOutput).toMatch(
+        /^Connection 1003: embedded, iberbeds, roomnexus, albion in USD; 334 supplier hotels mapped\.$/m,
+      );
       await waitFor(`http://127.0.0.1:${newSandboxPort}/`, restarted, 60_000, () => true);
       const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
       const found = await fetch(`http://127.0.0.1:${port}/api/search`, {

@@ -6,7 +6,7 @@ import { featureRouter } from "../../../platform/http/router";
 import { importHotelMap } from "../maps/hotel-map";
 import { mapImportResult } from "../maps/routes";
 import { supplierItemCode } from "../maps/upload";
-import { getSupplier, supplierNotFound } from "../suppliers";
+import { getSupplier, supplierHotelList, supplierNotFound } from "../suppliers";
 import { MAX_CANDIDATES } from "./matcher";
 import { suggestHotelMatches } from "./suggest";
 
@@ -44,11 +44,23 @@ export const suggestRequestSchema = z
             ctx.addIssue({ code: "custom", path: [i, "supplierHotelCode"], message: "listed twice" });
           seen.add(hotel.supplierHotelCode);
         });
+      })
+      .optional()
+      .openapi({ description: "The supplier's hotel list; or send fromSupplier instead" }),
+    fromSupplier: z
+      .literal(true)
+      .optional()
+      .openapi({
+        description: `true: read the list from the supplier itself (a hotelx supplier: Hotel-X's hotels content query, paged, under the supplier's deadline, at most ${SUGGEST_MAX_HOTELS} hotels) instead of sending hotels`,
       }),
     apply: z.boolean().default(false).openapi({
       description:
-        "true: the `auto` ones are written into the supplier's hotel map as its import does (row = the hotel's position in `hotels`); the rest are left for review",
+        "true: the `auto` ones are written into the supplier's hotel map as its import does (row = the hotel's position in `hotels`, or in the supplier's list); the rest are left for review",
     }),
+  })
+  .refine((body) => (body.hotels === undefined) !== (body.fromSupplier === undefined), {
+    message: "send hotels or fromSupplier: true, one of them",
+    path: ["hotels"],
   })
   .openapi("HotelMapSuggestRequest", {
     example: {
@@ -137,7 +149,7 @@ const suggest = apiRoute({
   tags: ["Operator: suppliers"],
   summary: "Suggest which accommodation each of a supplier's hotels is",
   description:
-    "Up to 20,000 hotels and 8 MiB per call; apply writes the auto ones into the hotel map. Candidates lie within 500 m; names are compared after normalisation, street number and postal code count. Measured precision and recall: docs/benchmarks.md.",
+    "Up to 20,000 hotels and 8 MiB per call, or fromSupplier: true to read a hotelx supplier's own list (400 for another kind); apply writes the auto ones into the hotel map. Candidates lie within 500 m; names are compared after normalisation, street number and postal code count. Measured precision and recall: docs/benchmarks.md.",
   security: operatorSecurity,
   middleware: [operatorAuth()] as const,
   maxBodyBytes: SUGGEST_MAX_BODY_BYTES,
@@ -150,7 +162,7 @@ const suggest = apiRoute({
     }),
     body: { required: true, ...json(suggestRequestSchema) },
   },
-  errors: ["supplier_not_found", "conflict"],
+  errors: ["supplier_not_found", "conflict", "supplier_error", "supplier_timeout"],
   responses: { 200: { description: "A decision per hotel", ...json(suggestResponseSchema) } },
 });
 
@@ -158,7 +170,13 @@ export const hotelMatchingRoutes = featureRouter().openapi(suggest, async (c) =>
   const { code } = c.req.valid("param");
   // A deactivated supplier is gone for the operator (its bookings still cancel): no map for it.
   if (!(await getSupplier(c.get("db"), code)).active) throw supplierNotFound(code);
-  const { hotels, apply } = c.req.valid("json");
+  const body = c.req.valid("json");
+  const hotels =
+    body.hotels ??
+    (await supplierHotelList(c.env, c.get("db"), c.env.UPSTREAM_CREDENTIALS_KEY, code, {
+      maxHotels: SUGGEST_MAX_HOTELS,
+    }));
+  const apply = body.apply;
   const matches = await suggestHotelMatches(c.get("db"), hotels);
   // Only the sure ones are written, through the import (its one-to-one rules and rejections).
   const applied = apply

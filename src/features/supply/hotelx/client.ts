@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { BOOK, BOOKING_READ, CANCEL, COMMIT, QUOTE, SEARCH } from "./documents";
+import { BOOK, BOOKING_READ, CANCEL, COMMIT, HOTEL_LIST, QUOTE, SEARCH } from "./documents";
 import { hideUpstreamIdentity, redactTransactionText } from "../provider-transactions";
 import {
   bookAnswerSchema,
@@ -7,6 +7,7 @@ import {
   cancelAnswerSchema,
   commitAnswerSchema,
   graphqlErrorsSchema,
+  hotelListAnswerSchema,
   quoteAnswerSchema,
   searchAnswerSchema,
   type BookStatusType,
@@ -14,6 +15,7 @@ import {
   type HotelxCancelPolicy,
   type HotelxSurcharge,
   type HotelxIssue,
+  type HotelxListedHotel,
   type HotelxOption,
   type HotelxPrice,
   type HotelxPriceChange,
@@ -27,6 +29,8 @@ import {
  */
 
 export type HotelxOperation = "search" | "quote" | "book" | "commit" | "cancel" | "booking";
+/** What is sent: the booking flow's operations, and the `hotels` content query (an operator's read, never a partner's). */
+type WireOperation = HotelxOperation | "hotels";
 
 /** Where and as whom to call: the connection's upstream. `fetch` defaults to the global one. */
 export type HotelxAccess = {
@@ -83,7 +87,7 @@ export class SupplierCallError extends Error {
 
   constructor(
     readonly code: SupplierErrorCode,
-    readonly operation: HotelxOperation,
+    readonly operation: WireOperation,
     message: string,
     details: { fault?: CallFault; issues?: HotelxIssue[]; httpStatus?: number } = {},
   ) {
@@ -206,12 +210,16 @@ const settingsOf = (access: HotelxAccess, options: BookOptions) => ({
 
 const readAnswer = async (
   access: HotelxAccess,
-  operation: HotelxOperation,
+  operation: WireOperation,
   query: string,
   variables: Record<string, unknown>,
   options: BookOptions,
 ): Promise<unknown> => {
-  const body = { query, variables: { ...variables, settings: settingsOf(access, options) } };
+  // The content query takes no HotelSettingsInput: its variables go as they are.
+  const body = {
+    query,
+    variables: operation === "hotels" ? variables : { ...variables, settings: settingsOf(access, options) },
+  };
   const headers = {
     "content-type": "application/json",
     accept: "application/json",
@@ -221,7 +229,7 @@ const readAnswer = async (
   let status: number | null = null;
   let text: string | null = null;
   const record = () => {
-    if (!options.transactions) return;
+    if (!options.transactions || operation === "hotels") return;
     const request = `POST ${access.url}\n${Object.entries(headers)
       .map(([k, v]) => `${k}: ${v}`)
       .join("\n")}\n\n${JSON.stringify(body)}`;
@@ -294,7 +302,7 @@ const readAnswer = async (
 };
 
 /** Checks GraphQL-level errors, then the payload's shape; returns the operation's payload. */
-const payloadOf = <S extends z.ZodType>(operation: HotelxOperation, answer: unknown, schema: S): z.infer<S> => {
+const payloadOf = <S extends z.ZodType>(operation: WireOperation, answer: unknown, schema: S): z.infer<S> => {
   const failed = graphqlErrorsSchema.safeParse(answer);
   if (failed.success) {
     throw new SupplierCallError(
@@ -310,7 +318,7 @@ const payloadOf = <S extends z.ZodType>(operation: HotelxOperation, answer: unkn
 };
 
 /** Payload `errors` abort the operation (Hotel-X's own words: "Errors that abort services"). */
-const abortOnIssues = (operation: HotelxOperation, errors: HotelxIssue[]) => {
+const abortOnIssues = (operation: WireOperation, errors: HotelxIssue[]) => {
   if (errors.length > 0) {
     throw new SupplierCallError(
       "supplier_error",
@@ -536,4 +544,26 @@ export const bookingByClientReference = async (
   abortOnIssues("booking", payload.errors);
   const booking = (payload.bookings ?? []).find((b) => b.reference.client === input.clientReference);
   return booking ? { found: true, booking } : { found: false };
+};
+
+/** One page of an access's hotel list: its hotels, the whole list's `count`, and the `token` of the next page (null on the last). */
+export type HotelListPage = { hotels: HotelxListedHotel[]; count: number; token: string | null };
+
+/**
+ * One page of Hotel-X's `hotels` content query, `maxSize` hotels at most, after `token` (absent:
+ * the first page). A node without hotel data is dropped.
+ */
+export const hotelList = async (
+  access: HotelxAccess,
+  page: { maxSize: number; token?: string | null },
+  options: Omit<CallOptions, "transactions">,
+): Promise<HotelListPage> => {
+  const variables = { criteria: { maxSize: page.maxSize }, relay: {}, token: page.token ?? null };
+  const answer = await readAnswer(access, "hotels", HOTEL_LIST, variables, options);
+  const hotels = payloadOf("hotels", answer, hotelListAnswerSchema).data.hotelX.hotels;
+  return {
+    hotels: (hotels.edges ?? []).flatMap((edge) => (edge?.node?.hotelData ? [edge.node.hotelData] : [])),
+    count: hotels.count,
+    token: hotels.token ?? null,
+  };
 };

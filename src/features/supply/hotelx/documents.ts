@@ -76,3 +76,16 @@ export const BOOKING_READ = `query ($criteria: HotelCriteriaBookingInput!, $sett
     }
   }
 }`;
+
+/**
+ * Hotel-X's `hotels` content query (`hotelx/hotstc`): one page of the access's hotel list, the next
+ * asked with the `token` the last one answered. What `suggest` with `fromSupplier` reads.
+ */
+export const HOTEL_LIST = `query ($criteria: HotelXHotelListInput!, $relay: RelayInput!, $token: String) {
+  hotelX {
+    hotels(criteria: $criteria, relay: $relay, token: $token) {
+      count token
+      edges { node { hotelData { hotelCode hotelName location { address city zipCode country coordinates { latitude longitude } } } } }
+    }
+  }
+}`;

@@ -199,3 +199,41 @@ export const bookingAnswerSchema = envelope(
 export const graphqlErrorsSchema = z
   .object({ errors: z.array(z.object({ message: z.string() }).loose()).min(1) })
   .loose();
+
+/** One page of the `hotels` content query; a hotel without coordinates cannot be matched and is kept as null. */
+export const hotelListAnswerSchema = envelope(
+  "hotels",
+  z.object({
+    count: z.number().int(),
+    token: z.string().nullish(),
+    edges: z
+      .array(
+        z
+          .object({
+            node: z
+              .object({
+                hotelData: z
+                  .object({
+                    hotelCode: z.string(),
+                    hotelName: z.string().nullish(),
+                    location: z
+                      .object({
+                        address: z.string().nullish(),
+                        city: z.string().nullish(),
+                        zipCode: z.string().nullish(),
+                        country: z.string().nullish(),
+                        coordinates: z.object({ latitude: z.number(), longitude: z.number() }).nullish(),
+                      })
+                      .nullish(),
+                  })
+                  .nullish(),
+              })
+              .nullish(),
+          })
+          .nullish(),
+      )
+      .nullish(),
+  }),
+);
+type HotelListEdge = NonNullable<z.infer<typeof hotelListAnswerSchema>["data"]["hotelX"]["hotels"]["edges"]>[number];
+export type HotelxListedHotel = NonNullable<NonNullable<NonNullable<HotelListEdge>["node"]>["hotelData"]>;

@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import type { Db } from "../../../platform/db/client";
+import type { SupplierHotel } from "../hotel-matching/matcher";
 import type { Supplier, SupplierCapabilities } from "../supplier";
 
 /** The bindings a kind's factory may use. */
@@ -15,7 +16,8 @@ export type StoredSupplier<S, C> = { code: string; name: string; settings: S; cr
  * operator sends and stores (never secrets; the operator request and /openapi.json are built from
  * it); `credentials`, when the kind has secrets, validates them (sealed apart, never shown back);
  * `check` refuses what a schema cannot (a URL that is not public https); `create` makes the
- * Supplier from a stored row. `builtIn`: its one row is made by the migration; the operator can
+ * Supplier from a stored row; `hotelList`, when the kind can read a supplier's hotel list (what
+ * hotel-map/suggest with `fromSupplier` matches), reads at most `maxHotels` of them. `builtIn`: its one row is made by the migration; the operator can
  * neither create nor delete one.
  */
 export type SupplierKind<S extends Record<string, unknown> = Record<string, unknown>, C = unknown> = {
@@ -26,5 +28,6 @@ export type SupplierKind<S extends Record<string, unknown> = Record<string, unkn
   check?(settings: S, local: boolean): S;
   capabilities(settings: S): SupplierCapabilities;
   create(env: SupplierEnv, db: Db, stored: StoredSupplier<S, C>): Supplier;
+  hotelList?(env: SupplierEnv, stored: StoredSupplier<S, C>, limits: { maxHotels: number }): Promise<SupplierHotel[]>;
   builtIn?: boolean;
 };

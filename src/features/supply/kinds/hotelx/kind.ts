@@ -1,4 +1,6 @@
 import type { z } from "@hono/zod-openapi";
+import { ApiError } from "../../../../platform/http/api-error";
+import { readHotelList } from "../../hotelx/hotel-list";
 import { hotelxCapabilities, hotelxSupplier } from "../../hotelx/hotelx-supplier";
 import type { SupplierKind } from "../kind";
 import { checkHotelxSettings, hotelxCredentials, hotelxSettings, type HotelxSettings } from "./settings";
@@ -23,5 +25,25 @@ export const hotelxKind: SupplierKind<HotelxSettings, z.infer<typeof hotelxCrede
       hotelCodes: stored.settings.hotelCodes,
       ...(stored.settings.timeout ? { timeoutMs: stored.settings.timeout } : {}),
     });
+  },
+  hotelList(env, stored, limits) {
+    if (!stored.credentials)
+      throw new ApiError(
+        "invalid_request",
+        `fromSupplier: supplier ${stored.code} has no credentials to call it with; set settings.credentials`,
+        { field: "fromSupplier" },
+      );
+    return readHotelList(
+      env,
+      {
+        code: stored.code,
+        url: stored.settings.url,
+        client: stored.settings.client,
+        context: stored.settings.context,
+        apiKey: stored.credentials.apiKey,
+        ...(stored.settings.timeout ? { timeoutMs: stored.settings.timeout } : {}),
+      },
+      limits,
+    );
   },
 };

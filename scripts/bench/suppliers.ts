@@ -1,0 +1,211 @@
+import * as hotelx from "../../src/features/supply/hotelx/client";
+import { accommodationCode } from "../../test/support/accommodations";
+import { DEMO_SUPPLIERS_CONNECTION } from "../../test/support/accounts";
+import { SANDBOX_SUPPLIER_MAPS } from "../../test/support/seed-suppliers";
+import { API_KEY_HEADERS, searchBody, type Scenario } from "./scenarios";
+
+/**
+ * Connection 1003's rows (issue 39 item 8): the embedded inventory and the sandbox's three
+ * suppliers behind one search. What a row means is read against each supplier's own answer time,
+ * and every search must cost each supplier one request, whatever the number of hotels.
+ */
+
+type Json = Record<string, any>;
+const { connection, suppliers, hotelx: account } = DEMO_SUPPLIERS_CONNECTION;
+const SETTINGS = { access: { code: connection.code } };
+const HOTELS = 100;
+/** US000001..US000100: each sold by the embedded inventory and by one to three of the suppliers. */
+const hotelCodes = Array.from({ length: HOTELS }, (_, i) => accommodationCode(i + 1));
+
+export const SUPPLIERS_SEARCH = "search: 100 codes on 1003 (embedded and three suppliers)";
+export const SUPPLIERS_FLOW = "quote/book on 1003: a supplier's option (search, quote, book, cancel per flow)";
+
+const call = async (base: string, path: string, body: unknown): Promise<Json> => {
+  const res = await fetch(`${base}${path}`, { method: "POST", headers: API_KEY_HEADERS, body: JSON.stringify(body) });
+  const json = (await res.json().catch(() => ({}))) as Json;
+  if (res.status !== 200) throw new Error(`${path} ${res.status}: ${json.message ?? "no message"}`);
+  return json.data;
+};
+
+/** Connection 1003's suppliers pointed at the sandbox the bench started, through the operator API. */
+export const pointSuppliersAtSandbox = async (base: string, sandboxBase: string, operatorToken: string) => {
+  const headers = { "content-type": "application/json", authorization: `Bearer ${operatorToken}` };
+  for (const code of suppliers) {
+    const read = (await (await fetch(`${base}/api/operator/suppliers/${code}`, { headers })).json()) as Json;
+    const res = await fetch(`${base}/api/operator/suppliers/${code}`, {
+      method: "PUT",
+      headers,
+      body: JSON.stringify({
+        name: read.data.name,
+        settings: { ...read.data.settings, url: `${sandboxBase}/suppliers/${code}/graphql` },
+      }),
+    });
+    if (res.status !== 200) throw new Error(`PUT supplier ${code}: ${res.status} ${await res.text()}`);
+  }
+};
+
+/** How many searches each supplier of the sandbox has answered for 1003's client. */
+const supplierSearches = async (sandboxBase: string): Promise<Record<string, number>> =>
+  Object.fromEntries(
+    await Promise.all(
+      suppliers.map(async (code) => {
+        const res = await fetch(`${sandboxBase}/suppliers/${code}/requests?client=${account.client}`, {
+          headers: { authorization: `Apikey ${account.apiKey}` },
+        });
+        return [code, (((await res.json()) as Json).search as number | undefined) ?? 0] as const;
+      }),
+    ),
+  );
+
+/** Requests each supplier received per search, over `searches` sequential searches (1 expected: one per supplier, not per hotel). */
+export type RequestsPerSearch = Record<string, number>;
+
+const searchRequest = () =>
+  searchBody({ destinations: { accommodations: hotelCodes.map((code) => ({ code })) } }, SETTINGS);
+
+export const suppliersSearchScenario = (): Scenario => ({
+  name: SUPPLIERS_SEARCH,
+  upstream: true,
+  meaning:
+    "Pricing 100 hotels on a connection of four suppliers: one parallel request to each, merged into one answer.",
+  method: "POST",
+  path: "/api/search",
+  body: searchRequest(),
+  headers: API_KEY_HEADERS,
+});
+
+/**
+ * Before measuring: `searches` searches one at a time, answered 200 with options naming every
+ * supplier and no warning, counting the sandbox's requests per supplier; null and the counts when
+ * so, else why not (the row is then not measured).
+ */
+export const checkSuppliersSearch = async (
+  base: string,
+  sandboxBase: string,
+  searches = 5,
+): Promise<{ notMeasured: string | null; perSearch: RequestsPerSearch | null }> => {
+  const before = await supplierSearches(sandboxBase);
+  for (let i = 0; i < searches; i++) {
+    const data = await call(base, "/api/search", searchRequest()).catch((e: Error) => ({ failed: e.message }));
+    if ("failed" in data) return { notMeasured: `the check search failed: ${data.failed}`, perSearch: null };
+    if (data.warnings?.length)
+      return {
+        notMeasured: `a supplier did not answer: ${data.warnings.map((w: Json) => `${w.code} (${w.message})`).join("; ")}`,
+        perSearch: null,
+      };
+    const named = new Set(
+      (data.accommodations ?? []).flatMap((h: Json) => h.options.map((o: Json) => o.supplierCode as string)),
+    );
+    const missing = suppliers.filter((code) => !named.has(code));
+    if (missing.length)
+      return {
+        notMeasured: `connection ${connection.code}'s options name no ${missing.join(", ")} (the merged search of issue 39 item 4 is needed)`,
+        perSearch: null,
+      };
+  }
+  const after = await supplierSearches(sandboxBase);
+  const perSearch = Object.fromEntries(suppliers.map((code) => [code, (after[code]! - before[code]!) / searches]));
+  return { notMeasured: null, perSearch };
+};
+
+/**
+ * Each supplier's own answer time for the same search, in its own codes (its part of the 100
+ * hotels, through the truth map): the p50 of `times` searches sent straight to it, one at a time.
+ * The slowest of them is what the merged search waits for at best.
+ */
+export const supplierSearchP50s = async (sandboxBase: string, times = 5): Promise<Record<string, number>> => {
+  const criteria = searchRequest().searchCriteria as Json;
+  const result: Record<string, number> = {};
+  for (const code of suppliers) {
+    const wanted = new Set(hotelCodes);
+    const own = (SANDBOX_SUPPLIER_MAPS[code]!.hotels as Array<{ supplierHotelCode: string; accommodationCode: string }>)
+      .filter((row) => wanted.has(row.accommodationCode))
+      .map((row) => row.supplierHotelCode);
+    const access: hotelx.HotelxAccess = {
+      url: `${sandboxBase}/suppliers/${code}/graphql`,
+      client: "bench-direct",
+      context: account.context,
+      apiKey: account.apiKey,
+    };
+    const answers: number[] = [];
+    for (let i = 0; i < times + 1; i++) {
+      const started = performance.now();
+      await hotelx.search(
+        access,
+        {
+          checkIn: criteria.checkIn,
+          checkOut: criteria.checkOut,
+          hotels: own,
+          occupancies: criteria.occupancies.map((o: Json) => ({ paxes: o.paxes.map((p: Json) => ({ age: p.age })) })),
+        },
+        { deadlineMs: 10_000 },
+      );
+      // The first is a warm-up.
+      if (i > 0) answers.push(performance.now() - started);
+    }
+    result[code] = answers.sort((a, b) => a - b)[Math.floor(times / 2)]!;
+  }
+  return result;
+};
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+/**
+ * search -> quote -> book -> cancel on 1003 by `concurrency` partners for `seconds`, each flow
+ * booking a refundable option of a supplier (never the embedded one), the suppliers in turn:
+ * quote, book and cancel go to the supplier that made the option. Every booking is cancelled.
+ */
+export const runSuppliersFlow = async (base: string, seconds: number, concurrency: number) => {
+  const latencies: number[] = [];
+  let errors = 0;
+  let n = 0;
+  const deadline = Date.now() + seconds * 1000;
+  const worker = async (id: number) => {
+    while (Date.now() < deadline) {
+      const turn = n++;
+      const supplier = suppliers[turn % suppliers.length]!;
+      const code = accommodationCode(1 + (turn % 5));
+      const started = performance.now();
+      try {
+        const request = searchBody({ destinations: { accommodations: [{ code }] } }, SETTINGS);
+        const found = await call(base, "/api/search", request);
+        const option = found.accommodations[0]?.options.find(
+          (o: Json) => o.supplierCode === supplier && o.isRefundable,
+        );
+        if (!option) throw new Error(`no refundable option of ${supplier} for ${code}`);
+        const { occupancies, checkIn, checkOut } = request.searchCriteria as Json;
+        const quote = await call(base, "/api/quote", {
+          quoteCriteria: { optionId: option.id, accommodation: { code }, occupancies, checkIn, checkOut },
+          settings: SETTINGS,
+        });
+        const booking = await call(base, "/api/book", {
+          bookCriteria: {
+            quoteId: quote.id,
+            accommodation: { code },
+            partnerReference: `bench-1003-${Date.now()}-${id}-${turn}`,
+            holder: { name: "Bench", surName: "Runner" },
+            checkIn,
+            checkOut,
+          },
+          settings: SETTINGS,
+        });
+        await call(base, "/api/cancel", {
+          input: { reference: { bookingReference: booking.bookingReference } },
+          settings: SETTINGS,
+        });
+        latencies.push(performance.now() - started);
+      } catch (error) {
+        errors++;
+        if (errors <= 3) console.error(`  1003 flow error: ${(error as Error).message}`);
+        // A flow that cannot run (no supplier option yet) is not retried in a tight loop.
+        if (errors >= 3 && latencies.length === 0) return;
+      }
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, (_, i) => worker(i)));
+  const elapsed = (performance.now() - started) / 1000;
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { rps: latencies.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors };
+};
