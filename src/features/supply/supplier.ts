@@ -144,6 +144,7 @@ export type Offer = OfferRef & {
   rate: Rate;
   cancelPolicy: CancelPolicy;
   rooms: OfferRoom[];
+  supplierHotelCode?: string;
 };
 
 /** `upstreamBookingId`: an upstream's own id of the booking (Hotel-X's `bookingID`), which cancel sends when known. */
@@ -162,6 +163,8 @@ export type BookedStay = OfferRef & {
   checkOut: string;
   roomCount: number;
   supplierReference: string;
+  /** The supplier's own code of the hotel (its hotel map's), which cancel and look-ups send; absent: ours. */
+  supplierHotelCode?: string | null;
 };
 
 /** Thrown by `book` when the supplier refuses (sold out, stop-sell); nothing was taken. */
@@ -295,7 +298,8 @@ export interface Supplier {
    */
   book(
     accommodation: SupplyAccommodation,
-    ref: OfferRef,
+    /** As quoted: with the supplier's own hotel code when the quote gave one. */
+    ref: OfferRef & Pick<Offer, "supplierHotelCode">,
     stay: Stay,
     clientReference: string,
     call?: SupplierCall,
@@ -311,6 +315,6 @@ export interface Supplier {
   bookingByReference?(
     clientReference: string,
     call?: SupplierCall,
-    booking?: { accommodationCode: string; upstreamAccessCode?: string | null },
+    booking?: { accommodationCode: string; upstreamAccessCode?: string | null; supplierHotelCode?: string | null },
   ): Promise<BookingLookup>;
 }

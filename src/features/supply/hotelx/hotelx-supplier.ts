@@ -21,6 +21,7 @@ import {
   type SupplierCall,
   type SupplyAccommodation,
 } from "../supplier";
+import { supplierHotelCodeOf } from "../maps/map-reads";
 import { circuitFor } from "../upstream-circuit";
 import {
   cancelPolicyOf,
@@ -355,9 +356,17 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
      * One upstream call when the caller gives the searched option's id back (`ref.upstreamOptionId`):
      * that option is quoted, and its quoted rooms must be the product asked for. Without it (or when
      * the quote names other rooms) the option is found again by a search of its hotel, then quoted.
-     * The offer carries the quote's optionRefId (upstreamOptionId): book sends exactly that.
+     * The offer carries the quote's optionRefId (upstreamOptionId): book sends exactly that, and the
+     * supplier's own hotel code when its hotel map has one (`supplierHotelCode`: the booking keeps it
+     * for cancel and look-ups); a hotel it does not map is asked for by our code.
      */
     async quote(accommodation, ref, stay, _now, terms, call) {
+      // Read beside the upstream quote: a D1 read costs the quote no wait.
+      const mappedCode = supplierHotelCodeOf(db, name, accommodation.code);
+      const inItsCodes = async (offer: Offer): Promise<Offer> => {
+        const supplierHotelCode = await mappedCode;
+        return supplierHotelCode ? { ...offer, supplierHotelCode } : offer;
+      };
       /** The quoted option as an offer; an amount in a currency without an exchange rate is a clear error. */
       const priced = async (option: HotelxOption, quoted: hotelx.QuoteResult) => {
         const table = await tableFor(db, terms, currenciesOf(quoted.price, quoted.surcharges, quoted.cancelPolicy));
@@ -382,24 +391,23 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
       };
       if (ref.upstreamOptionId) {
         const quoted = await guarded(call, () => hotelx.quote(access, ref.upstreamOptionId!, optionsOf(call)));
-        const option = quotedOption(accommodation.code, ref, quoted, stay.rooms.length);
+        const option = quotedOption((await mappedCode) ?? accommodation.code, ref, quoted, stay.rooms.length);
         if (option) {
-          const offer = await priced(option, quoted);
+          const offer = await inItsCodes(await priced(option, quoted));
           return ref.upstreamAccessCode ? { ...offer, upstreamAccessCode: ref.upstreamAccessCode } : offer;
         }
       }
-      const found = (await searchUpstream([accommodation], stay, call)).options.find((o) => {
+      const hotelCode = (await mappedCode) ?? accommodation.code;
+      const found = (await searchUpstream([{ ...accommodation, code: hotelCode }], stay, call)).options.find((o) => {
         const product = productOf(o);
         return (
-          o.hotelCode === accommodation.code &&
-          product.roomCode === ref.roomCode &&
-          product.ratePlanCode === ref.ratePlanCode
+          o.hotelCode === hotelCode && product.roomCode === ref.roomCode && product.ratePlanCode === ref.ratePlanCode
         );
       });
       if (!found) return null;
       const quoted = await guarded(call, () => hotelx.quote(access, found.id, optionsOf(call)));
       // A changed price is the offer at its new price: the caller compares it with the searched one.
-      return { ...(await priced(found, quoted)), upstreamAccessCode: found.accessCode };
+      return { ...(await inItsCodes(await priced(found, quoted))), upstreamAccessCode: found.accessCode };
     },
 
     async book(accommodation, ref, stay, clientReference, call, holder, bookOptions) {
@@ -457,6 +465,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
           const found = await supplier.bookingByReference!(clientReference, call, {
             accommodationCode: accommodation.code,
             upstreamAccessCode: ref.upstreamAccessCode ?? null,
+            supplierHotelCode: ref.supplierHotelCode ?? null,
           });
           if (found.status === "confirmed") return found;
           throw new SupplierRefusal("failed");
@@ -497,7 +506,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
         hotelx.cancel(
           access,
           {
-            hotelCode: stay.accommodationCode,
+            hotelCode: stay.supplierHotelCode ?? stay.accommodationCode,
             ...(stay.upstreamBookingId ? { bookingID: stay.upstreamBookingId } : {}),
             ...(stay.upstreamAccessCode ? { accessCode: stay.upstreamAccessCode } : {}),
             clientReference: stay.clientReference,
@@ -525,7 +534,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
         hotelx.bookingByClientReference(
           access,
           {
-            hotelCode: booking.accommodationCode,
+            hotelCode: booking.supplierHotelCode ?? booking.accommodationCode,
             currency: upstream.currency,
             clientReference,
             ...(booking.upstreamAccessCode ? { accessCode: booking.upstreamAccessCode } : {}),
