@@ -1,12 +1,20 @@
 import { env } from "cloudflare:test";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/support/api";
-import { bookBody, OTHER_CODE, quoteOf, searchOne } from "../../../test/support/booking";
+import {
+  bookBody,
+  cancelBody,
+  createDemoConnection,
+  OTHER_CODE,
+  quoteBody,
+  quoteOf,
+  searchOne,
+} from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { demoUpstreamUrl, hotelxResultProblems, sandboxAccess } from "../../../test/support/hotelx";
 import { seedSandboxHotels } from "../../../test/support/seed";
-import { demoAdminToken } from "../../../test/support/sessions";
+import { demoAdminToken, OPERATOR } from "../../../test/support/sessions";
 import { subscribe } from "../../../test/support/webhooks";
 import { bookingByClientReference, type HotelxAccess } from "../supply/hotelx/client";
 import { circuitFor } from "../supply/upstream-circuit";
@@ -94,6 +102,10 @@ const eventsOf = async (bookingReference: string) =>
       .bind(bookingReference)
       .all<{ type: string }>()
   ).results.map((r) => r.type);
+const soldNights = async (code: string) =>
+  (await env.DB.prepare("SELECT coalesce(sum(sold), 0) AS n FROM room_nights WHERE accommodation_code = ?")
+    .bind(code)
+    .first<number>("n"))!;
 const upstreamBooking = (hotelCode: string, clientReference: string) =>
   bookingByClientReference(
     ledger,
@@ -1045,5 +1057,131 @@ describe("Authorization: Apikey <key>, Hotel-X's header, beside api-key", () => 
     for (const path of ["/api/graphql", "/api/search/tgx", "/api/quote/tgx", "/api/book/tgx", "/api/cancel/tgx"])
       expect(document.paths[path].post.security, path).toEqual([{ ApiKey: [] }, { HotelxApiKey: [] }]);
     expect(document.paths["/api/search"].post.security).toEqual([{ ApiKey: [] }]);
+  });
+});
+
+describe("a connection selling the embedded inventory and a Hotel-X supplier (issue 39 item 5)", () => {
+  // Its own supplier (the sandbox, identity-coded as 1002's is) and connection, so that removing and
+  // deactivating it leaves the rest of this file as it was.
+  const SUPPLIER = "sbx-bookings";
+  let mixed: { id: string; code: number };
+  beforeAll(async () => {
+    const created = await call(
+      "POST",
+      "/api/operator/suppliers",
+      {
+        code: SUPPLIER,
+        kind: "hotelx",
+        name: "Sandbox (bookings)",
+        settings: {
+          url: await demoUpstreamUrl(),
+          client: "edgestay-demo",
+          context: "SANDBOX",
+          hotelCodes: "identity",
+          credentials: { apiKey: env.HOTELX_SANDBOX_API_KEY },
+        },
+      },
+      OPERATOR,
+    );
+    expect(created.status, created.text).toBe(201);
+    mixed = await createDemoConnection("mobile", 0);
+    const sold = await call(
+      "PUT",
+      `/api/connections/${mixed.id}/suppliers`,
+      { suppliers: [{ code: "embedded" }, { code: SUPPLIER }] },
+      OPERATOR,
+    );
+    expect(sold.status, sold.text).toBe(200);
+    // It prices in EUR and the connection sells in USD: asked only with a rate (taken away after).
+    const rates = await call("PUT", "/api/operator/exchange-rates", { base: "EUR", rates: { USD: 1.087 } }, OPERATOR);
+    expect(rates.status, rates.text).toBe(200);
+  });
+  afterAll(async () => {
+    await env.DB.prepare("DELETE FROM exchange_rates").run();
+  });
+
+  // An option id names its supplier last, but the embedded inventory's (whose ids stay as they were).
+  const ofSupplier = (code: string) => (o: any) =>
+    (code === "embedded" ? o.id.split("~").length === 5 : o.id.endsWith(`~${code}`)) && o.cancelPolicy.refundable;
+  /** Searched, quoted and booked over REST on the mixed connection: the book answer. */
+  const bookOn = async (hotel: string, pick: (o: any) => boolean, partnerReference: string) => {
+    const searched = await searchOne(hotel, { connection: mixed.code, pick });
+    const quoted = await post("/api/quote", quoteBody(searched, {}, mixed.code));
+    expect(quoted.status, quoted.text).toBe(200);
+    const booked = await post("/api/book", bookBody(quoted.json.data, partnerReference, {}, mixed.code));
+    expect(booked.status, booked.text).toBe(200);
+    return booked.json.data;
+  };
+  const rowOf = (reference: string) =>
+    env.DB.prepare("SELECT supplier, supplier_hotel_code, upstream_booking_id FROM bookings WHERE reference = ?")
+      .bind(reference)
+      .first<{ supplier: string; supplier_hotel_code: string | null; upstream_booking_id: string | null }>();
+  const cancelOn = (reference: string) => post("/api/cancel", cancelBody(reference, mixed.code));
+
+  it("an option of the Hotel-X supplier books there and names it; one of the embedded inventory books locally; each cancels at its own", async () => {
+    const upstream = await bookOn("HX002", ofSupplier(SUPPLIER), reference());
+    expect(upstream.supplierCode).toBe(SUPPLIER);
+    // Identity-coded: the supplier's hotel code is ours, so none is kept or shown.
+    expect(upstream).not.toHaveProperty("supplierHotelCode");
+    const row = await rowOf(upstream.bookingReference);
+    expect(row).toMatchObject({ supplier: SUPPLIER, supplier_hotel_code: null });
+    expect(row!.upstream_booking_id).toBeTruthy();
+    // Booked at the supplier, under our booking reference as its client reference.
+    expect(await upstreamBooking("HX002", upstream.bookingReference)).toMatchObject({
+      found: true,
+      booking: { status: "OK" },
+    });
+    const read = await call("GET", `/api/bookings/${upstream.bookingReference}`);
+    expect(read.json.data).toMatchObject({ supplierCode: SUPPLIER, supplierHotelCode: null });
+
+    const soldBefore = await soldNights("US000002");
+    const local = await bookOn("US000002", ofSupplier("embedded"), reference());
+    expect(local.supplierCode).toBe("embedded");
+    expect(await rowOf(local.bookingReference)).toMatchObject({ supplier: "embedded", upstream_booking_id: null });
+    // The rooms were taken in our own D1: two nights of one room.
+    expect(await soldNights("US000002")).toBe(soldBefore + 2);
+    expect(await upstreamBooking("US000002", local.bookingReference)).toMatchObject({ found: false });
+    const listed = await call("GET", `/api/bookings?partnerReference=${local.partnerReference}`);
+    expect(listed.json.data).toMatchObject({ bookingReference: local.bookingReference, supplierCode: "embedded" });
+
+    expect((await cancelOn(upstream.bookingReference)).status).toBe(200);
+    expect(await upstreamBooking("HX002", upstream.bookingReference)).toMatchObject({
+      booking: { status: "CANCELLED" },
+    });
+    expect((await cancelOn(local.bookingReference)).status).toBe(200);
+    expect(await soldNights("US000002")).toBe(soldBefore);
+  });
+
+  it("once the connection stops selling the supplier, and once the supplier is deactivated, its bookings still read and cancel there", async () => {
+    const first = await bookOn("HX002", ofSupplier(SUPPLIER), reference());
+    const second = await bookOn("HX003", ofSupplier(SUPPLIER), reference());
+    const unsold = await call(
+      "PUT",
+      `/api/connections/${mixed.id}/suppliers`,
+      { suppliers: [{ code: "embedded" }] },
+      OPERATOR,
+    );
+    expect(unsold.status, unsold.text).toBe(200);
+    // Not sold any more: a search no longer asks it.
+    const searched = await searchOne("US000003", { connection: mixed.code });
+    expect(searched.hotel.options.every((o: any) => !o.id.endsWith(`~${SUPPLIER}`))).toBe(true);
+
+    const read = await call("GET", `/api/bookings/${first.bookingReference}`);
+    expect(read.json.data).toMatchObject({ status: "success", supplierCode: SUPPLIER });
+    const cancelled = await cancelOn(first.bookingReference);
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(await upstreamBooking("HX002", first.bookingReference)).toMatchObject({
+      booking: { status: "CANCELLED" },
+    });
+
+    // With bookings, DELETE deactivates it (never erased): its other booking still cancels through it.
+    const removed = await call("DELETE", `/api/operator/suppliers/${SUPPLIER}`, undefined, OPERATOR);
+    expect([removed.status, removed.json.data?.active]).toEqual([200, false]);
+    expect((await call("GET", `/api/bookings/${second.bookingReference}`)).json.data.supplierCode).toBe(SUPPLIER);
+    const late = await cancelOn(second.bookingReference);
+    expect(late.status, late.text).toBe(200);
+    expect(await upstreamBooking("HX003", second.bookingReference)).toMatchObject({
+      booking: { status: "CANCELLED" },
+    });
   });
 });
