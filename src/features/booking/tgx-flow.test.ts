@@ -13,6 +13,7 @@ import {
 import { inDays } from "../../../test/support/clock";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { demoUpstreamUrl, hotelxResultProblems, sandboxAccess } from "../../../test/support/hotelx";
+import { sandboxSupplierUrl } from "../../../test/support/accounts";
 import { seedSandboxHotels } from "../../../test/support/seed";
 import { demoAdminToken, OPERATOR } from "../../../test/support/sessions";
 import { subscribe } from "../../../test/support/webhooks";
@@ -1064,6 +1065,7 @@ describe("a connection selling the embedded inventory and a Hotel-X supplier (is
   // Its own supplier (the sandbox, identity-coded as 1002's is) and connection, so that removing and
   // deactivating it leaves the rest of this file as it was.
   const SUPPLIER = "sbx-bookings";
+  const MAPPED = "rnx-bookings";
   let mixed: { id: string; code: number };
   beforeAll(async () => {
     const created = await call(
@@ -1085,10 +1087,37 @@ describe("a connection selling the embedded inventory and a Hotel-X supplier (is
     );
     expect(created.status, created.text).toBe(201);
     mixed = await createDemoConnection("mobile", 0);
+    // A supplier with hotel codes of its own (the sandbox's roomnexus, USD): its hotel map names one of ours.
+    const own = await call(
+      "POST",
+      "/api/operator/suppliers",
+      {
+        code: MAPPED,
+        kind: "hotelx",
+        name: "Sandbox roomnexus (bookings)",
+        settings: {
+          url: sandboxSupplierUrl("roomnexus"),
+          client: "edgestay-demo",
+          context: "SANDBOX",
+          currency: "USD",
+          hotelCodes: "mapped",
+          credentials: { apiKey: env.HOTELX_SANDBOX_API_KEY },
+        },
+      },
+      OPERATOR,
+    );
+    expect(own.status, own.text).toBe(201);
+    const mapped = await call(
+      "PUT",
+      `/api/operator/suppliers/${MAPPED}/hotel-map`,
+      [{ supplierHotelCode: "VG75P8WR", accommodationCode: "US000002" }],
+      OPERATOR,
+    );
+    expect(mapped.status, mapped.text).toBe(200);
     const sold = await call(
       "PUT",
       `/api/connections/${mixed.id}/suppliers`,
-      { suppliers: [{ code: "embedded" }, { code: SUPPLIER }] },
+      { suppliers: [{ code: "embedded" }, { code: SUPPLIER }, { code: MAPPED }] },
       OPERATOR,
     );
     expect(sold.status, sold.text).toBe(200);
@@ -1150,6 +1179,47 @@ describe("a connection selling the embedded inventory and a Hotel-X supplier (is
     });
     expect((await cancelOn(local.bookingReference)).status).toBe(200);
     expect(await soldNights("US000002")).toBe(soldBefore);
+  });
+
+  it("a supplier with its own hotel codes is quoted in them; the booking keeps its hotel code, which settling and a cancel without its booking id send", async () => {
+    // The id a search of that supplier makes: the accommodation in our code, the product as the
+    // supplier priced it (its room 1Q, its board EP), its code last; the signed stay is this search's.
+    const searched = await searchOne("US000002", { connection: mixed.code, pick: ofSupplier("embedded") });
+    const signedStay = searched.option.id.split("~")[0];
+    const option = { ...searched.option, id: `${signedStay}~US000002~1Q~1Q-EP~99999999~${MAPPED}` };
+    const quoted = await post("/api/quote", quoteBody({ ...searched, option }, {}, mixed.code));
+    expect(quoted.status, quoted.text).toBe(200);
+    expect(quoted.json.data.roomCodes).toEqual(["1Q"]);
+    const booked = await post("/api/book", bookBody(quoted.json.data, reference(), {}, mixed.code));
+    expect(booked.status, booked.text).toBe(200);
+    const bookingReference = booked.json.data.bookingReference;
+    expect(booked.json.data).toMatchObject({ supplierCode: MAPPED, supplierHotelCode: "VG75P8WR" });
+    expect(await rowOf(bookingReference)).toMatchObject({ supplier: MAPPED, supplier_hotel_code: "VG75P8WR" });
+    expect((await call("GET", `/api/bookings/${bookingReference}`)).json.data).toMatchObject({
+      accommodation: { code: "US000002" },
+      supplierCode: MAPPED,
+      supplierHotelCode: "VG75P8WR",
+    });
+    // At the supplier it is a booking of its own hotel.
+    const itsLedger = sandboxAccess(sandboxSupplierUrl("roomnexus"), "test");
+    const atSupplier = (hotelCode: string) =>
+      bookingByClientReference(
+        itsLedger,
+        { hotelCode, currency: "USD", accessCode: "rnx-us-77", clientReference: bookingReference },
+        { deadlineMs: 5_000 },
+      );
+    expect(await atSupplier("VG75P8WR")).toMatchObject({ found: true, booking: { status: "OK" } });
+    // Had its answer been lost, settling asks the supplier for it at its own hotel code.
+    await env.DB.prepare("UPDATE bookings SET status = 'pending' WHERE reference = ?").bind(bookingReference).run();
+    await settlePendingBookingsTask.run(env, new Date(Date.now() + 120_000));
+    expect((await call("GET", `/api/bookings/${bookingReference}`)).json.data.status).toBe("success");
+    // Without its booking id, Hotel-X finds a booking by access, hotel and reference: the hotel in its code.
+    await env.DB.prepare("UPDATE bookings SET upstream_booking_id = NULL WHERE reference = ?")
+      .bind(bookingReference)
+      .run();
+    const cancelled = await cancelOn(bookingReference);
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(await atSupplier("VG75P8WR")).toMatchObject({ booking: { status: "CANCELLED" } });
   });
 
   it("once the connection stops selling the supplier, and once the supplier is deactivated, its bookings still read and cancel there", async () => {
