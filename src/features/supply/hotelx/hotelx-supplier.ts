@@ -363,6 +363,8 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
     async quote(accommodation, ref, stay, _now, terms, call) {
       // Read beside the upstream quote: a D1 read costs the quote no wait.
       const mappedCode = supplierHotelCodeOf(db, name, accommodation.code);
+      // Awaited below on every path but a failed upstream call: its own failure is then not left unhandled.
+      mappedCode.catch(() => {});
       const inItsCodes = async (offer: Offer): Promise<Offer> => {
         const supplierHotelCode = await mappedCode;
         return supplierHotelCode ? { ...offer, supplierHotelCode } : offer;
