@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/support/api";
 import {
   bookBody,
@@ -14,6 +14,9 @@ import { inDays } from "../../../test/support/clock";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { demoUpstreamUrl, hotelxResultProblems, sandboxAccess } from "../../../test/support/hotelx";
 import { sandboxSupplierUrl } from "../../../test/support/accounts";
+import type { Offer } from "../supply";
+import { search as hotelxSearch } from "../supply/hotelx/client";
+import { rememberUpstreamOptions } from "./upstream-options";
 import { seedSandboxHotels } from "../../../test/support/seed";
 import { demoAdminToken, OPERATOR } from "../../../test/support/sessions";
 import { subscribe } from "../../../test/support/webhooks";
@@ -1114,6 +1117,16 @@ describe("a connection selling the embedded inventory and a Hotel-X supplier (is
       OPERATOR,
     );
     expect(mapped.status, mapped.text).toBe(200);
+    // Its room 1Q is our STD of US000002, its board EP our RO.
+    const rooms = await call(
+      "PUT",
+      `/api/operator/suppliers/${MAPPED}/room-map`,
+      [{ supplierHotelCode: "VG75P8WR", supplierRoomCode: "1Q", roomCode: "STD" }],
+      OPERATOR,
+    );
+    expect(rooms.status, rooms.text).toBe(200);
+    const boards = await call("PUT", `/api/operator/suppliers/${MAPPED}/board-map`, { EP: "RO" }, OPERATOR);
+    expect(boards.status, boards.text).toBe(200);
     const sold = await call(
       "PUT",
       `/api/connections/${mixed.id}/suppliers`,
@@ -1127,6 +1140,14 @@ describe("a connection selling the embedded inventory and a Hotel-X supplier (is
   });
   afterAll(async () => {
     await env.DB.prepare("DELETE FROM exchange_rates").run();
+    // The last bookings' webhooks are delivered before the file ends (none cut off mid-request).
+    await vi.waitFor(
+      async () =>
+        expect(
+          await env.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'").first("n"),
+        ).toBe(0),
+      { timeout: 10_000, interval: 50 },
+    );
   });
 
   // An option id names its supplier last, but the embedded inventory's (whose ids stay as they were).
@@ -1146,6 +1167,11 @@ describe("a connection selling the embedded inventory and a Hotel-X supplier (is
       .bind(reference)
       .first<{ supplier: string; supplier_hotel_code: string | null; upstream_booking_id: string | null }>();
   const cancelOn = (reference: string) => post("/api/cancel", cancelBody(reference, mixed.code));
+  const searchCriteriaOf = (s: { checkIn: string; checkOut: string; occupancies: any[] }) => ({
+    checkIn: s.checkIn,
+    checkOut: s.checkOut,
+    occupancies: s.occupancies.map((o) => ({ paxes: o.paxes.map((p: any) => ({ age: p.age })) })),
+  });
 
   it("an option of the Hotel-X supplier books there and names it; one of the embedded inventory books locally; each cancels at its own", async () => {
     const upstream = await bookOn("HX002", ofSupplier(SUPPLIER), reference());
@@ -1182,14 +1208,49 @@ describe("a connection selling the embedded inventory and a Hotel-X supplier (is
   });
 
   it("a supplier with its own hotel codes is quoted in them; the booking keeps its hotel code, which settling and a cancel without its booking id send", async () => {
-    // The id a search of that supplier makes: the accommodation in our code, the product as the
-    // supplier priced it (its room 1Q, its board EP), its code last; the signed stay is this search's.
+    // The id a search of that supplier makes (its answer read through its maps): the product in our
+    // codes (its 1Q EP is our STD RO), its code last; the signed stay is this search's, the total
+    // above any price (a price below the searched one is no price change).
     const searched = await searchOne("US000002", { connection: mixed.code, pick: ofSupplier("embedded") });
     const signedStay = searched.option.id.split("~")[0];
-    const option = { ...searched.option, id: `${signedStay}~US000002~1Q~1Q-EP~99999999~${MAPPED}` };
-    const quoted = await post("/api/quote", quoteBody({ ...searched, option }, {}, mixed.code));
+    const option = { ...searched.option, id: `${signedStay}~US000002~STD~STD-RO~99999999~${MAPPED}` };
+    const quoteIt = () => {
+      const body = quoteBody({ ...searched, option }, {}, mixed.code);
+      return post("/api/quote", { ...body, settings: { ...body.settings, includeProviderTransactions: true } });
+    };
+    // No upstream id kept for it: its hotel is searched again, in its code, and the option quoted.
+    const quoted = await quoteIt();
     expect(quoted.status, quoted.text).toBe(200);
-    expect(quoted.json.data.roomCodes).toEqual(["1Q"]);
+    expect(quoted.json.data).toMatchObject({ roomCodes: ["STD"], boardCode: "RO" });
+    const [asked] = quoted.json.data.providerTransactions;
+    expect(asked).toMatchObject({ operation: "search" });
+    expect(asked.request).toContain('"hotels":["VG75P8WR"]');
+    // With the upstream id its search kept (upstream-options.ts), quoted at once: its answer, in its codes, is the product.
+    const itsOption = (
+      await hotelxSearch(
+        sandboxAccess(sandboxSupplierUrl("roomnexus")),
+        { ...searchCriteriaOf(searched), hotels: ["VG75P8WR"], currency: "USD" },
+        { deadlineMs: 5_000 },
+      )
+    ).options.find((o) => o.rooms[0]!.code === "1Q" && o.boardCode === "EP" && o.cancelPolicy?.refundable)!;
+    await rememberUpstreamOptions(env.CACHE, [
+      {
+        optionId: option.id,
+        supplier: MAPPED,
+        accommodationCode: "US000002",
+        offer: {
+          ratePlanCode: "STD-RO",
+          rate: { chargeTotal: 99999999 },
+          paymentType: "MerchantPay",
+          upstreamOptionId: itsOption.id,
+          upstreamAccessCode: itsOption.accessCode,
+        } as Offer,
+      },
+    ]);
+    const again = await quoteIt();
+    expect(again.status, again.text).toBe(200);
+    expect(again.json.data).toMatchObject({ roomCodes: ["STD"], boardCode: "RO" });
+    expect(again.json.data.providerTransactions.map((t: any) => t.operation)).toEqual(["quote"]);
     const booked = await post("/api/book", bookBody(quoted.json.data, reference(), {}, mixed.code));
     expect(booked.status, booked.text).toBe(200);
     const bookingReference = booked.json.data.bookingReference;

@@ -76,7 +76,18 @@ export type CancelPenalty = {
   supplierPenalty?: { penaltyType: string; value: number; currency: string; hoursBefore?: number; deadline?: string };
 };
 export type CancelPolicy = { refundable: boolean; cancelPenalties: CancelPenalty[] };
-export type OfferRoom = { occupancyRefId: number; code: string; description: string; rate: Rate };
+/**
+ * `code`: Edgestay's room code (the room map's, for a supplier with codes of its own); a room its
+ * map does not have keeps the supplier's code and has no `supplierRoomCode`.
+ */
+export type OfferRoom = {
+  occupancyRefId: number;
+  code: string;
+  description: string;
+  rate: Rate;
+  /** The supplier's own room code, set by a supplier whose codes differ from ours when its room map maps it. */
+  supplierRoomCode?: string;
+};
 
 /** The accommodation row a supplier prices (content lives in our own D1). */
 export type SupplyAccommodation = {
@@ -144,7 +155,12 @@ export type Offer = OfferRef & {
   rate: Rate;
   cancelPolicy: CancelPolicy;
   rooms: OfferRoom[];
+  /** The Edgestay code of the supplier that made it (set by booking's search merge for every option). */
+  supplierCode?: string;
+  /** The supplier's own hotel code, set by a supplier whose codes differ from ours (from its hotel map). */
   supplierHotelCode?: string;
+  /** The supplier's own board code, set by a supplier whose codes differ from ours. */
+  supplierBoardCode?: string;
 };
 
 /** `upstreamBookingId`: an upstream's own id of the booking (Hotel-X's `bookingID`), which cancel sends when known. */

@@ -19,9 +19,8 @@ import {
   type Stay,
   type Supplier,
   type SupplierCall,
-  type SupplyAccommodation,
 } from "../supplier";
-import { supplierHotelCodeOf } from "../maps/map-reads";
+import { supplierMapsOf, type SupplierMap } from "../maps/map-reads";
 import { circuitFor } from "../upstream-circuit";
 import {
   cancelPolicyOf,
@@ -137,6 +136,48 @@ const offerOf = (
   };
 };
 
+/**
+ * A mapped supplier's option in Edgestay's codes (its maps, read by the search): the hotel through
+ * the hotel map, each room through that hotel's room map (a room not in it keeps the supplier's
+ * code), the board through the board map (one not in it passes through under the supplier's code).
+ * Null for a hotel its map does not have (it was not asked for it).
+ */
+const inOurCodes = (option: HotelxOption, map: SupplierMap): HotelxOption | null => {
+  const accommodationCode = map.accommodations.get(option.hotelCode);
+  if (!accommodationCode) return null;
+  const rooms = map.rooms.get(option.hotelCode);
+  return {
+    ...option,
+    hotelCode: accommodationCode,
+    boardCode: map.boards.get(option.boardCode) ?? option.boardCode,
+    rooms: option.rooms.map((room) => ({ ...room, code: rooms?.get(room.code) ?? room.code })),
+  };
+};
+
+/** The supplier's own codes beside ours on an offer made from `ours` (inOurCodes of `theirs`). */
+const withSupplierCodes = (offer: Offer, theirs: HotelxOption, map: SupplierMap): Offer => {
+  const rooms = map.rooms.get(theirs.hotelCode);
+  return {
+    ...offer,
+    supplierHotelCode: theirs.hotelCode,
+    supplierBoardCode: theirs.boardCode,
+    rooms: offer.rooms.map((room, i) => {
+      const code = theirs.rooms[i]?.code;
+      // Only a mapped room names the supplier's code apart: an unmapped one already is the supplier's.
+      return code !== undefined && rooms?.has(code) ? { ...room, supplierRoomCode: code } : room;
+    }),
+  };
+};
+
+/** The supplier's board code that our board code stands for: its board map read backwards (a board not in it is its own). */
+const theirBoard = (map: SupplierMap, ours: string) => [...map.boards].find(([, board]) => board === ours)?.[0] ?? ours;
+
+/** Whether an option (in our codes) is the product an option id names. */
+const isProduct = (option: HotelxOption, ref: OfferRef) => {
+  const product = productOf(option);
+  return product.roomCode === ref.roomCode && product.ratePlanCode === ref.ratePlanCode;
+};
+
 const criteriaOf = (stay: Stay, hotels: string[], currency: string): hotelx.SearchCriteria => ({
   checkIn: stay.checkIn,
   checkOut: stay.checkOut,
@@ -147,15 +188,18 @@ const criteriaOf = (stay: Stay, hotels: string[], currency: string): hotelx.Sear
 
 /**
  * The option a quote answered for, shaped as a searched one: its rooms as quoted (positions and our
- * product's codes when the upstream lists none), the board and rules from our rate plan code. Null when the
- * quoted rooms are not the product asked for (the id given back was another option's).
+ * product's codes when the upstream lists none), the board and rules from our rate plan code; for a
+ * supplier with codes of its own (`map`, `hotelCode` its own) both as it names them (`theirs`) and in
+ * our codes (`option`). Null when the quoted rooms are not the product asked for (the id given back
+ * was another option's).
  */
 const quotedOption = (
   hotelCode: string,
   ref: OfferRef,
   quoted: hotelx.QuoteResult,
   roomCount: number,
-): HotelxOption | null => {
+  map: SupplierMap | null,
+): { option: HotelxOption; theirs: HotelxOption } | null => {
   const prefix = `${ref.roomCode}-`;
   if (!ref.ratePlanCode.startsWith(prefix)) return null;
   // A quote answer carries no rate rules: they come back from the rate plan code (productOf).
@@ -164,12 +208,12 @@ const quotedOption = (
   const rooms =
     quoted.rooms ??
     (codes.length === roomCount ? codes.map((code, i) => ({ occupancyRefId: i + 1, code, description: null })) : []);
-  const option: HotelxOption = {
+  const theirs: HotelxOption = {
     id: quoted.optionRefId,
     supplierCode: "",
     accessCode: ref.upstreamAccessCode ?? "",
     hotelCode,
-    boardCode,
+    boardCode: map ? theirBoard(map, boardCode) : boardCode,
     rateRules,
     paymentType: quoted.paymentType ?? "",
     status: quoted.status,
@@ -179,10 +223,8 @@ const quotedOption = (
     surcharges: quoted.surcharges,
     cancelPolicy: quoted.cancelPolicy,
   };
-  const product = productOf(option);
-  return rooms.length === roomCount && product.roomCode === ref.roomCode && product.ratePlanCode === ref.ratePlanCode
-    ? option
-    : null;
+  const option = map ? inOurCodes(theirs, map) : theirs;
+  return option && rooms.length === roomCount && isProduct(option, ref) ? { option, theirs } : null;
 };
 
 const lookupOf = (booking: HotelxBookingDetail): BookingLookup => {
@@ -283,18 +325,9 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
     return answer;
   };
 
-  const searchUpstream = async (accommodations: SupplyAccommodation[], stay: Stay, call: SupplierCall | undefined) =>
-    guarded(call, () =>
-      hotelx.search(
-        access,
-        criteriaOf(
-          stay,
-          accommodations.map((a) => a.code),
-          upstream.currency,
-        ),
-        optionsOf(call),
-      ),
-    );
+  /** One search of the upstream for these hotels, in the codes it is asked in. */
+  const searchUpstream = async (hotels: string[], stay: Stay, call: SupplierCall | undefined) =>
+    guarded(call, () => hotelx.search(access, criteriaOf(stay, hotels, upstream.currency), optionsOf(call)));
 
   const supplier: Supplier = {
     name,
@@ -307,7 +340,11 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
     async search(selection, stay, _now, terms, call) {
       const accommodations = await accommodationsOf(db, selection);
       if (accommodations.length === 0) return { accommodations: [], offers: new Map() };
-      const answer = await searchUpstream(accommodations, stay, call);
+      const answer = await searchUpstream(
+        accommodations.map((a) => a.code),
+        stay,
+        call,
+      );
       const table = await tableFor(
         db,
         terms,
@@ -356,25 +393,32 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
      * One upstream call when the caller gives the searched option's id back (`ref.upstreamOptionId`):
      * that option is quoted, and its quoted rooms must be the product asked for. Without it (or when
      * the quote names other rooms) the option is found again by a search of its hotel, then quoted.
-     * The offer carries the quote's optionRefId (upstreamOptionId): book sends exactly that, and the
-     * supplier's own hotel code when its hotel map has one (`supplierHotelCode`: the booking keeps it
-     * for cancel and look-ups); a hotel it does not map is asked for by our code.
+     * The offer carries the quote's optionRefId (upstreamOptionId): book sends exactly that. A
+     * supplier whose hotel map has the accommodation speaks its own codes: it is asked for its hotel,
+     * its answer is read through its maps into our codes (the option id's), and the offer carries its
+     * own codes beside ours (`supplierHotelCode`: the booking keeps it for cancel and look-ups).
      */
     async quote(accommodation, ref, stay, _now, terms, call) {
-      // Read beside the upstream quote: a D1 read costs the quote no wait.
-      const mappedCode = supplierHotelCodeOf(db, name, accommodation.code);
+      // Read beside the upstream quote (one statement): the maps cost the quote no wait.
+      const mapsRead = supplierMapsOf(db, [name], [accommodation.code]);
       // Awaited below on every path but a failed upstream call: its own failure is then not left unhandled.
-      mappedCode.catch(() => {});
-      const inItsCodes = async (offer: Offer): Promise<Offer> => {
-        const supplierHotelCode = await mappedCode;
-        return supplierHotelCode ? { ...offer, supplierHotelCode } : offer;
+      mapsRead.catch(() => {});
+      /** Its maps when they have this accommodation; null: it speaks our codes. */
+      const mapOf = async () => {
+        const map = (await mapsRead).get(name);
+        return map?.hotelCodes.has(accommodation.code) ? map : null;
       };
       /** The quoted option as an offer; an amount in a currency without an exchange rate is a clear error. */
-      const priced = async (option: HotelxOption, quoted: hotelx.QuoteResult) => {
+      const priced = async (
+        found: { option: HotelxOption; theirs: HotelxOption },
+        quoted: hotelx.QuoteResult,
+        map: SupplierMap | null,
+      ) => {
         const table = await tableFor(db, terms, currenciesOf(quoted.price, quoted.surcharges, quoted.cancelPolicy));
+        let offer: Offer;
         try {
-          return offerOf(
-            option,
+          offer = offerOf(
+            found.option,
             stay,
             termsFromTable(terms, table),
             quoted.price,
@@ -390,26 +434,30 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
             { supplier: name, currency: error.currency, requestedCurrency: terms.currency },
           );
         }
+        return map ? withSupplierCodes(offer, found.theirs, map) : offer;
       };
       if (ref.upstreamOptionId) {
         const quoted = await guarded(call, () => hotelx.quote(access, ref.upstreamOptionId!, optionsOf(call)));
-        const option = quotedOption((await mappedCode) ?? accommodation.code, ref, quoted, stay.rooms.length);
-        if (option) {
-          const offer = await inItsCodes(await priced(option, quoted));
+        const map = await mapOf();
+        const hotelCode = map?.hotelCodes.get(accommodation.code) ?? accommodation.code;
+        const found = quotedOption(hotelCode, ref, quoted, stay.rooms.length, map);
+        if (found) {
+          const offer = await priced(found, quoted, map);
           return ref.upstreamAccessCode ? { ...offer, upstreamAccessCode: ref.upstreamAccessCode } : offer;
         }
       }
-      const hotelCode = (await mappedCode) ?? accommodation.code;
-      const found = (await searchUpstream([{ ...accommodation, code: hotelCode }], stay, call)).options.find((o) => {
-        const product = productOf(o);
-        return (
-          o.hotelCode === hotelCode && product.roomCode === ref.roomCode && product.ratePlanCode === ref.ratePlanCode
+      const map = await mapOf();
+      const hotelCode = map?.hotelCodes.get(accommodation.code) ?? accommodation.code;
+      const found = (await searchUpstream([hotelCode], stay, call)).options
+        .map((theirs) => ({ theirs, option: map ? inOurCodes(theirs, map) : theirs }))
+        .find(
+          (o): o is { theirs: HotelxOption; option: HotelxOption } =>
+            o.option?.hotelCode === accommodation.code && isProduct(o.option, ref),
         );
-      });
       if (!found) return null;
-      const quoted = await guarded(call, () => hotelx.quote(access, found.id, optionsOf(call)));
+      const quoted = await guarded(call, () => hotelx.quote(access, found.theirs.id, optionsOf(call)));
       // A changed price is the offer at its new price: the caller compares it with the searched one.
-      return { ...(await inItsCodes(await priced(found, quoted))), upstreamAccessCode: found.accessCode };
+      return { ...(await priced(found, quoted, map)), upstreamAccessCode: found.theirs.accessCode };
     },
 
     async book(accommodation, ref, stay, clientReference, call, holder, bookOptions) {

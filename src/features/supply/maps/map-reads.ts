@@ -95,22 +95,3 @@ export const supplierMapsQuery = (db: Db, supplierCodes: string[], accommodation
     .where(ofSuppliers(supplierBoardMap.supplierCode));
   return hotels.unionAll(rooms).unionAll(boards);
 };
-
-/**
- * The supplier's own code of one accommodation, from its hotel map (its unique index on supplier and
- * accommodation: one row at most), or null when the map does not have it: the supplier uses ours.
- */
-export const supplierHotelCodeOf = async (
-  db: Db,
-  supplierCode: string,
-  accommodationCode: string,
-): Promise<string | null> => {
-  const [row] = await db
-    .select({ code: supplierHotelMap.supplierHotelCode })
-    .from(supplierHotelMap)
-    .where(
-      and(eq(supplierHotelMap.supplierCode, supplierCode), eq(supplierHotelMap.accommodationCode, accommodationCode)),
-    )
-    .limit(1);
-  return row?.code ?? null;
-};
