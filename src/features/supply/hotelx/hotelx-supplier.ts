@@ -57,6 +57,8 @@ export type HotelxUpstream = {
   currency: string;
   /** Its deadline when the caller gives none (the deploy's default when absent). */
   timeoutMs?: number;
+  /** `mapped`: asked in its own codes, through its maps; `identity` (absent): in ours. */
+  hotelCodes?: "identity" | "mapped";
 };
 
 const OPERATIONS: Record<hotelx.HotelxOperation, ProviderOperation> = {
@@ -169,15 +171,6 @@ const withSupplierCodes = (offer: Offer, theirs: HotelxOption, map: SupplierMap)
   };
 };
 
-/** The supplier's board code that our board code stands for: its board map read backwards (a board not in it is its own). */
-const theirBoard = (map: SupplierMap, ours: string) => [...map.boards].find(([, board]) => board === ours)?.[0] ?? ours;
-
-/** Whether an option (in our codes) is the product an option id names. */
-const isProduct = (option: HotelxOption, ref: OfferRef) => {
-  const product = productOf(option);
-  return product.roomCode === ref.roomCode && product.ratePlanCode === ref.ratePlanCode;
-};
-
 const criteriaOf = (stay: Stay, hotels: string[], currency: string): hotelx.SearchCriteria => ({
   checkIn: stay.checkIn,
   checkOut: stay.checkOut,
@@ -188,18 +181,15 @@ const criteriaOf = (stay: Stay, hotels: string[], currency: string): hotelx.Sear
 
 /**
  * The option a quote answered for, shaped as a searched one: its rooms as quoted (positions and our
- * product's codes when the upstream lists none), the board and rules from our rate plan code; for a
- * supplier with codes of its own (`map`, `hotelCode` its own) both as it names them (`theirs`) and in
- * our codes (`option`). Null when the quoted rooms are not the product asked for (the id given back
- * was another option's).
+ * product's codes when the upstream lists none), the board and rules from our rate plan code. Null when the
+ * quoted rooms are not the product asked for (the id given back was another option's).
  */
 const quotedOption = (
   hotelCode: string,
   ref: OfferRef,
   quoted: hotelx.QuoteResult,
   roomCount: number,
-  map: SupplierMap | null,
-): { option: HotelxOption; theirs: HotelxOption } | null => {
+): HotelxOption | null => {
   const prefix = `${ref.roomCode}-`;
   if (!ref.ratePlanCode.startsWith(prefix)) return null;
   // A quote answer carries no rate rules: they come back from the rate plan code (productOf).
@@ -208,12 +198,12 @@ const quotedOption = (
   const rooms =
     quoted.rooms ??
     (codes.length === roomCount ? codes.map((code, i) => ({ occupancyRefId: i + 1, code, description: null })) : []);
-  const theirs: HotelxOption = {
+  const option: HotelxOption = {
     id: quoted.optionRefId,
     supplierCode: "",
     accessCode: ref.upstreamAccessCode ?? "",
     hotelCode,
-    boardCode: map ? theirBoard(map, boardCode) : boardCode,
+    boardCode,
     rateRules,
     paymentType: quoted.paymentType ?? "",
     status: quoted.status,
@@ -223,8 +213,10 @@ const quotedOption = (
     surcharges: quoted.surcharges,
     cancelPolicy: quoted.cancelPolicy,
   };
-  const option = map ? inOurCodes(theirs, map) : theirs;
-  return option && rooms.length === roomCount && isProduct(option, ref) ? { option, theirs } : null;
+  const product = productOf(option);
+  return rooms.length === roomCount && product.roomCode === ref.roomCode && product.ratePlanCode === ref.ratePlanCode
+    ? option
+    : null;
 };
 
 const lookupOf = (booking: HotelxBookingDetail): BookingLookup => {
@@ -393,32 +385,15 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
      * One upstream call when the caller gives the searched option's id back (`ref.upstreamOptionId`):
      * that option is quoted, and its quoted rooms must be the product asked for. Without it (or when
      * the quote names other rooms) the option is found again by a search of its hotel, then quoted.
-     * The offer carries the quote's optionRefId (upstreamOptionId): book sends exactly that. A
-     * supplier whose hotel map has the accommodation speaks its own codes: it is asked for its hotel,
-     * its answer is read through its maps into our codes (the option id's), and the offer carries its
-     * own codes beside ours (`supplierHotelCode`: the booking keeps it for cancel and look-ups).
+     * The offer carries the quote's optionRefId (upstreamOptionId): book sends exactly that.
      */
     async quote(accommodation, ref, stay, _now, terms, call) {
-      // Read beside the upstream quote (one statement): the maps cost the quote no wait.
-      const mapsRead = supplierMapsOf(db, [name], [accommodation.code]);
-      // Awaited below on every path but a failed upstream call: its own failure is then not left unhandled.
-      mapsRead.catch(() => {});
-      /** Its maps when they have this accommodation; null: it speaks our codes. */
-      const mapOf = async () => {
-        const map = (await mapsRead).get(name);
-        return map?.hotelCodes.has(accommodation.code) ? map : null;
-      };
       /** The quoted option as an offer; an amount in a currency without an exchange rate is a clear error. */
-      const priced = async (
-        found: { option: HotelxOption; theirs: HotelxOption },
-        quoted: hotelx.QuoteResult,
-        map: SupplierMap | null,
-      ) => {
+      const priced = async (option: HotelxOption, quoted: hotelx.QuoteResult) => {
         const table = await tableFor(db, terms, currenciesOf(quoted.price, quoted.surcharges, quoted.cancelPolicy));
-        let offer: Offer;
         try {
-          offer = offerOf(
-            found.option,
+          return offerOf(
+            option,
             stay,
             termsFromTable(terms, table),
             quoted.price,
@@ -434,30 +409,45 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
             { supplier: name, currency: error.currency, requestedCurrency: terms.currency },
           );
         }
-        return map ? withSupplierCodes(offer, found.theirs, map) : offer;
       };
+      // A mapped supplier is asked in its own codes; its answer is read back in ours (its maps of this hotel).
+      const map =
+        upstream.hotelCodes === "mapped"
+          ? ((await supplierMapsOf(db, [name], [accommodation.code])).get(name) ?? null)
+          : null;
+      const hotelCode = map ? map.hotelCodes.get(accommodation.code) : accommodation.code;
+      if (hotelCode === undefined) return null;
+      const ours = (option: HotelxOption) => (map ? inOurCodes(option, map) : option);
+      const withTheirs = (offer: Offer, theirs: HotelxOption) => (map ? withSupplierCodes(offer, theirs, map) : offer);
       if (ref.upstreamOptionId) {
         const quoted = await guarded(call, () => hotelx.quote(access, ref.upstreamOptionId!, optionsOf(call)));
-        const map = await mapOf();
-        const hotelCode = map?.hotelCodes.get(accommodation.code) ?? accommodation.code;
-        const found = quotedOption(hotelCode, ref, quoted, stay.rooms.length, map);
-        if (found) {
-          const offer = await priced(found, quoted, map);
+        const rooms = map?.rooms.get(hotelCode);
+        const inOurs = map
+          ? { ...quoted, rooms: quoted.rooms?.map((r) => ({ ...r, code: rooms?.get(r.code) ?? r.code })) ?? null }
+          : quoted;
+        const option = quotedOption(accommodation.code, ref, inOurs, stay.rooms.length);
+        if (option) {
+          // A quote names no board: the supplier's is the one its board map reads as ours.
+          const board = [...(map?.boards ?? [])].find(([, b]) => b === option.boardCode)?.[0] ?? option.boardCode;
+          const theirs = { ...option, hotelCode, boardCode: board, rooms: quoted.rooms ?? option.rooms };
+          const offer = withTheirs(await priced(option, quoted), theirs);
           return ref.upstreamAccessCode ? { ...offer, upstreamAccessCode: ref.upstreamAccessCode } : offer;
         }
       }
-      const map = await mapOf();
-      const hotelCode = map?.hotelCodes.get(accommodation.code) ?? accommodation.code;
-      const found = (await searchUpstream([hotelCode], stay, call)).options
-        .map((theirs) => ({ theirs, option: map ? inOurCodes(theirs, map) : theirs }))
-        .find(
-          (o): o is { theirs: HotelxOption; option: HotelxOption } =>
-            o.option?.hotelCode === accommodation.code && isProduct(o.option, ref),
-        );
-      if (!found) return null;
-      const quoted = await guarded(call, () => hotelx.quote(access, found.theirs.id, optionsOf(call)));
+      let theirs: HotelxOption | undefined;
+      const found = (await searchUpstream([hotelCode], stay, call)).options.find((o) => {
+        const option = ours(o);
+        const product = option && productOf(option);
+        if (!option || option.hotelCode !== accommodation.code) return false;
+        if (product!.roomCode !== ref.roomCode || product!.ratePlanCode !== ref.ratePlanCode) return false;
+        theirs = o;
+        return true;
+      });
+      if (!found || !theirs) return null;
+      const quoted = await guarded(call, () => hotelx.quote(access, found.id, optionsOf(call)));
       // A changed price is the offer at its new price: the caller compares it with the searched one.
-      return { ...(await priced(found, quoted, map)), upstreamAccessCode: found.theirs.accessCode };
+      const offer = withTheirs(await priced(ours(found)!, quoted), theirs);
+      return { ...offer, upstreamAccessCode: found.accessCode };
     },
 
     async book(accommodation, ref, stay, clientReference, call, holder, bookOptions) {

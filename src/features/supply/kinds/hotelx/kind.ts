@@ -20,6 +20,7 @@ export const hotelxKind: SupplierKind<HotelxSettings, z.infer<typeof hotelxCrede
       apiKey: stored.credentials.apiKey,
       twoStepBooking: stored.settings.twoStepBooking,
       currency: stored.settings.currency,
+      hotelCodes: stored.settings.hotelCodes,
       ...(stored.settings.timeout ? { timeoutMs: stored.settings.timeout } : {}),
     });
   },
