@@ -55,6 +55,10 @@ export type BookResult = {
   /** The booked rate, itemized: the same breakdown as the search option, the quote and the booking read (wire.ts). */
   rate: Rate;
   hotelConfirmationNumber?: string;
+  /** The supplier that booked it (its code in Edgestay: `embedded` for our own inventory). */
+  supplierCode: string;
+  /** The supplier's own code of the hotel, when it is not ours. */
+  supplierHotelCode?: string;
   /** A hold: when its rooms go back unless committed first. */
   holdExpiresAt?: string;
   requestId: string;
@@ -113,6 +117,8 @@ export const resultOf = (row: BookingRecord, meta: { requestId: string; startedA
     ...(rate.exchange ? { exchange: { currency: rate.exchange.currency, rate: rate.exchange.rate } } : {}),
     rate: rateJson(rate),
     ...(row.hotelConfirmationNumber ? { hotelConfirmationNumber: row.hotelConfirmationNumber } : {}),
+    supplierCode: row.supplier,
+    ...(row.supplierHotelCode ? { supplierHotelCode: row.supplierHotelCode } : {}),
     ...(row.status === "held" && row.holdExpiresAt ? { holdExpiresAt: row.holdExpiresAt } : {}),
     requestId: meta.requestId,
     responseTime: Math.max(0, Date.now() - meta.startedAt),
@@ -394,6 +400,7 @@ const bookStoredQuote = async (
     holder: { name: criteria.holder.name, surName: criteria.holder.surName },
     occupancies: paxes,
     supplier: supplier.name,
+    supplierHotelCode: product.supplierHotelCode ?? null,
     supplierReference: confirmed?.supplierReference ?? "",
     hotelConfirmationNumber: confirmed?.hotelConfirmationNumber ?? null,
     createdAt: new Date(now).toISOString(),

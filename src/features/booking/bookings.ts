@@ -25,6 +25,8 @@ export const bookingView = (row: BookingRecord) => ({
   occupancies: row.occupancies,
   chargeTotal: amountJson(row.chargeTotalMinor, row.currency),
   hotelConfirmationNumber: row.hotelConfirmationNumber,
+  supplierCode: row.supplier,
+  supplierHotelCode: row.supplierHotelCode,
   createdAt: row.createdAt,
   cancelledAt: row.cancelledAt,
   cancelPrice:

@@ -53,6 +53,7 @@ export const bookedStayOf = (booking: BookingRecord): BookedStay => ({
   checkOut: booking.checkOut,
   roomCount: booking.roomCount,
   supplierReference: booking.supplierReference,
+  supplierHotelCode: booking.supplierHotelCode,
   clientReference: booking.reference,
   ...(booking.upstreamAccessCode ? { upstreamAccessCode: booking.upstreamAccessCode } : {}),
   upstreamBookingId: booking.upstreamBookingId,

@@ -40,6 +40,8 @@ const storedQuoteV2 = z.object({
       ratePlanCode: z.string(),
       upstreamOptionId: z.string().optional(),
       upstreamAccessCode: z.string().optional(),
+      /** The supplier's own hotel code, when it is not ours (the booking keeps it). */
+      supplierHotelCode: z.string().optional(),
     })
     .optional(),
   stay: z.object({ checkIn: z.string(), checkOut: z.string(), rooms: z.array(z.array(z.number())) }),

@@ -211,6 +211,7 @@ export const priceQuote = async (
       ratePlanCode: offer.ratePlanCode,
       ...(offer.upstreamOptionId ? { upstreamOptionId: offer.upstreamOptionId } : {}),
       ...(offer.upstreamAccessCode ? { upstreamAccessCode: offer.upstreamAccessCode } : {}),
+      ...(offer.supplierHotelCode ? { supplierHotelCode: offer.supplierHotelCode } : {}),
     },
     stay,
     occupancyRefIds: option.occupancyRefIds,

@@ -121,6 +121,8 @@ const BOOKING_EXAMPLE = {
   occupancies: OCCUPANCIES_EXAMPLE,
   chargeTotal: 291.14,
   hotelConfirmationNumber: "VPICM5RK",
+  supplierCode: "embedded",
+  supplierHotelCode: null,
   createdAt: "2027-02-01T10:00:00.000Z",
   cancelledAt: null,
   cancelPrice: null,
@@ -273,6 +275,13 @@ const paymentTypeOut = z.enum(PAYMENT_TYPES).openapi({
   description:
     "MerchantPay: Edgestay charges chargeTotal at booking. PayAtProperty: nothing is charged at booking (chargeTotal 0); the whole stay is in dueAtProperty and booking needs bookCriteria.paymentCard as a guarantee",
   example: "MerchantPay",
+});
+
+/** The supplier a booking was made with, by its Edgestay code (the one settings.suppliers names). */
+const supplierCodeOut = z.string().openapi({
+  description:
+    "The supplier that holds the booking, by its code in Edgestay (`embedded`: Edgestay's own inventory); cancel and changes go to it",
+  example: "embedded",
 });
 
 /** A card on file of the partner's end user (payments: saved by the chat card step), never card data. */
@@ -853,6 +862,7 @@ const BOOK_RESULT_EXAMPLE = {
   exchange: { currency: "USD", rate: 1 },
   rate: RATE_EXAMPLE,
   hotelConfirmationNumber: "VPICM5RK",
+  supplierCode: "embedded",
   requestId: "cb68f4ac-e291-4d2f-9e38-5ce1cf6786bc",
   responseTime: 12,
 };
@@ -946,6 +956,11 @@ export const bookResultSchema = z
     exchange: exchange.optional(),
     rate: rateSchema,
     hotelConfirmationNumber: z.string().optional(),
+    supplierCode: supplierCodeOut,
+    supplierHotelCode: z.string().optional().openapi({
+      description: "The supplier's own code of the hotel, when it differs from Edgestay's (absent: the same)",
+      example: "H-88213",
+    }),
     holdExpiresAt: timestamp.optional().openapi({
       description: "A hold: when its rooms go back (and it becomes expired) unless it is committed first",
       example: "2027-02-01T10:15:00.000Z",
@@ -1102,6 +1117,12 @@ export const bookingViewSchema = z
     occupancies: z.array(z.object({ occupancyId: z.number(), paxes: z.array(bookPax) })),
     chargeTotal: z.number().openapi({ description: "What is charged for the rooms still booked: 0 while held" }),
     hotelConfirmationNumber: z.string().nullable(),
+    supplierCode: supplierCodeOut,
+    supplierHotelCode: z.string().nullable().openapi({
+      description:
+        "The supplier's own code of the hotel, when it differs from Edgestay's; null when the supplier uses Edgestay's codes",
+      example: null,
+    }),
     createdAt: timestamp,
     cancelledAt: timestamp.nullable(),
     cancelPrice: money

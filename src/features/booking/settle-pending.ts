@@ -34,6 +34,7 @@ export const settleBooking = async (deps: BookingDeps, booking: BookingRecord, n
       supplier.bookingByReference!(booking.reference, call, {
         accommodationCode: booking.accommodationCode,
         upstreamAccessCode: booking.upstreamAccessCode,
+        supplierHotelCode: booking.supplierHotelCode,
       }),
     );
   } catch (error) {

@@ -55,7 +55,11 @@ export const bookings = sqliteTable(
     cancelPolicy: text("cancel_policy"),
     holder: text("holder").notNull(),
     occupancies: text("occupancies").notNull(),
+    // The supplier's code (suppliers.code; `embedded` for our own inventory): cancel, commit and settling go to it.
     supplier: text("supplier").notNull(),
+    // The supplier's own hotel code for the accommodation (from its hotel map); null when it uses our codes.
+    supplierHotelCode: text("supplier_hotel_code"),
+    // The supplier's own reference of the booking ("" until it answers).
     supplierReference: text("supplier_reference").notNull(),
     hotelConfirmationNumber: text("hotel_confirmation_number"),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),

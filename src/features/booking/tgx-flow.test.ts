@@ -1,12 +1,24 @@
 import { env } from "cloudflare:test";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/support/api";
-import { bookBody, OTHER_CODE, quoteOf, searchOne } from "../../../test/support/booking";
+import {
+  bookBody,
+  cancelBody,
+  createDemoConnection,
+  OTHER_CODE,
+  quoteBody,
+  quoteOf,
+  searchOne,
+} from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { demoUpstreamUrl, hotelxResultProblems, sandboxAccess } from "../../../test/support/hotelx";
+import { sandboxSupplierUrl } from "../../../test/support/accounts";
+import type { Offer } from "../supply";
+import { search as hotelxSearch } from "../supply/hotelx/client";
+import { rememberUpstreamOptions } from "./upstream-options";
 import { seedSandboxHotels } from "../../../test/support/seed";
-import { demoAdminToken } from "../../../test/support/sessions";
+import { demoAdminToken, OPERATOR } from "../../../test/support/sessions";
 import { subscribe } from "../../../test/support/webhooks";
 import { bookingByClientReference, type HotelxAccess } from "../supply/hotelx/client";
 import { circuitFor } from "../supply/upstream-circuit";
@@ -94,6 +106,10 @@ const eventsOf = async (bookingReference: string) =>
       .bind(bookingReference)
       .all<{ type: string }>()
   ).results.map((r) => r.type);
+const soldNights = async (code: string) =>
+  (await env.DB.prepare("SELECT coalesce(sum(sold), 0) AS n FROM room_nights WHERE accommodation_code = ?")
+    .bind(code)
+    .first<number>("n"))!;
 const upstreamBooking = (hotelCode: string, clientReference: string) =>
   bookingByClientReference(
     ledger,
@@ -1045,5 +1061,258 @@ describe("Authorization: Apikey <key>, Hotel-X's header, beside api-key", () => 
     for (const path of ["/api/graphql", "/api/search/tgx", "/api/quote/tgx", "/api/book/tgx", "/api/cancel/tgx"])
       expect(document.paths[path].post.security, path).toEqual([{ ApiKey: [] }, { HotelxApiKey: [] }]);
     expect(document.paths["/api/search"].post.security).toEqual([{ ApiKey: [] }]);
+  });
+});
+
+describe("a connection selling the embedded inventory and a Hotel-X supplier (issue 39 item 5)", () => {
+  // Its own supplier (the sandbox, identity-coded as 1002's is) and connection, so that removing and
+  // deactivating it leaves the rest of this file as it was.
+  const SUPPLIER = "sbx-bookings";
+  const MAPPED = "rnx-bookings";
+  let mixed: { id: string; code: number };
+  beforeAll(async () => {
+    const created = await call(
+      "POST",
+      "/api/operator/suppliers",
+      {
+        code: SUPPLIER,
+        kind: "hotelx",
+        name: "Sandbox (bookings)",
+        settings: {
+          url: await demoUpstreamUrl(),
+          client: "edgestay-demo",
+          context: "SANDBOX",
+          hotelCodes: "identity",
+          credentials: { apiKey: env.HOTELX_SANDBOX_API_KEY },
+        },
+      },
+      OPERATOR,
+    );
+    expect(created.status, created.text).toBe(201);
+    mixed = await createDemoConnection("mobile", 0);
+    // A supplier with hotel codes of its own (the sandbox's roomnexus, USD): its hotel map names one of ours.
+    const own = await call(
+      "POST",
+      "/api/operator/suppliers",
+      {
+        code: MAPPED,
+        kind: "hotelx",
+        name: "Sandbox roomnexus (bookings)",
+        settings: {
+          url: sandboxSupplierUrl("roomnexus"),
+          client: "edgestay-demo",
+          context: "SANDBOX",
+          currency: "USD",
+          hotelCodes: "mapped",
+          credentials: { apiKey: env.HOTELX_SANDBOX_API_KEY },
+        },
+      },
+      OPERATOR,
+    );
+    expect(own.status, own.text).toBe(201);
+    const mapped = await call(
+      "PUT",
+      `/api/operator/suppliers/${MAPPED}/hotel-map`,
+      [{ supplierHotelCode: "VG75P8WR", accommodationCode: "US000002" }],
+      OPERATOR,
+    );
+    expect(mapped.status, mapped.text).toBe(200);
+    // Its room 1Q is our STD of US000002, its board EP our RO.
+    const rooms = await call(
+      "PUT",
+      `/api/operator/suppliers/${MAPPED}/room-map`,
+      [{ supplierHotelCode: "VG75P8WR", supplierRoomCode: "1Q", roomCode: "STD" }],
+      OPERATOR,
+    );
+    expect(rooms.status, rooms.text).toBe(200);
+    const boards = await call("PUT", `/api/operator/suppliers/${MAPPED}/board-map`, { EP: "RO" }, OPERATOR);
+    expect(boards.status, boards.text).toBe(200);
+    const sold = await call(
+      "PUT",
+      `/api/connections/${mixed.id}/suppliers`,
+      { suppliers: [{ code: "embedded" }, { code: SUPPLIER }, { code: MAPPED }] },
+      OPERATOR,
+    );
+    expect(sold.status, sold.text).toBe(200);
+    // It prices in EUR and the connection sells in USD: asked only with a rate (taken away after).
+    const rates = await call("PUT", "/api/operator/exchange-rates", { base: "EUR", rates: { USD: 1.087 } }, OPERATOR);
+    expect(rates.status, rates.text).toBe(200);
+  });
+  afterAll(async () => {
+    await env.DB.prepare("DELETE FROM exchange_rates").run();
+    // The last bookings' webhooks are delivered before the file ends (none cut off mid-request).
+    await vi.waitFor(
+      async () =>
+        expect(
+          await env.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'").first("n"),
+        ).toBe(0),
+      { timeout: 10_000, interval: 50 },
+    );
+  });
+
+  // An option id names its supplier last, but the embedded inventory's (whose ids stay as they were).
+  const ofSupplier = (code: string) => (o: any) =>
+    (code === "embedded" ? o.id.split("~").length === 5 : o.id.endsWith(`~${code}`)) && o.cancelPolicy.refundable;
+  /** Searched, quoted and booked over REST on the mixed connection: the book answer. */
+  const bookOn = async (hotel: string, pick: (o: any) => boolean, partnerReference: string) => {
+    const searched = await searchOne(hotel, { connection: mixed.code, pick });
+    const quoted = await post("/api/quote", quoteBody(searched, {}, mixed.code));
+    expect(quoted.status, quoted.text).toBe(200);
+    const booked = await post("/api/book", bookBody(quoted.json.data, partnerReference, {}, mixed.code));
+    expect(booked.status, booked.text).toBe(200);
+    return booked.json.data;
+  };
+  const rowOf = (reference: string) =>
+    env.DB.prepare("SELECT supplier, supplier_hotel_code, upstream_booking_id FROM bookings WHERE reference = ?")
+      .bind(reference)
+      .first<{ supplier: string; supplier_hotel_code: string | null; upstream_booking_id: string | null }>();
+  const cancelOn = (reference: string) => post("/api/cancel", cancelBody(reference, mixed.code));
+  const searchCriteriaOf = (s: { checkIn: string; checkOut: string; occupancies: any[] }) => ({
+    checkIn: s.checkIn,
+    checkOut: s.checkOut,
+    occupancies: s.occupancies.map((o) => ({ paxes: o.paxes.map((p: any) => ({ age: p.age })) })),
+  });
+
+  it("an option of the Hotel-X supplier books there and names it; one of the embedded inventory books locally; each cancels at its own", async () => {
+    const upstream = await bookOn("HX002", ofSupplier(SUPPLIER), reference());
+    expect(upstream.supplierCode).toBe(SUPPLIER);
+    // Identity-coded: the supplier's hotel code is ours, so none is kept or shown.
+    expect(upstream).not.toHaveProperty("supplierHotelCode");
+    const row = await rowOf(upstream.bookingReference);
+    expect(row).toMatchObject({ supplier: SUPPLIER, supplier_hotel_code: null });
+    expect(row!.upstream_booking_id).toBeTruthy();
+    // Booked at the supplier, under our booking reference as its client reference.
+    expect(await upstreamBooking("HX002", upstream.bookingReference)).toMatchObject({
+      found: true,
+      booking: { status: "OK" },
+    });
+    const read = await call("GET", `/api/bookings/${upstream.bookingReference}`);
+    expect(read.json.data).toMatchObject({ supplierCode: SUPPLIER, supplierHotelCode: null });
+
+    const soldBefore = await soldNights("US000002");
+    const local = await bookOn("US000002", ofSupplier("embedded"), reference());
+    expect(local.supplierCode).toBe("embedded");
+    expect(await rowOf(local.bookingReference)).toMatchObject({ supplier: "embedded", upstream_booking_id: null });
+    // The rooms were taken in our own D1: two nights of one room.
+    expect(await soldNights("US000002")).toBe(soldBefore + 2);
+    expect(await upstreamBooking("US000002", local.bookingReference)).toMatchObject({ found: false });
+    const listed = await call("GET", `/api/bookings?partnerReference=${local.partnerReference}`);
+    expect(listed.json.data).toMatchObject({ bookingReference: local.bookingReference, supplierCode: "embedded" });
+
+    expect((await cancelOn(upstream.bookingReference)).status).toBe(200);
+    expect(await upstreamBooking("HX002", upstream.bookingReference)).toMatchObject({
+      booking: { status: "CANCELLED" },
+    });
+    expect((await cancelOn(local.bookingReference)).status).toBe(200);
+    expect(await soldNights("US000002")).toBe(soldBefore);
+  });
+
+  it("a supplier with its own hotel codes is quoted in them; the booking keeps its hotel code, which settling and a cancel without its booking id send", async () => {
+    // The id a search of that supplier makes (its answer read through its maps): the product in our
+    // codes (its 1Q EP is our STD RO), its code last; the signed stay is this search's, the total
+    // above any price (a price below the searched one is no price change).
+    const searched = await searchOne("US000002", { connection: mixed.code, pick: ofSupplier("embedded") });
+    const signedStay = searched.option.id.split("~")[0];
+    const option = { ...searched.option, id: `${signedStay}~US000002~STD~STD-RO~99999999~${MAPPED}` };
+    const quoteIt = () => {
+      const body = quoteBody({ ...searched, option }, {}, mixed.code);
+      return post("/api/quote", { ...body, settings: { ...body.settings, includeProviderTransactions: true } });
+    };
+    // No upstream id kept for it: its hotel is searched again, in its code, and the option quoted.
+    const quoted = await quoteIt();
+    expect(quoted.status, quoted.text).toBe(200);
+    expect(quoted.json.data).toMatchObject({ roomCodes: ["STD"], boardCode: "RO" });
+    const [asked] = quoted.json.data.providerTransactions;
+    expect(asked).toMatchObject({ operation: "search" });
+    expect(asked.request).toContain('"hotels":["VG75P8WR"]');
+    // With the upstream id its search kept (upstream-options.ts), quoted at once: its answer, in its codes, is the product.
+    const itsOption = (
+      await hotelxSearch(
+        sandboxAccess(sandboxSupplierUrl("roomnexus")),
+        { ...searchCriteriaOf(searched), hotels: ["VG75P8WR"], currency: "USD" },
+        { deadlineMs: 5_000 },
+      )
+    ).options.find((o) => o.rooms[0]!.code === "1Q" && o.boardCode === "EP" && o.cancelPolicy?.refundable)!;
+    await rememberUpstreamOptions(env.CACHE, [
+      {
+        optionId: option.id,
+        supplier: MAPPED,
+        accommodationCode: "US000002",
+        offer: {
+          ratePlanCode: "STD-RO",
+          rate: { chargeTotal: 99999999 },
+          paymentType: "MerchantPay",
+          upstreamOptionId: itsOption.id,
+          upstreamAccessCode: itsOption.accessCode,
+        } as Offer,
+      },
+    ]);
+    const again = await quoteIt();
+    expect(again.status, again.text).toBe(200);
+    expect(again.json.data).toMatchObject({ roomCodes: ["STD"], boardCode: "RO" });
+    expect(again.json.data.providerTransactions.map((t: any) => t.operation)).toEqual(["quote"]);
+    const booked = await post("/api/book", bookBody(quoted.json.data, reference(), {}, mixed.code));
+    expect(booked.status, booked.text).toBe(200);
+    const bookingReference = booked.json.data.bookingReference;
+    expect(booked.json.data).toMatchObject({ supplierCode: MAPPED, supplierHotelCode: "VG75P8WR" });
+    expect(await rowOf(bookingReference)).toMatchObject({ supplier: MAPPED, supplier_hotel_code: "VG75P8WR" });
+    expect((await call("GET", `/api/bookings/${bookingReference}`)).json.data).toMatchObject({
+      accommodation: { code: "US000002" },
+      supplierCode: MAPPED,
+      supplierHotelCode: "VG75P8WR",
+    });
+    // At the supplier it is a booking of its own hotel.
+    const itsLedger = sandboxAccess(sandboxSupplierUrl("roomnexus"), "test");
+    const atSupplier = (hotelCode: string) =>
+      bookingByClientReference(
+        itsLedger,
+        { hotelCode, currency: "USD", accessCode: "rnx-us-77", clientReference: bookingReference },
+        { deadlineMs: 5_000 },
+      );
+    expect(await atSupplier("VG75P8WR")).toMatchObject({ found: true, booking: { status: "OK" } });
+    // Had its answer been lost, settling asks the supplier for it at its own hotel code.
+    await env.DB.prepare("UPDATE bookings SET status = 'pending' WHERE reference = ?").bind(bookingReference).run();
+    await settlePendingBookingsTask.run(env, new Date(Date.now() + 120_000));
+    expect((await call("GET", `/api/bookings/${bookingReference}`)).json.data.status).toBe("success");
+    // Without its booking id, Hotel-X finds a booking by access, hotel and reference: the hotel in its code.
+    await env.DB.prepare("UPDATE bookings SET upstream_booking_id = NULL WHERE reference = ?")
+      .bind(bookingReference)
+      .run();
+    const cancelled = await cancelOn(bookingReference);
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(await atSupplier("VG75P8WR")).toMatchObject({ booking: { status: "CANCELLED" } });
+  });
+
+  it("once the connection stops selling the supplier, and once the supplier is deactivated, its bookings still read and cancel there", async () => {
+    const first = await bookOn("HX002", ofSupplier(SUPPLIER), reference());
+    const second = await bookOn("HX003", ofSupplier(SUPPLIER), reference());
+    const unsold = await call(
+      "PUT",
+      `/api/connections/${mixed.id}/suppliers`,
+      { suppliers: [{ code: "embedded" }] },
+      OPERATOR,
+    );
+    expect(unsold.status, unsold.text).toBe(200);
+    // Not sold any more: a search no longer asks it.
+    const searched = await searchOne("US000003", { connection: mixed.code });
+    expect(searched.hotel.options.every((o: any) => !o.id.endsWith(`~${SUPPLIER}`))).toBe(true);
+
+    const read = await call("GET", `/api/bookings/${first.bookingReference}`);
+    expect(read.json.data).toMatchObject({ status: "success", supplierCode: SUPPLIER });
+    const cancelled = await cancelOn(first.bookingReference);
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(await upstreamBooking("HX002", first.bookingReference)).toMatchObject({
+      booking: { status: "CANCELLED" },
+    });
+
+    // With bookings, DELETE deactivates it (never erased): its other booking still cancels through it.
+    const removed = await call("DELETE", `/api/operator/suppliers/${SUPPLIER}`, undefined, OPERATOR);
+    expect([removed.status, removed.json.data?.active]).toEqual([200, false]);
+    expect((await call("GET", `/api/bookings/${second.bookingReference}`)).json.data.supplierCode).toBe(SUPPLIER);
+    const late = await cancelOn(second.bookingReference);
+    expect(late.status, late.text).toBe(200);
+    expect(await upstreamBooking("HX003", second.bookingReference)).toMatchObject({
+      booking: { status: "CANCELLED" },
+    });
   });
 });

@@ -188,6 +188,8 @@ export type BookedStay = OfferRef & {
   checkOut: string;
   roomCount: number;
   supplierReference: string;
+  /** The supplier's own code of the hotel (its hotel map's), which cancel and look-ups send; absent: ours. */
+  supplierHotelCode?: string | null;
 };
 
 /** Thrown by `book` when the supplier refuses (sold out, stop-sell); nothing was taken. */
@@ -327,7 +329,8 @@ export interface Supplier {
    */
   book(
     accommodation: SupplyAccommodation,
-    ref: OfferRef,
+    /** As quoted: with the supplier's own hotel code when the quote gave one. */
+    ref: OfferRef & Pick<Offer, "supplierHotelCode">,
     stay: Stay,
     clientReference: string,
     call?: SupplierCall,
@@ -343,6 +346,6 @@ export interface Supplier {
   bookingByReference?(
     clientReference: string,
     call?: SupplierCall,
-    booking?: { accommodationCode: string; upstreamAccessCode?: string | null },
+    booking?: { accommodationCode: string; upstreamAccessCode?: string | null; supplierHotelCode?: string | null },
   ): Promise<BookingLookup>;
 }

@@ -511,6 +511,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
           const found = await supplier.bookingByReference!(clientReference, call, {
             accommodationCode: accommodation.code,
             upstreamAccessCode: ref.upstreamAccessCode ?? null,
+            supplierHotelCode: ref.supplierHotelCode ?? null,
           });
           if (found.status === "confirmed") return found;
           throw new SupplierRefusal("failed");
@@ -551,7 +552,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
         hotelx.cancel(
           access,
           {
-            hotelCode: stay.accommodationCode,
+            hotelCode: stay.supplierHotelCode ?? stay.accommodationCode,
             ...(stay.upstreamBookingId ? { bookingID: stay.upstreamBookingId } : {}),
             ...(stay.upstreamAccessCode ? { accessCode: stay.upstreamAccessCode } : {}),
             clientReference: stay.clientReference,
@@ -579,7 +580,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
         hotelx.bookingByClientReference(
           access,
           {
-            hotelCode: booking.accommodationCode,
+            hotelCode: booking.supplierHotelCode ?? booking.accommodationCode,
             currency: upstream.currency,
             clientReference,
             ...(booking.upstreamAccessCode ? { accessCode: booking.upstreamAccessCode } : {}),

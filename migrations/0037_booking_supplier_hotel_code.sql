@@ -1,0 +1,1 @@
+ALTER TABLE `bookings` ADD `supplier_hotel_code` text;
