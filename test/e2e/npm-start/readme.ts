@@ -94,8 +94,6 @@ describe("README, followed in order against npm start on a non-default port", ()
     const skipped = blocks.filter((b) => b.skip !== null).map((b) => `${b.heading}: ${b.skip}`);
     expect(skipped).toEqual([
       expect.stringMatching(/^Set-up: two commands: /),
-      // Until the merged search (issue 39 item 4) lands: the block says to remove its mark then.
-      expect.stringMatching(/^Connection 1003: four suppliers, one answer: needs the merged search/),
       expect.stringMatching(/^The event log: .+: /),
       expect.stringMatching(/^Deploying: /),
     ]);
