@@ -643,9 +643,9 @@ describe("one search, every supplier (issue 39 item 4): embedded and the sandbox
     expect(roomMap.status, roomMap.text).toBe(200);
     // Some truth rows name a room type the seeded hotel lacks here: left out, those rooms stay unmapped.
     for (const row of roomMap.json.data.rejected) expect(row.reason).toBe("unknown_room");
-    // albion's boards (R/O, B&B...) are not codes the board map takes: its boards pass through unmapped.
+    // albion writes its boards R/O, B&B...: printable codes the board map takes as they are.
     const boards = await call("PUT", `${base}/board-map`, maps.boards, OPERATOR);
-    expect(boards.status, boards.text).toBe(fixture === "albion" ? 400 : 200);
+    expect([boards.status, boards.json.data]).toEqual([200, maps.boards]);
   };
 
   const request = (codes: string[], settings: Record<string, unknown> = {}) =>
@@ -714,15 +714,11 @@ describe("one search, every supplier (issue 39 item 4): embedded and the sandbox
             (r) => r.supplierHotelCode === room.hotel && r.supplierRoomCode === room.roomCodeSupplier,
           )?.roomCode,
         ).toBe(room.code);
-    expect(
-      options.filter((o: any) => o.supplierCode === "iberbeds").every((o: any) => MAPPED.includes(o.boardCode)),
-    ).toBe(true);
-    // albion's boards have no map: they pass through under its own codes.
-    expect(
-      options
-        .filter((o: any) => o.supplierCode === "albion")
-        .some((o: any) => ["R/O", "B&B", "H/B"].includes(o.boardCode)),
-    ).toBe(true);
+    // Every sandbox supplier's boards are mapped (iberbeds' Spanish SA/AD/MP..., albion's R/O, B&B...).
+    for (const supplier of SANDBOX)
+      expect(
+        options.filter((o: any) => o.supplierCode === supplier).every((o: any) => MAPPED.includes(o.boardCode)),
+      ).toBe(true);
     // A room its map lacks (albion's KNGCLB) keeps the supplier's code on both.
     expect(
       options.some((o: any) => o.rooms.some((r: any) => r.code === "KNGCLB" && r.roomCodeSupplier === "KNGCLB")),

@@ -11,12 +11,14 @@ export const MAPPED_BOARDS = ["RO", "BB", "HB", "FB", "AI"] as const;
 export type MappedBoard = (typeof MAPPED_BOARDS)[number];
 export const MAX_BOARD_CODES = 500;
 
+/**
+ * A supplier's board code as it writes it (`SA`, `R/O`, `B&B`): unlike hotel and room codes it never
+ * travels in a path, so any printable text, no control character and no space at either end.
+ */
 const boardCode = z
   .string()
-  .regex(
-    /^[A-Za-z0-9][A-Za-z0-9._:-]{0,39}$/,
-    "must be 1 to 40 of A-Z a-z 0-9 . _ : - (starting with a letter or digit)",
-  );
+  .max(40)
+  .regex(/^[^\s\p{C}](?:[^\p{C}]*[^\s\p{C}])?$/u, "must be 1 to 40 printable characters, no space at either end");
 export const boardMapSchema = z
   .record(boardCode, z.enum(MAPPED_BOARDS))
   .refine((map) => Object.keys(map).length <= MAX_BOARD_CODES, `at most ${MAX_BOARD_CODES} board codes`)

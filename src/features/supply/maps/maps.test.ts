@@ -331,6 +331,13 @@ describe("board and room maps", () => {
     const wrong = await put(`${base("rooms")}/board-map`, { SA: "XX" });
     expect(wrong.status).toBe(400);
     expect(wrong.json.code).toBe("invalid_request");
+    // A supplier's codes as it writes them (R/O, B&B): any printable text; a control character or an edge space is not.
+    const written = await put(`${base("rooms")}/board-map`, { "R/O": "RO", "B&B": "BB", "Half board": "HB" });
+    expect([written.status, written.json.data]).toEqual([200, { "B&B": "BB", "Half board": "HB", "R/O": "RO" }]);
+    for (const code of [" BB", "BB ", "B\u0000B", ""]) {
+      const refused = await put(`${base("rooms")}/board-map`, { [code]: "BB" });
+      expect([code, refused.status]).toEqual([code, 400]);
+    }
   });
 
   it("maps a mapped hotel's rooms to that accommodation's rooms, rejecting the rest by row", async () => {
