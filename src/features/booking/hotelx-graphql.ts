@@ -14,6 +14,7 @@ import { loggableError } from "../../platform/observability/loggable-error";
 import type { CoreConnection, UsageOperation } from "../connections";
 import type { BookingDeps, SandboxScenario } from "./deps";
 import { documentRefusals, GRAPHQL_LIMITS, refused, sourceRefusal } from "./hotelx-graphql-budget";
+import { withPublicFields } from "./hotelx-fields";
 import { hotelxSchema } from "./hotelx-sdl";
 import { bookTgx } from "./tgx-book";
 import { type BookingCriteria, readBookingsTgx } from "./tgx-booking-read";
@@ -138,7 +139,9 @@ const billedField = (
 const queryRoot = {
   hotelX: {
     search: billedField("search", async (args, call, bill) => {
-      const request = parsed(tgxSearchRequestSchema, restRequest(args, call, "criteria"));
+      // Hotel-X's filter, and its deprecated name, as /api/search/tgx reads them.
+      const { filterSearch, filter } = args;
+      const request = parsed(tgxSearchRequestSchema, { ...restRequest(args, call, "criteria"), filterSearch, filter });
       bill({});
       await call.admit();
       const answer = await searchTgx(call.deps, call.connection, request);
@@ -230,7 +233,7 @@ export const executeHotelx = async (
     if (error instanceof GraphQLError) return { errors: [error] };
     throw error;
   }
-  const schema = await hotelxSchema(call.assets);
+  const schema = withPublicFields(await hotelxSchema(call.assets));
   const invalid = validate(schema, document);
   if (invalid.length) return { errors: invalid };
   const variables = request.variables ?? undefined;
@@ -260,7 +263,10 @@ export const connectionCodeOf = (
   const codes = new Set<unknown>(header === undefined ? [] : [header.trim()]);
   const rest: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(variables ?? {})) {
-    if (value && typeof value === "object" && !Array.isArray(value) && "access" in value) {
+    // Hotel-X's own `access` (filterSearch.access: includes, excludes) has no `code`: it stays where it is.
+    const access =
+      value && typeof value === "object" && !Array.isArray(value) ? (value as { access?: unknown }).access : null;
+    if (access && typeof access === "object" && "code" in access) {
       const { access, ...settings } = value as { access?: { code?: unknown } };
       codes.add(typeof access?.code === "number" ? String(access.code) : access?.code);
       rest[name] = settings;

@@ -114,7 +114,16 @@ const EMITTED = {
     "supplierCode",
     "surcharges",
   ],
-  room: ["code", "description", "legacyRoomId", "occupancyRefId", "refundable", "roomPrice", "supplierCode"],
+  room: [
+    "code",
+    "description",
+    "legacyRoomId",
+    "occupancyRefId",
+    "ratePlans",
+    "refundable",
+    "roomPrice",
+    "supplierCode",
+  ],
   price: ["binding", "currency", "exchange", "gross", "net"],
   penalty: ["currency", "deadline", "hoursBefore", "isCalculatedDeadline", "penaltyType", "value"],
 };
@@ -217,9 +226,12 @@ describe("POST /api/search/tgx: criteria validation", () => {
       "settings.suppliers is not supported; settings.access.code names the connection, which names its suppliers",
     ],
     [
-      "plugins",
-      tgxBody({}, { settings: { plugins: [{ step: "RESPONSE_OPTION" }] } }),
-      "settings.plugins is not supported; no plugins run here",
+      "a plugin of no Hotel-X type",
+      tgxBody(
+        {},
+        { settings: { plugins: [{ step: "RESPONSE_OPTION", pluginsType: [{ type: "MAGIC", name: "x" }] }] } },
+      ),
+      /^settings\.plugins\[0\]\.pluginsType\[0\]\.type: /,
     ],
     [
       "a plugin to include",
@@ -230,21 +242,6 @@ describe("POST /api/search/tgx: criteria validation", () => {
       "a two-step booking",
       tgxBody({}, { settings: { commitRequired: true } }),
       "settings.commitRequired is not supported; bookings are confirmed in one step",
-    ],
-    [
-      "test accesses only",
-      tgxBody({}, { settings: { testMode: true } }),
-      "settings.testMode is not supported; Edgestay has no test accesses",
-    ],
-    [
-      "codes in no context",
-      tgxBody({}, { settings: { useContext: false } }),
-      "settings.useContext is not supported; codes are always in context EDGESTAY",
-    ],
-    [
-      "another code context",
-      tgxBody({}, { settings: { context: "HOTELBEDS" } }),
-      "settings.context: only EDGESTAY: hotel and room codes are Edgestay's",
     ],
     [
       "an unknown filter",
@@ -414,7 +411,16 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
         for (const key of keys(room)) expect(HOTEL_X.Room).toContain(key);
         expect(room.supplierCode).toBe(room.code);
         expect(room.legacyRoomId).toBe(`${room.occupancyRefId}|${room.code}`);
-        expect(keys(room.roomPrice)).toEqual(["price"]);
+        expect(keys(room.roomPrice)).toEqual(["breakdown", "price"]);
+        // One entry per night, from its date to the next, summing to the room's price.
+        expect(room.roomPrice.breakdown.map((b: any) => b.start)).toEqual([inDays(30), inDays(31)]);
+        expect(room.roomPrice.breakdown.map((b: any) => b.end)).toEqual([inDays(31), inDays(32)]);
+        expect(
+          room.roomPrice.breakdown.reduce((sum: number, b: any) => sum + Math.round(b.price.net * 100), 0) / 100,
+        ).toBeCloseTo(room.roomPrice.price.net, 2);
+        expect(room.ratePlans).toEqual([
+          expect.objectContaining({ code: expect.stringMatching(/^[A-Z]+-/), start: inDays(30), end: inDays(32) }),
+        ]);
         for (const key of keys(room.roomPrice)) expect(HOTEL_X.RoomPrice).toContain(key);
         checkPrice(room.roomPrice.price);
       }
@@ -1039,8 +1045,72 @@ describe("POST /api/search/tgx: issue 25, every Hotel-X field is applied or refu
         },
       ),
     );
-    expect([everything.status, everything.search.warnings]).toEqual([200, []]);
+    expect([everything.status, everything.search?.warnings], everything.text).toEqual([200, []]);
     expect(idsOf(everything.search)).toEqual(idsOf(plain.search));
+  });
+});
+
+describe("POST /api/search/tgx: what every published Hotel-X example sends (issue 40 item 3)", () => {
+  const plugins = (type: string, name: string) => ({
+    plugins: [
+      { step: "RESPONSE_OPTION", pluginsType: [{ type, name, parameters: [{ key: "context", value: "TGX" }] }] },
+    ],
+  });
+  const idsOf = (search: any) => search.options.map((o: any) => o.id.split("~").slice(1).join("~"));
+
+  it("testMode, any context and useContext are accepted and change nothing: answers stay in Edgestay's codes", async () => {
+    const plain = await searchTgx(tgxBody());
+    for (const settings of [
+      { testMode: true, context: "HOTELTEST" },
+      { testMode: false, context: "TGX", useContext: false },
+    ]) {
+      const sent = await searchTgx(tgxBody({}, { settings }));
+      expect([sent.status, sent.search.context, sent.search.warnings]).toEqual([200, "EDGESTAY", []]);
+      expect(idsOf(sent.search)).toEqual(idsOf(plain.search));
+    }
+  });
+
+  it("a plugin Edgestay does not run is a PLUGIN_NOT_RUN warning, not a refusal: the options are the same", async () => {
+    const plain = await searchTgx(tgxBody());
+    const mapped = await searchTgx(tgxBody({}, { settings: plugins("ROOM_MAP", "room_map") }));
+    expect(mapped.status).toBe(200);
+    expect(mapped.search.warnings).toEqual([
+      {
+        code: "PLUGIN_NOT_RUN",
+        type: "PLUGIN",
+        description:
+          "ROOM_MAP room_map (RESPONSE_OPTION) did not run: only AGGREGATION cheapest_price runs here, and codes are always Edgestay's",
+      },
+    ]);
+    expect(idsOf(mapped.search)).toEqual(idsOf(plain.search));
+  });
+
+  it("AGGREGATION cheapest_price keeps the cheapest of options alike in all but price (two suppliers of one hotel)", async () => {
+    // The relay sells the embedded inventory again: every option twice, at the same price.
+    const two = depsWith(inventorySupplier(database(env.DB)), relaySupplier(env.DB));
+    const body = tgxBody({ hotels: HOTELS.slice(0, 2) });
+    const both = await searchWith(two, body);
+    const aggregated = await searchWith(two, {
+      ...body,
+      settings: { ...body.settings, ...plugins("AGGREGATION", "cheapest_price") },
+    });
+    const alike = (o: any) =>
+      JSON.stringify([
+        o.hotelCode,
+        o.boardCode,
+        o.rooms.map((r: any) => r.code),
+        o.paymentType,
+        o.cancelPolicy.refundable,
+        o.rateRules,
+      ]);
+    expect(new Set(both.options.map(alike)).size).toBeLessThan(both.options.length);
+    expect(aggregated.options.map(alike)).toEqual([...new Set(both.options.map(alike))]);
+    expect(aggregated.warnings).toEqual([]);
+    // Each kept option is the cheapest of its kind.
+    for (const kept of aggregated.options)
+      expect(kept.price.net).toBe(
+        Math.min(...both.options.filter((o: any) => alike(o) === alike(kept)).map((o: any) => o.price.net)),
+      );
   });
 });
 

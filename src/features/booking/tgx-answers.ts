@@ -166,6 +166,9 @@ const statusOf = (row: BookingRecord): TgxBookingDetail["status"] => {
   }
 };
 
+/** Hotel-X `payable`: who the stay is paid to (Edgestay charges a MerchantPay booking; the hotel collects a PayAtProperty one). */
+const payableTo = (row: BookingRecord) => (row.paymentType === "PayAtProperty" ? row.accommodationName : "Edgestay");
+
 /** A booking as Hotel-X's `HotelBookingDetail`: the booking read of /api/bookings, in Hotel-X's names. */
 export const bookingDetailOf = (row: BookingRecord): TgxBookingDetail => {
   const { holder, cancelPolicy: policy } = row;
@@ -199,6 +202,7 @@ export const bookingDetailOf = (row: BookingRecord): TgxBookingDetail => {
     quotePrice: null,
     cancelPolicy: policy ? cancelPolicyOf(policyJson(policy), row.checkIn) : null,
     remarks: null,
+    payable: payableTo(row),
     status: statusOf(row),
   };
 };

@@ -143,6 +143,8 @@ const refusedByPrice = (error: unknown, clientReference: string): TgxBookingDeta
     quotePrice: { currency: change.currency, net: change.previousTotal, gross: change.previousTotal, binding: false },
     cancelPolicy: null,
     remarks: null,
+    // Nothing was booked: nothing is payable.
+    payable: null,
     status: "KO",
   };
 };

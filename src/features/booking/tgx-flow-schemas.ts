@@ -381,6 +381,10 @@ const bookingDetail = z
     }),
     cancelPolicy: orNull(cancelPolicy),
     remarks: z.string().nullable(),
+    payable: z.string().nullable().openapi({
+      description:
+        "Who the stay is paid to: Edgestay for a MERCHANT booking (charged to the partner's account), the hotel's name for a DIRECT one; null for a booking refused (KO, nothing booked)",
+    }),
     status: z.enum(BOOK_STATUS_TYPES).openapi({
       description:
         "OK booked; UNKNOWN: the supplier's answer was lost (pending, settled later: read the booking); ON_REQUEST: booked upstream, not confirmed yet; CANCELLED; KO: refused",
@@ -410,6 +414,7 @@ const EXAMPLE_BOOKING = {
   quotePrice: null,
   cancelPolicy: EXAMPLE_POLICY,
   remarks: null,
+  payable: "Edgestay",
   status: "OK" as const,
 };
 

@@ -1,7 +1,10 @@
 import { ApiError } from "../../platform/http/api-error";
+import { toMajor } from "../../platform/money";
+import { addDays } from "../../platform/time/zoned-time";
 import {
   type CancelPolicy,
   DEFAULT_SUPPLIER_TIMEOUT_MS,
+  MIXED_PRODUCT_SEPARATOR,
   type Offer,
   type PaymentType,
   type Rate,
@@ -13,6 +16,7 @@ import type { BookingDeps } from "./deps";
 import type { AccommodationStatus, SearchRequest } from "./schemas";
 import { type CodeStatus, offerTerms, searchAvailability, searchQueryOf } from "./search";
 import {
+  CHEAPEST_PRICE,
   TGX_CONTEXT,
   type TgxError,
   type TgxOption,
@@ -86,10 +90,40 @@ const supplyOf = (request: TgxSearchRequest, includeProviderTransactions: boolea
     : { ...supply, timeoutMs: Math.min(supply.timeoutMs ?? DEFAULT_SUPPLIER_TIMEOUT_MS, cap) };
 };
 
+/**
+ * A room's nights as Hotel-X's daily `breakdown` (NightPrice): each night from its date to the next,
+ * its base and taxes together, in the rate's currency (a night paid at the property: the property's).
+ */
+const breakdownOf = (rate: Rate) =>
+  rate.nights.map((night) => {
+    const currency = night.currency ?? rate.currency;
+    const end = addDays(night.date, 1);
+    return {
+      start: night.date,
+      end,
+      // Hotel-X's deprecated names of the same dates, non-null in its schema.
+      effectiveDate: night.date,
+      expireDate: end,
+      price: amountPrice(
+        toMajor(night.baseRate + night.taxesAndFees, currency),
+        currency,
+        night.currency ? undefined : rate.exchange,
+      ),
+    };
+  });
+
+/** Each room's rate plan code: the offer's, one per room of a mixed offer (`STD-RO-FLX+FAM-RO-FLX`). */
+const ratePlanCodesOf = (offer: Offer) => {
+  const codes = offer.ratePlanCode.split(MIXED_PRODUCT_SEPARATOR);
+  return offer.rooms.map((_, i) => (codes.length === offer.rooms.length ? codes[i]! : offer.ratePlanCode));
+};
+
 /** Core option terms plus what Hotel-X shows of an offer and /api/search does not. */
 const tgxTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
   ...offerTerms(offer, occupancyRefIds),
   status: offer.status,
+  breakdowns: offer.rooms.map((room) => breakdownOf(room.rate)),
+  ratePlanCodes: ratePlanCodesOf(offer),
 });
 
 /**
@@ -192,6 +226,43 @@ const applyTgxBusinessRules = (
     });
   }
   return rules.optionsQuota === undefined ? kept : kept.slice(0, rules.optionsQuota);
+};
+
+/**
+ * Hotel-X `settings.plugins`: the `AGGREGATION` plugin `cheapest_price` runs (of options alike in all
+ * but price, the cheapest is kept: one per hotel, board, rooms, payment type, status, refundability,
+ * rate rules and currency); any other plugin does not, and a `PLUGIN_NOT_RUN` warning says so.
+ */
+const runPlugins = (options: TgxOption[], steps: TgxSearchRequest["settings"]["plugins"]) => {
+  const asked = (steps ?? []).flatMap((s) => (s.pluginsType ?? []).map((p) => ({ step: s.step, ...p })));
+  const cheapest = (p: { type: string; name: string }) =>
+    p.type === "AGGREGATION" && p.name.toLowerCase() === CHEAPEST_PRICE;
+  const warnings: TgxError[] = asked
+    .filter((p) => !cheapest(p))
+    .map((p) => ({
+      code: "PLUGIN_NOT_RUN",
+      type: "PLUGIN",
+      description: `${p.type} ${p.name} (${p.step}) did not run: only AGGREGATION ${CHEAPEST_PRICE} runs here, and codes are always Edgestay's`,
+    }));
+  if (!asked.some(cheapest)) return { options, warnings };
+  const kept = new Map<string, TgxOption>();
+  for (const o of options) {
+    const key = JSON.stringify([
+      o.hotelCode,
+      o.boardCode,
+      o.rooms.map((r) => r.code),
+      o.paymentType,
+      o.status,
+      o.cancelPolicy?.refundable,
+      o.rateRules ?? [],
+      o.price.currency,
+    ]);
+    const seen = kept.get(key);
+    if (!seen || o.price.net < seen.price.net) kept.set(key, o);
+  }
+  const cheapestOnes = new Set(kept.values());
+  // In the order the search answered them.
+  return { options: options.filter((o) => cheapestOnes.has(o)), warnings };
 };
 
 /** Whether `filter.access` leaves this connection to search (Hotel-X access ids are our connection codes). */
@@ -314,14 +385,24 @@ export const searchTgx = async (
       paymentType: tgxPaymentType(option.paymentType),
       status: option.status,
       occupancies,
-      rooms: option.rooms.map((room) => ({
+      rooms: option.rooms.map((room, i) => ({
         occupancyRefId: room.occupancyRefId,
         legacyRoomId: `${room.occupancyRefId}|${room.code}`,
         code: room.code,
         supplierCode: room.code,
         description: room.description,
         refundable: option.isRefundable,
-        roomPrice: { price: priceOf(room.rate, option.paymentType) },
+        roomPrice: { price: priceOf(room.rate, option.paymentType), breakdown: option.breakdowns[i] ?? [] },
+        // One plan for the whole stay, named after its board and refundability.
+        ratePlans: [
+          {
+            code: option.ratePlanCodes[i]!,
+            supplierCode: option.ratePlanCodes[i]!,
+            name: `${option.boardName}${option.isRefundable ? "" : ", non-refundable"}`,
+            start: criteria.checkIn,
+            end: criteria.checkOut,
+          },
+        ],
       })),
       price: priceOf(option.rate, option.paymentType),
       surcharges: surchargesOf(option.rate, option.paymentType),
@@ -340,7 +421,9 @@ export const searchTgx = async (
     type: "SUPPLIER",
     description: `${w.supplier}: ${w.message}`,
   }));
-  const kept = applyTgxBusinessRules(options, settings.businessRules);
+  const plugged = runPlugins(options, settings.plugins);
+  warnings.push(...plugged.warnings);
+  const kept = applyTgxBusinessRules(plugged.options, settings.businessRules);
   // One entry per requested hotel without options: warnings beside options, errors when there are none.
   (kept.length ? warnings : errors).push(...hotelProblems(core.statuses ?? [], options, kept));
   const currencies = [...new Set(kept.map((o) => o.price.currency))];

@@ -16,6 +16,7 @@ export {
   suppliersByCodes,
   updateSupplier,
 } from "./suppliers";
+export { roomBeds } from "./catalogue";
 export { sellSuppliers } from "./sold-suppliers";
 export type { DirectorySupplier, SupplierInput, SupplierKeys, SupplierView } from "./suppliers";
 export { registerSupplierKind, supplierKind, supplierKinds } from "./kinds/registry";
