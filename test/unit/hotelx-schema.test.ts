@@ -37,7 +37,9 @@ describe("the Hotel-X executable schema (sandbox/hotelx/src/schema.ts)", () => {
         expect(fields[field.name]?.type.toString(), `${type.name}.${field.name}`).toBe(field.type.toString());
         for (const arg of "args" in field ? field.args : [])
           expect(
-            (fields[field.name] as typeof field).args.find((a: { name: string }) => a.name === arg.name)?.type.toString(),
+            (fields[field.name] as typeof field).args
+              .find((a: { name: string }) => a.name === arg.name)
+              ?.type.toString(),
             `${type.name}.${field.name}(${arg.name})`,
           ).toBe(arg.type.toString());
       }
