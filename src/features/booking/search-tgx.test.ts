@@ -325,8 +325,22 @@ describe("POST /api/search/tgx: criteria validation", () => {
     expect(wrong.json.message).toBe("Invalid API key");
   });
 
+  it("no access code: /api/search answers 400 No connection; /api/search/tgx runs on every tgx connection, as Hotel-X does (issue 40)", async () => {
+    const tgx = await post("/api/search/tgx", tgxBody({}, { code: null }));
+    const core = await post(
+      "/api/search",
+      searchBody(
+        { destinations: { accommodations: [{ code: "US000001" }] } },
+        { settings: { access: { code: null } } },
+      ),
+    );
+    expect([core.status, core.json.message]).toEqual([400, "No connection"]);
+    expect(tgx.status).toBe(200);
+    // The demo partner's only tgx connection is 1002, whose upstream does not sell US000001.
+    expect(tgx.json.data.hotelX.search.options.every((o: any) => o.accessCode === "1002")).toBe(true);
+  });
+
   it.each([
-    ["no access code", null, 400, "No connection"],
     ["a code that is not a number", "abc", 400, "Invalid connection code"],
     ["an unknown code", 999999, 401, "Connection not found"],
     ["another partner's code", 2001, 401, "Connection access denied"],
@@ -769,7 +783,11 @@ describe("POST /api/search/tgx: filters and business rules", () => {
       expect(res.status).toBe(200);
       expect(res.search.options).toEqual([]);
       expect(res.search.errors).toEqual([
-        { code: "NO_ACCESS", type: "ACCESS", description: expect.stringContaining(String(DIRECT)) },
+        {
+          code: "NO_ACCESS",
+          type: "ACCESS",
+          description: expect.stringContaining("filterSearch.access leaves no access"),
+        },
       ]);
     }
   });

@@ -1,5 +1,4 @@
 import { ApiError } from "../../platform/http/api-error";
-import type { CoreConnection } from "../connections";
 import type { ErrorCode } from "../../platform/http/errors";
 import { type CancelPolicy, DEFAULT_SUPPLIER_TIMEOUT_MS, type ProviderTransaction, supplyOptionsOf } from "../supply";
 import { bookedRate, bookedRooms } from "./booked-rate";
@@ -216,14 +215,14 @@ export type BookingNames = {
 };
 
 /**
- * Whether every name sent is the booking's: `accessCode` is this request's connection code and
- * the booking was made on it; hotel, client, supplier and hotel references and dates are its own.
+ * Whether every name sent is the booking's: `accessCode` names the connection it was made on
+ * (`accessId`: the id of the partner's connection the code names, `accessIdOf`; null: none of
+ * theirs); hotel, client, supplier and hotel references and dates are its own.
  */
-export const namesBooking = (row: BookingRecord, connection: CoreConnection, names: BookingNames) => {
+export const namesBooking = (row: BookingRecord, accessId: string | null | undefined, names: BookingNames) => {
   const ref = names.reference;
   return [
-    names.accessCode === undefined ||
-      (names.accessCode === String(connection.code) && row.connectionId === connection.id),
+    names.accessCode === undefined || (typeof accessId === "string" && row.connectionId === accessId),
     names.hotelCode === undefined || names.hotelCode === row.accommodationCode,
     ref?.client === undefined || ref.client === row.partnerReference,
     ref?.supplier === undefined || ref.supplier === row.supplierReference,

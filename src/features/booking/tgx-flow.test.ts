@@ -481,7 +481,7 @@ describe("Hotel-X shaped requests: what the request itself gets wrong is the API
     [
       "cancel",
       { input: {} },
-      /input\.bookingID, or input\.accessCode, input\.hotelCode and input\.reference\.client, is required/,
+      /input\.bookingID, or input\.accessCode, input\.hotelCode and input\.reference\.client or input\.reference\.supplier, is required/,
     ],
     [
       "cancel",
@@ -692,31 +692,38 @@ describe("POST /api/graphql: Hotel-X documents against the same SDL", () => {
     expect(await bookingsUnder(clientReference)).toBe(0);
   });
 
-  it("refusals: PRICE_CHANGED in the payload; a field the route refuses is a GraphQL error with its code; the connection is the envelope's", async () => {
+  it("refusals: PRICE_CHANGED, a field the route refuses and a connection not the caller's are the payload's errors; two names for the connection refuse the document", async () => {
     const option = await searchTgx("HXPRICEUP", UPSTREAM);
     const input = bookInput(option.id, option, reference()).input;
     const refused = await hotelxData(BOOK, { input }, { header: UPSTREAM });
     expect(refused.hotelX.book).toMatchObject({ booking: { status: "KO" }, errors: [{ code: "PRICE_CHANGED" }] });
 
-    const remarks = await graphql(BOOK, { input: { ...input, remarks: "late arrival" } }, { header: UPSTREAM });
-    expect(remarks.status).toBe(200);
-    expect(remarks.json.data.hotelX.book).toBeNull();
-    expect(remarks.json.errors).toMatchObject([
-      {
-        message: "input.remarks is not supported; remarks cannot be passed to the hotel",
-        path: ["hotelX", "book"],
-        extensions: { code: "invalid_request", status: 400 },
-      },
-    ]);
+    // Met while running: in data.hotelX.<operation>.errors, where Hotel-X clients read it (issue 40).
+    const blank = await hotelxData(BOOK, { input: { ...input, clientReference: "  " } }, { header: UPSTREAM });
+    expect(blank.hotelX.book).toEqual({
+      booking: null,
+      errors: [{ code: "INVALID_REQUEST", type: "CLIENT", description: expect.stringMatching(/clientReference/) }],
+      warnings: [],
+    });
+    const theirs = await hotelxData(QUOTE, { criteria: { optionRefId: option.id } }, { apiKey: OTHER_KEY });
+    expect(theirs.hotelX.quote).toMatchObject({
+      optionQuote: null,
+      errors: [{ code: "INVALID_CONNECTION_CODE", type: "ACCESS" }],
+    });
+    const mine = await hotelxData(QUOTE, { criteria: { optionRefId: option.id } }, { header: OTHER_CODE });
+    expect(mine.hotelX.quote.errors).toMatchObject([{ code: "INVALID_CONNECTION_CODE", type: "ACCESS" }]);
 
-    const none = await graphql(QUOTE, { criteria: { optionRefId: option.id } });
-    expect([none.status, none.json.code]).toEqual([403, "invalid_connection_code"]);
+    // Refused before running: GraphQL errors and no data.
     const two = await graphql(
       QUOTE,
       { criteria: { optionRefId: option.id }, settings: { access: { code: UPSTREAM } } },
       { header: EMBEDDED },
     );
-    expect([two.status, two.json.code]).toEqual([400, "invalid_request"]);
+    expect(two.status).toBe(200);
+    expect(two.json).not.toHaveProperty("data");
+    expect(two.json.errors[0].message).toBe(
+      "The access-code header and settings.access.code name different connections",
+    );
     const card = await graphql(
       BOOK,
       {
@@ -943,11 +950,9 @@ describe("POST /api/graphql within a budget", () => {
       commitDetails: null,
       errors: [{ code: "BOOKING_NOT_HELD", type: "CLIENT" }],
     });
-    const unnamed = await graphql(COMMIT, { input: { accessCode: String(EMBEDDED) } }, { header: EMBEDDED });
-    expect(unnamed.json.errors[0]).toMatchObject({
-      path: ["hotelX", "commit"],
-      extensions: { code: "invalid_request", status: 400 },
-    });
+    // A refusal met while running is the payload's (issue 40): where Hotel-X clients read it.
+    const unnamed = await hotelxData(COMMIT, { input: { accessCode: String(EMBEDDED) } }, { header: EMBEDDED });
+    expect(unnamed.hotelX.commit).toMatchObject({ commitDetails: null, errors: [{ code: "INVALID_REQUEST" }] });
   });
 });
 
@@ -1045,5 +1050,149 @@ describe("Authorization: Apikey <key>, Hotel-X's header, beside api-key", () => 
     for (const path of ["/api/graphql", "/api/search/tgx", "/api/quote/tgx", "/api/book/tgx", "/api/cancel/tgx"])
       expect(document.paths[path].post.security, path).toEqual([{ ApiKey: [] }, { HotelxApiKey: [] }]);
     expect(document.paths["/api/search"].post.security).toEqual([{ ApiKey: [] }]);
+  });
+});
+
+// Issue 40 item 2: the connection chosen the Hotel-X way, by what the document names; the key alone authenticates.
+const SEARCH_ACCESSES = `query Search($criteria: HotelCriteriaSearchInput, $settings: HotelSettingsInput, $filterSearch: HotelXFilterSearchInput) {
+  hotelX { search(criteria: $criteria, settings: $settings, filterSearch: $filterSearch) {
+    options { id accessCode hotelCode ${PRICE} occupancies { id paxes { age } } cancelPolicy { refundable } }
+    ${ISSUES} } } }`;
+const apikeyOnly = { apiKey: null, headers: { authorization: `Apikey ${DEMO_KEY}` } };
+
+describe("POST /api/graphql and /api/*/tgx: the connection chosen the Hotel-X way (issue 40)", () => {
+  const addOne = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const criteria = (hotels: string[], checkIn = inDays(50)) => ({
+    checkIn,
+    checkOut: addOne(checkIn),
+    hotels,
+    occupancies: [{ paxes: [{ age: 30 }, { age: 31 }] }],
+  });
+
+  it("with the key alone: a search names its access in filterSearch, and quote, book, read and cancel need no code", async () => {
+    const searched = await hotelxData(
+      SEARCH_ACCESSES,
+      {
+        criteria: criteria(["HX003"]),
+        settings: { context: "EDGESTAY" },
+        filterSearch: { access: { includes: ["1002"] } },
+      },
+      apikeyOnly,
+    );
+    const option = searched.hotelX.search.options.find(refundable);
+    // The option names its access, and its id carries it, as Hotel-X's optionRefId does.
+    expect(option).toMatchObject({ accessCode: "1002", hotelCode: "HX003", id: expect.stringMatching(/^1002@/) });
+    const quoted = await hotelxData(QUOTE, { criteria: { optionRefId: option.id } }, apikeyOnly);
+    const quote = quoted.hotelX.quote.optionQuote;
+    expect(quote).toMatchObject({ status: "OK", price: option.price });
+    const clientReference = reference();
+    const booked = await hotelxData(
+      BOOK,
+      { input: bookInput(quote.optionRefId, option, clientReference).input },
+      apikeyOnly,
+    );
+    expect(booked.hotelX.book).toMatchObject({
+      errors: [],
+      booking: { status: "OK", reference: { client: clientReference } },
+    });
+    const { bookingID } = booked.hotelX.book.booking.reference;
+    const row = await env.DB.prepare(
+      "SELECT c.code FROM bookings b JOIN connections c ON c.id = b.connection_id WHERE b.reference = ?",
+    )
+      .bind(bookingID)
+      .first<{ code: number }>();
+    expect(row?.code).toBe(1002);
+    const read = await hotelxData(BOOKING, { criteria: { bookingID } }, apikeyOnly);
+    expect(read.hotelX.booking.bookings).toMatchObject([{ reference: { bookingID } }]);
+    const cancelled = await hotelxData(CANCEL, { input: { bookingID } }, apikeyOnly);
+    expect(cancelled.hotelX.cancel).toMatchObject({ errors: [], cancellation: { status: "CANCELLED" } });
+
+    // The same through the REST Hotel-X routes: no settings.access.code anywhere.
+    const rest = await post(
+      "/api/search/tgx",
+      { criteria: criteria(["HX003"], inDays(51)), settings: {}, filterSearch: { access: { includes: [1002] } } },
+      apikeyOnly,
+    );
+    expect(rest.status, rest.text).toBe(200);
+    const restOption = rest.json.data.hotelX.search.options.find(refundable);
+    expect(restOption.accessCode).toBe("1002");
+    const restQuote = await post(
+      "/api/quote/tgx",
+      { criteria: { optionRefId: restOption.id }, settings: {} },
+      apikeyOnly,
+    );
+    expect(restQuote.json.data.hotelX.quote.optionQuote).toMatchObject({ status: "OK" });
+    // The Hotel-X id is also POST /api/quote's optionId: its access prefix is routing only.
+    const core = await post("/api/quote", {
+      quoteCriteria: {
+        optionId: restOption.id,
+        accommodation: { code: "HX003" },
+        checkIn: inDays(51),
+        checkOut: addOne(inDays(51)),
+        occupancies: [{ paxes: [{ age: 30 }, { age: 31 }] }],
+      },
+      settings: { access: { code: 1002 } },
+    });
+    expect(core.status, core.text).toBe(200);
+  });
+
+  it("without any access a search runs on every tgx connection; several accesses each answer their options; a code not the caller's is refused", async () => {
+    const everyTgx = await hotelxData(SEARCH_ACCESSES, { criteria: criteria(["HX004", "US000007"]) }, apikeyOnly);
+    const accesses = (search: any) => [...new Set(search.options.map((o: any) => o.accessCode))];
+    // The demo partner's only tgx connection is 1002 (1001 is direct).
+    expect(accesses(everyTgx.hotelX.search)).toEqual(["1002"]);
+
+    const both = await hotelxData(
+      SEARCH_ACCESSES,
+      { criteria: criteria(["HX004", "US000007"]), filterSearch: { access: { includes: ["1001", "1002"] } } },
+      apikeyOnly,
+    );
+    const { options, warnings } = both.hotelX.search;
+    expect(accesses(both.hotelX.search).sort()).toEqual(["1001", "1002"]);
+    for (const o of options) expect(o.id.startsWith(`${o.accessCode}@`)).toBe(true);
+    const hotelsOn = (code: string) =>
+      new Set(options.filter((o: any) => o.accessCode === code).map((o: any) => o.hotelCode));
+    expect(hotelsOn("1001").has("US000007")).toBe(true);
+    expect(hotelsOn("1002")).toEqual(new Set(["HX004"]));
+    // What one access could not answer is a warning naming it, beside the other's options.
+    expect(warnings.some((w: any) => /^access 1002: US000007/.test(w.description))).toBe(true);
+
+    const excluded = await hotelxData(
+      SEARCH_ACCESSES,
+      { criteria: criteria(["HX004"]), filterSearch: { access: { excludes: ["1002"] } } },
+      apikeyOnly,
+    );
+    expect(excluded.hotelX.search).toMatchObject({ options: [], errors: [{ code: "NO_ACCESS", type: "ACCESS" }] });
+    const theirs = await hotelxData(
+      SEARCH_ACCESSES,
+      { criteria: criteria(["HX004"]), filterSearch: { access: { includes: [String(OTHER_CODE)] } } },
+      apikeyOnly,
+    );
+    expect(theirs.hotelX.search).toMatchObject({
+      options: [],
+      errors: [{ code: "CONNECTION_ACCESS_DENIED", type: "ACCESS" }],
+    });
+    // The other partner has no tgx connection: a search naming no access finds none to run on.
+    const none = await hotelxData(SEARCH_ACCESSES, { criteria: criteria(["US000007"]) }, { apiKey: OTHER_KEY });
+    expect(none.hotelX.search).toMatchObject({ options: [], errors: [{ code: "NO_ACCESS", type: "ACCESS" }] });
+  });
+
+  it("a filterSearch beside the settings variable's access.code is Hotel-X's, not read as Edgestay's settings", async () => {
+    const agreed = await hotelxData(
+      SEARCH_ACCESSES,
+      {
+        criteria: criteria(["US000007"]),
+        settings: { access: { code: EMBEDDED } },
+        filterSearch: { access: { includes: [String(EMBEDDED)] } },
+      },
+      apikeyOnly,
+    );
+    expect(agreed.hotelX.search.options.length).toBeGreaterThan(0);
+    const outside = await hotelxData(
+      SEARCH_ACCESSES,
+      { criteria: criteria(["US000007"]), filterSearch: { access: { includes: ["1002"] } } },
+      { header: EMBEDDED },
+    );
+    expect(outside.hotelX.search).toMatchObject({ options: [], errors: [{ code: "NO_ACCESS" }] });
   });
 });
