@@ -1195,4 +1195,25 @@ describe("POST /api/graphql and /api/*/tgx: the connection chosen the Hotel-X wa
     );
     expect(outside.hotelX.search).toMatchObject({ options: [], errors: [{ code: "NO_ACCESS" }] });
   });
+
+  it("cancel by accessCode, hotelCode and reference.supplier alone (item 4), as the published cancel does", async () => {
+    const option = await searchTgx("HX002", UPSTREAM, refundable);
+    const clientReference = reference();
+    const booked = await hotelx("book", bookInput(option.id, option, clientReference), { code: UPSTREAM });
+    const { bookingID, supplier } = booked.answer.booking.reference;
+    expect(supplier).toEqual(expect.any(String));
+    const bySupplier = { accessCode: String(UPSTREAM), hotelCode: "HX002", reference: { supplier } };
+    const wrong = await hotelxData(
+      CANCEL,
+      { input: { ...bySupplier, reference: { supplier: `${supplier}-not` } } },
+      apikeyOnly,
+    );
+    expect(wrong.hotelX.cancel).toMatchObject({ cancellation: null, errors: [{ code: "BOOKING_NOT_FOUND" }] });
+    const cancelled = await hotelxData(CANCEL, { input: bySupplier }, apikeyOnly);
+    expect(cancelled.hotelX.cancel).toMatchObject({
+      errors: [],
+      cancellation: { status: "CANCELLED", reference: { client: clientReference, bookingID } },
+    });
+    expect(await upstreamBooking("HX002", bookingID)).toMatchObject({ booking: { status: "CANCELLED" } });
+  });
 });
