@@ -747,7 +747,7 @@ describe("POST /api/search/tgx: an option is quotable and bookable", () => {
 describe("POST /api/search/tgx: filters and business rules", () => {
   const rulesOf = (search: any) => search.options.map((o: any) => o.rateRules as string[]);
 
-  it("rateRules: excludes NON_REFUNDABLE, includes NORMAL, excludes NORMAL", async () => {
+  it("rateRules: excludes NON_REFUNDABLE, includes NORMAL, includes NON_REFUNDABLE only, excludes NORMAL", async () => {
     const all = await searchTgx(tgxBody({ hotels: HOTELS }));
     const nrf = rulesOf(all.search).filter((r: string[]) => r.includes("NON_REFUNDABLE")).length;
     const plain = rulesOf(all.search).filter((r: string[]) => r.length === 0).length;
@@ -763,10 +763,16 @@ describe("POST /api/search/tgx: filters and business rules", () => {
     const normal = await searchTgx(tgxBody({ hotels: HOTELS }, { filter: { rateRules: { includes: ["NORMAL"] } } }));
     expect(normal.search.options).toHaveLength(plain);
 
+    // Hotel-X's includes keeps only the options carrying a listed rule (issue 40); NORMAL adds those without.
     const withNrf = await searchTgx(
       tgxBody({ hotels: HOTELS }, { filter: { rateRules: { includes: ["NON_REFUNDABLE"] } } }),
     );
-    expect(withNrf.search.options).toHaveLength(plain + nrf);
+    expect(withNrf.search.options).toHaveLength(nrf);
+    expect(rulesOf(withNrf.search).every((r: string[]) => r.includes("NON_REFUNDABLE"))).toBe(true);
+    const nrfOrNormal = await searchTgx(
+      tgxBody({ hotels: HOTELS }, { filter: { rateRules: { includes: ["NON_REFUNDABLE", "NORMAL"] } } }),
+    );
+    expect(nrfOrNormal.search.options).toHaveLength(plain + nrf);
 
     const onlyRuled = await searchTgx(tgxBody({ hotels: HOTELS }, { filter: { rateRules: { excludes: ["NORMAL"] } } }));
     expect(onlyRuled.search.options).toHaveLength(nrf);

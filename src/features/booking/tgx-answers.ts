@@ -197,7 +197,7 @@ export const bookingDetailOf = (row: BookingRecord): TgxBookingDetail => {
     price: priceOf(rateJson(bookedRate(row)), row.paymentType),
     quotePrice: null,
     cancelPolicy: policy ? cancelPolicyOf(policyJson(policy), row.checkIn) : null,
-    remarks: null,
+    remarks: row.remarks,
     status: statusOf(row),
   };
 };

@@ -89,7 +89,9 @@ export const tgxBookRequestSchema = z
         paymentCard: unsupportedField(
           "Edgestay never takes card data; a DIRECT (PayAtProperty) option is booked at /api/book with a saved card",
         ),
-        remarks: unsupportedField("remarks cannot be passed to the hotel", [""]),
+        remarks: z.string().trim().max(2000).optional().openapi({
+          description: "Your words for the hotel: kept on the booking, shown on every read, sent to the supplier",
+        }),
         holder: z
           .object({
             name: personName,

@@ -1216,4 +1216,49 @@ describe("POST /api/graphql and /api/*/tgx: the connection chosen the Hotel-X wa
     });
     expect(await upstreamBooking("HX002", bookingID)).toMatchObject({ booking: { status: "CANCELLED" } });
   });
+
+  it("item 4: each pax's own name and the remarks go upstream; the remarks are kept and shown on every read", async () => {
+    const option = await searchTgx("HX002", UPSTREAM, refundable);
+    const clientReference = reference();
+    const remarks = "Late arrival, around 23:00";
+    const input = {
+      ...bookInput(option.id, option, clientReference).input,
+      rooms: option.occupancies.map((o: any) => ({
+        occupancyRefId: o.id,
+        paxes: o.paxes.map((p: any, i: number) => ({
+          name: ["Ada", "Charles"][i] ?? `G${i}`,
+          surname: ["Lovelace", "Babbage"][i] ?? "X",
+          age: p.age,
+        })),
+      })),
+      remarks,
+    };
+    const booked = await hotelxData(BOOK, { input }, apikeyOnly);
+    expect(booked.hotelX.book).toMatchObject({ errors: [], booking: { status: "OK", remarks } });
+    const { bookingID } = booked.hotelX.book.booking.reference;
+    // What the sandbox received: our bookingReference is its clientReference.
+    const sent = await (
+      await env.HOTELX_SANDBOX.fetch(`https://hotelx-sandbox.test/booking?clientReference=${bookingID}`, {
+        headers: { authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` },
+      })
+    ).json<any>();
+    expect(sent).toMatchObject({
+      remarks,
+      holderName: "Ada",
+      paxes: [
+        [
+          { name: "Ada", surname: "Lovelace", age: 30 },
+          { name: "Charles", surname: "Babbage", age: 31 },
+        ],
+      ],
+    });
+    const read = await hotelxData(BOOKING, { criteria: { bookingID } }, apikeyOnly);
+    expect(read.hotelX.booking.bookings[0].remarks).toBe(remarks);
+    const cancelled = await hotelxData(
+      CANCEL.replace("booking { status }", "booking { status remarks }"),
+      { input: { bookingID } },
+      apikeyOnly,
+    );
+    expect(cancelled.hotelX.cancel.cancellation.booking).toEqual({ status: "CANCELLED", remarks });
+  });
 });

@@ -36,8 +36,9 @@ const marketsOf = (criteria: TgxSearchRequest["criteria"]) => [
 /**
  * The core search request a Hotel-X search stands for, priced in `currency` (absent: the hotel's).
  * `filterSearch` and its deprecated name `filter` read the same. Rate-rule filters keep Hotel-X's
- * meaning: `includes` keeps options without rules plus those with a listed rule; `excludes` drops
- * options with a listed rule, and `NORMAL` in excludes drops those without rules. Without a status
+ * meaning, through the REST filter's own predicate (`offerFilter`): `includes` keeps only options
+ * with a listed rule (`NORMAL` listed: those without rules too); `excludes` drops options with a
+ * listed rule, and `NORMAL` in excludes drops those without rules. Without a status
  * filter only `OK` options come back, as Hotel-X filters `RQ` by default.
  */
 export const coreRequestOf = (request: TgxSearchRequest, currency?: string): SearchRequest => {
@@ -70,7 +71,10 @@ export const coreRequestOf = (request: TgxSearchRequest, currency?: string): Sea
             rateRuleFilter: {
               ...(includes ? { includes } : {}),
               ...(excludes ? { excludes: excludes.filter((r) => r !== NORMAL) } : {}),
-              includeEmptyRateRulesOptions: !excludes?.includes(NORMAL),
+              // Hotel-X's includes keeps only options with a listed rule (NORMAL: without rules).
+              includeEmptyRateRulesOptions: includes
+                ? includes.includes(NORMAL) && !excludes?.includes(NORMAL)
+                : !excludes?.includes(NORMAL),
             },
           }
         : {}),

@@ -73,6 +73,7 @@ export type {
   AccommodationSelection,
   BookAnswer,
   BookOptions,
+  BookingGuest,
   BookedStay,
   BookingLookup,
   CancelPolicy,

@@ -417,10 +417,12 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
                 optionRefId: ref.upstreamOptionId ?? ref.ratePlanCode,
                 clientReference,
                 holder: guest,
+                // Each guest under their own name when the partner named them; else the holder's.
                 rooms: stay.rooms.map((ages, i) => ({
                   occupancyRefId: i + 1,
-                  paxes: ages.map((age) => ({ ...guest, age })),
+                  paxes: bookOptions?.guests?.[i] ?? ages.map((age) => ({ ...guest, age })),
                 })),
+                ...(bookOptions?.remarks ? { remarks: bookOptions.remarks } : {}),
               },
               { ...optionsOf(call), commitRequired: hold },
             ),
