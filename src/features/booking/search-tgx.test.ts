@@ -850,12 +850,22 @@ describe("POST /api/search/tgx: restricted rates (issue 27)", () => {
     expect(excluded.search.options.map((o: any) => o.id.split("~").slice(1).join("~"))).toEqual(
       plain.search.options.map((o: any) => o.id.split("~").slice(1).join("~")),
     );
-    // Including them is accepted too; a rule a traveller must qualify for is shown only where one exists (none here).
-    for (const rules of [once, HOTEL_X.RateRulesType]) {
-      const res = await searchTgx({ ...tgxBody({ hotels: HOTELS }), filterSearch: { rateRules: { includes: rules } } });
-      expect(res.status).toBe(200);
-      expect(res.search.errors).toEqual([]);
-    }
+    // Including them is accepted too. Hotel-X's includes keeps only options carrying a listed rule
+    // (issue 40): none carries these five here, so nothing is left; every type (NORMAL with them) keeps all.
+    const onlyOnce = await searchTgx({
+      ...tgxBody({ hotels: HOTELS }),
+      filterSearch: { rateRules: { includes: once } },
+    });
+    expect(onlyOnce.status).toBe(200);
+    expect(onlyOnce.search.options).toEqual([]);
+    expect(onlyOnce.search.errors.every((e: any) => e.code === "FILTERED_OUT")).toBe(true);
+    const every = await searchTgx({
+      ...tgxBody({ hotels: HOTELS }),
+      filterSearch: { rateRules: { includes: HOTEL_X.RateRulesType } },
+    });
+    expect(every.search.errors).toEqual([]);
+    // Listing a rule a traveller qualifies for also shows its rates (issue 27): at least every plain option.
+    expect(every.search.options.length).toBeGreaterThanOrEqual(plain.search.options.length);
   });
 
   it("PACKAGE rates only with distributionContext.supportedVisibilityTypes PACKAGE, MOBILE only on the APP channel", async () => {
