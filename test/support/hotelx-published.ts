@@ -38,6 +38,8 @@ export type PublishedCase = {
   variables: string | ((facts: PublishedFacts) => Json);
   operation: "search" | "quote" | "book" | "booking" | "cancel";
   needs: Needs;
+  /** Its variables name no access: a search on every `tgx` connection of the partner, as Hotel-X runs every access. */
+  everyAccess?: true;
 };
 
 const need = <K extends "optionId" | "quoteId" | "booking">(f: PublishedFacts, key: K) => {
@@ -94,9 +96,11 @@ const angular = { client: "client_demo", testMode: true };
 
 /** Every collected document with the variables it runs with, in the order a partner's flow meets them. */
 export const PUBLISHED_CASES: PublishedCase[] = [
+  ...tgxDocs("search", "search.quickstart.graphql", "nothing", ["search.quickstart.variables.json"]),
+  ...tgxDocs("search", "search.quickstart.graphql", "nothing", ["search.without-filter.variables.json"]).map(
+    (item) => ({ ...item, everyAccess: true as const }),
+  ),
   ...tgxDocs("search", "search.quickstart.graphql", "nothing", [
-    "search.quickstart.variables.json",
-    "search.without-filter.variables.json",
     "search.one-access.variables.json",
     "search.two-rooms.variables.json",
     "search.multiple-hotels.variables.json",

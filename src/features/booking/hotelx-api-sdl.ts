@@ -83,21 +83,14 @@ enum PluginType {
   PROMOTION_MAP
 }
 
-input HotelXFilterSearchInput {
-  access: AccessFilterInput
+extend input HotelXFilterSearchInput {
   plugin: HotelXPluginFilterInput
   rateRules: RateRulesFilterInput
   status: StatusFilterInput
 }
 
-input FilterInput {
-  access: AccessFilterInput
+extend input FilterInput {
   rateRules: RateRulesFilterInput
-}
-
-input AccessFilterInput {
-  includes: [ID!]
-  excludes: [ID!]
 }
 
 input HotelXPluginFilterInput {

@@ -1,6 +1,8 @@
 import type { GraphQLFieldResolver, GraphQLObjectType, GraphQLSchema } from "graphql";
+import { type CoreConnection, readAccessById } from "../connections";
 import { roomBeds } from "../supply";
 import type { GraphqlCall } from "./hotelx-graphql";
+import { BOOKING_CONNECTION } from "./tgx-answers";
 import { TGX_SUPPLIER_CODE } from "./tgx-search";
 
 /**
@@ -13,6 +15,26 @@ import { TGX_SUPPLIER_CODE } from "./tgx-search";
 
 type Source = Record<string, unknown>;
 type Resolver = GraphQLFieldResolver<Source, GraphqlCall>;
+
+/**
+ * Records that `value` (an answer, and every object inside it) was made on `connection`, so a field
+ * below it reads that connection (its markup, its code) whichever access of a search it came from.
+ */
+export const answeredOn = (call: GraphqlCall, value: unknown, connection: CoreConnection | undefined) => {
+  if (!connection || !value || typeof value !== "object") return;
+  call.owners ??= new WeakMap();
+  call.owners.set(value, connection);
+  for (const child of Object.values(value)) answeredOn(call, child, connection);
+};
+
+/** The connection a booking read was made on (the caller's: the read checked the partner), from the booking's own. */
+export const connectionOfBooking = async (call: GraphqlCall, booking: object) => {
+  const id = (booking as { [BOOKING_CONNECTION]?: string })[BOOKING_CONNECTION];
+  if (!id) return undefined;
+  const access = await readAccessById(call.routing.db, id);
+  const found = "found" in access ? access.found : null;
+  return found && found.partnerId === call.routing.partnerId ? found : undefined;
+};
 
 /** Hotel-X `PaymentCardType`: a card guarantee (DIRECT) is taken of any brand. */
 const CARD_TYPES = [
@@ -69,10 +91,11 @@ const RESOLVERS: Record<string, Record<string, Resolver>> = {
   Price: {
     // The partner's price already has the connection's markup on it: the markup says so, and by how much.
     markups: (price, _, call, info) => {
-      const percent = call.connection.netMarkups;
-      if (!percent || under(info.path, "surcharges") || under(info.path, "supplements")) return [];
+      const connection = call.owners?.get(price);
+      const percent = connection?.netMarkups;
+      if (!connection || !percent || under(info.path, "surcharges") || under(info.path, "supplements")) return [];
       const { currency, binding, net, gross, exchange } = price;
-      const code = String(call.connection.code);
+      const code = String(connection.code);
       return [
         {
           channel: code,
@@ -108,7 +131,10 @@ const RESOLVERS: Record<string, Record<string, Resolver>> = {
   },
   HotelBookingDetail: {
     supplierCode: (booking) => booking.supplierCode ?? TGX_SUPPLIER_CODE,
-    accessCode: (booking, _, call) => booking.accessCode ?? String(call.connection.code),
+    accessCode: (booking, _, call) => {
+      const connection = call.owners?.get(booking);
+      return booking.accessCode ?? (connection ? String(connection.code) : null);
+    },
   },
   BookingHotel: {
     creationDate: ownOr("creationDate", "bookingDate"),

@@ -322,8 +322,22 @@ describe("POST /api/search/tgx: criteria validation", () => {
     expect(wrong.json.message).toBe("Invalid API key");
   });
 
+  it("no access code: /api/search answers 400 No connection; /api/search/tgx runs on every tgx connection, as Hotel-X does (issue 40)", async () => {
+    const tgx = await post("/api/search/tgx", tgxBody({}, { code: null }));
+    const core = await post(
+      "/api/search",
+      searchBody(
+        { destinations: { accommodations: [{ code: "US000001" }] } },
+        { settings: { access: { code: null } } },
+      ),
+    );
+    expect([core.status, core.json.message]).toEqual([400, "No connection"]);
+    expect(tgx.status).toBe(200);
+    // The demo partner's only tgx connection is 1002, whose upstream does not sell US000001.
+    expect(tgx.json.data.hotelX.search.options.every((o: any) => o.accessCode === "1002")).toBe(true);
+  });
+
   it.each([
-    ["no access code", null, 400, "No connection"],
     ["a code that is not a number", "abc", 400, "Invalid connection code"],
     ["an unknown code", 999999, 401, "Connection not found"],
     ["another partner's code", 2001, 401, "Connection access denied"],
@@ -739,7 +753,7 @@ describe("POST /api/search/tgx: an option is quotable and bookable", () => {
 describe("POST /api/search/tgx: filters and business rules", () => {
   const rulesOf = (search: any) => search.options.map((o: any) => o.rateRules as string[]);
 
-  it("rateRules: excludes NON_REFUNDABLE, includes NORMAL, excludes NORMAL", async () => {
+  it("rateRules: excludes NON_REFUNDABLE, includes NORMAL, includes NON_REFUNDABLE only, excludes NORMAL", async () => {
     const all = await searchTgx(tgxBody({ hotels: HOTELS }));
     const nrf = rulesOf(all.search).filter((r: string[]) => r.includes("NON_REFUNDABLE")).length;
     const plain = rulesOf(all.search).filter((r: string[]) => r.length === 0).length;
@@ -755,10 +769,16 @@ describe("POST /api/search/tgx: filters and business rules", () => {
     const normal = await searchTgx(tgxBody({ hotels: HOTELS }, { filter: { rateRules: { includes: ["NORMAL"] } } }));
     expect(normal.search.options).toHaveLength(plain);
 
+    // Hotel-X's includes keeps only the options carrying a listed rule (issue 40); NORMAL adds those without.
     const withNrf = await searchTgx(
       tgxBody({ hotels: HOTELS }, { filter: { rateRules: { includes: ["NON_REFUNDABLE"] } } }),
     );
-    expect(withNrf.search.options).toHaveLength(plain + nrf);
+    expect(withNrf.search.options).toHaveLength(nrf);
+    expect(rulesOf(withNrf.search).every((r: string[]) => r.includes("NON_REFUNDABLE"))).toBe(true);
+    const nrfOrNormal = await searchTgx(
+      tgxBody({ hotels: HOTELS }, { filter: { rateRules: { includes: ["NON_REFUNDABLE", "NORMAL"] } } }),
+    );
+    expect(nrfOrNormal.search.options).toHaveLength(plain + nrf);
 
     const onlyRuled = await searchTgx(tgxBody({ hotels: HOTELS }, { filter: { rateRules: { excludes: ["NORMAL"] } } }));
     expect(onlyRuled.search.options).toHaveLength(nrf);
@@ -775,7 +795,11 @@ describe("POST /api/search/tgx: filters and business rules", () => {
       expect(res.status).toBe(200);
       expect(res.search.options).toEqual([]);
       expect(res.search.errors).toEqual([
-        { code: "NO_ACCESS", type: "ACCESS", description: expect.stringContaining(String(DIRECT)) },
+        {
+          code: "NO_ACCESS",
+          type: "ACCESS",
+          description: expect.stringContaining("filterSearch.access leaves no access"),
+        },
       ]);
     }
   });
@@ -832,12 +856,22 @@ describe("POST /api/search/tgx: restricted rates (issue 27)", () => {
     expect(excluded.search.options.map((o: any) => o.id.split("~").slice(1).join("~"))).toEqual(
       plain.search.options.map((o: any) => o.id.split("~").slice(1).join("~")),
     );
-    // Including them is accepted too; a rule a traveller must qualify for is shown only where one exists (none here).
-    for (const rules of [once, HOTEL_X.RateRulesType]) {
-      const res = await searchTgx({ ...tgxBody({ hotels: HOTELS }), filterSearch: { rateRules: { includes: rules } } });
-      expect(res.status).toBe(200);
-      expect(res.search.errors).toEqual([]);
-    }
+    // Including them is accepted too. Hotel-X's includes keeps only options carrying a listed rule
+    // (issue 40): none carries these five here, so nothing is left; every type (NORMAL with them) keeps all.
+    const onlyOnce = await searchTgx({
+      ...tgxBody({ hotels: HOTELS }),
+      filterSearch: { rateRules: { includes: once } },
+    });
+    expect(onlyOnce.status).toBe(200);
+    expect(onlyOnce.search.options).toEqual([]);
+    expect(onlyOnce.search.errors.every((e: any) => e.code === "FILTERED_OUT")).toBe(true);
+    const every = await searchTgx({
+      ...tgxBody({ hotels: HOTELS }),
+      filterSearch: { rateRules: { includes: HOTEL_X.RateRulesType } },
+    });
+    expect(every.search.errors).toEqual([]);
+    // Listing a rule a traveller qualifies for also shows its rates (issue 27): at least every plain option.
+    expect(every.search.options.length).toBeGreaterThanOrEqual(plain.search.options.length);
   });
 
   it("PACKAGE rates only with distributionContext.supportedVisibilityTypes PACKAGE, MOBILE only on the APP channel", async () => {

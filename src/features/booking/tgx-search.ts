@@ -14,6 +14,7 @@ import {
 import type { CoreConnection } from "../connections";
 import type { BookingDeps } from "./deps";
 import type { AccommodationStatus, SearchRequest } from "./schemas";
+import { hotelxOptionId } from "./option-token";
 import { type CodeStatus, offerTerms, searchAvailability, searchQueryOf } from "./search";
 import {
   CHEAPEST_PRICE,
@@ -39,8 +40,9 @@ const marketsOf = (criteria: TgxSearchRequest["criteria"]) => [
 /**
  * The core search request a Hotel-X search stands for, priced in `currency` (absent: the hotel's).
  * `filterSearch` and its deprecated name `filter` read the same. Rate-rule filters keep Hotel-X's
- * meaning: `includes` keeps options without rules plus those with a listed rule; `excludes` drops
- * options with a listed rule, and `NORMAL` in excludes drops those without rules. Without a status
+ * meaning, through the REST filter's own predicate (`offerFilter`): `includes` keeps only options
+ * with a listed rule (`NORMAL` listed: those without rules too); `excludes` drops options with a
+ * listed rule, and `NORMAL` in excludes drops those without rules. Without a status
  * filter only `OK` options come back, as Hotel-X filters `RQ` by default.
  */
 export const coreRequestOf = (request: TgxSearchRequest, currency?: string): SearchRequest => {
@@ -73,7 +75,10 @@ export const coreRequestOf = (request: TgxSearchRequest, currency?: string): Sea
             rateRuleFilter: {
               ...(includes ? { includes } : {}),
               ...(excludes ? { excludes: excludes.filter((r) => r !== NORMAL) } : {}),
-              includeEmptyRateRulesOptions: !excludes?.includes(NORMAL),
+              // Hotel-X's includes keeps only options with a listed rule (NORMAL: without rules).
+              includeEmptyRateRulesOptions: includes
+                ? includes.includes(NORMAL) && !excludes?.includes(NORMAL)
+                : !excludes?.includes(NORMAL),
             },
           }
         : {}),
@@ -265,14 +270,6 @@ const runPlugins = (options: TgxOption[], steps: TgxSearchRequest["settings"]["p
   return { options: options.filter((o) => cheapestOnes.has(o)), warnings };
 };
 
-/** Whether `filter.access` leaves this connection to search (Hotel-X access ids are our connection codes). */
-const accessAllowed = (connection: CoreConnection, access: NonNullable<TgxSearchRequest["filter"]>["access"]) => {
-  const code = String(connection.code);
-  if (access?.includes && !access.includes.map(String).includes(code)) return false;
-  if (access?.excludes?.map(String).includes(code)) return false;
-  return true;
-};
-
 /** Each status of a requested hotel without options, as a Hotel-X `Error`/`Warning`. */
 const HOTEL_PROBLEMS: Record<
   Exclude<AccommodationStatus, "available">,
@@ -337,19 +334,6 @@ export const searchTgx = async (
 ): Promise<TgxSearchResponse> => {
   const startedAt = Date.now();
   const { criteria, settings } = request;
-  if (!accessAllowed(connection, (request.filterSearch ?? request.filter)?.access)) {
-    return answer(
-      [],
-      [
-        {
-          code: "NO_ACCESS",
-          type: "ACCESS",
-          description: `filter.access leaves no access to search: this request runs on connection ${connection.code} only`,
-        },
-      ],
-      [],
-    );
-  }
   const search = (currency: string | undefined) => {
     const core = coreRequestOf(request, currency);
     const supply = supplyOf(request, core.settings.includeProviderTransactions === true);
@@ -373,7 +357,7 @@ export const searchTgx = async (
   // Edgestay is the supplier (supplierCode, context EDGESTAY): its codes are the supplier's codes.
   const options: TgxOption[] = core.accommodations.flatMap((hotel) =>
     hotel.options.map((option) => ({
-      id: option.id,
+      id: hotelxOptionId(accessCode, option.id),
       accessCode,
       supplierCode: TGX_SUPPLIER_CODE,
       markets,
@@ -455,4 +439,86 @@ export const searchTgx = async (
     processTime: Math.max(0, Date.now() - startedAt),
   };
   return searched;
+};
+
+/** A search that names no access, or whose access filter leaves none, as Hotel-X answers it. */
+const noAccess = (named: boolean): TgxSearchResponse =>
+  answer(
+    [],
+    [
+      {
+        code: "NO_ACCESS",
+        type: "ACCESS",
+        description: named
+          ? "filterSearch.access leaves no access to search (settings.access.code or the access-code header names the only one)"
+          : "No access to search: the partner has no tgx connection in use; name one in filterSearch.access.includes",
+      },
+    ],
+    [],
+  );
+
+/** What one access's search came to, for its usage count: its answer, or the API error that refused it. */
+export type AccessSearch = { connection: CoreConnection } & (
+  | { search: TgxSearchResponse["data"]["hotelX"]["search"] }
+  | { refused: ApiError }
+);
+
+/**
+ * A Hotel-X search on each access it runs on (`searchConnections`), each counted against its own
+ * rate limit (`admit`) and priced in its own currency, answered as one HotelSearch: every option
+ * names its access (`accessCode`, and its id carries it). One access: its answer and its refusals
+ * as before (a 429 is the request's). Several: an access refused (its rate limit) is an error or
+ * warning of the answer, not the request's; per-hotel problems are errors only when no access
+ * answered an option; business rules apply over the whole answer.
+ */
+export const searchTgxAccesses = async (
+  deps: BookingDeps,
+  connections: CoreConnection[],
+  request: TgxSearchRequest,
+  admit: (connection: CoreConnection) => Promise<void>,
+  named: boolean,
+): Promise<{ answer: TgxSearchResponse; searches: AccessSearch[] }> => {
+  if (!connections.length) return { answer: noAccess(named), searches: [] };
+  if (connections.length === 1) {
+    const [connection] = connections as [CoreConnection];
+    await admit(connection);
+    const one = await searchTgx(deps, connection, request);
+    return { answer: one, searches: [{ connection, search: one.data.hotelX.search }] };
+  }
+  const searches: AccessSearch[] = await Promise.all(
+    connections.map(async (connection): Promise<AccessSearch> => {
+      try {
+        await admit(connection);
+        return { connection, search: (await searchTgx(deps, connection, request)).data.hotelX.search };
+      } catch (error) {
+        if (error instanceof ApiError) return { connection, refused: error };
+        throw error;
+      }
+    }),
+  );
+  const options: TgxOption[] = [];
+  const problems: TgxError[] = [];
+  const warnings: TgxError[] = [];
+  const transactions: NonNullable<TgxSearchResponse["data"]["hotelX"]["search"]["auditData"]>["transactions"] = [];
+  for (const each of searches) {
+    const on = (p: TgxError) => ({ ...p, description: `access ${each.connection.code}: ${p.description}` });
+    if ("refused" in each) {
+      problems.push(on({ code: each.refused.code.toUpperCase(), type: "ACCESS", description: each.refused.message }));
+      continue;
+    }
+    options.push(...(each.search.options ?? []));
+    problems.push(...(each.search.errors ?? []).map(on));
+    warnings.push(...(each.search.warnings ?? []).map(on));
+    transactions.push(...(each.search.auditData?.transactions ?? []));
+  }
+  const kept = applyTgxBusinessRules(options, request.settings.businessRules);
+  const merged = kept.length ? answer(kept, [], [...problems, ...warnings]) : answer([], problems, warnings);
+  const audits = searches.flatMap((s) => ("search" in s && s.search.auditData ? [s.search.auditData] : []));
+  if (audits.length)
+    merged.data.hotelX.search.auditData = {
+      transactions,
+      timeStamp: audits[0]!.timeStamp,
+      processTime: Math.max(...audits.map((a) => a.processTime)),
+    };
+  return { answer: merged, searches };
 };

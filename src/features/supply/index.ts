@@ -74,6 +74,7 @@ export type {
   AccommodationSelection,
   BookAnswer,
   BookOptions,
+  BookingGuest,
   BookedStay,
   BookingLookup,
   CancelPolicy,

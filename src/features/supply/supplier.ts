@@ -241,8 +241,15 @@ export type BookAnswer =
   | ({ status: "held" } & SupplierBooking)
   | { status: "unknown"; upstreamBookingId?: string | null };
 
-/** How a booking is asked: `hold`, taken but not confirmed until `commit` (only of a supplier that `holds`). */
-export type BookOptions = { hold?: boolean };
+/** A guest as the partner named them (issue 40: each pax's own name goes upstream). */
+export type BookingGuest = { name: string; surname: string; age: number };
+
+/**
+ * How a booking is asked: `hold`, taken but not confirmed until `commit` (only of a supplier that
+ * `holds`); `guests`, per room in the stay's order, each named, when the partner named them all;
+ * `remarks`, the partner's words for the hotel.
+ */
+export type BookOptions = { hold?: boolean; guests?: BookingGuest[][]; remarks?: string };
 
 /** What a supplier says of a booking made under our client reference. */
 export type BookingLookup =
