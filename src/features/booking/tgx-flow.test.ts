@@ -1261,4 +1261,23 @@ describe("POST /api/graphql and /api/*/tgx: the connection chosen the Hotel-X wa
     );
     expect(cancelled.hotelX.cancel.cancellation.booking).toEqual({ status: "CANCELLED", remarks });
   });
+
+  it("item 4: nationality, language and markets go upstream with the search", async () => {
+    const res = await post("/api/search/tgx", {
+      criteria: {
+        checkIn: inDays(52),
+        checkOut: inDays(53),
+        hotels: ["HX002"],
+        occupancies: [{ paxes: [{ age: 30 }] }],
+        nationality: "ES",
+        language: "es",
+        markets: ["ES"],
+      },
+      settings: { access: { code: UPSTREAM }, auditTransactions: true },
+    });
+    expect(res.status, res.text).toBe(200);
+    const [sent] = res.json.data.hotelX.search.auditData.transactions;
+    const criteria = JSON.parse(sent.request.split("\n\n")[1]).variables.criteria;
+    expect(criteria).toMatchObject({ nationality: "ES", language: "es", markets: ["ES"], hotels: ["HX002"] });
+  });
 });

@@ -74,6 +74,7 @@ export type {
   BookAnswer,
   BookOptions,
   BookingGuest,
+  SearchAudience,
   BookedStay,
   BookingLookup,
   CancelPolicy,
