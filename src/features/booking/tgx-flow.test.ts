@@ -458,12 +458,12 @@ describe("Hotel-X shaped requests: what the request itself gets wrong is the API
         input: {
           optionRefId: "qt_x",
           clientReference: "r",
-          remarks: "late arrival",
+          remarks: "x".repeat(2001),
           holder: { name: "A", surname: "B" },
           rooms: [{ occupancyRefId: 1, paxes: [{ name: "A", surname: "B", age: 3 }] }],
         },
       },
-      "input.remarks is not supported; remarks cannot be passed to the hotel",
+      "input.remarks",
     ],
     [
       "book",
