@@ -586,7 +586,8 @@ const graphqlRoute = apiRoute({
   request: {
     headers: idempotencyHeader.extend({
       "access-code": z.string().optional().openapi({
-        description: "The connection code, unless a settings variable carries access.code",
+        description:
+          "A shortcut naming the connection of every field (as a settings variable's access.code does); without it each field's own names decide, the Hotel-X way: a search's filterSearch.access, an option id's access, a quote's or booking's connection, an accessCode",
         example: "1001",
       }),
     }),

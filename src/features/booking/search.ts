@@ -25,6 +25,7 @@ import {
   maySell,
   PUBLIC_ACCESS,
   type RateAccess,
+  type SearchAudience,
   rateAccessOf,
   rateAccessText,
 } from "../supply";
@@ -58,6 +59,8 @@ export type SearchQuery = {
   supply?: SupplyOptions;
   /** Which restricted rates the search may show (public rates only when absent). */
   access?: RateAccess;
+  /** Nationality, language and markets as sent: passed to the suppliers, which may price by them. */
+  audience?: SearchAudience;
 };
 
 /**
@@ -270,6 +273,11 @@ export const searchQueryOf = (request: SearchRequest): SearchQuery => {
       includes: request.filters?.rateRuleFilter?.includes,
       rooms: criteria.occupancies.map((o) => o.paxes.map((p) => p.age)),
     }),
+    audience: {
+      ...(criteria.nationality ? { nationality: criteria.nationality } : {}),
+      ...(criteria.language ? { language: criteria.language } : {}),
+      ...(criteria.markets?.length ? { markets: criteria.markets } : {}),
+    },
   };
 };
 
@@ -321,10 +329,11 @@ const askSupplier = async (
   options: SupplyOptions,
   transactions: ProviderTransaction[] | undefined,
   access: RateAccess,
+  audience: SearchAudience | undefined,
 ): Promise<SupplierAnswer | SupplierFault> => {
   try {
     const answer = await callSupplier(supplier, options, transactions, (call) =>
-      supplier.search(selection, stay, now, selling, { ...call, rateAccess: access }),
+      supplier.search(selection, stay, now, selling, { ...call, rateAccess: access, audience }),
     );
     return { supplier, selling, ...answer };
   } catch (error) {
@@ -391,7 +400,7 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
       const selling = sellings[i]!;
       return "code" in selling
         ? selling
-        : askSupplier(supplier, query.selection, stay, now, selling, options, transactions, access);
+        : askSupplier(supplier, query.selection, stay, now, selling, options, transactions, access, query.audience);
     }),
   );
   const answered = answers.filter((a): a is SupplierAnswer => "supplier" in a && "selling" in a);

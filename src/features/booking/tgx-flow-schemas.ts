@@ -482,7 +482,7 @@ export const graphqlRequestSchema = z
     query: z.string().min(1).max(100_000).openapi({ description: "A Hotel-X document" }),
     variables: z.record(z.string(), z.unknown()).nullable().optional().openapi({
       description:
-        "The document's variables; a settings variable may carry Edgestay's access.code (taken out before GraphQL reads it)",
+        "The document's variables; a HotelSettingsInput variable may carry Edgestay's access.code (taken out before GraphQL reads it); Hotel-X's own names (filterSearch.access, accessCode) are read by each field",
     }),
     operationName: z.string().max(200).nullable().optional(),
   })

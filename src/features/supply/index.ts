@@ -75,6 +75,7 @@ export type {
   BookAnswer,
   BookOptions,
   BookingGuest,
+  SearchAudience,
   BookedStay,
   BookingLookup,
   CancelPolicy,

@@ -227,7 +227,12 @@ export type SupplierCall = {
   timeoutMs?: number;
   /** What the caller may sell: a supplier may leave out restricted rates beyond it (the caller filters anyway). */
   rateAccess?: RateAccess;
+  /** Who a search is for, as the partner said: a supplier that prices by them passes them on (issue 40). */
+  audience?: SearchAudience;
 };
+
+/** The travellers' nationality, the language asked for and the markets sold in, each when sent. */
+export type SearchAudience = { nationality?: string; language?: string; markets?: string[] };
 
 /** Who a booking is for, as a supplier needs it (the hotel holds the room under this name). */
 export type BookingHolder = { name: string; surname: string };

@@ -104,6 +104,7 @@ export type SearchCriteria = {
   currency?: string;
   nationality?: string;
   language?: string;
+  markets?: string[];
 };
 export type SearchResult = { options: HotelxOption[]; warnings: HotelxIssue[] };
 

@@ -20,6 +20,7 @@ import {
   type Supplier,
   type SupplierCall,
   type BookAnswer,
+  type SearchAudience,
   type SupplyAccommodation,
 } from "../supplier";
 import { circuitFor } from "../upstream-circuit";
@@ -137,12 +138,19 @@ const offerOf = (
   };
 };
 
-const criteriaOf = (stay: Stay, hotels: string[], currency: string): hotelx.SearchCriteria => ({
+/** Hotel-X search criteria: the stay, and who it is for (nationality, language, markets) when the partner said. */
+const criteriaOf = (
+  stay: Stay,
+  hotels: string[],
+  currency: string,
+  audience?: SearchAudience,
+): hotelx.SearchCriteria => ({
   checkIn: stay.checkIn,
   checkOut: stay.checkOut,
   hotels,
   occupancies: stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })),
   currency,
+  ...audience,
 });
 
 /**
@@ -291,6 +299,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
           stay,
           accommodations.map((a) => a.code),
           upstream.currency,
+          call?.audience,
         ),
         optionsOf(call),
       ),
