@@ -16,7 +16,7 @@ import {
 } from "graphql";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/support/api";
-import { bookBody, OTHER_CODE, quoteOf, searchOne } from "../../../test/support/booking";
+import { bookBody, createDemoConnection, OTHER_CODE, quoteOf, searchOne } from "../../../test/support/booking";
 import { inDays } from "../../../test/support/clock";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { demoUpstreamUrl, hotelxResultProblems, sandboxAccess } from "../../../test/support/hotelx";
@@ -1447,4 +1447,89 @@ describe("the published Hotel-X documents run unchanged on 1001 and 1002 (issue 
     // A search naming no access runs on every tgx connection of the partner (1002 here, not the direct 1001): its hotels.
     item.everyAccess ? publishedRun(UPSTREAM, connections[1][1], item) : publishedRun(code, hotels, item),
   );
+});
+
+describe("POST /api/graphql: the public schema's fields, their values (issue 40 item 3)", () => {
+  const FIELDS = `query Search($criteria: HotelCriteriaSearchInput, $settings: HotelSettingsInput) {
+    hotelX { search(criteria: $criteria, settings: $settings) {
+      options { id accessCode paymentType
+        price { net currency markups { channel currency net gross rules { id name type value } } }
+        surcharges { price { markups { channel } } }
+        rooms { code description descriptionSupplier beds { type count description shared } promotions { code }
+          ratePlans { code name start end effectiveDate expireDate }
+          roomPrice { price { net markups { net rules { value } } } breakdown { start end effectiveDate price { net } } } }
+        supplements { code } }
+      ${ISSUES} } } }`;
+
+  it("markups are the connection's own (none on a connection without one, none on fees); beds are the room type's; a rate plan per room", async () => {
+    const marked = await createDemoConnection("cug", 10);
+    const criteria = {
+      checkIn: inDays(61),
+      checkOut: inDays(63),
+      hotels: ["US000012"],
+      occupancies: [{ paxes: [{ age: 30 }, { age: 31 }] }],
+    };
+    const { hotelX } = await hotelxData(FIELDS, { criteria, settings: { access: { code: marked.code } } });
+    const option = hotelX.search.options.find((o: any) => o.rooms[0].code === "STD");
+    expect(option.price.markups).toEqual([
+      {
+        channel: String(marked.code),
+        currency: option.price.currency,
+        net: option.price.net,
+        gross: option.price.net,
+        rules: [{ id: `connection-${marked.code}`, name: "Connection markup", type: "PERCENT", value: 10 }],
+      },
+    ]);
+    expect(option.rooms[0].roomPrice.price.markups).toEqual([
+      { net: option.rooms[0].roomPrice.price.net, rules: [{ value: 10 }] },
+    ]);
+    for (const surcharge of option.surcharges) expect(surcharge.price.markups).toEqual([]);
+    expect(option.rooms[0]).toMatchObject({
+      descriptionSupplier: option.rooms[0].description,
+      beds: [{ type: "QUEEN", count: 1, description: "1 queen", shared: false }],
+      promotions: [],
+      ratePlans: [{ start: inDays(61), end: inDays(63), effectiveDate: inDays(61), expireDate: inDays(63) }],
+    });
+    expect(option.rooms[0].ratePlans[0].code).toMatch(/^STD-/);
+    expect(option.rooms[0].roomPrice.breakdown.map((b: any) => [b.start, b.end, b.effectiveDate])).toEqual([
+      [inDays(61), inDays(62), inDays(61)],
+      [inDays(62), inDays(63), inDays(62)],
+    ]);
+    expect(option.supplements).toEqual([]);
+
+    // The demo connection has no markup: none is shown.
+    const plain = await hotelxData(FIELDS, { criteria, settings: { access: { code: EMBEDDED } } });
+    for (const o of plain.hotelX.search.options) expect(o.price.markups).toEqual([]);
+  });
+
+  it("a booking's payable, deprecated dates, connection and card types come from the booking and its payment type", async () => {
+    const option = await searchTgx("US000012", EMBEDDED, refundable);
+    const quote = await graphql(
+      `query Q($criteria: HotelCriteriaQuoteInput!) { hotelX { quote(criteria: $criteria) {
+        optionQuote { optionRefId paymentType cardTypes cancelPolicy { description } } ${ISSUES} } } }`,
+      { criteria: { optionRefId: option.id } },
+    );
+    const quoted = quote.json.data.hotelX.quote.optionQuote;
+    expect(quoted).toMatchObject({ paymentType: "MERCHANT", cardTypes: [] });
+    expect(quoted.cancelPolicy.description).toMatch(
+      /^From \d{4}-\d{2}-\d{2}T.+, cancelling costs \d+(\.\d+)? [A-Z]{3}/,
+    );
+    const clientReference = reference();
+    const booked = await hotelxData(
+      `mutation B($input: HotelBookInput!) { hotelX { book(input: $input) {
+        booking { payable supplierCode accessCode hotel { bookingDate creationDate start checkIn end checkOut hotelCode hotelCodeSupplier boardCode boardCodeSupplier rooms { description descriptionSupplier } } } ${ISSUES} } } }`,
+      bookInput(quoted.optionRefId, option, clientReference),
+      apikeyOnly,
+    );
+    const booking = booked.hotelX.book.booking;
+    expect(booking).toMatchObject({ payable: "Edgestay", supplierCode: "EDGESTAY", accessCode: String(EMBEDDED) });
+    expect(booking.hotel).toMatchObject({
+      creationDate: booking.hotel.bookingDate,
+      checkIn: booking.hotel.start,
+      checkOut: booking.hotel.end,
+      hotelCodeSupplier: booking.hotel.hotelCode,
+      boardCodeSupplier: booking.hotel.boardCode,
+    });
+    for (const room of booking.hotel.rooms) expect(room.descriptionSupplier).toBe(room.description);
+  });
 });
