@@ -1500,6 +1500,24 @@ describe("POST /api/graphql: the public schema's fields, their values (issue 40 
     // The demo connection has no markup: none is shown.
     const plain = await hotelxData(FIELDS, { criteria, settings: { access: { code: EMBEDDED } } });
     for (const o of plain.hotelX.search.options) expect(o.price.markups).toEqual([]);
+
+    // Both accesses sell the same rooms, the marked-up one dearer: cheapest_price keeps the demo connection's.
+    const accesses = { access: { includes: [String(EMBEDDED), String(marked.code)] } };
+    const cheapest = {
+      plugins: [{ step: "RESPONSE", pluginsType: [{ type: "AGGREGATION", name: "cheapest_price" }] }],
+    };
+    const both = await hotelxData(SEARCH_ACCESSES, { criteria, filterSearch: accesses }, apikeyOnly);
+    const aggregated = await hotelxData(
+      SEARCH_ACCESSES,
+      { criteria, filterSearch: accesses, settings: cheapest },
+      apikeyOnly,
+    );
+    const codes = (search: any) => [...new Set(search.options.map((o: any) => o.accessCode))];
+    expect(codes(both.hotelX.search)).toEqual(expect.arrayContaining([String(EMBEDDED), String(marked.code)]));
+    expect(codes(aggregated.hotelX.search)).toEqual([String(EMBEDDED)]);
+    expect(aggregated.hotelX.search.options.map((o: any) => o.price.net).sort()).toEqual(
+      plain.hotelX.search.options.map((o: any) => o.price.net).sort(),
+    );
   });
 
   it("a booking's payable, deprecated dates, connection and card types come from the booking and its payment type", async () => {

@@ -511,7 +511,11 @@ export const searchTgxAccesses = async (
     warnings.push(...(each.search.warnings ?? []).map(on));
     transactions.push(...(each.search.auditData?.transactions ?? []));
   }
-  const kept = applyTgxBusinessRules(options, request.settings.businessRules);
+  // cheapest_price aggregates across the accesses too (each access's search has warned of the plugins that do not run).
+  const kept = applyTgxBusinessRules(
+    runPlugins(options, request.settings.plugins).options,
+    request.settings.businessRules,
+  );
   const merged = kept.length ? answer(kept, [], [...problems, ...warnings]) : answer([], problems, warnings);
   const audits = searches.flatMap((s) => ("search" in s && s.search.auditData ? [s.search.auditData] : []));
   if (audits.length)
