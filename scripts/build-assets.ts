@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { getAllTimezones } from "countries-and-timezones";
-import { HOTELX_SDL } from "../sandbox/hotelx/src/schema";
+import { hotelxApiSdl } from "../src/features/booking/hotelx-api-sdl";
 import { HOTELX_SDL_ASSET } from "../src/features/booking/hotelx-sdl";
 import { DISPOSABLE_DOMAINS_ASSET, DISPOSABLE_WILDCARDS_ASSET } from "../src/features/radar/disposable-domains";
 import { TIMEZONE_COUNTRIES_ASSET, type TimezoneCountries } from "../src/features/radar/timezone-countries";
@@ -34,7 +34,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   writeFileSync(messages, errorMessagesAssetText());
   console.log(`Wrote ${messages}`);
   const sdl = join(root, "snippet", HOTELX_SDL_ASSET);
-  writeFileSync(sdl, HOTELX_SDL);
+  writeFileSync(sdl, hotelxApiSdl());
   console.log(`Wrote ${sdl}`);
   const target = join(root, "snippet", DISPOSABLE_DOMAINS_ASSET);
   mkdirSync(dirname(target), { recursive: true });

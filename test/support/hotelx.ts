@@ -12,7 +12,8 @@ import {
   parse,
 } from "graphql";
 import type { HotelxAccess } from "../../src/features/supply/hotelx/client";
-import { buildHotelxSchema, HOTELX_SDL } from "../../sandbox/hotelx/src/schema";
+import { buildHotelxSchema } from "../../sandbox/hotelx/src/schema";
+import { hotelxApiSdl } from "../../src/features/booking/hotelx-api-sdl";
 
 /** The sandbox Hotel-X supplier as the client reaches it: a real Worker-to-Worker hop to the auxiliary worker. */
 export const sandboxAccess = (url = "https://hotelx-sandbox.test/graphql", client = "edgestay"): HotelxAccess => ({
@@ -56,13 +57,13 @@ const unknownKeys = (type: GraphQLOutputType, value: unknown, path: string): str
 };
 
 /**
- * What the project's Hotel-X SDL (sandbox/hotelx/src/schema.ts, names as the public schema has
- * them) says of `value` as a result of its type `typeName`: the GraphQL errors of executing a
+ * What the Hotel-X SDL of Edgestay's API (booking/hotelx-api-sdl.ts: a supplier's schema of
+ * sandbox/hotelx/src/schema.ts plus the public schema's fields, names as it has them) says of `value` as a result of its type `typeName`: the GraphQL errors of executing a
  * selection of every field over it (a null in a non-null field, an enum value or a scalar the
  * schema refuses, a wrong type), and every key the type has no field for. Empty: a valid result.
  */
 export const hotelxResultProblems = async (typeName: string, value: unknown): Promise<string[]> => {
-  hotelxSchema ??= buildHotelxSchema(HOTELX_SDL);
+  hotelxSchema ??= buildHotelxSchema(hotelxApiSdl());
   const type = hotelxSchema.getType(typeName);
   if (!isObjectType(type)) throw new Error(`${typeName} is not an object type of the Hotel-X SDL`);
   // A schema whose one root field answers `value` as that type: graphql-js serializes it field by field.

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { buildSchema, type GraphQLObjectType, graphqlSync, printSchema } from "graphql";
 import { describe, expect, it } from "vitest";
 import { buildHotelxSchema, HOTELX_CONTENT_SDL, HOTELX_SDL } from "../../sandbox/hotelx/src/schema";
+import { HOTELX_API_ADDITIONS, hotelxApiSdl, mergeSdl } from "../../src/features/booking/hotelx-api-sdl";
 import { HOTELX_SDL_ASSET } from "../../src/features/booking/hotelx-sdl";
 
 describe("the Hotel-X executable schema (sandbox/hotelx/src/schema.ts)", () => {
@@ -19,8 +20,38 @@ describe("the Hotel-X executable schema (sandbox/hotelx/src/schema.ts)", () => {
     expect(fields(buildHotelxSchema(HOTELX_SDL))).toEqual(["search", "quote", "booking"]);
   });
 
-  it("is served to the API Worker from its static assets as the same text (npm run assets writes it)", () => {
-    expect(readFileSync(new URL(`../../snippet${HOTELX_SDL_ASSET}`, import.meta.url), "utf8")).toBe(HOTELX_SDL);
+  it("is served to the API Worker from its static assets with the public schema's additions (npm run assets writes it)", () => {
+    expect(readFileSync(new URL(`../../snippet${HOTELX_SDL_ASSET}`, import.meta.url), "utf8")).toBe(hotelxApiSdl());
+  });
+
+  it("the API's SDL is valid, and keeps every type, field and argument of the supplier's (the sandbox's) as it is", () => {
+    const api = buildHotelxSchema(hotelxApiSdl());
+    expect(printSchema(api)).toBe(printSchema(buildSchema(hotelxApiSdl())));
+    const supplier = buildHotelxSchema(HOTELX_SDL);
+    for (const type of Object.values(supplier.getTypeMap()).filter((t) => !t.name.startsWith("__"))) {
+      const mine = api.getType(type.name);
+      expect(mine?.toString(), type.name).toBe(type.toString());
+      if (!("getFields" in type) || !mine || !("getFields" in mine)) continue;
+      const fields = mine.getFields();
+      for (const field of Object.values(type.getFields())) {
+        expect(fields[field.name]?.type.toString(), `${type.name}.${field.name}`).toBe(field.type.toString());
+        for (const arg of "args" in field ? field.args : [])
+          expect(
+            (fields[field.name] as typeof field).args
+              .find((a: { name: string }) => a.name === arg.name)
+              ?.type.toString(),
+            `${type.name}.${field.name}(${arg.name})`,
+          ).toBe(arg.type.toString());
+      }
+    }
+    const search = (api.getType("HotelXQuery") as GraphQLObjectType).getFields().search!;
+    expect(search.args.map((a) => a.name)).toEqual(["criteria", "settings", "filterSearch", "filter"]);
+  });
+
+  it("an addition extends a type that is there, and defines a new one only once", () => {
+    expect(() => mergeSdl(HOTELX_SDL, "extend type Nowhere { a: Int }")).toThrow(/extend Nowhere, which is not there/);
+    expect(() => mergeSdl(HOTELX_SDL, "type Price { a: Int }")).toThrow(/define Price again/);
+    expect(HOTELX_API_ADDITIONS).toMatch(/extend type HotelXQuery/);
   });
 
   it("checks its scalars on input and output; deprecated fields keep their reason", () => {

@@ -240,7 +240,7 @@ const bookingDetail = (b: LedgerBooking) => ({
             price: null,
           })),
   },
-  remarks: null,
+  remarks: b.remarks,
 });
 
 /** Each supplier keeps its own bookings (and counts); the sandbox at its own path has one ledger of its own. */
@@ -280,7 +280,7 @@ const book = async (context: Context, input: Args, scenario: Scenario, commitReq
   const key = decodeOption(input.optionRefId);
   const hotel = key && hotelAt(context.supplier, key.h);
   const clientReference: string = input.clientReference;
-  const rooms: { occupancyRefId: number; paxes: { name: string; surname: string }[] }[] = input.rooms;
+  const rooms: { occupancyRefId: number; paxes: { name: string; surname: string; age: number }[] }[] = input.rooms;
   const named = (p: { name: string; surname: string }) => p.name.trim() !== "" && p.surname.trim() !== "";
   // The schema makes these present; the sandbox also wants them meaningful: one room per searched occupancy, every name given.
   if (
@@ -321,6 +321,8 @@ const book = async (context: Context, input: Args, scenario: Scenario, commitReq
     boardCode: room.board,
     roomCode: room.code,
     roomCount: key.a.length,
+    paxes: rooms.map((r) => r.paxes.map((p) => ({ name: p.name, surname: p.surname, age: p.age }))),
+    remarks: typeof input.remarks === "string" ? input.remarks : null,
   };
   if (scenario.kind === "refused") {
     return refusal([issue("BOOKING_REFUSED", "The hotel refused the booking")], {
@@ -636,6 +638,8 @@ const rootValue = {
 
 /** `GET /requests?client=<client>`: how many of each operation the sandbox answered for that `settings.client` (tests count upstream calls). */
 const REQUESTS_PATH = "/requests";
+/** `GET /booking?clientReference=<reference>`: the ledger's booking as sent (guests, remarks), for tests of what a client sends. */
+const BOOKING_PATH = "/booking";
 
 /** `/suppliers/<code>/...`: one of the three suppliers (README.md, "Three suppliers"), each at its own path. */
 const SUPPLIER_PATH = /^\/suppliers\/([^/]+)(?:\/as\/([A-Z0-9]+))?(\/.*)?$/;
@@ -652,10 +656,16 @@ export default {
     const base = routed ? url.pathname.slice(0, url.pathname.length - (routed[3]?.length ?? 0)) : "";
     const path = routed ? (routed[3] ?? "/") : url.pathname;
     const counts = request.method === "GET" && path === REQUESTS_PATH;
-    if (request.method !== "POST" && !counts) return json({ errors: [{ message: "POST a GraphQL request" }] }, 405);
+    const booked = request.method === "GET" && path === BOOKING_PATH;
+    if (request.method !== "POST" && !counts && !booked)
+      return json({ errors: [{ message: "POST a GraphQL request" }] }, 405);
     if (request.headers.get("authorization") !== `Apikey ${env.HOTELX_API_KEY}`)
       return json({ errors: [{ message: "Unauthorized: invalid or missing Apikey" }] }, 401);
     if (counts) return json(await ledger({ env, supplier }).requests(url.searchParams.get("client") ?? ""));
+    if (booked)
+      return json(
+        await ledger({ env, supplier }).find({ clientReference: url.searchParams.get("clientReference") ?? "" }),
+      );
     let body: { query?: unknown; variables?: unknown; operationName?: unknown };
     try {
       body = await request.json();

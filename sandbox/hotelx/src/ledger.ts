@@ -19,6 +19,9 @@ export type LedgerBooking = {
   boardCode: string | null;
   roomCode: string | null;
   roomCount: number | null;
+  /** What the client sent: each room's guests (JSON `[[{name, surname, age}]]`) and its remarks; null on an older row. */
+  paxes: { name: string; surname: string; age: number }[][] | null;
+  remarks: string | null;
 };
 
 type Row = Record<string, string | number | null>;
@@ -39,10 +42,12 @@ const toBooking = (r: Row): LedgerBooking => ({
   boardCode: r.board_code == null ? null : String(r.board_code),
   roomCode: r.room_code == null ? null : String(r.room_code),
   roomCount: r.room_count == null ? null : Number(r.room_count),
+  paxes: r.paxes == null ? null : JSON.parse(String(r.paxes)),
+  remarks: r.remarks == null ? null : String(r.remarks),
 });
 
 /** Columns added after the first ledger: a ledger kept from before (npm start's state folder) gains them. */
-const ADDED_COLUMNS = ["board_code TEXT", "room_code TEXT", "room_count INTEGER"];
+const ADDED_COLUMNS = ["board_code TEXT", "room_code TEXT", "room_count INTEGER", "paxes TEXT", "remarks TEXT"];
 
 /**
  * The sandbox's bookings, one instance for the whole sandbox. The primary key on the client
@@ -91,8 +96,8 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
     const inserted = this.ctx.storage.sql
       .exec<Row>(
         `INSERT INTO bookings (client_reference, booking_id, supplier_reference, hotel_code, hotel_name, check_in, check_out,
-           currency, net, status, holder_name, holder_surname, board_code, room_code, room_count)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(client_reference) DO NOTHING RETURNING *`,
+           currency, net, status, holder_name, holder_surname, board_code, room_code, room_count, paxes, remarks)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(client_reference) DO NOTHING RETURNING *`,
         booking.clientReference,
         booking.bookingId,
         booking.supplierReference,
@@ -108,6 +113,8 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
         booking.boardCode,
         booking.roomCode,
         booking.roomCount,
+        booking.paxes === null ? null : JSON.stringify(booking.paxes),
+        booking.remarks,
       )
       .toArray();
     if (inserted[0]) return { committed: true, booking: toBooking(inserted[0]) };

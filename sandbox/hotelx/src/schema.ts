@@ -58,7 +58,12 @@ type Mutation {
 }
 
 type HotelXQuery {
-  search(criteria: HotelCriteriaSearchInput, settings: HotelSettingsInput): HotelSearch
+  search(
+    criteria: HotelCriteriaSearchInput
+    settings: HotelSettingsInput
+    filterSearch: HotelXFilterSearchInput
+    filter: FilterInput
+  ): HotelSearch
   quote(criteria: HotelCriteriaQuoteInput!, settings: HotelSettingsInput): HotelQuote
   booking(criteria: HotelCriteriaBookingInput!, settings: HotelSettingsInput): HotelBooking
 }
@@ -194,6 +199,26 @@ input RoomInput {
 
 input PaxInput {
   age: Int!
+}
+
+"Which accesses a search runs on (Edgestay: the partner's connection codes); none: every tgx connection."
+input HotelXFilterSearchInput {
+  access: HotelXAccessFilterInput
+}
+
+"The deprecated name of filterSearch, read the same way."
+input FilterInput {
+  access: AccessFilterInput
+}
+
+input HotelXAccessFilterInput {
+  includes: [ID!]
+  excludes: [ID!]
+}
+
+input AccessFilterInput {
+  includes: [ID!]
+  excludes: [ID!]
 }
 
 input HotelSettingsInput {

@@ -20,6 +20,7 @@ import {
   callSupplier,
   supplyOptionsOf,
   type SupplyOptions,
+  type BookingGuest,
 } from "../supply";
 import { isChargeable } from "../../platform/money";
 import { bookedRate } from "./booked-rate";
@@ -141,9 +142,25 @@ export type BookOrder = {
   paymentType?: PaymentType;
   /** A saved card of the partner's end user: the guarantee a PayAtProperty booking requires. */
   paymentCard?: { actorId: string; paymentMethodId: string };
+  /** The partner's words for the hotel (Hotel-X `remarks`): kept on the booking and sent to the supplier. */
+  remarks?: string;
   /** `bookCriteria.hold`: take the rooms and charge nothing until POST /api/bookings/:ref/commit, for `minutes`. */
   hold?: { minutes: number };
   supply?: SupplyOptions;
+};
+
+/** The guests of every room, each with a name and surname; null when any is unnamed (the holder's name goes instead). */
+const namedGuests = (
+  rooms: Array<{ paxes: Array<Record<string, unknown> & { age: number }> }>,
+): BookingGuest[][] | undefined => {
+  const named = rooms.map((room) =>
+    room.paxes.map((p) =>
+      typeof p.name === "string" && typeof p.surName === "string"
+        ? { name: p.name, surname: p.surName, age: p.age }
+        : null,
+    ),
+  );
+  return named.every((room) => room.every((g) => g !== null)) ? (named as BookingGuest[][]) : undefined;
 };
 
 /** The data a POST /api/book body stands for. */
@@ -358,6 +375,8 @@ const bookStoredQuote = async (
           limits,
         }
       : null;
+  // Each pax under their own name upstream, when the partner named every one (issue 40).
+  const guests = namedGuests(paxes);
   const askSupplier = () =>
     askToBook(supplier, options, transactions, (call) =>
       supplier.book(
@@ -367,7 +386,11 @@ const bookStoredQuote = async (
         reference,
         call,
         { name: criteria.holder.name, surname: criteria.holder.surName },
-        { hold: hold !== null },
+        {
+          hold: hold !== null,
+          ...(guests ? { guests } : {}),
+          ...(criteria.remarks ? { remarks: criteria.remarks } : {}),
+        },
       ),
     );
   const bookingRow = (status: "success" | "pending" | "held", confirmed: SupplierBooking | null): NewBooking => ({
@@ -405,6 +428,7 @@ const bookStoredQuote = async (
     hotelConfirmationNumber: confirmed?.hotelConfirmationNumber ?? null,
     createdAt: new Date(now).toISOString(),
     holdExpiresAt: hold ? new Date(hold.expiresAt).toISOString() : null,
+    remarks: criteria.remarks ?? null,
     quoteId: criteria.quoteId,
   });
   /**

@@ -49,6 +49,20 @@ export const partnerBooking = async (db: Db, partnerId: string, bookingReference
   return bookingRecord(row);
 };
 
+/** The partner's booking the supplier knows by `supplierReference` (Hotel-X's reference.supplier), or null. */
+export const bookingBySupplierReference = async (
+  db: Db,
+  partnerId: string,
+  supplierReference: string,
+): Promise<BookingRecord | null> => {
+  const row = await db
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.partnerId, partnerId), eq(bookings.supplierReference, supplierReference)))
+    .get();
+  return row ? bookingRecord(row) : null;
+};
+
 /**
  * A booking by reference, whoever's it is, or null: for a reader that proved its right some other
  * way (chat's booking page, by its signed link).

@@ -4,7 +4,9 @@ import {
   execute,
   GraphQLError,
   getOperationAST,
+  type OperationDefinitionNode,
   parse,
+  type TypeNode,
   validate,
 } from "graphql";
 import type { z } from "@hono/zod-openapi";
@@ -13,7 +15,16 @@ import { validationError } from "../../platform/http/validation";
 import { loggableError } from "../../platform/observability/loggable-error";
 import type { CoreConnection, UsageOperation } from "../connections";
 import type { BookingDeps, SandboxScenario } from "./deps";
+import {
+  bookConnection,
+  bookingCallConnection,
+  cancelConnection,
+  type HotelxRouting,
+  quoteConnection,
+  searchConnections,
+} from "./hotelx-access";
 import { documentRefusals, GRAPHQL_LIMITS, refused, sourceRefusal } from "./hotelx-graphql-budget";
+import { answeredOn, connectionOfBooking, withPublicFields } from "./hotelx-fields";
 import { hotelxSchema } from "./hotelx-sdl";
 import { bookTgx } from "./tgx-book";
 import { type BookingCriteria, readBookingsTgx } from "./tgx-booking-read";
@@ -26,9 +37,9 @@ import {
   tgxQuoteRequestSchema,
 } from "./tgx-flow-schemas";
 import { quoteTgx } from "./tgx-quote";
-import { supplierTimedOut, tgxOutcome } from "./tgx-answers";
-import { tgxSearchRequestSchema } from "./tgx-schemas";
-import { searchTgx } from "./tgx-search";
+import { hotelxErrorOf, supplierTimedOut, tgxOutcome } from "./tgx-answers";
+import { type TgxError, tgxSearchRequestSchema } from "./tgx-schemas";
+import { searchTgxAccesses } from "./tgx-search";
 
 /**
  * POST /api/graphql: Hotel-X documents (`hotelX { search quote booking }`, `mutation { hotelX {
@@ -41,17 +52,25 @@ import { searchTgx } from "./tgx-search";
 /** What every field of one request shares. */
 export type GraphqlCall = {
   deps: BookingDeps;
-  connection: CoreConnection;
+  /** The caller's partner, and Edgestay's name for the connection (the access-code header; settings.access.code once read). */
+  routing: HotelxRouting;
   meta: { requestId: string; startedAt: number; scenario: SandboxScenario | null };
   idempotencyKey: string | undefined;
   /** Counts a search or quote against the connection's rate limit; throws 429 past it. */
-  admit: () => Promise<void>;
-  /** Counts a billable field's call, as the REST routes do (success or its error code). */
-  count: (billing: { operation: UsageOperation; outcome: string; supplierTimeout?: boolean }) => void;
+  admit: (connection: CoreConnection) => Promise<void>;
+  /** Counts a billable field's call on its connection, as the REST routes do (success or its error code). */
+  count: (billing: {
+    connection: CoreConnection;
+    operation: UsageOperation;
+    outcome: string;
+    supplierTimeout?: boolean;
+  }) => void;
   /** Set when a book or cancel answered a stored (idempotent) answer. */
   replayed: boolean;
   /** The Worker's static assets, where the Hotel-X SDL is read from. */
   assets: Fetcher;
+  /** The connection each answered object was made on (hotelx-fields.ts `answeredOn`): its markup, its code. */
+  owners?: WeakMap<object, CoreConnection>;
 };
 
 /** GraphQL's explicit null is Hotel-X's "not sent": the REST schemas take absent fields. */
@@ -73,13 +92,9 @@ const parsed = <T extends z.ZodType>(schema: T, value: unknown): z.infer<T> => {
   return result.data;
 };
 
-/** An error of a field as GraphQL reports it: the API's code and status in `extensions`; a fault is logged, never shown. */
-const fieldError = (error: unknown, call: GraphqlCall): GraphQLError => {
+/** A fault of a field: logged, never shown; GraphQL's error with the request id. */
+const fieldFault = (error: unknown, call: GraphqlCall): GraphQLError => {
   if (error instanceof GraphQLError) return error;
-  if (error instanceof ApiError)
-    return new GraphQLError(error.message, {
-      extensions: { code: error.code, status: error.status, ...(error.details ? { details: error.details } : {}) },
-    });
   console.error(
     JSON.stringify({
       level: "error",
@@ -91,72 +106,142 @@ const fieldError = (error: unknown, call: GraphqlCall): GraphQLError => {
   return new GraphQLError("Internal error", { extensions: { code: "internal_error", requestId: call.meta.requestId } });
 };
 
+/** The API's refusals about the connection: Hotel-X's ACCESS errors. */
+const ACCESS_CODES = new Set([
+  "no_connection",
+  "malformed_connection_code",
+  "unknown_connection",
+  "connection_access_denied",
+  "invalid_connection_code",
+  "rate_limit_exceeded",
+]);
+
+/**
+ * A refusal met while a field runs (its arguments, its connection, its rate limit, the operation's
+ * outcome) as a Hotel-X `Error` in its payload, where Hotel-X clients read it (issue 40): the
+ * outcome's code when it has one, else the API's code in capitals.
+ */
+const payloadErrorOf = (error: ApiError): TgxError =>
+  hotelxErrorOf(error) ?? {
+    code: error.code.toUpperCase(),
+    type: ACCESS_CODES.has(error.code) ? "ACCESS" : "CLIENT",
+    description: error.message,
+  };
+
 type Args = { settings?: Record<string, unknown> | null } & Record<string, unknown>;
 type Field = (args: Args, call: GraphqlCall) => Promise<unknown>;
+/** A field: a refusal is its payload's `errors` (`empty`: the payload's list fields, empty), a fault GraphQL's error. */
 const field =
-  (resolve: Field) =>
+  (resolve: Field, empty: Record<string, unknown> = {}) =>
   async (args: Args, call: GraphqlCall): Promise<unknown> => {
     try {
       return await resolve(args, call);
     } catch (error) {
-      throw fieldError(error, call);
+      if (error instanceof ApiError) return { ...empty, errors: [payloadErrorOf(error)], warnings: [] };
+      throw fieldFault(error, call);
     }
   };
 
-/** The REST request a field stands for: its arguments, the connection in `settings.access.code`. */
-const restRequest = (args: Args, call: GraphqlCall, name: "criteria" | "input") => ({
+/** The REST request a field stands for: its arguments, its settings (their `access` read before, into `routing.named`). */
+const restRequest = (args: Args, name: "criteria" | "input", more: Record<string, unknown> = {}) => ({
   [name]: args[name],
-  settings: { ...(withoutNulls(args.settings ?? {}) as object), access: { code: call.connection.code } },
+  settings: withoutNulls(args.settings ?? {}) as object,
+  ...more,
 });
 
-type Billing = { outcome?: string; supplierTimeout?: boolean; replayed?: boolean };
+type Billing = { connection: CoreConnection; outcome?: string; supplierTimeout?: boolean; replayed?: boolean };
 /**
- * A billable field: counted once its arguments parsed (it calls `bill`, as a REST route's connection
- * is judged after its body), with how it ended: its outcome, or the code of the error it threw.
+ * A billable field: counted once its arguments parsed and its connection is known (it calls `bill`,
+ * as a REST route's connection is judged after its body), with how it ended: its outcome, or the
+ * code of the error it threw.
  */
 const billedField = (
   operation: UsageOperation,
-  resolve: (args: Args, call: GraphqlCall, bill: (billing: Billing) => void) => Promise<unknown>,
+  resolve: (args: Args, call: GraphqlCall, bill: (billing: Partial<Billing>) => void) => Promise<unknown>,
+  empty?: Record<string, unknown>,
 ) =>
   field(async (args, call) => {
-    let billing: Billing | null = null;
-    const bill = (more: Billing) => {
+    let billing: Partial<Billing> = {};
+    const bill = (more: Partial<Billing>) => {
       billing = { ...billing, ...more };
     };
     try {
       const result = await resolve(args, call, bill);
-      const done = billing as Billing | null;
-      if (done && !done.replayed)
-        call.count({ operation, outcome: done.outcome ?? "success", supplierTimeout: done.supplierTimeout });
+      const { connection, ...done } = billing;
+      if (connection && !done.replayed)
+        call.count({
+          connection,
+          operation,
+          outcome: done.outcome ?? "success",
+          supplierTimeout: done.supplierTimeout,
+        });
       return result;
     } catch (error) {
-      if (billing) call.count({ operation, outcome: error instanceof ApiError ? error.code : "internal_error" });
+      if (billing.connection)
+        call.count({
+          connection: billing.connection,
+          operation,
+          outcome: error instanceof ApiError ? error.code : "internal_error",
+        });
       throw error;
     }
-  });
+  }, empty);
 
 const queryRoot = {
   hotelX: {
-    search: billedField("search", async (args, call, bill) => {
-      const request = parsed(tgxSearchRequestSchema, restRequest(args, call, "criteria"));
-      bill({});
-      await call.admit();
-      const answer = await searchTgx(call.deps, call.connection, request);
-      const { errors, warnings } = answer.data.hotelX.search;
-      bill({ supplierTimeout: supplierTimedOut([...(errors ?? []), ...(warnings ?? [])]) });
-      return answer.data.hotelX.search;
-    }),
+    // Each access it runs on is counted as one search on its connection.
+    search: field(
+      async (args, call) => {
+        const filterSearch = args.filterSearch ?? undefined;
+        const filter = args.filter ?? undefined;
+        const request = parsed(tgxSearchRequestSchema, restRequest(args, "criteria", { filterSearch, filter }));
+        const access = (request.filterSearch ?? request.filter)?.access;
+        const connections = await searchConnections(call.routing, access);
+        const { answer, searches } = await searchTgxAccesses(
+          call.deps,
+          connections,
+          request,
+          call.admit,
+          call.routing.named !== undefined,
+        );
+        for (const each of searches) {
+          if ("refused" in each) {
+            call.count({ connection: each.connection, operation: "search", outcome: each.refused.code });
+            continue;
+          }
+          const problems = [...(each.search.errors ?? []), ...(each.search.warnings ?? [])];
+          call.count({
+            connection: each.connection,
+            operation: "search",
+            outcome: "success",
+            supplierTimeout: supplierTimedOut(problems),
+          });
+        }
+        const byCode = new Map(connections.map((c) => [String(c.code), c]));
+        for (const option of answer.data.hotelX.search.options) answeredOn(call, option, byCode.get(option.accessCode));
+        return answer.data.hotelX.search;
+      },
+      { options: [] },
+    ),
     quote: billedField("quote", async (args, call, bill) => {
-      const request = parsed(tgxQuoteRequestSchema, restRequest(args, call, "criteria"));
-      bill({});
-      await call.admit();
-      const answer = await quoteTgx(call.deps, call.connection, request, call.meta);
+      const request = parsed(tgxQuoteRequestSchema, restRequest(args, "criteria"));
+      const connection = await quoteConnection(call.routing, request.criteria.optionRefId);
+      bill({ connection });
+      await call.admit(connection);
+      const answer = await quoteTgx(call.deps, connection, request, call.meta);
       const quoted = answer.data.hotelX.quote;
       bill({ outcome: tgxOutcome(Boolean(quoted.optionQuote), quoted.errors) });
+      answeredOn(call, quoted, connection);
       return answer.data.hotelX.quote;
     }),
-    booking: field(async (args, call) =>
-      readBookingsTgx(call.deps.db, call.connection, withoutNulls(args.criteria ?? {}) as BookingCriteria),
+    booking: field(
+      async (args, call) => {
+        const read = await readBookingsTgx(call.routing, withoutNulls(args.criteria ?? {}) as BookingCriteria);
+        // Each booking was made on a connection of the caller's: its own (its markup, its accessCode).
+        await Promise.all(read.bookings.map(async (b) => answeredOn(call, b, await connectionOfBooking(call, b))));
+        return read;
+      },
+      { bookings: [] },
     ),
   },
 };
@@ -164,43 +249,36 @@ const queryRoot = {
 const mutationRoot = {
   hotelX: {
     book: billedField("book", async (args, call, bill) => {
-      const request = parsed(tgxBookRequestSchema, restRequest(args, call, "input"));
-      bill({});
-      const { body, replayed, booked } = await bookTgx(
-        call.deps,
-        call.connection,
-        request,
-        call.meta,
-        call.idempotencyKey,
-      );
+      const request = parsed(tgxBookRequestSchema, restRequest(args, "input"));
+      const connection = await bookConnection(call.deps, call.routing, request.input);
+      bill({ connection });
+      const { body, replayed, booked } = await bookTgx(call.deps, connection, request, call.meta, call.idempotencyKey);
       call.replayed ||= replayed;
       bill({ replayed, outcome: tgxOutcome(booked, body.data.hotelX.book.errors) });
+      answeredOn(call, body.data.hotelX.book, connection);
       return body.data.hotelX.book;
     }),
     cancel: billedField("cancel", async (args, call, bill) => {
-      const request = parsed(tgxCancelRequestSchema, restRequest(args, call, "input"));
-      bill({});
+      const request = parsed(tgxCancelRequestSchema, restRequest(args, "input"));
+      const connection = await cancelConnection(call.routing, request.input);
+      bill({ connection });
       const { body, replayed, cancelled } = await cancelTgx(
         call.deps,
-        call.connection,
+        call.routing,
         request,
         call.idempotencyKey,
         call.meta.startedAt,
       );
       call.replayed ||= replayed;
       bill({ replayed, outcome: tgxOutcome(cancelled, body.data.hotelX.cancel.errors) });
+      answeredOn(call, body.data.hotelX.cancel, connection);
       return body.data.hotelX.cancel;
     }),
     // The hold's commit, as POST /api/bookings/{bookingReference}/commit makes it (booked when the hold was).
     commit: field(async (args, call) => {
-      const request = parsed(tgxCommitRequestSchema, restRequest(args, call, "input"));
-      const { payload, replayed } = await commitTgx(
-        call.deps,
-        call.connection,
-        request,
-        call.meta,
-        call.idempotencyKey,
-      );
+      const request = parsed(tgxCommitRequestSchema, restRequest(args, "input"));
+      const connection = await bookingCallConnection(call.routing, request.input.accessCode, undefined);
+      const { payload, replayed } = await commitTgx(call.deps, connection, request, call.meta, call.idempotencyKey);
       call.replayed ||= replayed;
       return payload;
     }),
@@ -230,14 +308,17 @@ export const executeHotelx = async (
     if (error instanceof GraphQLError) return { errors: [error] };
     throw error;
   }
-  const schema = await hotelxSchema(call.assets);
+  const schema = withPublicFields(await hotelxSchema(call.assets));
   const invalid = validate(schema, document);
   if (invalid.length) return { errors: invalid };
-  const variables = request.variables ?? undefined;
   const operationName = request.operationName ?? undefined;
+  const operation = getOperationAST(document, operationName);
+  const routed = edgestayAccessOf(operation, request.variables, call.routing.named);
+  if (routed instanceof GraphQLError) return { errors: [routed] };
+  call.routing = { ...call.routing, named: routed.code };
+  const variables = routed.variables;
   const costly = documentRefusals(schema, document, variables, operationName);
   if (costly.length) return { errors: costly };
-  const operation = getOperationAST(document, operationName);
   return execute({
     schema,
     document,
@@ -248,26 +329,41 @@ export const executeHotelx = async (
   });
 };
 
+/** A variable's named type, through its non-null wrapper. */
+const namedType = (type: TypeNode): string | null =>
+  type.kind === "NamedType" ? type.name.value : type.kind === "NonNullType" ? namedType(type.type) : null;
+
 /**
- * The connection a GraphQL request names: the `access-code` header, or Edgestay's
- * `settings.access.code` inside a variable (Hotel-X's HotelSettingsInput has no `access`: it is read
- * and taken out before GraphQL coerces the variables). Two different codes are a 400.
+ * Edgestay's name for the connection in a GraphQL request: the `access-code` header, or
+ * `settings.access.code` in a variable of type HotelSettingsInput (which has no `access`: it is read
+ * and taken out before GraphQL coerces the variables). Only those: Hotel-X's own `access` (a
+ * search's `filterSearch.access`) is the field's to read. Two different codes are refused before
+ * anything runs, as a variable that does not coerce is.
  */
-export const connectionCodeOf = (
+export const edgestayAccessOf = (
+  operation: OperationDefinitionNode | null | undefined,
   variables: Record<string, unknown> | null | undefined,
-  header: string | undefined,
-): { code: unknown; variables: Record<string, unknown> | undefined } => {
-  const codes = new Set<unknown>(header === undefined ? [] : [header.trim()]);
+  header: unknown,
+): { code: unknown; variables: Record<string, unknown> | undefined } | GraphQLError => {
+  const settings = new Set(
+    (operation?.variableDefinitions ?? [])
+      .filter((d) => namedType(d.type) === "HotelSettingsInput")
+      .map((d) => d.variable.name.value),
+  );
+  const codes = new Set<unknown>(typeof header === "string" ? [header.trim()] : []);
   const rest: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(variables ?? {})) {
-    if (value && typeof value === "object" && !Array.isArray(value) && "access" in value) {
-      const { access, ...settings } = value as { access?: { code?: unknown } };
-      codes.add(typeof access?.code === "number" ? String(access.code) : access?.code);
-      rest[name] = settings;
+    if (settings.has(name) && value && typeof value === "object" && !Array.isArray(value) && "access" in value) {
+      const { access, ...others } = value as { access?: { code?: unknown } };
+      const code = access?.code;
+      if (code !== undefined && code !== null) codes.add(typeof code === "number" ? String(code) : code);
+      rest[name] = others;
     } else rest[name] = value;
   }
   if (codes.size > 1)
-    throw new ApiError("invalid_request", "The access-code header and settings.access.code name different connections");
+    return new GraphQLError("The access-code header and settings.access.code name different connections", {
+      extensions: { code: "invalid_request" },
+    });
   return { code: [...codes][0], variables: variables ? rest : undefined };
 };
 

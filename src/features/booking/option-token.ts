@@ -94,6 +94,19 @@ export const signedStayOf = (optionId: string) => optionId.split(SEPARATOR, 1)[0
 export const issueOptionId = async (keys: Keyring, o: StaySnapshot & ProductSnapshot): Promise<string> =>
   (await optionIdsFor(keys, o))(o);
 
+/**
+ * A Hotel-X option id names the access it was searched on, as Hotel-X's optionRefId does (issue 40):
+ * `<connection code>@<option id>`, so a quote or book needs no connection code. A core id starts
+ * with its signed stay (`5.` or `eyJ`), never with digits and "@"; the prefix is not signed (any
+ * code is judged as settings.access.code is), and POST /api/quote reads the id without it.
+ */
+const OPTION_ACCESS = /^(\d{1,15})@/;
+export const hotelxOptionId = (accessCode: number | string, optionId: string) => `${accessCode}@${optionId}`;
+/** The access a Hotel-X option id carries; undefined for a core id. */
+export const accessOfOptionId = (optionId: string) => OPTION_ACCESS.exec(optionId)?.[1];
+/** The core id of a Hotel-X option id (a core id as it is). */
+export const coreOptionId = (optionId: string) => optionId.replace(OPTION_ACCESS, "");
+
 const EXPIRED_OR_INVALID = () => new ApiError("option_expired_or_invalid", "Option reference expired or invalid");
 
 /** What the signed stay of an option id holds, whatever its version. */
@@ -190,7 +203,7 @@ export const readOptionId = async (
   partnerId: string,
   now: number,
 ): Promise<OptionSnapshot & { access: RateAccess }> => {
-  const parts = token.split(SEPARATOR);
+  const parts = coreOptionId(token).split(SEPARATOR);
   // Mixed products join one code per room with "+": up to 9 rooms of codes up to 12 characters.
   if ((parts.length !== 5 && parts.length !== 6) || parts.slice(1).some((p) => p.length === 0 || p.length > 128))
     throw EXPIRED_OR_INVALID();

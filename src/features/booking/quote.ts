@@ -20,7 +20,7 @@ import {
 import { percentOfMinor } from "../../platform/money";
 import type { CoreConnection } from "../connections";
 import { connectionSupplier, type BookingDeps, type SandboxScenario } from "./deps";
-import { readOptionId } from "./option-token";
+import { coreOptionId, readOptionId } from "./option-token";
 import { newQuoteId, QUOTE_TTL_SECONDS, quoteStore, type StoredQuote } from "./quote-store";
 import { upstreamOptionOf } from "./upstream-options";
 import { type PriceRise, withinPriceRise } from "./price-rise";
@@ -103,6 +103,8 @@ export const priceQuote = async (
   meta: { requestId: string; startedAt: number; scenario: SandboxScenario | null },
   now = Date.now(),
 ) => {
+  // A Hotel-X option id's access prefix is routing only: the core id is what search kept.
+  criteria = { ...criteria, optionId: coreOptionId(criteria.optionId) };
   const option = await readOptionId(deps.keys, criteria.optionId, connection.partnerId, now);
   if (criteria.accommodationCode !== option.accommodationCode)
     throw new ApiError("accommodation_mismatch", "Accommodation code mismatch");

@@ -25,7 +25,6 @@ import {
   coreAccessOrBearer,
   coreConnection,
   type CoreConnection,
-  readAccess,
   readAccessById,
   searchConnection,
   type UsageOperation,
@@ -55,18 +54,20 @@ import {
 } from "./schemas";
 import { optionTermsOf, searchAvailability, searchQueryOf } from "./search";
 import { supplierFailureCodes, supplyOptionsOf } from "../supply";
-import { searchTgx } from "./tgx-search";
+import { searchTgxAccesses } from "./tgx-search";
+import {
+  accessKeeps,
+  bookConnection,
+  cancelConnection,
+  type HotelxRouting,
+  quoteConnection,
+  searchConnections,
+} from "./hotelx-access";
 import { tgxSearchRequestSchema, tgxSearchResponseSchema } from "./tgx-schemas";
 import { cardDataGuardErrors, noRawCardData } from "../../platform/card-data/card-data";
 import { bookTgx } from "./tgx-book";
 import { cancelTgx } from "./tgx-cancel";
-import {
-  connectionCodeOf,
-  executeHotelx,
-  GRAPHQL_RESPONSE_TYPE,
-  type GraphqlCall,
-  graphqlAnswerOf,
-} from "./hotelx-graphql";
+import { executeHotelx, GRAPHQL_RESPONSE_TYPE, type GraphqlCall, graphqlAnswerOf } from "./hotelx-graphql";
 import {
   graphqlRequestSchema,
   graphqlResponseSchema,
@@ -127,6 +128,27 @@ const bookingConnectionOf = async (c: Context<BookingEnv>, bookingReference: str
 /** The connection the request names, read with the API key, judged for a search or core route. */
 const connectionOf = (c: Context<BookingEnv>, judge: typeof searchConnection | typeof coreConnection) => {
   const connection = judge(c.var.access, c.get("caller").partnerId);
+  c.set("billing", { connection });
+  return connection;
+};
+
+/**
+ * A Hotel-X route's routing (issue 40): the caller's partner and the body's `settings.access.code`,
+ * when sent (then the connection is the one it names, read in the API key's batch: `connectionOf`).
+ */
+const routingOf = (c: Context<BookingEnv>): HotelxRouting => ({
+  db: c.get("db"),
+  partnerId: c.get("caller").partnerId,
+  named: c.var.access.code === "missing" ? undefined : c.var.access.code,
+});
+
+/** The connection a Hotel-X call is counted on, found the Hotel-X way when the body names none. */
+const routedConnection = async (
+  c: Context<BookingEnv>,
+  find: (routing: HotelxRouting) => Promise<CoreConnection>,
+): Promise<CoreConnection> => {
+  if (c.var.access.code !== "missing") return connectionOf(c, coreConnection);
+  const connection = await find(routingOf(c));
   c.set("billing", { connection });
   return connection;
 };
@@ -565,7 +587,8 @@ const graphqlRoute = apiRoute({
   request: {
     headers: idempotencyHeader.extend({
       "access-code": z.string().optional().openapi({
-        description: "The connection code, unless a settings variable carries access.code",
+        description:
+          "A shortcut naming the connection of every field (as a settings variable's access.code does); without it each field's own names decide, the Hotel-X way: a search's filterSearch.access, an option id's access, a quote's or booking's connection, an accessCode",
         example: "1001",
       }),
     }),
@@ -672,13 +695,39 @@ export const bookingRoutes = featureRouter<BookingEnv>()
   .openapi(searchTgxRoute, async (c) => {
     const request = c.req.valid("json");
     const deps = c.get("services").booking;
-    const connection = connectionOf(c, searchConnection);
-    // Counted first, as /api/search: a refused search does no supplier work at all.
-    await admit(c, connection);
-    const searched = await searchTgx(deps, connection, request);
-    const { errors, warnings } = searched.data.hotelX.search;
-    billed(c, { supplierTimeout: supplierTimedOut([...(errors ?? []), ...(warnings ?? [])]) });
-    return c.json(searched, 200);
+    const access = (request.filterSearch ?? request.filter)?.access;
+    const named = c.var.access.code !== "missing";
+    const connections = named
+      ? [connectionOf(c, searchConnection)].filter((connection) => accessKeeps(access, connection))
+      : await searchConnections(routingOf(c), access);
+    // The first access is the request's count (its refusal, a 429, the request's); the others beside it.
+    const [first] = connections;
+    if (first) c.set("billing", { connection: first });
+    // Each access counted first, as /api/search: a refused search does no supplier work at all.
+    const { answer, searches } = await searchTgxAccesses(
+      deps,
+      connections,
+      request,
+      (connection) => admit(c, connection),
+      named,
+    );
+    for (const [i, each] of searches.entries()) {
+      const supplierTimeout =
+        "search" in each && supplierTimedOut([...(each.search.errors ?? []), ...(each.search.warnings ?? [])]);
+      if (i === 0) billed(c, { supplierTimeout, ...("refused" in each ? { outcome: each.refused.code } : {}) });
+      else
+        void afterAnswer(
+          c,
+          deps.meter({
+            connection: each.connection,
+            operation: "search",
+            outcome: "refused" in each ? each.refused.code : "success",
+            supplierTimeout,
+            requestId: c.get("requestId"),
+          }),
+        );
+    }
+    return c.json(answer, 200);
   })
   .openapi(quote, async (c) => {
     const startedAt = Date.now();
@@ -698,7 +747,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const startedAt = Date.now();
     const request = c.req.valid("json");
     const deps = c.get("services").booking;
-    const connection = connectionOf(c, coreConnection);
+    const connection = await routedConnection(c, (routing) => quoteConnection(routing, request.criteria.optionRefId));
     await admit(c, connection);
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
     const answer = await quoteTgx(deps, connection, request, { requestId: c.get("requestId"), startedAt, scenario });
@@ -710,7 +759,7 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const startedAt = Date.now();
     const request = c.req.valid("json");
     const deps = c.get("services").booking;
-    const connection = connectionOf(c, coreConnection);
+    const connection = await routedConnection(c, (routing) => bookConnection(deps, routing, request.input));
     const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
     const { body, replayed, booked } = await bookTgx(
       deps,
@@ -726,10 +775,10 @@ export const bookingRoutes = featureRouter<BookingEnv>()
     const startedAt = Date.now();
     const request = c.req.valid("json");
     const deps = c.get("services").booking;
-    const connection = connectionOf(c, coreConnection);
+    await routedConnection(c, (routing) => cancelConnection(routing, request.input));
     const { body, replayed, cancelled } = await cancelTgx(
       deps,
-      connection,
+      routingOf(c),
       request,
       c.req.header("idempotency-key"),
       startedAt,
@@ -791,20 +840,19 @@ export const bookingRoutes = featureRouter<BookingEnv>()
   .openapi(graphqlRoute, async (c) => {
     const startedAt = Date.now();
     const request = c.req.valid("json");
-    const { code, variables } = connectionCodeOf(request.variables, c.req.header("access-code"));
-    const connection = coreConnection(await readAccess(c.get("db"), code), c.get("caller").partnerId);
     const call: GraphqlCall = {
       deps: c.get("services").booking,
-      connection,
+      // The connection is each field's: what its document names, the header a shortcut (hotelx-access.ts).
+      routing: { db: c.get("db"), partnerId: c.get("caller").partnerId, named: c.req.header("access-code") },
       meta: { requestId: c.get("requestId"), startedAt, scenario: null },
       idempotencyKey: c.req.header("idempotency-key"),
-      admit: () => admit(c, connection),
+      admit: (connection) => admit(c, connection),
       count: (billing) =>
-        void afterAnswer(c, c.get("services").booking.meter({ connection, ...billing, requestId: c.get("requestId") })),
+        void afterAnswer(c, c.get("services").booking.meter({ ...billing, requestId: c.get("requestId") })),
       replayed: false,
       assets: c.env.ASSETS,
     };
-    const result = await executeHotelx({ ...request, variables }, call);
+    const result = await executeHotelx(request, call);
     const { status, contentType } = graphqlAnswerOf(result, c.req.header("accept"));
     return c.json(result as z.infer<typeof graphqlResponseSchema>, status, {
       ...replayHeaders(call),

@@ -114,7 +114,16 @@ const EMITTED = {
     "supplierCode",
     "surcharges",
   ],
-  room: ["code", "description", "legacyRoomId", "occupancyRefId", "refundable", "roomPrice", "supplierCode"],
+  room: [
+    "code",
+    "description",
+    "legacyRoomId",
+    "occupancyRefId",
+    "ratePlans",
+    "refundable",
+    "roomPrice",
+    "supplierCode",
+  ],
   price: ["binding", "currency", "exchange", "gross", "net"],
   penalty: ["currency", "deadline", "hoursBefore", "isCalculatedDeadline", "penaltyType", "value"],
 };
@@ -217,9 +226,12 @@ describe("POST /api/search/tgx: criteria validation", () => {
       "settings.suppliers is not supported; settings.access.code names the connection, which names its suppliers",
     ],
     [
-      "plugins",
-      tgxBody({}, { settings: { plugins: [{ step: "RESPONSE_OPTION" }] } }),
-      "settings.plugins is not supported; no plugins run here",
+      "a plugin of no Hotel-X type",
+      tgxBody(
+        {},
+        { settings: { plugins: [{ step: "RESPONSE_OPTION", pluginsType: [{ type: "MAGIC", name: "x" }] }] } },
+      ),
+      /^settings\.plugins\[0\]\.pluginsType\[0\]\.type: /,
     ],
     [
       "a plugin to include",
@@ -230,21 +242,6 @@ describe("POST /api/search/tgx: criteria validation", () => {
       "a two-step booking",
       tgxBody({}, { settings: { commitRequired: true } }),
       "settings.commitRequired is not supported; bookings are confirmed in one step",
-    ],
-    [
-      "test accesses only",
-      tgxBody({}, { settings: { testMode: true } }),
-      "settings.testMode is not supported; Edgestay has no test accesses",
-    ],
-    [
-      "codes in no context",
-      tgxBody({}, { settings: { useContext: false } }),
-      "settings.useContext is not supported; codes are always in context EDGESTAY",
-    ],
-    [
-      "another code context",
-      tgxBody({}, { settings: { context: "HOTELBEDS" } }),
-      "settings.context: only EDGESTAY: hotel and room codes are Edgestay's",
     ],
     [
       "an unknown filter",
@@ -325,8 +322,22 @@ describe("POST /api/search/tgx: criteria validation", () => {
     expect(wrong.json.message).toBe("Invalid API key");
   });
 
+  it("no access code: /api/search answers 400 No connection; /api/search/tgx runs on every tgx connection, as Hotel-X does (issue 40)", async () => {
+    const tgx = await post("/api/search/tgx", tgxBody({}, { code: null }));
+    const core = await post(
+      "/api/search",
+      searchBody(
+        { destinations: { accommodations: [{ code: "US000001" }] } },
+        { settings: { access: { code: null } } },
+      ),
+    );
+    expect([core.status, core.json.message]).toEqual([400, "No connection"]);
+    expect(tgx.status).toBe(200);
+    // The demo partner's only tgx connection is 1002, whose upstream does not sell US000001.
+    expect(tgx.json.data.hotelX.search.options.every((o: any) => o.accessCode === "1002")).toBe(true);
+  });
+
   it.each([
-    ["no access code", null, 400, "No connection"],
     ["a code that is not a number", "abc", 400, "Invalid connection code"],
     ["an unknown code", 999999, 401, "Connection not found"],
     ["another partner's code", 2001, 401, "Connection access denied"],
@@ -414,7 +425,16 @@ describe("POST /api/search/tgx: the Hotel-X response", () => {
         for (const key of keys(room)) expect(HOTEL_X.Room).toContain(key);
         expect(room.supplierCode).toBe(room.code);
         expect(room.legacyRoomId).toBe(`${room.occupancyRefId}|${room.code}`);
-        expect(keys(room.roomPrice)).toEqual(["price"]);
+        expect(keys(room.roomPrice)).toEqual(["breakdown", "price"]);
+        // One entry per night, from its date to the next, summing to the room's price.
+        expect(room.roomPrice.breakdown.map((b: any) => b.start)).toEqual([inDays(30), inDays(31)]);
+        expect(room.roomPrice.breakdown.map((b: any) => b.end)).toEqual([inDays(31), inDays(32)]);
+        expect(
+          room.roomPrice.breakdown.reduce((sum: number, b: any) => sum + Math.round(b.price.net * 100), 0) / 100,
+        ).toBeCloseTo(room.roomPrice.price.net, 2);
+        expect(room.ratePlans).toEqual([
+          expect.objectContaining({ code: expect.stringMatching(/^[A-Z]+-/), start: inDays(30), end: inDays(32) }),
+        ]);
         for (const key of keys(room.roomPrice)) expect(HOTEL_X.RoomPrice).toContain(key);
         checkPrice(room.roomPrice.price);
       }
@@ -733,7 +753,7 @@ describe("POST /api/search/tgx: an option is quotable and bookable", () => {
 describe("POST /api/search/tgx: filters and business rules", () => {
   const rulesOf = (search: any) => search.options.map((o: any) => o.rateRules as string[]);
 
-  it("rateRules: excludes NON_REFUNDABLE, includes NORMAL, excludes NORMAL", async () => {
+  it("rateRules: excludes NON_REFUNDABLE, includes NORMAL, includes NON_REFUNDABLE only, excludes NORMAL", async () => {
     const all = await searchTgx(tgxBody({ hotels: HOTELS }));
     const nrf = rulesOf(all.search).filter((r: string[]) => r.includes("NON_REFUNDABLE")).length;
     const plain = rulesOf(all.search).filter((r: string[]) => r.length === 0).length;
@@ -749,10 +769,16 @@ describe("POST /api/search/tgx: filters and business rules", () => {
     const normal = await searchTgx(tgxBody({ hotels: HOTELS }, { filter: { rateRules: { includes: ["NORMAL"] } } }));
     expect(normal.search.options).toHaveLength(plain);
 
+    // Hotel-X's includes keeps only the options carrying a listed rule (issue 40); NORMAL adds those without.
     const withNrf = await searchTgx(
       tgxBody({ hotels: HOTELS }, { filter: { rateRules: { includes: ["NON_REFUNDABLE"] } } }),
     );
-    expect(withNrf.search.options).toHaveLength(plain + nrf);
+    expect(withNrf.search.options).toHaveLength(nrf);
+    expect(rulesOf(withNrf.search).every((r: string[]) => r.includes("NON_REFUNDABLE"))).toBe(true);
+    const nrfOrNormal = await searchTgx(
+      tgxBody({ hotels: HOTELS }, { filter: { rateRules: { includes: ["NON_REFUNDABLE", "NORMAL"] } } }),
+    );
+    expect(nrfOrNormal.search.options).toHaveLength(plain + nrf);
 
     const onlyRuled = await searchTgx(tgxBody({ hotels: HOTELS }, { filter: { rateRules: { excludes: ["NORMAL"] } } }));
     expect(onlyRuled.search.options).toHaveLength(nrf);
@@ -769,7 +795,11 @@ describe("POST /api/search/tgx: filters and business rules", () => {
       expect(res.status).toBe(200);
       expect(res.search.options).toEqual([]);
       expect(res.search.errors).toEqual([
-        { code: "NO_ACCESS", type: "ACCESS", description: expect.stringContaining(String(DIRECT)) },
+        {
+          code: "NO_ACCESS",
+          type: "ACCESS",
+          description: expect.stringContaining("filterSearch.access leaves no access"),
+        },
       ]);
     }
   });
@@ -826,12 +856,22 @@ describe("POST /api/search/tgx: restricted rates (issue 27)", () => {
     expect(excluded.search.options.map((o: any) => o.id.split("~").slice(1).join("~"))).toEqual(
       plain.search.options.map((o: any) => o.id.split("~").slice(1).join("~")),
     );
-    // Including them is accepted too; a rule a traveller must qualify for is shown only where one exists (none here).
-    for (const rules of [once, HOTEL_X.RateRulesType]) {
-      const res = await searchTgx({ ...tgxBody({ hotels: HOTELS }), filterSearch: { rateRules: { includes: rules } } });
-      expect(res.status).toBe(200);
-      expect(res.search.errors).toEqual([]);
-    }
+    // Including them is accepted too. Hotel-X's includes keeps only options carrying a listed rule
+    // (issue 40): none carries these five here, so nothing is left; every type (NORMAL with them) keeps all.
+    const onlyOnce = await searchTgx({
+      ...tgxBody({ hotels: HOTELS }),
+      filterSearch: { rateRules: { includes: once } },
+    });
+    expect(onlyOnce.status).toBe(200);
+    expect(onlyOnce.search.options).toEqual([]);
+    expect(onlyOnce.search.errors.every((e: any) => e.code === "FILTERED_OUT")).toBe(true);
+    const every = await searchTgx({
+      ...tgxBody({ hotels: HOTELS }),
+      filterSearch: { rateRules: { includes: HOTEL_X.RateRulesType } },
+    });
+    expect(every.search.errors).toEqual([]);
+    // Listing a rule a traveller qualifies for also shows its rates (issue 27): at least every plain option.
+    expect(every.search.options.length).toBeGreaterThanOrEqual(plain.search.options.length);
   });
 
   it("PACKAGE rates only with distributionContext.supportedVisibilityTypes PACKAGE, MOBILE only on the APP channel", async () => {
@@ -1039,8 +1079,72 @@ describe("POST /api/search/tgx: issue 25, every Hotel-X field is applied or refu
         },
       ),
     );
-    expect([everything.status, everything.search.warnings]).toEqual([200, []]);
+    expect([everything.status, everything.search?.warnings], everything.text).toEqual([200, []]);
     expect(idsOf(everything.search)).toEqual(idsOf(plain.search));
+  });
+});
+
+describe("POST /api/search/tgx: what every published Hotel-X example sends (issue 40 item 3)", () => {
+  const plugins = (type: string, name: string) => ({
+    plugins: [
+      { step: "RESPONSE_OPTION", pluginsType: [{ type, name, parameters: [{ key: "context", value: "TGX" }] }] },
+    ],
+  });
+  const idsOf = (search: any) => search.options.map((o: any) => o.id.split("~").slice(1).join("~"));
+
+  it("testMode, any context and useContext are accepted and change nothing: answers stay in Edgestay's codes", async () => {
+    const plain = await searchTgx(tgxBody());
+    for (const settings of [
+      { testMode: true, context: "HOTELTEST" },
+      { testMode: false, context: "TGX", useContext: false },
+    ]) {
+      const sent = await searchTgx(tgxBody({}, { settings }));
+      expect([sent.status, sent.search.context, sent.search.warnings]).toEqual([200, "EDGESTAY", []]);
+      expect(idsOf(sent.search)).toEqual(idsOf(plain.search));
+    }
+  });
+
+  it("a plugin Edgestay does not run is a PLUGIN_NOT_RUN warning, not a refusal: the options are the same", async () => {
+    const plain = await searchTgx(tgxBody());
+    const mapped = await searchTgx(tgxBody({}, { settings: plugins("ROOM_MAP", "room_map") }));
+    expect(mapped.status).toBe(200);
+    expect(mapped.search.warnings).toEqual([
+      {
+        code: "PLUGIN_NOT_RUN",
+        type: "PLUGIN",
+        description:
+          "ROOM_MAP room_map (RESPONSE_OPTION) did not run: only AGGREGATION cheapest_price runs here, and codes are always Edgestay's",
+      },
+    ]);
+    expect(idsOf(mapped.search)).toEqual(idsOf(plain.search));
+  });
+
+  it("AGGREGATION cheapest_price keeps the cheapest of options alike in all but price (two suppliers of one hotel)", async () => {
+    // The relay sells the embedded inventory again: every option twice, at the same price.
+    const two = depsWith(inventorySupplier(database(env.DB)), relaySupplier(env.DB));
+    const body = tgxBody({ hotels: HOTELS.slice(0, 2) });
+    const both = await searchWith(two, body);
+    const aggregated = await searchWith(two, {
+      ...body,
+      settings: { ...body.settings, ...plugins("AGGREGATION", "cheapest_price") },
+    });
+    const alike = (o: any) =>
+      JSON.stringify([
+        o.hotelCode,
+        o.boardCode,
+        o.rooms.map((r: any) => r.code),
+        o.paymentType,
+        o.cancelPolicy.refundable,
+        o.rateRules,
+      ]);
+    expect(new Set(both.options.map(alike)).size).toBeLessThan(both.options.length);
+    expect(aggregated.options.map(alike)).toEqual([...new Set(both.options.map(alike))]);
+    expect(aggregated.warnings).toEqual([]);
+    // Each kept option is the cheapest of its kind.
+    for (const kept of aggregated.options)
+      expect(kept.price.net).toBe(
+        Math.min(...both.options.filter((o: any) => alike(o) === alike(kept)).map((o: any) => o.price.net)),
+      );
   });
 });
 

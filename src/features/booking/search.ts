@@ -29,6 +29,7 @@ import {
   maySell,
   PUBLIC_ACCESS,
   type RateAccess,
+  type SearchAudience,
   rateAccessOf,
   rateAccessText,
 } from "../supply";
@@ -64,6 +65,8 @@ export type SearchQuery = {
   access?: RateAccess;
   /** `settings.suppliers` (and `settings.supplier`): only these of the connection's suppliers are asked. */
   suppliers?: string[];
+  /** Nationality, language and markets as sent: passed to the suppliers, which may price by them. */
+  audience?: SearchAudience;
 };
 
 /**
@@ -288,6 +291,11 @@ export const searchQueryOf = (request: SearchRequest): SearchQuery => {
       rooms: criteria.occupancies.map((o) => o.paxes.map((p) => p.age)),
     }),
     ...suppliersAsked(request.settings),
+    audience: {
+      ...(criteria.nationality ? { nationality: criteria.nationality } : {}),
+      ...(criteria.language ? { language: criteria.language } : {}),
+      ...(criteria.markets?.length ? { markets: criteria.markets } : {}),
+    },
   };
 };
 
@@ -350,10 +358,11 @@ const askSupplier = async (
   options: SupplyOptions,
   transactions: ProviderTransaction[] | undefined,
   access: RateAccess,
+  audience: SearchAudience | undefined,
 ): Promise<SupplierAnswer | SupplierFault> => {
   try {
     const answer = await callSupplier(supplier, options, transactions, (call) =>
-      supplier.search(ask, stay, now, selling, { ...call, rateAccess: access }),
+      supplier.search(ask, stay, now, selling, { ...call, rateAccess: access, audience }),
     );
     return { supplier, selling, ...answer };
   } catch (error) {
@@ -510,7 +519,7 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
       const selling = sellings[i]!;
       return "code" in selling
         ? selling
-        : askSupplier(supplier, supplierAsks[i]!, stay, now, selling, options, transactions, access);
+        : askSupplier(supplier, supplierAsks[i]!, stay, now, selling, options, transactions, access, query.audience);
     }),
   );
   const answered = answers.filter((a): a is SupplierAnswer => "supplier" in a && "selling" in a);

@@ -76,6 +76,8 @@ export const bookings = sqliteTable(
     modifiedAt: text("modified_at"),
     // The fees of its changes so far (a stay shortened inside a penalty window), in `currency`.
     modificationFees: integer("modification_fees").notNull().default(0),
+    // The partner's words for the hotel (Hotel-X book `remarks`), sent to the supplier; null when none.
+    remarks: text("remarks"),
   },
   (t) => [
     uniqueIndex("bookings_partner_reference").on(t.partnerId, t.partnerReference),

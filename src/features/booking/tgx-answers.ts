@@ -1,5 +1,4 @@
 import { ApiError } from "../../platform/http/api-error";
-import type { CoreConnection } from "../connections";
 import type { ErrorCode } from "../../platform/http/errors";
 import { type CancelPolicy, DEFAULT_SUPPLIER_TIMEOUT_MS, type ProviderTransaction, supplyOptionsOf } from "../supply";
 import { bookedRate, bookedRooms } from "./booked-rate";
@@ -166,10 +165,19 @@ const statusOf = (row: BookingRecord): TgxBookingDetail["status"] => {
   }
 };
 
+/** Hotel-X `payable`: who the stay is paid to (Edgestay charges a MerchantPay booking; the hotel collects a PayAtProperty one). */
+const payableTo = (row: BookingRecord) => (row.paymentType === "PayAtProperty" ? row.accommodationName : "Edgestay");
+
+/**
+ * The booking's connection id on its Hotel-X detail, as a symbol: not part of any answer (JSON drops
+ * it), read by POST /api/graphql to answer the connection's own fields (hotelx-fields.ts).
+ */
+export const BOOKING_CONNECTION = Symbol("bookingConnection");
+
 /** A booking as Hotel-X's `HotelBookingDetail`: the booking read of /api/bookings, in Hotel-X's names. */
 export const bookingDetailOf = (row: BookingRecord): TgxBookingDetail => {
   const { holder, cancelPolicy: policy } = row;
-  return {
+  const detail: TgxBookingDetail = {
     reference: {
       client: row.partnerReference,
       supplier: row.supplierReference || null,
@@ -198,9 +206,13 @@ export const bookingDetailOf = (row: BookingRecord): TgxBookingDetail => {
     price: priceOf(rateJson(bookedRate(row)), row.paymentType),
     quotePrice: null,
     cancelPolicy: policy ? cancelPolicyOf(policyJson(policy), row.checkIn) : null,
-    remarks: null,
+    remarks: row.remarks,
+    payable: payableTo(row),
     status: statusOf(row),
   };
+  // Not enumerable: no answer, comparison or copy sees it.
+  Object.defineProperty(detail, BOOKING_CONNECTION, { value: row.connectionId, enumerable: false });
+  return detail;
 };
 
 /** How Hotel-X names a booking besides its bookingID (HotelCancelInput, HotelCriteriaBookingInput). */
@@ -216,14 +228,14 @@ export type BookingNames = {
 };
 
 /**
- * Whether every name sent is the booking's: `accessCode` is this request's connection code and
- * the booking was made on it; hotel, client, supplier and hotel references and dates are its own.
+ * Whether every name sent is the booking's: `accessCode` names the connection it was made on
+ * (`accessId`: the id of the partner's connection the code names, `accessIdOf`; null: none of
+ * theirs); hotel, client, supplier and hotel references and dates are its own.
  */
-export const namesBooking = (row: BookingRecord, connection: CoreConnection, names: BookingNames) => {
+export const namesBooking = (row: BookingRecord, accessId: string | null | undefined, names: BookingNames) => {
   const ref = names.reference;
   return [
-    names.accessCode === undefined ||
-      (names.accessCode === String(connection.code) && row.connectionId === connection.id),
+    names.accessCode === undefined || (typeof accessId === "string" && row.connectionId === accessId),
     names.hotelCode === undefined || names.hotelCode === row.accommodationCode,
     ref?.client === undefined || ref.client === row.partnerReference,
     ref?.supplier === undefined || ref.supplier === row.supplierReference,

@@ -5,6 +5,7 @@ import type { CoreConnection } from "../connections";
 import { type BookOrder, type BookResult, bookOnce, findBookingByPartnerReference } from "./book";
 import { partnerBooking } from "./bookings";
 import type { BookingDeps, SandboxScenario } from "./deps";
+import { isQuoteId } from "./hotelx-access";
 import { readOptionId } from "./option-token";
 import { NO_PRICE_RISE } from "./price-rise";
 import { quoteOption } from "./quote";
@@ -26,9 +27,6 @@ type Meta = { requestId: string; startedAt: number; scenario: SandboxScenario | 
 type Input = TgxBookRequest["input"];
 type Booked = { status: number; body: unknown; replayed: boolean };
 
-/** Quote ids (`newQuoteId`) start so; a search option id never does (it starts with its signed stay). */
-const isQuoteId = (optionRefId: string) => optionRefId.startsWith("qt_");
-
 /** What every Hotel-X book asks of the core book besides the quote and the stay. */
 const orderTerms = (input: Input, currency: string | undefined, supply: SupplyOptions) => ({
   partnerReference: input.clientReference,
@@ -40,6 +38,7 @@ const orderTerms = (input: Input, currency: string | undefined, supply: SupplyOp
   })),
   currency,
   supply,
+  ...(input.remarks ? { remarks: input.remarks } : {}),
 });
 
 /**
@@ -143,6 +142,8 @@ const refusedByPrice = (error: unknown, clientReference: string): TgxBookingDeta
     quotePrice: { currency: change.currency, net: change.previousTotal, gross: change.previousTotal, binding: false },
     cancelPolicy: null,
     remarks: null,
+    // Nothing was booked: nothing is payable.
+    payable: null,
     status: "KO",
   };
 };

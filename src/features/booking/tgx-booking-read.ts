@@ -2,8 +2,9 @@ import { and, desc, eq, gte, lt, lte, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { addDays } from "../../platform/time/zoned-time";
-import type { CoreConnection } from "../connections";
-import { partnerBooking } from "./bookings";
+import { findBookingByPartnerReference } from "./book";
+import { bookingBySupplierReference, partnerBooking } from "./bookings";
+import { accessIdOf, type HotelxRouting } from "./hotelx-access";
 import { type BookingNames, bookingDetailOf, namesBooking } from "./tgx-answers";
 import type { TgxError } from "./tgx-schemas";
 import { type BookingRecord, bookingRecord } from "./record";
@@ -11,6 +12,9 @@ import { bookings } from "./tables";
 
 /** At most this many bookings answer one search by dates (newest first); a warning says when more matched. */
 export const MAX_BOOKINGS_BY_DATES = 200;
+
+/** The connection an accessCode names (`accessIdOf`). */
+type Access = string | null | undefined;
 
 /** Hotel-X `HotelCriteriaBookingInput`, as GraphQL coerced it. */
 export type BookingCriteria = {
@@ -29,30 +33,23 @@ const notFound = (what: string): TgxError => ({
 });
 
 /** The partner's booking each reference names (by client reference, else by supplier reference), all its names matching. */
-const byReferences = async (db: Db, connection: CoreConnection, criteria: BookingCriteria) => {
+const byReferences = async (db: Db, partnerId: string, accessId: Access, criteria: BookingCriteria) => {
   const { hotelCode, references } = criteria.references!;
   const found: BookingRecord[] = [];
   for (const reference of references) {
-    const key = reference.client
-      ? eq(bookings.partnerReference, reference.client)
+    const booking = reference.client
+      ? await findBookingByPartnerReference(db, partnerId, reference.client)
       : reference.supplier
-        ? eq(bookings.supplierReference, reference.supplier)
+        ? await bookingBySupplierReference(db, partnerId, reference.supplier)
         : null;
-    if (!key) continue;
-    const row = await db
-      .select()
-      .from(bookings)
-      .where(and(eq(bookings.partnerId, connection.partnerId), key))
-      .get();
-    const booking = row ? bookingRecord(row) : null;
-    if (booking && namesBooking(booking, connection, { accessCode: criteria.accessCode, hotelCode, reference }))
+    if (booking && namesBooking(booking, accessId, { accessCode: criteria.accessCode, hotelCode, reference }))
       found.push(booking);
   }
   return found;
 };
 
 /** The partner's bookings arriving (ARRIVAL) or made (BOOKING, UTC days) from `start` to `end`, newest first. */
-const byDates = async (db: Db, connection: CoreConnection, criteria: BookingCriteria) => {
+const byDates = async (db: Db, partnerId: string, accessId: Access, criteria: BookingCriteria) => {
   const { dateType, start, end } = criteria.dates!;
   const within: SQL =
     dateType === "ARRIVAL"
@@ -61,12 +58,10 @@ const byDates = async (db: Db, connection: CoreConnection, criteria: BookingCrit
           gte(bookings.createdAt, `${start}T00:00:00.000Z`),
           lt(bookings.createdAt, `${addDays(end, 1)}T00:00:00.000Z`),
         )!;
-  const conditions = [eq(bookings.partnerId, connection.partnerId), within];
-  // An access names a connection: only the bookings made on it, and only through it.
-  if (criteria.accessCode !== undefined) {
-    if (criteria.accessCode !== String(connection.code)) return [];
-    conditions.push(eq(bookings.connectionId, connection.id));
-  }
+  const conditions = [eq(bookings.partnerId, partnerId), within];
+  // An access names a connection: only the bookings made on it (none of the partner's: none).
+  if (accessId === null) return [];
+  if (accessId !== undefined) conditions.push(eq(bookings.connectionId, accessId));
   const rows = await db
     .select()
     .from(bookings)
@@ -81,29 +76,31 @@ const byDates = async (db: Db, connection: CoreConnection, criteria: BookingCrit
  * `references` (each by client or supplier reference at `references.hotelCode`) or by `dates`
  * (`ARRIVAL`: check-in, `BOOKING`: creation day, both inclusive), each as `HotelBookingDetail`.
  */
-export const readBookingsTgx = async (db: Db, connection: CoreConnection, criteria: BookingCriteria) => {
+export const readBookingsTgx = async (routing: HotelxRouting, criteria: BookingCriteria) => {
+  const { db, partnerId } = routing;
+  const accessId = await accessIdOf(routing, criteria.accessCode);
   const warnings: TgxError[] = [];
   if (criteria.bookingID !== undefined) {
-    const row = await partnerBooking(db, connection.partnerId, criteria.bookingID).catch((error: unknown) => {
+    const row = await partnerBooking(db, partnerId, criteria.bookingID).catch((error: unknown) => {
       if (error instanceof ApiError && error.code === "booking_not_found") return null;
       throw error;
     });
     const named =
       row &&
-      namesBooking(row, connection, { accessCode: criteria.accessCode, hotelCode: criteria.references?.hotelCode });
+      namesBooking(row, accessId, { accessCode: criteria.accessCode, hotelCode: criteria.references?.hotelCode });
     return named
       ? { bookings: [bookingDetailOf(row)], errors: [], warnings }
       : { bookings: [], errors: [notFound(`bookingID: ${criteria.bookingID}`)], warnings };
   }
   const searchBy = criteria.typeSearch ?? (criteria.references ? "REFERENCES" : criteria.dates ? "DATES" : undefined);
   if (searchBy === "REFERENCES" && criteria.references) {
-    const rows = await byReferences(db, connection, criteria);
+    const rows = await byReferences(db, partnerId, accessId, criteria);
     return rows.length
       ? { bookings: rows.map(bookingDetailOf), errors: [], warnings }
       : { bookings: [], errors: [notFound(`these references at hotel ${criteria.references.hotelCode}`)], warnings };
   }
   if (searchBy === "DATES" && criteria.dates) {
-    const rows = await byDates(db, connection, criteria);
+    const rows = await byDates(db, partnerId, accessId, criteria);
     if (rows.length > MAX_BOOKINGS_BY_DATES)
       warnings.push({
         code: "TOO_MANY_BOOKINGS",

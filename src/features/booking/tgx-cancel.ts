@@ -1,10 +1,9 @@
-import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { success } from "../../platform/http/envelope";
 import { isReplayedError, withIdempotency } from "../../platform/idempotency/idempotency";
-import type { CoreConnection } from "../connections";
 import { findBookingByPartnerReference } from "./book";
-import { partnerBooking } from "./bookings";
+import { bookingBySupplierReference, partnerBooking } from "./bookings";
+import { accessIdOf, type HotelxRouting } from "./hotelx-access";
 import { cancelBooking } from "./cancel";
 import type { BookingDeps } from "./deps";
 import {
@@ -24,24 +23,27 @@ type Cancelled = Awaited<ReturnType<typeof cancelBooking>>;
 
 /**
  * The partner's booking a Hotel-X cancel names: by `bookingID` (our bookingReference), else by
- * `reference.client` (the partner's clientReference) at `hotelCode` through `accessCode`. Every
- * other field sent must be the booking's (`namesBooking`); whatever does not match, another
- * partner's booking included, is not found.
+ * `reference.client` (the partner's clientReference) or `reference.supplier` at `hotelCode` through
+ * `accessCode`. Every other field sent must be the booking's (`namesBooking`); whatever does not
+ * match, another partner's booking included, is not found.
  */
-const bookingNamed = async (db: Db, connection: CoreConnection, input: Input): Promise<BookingRecord> => {
-  const client = input.reference?.client;
+const bookingNamed = async (routing: HotelxRouting, input: Input): Promise<BookingRecord> => {
+  const { db, partnerId } = routing;
+  const { client, supplier } = input.reference ?? {};
   const notFound = () =>
     new ApiError(
       "booking_not_found",
       input.bookingID !== undefined
         ? `Booking not found with bookingReference: ${input.bookingID}`
-        : `Booking not found with clientReference: ${client} at hotel ${input.hotelCode} through access ${input.accessCode}`,
+        : `Booking not found with ${client !== undefined ? `clientReference: ${client}` : `supplier reference: ${supplier}`} at hotel ${input.hotelCode} through access ${input.accessCode}`,
     );
   const row =
     input.bookingID !== undefined
-      ? await partnerBooking(db, connection.partnerId, input.bookingID)
-      : await findBookingByPartnerReference(db, connection.partnerId, client!);
-  if (!row || !namesBooking(row, connection, input)) throw notFound();
+      ? await partnerBooking(db, partnerId, input.bookingID)
+      : client !== undefined
+        ? await findBookingByPartnerReference(db, partnerId, client)
+        : await bookingBySupplierReference(db, partnerId, supplier!);
+  if (!row || !namesBooking(row, await accessIdOf(routing, input.accessCode), input)) throw notFound();
   return row;
 };
 
@@ -57,7 +59,7 @@ const answer = (cancel: TgxCancelResponse["data"]["hotelX"]["cancel"]): TgxCance
  */
 export const cancelTgx = async (
   deps: BookingDeps,
-  connection: CoreConnection,
+  routing: HotelxRouting,
   request: TgxCancelRequest,
   key: string | undefined,
   startedAt: number,
@@ -69,10 +71,10 @@ export const cancelTgx = async (
   try {
     response = await withIdempotency(
       deps.db,
-      { scope: "cancel", partnerId: connection.partnerId, key, request },
+      { scope: "cancel", partnerId: routing.partnerId, key, request },
       async () => {
-        const booking = await bookingNamed(deps.db, connection, input);
-        const cancelled = await cancelBooking(deps, connection.partnerId, booking.reference, now, {
+        const booking = await bookingNamed(routing, input);
+        const cancelled = await cancelBooking(deps, routing.partnerId, booking.reference, now, {
           ...flowSupplyOf(settings),
           currency: settings.currency,
         });
@@ -89,9 +91,7 @@ export const cancelTgx = async (
     };
   }
   const result = (response.body as { data: Cancelled }).data;
-  const booking = bookingDetailOf(
-    await partnerBooking(deps.db, connection.partnerId, result.reference.bookingReference),
-  );
+  const booking = bookingDetailOf(await partnerBooking(deps.db, routing.partnerId, result.reference.bookingReference));
   return {
     body: answer({
       cancellation: {

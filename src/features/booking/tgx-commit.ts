@@ -1,17 +1,15 @@
-import { and, eq } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { isReplayedError } from "../../platform/idempotency/idempotency";
 import type { CoreConnection } from "../connections";
 import { findBookingByPartnerReference } from "./book";
-import { partnerBooking } from "./bookings";
+import { bookingBySupplierReference, partnerBooking } from "./bookings";
 import type { BookingDeps } from "./deps";
 import { commitOnce } from "./hold";
 import { bookingDetailOf, flowSupplyOf, hotelxErrorOf, languageWarnings, namesBooking } from "./tgx-answers";
 import type { TgxCommitRequest } from "./tgx-flow-schemas";
 import type { TgxError } from "./tgx-schemas";
-import { type BookingRecord, bookingRecord } from "./record";
-import { bookings } from "./tables";
+import type { BookingRecord } from "./record";
 
 type Input = TgxCommitRequest["input"];
 
@@ -22,16 +20,12 @@ type Input = TgxCommitRequest["input"];
  */
 const holdNamed = async (db: Db, connection: CoreConnection, input: Input): Promise<BookingRecord> => {
   const { client, supplier } = input.reference ?? {};
-  const bySupplier = async () => {
-    const found = await db
-      .select()
-      .from(bookings)
-      .where(and(eq(bookings.partnerId, connection.partnerId), eq(bookings.supplierReference, supplier!)))
-      .get();
-    return found ? bookingRecord(found) : null;
-  };
-  const row = client ? await findBookingByPartnerReference(db, connection.partnerId, client) : await bySupplier();
-  if (!row || !namesBooking(row, connection, { accessCode: input.accessCode, reference: input.reference }))
+  const row = client
+    ? await findBookingByPartnerReference(db, connection.partnerId, client)
+    : await bookingBySupplierReference(db, connection.partnerId, supplier!);
+  // The access must be this commit's connection, and the hold made on it.
+  const accessId = input.accessCode === String(connection.code) ? connection.id : null;
+  if (!row || !namesBooking(row, accessId, { accessCode: input.accessCode, reference: input.reference }))
     throw new ApiError(
       "booking_not_found",
       `Booking not found with ${client ? `clientReference: ${client}` : `supplier reference: ${supplier}`} through access ${input.accessCode}`,

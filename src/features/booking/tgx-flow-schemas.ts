@@ -89,7 +89,9 @@ export const tgxBookRequestSchema = z
         paymentCard: unsupportedField(
           "Edgestay never takes card data; a DIRECT (PayAtProperty) option is booked at /api/book with a saved card",
         ),
-        remarks: unsupportedField("remarks cannot be passed to the hotel", [""]),
+        remarks: z.string().trim().max(2000).optional().openapi({
+          description: "Your words for the hotel: kept on the booking, shown on every read, sent to the supplier",
+        }),
         holder: z
           .object({
             name: personName,
@@ -149,7 +151,7 @@ export const tgxBookRequestSchema = z
 export type TgxBookRequest = z.infer<typeof tgxBookRequestSchema>;
 
 const BY_ID_OR_REFERENCE =
-  "input.bookingID, or input.accessCode, input.hotelCode and input.reference.client, is required";
+  "input.bookingID, or input.accessCode, input.hotelCode and input.reference.client or input.reference.supplier, is required";
 
 export const tgxCancelRequestSchema = z
   .object({
@@ -165,7 +167,11 @@ export const tgxCancelRequestSchema = z
         reference: z
           .object({
             client: z.string().max(100).optional().openapi({ description: "Your clientReference" }),
-            supplier: z.string().max(200).optional(),
+            supplier: z
+              .string()
+              .max(200)
+              .optional()
+              .openapi({ description: "The supplier's reference: names the booking without reference.client" }),
             hotel: z.string().max(200).optional(),
             dates: z
               .object({ start: isoDate.optional(), end: isoDate.optional(), creation: isoDate.optional() })
@@ -183,9 +189,14 @@ export const tgxCancelRequestSchema = z
           .openapi({ description: "reference.bookingID of the book answer: Edgestay's bookingReference" }),
       })
       .strict()
-      .refine((i) => i.bookingID !== undefined || Boolean(i.accessCode && i.hotelCode && i.reference?.client), {
-        message: BY_ID_OR_REFERENCE,
-      }),
+      .refine(
+        (i) =>
+          i.bookingID !== undefined ||
+          Boolean(i.accessCode && i.hotelCode && (i.reference?.client || i.reference?.supplier)),
+        {
+          message: BY_ID_OR_REFERENCE,
+        },
+      ),
     settings: tgxFlowSettings,
   })
   .openapi("TgxCancelRequest", {
@@ -381,6 +392,10 @@ const bookingDetail = z
     }),
     cancelPolicy: orNull(cancelPolicy),
     remarks: z.string().nullable(),
+    payable: z.string().nullable().openapi({
+      description:
+        "Who the stay is paid to: Edgestay for a MERCHANT booking (charged to the partner's account), the hotel's name for a DIRECT one; null for a booking refused (KO, nothing booked)",
+    }),
     status: z.enum(BOOK_STATUS_TYPES).openapi({
       description:
         "OK booked; UNKNOWN: the supplier's answer was lost (pending, settled later: read the booking); ON_REQUEST: booked upstream, not confirmed yet; CANCELLED; KO: refused",
@@ -410,6 +425,7 @@ const EXAMPLE_BOOKING = {
   quotePrice: null,
   cancelPolicy: EXAMPLE_POLICY,
   remarks: null,
+  payable: "Edgestay",
   status: "OK" as const,
 };
 
@@ -466,7 +482,7 @@ export const graphqlRequestSchema = z
     query: z.string().min(1).max(100_000).openapi({ description: "A Hotel-X document" }),
     variables: z.record(z.string(), z.unknown()).nullable().optional().openapi({
       description:
-        "The document's variables; a settings variable may carry Edgestay's access.code (taken out before GraphQL reads it)",
+        "The document's variables; a HotelSettingsInput variable may carry Edgestay's access.code (taken out before GraphQL reads it); Hotel-X's own names (filterSearch.access, accessCode) are read by each field",
     }),
     operationName: z.string().max(200).nullable().optional(),
   })

@@ -1,4 +1,19 @@
 import { env } from "cloudflare:test";
+import {
+  type DocumentNode,
+  execute,
+  type FieldNode,
+  getNullableType,
+  getOperationAST,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  isListType,
+  isObjectType,
+  Kind,
+  parse,
+  type SelectionSetNode,
+  validate,
+} from "graphql";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { call, DEMO_KEY, OTHER_KEY, post } from "../../../test/support/api";
 import {
@@ -13,6 +28,13 @@ import {
 import { inDays } from "../../../test/support/clock";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { demoUpstreamUrl, hotelxResultProblems, sandboxAccess } from "../../../test/support/hotelx";
+import {
+  type Needs,
+  PUBLISHED_CASES,
+  type PublishedCase,
+  type PublishedFacts,
+  publishedVariables,
+} from "../../../test/support/hotelx-published";
 import { sandboxSupplierUrl } from "../../../test/support/accounts";
 import type { Offer } from "../supply";
 import { search as hotelxSearch } from "../supply/hotelx/client";
@@ -22,6 +44,9 @@ import { demoAdminToken, OPERATOR } from "../../../test/support/sessions";
 import { subscribe } from "../../../test/support/webhooks";
 import { bookingByClientReference, type HotelxAccess } from "../supply/hotelx/client";
 import { circuitFor } from "../supply/upstream-circuit";
+import decisions from "../../../docs/api-decisions.md?raw";
+import { buildHotelxSchema } from "../../../sandbox/hotelx/src/schema";
+import { hotelxApiSdl } from "./hotelx-api-sdl";
 import { GRAPHQL_RESPONSE_TYPE as GRAPHQL_RESPONSE } from "./hotelx-graphql";
 import { settlePendingBookingsTask } from "./settle-pending";
 
@@ -474,12 +499,12 @@ describe("Hotel-X shaped requests: what the request itself gets wrong is the API
         input: {
           optionRefId: "qt_x",
           clientReference: "r",
-          remarks: "late arrival",
+          remarks: "x".repeat(2001),
           holder: { name: "A", surname: "B" },
           rooms: [{ occupancyRefId: 1, paxes: [{ name: "A", surname: "B", age: 3 }] }],
         },
       },
-      "input.remarks is not supported; remarks cannot be passed to the hotel",
+      "input.remarks",
     ],
     [
       "book",
@@ -497,7 +522,7 @@ describe("Hotel-X shaped requests: what the request itself gets wrong is the API
     [
       "cancel",
       { input: {} },
-      /input\.bookingID, or input\.accessCode, input\.hotelCode and input\.reference\.client, is required/,
+      /input\.bookingID, or input\.accessCode, input\.hotelCode and input\.reference\.client or input\.reference\.supplier, is required/,
     ],
     [
       "cancel",
@@ -708,31 +733,38 @@ describe("POST /api/graphql: Hotel-X documents against the same SDL", () => {
     expect(await bookingsUnder(clientReference)).toBe(0);
   });
 
-  it("refusals: PRICE_CHANGED in the payload; a field the route refuses is a GraphQL error with its code; the connection is the envelope's", async () => {
+  it("refusals: PRICE_CHANGED, a field the route refuses and a connection not the caller's are the payload's errors; two names for the connection refuse the document", async () => {
     const option = await searchTgx("HXPRICEUP", UPSTREAM);
     const input = bookInput(option.id, option, reference()).input;
     const refused = await hotelxData(BOOK, { input }, { header: UPSTREAM });
     expect(refused.hotelX.book).toMatchObject({ booking: { status: "KO" }, errors: [{ code: "PRICE_CHANGED" }] });
 
-    const remarks = await graphql(BOOK, { input: { ...input, remarks: "late arrival" } }, { header: UPSTREAM });
-    expect(remarks.status).toBe(200);
-    expect(remarks.json.data.hotelX.book).toBeNull();
-    expect(remarks.json.errors).toMatchObject([
-      {
-        message: "input.remarks is not supported; remarks cannot be passed to the hotel",
-        path: ["hotelX", "book"],
-        extensions: { code: "invalid_request", status: 400 },
-      },
-    ]);
+    // Met while running: in data.hotelX.<operation>.errors, where Hotel-X clients read it (issue 40).
+    const blank = await hotelxData(BOOK, { input: { ...input, clientReference: "  " } }, { header: UPSTREAM });
+    expect(blank.hotelX.book).toEqual({
+      booking: null,
+      errors: [{ code: "INVALID_REQUEST", type: "CLIENT", description: expect.stringMatching(/clientReference/) }],
+      warnings: [],
+    });
+    const theirs = await hotelxData(QUOTE, { criteria: { optionRefId: option.id } }, { apiKey: OTHER_KEY });
+    expect(theirs.hotelX.quote).toMatchObject({
+      optionQuote: null,
+      errors: [{ code: "INVALID_CONNECTION_CODE", type: "ACCESS" }],
+    });
+    const mine = await hotelxData(QUOTE, { criteria: { optionRefId: option.id } }, { header: OTHER_CODE });
+    expect(mine.hotelX.quote.errors).toMatchObject([{ code: "INVALID_CONNECTION_CODE", type: "ACCESS" }]);
 
-    const none = await graphql(QUOTE, { criteria: { optionRefId: option.id } });
-    expect([none.status, none.json.code]).toEqual([403, "invalid_connection_code"]);
+    // Refused before running: GraphQL errors and no data.
     const two = await graphql(
       QUOTE,
       { criteria: { optionRefId: option.id }, settings: { access: { code: UPSTREAM } } },
       { header: EMBEDDED },
     );
-    expect([two.status, two.json.code]).toEqual([400, "invalid_request"]);
+    expect(two.status).toBe(200);
+    expect(two.json).not.toHaveProperty("data");
+    expect(two.json.errors[0].message).toBe(
+      "The access-code header and settings.access.code name different connections",
+    );
     const card = await graphql(
       BOOK,
       {
@@ -959,11 +991,9 @@ describe("POST /api/graphql within a budget", () => {
       commitDetails: null,
       errors: [{ code: "BOOKING_NOT_HELD", type: "CLIENT" }],
     });
-    const unnamed = await graphql(COMMIT, { input: { accessCode: String(EMBEDDED) } }, { header: EMBEDDED });
-    expect(unnamed.json.errors[0]).toMatchObject({
-      path: ["hotelX", "commit"],
-      extensions: { code: "invalid_request", status: 400 },
-    });
+    // A refusal met while running is the payload's (issue 40): where Hotel-X clients read it.
+    const unnamed = await hotelxData(COMMIT, { input: { accessCode: String(EMBEDDED) } }, { header: EMBEDDED });
+    expect(unnamed.hotelX.commit).toMatchObject({ commitDetails: null, errors: [{ code: "INVALID_REQUEST" }] });
   });
 });
 
@@ -1314,5 +1344,479 @@ describe("a connection selling the embedded inventory and a Hotel-X supplier (is
     expect(await upstreamBooking("HX003", second.bookingReference)).toMatchObject({
       booking: { status: "CANCELLED" },
     });
+  });
+});
+
+// Issue 40 item 2: the connection chosen the Hotel-X way, by what the document names; the key alone authenticates.
+const SEARCH_ACCESSES = `query Search($criteria: HotelCriteriaSearchInput, $settings: HotelSettingsInput, $filterSearch: HotelXFilterSearchInput) {
+  hotelX { search(criteria: $criteria, settings: $settings, filterSearch: $filterSearch) {
+    options { id accessCode hotelCode ${PRICE} occupancies { id paxes { age } } cancelPolicy { refundable } }
+    ${ISSUES} } } }`;
+const apikeyOnly = { apiKey: null, headers: { authorization: `Apikey ${DEMO_KEY}` } };
+
+describe("POST /api/graphql and /api/*/tgx: the connection chosen the Hotel-X way (issue 40)", () => {
+  const addOne = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const criteria = (hotels: string[], checkIn = inDays(50)) => ({
+    checkIn,
+    checkOut: addOne(checkIn),
+    hotels,
+    occupancies: [{ paxes: [{ age: 30 }, { age: 31 }] }],
+  });
+
+  it("with the key alone: a search names its access in filterSearch, and quote, book, read and cancel need no code", async () => {
+    const searched = await hotelxData(
+      SEARCH_ACCESSES,
+      {
+        criteria: criteria(["HX003"]),
+        settings: { context: "EDGESTAY" },
+        filterSearch: { access: { includes: ["1002"] } },
+      },
+      apikeyOnly,
+    );
+    const option = searched.hotelX.search.options.find(refundable);
+    // The option names its access, and its id carries it, as Hotel-X's optionRefId does.
+    expect(option).toMatchObject({ accessCode: "1002", hotelCode: "HX003", id: expect.stringMatching(/^1002@/) });
+    const quoted = await hotelxData(QUOTE, { criteria: { optionRefId: option.id } }, apikeyOnly);
+    const quote = quoted.hotelX.quote.optionQuote;
+    expect(quote).toMatchObject({ status: "OK", price: option.price });
+    const clientReference = reference();
+    const booked = await hotelxData(
+      BOOK,
+      { input: bookInput(quote.optionRefId, option, clientReference).input },
+      apikeyOnly,
+    );
+    expect(booked.hotelX.book).toMatchObject({
+      errors: [],
+      booking: { status: "OK", reference: { client: clientReference } },
+    });
+    const { bookingID } = booked.hotelX.book.booking.reference;
+    const row = await env.DB.prepare(
+      "SELECT c.code FROM bookings b JOIN connections c ON c.id = b.connection_id WHERE b.reference = ?",
+    )
+      .bind(bookingID)
+      .first<{ code: number }>();
+    expect(row?.code).toBe(1002);
+    const read = await hotelxData(BOOKING, { criteria: { bookingID } }, apikeyOnly);
+    expect(read.hotelX.booking.bookings).toMatchObject([{ reference: { bookingID } }]);
+    const cancelled = await hotelxData(CANCEL, { input: { bookingID } }, apikeyOnly);
+    expect(cancelled.hotelX.cancel).toMatchObject({ errors: [], cancellation: { status: "CANCELLED" } });
+
+    // The same through the REST Hotel-X routes: no settings.access.code anywhere.
+    const rest = await post(
+      "/api/search/tgx",
+      { criteria: criteria(["HX003"], inDays(51)), settings: {}, filterSearch: { access: { includes: [1002] } } },
+      apikeyOnly,
+    );
+    expect(rest.status, rest.text).toBe(200);
+    const restOption = rest.json.data.hotelX.search.options.find(refundable);
+    expect(restOption.accessCode).toBe("1002");
+    const restQuote = await post(
+      "/api/quote/tgx",
+      { criteria: { optionRefId: restOption.id }, settings: {} },
+      apikeyOnly,
+    );
+    expect(restQuote.json.data.hotelX.quote.optionQuote).toMatchObject({ status: "OK" });
+    // The Hotel-X id is also POST /api/quote's optionId: its access prefix is routing only.
+    const core = await post("/api/quote", {
+      quoteCriteria: {
+        optionId: restOption.id,
+        accommodation: { code: "HX003" },
+        checkIn: inDays(51),
+        checkOut: addOne(inDays(51)),
+        occupancies: [{ paxes: [{ age: 30 }, { age: 31 }] }],
+      },
+      settings: { access: { code: 1002 } },
+    });
+    expect(core.status, core.text).toBe(200);
+  });
+
+  it("without any access a search runs on every tgx connection; several accesses each answer their options; a code not the caller's is refused", async () => {
+    const everyTgx = await hotelxData(SEARCH_ACCESSES, { criteria: criteria(["HX004", "US000007"]) }, apikeyOnly);
+    const accesses = (search: any) => [...new Set(search.options.map((o: any) => o.accessCode))];
+    // The demo partner's only tgx connection is 1002 (1001 is direct).
+    expect(accesses(everyTgx.hotelX.search)).toEqual(["1002"]);
+
+    const both = await hotelxData(
+      SEARCH_ACCESSES,
+      { criteria: criteria(["HX004", "US000007"]), filterSearch: { access: { includes: ["1001", "1002"] } } },
+      apikeyOnly,
+    );
+    const { options, warnings } = both.hotelX.search;
+    expect(accesses(both.hotelX.search).sort()).toEqual(["1001", "1002"]);
+    for (const o of options) expect(o.id.startsWith(`${o.accessCode}@`)).toBe(true);
+    const hotelsOn = (code: string) =>
+      new Set(options.filter((o: any) => o.accessCode === code).map((o: any) => o.hotelCode));
+    expect(hotelsOn("1001").has("US000007")).toBe(true);
+    expect(hotelsOn("1002")).toEqual(new Set(["HX004"]));
+    // What one access could not answer is a warning naming it, beside the other's options.
+    expect(warnings.some((w: any) => /^access 1002: US000007/.test(w.description))).toBe(true);
+
+    const excluded = await hotelxData(
+      SEARCH_ACCESSES,
+      { criteria: criteria(["HX004"]), filterSearch: { access: { excludes: ["1002"] } } },
+      apikeyOnly,
+    );
+    expect(excluded.hotelX.search).toMatchObject({ options: [], errors: [{ code: "NO_ACCESS", type: "ACCESS" }] });
+    const theirs = await hotelxData(
+      SEARCH_ACCESSES,
+      { criteria: criteria(["HX004"]), filterSearch: { access: { includes: [String(OTHER_CODE)] } } },
+      apikeyOnly,
+    );
+    expect(theirs.hotelX.search).toMatchObject({
+      options: [],
+      errors: [{ code: "CONNECTION_ACCESS_DENIED", type: "ACCESS" }],
+    });
+    // The other partner has no tgx connection: a search naming no access finds none to run on.
+    const none = await hotelxData(SEARCH_ACCESSES, { criteria: criteria(["US000007"]) }, { apiKey: OTHER_KEY });
+    expect(none.hotelX.search).toMatchObject({ options: [], errors: [{ code: "NO_ACCESS", type: "ACCESS" }] });
+  });
+
+  it("a filterSearch beside the settings variable's access.code is Hotel-X's, not read as Edgestay's settings", async () => {
+    const agreed = await hotelxData(
+      SEARCH_ACCESSES,
+      {
+        criteria: criteria(["US000007"]),
+        settings: { access: { code: EMBEDDED } },
+        filterSearch: { access: { includes: [String(EMBEDDED)] } },
+      },
+      apikeyOnly,
+    );
+    expect(agreed.hotelX.search.options.length).toBeGreaterThan(0);
+    const outside = await hotelxData(
+      SEARCH_ACCESSES,
+      { criteria: criteria(["US000007"]), filterSearch: { access: { includes: ["1002"] } } },
+      { header: EMBEDDED },
+    );
+    expect(outside.hotelX.search).toMatchObject({ options: [], errors: [{ code: "NO_ACCESS" }] });
+  });
+
+  it("cancel by accessCode, hotelCode and reference.supplier alone (item 4), as the published cancel does", async () => {
+    const option = await searchTgx("HX002", UPSTREAM, refundable);
+    const clientReference = reference();
+    const booked = await hotelx("book", bookInput(option.id, option, clientReference), { code: UPSTREAM });
+    const { bookingID, supplier } = booked.answer.booking.reference;
+    expect(supplier).toEqual(expect.any(String));
+    const bySupplier = { accessCode: String(UPSTREAM), hotelCode: "HX002", reference: { supplier } };
+    const wrong = await hotelxData(
+      CANCEL,
+      { input: { ...bySupplier, reference: { supplier: `${supplier}-not` } } },
+      apikeyOnly,
+    );
+    expect(wrong.hotelX.cancel).toMatchObject({ cancellation: null, errors: [{ code: "BOOKING_NOT_FOUND" }] });
+    const cancelled = await hotelxData(CANCEL, { input: bySupplier }, apikeyOnly);
+    expect(cancelled.hotelX.cancel).toMatchObject({
+      errors: [],
+      cancellation: { status: "CANCELLED", reference: { client: clientReference, bookingID } },
+    });
+    expect(await upstreamBooking("HX002", bookingID)).toMatchObject({ booking: { status: "CANCELLED" } });
+  });
+
+  it("item 4: each pax's own name and the remarks go upstream; the remarks are kept and shown on every read", async () => {
+    const option = await searchTgx("HX002", UPSTREAM, refundable);
+    const clientReference = reference();
+    const remarks = "Late arrival, around 23:00";
+    const input = {
+      ...bookInput(option.id, option, clientReference).input,
+      rooms: option.occupancies.map((o: any) => ({
+        occupancyRefId: o.id,
+        paxes: o.paxes.map((p: any, i: number) => ({
+          name: ["Ada", "Charles"][i] ?? `G${i}`,
+          surname: ["Lovelace", "Babbage"][i] ?? "X",
+          age: p.age,
+        })),
+      })),
+      remarks,
+    };
+    const booked = await hotelxData(BOOK, { input }, apikeyOnly);
+    expect(booked.hotelX.book).toMatchObject({ errors: [], booking: { status: "OK", remarks } });
+    const { bookingID } = booked.hotelX.book.booking.reference;
+    // What the sandbox received: our bookingReference is its clientReference.
+    const sent = await (
+      await env.HOTELX_SANDBOX.fetch(`https://hotelx-sandbox.test/booking?clientReference=${bookingID}`, {
+        headers: { authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` },
+      })
+    ).json<any>();
+    expect(sent).toMatchObject({
+      remarks,
+      holderName: "Ada",
+      paxes: [
+        [
+          { name: "Ada", surname: "Lovelace", age: 30 },
+          { name: "Charles", surname: "Babbage", age: 31 },
+        ],
+      ],
+    });
+    const read = await hotelxData(BOOKING, { criteria: { bookingID } }, apikeyOnly);
+    expect(read.hotelX.booking.bookings[0].remarks).toBe(remarks);
+    const cancelled = await hotelxData(
+      CANCEL.replace("booking { status }", "booking { status remarks }"),
+      { input: { bookingID } },
+      apikeyOnly,
+    );
+    expect(cancelled.hotelX.cancel.cancellation.booking).toEqual({ status: "CANCELLED", remarks });
+  });
+
+  it("item 4: nationality, language and markets go upstream with the search", async () => {
+    const res = await post("/api/search/tgx", {
+      criteria: {
+        checkIn: inDays(52),
+        checkOut: inDays(53),
+        hotels: ["HX002"],
+        occupancies: [{ paxes: [{ age: 30 }] }],
+        nationality: "ES",
+        language: "es",
+        markets: ["ES"],
+      },
+      settings: { access: { code: UPSTREAM }, auditTransactions: true },
+    });
+    expect(res.status, res.text).toBe(200);
+    const [sent] = res.json.data.hotelX.search.auditData.transactions;
+    const criteria = JSON.parse(sent.request.split("\n\n")[1]).variables.criteria;
+    expect(criteria).toMatchObject({ nationality: "ES", language: "es", markets: ["ES"], hotels: ["HX002"] });
+  });
+});
+
+// Issue 40 item 1: every collected published Hotel-X document (test/fixtures/hotelx-published) runs
+// on 1001 and 1002, its variables changed only through the partner's overlay (test/support/hotelx-published.ts).
+const PUBLISHED = import.meta.glob("../../../test/fixtures/hotelx-published/**/*.{graphql,json}", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+}) as Record<string, string>;
+const publishedFile = (file: string) => {
+  const text = PUBLISHED[`../../../test/fixtures/hotelx-published/${file}`];
+  if (text === undefined) throw new Error(`no collected file ${file}`);
+  return text;
+};
+const apiSchema = buildHotelxSchema(hotelxApiSdl());
+/**
+ * The fields docs/api-decisions.md lists as answered null where Edgestay has nothing (its section
+ * "Issue 40: Hotel-X fields Edgestay answers null"): each bullet names its `Type.field`s first.
+ */
+const listedNulls = new Set(
+  (/### Issue 40: Hotel-X fields Edgestay answers null\n([\s\S]*?)(?=\n### |\n## |$)/.exec(decisions)?.[1] ?? "")
+    .split("\n")
+    .filter((line) => line.startsWith("- "))
+    .flatMap((line) => [...(line.split(":")[0] ?? "").matchAll(/`(\w+\.\w+)`/g)].map((m) => m[1]!)),
+);
+
+/**
+ * What is wrong with `data` as the answer to `document`: a selected field missing, a null the
+ * decisions do not list (by `Type.field`), an empty string, a negative or non-finite number.
+ */
+const answerProblems = (document: DocumentNode, data: unknown): string[] => {
+  // One line per field and kind of problem, at its first path: an answer of many options stays readable.
+  const found = new Map<string, string>();
+  const problem = (name: string, at: string, what: string) => {
+    if (!found.has(`${name} ${what}`)) found.set(`${name} ${what}`, `${at}: ${what}`);
+  };
+  const operation = getOperationAST(document)!;
+  const walk = (parent: GraphQLObjectType, set: SelectionSetNode, value: Record<string, unknown>, at: string) => {
+    for (const selection of set.selections) {
+      if (selection.kind !== Kind.FIELD) throw new Error(`a published document with a ${selection.kind}`);
+      const key = selection.alias?.value ?? selection.name.value;
+      const field = parent.getFields()[selection.name.value]!;
+      if (!(key in value)) problem(`${parent.name}.${field.name}`, `${at}.${key}`, "missing");
+      else leaf(field.type, selection, value[key], `${at}.${key}`, `${parent.name}.${field.name}`);
+    }
+  };
+  const leaf = (type: GraphQLOutputType, selection: FieldNode, value: unknown, at: string, name: string): void => {
+    if (value === null) {
+      if (!listedNulls.has(name)) problem(name, at, `null, and docs/api-decisions.md does not list ${name}`);
+      return;
+    }
+    const inner = getNullableType(type);
+    if (isListType(inner)) {
+      for (const [i, item] of (value as unknown[]).entries()) leaf(inner.ofType, selection, item, `${at}[${i}]`, name);
+      return;
+    }
+    if (isObjectType(inner)) {
+      walk(inner, selection.selectionSet!, value as Record<string, unknown>, at);
+      return;
+    }
+    if (typeof value === "string" && value.trim() === "") problem(name, at, "an empty string");
+    if (typeof value === "number" && !(Number.isFinite(value) && value >= 0)) problem(name, at, String(value));
+  };
+  const root = operation.operation === "mutation" ? apiSchema.getMutationType()! : apiSchema.getQueryType()!;
+  walk(root, operation.selectionSet, data as Record<string, unknown>, "data");
+  return [...found.values()];
+};
+
+/** The option, quote and booking a run's overlay names, made through /api/*\/tgx on `code` (our bodies). */
+const publishedFacts = async (code: number, hotels: string[], needs: Needs): Promise<PublishedFacts> => {
+  const facts: PublishedFacts = {
+    code,
+    hotels,
+    checkIn: inDays(47),
+    checkOut: inDays(48),
+    from: inDays(-1),
+    to: inDays(48),
+    clientReference: `PUB-${crypto.randomUUID()}`,
+  };
+  if (needs === "nothing") return facts;
+  const criteria = {
+    checkIn: facts.checkIn,
+    checkOut: facts.checkOut,
+    hotels: [hotels[0]],
+    occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+  };
+  const searched = await post("/api/search/tgx", { criteria, settings: { access: { code } } });
+  const option = searched.json.data.hotelX.search.options.find(refundable);
+  if (!option) throw new Error(`no refundable option on ${code}: ${searched.text}`);
+  facts.optionId = option.id;
+  if (needs === "option") return facts;
+  facts.quoteId = (await quoteTgx(option.id, { code })).answer.optionQuote.optionRefId;
+  if (needs === "quote") return facts;
+  const client = reference();
+  const booked = (await hotelx("book", bookInput(facts.quoteId!, option, client), { code })).answer.booking;
+  facts.booking = { bookingID: booked.reference.bookingID, client, supplier: booked.reference.supplier };
+  return facts;
+};
+
+/** One published document on one connection, through POST /api/graphql, and what its answer must be. */
+const publishedRun = async (code: number, hotels: readonly string[], item: PublishedCase) => {
+  const facts = await publishedFacts(code, [...hotels], item.needs);
+  const query = publishedFile(item.document);
+  const variables = publishedVariables(item, facts, publishedFile);
+  // As a Hotel-X client sends it: its own header, the connection named by the document alone.
+  const res = await post(
+    "/api/graphql",
+    { query, variables },
+    { apiKey: null, headers: { authorization: `Apikey ${DEMO_KEY}` } },
+  );
+  expect(res.status, res.text).toBe(200);
+  expect(res.json.errors, JSON.stringify(res.json.errors)).toBeUndefined();
+  const payload = res.json.data.hotelX[item.operation];
+  expect(payload.errors ?? [], JSON.stringify(payload.errors)).toEqual([]);
+  // The answer validates against the schema: executed over the answer itself, graphql-js serializes it unchanged.
+  const document = parse(query);
+  expect(validate(apiSchema, document).map((e) => e.message)).toEqual([]);
+  const again = await execute({ schema: apiSchema, document, rootValue: res.json.data, variableValues: variables });
+  expect(again.errors, JSON.stringify(again.errors)).toBeUndefined();
+  expect(again.data).toEqual(res.json.data);
+  expect(answerProblems(document, res.json.data)).toEqual([]);
+  // Plausible for what was asked: options found, a booking made, read and cancelled.
+  if (item.operation === "search") expect(payload.options.length).toBeGreaterThan(0);
+  if (item.operation === "quote") expect(payload.optionQuote.status).toBe("OK");
+  if (item.operation === "book") expect(payload.booking.status).toBe("OK");
+  if (item.operation === "booking")
+    expect(payload.bookings.map((b: any) => b.reference.client)).toContain(facts.booking!.client);
+  if (item.operation === "cancel") expect(payload.cancellation.status).toBe("CANCELLED");
+};
+
+describe("the published Hotel-X documents run unchanged on 1001 and 1002 (issue 40 item 1)", () => {
+  const connections = [
+    [EMBEDDED, ["US000010", "US000011"]],
+    [UPSTREAM, ["HX001", "HX002"]],
+  ] as const;
+  const runs = connections.flatMap(([code, hotels]) =>
+    PUBLISHED_CASES.map((item) => [code, item.name, hotels, item] as const),
+  );
+  it.each(runs)("on %s: %s", (code, _, hotels, item) =>
+    // A search naming no access runs on every tgx connection of the partner (1002 here, not the direct 1001): its hotels.
+    item.everyAccess ? publishedRun(UPSTREAM, connections[1][1], item) : publishedRun(code, hotels, item),
+  );
+});
+
+describe("POST /api/graphql: the public schema's fields, their values (issue 40 item 3)", () => {
+  const FIELDS = `query Search($criteria: HotelCriteriaSearchInput, $settings: HotelSettingsInput) {
+    hotelX { search(criteria: $criteria, settings: $settings) {
+      options { id accessCode paymentType
+        price { net currency markups { channel currency net gross rules { id name type value } } }
+        surcharges { price { markups { channel } } }
+        rooms { code description descriptionSupplier beds { type count description shared } promotions { code }
+          ratePlans { code name start end effectiveDate expireDate }
+          roomPrice { price { net markups { net rules { value } } } breakdown { start end effectiveDate price { net } } } }
+        supplements { code } }
+      ${ISSUES} } } }`;
+
+  it("markups are the connection's own (none on a connection without one, none on fees); beds are the room type's; a rate plan per room", async () => {
+    const marked = await createDemoConnection("cug", 10);
+    const criteria = {
+      checkIn: inDays(61),
+      checkOut: inDays(63),
+      hotels: ["US000012"],
+      occupancies: [{ paxes: [{ age: 30 }, { age: 31 }] }],
+    };
+    const { hotelX } = await hotelxData(FIELDS, { criteria, settings: { access: { code: marked.code } } });
+    const option = hotelX.search.options.find((o: any) => o.rooms[0].code === "STD");
+    expect(option.price.markups).toEqual([
+      {
+        channel: String(marked.code),
+        currency: option.price.currency,
+        net: option.price.net,
+        gross: option.price.net,
+        rules: [{ id: `connection-${marked.code}`, name: "Connection markup", type: "PERCENT", value: 10 }],
+      },
+    ]);
+    expect(option.rooms[0].roomPrice.price.markups).toEqual([
+      { net: option.rooms[0].roomPrice.price.net, rules: [{ value: 10 }] },
+    ]);
+    for (const surcharge of option.surcharges) expect(surcharge.price.markups).toEqual([]);
+    expect(option.rooms[0]).toMatchObject({
+      descriptionSupplier: option.rooms[0].description,
+      beds: [{ type: "QUEEN", count: 1, description: "1 queen", shared: false }],
+      promotions: [],
+      ratePlans: [{ start: inDays(61), end: inDays(63), effectiveDate: inDays(61), expireDate: inDays(63) }],
+    });
+    expect(option.rooms[0].ratePlans[0].code).toMatch(/^STD-/);
+    expect(option.rooms[0].roomPrice.breakdown.map((b: any) => [b.start, b.end, b.effectiveDate])).toEqual([
+      [inDays(61), inDays(62), inDays(61)],
+      [inDays(62), inDays(63), inDays(62)],
+    ]);
+    expect(option.supplements).toEqual([]);
+
+    // The demo connection has no markup: none is shown.
+    const plain = await hotelxData(FIELDS, { criteria, settings: { access: { code: EMBEDDED } } });
+    for (const o of plain.hotelX.search.options) expect(o.price.markups).toEqual([]);
+
+    // Both accesses sell the same rooms, the marked-up one dearer: cheapest_price keeps the demo connection's.
+    const accesses = { access: { includes: [String(EMBEDDED), String(marked.code)] } };
+    const cheapest = {
+      plugins: [{ step: "RESPONSE", pluginsType: [{ type: "AGGREGATION", name: "cheapest_price" }] }],
+    };
+    const both = await hotelxData(SEARCH_ACCESSES, { criteria, filterSearch: accesses }, apikeyOnly);
+    const aggregated = await hotelxData(
+      SEARCH_ACCESSES,
+      { criteria, filterSearch: accesses, settings: cheapest },
+      apikeyOnly,
+    );
+    const codes = (search: any) => [...new Set(search.options.map((o: any) => o.accessCode))];
+    expect(codes(both.hotelX.search)).toEqual(expect.arrayContaining([String(EMBEDDED), String(marked.code)]));
+    expect(codes(aggregated.hotelX.search)).toEqual([String(EMBEDDED)]);
+    expect(aggregated.hotelX.search.options.map((o: any) => o.price.net).sort()).toEqual(
+      plain.hotelX.search.options.map((o: any) => o.price.net).sort(),
+    );
+  });
+
+  it("a booking's payable, deprecated dates, connection and card types come from the booking and its payment type", async () => {
+    const option = await searchTgx("US000012", EMBEDDED, refundable);
+    const quote = await graphql(
+      `query Q($criteria: HotelCriteriaQuoteInput!) { hotelX { quote(criteria: $criteria) {
+        optionQuote { optionRefId paymentType cardTypes cancelPolicy { description } } ${ISSUES} } } }`,
+      { criteria: { optionRefId: option.id } },
+    );
+    const quoted = quote.json.data.hotelX.quote.optionQuote;
+    expect(quoted).toMatchObject({ paymentType: "MERCHANT", cardTypes: [] });
+    expect(quoted.cancelPolicy.description).toMatch(
+      /^From \d{4}-\d{2}-\d{2}T.+, cancelling costs \d+(\.\d+)? [A-Z]{3}/,
+    );
+    const clientReference = reference();
+    const booked = await hotelxData(
+      `mutation B($input: HotelBookInput!) { hotelX { book(input: $input) {
+        booking { payable supplierCode accessCode hotel { bookingDate creationDate start checkIn end checkOut hotelCode hotelCodeSupplier boardCode boardCodeSupplier rooms { description descriptionSupplier } } } ${ISSUES} } } }`,
+      bookInput(quoted.optionRefId, option, clientReference),
+      apikeyOnly,
+    );
+    const booking = booked.hotelX.book.booking;
+    expect(booking).toMatchObject({ payable: "Edgestay", supplierCode: "EDGESTAY", accessCode: String(EMBEDDED) });
+    expect(booking.hotel).toMatchObject({
+      creationDate: booking.hotel.bookingDate,
+      checkIn: booking.hotel.start,
+      checkOut: booking.hotel.end,
+      hotelCodeSupplier: booking.hotel.hotelCode,
+      boardCodeSupplier: booking.hotel.boardCode,
+    });
+    for (const room of booking.hotel.rooms) expect(room.descriptionSupplier).toBe(room.description);
   });
 });

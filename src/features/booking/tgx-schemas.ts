@@ -29,7 +29,7 @@ export const STATUS_TYPES = ["OK", "RQ"] as const;
 export const CANCEL_PENALTY_TYPES = ["NIGHTS", "PERCENT", "IMPORT"] as const;
 /** Hotel-X `BusinessRulesType`. */
 export const BUSINESS_RULES_TYPES = ["CHEAPER_AMOUNT", "ROOM_TYPE"] as const;
-/** Hotel-X `PluginStepType`, for the plugin filter (no plugin runs here). */
+/** Hotel-X `PluginStepType`, for `settings.plugins` and the plugin filter. */
 export const PLUGIN_STEP_TYPES = [
   "REQUEST",
   "REQUEST_ACCESS",
@@ -37,6 +37,46 @@ export const PLUGIN_STEP_TYPES = [
   "RESPONSE_ACCESS",
   "RESPONSE",
 ] as const;
+
+/** Hotel-X `PluginType`. */
+export const PLUGIN_TYPES = [
+  "PRE_STEP",
+  "HOTEL_MAP",
+  "BOARD_MAP",
+  "ROOM_MAP",
+  "CURRENCY_CONVERSION",
+  "MARKUP",
+  "AGGREGATION",
+  "POST_STEP",
+  "COMMISSION",
+  "MARKETS_GROUP",
+  "AMENITY_MAP",
+  "PROMOTION_MAP",
+] as const;
+/** The one Hotel-X plugin that runs here: the `AGGREGATION` that keeps the cheapest of identical options. */
+export const CHEAPEST_PRICE = "cheapest_price";
+
+/** Hotel-X PluginStepInput: where a plugin runs, and which (PluginsInput, their ParameterInput). */
+const pluginStep = z
+  .object({
+    step: z.enum(PLUGIN_STEP_TYPES),
+    pluginsType: z
+      .array(
+        z
+          .object({
+            type: z.enum(PLUGIN_TYPES),
+            name: z.string().min(1).max(64),
+            parameters: z
+              .array(z.object({ key: z.string().max(64), value: z.string().max(200) }).strict())
+              .max(50)
+              .optional(),
+          })
+          .strict(),
+      )
+      .max(20)
+      .optional(),
+  })
+  .strict();
 
 const ONE_ACCESS_LIST = specMessage("filter.access: use includes or excludes, not both");
 const ONE_FILTER = specMessage("Send filterSearch or filter (its deprecated name), not both");
@@ -111,9 +151,14 @@ export const tgxSearchRequestSchema = z
         context: z
           .string()
           .max(64)
-          .refine((c) => c.toUpperCase() === TGX_CONTEXT, `only ${TGX_CONTEXT}: hotel and room codes are Edgestay's`)
-          .optional(),
-        useContext: unsupportedField(`codes are always in context ${TGX_CONTEXT}`, [true]),
+          .optional()
+          .openapi({
+            description: `Accepted, not used: codes in answers are always Edgestay's (context ${TGX_CONTEXT}), whatever context is asked`,
+          }),
+        useContext: z
+          .boolean()
+          .optional()
+          .openapi({ description: `Accepted, not used: codes are always in context ${TGX_CONTEXT}` }),
         connectUser: z
           .string()
           .max(64)
@@ -140,14 +185,23 @@ export const tgxSearchRequestSchema = z
         auditTransactions: z.boolean().optional().openapi({
           description: "Adds auditData: each supplier request and response, credentials and card data redacted",
         }),
-        testMode: unsupportedField("Edgestay has no test accesses", [false]),
+        testMode: z
+          .boolean()
+          .optional()
+          .openapi({ description: "Accepted, not used: the connection decides what is a sandbox, not the request" }),
         clientTokens: z
           .array(z.string().max(200))
           .max(50)
           .optional()
           .openapi({ description: "Accepted, not used: Hotel-X uses them in plugins only, and none run here" }),
         suppliers: unsupportedField("settings.access.code names the connection, which names its suppliers"),
-        plugins: unsupportedField("no plugins run here"),
+        plugins: z
+          .array(pluginStep)
+          .max(20)
+          .nullish()
+          .openapi({
+            description: `Hotel-X PluginStepInput: on a search, an AGGREGATION plugin named ${CHEAPEST_PRICE} keeps the cheapest of identical options; any other plugin is answered as a PLUGIN_NOT_RUN warning`,
+          }),
         commitRequired: unsupportedField("bookings are confirmed in one step", [false]),
         businessRules: z
           .object({
@@ -246,7 +300,26 @@ export const tgxOptionSchema = z
         }),
         description: z.string().nullable(),
         refundable: z.boolean().nullable(),
-        roomPrice: z.object({ price }),
+        roomPrice: z.object({
+          price,
+          breakdown: z
+            .array(z.object({ start: isoDate, end: isoDate, effectiveDate: isoDate, expireDate: isoDate, price }))
+            .openapi({
+              description:
+                "Each night, from its date to the next: its base and taxes (a night paid at the property in the property's currency)",
+            }),
+        }),
+        ratePlans: z
+          .array(
+            z.object({
+              code: z.string(),
+              supplierCode: z.string(),
+              name: z.string().nullable(),
+              start: isoDate,
+              end: isoDate,
+            }),
+          )
+          .openapi({ description: "The room's rate plan, one for the whole stay, named after its board" }),
       }),
     ),
     price,
@@ -347,7 +420,44 @@ export const tgxSearchResponseSchema = z
                         gross: 442.11,
                         exchange: { currency: "USD", rate: 1 },
                       },
+                      breakdown: [
+                        {
+                          start: "2027-03-10",
+                          end: "2027-03-11",
+                          effectiveDate: "2027-03-10",
+                          expireDate: "2027-03-11",
+                          price: {
+                            currency: "USD",
+                            binding: false,
+                            net: 221.06,
+                            gross: 221.06,
+                            exchange: { currency: "USD", rate: 1 },
+                          },
+                        },
+                        {
+                          start: "2027-03-11",
+                          end: "2027-03-12",
+                          effectiveDate: "2027-03-11",
+                          expireDate: "2027-03-12",
+                          price: {
+                            currency: "USD",
+                            binding: false,
+                            net: 221.05,
+                            gross: 221.05,
+                            exchange: { currency: "USD", rate: 1 },
+                          },
+                        },
+                      ],
                     },
+                    ratePlans: [
+                      {
+                        code: "STD-RO-FLX",
+                        supplierCode: "STD-RO-FLX",
+                        name: "Room Only",
+                        start: "2027-03-10",
+                        end: "2027-03-12",
+                      },
+                    ],
                   },
                 ],
                 price: {

@@ -1,8 +1,11 @@
 import { ApiError } from "../../platform/http/api-error";
+import { toMajor } from "../../platform/money";
+import { addDays } from "../../platform/time/zoned-time";
 import {
   type CancelPolicy,
   DEFAULT_SUPPLIER_TIMEOUT_MS,
   INVENTORY_SUPPLIER,
+  MIXED_PRODUCT_SEPARATOR,
   type Offer,
   type PaymentType,
   type Rate,
@@ -12,8 +15,10 @@ import {
 import type { CoreConnection } from "../connections";
 import type { BookingDeps } from "./deps";
 import type { AccommodationStatus, SearchRequest } from "./schemas";
+import { hotelxOptionId } from "./option-token";
 import { type CodeStatus, offerTerms, searchAvailability, searchQueryOf } from "./search";
 import {
+  CHEAPEST_PRICE,
   TGX_CONTEXT,
   type TgxError,
   type TgxOption,
@@ -36,8 +41,9 @@ const marketsOf = (criteria: TgxSearchRequest["criteria"]) => [
 /**
  * The core search request a Hotel-X search stands for, priced in `currency` (absent: the hotel's).
  * `filterSearch` and its deprecated name `filter` read the same. Rate-rule filters keep Hotel-X's
- * meaning: `includes` keeps options without rules plus those with a listed rule; `excludes` drops
- * options with a listed rule, and `NORMAL` in excludes drops those without rules. Without a status
+ * meaning, through the REST filter's own predicate (`offerFilter`): `includes` keeps only options
+ * with a listed rule (`NORMAL` listed: those without rules too); `excludes` drops options with a
+ * listed rule, and `NORMAL` in excludes drops those without rules. Without a status
  * filter only `OK` options come back, as Hotel-X filters `RQ` by default.
  */
 export const coreRequestOf = (request: TgxSearchRequest, currency?: string): SearchRequest => {
@@ -70,7 +76,10 @@ export const coreRequestOf = (request: TgxSearchRequest, currency?: string): Sea
             rateRuleFilter: {
               ...(includes ? { includes } : {}),
               ...(excludes ? { excludes: excludes.filter((r) => r !== NORMAL) } : {}),
-              includeEmptyRateRulesOptions: !excludes?.includes(NORMAL),
+              // Hotel-X's includes keeps only options with a listed rule (NORMAL: without rules).
+              includeEmptyRateRulesOptions: includes
+                ? includes.includes(NORMAL) && !excludes?.includes(NORMAL)
+                : !excludes?.includes(NORMAL),
             },
           }
         : {}),
@@ -88,14 +97,45 @@ const supplyOf = (request: TgxSearchRequest, includeProviderTransactions: boolea
 };
 
 /**
- * Core option terms plus what Hotel-X shows of an offer and /api/search does not: its status and
- * the supplier's own hotel and board codes (absent for a supplier that speaks ours).
+ * A room's nights as Hotel-X's daily `breakdown` (NightPrice): each night from its date to the next,
+ * its base and taxes together, in the rate's currency (a night paid at the property: the property's).
+ */
+const breakdownOf = (rate: Rate) =>
+  rate.nights.map((night) => {
+    const currency = night.currency ?? rate.currency;
+    const end = addDays(night.date, 1);
+    return {
+      start: night.date,
+      end,
+      // Hotel-X's deprecated names of the same dates, non-null in its schema.
+      effectiveDate: night.date,
+      expireDate: end,
+      price: amountPrice(
+        toMajor(night.baseRate + night.taxesAndFees, currency),
+        currency,
+        night.currency ? undefined : rate.exchange,
+      ),
+    };
+  });
+
+/** Each room's rate plan code: the offer's, one per room of a mixed offer (`STD-RO-FLX+FAM-RO-FLX`). */
+const ratePlanCodesOf = (offer: Offer) => {
+  const codes = offer.ratePlanCode.split(MIXED_PRODUCT_SEPARATOR);
+  return offer.rooms.map((_, i) => (codes.length === offer.rooms.length ? codes[i]! : offer.ratePlanCode));
+};
+
+/**
+ * Core option terms plus what Hotel-X shows of an offer and /api/search does not: its status, the
+ * supplier's own hotel and board codes (absent for a supplier that speaks ours), nightly breakdowns
+ * and rate plans.
  */
 const tgxTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
   ...offerTerms(offer, occupancyRefIds),
   status: offer.status,
   hotelCodeSupplier: offer.supplierHotelCode,
   boardCodeSupplier: offer.supplierBoardCode,
+  breakdowns: offer.rooms.map((room) => breakdownOf(room.rate)),
+  ratePlanCodes: ratePlanCodesOf(offer),
 });
 
 /**
@@ -200,12 +240,41 @@ const applyTgxBusinessRules = (
   return rules.optionsQuota === undefined ? kept : kept.slice(0, rules.optionsQuota);
 };
 
-/** Whether `filter.access` leaves this connection to search (Hotel-X access ids are our connection codes). */
-const accessAllowed = (connection: CoreConnection, access: NonNullable<TgxSearchRequest["filter"]>["access"]) => {
-  const code = String(connection.code);
-  if (access?.includes && !access.includes.map(String).includes(code)) return false;
-  if (access?.excludes?.map(String).includes(code)) return false;
-  return true;
+/**
+ * Hotel-X `settings.plugins`: the `AGGREGATION` plugin `cheapest_price` runs (of options alike in all
+ * but price, the cheapest is kept: one per hotel, board, rooms, payment type, status, refundability,
+ * rate rules and currency); any other plugin does not, and a `PLUGIN_NOT_RUN` warning says so.
+ */
+const runPlugins = (options: TgxOption[], steps: TgxSearchRequest["settings"]["plugins"]) => {
+  const asked = (steps ?? []).flatMap((s) => (s.pluginsType ?? []).map((p) => ({ step: s.step, ...p })));
+  const cheapest = (p: { type: string; name: string }) =>
+    p.type === "AGGREGATION" && p.name.toLowerCase() === CHEAPEST_PRICE;
+  const warnings: TgxError[] = asked
+    .filter((p) => !cheapest(p))
+    .map((p) => ({
+      code: "PLUGIN_NOT_RUN",
+      type: "PLUGIN",
+      description: `${p.type} ${p.name} (${p.step}) did not run: only AGGREGATION ${CHEAPEST_PRICE} runs here, and codes are always Edgestay's`,
+    }));
+  if (!asked.some(cheapest)) return { options, warnings };
+  const kept = new Map<string, TgxOption>();
+  for (const o of options) {
+    const key = JSON.stringify([
+      o.hotelCode,
+      o.boardCode,
+      o.rooms.map((r) => r.code),
+      o.paymentType,
+      o.status,
+      o.cancelPolicy?.refundable,
+      o.rateRules ?? [],
+      o.price.currency,
+    ]);
+    const seen = kept.get(key);
+    if (!seen || o.price.net < seen.price.net) kept.set(key, o);
+  }
+  const cheapestOnes = new Set(kept.values());
+  // In the order the search answered them.
+  return { options: options.filter((o) => cheapestOnes.has(o)), warnings };
 };
 
 /** Each status of a requested hotel without options, as a Hotel-X `Error`/`Warning`. */
@@ -273,19 +342,6 @@ export const searchTgx = async (
 ): Promise<TgxSearchResponse> => {
   const startedAt = Date.now();
   const { criteria, settings } = request;
-  if (!accessAllowed(connection, (request.filterSearch ?? request.filter)?.access)) {
-    return answer(
-      [],
-      [
-        {
-          code: "NO_ACCESS",
-          type: "ACCESS",
-          description: `filter.access leaves no access to search: this request runs on connection ${connection.code} only`,
-        },
-      ],
-      [],
-    );
-  }
   const search = (currency: string | undefined) => {
     const core = coreRequestOf(request, currency);
     const supply = supplyOf(request, core.settings.includeProviderTransactions === true);
@@ -310,7 +366,7 @@ export const searchTgx = async (
   // (EDGESTAY: the embedded inventory); its own codes are beside ours, ours for one that speaks ours.
   const options: TgxOption[] = core.accommodations.flatMap((hotel) =>
     hotel.options.map((option) => ({
-      id: option.id,
+      id: hotelxOptionId(accessCode, option.id),
       accessCode,
       supplierCode: option.supplierCode === INVENTORY_SUPPLIER ? TGX_SUPPLIER_CODE : option.supplierCode,
       markets,
@@ -322,14 +378,24 @@ export const searchTgx = async (
       paymentType: tgxPaymentType(option.paymentType),
       status: option.status,
       occupancies,
-      rooms: option.rooms.map((room) => ({
+      rooms: option.rooms.map((room, i) => ({
         occupancyRefId: room.occupancyRefId,
         legacyRoomId: `${room.occupancyRefId}|${room.code}`,
         code: room.code,
         supplierCode: room.roomCodeSupplier ?? room.code,
         description: room.description,
         refundable: option.isRefundable,
-        roomPrice: { price: priceOf(room.rate, option.paymentType) },
+        roomPrice: { price: priceOf(room.rate, option.paymentType), breakdown: option.breakdowns[i] ?? [] },
+        // One plan for the whole stay, named after its board and refundability.
+        ratePlans: [
+          {
+            code: option.ratePlanCodes[i]!,
+            supplierCode: option.ratePlanCodes[i]!,
+            name: `${option.boardName}${option.isRefundable ? "" : ", non-refundable"}`,
+            start: criteria.checkIn,
+            end: criteria.checkOut,
+          },
+        ],
       })),
       price: priceOf(option.rate, option.paymentType),
       surcharges: surchargesOf(option.rate, option.paymentType),
@@ -348,7 +414,9 @@ export const searchTgx = async (
     type: "SUPPLIER",
     description: `${w.supplier}: ${w.message}`,
   }));
-  const kept = applyTgxBusinessRules(options, settings.businessRules);
+  const plugged = runPlugins(options, settings.plugins);
+  warnings.push(...plugged.warnings);
+  const kept = applyTgxBusinessRules(plugged.options, settings.businessRules);
   // One entry per requested hotel without options: warnings beside options, errors when there are none.
   (kept.length ? warnings : errors).push(...hotelProblems(core.statuses ?? [], options, kept));
   const currencies = [...new Set(kept.map((o) => o.price.currency))];
@@ -380,4 +448,90 @@ export const searchTgx = async (
     processTime: Math.max(0, Date.now() - startedAt),
   };
   return searched;
+};
+
+/** A search that names no access, or whose access filter leaves none, as Hotel-X answers it. */
+const noAccess = (named: boolean): TgxSearchResponse =>
+  answer(
+    [],
+    [
+      {
+        code: "NO_ACCESS",
+        type: "ACCESS",
+        description: named
+          ? "filterSearch.access leaves no access to search (settings.access.code or the access-code header names the only one)"
+          : "No access to search: the partner has no tgx connection in use; name one in filterSearch.access.includes",
+      },
+    ],
+    [],
+  );
+
+/** What one access's search came to, for its usage count: its answer, or the API error that refused it. */
+export type AccessSearch = { connection: CoreConnection } & (
+  | { search: TgxSearchResponse["data"]["hotelX"]["search"] }
+  | { refused: ApiError }
+);
+
+/**
+ * A Hotel-X search on each access it runs on (`searchConnections`), each counted against its own
+ * rate limit (`admit`) and priced in its own currency, answered as one HotelSearch: every option
+ * names its access (`accessCode`, and its id carries it). One access: its answer and its refusals
+ * as before (a 429 is the request's). Several: an access refused (its rate limit) is an error or
+ * warning of the answer, not the request's; per-hotel problems are errors only when no access
+ * answered an option; business rules apply over the whole answer.
+ */
+export const searchTgxAccesses = async (
+  deps: BookingDeps,
+  connections: CoreConnection[],
+  request: TgxSearchRequest,
+  admit: (connection: CoreConnection) => Promise<void>,
+  named: boolean,
+): Promise<{ answer: TgxSearchResponse; searches: AccessSearch[] }> => {
+  if (!connections.length) return { answer: noAccess(named), searches: [] };
+  if (connections.length === 1) {
+    const [connection] = connections as [CoreConnection];
+    await admit(connection);
+    const one = await searchTgx(deps, connection, request);
+    return { answer: one, searches: [{ connection, search: one.data.hotelX.search }] };
+  }
+  const searches: AccessSearch[] = await Promise.all(
+    connections.map(async (connection): Promise<AccessSearch> => {
+      try {
+        await admit(connection);
+        return { connection, search: (await searchTgx(deps, connection, request)).data.hotelX.search };
+      } catch (error) {
+        if (error instanceof ApiError) return { connection, refused: error };
+        throw error;
+      }
+    }),
+  );
+  const options: TgxOption[] = [];
+  const problems: TgxError[] = [];
+  const warnings: TgxError[] = [];
+  const transactions: NonNullable<TgxSearchResponse["data"]["hotelX"]["search"]["auditData"]>["transactions"] = [];
+  for (const each of searches) {
+    const on = (p: TgxError) => ({ ...p, description: `access ${each.connection.code}: ${p.description}` });
+    if ("refused" in each) {
+      problems.push(on({ code: each.refused.code.toUpperCase(), type: "ACCESS", description: each.refused.message }));
+      continue;
+    }
+    options.push(...(each.search.options ?? []));
+    problems.push(...(each.search.errors ?? []).map(on));
+    warnings.push(...(each.search.warnings ?? []).map(on));
+    transactions.push(...(each.search.auditData?.transactions ?? []));
+  }
+  // cheapest_price aggregates across the accesses too (each access's search has warned of the plugins that do not run).
+  const kept = applyTgxBusinessRules(
+    runPlugins(options, request.settings.plugins).options,
+    request.settings.businessRules,
+  );
+  const merged = kept.length ? answer(kept, [], [...problems, ...warnings]) : answer([], problems, warnings);
+  const audits = searches.flatMap((s) => ("search" in s && s.search.auditData ? [s.search.auditData] : []));
+  if (audits.length)
+    merged.data.hotelX.search.auditData = {
+      transactions,
+      timeStamp: audits[0]!.timeStamp,
+      processTime: Math.max(...audits.map((a) => a.processTime)),
+    };
+  return { answer: merged, searches };
 };

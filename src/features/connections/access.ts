@@ -148,6 +148,25 @@ export const coreConnection = (access: ConnectionAccess, partnerId: string): Cor
 };
 
 /**
+ * Every connection of the partner a Hotel-X search without an access runs on (issue 40): its in-use
+ * `tgx` connections, lowest code first, as Hotel-X runs every access configured for the client.
+ */
+export const tgxConnections = async (db: Db, partnerId: string): Promise<CoreConnection[]> => {
+  const found = await db
+    .select(recordColumns)
+    .from(connections)
+    .where(
+      and(
+        eq(connections.partnerId, partnerId),
+        eq(connections.currentInUse, true),
+        eq(connections.connectionType, "tgx"),
+      ),
+    )
+    .orderBy(asc(connections.code));
+  return found.map(coreOf);
+};
+
+/**
  * The connection chat works through: the partner's in-use connection, b2b and direct preferred,
  * then the lowest code. Its rate is also the chat rate (chat-auth.ts).
  */

@@ -6,6 +6,7 @@ export {
   readAccess,
   readAccessById,
   searchConnection,
+  tgxConnections,
 } from "./access";
 export type { AccessEnv, ConnectionAccess, CoreConnection } from "./access";
 export {

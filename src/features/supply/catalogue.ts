@@ -21,7 +21,10 @@ export type RoomType = {
   defaultAllotment: number;
   /** Multiplier over the accommodation's base nightly price. */
   priceFactor: number;
+  /** The beds the room type has (Hotel-X `Bed`: its type and how many). */
+  beds: RoomBed[];
 };
+export type RoomBed = { type: "QUEEN" | "KING" | "TWIN" | "SOFA_BED"; count: number };
 
 /** Cancellation rule: free until `freeDays` days before check-in at 15:00 local, then the penalty. */
 export type CancellationRule =
@@ -52,12 +55,64 @@ export type AccommodationCatalogue = {
 export const BOARD_NAMES: Record<BoardCode, string> = { RO: "Room Only", BB: "Bed and Breakfast", HB: "Half Board" };
 
 const ROOM_TEMPLATES: Array<Omit<RoomType, "defaultAllotment">> = [
-  { code: "STD", name: "Standard Queen Room", maxAdults: 2, maxChildren: 1, maxOccupancy: 3, priceFactor: 1 },
-  { code: "TWN", name: "Superior Twin Room", maxAdults: 2, maxChildren: 0, maxOccupancy: 2, priceFactor: 1.1 },
-  { code: "DLX", name: "Deluxe King Room", maxAdults: 2, maxChildren: 2, maxOccupancy: 4, priceFactor: 1.3 },
-  { code: "FAM", name: "Family Suite", maxAdults: 4, maxChildren: 3, maxOccupancy: 6, priceFactor: 1.75 },
-  { code: "STE", name: "Junior Suite", maxAdults: 3, maxChildren: 2, maxOccupancy: 4, priceFactor: 2.1 },
+  {
+    code: "STD",
+    name: "Standard Queen Room",
+    maxAdults: 2,
+    maxChildren: 1,
+    maxOccupancy: 3,
+    priceFactor: 1,
+    beds: [{ type: "QUEEN", count: 1 }],
+  },
+  {
+    code: "TWN",
+    name: "Superior Twin Room",
+    maxAdults: 2,
+    maxChildren: 0,
+    maxOccupancy: 2,
+    priceFactor: 1.1,
+    beds: [{ type: "TWIN", count: 2 }],
+  },
+  {
+    code: "DLX",
+    name: "Deluxe King Room",
+    maxAdults: 2,
+    maxChildren: 2,
+    maxOccupancy: 4,
+    priceFactor: 1.3,
+    beds: [
+      { type: "KING", count: 1 },
+      { type: "SOFA_BED", count: 1 },
+    ],
+  },
+  {
+    code: "FAM",
+    name: "Family Suite",
+    maxAdults: 4,
+    maxChildren: 3,
+    maxOccupancy: 6,
+    priceFactor: 1.75,
+    beds: [
+      { type: "QUEEN", count: 2 },
+      { type: "SOFA_BED", count: 1 },
+    ],
+  },
+  {
+    code: "STE",
+    name: "Junior Suite",
+    maxAdults: 3,
+    maxChildren: 2,
+    maxOccupancy: 4,
+    priceFactor: 2.1,
+    beds: [
+      { type: "KING", count: 1 },
+      { type: "SOFA_BED", count: 1 },
+    ],
+  },
 ];
+
+/** The beds of a room type of the embedded catalogue, by its code; [] for a code it does not have (an upstream's). */
+export const roomBeds = (roomCode: string): RoomBed[] => ROOM_TEMPLATES.find((t) => t.code === roomCode)?.beds ?? [];
 
 type PlanTemplate = Omit<
   RatePlan,

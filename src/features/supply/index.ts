@@ -22,6 +22,7 @@ export {
   suppliersByCodes,
   updateSupplier,
 } from "./suppliers";
+export { roomBeds } from "./catalogue";
 export { sellSuppliers } from "./sold-suppliers";
 export type { DirectorySupplier, SupplierInput, SupplierKeys, SupplierView } from "./suppliers";
 export { registerSupplierKind, supplierKind, supplierKinds } from "./kinds/registry";
@@ -79,6 +80,8 @@ export type {
   AccommodationSelection,
   BookAnswer,
   BookOptions,
+  BookingGuest,
+  SearchAudience,
   BookedStay,
   BookingLookup,
   CancelPolicy,

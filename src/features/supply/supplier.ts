@@ -255,7 +255,12 @@ export type SupplierCall = {
   timeoutMs?: number;
   /** What the caller may sell: a supplier may leave out restricted rates beyond it (the caller filters anyway). */
   rateAccess?: RateAccess;
+  /** Who a search is for, as the partner said: a supplier that prices by them passes them on (issue 40). */
+  audience?: SearchAudience;
 };
+
+/** The travellers' nationality, the language asked for and the markets sold in, each when sent. */
+export type SearchAudience = { nationality?: string; language?: string; markets?: string[] };
 
 /** Who a booking is for, as a supplier needs it (the hotel holds the room under this name). */
 export type BookingHolder = { name: string; surname: string };
@@ -269,8 +274,15 @@ export type BookAnswer =
   | ({ status: "held" } & SupplierBooking)
   | { status: "unknown"; upstreamBookingId?: string | null };
 
-/** How a booking is asked: `hold`, taken but not confirmed until `commit` (only of a supplier that `holds`). */
-export type BookOptions = { hold?: boolean };
+/** A guest as the partner named them (issue 40: each pax's own name goes upstream). */
+export type BookingGuest = { name: string; surname: string; age: number };
+
+/**
+ * How a booking is asked: `hold`, taken but not confirmed until `commit` (only of a supplier that
+ * `holds`); `guests`, per room in the stay's order, each named, when the partner named them all;
+ * `remarks`, the partner's words for the hotel.
+ */
+export type BookOptions = { hold?: boolean; guests?: BookingGuest[][]; remarks?: string };
 
 /** What a supplier says of a booking made under our client reference. */
 export type BookingLookup =

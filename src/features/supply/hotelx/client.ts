@@ -108,6 +108,7 @@ export type SearchCriteria = {
   currency?: string;
   nationality?: string;
   language?: string;
+  markets?: string[];
 };
 export type SearchResult = { options: HotelxOption[]; warnings: HotelxIssue[] };
 

@@ -173,24 +173,28 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     expect(await upstreamBooking("HX004", ref)).toMatchObject({ found: true, booking: { status: "CANCELLED" } });
   });
 
-  it("PENDING_COMMIT (HXCOMMIT): 202 pending with the bookingID kept; upkeep leaves it pending while the upstream says so", async () => {
+  it("PENDING_COMMIT (HXCOMMIT) to a plain book: Edgestay commits it, once (issue 40); booked OK, a replay commits nothing more", async () => {
+    const commits = async (): Promise<number> =>
+      (
+        await (
+          await env.HOTELX_SANDBOX.fetch(
+            `https://hotelx-sandbox.test/requests?client=${DEMO_UPSTREAM_CONNECTION.upstream.client}`,
+            { headers: { authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` } },
+          )
+        ).json<Record<string, number>>()
+      ).commit ?? 0;
     const quote = await quoted("HXCOMMIT", (o) => o.isRefundable);
-    const booked = await post("/api/book", bookBody(quote, reference(), {}, UPSTREAM));
-    expect([booked.status, booked.json.data.status]).toEqual([202, "pending"]);
+    const before = await commits();
+    const body = bookBody(quote, reference(), {}, UPSTREAM);
+    const key = { headers: { "Idempotency-Key": `hxcommit-${crypto.randomUUID()}` } };
+    const booked = await post("/api/book", body, key);
+    expect([booked.status, booked.json.data.status]).toEqual([200, "success"]);
     const ref = booked.json.data.bookingReference;
-    const upstream = await upstreamBooking("HXCOMMIT", ref);
-    expect(upstream).toMatchObject({ found: true, booking: { status: "PENDING_COMMIT" } });
-    const row = () =>
-      env.DB.prepare("SELECT status, upstream_booking_id AS bookingId FROM bookings WHERE reference = ?")
-        .bind(ref)
-        .first<{ status: string; bookingId: string }>();
-    expect(await row()).toEqual({
-      status: "pending",
-      bookingId: upstream.found && upstream.booking.reference.bookingID,
-    });
-    await settlePendingBookingsTask.run(env, new Date(Date.now() + 120_000));
-    expect((await row())!.status).toBe("pending");
-    // A later run asks again; it settles (and counts as settled) only once the upstream says OK, KO or CANCELLED.
+    expect(await upstreamBooking("HXCOMMIT", ref)).toMatchObject({ found: true, booking: { status: "OK" } });
+    expect((await commits()) - before).toBe(1);
+    const replayed = await post("/api/book", body, key);
+    expect(replayed.headers.get("Idempotent-Replayed")).toBe("true");
+    expect((await commits()) - before).toBe(1);
   });
 
   it("a quote asks the upstream once (the searched option's own id), not a search and then a quote", async () => {

@@ -18,6 +18,8 @@ import {
   type Stay,
   type Supplier,
   type SupplierCall,
+  type BookAnswer,
+  type SearchAudience,
 } from "../supplier";
 import { supplierMapsOf, type SupplierMap } from "../maps/map-reads";
 import { circuitFor } from "../upstream-circuit";
@@ -170,12 +172,19 @@ const withSupplierCodes = (offer: Offer, theirs: HotelxOption, map: SupplierMap)
   };
 };
 
-const criteriaOf = (stay: Stay, hotels: string[], currency: string): hotelx.SearchCriteria => ({
+/** Hotel-X search criteria: the stay, and who it is for (nationality, language, markets) when the partner said. */
+const criteriaOf = (
+  stay: Stay,
+  hotels: string[],
+  currency: string,
+  audience?: SearchAudience,
+): hotelx.SearchCriteria => ({
   checkIn: stay.checkIn,
   checkOut: stay.checkOut,
   hotels,
   occupancies: stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })),
   currency,
+  ...audience,
 });
 
 /**
@@ -316,9 +325,48 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
     return answer;
   };
 
-  /** One search of the upstream for these hotels, in the codes it is asked in. */
+  /** One search of the upstream for these hotels, in the codes it is asked in, for whom the partner said. */
   const searchUpstream = async (hotels: string[], stay: Stay, call: SupplierCall | undefined) =>
-    guarded(call, () => hotelx.search(access, criteriaOf(stay, hotels, upstream.currency), optionsOf(call)));
+    guarded(call, () =>
+      hotelx.search(access, criteriaOf(stay, hotels, upstream.currency, call?.audience), optionsOf(call)),
+    );
+
+  /**
+   * A booking the upstream answered PENDING_COMMIT to a plain book: committed through the access it
+   * was booked on, once (the book is answered once: a retry of it is replayed, not booked again).
+   * Confirmed when the commit answers OK; refused or unanswered, it stays pending (ON_REQUEST's way).
+   */
+  const commitUnasked = async (
+    accessCode: string,
+    clientReference: string,
+    booked: { supplierReference: string; hotelConfirmationNumber: string | null; upstreamBookingId: string | null },
+    call: SupplierCall | undefined,
+  ): Promise<BookAnswer> => {
+    const pending = { status: "unknown" as const, upstreamBookingId: booked.upstreamBookingId };
+    try {
+      const outcome = await guarded(call, () =>
+        hotelx.commit(
+          access,
+          {
+            accessCode,
+            clientReference,
+            ...(booked.supplierReference ? { supplierReference: booked.supplierReference } : {}),
+          },
+          optionsOf(call),
+        ),
+      );
+      if (outcome.outcome !== "committed") return pending;
+      return {
+        status: "confirmed",
+        supplierReference: outcome.reference.supplier ?? booked.supplierReference,
+        hotelConfirmationNumber: outcome.reference.hotel ?? booked.hotelConfirmationNumber,
+        upstreamBookingId: outcome.reference.bookingID ?? booked.upstreamBookingId,
+      };
+    } catch (error) {
+      if (error instanceof SupplierFailure) return pending;
+      throw error;
+    }
+  };
 
   const supplier: Supplier = {
     name,
@@ -471,10 +519,12 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
                 optionRefId: ref.upstreamOptionId ?? ref.ratePlanCode,
                 clientReference,
                 holder: guest,
+                // Each guest under their own name when the partner named them; else the holder's.
                 rooms: stay.rooms.map((ages, i) => ({
                   occupancyRefId: i + 1,
-                  paxes: ages.map((age) => ({ ...guest, age })),
+                  paxes: bookOptions?.guests?.[i] ?? ages.map((age) => ({ ...guest, age })),
                 })),
+                ...(bookOptions?.remarks ? { remarks: bookOptions.remarks } : {}),
               },
               { ...optionsOf(call), commitRequired: hold },
             ),
@@ -496,6 +546,10 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
           // once holds the rooms all the same (its commit answers OK again); the hold decides.
           if (hold && (outcome.status === "PENDING_COMMIT" || outcome.status === "OK"))
             return { status: "held", ...booked };
+          // A plain book the upstream took in two steps anyway: Edgestay commits it, once, here
+          // (issue 40); a commit refused or unanswered leaves it pending, settled later.
+          if (outcome.status === "PENDING_COMMIT" && ref.upstreamAccessCode)
+            return commitUnasked(ref.upstreamAccessCode, clientReference, booked, call);
           // ON_REQUEST, PENDING_COMMIT unasked: booked upstream, not confirmed yet: pending, settled later.
           if (outcome.status !== "OK") return { status: "unknown", upstreamBookingId: booked.upstreamBookingId };
           return { status: "confirmed", ...booked };
