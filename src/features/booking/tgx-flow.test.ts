@@ -1280,4 +1280,28 @@ describe("POST /api/graphql and /api/*/tgx: the connection chosen the Hotel-X wa
     const criteria = JSON.parse(sent.request.split("\n\n")[1]).variables.criteria;
     expect(criteria).toMatchObject({ nationality: "ES", language: "es", markets: ["ES"], hotels: ["HX002"] });
   });
+
+  it("several accesses: each is admitted under its own rate limit; one past it is an error of that access, the other's options still answered", async () => {
+    const setLimit = (code: number, limit: number) =>
+      env.DB.prepare("UPDATE connections SET rate_limit = ? WHERE code = ?").bind(limit, code).run();
+    await setLimit(EMBEDDED, 1);
+    try {
+      const both = {
+        criteria: criteria(["HX004", "US000007"]),
+        filterSearch: { access: { includes: ["1001", "1002"] } },
+      };
+      // The first may still fit 1001's window; the second cannot.
+      await hotelxData(SEARCH_ACCESSES, both, apikeyOnly);
+      const limited = await hotelxData(SEARCH_ACCESSES, both, apikeyOnly);
+      const { options, warnings } = limited.hotelX.search;
+      expect(new Set(options.map((o: any) => o.accessCode))).toEqual(new Set(["1002"]));
+      expect(warnings).toContainEqual({
+        code: "RATE_LIMIT_EXCEEDED",
+        type: "ACCESS",
+        description: expect.stringMatching(/^access 1001: /),
+      });
+    } finally {
+      await setLimit(EMBEDDED, 600);
+    }
+  });
 });
