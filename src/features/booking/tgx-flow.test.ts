@@ -1262,7 +1262,7 @@ describe("POST /api/graphql and /api/*/tgx: the connection chosen the Hotel-X wa
     expect(cancelled.hotelX.cancel.cancellation.booking).toEqual({ status: "CANCELLED", remarks });
   });
 
-  it("item 4: nationality, language and markets go upstream with the search", async () => {
+  it("item 4: nationality, language and markets go upstream with the search, the language with the quote", async () => {
     const res = await post("/api/search/tgx", {
       criteria: {
         checkIn: inDays(52),
@@ -1279,6 +1279,15 @@ describe("POST /api/graphql and /api/*/tgx: the connection chosen the Hotel-X wa
     const [sent] = res.json.data.hotelX.search.auditData.transactions;
     const criteria = JSON.parse(sent.request.split("\n\n")[1]).variables.criteria;
     expect(criteria).toMatchObject({ nationality: "ES", language: "es", markets: ["ES"], hotels: ["HX002"] });
+    // A quote's language goes too, in Hotel-X's form (ISO 639-1: "es-ES" is sent "es").
+    const option = res.json.data.hotelX.search.options[0];
+    const quoted = await post("/api/quote/tgx", {
+      criteria: { optionRefId: option.id, language: "es-ES" },
+      settings: { access: { code: UPSTREAM }, auditTransactions: true },
+    });
+    expect(quoted.json.data.hotelX.quote.optionQuote, quoted.text).not.toBeNull();
+    const [quoteSent] = quoted.json.data.hotelX.quote.auditData.transactions;
+    expect(JSON.parse(quoteSent.request.split("\n\n")[1]).variables.criteria).toMatchObject({ language: "es" });
   });
 
   it("several accesses: each is admitted under its own rate limit; one past it is an error of that access, the other's options still answered", async () => {

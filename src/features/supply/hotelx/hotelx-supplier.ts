@@ -138,6 +138,25 @@ const offerOf = (
   };
 };
 
+/**
+ * Who a search is for, in Hotel-X's scalars: `Language` an ISO 639-1 code ("en-US" sends "en"),
+ * `Country` an ISO 3166-1 alpha-2 code; a value in another form is left out (the upstream would
+ * refuse the whole request for it).
+ */
+const hotelxAudience = (audience: SearchAudience | undefined) => {
+  const language = /^([a-z]{2})(?:[-_]|$)/i.exec(audience?.language ?? "")?.[1]?.toLowerCase();
+  const nationality = /^[a-z]{2}$/i.test(audience?.nationality ?? "")
+    ? audience!.nationality!.toUpperCase()
+    : undefined;
+  return {
+    ...(nationality ? { nationality } : {}),
+    ...(language ? { language } : {}),
+    ...(audience?.markets?.length ? { markets: audience.markets } : {}),
+  };
+};
+
+const pickLanguage = ({ language }: { language?: string }) => (language ? { language } : {});
+
 /** Hotel-X search criteria: the stay, and who it is for (nationality, language, markets) when the partner said. */
 const criteriaOf = (
   stay: Stay,
@@ -150,7 +169,7 @@ const criteriaOf = (
   hotels,
   occupancies: stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })),
   currency,
-  ...audience,
+  ...hotelxAudience(audience),
 });
 
 /**
@@ -342,6 +361,12 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
     }
   };
 
+  /** A quote's call options, with the language the partner asked for (issue 40). */
+  const quoteOptionsOf = (call: SupplierCall | undefined) => ({
+    ...optionsOf(call),
+    ...pickLanguage(hotelxAudience(call?.audience)),
+  });
+
   const supplier: Supplier = {
     name,
     currency: upstream.currency,
@@ -428,7 +453,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
         }
       };
       if (ref.upstreamOptionId) {
-        const quoted = await guarded(call, () => hotelx.quote(access, ref.upstreamOptionId!, optionsOf(call)));
+        const quoted = await guarded(call, () => hotelx.quote(access, ref.upstreamOptionId!, quoteOptionsOf(call)));
         const option = quotedOption(accommodation.code, ref, quoted, stay.rooms.length);
         if (option) {
           const offer = await priced(option, quoted);
@@ -444,7 +469,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
         );
       });
       if (!found) return null;
-      const quoted = await guarded(call, () => hotelx.quote(access, found.id, optionsOf(call)));
+      const quoted = await guarded(call, () => hotelx.quote(access, found.id, quoteOptionsOf(call)));
       // A changed price is the offer at its new price: the caller compares it with the searched one.
       return { ...(await priced(found, quoted)), upstreamAccessCode: found.accessCode };
     },
