@@ -197,13 +197,19 @@ const queryRoot = {
         const request = parsed(tgxSearchRequestSchema, restRequest(args, "criteria", { filterSearch, filter }));
         const access = (request.filterSearch ?? request.filter)?.access;
         const connections = await searchConnections(call.routing, access);
-        const { answer, searches } = await searchTgxAccesses(
+        const searched = await searchTgxAccesses(
           call.deps,
           connections,
           request,
           call.admit,
           call.routing.named !== undefined,
-        );
+        ).catch((error: unknown) => {
+          // One access: its refusal (a 429) is the field's, counted on it as the REST route counts it.
+          if (connections[0] && error instanceof ApiError)
+            call.count({ connection: connections[0], operation: "search", outcome: error.code });
+          throw error;
+        });
+        const { answer, searches } = searched;
         for (const each of searches) {
           if ("refused" in each) {
             call.count({ connection: each.connection, operation: "search", outcome: each.refused.code });

@@ -75,6 +75,8 @@ export type QuoteQuery = {
    * option), or `any` (a Hotel-X quote answers today's price beside the search's); absent: 1 %.
    */
   priceRise?: PriceRise | "any";
+  /** The language asked for (`quoteCriteria.language`, Hotel-X's criteria.language): passed to the supplier. */
+  language?: string;
 };
 
 /** The data a POST /api/quote body stands for. */
@@ -88,6 +90,7 @@ export const quoteQueryOf = (request: QuoteRequest): QuoteQuery => {
     occupancies: criteria.occupancies,
     currency: request.settings.currency ?? criteria.currency,
     ...(criteria.paymentType ? { paymentType: criteria.paymentType } : {}),
+    ...(criteria.language ? { language: criteria.language } : {}),
     supply: supplyOptionsOf(request.settings),
   };
 };
@@ -158,7 +161,7 @@ export const priceQuote = async (
         stay,
         now,
         terms,
-        call,
+        criteria.language ? { ...call, audience: { language: criteria.language } } : call,
       ),
     );
   } catch (error) {

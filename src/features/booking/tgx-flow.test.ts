@@ -1556,7 +1556,7 @@ describe("POST /api/graphql and /api/*/tgx: the connection chosen the Hotel-X wa
     expect(cancelled.hotelX.cancel.cancellation.booking).toEqual({ status: "CANCELLED", remarks });
   });
 
-  it("item 4: nationality, language and markets go upstream with the search", async () => {
+  it("item 4: nationality, language and markets go upstream with the search, the language with the quote", async () => {
     const res = await post("/api/search/tgx", {
       criteria: {
         checkIn: inDays(52),
@@ -1573,6 +1573,39 @@ describe("POST /api/graphql and /api/*/tgx: the connection chosen the Hotel-X wa
     const [sent] = res.json.data.hotelX.search.auditData.transactions;
     const criteria = JSON.parse(sent.request.split("\n\n")[1]).variables.criteria;
     expect(criteria).toMatchObject({ nationality: "ES", language: "es", markets: ["ES"], hotels: ["HX002"] });
+    // A quote's language goes too, in Hotel-X's form (ISO 639-1: "es-ES" is sent "es").
+    const option = res.json.data.hotelX.search.options[0];
+    const quoted = await post("/api/quote/tgx", {
+      criteria: { optionRefId: option.id, language: "es-ES" },
+      settings: { access: { code: UPSTREAM }, auditTransactions: true },
+    });
+    expect(quoted.json.data.hotelX.quote.optionQuote, quoted.text).not.toBeNull();
+    const [quoteSent] = quoted.json.data.hotelX.quote.auditData.transactions;
+    expect(JSON.parse(quoteSent.request.split("\n\n")[1]).variables.criteria).toMatchObject({ language: "es" });
+  });
+
+  it("several accesses: each is admitted under its own rate limit; one past it is an error of that access, the other's options still answered", async () => {
+    const setLimit = (code: number, limit: number) =>
+      env.DB.prepare("UPDATE connections SET rate_limit = ? WHERE code = ?").bind(limit, code).run();
+    await setLimit(EMBEDDED, 1);
+    try {
+      const both = {
+        criteria: criteria(["HX004", "US000007"]),
+        filterSearch: { access: { includes: ["1001", "1002"] } },
+      };
+      // The first may still fit 1001's window; the second cannot.
+      await hotelxData(SEARCH_ACCESSES, both, apikeyOnly);
+      const limited = await hotelxData(SEARCH_ACCESSES, both, apikeyOnly);
+      const { options, warnings } = limited.hotelX.search;
+      expect(new Set(options.map((o: any) => o.accessCode))).toEqual(new Set(["1002"]));
+      expect(warnings).toContainEqual({
+        code: "RATE_LIMIT_EXCEEDED",
+        type: "ACCESS",
+        description: expect.stringMatching(/^access 1001: /),
+      });
+    } finally {
+      await setLimit(EMBEDDED, 600);
+    }
   });
 });
 

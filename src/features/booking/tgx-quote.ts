@@ -87,6 +87,7 @@ export const quoteTgx = async (
         currency: settings.currency,
         supply: flowSupplyOf(settings),
         priceRise: "any",
+        ...(criteria.language ? { language: criteria.language } : {}),
       },
       meta,
       now,

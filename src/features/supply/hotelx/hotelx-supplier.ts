@@ -172,6 +172,25 @@ const withSupplierCodes = (offer: Offer, theirs: HotelxOption, map: SupplierMap)
   };
 };
 
+/**
+ * Who a search is for, in Hotel-X's scalars: `Language` an ISO 639-1 code ("en-US" sends "en"),
+ * `Country` an ISO 3166-1 alpha-2 code; a value in another form is left out (the upstream would
+ * refuse the whole request for it).
+ */
+const hotelxAudience = (audience: SearchAudience | undefined) => {
+  const language = /^([a-z]{2})(?:[-_]|$)/i.exec(audience?.language ?? "")?.[1]?.toLowerCase();
+  const nationality = /^[a-z]{2}$/i.test(audience?.nationality ?? "")
+    ? audience!.nationality!.toUpperCase()
+    : undefined;
+  return {
+    ...(nationality ? { nationality } : {}),
+    ...(language ? { language } : {}),
+    ...(audience?.markets?.length ? { markets: audience.markets } : {}),
+  };
+};
+
+const pickLanguage = ({ language }: { language?: string }) => (language ? { language } : {});
+
 /** Hotel-X search criteria: the stay, and who it is for (nationality, language, markets) when the partner said. */
 const criteriaOf = (
   stay: Stay,
@@ -184,7 +203,7 @@ const criteriaOf = (
   hotels,
   occupancies: stay.rooms.map((ages) => ({ paxes: ages.map((age) => ({ age })) })),
   currency,
-  ...audience,
+  ...hotelxAudience(audience),
 });
 
 /**
@@ -368,6 +387,12 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
     }
   };
 
+  /** A quote's call options, with the language the partner asked for (issue 40). */
+  const quoteOptionsOf = (call: SupplierCall | undefined) => ({
+    ...optionsOf(call),
+    ...pickLanguage(hotelxAudience(call?.audience)),
+  });
+
   const supplier: Supplier = {
     name,
     currency: upstream.currency,
@@ -474,7 +499,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
       const ours = (option: HotelxOption) => (map ? inOurCodes(option, map) : option);
       const withTheirs = (offer: Offer, theirs: HotelxOption) => (map ? withSupplierCodes(offer, theirs, map) : offer);
       if (ref.upstreamOptionId) {
-        const quoted = await guarded(call, () => hotelx.quote(access, ref.upstreamOptionId!, optionsOf(call)));
+        const quoted = await guarded(call, () => hotelx.quote(access, ref.upstreamOptionId!, quoteOptionsOf(call)));
         const rooms = map?.rooms.get(hotelCode);
         const inOurs = map
           ? { ...quoted, rooms: quoted.rooms?.map((r) => ({ ...r, code: rooms?.get(r.code) ?? r.code })) ?? null }
@@ -498,7 +523,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
         return true;
       });
       if (!found || !theirs) return null;
-      const quoted = await guarded(call, () => hotelx.quote(access, found.id, optionsOf(call)));
+      const quoted = await guarded(call, () => hotelx.quote(access, found.id, quoteOptionsOf(call)));
       // A changed price is the offer at its new price: the caller compares it with the searched one.
       const offer = withTheirs(await priced(ours(found)!, quoted), theirs);
       return { ...offer, upstreamAccessCode: found.accessCode };
