@@ -1120,8 +1120,21 @@ describe("POST /api/search/tgx: what every published Hotel-X example sends (issu
   });
 
   it("AGGREGATION cheapest_price keeps the cheapest of options alike in all but price (two suppliers of one hotel)", async () => {
-    // The relay sells the embedded inventory again: every option twice, at the same price.
-    const two = depsWith(inventorySupplier(database(env.DB)), relaySupplier(env.DB));
+    // The relay sells the embedded inventory again: every option twice, at the same price. Its offers
+    // name a hotel code of its own and no room map, so the merged search never collapses them (issue
+    // 39: unmapped rooms never collapse); cheapest_price, which compares our codes, keeps one of each.
+    const relay = relaySupplier(env.DB);
+    const unmapped: Supplier = {
+      ...relay,
+      async search(...args) {
+        const answer = await relay.search(...args);
+        const offers = new Map(
+          [...answer.offers].map(([code, list]) => [code, list.map((o) => ({ ...o, supplierHotelCode: `R-${code}` }))]),
+        );
+        return { ...answer, offers };
+      },
+    };
+    const two = depsWith(inventorySupplier(database(env.DB)), unmapped);
     const body = tgxBody({ hotels: HOTELS.slice(0, 2) });
     const both = await searchWith(two, body);
     const aggregated = await searchWith(two, {

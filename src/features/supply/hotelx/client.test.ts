@@ -10,13 +10,14 @@ import {
   specifiedRules,
   validate,
 } from "graphql";
-import { buildHotelxSchema, HOTELX_SDL } from "../../../../sandbox/hotelx/src/schema";
+import { buildHotelxSchema, HOTELX_CONTENT_SDL, HOTELX_SDL } from "../../../../sandbox/hotelx/src/schema";
 import * as documents from "./documents";
 import {
   book,
   bookingByClientReference,
   cancel,
   commit,
+  hotelList,
   quote,
   search,
   SupplierCallError,
@@ -796,7 +797,8 @@ const problemsOf = (schema: GraphQLSchema, query: string, variables: Record<stri
 };
 
 describe("the client's documents against the Hotel-X SDL (sandbox/hotelx/src/schema.ts)", () => {
-  const schema = buildHotelxSchema(HOTELX_SDL);
+  // A supplier's schema: the booking flow and the `hotels` content query `suggest` reads.
+  const schema = buildHotelxSchema(HOTELX_SDL + HOTELX_CONTENT_SDL);
 
   it("every document the client sends, with the variables it sends, validates; a misspelt field does not", async () => {
     const sent: { query: string; variables: Record<string, unknown> }[] = [];
@@ -849,6 +851,8 @@ describe("the client's documents against the Hotel-X SDL (sandbox/hotelx/src/sch
     const twoStep = reference();
     await book(recording, bookInput(quoted.optionRefId, twoStep), { ...OK_DEADLINE, commitRequired: true });
     await commit(recording, { accessCode: ACCESS_CODE, clientReference: twoStep, language: "en" }, OK_DEADLINE);
+    const firstPage = await hotelList(recording, { maxSize: 2 }, OK_DEADLINE);
+    expect(firstPage.hotels).toHaveLength(2);
 
     // Every document of documents.ts went out, and each with its variables is valid.
     expect(new Set(sent.map((b) => b.query))).toEqual(new Set(Object.values(documents)));
