@@ -13,7 +13,7 @@ import {
 } from "graphql";
 import type { HotelxAccess } from "../../src/features/supply/hotelx/client";
 import { buildHotelxSchema } from "../../sandbox/hotelx/src/schema";
-import { hotelxApiSdl } from "../../src/features/booking/hotelx-api-sdl";
+import { hotelxApiSdl } from "../../src/features/hotelx-api/hotelx-api-sdl";
 
 /** The sandbox Hotel-X supplier as the client reaches it: a real Worker-to-Worker hop to the auxiliary worker. */
 export const sandboxAccess = (url = "https://hotelx-sandbox.test/graphql", client = "edgestay"): HotelxAccess => ({
