@@ -5,6 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { bookingEvents, bookingRoutes } from "./features/booking";
 import { chatPages, chatRoutes } from "./features/chat";
+import { hotelxRoutes } from "./features/hotelx-api";
 import { contentRoutes } from "./features/content";
 import { operatorRoutes, exchangeRateRoutes, holdLimitRoutes, supplierRoutes } from "./features/operators";
 import { partnerRoutes } from "./features/partners";
@@ -100,6 +101,7 @@ export const createApp = ({ services = requestServices }: { services?: (env: Env
   app.route("/", holdLimitRoutes);
   app.route("/", supplierRoutes);
   app.route("/", bookingRoutes);
+  app.route("/", hotelxRoutes);
   app.route("/api/inventory", supplyRoutes);
   app.route("/", supplierMapRoutes);
   app.route("/", hotelMatchingRoutes);

@@ -6,7 +6,7 @@
  *   node --import tsx scripts/hotelx-published/run.ts [--url http://127.0.0.1:8787] [--key demo-partner-key]
  *
  * The variables change only through the overlay issue 40 allows a partner (test/support/hotelx-published.ts,
- * shared with the workerd test in src/features/booking/tgx-flow.test.ts): hotel codes, dates,
+ * shared with the workerd test in src/features/hotelx-api/tgx-flow.test.ts): hotel codes, dates,
  * option ids, references and access codes. Each document is sent as a Hotel-X client sends it
  * (`Authorization: Apikey <key>`, no Edgestay header), then once more with Edgestay's `access-code`
  * header, to tell the routing gap apart from the rest. Option ids, quotes and bookings the overlay

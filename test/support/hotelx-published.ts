@@ -2,7 +2,7 @@
  * The collected published Hotel-X documents (test/fixtures/hotelx-published) as runs: each document
  * with the variables it is sent with, and the overlay issue 40 allows a partner (hotel codes, dates,
  * option ids, references and access codes; nothing else changes). Shared by the workerd test
- * (src/features/booking/tgx-flow.test.ts) and the report script (scripts/hotelx-published/run.ts).
+ * (src/features/hotelx-api/tgx-flow.test.ts) and the report script (scripts/hotelx-published/run.ts).
  */
 
 /** The untyped JSON of published variables. */

@@ -13,7 +13,7 @@ import {
 } from "graphql";
 import type { HotelxAccess } from "../../src/features/supply/hotelx/client";
 import { buildHotelxSchema } from "../../sandbox/hotelx/src/schema";
-import { hotelxApiSdl } from "../../src/features/booking/hotelx-api-sdl";
+import { hotelxApiSdl } from "../../src/features/hotelx-api/hotelx-api-sdl";
 
 /** The sandbox Hotel-X supplier as the client reaches it: a real Worker-to-Worker hop to the auxiliary worker. */
 export const sandboxAccess = (url = "https://hotelx-sandbox.test/graphql", client = "edgestay"): HotelxAccess => ({
@@ -57,7 +57,7 @@ const unknownKeys = (type: GraphQLOutputType, value: unknown, path: string): str
 };
 
 /**
- * What the Hotel-X SDL of Edgestay's API (booking/hotelx-api-sdl.ts: a supplier's schema of
+ * What the Hotel-X SDL of Edgestay's API (hotelx-api/hotelx-api-sdl.ts: a supplier's schema of
  * sandbox/hotelx/src/schema.ts plus the public schema's fields, names as it has them) says of `value` as a result of its type `typeName`: the GraphQL errors of executing a
  * selection of every field over it (a null in a non-null field, an enum value or a scalar the
  * schema refuses, a wrong type), and every key the type has no field for. Empty: a valid result.

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { buildSchema, type GraphQLObjectType, graphqlSync, printSchema } from "graphql";
 import { describe, expect, it } from "vitest";
 import { buildHotelxSchema, HOTELX_CONTENT_SDL, HOTELX_SDL } from "../../sandbox/hotelx/src/schema";
-import { HOTELX_API_ADDITIONS, hotelxApiSdl, mergeSdl } from "../../src/features/booking/hotelx-api-sdl";
-import { HOTELX_SDL_ASSET } from "../../src/features/booking/hotelx-sdl";
+import { HOTELX_API_ADDITIONS, hotelxApiSdl, mergeSdl } from "../../src/features/hotelx-api/hotelx-api-sdl";
+import { HOTELX_SDL_ASSET } from "../../src/features/hotelx-api/hotelx-sdl";
 
 describe("the Hotel-X executable schema (sandbox/hotelx/src/schema.ts)", () => {
   it("is the schema graphql-js's buildSchema makes of the SDL, which also validates the SDL", () => {

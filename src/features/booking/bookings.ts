@@ -1,6 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, desc, eq, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
+import { addDays } from "../../platform/time/zoned-time";
 import { bookedRate, bookedRooms } from "./booked-rate";
 import { findBookingByPartnerReference } from "./book";
 import { type BookingRecord, bookingRecord } from "./record";
@@ -100,3 +101,33 @@ export const eraseChatBookingHolders = async (db: Db, chatSessionIds: string[]):
 /** Whether any booking names a supplier (such a supplier is deactivated, never erased, so they still cancel). */
 export const supplierHasBookings = async (db: Db, supplierCode: string): Promise<boolean> =>
   (await db.select({ one: sql`1` }).from(bookings).where(eq(bookings.supplier, supplierCode)).limit(1)).length > 0;
+
+/**
+ * The partner's bookings arriving (`ARRIVAL`: check-in) or made (`BOOKING`: creation, UTC days)
+ * from `start` to `end` inclusive, newest first, at most `limit`; on one connection when
+ * `connectionId` is given (the Hotel-X booking query by dates).
+ */
+export const bookingsByDates = async (
+  db: Db,
+  partnerId: string,
+  dates: { dateType: "ARRIVAL" | "BOOKING"; start: string; end: string; connectionId?: string },
+  limit: number,
+): Promise<BookingRecord[]> => {
+  const { dateType, start, end, connectionId } = dates;
+  const within: SQL =
+    dateType === "ARRIVAL"
+      ? and(gte(bookings.checkIn, start), lte(bookings.checkIn, end))!
+      : and(
+          gte(bookings.createdAt, `${start}T00:00:00.000Z`),
+          lt(bookings.createdAt, `${addDays(end, 1)}T00:00:00.000Z`),
+        )!;
+  const conditions = [eq(bookings.partnerId, partnerId), within];
+  if (connectionId !== undefined) conditions.push(eq(bookings.connectionId, connectionId));
+  const rows = await db
+    .select()
+    .from(bookings)
+    .where(and(...conditions))
+    .orderBy(desc(bookings.createdAt), desc(bookings.reference))
+    .limit(limit);
+  return rows.map(bookingRecord);
+};

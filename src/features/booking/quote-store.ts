@@ -114,6 +114,13 @@ export const quoteStore = (kv: KVNamespace, db: Db) => ({
   },
 });
 
+/**
+ * The stored quote a quote id names, or null (absent, expired, unreadable): the one read of the
+ * store that another room needs (the Hotel-X face books or routes by a quote id).
+ */
+export const storedQuote = (stores: { quotes: KVNamespace; db: Db }, quoteId: string, now: number) =>
+  quoteStore(stores.quotes, stores.db).get(quoteId, now);
+
 /** Upkeep: deletes quote rows past their expiry (KV expires its copies by itself). */
 export const expiredQuotes = {
   name: "expired-quotes",

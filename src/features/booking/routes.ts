@@ -1,14 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import { apiRoute } from "../../platform/http/api-route";
 import type { Context } from "hono";
-import { createMiddleware } from "hono/factory";
-import { apiKeyAuth, apiKeySecurity, hotelxKeySecurity } from "../../platform/auth/api-key";
+import { apiKeySecurity } from "../../platform/auth/api-key";
 import { requireAdmin } from "../../platform/auth/bearer";
 import { apiKeyOrBearer, apiKeyOrBearerSecurity, byLoginToken } from "../../platform/auth/partner-credential";
 import { replicaReadsAllowed } from "../../platform/db/replica-reads";
 import { ApiError } from "../../platform/http/api-error";
 import { rateLimitHeaders, success } from "../../platform/http/envelope";
 import { idempotencyErrors, replayHeaders, withIdempotency } from "../../platform/idempotency/idempotency";
+import { cardDataGuardErrors, noRawCardData } from "../../platform/card-data/card-data";
 import { featureRouter } from "../../platform/http/router";
 import { bookOnce, bookOrderOf } from "./book";
 import { bookingListResponseSchema, bookingsQuerySchema, listBookings } from "./booking-list";
@@ -19,19 +19,10 @@ import {
   cancellationPreviewResponseSchema,
   previewCancellation,
 } from "./cancellation-preview";
-import {
-  type AccessEnv,
-  coreAccess,
-  coreAccessOrBearer,
-  coreConnection,
-  type CoreConnection,
-  readAccessById,
-  searchConnection,
-  type UsageOperation,
-} from "../connections";
+import { coreAccess, coreAccessOrBearer, coreConnection, readAccessById, searchConnection } from "../connections";
 import { sandboxScenario } from "./deps";
+import { admit, billed, type BookingEnv, connectionOf, metered, supplierTimedOut } from "./metering";
 import { quoteOption, quoteQueryOf } from "./quote";
-import { consumeRateLimit } from "./rate-limit";
 import { commitOnce } from "./hold";
 import { commitModificationOnce, previewModification } from "./modification";
 import {
@@ -40,6 +31,7 @@ import {
   bookRequestSchema,
   cancelExamples,
   commitRequestSchema,
+  idempotencyHeader,
   modificationPreviewRequestSchema,
   modificationPreviewResponseSchema,
   modificationRequestSchema,
@@ -49,66 +41,23 @@ import {
   cancelResponseSchema,
   quoteRequestSchema,
   quoteResponseSchema,
+  sandboxHeader,
+  searchErrors,
   searchRequestSchema,
   searchResponseSchema,
 } from "./schemas";
 import { optionTermsOf, searchAvailability, searchQueryOf } from "./search";
 import { supplierFailureCodes, supplyOptionsOf } from "../supply";
-import { searchTgxAccesses } from "./tgx-search";
-import {
-  accessKeeps,
-  bookConnection,
-  cancelConnection,
-  type HotelxRouting,
-  quoteConnection,
-  searchConnections,
-} from "./hotelx-access";
-import { tgxSearchRequestSchema, tgxSearchResponseSchema } from "./tgx-schemas";
-import { cardDataGuardErrors, noRawCardData } from "../../platform/card-data/card-data";
-import { bookTgx } from "./tgx-book";
-import { cancelTgx } from "./tgx-cancel";
-import { executeHotelx, GRAPHQL_RESPONSE_TYPE, type GraphqlCall, graphqlAnswerOf } from "./hotelx-graphql";
-import {
-  graphqlRequestSchema,
-  graphqlResponseSchema,
-  tgxBookRequestSchema,
-  tgxBookResponseSchema,
-  tgxCancelRequestSchema,
-  tgxCancelResponseSchema,
-  tgxQuoteRequestSchema,
-  tgxQuoteResponseSchema,
-} from "./tgx-flow-schemas";
-import { quoteTgx } from "./tgx-quote";
-import { supplierTimedOut, tgxOutcome } from "./tgx-answers";
 
 const json = <T extends z.ZodType>(schema: T, examples?: Record<string, { summary: string; value: unknown }>) => ({
   content: { "application/json": { schema, ...(examples ? { examples } : {}) } },
 });
 const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, ...json(schema) } });
 
-const sandboxHeader = z.object({
-  "test-scenario": z.string().optional().openapi({
-    description: "Sandbox only (SANDBOX_SCENARIOS=on): price_changed, room_unavailable, booking_failed",
-    example: "price_changed",
-  }),
-});
 /** The bookingReference of a POST /api/book answer (or of GET /api/bookings). */
 const bookingReferenceParams = z.object({
   bookingReference: z.string().min(1).max(100).openapi({ example: "BKFGEOEIKMQZYK4POB5HFF" }),
 });
-
-const idempotencyHeader = z.object({
-  "idempotency-key": z
-    .string()
-    .optional()
-    .openapi({ description: "Replays the stored response for a retried request", example: "book-PARTNER-REF-1001" }),
-});
-
-/** Counts the request against the connection's window; the rate headers go on success and on 429 alike. */
-const admit = async (c: Context<BookingEnv>, connection: CoreConnection) => {
-  const headers = await consumeRateLimit(c.env.RATE_LIMITER, connection);
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
-};
 
 /**
  * The connection a call about one booking goes through: with the API key, the one the body names;
@@ -125,98 +74,6 @@ const bookingConnectionOf = async (c: Context<BookingEnv>, bookingReference: str
   return connection;
 };
 
-/** The connection the request names, read with the API key, judged for a search or core route. */
-const connectionOf = (c: Context<BookingEnv>, judge: typeof searchConnection | typeof coreConnection) => {
-  const connection = judge(c.var.access, c.get("caller").partnerId);
-  c.set("billing", { connection });
-  return connection;
-};
-
-/**
- * A Hotel-X route's routing (issue 40): the caller's partner and the body's `settings.access.code`,
- * when sent (then the connection is the one it names, read in the API key's batch: `connectionOf`).
- */
-const routingOf = (c: Context<BookingEnv>): HotelxRouting => ({
-  db: c.get("db"),
-  partnerId: c.get("caller").partnerId,
-  named: c.var.access.code === "missing" ? undefined : c.var.access.code,
-});
-
-/** The connection a Hotel-X call is counted on, found the Hotel-X way when the body names none. */
-const routedConnection = async (
-  c: Context<BookingEnv>,
-  find: (routing: HotelxRouting) => Promise<CoreConnection>,
-): Promise<CoreConnection> => {
-  if (c.var.access.code !== "missing") return connectionOf(c, coreConnection);
-  const connection = await find(routingOf(c));
-  c.set("billing", { connection });
-  return connection;
-};
-
-/** What a billable call reports for its usage count; set by `connectionOf` and `billed`. */
-type Billing = { connection: CoreConnection; outcome?: string; supplierTimeout?: boolean; replayed?: boolean };
-type BookingEnv = AccessEnv & { Variables: { billing?: Billing } };
-
-/** The answer does not wait for the count; `waitUntil` keeps the Worker alive until it is kept. */
-const afterAnswer = (c: Context<BookingEnv>, work: Promise<void>) => {
-  let ctx: Pick<ExecutionContext, "waitUntil"> | undefined;
-  try {
-    ctx = c.executionCtx;
-  } catch {
-    // A test's app.request() has no execution context: nothing outlives the answer, so it waits.
-  }
-  if (ctx) ctx.waitUntil(work);
-  else return work;
-};
-
-/**
- * Counts a billable call (partner usage, Analytics Engine) once it is answered, whatever the
- * answer: `success`, or the error code it threw (the 429 of the rate limit, invalid_dates...).
- * Only a call whose connection was judged is counted (a bad key or body names no connection), and
- * a replayed answer is not a new call.
- */
-const metered = (operation: UsageOperation) =>
-  createMiddleware<BookingEnv>(async (c, next) => {
-    await next();
-    const billing = c.get("billing");
-    if (!billing || billing.replayed) return;
-    const error = c.error;
-    const outcome = error
-      ? error instanceof ApiError
-        ? error.code
-        : "internal_error"
-      : (billing.outcome ?? "success");
-    await afterAnswer(
-      c,
-      c.get("services").booking.meter({
-        connection: billing.connection,
-        operation,
-        outcome,
-        supplierTimeout: !error && (billing.supplierTimeout ?? false),
-        requestId: c.get("requestId"),
-      }),
-    );
-  });
-
-/** How a call that answered 200 ended, for its usage count (a Hotel-X refusal is in the payload). */
-const billed = (c: Context<BookingEnv>, billing: Omit<Billing, "connection">) => {
-  const current = c.get("billing");
-  if (current) c.set("billing", { ...current, ...billing });
-};
-
-/** What a search answers beside the platform's errors, in the contract's shape or Hotel-X's. */
-const searchErrors = [
-  "no_connection",
-  "malformed_connection_code",
-  "unknown_connection",
-  "connection_access_denied",
-  "invalid_dates",
-  "invalid_occupancy",
-  "invalid_timeout",
-  "rate_limit_exceeded",
-  "unsupported_currency",
-] as const;
-
 const search = apiRoute({
   operationId: "searchAvailability",
   method: "post",
@@ -231,30 +88,6 @@ const search = apiRoute({
   errors: [...searchErrors, "unknown_supplier"],
   responses: {
     200: { description: "Options per accommodation", headers: rateLimitHeaders, ...json(searchResponseSchema) },
-  },
-});
-
-// Hotel-X's own header, `Authorization: Apikey <key>`, is read beside `api-key` on the Hotel-X routes only.
-const HOTELX_KEY = "api-key or Apikey" as const;
-
-const searchTgxRoute = apiRoute({
-  operationId: "searchAvailabilityTgx",
-  method: "post",
-  path: "/api/search/tgx",
-  unknownFields: "hotelx",
-  tags: ["Booking"],
-  summary: "Hotel-X (TravelgateX) shaped search over the same inventory (rate limited)",
-  description: "Hotel-X step 1: an option's id is the optionRefId of quote/tgx.",
-  security: hotelxKeySecurity,
-  middleware: [metered("search"), replicaReadsAllowed, coreAccess(HOTELX_KEY)] as const,
-  request: body(tgxSearchRequestSchema),
-  errors: searchErrors,
-  responses: {
-    200: {
-      description: "Hotel-X HotelSearch: options, and supplier-level errors/warnings",
-      headers: rateLimitHeaders,
-      ...json(tgxSearchResponseSchema),
-    },
   },
 });
 
@@ -288,100 +121,6 @@ const quote = apiRoute({
   ],
   responses: {
     200: { description: "The quote", headers: rateLimitHeaders, ...json(quoteResponseSchema) },
-  },
-});
-
-// The Hotel-X shaped flow: what the option, quote, booking or supplier decide is answered 200 in
-// the payload's `errors`; the request's shape, key, connection and limits keep the error envelope.
-const HOTELX_OUTCOMES =
-  "refusals (PRICE_CHANGED, SOLD_OUT, BOOKING_NOT_FOUND...) are Hotel-X errors in the payload, HTTP 200";
-
-const quoteTgxRoute = apiRoute({
-  operationId: "createQuoteTgx",
-  method: "post",
-  path: "/api/quote/tgx",
-  unknownFields: "hotelx",
-  tags: ["Booking"],
-  summary: "Hotel-X shaped quote, kept 30 minutes (rate limited)",
-  description: "Hotel-X step 2: optionRefId from search/tgx; the answer's goes to book/tgx.",
-  security: hotelxKeySecurity,
-  middleware: [metered("quote"), coreAccess(HOTELX_KEY)] as const,
-  request: { headers: sandboxHeader, ...body(tgxQuoteRequestSchema) },
-  errors: [
-    "invalid_connection_code",
-    "rate_limit_exceeded",
-    "invalid_timeout",
-    "accommodation_mismatch",
-    "stay_dates_mismatch",
-    "payment_type_mismatch",
-    "unsupported_currency",
-  ],
-  responses: {
-    200: {
-      description: `Hotel-X HotelQuote: optionQuote at today's price (searchPrice when it moved); ${HOTELX_OUTCOMES}`,
-      headers: rateLimitHeaders,
-      ...json(tgxQuoteResponseSchema),
-    },
-  },
-});
-
-const bookTgxRoute = apiRoute({
-  operationId: "createBookingTgx",
-  method: "post",
-  path: "/api/book/tgx",
-  unknownFields: "hotelx",
-  tags: ["Booking"],
-  summary: "Hotel-X shaped book of a quote, or of a search option in one step (deltaPrice)",
-  description: "Hotel-X step 3: reference.bookingID is cancel/tgx's input.bookingID.",
-  security: hotelxKeySecurity,
-  // Hotel-X's paymentCard carries a card number: refused before anything reads it.
-  middleware: [metered("book"), noRawCardData(), coreAccess(HOTELX_KEY)] as const,
-  request: { headers: sandboxHeader.merge(idempotencyHeader), ...body(tgxBookRequestSchema) },
-  errors: [
-    ...cardDataGuardErrors,
-    ...idempotencyErrors,
-    "invalid_connection_code",
-    "booking_not_allowed",
-    "rate_limit_exceeded",
-    "invalid_timeout",
-    "accommodation_mismatch",
-    "stay_dates_mismatch",
-    "payment_type_mismatch",
-    "unsupported_currency",
-    "payment_card_not_found",
-    "card_expired",
-  ],
-  responses: {
-    200: {
-      description: `Hotel-X HotelBookPayload: the booking (status OK, or UNKNOWN/ON_REQUEST while pending); ${HOTELX_OUTCOMES}`,
-      ...json(tgxBookResponseSchema),
-    },
-  },
-});
-
-const cancelTgxRoute = apiRoute({
-  operationId: "cancelBookingTgx",
-  method: "post",
-  path: "/api/cancel/tgx",
-  unknownFields: "hotelx",
-  tags: ["Booking"],
-  summary: "Hotel-X shaped cancel, by bookingID or by accessCode, hotelCode and clientReference",
-  description: "Hotel-X step 4: input.bookingID from book/tgx.",
-  security: hotelxKeySecurity,
-  middleware: [metered("cancel"), coreAccess(HOTELX_KEY)] as const,
-  request: { headers: idempotencyHeader, ...body(tgxCancelRequestSchema) },
-  errors: [
-    ...idempotencyErrors,
-    "invalid_connection_code",
-    "invalid_timeout",
-    "booking_changed",
-    "partial_cancel_not_supported",
-  ],
-  responses: {
-    200: {
-      description: `Hotel-X HotelCancelPayload: the cancellation and the booking; ${HOTELX_OUTCOMES}`,
-      ...json(tgxCancelResponseSchema),
-    },
   },
 });
 
@@ -571,46 +310,6 @@ const cancel = apiRoute({
   },
 });
 
-const graphqlRoute = apiRoute({
-  operationId: "hotelxGraphql",
-  method: "post",
-  path: "/api/graphql",
-  unknownFields: "hotelx",
-  tags: ["Booking"],
-  summary:
-    "Hotel-X GraphQL: hotelX { search quote booking } and mutation { hotelX { book cancel commit } } over the Hotel-X shaped routes",
-  description:
-    "The /api/*/tgx flow as Hotel-X GraphQL. A document past its limits (depth, fields, aliases, introspection, 5 search/quote/booking, 1 write, 50 references) is refused.",
-  security: hotelxKeySecurity,
-  // A document or its variables may carry Hotel-X's paymentCard: refused before anything reads it.
-  middleware: [noRawCardData(), apiKeyAuth(undefined, HOTELX_KEY)] as const,
-  request: {
-    headers: idempotencyHeader.extend({
-      "access-code": z.string().optional().openapi({
-        description:
-          "A shortcut naming the connection of every field (as a settings variable's access.code does); without it each field's own names decide, the Hotel-X way: a search's filterSearch.access, an option id's access, a quote's or booking's connection, an accessCode",
-        example: "1001",
-      }),
-    }),
-    ...body(graphqlRequestSchema),
-  },
-  errors: [...cardDataGuardErrors, ...idempotencyErrors, "invalid_connection_code"],
-  responses: {
-    200: {
-      description:
-        "GraphQL's answer: data, and errors (a document refused before it ran: no data; a field refused: its API code in extensions)",
-      content: {
-        "application/json": { schema: graphqlResponseSchema },
-        [GRAPHQL_RESPONSE_TYPE]: { schema: graphqlResponseSchema },
-      },
-    },
-    400: {
-      description: "A document refused before it ran, under application/graphql-response+json",
-      content: { [GRAPHQL_RESPONSE_TYPE]: { schema: graphqlResponseSchema } },
-    },
-  },
-});
-
 const bookingByReference = apiRoute({
   operationId: "getBooking",
   method: "get",
@@ -692,43 +391,6 @@ export const bookingRoutes = featureRouter<BookingEnv>()
       200,
     );
   })
-  .openapi(searchTgxRoute, async (c) => {
-    const request = c.req.valid("json");
-    const deps = c.get("services").booking;
-    const access = (request.filterSearch ?? request.filter)?.access;
-    const named = c.var.access.code !== "missing";
-    const connections = named
-      ? [connectionOf(c, searchConnection)].filter((connection) => accessKeeps(access, connection))
-      : await searchConnections(routingOf(c), access);
-    // The first access is the request's count (its refusal, a 429, the request's); the others beside it.
-    const [first] = connections;
-    if (first) c.set("billing", { connection: first });
-    // Each access counted first, as /api/search: a refused search does no supplier work at all.
-    const { answer, searches } = await searchTgxAccesses(
-      deps,
-      connections,
-      request,
-      (connection) => admit(c, connection),
-      named,
-    );
-    for (const [i, each] of searches.entries()) {
-      const supplierTimeout =
-        "search" in each && supplierTimedOut([...(each.search.errors ?? []), ...(each.search.warnings ?? [])]);
-      if (i === 0) billed(c, { supplierTimeout, ...("refused" in each ? { outcome: each.refused.code } : {}) });
-      else
-        void afterAnswer(
-          c,
-          deps.meter({
-            connection: each.connection,
-            operation: "search",
-            outcome: "refused" in each ? each.refused.code : "success",
-            supplierTimeout,
-            requestId: c.get("requestId"),
-          }),
-        );
-    }
-    return c.json(answer, 200);
-  })
   .openapi(quote, async (c) => {
     const startedAt = Date.now();
     const request = c.req.valid("json");
@@ -742,49 +404,6 @@ export const bookingRoutes = featureRouter<BookingEnv>()
       scenario,
     });
     return c.json(success(result), 200);
-  })
-  .openapi(quoteTgxRoute, async (c) => {
-    const startedAt = Date.now();
-    const request = c.req.valid("json");
-    const deps = c.get("services").booking;
-    const connection = await routedConnection(c, (routing) => quoteConnection(routing, request.criteria.optionRefId));
-    await admit(c, connection);
-    const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
-    const answer = await quoteTgx(deps, connection, request, { requestId: c.get("requestId"), startedAt, scenario });
-    const quoted = answer.data.hotelX.quote;
-    billed(c, { outcome: tgxOutcome(Boolean(quoted.optionQuote), quoted.errors) });
-    return c.json(answer, 200);
-  })
-  .openapi(bookTgxRoute, async (c) => {
-    const startedAt = Date.now();
-    const request = c.req.valid("json");
-    const deps = c.get("services").booking;
-    const connection = await routedConnection(c, (routing) => bookConnection(deps, routing, request.input));
-    const scenario = sandboxScenario(deps, c.req.header("test-scenario"));
-    const { body, replayed, booked } = await bookTgx(
-      deps,
-      connection,
-      request,
-      { requestId: c.get("requestId"), startedAt, scenario },
-      c.req.header("idempotency-key"),
-    );
-    billed(c, { replayed, outcome: tgxOutcome(booked, body.data.hotelX.book.errors) });
-    return c.json(body, 200, replayHeaders({ replayed }));
-  })
-  .openapi(cancelTgxRoute, async (c) => {
-    const startedAt = Date.now();
-    const request = c.req.valid("json");
-    const deps = c.get("services").booking;
-    await routedConnection(c, (routing) => cancelConnection(routing, request.input));
-    const { body, replayed, cancelled } = await cancelTgx(
-      deps,
-      routingOf(c),
-      request,
-      c.req.header("idempotency-key"),
-      startedAt,
-    );
-    billed(c, { replayed, outcome: tgxOutcome(cancelled, body.data.hotelX.cancel.errors) });
-    return c.json(body, 200, replayHeaders({ replayed }));
   })
   .openapi(book, async (c) => {
     const startedAt = Date.now();
@@ -836,28 +455,6 @@ export const bookingRoutes = featureRouter<BookingEnv>()
       { key: c.req.header("idempotency-key"), request },
     );
     return c.json(response.body as z.infer<typeof bookResponseSchema>, 200, replayHeaders(response));
-  })
-  .openapi(graphqlRoute, async (c) => {
-    const startedAt = Date.now();
-    const request = c.req.valid("json");
-    const call: GraphqlCall = {
-      deps: c.get("services").booking,
-      // The connection is each field's: what its document names, the header a shortcut (hotelx-access.ts).
-      routing: { db: c.get("db"), partnerId: c.get("caller").partnerId, named: c.req.header("access-code") },
-      meta: { requestId: c.get("requestId"), startedAt, scenario: null },
-      idempotencyKey: c.req.header("idempotency-key"),
-      admit: (connection) => admit(c, connection),
-      count: (billing) =>
-        void afterAnswer(c, c.get("services").booking.meter({ ...billing, requestId: c.get("requestId") })),
-      replayed: false,
-      assets: c.env.ASSETS,
-    };
-    const result = await executeHotelx(request, call);
-    const { status, contentType } = graphqlAnswerOf(result, c.req.header("accept"));
-    return c.json(result as z.infer<typeof graphqlResponseSchema>, status, {
-      ...replayHeaders(call),
-      "Content-Type": contentType,
-    });
   })
   .openapi(modificationPreview, async (c) => {
     const request = c.req.valid("json");

@@ -1381,3 +1381,32 @@ export const bookingModified = {
     penaltyDue: { currency: "USD", amount: 0 },
   },
 };
+
+/** The sandbox's scenario header of the quote and book routes (booking's and the Hotel-X face's). */
+export const sandboxHeader = z.object({
+  "test-scenario": z.string().optional().openapi({
+    description: "Sandbox only (SANDBOX_SCENARIOS=on): price_changed, room_unavailable, booking_failed",
+    example: "price_changed",
+  }),
+});
+
+/** The idempotency header of the writing routes (booking's and the Hotel-X face's). */
+export const idempotencyHeader = z.object({
+  "idempotency-key": z
+    .string()
+    .optional()
+    .openapi({ description: "Replays the stored response for a retried request", example: "book-PARTNER-REF-1001" }),
+});
+
+/** What a search answers beside the platform's errors, in the contract's shape or Hotel-X's. */
+export const searchErrors = [
+  "no_connection",
+  "malformed_connection_code",
+  "unknown_connection",
+  "connection_access_denied",
+  "invalid_dates",
+  "invalid_occupancy",
+  "invalid_timeout",
+  "rate_limit_exceeded",
+  "unsupported_currency",
+] as const;

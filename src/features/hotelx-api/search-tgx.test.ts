@@ -10,7 +10,7 @@ import { OPERATOR } from "../../../test/support/sessions";
 import { inventorySupplier } from "../supply/inventory-supplier";
 import { REDACTED } from "../supply/provider-transactions";
 import type { Offer, Supplier } from "../supply/supplier";
-import { bookingDeps, type BookingDeps } from "./deps";
+import { bookingDeps, type BookingDeps } from "../booking/deps";
 import { tgxSearchRequestSchema } from "./tgx-schemas";
 import { embeddedOnly1002, hotelxResultProblems } from "../../../test/support/hotelx";
 import { seedDemoUpstream, seedSandboxHotels } from "../../../test/support/seed";

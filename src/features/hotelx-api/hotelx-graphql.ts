@@ -14,7 +14,7 @@ import { ApiError } from "../../platform/http/api-error";
 import { validationError } from "../../platform/http/validation";
 import { loggableError } from "../../platform/observability/loggable-error";
 import type { CoreConnection, UsageOperation } from "../connections";
-import type { BookingDeps, SandboxScenario } from "./deps";
+import { type BookingDeps, type SandboxScenario, supplierTimedOut } from "../booking";
 import {
   bookConnection,
   bookingCallConnection,
@@ -37,7 +37,7 @@ import {
   tgxQuoteRequestSchema,
 } from "./tgx-flow-schemas";
 import { quoteTgx } from "./tgx-quote";
-import { hotelxErrorOf, supplierTimedOut, tgxOutcome } from "./tgx-answers";
+import { hotelxErrorOf, tgxOutcome } from "./tgx-answers";
 import { type TgxError, tgxSearchRequestSchema } from "./tgx-schemas";
 import { searchTgxAccesses } from "./tgx-search";
 

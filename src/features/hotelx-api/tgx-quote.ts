@@ -1,11 +1,16 @@
 import type { CoreConnection } from "../connections";
-import type { BookingDeps, SandboxScenario } from "./deps";
-import { type OptionSnapshot, readOptionId } from "./option-token";
-import { type QuoteQuery, quoteOption } from "./quote";
+import {
+  amountJson,
+  type BookingDeps,
+  type OptionSnapshot,
+  quoteOption,
+  type QuoteQuery,
+  readOptionId,
+  type SandboxScenario,
+} from "../booking";
 import { auditDataOf, cancelPolicyOf, flowSupplyOf, hotelxErrorOf, languageWarnings } from "./tgx-answers";
 import type { TgxQuoteRequest, TgxQuoteResponse } from "./tgx-flow-schemas";
 import type { TgxError } from "./tgx-schemas";
-import { amountJson } from "./wire";
 import { priceOf, surchargesOf, tgxPaymentType } from "./tgx-search";
 
 type Meta = { requestId: string; startedAt: number; scenario: SandboxScenario | null };

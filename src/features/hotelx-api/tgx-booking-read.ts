@@ -1,14 +1,15 @@
-import { and, desc, eq, gte, lt, lte, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
-import { addDays } from "../../platform/time/zoned-time";
-import { findBookingByPartnerReference } from "./book";
-import { bookingBySupplierReference, partnerBooking } from "./bookings";
+import {
+  bookingBySupplierReference,
+  type BookingRecord,
+  bookingsByDates,
+  findBookingByPartnerReference,
+  partnerBooking,
+} from "../booking";
 import { accessIdOf, type HotelxRouting } from "./hotelx-access";
 import { type BookingNames, bookingDetailOf, namesBooking } from "./tgx-answers";
 import type { TgxError } from "./tgx-schemas";
-import { type BookingRecord, bookingRecord } from "./record";
-import { bookings } from "./tables";
 
 /** At most this many bookings answer one search by dates (newest first); a warning says when more matched. */
 export const MAX_BOOKINGS_BY_DATES = 200;
@@ -48,27 +49,15 @@ const byReferences = async (db: Db, partnerId: string, accessId: Access, criteri
   return found;
 };
 
-/** The partner's bookings arriving (ARRIVAL) or made (BOOKING, UTC days) from `start` to `end`, newest first. */
+/** The partner's bookings in the criteria's dates, newest first; an access names a connection (none of the partner's: none). */
 const byDates = async (db: Db, partnerId: string, accessId: Access, criteria: BookingCriteria) => {
-  const { dateType, start, end } = criteria.dates!;
-  const within: SQL =
-    dateType === "ARRIVAL"
-      ? and(gte(bookings.checkIn, start), lte(bookings.checkIn, end))!
-      : and(
-          gte(bookings.createdAt, `${start}T00:00:00.000Z`),
-          lt(bookings.createdAt, `${addDays(end, 1)}T00:00:00.000Z`),
-        )!;
-  const conditions = [eq(bookings.partnerId, partnerId), within];
-  // An access names a connection: only the bookings made on it (none of the partner's: none).
   if (accessId === null) return [];
-  if (accessId !== undefined) conditions.push(eq(bookings.connectionId, accessId));
-  const rows = await db
-    .select()
-    .from(bookings)
-    .where(and(...conditions))
-    .orderBy(desc(bookings.createdAt), desc(bookings.reference))
-    .limit(MAX_BOOKINGS_BY_DATES + 1);
-  return rows.map(bookingRecord);
+  return bookingsByDates(
+    db,
+    partnerId,
+    { ...criteria.dates!, ...(accessId === undefined ? {} : { connectionId: accessId }) },
+    MAX_BOOKINGS_BY_DATES + 1,
+  );
 };
 
 /**

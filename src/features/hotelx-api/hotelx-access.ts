@@ -8,11 +8,13 @@ import {
   searchConnection,
   tgxConnections,
 } from "../connections";
-import { findBookingByPartnerReference } from "./book";
-import { partnerBooking } from "./bookings";
-import type { BookingDeps } from "./deps";
-import { accessOfOptionId } from "./option-token";
-import { quoteStore } from "./quote-store";
+import {
+  accessOfOptionId,
+  type BookingDeps,
+  findBookingByPartnerReference,
+  partnerBooking,
+  storedQuote,
+} from "../booking";
 
 /**
  * The connection a Hotel-X request runs on (issue 40), chosen the Hotel-X way: Edgestay's own
@@ -86,7 +88,7 @@ export const bookConnection = async (
 ): Promise<CoreConnection> => {
   if (routing.named !== undefined) return judged(routing, routing.named);
   if (!isQuoteId(input.optionRefId)) return quoteConnection(routing, input.optionRefId);
-  const stored = await quoteStore(deps.quotes, deps.db).get(input.optionRefId, now);
+  const stored = await storedQuote(deps, input.optionRefId, now);
   const connectionId =
     stored?.connectionId ??
     (await findBookingByPartnerReference(deps.db, routing.partnerId, input.clientReference))?.connectionId;

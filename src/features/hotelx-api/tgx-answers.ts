@@ -1,12 +1,10 @@
 import { ApiError } from "../../platform/http/api-error";
 import type { ErrorCode } from "../../platform/http/errors";
 import { type CancelPolicy, DEFAULT_SUPPLIER_TIMEOUT_MS, type ProviderTransaction, supplyOptionsOf } from "../supply";
-import { bookedRate, bookedRooms } from "./booked-rate";
-import { policyJson, rateJson } from "./wire";
+import { bookedRate, bookedRooms, type BookingRecord, policyJson, rateJson } from "../booking";
 import type { TgxBookingDetail } from "./tgx-flow-schemas";
 import type { TgxError } from "./tgx-schemas";
 import { ENGLISH, penaltyOf, priceOf } from "./tgx-search";
-import type { BookingRecord } from "./record";
 
 /**
  * What the Hotel-X shaped quote, book and cancel share: their settings read as supply options,
@@ -249,7 +247,3 @@ export const namesBooking = (row: BookingRecord, accessId: string | null | undef
 /** A Hotel-X payload's outcome for usage: success, else its first error's code in lower case. */
 export const tgxOutcome = (done: boolean, errors: readonly { code: string }[] | null | undefined) =>
   done ? "success" : (errors?.[0]?.code.toLowerCase() ?? "success");
-
-/** A search in which a supplier did not answer in time (its warning, in the contract's case or Hotel-X's). */
-export const supplierTimedOut = (problems: readonly { code: string }[] | null | undefined) =>
-  (problems ?? []).some((p) => p.code.toLowerCase() === "supplier_timeout");

@@ -13,10 +13,16 @@ import {
   supplyOptionsOf,
 } from "../supply";
 import type { CoreConnection } from "../connections";
-import type { BookingDeps } from "./deps";
-import type { AccommodationStatus, SearchRequest } from "./schemas";
-import { hotelxOptionId } from "./option-token";
-import { type CodeStatus, offerTerms, searchAvailability, searchQueryOf } from "./search";
+import {
+  type AccommodationStatus,
+  type BookingDeps,
+  type CodeStatus,
+  hotelxOptionId,
+  offerTerms,
+  searchAvailability,
+  searchQueryOf,
+  type SearchRequest,
+} from "../booking";
 import {
   CHEAPEST_PRICE,
   TGX_CONTEXT,

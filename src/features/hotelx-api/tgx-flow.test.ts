@@ -38,7 +38,7 @@ import {
 import { sandboxSupplierUrl } from "../../../test/support/accounts";
 import type { Offer } from "../supply";
 import { search as hotelxSearch } from "../supply/hotelx/client";
-import { rememberUpstreamOptions } from "./upstream-options";
+import { rememberUpstreamOptions } from "../booking/upstream-options";
 import { seedSandboxHotels } from "../../../test/support/seed";
 import { demoAdminToken, OPERATOR } from "../../../test/support/sessions";
 import { subscribe } from "../../../test/support/webhooks";
@@ -48,7 +48,7 @@ import decisions from "../../../docs/api-decisions.md?raw";
 import { buildHotelxSchema } from "../../../sandbox/hotelx/src/schema";
 import { hotelxApiSdl } from "./hotelx-api-sdl";
 import { GRAPHQL_RESPONSE_TYPE as GRAPHQL_RESPONSE } from "./hotelx-graphql";
-import { settlePendingBookingsTask } from "./settle-pending";
+import { settlePendingBookingsTask } from "../booking/settle-pending";
 
 // The Hotel-X shaped flow (issue 29, item 4): /api/search/tgx, /api/quote/tgx, /api/book/tgx and
 // /api/cancel/tgx on the embedded inventory (1001) and the sandbox Hotel-X upstream (1002, the

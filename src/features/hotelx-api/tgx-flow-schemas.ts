@@ -1,8 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { calendarDate, isoDate, personName as personNameField, timestamp } from "../../platform/http/fields";
 import { unsupportedField } from "../../platform/http/validation";
-import { MAX_OPTION_ID_LENGTH } from "./option-token";
-import { MAX_PAXES_PER_ROOM, MAX_ROOMS } from "./schemas";
+import { MAX_OPTION_ID_LENGTH, MAX_PAXES_PER_ROOM, MAX_ROOMS } from "../booking";
 import {
   CANCEL_PENALTY_TYPES,
   hotelError,

@@ -2,14 +2,17 @@ import type { Db } from "../../platform/db/client";
 import { ApiError } from "../../platform/http/api-error";
 import { isReplayedError } from "../../platform/idempotency/idempotency";
 import type { CoreConnection } from "../connections";
-import { findBookingByPartnerReference } from "./book";
-import { bookingBySupplierReference, partnerBooking } from "./bookings";
-import type { BookingDeps } from "./deps";
-import { commitOnce } from "./hold";
+import {
+  bookingBySupplierReference,
+  type BookingDeps,
+  type BookingRecord,
+  commitOnce,
+  findBookingByPartnerReference,
+  partnerBooking,
+} from "../booking";
 import { bookingDetailOf, flowSupplyOf, hotelxErrorOf, languageWarnings, namesBooking } from "./tgx-answers";
 import type { TgxCommitRequest } from "./tgx-flow-schemas";
 import type { TgxError } from "./tgx-schemas";
-import type { BookingRecord } from "./record";
 
 type Input = TgxCommitRequest["input"];
 

@@ -8,7 +8,7 @@ import {
   MAX_SEARCH_CODES,
   oneCurrency,
   settingsSchema,
-} from "./schemas";
+} from "../booking";
 import { MAX_SUPPLIER_TIMEOUT_MS, RATE_RULES } from "../supply";
 
 /**

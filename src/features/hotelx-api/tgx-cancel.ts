@@ -1,11 +1,15 @@
 import { ApiError } from "../../platform/http/api-error";
 import { success } from "../../platform/http/envelope";
 import { isReplayedError, withIdempotency } from "../../platform/idempotency/idempotency";
-import { findBookingByPartnerReference } from "./book";
-import { bookingBySupplierReference, partnerBooking } from "./bookings";
+import {
+  bookingBySupplierReference,
+  type BookingDeps,
+  type BookingRecord,
+  cancelBooking,
+  findBookingByPartnerReference,
+  partnerBooking,
+} from "../booking";
 import { accessIdOf, type HotelxRouting } from "./hotelx-access";
-import { cancelBooking } from "./cancel";
-import type { BookingDeps } from "./deps";
 import {
   auditDataOf,
   bookingDetailOf,
@@ -16,7 +20,6 @@ import {
 } from "./tgx-answers";
 import type { TgxCancelRequest, TgxCancelResponse } from "./tgx-flow-schemas";
 import { amountPrice } from "./tgx-search";
-import type { BookingRecord } from "./record";
 
 type Input = TgxCancelRequest["input"];
 type Cancelled = Awaited<ReturnType<typeof cancelBooking>>;

@@ -2,15 +2,21 @@ import { ApiError } from "../../platform/http/api-error";
 import { isReplayedError, withIdempotency } from "../../platform/idempotency/idempotency";
 import type { SupplyOptions } from "../supply";
 import type { CoreConnection } from "../connections";
-import { type BookOrder, type BookResult, bookOnce, findBookingByPartnerReference } from "./book";
-import { partnerBooking } from "./bookings";
-import type { BookingDeps, SandboxScenario } from "./deps";
+import {
+  type BookingDeps,
+  bookOnce,
+  type BookOrder,
+  type BookResult,
+  consumeRateLimit,
+  findBookingByPartnerReference,
+  NO_PRICE_RISE,
+  partnerBooking,
+  quoteOption,
+  storedQuote,
+  readOptionId,
+  type SandboxScenario,
+} from "../booking";
 import { isQuoteId } from "./hotelx-access";
-import { readOptionId } from "./option-token";
-import { NO_PRICE_RISE } from "./price-rise";
-import { quoteOption } from "./quote";
-import { quoteStore } from "./quote-store";
-import { consumeRateLimit } from "./rate-limit";
 import {
   auditDataOf,
   bookingDetailOf,
@@ -57,7 +63,7 @@ const bookQuoted = async (
   now: number,
 ): Promise<Booked> => {
   const { input, settings } = request;
-  const stored = await quoteStore(deps.quotes, deps.db).get(input.optionRefId, now);
+  const stored = await storedQuote(deps, input.optionRefId, now);
   const made = stored
     ? null
     : await findBookingByPartnerReference(deps.db, connection.partnerId, input.clientReference);

@@ -1,0 +1,1 @@
+export { hotelxRoutes } from "./routes";
