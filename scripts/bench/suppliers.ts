@@ -165,15 +165,23 @@ export const runSuppliersFlow = async (base: string, seconds: number, concurrenc
     while (Date.now() < deadline) {
       const turn = n++;
       const supplier = suppliers[turn % suppliers.length]!;
-      const code = accommodationCode(1 + (turn % 5));
+      // The five hotels every supplier maps, from this turn's on: not every supplier sells a
+      // refundable rate at every one of them (albion has none at US000005 on some stays).
+      const codes = Array.from({ length: 5 }, (_, i) => accommodationCode(1 + ((turn + i) % 5)));
       const started = performance.now();
       try {
-        const request = searchBody({ destinations: { accommodations: [{ code }] } }, SETTINGS);
+        const request = searchBody({ destinations: { accommodations: codes.map((code) => ({ code })) } }, SETTINGS);
         const found = await call(base, "/api/search", request);
-        const option = found.accommodations[0]?.options.find(
-          (o: Json) => o.supplierCode === supplier && o.isRefundable,
-        );
-        if (!option) throw new Error(`no refundable option of ${supplier} for ${code}`);
+        const picked = codes
+          .map((code) => ({
+            code,
+            option: found.accommodations
+              .find((a: Json) => a.accommodationCode === code)
+              ?.options.find((o: Json) => o.supplierCode === supplier && o.isRefundable),
+          }))
+          .find((p) => p.option);
+        if (!picked) throw new Error(`no refundable option of ${supplier} at ${codes.join(", ")}`);
+        const { code, option } = picked;
         const { occupancies, checkIn, checkOut } = request.searchCriteria as Json;
         const quote = await call(base, "/api/quote", {
           quoteCriteria: { optionId: option.id, accommodation: { code }, occupancies, checkIn, checkOut },
