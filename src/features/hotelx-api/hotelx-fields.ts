@@ -1,8 +1,8 @@
 import type { GraphQLFieldResolver, GraphQLObjectType, GraphQLSchema } from "graphql";
 import { type CoreConnection, readAccessById } from "../connections";
-import { roomBeds } from "../supply";
+import { INVENTORY_SUPPLIER, roomBeds } from "../supply";
 import type { GraphqlCall } from "./hotelx-graphql";
-import { BOOKING_CONNECTION } from "./tgx-answers";
+import { BOOKING_CONNECTION, BOOKING_SUPPLIER, type BookingSupplier } from "./tgx-answers";
 import { TGX_SUPPLIER_CODE } from "./tgx-search";
 
 /**
@@ -82,6 +82,9 @@ const policyText = (policy: { refundable: boolean; cancelPenalties?: Penalty[] |
 };
 
 /** The supplier's own value when the answer names it, else ours (Edgestay's codes are the supplier's). */
+/** Who holds a booking, from its detail (tgx-answers.ts `bookingDetailOf`). */
+const heldBy = (detail: object) => (detail as { [BOOKING_SUPPLIER]?: BookingSupplier })[BOOKING_SUPPLIER];
+
 const ownOr =
   (field: string, ours: string): Resolver =>
   (source) =>
@@ -130,7 +133,13 @@ const RESOLVERS: Record<string, Record<string, Resolver>> = {
       policy.description ?? policyText(policy as { refundable: boolean; cancelPenalties?: Penalty[] }),
   },
   HotelBookingDetail: {
-    supplierCode: (booking) => booking.supplierCode ?? TGX_SUPPLIER_CODE,
+    // The supplier holding it by its Edgestay code, EDGESTAY for the embedded inventory (as search options name it).
+    supplierCode: (booking) => {
+      const supplier = heldBy(booking);
+      return (
+        booking.supplierCode ?? (supplier && supplier.code !== INVENTORY_SUPPLIER ? supplier.code : TGX_SUPPLIER_CODE)
+      );
+    },
     accessCode: (booking, _, call) => {
       const connection = call.owners?.get(booking);
       return booking.accessCode ?? (connection ? String(connection.code) : null);
@@ -140,7 +149,8 @@ const RESOLVERS: Record<string, Record<string, Resolver>> = {
     creationDate: ownOr("creationDate", "bookingDate"),
     checkIn: ownOr("checkIn", "start"),
     checkOut: ownOr("checkOut", "end"),
-    hotelCodeSupplier: ownOr("hotelCodeSupplier", "hotelCode"),
+    // The supplier's own hotel code when it has one (its hotel map); its board code is not kept: ours.
+    hotelCodeSupplier: (hotel) => hotel.hotelCodeSupplier ?? heldBy(hotel)?.hotelCode ?? hotel.hotelCode ?? null,
     boardCodeSupplier: ownOr("boardCodeSupplier", "boardCode"),
   },
   BookingRoom: { descriptionSupplier: ownOr("descriptionSupplier", "description") },

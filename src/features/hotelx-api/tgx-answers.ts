@@ -172,6 +172,14 @@ const payableTo = (row: BookingRecord) => (row.paymentType === "PayAtProperty" ?
  */
 export const BOOKING_CONNECTION = Symbol("bookingConnection");
 
+/**
+ * The supplier that holds the booking and its hotel code there, likewise as a symbol on the detail
+ * (the REST shape has no such fields): GraphQL answers the public schema's `supplierCode` and
+ * `hotelCodeSupplier` from it.
+ */
+export const BOOKING_SUPPLIER = Symbol("bookingSupplier");
+export type BookingSupplier = { code: string; hotelCode: string | null };
+
 /** A booking as Hotel-X's `HotelBookingDetail`: the booking read of /api/bookings, in Hotel-X's names. */
 export const bookingDetailOf = (row: BookingRecord): TgxBookingDetail => {
   const { holder, cancelPolicy: policy } = row;
@@ -210,6 +218,9 @@ export const bookingDetailOf = (row: BookingRecord): TgxBookingDetail => {
   };
   // Not enumerable: no answer, comparison or copy sees it.
   Object.defineProperty(detail, BOOKING_CONNECTION, { value: row.connectionId, enumerable: false });
+  const supplier: BookingSupplier = { code: row.supplier, hotelCode: row.supplierHotelCode };
+  Object.defineProperty(detail, BOOKING_SUPPLIER, { value: supplier, enumerable: false });
+  if (detail.hotel) Object.defineProperty(detail.hotel, BOOKING_SUPPLIER, { value: supplier, enumerable: false });
   return detail;
 };
 

@@ -1291,6 +1291,16 @@ describe("a connection selling the embedded inventory and a Hotel-X supplier (is
       supplierCode: MAPPED,
       supplierHotelCode: "VG75P8WR",
     });
+    // Hotel-X's booking read names the supplier and its hotel code (the public schema's fields).
+    const read = await hotelxData(
+      `query B($criteria: HotelCriteriaBookingInput!) { hotelX { booking(criteria: $criteria) {
+        bookings { supplierCode hotel { hotelCode hotelCodeSupplier } } ${ISSUES} } } }`,
+      { criteria: { bookingID: bookingReference } },
+      { header: mixed.code },
+    );
+    expect(read.hotelX.booking.bookings).toEqual([
+      { supplierCode: MAPPED, hotel: { hotelCode: "US000002", hotelCodeSupplier: "VG75P8WR" } },
+    ]);
     // At the supplier it is a booking of its own hotel.
     const itsLedger = sandboxAccess(sandboxSupplierUrl("roomnexus"), "test");
     const atSupplier = (hotelCode: string) =>
