@@ -351,7 +351,8 @@ type SupplierAnswer = {
  */
 const askSupplier = async (
   supplier: Supplier,
-  ask: SearchAsk,
+  /** `selection`: a supplier that resolves it itself (`searchSelection`), the search's only one. */
+  ask: SearchAsk | { selection: AccommodationSelection },
   stay: Stay,
   now: number,
   selling: SellingTerms,
@@ -361,9 +362,12 @@ const askSupplier = async (
   audience: SearchAudience | undefined,
 ): Promise<SupplierAnswer | SupplierFault> => {
   try {
-    const answer = await callSupplier(supplier, options, transactions, (call) =>
-      supplier.search(ask, stay, now, selling, { ...call, rateAccess: access, audience }),
-    );
+    const answer = await callSupplier(supplier, options, transactions, (call) => {
+      const rated = { ...call, rateAccess: access, audience };
+      return "selection" in ask
+        ? supplier.searchSelection!(ask.selection, stay, now, selling, rated)
+        : supplier.search(ask, stay, now, selling, rated);
+    });
     return { supplier, selling, ...answer };
   } catch (error) {
     if (error instanceof SupplierFailure) return { code: error.code, supplier: error.supplier, message: error.message };
@@ -482,11 +486,20 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
   // Every answer is in the connection's selling currency unless the request names another (issue 39).
   const currency = query.currency ?? connection.currency;
   const searched = searchedSuppliers(await suppliersFor(deps, connection), connection, query.suppliers);
-  const resolved = await accommodationsOf(deps.db, query.selection);
-  const asks = resolved.length ? await asksOf(deps, searched, resolved) : [];
+  // A search whose only supplier resolves the selection in the read that prices it (the embedded
+  // inventory: one D1 statement) leaves the resolution to it; any other resolves first, once.
+  const selfResolving = searched.length === 1 && searched[0]!.searchSelection !== undefined;
+  let resolved = selfResolving ? null : await accommodationsOf(deps.db, query.selection);
+  const asks: Array<SearchAsk | { selection: AccommodationSelection }> = resolved
+    ? resolved.length
+      ? await asksOf(deps, searched, resolved)
+      : []
+    : [{ selection: query.selection }];
   // A supplier with nothing to be asked (no hotel of the search in its map) is not called at all.
-  const suppliers = searched.filter((_, i) => asks[i]?.accommodations.length);
-  const supplierAsks = asks.filter((ask) => ask.accommodations.length);
+  const isAsked = (ask: SearchAsk | { selection: AccommodationSelection } | undefined) =>
+    ask !== undefined && ("selection" in ask || ask.accommodations.length > 0);
+  const suppliers = searched.filter((_, i) => isAsked(asks[i]));
+  const supplierAsks = asks.filter(isAsked);
   // Rates are read only for a search in another currency than a supplier's.
   const table = suppliers.some((s) => needsExchangeRates(s, currency)) ? await readExchangeTable(deps.db) : null;
   // A currency the request names must be convertible (400 Unsupported currency); in the connection's
@@ -523,6 +536,8 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
     }),
   );
   const answered = answers.filter((a): a is SupplierAnswer => "supplier" in a && "selling" in a);
+  // Resolved by the only supplier when it answered; read here when it was not asked (its currency).
+  resolved ??= answered[0]?.accommodations ?? (await accommodationsOf(deps.db, query.selection));
   const failures = answers.filter((a): a is SupplierFault => "code" in a && a.code !== "currency_not_convertible");
   const unpriced = answers.filter((a): a is CurrencyWarning => "code" in a && a.code === "currency_not_convertible");
   const warnings: SupplierWarning[] = [...failures, ...unpriced, ...answered.flatMap((a) => a.warnings ?? [])];
@@ -560,7 +575,9 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
     // Not answered: every hotel it was asked about carries why (its currency left it unasked: filtered out).
     const status: SupplierStatus | null =
       "code" in answer ? (answer.code === "currency_not_convertible" ? "filtered_out" : answer.code) : null;
-    for (const a of supplierAsks[i]!.accommodations) statusOf(supplier.name).set(a.code, status ?? "no_availability");
+    const ask = supplierAsks[i]!;
+    for (const a of "selection" in ask ? resolved : ask.accommodations)
+      statusOf(supplier.name).set(a.code, status ?? "no_availability");
   }
   // Options of one accommodation from every supplier, in the connection's order.
   const merged = new Map<string, Priced[]>();

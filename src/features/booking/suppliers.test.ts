@@ -837,6 +837,27 @@ describe("one search, every supplier (issue 39 item 4): embedded and the sandbox
     expect(sql.filter((q) => /supplier_hotel_map/.test(q))).toHaveLength(1);
   });
 
+  it("a search only the embedded inventory serves reads its hotels and their nights in one statement; with another supplier the hotels are resolved first", async () => {
+    const relayed = await connectionByCode(access);
+    const statements = async (suppliers: Array<{ code: string }>) => {
+      const sql: string[] = [];
+      const spied = { ...env, DB: spyOn(env.DB, sql) };
+      const result = await searchAvailability(
+        bookingDeps(spied as Env),
+        relayed,
+        searchQueryOf(request([US(1), US(2), "XX999999"], { suppliers }) as unknown as SearchRequest),
+      );
+      expect(result.statuses.map((s) => s.status)).toEqual(["available", "available", "unknown_code"]);
+      const hotels = sql.filter((q) => /\baccommodations\b/.test(q));
+      return {
+        resolutions: hotels.filter((q) => !/room_nights/.test(q)).length,
+        nights: sql.filter((q) => /room_nights/.test(q)).length,
+      };
+    };
+    expect(await statements([{ code: "embedded" }])).toEqual({ resolutions: 0, nights: 1 });
+    expect(await statements([{ code: "embedded" }, { code: "roomnexus" }])).toEqual({ resolutions: 1, nights: 1 });
+  });
+
   it("settings.suppliers and settings.supplier restrict the search; a code the connection does not sell is a 400 naming it", async () => {
     const only = await search([US(1)], { supplier: "roomnexus" });
     expect(new Set(only.accommodations[0].options.map((o: any) => o.supplierCode))).toEqual(new Set(["roomnexus"]));

@@ -638,6 +638,8 @@ describe("POST /api/search/tgx: every answer is a valid HotelSearch of the proje
     // A supplier that states the first penalty of each offer with a deadline and 30 hours of its own.
     const stating: Supplier = {
       ...inventory,
+      // Its own search only: not the inventory's one-statement way in, which would bypass it.
+      searchSelection: undefined,
       search: async (...args) => {
         const answer = await inventory.search(...args);
         const stated = (o: Offer): Offer => ({
@@ -960,6 +962,8 @@ describe("POST /api/search/tgx: issue 25, every Hotel-X field is applied or refu
     // A supplier whose non-refundable options are on request.
     const onRequest: Supplier = {
       ...inventory,
+      // Its own search only: not the inventory's one-statement way in, which would bypass it.
+      searchSelection: undefined,
       search: async (...args) => {
         const answer = await inventory.search(...args);
         const offers = [...answer.offers].map(

@@ -26,7 +26,7 @@ import { feeScheduleOf, feeSchedulesOf, type FeeSchedule } from "../content";
 import { CURRENCY, feePlanOf, roomLines, type FeePlan, type NetNight } from "./inventory-price";
 import { addLines, payAtPropertyLines, rateOfLines, type RateLines } from "./rate-lines";
 import type { SellingTerms } from "./selling-price";
-import { byCodes } from "./accommodations";
+import { byCodes, sqlSelectionOf } from "./accommodations";
 import {
   type BookedStay,
   type CancelPolicy,
@@ -37,6 +37,7 @@ import {
   type Stay,
   type Supplier,
   type SupplierBooking,
+  type SupplierCall,
   type SupplierCapabilities,
   type SupplyAccommodation,
   MIXED_PRODUCT_SEPARATOR,
@@ -574,6 +575,29 @@ export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites
       },
     };
   };
+  /** The offers of every accommodation of one search read (searchRead), in our codes. */
+  const priceRead = (
+    { accommodations, rooms, plans, fees }: Awaited<ReturnType<typeof searchRead>>,
+    stay: Stay,
+    now: number,
+    terms: SellingTerms,
+    call: SupplierCall | undefined,
+  ) => {
+    const overrides = overridesOf(rooms, plans);
+    const pricing = stayPricing(stay, now, terms);
+    const offers = new Map<string, Offer[]>();
+    for (const accommodation of accommodations) {
+      const priced = offersFor(
+        accommodation,
+        pricing,
+        overrides.get(accommodation.code),
+        feeScheduleOf(accommodation, fees.get(accommodation.code)),
+        call?.rateAccess,
+      );
+      if (priced.length) offers.set(accommodation.code, priced);
+    }
+    return { accommodations, offers };
+  };
   return {
     name: INVENTORY_SUPPLIER,
     currency: CURRENCY,
@@ -585,21 +609,12 @@ export const inventorySupplier = (db: Db): Supplier & { localWrites: LocalWrites
       if (ask.accommodations.length === 0) return { accommodations: [], offers: new Map() };
       // The search resolved them already; their stored nights and fees are one statement.
       const codes = ask.accommodations.map((a) => a.code);
-      const { accommodations, rooms, plans, fees } = await searchRead(db, byCodes(codes), stay);
-      const overrides = overridesOf(rooms, plans);
-      const pricing = stayPricing(stay, now, terms);
-      const offers = new Map<string, Offer[]>();
-      for (const accommodation of accommodations) {
-        const priced = offersFor(
-          accommodation,
-          pricing,
-          overrides.get(accommodation.code),
-          feeScheduleOf(accommodation, fees.get(accommodation.code)),
-          call?.rateAccess,
-        );
-        if (priced.length) offers.set(accommodation.code, priced);
-      }
-      return { accommodations, offers };
+      return priceRead(await searchRead(db, byCodes(codes), stay), stay, now, terms, call);
+    },
+
+    async searchSelection(selection, stay, now, terms, call) {
+      // The hotels of the selection, their stored nights and fees: one statement.
+      return priceRead(await searchRead(db, sqlSelectionOf(selection), stay), stay, now, terms, call);
     },
 
     async quote(accommodation, ref: OfferRef, stay, now, terms) {

@@ -325,6 +325,18 @@ export interface Supplier {
     terms: SellingTerms,
     call?: SupplierCall,
   ): Promise<{ accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]>; warnings?: CurrencyWarning[] }>;
+  /**
+   * `search` of a selection not resolved yet, for a supplier that resolves it in the same read as its
+   * prices (the embedded inventory: one D1 statement): a search whose only supplier it is asks this
+   * and takes its accommodations as the ones resolved, saving a round trip.
+   */
+  searchSelection?(
+    selection: AccommodationSelection,
+    stay: Stay,
+    now: number,
+    terms: SellingTerms,
+    call?: SupplierCall,
+  ): Promise<{ accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]> }>;
   /** The product priced now, or null when it is not sellable for the stay. */
   quote(
     accommodation: SupplyAccommodation,
