@@ -114,47 +114,6 @@ export const createApp = ({ services = requestServices }: { services?: (env: Env
   app.route("/", events.eventRoutes);
 
   for (const webhook of events.webhooks) app.openAPIRegistry.registerWebhook(webhook);
-  // Each credential its own scheme: a generated client asks for each apart and never sends one for another.
-  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
-    type: "apiKey",
-    in: "header",
-    name: "api-key",
-    description: "From POST /api/partner/api-keys",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "HotelxApiKey", {
-    type: "apiKey",
-    in: "header",
-    name: "Authorization",
-    description:
-      "Hotel-X's own header, `Authorization: Apikey <key>` with a key of POST /api/partner/api-keys; Hotel-X routes only (elsewhere Authorization carries bearer tokens). With api-key too, both must name the same key.",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", {
-    type: "http",
-    scheme: "bearer",
-    bearerFormat: "opaque",
-    description: "The OPERATOR_TOKEN secret",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", {
-    type: "http",
-    scheme: "bearer",
-    bearerFormat: "JWT",
-    description: "accessToken of POST /api/auth/login",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "CollectorKey", {
-    type: "apiKey",
-    in: "header",
-    name: "x-radar-collector-key",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "ChatApiKey", {
-    type: "apiKey",
-    in: "header",
-    name: "x-partner-api-key",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "ChatBearer", {
-    type: "http",
-    scheme: "bearer",
-    description: "The partner API key as a bearer token (chat only)",
-  });
   // Built with the Worker (platform/docs/openapi-document.ts) and read once per isolate: every request
   // gets the same document but for its server.
   app.get("/openapi.json", async (c) => {

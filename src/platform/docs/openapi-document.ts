@@ -21,10 +21,39 @@ const DOCUMENT_INFO = {
   servers: [],
 } as const;
 
-/** The document the app's routes declare, with the error table's messages filled in. */
+/**
+ * The credentials routes name in `security`, each its own scheme: a generated client asks for each
+ * apart and never sends one for another. Only the document reads them, so they are registered when
+ * it is built.
+ */
+const SECURITY_SCHEMES = {
+  ApiKey: { type: "apiKey", in: "header", name: "api-key", description: "From POST /api/partner/api-keys" },
+  HotelxApiKey: {
+    type: "apiKey",
+    in: "header",
+    name: "Authorization",
+    description:
+      "Hotel-X's own header, `Authorization: Apikey <key>` with a key of POST /api/partner/api-keys; Hotel-X routes only (elsewhere Authorization carries bearer tokens). With api-key too, both must name the same key.",
+  },
+  OperatorToken: { type: "http", scheme: "bearer", bearerFormat: "opaque", description: "The OPERATOR_TOKEN secret" },
+  Bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "accessToken of POST /api/auth/login" },
+  CollectorKey: { type: "apiKey", in: "header", name: "x-radar-collector-key" },
+  ChatApiKey: { type: "apiKey", in: "header", name: "x-partner-api-key" },
+  ChatBearer: { type: "http", scheme: "bearer", description: "The partner API key as a bearer token (chat only)" },
+} as const;
+
 // biome-ignore lint/suspicious/noExplicitAny: any app of the feature router, whatever its env
-export const declaredDocument = (app: OpenAPIHono<any>, messages: Record<string, readonly string[]>) =>
-  withErrorMessages(app.getOpenAPI31Document({ ...DOCUMENT_INFO, servers: [] }), messages);
+type App = OpenAPIHono<any>;
+const withSchemes = new WeakSet<App>();
+
+/** The document the app's routes declare, with its security schemes and the error table's messages. */
+export const declaredDocument = (app: App, messages: Record<string, readonly string[]>) => {
+  if (!withSchemes.has(app))
+    for (const [name, scheme] of Object.entries(SECURITY_SCHEMES))
+      app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
+  withSchemes.add(app);
+  return withErrorMessages(app.getOpenAPI31Document({ ...DOCUMENT_INFO, servers: [] }), messages);
+};
 
 export type OpenApiDocument = ReturnType<typeof declaredDocument>;
 
