@@ -72,7 +72,12 @@ const sourcesHash = () => {
       .filter((file) => file.endsWith(".ts") && !file.includes("node_modules"))
       .map((file) => join(dir, file)),
   );
-  for (const file of [...files.sort(), "package-lock.json", "scripts/build-worker.ts"])
+  for (const file of [
+    ...files.sort(),
+    "package-lock.json",
+    "scripts/build-worker.ts",
+    "scripts/worker-documentation.ts",
+  ])
     hash
       .update(file)
       .update("\0")

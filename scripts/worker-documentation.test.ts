@@ -4,8 +4,10 @@ import { describe, expect, it } from "vitest";
 import { root } from "../local/platform";
 import { withoutDocumentation } from "./worker-documentation";
 
-/** Lines and columns are kept: the same length, the same newlines where they were. */
-const expectSamePlaces = (before: string, after: string) => {
+const PURE = "/* @__PURE__ */ ";
+/** Lines and columns are kept: the same length, the same newlines where they were (but for the pure marks). */
+const expectSamePlaces = (before: string, marked: string) => {
+  const after = marked.replaceAll(PURE, "");
   expect(after.length).toBe(before.length);
   expect([...after.matchAll(/\n/g)].map((m) => m.index)).toEqual([...before.matchAll(/\n/g)].map((m) => m.index));
 };
@@ -22,17 +24,17 @@ describe("the Worker's build leaves out what only /openapi.json reads (worker-do
     ].join("\n");
     const out = withoutDocumentation(source);
     expectSamePlaces(source, out);
-    expect(squeezed(out)).toBe(
+    expect(squeezed(out.replaceAll(PURE, ""))).toBe(
       squeezed("const a = z.string().min(1).optional(); const b = z.object({ c: z.number() });"),
     );
   });
 
   it("keeps a router's .openapi(route, handler) and a call it cannot tell is metadata", () => {
     const source = "app.openapi(route, async (c) => c.json({}));\nconst d = z.string().openapi(meta);\n";
-    expect(withoutDocumentation(source)).toBe(source);
+    expect(withoutDocumentation(source).replaceAll(PURE, "")).toBe(source);
   });
 
-  it("empties a route's written summary and descriptions (its responses' too), and no other field or object", () => {
+  it("empties a route's written summary and descriptions and its responses, and no other field or object", () => {
     const source = [
       "const r = apiRoute({",
       '  operationId: "getThing",',
@@ -41,6 +43,7 @@ describe("the Worker's build leaves out what only /openapi.json reads (worker-do
       '    "for",',
       "  description2: `kept`,",
       "  responses: { 200: { description: `The thing`, ...json(thing) } },",
+      "  request: { body: { description: `A body`, ...json(thing) } },",
       "  errors: [],",
       "});",
       'const kind = { description: "a kind", summary: made.summary };',
@@ -56,7 +59,8 @@ describe("the Worker's build leaves out what only /openapi.json reads (worker-do
           '  summary: "",',
           '  description: "",',
           "  description2: `kept`,",
-          '  responses: { 200: { description: "", ...json(thing) } },',
+          "  responses: {},",
+          '  request: { body: { description: "", ...json(thing) } },',
           "  errors: [],",
           "});",
           'const kind = { description: "a kind", summary: made.summary };',
@@ -64,6 +68,20 @@ describe("the Worker's build leaves out what only /openapi.json reads (worker-do
         ].join("\n"),
       ),
     );
+  });
+
+  it("marks the calls of a schema declared at the top of a file pure, and nothing else", () => {
+    const source = [
+      "const a = z.object({ b: z.string(), c: money(1), d: z.string().refine((v) => check(v)) });",
+      "export const e = apiRoute({});",
+      "function f() { const g = z.string(); }",
+    ].join("\n");
+    const out = withoutDocumentation(source);
+    expectSamePlaces(source, out);
+    expect(out.split("\n")[0]).toBe(
+      `const a = ${PURE}z.object({ b: ${PURE}z.string(), c: ${PURE}money(1), d: ${PURE}z.string().refine((v) => check(v)) });`,
+    );
+    expect(out.split("\n").slice(1)).toEqual(source.split("\n").slice(1));
   });
 
   it("keeps every source file's lines, and leaves no schema metadata in any", () => {

@@ -30,10 +30,12 @@ const isWrittenText = (node: ts.Expression): boolean =>
 
 /**
  * The source without what only the document reads, blanked in place (spaces, newlines kept) so
- * lines and columns of everything else are unchanged:
+ * lines and columns of everything else are unchanged (but the pure marks' columns, below):
  * - each schema's `.openapi(...)` call (a call inside it goes with it);
- * - the written `summary` and `description` of a route's config (`apiRoute`/`createRoute`, and its
- *   responses'), which become `""`.
+ * - the written `summary` and `description` of a route's config (`apiRoute`/`createRoute`), which
+ *   become `""`, and its `responses`, which become `{}` (no validator reads them);
+ * - and a schema declared at the top of a file (`const x = z...`) is marked pure (`@__PURE__`, the
+ *   one insertion), so the bundler drops it when nothing reads it: the schemas only `responses` named.
  */
 export const withoutDocumentation = (source: string, fileName = "source.ts") => {
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
@@ -42,12 +44,16 @@ export const withoutDocumentation = (source: string, fileName = "source.ts") => 
     for (const property of config.properties) {
       if (!ts.isPropertyAssignment(property)) continue;
       const value = property.initializer;
-      if (ts.isObjectLiteralExpression(value)) routeConfig(value);
+      if (ts.isIdentifier(property.name) && property.name.text === "responses" && ts.isObjectLiteralExpression(value))
+        cuts.push([value.getStart(), value.getEnd(), "{}"]);
+      else if (ts.isObjectLiteralExpression(value)) routeConfig(value);
       else if (ts.isIdentifier(property.name) && DOCUMENTING.has(property.name.text) && isWrittenText(value))
         cuts.push([value.getStart(), value.getEnd(), '""']);
     }
   };
   const visit = (node: ts.Node) => {
+    // Inside what is already cut (a route's responses): nothing more to cut.
+    if (cuts.some(([start, end]) => start <= node.getStart() && node.getEnd() <= end)) return;
     if (ts.isCallExpression(node) && isDocumentation(node)) {
       // From the dot before `openapi` to the closing parenthesis; the receiver is still visited.
       const access = node.expression as ts.PropertyAccessExpression;
@@ -66,11 +72,43 @@ export const withoutDocumentation = (source: string, fileName = "source.ts") => 
     ts.forEachChild(node, visit);
   };
   visit(file);
-  if (!cuts.length) return source;
+  // Every call of the declaration (zod builds schemas without side effects), not inside a function.
+  const pure: number[] = [];
+  const rootOf = (e: ts.Expression): ts.Expression => {
+    while (ts.isCallExpression(e) || ts.isPropertyAccessExpression(e)) e = e.expression;
+    return e;
+  };
+  const markCalls = (node: ts.Node) => {
+    if (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) return;
+    if (ts.isCallExpression(node)) pure.push(node.getStart());
+    ts.forEachChild(node, markCalls);
+  };
+  for (const statement of file.statements)
+    if (ts.isVariableStatement(statement))
+      for (const declaration of statement.declarationList.declarations) {
+        const init = declaration.initializer;
+        if (
+          init &&
+          ts.isCallExpression(init) &&
+          ts.isIdentifier(rootOf(init)) &&
+          (rootOf(init) as ts.Identifier).text === "z"
+        )
+          markCalls(init);
+      }
+  if (!cuts.length && !pure.length) return source;
   const out = source.split("");
-  for (const [start, end, kept] of cuts)
-    for (let i = start; i < end; i++)
-      if (i - start < kept.length) out[i] = kept[i - start]!;
-      else if (out[i] !== "\n" && out[i] !== "\r") out[i] = " ";
+  const newline = (at: number) => out[at] === "\n" || out[at] === "\r";
+  for (const [start, end, kept] of cuts) {
+    // What is kept goes where a line of the cut has room for it; the rest becomes spaces.
+    let at = -1;
+    for (let i = start, run = 0; i < end && at < 0; i++) {
+      run = newline(i) ? 0 : run + 1;
+      if (kept && run === kept.length) at = i - run + 1;
+    }
+    if (kept && at < 0) continue;
+    for (let i = start; i < end; i++) if (!newline(i)) out[i] = i >= at && i < at + kept.length ? kept[i - at]! : " ";
+  }
+  const blanked = (at: number) => cuts.some(([start, end]) => start <= at && at < end);
+  for (const at of new Set(pure)) if (!blanked(at)) out[at] = `/* @__PURE__ */ ${out[at]}`;
   return out.join("");
 };
