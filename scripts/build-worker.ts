@@ -9,12 +9,13 @@ import { root } from "../local/platform";
 /**
  * wrangler.toml's [build] command (wrangler deploy, wrangler dev, npm start, npm test): what only
  * /openapi.json needs leaves the Worker's upload (issue 40's 260 KiB budget).
- * 1. The document the routes declare, built from the sources under Node and written to
- *    snippet/_data/openapi.json, which the Worker serves (skipped when no source changed).
+ * 1. The document the routes declare, built from the untouched sources under Node and written to
+ *    snippet/_data/openapi.json, which the Worker serves.
  * 2. .build/worker.js: src/index.ts without what only the document reads (worker-documentation.ts:
- *    the schemas' `.openapi(...)` metadata, the routes' summaries and descriptions), packages left to
- *    wrangler, which bundles this file as `main` with its alias, minify and source map (positions
- *    are kept, so traces name the sources' lines).
+ *    the schemas' `.openapi(...)` metadata, the routes' summaries, descriptions and responses),
+ *    packages left to wrangler, which bundles this file as `main` with its alias, minify and source
+ *    map (lines are kept, so traces name the sources' lines).
+ * Both are skipped while the sources hash as they did at the last build.
  */
 
 const BUILD_DIR = join(root, ".build");
@@ -64,12 +65,12 @@ export const openApiDocumentText = async (): Promise<string> => {
   return `${JSON.stringify(document())}\n`;
 };
 
-/** Every file the build reads, hashed: the sources, the sandbox's, the locked packages and this script. */
+/** Every file the build reads, hashed: the sources, the sandbox's, the locked packages and the build's scripts. */
 const sourcesHash = () => {
   const hash = createHash("sha256");
   const files = ["src", "sandbox"].flatMap((dir) =>
     readdirSync(join(root, dir), { recursive: true, encoding: "utf8" })
-      .filter((file) => file.endsWith(".ts") && !file.includes("node_modules"))
+      .filter((file) => /\.(ts|json|graphql)$/.test(file) && !/(^|\/)(node_modules|\.[^/]+)\//.test(file))
       .map((file) => join(dir, file)),
   );
   for (const file of [
