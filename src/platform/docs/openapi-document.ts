@@ -18,7 +18,6 @@ const DOCUMENT_INFO = {
     version: "1.0.0",
     description: "Business-to-business accommodation distribution.",
   },
-  servers: [],
 } as const;
 
 /**
