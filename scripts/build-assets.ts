@@ -7,8 +7,6 @@ import { HOTELX_SDL_ASSET } from "../src/features/hotelx-api/hotelx-sdl";
 import { DISPOSABLE_DOMAINS_ASSET, DISPOSABLE_WILDCARDS_ASSET } from "../src/features/radar/disposable-domains";
 import { TIMEZONE_COUNTRIES_ASSET, type TimezoneCountries } from "../src/features/radar/timezone-countries";
 import { SWAGGER_UI_ASSET_DIR, SWAGGER_UI_FILES } from "../src/platform/docs/api-reference";
-import { ERROR_MESSAGES_ASSET } from "../src/platform/http/error-examples";
-import { errorMessages } from "../src/platform/http/errors";
 import { root } from "../local/platform";
 
 /** The asset text of one of the package's domain lists: sorted, one per line, a newline at both ends. */
@@ -26,13 +24,7 @@ export const timezoneCountriesAssetText = () => {
   return `${JSON.stringify(table)}\n`;
 };
 
-/** The asset text of the error table's messages (the served /openapi.json fills them in). */
-export const errorMessagesAssetText = () => `${JSON.stringify(errorMessages)}\n`;
-
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const messages = join(root, "snippet", ERROR_MESSAGES_ASSET);
-  writeFileSync(messages, errorMessagesAssetText());
-  console.log(`Wrote ${messages}`);
   const sdl = join(root, "snippet", HOTELX_SDL_ASSET);
   writeFileSync(sdl, hotelxApiSdl());
   console.log(`Wrote ${sdl}`);

@@ -18,7 +18,6 @@ import { failClosed } from "./platform/config/fail-closed";
 import { probeDatabase, withDb } from "./platform/db/client";
 import { ApiError } from "./platform/http/api-error";
 import { envelopeSchema, success } from "./platform/http/envelope";
-import { errorMessagesFilled } from "./platform/http/error-examples";
 import { CONTENT_TYPE_MESSAGE, jsonBody } from "./platform/http/json-body";
 import { publicBaseUrl } from "./platform/http/public-url";
 import { allowedMethods } from "./platform/http/allowed-methods";
@@ -29,6 +28,7 @@ import { requestLog } from "./platform/observability/request-log";
 import { versionHeader } from "./platform/http/deployed-version";
 import { consoleSecurityHeaders, pageSecurityHeaders } from "./platform/http/secure-headers";
 import { loggableError } from "./platform/observability/loggable-error";
+import { builtDocument } from "./platform/docs/openapi-document";
 
 const health = apiRoute({
   operationId: "getHealth",
@@ -87,7 +87,6 @@ export const createApp = ({ services = requestServices }: { services?: (env: Env
   app.use("*", failClosed());
   app.use("*", withDb);
   app.use("*", withServices(services));
-  app.use("/openapi.json", errorMessagesFilled());
 
   app.openapi(health, async (c) => {
     await probeDatabase(c.get("db"));
@@ -115,60 +114,10 @@ export const createApp = ({ services = requestServices }: { services?: (env: Env
   app.route("/", events.eventRoutes);
 
   for (const webhook of events.webhooks) app.openAPIRegistry.registerWebhook(webhook);
-  // Each credential its own scheme: a generated client asks for each apart and never sends one for another.
-  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
-    type: "apiKey",
-    in: "header",
-    name: "api-key",
-    description: "From POST /api/partner/api-keys",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "HotelxApiKey", {
-    type: "apiKey",
-    in: "header",
-    name: "Authorization",
-    description:
-      "Hotel-X's own header, `Authorization: Apikey <key>` with a key of POST /api/partner/api-keys; Hotel-X routes only (elsewhere Authorization carries bearer tokens). With api-key too, both must name the same key.",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", {
-    type: "http",
-    scheme: "bearer",
-    bearerFormat: "opaque",
-    description: "The OPERATOR_TOKEN secret",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", {
-    type: "http",
-    scheme: "bearer",
-    bearerFormat: "JWT",
-    description: "accessToken of POST /api/auth/login",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "CollectorKey", {
-    type: "apiKey",
-    in: "header",
-    name: "x-radar-collector-key",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "ChatApiKey", {
-    type: "apiKey",
-    in: "header",
-    name: "x-partner-api-key",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "ChatBearer", {
-    type: "http",
-    scheme: "bearer",
-    description: "The partner API key as a bearer token (chat only)",
-  });
-  // Built once per app, not per call: every request gets the same document but for its server,
-  // and generating the 2.5 MB document from the schemas took about half a CPU second each time.
-  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
-  app.get("/openapi.json", (c) => {
-    document ??= app.getOpenAPI31Document({
-      openapi: "3.1.0",
-      info: {
-        title: "Edgestay Partner API",
-        version: "1.0.0",
-        description: "Business-to-business accommodation distribution.",
-      },
-      servers: [],
-    });
+  // Built with the Worker (platform/docs/openapi-document.ts) and read once per isolate: every request
+  // gets the same document but for its server.
+  app.get("/openapi.json", async (c) => {
+    const document = await builtDocument(c.env.ASSETS);
     // This deployment's own origin (PUBLIC_BASE_URL); relative to the document where it is not set.
     return c.json({
       ...document,

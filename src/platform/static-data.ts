@@ -1,6 +1,6 @@
 /**
  * A data file among the Worker's static assets, read once per isolate: data too large to bundle
- * (the Worker's upload is kept under 200 KiB gzipped). A failed read is not cached, so the next
+ * (the Worker's upload is kept under 260 KiB gzipped). A failed read is not cached, so the next
  * call tries again.
  */
 export const staticData = <T>(path: string, parse: (res: Response) => Promise<T>) => {

@@ -5,7 +5,6 @@ import { createApp } from "../../app";
 import { call, DEMO_KEY, post, readResponse, callWithEnv } from "../../../test/support/api";
 import { expectLogs } from "../../../test/support/expected-logs";
 import { ApiError } from "./api-error";
-import { ERROR_MESSAGES_ASSET } from "./error-examples";
 import { type ErrorCode, errorMessages, errorStatus } from "./errors";
 import { seedDemoAccommodations } from "../../../test/support/demo-content";
 import { searchBody, bookBody, cancelBody, quoteBody } from "../../../test/support/booking";
@@ -934,12 +933,6 @@ describe("every error code is documented where it can be answered", () => {
     expect(
       Object.keys(errorStatus).filter((code) => !sent.has(code) && !OFF_ROUTE.includes(code as ErrorCode)),
     ).toEqual([]);
-  });
-
-  it("serves the table's messages as the asset the document reads (npm run assets writes it)", async () => {
-    const asset = await env.ASSETS.fetch(new Request(`https://assets.local${ERROR_MESSAGES_ASSET}`));
-    expect(asset.status).toBe(200);
-    expect(await asset.json()).toEqual(errorMessages);
   });
 
   it("fills every documented code's messages into the served document, one example each", async () => {

@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { root } from "../local/platform";
+import { withoutDocumentation } from "./worker-documentation";
+
+const PURE = "/* @__PURE__ */ ";
+/** Lines and columns are kept: the same length, the same newlines where they were (but for the pure marks). */
+const expectSamePlaces = (before: string, marked: string) => {
+  const after = marked.replaceAll(PURE, "");
+  expect(after.length).toBe(before.length);
+  expect([...after.matchAll(/\n/g)].map((m) => m.index)).toEqual([...before.matchAll(/\n/g)].map((m) => m.index));
+};
+const squeezed = (text: string) => text.replace(/\s+/g, "");
+
+describe("the Worker's build leaves out what only /openapi.json reads (worker-documentation.ts)", () => {
+  it("blanks a schema's .openapi(metadata) and .openapi(name, metadata), nested ones with it, and keeps the schema", () => {
+    const source = [
+      "const a = z.string().min(1).openapi({",
+      '  description: "A code",',
+      '  example: z.literal("x").openapi({ example: "x" }),',
+      "}).optional();",
+      'const b = z.object({ c: z.number().openapi("Count", { example: 1 }) }).openapi("B");',
+    ].join("\n");
+    const out = withoutDocumentation(source);
+    expectSamePlaces(source, out);
+    expect(squeezed(out.replaceAll(PURE, ""))).toBe(
+      squeezed("const a = z.string().min(1).optional(); const b = z.object({ c: z.number() });"),
+    );
+  });
+
+  it("keeps a router's .openapi(route, handler) and a call it cannot tell is metadata", () => {
+    const source = "app.openapi(route, async (c) => c.json({}));\nconst d = z.string().openapi(meta);\n";
+    expect(withoutDocumentation(source).replaceAll(PURE, "")).toBe(source);
+  });
+
+  it("empties a route's written summary and descriptions and its responses, and no other field or object", () => {
+    const source = [
+      "const r = apiRoute({",
+      '  operationId: "getThing",',
+      '  summary: "Read a thing",',
+      '  description: "What it is " +',
+      '    "for",',
+      "  description2: `kept`,",
+      "  responses: { 200: { description: `The thing`, ...json(thing) } },",
+      "  request: { body: { description: `A body`, ...json(thing) } },",
+      "  errors: [],",
+      "});",
+      'const kind = { description: "a kind", summary: made.summary };',
+      "const s = createRoute({ summary: made.summary, path: `/x` });",
+    ].join("\n");
+    const out = withoutDocumentation(source);
+    expectSamePlaces(source, out);
+    expect(squeezed(out)).toBe(
+      squeezed(
+        [
+          "const r = apiRoute({",
+          '  operationId: "getThing",',
+          '  summary: "",',
+          '  description: "",',
+          "  description2: `kept`,",
+          "  responses: {},",
+          '  request: { body: { description: "", ...json(thing) } },',
+          "  errors: [],",
+          "});",
+          'const kind = { description: "a kind", summary: made.summary };',
+          "const s = createRoute({ summary: made.summary, path: `/x` });",
+        ].join("\n"),
+      ),
+    );
+  });
+
+  it("marks the calls of a schema declared at the top of a file pure, and nothing else", () => {
+    const source = [
+      "const a = z.object({ b: z.string(), c: money(1), d: z.string().refine((v) => check(v)) });",
+      "export const e = apiRoute({});",
+      "function f() { const g = z.string(); }",
+    ].join("\n");
+    const out = withoutDocumentation(source);
+    expectSamePlaces(source, out);
+    expect(out.split("\n")[0]).toBe(
+      `const a = ${PURE}z.object({ b: ${PURE}z.string(), c: ${PURE}money(1), d: ${PURE}z.string().refine((v) => check(v)) });`,
+    );
+    expect(out.split("\n").slice(1)).toEqual(source.split("\n").slice(1));
+  });
+
+  it("keeps every source file's lines, and leaves no schema metadata in any", () => {
+    const files = readdirSync(join(root, "src"), { recursive: true, encoding: "utf8" }).filter(
+      (file) => file.endsWith(".ts") && !file.endsWith(".test.ts"),
+    );
+    let blanked = 0;
+    for (const file of files) {
+      const source = readFileSync(join(root, "src", file), "utf8");
+      const out = withoutDocumentation(source, file);
+      expectSamePlaces(source, out);
+      if (out !== source) blanked++;
+      expect(out, file).not.toMatch(/\.openapi\(\s*[{"]/);
+    }
+    expect(blanked).toBeGreaterThan(30);
+  });
+});

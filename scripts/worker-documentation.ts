@@ -1,0 +1,114 @@
+import ts from "typescript";
+
+/**
+ * What only /openapi.json reads, found in a source file of the Worker so the build can leave it out
+ * of the upload (scripts/build-worker.ts; the document itself is built from the untouched sources).
+ */
+
+const isDocumentation = (call: ts.CallExpression) => {
+  if (!ts.isPropertyAccessExpression(call.expression) || call.expression.name.text !== "openapi") return false;
+  const args = call.arguments;
+  const text = (node: ts.Node | undefined) => !!node && ts.isStringLiteralLike(node);
+  const object = (node: ts.Node | undefined) => !!node && ts.isObjectLiteralExpression(node);
+  // A schema's `.openapi(metadata)` or `.openapi("Name", metadata?)`; a router's `.openapi(route, handler)` stays.
+  return (
+    (args.length === 1 && (object(args[0]) || text(args[0]))) || (args.length === 2 && text(args[0]) && object(args[1]))
+  );
+};
+
+const ROUTE_BUILDERS = new Set(["apiRoute", "createRoute"]);
+const DOCUMENTING = new Set(["summary", "description"]);
+
+/** A string the source writes out: a literal, a template without substitutions or a `+` of them. */
+const isWrittenText = (node: ts.Expression): boolean =>
+  ts.isStringLiteralLike(node) ||
+  (ts.isParenthesizedExpression(node) && isWrittenText(node.expression)) ||
+  (ts.isBinaryExpression(node) &&
+    node.operatorToken.kind === ts.SyntaxKind.PlusToken &&
+    isWrittenText(node.left) &&
+    isWrittenText(node.right));
+
+/**
+ * The source without what only the document reads, blanked in place (spaces, newlines kept) so
+ * lines and columns of everything else are unchanged (but the pure marks' columns, below):
+ * - each schema's `.openapi(...)` call (a call inside it goes with it);
+ * - the written `summary` and `description` of a route's config (`apiRoute`/`createRoute`), which
+ *   become `""`, and its `responses`, which become `{}` (no validator reads them);
+ * - and a schema declared at the top of a file (`const x = z...`) is marked pure (`@__PURE__`, the
+ *   one insertion), so the bundler drops it when nothing reads it: the schemas only `responses` named.
+ */
+export const withoutDocumentation = (source: string, fileName = "source.ts") => {
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const cuts: [number, number, string][] = [];
+  const routeConfig = (config: ts.ObjectLiteralExpression) => {
+    for (const property of config.properties) {
+      if (!ts.isPropertyAssignment(property)) continue;
+      const value = property.initializer;
+      if (ts.isIdentifier(property.name) && property.name.text === "responses" && ts.isObjectLiteralExpression(value))
+        cuts.push([value.getStart(), value.getEnd(), "{}"]);
+      else if (ts.isObjectLiteralExpression(value)) routeConfig(value);
+      else if (ts.isIdentifier(property.name) && DOCUMENTING.has(property.name.text) && isWrittenText(value))
+        cuts.push([value.getStart(), value.getEnd(), '""']);
+    }
+  };
+  const visit = (node: ts.Node) => {
+    // Inside what is already cut (a route's responses): nothing more to cut.
+    if (cuts.some(([start, end]) => start <= node.getStart() && node.getEnd() <= end)) return;
+    if (ts.isCallExpression(node) && isDocumentation(node)) {
+      // From the dot before `openapi` to the closing parenthesis; the receiver is still visited.
+      const access = node.expression as ts.PropertyAccessExpression;
+      cuts.push([access.expression.getEnd(), node.getEnd(), ""]);
+      visit(access.expression);
+      return;
+    }
+    if (
+      ts.isCallExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      ROUTE_BUILDERS.has(node.expression.text) &&
+      node.arguments[0] &&
+      ts.isObjectLiteralExpression(node.arguments[0])
+    )
+      routeConfig(node.arguments[0]);
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  // Every call of the declaration (zod builds schemas without side effects), not inside a function.
+  const pure: number[] = [];
+  const rootOf = (e: ts.Expression): ts.Expression => {
+    while (ts.isCallExpression(e) || ts.isPropertyAccessExpression(e)) e = e.expression;
+    return e;
+  };
+  const markCalls = (node: ts.Node) => {
+    if (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) return;
+    if (ts.isCallExpression(node)) pure.push(node.getStart());
+    ts.forEachChild(node, markCalls);
+  };
+  for (const statement of file.statements)
+    if (ts.isVariableStatement(statement))
+      for (const declaration of statement.declarationList.declarations) {
+        const init = declaration.initializer;
+        if (
+          init &&
+          ts.isCallExpression(init) &&
+          ts.isIdentifier(rootOf(init)) &&
+          (rootOf(init) as ts.Identifier).text === "z"
+        )
+          markCalls(init);
+      }
+  if (!cuts.length && !pure.length) return source;
+  const out = source.split("");
+  const newline = (at: number) => out[at] === "\n" || out[at] === "\r";
+  for (const [start, end, kept] of cuts) {
+    // What is kept goes where a line of the cut has room for it; the rest becomes spaces.
+    let at = -1;
+    for (let i = start, run = 0; i < end && at < 0; i++) {
+      run = newline(i) ? 0 : run + 1;
+      if (kept && run === kept.length) at = i - run + 1;
+    }
+    if (kept && at < 0) continue;
+    for (let i = start; i < end; i++) if (!newline(i)) out[i] = i >= at && i < at + kept.length ? kept[i - at]! : " ";
+  }
+  const blanked = (at: number) => cuts.some(([start, end]) => start <= at && at < end);
+  for (const at of new Set(pure)) if (!blanked(at)) out[at] = `/* @__PURE__ */ ${out[at]}`;
+  return out.join("");
+};
