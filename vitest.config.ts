@@ -7,6 +7,7 @@ import { unstable_readConfig } from "wrangler";
 import { defineConfig } from "vitest/config";
 import { sandboxUrl } from "./test/support/accounts";
 import { SpreadProjects } from "./test/support/file-order";
+import { buildAll } from "./scripts/build-worker";
 
 // Tests use the documented local demo values, whatever a developer's own .dev.vars says.
 const demoVars = Object.fromEntries(
@@ -15,6 +16,11 @@ const demoVars = Object.fromEntries(
     .filter((line) => /^[A-Z_]+=/.test(line))
     .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
 );
+
+// The served /openapi.json (which every workerd test checks its answers against) and the Worker
+// wrangler dev serves to the e2e and browser tests, built as `npm test` builds them: a run of one
+// file after a change to a route needs no separate `npm run build`. Skipped while up to date.
+await buildAll();
 
 // The sandbox Hotel-X supplier (sandbox/hotelx) runs beside the API as an auxiliary worker, reached
 // through the HOTELX_SANDBOX service binding: a real Worker-to-Worker HTTP hop, not a stub.
