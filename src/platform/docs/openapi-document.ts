@@ -6,7 +6,7 @@ import { staticData } from "../static-data";
  * /openapi.json is built when the Worker is (scripts/build-worker.ts, wrangler.toml [build]) and
  * served from this static asset: the schemas' descriptions and examples, the error table's messages
  * and the document generator stay out of the Worker's upload. A workerd test proves the asset is
- * the document the routes declare (openapi-document.test.ts).
+ * the document the routes declare (http.test.ts, "the OpenAPI document").
  */
 export const OPENAPI_DOCUMENT_ASSET = "/_data/openapi.json";
 
