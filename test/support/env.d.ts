@@ -8,7 +8,7 @@ declare global {
       WEBHOOK_RETRY_DELAYS_SECONDS: string;
       /** vitest.config.ts: a shorter default supplier deadline (honoured only when ENVIRONMENT=local). */
       SUPPLIER_TIMEOUT_MS: string;
-      /** A test's shorter webhook POST timeout (delivery.test.ts; honoured only when ENVIRONMENT=local). */
+      /** A test's shorter webhook POST timeout (webhooks.test.ts; honoured only when ENVIRONMENT=local). */
       WEBHOOK_DELIVERY_TIMEOUT_MS?: string;
       /** Fuzz test seed ("" = random) and runs per route ("" = default). */
       FUZZ_SEED: string;
