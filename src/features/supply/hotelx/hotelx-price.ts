@@ -12,7 +12,7 @@ import { exchangeFor, type ExchangeTable } from "../exchange-rates";
 import { addCharge, addLines, emptyLines, payAtPropertyLines, rateOfLines } from "../rate-lines";
 import { sellMinor, type SellingTerms, toSellingCurrency } from "../selling-price";
 import type { CancelPolicy, PaymentType, Rate, Stay } from "../supplier";
-import type { HotelxCancelPolicy, HotelxPrice, HotelxSurcharge } from "./wire";
+import type { HotelxAmount, HotelxCancelPolicy, HotelxSurcharge } from "./wire";
 
 /** An amount an upstream priced in a currency the operator has no exchange rate for into the selling one. */
 export class NotConvertible extends Error {
@@ -59,7 +59,7 @@ export const termsFromTable = (terms: SellingTerms, table: ExchangeTable | null)
 
 /** Every currency an option states an amount in: its price, its surcharges', its penalties'. */
 export const currenciesOf = (
-  price: HotelxPrice,
+  price: HotelxAmount,
   surcharges: HotelxSurcharge[],
   policy: HotelxCancelPolicy | null | undefined,
 ) => [
@@ -89,7 +89,7 @@ const spread = (total: number, rooms: number, nights: number): number[][] =>
  * remainder, so that rooms and nights add up to the minor unit.
  */
 export const ratesOf = (
-  price: HotelxPrice,
+  price: HotelxAmount,
   surcharges: HotelxSurcharge[],
   termsFrom: TermsFrom,
   stay: Stay,

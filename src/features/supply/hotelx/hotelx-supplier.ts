@@ -227,14 +227,12 @@ const quotedOption = (
     (codes.length === roomCount ? codes.map((code, i) => ({ occupancyRefId: i + 1, code, description: null })) : []);
   const option: HotelxOption = {
     id: quoted.optionRefId,
-    supplierCode: "",
     accessCode: ref.upstreamAccessCode ?? "",
     hotelCode,
     boardCode,
     rateRules,
     paymentType: quoted.paymentType ?? "",
     status: quoted.status,
-    occupancies: [],
     rooms,
     price: quoted.price,
     surcharges: quoted.surcharges,

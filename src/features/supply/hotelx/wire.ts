@@ -30,6 +30,12 @@ export const priceSchema = z.object({
   exchange: z.object({ currency: z.string(), rate: z.number() }).nullish(),
 });
 export type HotelxPrice = z.infer<typeof priceSchema>;
+/**
+ * The part of a `Price` that pricing reads (hotelx-price.ts): what a searched option and a
+ * surcharge are asked for (documents.ts), and all that is validated of them.
+ */
+export const amountSchema = z.object({ currency: z.string(), net: z.number() });
+export type HotelxAmount = z.infer<typeof amountSchema>;
 /** `PriceChange`: the price of the previous step (search price at quote, quote price at book). */
 export const priceChangeSchema = z.object({
   currency: z.string(),
@@ -48,7 +54,7 @@ export const surchargeSchema = z.object({
   chargeType: z.enum(["INCLUDE", "EXCLUDE"]),
   mandatory: z.boolean(),
   description: z.string().nullish(),
-  price: priceSchema,
+  price: amountSchema,
 });
 export type HotelxSurcharge = z.infer<typeof surchargeSchema>;
 const surcharges = z
@@ -73,16 +79,19 @@ export const cancelPolicySchema = z.object({
 });
 export type HotelxCancelPolicy = z.infer<typeof cancelPolicySchema>;
 
+/**
+ * A searched `HotelOptionSearch`, the fields the search reads and no more (the SEARCH document asks
+ * for exactly these): a search answers hundreds of options per supplier, and every field asked is
+ * sent, parsed and validated for each (docs/api-decisions.md, "Issue 39: a search asks suppliers
+ * only for what it reads").
+ */
 export const optionSchema = z.object({
   id: z.string().min(1),
-  supplierCode: z.string(),
   accessCode: z.string(),
   hotelCode: z.string(),
-  hotelName: z.string().nullish(),
   boardCode: z.string(),
   paymentType: z.string(),
   status: statusTypeSchema,
-  occupancies: z.array(z.object({ id: z.number().int(), paxes: z.array(z.object({ age: z.number().int() })) })),
   rooms: z.array(
     z.object({
       occupancyRefId: z.number().int(),
@@ -91,12 +100,11 @@ export const optionSchema = z.object({
       refundable: z.boolean().nullish(),
     }),
   ),
-  price: priceSchema,
+  price: amountSchema,
   surcharges,
   /** `RateRulesType` names; one we do not know is read as `CUSTOM` (rate-rules.ts), never refused. */
   rateRules: z.array(z.string()).nullish(),
   cancelPolicy: cancelPolicySchema.nullish(),
-  remarks: z.string().nullish(),
 });
 export type HotelxOption = z.infer<typeof optionSchema>;
 
