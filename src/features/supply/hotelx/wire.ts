@@ -108,6 +108,102 @@ export const optionSchema = z.object({
 });
 export type HotelxOption = z.infer<typeof optionSchema>;
 
+type Json = Record<string, unknown>;
+const isRecord = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isString = (value: unknown): value is string => typeof value === "string";
+const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+const isInt = (value: unknown): value is number => Number.isSafeInteger(value);
+const isNullish = (value: unknown): value is null | undefined => value === null || value === undefined;
+const nullishString = (value: unknown) => isNullish(value) || isString(value);
+/** Each element read, or null when one is not of its shape. */
+const readList = <T>(list: unknown, read: (value: unknown) => T | null): T[] | null => {
+  if (!Array.isArray(list)) return null;
+  const out: T[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const item = read(list[i]);
+    if (item === null) return null;
+    out[i] = item;
+  }
+  return out;
+};
+const readAmount = (v: unknown): HotelxAmount | null =>
+  isRecord(v) && isString(v.currency) && isNumber(v.net) ? { currency: v.currency, net: v.net } : null;
+const readRoom = (v: unknown): HotelxOption["rooms"][number] | null =>
+  isRecord(v) &&
+  isInt(v.occupancyRefId) &&
+  isString(v.code) &&
+  nullishString(v.description) &&
+  (isNullish(v.refundable) || typeof v.refundable === "boolean")
+    ? { occupancyRefId: v.occupancyRefId, code: v.code, description: v.description, refundable: v.refundable }
+    : null;
+const readSurcharge = (v: unknown): HotelxSurcharge | null => {
+  if (!isRecord(v) || !nullishString(v.code) || !nullishString(v.description)) return null;
+  if ((v.chargeType !== "INCLUDE" && v.chargeType !== "EXCLUDE") || typeof v.mandatory !== "boolean") return null;
+  const price = readAmount(v.price);
+  return price && { code: v.code, chargeType: v.chargeType, mandatory: v.mandatory, description: v.description, price };
+};
+const readPenalty = (v: unknown): HotelxCancelPolicy["cancelPenalties"][number] | null =>
+  isRecord(v) &&
+  nullishString(v.deadline) &&
+  isInt(v.hoursBefore) &&
+  isString(v.penaltyType) &&
+  isString(v.currency) &&
+  isNumber(v.value)
+    ? {
+        deadline: v.deadline,
+        hoursBefore: v.hoursBefore,
+        penaltyType: v.penaltyType,
+        currency: v.currency,
+        value: v.value,
+      }
+    : null;
+const readPolicy = (v: unknown): HotelxCancelPolicy | null => {
+  if (!isRecord(v) || typeof v.refundable !== "boolean") return null;
+  const cancelPenalties = isNullish(v.cancelPenalties) ? [] : readList(v.cancelPenalties, readPenalty);
+  return cancelPenalties && { refundable: v.refundable, cancelPenalties };
+};
+/** A nullish field whose value is not of its shape (null itself is a value there). */
+const MISREAD: unique symbol = Symbol("misread");
+const readOption = (v: unknown): HotelxOption | null => {
+  if (!isRecord(v) || !isString(v.id) || v.id.length === 0) return null;
+  const { accessCode, hotelCode, boardCode, paymentType, status } = v;
+  if (!isString(accessCode) || !isString(hotelCode) || !isString(boardCode) || !isString(paymentType)) return null;
+  if (status !== "OK" && status !== "RQ") return null;
+  const rooms = readList(v.rooms, readRoom);
+  const price = readAmount(v.price);
+  const surcharges = isNullish(v.surcharges) ? [] : readList(v.surcharges, readSurcharge);
+  // Null and absent stand as they came (the schema's nullish); a value must be of its shape.
+  const rateRules = isNullish(v.rateRules)
+    ? v.rateRules
+    : (readList(v.rateRules, (r) => (isString(r) ? r : null)) ?? MISREAD);
+  const cancelPolicy = isNullish(v.cancelPolicy) ? v.cancelPolicy : (readPolicy(v.cancelPolicy) ?? MISREAD);
+  if (!rooms || !price || !surcharges || rateRules === MISREAD || cancelPolicy === MISREAD) return null;
+  return {
+    id: v.id,
+    accessCode,
+    hotelCode,
+    boardCode,
+    paymentType,
+    status,
+    rooms,
+    price,
+    surcharges,
+    rateRules,
+    cancelPolicy,
+  };
+};
+
+/**
+ * A search answer's options, read as `optionSchema` reads them (the same result, the same
+ * refusals: wire.unit.test.ts checks both on random answers), or null when one is not of that
+ * shape. Written out because a supplier answers hundreds of options per search and zod, which may
+ * not generate code in a Worker, takes about as long to check them as JSON.parse takes to read them
+ * (docs/api-decisions.md, "Issue 39: a search asks suppliers only for what it reads").
+ */
+export const readSearchOptions = (options: unknown): HotelxOption[] | null =>
+  isNullish(options) ? [] : readList(options, readOption);
+
 export const referenceSchema = z.object({
   client: z.string().nullish(),
   supplier: z.string().nullish(),
@@ -140,7 +236,8 @@ const envelope = <K extends string, P extends z.ZodType>(operation: K, payload: 
 
 export const searchAnswerSchema = envelope(
   "search",
-  z.object({ options: z.array(optionSchema).nullish(), errors: issues, warnings: issues }),
+  // The options are read by readSearchOptions.
+  z.object({ options: z.array(z.unknown()).nullish(), errors: issues, warnings: issues }),
 );
 export const quoteAnswerSchema = envelope(
   "quote",
