@@ -60,8 +60,9 @@ const supplierSearches = async (sandboxBase: string): Promise<Record<string, num
 /** Requests each supplier received per search, over `searches` sequential searches (1 expected: one per supplier, not per hotel). */
 export type RequestsPerSearch = Record<string, number>;
 
-const searchRequest = () =>
-  searchBody({ destinations: { accommodations: hotelCodes.map((code) => ({ code })) } }, SETTINGS);
+/** The first `hotels` of the 100 (all by default). */
+const searchRequest = (hotels = HOTELS) =>
+  searchBody({ destinations: { accommodations: hotelCodes.slice(0, hotels).map((code) => ({ code })) } }, SETTINGS);
 
 export const suppliersSearchScenario = (): Scenario => ({
   name: SUPPLIERS_SEARCH,
@@ -73,6 +74,28 @@ export const suppliersSearchScenario = (): Scenario => ({
   body: searchRequest(),
   headers: API_KEY_HEADERS,
 });
+
+/**
+ * How the Worker's CPU for the merged search grows with the options answered (issue 39 item 8:
+ * linearly): the same search for the first 25 and 50 of the 100 hotels, beside the 100 of the row.
+ * Each is measured unloaded (CPU from /proc, identity) and divided by the options it answers.
+ */
+export const GROWTH_HOTELS = [25, 50, 100] as const;
+export const suppliersGrowthScenario = (hotels: number): Scenario =>
+  hotels === HOTELS
+    ? suppliersSearchScenario()
+    : {
+        ...suppliersSearchScenario(),
+        name: `search: ${hotels} codes on 1003 (CPU per option)`,
+        meaning: `The 1003 search for the first ${hotels} of its 100 hotels.`,
+        body: searchRequest(hotels),
+      };
+
+/** How many options a search answers, every hotel counted. */
+export const optionsAnswered = async (base: string, s: Scenario): Promise<number> => {
+  const data = await call(base, s.path, s.body);
+  return (data.accommodations ?? []).reduce((n: number, h: Json) => n + h.options.length, 0);
+};
 
 /**
  * Before measuring: `searches` searches one at a time, answered 200 with options naming every
