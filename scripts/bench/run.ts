@@ -24,12 +24,15 @@ import {
 } from "./upstream";
 import {
   checkSuppliersSearch,
+  GROWTH_HOTELS,
+  optionsAnswered,
   pointSuppliersAtSandbox,
   type RequestsPerSearch,
   runSuppliersFlow,
   SUPPLIERS_FLOW,
   SUPPLIERS_SEARCH,
   supplierSearchP50s,
+  suppliersGrowthScenario,
   suppliersSearchScenario,
 } from "./suppliers";
 
@@ -117,7 +120,8 @@ const measure = async (base: string, s: Scenario): Promise<Row> => {
  * then spends compressing the answer itself.
  */
 type Unloaded = { scenario: string; p50: number; cpuMs: number; cpuGzipMs: number };
-const unloaded = async (pid: number, base: string, s: Scenario, calls = 100): Promise<Unloaded> => {
+/** `gzip: false`: the identity run only (cpuGzipMs is then NaN). */
+const unloaded = async (pid: number, base: string, s: Scenario, calls = 100, gzip = true): Promise<Unloaded> => {
   const ticks = () => {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
     return Number(fields[11]) + Number(fields[12]);
@@ -161,8 +165,8 @@ const unloaded = async (pid: number, base: string, s: Scenario, calls = 100): Pr
     return { cpuMs, p50: latencies.sort((a, b) => a - b)[Math.floor(calls / 2)]! };
   };
   const plain = await run("identity");
-  const gzip = await run("gzip, deflate");
-  return { scenario: s.name, p50: plain.p50, cpuMs: plain.cpuMs, cpuGzipMs: gzip.cpuMs };
+  const zipped = gzip ? await run("gzip, deflate") : null;
+  return { scenario: s.name, p50: plain.p50, cpuMs: plain.cpuMs, cpuGzipMs: zipped?.cpuMs ?? Number.NaN };
 };
 
 /**
@@ -265,7 +269,12 @@ let supplierQuoteMs: number | undefined;
 // Connection 1003's references: each supplier's own answer time for its part of the 100-code
 // search (ms), and the requests each received per search (checked before the row is measured).
 let supplierSearchMs: Record<string, number> | undefined;
+// The three asked at once, straight at the sandbox (one isolate serves them all: about their sum).
+let suppliersTogetherMs: number | undefined;
 let requestsPerSearch: RequestsPerSearch | null = null;
+/** The merged search's unloaded CPU against the options it answers, per size (GROWTH_HOTELS). */
+type Growth = { hotels: number; options: number; cpuMs: number };
+const growth: Growth[] = [];
 try {
   const ctx = { accommodations, pageTokenSecret };
   // The upstream row right after the embedded "search: 100 codes", under the same load.
@@ -288,7 +297,7 @@ try {
     await pointSuppliersAtSandbox(server.base, sandbox.base, devVar("OPERATOR_TOKEN"));
   }
   if (sandbox && scenarios.some((s) => s.name === SUPPLIERS_SEARCH))
-    supplierSearchMs = await supplierSearchP50s(sandbox.base);
+    ({ each: supplierSearchMs, together: suppliersTogetherMs } = await supplierSearchP50s(sandbox.base));
   // Its option is searched through the sandbox, so the row is made once the sandbox answers.
   if (withUpstreamQuote && sandbox) {
     scenarios.push(await upstreamQuoteScenario(server.base));
@@ -356,6 +365,18 @@ try {
       process.stdout.write(" done\n");
     }
   }
+  // The 100-code row was measured just above; the smaller searches the same way (identity only).
+  const hundred = quiet.find((q) => q.scenario === SUPPLIERS_SEARCH);
+  if (pid && hundred) {
+    for (const hotels of GROWTH_HOTELS) {
+      const s = suppliersGrowthScenario(hotels);
+      process.stdout.write(`  unloaded: ${s.name} (sequential calls, CPU per option) ...`);
+      const cpuMs =
+        s.name === SUPPLIERS_SEARCH ? hundred.cpuMs : (await unloaded(pid, server.base, s, 100, false)).cpuMs;
+      growth.push({ hotels, options: await optionsAnswered(server.base, s), cpuMs });
+      process.stdout.write(" done\n");
+    }
+  }
   const thousand = scenarios.find((s) => s.name === "search: 1000 codes");
   if (thousand) lighter = await lighterAnswer(server.base, thousand);
 } finally {
@@ -385,6 +406,21 @@ if (quiet.length) {
   console.log("| scenario | p50 ms | CPU ms (identity) | CPU ms (gzip) |\n|---|---:|---:|---:|");
   for (const q of quiet) console.log(`| ${q.scenario} | ${fmt(q.p50)} | ${fmt(q.cpuMs, 2)} | ${fmt(q.cpuGzipMs, 2)} |`);
 }
+if (growth.length) {
+  console.log(
+    "\nThe 1003 search's Worker CPU against the options it answers (unloaded, identity; issue 39 item 8: linear)\n",
+  );
+  console.log(
+    "| hotels | options answered | CPU ms per search | CPU us per option | CPU us per option added to the size above |\n|---:|---:|---:|---:|---:|",
+  );
+  for (const [i, g] of growth.entries()) {
+    const above = growth[i - 1];
+    const added = above ? fmt(((g.cpuMs - above.cpuMs) / (g.options - above.options)) * 1000) : "";
+    console.log(
+      `| ${g.hotels} | ${g.options} | ${fmt(g.cpuMs, 2)} | ${fmt((g.cpuMs / g.options) * 1000)} | ${added} |`,
+    );
+  }
+}
 if (lighter) {
   const mb = (bytes: number) => (bytes / 1e6).toFixed(2);
   console.log(
@@ -398,7 +434,7 @@ if (bundle)
 mkdirSync(join(root, ".tmp"), { recursive: true });
 writeFileSync(
   join(root, ".tmp", `bench-${accommodations}.json`),
-  JSON.stringify({ accommodations, connections, duration, rows, unloaded: quiet, bundle, lighter }, null, 2),
+  JSON.stringify({ accommodations, connections, duration, rows, unloaded: quiet, growth, bundle, lighter }, null, 2),
 );
 const soakSkipped = values["no-soak"] ? "--no-soak" : values.only ? "--only" : null;
 const soakVerdict = soakSkipped ? null : await soak();
@@ -506,6 +542,35 @@ const targets: Target[] = [
     })`,
     value: slowestSupplier && still(SUPPLIERS_SEARCH) ? still(SUPPLIERS_SEARCH)!.p50 - slowestSupplier[1] : undefined,
     limit: 50,
+    kind: "max",
+  },
+  {
+    // Locally the merged search cannot answer before the sandbox has answered all three one after
+    // the other: the same 50 ms read against that, the Worker's own part of the wait.
+    label: `${SUPPLIERS_SEARCH}, p50 unloaded: ms over the three suppliers asked at once, straight at the sandbox (${
+      suppliersTogetherMs === undefined ? "not measured" : `${fmt(suppliersTogetherMs)} ms`
+    }; the sandbox answers them one after the other, a real supplier beside the others)`,
+    value:
+      suppliersTogetherMs !== undefined && still(SUPPLIERS_SEARCH)
+        ? still(SUPPLIERS_SEARCH)!.p50 - suppliersTogetherMs
+        : undefined,
+    limit: 50,
+    kind: "max",
+  },
+  {
+    // Linear: the CPU an option costs does not grow with the options beside it. A fixed part per
+    // search (routing, D1, the suppliers' calls) makes the small search's share per option the larger,
+    // so a ratio above 1 can only come from work that grows faster than the options.
+    label: `${SUPPLIERS_SEARCH}: CPU per option answered at ${GROWTH_HOTELS.at(-1)} hotels, x at ${GROWTH_HOTELS[0]} (${
+      growth.length
+        ? growth.map((g) => `${g.hotels}: ${fmt((g.cpuMs / g.options) * 1000)} us for ${g.options} options`).join(", ")
+        : "not measured"
+    }; linear growth)`,
+    value:
+      growth.length === GROWTH_HOTELS.length
+        ? growth.at(-1)!.cpuMs / growth.at(-1)!.options / (growth[0]!.cpuMs / growth[0]!.options)
+        : undefined,
+    limit: 1.2,
     kind: "max",
   },
   {

@@ -60,8 +60,9 @@ const supplierSearches = async (sandboxBase: string): Promise<Record<string, num
 /** Requests each supplier received per search, over `searches` sequential searches (1 expected: one per supplier, not per hotel). */
 export type RequestsPerSearch = Record<string, number>;
 
-const searchRequest = () =>
-  searchBody({ destinations: { accommodations: hotelCodes.map((code) => ({ code })) } }, SETTINGS);
+/** The first `hotels` of the 100 (all by default). */
+const searchRequest = (hotels = HOTELS) =>
+  searchBody({ destinations: { accommodations: hotelCodes.slice(0, hotels).map((code) => ({ code })) } }, SETTINGS);
 
 export const suppliersSearchScenario = (): Scenario => ({
   name: SUPPLIERS_SEARCH,
@@ -73,6 +74,28 @@ export const suppliersSearchScenario = (): Scenario => ({
   body: searchRequest(),
   headers: API_KEY_HEADERS,
 });
+
+/**
+ * How the Worker's CPU for the merged search grows with the options answered (issue 39 item 8:
+ * linearly): the same search for the first 25 and 50 of the 100 hotels, beside the 100 of the row.
+ * Each is measured unloaded (CPU from /proc, identity) and divided by the options it answers.
+ */
+export const GROWTH_HOTELS = [25, 50, 100] as const;
+export const suppliersGrowthScenario = (hotels: number): Scenario =>
+  hotels === HOTELS
+    ? suppliersSearchScenario()
+    : {
+        ...suppliersSearchScenario(),
+        name: `search: ${hotels} codes on 1003 (CPU per option)`,
+        meaning: `The 1003 search for the first ${hotels} of its 100 hotels.`,
+        body: searchRequest(hotels),
+      };
+
+/** How many options a search answers, every hotel counted. */
+export const optionsAnswered = async (base: string, s: Scenario): Promise<number> => {
+  const data = await call(base, s.path, s.body);
+  return (data.accommodations ?? []).reduce((n: number, h: Json) => n + h.options.length, 0);
+};
 
 /**
  * Before measuring: `searches` searches one at a time, answered 200 with options naming every
@@ -111,12 +134,17 @@ export const checkSuppliersSearch = async (
 /**
  * Each supplier's own answer time for the same search, in its own codes (its part of the 100
  * hotels, through the truth map): the p50 of `times` searches sent straight to it, one at a time.
- * The slowest of them is what the merged search waits for at best.
+ * The slowest of them is what the merged search waits for at best. `together`: the p50 of the three
+ * asked at once, as the merged search asks them: the sandbox serves every supplier from one
+ * isolate, so locally their answers come one after the other (about the sum of the three), where
+ * real suppliers answer side by side.
  */
-export const supplierSearchP50s = async (sandboxBase: string, times = 5): Promise<Record<string, number>> => {
+export const supplierSearchP50s = async (
+  sandboxBase: string,
+  times = 5,
+): Promise<{ each: Record<string, number>; together: number }> => {
   const criteria = searchRequest().searchCriteria as Json;
-  const result: Record<string, number> = {};
-  for (const code of suppliers) {
+  const searchOf = (code: string) => {
     const wanted = new Set(hotelCodes);
     const own = (SANDBOX_SUPPLIER_MAPS[code]!.hotels as Array<{ supplierHotelCode: string; accommodationCode: string }>)
       .filter((row) => wanted.has(row.accommodationCode))
@@ -127,10 +155,8 @@ export const supplierSearchP50s = async (sandboxBase: string, times = 5): Promis
       context: account.context,
       apiKey: account.apiKey,
     };
-    const answers: number[] = [];
-    for (let i = 0; i < times + 1; i++) {
-      const started = performance.now();
-      await hotelx.search(
+    return () =>
+      hotelx.search(
         access,
         {
           checkIn: criteria.checkIn,
@@ -140,12 +166,21 @@ export const supplierSearchP50s = async (sandboxBase: string, times = 5): Promis
         },
         { deadlineMs: 10_000 },
       );
+  };
+  const p50 = async (work: () => Promise<unknown>) => {
+    const answers: number[] = [];
+    for (let i = 0; i < times + 1; i++) {
+      const started = performance.now();
+      await work();
       // The first is a warm-up.
       if (i > 0) answers.push(performance.now() - started);
     }
-    result[code] = answers.sort((a, b) => a - b)[Math.floor(times / 2)]!;
-  }
-  return result;
+    return answers.sort((a, b) => a - b)[Math.floor(times / 2)]!;
+  };
+  const each: Record<string, number> = {};
+  for (const code of suppliers) each[code] = await p50(searchOf(code));
+  const all = suppliers.map(searchOf);
+  return { each, together: await p50(() => Promise.all(all.map((search) => search()))) };
 };
 
 const percentile = (sorted: number[], p: number) =>

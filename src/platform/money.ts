@@ -111,6 +111,12 @@ export const splitMinor = (total: number, weights: readonly number[]): number[] 
   if (weightSum <= 0) throw new RangeError("splitMinor needs a positive weight");
   const sign = total < 0 ? -1 : 1;
   const magnitude = Math.abs(total);
+  // Equal weights (rooms, nights): equal shares, the units left one each to the first parts, as below.
+  if (weights.every((w) => w === weights[0])) {
+    const share = Math.floor(magnitude / weights.length);
+    const left = magnitude - share * weights.length;
+    return weights.map((_, i) => (share + (i < left ? 1 : 0)) * sign);
+  }
   const parts = weights.map((w) => Math.floor((magnitude * w) / weightSum));
   const remainders = weights.map((w, i) => ({ i, r: magnitude * w - parts[i]! * weightSum }));
   let left = magnitude - sumMinor(parts);

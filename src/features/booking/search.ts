@@ -446,8 +446,10 @@ const productKey = (offer: Offer): string | null => {
  */
 export const collapseIdentical = (priced: Priced[]): Priced[] => {
   const winners = new Map<string, Priced>();
-  for (const p of priced) {
-    const key = productKey(p.offer);
+  // Each offer's key made once (a JSON text per offer, and a merged search has a thousand offers and more).
+  const keys = priced.map((p) => productKey(p.offer));
+  for (const [i, p] of priced.entries()) {
+    const key = keys[i] ?? null;
     if (key === null) continue;
     const best = winners.get(key);
     if (
@@ -457,8 +459,8 @@ export const collapseIdentical = (priced: Priced[]): Priced[] => {
     )
       winners.set(key, p);
   }
-  return priced.filter((p) => {
-    const key = productKey(p.offer);
+  return priced.filter((p, i) => {
+    const key = keys[i] ?? null;
     return key === null || winners.get(key)!.supplier === p.supplier;
   });
 };

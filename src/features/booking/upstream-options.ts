@@ -21,32 +21,40 @@ const productKey = (o: { accommodationCode: string; ratePlanCode: string; charge
 
 export type SearchedUpstreamOption = { optionId: string; supplier: string; accommodationCode: string; offer: Offer };
 
-/** Keeps the upstream ids of a search's options (those that have one); one write per supplier and signed stay. */
+/**
+ * Keeps the upstream ids of a search's options (those that have one); one write per supplier and
+ * signed stay. Every option of one currency shares its signed stay: the key is hashed once per
+ * supplier and stay, not once per option (a merged search has a thousand options and more).
+ */
 export const rememberUpstreamOptions = async (kv: KVNamespace, searched: SearchedUpstreamOption[]) => {
-  const groups = new Map<string, Entries>();
+  const keys = new Map<string, Promise<string>>();
+  const groups = new Map<Promise<string>, Entries>();
   for (const s of searched) {
     if (!s.offer.upstreamOptionId) continue;
-    const key = await keyOf(s.optionId, s.supplier);
-    const entries = groups.get(key) ?? {};
+    const stay = `${s.supplier}\n${signedStayOf(s.optionId)}`;
+    let key = keys.get(stay);
+    if (!key) keys.set(stay, (key = keyOf(s.optionId, s.supplier)));
+    let entries = groups.get(key);
+    if (!entries) groups.set(key, (entries = {}));
     // The total the option id signs (search.ts): for a rate paid at the hotel, the stay's value, not the 0 charged.
     const product = productKey({
-      ...s.offer,
       accommodationCode: s.accommodationCode,
+      ratePlanCode: s.offer.ratePlanCode,
       chargeTotal: sellingTotal(s.offer.rate, s.offer.paymentType),
     });
     // Two options of one product at one price: the first, as a search of the hotel would pick.
     entries[product] ??= [s.offer.upstreamOptionId, s.offer.upstreamAccessCode ?? null];
-    groups.set(key, entries);
   }
   await Promise.all(
-    [...groups].map(([key, entries]) =>
+    [...groups].map(async ([pending, entries]) => {
+      const key = await pending;
       // KV takes one write a second per key: the same stay searched twice in a second may be refused.
-      kv
+      await kv
         .put(key, JSON.stringify(entries), { expirationTtl: UPSTREAM_OPTIONS_TTL_SECONDS })
         .catch((error: unknown) =>
           console.error(JSON.stringify({ level: "warn", event: "upstream_options_not_kept", error: String(error) })),
-        ),
-    ),
+        );
+    }),
   );
 };
 

@@ -7,11 +7,13 @@ import {
   NoDeprecatedCustomRule,
   type OperationDefinitionNode,
   parse,
+  type SelectionSetNode,
   specifiedRules,
   validate,
 } from "graphql";
 import { buildHotelxSchema, HOTELX_CONTENT_SDL, HOTELX_SDL } from "../../../../sandbox/hotelx/src/schema";
 import * as documents from "./documents";
+import { amountSchema, optionSchema } from "./wire";
 import {
   book,
   bookingByClientReference,
@@ -55,6 +57,21 @@ const SHORT_DEADLINE = { deadlineMs: 200 };
 /** The access the sandbox's options are sold through (HotelOptionSearch.accessCode). */
 const ACCESS_CODE = "sandbox";
 const reference = () => `ES-${crypto.randomUUID().slice(0, 8)}`;
+/**
+ * A search sent straight to the sandbox for `fields` of its options: what the sandbox answers
+ * beyond the fields our SEARCH document asks for (it asks only for what the search reads).
+ */
+const sandboxOptions = async (path: string, fields: string, criteria: Record<string, unknown>) => {
+  const res = await env.HOTELX_SANDBOX.fetch(`https://hotelx-sandbox.test${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` },
+    body: JSON.stringify({
+      query: `query ($c: HotelCriteriaSearchInput!) { hotelX { search(criteria: $c) { options { ${fields} } } } }`,
+      variables: { c: criteria },
+    }),
+  });
+  return ((await res.json()) as any).data.hotelX.search.options as Array<Record<string, any>>;
+};
 /** Each sandbox supplier's truth board map (its codes to Edgestay's). */
 const BOARD_MAPS: Record<string, Record<string, string>> = {
   iberbeds: iberbedsBoards,
@@ -445,7 +462,8 @@ describe("sandbox-inventory", () => {
       expect(await net("HX1999")).toBe(2 * (70 + ((999 * 37) % 130)));
       expect(await net("HX1001")).toBe(214);
       const option = (await search(access, { ...STAY, hotels: ["HX1001"] }, DEADLINE)).options[0]!;
-      expect(option.hotelName).toBe("Hotel Sandbox Madrid 1001");
+      const [named] = await sandboxOptions("/graphql", "hotelName", { ...STAY, hotels: ["HX1001"] });
+      expect(named!.hotelName).toBe("Hotel Sandbox Madrid 1001");
       expect(await quote(access, option.id, DEADLINE)).toMatchObject({
         status: "OK",
         priceChanged: false,
@@ -461,10 +479,9 @@ describe("sandbox-inventory", () => {
       ];
       expect((await search(access, { ...STAY, hotels: outside }, DEADLINE)).options).toEqual([]);
       const listed = await search(access, { ...STAY, hotels: ["HX001"] }, DEADLINE);
-      expect(listed.options.find((o) => o.rooms[0]!.code === "DBL")).toMatchObject({
-        hotelName: "Hotel Sandbox Barcelona",
-        price: { net: 240 },
-      });
+      expect(listed.options.find((o) => o.rooms[0]!.code === "DBL")).toMatchObject({ price: { net: 240 } });
+      const named = await sandboxOptions("/graphql", "hotelName", { ...STAY, hotels: ["HX001"] });
+      expect(named.every((o) => o.hotelName === "Hotel Sandbox Barcelona")).toBe(true);
       // HX500 lies inside HX100..HX1099, the range the generated hotels deliberately avoid: still a 500.
       const err = await search(access, { ...STAY, hotels: ["HX1000", "HX500"] }, DEADLINE).then(
         () => null,
@@ -800,6 +817,26 @@ describe("the client's documents against the Hotel-X SDL (sandbox/hotelx/src/sch
   // A supplier's schema: the booking flow and the `hotels` content query `suggest` reads.
   const schema = buildHotelxSchema(HOTELX_SDL + HOTELX_CONTENT_SDL);
 
+  it("a search asks for an option's fields the search reads, those its schema validates, and no others", () => {
+    /** The fields a selection set asks for, nested ones as [field, their fields]. */
+    type Selected = Array<string | [string, Selected]>;
+    const fieldsOf = (set: SelectionSetNode | undefined): Selected =>
+      (set?.selections ?? []).flatMap((node): Selected => {
+        if (node.kind !== "Field") return [];
+        return [node.selectionSet ? [node.name.value, fieldsOf(node.selectionSet)] : node.name.value];
+      });
+    const find = (fields: Selected, name: string) =>
+      (fields.find((f) => Array.isArray(f) && f[0] === name) as [string, Selected])[1];
+    const operation = parse(documents.SEARCH).definitions[0] as OperationDefinitionNode;
+    const options = find(find(find(fieldsOf(operation.selectionSet), "hotelX"), "search"), "options");
+    // Exactly what the wire schema validates, field for field (a field asked and not read is sent for nothing).
+    expect(options.map((f) => (Array.isArray(f) ? f[0] : f)).sort()).toEqual(Object.keys(optionSchema.shape).sort());
+    expect(find(options, "price")).toEqual(Object.keys(amountSchema.shape));
+    expect(find(find(options, "surcharges"), "price")).toEqual(Object.keys(amountSchema.shape));
+    // Read nowhere: the supplier's own supplier code, the hotel's name (ours is answered), occupancies, remarks.
+    for (const unread of ["supplierCode", "hotelName", "occupancies", "remarks"]) expect(options).not.toContain(unread);
+  });
+
   it("every document the client sends, with the variables it sends, validates; a misspelt field does not", async () => {
     const sent: { query: string; variables: Record<string, unknown> }[] = [];
     const recording = {
@@ -860,8 +897,8 @@ describe("the client's documents against the Hotel-X SDL (sandbox/hotelx/src/sch
 
     // The same check fails on a misspelt field, argument, type or enum value, and on a variable of the wrong type.
     const search0 = sent[0]!;
-    expect(problemsOf(schema, search0.query.replace("hotelName", "hotelNmae"), search0.variables)).toEqual([
-      expect.stringContaining('Cannot query field "hotelNmae" on type "HotelOptionSearch"'),
+    expect(problemsOf(schema, search0.query.replace("boardCode", "boardCdoe"), search0.variables)).toEqual([
+      expect.stringContaining('Cannot query field "boardCdoe" on type "HotelOptionSearch"'),
     ]);
     expect(
       problemsOf(schema, documents.BOOKING_READ.replace("hotelName start end", "hotelName checkIn checkOut"), {}),
@@ -1039,26 +1076,21 @@ describe("three suppliers at their own paths (sandbox/hotelx/fixtures)", () => {
       expect(new Set(found.options.map((o) => o.hotelCode))).toEqual(new Set([first!.code, second!.code]));
       for (const option of found.options) {
         const hotel = supplier.hotels.find((h) => h.code === option.hotelCode)!;
-        expect(option).toMatchObject({
-          supplierCode: supplier.hotelxSupplierCode,
-          accessCode: supplier.accessCode,
-          hotelName: hotel.name,
-          price: { currency: supplier.currency },
-        });
+        expect(option).toMatchObject({ accessCode: supplier.accessCode, price: { currency: supplier.currency } });
         expect(Object.keys(boardMap)).toContain(option.boardCode);
         expect(hotel.rooms.map((r) => r.code)).toContain(option.rooms[0]!.code);
       }
       // The supplier's codes are its own codes: hotelCodeSupplier, boardCodeSupplier and the rooms' supplierCode say so.
-      const raw = await env.HOTELX_SANDBOX.fetch(`https://hotelx-sandbox.test/suppliers/${supplier.code}/graphql`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` },
-        body: JSON.stringify({
-          query:
-            "query ($c: HotelCriteriaSearchInput!) { hotelX { search(criteria: $c) { options { hotelCode hotelCodeSupplier boardCode boardCodeSupplier rooms { code supplierCode } } } } }",
-          variables: { c: { ...STAY, hotels: [first!.code] } },
-        }),
-      });
-      for (const option of ((await raw.json()) as any).data.hotelX.search.options) {
+      // Its own Hotel-X supplier code and hotel names, beyond what our search asks for.
+      const raw = await sandboxOptions(
+        `/suppliers/${supplier.code}/graphql`,
+        "supplierCode hotelName hotelCode hotelCodeSupplier boardCode boardCodeSupplier rooms { code supplierCode }",
+        { ...STAY, hotels: [first!.code] },
+      );
+      expect(raw.length).toBeGreaterThan(0);
+      for (const option of raw) {
+        expect(option.supplierCode).toBe(supplier.hotelxSupplierCode);
+        expect(option.hotelName).toBe(first!.name);
         expect(option.hotelCodeSupplier).toBe(first!.code);
         expect(option.boardCodeSupplier).toBe(option.boardCode);
         expect(option.rooms[0].supplierCode).toBe(option.rooms[0].code);

@@ -9,6 +9,7 @@ import {
   graphqlErrorsSchema,
   hotelListAnswerSchema,
   quoteAnswerSchema,
+  readSearchOptions,
   searchAnswerSchema,
   type BookStatusType,
   type HotelxBookingDetail,
@@ -337,8 +338,10 @@ export const search = async (
 ): Promise<SearchResult> => {
   const answer = await readAnswer(access, "search", SEARCH, { criteria }, options);
   const payload = payloadOf("search", answer, searchAnswerSchema).data.hotelX.search;
+  const found = readSearchOptions(payload.options);
+  if (!found) throw new SupplierCallError("supplier_error", "search", "Hotel-X search answered an unexpected shape");
   abortOnIssues("search", payload.errors);
-  return { options: payload.options ?? [], warnings: payload.warnings };
+  return { options: found, warnings: payload.warnings };
 };
 
 export const quote = async (

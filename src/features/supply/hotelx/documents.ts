@@ -3,25 +3,29 @@
  * partner's text can never change the document.
  */
 const ISSUES = "errors { code type description } warnings { code type description }";
+/** What pricing reads of a Price (wire.ts `amountSchema`). */
+const AMOUNT = "currency net";
 const PRICE = "currency binding net gross exchange { currency rate }";
 const PRICE_CHANGE = "currency net gross binding";
-const SURCHARGES = `surcharges { code chargeType mandatory description price { ${PRICE} } }`;
+const SURCHARGES = `surcharges { code chargeType mandatory description price { ${AMOUNT} } }`;
 const CANCEL_POLICY = "refundable cancelPenalties { deadline hoursBefore penaltyType currency value }";
 const REFERENCE = "client supplier hotel bookingID";
 const BOOKING = `reference { ${REFERENCE} } status price { ${PRICE} } quotePrice { ${PRICE_CHANGE} } cancelPolicy { ${CANCEL_POLICY} } hotel { hotelCode hotelName start end } remarks`;
 
+/**
+ * Only what the search reads of an option (wire.ts `optionSchema`): a supplier answers hundreds of
+ * options, and each field asked is sent (a Hotel-X supplier bills by data), parsed and validated per option.
+ */
 export const SEARCH = `query ($criteria: HotelCriteriaSearchInput!, $settings: HotelSettingsInput) {
   hotelX {
     search(criteria: $criteria, settings: $settings) {
       options {
-        id supplierCode accessCode hotelCode hotelName boardCode paymentType status
-        occupancies { id paxes { age } }
+        id accessCode hotelCode boardCode paymentType status
         rooms { occupancyRefId code description refundable }
-        price { ${PRICE} }
+        price { ${AMOUNT} }
         ${SURCHARGES}
         rateRules
         cancelPolicy { ${CANCEL_POLICY} }
-        remarks
       }
       ${ISSUES}
     }

@@ -12,7 +12,7 @@ import { exchangeFor, type ExchangeTable } from "../exchange-rates";
 import { addCharge, addLines, emptyLines, payAtPropertyLines, rateOfLines } from "../rate-lines";
 import { sellMinor, type SellingTerms, toSellingCurrency } from "../selling-price";
 import type { CancelPolicy, PaymentType, Rate, Stay } from "../supplier";
-import type { HotelxCancelPolicy, HotelxPrice, HotelxSurcharge } from "./wire";
+import type { HotelxAmount, HotelxCancelPolicy, HotelxSurcharge } from "./wire";
 
 /** An amount an upstream priced in a currency the operator has no exchange rate for into the selling one. */
 export class NotConvertible extends Error {
@@ -59,7 +59,7 @@ export const termsFromTable = (terms: SellingTerms, table: ExchangeTable | null)
 
 /** Every currency an option states an amount in: its price, its surcharges', its penalties'. */
 export const currenciesOf = (
-  price: HotelxPrice,
+  price: HotelxAmount,
   surcharges: HotelxSurcharge[],
   policy: HotelxCancelPolicy | null | undefined,
 ) => [
@@ -80,6 +80,14 @@ const spread = (total: number, rooms: number, nights: number): number[][] =>
     ),
   );
 
+/** The nights of the stay last priced: a search prices every option of one stay (read, never written). */
+let lastNights: { checkIn: string; checkOut: string; nights: string[] } | null = null;
+const nightsOf = ({ checkIn, checkOut }: Stay): string[] => {
+  if (lastNights?.checkIn !== checkIn || lastNights.checkOut !== checkOut)
+    lastNights = { checkIn, checkOut, nights: stayNights(checkIn, checkOut) };
+  return lastNights.nights;
+};
+
 /**
  * An upstream option (the whole stay, every room) as we sell it, in whole minor units. `INCLUDE`
  * surcharges are inside the upstream net: they are taken out as included charges (converted,
@@ -89,14 +97,14 @@ const spread = (total: number, rooms: number, nights: number): number[][] =>
  * remainder, so that rooms and nights add up to the minor unit.
  */
 export const ratesOf = (
-  price: HotelxPrice,
+  price: HotelxAmount,
   surcharges: HotelxSurcharge[],
   termsFrom: TermsFrom,
   stay: Stay,
   rooms: number,
   paymentType: PaymentType,
 ) => {
-  const dates = stayNights(stay.checkIn, stay.checkOut);
+  const dates = nightsOf(stay);
   const hotelCurrency = price.currency;
   const optionTerms = termsFrom(hotelCurrency);
   const exchange =
@@ -147,7 +155,26 @@ export const ratesOf = (
   // Paid at the hotel: the same lines, all due at the property, at the upstream's own amounts in the
   // property's currency; `stay` is the rate as charged otherwise.
   const sold = paymentType === "PayAtProperty" ? roomLines.map(payAtPropertyLines) : roomLines;
-  return { rate: rateOfLines(addLines(sold)), rooms: sold.map(rateOfLines), stay: rateOfLines(addLines(roomLines)) };
+  const rate = rateOfLines(addLines(sold));
+  // The same sums computed once (a search prices every option so; rates are never changed after):
+  // one room's rate is the option's, and a rate charged at booking is the stay's.
+  const stayRate = sold === roomLines ? rate : rateOfLines(addLines(roomLines));
+  return { rate, rooms: sold.length === 1 ? [rate] : sold.map(rateOfLines), stay: stayRate };
+};
+
+/**
+ * `hoursBefore` check-in (00:00 UTC) as an ISO 8601 moment, kept per check-in: every option of a
+ * search states its penalties in a few such hours, and writing a date costs more than the rest of a penalty.
+ */
+let deadlines: { checkIn: string; byHours: Map<number, string> } | null = null;
+const deadlineBefore = (checkIn: string, hoursBefore: number): string => {
+  if (deadlines?.checkIn !== checkIn) deadlines = { checkIn, byHours: new Map() };
+  let deadline = deadlines.byHours.get(hoursBefore);
+  if (deadline === undefined) {
+    deadline = new Date(Date.parse(`${checkIn}T00:00:00Z`) - hoursBefore * 3_600_000).toISOString();
+    deadlines.byHours.set(hoursBefore, deadline);
+  }
+  return deadline;
 };
 
 /**
@@ -166,7 +193,6 @@ export const cancelPolicyOf = (
   termsFrom: TermsFrom,
 ): CancelPolicy => {
   const { currency } = rate;
-  const checkIn = Date.parse(`${stay.checkIn}T00:00:00Z`);
   const chargeTotal = rate.chargeTotal;
   const nights = rate.nights.map((n) => n.baseRate + n.taxesAndFees);
   const amountOf = (p: HotelxCancelPolicy["cancelPenalties"][number]): number => {
@@ -189,7 +215,7 @@ export const cancelPolicyOf = (
     return {
       penaltyType: "IMPORT",
       currency,
-      deadline: stated ?? new Date(checkIn - p.hoursBefore * 3_600_000).toISOString(),
+      deadline: stated ?? deadlineBefore(stay.checkIn, p.hoursBefore),
       value: Math.min(Math.max(0, amountOf(p)), chargeTotal),
       supplierPenalty: {
         penaltyType: p.penaltyType,

@@ -227,14 +227,12 @@ const quotedOption = (
     (codes.length === roomCount ? codes.map((code, i) => ({ occupancyRefId: i + 1, code, description: null })) : []);
   const option: HotelxOption = {
     id: quoted.optionRefId,
-    supplierCode: "",
     accessCode: ref.upstreamAccessCode ?? "",
     hotelCode,
     boardCode,
     rateRules,
     paymentType: quoted.paymentType ?? "",
     status: quoted.status,
-    occupancies: [],
     rooms,
     price: quoted.price,
     surcharges: quoted.surcharges,
@@ -438,10 +436,13 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
           continue;
         }
         if (map) offer = withSupplierCodes(offer, theirs, map);
-        const list = offers.get(option.hotelCode) ?? [];
         // The option's own id and access: quote asks for exactly this option when it gets them back.
-        list.push({ ...offer, upstreamOptionId: option.id, upstreamAccessCode: option.accessCode });
-        offers.set(option.hotelCode, list);
+        // The offer was made just above for this option alone: it takes them as it is, not copied.
+        offer.upstreamOptionId = option.id;
+        offer.upstreamAccessCode = option.accessCode;
+        const list = offers.get(option.hotelCode);
+        if (list) list.push(offer);
+        else offers.set(option.hotelCode, [offer]);
       }
       const warnings: CurrencyWarning[] = [...unconvertible].map(([currency, left]) => ({
         code: "currency_not_convertible",

@@ -30,6 +30,12 @@ export const priceSchema = z.object({
   exchange: z.object({ currency: z.string(), rate: z.number() }).nullish(),
 });
 export type HotelxPrice = z.infer<typeof priceSchema>;
+/**
+ * The part of a `Price` that pricing reads (hotelx-price.ts): what a searched option and a
+ * surcharge are asked for (documents.ts), and all that is validated of them.
+ */
+export const amountSchema = z.object({ currency: z.string(), net: z.number() });
+export type HotelxAmount = z.infer<typeof amountSchema>;
 /** `PriceChange`: the price of the previous step (search price at quote, quote price at book). */
 export const priceChangeSchema = z.object({
   currency: z.string(),
@@ -48,7 +54,7 @@ export const surchargeSchema = z.object({
   chargeType: z.enum(["INCLUDE", "EXCLUDE"]),
   mandatory: z.boolean(),
   description: z.string().nullish(),
-  price: priceSchema,
+  price: amountSchema,
 });
 export type HotelxSurcharge = z.infer<typeof surchargeSchema>;
 const surcharges = z
@@ -73,16 +79,19 @@ export const cancelPolicySchema = z.object({
 });
 export type HotelxCancelPolicy = z.infer<typeof cancelPolicySchema>;
 
+/**
+ * A searched `HotelOptionSearch`, the fields the search reads and no more (the SEARCH document asks
+ * for exactly these): a search answers hundreds of options per supplier, and every field asked is
+ * sent, parsed and validated for each (docs/api-decisions.md, "Issue 39: a search asks suppliers
+ * only for what it reads").
+ */
 export const optionSchema = z.object({
   id: z.string().min(1),
-  supplierCode: z.string(),
   accessCode: z.string(),
   hotelCode: z.string(),
-  hotelName: z.string().nullish(),
   boardCode: z.string(),
   paymentType: z.string(),
   status: statusTypeSchema,
-  occupancies: z.array(z.object({ id: z.number().int(), paxes: z.array(z.object({ age: z.number().int() })) })),
   rooms: z.array(
     z.object({
       occupancyRefId: z.number().int(),
@@ -91,14 +100,109 @@ export const optionSchema = z.object({
       refundable: z.boolean().nullish(),
     }),
   ),
-  price: priceSchema,
+  price: amountSchema,
   surcharges,
   /** `RateRulesType` names; one we do not know is read as `CUSTOM` (rate-rules.ts), never refused. */
   rateRules: z.array(z.string()).nullish(),
   cancelPolicy: cancelPolicySchema.nullish(),
-  remarks: z.string().nullish(),
 });
 export type HotelxOption = z.infer<typeof optionSchema>;
+
+type Json = Record<string, unknown>;
+const isRecord = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isString = (value: unknown): value is string => typeof value === "string";
+const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+const isInt = (value: unknown): value is number => Number.isSafeInteger(value);
+const isNullish = (value: unknown): value is null | undefined => value === null || value === undefined;
+const nullishString = (value: unknown) => isNullish(value) || isString(value);
+/** Each element read, or null when one is not of its shape. */
+const readList = <T>(list: unknown, read: (value: unknown) => T | null): T[] | null => {
+  if (!Array.isArray(list)) return null;
+  const out: T[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const item = read(list[i]);
+    if (item === null) return null;
+    out[i] = item;
+  }
+  return out;
+};
+const readAmount = (v: unknown): HotelxAmount | null =>
+  isRecord(v) && isString(v.currency) && isNumber(v.net) ? { currency: v.currency, net: v.net } : null;
+const readRoom = (v: unknown): HotelxOption["rooms"][number] | null =>
+  isRecord(v) &&
+  isInt(v.occupancyRefId) &&
+  isString(v.code) &&
+  nullishString(v.description) &&
+  (isNullish(v.refundable) || typeof v.refundable === "boolean")
+    ? { occupancyRefId: v.occupancyRefId, code: v.code, description: v.description, refundable: v.refundable }
+    : null;
+const readSurcharge = (v: unknown): HotelxSurcharge | null => {
+  if (!isRecord(v) || !nullishString(v.code) || !nullishString(v.description)) return null;
+  if ((v.chargeType !== "INCLUDE" && v.chargeType !== "EXCLUDE") || typeof v.mandatory !== "boolean") return null;
+  const price = readAmount(v.price);
+  return price && { code: v.code, chargeType: v.chargeType, mandatory: v.mandatory, description: v.description, price };
+};
+const readPenalty = (v: unknown): HotelxCancelPolicy["cancelPenalties"][number] | null =>
+  isRecord(v) &&
+  nullishString(v.deadline) &&
+  isInt(v.hoursBefore) &&
+  isString(v.penaltyType) &&
+  isString(v.currency) &&
+  isNumber(v.value)
+    ? {
+        deadline: v.deadline,
+        hoursBefore: v.hoursBefore,
+        penaltyType: v.penaltyType,
+        currency: v.currency,
+        value: v.value,
+      }
+    : null;
+const readPolicy = (v: unknown): HotelxCancelPolicy | null => {
+  if (!isRecord(v) || typeof v.refundable !== "boolean") return null;
+  const cancelPenalties = isNullish(v.cancelPenalties) ? [] : readList(v.cancelPenalties, readPenalty);
+  return cancelPenalties && { refundable: v.refundable, cancelPenalties };
+};
+/** A nullish field whose value is not of its shape (null itself is a value there). */
+const MISREAD: unique symbol = Symbol("misread");
+const readOption = (v: unknown): HotelxOption | null => {
+  if (!isRecord(v) || !isString(v.id) || v.id.length === 0) return null;
+  const { accessCode, hotelCode, boardCode, paymentType, status } = v;
+  if (!isString(accessCode) || !isString(hotelCode) || !isString(boardCode) || !isString(paymentType)) return null;
+  if (status !== "OK" && status !== "RQ") return null;
+  const rooms = readList(v.rooms, readRoom);
+  const price = readAmount(v.price);
+  const surcharges = isNullish(v.surcharges) ? [] : readList(v.surcharges, readSurcharge);
+  // Null and absent stand as they came (the schema's nullish); a value must be of its shape.
+  const rateRules = isNullish(v.rateRules)
+    ? v.rateRules
+    : (readList(v.rateRules, (r) => (isString(r) ? r : null)) ?? MISREAD);
+  const cancelPolicy = isNullish(v.cancelPolicy) ? v.cancelPolicy : (readPolicy(v.cancelPolicy) ?? MISREAD);
+  if (!rooms || !price || !surcharges || rateRules === MISREAD || cancelPolicy === MISREAD) return null;
+  return {
+    id: v.id,
+    accessCode,
+    hotelCode,
+    boardCode,
+    paymentType,
+    status,
+    rooms,
+    price,
+    surcharges,
+    rateRules,
+    cancelPolicy,
+  };
+};
+
+/**
+ * A search answer's options, read as `optionSchema` reads them (the same result, the same
+ * refusals: wire.unit.test.ts checks both on random answers), or null when one is not of that
+ * shape. Written out because a supplier answers hundreds of options per search and zod, which may
+ * not generate code in a Worker, takes about as long to check them as JSON.parse takes to read them
+ * (docs/api-decisions.md, "Issue 39: a search asks suppliers only for what it reads").
+ */
+export const readSearchOptions = (options: unknown): HotelxOption[] | null =>
+  isNullish(options) ? [] : readList(options, readOption);
 
 export const referenceSchema = z.object({
   client: z.string().nullish(),
@@ -132,7 +236,8 @@ const envelope = <K extends string, P extends z.ZodType>(operation: K, payload: 
 
 export const searchAnswerSchema = envelope(
   "search",
-  z.object({ options: z.array(optionSchema).nullish(), errors: issues, warnings: issues }),
+  // The options are read by readSearchOptions.
+  z.object({ options: z.array(z.unknown()).nullish(), errors: issues, warnings: issues }),
 );
 export const quoteAnswerSchema = envelope(
   "quote",
