@@ -73,17 +73,21 @@ const soldOf = (code: string) =>
 describe("a search served by several suppliers", () => {
   it("asks them in parallel and merges the options of each accommodation; identical offers are one, the first supplier's on a tie", async () => {
     const inventory = inventorySupplier(database(env.DB));
-    const alone = await searchAvailability(depsWith(inventory), connection, searchQueryOf(searchRequest()));
+    // One clock for the three: an option id signs its expiry (a second apart, two searches' ids differ).
+    const now = Date.now();
+    const alone = await searchAvailability(depsWith(inventory), connection, searchQueryOf(searchRequest()), now);
     // The relay sells the embedded inventory's own products at its prices: every offer has its twin.
     const both = await searchAvailability(
       depsWith(inventory, relaySupplier(env.DB)),
       connection,
       searchQueryOf(searchRequest()),
+      now,
     );
     const relayFirst = await searchAvailability(
       depsWith(relaySupplier(env.DB), inventory),
       connection,
       searchQueryOf(searchRequest()),
+      now,
     );
     expect(both.warnings).toBeUndefined();
     for (const merged of [both, relayFirst])
