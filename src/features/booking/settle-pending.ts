@@ -35,6 +35,8 @@ export const settleBooking = async (deps: BookingDeps, booking: BookingRecord, n
         accommodationCode: booking.accommodationCode,
         upstreamAccessCode: booking.upstreamAccessCode,
         supplierHotelCode: booking.supplierHotelCode,
+        // A hold keeps its end on the row from the request on: one whose answer was lost is never committed here.
+        commitPending: booking.holdExpiresAt === null,
       }),
     );
   } catch (error) {

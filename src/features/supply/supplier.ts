@@ -365,11 +365,20 @@ export interface Supplier {
   commit?(stay: BookedStay, call?: SupplierCall): Promise<SupplierBooking>;
   /** Gives the rooms of a booked stay back. */
   cancel(stay: BookedStay, call?: SupplierCall): Promise<void>;
-  /** The booking made under our client reference, for settling one whose answer never came. */
-  /** `booking`: what we stored of it (an upstream looks bookings up per hotel). */
+  /**
+   * The booking made under our client reference, for settling one whose answer never came.
+   * `booking`: what we stored of it (an upstream looks bookings up per hotel). `commitPending`: the
+   * booking was asked for outright (no hold), so one found waiting for its commit (a two-step
+   * booking whose commit did not come through) is committed now, as the book would have.
+   */
   bookingByReference?(
     clientReference: string,
     call?: SupplierCall,
-    booking?: { accommodationCode: string; upstreamAccessCode?: string | null; supplierHotelCode?: string | null },
+    booking?: {
+      accommodationCode: string;
+      upstreamAccessCode?: string | null;
+      supplierHotelCode?: string | null;
+      commitPending?: boolean;
+    },
   ): Promise<BookingLookup>;
 }

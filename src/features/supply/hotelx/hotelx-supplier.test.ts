@@ -1013,6 +1013,32 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
     expect((await call("GET", `/api/bookings/${ref}`)).json.data).toMatchObject({ status: "success" });
   });
 
+  it("settling commits a plain book left waiting for its commit, never a hold whose answer was lost (issue 40)", async () => {
+    const quote = await quoted("HXLOST2000", (o) => o.isRefundable);
+    const body = bookBody(quote, reference(), { hold: true, holdMinutes: 5 }, UPSTREAM);
+    // The sandbox books on arrival, in two steps as a hold asks, and answers 2 s later: the answer is lost.
+    (body.settings as Record<string, unknown>).timeout = "1500";
+    const lost = await post("/api/book", body);
+    expect([lost.status, lost.json.data.status]).toEqual([202, "pending"]);
+    const ref = lost.json.data.bookingReference;
+    const status = async () => (await call("GET", `/api/bookings/${ref}`)).json.data.status;
+    expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({
+      found: true,
+      booking: { status: "PENDING_COMMIT" },
+    });
+    const later = () => new Date(Date.now() + 120_000);
+    // Asked to hold: settling never commits it (the partner did not ask for the booking outright).
+    await settlePendingBookingsTask.run(env, later());
+    expect(await status()).toBe("pending");
+    expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ booking: { status: "PENDING_COMMIT" } });
+    // The row a plain book leaves when the upstream took it in two steps and Edgestay's own commit got
+    // no answer: the same, without a hold's end (the sandbox cannot lose a commit's answer unapplied).
+    await env.DB.prepare("UPDATE bookings SET hold_expires_at = NULL WHERE reference = ?").bind(ref).run();
+    await settlePendingBookingsTask.run(env, later());
+    expect(await status()).toBe("success");
+    expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ booking: { status: "OK" } });
+  });
+
   it("20 parallel commits of one upstream hold commit it there once (issue 37)", async () => {
     const ledger = async (): Promise<number> =>
       (

@@ -592,6 +592,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
             accommodationCode: accommodation.code,
             upstreamAccessCode: ref.upstreamAccessCode ?? null,
             supplierHotelCode: ref.supplierHotelCode ?? null,
+            commitPending: !hold,
           });
           if (found.status === "confirmed") return found;
           throw new SupplierRefusal("failed");
@@ -669,6 +670,26 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
         ),
       );
       if (!found.found) return { status: "not_found" };
+      const waiting = found.booking;
+      // Booked outright, its commit never came through (issue 40: Edgestay commits a plain book): commit it now.
+      if (waiting.status === "PENDING_COMMIT" && booking.commitPending && booking.upstreamAccessCode) {
+        const committed = await commitUnasked(
+          booking.upstreamAccessCode,
+          clientReference,
+          {
+            supplierReference: waiting.reference.supplier ?? waiting.reference.bookingID ?? "",
+            hotelConfirmationNumber: waiting.reference.hotel ?? null,
+            upstreamBookingId: waiting.reference.bookingID ?? null,
+          },
+          call,
+        );
+        if (committed.status === "confirmed") return committed;
+        throw new SupplierFailure(
+          "supplier_error",
+          name,
+          `${name}: booking status PENDING_COMMIT, its commit unanswered`,
+        );
+      }
       try {
         return lookupOf(found.booking);
       } catch (error) {
