@@ -22,7 +22,7 @@ import { CONTENT_TYPE_MESSAGE, jsonBody } from "./platform/http/json-body";
 import { publicBaseUrl } from "./platform/http/public-url";
 import { allowedMethods } from "./platform/http/allowed-methods";
 import { errorBodies, featureRouter } from "./platform/http/router";
-import { type AppEnv, type Services, withServices } from "./platform/app-env";
+import { type AfterAnswer, type AppEnv, type Services, withServices } from "./platform/app-env";
 import { requestServices } from "./services";
 import { requestLog } from "./platform/observability/request-log";
 import { versionHeader } from "./platform/http/deployed-version";
@@ -74,7 +74,11 @@ const documentServer = (env: Env, requestUrl: string) => {
 };
 
 /** The Worker's app; `services` builds each request's services (a test may pass its own). */
-export const createApp = ({ services = requestServices }: { services?: (env: Env) => Services } = {}) => {
+export const createApp = ({
+  services = requestServices,
+}: {
+  services?: (env: Env, afterAnswer: AfterAnswer) => Services;
+} = {}) => {
   const app = featureRouter();
 
   app.use("*", versionHeader());

@@ -1,9 +1,9 @@
 import { bookingDeps } from "./features/booking";
-import type { Services } from "./platform/app-env";
+import type { AfterAnswer, Services } from "./platform/app-env";
 import { signingKeys } from "./platform/config/secrets";
 
 /** Every feature's per-request services, each made on first use. */
-export const requestServices = (env: Env): Services => {
+export const requestServices = (env: Env, afterAnswer?: AfterAnswer): Services => {
   let pageKeys: Services["pageKeys"] | undefined;
   let jwtKeys: Services["jwtKeys"] | undefined;
   let booking: Services["booking"] | undefined;
@@ -17,7 +17,7 @@ export const requestServices = (env: Env): Services => {
       return jwtKeys;
     },
     get booking() {
-      booking ??= bookingDeps(env);
+      booking ??= bookingDeps(env, afterAnswer);
       return booking;
     },
   };

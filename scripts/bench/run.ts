@@ -9,7 +9,7 @@ import { startLocalSandbox, startLocalServer, type LocalServer } from "../../loc
 import { quoteScenario, runFlow } from "./flow";
 import { stopNetworkInspection, workerHeapMiB } from "./inspector";
 import { contentScenarios, searchScenarios, type Scenario } from "./scenarios";
-import { bytesBefore38, optionTotals, totalsDiffer, withPriceBreakdown } from "./search-answers";
+import { type Lighter, lighterAnswer, type Unloaded, unloaded, workerdPid } from "./measure";
 import { FLAT_MEMORY_GROWTH, judgeSoak, P99_LIMIT_MS, runSoak } from "./soak";
 import { seedSandboxHotelContent } from "../../test/support/sandbox-hotels";
 import {
@@ -113,132 +113,6 @@ const measure = async (base: string, s: Scenario): Promise<Row> => {
   };
 };
 
-/**
- * One scenario unloaded: sequential calls, each timed (the p50 is the unloaded latency), and the CPU
- * the workerd process spends per call, from /proc (utime + stime). The CPU is read twice: with
- * `Accept-Encoding: identity` (the Worker's own work, D1 included) and with gzip, which local workerd
- * then spends compressing the answer itself.
- */
-type Unloaded = { scenario: string; p50: number; cpuMs: number; cpuGzipMs: number };
-/** `gzip: false`: the identity run only (cpuGzipMs is then NaN). */
-const unloaded = async (pid: number, base: string, s: Scenario, calls = 100, gzip = true): Promise<Unloaded> => {
-  const ticks = () => {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return Number(fields[11]) + Number(fields[12]);
-  };
-  const clockTicks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
-  const run = async (encoding: string) => {
-    const init = {
-      method: s.method,
-      headers: { ...s.headers, "accept-encoding": encoding },
-      body: s.body === undefined ? undefined : JSON.stringify(s.body),
-    };
-    let sent = 0;
-    // wrangler dev's proxy now and then closes a kept-alive socket under a multi-megabyte answer;
-    // such a call is sent once more on a new socket, counted in the CPU division and reported.
-    const call = async () => {
-      for (let attempt = 1; ; attempt++) {
-        sent++;
-        try {
-          const res = await fetch(`${base}${s.path}`, init);
-          await res.arrayBuffer();
-          if (!res.ok) throw new Error(`${s.name}: ${res.status}`);
-          return;
-        } catch (error) {
-          if (attempt === 2 || !(error instanceof TypeError)) throw error;
-          process.stdout.write(
-            ` (${s.name}: ${(error.cause as Error | undefined)?.message ?? error.message}; sent again)`,
-          );
-        }
-      }
-    };
-    for (let i = 0; i < 10; i++) await call();
-    const latencies: number[] = [];
-    sent = 0;
-    const before = ticks();
-    for (let i = 0; i < calls; i++) {
-      const started = performance.now();
-      await call();
-      latencies.push(performance.now() - started);
-    }
-    const cpuMs = ((ticks() - before) * 1000) / clockTicks / sent;
-    return { cpuMs, p50: latencies.sort((a, b) => a - b)[Math.floor(calls / 2)]! };
-  };
-  const plain = await run("identity");
-  const zipped = gzip ? await run("gzip, deflate") : null;
-  return { scenario: s.name, p50: plain.p50, cpuMs: plain.cpuMs, cpuGzipMs: zipped?.cpuMs ?? Number.NaN };
-};
-
-/**
- * Issue 38's targets on the 1,000-code search: its default answer against the same search with the
- * whole breakdown (`settings.includePriceBreakdown: true`): sizes, and every total of every option
- * and room to the cent; and V8's own encoding of the default answer (`JSON.stringify` of it in this
- * Node process, the median of 30 calls after 5 unmeasured), which the Worker's CPU is set against.
- */
-type Lighter = {
-  defaultBytes: number;
-  fullBytes: number;
-  /** The same answer before issue 38: the whole breakdown with the ids of then (`bytesBefore38`). */
-  beforeBytes: number;
-  options: number;
-  totalsDiffer: number;
-  encodeMs: number;
-};
-const lighterAnswer = async (base: string, s: Scenario): Promise<Lighter> => {
-  const ask = async (body: unknown) => {
-    const res = await fetch(`${base}${s.path}`, {
-      method: s.method,
-      headers: { ...s.headers, "accept-encoding": "identity" },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${s.name}: ${res.status}`);
-    return text;
-  };
-  const light = await ask(s.body);
-  const full = await ask(withPriceBreakdown(s.body));
-  const answer = JSON.parse(light);
-  const times: number[] = [];
-  for (let i = 0; i < 35; i++) {
-    const started = performance.now();
-    JSON.stringify(answer);
-    if (i >= 5) times.push(performance.now() - started);
-  }
-  return {
-    defaultBytes: Buffer.byteLength(light),
-    fullBytes: Buffer.byteLength(full),
-    beforeBytes: bytesBefore38(Buffer.byteLength(full), JSON.parse(full)),
-    options: optionTotals(answer).length,
-    totalsDiffer: totalsDiffer(answer, JSON.parse(full)),
-    encodeMs: times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!,
-  };
-};
-
-/**
- * The workerd process that runs the Worker itself. wrangler dev starts two: one serves the public
- * port and proxies to the other, which runs the Worker and its D1, KV and Durable Objects.
- */
-const workerdPid = (rootPid: number, publicPort: string): number | null => {
-  const table = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" })
-    .trim()
-    .split("\n")
-    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line)!)
-    .map(([, pid, ppid, args]) => ({ pid: Number(pid), ppid: Number(ppid), args: args! }));
-  const descendants: typeof table = [];
-  const queue = [rootPid];
-  while (queue.length) {
-    const parent = queue.shift()!;
-    for (const p of table.filter((row) => row.ppid === parent)) {
-      descendants.push(p);
-      queue.push(p.pid);
-    }
-  }
-  const runtime = descendants.find(
-    (p) => /\/workerd serve/.test(p.args) && !p.args.includes(`entry=127.0.0.1:${publicPort}`),
-  );
-  return runtime?.pid ?? null;
-};
-
 const bundleSize = () => {
   const out = execFileSync(
     process.execPath,
@@ -271,6 +145,9 @@ let supplierQuoteMs: number | undefined;
 let supplierSearchMs: Record<string, number> | undefined;
 // The three asked at once, straight at the sandbox (one isolate serves them all: about their sum).
 let suppliersTogetherMs: number | undefined;
+// Both as measured when the sandbox started; the targets read those measured again right before the
+// unloaded 1003 search, after the loaded rows (its bookings, the Worker's grown heap): the same state.
+let atStart: { each: Record<string, number>; together: number } | undefined;
 let requestsPerSearch: RequestsPerSearch | null = null;
 /** The merged search's unloaded CPU against the options it answers, per size (GROWTH_HOTELS). */
 type Growth = { hotels: number; options: number; cpuMs: number };
@@ -296,8 +173,7 @@ try {
     await pointAtSandbox(server.base, sandbox.base, devVar("OPERATOR_TOKEN"));
     await pointSuppliersAtSandbox(server.base, sandbox.base, devVar("OPERATOR_TOKEN"));
   }
-  if (sandbox && scenarios.some((s) => s.name === SUPPLIERS_SEARCH))
-    ({ each: supplierSearchMs, together: suppliersTogetherMs } = await supplierSearchP50s(sandbox.base));
+  if (sandbox && scenarios.some((s) => s.name === SUPPLIERS_SEARCH)) atStart = await supplierSearchP50s(sandbox.base);
   // Its option is searched through the sandbox, so the row is made once the sandbox answers.
   if (withUpstreamQuote && sandbox) {
     scenarios.push(await upstreamQuoteScenario(server.base));
@@ -360,6 +236,9 @@ try {
   );
   if (pid) {
     for (const s of quietScenarios) {
+      // 21 of each (5 at the start): the p50 they are read against is of 100.
+      if (s.name === SUPPLIERS_SEARCH && sandbox)
+        ({ each: supplierSearchMs, together: suppliersTogetherMs } = await supplierSearchP50s(sandbox.base, 21));
       process.stdout.write(`  unloaded: ${s.name} (sequential calls, CPU without and with gzip) ...`);
       quiet.push(await unloaded(pid, server.base, s));
       process.stdout.write(" done\n");
@@ -537,6 +416,8 @@ const targets: Target[] = [
       slowestSupplier
         ? `${slowestSupplier[0]} ${fmt(slowestSupplier[1])} ms; ${Object.entries(supplierSearchMs!)
             .map(([code, ms]) => `${code} ${fmt(ms)}`)
+            .join(", ")}; at the sandbox's start ${Object.entries(atStart?.each ?? {})
+            .map(([code, ms]) => `${code} ${fmt(ms)}`)
             .join(", ")}`
         : "not measured"
     })`,
@@ -549,7 +430,9 @@ const targets: Target[] = [
     // the other: the same 50 ms read against that, the Worker's own part of the wait.
     label: `${SUPPLIERS_SEARCH}, p50 unloaded: ms over the three suppliers asked at once, straight at the sandbox (${
       suppliersTogetherMs === undefined ? "not measured" : `${fmt(suppliersTogetherMs)} ms`
-    }; the sandbox answers them one after the other, a real supplier beside the others)`,
+    }; the sandbox answers them one after the other, a real supplier beside the others; ${
+      atStart ? `${fmt(atStart.together)} ms when it started, before the loaded rows` : "not measured at its start"
+    })`,
     value:
       suppliersTogetherMs !== undefined && still(SUPPLIERS_SEARCH)
         ? still(SUPPLIERS_SEARCH)!.p50 - suppliersTogetherMs

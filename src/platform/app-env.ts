@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { Keyring } from "./crypto/keyring";
 import type { Db, SessionDatabase } from "./db/client";
 
@@ -33,9 +33,32 @@ export type AppEnv = {
   };
 };
 
+/**
+ * Work the answer does not wait for (a count, a cache fill): handed to the request's `waitUntil`,
+ * which keeps the Worker alive until it settles; awaited where there is none (the promise it returns).
+ */
+export type AfterAnswer = (work: Promise<void>) => Promise<void> | undefined;
+
+/** Awaits the work: where nothing outlives the answer (a test's app.request(), a queue or cron task). */
+export const awaitWork: AfterAnswer = (work) => work;
+
+/** The request's `afterAnswer`: a test's app.request() has no execution context, so there it awaits. */
+export const afterAnswerOf = (c: Context): AfterAnswer => {
+  let ctx: Pick<ExecutionContext, "waitUntil">;
+  try {
+    ctx = c.executionCtx;
+  } catch {
+    return awaitWork;
+  }
+  return (work) => {
+    ctx.waitUntil(work);
+    return undefined;
+  };
+};
+
 /** Puts the request's services on the context; after `withDb`, so they see the request's D1 session. */
-export const withServices = (build: (env: Env) => Services): MiddlewareHandler<AppEnv> =>
+export const withServices = (build: (env: Env, afterAnswer: AfterAnswer) => Services): MiddlewareHandler<AppEnv> =>
   async function withServices(c, next) {
-    c.set("services", build(c.env));
+    c.set("services", build(c.env, afterAnswerOf(c)));
     await next();
   };

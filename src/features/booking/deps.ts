@@ -1,3 +1,4 @@
+import { type AfterAnswer, awaitWork } from "../../platform/app-env";
 import { signingKeys } from "../../platform/config/secrets";
 import type { Keyring } from "../../platform/crypto/keyring";
 import { database, type Db } from "../../platform/db/client";
@@ -27,6 +28,8 @@ export type BookingDeps = {
   holdTimers: HoldTimers;
   /** Where every billable call of every face (REST, Hotel-X REST and GraphQL, chat) is counted. */
   meter: UsageMeter;
+  /** Work the answer does not wait for (a search's upstream option ids): the request's `waitUntil`, or awaited. */
+  afterAnswer: AfterAnswer;
 };
 
 /**
@@ -123,7 +126,7 @@ export const meteredCall = async <T>(
   return result;
 };
 
-export const bookingDeps = (env: Env): BookingDeps => {
+export const bookingDeps = (env: Env, afterAnswer: AfterAnswer = awaitWork): BookingDeps => {
   const db = database(env.DB);
   return {
     db,
@@ -139,6 +142,7 @@ export const bookingDeps = (env: Env): BookingDeps => {
       schedule: (reference, expiresAt) => env.HOLD_EXPIRY.getByName(reference).schedule(reference, expiresAt),
     },
     meter: usageMeter(env),
+    afterAnswer,
   };
 };
 

@@ -20,6 +20,8 @@ import { quoteStore, expiredQuotes, QUOTE_TTL_SECONDS, type StoredQuote } from "
 import { keyring } from "../../platform/crypto/keyring";
 import { toMinor } from "../../platform/money";
 import { expectLogs } from "../../../test/support/expected-logs";
+import type { Offer } from "../supply";
+import { rememberUpstreamOptions, upstreamOptionOf } from "./upstream-options";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 30 });
@@ -740,5 +742,48 @@ describe("quote store", () => {
       ).toEqual(["qt_upkeep_live"]);
       expect(await expiredQuotes.run(env, new Date(base))).toBe(0);
     });
+  });
+});
+
+describe("upstream option ids kept by a search", () => {
+  it("a quote this isolate serves reads them before KV has them; once written, from KV only", async () => {
+    const optionId = `5.${crypto.randomUUID()}.sig~US000001~STD~STD-RO-FLX~12345`;
+    const searched = {
+      optionId,
+      supplier: "iberbeds",
+      accommodationCode: "US000001",
+      offer: {
+        ratePlanCode: "STD-RO-FLX",
+        rate: { chargeTotal: 12345 },
+        paymentType: "MerchantPay",
+        upstreamOptionId: "their-option",
+        upstreamAccessCode: "ibb-es-01",
+      } as Offer,
+    };
+    const option = {
+      accommodationCode: "US000001",
+      ratePlanCode: "STD-RO-FLX",
+      chargeTotal: 12345,
+      supplier: "iberbeds",
+    };
+    // KV at another location, not caught up with the write (local KV cannot lag): it has nothing.
+    const lagging = { get: async () => null } as unknown as KVNamespace;
+    // The real KV, its write held until the test lets it land: the write still in flight.
+    let land!: () => void;
+    const landed = new Promise<void>((resolve) => (land = resolve));
+    const inFlight = {
+      put: async (...args: Parameters<KVNamespace["put"]>) => {
+        await landed;
+        return env.CACHE.put(...args);
+      },
+    } as unknown as KVNamespace;
+    const { written } = await rememberUpstreamOptions(inFlight, [searched]);
+    const kept = { upstreamOptionId: "their-option", upstreamAccessCode: "ibb-es-01" };
+    expect(await upstreamOptionOf(lagging, optionId, option)).toEqual(kept);
+    land();
+    await written;
+    // Settled: the isolate lets them go, and KV answers.
+    expect(await upstreamOptionOf(lagging, optionId, option)).toEqual({});
+    expect(await upstreamOptionOf(env.CACHE, optionId, option)).toEqual(kept);
   });
 });

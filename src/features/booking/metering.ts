@@ -2,6 +2,7 @@
 // judged and counted on, its rate-limit admission, and its usage count once answered.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { afterAnswerOf } from "../../platform/app-env";
 import { ApiError } from "../../platform/http/api-error";
 import type { AccessEnv, CoreConnection, coreConnection, searchConnection, UsageOperation } from "../connections";
 import { consumeRateLimit } from "./rate-limit";
@@ -24,16 +25,7 @@ export const connectionOf = (c: Context<BookingEnv>, judge: typeof searchConnect
 };
 
 /** The answer does not wait for the count; `waitUntil` keeps the Worker alive until it is kept. */
-export const afterAnswer = (c: Context<BookingEnv>, work: Promise<void>) => {
-  let ctx: Pick<ExecutionContext, "waitUntil"> | undefined;
-  try {
-    ctx = c.executionCtx;
-  } catch {
-    // A test's app.request() has no execution context: nothing outlives the answer, so it waits.
-  }
-  if (ctx) ctx.waitUntil(work);
-  else return work;
-};
+export const afterAnswer = (c: Context<BookingEnv>, work: Promise<void>) => afterAnswerOf(c)(work);
 
 /**
  * Counts a billable call (partner usage, Analytics Engine) once it is answered, whatever the

@@ -401,23 +401,14 @@ const searchedSuppliers = (all: Supplier[], connection: CoreConnection, asked: s
 
 /**
  * What the search asks each supplier: every accommodation resolved, or for a supplier with codes of
- * its own only those its hotel map maps, with its maps (read for all such suppliers in ONE statement).
+ * its own only those its hotel map maps, with its maps (`maps`: read for all such suppliers in ONE statement).
  */
-const asksOf = async (deps: BookingDeps, suppliers: Supplier[], accommodations: SupplyAccommodation[]) => {
-  const mapped = suppliers.filter((s) => s.hotelCodes === "mapped").map((s) => s.name);
-  const maps: Map<string, SupplierMap> = mapped.length
-    ? await supplierMapsOf(
-        deps.db,
-        mapped,
-        accommodations.map((a) => a.code),
-      )
-    : new Map();
-  return suppliers.map((supplier): SearchAsk => {
+const asksOf = (suppliers: Supplier[], accommodations: SupplyAccommodation[], maps: Map<string, SupplierMap>) =>
+  suppliers.map((supplier): SearchAsk => {
     const map = supplier.hotelCodes === "mapped" ? maps.get(supplier.name) : undefined;
     if (!map) return { accommodations };
     return { accommodations: accommodations.filter((a) => map.hotelCodes.has(a.code)), map };
   });
-};
 
 /** Options of one accommodation, each with the supplier that priced it and that supplier's place in the connection's order. */
 type Priced = { offer: Offer; supplier: string; currency: string; rank: number };
@@ -487,14 +478,36 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
   const occupancyRefIds = occupancyRefIdsOf(query.occupancies);
   // Every answer is in the connection's selling currency unless the request names another (issue 39).
   const currency = query.currency ?? connection.currency;
-  const searched = searchedSuppliers(await suppliersFor(deps, connection), connection, query.suppliers);
+  // Several suppliers: the selection is resolved here (a lone one may resolve it itself, below), so
+  // it is read beside the suppliers, and a list of codes has its maps read then too: the suppliers
+  // are asked after one round trip to D1 instead of three.
+  const named = query.suppliers ?? connection.suppliers;
+  const [all, early, earlyMaps] = await Promise.all([
+    suppliersFor(deps, connection),
+    named.length > 1 ? accommodationsOf(deps.db, query.selection) : null,
+    named.length > 1 && query.selection.kind === "codes" ? supplierMapsOf(deps.db, named, query.selection.codes) : null,
+  ]);
+  const searched = searchedSuppliers(all, connection, query.suppliers);
   // A search whose only supplier resolves the selection in the read that prices it (the embedded
   // inventory: one D1 statement) leaves the resolution to it; any other resolves first, once.
   const selfResolving = searched.length === 1 && searched[0]!.searchSelection !== undefined;
-  let resolved = selfResolving ? null : await accommodationsOf(deps.db, query.selection);
+  let resolved = selfResolving ? null : (early ?? (await accommodationsOf(deps.db, query.selection)));
+  const mapped = searched.filter((s) => s.hotelCodes === "mapped").map((s) => s.name);
+  // Rates are read only for a search in another currency than a supplier's.
+  const [maps, table] = await Promise.all([
+    resolved?.length && mapped.length
+      ? (earlyMaps ??
+        supplierMapsOf(
+          deps.db,
+          mapped,
+          resolved.map((a) => a.code),
+        ))
+      : new Map<string, SupplierMap>(),
+    searched.some((s) => needsExchangeRates(s, currency)) ? readExchangeTable(deps.db) : null,
+  ]);
   const asks: Array<SearchAsk | { selection: AccommodationSelection }> = resolved
     ? resolved.length
-      ? await asksOf(deps, searched, resolved)
+      ? asksOf(searched, resolved, maps)
       : []
     : [{ selection: query.selection }];
   // A supplier with nothing to be asked (no hotel of the search in its map) is not called at all.
@@ -502,8 +515,6 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
     ask !== undefined && ("selection" in ask || ask.accommodations.length > 0);
   const suppliers = searched.filter((_, i) => isAsked(asks[i]));
   const supplierAsks = asks.filter(isAsked);
-  // Rates are read only for a search in another currency than a supplier's.
-  const table = suppliers.some((s) => needsExchangeRates(s, currency)) ? await readExchangeTable(deps.db) : null;
   // A currency the request names must be convertible (400 Unsupported currency); in the connection's
   // own, a supplier priced in one without a rate is a currency_not_convertible warning, not asked.
   const sellings = suppliers.map((supplier) =>
@@ -651,7 +662,9 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
     }
     result.push({ ...accommodationSummary(accommodation), options });
   }
-  if (searchedUpstream.length) await rememberUpstreamOptions(deps.quotes, searchedUpstream);
+  // Kept for quote (readable by this isolate's quotes at once); the answer does not wait for KV.
+  if (searchedUpstream.length)
+    await deps.afterAnswer((await rememberUpstreamOptions(deps.quotes, searchedUpstream)).written);
   const statuses = statusesOf(query.selection, resolved, searched, supplierStatuses);
   return {
     accommodations: result,

@@ -22,11 +22,23 @@ const productKey = (o: { accommodationCode: string; ratePlanCode: string; charge
 export type SearchedUpstreamOption = { optionId: string; supplier: string; accommodationCode: string; offer: Offer };
 
 /**
+ * Entries whose KV write has not settled, by key: a quote served by this isolate reads them before
+ * KV has them, so the write need not hold up the search's answer (the search hands it to
+ * `waitUntil`). Each leaves when its write settles; another isolate or location reads KV.
+ */
+const unsettled = new Map<string, Entries>();
+
+/**
  * Keeps the upstream ids of a search's options (those that have one); one write per supplier and
  * signed stay. Every option of one currency shares its signed stay: the key is hashed once per
  * supplier and stay, not once per option (a merged search has a thousand options and more).
+ * Resolves once this isolate's quotes can read them; `written` settles when KV has them (a write KV
+ * refuses is logged, never thrown: a miss only costs the old way).
  */
-export const rememberUpstreamOptions = async (kv: KVNamespace, searched: SearchedUpstreamOption[]) => {
+export const rememberUpstreamOptions = async (
+  kv: KVNamespace,
+  searched: SearchedUpstreamOption[],
+): Promise<{ written: Promise<void> }> => {
   const keys = new Map<string, Promise<string>>();
   const groups = new Map<Promise<string>, Entries>();
   for (const s of searched) {
@@ -45,17 +57,25 @@ export const rememberUpstreamOptions = async (kv: KVNamespace, searched: Searche
     // Two options of one product at one price: the first, as a search of the hotel would pick.
     entries[product] ??= [s.offer.upstreamOptionId, s.offer.upstreamAccessCode ?? null];
   }
-  await Promise.all(
+  const writes = await Promise.all(
     [...groups].map(async ([pending, entries]) => {
       const key = await pending;
+      unsettled.set(key, entries);
       // KV takes one write a second per key: the same stay searched twice in a second may be refused.
-      await kv
+      // Wrapped: a promise returned as it is would be awaited here.
+      const write = kv
         .put(key, JSON.stringify(entries), { expirationTtl: UPSTREAM_OPTIONS_TTL_SECONDS })
         .catch((error: unknown) =>
           console.error(JSON.stringify({ level: "warn", event: "upstream_options_not_kept", error: String(error) })),
-        );
+        )
+        .finally(() => {
+          // A later search of the same stay may have replaced them meanwhile: only these leave.
+          if (unsettled.get(key) === entries) unsettled.delete(key);
+        });
+      return { write };
     }),
   );
+  return { written: Promise.all(writes.map((w) => w.write)).then(() => undefined) };
 };
 
 /** The upstream ids of the option a partner's option id names, or nothing. */
@@ -65,7 +85,8 @@ export const upstreamOptionOf = async (
   option: Pick<OptionSnapshot, "accommodationCode" | "ratePlanCode" | "chargeTotal" | "supplier">,
 ): Promise<Pick<OfferRef, "upstreamOptionId" | "upstreamAccessCode">> => {
   if (!option.supplier) return {};
-  const entries = await kv.get<Entries>(await keyOf(optionId, option.supplier), "json").catch(() => null);
+  const key = await keyOf(optionId, option.supplier);
+  const entries = unsettled.get(key) ?? (await kv.get<Entries>(key, "json").catch(() => null));
   const found = entries?.[productKey(option)];
   if (!Array.isArray(found) || typeof found[0] !== "string") return {};
   return { upstreamOptionId: found[0], ...(typeof found[1] === "string" ? { upstreamAccessCode: found[1] } : {}) };

@@ -1263,7 +1263,8 @@ describe("a connection selling the embedded inventory and a Hotel-X supplier (is
         { deadlineMs: 5_000 },
       )
     ).options.find((o) => o.rooms[0]!.code === "1Q" && o.boardCode === "EP" && o.cancelPolicy?.refundable)!;
-    await rememberUpstreamOptions(env.CACHE, [
+    // In KV (this test module is not the Worker's instance of the isolate's unsettled entries).
+    const { written } = await rememberUpstreamOptions(env.CACHE, [
       {
         optionId: option.id,
         supplier: MAPPED,
@@ -1277,6 +1278,7 @@ describe("a connection selling the embedded inventory and a Hotel-X supplier (is
         } as Offer,
       },
     ]);
+    await written;
     const again = await quoteIt();
     expect(again.status, again.text).toBe(200);
     expect(again.json.data).toMatchObject({ roomCodes: ["STD"], boardCode: "RO" });
