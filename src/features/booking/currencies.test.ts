@@ -91,6 +91,12 @@ describe("settings.currency", () => {
       expect(converted.cancelPolicy.cancelPenalties.every((p: any) => p.currency === "EUR")).toBe(true);
       expect(option.rate.exchange).toEqual({ currency: "USD", rate: 1 });
     });
+    // A default option (no breakdown) names its exchange only when its price was converted.
+    const listed = async (currency: string | undefined) =>
+      (await searchIn(currency, "US000001", inDays(40), { includePriceBreakdown: false })).json.data.accommodations[0]
+        .options[0].rate;
+    expect((await listed("EUR")).exchange).toEqual({ currency: "USD", rate: 0.92 });
+    expect("exchange" in (await listed(undefined))).toBe(false);
   });
 
   it("accepts any case; searchCriteria.currency asks what settings.currency asks; USD needs no rate at all", async () => {

@@ -526,6 +526,10 @@ const searchRate = z
           "per night; they sum to baseRate and taxesAndFees exactly (quote always gives them)",
         ),
       }),
+    exchange: exchange.optional().openapi({
+      description:
+        "By default only when the price was converted from the hotel's currency (which dueAtProperty.currency always names). With settings.includePriceBreakdown: true always, as in quote (rate 1 when nothing was converted)",
+    }),
   })
   .openapi("SearchRate", {
     description:

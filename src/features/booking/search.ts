@@ -209,7 +209,8 @@ const roomTotals = (rate: Rate) => {
 
 /**
  * A default search option's rate: every total, each charge once (one due at the property only in
- * `dueAtProperty.charges`, where it is in the property's currency), no nights.
+ * `dueAtProperty.charges`, where it is in the property's currency), no nights, and `exchange` only
+ * when the price was converted.
  */
 const listedRate = (rate: Rate) => {
   const { currency } = rate;
@@ -222,7 +223,8 @@ const listedRate = (rate: Rate) => {
     charges: rate.charges.filter((c) => c.included).map((c) => chargeJson(c, currency)),
     dueAtProperty: dueAtPropertyJson(rate.dueAtProperty, currency),
     totalStayPrice: amountJson(rate.totalStayPrice, currency),
-    ...(rate.exchange ? { exchange: rate.exchange } : {}),
+    // Only a converted price says so: the hotel's currency is dueAtProperty.currency either way.
+    ...(rate.exchange && rate.exchange.currency !== currency ? { exchange: rate.exchange } : {}),
   };
 };
 
