@@ -413,7 +413,14 @@ const asksOf = (suppliers: Supplier[], accommodations: SupplyAccommodation[], ma
   });
 
 /** Options of one accommodation, each with the supplier that priced it and that supplier's place in the connection's order. */
-type Priced = { offer: Offer; supplier: string; currency: string; rank: number };
+type Priced = {
+  offer: Offer;
+  supplier: string;
+  currency: string;
+  rank: number;
+  /** Its terms as the search writes them, when written as its supplier's answer arrived. */
+  terms?: object;
+};
 
 /**
  * What makes two offers the same product, or null for an offer that never collapses: one with a
@@ -541,13 +548,42 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
   const options = query.supply ?? {};
   const access = query.access ?? PUBLIC_ACCESS;
   const transactions = options.includeProviderTransactions ? ([] as ProviderTransaction[]) : undefined;
+  const filter = offerFilter(query.filters);
+  // A restricted rate the search may not sell is never shown, whatever the filters (rate-rules.ts).
+  const keep = (offer: Offer) => maySell(offer, access) && filter(offer);
+  // The common search sends no occupancy ids: its rooms go out as priced, without a copy per option.
+  const partnerIds = query.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIds : undefined;
+  // Each answer's options are written out (their terms) as it arrives, while the slower suppliers
+  // are still awaited: after the last one only its own are left to write. Not when the business
+  // rules keep a few options of many (CHEAPEST, a quota): those are written once chosen.
+  const rules = query.businessRules;
+  const writeEarly = rules?.businessRuleType !== "CHEAPEST" && rules?.optionsQuota === undefined;
+  const written = new Map<Offer, Terms>();
+  const writeOut = (answer: SupplierAnswer | SupplierFault | CurrencyWarning) => {
+    if (!writeEarly || !("selling" in answer)) return answer;
+    for (const offers of answer.offers.values())
+      for (const offer of offers)
+        if (isSellable(offer) && keep(offer))
+          written.set(offer, terms({ ...offer, supplierCode: answer.supplier.name }, partnerIds));
+    return answer;
+  };
   // Every supplier at once; each answers in time or becomes a warning.
   const answers = await Promise.all(
     suppliers.map((supplier, i) => {
       const selling = sellings[i]!;
       return "code" in selling
         ? selling
-        : askSupplier(supplier, supplierAsks[i]!, stay, now, selling, options, transactions, access, query.audience);
+        : askSupplier(
+            supplier,
+            supplierAsks[i]!,
+            stay,
+            now,
+            selling,
+            options,
+            transactions,
+            access,
+            query.audience,
+          ).then(writeOut);
     }),
   );
   const answered = answers.filter((a): a is SupplierAnswer => "supplier" in a && "selling" in a);
@@ -610,6 +646,7 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
             supplier: answer.supplier.name,
             currency: answer.selling.currency,
             rank,
+            terms: written.get(offer),
           });
         else {
           unsellable++;
@@ -625,11 +662,6 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
   for (const warning of warnings)
     if (warning.code === "currency_not_convertible")
       for (const code of warning.accommodationCodes) statusOf(warning.supplier).set(code, "filtered_out");
-  const filter = offerFilter(query.filters);
-  // A restricted rate the search may not sell is never shown, whatever the filters (rate-rules.ts).
-  const keep = (offer: Offer) => maySell(offer, access) && filter(offer);
-  // The common search sends no occupancy ids: its rooms go out as priced, without a copy per option.
-  const partnerIds = query.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIds : undefined;
   const result = [];
   const searchedUpstream: SearchedUpstreamOption[] = [];
   for (const accommodation of resolved) {
@@ -660,7 +692,11 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
       });
       if (offer.upstreamOptionId)
         searchedUpstream.push({ optionId: id, supplier: from.supplier, accommodationCode: accommodation.code, offer });
-      options.push({ id, supplierCode: from.supplier, ...terms(offer, partnerIds) });
+      options.push({
+        id,
+        supplierCode: from.supplier,
+        ...((from.terms as Terms | undefined) ?? terms(offer, partnerIds)),
+      });
     }
     result.push({ ...accommodationSummary(accommodation), options });
   }
