@@ -18,7 +18,7 @@ import { seedSandboxHotelContent } from "../../test/support/sandbox-hotels";
 import { stopNetworkInspection } from "./inspector";
 import { lighterAnswer, unloaded, workerdPid } from "./measure";
 import { contentScenarios, searchScenarios, type Scenario } from "./scenarios";
-import { pointSuppliersAtSandbox, suppliersSearchScenario } from "./suppliers";
+import { oneSandbox, pointSuppliersAtSandbox, suppliersSearchScenario } from "./suppliers";
 import { pointAtSandbox, sandboxHotels, seedSlowQuoteHotel } from "./upstream";
 
 const { values } = parseArgs({
@@ -64,7 +64,7 @@ try {
   if (scenario.upstream) {
     sandbox = await startLocalSandbox(stateDir);
     await pointAtSandbox(server.base, sandbox.base, devVar("OPERATOR_TOKEN"));
-    await pointSuppliersAtSandbox(server.base, sandbox.base, devVar("OPERATOR_TOKEN"));
+    await pointSuppliersAtSandbox(server.base, oneSandbox(sandbox.base), devVar("OPERATOR_TOKEN"));
   }
   const call = async () => {
     const res = await fetch(`${server.base}${scenario.path}`, {

@@ -20,7 +20,7 @@ import { devVar, root } from "../../local/platform";
 import { startLocalSandbox, startLocalServer } from "../../local/server";
 import { accommodationCode } from "../../test/support/accommodations";
 import { API_KEY_HEADERS, NEW_YORK, searchBody } from "./scenarios";
-import { pointSuppliersAtSandbox } from "./suppliers";
+import { oneSandbox, pointSuppliersAtSandbox } from "./suppliers";
 import { pointAtSandbox, upstreamScenarios } from "./upstream";
 
 const { values } = parseArgs({
@@ -117,7 +117,7 @@ const sandbox = await startLocalSandbox(work);
 const answers: Record<string, { status: number; options: number; body: string }> = {};
 try {
   await pointAtSandbox(server.base, sandbox.base, devVar("OPERATOR_TOKEN"));
-  await pointSuppliersAtSandbox(server.base, sandbox.base, devVar("OPERATOR_TOKEN"));
+  await pointSuppliersAtSandbox(server.base, oneSandbox(sandbox.base), devVar("OPERATOR_TOKEN"));
   for (const [name, body] of searches) {
     const res = await fetch(`${server.base}/api/search`, {
       method: "POST",

@@ -11,6 +11,11 @@ import { API_KEY_HEADERS, searchBody, type Scenario } from "./scenarios";
  */
 
 type Json = Record<string, any>;
+/** Where each supplier of 1003 is served: its own sandbox process (by code), as real suppliers answer side by side. */
+export type SupplierSandboxes = Record<string, string>;
+/** Every supplier of 1003 served by one sandbox process (its answers then come one after the other). */
+export const oneSandbox = (base: string): SupplierSandboxes =>
+  Object.fromEntries(DEMO_SUPPLIERS_CONNECTION.suppliers.map((code) => [code, base]));
 const { connection, suppliers, hotelx: account } = DEMO_SUPPLIERS_CONNECTION;
 const SETTINGS = { access: { code: connection.code } };
 const HOTELS = 100;
@@ -27,8 +32,8 @@ const call = async (base: string, path: string, body: unknown): Promise<Json> =>
   return json.data;
 };
 
-/** Connection 1003's suppliers pointed at the sandbox the bench started, through the operator API. */
-export const pointSuppliersAtSandbox = async (base: string, sandboxBase: string, operatorToken: string) => {
+/** Connection 1003's suppliers pointed at the sandboxes the bench started, through the operator API. */
+export const pointSuppliersAtSandbox = async (base: string, sandboxes: SupplierSandboxes, operatorToken: string) => {
   const headers = { "content-type": "application/json", authorization: `Bearer ${operatorToken}` };
   for (const code of suppliers) {
     const read = (await (await fetch(`${base}/api/operator/suppliers/${code}`, { headers })).json()) as Json;
@@ -37,19 +42,19 @@ export const pointSuppliersAtSandbox = async (base: string, sandboxBase: string,
       headers,
       body: JSON.stringify({
         name: read.data.name,
-        settings: { ...read.data.settings, url: `${sandboxBase}/suppliers/${code}/graphql` },
+        settings: { ...read.data.settings, url: `${sandboxes[code]}/suppliers/${code}/graphql` },
       }),
     });
     if (res.status !== 200) throw new Error(`PUT supplier ${code}: ${res.status} ${await res.text()}`);
   }
 };
 
-/** How many searches each supplier of the sandbox has answered for 1003's client. */
-const supplierSearches = async (sandboxBase: string): Promise<Record<string, number>> =>
+/** How many searches each supplier has answered for 1003's client. */
+const supplierSearches = async (sandboxes: SupplierSandboxes): Promise<Record<string, number>> =>
   Object.fromEntries(
     await Promise.all(
       suppliers.map(async (code) => {
-        const res = await fetch(`${sandboxBase}/suppliers/${code}/requests?client=${account.client}`, {
+        const res = await fetch(`${sandboxes[code]}/suppliers/${code}/requests?client=${account.client}`, {
           headers: { authorization: `Apikey ${account.apiKey}` },
         });
         return [code, (((await res.json()) as Json).search as number | undefined) ?? 0] as const;
@@ -104,10 +109,10 @@ export const optionsAnswered = async (base: string, s: Scenario): Promise<number
  */
 export const checkSuppliersSearch = async (
   base: string,
-  sandboxBase: string,
+  sandboxes: SupplierSandboxes,
   searches = 5,
 ): Promise<{ notMeasured: string | null; perSearch: RequestsPerSearch | null }> => {
-  const before = await supplierSearches(sandboxBase);
+  const before = await supplierSearches(sandboxes);
   for (let i = 0; i < searches; i++) {
     const data = await call(base, "/api/search", searchRequest()).catch((e: Error) => ({ failed: e.message }));
     if ("failed" in data) return { notMeasured: `the check search failed: ${data.failed}`, perSearch: null };
@@ -126,7 +131,7 @@ export const checkSuppliersSearch = async (
         perSearch: null,
       };
   }
-  const after = await supplierSearches(sandboxBase);
+  const after = await supplierSearches(sandboxes);
   const perSearch = Object.fromEntries(suppliers.map((code) => [code, (after[code]! - before[code]!) / searches]));
   return { notMeasured: null, perSearch };
 };
@@ -135,12 +140,11 @@ export const checkSuppliersSearch = async (
  * Each supplier's own answer time for the same search, in its own codes (its part of the 100
  * hotels, through the truth map): the p50 of `times` searches sent straight to it, one at a time.
  * The slowest of them is what the merged search waits for at best. `together`: the p50 of the three
- * asked at once, as the merged search asks them: the sandbox serves every supplier from one
- * isolate, so locally their answers come one after the other (about the sum of the three), where
- * real suppliers answer side by side.
+ * asked at once, as the merged search asks them (each supplier is its own process, but they share
+ * this machine's two cores with each other and with the Worker).
  */
 export const supplierSearchP50s = async (
-  sandboxBase: string,
+  sandboxes: SupplierSandboxes,
   times = 5,
 ): Promise<{ each: Record<string, number>; together: number }> => {
   const criteria = searchRequest().searchCriteria as Json;
@@ -150,7 +154,7 @@ export const supplierSearchP50s = async (
       .filter((row) => wanted.has(row.accommodationCode))
       .map((row) => row.supplierHotelCode);
     const access: hotelx.HotelxAccess = {
-      url: `${sandboxBase}/suppliers/${code}/graphql`,
+      url: `${sandboxes[code]}/suppliers/${code}/graphql`,
       client: "bench-direct",
       context: account.context,
       apiKey: account.apiKey,
