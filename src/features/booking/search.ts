@@ -554,10 +554,12 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
   // The common search sends no occupancy ids: its rooms go out as priced, without a copy per option.
   const partnerIds = query.occupancies.some((o) => o.occupancyId !== undefined) ? occupancyRefIds : undefined;
   // Each answer's options are written out (their terms) as it arrives, while the slower suppliers
-  // are still awaited: after the last one only its own are left to write. Not when the business
-  // rules keep a few options of many (CHEAPEST, a quota): those are written once chosen.
+  // are still awaited: after the last one only its own are left to write. Not for a lone supplier
+  // (nothing to wait for), nor when the business rules keep a few options of many (CHEAPEST, a
+  // quota): those are written once chosen.
   const rules = query.businessRules;
-  const writeEarly = rules?.businessRuleType !== "CHEAPEST" && rules?.optionsQuota === undefined;
+  const writeEarly =
+    suppliers.length > 1 && rules?.businessRuleType !== "CHEAPEST" && rules?.optionsQuota === undefined;
   const written = new Map<Offer, Terms>();
   const writeOut = (answer: SupplierAnswer | SupplierFault | CurrencyWarning) => {
     if (!writeEarly || !("selling" in answer)) return answer;
