@@ -23,3 +23,27 @@ export const prng = (seed: number) => () => {
 
 /** A seeded PRNG for a string. */
 export const seededRandom = (text: string) => prng(fnv1a(text));
+
+/**
+ * `items` in a seeded order: what `items.sort(() => random() - 0.5)` gives in the Worker's V8 (a
+ * binary insertion, one draw per comparison), spelled out because a sort's comparisons are the
+ * engine's choice: Node 20's V8 first looks for a run and draws in another order, so the same
+ * seed gave another order under Node (the demo catalogue differed between the Worker and the
+ * scripts that write the sandbox suppliers' rooms). Returns a new array.
+ */
+export const seededOrder = <T>(items: readonly T[], random: () => number): T[] => {
+  const ordered = [...items];
+  for (let start = 1; start < ordered.length; start++) {
+    const pivot = ordered[start]!;
+    let left = 0;
+    let right = start;
+    while (left < right) {
+      const mid = left + ((right - left) >> 1);
+      if (random() - 0.5 < 0) right = mid;
+      else left = mid + 1;
+    }
+    for (let p = start; p > left; p--) ordered[p] = ordered[p - 1]!;
+    ordered[left] = pivot;
+  }
+  return ordered;
+};

@@ -1,5 +1,5 @@
 import { toMinor } from "../../platform/money";
-import { fnv1a, prng } from "../../platform/seeded-random";
+import { fnv1a, prng, seededOrder } from "../../platform/seeded-random";
 import { type RateRule, type Visibility, visibilityOf } from "./rate-rules";
 import type { PaymentType } from "./supplier";
 /**
@@ -186,14 +186,14 @@ export const catalogueFor = (code: string, starRating: number): AccommodationCat
   const basePrice = Math.round((30 + 32 * starRating) * (0.85 + random() * 0.3));
   const roomCount = 2 + Math.floor(random() * 3); // 2 to 4
   // STD always, then a deterministic choice of the others.
-  const others = ROOM_TEMPLATES.slice(1).sort(() => random() - 0.5);
+  const others = seededOrder(ROOM_TEMPLATES.slice(1), random);
   const templates = [ROOM_TEMPLATES[0]!, ...others.slice(0, roomCount - 1)];
   const rooms: RoomType[] = templates.map((t) => ({ ...t, defaultAllotment: 2 + Math.floor(random() * 9) }));
   const ratePlans: RatePlan[] = [];
   for (const room of rooms) {
     const planCount = 1 + Math.floor(random() * 3); // 1 to 3
     // Every room sells at least one refundable room-only plan, so refundable stock exists everywhere.
-    const extra = [PLAN_TEMPLATES[0]!, PLAN_TEMPLATES[2]!, PLAN_TEMPLATES[3]!].sort(() => random() - 0.5);
+    const extra = seededOrder([PLAN_TEMPLATES[0]!, PLAN_TEMPLATES[2]!, PLAN_TEMPLATES[3]!], random);
     for (const plan of [PLAN_TEMPLATES[1]!, ...extra.slice(0, planCount - 1)]) {
       const { suffix, cancellation, ...rest } = plan;
       ratePlans.push({

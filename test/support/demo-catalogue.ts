@@ -1,0 +1,20 @@
+/**
+ * The derived catalogue of three demo hotels (star rating 3) as the Worker computes it: the unit
+ * project (Node) and the workerd tests check it alike, so the scripts that run under Node (the sandbox suppliers'
+ * fixtures, npm start's seeding) derive the rooms the Worker sells.
+ */
+export const WORKER_CATALOGUES = [
+  {
+    code: "US000001",
+    rooms: "STD,STE,TWN",
+    plans:
+      "STD-RO-FLX,STD-HB-FLX,STD-RO-NRF,STE-RO-FLX,TWN-RO-FLX,TWN-RO-NRF,TWN-BB-FLX,STD-RO-PKG,STD-RO-SNR,STD-RO-PAH",
+  },
+  { code: "US000002", rooms: "STD,STE", plans: "STD-RO-FLX,STE-RO-FLX,STE-BB-FLX,STE-HB-FLX,STD-RO-PKG" },
+  {
+    code: "US000006",
+    rooms: "STD,TWN,FAM,DLX",
+    plans:
+      "STD-RO-FLX,STD-BB-FLX,STD-HB-FLX,TWN-RO-FLX,FAM-RO-FLX,FAM-RO-NRF,DLX-RO-FLX,DLX-RO-NRF,DLX-BB-FLX,STD-RO-PKG,STD-RO-MOB,STD-RO-SNR,STD-RO-PAH",
+  },
+] as const;
