@@ -1,9 +1,35 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { bootstrap } from "../../local/bootstrap";
+import { root } from "../../local/platform";
+import { seedSandboxHotelContent } from "../../test/support/sandbox-hotels";
+import { sandboxHotels, seedSlowQuoteHotel } from "./upstream";
 import type { Scenario } from "./scenarios";
 import { bytesBefore38, optionTotals, totalsDiffer, withPriceBreakdown } from "./search-answers";
 
-// What the bench (run.ts) and the profile (profile.ts) measure of one scenario.
+// What the bench (run.ts) and the profile (profile.ts) measure of one scenario, and on what.
+
+/**
+ * The bench's state folder for a dataset (apart from the one `npm start` uses), made once: the demo
+ * data, the rate-limit path measured too with a limit high enough never to refuse (1002: the demo
+ * connection served by the sandbox Hotel-X supplier; 1003: embedded and the sandbox's three
+ * suppliers), and the upstream rows' hotels. Answers the folder and the page-token secret.
+ */
+export const benchState = async (accommodations: number) => {
+  const stateDir = join(root, ".wrangler", `bench-${accommodations}`);
+  await bootstrap(accommodations, stateDir, async (db) => {
+    await db
+      .prepare(
+        "update connections set rate_limit = 100000000, rate_limit_window_ms = 60000 where code in (1001, 1002, 1003)",
+      )
+      .run();
+    await seedSandboxHotelContent(db, sandboxHotels);
+    await seedSlowQuoteHotel(db);
+  });
+  const pageTokenSecret = /^PAGE_TOKEN_SECRET=(.*)$/m.exec(readFileSync(join(root, ".dev.vars"), "utf8"))![1]!;
+  return { stateDir, pageTokenSecret };
+};
 
 /**
  * One scenario unloaded: sequential calls, each timed (the p50 is the unloaded latency), and the CPU

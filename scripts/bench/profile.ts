@@ -11,15 +11,14 @@ import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { SourceMapConsumer } from "source-map-js";
 import WebSocket from "ws";
-import { bootstrap, DEFAULT_ACCOMMODATIONS } from "../../local/bootstrap";
+import { DEFAULT_ACCOMMODATIONS } from "../../local/bootstrap";
 import { devVar, quietWranglerEnv, root, wranglerBin } from "../../local/platform";
 import { type LocalServer, startLocalSandbox, startLocalServer } from "../../local/server";
-import { seedSandboxHotelContent } from "../../test/support/sandbox-hotels";
 import { stopNetworkInspection } from "./inspector";
-import { lighterAnswer, unloaded, workerdPid } from "./measure";
+import { benchState, lighterAnswer, unloaded, workerdPid } from "./measure";
 import { contentScenarios, searchScenarios, type Scenario } from "./scenarios";
 import { oneSandbox, pointSuppliersAtSandbox, suppliersSearchScenario } from "./suppliers";
-import { pointAtSandbox, sandboxHotels, seedSlowQuoteHotel } from "./upstream";
+import { pointAtSandbox } from "./upstream";
 
 const { values } = parseArgs({
   options: {
@@ -33,17 +32,7 @@ const { values } = parseArgs({
   },
 });
 
-const stateDir = join(root, ".wrangler", `bench-${DEFAULT_ACCOMMODATIONS}`);
-await bootstrap(DEFAULT_ACCOMMODATIONS, stateDir, async (db) => {
-  await db
-    .prepare(
-      "update connections set rate_limit = 100000000, rate_limit_window_ms = 60000 where code in (1001, 1002, 1003)",
-    )
-    .run();
-  await seedSandboxHotelContent(db, sandboxHotels);
-  await seedSlowQuoteHotel(db);
-});
-const pageTokenSecret = /^PAGE_TOKEN_SECRET=(.*)$/m.exec(readFileSync(join(root, ".dev.vars"), "utf8"))![1]!;
+const { stateDir, pageTokenSecret } = await benchState(DEFAULT_ACCOMMODATIONS);
 const ctx = { accommodations: DEFAULT_ACCOMMODATIONS, pageTokenSecret };
 const all: Scenario[] = [...(await contentScenarios(ctx)), ...searchScenarios(ctx), suppliersSearchScenario()];
 const named = all.find((s) => s.name.includes(values.only!));

@@ -3,19 +3,16 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { bootstrap, DEFAULT_ACCOMMODATIONS, LARGE_ACCOMMODATIONS } from "../../local/bootstrap";
+import { DEFAULT_ACCOMMODATIONS, LARGE_ACCOMMODATIONS } from "../../local/bootstrap";
 import { devVar, quietWranglerEnv, root, wranglerBin } from "../../local/platform";
 import { startLocalSandbox, startLocalServer, type LocalServer } from "../../local/server";
 import { quoteScenario, runFlow } from "./flow";
 import { stopNetworkInspection, workerHeapMiB } from "./inspector";
 import { contentScenarios, searchScenarios, type Scenario } from "./scenarios";
-import { type Lighter, lighterAnswer, type Unloaded, unloaded, workerdPid } from "./measure";
+import { benchState, type Lighter, lighterAnswer, type Unloaded, unloaded, workerdPid } from "./measure";
 import { FLAT_MEMORY_GROWTH, judgeSoak, P99_LIMIT_MS, runSoak } from "./soak";
-import { seedSandboxHotelContent } from "../../test/support/sandbox-hotels";
 import {
   pointAtSandbox,
-  sandboxHotels,
-  seedSlowQuoteHotel,
   supplierQuoteP50,
   UPSTREAM_QUOTE,
   upstreamQuoteScenario,
@@ -65,20 +62,7 @@ const UNLOADED = [
   SUPPLIERS_SEARCH,
 ];
 
-// A state folder per dataset, apart from the one `npm start` uses.
-const stateDir = join(root, ".wrangler", `bench-${accommodations}`);
-// The bench measures the rate-limit path too, with a limit high enough never to refuse
-// (1002: the demo connection served by the sandbox Hotel-X supplier; 1003: embedded and the sandbox's three suppliers).
-await bootstrap(accommodations, stateDir, async (db) => {
-  await db
-    .prepare(
-      "update connections set rate_limit = 100000000, rate_limit_window_ms = 60000 where code in (1001, 1002, 1003)",
-    )
-    .run();
-  await seedSandboxHotelContent(db, sandboxHotels);
-  await seedSlowQuoteHotel(db);
-});
-const pageTokenSecret = /^PAGE_TOKEN_SECRET=(.*)$/m.exec(readFileSync(join(root, ".dev.vars"), "utf8"))![1]!;
+const { stateDir, pageTokenSecret } = await benchState(accommodations);
 
 /** `notMeasured`: why a row has no figures (its check before measuring failed); its numbers are then 0. */
 type Row = {
