@@ -21,7 +21,7 @@ import { keyring } from "../../platform/crypto/keyring";
 import { toMinor } from "../../platform/money";
 import { expectLogs } from "../../../test/support/expected-logs";
 import type { Offer } from "../supply";
-import { rememberUpstreamOptions, upstreamOptionOf } from "./upstream-options";
+import { rememberUpstreamOptions, UNSETTLED_LIMIT, upstreamOptionOf } from "./upstream-options";
 
 beforeAll(async () => {
   await seedDemoAccommodations(env.DB, { accommodations: 30 });
@@ -785,5 +785,42 @@ describe("upstream option ids kept by a search", () => {
     // Settled: the isolate lets them go, and KV answers.
     expect(await upstreamOptionOf(lagging, optionId, option)).toEqual({});
     expect(await upstreamOptionOf(env.CACHE, optionId, option)).toEqual(kept);
+  });
+
+  it("writes that hang keep at most UNSETTLED_LIMIT searches in memory; past it a quote finds nothing until KV has it", async () => {
+    const lagging = { get: async () => null } as unknown as KVNamespace;
+    let land!: () => void;
+    const landed = new Promise<void>((resolve) => (land = resolve));
+    const hanging = {
+      put: async (...args: Parameters<KVNamespace["put"]>) => {
+        await landed;
+        return env.CACHE.put(...args);
+      },
+    } as unknown as KVNamespace;
+    const searchOf = (n: number) => {
+      const optionId = `5.${crypto.randomUUID()}.sig~US000001~STD~STD-RO-FLX~${n}`;
+      const offer = {
+        ratePlanCode: "STD-RO-FLX",
+        rate: { chargeTotal: n },
+        paymentType: "MerchantPay",
+        upstreamOptionId: `their-${n}`,
+      } as Offer;
+      const option = { accommodationCode: "US000001", ratePlanCode: "STD-RO-FLX", chargeTotal: n, supplier: "albion" };
+      return { searched: { optionId, supplier: "albion", accommodationCode: "US000001", offer }, option };
+    };
+    const searches = Array.from({ length: UNSETTLED_LIMIT + 1 }, (_, i) => searchOf(i + 1));
+    const writes = [];
+    for (const { searched } of searches) writes.push((await rememberUpstreamOptions(hanging, [searched])).written);
+    const found = async ({ searched, option }: (typeof searches)[number]) =>
+      upstreamOptionOf(lagging, searched.optionId, option);
+    expect(await found(searches[0]!)).toEqual({ upstreamOptionId: "their-1" });
+    expect(await found(searches.at(-1)!)).toEqual({});
+    land();
+    await Promise.all(writes);
+    // Every one reached KV all the same.
+    const last = searches.at(-1)!;
+    expect(await upstreamOptionOf(env.CACHE, last.searched.optionId, last.option)).toEqual({
+      upstreamOptionId: `their-${UNSETTLED_LIMIT + 1}`,
+    });
   });
 });

@@ -27,6 +27,11 @@ export type SearchedUpstreamOption = { optionId: string; supplier: string; accom
  * `waitUntil`). Each leaves when its write settles; another isolate or location reads KV.
  */
 const unsettled = new Map<string, Entries>();
+/**
+ * At most this many at once: writes that hang (a KV incident) must not grow the isolate's memory
+ * with every search; past it an entry is left to KV alone, and a quote that misses it searches again.
+ */
+export const UNSETTLED_LIMIT = 64;
 
 /**
  * Keeps the upstream ids of a search's options (those that have one); one write per supplier and
@@ -60,7 +65,7 @@ export const rememberUpstreamOptions = async (
   const writes = await Promise.all(
     [...groups].map(async ([pending, entries]) => {
       const key = await pending;
-      unsettled.set(key, entries);
+      if (unsettled.size < UNSETTLED_LIMIT || unsettled.has(key)) unsettled.set(key, entries);
       // KV takes one write a second per key: the same stay searched twice in a second may be refused.
       // Wrapped: a promise returned as it is would be awaited here.
       const write = kv
