@@ -746,6 +746,21 @@ describe("quote store", () => {
 });
 
 describe("upstream option ids kept by a search", () => {
+  // KV at another location, not caught up with the write (local KV cannot lag): it has nothing.
+  const lagging = { get: async () => null } as unknown as KVNamespace;
+  /** The real KV, its writes held until the test lets them land: writes still in flight. */
+  const heldWrites = () => {
+    let land!: () => void;
+    const landed = new Promise<void>((resolve) => (land = resolve));
+    const kv = {
+      put: async (...args: Parameters<KVNamespace["put"]>) => {
+        await landed;
+        return env.CACHE.put(...args);
+      },
+    } as unknown as KVNamespace;
+    return { kv, land };
+  };
+
   it("a quote this isolate serves reads them before KV has them; once written, from KV only", async () => {
     const optionId = `5.${crypto.randomUUID()}.sig~US000001~STD~STD-RO-FLX~12345`;
     const searched = {
@@ -766,17 +781,7 @@ describe("upstream option ids kept by a search", () => {
       chargeTotal: 12345,
       supplier: "iberbeds",
     };
-    // KV at another location, not caught up with the write (local KV cannot lag): it has nothing.
-    const lagging = { get: async () => null } as unknown as KVNamespace;
-    // The real KV, its write held until the test lets it land: the write still in flight.
-    let land!: () => void;
-    const landed = new Promise<void>((resolve) => (land = resolve));
-    const inFlight = {
-      put: async (...args: Parameters<KVNamespace["put"]>) => {
-        await landed;
-        return env.CACHE.put(...args);
-      },
-    } as unknown as KVNamespace;
+    const { kv: inFlight, land } = heldWrites();
     const { written } = await rememberUpstreamOptions(inFlight, [searched]);
     const kept = { upstreamOptionId: "their-option", upstreamAccessCode: "ibb-es-01" };
     expect(await upstreamOptionOf(lagging, optionId, option)).toEqual(kept);
@@ -788,15 +793,7 @@ describe("upstream option ids kept by a search", () => {
   });
 
   it("writes that hang keep at most UNSETTLED_LIMIT searches in memory; past it a quote finds nothing until KV has it", async () => {
-    const lagging = { get: async () => null } as unknown as KVNamespace;
-    let land!: () => void;
-    const landed = new Promise<void>((resolve) => (land = resolve));
-    const hanging = {
-      put: async (...args: Parameters<KVNamespace["put"]>) => {
-        await landed;
-        return env.CACHE.put(...args);
-      },
-    } as unknown as KVNamespace;
+    const { kv: hanging, land } = heldWrites();
     const searchOf = (n: number) => {
       const optionId = `5.${crypto.randomUUID()}.sig~US000001~STD~STD-RO-FLX~${n}`;
       const offer = {
