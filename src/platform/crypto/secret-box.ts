@@ -5,8 +5,7 @@ const decoder = new TextDecoder();
 const VERSION = "v1";
 
 /** AES-256-GCM key derived (HKDF-SHA-256) from the deploy's key material, one key per purpose. */
-const boxKey = async (keyMaterial: string, purpose: string) => {
-  if (!keyMaterial) throw new Error("secret-box: key material is not configured");
+const deriveBoxKey = async (keyMaterial: string, purpose: string) => {
   const base = await crypto.subtle.importKey("raw", encoder.encode(keyMaterial), "HKDF", false, ["deriveKey"]);
   return crypto.subtle.deriveKey(
     { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode(`edgestay ${purpose}`) },
@@ -15,6 +14,24 @@ const boxKey = async (keyMaterial: string, purpose: string) => {
     false,
     ["encrypt", "decrypt"],
   );
+};
+
+/**
+ * Derived once per isolate, key material and purpose: every search opens its suppliers'
+ * credentials, and the derivation cost more than the decryption. The key is not extractable; a
+ * rotated secret is other key material, so a new entry (a failed derivation is not kept).
+ */
+const boxKeys = new Map<string, Promise<CryptoKey>>();
+const boxKey = (keyMaterial: string, purpose: string): Promise<CryptoKey> => {
+  if (!keyMaterial) return Promise.reject(new Error("secret-box: key material is not configured"));
+  const id = `${purpose}\n${keyMaterial}`;
+  let key = boxKeys.get(id);
+  if (!key) {
+    key = deriveBoxKey(keyMaterial, purpose);
+    boxKeys.set(id, key);
+    key.catch(() => boxKeys.delete(id));
+  }
+  return key;
 };
 
 /**
