@@ -36,10 +36,14 @@ export class UpstreamCircuit extends DurableObject<Env> {
 
   record(ok: boolean, now: number): CircuitState {
     if (ok) {
-      // Closed with no failures is no state at all.
-      this.ctx.storage.kv.delete("failures");
-      this.ctx.storage.kv.delete("openUntil");
-      this.ctx.storage.kv.delete("trial");
+      // Closed with no failures is no state at all; a success of a closed circuit (every search
+      // of every supplier) writes nothing.
+      const kv = this.ctx.storage.kv;
+      if (kv.get("failures") !== undefined || kv.get("openUntil") !== undefined || kv.get("trial") !== undefined) {
+        kv.delete("failures");
+        kv.delete("openUntil");
+        kv.delete("trial");
+      }
       return { failures: 0, openUntil: null };
     }
     const failures = this.state().failures + 1;
