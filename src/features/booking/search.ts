@@ -224,7 +224,8 @@ const listedRate = (rate: Rate) => {
     dueAtProperty: dueAtPropertyJson(rate.dueAtProperty, currency),
     totalStayPrice: amountJson(rate.totalStayPrice, currency),
     // Only a converted price says so: the hotel's currency is dueAtProperty.currency either way.
-    ...(rate.exchange && rate.exchange.currency !== currency ? { exchange: rate.exchange } : {}),
+    // Undefined is left out of the JSON, and every listed rate keeps one shape.
+    exchange: rate.exchange && rate.exchange.currency !== currency ? rate.exchange : undefined,
   };
 };
 
@@ -234,16 +235,32 @@ const listedRate = (rate: Rate) => {
  * items (docs/api-decisions.md, "Issue 38: the lighter search answer").
  */
 export const listedOfferTerms = (offer: Offer, occupancyRefIds?: number[]) => ({
-  ...productTermsOf(offer),
+  // productTermsOf's fields written out, and literals rather than spreads below: this runs for
+  // every option of a search, and a spread object is slower to make and to encode.
+  boardCode: offer.boardCode,
+  boardName: offer.boardName,
+  isRefundable: offer.isRefundable,
+  rateRules: offer.rateRules,
+  visibility: offer.visibility,
+  paymentType: offer.paymentType,
   rate: listedRate(offer.rate),
   cancelPolicy: policyJson(offer.cancelPolicy),
-  rooms: offer.rooms.map((room, i) => ({
-    occupancyRefId: occupancyRefIds?.[i] ?? room.occupancyRefId,
-    code: room.code,
-    ...(offer.supplierCode === undefined ? {} : { roomCodeSupplier: room.supplierRoomCode ?? room.code }),
-    description: room.description,
-    rate: roomTotals(room.rate),
-  })),
+  rooms: offer.rooms.map((room, i) =>
+    offer.supplierCode === undefined
+      ? {
+          occupancyRefId: occupancyRefIds?.[i] ?? room.occupancyRefId,
+          code: room.code,
+          description: room.description,
+          rate: roomTotals(room.rate),
+        }
+      : {
+          occupancyRefId: occupancyRefIds?.[i] ?? room.occupancyRefId,
+          code: room.code,
+          roomCodeSupplier: room.supplierRoomCode ?? room.code,
+          description: room.description,
+          rate: roomTotals(room.rate),
+        },
+  ),
 });
 
 type OptionTerms = (
@@ -562,13 +579,35 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
     suppliers.length > 1 && rules?.businessRuleType !== "CHEAPEST" && rules?.optionsQuota === undefined;
   const written = new Map<Offer, Terms>();
   const writeOut = (answer: SupplierAnswer | SupplierFault | CurrencyWarning) => {
-    if (!writeEarly || !("selling" in answer)) return answer;
+    if (!("selling" in answer)) return answer;
+    // Each option names its supplier: set on the offers the supplier made for this search, not on copies.
+    for (const offers of answer.offers.values()) for (const offer of offers) offer.supplierCode = answer.supplier.name;
+    if (!writeEarly) return answer;
     for (const offers of answer.offers.values())
-      for (const offer of offers)
-        if (isSellable(offer) && keep(offer))
-          written.set(offer, terms({ ...offer, supplierCode: answer.supplier.name }, partnerIds));
+      for (const offer of offers) if (isSellable(offer) && keep(offer)) written.set(offer, terms(offer, partnerIds));
     return answer;
   };
+  // One signed stay per selling currency (every option of a supplier shares one), signed while the
+  // suppliers are asked rather than after the last answer.
+  const signing = Promise.all(
+    [...new Set(sellings.flatMap((selling) => ("code" in selling ? [] : [selling.currency])))].map(
+      async (c) =>
+        [
+          c,
+          await optionIdsFor(deps.keys, {
+            partnerId: connection.partnerId,
+            ...stay,
+            currency: c,
+            occupancyRefIds,
+            expiresAt: now + OPTION_LIFETIME_MS,
+            // What the search may sell goes into its ids: a quote sells no restricted rate beyond it.
+            rateAccess: rateAccessText(access),
+          }),
+        ] as const,
+    ),
+  );
+  // Awaited after the answers; a failure then is the search's, never an unhandled rejection before.
+  signing.catch(() => {});
   // Every supplier at once; each answers in time or becomes a warning.
   const answers = await Promise.all(
     suppliers.map((supplier, i) => {
@@ -595,27 +634,7 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
   const unpriced = answers.filter((a): a is CurrencyWarning => "code" in a && a.code === "currency_not_convertible");
   const warnings: SupplierWarning[] = [...failures, ...unpriced, ...answered.flatMap((a) => a.warnings ?? [])];
 
-  // One signed stay per currency, signed before the option loop (every option of the embedded inventory shares one).
-  const currencies = [...new Set(answered.map((a) => a.selling.currency))];
-  const signers = new Map(
-    await Promise.all(
-      currencies.map(
-        async (c) =>
-          [
-            c,
-            await optionIdsFor(deps.keys, {
-              partnerId: connection.partnerId,
-              ...stay,
-              currency: c,
-              occupancyRefIds,
-              expiresAt: now + OPTION_LIFETIME_MS,
-              // What the search may sell goes into its ids: a quote sells no restricted rate beyond it.
-              rateAccess: rateAccessText(access),
-            }),
-          ] as const,
-      ),
-    ),
-  );
+  const signers = new Map(await signing);
   // Per supplier of the search and accommodation, what it made of it; `available` is settled below.
   const supplierStatuses = new Map<string, Map<string, SupplierStatus>>();
   const statusOf = (supplier: string) => {
@@ -644,7 +663,7 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
       for (const offer of answer.offers.get(accommodation.code) ?? []) {
         if (isSellable(offer))
           priced.push({
-            offer: { ...offer, supplierCode: answer.supplier.name },
+            offer,
             supplier: answer.supplier.name,
             currency: answer.selling.currency,
             rank,

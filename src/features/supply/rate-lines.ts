@@ -41,19 +41,23 @@ export type RateLines = {
   charges: Map<string, ChargeLine>;
 };
 
+/** Lines with nothing charged yet, or with the base already split over the nights (`base`, `propertyBase`). */
 export const emptyLines = (
   currency: string,
   propertyCurrency: string,
   dates: string[],
   exchange?: { currency: string; rate: number },
+  base: number[] = dates.map(() => 0),
+  propertyBase: number[] = dates.map(() => 0),
 ): RateLines => ({
   currency,
   propertyCurrency,
-  ...(exchange ? { exchange } : {}),
+  // Always the key (undefined when none): lines of one search keep one shape.
+  exchange,
   dates,
-  base: dates.map(() => 0),
+  base,
   taxes: dates.map(() => 0),
-  property: { base: dates.map(() => 0), charges: dates.map(() => 0) },
+  property: { base: propertyBase, charges: dates.map(() => 0) },
   atProperty: false,
   charges: new Map(),
 });
@@ -79,9 +83,13 @@ export const addCharge = (
   if (charge.included) lines.taxes[night]! += amount;
 };
 
-/** The sum of rates over the same nights (an offer of several rooms): charges merged by code. */
+/**
+ * The sum of rates over the same nights (an offer of several rooms): charges merged by code. One
+ * part is its own sum (the same lines, not a copy: lines are not changed once a rate is made of them).
+ */
 export const addLines = (parts: RateLines[]): RateLines => {
   const first = parts[0]!;
+  if (parts.length === 1) return first;
   const total = emptyLines(first.currency, first.propertyCurrency, first.dates, first.exchange);
   total.atProperty = first.atProperty;
   for (const part of parts) {

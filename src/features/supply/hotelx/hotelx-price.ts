@@ -52,8 +52,13 @@ export const termsFromTable = (terms: SellingTerms, table: ExchangeTable | null)
       throw error;
     }
   };
-  const termsFrom = (currency: string): SellingTerms =>
-    currency === terms.exchange.currency ? terms : { ...terms, exchange: rateOf(currency, terms.currency) };
+  // Asked for every option and surcharge of an answer, in a currency or two: each made once.
+  const byCurrency = new Map<string, SellingTerms>([[terms.exchange.currency, terms]]);
+  const termsFrom = (currency: string): SellingTerms => {
+    let found = byCurrency.get(currency);
+    if (!found) byCurrency.set(currency, (found = { ...terms, exchange: rateOf(currency, terms.currency) }));
+    return found;
+  };
   return Object.assign(termsFrom, { between: (from: string, to: string) => rateOf(from, to).rate });
 };
 
@@ -68,17 +73,15 @@ export const currenciesOf = (
   ...(policy?.cancelPenalties ?? []).map((p) => p.currency),
 ];
 
+/** Equal weights of each length asked (rooms, nights): a search splits thousands of amounts by a few lengths. */
+const equalWeights: number[][] = [];
+const equally = (length: number): number[] => (equalWeights[length] ??= Array.from({ length }, () => 1));
+
 /** Whole minor units split equally over the rooms, then each room's share equally over the nights. */
 const spread = (total: number, rooms: number, nights: number): number[][] =>
-  splitMinor(
-    total,
-    Array.from({ length: rooms }, () => 1),
-  ).map((room) =>
-    splitMinor(
-      room,
-      Array.from({ length: nights }, () => 1),
-    ),
-  );
+  rooms === 1
+    ? [splitMinor(total, equally(nights))]
+    : splitMinor(total, equally(rooms)).map((room) => splitMinor(room, equally(nights)));
 
 /** The nights of the stay last priced: a search prices every option of one stay (read, never written). */
 let lastNights: { checkIn: string; checkOut: string; nights: string[] } | null = null;
@@ -139,12 +142,9 @@ export const ratesOf = (
   const baseNet = netMinor - sumMinor(itemized.filter((i) => i.charge.included).map((i) => i.net));
   const base = sellMinor(baseNet, optionTerms);
   const propertyBase = spread(into(base.property, hotelCurrency, propertyCurrency), rooms, dates.length);
-  const roomLines = spread(base.sold, rooms, dates.length).map((sold, r) => {
-    const lines = emptyLines(optionTerms.currency, propertyCurrency, dates, exchange);
-    lines.base = sold;
-    lines.property.base = propertyBase[r]!;
-    return lines;
-  });
+  const roomLines = spread(base.sold, rooms, dates.length).map((sold, r) =>
+    emptyLines(optionTerms.currency, propertyCurrency, dates, exchange, sold, propertyBase[r]!),
+  );
   for (const item of itemized) {
     const sold = spread(item.sold, rooms, dates.length);
     const property = spread(item.property, rooms, dates.length);
