@@ -65,6 +65,35 @@ const upstreamBooking = (hotelCode: string, clientReference: string) =>
   );
 const reference = () => `PR-${crypto.randomUUID()}`;
 
+/** A queue that keeps what it is sent (and with which delay) instead of delivering it. */
+const recordingQueue = () => {
+  const sent: Array<{ body: BookingTimer; options?: QueueSendOptions }> = [];
+  const queue = {
+    send: async (body: BookingTimer, options?: QueueSendOptions) => {
+      sent.push({ body, options });
+    },
+    sendBatch: async () => {
+      throw new Error("not used");
+    },
+  } as unknown as Queue<BookingTimer>;
+  return { sent, queue };
+};
+/** The timer through the Worker's own queue handler, as the queue delivers it; what it acked and sent. */
+const deliver = async (timer: BookingTimer) => {
+  const next = recordingQueue();
+  const batch = createMessageBatch<BookingTimer>(BOOKING_TIMERS_QUEUE, [
+    { id: `timer-${timer.attempt}`, timestamp: new Date(), attempts: 1, body: timer },
+  ]);
+  const ctx = createExecutionContext();
+  await worker.queue(batch, { ...env, BOOKING_TIMERS: next.queue });
+  return { ...(await getQueueResult(batch, ctx)), sent: next.sent };
+};
+const eventsOf = async (bookingReference: string) =>
+  (await call("GET", `/api/events?limit=500&bookingReference=${bookingReference}`)).json.data.events.map((e: any) => [
+    e.type,
+    e.data.status,
+  ]);
+
 describe("connection 1002 through the sandbox Hotel-X supplier", () => {
   it("searches by codes, geo and name: the codes our content index resolves, priced by the upstream (EUR), ids naming the supplier", async () => {
     const res = await search(["HX001", "HX002", "NOPE"]);
@@ -381,19 +410,6 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
   });
 
   describe("a lost answer settles in minutes (issue 28): timers at 1, 2, 5, 10 and 30 minutes, then the hourly upkeep", () => {
-    /** A queue that keeps what it is sent (and with which delay) instead of delivering it. */
-    const recordingQueue = () => {
-      const sent: Array<{ body: BookingTimer; options?: QueueSendOptions }> = [];
-      const queue = {
-        send: async (body: BookingTimer, options?: QueueSendOptions) => {
-          sent.push({ body, options });
-        },
-        sendBatch: async () => {
-          throw new Error("not used");
-        },
-      } as unknown as Queue<BookingTimer>;
-      return { sent, queue };
-    };
     /** Books a lost answer through the app, its booking timers recorded: 202 pending. */
     const bookLost = async (timers: Queue<BookingTimer>) => {
       const app = createApp({
@@ -418,20 +434,6 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
       expect([res.status, booked.status]).toEqual([202, "pending"]);
       return booked.bookingReference;
     };
-    /** The timer through the Worker's own queue handler, as the queue delivers it; what it acked and sent. */
-    const deliver = async (timer: BookingTimer) => {
-      const next = recordingQueue();
-      const batch = createMessageBatch<BookingTimer>(BOOKING_TIMERS_QUEUE, [
-        { id: `timer-${timer.attempt}`, timestamp: new Date(), attempts: 1, body: timer },
-      ]);
-      const ctx = createExecutionContext();
-      await worker.queue(batch, { ...env, BOOKING_TIMERS: next.queue });
-      return { ...(await getQueueResult(batch, ctx)), sent: next.sent };
-    };
-    const eventsOf = async (bookingReference: string) =>
-      (await call("GET", "/api/events?limit=500")).json.data.events
-        .filter((e: any) => e.bookingReference === bookingReference)
-        .map((e: any) => [e.type, e.data.status]);
     const statusOf = (ref: string) =>
       env.DB.prepare("SELECT status, quote_id AS quoteId FROM bookings WHERE reference = ?")
         .bind(ref)
