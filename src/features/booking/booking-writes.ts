@@ -134,14 +134,22 @@ export const holdCommittedWrites = (
   );
 };
 
-/** A hold expired: its rooms go back, the booking is `expired` (nothing was charged). */
-export const holdExpiredWrites = (db: Db, booking: Versioned, release: RoomRelease | null): ChangeBatch =>
+/**
+ * A hold expired: its rooms go back, the booking is `expired` (nothing was charged). `status` is the
+ * one it was read in: `held`, or `pending` for a hold whose answer was lost. A settle or a book
+ * answer changes a pending row without bumping its version, so the status is guarded too.
+ */
+export const holdExpiredWrites = (
+  db: Db,
+  booking: Versioned & { status: "held" | "pending" },
+  release: RoomRelease | null,
+): ChangeBatch =>
   changeOf(
     release ? release(atVersion(db, booking)) : [],
     db
       .update(bookings)
-      .set({ status: "expired", version: booking.version + 1 })
-      .where(and(sameVersion(booking), eq(bookings.status, "held")))
+      .set({ status: "expired", chargeTotal: 0, version: booking.version + 1 })
+      .where(and(sameVersion(booking), eq(bookings.status, booking.status)))
       .returning({ reference: bookings.reference }),
   );
 

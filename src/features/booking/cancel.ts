@@ -60,6 +60,17 @@ export const bookedStayOf = (booking: BookingRecord): BookedStay => ({
 });
 
 /**
+ * A stored booking as its supplier looks it up by our reference (`bookingByReference`). A hold keeps
+ * its end on the row from the request on: one whose answer was lost is never committed by a look-up.
+ */
+export const bookingLookupOf = (booking: BookingRecord) => ({
+  accommodationCode: booking.accommodationCode,
+  upstreamAccessCode: booking.upstreamAccessCode,
+  supplierHotelCode: booking.supplierHotelCode,
+  commitPending: booking.holdExpiresAt === null,
+});
+
+/**
  * How the rooms of a booking go back to its supplier, inside the change's batch: on the embedded
  * inventory one room of each code listed (every room of the stay for a booking that keeps no rooms
  * of its own); a supplier outside our D1 is told before the batch, so nothing here.

@@ -21,6 +21,7 @@ import { bookingByReference, partnerBooking } from "./bookings";
 import {
   bookedStayOf,
   bookingKeptChanging,
+  bookingLookupOf,
   CHANGE_ATTEMPTS,
   heldCountRelease,
   roomRelease,
@@ -214,23 +215,29 @@ export const commitOnce = (
 export type HoldOutcome = "expired" | "not_held" | "not_yet";
 
 /**
- * Ends a hold whose time has come (`at`): its rooms go back and it becomes `expired`. A hold
- * committed or released meanwhile is left alone (`not_held`); one not due yet too (`not_yet`). A
- * supplier outside our D1 is told first (its booking waiting for a commit is cancelled); when that
- * fails this throws, and the caller (the hold's alarm, or upkeep) tries again later.
+ * Ends a hold whose time has come (`at`): its rooms go back and it becomes `expired`. A hold whose
+ * book answer was lost (`pending`, its end on the row) ends so too: its supplier may hold it. A hold
+ * committed, released or settled meanwhile is left alone (`not_held`); one not due yet too
+ * (`not_yet`). A supplier outside our D1 is told first (its booking waiting for a commit is
+ * cancelled); when that fails this throws, and the caller (the hold's alarm, a settle timer, or
+ * upkeep) tries again later.
  */
 export const expireHold = async (deps: BookingDeps, reference: string, at: number): Promise<HoldOutcome> => {
   const db = deps.db;
   for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
     const booking = await bookingByReference(db, reference);
-    if (booking?.status !== "held" || booking.holdExpiresAt === null) return "not_held";
+    if (!booking || booking.holdExpiresAt === null) return "not_held";
+    const status = booking.status;
+    if (status !== "held" && status !== "pending") return "not_held";
     if (Date.parse(booking.holdExpiresAt) > at) return "not_yet";
     const supplier = await supplierOfBooking(deps, booking.supplier);
-    if (!hasLocalWrites(supplier))
-      await callSupplier(supplier, {}, undefined, (call) => supplier.cancel(bookedStayOf(booking), call));
+    if (!hasLocalWrites(supplier)) await cancelUpstreamHold(supplier, booking);
     const rooms = booking.rooms.filter(isLiveRoom);
-    const logged = logBookingChange(db, "booking.hold_expired", { ...booking, status: "expired" }, at);
-    const writes = withEvent(holdExpiredWrites(db, booking, roomRelease(db, supplier, booking, rooms)), logged.writes);
+    // Nothing was charged: a lost answer's row carries the rate the booking would have charged.
+    const expired = { ...booking, status: "expired" as const, chargeTotalMinor: 0 };
+    const logged = logBookingChange(db, "booking.hold_expired", expired, at);
+    const release = roomRelease(db, supplier, booking, rooms);
+    const writes = withEvent(holdExpiredWrites(db, { ...booking, status }, release), logged.writes);
     if (await applyChange(db, writes)) {
       await logged.announce(deps);
       await logHoldOutcome(db, booking.partnerId, booking.reference, "expired");
@@ -238,6 +245,34 @@ export const expireHold = async (deps: BookingDeps, reference: string, at: numbe
     }
   }
   throw bookingKeptChanging();
+};
+
+/**
+ * A hold's booking at a supplier outside our D1, cancelled there. A hold whose answer was lost may
+ * never have reached it: a cancel refused while the supplier has no such booking (not found, or
+ * cancelled already) is done. Throws while the supplier may still hold it.
+ */
+const cancelUpstreamHold = async (supplier: Supplier, booking: BookingRecord) => {
+  try {
+    await callSupplier(supplier, {}, undefined, (call) => supplier.cancel(bookedStayOf(booking), call));
+  } catch (error) {
+    if (booking.status === "pending" && (await supplierHasNone(supplier, booking))) return;
+    throw error;
+  }
+};
+
+/** The supplier says it has no live booking under our reference; false when it cannot say. */
+const supplierHasNone = async (supplier: Supplier, booking: BookingRecord) => {
+  const lookup = supplier.bookingByReference;
+  if (!lookup) return false;
+  try {
+    const found = await callSupplier(supplier, {}, undefined, (call) =>
+      lookup.call(supplier, booking.reference, call, bookingLookupOf(booking)),
+    );
+    return found.status !== "confirmed";
+  } catch {
+    return false;
+  }
 };
 
 /** Holds past their end by this much are ended by upkeep: their alarm should have run by then. */

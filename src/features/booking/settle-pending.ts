@@ -1,7 +1,9 @@
 import { and, asc, eq, lte } from "drizzle-orm";
 import { SupplierFailure, type BookingLookup, callSupplier } from "../supply";
 import { logBookingChange } from "./booking-events";
+import { bookingLookupOf } from "./cancel";
 import { bookingDeps, type BookingDeps } from "./deps";
+import { expireHold } from "./hold";
 import { type BookingRecord, bookingRecord } from "./record";
 import { bookings } from "./tables";
 
@@ -19,10 +21,14 @@ const log = (event: string, booking: BookingRecord, detail: string) =>
  * Asks the supplier of a pending booking about it by our client reference (the booking reference)
  * and settles it: found and confirmed is `success` (logged as `booking.confirmed`, as a booking
  * confirmed at once is); not found or cancelled there is `failed` (`booking.failed`; nothing was
- * taken here, so nothing is given back). True when this call settled it; a supplier that cannot be
- * asked or cannot answer now leaves it pending (false), and so does a settler that lost the race.
+ * taken here, so nothing is given back). A hold whose answer was lost, once past its end, is not
+ * asked about but ended as any hold (expireHold: cancelled upstream, `expired`). True when this call
+ * settled it; a supplier that cannot be asked or cannot answer now leaves it pending (false), and
+ * so does a settler that lost the race.
  */
 export const settleBooking = async (deps: BookingDeps, booking: BookingRecord, now: number): Promise<boolean> => {
+  if (booking.holdExpiresAt !== null && Date.parse(booking.holdExpiresAt) <= now)
+    return endLostHold(deps, booking, now);
   const supplier = await deps.supply.named(booking.supplier);
   if (!supplier?.bookingByReference) {
     log("pending_booking_unsettleable", booking, "the supplier cannot be asked by client reference");
@@ -31,13 +37,7 @@ export const settleBooking = async (deps: BookingDeps, booking: BookingRecord, n
   let found: BookingLookup;
   try {
     found = await callSupplier(supplier, {}, undefined, (call) =>
-      supplier.bookingByReference!(booking.reference, call, {
-        accommodationCode: booking.accommodationCode,
-        upstreamAccessCode: booking.upstreamAccessCode,
-        supplierHotelCode: booking.supplierHotelCode,
-        // A hold keeps its end on the row from the request on: one whose answer was lost is never committed here.
-        commitPending: booking.holdExpiresAt === null,
-      }),
+      supplier.bookingByReference!(booking.reference, call, bookingLookupOf(booking)),
     );
   } catch (error) {
     log("pending_booking_not_settled", booking, error instanceof SupplierFailure ? error.code : String(error));
@@ -68,6 +68,20 @@ export const settleBooking = async (deps: BookingDeps, booking: BookingRecord, n
   if (changed.length !== 1) return false;
   await logged.announce(deps);
   return true;
+};
+
+/**
+ * A hold whose answer was lost, past its end: its supplier may hold it, so it ends as a hold ends
+ * (never `failed`, even when the supplier has none). A supplier that cannot take the cancel now
+ * leaves it pending, asked again by the next timer or upkeep.
+ */
+const endLostHold = async (deps: BookingDeps, booking: BookingRecord, now: number): Promise<boolean> => {
+  try {
+    return (await expireHold(deps, booking.reference, now)) === "expired";
+  } catch (error) {
+    log("hold_not_expired", booking, error instanceof SupplierFailure ? error.code : String(error));
+    return false;
+  }
 };
 
 /**

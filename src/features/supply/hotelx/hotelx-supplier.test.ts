@@ -4,6 +4,7 @@ import {
   env,
   getQueueResult,
   runDurableObjectAlarm,
+  runInDurableObject,
 } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { seedSandboxHotels } from "../../../../test/support/seed";
@@ -13,7 +14,11 @@ import { inDays } from "../../../../test/support/clock";
 import { DEMO_UPSTREAM_CONNECTION } from "../../../../test/support/accounts";
 import { OPERATOR } from "../../../../test/support/sessions";
 import { demoUpstreamUrl, sandboxAccess, twoStepBooking1002, withEmbedded1002 } from "../../../../test/support/hotelx";
-import { settlePendingBookingsTask } from "../../booking/settle-pending";
+import { settleBooking, settlePendingBookingsTask } from "../../booking/settle-pending";
+import { bookingDeps } from "../../booking/deps";
+import { bookingByReference } from "../../booking/bookings";
+import { expireHold } from "../../booking/hold";
+import type { HoldExpiry } from "../../booking/hold-expiry";
 import { BOOKING_TIMERS_QUEUE, type BookingTimer } from "../../booking/booking-timers";
 import { createApp } from "../../../app";
 import worker from "../../../index";
@@ -1148,6 +1153,156 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
     });
     expect([whole.status, whole.json.data.booking.status]).toEqual([200, "cancelled"]);
     expect(await upstreamBooking("HX001", ref)).toMatchObject({ booking: { status: "CANCELLED" } });
+  });
+
+  describe("a hold whose answer was lost ends at its end as any hold: cancelled upstream, expired here", () => {
+    /** A hold HXLOST2000 took in two steps on arrival and answered after 2 s: 202 pending here, PENDING_COMMIT there. */
+    const lostHold = async () => {
+      const quote = await quoted("HXLOST2000", (o) => o.isRefundable);
+      const body = bookBody(quote, reference(), { hold: true, holdMinutes: 5 }, UPSTREAM);
+      // 1.5 s loses the answer and leaves a loaded machine time to deliver the request (as above).
+      (body.settings as Record<string, unknown>).timeout = "1500";
+      const lost = await post("/api/book", body);
+      expect([lost.status, lost.json.data.status]).toEqual([202, "pending"]);
+      const ref: string = lost.json.data.bookingReference;
+      expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({
+        found: true,
+        booking: { status: "PENDING_COMMIT" },
+      });
+      const read = (await call("GET", `/api/bookings/${ref}`)).json.data;
+      return { ref, end: Date.parse(read.holdExpiresAt), version: read.version as number };
+    };
+    const read = async (ref: string) => (await call("GET", `/api/bookings/${ref}`)).json.data;
+    const alarmOf = (ref: string) =>
+      runInDurableObject(env.HOLD_EXPIRY.getByName(ref), (_: HoldExpiry, state) => state.storage.getAlarm());
+    /** Its five minutes run out now: its end moved back, for the timers, which read the clock. */
+    const endNow = (ref: string) =>
+      env.DB.prepare("UPDATE bookings SET hold_expires_at = ? WHERE reference = ?")
+        .bind(new Date(Date.now() - 1_000).toISOString(), ref)
+        .run();
+    /** The `hold_outcome` lines logged for `ref` (hold-limits.ts logHoldOutcome). */
+    const outcomesOf = (lines: string[], ref: string) =>
+      lines.filter((l) => l.includes('"event":"hold_outcome"') && l.includes(ref)).map((l) => JSON.parse(l).outcome);
+    const openCircuit = async () => {
+      for (let i = 0; i < 5; i++) await circuit().record(false, Date.now());
+    };
+
+    it("at its end its alarm cancels the upstream's hold and expires it here, with one booking.hold_expired", async () => {
+      const { ref, end, version } = await lostHold();
+      const logged = expectLogs("log");
+      // Set at the hold's end before the upstream was asked, like any hold's.
+      expect(await alarmOf(ref)).toBe(end);
+      expect(await runDurableObjectAlarm(env.HOLD_EXPIRY.getByName(ref))).toBe(true);
+
+      expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ found: true, booking: { status: "CANCELLED" } });
+      expect(await read(ref)).toMatchObject({ status: "expired", chargeTotal: 0, version: version + 1 });
+      expect(await eventsOf(ref)).toEqual([
+        ["booking.pending", "pending"],
+        ["booking.hold_expired", "expired"],
+      ]);
+      // Nothing is left to a later timer, expirer or commit, and nothing more is logged.
+      const timer = await deliver({ kind: "settle-pending", reference: ref, attempt: 5 });
+      expect([timer.explicitAcks, timer.sent]).toEqual([["timer-5"], []]);
+      expect(await expireHold(bookingDeps(env), ref, end + 3_600_000)).toBe("not_held");
+      const late = await commit(ref);
+      expect([late.status, late.json.code]).toEqual([409, "hold_expired"]);
+      expect(await read(ref)).toMatchObject({ status: "expired", version: version + 1 });
+      expect(await eventsOf(ref)).toHaveLength(2);
+      expect(outcomesOf(logged, ref)).toEqual(["expired"]);
+    });
+
+    it("its alarm, settle timers, a settler and expirers at once end it once: one change, one event", async () => {
+      const { ref, version } = await lostHold();
+      await endNow(ref);
+      const deps = bookingDeps(env);
+      const booking = (await bookingByReference(deps.db, ref))!;
+      const logged = expectLogs("log");
+      const now = Date.now();
+      const [, timers, settled, expired] = await Promise.all([
+        runDurableObjectAlarm(env.HOLD_EXPIRY.getByName(ref)),
+        Promise.all([2, 3].map((attempt) => deliver({ kind: "settle-pending", reference: ref, attempt }))),
+        Promise.all([1, 2].map(() => settleBooking(deps, booking, now))),
+        Promise.all([1, 2].map(() => expireHold(deps, ref, now))),
+      ]);
+      expect(timers.map((t) => t.explicitAcks)).toEqual([["timer-2"], ["timer-3"]]);
+      // Whoever changed the row, the others found it changed and changed nothing.
+      expect(settled.filter(Boolean).length + expired.filter((e) => e === "expired").length).toBeLessThanOrEqual(1);
+      expect(expired.every((e) => e === "expired" || e === "not_held")).toBe(true);
+      expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ found: true, booking: { status: "CANCELLED" } });
+      expect(await read(ref)).toMatchObject({ status: "expired", chargeTotal: 0, version: version + 1 });
+      expect(await eventsOf(ref)).toEqual([
+        ["booking.pending", "pending"],
+        ["booking.hold_expired", "expired"],
+      ]);
+      expect(outcomesOf(logged, ref)).toEqual(["expired"]);
+    });
+
+    it("while the upstream cannot take the cancel it stays pending and held there; a later run expires it", async () => {
+      const { ref, version } = await lostHold();
+      await endNow(ref);
+      const warnings = expectLogs("error"); // hold_not_expired, on purpose
+      const logged = expectLogs("log");
+      await openCircuit();
+      const stub = env.HOLD_EXPIRY.getByName(ref);
+      // The alarm throws, so that the platform runs it again with backoff.
+      await expect(runDurableObjectAlarm(stub)).rejects.toThrow("unavailable");
+      const timer = await deliver({ kind: "settle-pending", reference: ref, attempt: 2 });
+      expect(timer.sent).toMatchObject([{ body: { kind: "settle-pending", reference: ref, attempt: 3 } }]);
+      await settlePendingBookingsTask.run(env, new Date(Date.now() + 120_000));
+      expect(warnings.filter((w) => w.includes("hold_not_expired") && w.includes(ref))).toHaveLength(2);
+      expect(await read(ref)).toMatchObject({ status: "pending", version });
+      expect(await eventsOf(ref)).toEqual([["booking.pending", "pending"]]);
+      expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ booking: { status: "PENDING_COMMIT" } });
+
+      // The upstream back, the hourly upkeep ends it; the alarm run again then finds nothing to do.
+      await circuit().record(true, Date.now());
+      await settlePendingBookingsTask.run(env, new Date(Date.now() + 120_000));
+      expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ booking: { status: "CANCELLED" } });
+      expect(await read(ref)).toMatchObject({ status: "expired", chargeTotal: 0, version: version + 1 });
+      await runInDurableObject(stub, (hold: HoldExpiry) => hold.alarm());
+      expect(await runInDurableObject(stub, (_: HoldExpiry, state) => state.storage.get("hold"))).toBeUndefined();
+      expect(await eventsOf(ref)).toEqual([
+        ["booking.pending", "pending"],
+        ["booking.hold_expired", "expired"],
+      ]);
+      expect(outcomesOf(logged, ref)).toEqual(["expired"]);
+    });
+
+    it("before its end nothing ends it: timers and upkeep leave it pending and held there", async () => {
+      const { ref, end, version } = await lostHold();
+      const warnings = expectLogs("error"); // pending_booking_not_settled: PENDING_COMMIT is not settled
+      const logged = expectLogs("log");
+      const timer = await deliver({ kind: "settle-pending", reference: ref, attempt: 1 });
+      expect(timer.sent).toMatchObject([{ body: { kind: "settle-pending", reference: ref, attempt: 2 } }]);
+      await settlePendingBookingsTask.run(env, new Date(end - 60_000));
+      expect(await expireHold(bookingDeps(env), ref, end - 1)).toBe("not_yet");
+      expect(warnings.filter((w) => w.includes("pending_booking_not_settled") && w.includes(ref))).toHaveLength(2);
+      expect(await read(ref)).toMatchObject({ status: "pending", version });
+      expect(await eventsOf(ref)).toEqual([["booking.pending", "pending"]]);
+      expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ booking: { status: "PENDING_COMMIT" } });
+      // Its alarm, at its end, ends it (and leaves no pending hold to the tests after this one).
+      expect(await runDurableObjectAlarm(env.HOLD_EXPIRY.getByName(ref))).toBe(true);
+      expect((await read(ref)).status).toBe("expired");
+      expect(outcomesOf(logged, ref)).toEqual(["expired"]);
+    });
+
+    it("before its end, one the upstream does not have settles failed as before; its alarm then leaves it so", async () => {
+      const { ref } = await lostHold();
+      const dropped = await cancel(
+        ledger,
+        { hotelCode: "HXLOST2000", accessCode: "sandbox", clientReference: ref },
+        { deadlineMs: 5_000 },
+      );
+      expect(dropped.outcome).toBe("cancelled");
+      expect((await deliver({ kind: "settle-pending", reference: ref, attempt: 1 })).sent).toEqual([]);
+      expect((await read(ref)).status).toBe("failed");
+      expect(await runDurableObjectAlarm(env.HOLD_EXPIRY.getByName(ref))).toBe(true);
+      expect((await read(ref)).status).toBe("failed");
+      expect(await eventsOf(ref)).toEqual([
+        ["booking.pending", "pending"],
+        ["booking.failed", "failed"],
+      ]);
+    });
   });
 
   it("an upstream that does not book in two steps: 409 hold_not_supported, nothing booked there or here", async () => {
