@@ -1,3 +1,4 @@
+// Raw SQL: the maps a search needs are built with drizzle and read as rows of values (no object per row)
 import { type AnyColumn, and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client";
 import { supplierBoardMap, supplierHotelMap, supplierRoomMap } from "../tables";
@@ -36,21 +37,31 @@ export const supplierMapsOf = async (
 ): Promise<Map<string, SupplierMap>> => {
   const maps = new Map(supplierCodes.map((code) => [code, emptyMap()]));
   if (supplierCodes.length === 0 || accommodationCodes.length === 0) return maps;
-  for (const line of await supplierMapsQuery(db, supplierCodes, accommodationCodes)) {
-    const map = maps.get(line.supplierCode);
+  // Read as rows of values in the statement's column order: a merged search reads a thousand map
+  // rows before it asks any supplier, and drizzle's mapping of each into an object showed in its profile.
+  const { sql: text, params } = supplierMapsQuery(db, supplierCodes, accommodationCodes).toSQL();
+  const rows = await db.$client
+    .prepare(text)
+    .bind(...params)
+    .raw<MapRowValues>();
+  for (const [kind, supplierCode, hotel, theirs, ours] of rows) {
+    const map = maps.get(supplierCode);
     if (!map) continue;
-    if (line.kind === "hotel") {
-      map.hotelCodes.set(line.ours, line.theirs);
-      map.accommodations.set(line.theirs, line.ours);
-    } else if (line.kind === "room") {
-      const hotel = line.hotel!;
-      const rooms = map.rooms.get(hotel) ?? new Map<string, string>();
-      rooms.set(line.theirs, line.ours);
-      map.rooms.set(hotel, rooms);
-    } else map.boards.set(line.theirs, line.ours as MappedBoard);
+    if (kind === "hotel") {
+      map.hotelCodes.set(ours, theirs);
+      map.accommodations.set(theirs, ours);
+    } else if (kind === "room") {
+      const rooms = map.rooms.get(hotel!) ?? new Map<string, string>();
+      rooms.set(theirs, ours);
+      map.rooms.set(hotel!, rooms);
+    } else map.boards.set(theirs, ours as MappedBoard);
   }
   return maps;
 };
+
+/** A row of the maps statement as values, in its columns' order (the types are drizzle's, of the statement). */
+type MapRow = Awaited<ReturnType<typeof supplierMapsQuery>>[number];
+type MapRowValues = [MapRow["kind"], MapRow["supplierCode"], MapRow["hotel"], MapRow["theirs"], MapRow["ours"]];
 
 /** The one statement of `supplierMapsOf` (exported for its query plan's test). */
 export const supplierMapsQuery = (db: Db, supplierCodes: string[], accommodationCodes: string[]) => {
