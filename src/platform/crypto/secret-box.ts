@@ -19,18 +19,17 @@ const deriveBoxKey = async (keyMaterial: string, purpose: string) => {
 /**
  * Derived once per isolate, key material and purpose: every search opens its suppliers'
  * credentials, and the derivation cost more than the decryption. The key is not extractable; a
- * rotated secret is other key material, so a new entry (a failed derivation is not kept).
+ * rotated secret is other key material, so a new entry. The key itself is kept, never a pending
+ * promise, so no request awaits another request's work (two first uses at once each derive it).
  */
-const boxKeys = new Map<string, Promise<CryptoKey>>();
-const boxKey = (keyMaterial: string, purpose: string): Promise<CryptoKey> => {
-  if (!keyMaterial) return Promise.reject(new Error("secret-box: key material is not configured"));
+const boxKeys = new Map<string, CryptoKey>();
+const boxKey = async (keyMaterial: string, purpose: string): Promise<CryptoKey> => {
+  if (!keyMaterial) throw new Error("secret-box: key material is not configured");
   const id = `${purpose}\n${keyMaterial}`;
-  let key = boxKeys.get(id);
-  if (!key) {
-    key = deriveBoxKey(keyMaterial, purpose);
-    boxKeys.set(id, key);
-    key.catch(() => boxKeys.delete(id));
-  }
+  const known = boxKeys.get(id);
+  if (known) return known;
+  const key = await deriveBoxKey(keyMaterial, purpose);
+  boxKeys.set(id, key);
   return key;
 };
 
