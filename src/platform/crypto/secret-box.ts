@@ -5,7 +5,8 @@ const decoder = new TextDecoder();
 const VERSION = "v1";
 
 /** AES-256-GCM key derived (HKDF-SHA-256) from the deploy's key material, one key per purpose. */
-const deriveBoxKey = async (keyMaterial: string, purpose: string) => {
+const boxKey = async (keyMaterial: string, purpose: string) => {
+  if (!keyMaterial) throw new Error("secret-box: key material is not configured");
   const base = await crypto.subtle.importKey("raw", encoder.encode(keyMaterial), "HKDF", false, ["deriveKey"]);
   return crypto.subtle.deriveKey(
     { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode(`edgestay ${purpose}`) },
@@ -14,23 +15,6 @@ const deriveBoxKey = async (keyMaterial: string, purpose: string) => {
     false,
     ["encrypt", "decrypt"],
   );
-};
-
-/**
- * Derived once per isolate, key material and purpose: every search opens its suppliers'
- * credentials, and the derivation cost more than the decryption. The key is not extractable; a
- * rotated secret is other key material, so a new entry. The key itself is kept, never a pending
- * promise, so no request awaits another request's work (two first uses at once each derive it).
- */
-const boxKeys = new Map<string, CryptoKey>();
-const boxKey = async (keyMaterial: string, purpose: string): Promise<CryptoKey> => {
-  if (!keyMaterial) throw new Error("secret-box: key material is not configured");
-  const id = `${purpose}\n${keyMaterial}`;
-  const known = boxKeys.get(id);
-  if (known) return known;
-  const key = await deriveBoxKey(keyMaterial, purpose);
-  boxKeys.set(id, key);
-  return key;
 };
 
 /**
