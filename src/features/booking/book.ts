@@ -557,10 +557,10 @@ const bookStoredQuote = async (
       .set({ upstreamBookingId })
       .where(stillPending)
       .returning({ reference: bookings.reference });
-    // Asked to hold, it is no hold: not counted as one.
-    const before = uncounted();
-    const results = await db.batch([...before, update, ...logged.writes] as [typeof update]);
-    const changed = results[before.length] as unknown[];
+    // Asked to hold, the answer was lost: its supplier may hold the room until the hold's end, so it
+    // stays counted for its partner until it ends (expireHold, or settled before its end). Given back
+    // here, a partner could hold rooms past its limits by sending holds with a tiny settings.timeout.
+    const [changed] = await db.batch([update, ...logged.writes] as [typeof update]);
     // Asked about in a minute, then on the schedule, rather than at the next hourly upkeep.
     if (changed.length === 1) await scheduleSettling(deps.timers, reference, 1);
     return storedBooking(logged);

@@ -93,7 +93,8 @@ export const roomRelease = (
 /**
  * A hold no longer counted for its partner (hold-limits.ts), inside the change's batch: `rooms`
  * (every room when none are listed) and, when `ended`, the hold itself; on the embedded inventory
- * its rooms' share of each night too. Null for a booking that is not a hold.
+ * its rooms' share of each night too. A hold whose book answer was lost (`pending` with a hold end)
+ * is counted too (book.ts). Null for a booking that is not a hold.
  */
 export const heldCountRelease = (
   db: Db,
@@ -102,7 +103,8 @@ export const heldCountRelease = (
   rooms: StoredRoom[],
   ended: "committed" | "released" | null,
 ): RoomRelease | null => {
-  if (booking.status !== "held") return null;
+  const lostHold = booking.status === "pending" && booking.holdExpiresAt !== null;
+  if (booking.status !== "held" && !lostHold) return null;
   const stay = bookedStayOf(booking);
   const codes = rooms.length > 0 ? rooms.map((r) => r.code) : undefined;
   const roomNights = (rooms.length || booking.roomCount) * stayNights(booking.checkIn, booking.checkOut).length;

@@ -1,7 +1,7 @@
-import { and, asc, eq, lte } from "drizzle-orm";
+import { and, asc, eq, exists, lte, sql } from "drizzle-orm";
 import { SupplierFailure, type BookingLookup, callSupplier } from "../supply";
 import { logBookingChange } from "./booking-events";
-import { bookingLookupOf } from "./cancel";
+import { bookingLookupOf, heldCountRelease } from "./cancel";
 import { bookingDeps, type BookingDeps } from "./deps";
 import { expireHold } from "./hold";
 import { type BookingRecord, bookingRecord } from "./record";
@@ -64,7 +64,11 @@ export const settleBooking = async (deps: BookingDeps, booking: BookingRecord, n
     now,
   );
   const update = db.update(bookings).set(change).where(stillPending).returning({ reference: bookings.reference });
-  const [changed] = await db.batch([update, ...logged.writes]);
+  // A hold whose answer was lost is counted for its partner until it ends (book.ts): settled, it ends.
+  const unheld = heldCountRelease(db, supplier, booking, [], change.status === "success" ? "committed" : "released");
+  const before = unheld ? unheld(exists(db.select({ one: sql`1` }).from(bookings).where(stillPending))) : [];
+  const results = await db.batch([...before, update, ...logged.writes] as [typeof update]);
+  const changed = results[before.length] as unknown[];
   if (changed.length !== 1) return false;
   await logged.announce(deps);
   return true;

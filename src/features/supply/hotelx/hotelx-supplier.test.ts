@@ -1021,6 +1021,12 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
   });
 
   it("settling commits a plain book left waiting for its commit, never a hold whose answer was lost (issue 40)", async () => {
+    const counts = await env.DB.prepare(
+      "select holds, room_nights from partner_holds where partner_id = 'demo'",
+    ).first<{
+      holds: number;
+      room_nights: number;
+    }>();
     const quote = await quoted("HXLOST2000", (o) => o.isRefundable);
     const body = bookBody(quote, reference(), { hold: true, holdMinutes: 5 }, UPSTREAM);
     // The sandbox books on arrival, in two steps as a hold asks, and answers 2 s later: the answer is lost.
@@ -1041,6 +1047,10 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
     // The row a plain book leaves when the upstream took it in two steps and Edgestay's own commit got
     // no answer: the same, without a hold's end (the sandbox cannot lose a commit's answer unapplied).
     await env.DB.prepare("UPDATE bookings SET hold_expires_at = NULL WHERE reference = ?").bind(ref).run();
+    // A plain book is not counted as a hold (a lost hold is, until it ends).
+    await env.DB.prepare("UPDATE partner_holds SET holds = ?, room_nights = ? WHERE partner_id = 'demo'")
+      .bind(counts?.holds ?? 0, counts?.room_nights ?? 0)
+      .run();
     await settlePendingBookingsTask.run(env, later());
     expect(await status()).toBe("success");
     expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ booking: { status: "OK" } });
@@ -1286,6 +1296,40 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
       expect(outcomesOf(logged, ref)).toEqual(["expired"]);
     });
 
+    it("it counts against the partner's hold limits until it ends: lost answers hold no rooms past the limits", async () => {
+      const limits = (await call("GET", "/api/operator/hold-limits", undefined, OPERATOR)).json.data;
+      const { updatedAt: _, ...defaults } = limits;
+      const counted = () =>
+        env.DB.prepare("select holds, room_nights as roomNights from partner_holds where partner_id = 'demo'").first<{
+          holds: number;
+          roomNights: number;
+        }>();
+      const before = (await counted()) ?? { holds: 0, roomNights: 0 };
+      const { ref } = await lostHold();
+      // Lost, and still held at the supplier: counted as the hold it was asked to be.
+      expect(await counted()).toEqual({ holds: before.holds + 1, roomNights: before.roomNights + 2 });
+      const max = { ...defaults, maxHoldsPerPartner: before.holds + 1 };
+      expect((await call("PUT", "/api/operator/hold-limits", max, OPERATOR)).status).toBe(200);
+      try {
+        // A second hold, with the same tiny deadline, is refused before the upstream is asked.
+        const quote = await quoted("HXLOST2000", (o) => o.isRefundable);
+        const body = bookBody(quote, reference(), { hold: true, holdMinutes: 5 }, UPSTREAM);
+        (body.settings as Record<string, unknown>).timeout = "1500";
+        const refused = await post("/api/book", body);
+        expect([refused.status, refused.json.code]).toEqual([409, "hold_limit_reached"]);
+        // At its end it is given back, once, whoever ends it.
+        await endNow(ref);
+        await Promise.all([
+          runDurableObjectAlarm(env.HOLD_EXPIRY.getByName(ref)),
+          settlePendingBookingsTask.run(env, new Date(Date.now() + 120_000)),
+        ]);
+        expect((await read(ref)).status).toBe("expired");
+        expect(await counted()).toEqual(before);
+      } finally {
+        expect((await call("PUT", "/api/operator/hold-limits", defaults, OPERATOR)).status).toBe(200);
+      }
+    });
+
     it("before its end, one the upstream does not have settles failed as before; its alarm then leaves it so", async () => {
       const { ref } = await lostHold();
       const dropped = await cancel(
@@ -1294,8 +1338,16 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
         { deadlineMs: 5_000 },
       );
       expect(dropped.outcome).toBe("cancelled");
+      const counted = () =>
+        env.DB.prepare("select holds, room_nights as roomNights from partner_holds where partner_id = 'demo'").first<{
+          holds: number;
+          roomNights: number;
+        }>();
+      const held = await counted();
       expect((await deliver({ kind: "settle-pending", reference: ref, attempt: 1 })).sent).toEqual([]);
       expect((await read(ref)).status).toBe("failed");
+      // Settled, it is no longer counted as a hold.
+      expect(await counted()).toEqual({ holds: held!.holds - 1, roomNights: held!.roomNights - 2 });
       expect(await runDurableObjectAlarm(env.HOLD_EXPIRY.getByName(ref))).toBe(true);
       expect((await read(ref)).status).toBe("failed");
       expect(await eventsOf(ref)).toEqual([
