@@ -34,7 +34,7 @@ import {
 } from "./hotelx-price";
 import * as hotelx from "./client";
 import { upstreamFetch } from "./upstream-fetch";
-import type { HotelxBookingDetail, HotelxOption } from "./wire";
+import type { HotelxBookingDetail, HotelxOption, HotelxReference } from "./wire";
 
 // Prices are asked in the supplier's currency (criteria.currency, its setting; EUR unless set); an
 // upstream may answer in any other, converted with the operator's exchange rates (a warning when there is none).
@@ -246,15 +246,17 @@ const quotedOption = (
     : null;
 };
 
+/** A booking the upstream has, as we keep it: its references (the bookingID when it names no supplier reference). */
+const bookedOf = (reference: HotelxReference) => ({
+  supplierReference: reference.supplier ?? reference.bookingID ?? "",
+  hotelConfirmationNumber: reference.hotel ?? null,
+  upstreamBookingId: reference.bookingID ?? null,
+});
+
 const lookupOf = (booking: HotelxBookingDetail): BookingLookup => {
   switch (booking.status) {
     case "OK":
-      return {
-        status: "confirmed",
-        supplierReference: booking.reference.supplier ?? booking.reference.bookingID ?? "",
-        hotelConfirmationNumber: booking.reference.hotel ?? null,
-        upstreamBookingId: booking.reference.bookingID ?? null,
-      };
+      return { status: "confirmed", ...bookedOf(booking.reference) };
     case "CANCELLED":
     case "KO":
       return { status: "cancelled" };
@@ -565,11 +567,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
       }
       switch (outcome.outcome) {
         case "confirmed": {
-          const booked = {
-            supplierReference: outcome.reference.supplier ?? outcome.reference.bookingID ?? "",
-            hotelConfirmationNumber: outcome.reference.hotel ?? null,
-            upstreamBookingId: outcome.reference.bookingID ?? null,
-          };
+          const booked = bookedOf(outcome.reference);
           // Asked in two steps: waiting for the commit is what a hold is. An upstream that confirmed at
           // once holds the rooms all the same (its commit answers OK again); the hold decides.
           if (hold && (outcome.status === "PENDING_COMMIT" || outcome.status === "OK"))
@@ -678,11 +676,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
         const committed = await commitUnasked(
           booking.upstreamAccessCode,
           clientReference,
-          {
-            supplierReference: waiting.reference.supplier ?? waiting.reference.bookingID ?? "",
-            hotelConfirmationNumber: waiting.reference.hotel ?? null,
-            upstreamBookingId: waiting.reference.bookingID ?? null,
-          },
+          bookedOf(waiting.reference),
           call,
         );
         if (committed.status === "confirmed") return committed;
