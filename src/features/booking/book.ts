@@ -26,7 +26,7 @@ import { isChargeable } from "../../platform/money";
 import { bookedRate } from "./booked-rate";
 import { cardById, cardUsableAt } from "../payments";
 import { paymentTypeMismatch } from "./quote";
-import { logBookingChange } from "./booking-events";
+import { type ChangedBooking, logBookingChange } from "./booking-events";
 import { scheduleSettling } from "./booking-timers";
 import { applyChange, bookedWrites, holdAnsweredWrites, withEvent } from "./booking-writes";
 import {
@@ -528,22 +528,9 @@ const bookStoredQuote = async (
     await db.batch([...uncounted(), remove] as [typeof remove]);
     throw error;
   }
-  // Asked to hold, the supplier holds: nothing is charged until the commit.
-  if (hold && answer.status !== "unknown") {
-    const held = {
-      supplierReference: answer.supplierReference,
-      hotelConfirmationNumber: answer.hotelConfirmationNumber ?? null,
-      upstreamBookingId: answer.upstreamBookingId ?? null,
-    };
-    const logged = logBookingChange(
-      db,
-      "booking.held",
-      { ...reservation, ...held, status: "held", chargeTotalMinor: 0 },
-      now,
-    );
-    await applyChange(db, withEvent(holdAnsweredWrites(db, reference, held), logged.writes));
-    return storedBooking(logged);
-  }
+  // Asked to hold, the supplier holds (or booked it outright, which holds it all the same).
+  if (hold && answer.status !== "unknown")
+    return storedBooking((await holdAnswered(db, reservation, answer, now)).logged);
   // Each outcome changes the reserved row only while it is still pending (settling may have got there
   // first, and logged the change itself), and logs its event in the same batch.
   const stillPending = and(eq(bookings.reference, reference), eq(bookings.status, "pending"));
@@ -575,6 +562,35 @@ const bookStoredQuote = async (
   const update = db.update(bookings).set(confirmed).where(stillPending);
   await db.batch([update, ...logged.writes]);
   return storedBooking(logged);
+};
+
+/**
+ * A booking asked as a hold, still pending, that its supplier holds: `held`, nothing charged until
+ * the commit (at its rate), its end and its count for the partner kept, `booking.held` logged in the
+ * same batch. A supplier that booked it outright holds it all the same (a Hotel-X commit of an `OK`
+ * booking answers OK again): the partner asked for a hold, so it commits or lets it end. Only while
+ * still pending, so of the book's answer and settlers at once one changes it (`changed`) and logs it.
+ */
+export const holdAnswered = async (
+  db: Db,
+  booking: ChangedBooking & { upstreamBookingId?: string | null },
+  answer: SupplierBooking,
+  now: number,
+) => {
+  const held = {
+    supplierReference: answer.supplierReference,
+    hotelConfirmationNumber: answer.hotelConfirmationNumber ?? null,
+    // The id the supplier names now, else the one a book answer gave before.
+    upstreamBookingId: answer.upstreamBookingId ?? booking.upstreamBookingId ?? null,
+  };
+  const logged = logBookingChange(
+    db,
+    "booking.held",
+    { ...booking, ...held, status: "held", chargeTotalMinor: 0 },
+    now,
+  );
+  const changed = await applyChange(db, withEvent(holdAnsweredWrites(db, booking.reference, held), logged.writes));
+  return { logged, changed };
 };
 
 /**
