@@ -269,7 +269,7 @@ const supplierHasNone = async (supplier: Supplier, booking: BookingRecord) => {
     const found = await callSupplier(supplier, {}, undefined, (call) =>
       lookup.call(supplier, booking.reference, call, bookingLookupOf(booking)),
     );
-    return found.status !== "confirmed";
+    return found.status === "not_found" || found.status === "cancelled";
   } catch {
     return false;
   }

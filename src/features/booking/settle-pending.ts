@@ -1,5 +1,6 @@
 import { and, asc, eq, exists, lte, sql } from "drizzle-orm";
 import { SupplierFailure, type BookingLookup, callSupplier } from "../supply";
+import { holdAnswered } from "./book";
 import { logBookingChange } from "./booking-events";
 import { bookingLookupOf, heldCountRelease } from "./cancel";
 import { bookingDeps, type BookingDeps } from "./deps";
@@ -21,10 +22,11 @@ const log = (event: string, booking: BookingRecord, detail: string) =>
  * Asks the supplier of a pending booking about it by our client reference (the booking reference)
  * and settles it: found and confirmed is `success` (logged as `booking.confirmed`, as a booking
  * confirmed at once is); not found or cancelled there is `failed` (`booking.failed`; nothing was
- * taken here, so nothing is given back). A hold whose answer was lost, once past its end, is not
- * asked about but ended as any hold (expireHold: cancelled upstream, `expired`). True when this call
- * settled it; a supplier that cannot be asked or cannot answer now leaves it pending (false), and
- * so does a settler that lost the race.
+ * taken here, so nothing is given back). A hold whose answer was lost, found held or confirmed
+ * before its end, is `held` as its answer in time would have made it (holdAnswered); once past its
+ * end it is not asked about but ended as any hold (expireHold: cancelled upstream, `expired`). True
+ * when this call settled it; a supplier that cannot be asked or cannot answer now leaves it pending
+ * (false), and so does a settler that lost the race.
  */
 export const settleBooking = async (deps: BookingDeps, booking: BookingRecord, now: number): Promise<boolean> => {
   if (booking.holdExpiresAt !== null && Date.parse(booking.holdExpiresAt) <= now)
@@ -44,6 +46,16 @@ export const settleBooking = async (deps: BookingDeps, booking: BookingRecord, n
     return false;
   }
   const db = deps.db;
+  // Asked to hold and the supplier has it: the partner commits it or it ends, never booked by settling.
+  if (booking.holdExpiresAt !== null && (found.status === "held" || found.status === "confirmed")) {
+    const { logged, changed } = await holdAnswered(db, booking, found, now);
+    if (changed) await logged.announce(deps);
+    return changed;
+  }
+  if (found.status === "held") {
+    log("pending_booking_not_settled", booking, "held by its supplier, though not asked as a hold");
+    return false;
+  }
   // Guarded on `pending`: of two settlers at once, one changes the row, and only its batch logs the event.
   const stillPending = and(eq(bookings.reference, booking.reference), eq(bookings.status, "pending"));
   const change =
@@ -64,8 +76,9 @@ export const settleBooking = async (deps: BookingDeps, booking: BookingRecord, n
     now,
   );
   const update = db.update(bookings).set(change).where(stillPending).returning({ reference: bookings.reference });
-  // A hold whose answer was lost is counted for its partner until it ends (book.ts): settled, it ends.
-  const unheld = heldCountRelease(db, supplier, booking, [], change.status === "success" ? "committed" : "released");
+  // A hold whose answer was lost is counted for its partner until it ends (book.ts): settled `failed`
+  // (the supplier has none), it ends; one its supplier has became `held` above.
+  const unheld = heldCountRelease(db, supplier, booking, [], "released");
   const before = unheld ? unheld(exists(db.select({ one: sql`1` }).from(bookings).where(stillPending))) : [];
   const results = await db.batch([...before, update, ...logged.writes] as [typeof update]);
   const changed = results[before.length] as unknown[];

@@ -284,9 +284,13 @@ export type BookingGuest = { name: string; surname: string; age: number };
  */
 export type BookOptions = { hold?: boolean; guests?: BookingGuest[][]; remarks?: string };
 
-/** What a supplier says of a booking made under our client reference. */
+/**
+ * What a supplier says of a booking made under our client reference. `held`: taken and waiting for
+ * its commit, said only of a booking asked as a hold (`commitPending` false).
+ */
 export type BookingLookup =
   | ({ status: "confirmed" } & SupplierBooking)
+  | ({ status: "held" } & SupplierBooking)
   | { status: "not_found" }
   | { status: "cancelled" };
 
@@ -369,7 +373,8 @@ export interface Supplier {
    * The booking made under our client reference, for settling one whose answer never came.
    * `booking`: what we stored of it (an upstream looks bookings up per hotel). `commitPending`: the
    * booking was asked for outright (no hold), so one found waiting for its commit (a two-step
-   * booking whose commit did not come through) is committed now, as the book would have.
+   * booking whose commit did not come through) is committed now, as the book would have; false (a
+   * hold), one found waiting for its commit is `held`.
    */
   bookingByReference?(
     clientReference: string,

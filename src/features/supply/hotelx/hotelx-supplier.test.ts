@@ -25,7 +25,7 @@ import worker from "../../../index";
 import { requestServices } from "../../../services";
 import { expectLogs } from "../../../../test/support/expected-logs";
 import { circuitFor } from "../upstream-circuit";
-import { bookingByClientReference, cancel, type HotelxAccess } from "./client";
+import { bookingByClientReference, cancel, commit as hotelxCommit, type HotelxAccess } from "./client";
 import { paymentTypeOf } from "./hotelx-price";
 
 // Connection 1002 (seeded by test/support/setup.ts) sells the sandbox Hotel-X supplier, an auxiliary
@@ -1020,7 +1020,7 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
     expect((await call("GET", `/api/bookings/${ref}`)).json.data).toMatchObject({ status: "success" });
   });
 
-  it("settling commits a plain book left waiting for its commit, never a hold whose answer was lost (issue 40)", async () => {
+  it("settling commits a plain book left waiting for its commit (issue 40)", async () => {
     const counts = await env.DB.prepare(
       "select holds, room_nights from partner_holds where partner_id = 'demo'",
     ).first<{
@@ -1039,11 +1039,7 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
       found: true,
       booking: { status: "PENDING_COMMIT" },
     });
-    const later = () => new Date(Date.now() + 120_000);
-    // Asked to hold: settling never commits it (the partner did not ask for the booking outright).
-    await settlePendingBookingsTask.run(env, later());
-    expect(await status()).toBe("pending");
-    expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ booking: { status: "PENDING_COMMIT" } });
+    // Asked to hold, settling makes it held and never commits it ("a hold whose answer was lost", below).
     // The row a plain book leaves when the upstream took it in two steps and Edgestay's own commit got
     // no answer: the same, without a hold's end (the sandbox cannot lose a commit's answer unapplied).
     await env.DB.prepare("UPDATE bookings SET hold_expires_at = NULL WHERE reference = ?").bind(ref).run();
@@ -1051,7 +1047,7 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
     await env.DB.prepare("UPDATE partner_holds SET holds = ?, room_nights = ? WHERE partner_id = 'demo'")
       .bind(counts?.holds ?? 0, counts?.room_nights ?? 0)
       .run();
-    await settlePendingBookingsTask.run(env, later());
+    await settlePendingBookingsTask.run(env, new Date(Date.now() + 120_000));
     expect(await status()).toBe("success");
     expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ booking: { status: "OK" } });
   });
@@ -1165,7 +1161,7 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
     expect(await upstreamBooking("HX001", ref)).toMatchObject({ booking: { status: "CANCELLED" } });
   });
 
-  describe("a hold whose answer was lost ends at its end as any hold: cancelled upstream, expired here", () => {
+  describe("a hold whose answer was lost: held once its supplier is found holding it, ended at its end as any hold", () => {
     /** A hold HXLOST2000 took in two steps on arrival and answered after 2 s: 202 pending here, PENDING_COMMIT there. */
     const lostHold = async () => {
       const quote = await quoted("HXLOST2000", (o) => o.isRefundable);
@@ -1196,6 +1192,11 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
     const openCircuit = async () => {
       for (let i = 0; i < 5; i++) await circuit().record(false, Date.now());
     };
+    /** The demo partner's live holds and the room-nights they take (hold-limits.ts); no row yet: none. */
+    const counted = async () =>
+      (await env.DB.prepare(
+        "select holds, room_nights as roomNights from partner_holds where partner_id = 'demo'",
+      ).first<{ holds: number; roomNights: number }>()) ?? { holds: 0, roomNights: 0 };
 
     it("at its end its alarm cancels the upstream's hold and expires it here, with one booking.hold_expired", async () => {
       const { ref, end, version } = await lostHold();
@@ -1278,33 +1279,142 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
       expect(outcomesOf(logged, ref)).toEqual(["expired"]);
     });
 
-    it("before its end nothing ends it: timers and upkeep leave it pending and held there", async () => {
+    it("before its end its first timer makes it held, as an answer in time would have: never committed, nothing else ends it until its alarm", async () => {
       const { ref, end, version } = await lostHold();
-      const warnings = expectLogs("error"); // pending_booking_not_settled: PENDING_COMMIT is not settled
+      const counts = await counted();
       const logged = expectLogs("log");
       const timer = await deliver({ kind: "settle-pending", reference: ref, attempt: 1 });
-      expect(timer.sent).toMatchObject([{ body: { kind: "settle-pending", reference: ref, attempt: 2 } }]);
+      // Settled: no next attempt.
+      expect(timer.sent).toEqual([]);
+      const held = await read(ref);
+      expect(held).toMatchObject({
+        status: "held",
+        chargeTotal: 0,
+        holdExpiresAt: new Date(end).toISOString(),
+        version,
+      });
+      // With the references the supplier names it by, as a hold answered in time (its commit sends them).
+      const row = await env.DB.prepare("SELECT supplier_reference FROM bookings WHERE reference = ?").bind(ref).first();
+      expect(row).toEqual({ supplier_reference: expect.stringMatching(/^SBX-/) });
+      // Still waiting for its commit there, still counted here as the hold it is.
+      expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ booking: { status: "PENDING_COMMIT" } });
+      expect(await counted()).toEqual(counts);
       await settlePendingBookingsTask.run(env, new Date(end - 60_000));
       expect(await expireHold(bookingDeps(env), ref, end - 1)).toBe("not_yet");
-      expect(warnings.filter((w) => w.includes("pending_booking_not_settled") && w.includes(ref))).toHaveLength(2);
-      expect(await read(ref)).toMatchObject({ status: "pending", version });
-      expect(await eventsOf(ref)).toEqual([["booking.pending", "pending"]]);
-      expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ booking: { status: "PENDING_COMMIT" } });
-      // Its alarm, at its end, ends it (and leaves no pending hold to the tests after this one).
+      expect(await read(ref)).toMatchObject({ status: "held", version });
+      expect(await eventsOf(ref)).toEqual([
+        ["booking.pending", "pending"],
+        ["booking.held", "held"],
+      ]);
+      // Its alarm, at its end, ends it as any held hold (and leaves no live hold to the tests after this one).
       expect(await runDurableObjectAlarm(env.HOLD_EXPIRY.getByName(ref))).toBe(true);
-      expect((await read(ref)).status).toBe("expired");
+      expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ booking: { status: "CANCELLED" } });
+      expect(await read(ref)).toMatchObject({ status: "expired", chargeTotal: 0 });
+      expect(await counted()).toEqual({ holds: counts.holds - 1, roomNights: counts.roomNights - 2 });
       expect(outcomesOf(logged, ref)).toEqual(["expired"]);
+    });
+
+    it("one its supplier holds, the partner commits: committed there and here at the held price", async () => {
+      const { ref } = await lostHold();
+      expect((await deliver({ kind: "settle-pending", reference: ref, attempt: 1 })).sent).toEqual([]);
+      const held = await read(ref);
+      expect(held.status).toBe("held");
+      const counts = await counted();
+      const committed = await commit(ref);
+      expect(committed.status, committed.text).toBe(200);
+      expect(committed.json.data).toMatchObject({ status: "success", chargeTotal: held.rate.chargeTotal });
+      expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ booking: { status: "OK" } });
+      expect(await counted()).toEqual({ holds: counts.holds - 1, roomNights: counts.roomNights - 2 });
+      expect(await eventsOf(ref)).toEqual([
+        ["booking.pending", "pending"],
+        ["booking.held", "held"],
+        ["booking.committed", "success"],
+      ]);
+    });
+
+    describe("one its supplier booked outright (OK, as if it ignored commitRequired)", () => {
+      /** A lost hold, confirmed at the sandbox before anyone here asks: what a supplier that books at once holds. */
+      const bookedOutright = async () => {
+        const lost = await lostHold();
+        const confirmed = await hotelxCommit(
+          ledger,
+          { accessCode: "sandbox", clientReference: lost.ref },
+          { deadlineMs: 5_000 },
+        );
+        expect(confirmed.outcome).toBe("committed");
+        expect(await upstreamBooking("HXLOST2000", lost.ref)).toMatchObject({ booking: { status: "OK" } });
+        return lost;
+      };
+
+      it("settles held, not success, once however many settle it at once; the partner commits it, charged once", async () => {
+        const { ref, end, version } = await bookedOutright();
+        const counts = await counted();
+        const deps = bookingDeps(env);
+        const booking = (await bookingByReference(deps.db, ref))!;
+        const now = Date.now();
+        const [, settled] = await Promise.all([
+          Promise.all([1, 2].map((attempt) => deliver({ kind: "settle-pending", reference: ref, attempt }))),
+          Promise.all([1, 2].map(() => settleBooking(deps, booking, now))),
+          settlePendingBookingsTask.run(env, new Date(now + 120_000)),
+        ]);
+        expect(settled.filter(Boolean).length).toBeLessThanOrEqual(1);
+        const held = await read(ref);
+        expect(held).toMatchObject({
+          status: "held",
+          chargeTotal: 0,
+          holdExpiresAt: new Date(end).toISOString(),
+          version,
+        });
+        // Held, not booked: still counted as a hold, nothing counted as committed.
+        expect(await counted()).toEqual(counts);
+        expect(await eventsOf(ref)).toEqual([
+          ["booking.pending", "pending"],
+          ["booking.held", "held"],
+        ]);
+
+        const logged = expectLogs("log");
+        const committed = await commit(ref);
+        expect(committed.status, committed.text).toBe(200);
+        expect(committed.json.data).toMatchObject({ status: "success", chargeTotal: held.rate.chargeTotal });
+        // Committing a committed hold answers it again; nothing is charged or logged twice.
+        const again = await commit(ref);
+        expect([again.status, again.json.data.chargeTotal]).toEqual([200, held.rate.chargeTotal]);
+        expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ booking: { status: "OK" } });
+        expect(await read(ref)).toMatchObject({ status: "success", chargeTotal: held.rate.chargeTotal });
+        expect(await counted()).toEqual({ holds: counts.holds - 1, roomNights: counts.roomNights - 2 });
+        expect(await eventsOf(ref)).toEqual([
+          ["booking.pending", "pending"],
+          ["booking.held", "held"],
+          ["booking.committed", "success"],
+        ]);
+        expect(outcomesOf(logged, ref)).toEqual(["committed"]);
+      });
+
+      it("left uncommitted, it ends at its end: cancelled there, expired here, its count given back", async () => {
+        const { ref } = await bookedOutright();
+        expect((await deliver({ kind: "settle-pending", reference: ref, attempt: 1 })).sent).toEqual([]);
+        expect((await read(ref)).status).toBe("held");
+        const counts = await counted();
+        const logged = expectLogs("log");
+        expect(await runDurableObjectAlarm(env.HOLD_EXPIRY.getByName(ref))).toBe(true);
+        expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ booking: { status: "CANCELLED" } });
+        expect(await read(ref)).toMatchObject({ status: "expired", chargeTotal: 0 });
+        expect(await counted()).toEqual({ holds: counts.holds - 1, roomNights: counts.roomNights - 2 });
+        expect(await eventsOf(ref)).toEqual([
+          ["booking.pending", "pending"],
+          ["booking.held", "held"],
+          ["booking.hold_expired", "expired"],
+        ]);
+        const late = await commit(ref);
+        expect([late.status, late.json.code]).toEqual([409, "hold_expired"]);
+        expect(outcomesOf(logged, ref)).toEqual(["expired"]);
+      });
     });
 
     it("it counts against the partner's hold limits until it ends: lost answers hold no rooms past the limits", async () => {
       const limits = (await call("GET", "/api/operator/hold-limits", undefined, OPERATOR)).json.data;
       const { updatedAt: _, ...defaults } = limits;
-      const counted = () =>
-        env.DB.prepare("select holds, room_nights as roomNights from partner_holds where partner_id = 'demo'").first<{
-          holds: number;
-          roomNights: number;
-        }>();
-      const before = (await counted()) ?? { holds: 0, roomNights: 0 };
+      const before = await counted();
       const { ref } = await lostHold();
       // Lost, and still held at the supplier: counted as the hold it was asked to be.
       expect(await counted()).toEqual({ holds: before.holds + 1, roomNights: before.roomNights + 2 });
@@ -1338,16 +1448,11 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
         { deadlineMs: 5_000 },
       );
       expect(dropped.outcome).toBe("cancelled");
-      const counted = () =>
-        env.DB.prepare("select holds, room_nights as roomNights from partner_holds where partner_id = 'demo'").first<{
-          holds: number;
-          roomNights: number;
-        }>();
       const held = await counted();
       expect((await deliver({ kind: "settle-pending", reference: ref, attempt: 1 })).sent).toEqual([]);
       expect((await read(ref)).status).toBe("failed");
       // Settled, it is no longer counted as a hold.
-      expect(await counted()).toEqual({ holds: held!.holds - 1, roomNights: held!.roomNights - 2 });
+      expect(await counted()).toEqual({ holds: held.holds - 1, roomNights: held.roomNights - 2 });
       expect(await runDurableObjectAlarm(env.HOLD_EXPIRY.getByName(ref))).toBe(true);
       expect((await read(ref)).status).toBe("failed");
       expect(await eventsOf(ref)).toEqual([

@@ -261,7 +261,7 @@ const lookupOf = (booking: HotelxBookingDetail): BookingLookup => {
     case "KO":
       return { status: "cancelled" };
     default:
-      // ON_REQUEST, PENDING_COMMIT, UNKNOWN: not settled upstream either; asked again on the next run.
+      // ON_REQUEST, UNKNOWN, PENDING_COMMIT not answered above: not settled upstream either; asked again later.
       throw new Error(`booking status ${booking.status}`);
   }
 };
@@ -594,7 +594,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
             supplierHotelCode: ref.supplierHotelCode ?? null,
             commitPending: !hold,
           });
-          if (found.status === "confirmed") return found;
+          if (found.status === "confirmed" || found.status === "held") return found;
           throw new SupplierRefusal("failed");
         }
       }
@@ -686,6 +686,9 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
           `${name}: booking status PENDING_COMMIT, its commit unanswered`,
         );
       }
+      // Asked to hold: waiting for its commit is what a hold is, as the book's answer says (never committed here).
+      if (waiting.status === "PENDING_COMMIT" && !booking.commitPending)
+        return { status: "held", ...bookedOf(waiting.reference) };
       try {
         return lookupOf(found.booking);
       } catch (error) {
