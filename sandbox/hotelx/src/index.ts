@@ -253,6 +253,7 @@ const quote = (criteria: Args, scenario: Scenario, supplier: SandboxSupplier | n
   const nights = key ? nightsBetween(key.i, key.o) : 0;
   const net = hotel && key ? priceOf(hotel, key.r, key, key.a.length, scenario.kind === "price_up") : null;
   if (!key || !hotel || net === null) return refusal([issue("OPTION_NOT_FOUND", "Unknown optionRefId", "CLIENT")]);
+  if (scenario.kind === "quote_refused") return refusal([issue(scenario.code, scenario.description)]);
   const room = hotel.rooms.find((r) => roomKey(r) === key.r)!;
   return payload({
     optionQuote: {

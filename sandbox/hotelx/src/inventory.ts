@@ -199,6 +199,8 @@ export type Scenario =
   | { kind: "bad_shape" }
   | { kind: "price_up" }
   | { kind: "sold_out" }
+  /** Search and book answer; quote is refused with error `code`. */
+  | { kind: "quote_refused"; code: string; description: string }
   | { kind: "refused" }
   /** Book answers `PENDING_COMMIT`: booked, waiting for a commit (two-step book). */
   | { kind: "pending_commit" }
@@ -215,6 +217,16 @@ const FIXED: Record<string, Scenario> = {
   HXBADSHAPE: { kind: "bad_shape" },
   HXPRICEUP: { kind: "price_up" },
   HXSOLDOUT: { kind: "sold_out" },
+  HXQUOTESOLDOUT: { kind: "quote_refused", code: "SOLD_OUT", description: "No rooms left for this option" },
+  HXQUOTENOAVAIL: { kind: "quote_refused", code: "NO_AVAILABILITY", description: "No availability for this option" },
+  HXQUOTEGONE: { kind: "quote_refused", code: "OPTION_NOT_FOUND", description: "The option is no longer offered" },
+  HXQUOTEPRICE: {
+    kind: "quote_refused",
+    code: "PRICE_CHANGED",
+    description: "Not sold at its searched price any more",
+  },
+  // A code no client knows: an error, not a refusal.
+  HXQUOTEERROR: { kind: "quote_refused", code: "RATE_ENGINE_FAILURE", description: "The rate engine failed" },
   HXREFUSE: { kind: "refused" },
   HXCOMMIT: { kind: "pending_commit" },
   HX302: { kind: "redirect", status: 302, operations: "all" },

@@ -7,6 +7,7 @@ import {
   accommodationByCode,
   INVENTORY_SUPPLIER,
   SupplierFailure,
+  SupplierRefusal,
   type ProviderTransaction,
   callSupplier,
   supplierFailureError,
@@ -166,6 +167,12 @@ export const priceQuote = async (
     );
   } catch (error) {
     if (error instanceof SupplierFailure) throw supplierFailureError(error);
+    // The supplier refused the searched price without naming today's: the searched total is all there is to show.
+    if (error instanceof SupplierRefusal && error.reason === "price_changed")
+      throw new ApiError("price_changed", "Price changed", {
+        previousTotal: amountJson(option.chargeTotal, option.currency),
+        currency: option.currency,
+      });
     // The supplier's own clear answer (an option priced in a currency without an exchange rate).
     if (error instanceof ApiError) throw error;
     if (supplier.remote)

@@ -855,6 +855,23 @@ describe("upstream", () => {
       expect(await upstreamBooking("HX003", row.reference)).toMatchObject({ found: true, booking: { status: "OK" } });
     });
 
+    it("an upstream that refuses the searched price without naming a new one: chat says it could not book, never asks to confirm a price it does not know", async () => {
+      const id = await startSession("traveller-upstream"); // the card saved above
+      const list = await say(id, `Stay at the Sandbox Scenario HXQUOTEPRICE ${STAY}`);
+      expect(list.result.artifacts.shortlist?.[0], JSON.stringify(list.result)).toMatchObject({
+        name: "Sandbox scenario HXQUOTEPRICE",
+      });
+      expect((await say(id, "Book the first one")).result.status).toBe("guest_name_required");
+      expect((await say(id, "The guest is Ada Lovelace")).result.status).toBe("payment_confirmation_required");
+      const answer = await say(id, "yes");
+      expect(answer.result).toMatchObject({
+        status: "error",
+        artifacts: { error: { code: "price_changed", message: "Price changed" } },
+      });
+      expect(answer.result.message.text).toContain("I could not book Sandbox scenario HXQUOTEPRICE: Price changed");
+      expect(await bookingOf(id)).toBeNull();
+    });
+
     it("a booking whose upstream answer is late is 'being confirmed' in chat and on its page (never Booked!, cancelled or already confirmed), and 'not booked' once settled failed", async () => {
       // The chat gives its suppliers no deadline, so the default applies (3 s here, SUPPLIER_TIMEOUT_MS;
       // 8 s in a deploy): this hotel books, then answers after 10 s.

@@ -649,7 +649,8 @@ const book = async (ctx: TurnContext, state: ConversationState): Promise<ChatRes
   } catch (error) {
     // The connection's rate limit (counted with the quote, inside the try) is the client's 429, as before.
     if (!(error instanceof ApiError) || error.status >= 500 || error.code === "rate_limit_exceeded") throw error;
-    if (error.code === "price_changed" && error.details) {
+    // Only a change with both totals can be offered at the new price (a supplier may refuse without naming it).
+    if (error.code === "price_changed" && typeof error.details?.currentTotal === "number") {
       const { previousTotal, currentTotal, currency } = error.details as {
         previousTotal: number;
         currentTotal: number;

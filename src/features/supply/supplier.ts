@@ -192,10 +192,14 @@ export type BookedStay = OfferRef & {
   supplierHotelCode?: string | null;
 };
 
-/** Thrown by `book` when the supplier refuses (sold out, stop-sell); nothing was taken. */
+/**
+ * Thrown by `book` when the supplier refuses (sold out, stop-sell); nothing was taken. Thrown by
+ * `quote` when the supplier says the option is no longer sold at its searched price and names no new
+ * one (`price_changed`; an option sold out or gone is `quote`'s null).
+ */
 export class SupplierRefusal extends Error {
-  constructor(readonly reason: "unavailable" | "failed") {
-    super(`Supplier refused the booking: ${reason}`);
+  constructor(readonly reason: "unavailable" | "failed" | "price_changed") {
+    super(`Supplier refused: ${reason}`);
   }
 }
 
@@ -341,7 +345,10 @@ export interface Supplier {
     terms: SellingTerms,
     call?: SupplierCall,
   ): Promise<{ accommodations: SupplyAccommodation[]; offers: Map<string, Offer[]> }>;
-  /** The product priced now, or null when it is not sellable for the stay. */
+  /**
+   * The product priced now, or null when it is not sellable for the stay (the supplier says it is
+   * sold out or gone). Throws SupplierRefusal `price_changed` when it refuses the searched price.
+   */
   quote(
     accommodation: SupplyAccommodation,
     ref: OfferRef,

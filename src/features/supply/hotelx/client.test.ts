@@ -106,6 +106,12 @@ const failure = async (call: Promise<unknown>) => {
   expect(err).toBeInstanceOf(SupplierCallError);
   return err as SupplierCallError;
 };
+/** A quote the upstream answered with its option; a refusal fails the test. */
+const quotedOption = async (...args: Parameters<typeof quote>) => {
+  const answer = await quote(...args);
+  if (answer.outcome !== "quoted") throw new Error(`quote refused: ${JSON.stringify(answer.issues)}`);
+  return answer;
+};
 const timed = async <T>(run: () => Promise<T>) => {
   const started = Date.now();
   const result = await run();
@@ -124,7 +130,7 @@ describe("Hotel-X client against the sandbox", () => {
       cancelPolicy: { refundable: true },
     });
 
-    const quoted = await quote(access, option.id, OK_DEADLINE);
+    const quoted = await quotedOption(access, option.id, OK_DEADLINE);
     expect(quoted).toMatchObject({ status: "OK", price: { net: 240, currency: "EUR" }, priceChanged: false });
 
     const clientReference = reference();
@@ -205,7 +211,7 @@ describe("Hotel-X client against the sandbox", () => {
 
   it("price up at quote (HXPRICEUP): the quote says so, a book at the search price is price_changed, at the quote price confirmed", async () => {
     const option = await firstOption("HXPRICEUP");
-    const quoted = await quote(access, option.id, OK_DEADLINE);
+    const quoted = await quotedOption(access, option.id, OK_DEADLINE);
     expect(quoted.priceChanged).toBe(true);
     expect(quoted.price.net).toBeGreaterThan(option.price.net);
     expect(quoted.searchPrice).toMatchObject({ net: option.price.net });
@@ -240,6 +246,33 @@ describe("Hotel-X client against the sandbox", () => {
       outcome: "refused",
       reason: "refused",
       issues: [{ code: "BOOKING_REFUSED" }],
+    });
+  });
+
+  it.each([
+    ["HXQUOTESOLDOUT", "SOLD_OUT", "sold_out"],
+    ["HXQUOTENOAVAIL", "NO_AVAILABILITY", "sold_out"],
+    ["HXQUOTEGONE", "OPTION_NOT_FOUND", "sold_out"],
+    ["HXQUOTEPRICE", "PRICE_CHANGED", "price_changed"],
+  ])("a quote refused (%s, error %s) is an answer, refused %s, as at book", async (hotel, code, reason) => {
+    expect(await quote(access, (await firstOption(hotel)).id, OK_DEADLINE)).toEqual({
+      outcome: "refused",
+      reason,
+      issues: [{ code, type: "SUPPLIER", description: expect.any(String) }],
+    });
+  });
+
+  it("a quote of an option the upstream never gave (OPTION_NOT_FOUND) is refused sold_out; an error code no one knows is supplier_error", async () => {
+    expect(await quote(access, "not-an-option", OK_DEADLINE)).toMatchObject({
+      outcome: "refused",
+      reason: "sold_out",
+      issues: [{ code: "OPTION_NOT_FOUND" }],
+    });
+    expect(await failure(quote(access, (await firstOption("HXQUOTEERROR")).id, OK_DEADLINE))).toMatchObject({
+      code: "supplier_error",
+      fault: "answer",
+      message: "Hotel-X quote refused: RATE_ENGINE_FAILURE The rate engine failed",
+      issues: [{ code: "RATE_ENGINE_FAILURE" }],
     });
   });
 
@@ -853,7 +886,7 @@ describe("the client's documents against the Hotel-X SDL (sandbox/hotelx/src/sch
         OK_DEADLINE,
       )
     ).options[0]!;
-    const quoted = await quote(recording, option.id, { ...OK_DEADLINE, language: "en" });
+    const quoted = await quotedOption(recording, option.id, { ...OK_DEADLINE, language: "en" });
     const clientReference = reference();
     const card = {
       type: "VI",
@@ -1110,7 +1143,7 @@ describe("three suppliers at their own paths (sandbox/hotelx/fixtures)", () => {
       const rates = (h: (typeof supplier.hotels)[number]) => h.rooms.reduce((n, r) => n + r.rates.length, 0);
       expect(found.options).toHaveLength(rates(first!) + rates(second!));
 
-      const quoted = await quote(access, priced.id, OK_DEADLINE);
+      const quoted = await quotedOption(access, priced.id, OK_DEADLINE);
       expect(quoted.price).toMatchObject({ currency: supplier.currency, net: priced.price.net });
       const clientReference = reference();
       const booked = await book(access, bookInput(quoted.optionRefId, clientReference), OK_DEADLINE);

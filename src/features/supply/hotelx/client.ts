@@ -131,6 +131,14 @@ export type QuoteResult = {
   warnings: HotelxIssue[];
 };
 
+/**
+ * A quote is an answer either way: the option quoted, or refused by a code we know (sold out or
+ * gone, or no longer at its searched price). Any other payload error is a `supplier_error`.
+ */
+export type QuoteOutcome =
+  | ({ outcome: "quoted" } & QuoteResult)
+  | { outcome: "refused"; reason: "sold_out" | "price_changed"; issues: HotelxIssue[] };
+
 export type BookInput = {
   optionRefId: string;
   /** Our booking reference: the upstream refuses a second booking with it. */
@@ -196,8 +204,11 @@ export type CommitOutcome =
 export type BookingReadInput = { hotelCode: string; currency: string; clientReference: string; accessCode?: string };
 export type BookingReadResult = { found: false } | { found: true; booking: HotelxBookingDetail };
 
-/** Error codes of a book refusal (the sandbox's; see docs/api-decisions.md, issue 18). */
-const SOLD_OUT_CODES = new Set(["SOLD_OUT", "NO_AVAILABILITY"]);
+/**
+ * Error codes of a refusal at quote and at book (the sandbox's; see docs/api-decisions.md, issue 18):
+ * the option is sold out or gone, or not sold at its searched price any more.
+ */
+const SOLD_OUT_CODES = new Set(["SOLD_OUT", "NO_AVAILABILITY", "OPTION_NOT_FOUND"]);
 const PRICE_CHANGED_CODES = new Set(["PRICE_CHANGED"]);
 const DUPLICATE_CODES = new Set(["DUPLICATED_CLIENT_REFERENCE"]);
 
@@ -344,19 +355,26 @@ export const search = async (
   return { options: found, warnings: payload.warnings };
 };
 
+/** Quotes one option. A refusal by a known code is an answer, as at book; any other error throws `supplier_error`. */
 export const quote = async (
   access: HotelxAccess,
   optionRefId: string,
   options: CallOptions & { language?: string },
-): Promise<QuoteResult> => {
+): Promise<QuoteOutcome> => {
   const criteria = { optionRefId, ...(options.language ? { language: options.language } : {}) };
   const answer = await readAnswer(access, "quote", QUOTE, { criteria }, options);
   const payload = payloadOf("quote", answer, quoteAnswerSchema).data.hotelX.quote;
+  const codes = payload.errors.map((e) => e.code);
+  if (codes.some((c) => PRICE_CHANGED_CODES.has(c)))
+    return { outcome: "refused", reason: "price_changed", issues: payload.errors };
+  if (codes.some((c) => SOLD_OUT_CODES.has(c)))
+    return { outcome: "refused", reason: "sold_out", issues: payload.errors };
   abortOnIssues("quote", payload.errors);
   const found = payload.optionQuote;
   if (!found) throw new SupplierCallError("supplier_error", "quote", "Hotel-X quote answered no optionQuote");
   const searchPrice = found.searchPrice ?? null;
   return {
+    outcome: "quoted",
     optionRefId: found.optionRefId,
     status: found.status,
     price: found.price,

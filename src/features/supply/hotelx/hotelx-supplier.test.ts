@@ -69,6 +69,19 @@ const upstreamBooking = (hotelCode: string, clientReference: string) =>
     { deadlineMs: 5_000 },
   );
 const reference = () => `PR-${crypto.randomUUID()}`;
+/** The operations the sandbox answered connection 1002 so far, by name. */
+const upstreamRequests = async (): Promise<Record<string, number>> =>
+  (
+    await env.HOTELX_SANDBOX.fetch(
+      `https://hotelx-sandbox.test/requests?client=${DEMO_UPSTREAM_CONNECTION.upstream.client}`,
+      { headers: { authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` } },
+    )
+  ).json();
+/** Searches and quotes the sandbox answered between two counts. */
+const countsSince = (before: Record<string, number>, after: Record<string, number>) => ({
+  search: (after.search ?? 0) - (before.search ?? 0),
+  quote: (after.quote ?? 0) - (before.quote ?? 0),
+});
 
 /** A queue that keeps what it is sent (and with which delay) instead of delivering it. */
 const recordingQueue = () => {
@@ -232,25 +245,11 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
   });
 
   it("a quote asks the upstream once (the searched option's own id), not a search and then a quote", async () => {
-    const requests = async (): Promise<Record<string, number>> =>
-      (
-        await env.HOTELX_SANDBOX.fetch(
-          `https://hotelx-sandbox.test/requests?client=${DEMO_UPSTREAM_CONNECTION.upstream.client}`,
-          { headers: { authorization: `Apikey ${env.HOTELX_SANDBOX_API_KEY}` } },
-        )
-      ).json();
     const quotedOnce = async (option: any) => {
-      const before = await requests();
+      const before = await upstreamRequests();
       const res = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
       expect(res.status, res.text).toBe(200);
-      const after = await requests();
-      expect({
-        search: (after.search ?? 0) - (before.search ?? 0),
-        quote: (after.quote ?? 0) - (before.quote ?? 0),
-      }).toEqual({
-        search: 0,
-        quote: 1,
-      });
+      expect(countsSince(before, await upstreamRequests())).toEqual({ search: 0, quote: 1 });
       return res;
     };
     const res = await quotedOnce(await searched("HX005", (o) => o.isRefundable));
@@ -348,6 +347,72 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     expect(res.json.details).toMatchObject({
       previousTotal: option.option.rate.chargeTotal,
       currentTotal: Math.round(option.option.rate.chargeTotal * 115) / 100,
+    });
+  });
+
+  describe("the upstream refuses the quote", () => {
+    it.each([
+      ["HXQUOTESOLDOUT", "SOLD_OUT", 400, "room_unavailable", "Room is unavailable"],
+      ["HXQUOTENOAVAIL", "NO_AVAILABILITY", 400, "room_unavailable", "Room is unavailable"],
+      ["HXQUOTEGONE", "OPTION_NOT_FOUND", 400, "room_unavailable", "Room is unavailable"],
+      ["HXQUOTEPRICE", "PRICE_CHANGED", 400, "price_changed", "Price changed"],
+      [
+        "HXQUOTEERROR",
+        "RATE_ENGINE_FAILURE, a code of no refusal",
+        502,
+        "supplier_error",
+        "The supplier answered with an error",
+      ],
+    ])("%s (error %s): %i %s %s", async (hotel, _error, status, code, message) => {
+      const option = await searched(hotel);
+      const before = await upstreamRequests();
+      const res = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
+      expect([res.status, res.json.code, res.json.message]).toEqual([status, code, message]);
+      // The searched option's own id was refused: its hotel is not searched again.
+      expect(countsSince(before, await upstreamRequests())).toEqual({ search: 0, quote: 1 });
+    });
+
+    it("PRICE_CHANGED names no new price: the details give the searched total alone", async () => {
+      const option = await searched("HXQUOTEPRICE");
+      const res = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
+      expect(res.json.details).toEqual({ previousTotal: option.option.rate.chargeTotal, currency: "EUR" });
+    });
+
+    it("without the searched option's upstream id, the hotel is searched again and its quote refused the same way", async () => {
+      const option = await searched("HXQUOTEGONE");
+      // The upstream ids the search kept (upstream-options.ts), once written, are dropped: the quote misses them.
+      const kept = async () => (await env.CACHE.list({ prefix: `upstream-options:${SUPPLIER}:` })).keys;
+      for (let i = 0; (await kept()).length === 0 && i < 50; i++) await new Promise((r) => setTimeout(r, 20));
+      for (const key of await kept()) await env.CACHE.delete(key.name);
+      const before = await upstreamRequests();
+      const res = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
+      expect([res.status, res.json.message]).toEqual([400, "Room is unavailable"]);
+      const after = await upstreamRequests();
+      expect(countsSince(before, after)).toEqual({ search: 1, quote: 1 });
+    });
+
+    it("a refusal is the upstream's answer: a success in its circuit, as a refused book; an unknown code counts for nothing", async () => {
+      /** Four failures in a row, then the quote of `hotel` (searched first: a search is a success of its own). */
+      const quotedAfterFailures = async (hotel: string) => {
+        const option = await searched(hotel);
+        const now = Date.now();
+        for (let i = 0; i < 4; i++) await circuit().record(false, now);
+        const before = await upstreamRequests();
+        const res = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
+        // The quote alone reached the upstream: no search of the hotel counted in between.
+        expect(countsSince(before, await upstreamRequests())).toEqual({ search: 0, quote: 1 });
+        return { status: res.status, circuit: await circuit().record(false, now) };
+      };
+      // The count started again: one more failure is the first.
+      expect(await quotedAfterFailures("HXQUOTESOLDOUT")).toEqual({
+        status: 400,
+        circuit: { failures: 1, openUntil: null },
+      });
+      // Neither a success nor a failure: one more failure is the fifth, and opens the circuit.
+      expect(await quotedAfterFailures("HXQUOTEERROR")).toMatchObject({
+        status: 502,
+        circuit: { failures: 5, openUntil: expect.any(Number) },
+      });
     });
   });
 

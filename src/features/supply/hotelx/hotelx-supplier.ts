@@ -503,8 +503,20 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
       if (hotelCode === undefined) return null;
       const ours = (option: HotelxOption) => (map ? inOurCodes(option, map) : option);
       const withTheirs = (offer: Offer, theirs: HotelxOption) => (map ? withSupplierCodes(offer, theirs, map) : offer);
+      /**
+       * The upstream's quote of one option; null when it says the option is sold out or gone. A
+       * refusal is its answer, not a failure: `guarded` counts it a success, as a refused book.
+       */
+      const quoteUpstream = async (optionRefId: string) => {
+        const answer = await guarded(call, () => hotelx.quote(access, optionRefId, quoteOptionsOf(call)));
+        if (answer.outcome === "quoted") return answer;
+        if (answer.reason === "price_changed") throw new SupplierRefusal("price_changed");
+        return null;
+      };
       if (ref.upstreamOptionId) {
-        const quoted = await guarded(call, () => hotelx.quote(access, ref.upstreamOptionId!, quoteOptionsOf(call)));
+        const quoted = await quoteUpstream(ref.upstreamOptionId);
+        // The upstream's own word on the option searched: not searched again (that costs two more calls).
+        if (!quoted) return null;
         const rooms = map?.rooms.get(hotelCode);
         const inOurs = map
           ? { ...quoted, rooms: quoted.rooms?.map((r) => ({ ...r, code: rooms?.get(r.code) ?? r.code })) ?? null }
@@ -528,7 +540,8 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
         return true;
       });
       if (!found || !theirs) return null;
-      const quoted = await guarded(call, () => hotelx.quote(access, found.id, quoteOptionsOf(call)));
+      const quoted = await quoteUpstream(found.id);
+      if (!quoted) return null;
       // A changed price is the offer at its new price: the caller compares it with the searched one.
       const offer = withTheirs(await priced(ours(found)!, quoted), theirs);
       return { ...offer, upstreamAccessCode: found.accessCode };
