@@ -34,7 +34,7 @@ describe("the Worker's build leaves out what only /openapi.json reads (worker-do
     expect(withoutDocumentation(source).replaceAll(PURE, "")).toBe(source);
   });
 
-  it("empties a route's written summary and descriptions and its responses, and no other field or object", () => {
+  it("empties a route's written summary and descriptions and its responses (built or written), and no other field or object", () => {
     const source = [
       "const r = apiRoute({",
       '  operationId: "getThing",',
@@ -48,6 +48,8 @@ describe("the Worker's build leaves out what only /openapi.json reads (worker-do
       "});",
       'const kind = { description: "a kind", summary: made.summary };',
       "const s = createRoute({ summary: made.summary, path: `/x` });",
+      "const t = createRoute({ ...route, responses: documentedResponses(config) } as RouteConfig);",
+      "const u = apiRoute({ request: { responses: made.responses } });",
     ].join("\n");
     const out = withoutDocumentation(source);
     expectSamePlaces(source, out);
@@ -65,6 +67,8 @@ describe("the Worker's build leaves out what only /openapi.json reads (worker-do
           "});",
           'const kind = { description: "a kind", summary: made.summary };',
           "const s = createRoute({ summary: made.summary, path: `/x` });",
+          "const t = createRoute({ ...route, responses: {} } as RouteConfig);",
+          "const u = apiRoute({ request: { responses: made.responses } });",
         ].join("\n"),
       ),
     );

@@ -28,25 +28,38 @@ const isWrittenText = (node: ts.Expression): boolean =>
     isWrittenText(node.left) &&
     isWrittenText(node.right));
 
+/** The object literal an expression writes, through parentheses and `as`/`satisfies` (apiRoute's `{...} as RouteConfig`). */
+const writtenObject = (node: ts.Expression): ts.ObjectLiteralExpression | undefined => {
+  while (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node))
+    node = node.expression;
+  return ts.isObjectLiteralExpression(node) ? node : undefined;
+};
+
 /**
  * The source without what only the document reads, blanked in place (spaces, newlines kept) so
  * lines and columns of everything else are unchanged (but the pure marks' columns, below):
  * - each schema's `.openapi(...)` call (a call inside it goes with it);
  * - the written `summary` and `description` of a route's config (`apiRoute`/`createRoute`), which
- *   become `""`, and its `responses`, which become `{}` (no validator reads them);
+ *   become `""`, and its `responses`, which become `{}` whatever builds them (no validator reads
+ *   them: apiRoute's documentedResponses goes too);
  * - and a schema declared at the top of a file (`const x = z...`) is marked pure (`@__PURE__`, the
  *   one insertion), so the bundler drops it when nothing reads it: the schemas only `responses` named.
  */
 export const withoutDocumentation = (source: string, fileName = "source.ts") => {
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const cuts: [number, number, string][] = [];
-  const routeConfig = (config: ts.ObjectLiteralExpression) => {
+  const routeConfig = (config: ts.ObjectLiteralExpression, top: boolean) => {
     for (const property of config.properties) {
       if (!ts.isPropertyAssignment(property)) continue;
       const value = property.initializer;
-      if (ts.isIdentifier(property.name) && property.name.text === "responses" && ts.isObjectLiteralExpression(value))
+      // A route's own responses, whatever builds them (apiRoute's documentedResponses); nested, a written object.
+      if (
+        ts.isIdentifier(property.name) &&
+        property.name.text === "responses" &&
+        (top || ts.isObjectLiteralExpression(value))
+      )
         cuts.push([value.getStart(), value.getEnd(), "{}"]);
-      else if (ts.isObjectLiteralExpression(value)) routeConfig(value);
+      else if (ts.isObjectLiteralExpression(value)) routeConfig(value, false);
       else if (ts.isIdentifier(property.name) && DOCUMENTING.has(property.name.text) && isWrittenText(value))
         cuts.push([value.getStart(), value.getEnd(), '""']);
     }
@@ -61,14 +74,10 @@ export const withoutDocumentation = (source: string, fileName = "source.ts") => 
       visit(access.expression);
       return;
     }
-    if (
-      ts.isCallExpression(node) &&
-      ts.isIdentifier(node.expression) &&
-      ROUTE_BUILDERS.has(node.expression.text) &&
-      node.arguments[0] &&
-      ts.isObjectLiteralExpression(node.arguments[0])
-    )
-      routeConfig(node.arguments[0]);
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && ROUTE_BUILDERS.has(node.expression.text)) {
+      const config = node.arguments[0] && writtenObject(node.arguments[0]);
+      if (config) routeConfig(config, true);
+    }
     ts.forEachChild(node, visit);
   };
   visit(file);
