@@ -34,7 +34,7 @@ describe("the Worker's build leaves out what only /openapi.json reads (worker-do
     expect(withoutDocumentation(source).replaceAll(PURE, "")).toBe(source);
   });
 
-  it("empties a route's written summary and descriptions and its responses (built or written), and no other field or object", () => {
+  it("leaves out what a route says for the document alone, empties its responses (built or written), and no other field or object", () => {
     const source = [
       "const r = apiRoute({",
       '  operationId: "getThing",',
@@ -44,12 +44,16 @@ describe("the Worker's build leaves out what only /openapi.json reads (worker-do
       "  description2: `kept`,",
       "  responses: { 200: { description: `The thing`, ...json(thing) } },",
       "  request: { body: { description: `A body`, ...json(thing) } },",
-      "  errors: [],",
+      '  tags: ["Things"],',
+      "  ...operator,",
+      "  security: [{ ApiKey: [] }],",
+      '  errors: [...readErrors, "thing_not_found"],',
+      "  errorShape: thingErrorShape,",
       "});",
       'const kind = { description: "a kind", summary: made.summary };',
-      "const s = createRoute({ summary: made.summary, path: `/x` });",
+      "const s = createRoute({ summary: made.summary, path: `/x`, tags, security: made.security });",
       "const t = createRoute({ ...route, responses: documentedResponses(config) } as RouteConfig);",
-      "const u = apiRoute({ request: { responses: made.responses } });",
+      "const u = apiRoute({ request: { responses: made.responses, errors: [] }, errors: codesOf(thing) });",
     ].join("\n");
     const out = withoutDocumentation(source);
     expectSamePlaces(source, out);
@@ -57,18 +61,15 @@ describe("the Worker's build leaves out what only /openapi.json reads (worker-do
       squeezed(
         [
           "const r = apiRoute({",
-          '  operationId: "getThing",',
-          '  summary: "",',
-          '  description: "",',
           "  description2: `kept`,",
           "  responses: {},",
           '  request: { body: { description: "", ...json(thing) } },',
-          "  errors: [],",
+          "  ...operator,",
           "});",
           'const kind = { description: "a kind", summary: made.summary };',
-          "const s = createRoute({ summary: made.summary, path: `/x` });",
+          "const s = createRoute({ summary: made.summary, path: `/x`, security: made.security });",
           "const t = createRoute({ ...route, responses: {} } as RouteConfig);",
-          "const u = apiRoute({ request: { responses: made.responses } });",
+          "const u = apiRoute({ request: { responses: made.responses, errors: [] }, errors: codesOf(thing) });",
         ].join("\n"),
       ),
     );

@@ -18,6 +18,41 @@ const isDocumentation = (call: ts.CallExpression) => {
 
 const ROUTE_BUILDERS = new Set(["apiRoute", "createRoute"]);
 const DOCUMENTING = new Set(["summary", "description"]);
+/** What a route config says for the document alone: @hono/zod-openapi routes by method, path, request and middleware. */
+const DOCUMENT_ONLY = new Set([...DOCUMENTING, "operationId", "tags", "security", "errors", "errorShape"]);
+
+/** A value written without a call, `new` or property read (literals, names, and arrays, objects and `+` of them): leaving it out runs nothing less. */
+const isInert = (node: ts.Node): boolean => {
+  if (
+    ts.isStringLiteralLike(node) ||
+    ts.isNumericLiteral(node) ||
+    ts.isIdentifier(node) ||
+    node.kind === ts.SyntaxKind.TrueKeyword ||
+    node.kind === ts.SyntaxKind.FalseKeyword ||
+    node.kind === ts.SyntaxKind.NullKeyword
+  )
+    return true;
+  if (
+    ts.isParenthesizedExpression(node) ||
+    ts.isAsExpression(node) ||
+    ts.isSatisfiesExpression(node) ||
+    ts.isSpreadElement(node) ||
+    ts.isSpreadAssignment(node)
+  )
+    return isInert(node.expression);
+  if (ts.isArrayLiteralExpression(node)) return node.elements.every(isInert);
+  if (ts.isObjectLiteralExpression(node))
+    return node.properties.every(
+      (p) =>
+        ts.isShorthandPropertyAssignment(p) ||
+        ts.isSpreadAssignment(p) ||
+        (ts.isPropertyAssignment(p) && !ts.isComputedPropertyName(p.name) && isInert(p.initializer)),
+    );
+  if (ts.isTemplateExpression(node)) return node.templateSpans.every((span) => isInert(span.expression));
+  return ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken
+    ? isInert(node.left) && isInert(node.right)
+    : false;
+};
 
 /** A string the source writes out: a literal, a template without substitutions or a `+` of them. */
 const isWrittenText = (node: ts.Expression): boolean =>
@@ -39,9 +74,11 @@ const writtenObject = (node: ts.Expression): ts.ObjectLiteralExpression | undefi
  * The source without what only the document reads, blanked in place (spaces, newlines kept) so
  * lines and columns of everything else are unchanged (but the pure marks' columns, below):
  * - each schema's `.openapi(...)` call (a call inside it goes with it);
- * - the written `summary` and `description` of a route's config (`apiRoute`/`createRoute`), which
- *   become `""`, and its `responses`, which become `{}` whatever builds them (no validator reads
- *   them: apiRoute's documentedResponses goes too);
+ * - of a route's config (`apiRoute`/`createRoute`), the members only the document reads
+ *   (`operationId`, `summary`, `description`, `tags`, `security`, `errors`, `errorShape`) when
+ *   written without calls, whole; nested, a written `summary` or `description` becomes `""`; and
+ *   its `responses` become `{}` whatever builds them (no validator reads them: apiRoute's
+ *   documentedResponses goes too);
  * - and a schema declared at the top of a file (`const x = z...`) is marked pure (`@__PURE__`, the
  *   one insertion), so the bundler drops it when nothing reads it: the schemas only `responses` named.
  */
@@ -49,8 +86,20 @@ export const withoutDocumentation = (source: string, fileName = "source.ts") => 
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const cuts: [number, number, string][] = [];
   const routeConfig = (config: ts.ObjectLiteralExpression, top: boolean) => {
-    for (const property of config.properties) {
-      if (!ts.isPropertyAssignment(property)) continue;
+    config.properties.forEach((property, at) => {
+      const name = property.name && ts.isIdentifier(property.name) ? property.name.text : undefined;
+      const written = ts.isPropertyAssignment(property)
+        ? property.initializer
+        : ts.isShorthandPropertyAssignment(property)
+          ? property.name
+          : undefined;
+      // Of the config itself, a member only the document reads goes whole, up to the next member (its comma with it).
+      if (top && name && DOCUMENT_ONLY.has(name) && written && isInert(written)) {
+        const next = config.properties[at + 1];
+        cuts.push([property.getStart(), next ? next.getStart() : config.getEnd() - 1, ""]);
+        return;
+      }
+      if (!ts.isPropertyAssignment(property)) return;
       const value = property.initializer;
       // A route's own responses, whatever builds them (apiRoute's documentedResponses); nested, a written object.
       if (
@@ -62,7 +111,7 @@ export const withoutDocumentation = (source: string, fileName = "source.ts") => 
       else if (ts.isObjectLiteralExpression(value)) routeConfig(value, false);
       else if (ts.isIdentifier(property.name) && DOCUMENTING.has(property.name.text) && isWrittenText(value))
         cuts.push([value.getStart(), value.getEnd(), '""']);
-    }
+    });
   };
   const visit = (node: ts.Node) => {
     // Inside what is already cut (a route's responses): nothing more to cut.
