@@ -79,8 +79,9 @@ const writtenObject = (node: ts.Expression): ts.ObjectLiteralExpression | undefi
  *   written without calls, whole; nested, a written `summary` or `description` becomes `""`; and
  *   its `responses` become `{}` whatever builds them (no validator reads them: apiRoute's
  *   documentedResponses goes too);
- * - and a schema declared at the top of a file (`const x = z...`) is marked pure (`@__PURE__`, the
- *   one insertion), so the bundler drops it when nothing reads it: the schemas only `responses` named.
+ * - and a schema declared at the top of a file (`const x = z...`, `envelopeSchema(...)`, a schema
+ *   declared above it extended, or an object written of such) is marked pure (`@__PURE__`, the one
+ *   insertion), so the bundler drops it when nothing reads it: the schemas only `responses` named.
  */
 export const withoutDocumentation = (source: string, fileName = "source.ts") => {
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
@@ -132,9 +133,18 @@ export const withoutDocumentation = (source: string, fileName = "source.ts") => 
   visit(file);
   // Every call of the declaration (zod builds schemas without side effects), not inside a function.
   const pure: number[] = [];
+  // What a schema is built from: zod, envelopeSchema (a zod object around one) and each schema declared above.
+  const schemaRoots = new Set(["z", "envelopeSchema"]);
   const rootOf = (e: ts.Expression): ts.Expression => {
     while (ts.isCallExpression(e) || ts.isPropertyAccessExpression(e)) e = e.expression;
     return e;
+  };
+  // A schema built from those, or an object of them written out (envelope.ts's sentHeaders).
+  const isSchema = (e: ts.Expression): boolean => {
+    if (ts.isObjectLiteralExpression(e))
+      return e.properties.every((p) => ts.isPropertyAssignment(p) && isSchema(p.initializer));
+    const root = ts.isCallExpression(e) ? rootOf(e) : undefined;
+    return !!root && ts.isIdentifier(root) && schemaRoots.has(root.text);
   };
   const markCalls = (node: ts.Node) => {
     if (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) return;
@@ -145,13 +155,9 @@ export const withoutDocumentation = (source: string, fileName = "source.ts") => 
     if (ts.isVariableStatement(statement))
       for (const declaration of statement.declarationList.declarations) {
         const init = declaration.initializer;
-        if (
-          init &&
-          ts.isCallExpression(init) &&
-          ts.isIdentifier(rootOf(init)) &&
-          (rootOf(init) as ts.Identifier).text === "z"
-        )
-          markCalls(init);
+        if (!init || !isSchema(init)) continue;
+        markCalls(init);
+        if (ts.isIdentifier(declaration.name)) schemaRoots.add(declaration.name.text);
       }
   if (!cuts.length && !pure.length) return source;
   const out = source.split("");
