@@ -75,6 +75,35 @@ describe("the Worker's build leaves out what only /openapi.json reads (worker-do
     );
   });
 
+  it("leaves out a top-level declaration only what is cut reads, and what only it read", () => {
+    const source = [
+      "const thing = z.object({ id: z.string() });",
+      'const answer = { description: "The thing", ...json(thing) };',
+      "const other = { ...json(thing) };",
+      "export const shared = { ...json(z.string()) };",
+      "const r = apiRoute({ responses: { 200: answer, 201: shared, 202: other } });",
+      "const s = apiRoute({ request: jsonRequestBody(other) });",
+      "const unread = { ...json(thing) };",
+      "const inner = z.string();",
+      "const outer = { ...json(inner) };",
+      "const t = createRoute({ responses: { 200: outer } });",
+    ].join("\n");
+    const out = withoutDocumentation(source).replaceAll(PURE, "");
+    expectSamePlaces(source, out);
+    expect(out.split("\n").map(squeezed)).toEqual(
+      [
+        source.split("\n")[0]!,
+        "",
+        ...source.split("\n").slice(2, 4),
+        "const r = apiRoute({ responses: {} });",
+        ...source.split("\n").slice(5, 7),
+        "",
+        "",
+        "const t = createRoute({ responses: {} });",
+      ].map(squeezed),
+    );
+  });
+
   it("marks the calls of a schema declared at the top of a file pure, and nothing else", () => {
     const source = [
       "const a = z.object({ b: z.string(), c: money(1), d: z.string().refine((v) => check(v)) });",

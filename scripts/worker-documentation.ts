@@ -79,6 +79,7 @@ const writtenObject = (node: ts.Expression): ts.ObjectLiteralExpression | undefi
  *   written without calls, whole; nested, a written `summary` or `description` becomes `""`; and
  *   its `responses` become `{}` whatever builds them (no validator reads them: apiRoute's
  *   documentedResponses goes too);
+ * - a declaration at the top of the file, not exported, that only what is cut reads (and so on);
  * - and a schema declared at the top of a file (`const x = z...`, `envelopeSchema(...)`, a schema
  *   declared above it extended, or an object written of such) is marked pure (`@__PURE__`, the one
  *   insertion), so the bundler drops it when nothing reads it: the schemas only `responses` named.
@@ -131,6 +132,30 @@ export const withoutDocumentation = (source: string, fileName = "source.ts") => 
     ts.forEachChild(node, visit);
   };
   visit(file);
+  // A declaration at the top of the file that only what is cut reads goes too (a route's answer
+  // written apart, `const answer = { description, ...json(schema) }`, which the bundler keeps for
+  // its spread), and so on for what only it read. Not an exported one: another file may read it.
+  const named = new Map<string, ts.Identifier[]>();
+  const collect = (node: ts.Node) => {
+    if (ts.isIdentifier(node)) named.set(node.text, [...(named.get(node.text) ?? []), node]);
+    ts.forEachChild(node, collect);
+  };
+  collect(file);
+  const isCut = (node: ts.Node) => cuts.some(([start, end]) => start <= node.getStart() && node.getEnd() <= end);
+  for (let more = true; more; ) {
+    more = false;
+    for (const statement of file.statements) {
+      if (!ts.isVariableStatement(statement) || isCut(statement)) continue;
+      if (statement.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)) continue;
+      const [declaration, ...others] = statement.declarationList.declarations;
+      if (!declaration || others.length || !ts.isIdentifier(declaration.name)) continue;
+      const reads = named.get(declaration.name.text)!.filter((node) => node !== declaration.name);
+      if (reads.length && reads.every(isCut)) {
+        cuts.push([statement.getStart(), statement.getEnd(), ""]);
+        more = true;
+      }
+    }
+  }
   // Every call of the declaration (zod builds schemas without side effects), not inside a function.
   const pure: number[] = [];
   // What a schema is built from: zod, envelopeSchema (a zod object around one) and each schema declared above.
