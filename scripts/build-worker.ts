@@ -12,7 +12,7 @@ import { root } from "../local/platform";
  * 1. The document the routes declare, built from the untouched sources under Node and written to
  *    snippet/_data/openapi.json, which the Worker serves.
  * 2. .build/worker.js: src/index.ts without what only the document reads (worker-documentation.ts:
- *    the schemas' `.openapi(...)` metadata, the routes' summaries, descriptions and responses),
+ *    the schemas' `.openapi(...)` metadata, what the routes' configs say for the document alone),
  *    packages left to wrangler, which bundles this file as `main` with its alias, minify and source
  *    map (lines are kept, so traces name the sources' lines).
  * Both are skipped while the sources hash as they did at the last build.

@@ -118,20 +118,51 @@ const withStrictBody = (request: RouteConfig["request"]): RouteConfig["request"]
   return { ...request, body: { ...body, content: { ...body.content, "application/json": { ...json, schema } } } };
 };
 
+type ApiRouteConfig<P extends string = string> = Omit<RouteConfig, "path"> & { path: P } & Described;
+
+/**
+ * The responses the document shows for a route: its own, beside the platform's errors and the
+ * headers every answer is sent with, once the route says all the document needs of it. Only the
+ * document reads them: the Worker's upload leaves this out with every route's `responses`
+ * (scripts/worker-documentation.ts), and the document is built from these sources first.
+ */
+const documentedResponses = (config: ApiRouteConfig) => {
+  if (!CAMEL_CASE.test(config.operationId)) throw new Error(`operationId must be camelCase: ${config.operationId}`);
+  if (config.tags.length === 0) throw new Error(`${config.operationId} needs a tag`);
+  const { errors, errorShape = coreErrorShape } = config;
+  const declared: RouteConfig["responses"] = errorResponses([...platformErrors(config), ...errors], errorShape);
+  const all: RouteConfig["responses"] = { ...declared };
+  // A status a route answers besides its errors (GraphQL's 400 in its own media type) keeps both bodies.
+  for (const [status, response] of Object.entries(config.responses)) {
+    const error = declared[status];
+    all[status] =
+      error && !("$ref" in error) && !("$ref" in response) && response.content
+        ? {
+            ...response,
+            description: `${error.description}; ${response.description}`,
+            content: { ...error.content, ...response.content },
+          }
+        : response;
+  }
+  return Object.fromEntries(
+    Object.entries(all).map(([status, response]) => [
+      status,
+      "$ref" in response ? response : { ...response, headers: sentHeadersOf(Number(status), response.headers, errors) },
+    ]),
+  );
+};
+
 /**
  * `createRoute` for every operation of this API: it requires an operationId, a summary, a tag and
  * a security statement, and documents the platform's own errors beside the route's, so the
  * OpenAPI document lists every status a caller can get. A POST, PUT or PATCH passes the body gate
  * (`jsonBody`) first, before its own middleware (authentication included).
  */
-export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> & { path: P } & Described>(
-  config: R,
-) => {
-  if (!CAMEL_CASE.test(config.operationId)) throw new Error(`operationId must be camelCase: ${config.operationId}`);
-  if (config.tags.length === 0) throw new Error(`${config.operationId} needs a tag`);
+export const apiRoute = <P extends string, R extends ApiRouteConfig<P>>(config: R) => {
+  // errors and errorShape are the document's (documentedResponses), not a route config's.
   const {
-    errors,
-    errorShape = coreErrorShape,
+    errors: _errors,
+    errorShape: _errorShape,
     unknownFields = "refused",
     body = "json",
     maxBodyBytes,
@@ -149,31 +180,11 @@ export const apiRoute = <P extends string, R extends Omit<RouteConfig, "path"> &
         headers: withHeader(strictRequest?.headers, BOOKMARK_HEADER, bookmarkSent) as RequestHeaders,
       }
     : strictRequest;
-  const declared: RouteConfig["responses"] = errorResponses([...platformErrors(config), ...errors], errorShape);
-  const all: RouteConfig["responses"] = { ...declared };
-  // A status a route answers besides its errors (GraphQL's 400 in its own media type) keeps both bodies.
-  for (const [status, response] of Object.entries(config.responses)) {
-    const error = declared[status];
-    all[status] =
-      error && !("$ref" in error) && !("$ref" in response) && response.content
-        ? {
-            ...response,
-            description: `${error.description}; ${response.description}`,
-            content: { ...error.content, ...response.content },
-          }
-        : response;
-  }
-  const responses = Object.fromEntries(
-    Object.entries(all).map(([status, response]) => [
-      status,
-      "$ref" in response ? response : { ...response, headers: sentHeadersOf(Number(status), response.headers, errors) },
-    ]),
-  );
   return createRoute({
     ...route,
     ...(request ? { request } : {}),
     ...(middleware ? { middleware } : {}),
-    responses,
+    responses: documentedResponses(config),
   } as RouteConfig) as unknown as ReturnType<typeof createRoute<P, R>>;
 };
 
