@@ -317,14 +317,15 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
   };
 
   /**
-   * Circuit first; then the call; its outcome reported to the circuit (`lost`: the fault of an
-   * answer that is not one, a lost book answer); a client error becomes a SupplierFailure.
+   * Circuit first; then the call; a client error becomes a SupplierFailure, reported to the circuit
+   * before it is thrown (`lost`: the fault of an answer that is not one, a lost book answer). An
+   * answer's report (`reported`) is the caller's to await: a search prices the answer meanwhile.
    */
-  const guarded = async <T>(
+  const guardedCall = async <T>(
     call: SupplierCall | undefined,
     work: () => Promise<T>,
     lost: (answer: T) => hotelx.CallFault | null = () => null,
-  ): Promise<T> => {
+  ): Promise<{ answer: T; reported: Promise<unknown> }> => {
     const verdict = await circuit.allow(Date.now());
     if (!verdict.allowed)
       throw new SupplierFailure(
@@ -342,15 +343,26 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
       }
       throw error;
     }
-    await report(call, lost(answer));
+    const reported = report(call, lost(answer));
+    // Awaited by the caller; a rejection is never unhandled while the caller is still at work.
+    reported.catch(() => {});
+    return { answer, reported };
+  };
+
+  /** `guardedCall` with its answer reported before it is returned. */
+  const guarded = async <T>(
+    call: SupplierCall | undefined,
+    work: () => Promise<T>,
+    lost?: (answer: T) => hotelx.CallFault | null,
+  ): Promise<T> => {
+    const { answer, reported } = await guardedCall(call, work, lost);
+    await reported;
     return answer;
   };
 
   /** One search of the upstream for these hotels, in the codes it is asked in, for whom the partner said. */
-  const searchUpstream = async (hotels: string[], stay: Stay, call: SupplierCall | undefined) =>
-    guarded(call, () =>
-      hotelx.search(access, criteriaOf(stay, hotels, upstream.currency, call?.audience), optionsOf(call)),
-    );
+  const upstreamSearch = (hotels: string[], stay: Stay, call: SupplierCall | undefined) => () =>
+    hotelx.search(access, criteriaOf(stay, hotels, upstream.currency, call?.audience), optionsOf(call));
 
   /**
    * A booking the upstream answered PENDING_COMMIT to a plain book: committed through the access it
@@ -412,7 +424,8 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
       if (accommodations.length === 0) return { accommodations: [], offers: new Map() };
       // Asked in its own codes when it has them (its hotel map), in ours otherwise.
       const hotels = accommodations.map((a) => (map ? map.hotelCodes.get(a.code)! : a.code));
-      const answer = await searchUpstream(hotels, stay, call);
+      // The circuit hears of the answer while it is priced; the search ends once it has.
+      const { answer, reported } = await guardedCall(call, upstreamSearch(hotels, stay, call));
       const asked = new Set(accommodations.map((a) => a.code));
       const table = await tableFor(
         db,
@@ -457,6 +470,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
         accommodationCodes: [...left.codes],
         options: left.options,
       }));
+      await reported;
       return {
         // Every accommodation asked about, with offers or not: the search tells "no availability" from "unknown".
         accommodations,
@@ -531,7 +545,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
         }
       }
       let theirs: HotelxOption | undefined;
-      const found = (await searchUpstream([hotelCode], stay, call)).options.find((o) => {
+      const found = (await guarded(call, upstreamSearch([hotelCode], stay, call))).options.find((o) => {
         const option = ours(o);
         const product = option && productOf(option);
         if (!option || option.hotelCode !== accommodation.code) return false;
