@@ -510,8 +510,17 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
   // it is read beside the suppliers, and a list of codes has its maps read then too: the suppliers
   // are asked after one round trip to D1 instead of three.
   const named = query.suppliers ?? connection.suppliers;
+  const supplying = suppliersFor(deps, connection);
+  // Exchange rates: with several suppliers, read beside the rest (each prices in its own currency,
+  // so a merged search nearly always converts); with one, only if it prices in another currency.
+  const rates =
+    named.length > 1
+      ? readExchangeTable(deps.db)
+      : supplying.then((all) => (all.some((s) => needsExchangeRates(s, currency)) ? readExchangeTable(deps.db) : null));
+  // Awaited below; a failure before then is the search's, never an unhandled rejection.
+  rates.catch(() => {});
   const [all, early, earlyMaps] = await Promise.all([
-    suppliersFor(deps, connection),
+    supplying,
     named.length > 1 ? accommodationsOf(deps.db, query.selection) : null,
     named.length > 1 && query.selection.kind === "codes" ? supplierMapsOf(deps.db, named, query.selection.codes) : null,
   ]);
@@ -521,7 +530,6 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
   const selfResolving = searched.length === 1 && searched[0]!.searchSelection !== undefined;
   let resolved = selfResolving ? null : (early ?? (await accommodationsOf(deps.db, query.selection)));
   const mapped = searched.filter((s) => s.hotelCodes === "mapped").map((s) => s.name);
-  // Rates are read only for a search in another currency than a supplier's.
   const [maps, table] = await Promise.all([
     resolved?.length && mapped.length
       ? (earlyMaps ??
@@ -531,7 +539,7 @@ export const searchAvailability = async <Terms extends object = ReturnType<typeo
           resolved.map((a) => a.code),
         ))
       : new Map<string, SupplierMap>(),
-    searched.some((s) => needsExchangeRates(s, currency)) ? readExchangeTable(deps.db) : null,
+    rates,
   ]);
   const asks: Array<SearchAsk | { selection: AccommodationSelection }> = resolved
     ? resolved.length
