@@ -915,6 +915,48 @@ describe("one search, every supplier (issue 39 item 4): embedded and the sandbox
     });
   });
 
+  it("a merged search keeps every supplier's option ids in one KV write; each supplier's option is then quoted with its own id", async () => {
+    const puts: string[] = [];
+    const counted = new Proxy(env.CACHE, {
+      get(kv, prop) {
+        if (prop === "put")
+          return (key: string, ...rest: unknown[]) => {
+            puts.push(key);
+            return (kv.put as (...args: unknown[]) => Promise<void>)(key, ...rest);
+          };
+        const value = Reflect.get(kv, prop, kv);
+        return typeof value === "function" ? value.bind(kv) : value;
+      },
+    });
+    const result = await searchAvailability(
+      bookingDeps({ ...env, CACHE: counted } as Env),
+      await connectionByCode(access),
+      searchQueryOf(request([US(1), US(2)], { suppliers: ALL }) as unknown as SearchRequest),
+    );
+    // One write for the three suppliers (KV bills each write), not one per supplier.
+    expect(puts.filter((key) => key.startsWith("upstream-options:"))).toHaveLength(1);
+    const options = result.accommodations.flatMap((a) => a.options.map((o) => ({ ...o, code: a.accommodationCode })));
+    for (const supplier of SANDBOX) {
+      const option = options.find((o) => o.supplierCode === supplier)!;
+      expect(option, supplier).toBeDefined();
+      const res = await post("/api/quote", {
+        quoteCriteria: {
+          optionId: option.id,
+          accommodation: { code: option.code },
+          occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+          checkIn: inDays(30),
+          checkOut: inDays(31),
+        },
+        settings: { access: { code: access }, includeProviderTransactions: true },
+      });
+      expect(res.status, res.text).toBe(200);
+      // Its own upstream id, found under its own name in the search's one entry: no search of the hotel again.
+      expect(res.json.data.providerTransactions.map((t: any) => [t.supplier, t.operation])).toEqual([
+        [supplier, "quote"],
+      ]);
+    }
+  });
+
   it("Hotel-X answers name the supplier and its own hotel, board and room codes", async () => {
     const res = await post("/api/search/tgx", {
       criteria: {

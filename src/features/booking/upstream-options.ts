@@ -6,18 +6,20 @@ import { signedStayOf, type OptionSnapshot } from "./option-token";
  * The upstream's own option ids behind a search's options (Hotel-X `optionRefId` and `accessCode`),
  * so quote asks the upstream for that option at once instead of searching its hotel again first
  * (one upstream call per quote, issue 29). Those ids are long and the upstream's, never shown to a
- * partner, so they stay here: one KV entry per search and supplier, keyed by the option ids' signed
- * stay, naming each option by hotel, rate plan and total. A miss (expired, another location's KV
- * not caught up, a write refused) only costs the old way: quote searches the hotel again.
+ * partner, so they stay here: one KV entry per search, keyed by the option ids' signed stay, naming
+ * each option by supplier, hotel, rate plan and total. One write whatever the number of suppliers:
+ * KV bills each write, and a merged search asks several. A miss (expired, another location's KV not
+ * caught up, a write refused) only costs the old way: quote searches the hotel again.
  */
 export const UPSTREAM_OPTIONS_TTL_SECONDS = 3600;
 
 type Entries = Record<string, [optionId: string, accessCode: string | null]>;
 
-const keyOf = async (optionId: string, supplier: string) =>
-  `upstream-options:${supplier}:${await sha256Hex(signedStayOf(optionId))}`;
-const productKey = (o: { accommodationCode: string; ratePlanCode: string; chargeTotal: number }) =>
-  `${o.accommodationCode}~${o.ratePlanCode}~${o.chargeTotal}`;
+/** The KV key of the entry that keeps an option id's upstream id: one per signed stay. */
+export const upstreamOptionsKeyOf = async (optionId: string) =>
+  `upstream-options:${await sha256Hex(signedStayOf(optionId))}`;
+const productKey = (o: { supplier: string; accommodationCode: string; ratePlanCode: string; chargeTotal: number }) =>
+  `${o.supplier}~${o.accommodationCode}~${o.ratePlanCode}~${o.chargeTotal}`;
 
 export type SearchedUpstreamOption = { optionId: string; supplier: string; accommodationCode: string; offer: Offer };
 
@@ -34,9 +36,9 @@ const unsettled = new Map<string, Entries>();
 export const UNSETTLED_LIMIT = 64;
 
 /**
- * Keeps the upstream ids of a search's options (those that have one); one write per supplier and
- * signed stay. Every option of one currency shares its signed stay: the key is hashed once per
- * supplier and stay, not once per option (a merged search has a thousand options and more).
+ * Keeps the upstream ids of a search's options (those that have one); one write per signed stay.
+ * Every option of one currency shares its signed stay: the key is hashed once per stay, not once
+ * per option (a merged search has a thousand options and more).
  * Resolves once this isolate's quotes can read them; `written` settles when KV has them (a write KV
  * refuses is logged, never thrown: a miss only costs the old way).
  */
@@ -48,13 +50,14 @@ export const rememberUpstreamOptions = async (
   const groups = new Map<Promise<string>, Entries>();
   for (const s of searched) {
     if (!s.offer.upstreamOptionId) continue;
-    const stay = `${s.supplier}\n${signedStayOf(s.optionId)}`;
+    const stay = signedStayOf(s.optionId);
     let key = keys.get(stay);
-    if (!key) keys.set(stay, (key = keyOf(s.optionId, s.supplier)));
+    if (!key) keys.set(stay, (key = upstreamOptionsKeyOf(s.optionId)));
     let entries = groups.get(key);
     if (!entries) groups.set(key, (entries = {}));
     // The total the option id signs (search.ts): for a rate paid at the hotel, the stay's value, not the 0 charged.
     const product = productKey({
+      supplier: s.supplier,
       accommodationCode: s.accommodationCode,
       ratePlanCode: s.offer.ratePlanCode,
       chargeTotal: sellingTotal(s.offer.rate, s.offer.paymentType),
@@ -90,9 +93,9 @@ export const upstreamOptionOf = async (
   option: Pick<OptionSnapshot, "accommodationCode" | "ratePlanCode" | "chargeTotal" | "supplier">,
 ): Promise<Pick<OfferRef, "upstreamOptionId" | "upstreamAccessCode">> => {
   if (!option.supplier) return {};
-  const key = await keyOf(optionId, option.supplier);
+  const key = await upstreamOptionsKeyOf(optionId);
   const entries = unsettled.get(key) ?? (await kv.get<Entries>(key, "json").catch(() => null));
-  const found = entries?.[productKey(option)];
+  const found = entries?.[productKey({ ...option, supplier: option.supplier })];
   if (!Array.isArray(found) || typeof found[0] !== "string") return {};
   return { upstreamOptionId: found[0], ...(typeof found[1] === "string" ? { upstreamAccessCode: found[1] } : {}) };
 };

@@ -17,6 +17,7 @@ import { demoUpstreamUrl, sandboxAccess, twoStepBooking1002, withEmbedded1002 } 
 import { settleBooking, settlePendingBookingsTask } from "../../booking/settle-pending";
 import { bookingDeps } from "../../booking/deps";
 import { bookingByReference } from "../../booking/bookings";
+import { upstreamOptionsKeyOf } from "../../booking/upstream-options";
 import { expireHold } from "../../booking/hold";
 import type { HoldExpiry } from "../../booking/hold-expiry";
 import { BOOKING_TIMERS_QUEUE, type BookingTimer } from "../../booking/booking-timers";
@@ -381,9 +382,9 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
     it("without the searched option's upstream id, the hotel is searched again and its quote refused the same way", async () => {
       const option = await searched("HXQUOTEGONE");
       // The upstream ids the search kept (upstream-options.ts), once written, are dropped: the quote misses them.
-      const kept = async () => (await env.CACHE.list({ prefix: `upstream-options:${SUPPLIER}:` })).keys;
-      for (let i = 0; (await kept()).length === 0 && i < 50; i++) await new Promise((r) => setTimeout(r, 20));
-      for (const key of await kept()) await env.CACHE.delete(key.name);
+      const key = await upstreamOptionsKeyOf(option.option.id);
+      for (let i = 0; (await env.CACHE.get(key)) === null && i < 50; i++) await new Promise((r) => setTimeout(r, 20));
+      await env.CACHE.delete(key);
       const before = await upstreamRequests();
       const res = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
       expect([res.status, res.json.message]).toEqual([400, "Room is unavailable"]);
