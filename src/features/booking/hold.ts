@@ -248,15 +248,17 @@ export const expireHold = async (deps: BookingDeps, reference: string, at: numbe
 };
 
 /**
- * A hold's booking at a supplier outside our D1, cancelled there. A hold whose answer was lost may
- * never have reached it: a cancel refused while the supplier has no such booking (not found, or
- * cancelled already) is done. Throws while the supplier may still hold it.
+ * A hold's booking at a supplier outside our D1, cancelled there. A cancel refused while the
+ * supplier has no such booking (not found, or cancelled already) is done: a hold whose answer was
+ * lost may never have reached it, and one cancelled by an earlier try (its row made `held` by a
+ * settler meanwhile, so that try wrote nothing) is not cancelled twice. Throws while the supplier
+ * may still hold it.
  */
 const cancelUpstreamHold = async (supplier: Supplier, booking: BookingRecord) => {
   try {
     await callSupplier(supplier, {}, undefined, (call) => supplier.cancel(bookedStayOf(booking), call));
   } catch (error) {
-    if (booking.status === "pending" && (await supplierHasNone(supplier, booking))) return;
+    if (await supplierHasNone(supplier, booking)) return;
     throw error;
   }
 };

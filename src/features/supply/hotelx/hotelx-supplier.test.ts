@@ -18,6 +18,7 @@ import { settleBooking, settlePendingBookingsTask } from "../../booking/settle-p
 import { bookingDeps } from "../../booking/deps";
 import { bookingByReference } from "../../booking/bookings";
 import { upstreamOptionsKeyOf } from "../../booking/upstream-options";
+import { SupplierFailure } from "../supplier";
 import { expireHold } from "../../booking/hold";
 import type { HoldExpiry } from "../../booking/hold-expiry";
 import { BOOKING_TIMERS_QUEUE, type BookingTimer } from "../../booking/booking-timers";
@@ -1116,6 +1117,34 @@ describe("holds on the upstream (issue 28): Hotel-X's two-step book, settings.co
     await settlePendingBookingsTask.run(env, new Date(Date.now() + 120_000));
     expect(await status()).toBe("success");
     expect(await upstreamBooking("HXLOST2000", ref)).toMatchObject({ booking: { status: "OK" } });
+  });
+
+  it("a hold its supplier has cancelled already ends at its end though the supplier refuses to cancel it again", async () => {
+    // As when an earlier expiry cancelled it there while a settler made the row held: that try wrote nothing.
+    const { booked } = await hold("HX002");
+    const ref: string = booked.bookingReference;
+    const dropped = await cancel(
+      ledger,
+      { hotelCode: "HX002", accessCode: "sandbox", clientReference: ref },
+      { deadlineMs: 5_000 },
+    );
+    expect(dropped.outcome).toBe("cancelled");
+    const deps = bookingDeps(env);
+    const real = (await deps.supply.named((await bookingByReference(deps.db, ref))!.supplier))!;
+    // A supplier that refuses a second cancel (the sandbox accepts one): its booking read says cancelled.
+    const refusing = {
+      ...real,
+      cancel: async () => {
+        throw new SupplierFailure("supplier_error", real.name, "booking already cancelled");
+      },
+    };
+    const ended = await expireHold(
+      { ...deps, supply: { ...deps.supply, named: async () => refusing } },
+      ref,
+      Date.now() + 3_600_000,
+    );
+    expect(ended).toBe("expired");
+    expect((await call("GET", `/api/bookings/${ref}`)).json.data).toMatchObject({ status: "expired", chargeTotal: 0 });
   });
 
   it("20 parallel commits of one upstream hold commit it there once (issue 37)", async () => {
