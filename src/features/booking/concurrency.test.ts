@@ -328,6 +328,17 @@ describe("rate limits (section 8)", () => {
     }
   });
 
+  it("a refused caller whose clock read before the window opened waits at most the window: Retry-After 60, not 61", async () => {
+    // A limiter of its own (keyed by the connection id), one request a minute.
+    const connection = { ...(await connectionByCode()), id: "con_rl3", rateLimit: 1, rateLimitWindowMs: 60_000 };
+    const opened = Date.now();
+    await consumeRateLimit(env.RATE_LIMITER, connection, opened);
+    // Parallel requests read the clock before they reach the limiter: this one read it 700 ms before the first.
+    const refused = await consumeRateLimit(env.RATE_LIMITER, connection, opened - 700).catch((error) => error);
+    expect(refused).toMatchObject({ code: "rate_limit_exceeded" });
+    expect(refused.headers["Retry-After"]).toBe("60");
+  });
+
   it("counts quote against the same window, and a new window admits again", async () => {
     await env.DB.prepare(
       "insert into connections (id, code, partner_id, api_type, connection_type, rate_limit, rate_limit_window_ms, current_in_use) values ('con_rl2', 7002, 'demo', 'cug', 'direct', 3, 1500, 1)",

@@ -15,7 +15,7 @@ export const consumeRateLimit = async (
   const decision = await limiter
     .getByName(connection.id)
     .consume(connection.rateLimit, connection.rateLimitWindowMs, now);
-  const headers = rateHeaders(decision, now);
+  const headers = rateHeaders(decision);
   if (!decision.allowed) throw rateLimitExceeded(headers);
   return headers;
 };

@@ -47,7 +47,7 @@ export const chatAuth = (): MiddlewareHandler<AppEnv> =>
       : `chat-anonymous:${c.req.header("cf-connecting-ip") ?? "unknown"}`;
     const decision = await c.env.RATE_LIMITER.getByName(bucket).consume(rate.limit, rate.windowMs);
     // Spec section 8: chat sends limit and remaining only (no reset).
-    const headers = rateHeaders(decision, Date.now(), { reset: false });
+    const headers = rateHeaders(decision, { reset: false });
     for (const [name, value] of Object.entries(headers)) c.header(name, value);
     if (caller) c.header("x-partner-id", caller.partnerId);
     if (!decision.allowed) throw rateLimitExceeded(headers);

@@ -13,11 +13,12 @@ export const secondsUntil = (resetAt: number, now: number) => Math.max(1, Math.c
  * the reset time in Unix seconds (rounded up; the chat API sends no reset), and Retry-After when
  * refused. The one place these headers are spelled.
  */
-export const rateHeaders = (decision: RateDecision, now = Date.now(), { reset = true } = {}): RateHeaders => ({
+export const rateHeaders = (decision: RateDecision, { reset = true } = {}): RateHeaders => ({
   "X-RateLimit-Limit": String(decision.limit),
   "X-RateLimit-Remaining": String(decision.remaining),
   ...(reset ? { "X-RateLimit-Reset": String(Math.ceil(decision.resetAt / 1000)) } : {}),
-  ...(decision.allowed ? {} : retryAfterHeader(secondsUntil(decision.resetAt, now))),
+  // Reckoned by the limiter, by its window: the caller's clock may read before the window's start.
+  ...(decision.allowed ? {} : retryAfterHeader(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)))),
 });
 
 /** The 429 of a refused request; the app's error handler writes its headers. */

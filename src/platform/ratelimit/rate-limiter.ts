@@ -1,6 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 
-export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetAt: number };
+/** `retryAfterMs`: how long a refused caller waits, never longer than the window (0 when allowed). */
+export type RateDecision = {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  resetAt: number;
+  retryAfterMs: number;
+};
 type Window = { start: number; count: number };
 
 /**
@@ -18,10 +25,13 @@ export class RateLimiter extends DurableObject<Env> {
       await this.ctx.storage.setAlarm(now + windowMs * 2);
     }
     const resetAt = window.start + windowMs;
-    if (window.count >= limit) return { allowed: false, limit, remaining: 0, resetAt };
+    // From the window's start at the earliest: a caller whose clock read earlier (it asked first and
+    // reached the object later, or its clock lags) is not told to wait longer than the window.
+    if (window.count >= limit)
+      return { allowed: false, limit, remaining: 0, resetAt, retryAfterMs: resetAt - Math.max(now, window.start) };
     window.count += 1;
     kv.put("window", window);
-    return { allowed: true, limit, remaining: limit - window.count, resetAt };
+    return { allowed: true, limit, remaining: limit - window.count, resetAt, retryAfterMs: 0 };
   }
 
   async alarm(): Promise<void> {
