@@ -788,7 +788,7 @@ describe("connection-circuit", () => {
       await demoStillServed();
     });
 
-    it("an upstream that cannot be reached opens that connection's circuit", async () => {
+    it("an upstream that cannot be reached opens that supplier's circuit", async () => {
       // Nothing listens on port 9 here: the request fails before any HTTP answer.
       await pointOther({ url: "http://127.0.0.1:9/" });
       for (let i = 0; i < 5; i++) {

@@ -41,7 +41,7 @@ beforeAll(async () => {
   upstreamUrl = await demoUpstreamUrl();
   ledger = sandboxAccess(upstreamUrl, "test");
 });
-// The connection's circuit is shared by every test here: each starts closed.
+// The supplier's circuit is shared by every test here: each starts closed.
 const circuit = () => circuitFor(env, SUPPLIER);
 beforeEach(async () => {
   await circuit().record(true, Date.now());

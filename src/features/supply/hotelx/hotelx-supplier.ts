@@ -74,7 +74,7 @@ const OPERATIONS: Record<hotelx.HotelxOperation, ProviderOperation> = {
 type HotelxEnv = Pick<Env, "UPSTREAM_CIRCUIT"> & { ENVIRONMENT?: string };
 
 /**
- * Whether a failed call speaks of the upstream's health, and so counts in the connection's circuit:
+ * Whether a failed call speaks of the upstream's health, and so counts in the supplier's circuit:
  * no HTTP answer, a 5xx, or no answer within a deadline at least the default one. A deadline the
  * caller shortened (`settings.timeout`), a 3xx or 4xx, GraphQL or payload errors and answers we
  * could not use count for nothing: a caller's own input can bring those about.
@@ -267,9 +267,9 @@ const lookupOf = (booking: HotelxBookingDetail): BookingLookup => {
 };
 
 /**
- * A connection's Hotel-X upstream as a Supplier. The accommodations it sells are those of our own
+ * A Hotel-X upstream as a Supplier, named by its code. The accommodations it sells are those of our own
  * content index (D1) that the selection names: their codes are what the upstream is asked for.
- * Every call takes the caller's deadline, passes the connection's circuit first (open: refused at
+ * Every call takes the caller's deadline, passes the supplier's circuit first (open: refused at
  * once) and reports to it after; client errors become SupplierFailure, refusals SupplierRefusal.
  */
 export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: HotelxUpstream): Supplier => {
