@@ -603,7 +603,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
           // (issue 40); a commit refused or unanswered leaves it pending, settled later.
           if (outcome.status === "PENDING_COMMIT" && ref.upstreamAccessCode)
             return commitUnasked(ref.upstreamAccessCode, clientReference, booked, call);
-          // ON_REQUEST, PENDING_COMMIT unasked: booked upstream, not confirmed yet: pending, settled later.
+          // ON_REQUEST, or PENDING_COMMIT with no access to commit through: booked upstream, not confirmed yet: pending, settled later.
           if (outcome.status !== "OK") return { status: "unknown", upstreamBookingId: booked.upstreamBookingId };
           return { status: "confirmed", ...booked };
         }
