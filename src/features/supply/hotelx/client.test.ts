@@ -263,7 +263,7 @@ describe("Hotel-X client against the sandbox", () => {
   it.each([
     ["HXQUOTESOLDOUT", "SOLD_OUT", "sold_out"],
     ["HXQUOTENOAVAIL", "NO_AVAILABILITY", "sold_out"],
-    ["HXQUOTEGONE", "OPTION_NOT_FOUND", "sold_out"],
+    ["HXQUOTEGONE", "OPTION_NOT_FOUND", "gone"],
     ["HXQUOTEPRICE", "PRICE_CHANGED", "price_changed"],
   ])("a quote refused (%s, error %s) is an answer, refused %s, as at book", async (hotel, code, reason) => {
     expect(await quote(access, (await firstOption(hotel)).id, OK_DEADLINE)).toEqual({
@@ -273,10 +273,10 @@ describe("Hotel-X client against the sandbox", () => {
     });
   });
 
-  it("a quote of an option the upstream never gave (OPTION_NOT_FOUND) is refused sold_out; an error code no one knows is supplier_error", async () => {
+  it("a quote of an option the upstream never gave (OPTION_NOT_FOUND) is refused gone; an error code no one knows is supplier_error", async () => {
     expect(await quote(access, "not-an-option", OK_DEADLINE)).toMatchObject({
       outcome: "refused",
-      reason: "sold_out",
+      reason: "gone",
       issues: [{ code: "OPTION_NOT_FOUND" }],
     });
     expect(await failure(quote(access, (await firstOption("HXQUOTEERROR")).id, OK_DEADLINE))).toMatchObject({
