@@ -536,7 +536,7 @@ const bookStoredQuote = async (
   const stillPending = and(eq(bookings.reference, reference), eq(bookings.status, "pending"));
   if (answer.status !== "confirmed") {
     // Unknown (the answer was lost), or booked upstream but not confirmed yet (ON_REQUEST,
-    // PENDING_COMMIT): its upstream id, when given, is kept for cancel.
+    // PENDING_COMMIT its commit did not confirm): its upstream id, when given, is kept for cancel.
     const upstreamBookingId = answer.upstreamBookingId ?? null;
     const logged = logBookingChange(db, "booking.pending", reservation, now);
     const update = db

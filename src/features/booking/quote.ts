@@ -43,7 +43,7 @@ const sameRooms = (a: number[][], b: number[][]) =>
     return x.length === y.length && x.every((v, j) => v === y[j]);
   });
 
-/** 409 `Price changed`, its totals (minor units) as the contract writes them. */
+/** 400 `Price changed`, its totals (minor units) as the contract writes them. */
 const priceChanged = (previousTotal: number, currentTotal: number, currency: string) =>
   new ApiError("price_changed", "Price changed", {
     previousTotal: amountJson(previousTotal, currency),

@@ -64,7 +64,7 @@ beforeAll(async () => {
   ledger = sandboxAccess(await demoUpstreamUrl(), "test");
   await subscribe(await demoAdminToken(), "tgx-flow");
 });
-// The upstream connection's circuit is shared by every test here: each starts closed.
+// The upstream supplier's circuit is shared by every test here: each starts closed.
 beforeEach(async () => {
   await circuitFor(env, "hotelx-1002").record(true, Date.now());
 });

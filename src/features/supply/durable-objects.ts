@@ -8,9 +8,9 @@ import { type CircuitState, type CircuitVerdict, FAILURES_TO_OPEN, OPEN_FOR_MS }
  */
 
 /**
- * One connection's circuit breaker towards its upstream, shared by every isolate (one instance per
- * key: the connection id, so no partner's calls can open another partner's circuit, whatever
- * upstream they share). Closed: every call goes. Five failures in a row open it for 30 s: calls are
+ * One remote supplier's circuit breaker, shared by every isolate and every connection selling it
+ * (one instance per key: the supplier's code; an upstream migrated from a connection is that
+ * connection's own supplier, so no partner's calls open another's circuit on a shared URL). Closed: every call goes. Five failures in a row open it for 30 s: calls are
  * refused at once. When the 30 s are over one trial call goes (the others wait another 30 s); its
  * success closes the circuit, its failure opens it again, and an outcome that says nothing of the
  * upstream's health (`release`) hands the trial to the next call. `now` is passed in so tests

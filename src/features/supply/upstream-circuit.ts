@@ -8,7 +8,7 @@ export const OPEN_FOR_MS = 30_000;
 export type CircuitVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };
 export type CircuitState = { failures: number; openUntil: number | null };
 
-/** The circuit of one connection's upstream (key: the connection id). */
+/** The circuit of one remote supplier (key: its code), shared by every connection selling it. */
 export const circuitFor = (env: Pick<Env, "UPSTREAM_CIRCUIT">, key: string) => {
   const circuit = env.UPSTREAM_CIRCUIT.getByName(key);
   return {

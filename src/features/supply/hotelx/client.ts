@@ -132,12 +132,13 @@ export type QuoteResult = {
 };
 
 /**
- * A quote is an answer either way: the option quoted, or refused by a code we know (sold out or
- * gone, or no longer at its searched price). Any other payload error is a `supplier_error`.
+ * A quote is an answer either way: the option quoted, or refused by a code we know: sold out, `gone`
+ * (an option id the upstream no longer knows: its ids age, the room may still be sold), or no longer
+ * at its searched price. Any other payload error is a `supplier_error`.
  */
 export type QuoteOutcome =
   | ({ outcome: "quoted" } & QuoteResult)
-  | { outcome: "refused"; reason: "sold_out" | "price_changed"; issues: HotelxIssue[] };
+  | { outcome: "refused"; reason: "sold_out" | "gone" | "price_changed"; issues: HotelxIssue[] };
 
 export type BookInput = {
   optionRefId: string;
@@ -206,9 +207,10 @@ export type BookingReadResult = { found: false } | { found: true; booking: Hotel
 
 /**
  * Error codes of a refusal at quote and at book (the sandbox's; see docs/api-decisions.md, issue 18):
- * the option is sold out or gone, or not sold at its searched price any more.
+ * the option is sold out, gone (its id unknown upstream), or not sold at its searched price any more.
  */
-const SOLD_OUT_CODES = new Set(["SOLD_OUT", "NO_AVAILABILITY", "OPTION_NOT_FOUND"]);
+const SOLD_OUT_CODES = new Set(["SOLD_OUT", "NO_AVAILABILITY"]);
+const GONE_CODES = new Set(["OPTION_NOT_FOUND"]);
 const PRICE_CHANGED_CODES = new Set(["PRICE_CHANGED"]);
 const DUPLICATE_CODES = new Set(["DUPLICATED_CLIENT_REFERENCE"]);
 
@@ -369,6 +371,7 @@ export const quote = async (
     return { outcome: "refused", reason: "price_changed", issues: payload.errors };
   if (codes.some((c) => SOLD_OUT_CODES.has(c)))
     return { outcome: "refused", reason: "sold_out", issues: payload.errors };
+  if (codes.some((c) => GONE_CODES.has(c))) return { outcome: "refused", reason: "gone", issues: payload.errors };
   abortOnIssues("quote", payload.errors);
   const found = payload.optionQuote;
   if (!found) throw new SupplierCallError("supplier_error", "quote", "Hotel-X quote answered no optionQuote");
@@ -435,7 +438,8 @@ export const book = async (access: HotelxAccess, input: BookInput, options: Book
   }
   if (codes.some((c) => DUPLICATE_CODES.has(c)))
     return { outcome: "refused", reason: "duplicate_client_reference", issues: payload.errors };
-  if (codes.some((c) => SOLD_OUT_CODES.has(c)))
+  // Gone at book is sold out too: the option quoted minutes ago is not there to book.
+  if (codes.some((c) => SOLD_OUT_CODES.has(c) || GONE_CODES.has(c)))
     return { outcome: "refused", reason: "sold_out", issues: payload.errors };
   const booking = payload.booking;
   if (payload.errors.length > 0 || !booking) return { outcome: "refused", reason: "refused", issues: payload.errors };

@@ -42,7 +42,7 @@ beforeAll(async () => {
   upstreamUrl = await demoUpstreamUrl();
   ledger = sandboxAccess(upstreamUrl, "test");
 });
-// The connection's circuit is shared by every test here: each starts closed.
+// The supplier's circuit is shared by every test here: each starts closed.
 const circuit = () => circuitFor(env, SUPPLIER);
 beforeEach(async () => {
   await circuit().record(true, Date.now());
@@ -353,25 +353,48 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
   });
 
   describe("the upstream refuses the quote", () => {
+    /** The KV key of the upstream ids the search of `option` kept (upstream-options.ts), once written. */
+    const keptUpstreamIds = async (option: any) => {
+      const key = await upstreamOptionsKeyOf(option.option.id);
+      for (let i = 0; (await env.CACHE.get(key)) === null && i < 50; i++) await new Promise((r) => setTimeout(r, 20));
+      return key;
+    };
+    // The searched option's own id refused: its hotel is not searched again, but for OPTION_NOT_FOUND
+    // (the id aged upstream), searched again and its option quoted, here refused again.
+    const ONCE = { search: 0, quote: 1 };
     it.each([
-      ["HXQUOTESOLDOUT", "SOLD_OUT", 400, "room_unavailable", "Room is unavailable"],
-      ["HXQUOTENOAVAIL", "NO_AVAILABILITY", 400, "room_unavailable", "Room is unavailable"],
-      ["HXQUOTEGONE", "OPTION_NOT_FOUND", 400, "room_unavailable", "Room is unavailable"],
-      ["HXQUOTEPRICE", "PRICE_CHANGED", 400, "price_changed", "Price changed"],
+      ["HXQUOTESOLDOUT", "SOLD_OUT", 400, "room_unavailable", "Room is unavailable", ONCE],
+      ["HXQUOTENOAVAIL", "NO_AVAILABILITY", 400, "room_unavailable", "Room is unavailable", ONCE],
+      ["HXQUOTEGONE", "OPTION_NOT_FOUND", 400, "room_unavailable", "Room is unavailable", { search: 1, quote: 2 }],
+      ["HXQUOTEPRICE", "PRICE_CHANGED", 400, "price_changed", "Price changed", ONCE],
       [
         "HXQUOTEERROR",
         "RATE_ENGINE_FAILURE, a code of no refusal",
         502,
         "supplier_error",
         "The supplier answered with an error",
+        ONCE,
       ],
-    ])("%s (error %s): %i %s %s", async (hotel, _error, status, code, message) => {
+    ])("%s (error %s): %i %s %s", async (hotel, _error, status, code, message, asked) => {
       const option = await searched(hotel);
       const before = await upstreamRequests();
       const res = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
       expect([res.status, res.json.code, res.json.message]).toEqual([status, code, message]);
-      // The searched option's own id was refused: its hotel is not searched again.
-      expect(countsSince(before, await upstreamRequests())).toEqual({ search: 0, quote: 1 });
+      expect(countsSince(before, await upstreamRequests())).toEqual(asked);
+    });
+
+    it("a kept id the upstream no longer knows (OPTION_NOT_FOUND): its hotel is searched again and the option found there quoted", async () => {
+      const option = await searched("HX005", (o) => o.isRefundable);
+      // Every id the search kept, aged: one the upstream no longer knows.
+      const key = await keptUpstreamIds(option);
+      const kept = await env.CACHE.get<Record<string, [string, string | null]>>(key, "json");
+      const aged = Object.entries(kept!).map(([product, [, accessCode]]) => [product, ["aged-option", accessCode]]);
+      await env.CACHE.put(key, JSON.stringify(Object.fromEntries(aged)));
+      const before = await upstreamRequests();
+      const res = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
+      expect(res.status, res.text).toBe(200);
+      expect(res.json.data.rate.chargeTotal).toBe(option.option.rate.chargeTotal);
+      expect(countsSince(before, await upstreamRequests())).toEqual({ search: 1, quote: 2 });
     });
 
     it("PRICE_CHANGED names no new price: the details give the searched total alone", async () => {
@@ -382,10 +405,8 @@ describe("connection 1002 through the sandbox Hotel-X supplier", () => {
 
     it("without the searched option's upstream id, the hotel is searched again and its quote refused the same way", async () => {
       const option = await searched("HXQUOTEGONE");
-      // The upstream ids the search kept (upstream-options.ts), once written, are dropped: the quote misses them.
-      const key = await upstreamOptionsKeyOf(option.option.id);
-      for (let i = 0; (await env.CACHE.get(key)) === null && i < 50; i++) await new Promise((r) => setTimeout(r, 20));
-      await env.CACHE.delete(key);
+      // The upstream ids the search kept, once written, are dropped: the quote misses them.
+      await env.CACHE.delete(await keptUpstreamIds(option));
       const before = await upstreamRequests();
       const res = await post("/api/quote", quoteBody(option, {}, UPSTREAM));
       expect([res.status, res.json.message]).toEqual([400, "Room is unavailable"]);

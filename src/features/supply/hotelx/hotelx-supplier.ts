@@ -74,7 +74,7 @@ const OPERATIONS: Record<hotelx.HotelxOperation, ProviderOperation> = {
 type HotelxEnv = Pick<Env, "UPSTREAM_CIRCUIT"> & { ENVIRONMENT?: string };
 
 /**
- * Whether a failed call speaks of the upstream's health, and so counts in the connection's circuit:
+ * Whether a failed call speaks of the upstream's health, and so counts in the supplier's circuit:
  * no HTTP answer, a 5xx, or no answer within a deadline at least the default one. A deadline the
  * caller shortened (`settings.timeout`), a 3xx or 4xx, GraphQL or payload errors and answers we
  * could not use count for nothing: a caller's own input can bring those about.
@@ -267,9 +267,9 @@ const lookupOf = (booking: HotelxBookingDetail): BookingLookup => {
 };
 
 /**
- * A connection's Hotel-X upstream as a Supplier. The accommodations it sells are those of our own
+ * A Hotel-X upstream as a Supplier, named by its code. The accommodations it sells are those of our own
  * content index (D1) that the selection names: their codes are what the upstream is asked for.
- * Every call takes the caller's deadline, passes the connection's circuit first (open: refused at
+ * Every call takes the caller's deadline, passes the supplier's circuit first (open: refused at
  * once) and reports to it after; client errors become SupplierFailure, refusals SupplierRefusal.
  */
 export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: HotelxUpstream): Supplier => {
@@ -482,7 +482,8 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
     /**
      * One upstream call when the caller gives the searched option's id back (`ref.upstreamOptionId`):
      * that option is quoted, and its quoted rooms must be the product asked for. Without it (or when
-     * the quote names other rooms) the option is found again by a search of its hotel, then quoted.
+     * the quote names other rooms, or the upstream no longer knows the id) the option is found again
+     * by a search of its hotel, then quoted.
      * The offer carries the quote's optionRefId (upstreamOptionId): book sends exactly that.
      */
     async quote(accommodation, ref, stay, _now, terms, call) {
@@ -518,19 +519,21 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
       const ours = (option: HotelxOption) => (map ? inOurCodes(option, map) : option);
       const withTheirs = (offer: Offer, theirs: HotelxOption) => (map ? withSupplierCodes(offer, theirs, map) : offer);
       /**
-       * The upstream's quote of one option; null when it says the option is sold out or gone. A
-       * refusal is its answer, not a failure: `guarded` counts it a success, as a refused book.
+       * The upstream's quote of one option, or why there is none: `sold_out`, or `gone` (an id it no
+       * longer knows). A refusal is its answer, not a failure: `guarded` counts it a success, as a refused book.
        */
       const quoteUpstream = async (optionRefId: string) => {
         const answer = await guarded(call, () => hotelx.quote(access, optionRefId, quoteOptionsOf(call)));
         if (answer.outcome === "quoted") return answer;
         if (answer.reason === "price_changed") throw new SupplierRefusal("price_changed");
-        return null;
+        return answer.reason;
       };
-      if (ref.upstreamOptionId) {
-        const quoted = await quoteUpstream(ref.upstreamOptionId);
-        // The upstream's own word on the option searched: not searched again (that costs two more calls).
-        if (!quoted) return null;
+      const quoted = ref.upstreamOptionId ? await quoteUpstream(ref.upstreamOptionId) : null;
+      // Sold out is the upstream's own word on the option searched: not searched again (that costs two more calls).
+      if (quoted === "sold_out") return null;
+      // An id it no longer knows (`gone`) says nothing of the room, its ids age before our option id
+      // does: the option is found again below, as without one.
+      if (quoted && quoted !== "gone") {
         const rooms = map?.rooms.get(hotelCode);
         const inOurs = map
           ? { ...quoted, rooms: quoted.rooms?.map((r) => ({ ...r, code: rooms?.get(r.code) ?? r.code })) ?? null }
@@ -554,10 +557,10 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
         return true;
       });
       if (!found || !theirs) return null;
-      const quoted = await quoteUpstream(found.id);
-      if (!quoted) return null;
+      const requoted = await quoteUpstream(found.id);
+      if (typeof requoted === "string") return null;
       // A changed price is the offer at its new price: the caller compares it with the searched one.
-      const offer = withTheirs(await priced(ours(found)!, quoted), theirs);
+      const offer = withTheirs(await priced(ours(found)!, requoted), theirs);
       return { ...offer, upstreamAccessCode: found.accessCode };
     },
 
@@ -603,7 +606,7 @@ export const hotelxSupplier = (env: HotelxEnv, db: Db, code: string, upstream: H
           // (issue 40); a commit refused or unanswered leaves it pending, settled later.
           if (outcome.status === "PENDING_COMMIT" && ref.upstreamAccessCode)
             return commitUnasked(ref.upstreamAccessCode, clientReference, booked, call);
-          // ON_REQUEST, PENDING_COMMIT unasked: booked upstream, not confirmed yet: pending, settled later.
+          // ON_REQUEST, or PENDING_COMMIT with no access to commit through: booked upstream, not confirmed yet: pending, settled later.
           if (outcome.status !== "OK") return { status: "unknown", upstreamBookingId: booked.upstreamBookingId };
           return { status: "confirmed", ...booked };
         }

@@ -7,8 +7,9 @@ import { z } from "zod";
 export const statusTypeSchema = z.enum(["OK", "RQ"]);
 /**
  * `PENDING_COMMIT`: the booking exists upstream but waits for a `commit` (two-step book). Asked for
- * (a hold, `settings.commitRequired`) it is our `held`; unasked it is kept pending, like ON_REQUEST
- * and a lost answer, until the upstream reports it OK, KO or CANCELLED.
+ * (a hold, `settings.commitRequired`) it is our `held`, also when a lost hold's answer is found so
+ * later. Unasked, Edgestay commits it (issue 40): confirmed when the commit answers OK, else pending
+ * like ON_REQUEST, and committed again when settling still finds it PENDING_COMMIT.
  */
 export const bookStatusTypeSchema = z.enum(["OK", "KO", "ON_REQUEST", "CANCELLED", "UNKNOWN", "PENDING_COMMIT"]);
 export type StatusType = z.infer<typeof statusTypeSchema>;
