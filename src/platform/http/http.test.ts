@@ -739,12 +739,14 @@ describe("rate-limiter", () => {
       const now = Date.now();
       const decisions = await Promise.all(Array.from({ length: 25 }, () => stub.consume(10, 60_000, now)));
       expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
-      expect(decisions.filter((d) => !d.allowed).every((d) => d.remaining === 0 && d.resetAt === now + 60_000)).toBe(
-        true,
-      );
+      expect(
+        decisions
+          .filter((d) => !d.allowed)
+          .every((d) => d.remaining === 0 && d.resetAt === now + 60_000 && d.retryAfterMs === 60_000),
+      ).toBe(true);
       expect((await stub.consume(10, 60_000, now + 59_999)).allowed).toBe(false);
       const fresh = await stub.consume(10, 60_000, now + 60_000);
-      expect(fresh).toEqual({ allowed: true, limit: 10, remaining: 9, resetAt: now + 120_000 });
+      expect(fresh).toEqual({ allowed: true, limit: 10, remaining: 9, resetAt: now + 120_000, retryAfterMs: 0 });
     });
 
     it("removes idle state when its alarm fires", async () => {
