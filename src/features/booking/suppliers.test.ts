@@ -662,6 +662,18 @@ describe("one search, every supplier (issue 39 item 4): embedded and the sandbox
     expect(res.status, res.text).toBe(200);
     return res.json.data;
   };
+  /** POST /api/quote of a searched option of hotel `code` (the stay `request` searches), with its provider transactions. */
+  const quoteOf = (optionId: string, code: string) =>
+    post("/api/quote", {
+      quoteCriteria: {
+        optionId,
+        accommodation: { code },
+        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
+        checkIn: inDays(30),
+        checkOut: inDays(31),
+      },
+      settings: { access: { code: access }, includeProviderTransactions: true },
+    });
   const ALL = [{ code: "embedded" }, ...SANDBOX.map((code) => ({ code }))];
   /** What makes options the same product (search.ts productKey), from the answer. */
   const productOf = (o: any) =>
@@ -893,16 +905,7 @@ describe("one search, every supplier (issue 39 item 4): embedded and the sandbox
       o.rooms.every((r: any) => r.code !== r.roomCodeSupplier),
     );
     expect(option).toBeDefined();
-    const res = await post("/api/quote", {
-      quoteCriteria: {
-        optionId: option.id,
-        accommodation: { code: US(1) },
-        occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
-        checkIn: inDays(30),
-        checkOut: inDays(31),
-      },
-      settings: { access: { code: access }, includeProviderTransactions: true },
-    });
+    const res = await quoteOf(option.id, US(1));
     expect(res.status, res.text).toBe(200);
     // The option id the search kept (upstream-options.ts): one quote call, no search of the hotel again.
     expect(res.json.data.providerTransactions.map((t: any) => [t.supplier, t.operation])).toEqual([
@@ -939,16 +942,7 @@ describe("one search, every supplier (issue 39 item 4): embedded and the sandbox
     for (const supplier of SANDBOX) {
       const option = options.find((o) => o.supplierCode === supplier)!;
       expect(option, supplier).toBeDefined();
-      const res = await post("/api/quote", {
-        quoteCriteria: {
-          optionId: option.id,
-          accommodation: { code: option.code },
-          occupancies: [{ paxes: [{ age: 30 }, { age: 30 }] }],
-          checkIn: inDays(30),
-          checkOut: inDays(31),
-        },
-        settings: { access: { code: access }, includeProviderTransactions: true },
-      });
+      const res = await quoteOf(option.id, option.code);
       expect(res.status, res.text).toBe(200);
       // Its own upstream id, found under its own name in the search's one entry: no search of the hotel again.
       expect(res.json.data.providerTransactions.map((t: any) => [t.supplier, t.operation])).toEqual([
