@@ -41,7 +41,11 @@ export default async function setup(project: TestProject) {
         return server;
       },
       (error: unknown) => {
-        writeFileSync(outcome, JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
+        // With its causes: drizzle's "Failed query" alone does not say what D1 answered.
+        const chain: string[] = [];
+        for (let e: unknown = error; e !== undefined && chain.length < 5; e = (e as { cause?: unknown }).cause)
+          chain.push(e instanceof Error ? e.message : String(e));
+        writeFileSync(outcome, JSON.stringify({ error: chain.join(" <- ") }));
         return undefined;
       },
     );
